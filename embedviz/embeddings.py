@@ -1,0 +1,118 @@
+"""The input layer of a transformer, as in text 000: token lookup + position lookup, summed.
+
+    ids (B, T) -> token vectors (B, T, D) + position vectors (1, T, D) -> (B, T, D)
+
+Summing (not concatenating) keeps D fixed through the network and lets each feature decide whether token meaning or
+position dominates it.
+"""
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from embedviz._validate import finite_float, positive_int
+from embedviz.sinusoidal import DEFAULT_BASE, sinusoidal_table
+
+
+def _check_ids(ids: torch.Tensor, vocab_size: int) -> None:
+    if ids.dtype not in (torch.int64, torch.int32, torch.int16, torch.uint8, torch.int8):
+        raise ValueError(f"token ids must be an integer tensor, got dtype {ids.dtype}")
+    if ids.numel() == 0:
+        return
+    lo, hi = int(ids.min()), int(ids.max())
+    if lo < 0 or hi >= vocab_size:
+        bad = lo if lo < 0 else hi
+        raise ValueError(f"token id ({bad}) is outside [0, vocab_size) = [0, {vocab_size})")
+
+
+def _check_length(T: int, max_context_length: int) -> None:
+    if T > max_context_length:
+        raise ValueError(
+            f"Cannot embed a sequence of length T ({T}): max_context_length is only {max_context_length}"
+        )
+
+
+class TokenEmbedding(nn.Module):
+    """A (vocab_size, d_model) lookup table: row i is token i's vector.
+
+    Args:
+        vocab_size: number of token ids V; ids must lie in [0, V).
+        d_model: width D of each vector.
+        init_std: standard deviation of the Gaussian initialisation (0.02, the GPT-2 / text 000 convention; text 002
+            scales it by 1/sqrt(d_model) instead: pass ``d_model ** -0.5``).
+
+    Forward is pure indexing (``weight[ids]``, the same numbers as ``one_hot(ids) @ weight``), so backprop only
+    touches the rows of the ids that were used.
+    """
+
+    def __init__(self, vocab_size: int, d_model: int, *, init_std: float = 0.02) -> None:
+        super().__init__()
+        self.vocab_size = positive_int("vocab_size", vocab_size)
+        self.d_model = positive_int("d_model", d_model)
+        init_std = finite_float("init_std", init_std, greater_than=0.0)
+        self.weight = nn.Parameter(torch.randn(self.vocab_size, self.d_model) * init_std)
+
+    def forward(self, ids: torch.Tensor) -> torch.Tensor:
+        """ids (B, T) integers -> (B, T, D)."""
+        _check_ids(ids, self.vocab_size)
+        return nn.functional.embedding(ids.long(), self.weight)
+
+
+class LearnedPositionalEmbedding(nn.Module):
+    """A (max_context_length, d_model) table indexed by position 0..T-1: L*D parameters, no row past L."""
+
+    def __init__(self, max_context_length: int, d_model: int, *, init_std: float = 0.02) -> None:
+        super().__init__()
+        self.max_context_length = positive_int("max_context_length", max_context_length)
+        self.d_model = positive_int("d_model", d_model)
+        init_std = finite_float("init_std", init_std, greater_than=0.0)
+        self.weight = nn.Parameter(torch.randn(self.max_context_length, self.d_model) * init_std)
+
+    def forward(self, T: int) -> torch.Tensor:
+        """Sequence length T -> (T, D) position vectors for positions 0..T-1."""
+        _check_length(T, self.max_context_length)
+        return self.weight[:T]
+
+
+class SinusoidalPositionalEmbedding(nn.Module):
+    """The fixed sinusoidal table (no parameters), precomputed for max_context_length positions as a buffer.
+
+    The formula extends to any position, but like text 000's lesson this module precomputes L rows and refuses
+    T > L, so both position modules enforce the same maximum context length.
+    """
+
+    def __init__(self, max_context_length: int, d_model: int, *, base: float = DEFAULT_BASE) -> None:
+        super().__init__()
+        self.max_context_length = positive_int("max_context_length", max_context_length)
+        self.d_model = positive_int("d_model", d_model)
+        table = torch.from_numpy(sinusoidal_table(self.max_context_length, self.d_model, base).copy())
+        self.register_buffer("table", table, persistent=False)  # (L, D), not a parameter
+
+    def forward(self, T: int) -> torch.Tensor:
+        """Sequence length T -> (T, D)."""
+        _check_length(T, self.max_context_length)
+        return self.table[:T]
+
+
+class EmbeddingComposer(nn.Module):
+    """token vectors + position vectors: (B, T) ids -> (B, T, D), positions broadcast over the batch."""
+
+    def __init__(self, token_embedding: TokenEmbedding, positional_embedding: nn.Module | None) -> None:
+        super().__init__()
+        self.token_embedding = token_embedding
+        self.positional_embedding = positional_embedding
+        pos_d = getattr(positional_embedding, "d_model", token_embedding.d_model)
+        if pos_d != token_embedding.d_model:
+            raise ValueError(
+                f"positional d_model ({pos_d}) must equal token d_model ({token_embedding.d_model}) to be summed"
+            )
+
+    def forward(self, ids: torch.Tensor) -> torch.Tensor:
+        if ids.dim() != 2:
+            raise ValueError(f"ids must have shape (B, T), got {tuple(ids.shape)}")
+        B, T = ids.shape  # batch size, sequence length
+        tok = self.token_embedding(ids)  # (B, T, D)
+        if self.positional_embedding is None:
+            return tok
+        pos = self.positional_embedding(T).unsqueeze(0)  # (1, T, D), broadcast over B
+        return tok + pos

@@ -1,0 +1,222 @@
+"""Pure figure builders: numpy arrays in, ``plotly.graph_objects.Figure`` out. No streamlit, no state.
+
+Every figure uses the one template ``"embedviz"`` and says what it shows in its title; a heatmap larger than the cell
+budget is block-averaged here and its subtitle says so. Topic-specific builders live in submodules
+(``embedviz.figures.<topic>``) and build on the helpers below.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+import plotly.io as pio
+
+from embedviz.downsample import CELL_BUDGET, block_mean
+
+TEMPLATE = "embedviz"
+COLORWAY = ["#3366CC", "#DC3912", "#109618", "#FF9900", "#990099", "#0099C6", "#DD4477", "#66AA00"]
+DIVERGING = "RdBu_r"  # blue negative, white zero, red positive
+
+pio.templates[TEMPLATE] = go.layout.Template(
+    layout=go.Layout(
+        font=dict(family="Inter, 'Noto Sans SC', 'PingFang SC', sans-serif", size=13),
+        colorway=COLORWAY,
+        paper_bgcolor="white",
+        plot_bgcolor="white",
+        margin=dict(l=60, r=20, t=70, b=50),
+        xaxis=dict(showgrid=True, gridcolor="#eee", zeroline=False),
+        yaxis=dict(showgrid=True, gridcolor="#eee", zeroline=False),
+        legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="right", x=1.0),
+        hoverlabel=dict(font_size=12),
+    )
+)
+
+
+def f32(a) -> np.ndarray:
+    """float32 copy for the browser: half the payload of float64 and plenty for a picture."""
+    return np.asarray(a, dtype=np.float32)
+
+
+def titled(title: str, note: str | None = None) -> dict:
+    """Title dict with an optional subtitle (used for downsampling notes and 'what to notice')."""
+    out: dict = {"text": title, "x": 0.0, "xanchor": "left"}
+    if note:
+        out["subtitle"] = {"text": note}
+    return out
+
+
+def new_figure(title: str, *, note: str | None = None, x_title: str = "", y_title: str = "", height: int = 420):
+    fig = go.Figure()
+    fig.update_layout(template=TEMPLATE, title=titled(title, note), height=height)
+    fig.update_xaxes(title_text=x_title)
+    fig.update_yaxes(title_text=y_title)
+    return fig
+
+
+def _downsampled_labels(labels, step: int):
+    if labels is None or step == 1:
+        return labels
+    return list(labels)[::step]
+
+
+def heatmap(
+    z,
+    *,
+    title: str,
+    x=None,
+    y=None,
+    x_title: str = "",
+    y_title: str = "",
+    note: str | None = None,
+    colorscale: str = DIVERGING,
+    zmid: float | None = 0.0,
+    zmin: float | None = None,
+    zmax: float | None = None,
+    colorbar_title: str = "",
+    budget: int = CELL_BUDGET,
+    downsample_note: str = "block-averaged {rs}×{cs} cells to fit the screen",
+    reverse_y: bool = True,
+    height: int = 460,
+) -> go.Figure:
+    """A heatmap of z (rows x cols). Above ``budget`` per axis, blocks are averaged and the subtitle says so."""
+    z = np.asarray(z, dtype=np.float64)
+    z, rs, cs = block_mean(z, budget, budget)
+    if rs > 1 or cs > 1:
+        extra = downsample_note.format(rs=rs, cs=cs)
+        note = f"{note} · {extra}" if note else extra
+        x, y = _downsampled_labels(x, cs), _downsampled_labels(y, rs)
+    fig = new_figure(title, note=note, x_title=x_title, y_title=y_title, height=height)
+    fig.add_trace(
+        go.Heatmap(
+            z=f32(z),
+            x=x,
+            y=y,
+            colorscale=colorscale,
+            zmid=zmid if zmin is None and zmax is None else None,
+            zmin=zmin,
+            zmax=zmax,
+            colorbar=dict(title=dict(text=colorbar_title)),
+            hoverongaps=False,
+        )
+    )
+    if reverse_y:
+        fig.update_yaxes(autorange="reversed")
+    fig.update_xaxes(showgrid=False)
+    fig.update_yaxes(showgrid=False)
+    return fig
+
+
+def similarity_heatmap(S, labels: Sequence[str] | None = None, *, title: str, note: str | None = None, **kw):
+    """A cosine-similarity matrix on the fixed scale [-1, 1] (so two matrices side by side are comparable)."""
+    return heatmap(S, x=labels, y=labels, title=title, note=note, zmin=-1.0, zmax=1.0, colorbar_title="cos", **kw)
+
+
+def line_chart(
+    x,
+    series: Mapping[str, np.ndarray],
+    *,
+    title: str,
+    x_title: str = "",
+    y_title: str = "",
+    note: str | None = None,
+    log_x: bool = False,
+    log_y: bool = False,
+    markers: bool = False,
+    dashes: Mapping[str, str] | None = None,
+    height: int = 420,
+) -> go.Figure:
+    """One line per named series over a shared x."""
+    fig = new_figure(title, note=note, x_title=x_title, y_title=y_title, height=height)
+    x = f32(x) if not isinstance(x, list) else x
+    for name, y in series.items():
+        fig.add_trace(
+            go.Scatter(
+                x=x,
+                y=f32(y),
+                name=name,
+                mode="lines+markers" if markers else "lines",
+                line=dict(dash=(dashes or {}).get(name)),
+            )
+        )
+    if log_x:
+        fig.update_xaxes(type="log")
+    if log_y:
+        fig.update_yaxes(type="log")
+    return fig
+
+
+def scatter_2d(
+    points,
+    labels: Sequence[str],
+    *,
+    title: str,
+    groups: Sequence[str] | None = None,
+    note: str | None = None,
+    x_title: str = "PC 1",
+    y_title: str = "PC 2",
+    height: int = 460,
+) -> go.Figure:
+    """Labelled points in 2-D (e.g. a PCA projection), one colour per group."""
+    points = np.asarray(points, dtype=np.float64)
+    fig = new_figure(title, note=note, x_title=x_title, y_title=y_title, height=height)
+    groups = list(groups) if groups is not None else [""] * len(labels)
+    for g in dict.fromkeys(groups):
+        idx = [i for i, gi in enumerate(groups) if gi == g]
+        fig.add_trace(
+            go.Scatter(
+                x=f32(points[idx, 0]),
+                y=f32(points[idx, 1]),
+                text=[labels[i] for i in idx],
+                mode="markers+text",
+                textposition="top center",
+                name=g or "tokens",
+                marker=dict(size=9),
+                showlegend=bool(g),
+            )
+        )
+    fig.update_yaxes(scaleanchor="x", scaleratio=1)
+    return fig
+
+
+def bar_chart(
+    categories: Sequence[str],
+    values,
+    *,
+    title: str,
+    x_title: str = "",
+    y_title: str = "",
+    note: str | None = None,
+    colors: Sequence[str] | None = None,
+    log_y: bool = False,
+    height: int = 380,
+) -> go.Figure:
+    fig = new_figure(title, note=note, x_title=x_title, y_title=y_title, height=height)
+    fig.add_trace(go.Bar(x=list(categories), y=f32(values), marker_color=colors))
+    if log_y:
+        fig.update_yaxes(type="log")
+    return fig
+
+
+def side_by_side(figures: Sequence[go.Figure], *, title: str, subplot_titles: Sequence[str], note: str | None = None):
+    """Put the first trace of each figure next to each other with a shared colour scale (e.g. before / after)."""
+    from plotly.subplots import make_subplots
+
+    fig = make_subplots(rows=1, cols=len(figures), subplot_titles=list(subplot_titles), horizontal_spacing=0.06)
+    for col, f in enumerate(figures, start=1):
+        for tr in f.data:
+            tr = go.Heatmap(tr) if isinstance(tr, go.Heatmap) else tr
+            if isinstance(tr, go.Heatmap):
+                tr.update(coloraxis="coloraxis")
+            fig.add_trace(tr, row=1, col=col)
+        fig.update_yaxes(autorange="reversed", row=1, col=col)
+    first = figures[0].data[0] if figures and figures[0].data else None
+    cmin = getattr(first, "zmin", None)
+    cmax = getattr(first, "zmax", None)
+    fig.update_layout(
+        template=TEMPLATE,
+        title=titled(title, note),
+        coloraxis=dict(colorscale=getattr(first, "colorscale", None) or DIVERGING, cmin=cmin, cmax=cmax),
+        height=460,
+    )
+    return fig
