@@ -116,3 +116,34 @@ class EmbeddingComposer(nn.Module):
             return tok
         pos = self.positional_embedding(T).unsqueeze(0)  # (1, T, D), broadcast over B
         return tok + pos
+
+
+def embed_text(text: str, *, d_model: int = 16, max_context_length: int = 256, seed: int = 0):
+    """Text 000's pipeline on a string: byte ids -> token vectors + sinusoidal position vectors -> sum.
+
+    Returns (ids, token_vectors, position_vectors, inputs) as numpy arrays of shapes (T,), (T, D), (T, D), (T, D),
+    with a randomly initialised token table (seeded) scaled by 1/sqrt(D) so both parts are of a similar size.
+    """
+    from embedviz.tokenizer import VOCAB_SIZE, encode
+
+    ids = encode(text)
+    if not ids:
+        raise ValueError("text is empty: type at least one character")
+    gen_state = torch.random.get_rng_state()
+    try:
+        torch.manual_seed(seed)
+        tok = TokenEmbedding(VOCAB_SIZE, d_model, init_std=d_model**-0.5)
+    finally:
+        torch.random.set_rng_state(gen_state)  # leave the caller's random stream as it was
+    composer = EmbeddingComposer(tok, SinusoidalPositionalEmbedding(max_context_length, d_model))
+    batch = torch.tensor([ids])  # (1, T)
+    with torch.no_grad():
+        token_vectors = tok(batch)[0]  # (T, D)
+        inputs = composer(batch)[0]  # (T, D)
+    position_vectors = inputs - token_vectors
+    return (
+        torch.tensor(ids).numpy(),
+        token_vectors.numpy(),
+        position_vectors.numpy(),
+        inputs.numpy(),
+    )

@@ -1,0 +1,46 @@
+"""Every string a user reads, in English and 简体中文.
+
+The catalog is split by page: each module in ``embedviz/app/locales/`` defines ``STRINGS = {key: {"en": ..., "zh":
+...}}`` with keys prefixed by the page (``"sin.title"``); they are merged here. ``t(key, **values)`` formats the
+string of the current language. A missing key raises at once (tests walk the whole catalog), so a page never shows
+a raw key.
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from functools import lru_cache
+
+import streamlit as st
+
+LANGUAGES = {"en": "English", "zh": "简体中文"}
+DEFAULT_LANGUAGE = "en"
+LANG_KEY = "lang"  # widget key and URL query parameter
+
+
+@lru_cache(maxsize=1)
+def catalog() -> dict[str, dict[str, str]]:
+    """All locale modules merged; a key defined twice is a bug and raises."""
+    from embedviz.app import locales
+
+    merged: dict[str, dict[str, str]] = {}
+    for info in pkgutil.iter_modules(locales.__path__):
+        module = importlib.import_module(f"{locales.__name__}.{info.name}")
+        for key, texts in module.STRINGS.items():
+            if key in merged:
+                raise KeyError(f"i18n key {key!r} is defined twice (again in locales/{info.name}.py)")
+            merged[key] = texts
+    return merged
+
+
+def current_language() -> str:
+    """The language chosen in the sidebar (session state), else the URL's ?lang=, else English."""
+    lang = st.session_state.get(LANG_KEY) or st.query_params.get(LANG_KEY) or DEFAULT_LANGUAGE
+    return lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+
+
+def t(key: str, /, **values) -> str:
+    """The text for ``key`` in the current language, formatted with ``values``."""
+    entry = catalog()[key]
+    text = entry.get(current_language()) or entry[DEFAULT_LANGUAGE]
+    return text.format(**values) if values else text

@@ -1,0 +1,1 @@
+"""Per-page string tables; see embedviz.app.i18n."""

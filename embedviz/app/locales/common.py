@@ -1,0 +1,25 @@
+STRINGS = {
+    "nav.start": {"en": "Start", "zh": "开始"},
+    "nav.positions": {"en": "Positions", "zh": "位置编码"},
+    "nav.tokens": {"en": "Token embeddings", "zh": "词嵌入"},
+    "nav.models": {"en": "Real models", "zh": "真实模型"},
+    "common.sidebar_caption": {
+        "en": "Every view's settings are in the URL: copy it to share exactly what you see.",
+        "zh": "每个视图的设置都保存在网址里：复制网址即可分享你看到的内容。",
+    },
+    "common.input_error": {"en": "Cannot show this: {message}", "zh": "无法显示：{message}"},
+    "common.notice": {"en": "What to notice", "zh": "注意观察"},
+    "common.formula": {"en": "Formula", "zh": "公式"},
+    "common.showing_every": {
+        "en": "showing every {step}th position",
+        "zh": "每隔 {step} 个位置显示一个",
+    },
+    "common.downsampled": {
+        "en": "block-averaged {rs}×{cs} cells to fit the screen",
+        "zh": "按 {rs}×{cs} 的块取平均以适应屏幕",
+    },
+    "common.d_model": {"en": "d_model (vector width)", "zh": "d_model（向量维度）"},
+    "common.position": {"en": "position", "zh": "位置"},
+    "common.dimension": {"en": "dimension", "zh": "维度"},
+    "common.token": {"en": "token", "zh": "token"},
+}

@@ -1,0 +1,72 @@
+"""Shared widgets whose values live in the URL (``bind="query-params"``), so a shared link reopens the same view.
+
+Keys are the query-parameter names; prefix them with the page (``sin_d_model``) so two pages never share one.
+Labels are i18n keys.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import streamlit as st
+
+from embedviz.app.i18n import t
+
+BIND = "query-params"
+
+
+def int_slider(key: str, label: str, min_value: int, max_value: int, value: int, *, step: int = 1, help: str | None = None) -> int:
+    """An integer slider bound to ``?key=``; ``label``/``help`` are i18n keys."""
+    return st.slider(
+        t(label), min_value, max_value, value, step=step, key=key, help=t(help) if help else None, bind=BIND
+    )
+
+
+def choice_slider(
+    key: str, label: str, options: Sequence, value, *, format_func: Callable = str, help: str | None = None
+):
+    """A select_slider over fixed options (e.g. a log scale of rope_theta values) bound to ``?key=``."""
+    return st.select_slider(
+        t(label), options=list(options), value=value, format_func=format_func, key=key,
+        help=t(help) if help else None, bind=BIND,
+    )
+
+
+def select(key: str, label: str, options: Sequence, *, index: int = 0, format_func: Callable = str, help: str | None = None):
+    """A selectbox bound to ``?key=``."""
+    return st.selectbox(
+        t(label), list(options), index=index, format_func=format_func, key=key,
+        help=t(help) if help else None, bind=BIND,
+    )
+
+
+def segmented(key: str, label: str, options: Sequence, value, *, format_func: Callable = str):
+    """A one-of-few control bound to ``?key=``; never empty (required)."""
+    return st.segmented_control(
+        t(label), list(options), default=value, format_func=format_func, key=key, required=True, bind=BIND
+    )
+
+
+def log_options(lo: float, hi: float, *, extra: Sequence[float] = ()) -> list[float]:
+    """1-2-5 steps per decade from lo to hi, plus ``extra`` values (presets), sorted: a log-scale slider's stops."""
+    out, decade = set(float(v) for v in extra if lo <= v <= hi), 1.0
+    while decade <= hi:
+        for m in (1.0, 2.0, 5.0):
+            if lo <= m * decade <= hi:
+                out.add(m * decade)
+        decade *= 10.0
+    return sorted(out)
+
+
+def human_number(x: float) -> str:
+    """10000.0 -> '10,000'; 1e6 -> '1,000,000'; 0.5 -> '0.5'."""
+    return f"{int(x):,}" if float(x).is_integer() else f"{x:g}"
+
+
+def plot(fig, *, key: str | None = None) -> None:
+    """Show a figure with the embedviz template as drawn (theme=None), full width."""
+    st.plotly_chart(fig, theme=None, key=key, config={"displaylogo": False})
+
+
+def show_error(error: Exception) -> None:
+    """A user-input error as a red box with its message, never a traceback."""
+    st.error(t("common.input_error", message=str(error)))

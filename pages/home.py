@@ -1,0 +1,33 @@
+"""Home: the journey from ids to vectors to positions, with one live figure."""
+import streamlit as st
+
+from embedviz import figures
+from embedviz.app import cache
+from embedviz.app.i18n import t
+from embedviz.app.widgets import plot, show_error
+from embedviz.tokenizer import token_labels
+
+st.title(t("home.title"))
+st.markdown(t("home.intro"))
+st.markdown(t("home.journey"))
+
+text = st.text_input(t("home.try"), value="Hello", key="home_text", max_chars=64, bind="query-params")
+try:
+    ids, tok, pos, inputs = cache.embed_text(text, 16)
+except ValueError as error:
+    show_error(error)
+    st.stop()
+
+st.caption(t("home.ids", n=len(ids), ids=list(map(int, ids))))
+labels = token_labels(ids)
+panels = [
+    figures.heatmap(m, y=labels, title="", x_title=t("common.dimension")) for m in (tok, pos, inputs)
+]
+plot(
+    figures.side_by_side(
+        panels,
+        title=t("home.figure_title"),
+        subplot_titles=[t("home.panel_tokens"), t("home.panel_positions"), t("home.panel_sum")],
+    )
+)
+st.info(f"**{t('common.notice')}:** {t('home.notice')}")
