@@ -1,0 +1,522 @@
+"""RoPE context extension: every Hugging Face ``rope_type`` as float64 numpy, equal to transformers' numbers.
+
+A model trained on T positions has seen each RoPE pair turn through at most T * w_i radians. Asked for a longer
+context, the slow pairs (long wavelengths) meet angles they never saw. Each method below changes the inverse
+frequencies w_i = theta^(-2i/d) so that the long context maps back onto angles the model knows:
+
+- "default"   plain RoPE, w_i = theta^(-2i/d)                              (Su et al. 2021)
+- "linear"    position interpolation: every w_i / factor                  (Chen et al. 2023, kaiokendev)
+- "dynamic"   NTK-aware: raise theta only once seq_len passes the trained length (bloc97, emozilla)
+- "yarn"      keep fast pairs, divide slow pairs by factor, ramp between; scale attention (Peng et al. 2023)
+- "longrope"  one searched factor per pair, a short and a long set         (Ding et al. 2024, Phi-3)
+- "llama3"    like yarn but the ramp is over wavelengths                  (Meta, Llama 3.1)
+
+The formulas follow ``transformers/modeling_rope_utils.py`` (transformers 5.24.0): one private function per
+method, all with one signature, picked by name from ``ROPE_INIT_FUNCTIONS``. Where transformers computes in
+float32 torch, this module computes in float64 numpy; the two agree to a relative error far below 1e-5.
+
+Notation: d is the rotary dimension (head_dim, or int(head_dim * partial_rotary_factor)), w_i = inv_freq[i] for
+pair i in 0..d/2-1, wavelen_i = 2*pi / w_i (positions per full turn), L the context length.
+"""
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Literal
+
+import numpy as np
+
+from embedviz._validate import even_int, finite_array, finite_float, positive_int
+
+RopeType = Literal["default", "linear", "dynamic", "yarn", "longrope", "llama3"]
+PairKind = Literal["kept", "interpolated", "blended"]
+
+# Old names transformers still accepts: "type" for "rope_type" (every model), "su" for LongRoPE (Phi-3 configs).
+_ROPE_TYPE_ALIASES = {"su": "longrope"}
+
+# Keys each method cannot do without, as transformers' `_validate_<rope_type>_rope_parameters` require them.
+# longrope's `factor` is optional in transformers (it derives max_position_embeddings / original), but compute()
+# never sees max_position_embeddings, so here it is required and from_config() fills it in.
+_REQUIRED_KEYS: dict[str, tuple[str, ...]] = {
+    "default": (),
+    "linear": ("factor",),
+    "dynamic": ("factor", "original_max_position_embeddings"),
+    "yarn": ("factor", "original_max_position_embeddings"),
+    "longrope": ("short_factor", "long_factor", "original_max_position_embeddings", "factor"),
+    "llama3": ("factor", "original_max_position_embeddings", "low_freq_factor", "high_freq_factor"),
+}
+_KEY_HINTS = {
+    ("dynamic", "original_max_position_embeddings"): "the trained length; transformers uses the config's "
+    "max_position_embeddings, from_config() fills it in",
+    ("longrope", "factor"): "transformers derives it as max_position_embeddings / original_max_position_embeddings, "
+    "from_config() fills it in",
+}
+
+
+# helper functions
+
+
+def _default_inv_freq(dim: int, theta: float) -> np.ndarray:
+    """w_i = theta^(-2i/d) for i in 0..d/2-1, shape (d/2,), float64."""
+    return 1.0 / theta ** (np.arange(0, dim, 2, dtype=np.float64) / dim)
+
+
+def _real(key: str, value: Any, rope_type: str) -> float:
+    """``value`` as a finite float; bools, strings and NaN are refused with a message naming ``key``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+        raise ValueError(f"{key} ({value!r}) must be a finite number for rope_type '{rope_type}'")
+    return float(value)
+
+
+def _number(params: Mapping[str, Any], key: str, rope_type: str) -> float:
+    """``params[key]`` as a finite float; the key must be there."""
+    if params.get(key) is None:
+        raise ValueError(f"scaling for rope_type '{rope_type}' is missing required key '{key}'")
+    return _real(key, params[key], rope_type)
+
+
+def _factor(params: Mapping[str, Any], rope_type: str) -> float:
+    factor = _number(params, "factor", rope_type)
+    # factor < 1 would shrink the context: every method here is defined for stretching only
+    if factor < 1.0:
+        raise ValueError(f"factor ({factor:g}) must be a number >= 1 for rope_type '{rope_type}'")
+    return factor
+
+
+def _positive(params: Mapping[str, Any], key: str, rope_type: str) -> float:
+    """``params[key]`` as a float > 0; the key must be there."""
+    return _check_positive(key, _number(params, key, rope_type), rope_type)
+
+
+def _check_positive(key: str, value: Any, rope_type: str) -> float:
+    """``value`` as a float > 0, the message naming ``key``."""
+    value = _real(key, value, rope_type)
+    if value <= 0:
+        raise ValueError(f"{key} ({value:g}) must be > 0 for rope_type '{rope_type}'")
+    return value
+
+
+def _original_length(params: Mapping[str, Any]) -> int:
+    return positive_int("original_max_position_embeddings", params["original_max_position_embeddings"])
+
+
+def _attention_factor(params: Mapping[str, Any], rope_type: str) -> float | None:
+    """An explicit ``attention_factor`` (> 0), or None to use the method's recommended value."""
+    if params.get("attention_factor") is None:
+        return None
+    return _positive(params, "attention_factor", rope_type)
+
+
+def _per_pair_factors(params: Mapping[str, Any], key: str, dim: int) -> np.ndarray:
+    """``short_factor`` / ``long_factor``: one positive number per pair, shape (d/2,)."""
+    values = params[key]
+    if isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, np.ndarray)):
+        raise ValueError(f"{key} must be a list of d/2 = {dim // 2} numbers, got {type(values).__name__}")
+    if len(values) != dim // 2:
+        raise ValueError(
+            f"{key} has {len(values)} entries, the rotary dimension ({dim}) needs {dim // 2} (one per pair)"
+        )
+    factors = finite_array(key, values).astype(np.float64)
+    if np.any(factors <= 0):
+        raise ValueError(f"{key} entries must all be > 0, got min {factors.min():g}")
+    return factors
+
+
+def _rotary_dim(head_dim: int, params: Mapping[str, Any]) -> int:
+    """d = int(head_dim * partial_rotary_factor), as transformers truncates it; the rest of the head is not rotated."""
+    partial_rotary_factor = params.get("partial_rotary_factor")
+    if partial_rotary_factor is None:
+        return head_dim
+    partial_rotary_factor = finite_float("partial_rotary_factor", partial_rotary_factor, greater_than=0.0)
+    if partial_rotary_factor > 1.0:
+        raise ValueError(f"partial_rotary_factor ({partial_rotary_factor:g}) must be in (0, 1]")
+    dim = int(head_dim * partial_rotary_factor)
+    if dim < 2 or dim % 2:
+        raise ValueError(
+            f"rotary dimension int(head_dim * partial_rotary_factor) = int({head_dim} * {partial_rotary_factor:g}) "
+            f"= {dim} must be even and >= 2"
+        )
+    return dim
+
+
+def _resolve_rope_type(scaling: Mapping[str, Any]) -> str:
+    """``rope_type`` (or the old key ``type``), with old names mapped; unknown names list the known ones."""
+    rope_type = scaling.get("rope_type", scaling.get("type", "default"))
+    rope_type = _ROPE_TYPE_ALIASES.get(rope_type, rope_type)
+    if rope_type not in ROPE_INIT_FUNCTIONS:
+        known = ", ".join(repr(name) for name in ROPE_INIT_FUNCTIONS)
+        raise ValueError(f"rope_type ({rope_type!r}) is unknown; known rope types: {known}")
+    return rope_type
+
+
+# one function per method, all with one signature: (d, theta, params, *, seq_len) -> (inv_freq, attention_factor)
+
+
+def _compute_default_parameters(
+    dim: int, theta: float, params: Mapping[str, Any], *, seq_len: int | None = None
+) -> tuple[np.ndarray, float]:
+    """Plain RoPE: w_i = theta^(-2i/d); attention untouched."""
+    return _default_inv_freq(dim, theta), 1.0
+
+
+def _compute_linear_scaling_parameters(
+    dim: int, theta: float, params: Mapping[str, Any], *, seq_len: int | None = None
+) -> tuple[np.ndarray, float]:
+    """Position interpolation: w_i / factor, so position m*factor turns as far as position m did in training."""
+    factor = _factor(params, "linear")
+    # scaling positions by 1/factor is the same as scaling every frequency by 1/factor: angle = m * w_i
+    return _default_inv_freq(dim, theta) / factor, 1.0
+
+
+def _compute_dynamic_ntk_parameters(
+    dim: int, theta: float, params: Mapping[str, Any], *, seq_len: int | None = None
+) -> tuple[np.ndarray, float]:
+    """Dynamic NTK: theta' = theta * (factor * L / L_train - (factor - 1))^(d / (d - 2)), only once L > L_train.
+
+    L_train is ``original_max_position_embeddings`` (transformers: the config's max_position_embeddings); L is
+    ``seq_len``, clamped up to L_train, so shorter inputs keep the trained frequencies exactly.
+    """
+    factor = _factor(params, "dynamic")
+    trained_length = _original_length(params)
+    # below the trained length nothing changes (transformers clamps seq_len up to max_position_embeddings)
+    length = trained_length if seq_len is None else max(seq_len, trained_length)
+    base = theta
+    if dim > 2:  # with one pair, w_0 = base^0 = 1 whatever the base
+        # the exponent d/(d-2) makes the slowest pair w_{d/2-1} = base^(-(d-2)/d) slow down by exactly that ratio
+        base = theta * (factor * length / trained_length - (factor - 1.0)) ** (dim / (dim - 2))
+    return _default_inv_freq(dim, base), 1.0
+
+
+def _yarn_mscale(scale: float, mscale: float = 1.0) -> float:
+    """YaRN's attention temperature: 0.1 * mscale * ln(scale) + 1 (1 when not stretched)."""
+    if scale <= 1.0:
+        return 1.0
+    return 0.1 * mscale * math.log(scale) + 1.0
+
+
+def _yarn_correction_dim(num_rotations: float, dim: int, theta: float, original_length: int) -> float:
+    """The (fractional) pair index whose wavelength fits ``num_rotations`` turns into the trained length."""
+    # solve L_train * theta^(-2i/d) = 2*pi*num_rotations for i
+    return (dim * math.log(original_length / (num_rotations * 2 * math.pi))) / (2 * math.log(theta))
+
+
+def _compute_yarn_parameters(
+    dim: int, theta: float, params: Mapping[str, Any], *, seq_len: int | None = None
+) -> tuple[np.ndarray, float]:
+    """YaRN: pairs turning > beta_fast times in the trained length are kept, < beta_slow times divided by factor.
+
+    Between the two, a linear ramp over the pair index blends the two frequencies. The attention logits are scaled
+    by ``attention_factor`` = 0.1 * ln(factor) + 1 unless given (or mscale / mscale_all_dim, DeepSeek style).
+    """
+    factor = _factor(params, "yarn")
+    original_length = _original_length(params)
+    attention_factor = _attention_factor(params, "yarn")
+    if attention_factor is None:
+        mscale, mscale_all_dim = params.get("mscale"), params.get("mscale_all_dim")
+        if mscale and mscale_all_dim:  # transformers uses the ratio only when both are set and non-zero
+            mscale = _number(params, "mscale", "yarn")
+            mscale_all_dim = _number(params, "mscale_all_dim", "yarn")
+            attention_factor = _yarn_mscale(factor, mscale) / _yarn_mscale(factor, mscale_all_dim)
+        else:
+            attention_factor = _yarn_mscale(factor)
+    # `or`: like transformers, None and 0 fall back to the paper's 32 / 1
+    beta_fast = _check_positive("beta_fast", params.get("beta_fast") or 32, "yarn")
+    beta_slow = _check_positive("beta_slow", params.get("beta_slow") or 1, "yarn")
+    if beta_fast < beta_slow:
+        raise ValueError(
+            f"beta_fast ({beta_fast:g}) must be >= beta_slow ({beta_slow:g}) for rope_type 'yarn': "
+            "beta_fast counts the turns of the fast pairs that are kept"
+        )
+    truncate = params.get("truncate", True)
+    if not isinstance(truncate, (bool, np.bool_)):
+        raise ValueError(f"truncate ({truncate!r}) must be True or False for rope_type 'yarn'")
+
+    low = _yarn_correction_dim(beta_fast, dim, theta, original_length)
+    high = _yarn_correction_dim(beta_slow, dim, theta, original_length)
+    if truncate:
+        low, high = math.floor(low), math.ceil(high)
+    low, high = max(low, 0), min(high, dim - 1)
+    if low == high:
+        high += 0.001  # transformers' guard against a zero-width ramp
+    # ramp: 0 for the fast pairs (i <= low), 1 for the slow pairs (i >= high), linear in between
+    ramp = np.clip((np.arange(dim // 2, dtype=np.float64) - low) / (high - low), 0.0, 1.0)  # (d/2,)
+
+    inv_freq_extrapolation = _default_inv_freq(dim, theta)  # as trained
+    inv_freq_interpolation = inv_freq_extrapolation / factor  # position interpolation
+    inv_freq = inv_freq_interpolation * ramp + inv_freq_extrapolation * (1.0 - ramp)
+    return inv_freq, float(attention_factor)
+
+
+def _compute_longrope_parameters(
+    dim: int, theta: float, params: Mapping[str, Any], *, seq_len: int | None = None
+) -> tuple[np.ndarray, float]:
+    """LongRoPE: w_i / ext_i with one searched factor per pair: ``long_factor`` once seq_len > the trained
+    length, ``short_factor`` otherwise (and when seq_len is None, as at model init in transformers).
+
+    attention_factor = sqrt(1 + ln(factor) / ln(L_train)) unless given.
+    """
+    factor = _factor(params, "longrope")
+    original_length = _original_length(params)
+    short_factor = _per_pair_factors(params, "short_factor", dim)
+    long_factor = _per_pair_factors(params, "long_factor", dim)
+    attention_factor = _attention_factor(params, "longrope")
+    if attention_factor is None:
+        # keeps the attention entropy from growing with the longer context (Phi-3's choice)
+        attention_factor = 1.0 if factor <= 1.0 else math.sqrt(1 + math.log(factor) / math.log(original_length))
+    ext_factors = long_factor if seq_len and seq_len > original_length else short_factor
+    return _default_inv_freq(dim, theta) / ext_factors, float(attention_factor)
+
+
+def _compute_llama3_parameters(
+    dim: int, theta: float, params: Mapping[str, Any], *, seq_len: int | None = None
+) -> tuple[np.ndarray, float]:
+    """Llama 3.1: keep pairs with wavelen < L_train / high_freq_factor, divide those with wavelen >
+    L_train / low_freq_factor by factor, blend in between with smooth = (L_train / wavelen - low) / (high - low).
+    """
+    factor = _factor(params, "llama3")
+    original_length = _original_length(params)
+    low_freq_factor = _positive(params, "low_freq_factor", "llama3")
+    high_freq_factor = _positive(params, "high_freq_factor", "llama3")
+    if high_freq_factor <= low_freq_factor:
+        raise ValueError(
+            f"high_freq_factor ({high_freq_factor:g}) must be greater than low_freq_factor ({low_freq_factor:g}) "
+            "for rope_type 'llama3'"
+        )
+    inv_freq = _default_inv_freq(dim, theta)
+    wavelen = 2 * math.pi / inv_freq  # (d/2,)
+    low_freq_wavelen = original_length / low_freq_factor  # longer than this: interpolate fully
+    high_freq_wavelen = original_length / high_freq_factor  # shorter than this: keep
+    # smooth = 1 at wavelen = high_freq_wavelen, 0 at low_freq_wavelen: the two ends meet continuously
+    smooth = (original_length / wavelen - low_freq_factor) / (high_freq_factor - low_freq_factor)
+    smoothed = (1 - smooth) * inv_freq / factor + smooth * inv_freq
+    inv_freq_llama = np.where(wavelen > low_freq_wavelen, inv_freq / factor, inv_freq)
+    is_medium_freq = (wavelen >= high_freq_wavelen) & (wavelen <= low_freq_wavelen)
+    return np.where(is_medium_freq, smoothed, inv_freq_llama), 1.0
+
+
+# the registry: a new method is one function above plus one line here (as transformers' ROPE_INIT_FUNCTIONS)
+ROPE_INIT_FUNCTIONS: dict[str, Callable[..., tuple[np.ndarray, float]]] = {
+    "default": _compute_default_parameters,
+    "linear": _compute_linear_scaling_parameters,
+    "dynamic": _compute_dynamic_ntk_parameters,
+    "yarn": _compute_yarn_parameters,
+    "longrope": _compute_longrope_parameters,
+    "llama3": _compute_llama3_parameters,
+}
+
+
+# public API
+
+
+def compute(
+    head_dim: int, theta: float, scaling: Mapping[str, Any] | None, *, seq_len: int | None = None
+) -> tuple[np.ndarray, float]:
+    """Inverse frequencies and attention factor of a (scaled) RoPE, equal to what transformers computes.
+
+    Args:
+        head_dim: size of one attention head, a positive even int.
+        theta: RoPE base (``rope_theta``), > 1 and finite.
+        scaling: a Hugging Face ``rope_parameters`` / ``rope_scaling`` dict (``rope_type`` or old ``type``,
+            ``factor``, ``original_max_position_embeddings``, ``beta_fast``, ...), or None for plain RoPE.
+            ``partial_rotary_factor`` in it shrinks the rotary dimension to int(head_dim * partial_rotary_factor).
+        seq_len: current sequence length, read by "dynamic" (theta grows once seq_len > the trained length) and
+            "longrope" (long factors once seq_len > the trained length); ignored by the others.
+
+    Returns:
+        ``(inv_freq, attention_factor)``: inv_freq has shape (d/2,), float64, d the rotary dimension;
+        attention_factor multiplies cos and sin (1.0 except for yarn and longrope).
+    """
+    head_dim = even_int("head_dim", head_dim, what="RoPE")
+    theta = finite_float("theta", theta, greater_than=1.0)
+    if seq_len is not None:
+        seq_len = positive_int("seq_len", seq_len)
+    if scaling is None:
+        scaling = {}
+    if not isinstance(scaling, Mapping):
+        raise ValueError(f"scaling must be a dict like {{'rope_type': 'linear', 'factor': 4.0}} or None, got {scaling!r}")
+    rope_type = _resolve_rope_type(scaling)
+    if scaling.get("rope_theta") is not None and float(scaling["rope_theta"]) != theta:
+        raise ValueError(f"scaling['rope_theta'] ({scaling['rope_theta']}) disagrees with theta ({theta:g})")
+    missing = [key for key in _REQUIRED_KEYS[rope_type] if scaling.get(key) is None]
+    if missing:
+        hints = [f" ({_KEY_HINTS[rope_type, key]})" if (rope_type, key) in _KEY_HINTS else "" for key in missing]
+        names = ", ".join(f"'{key}'{hint}" for key, hint in zip(missing, hints))
+        raise ValueError(f"scaling for rope_type '{rope_type}' is missing required key(s): {names}")
+    dim = _rotary_dim(head_dim, scaling)
+    inv_freq, attention_factor = ROPE_INIT_FUNCTIONS[rope_type](dim, theta, scaling, seq_len=seq_len)
+    return np.asarray(inv_freq, dtype=np.float64), float(attention_factor)
+
+
+def _config_positive_int(config: Mapping[str, Any], key: str) -> int:
+    if config.get(key) is None:
+        raise ValueError(f"config has no '{key}'")
+    return positive_int(key, config[key])
+
+
+def from_config(config: Mapping[str, Any], *, layer_type: str | None = None) -> dict[str, Any]:
+    """Read a model's ``config.json`` dict into the arguments of :func:`compute`, as transformers reads it.
+
+    Returns ``{"head_dim", "theta", "scaling", "max_position_embeddings", "original_max_position_embeddings"}``:
+    ``compute(out["head_dim"], out["theta"], out["scaling"])`` gives the model's frequencies. ``scaling`` is None
+    for plain RoPE over the whole head, else a normalised dict (``rope_type`` key, rope_theta removed, the trained
+    length and a derived ``factor`` filled in where transformers derives them). ``original_max_position_embeddings``
+    is the length the model was trained on before the extension (max_position_embeddings when the config has none).
+
+    Reads, in transformers' order of precedence:
+    - ``rope_scaling`` (v4 configs) or ``rope_parameters`` (v5 configs); ``layer_type`` picks one entry of a
+      per-layer ``rope_parameters`` ({"full_attention": {...}, "sliding_attention": {...}});
+    - ``rope_theta`` inside that dict, else top-level ``rope_theta`` (GPT-NeoX: ``rotary_emb_base``);
+    - ``partial_rotary_factor`` inside that dict, else top-level (GPT-NeoX: ``rotary_pct``);
+    - ``head_dim``, else hidden_size // num_attention_heads; ``max_position_embeddings``;
+    - for llama3 / yarn / longrope the trained length is a top-level ``original_max_position_embeddings`` (Phi-3
+      keeps it there), else the one in the dict, else max_position_embeddings; for dynamic it is always
+      max_position_embeddings (transformers' dynamic NTK ignores any other);
+    - yarn / longrope without ``factor``: factor = max_position_embeddings / original_max_position_embeddings.
+    """
+    if not isinstance(config, Mapping):
+        raise ValueError(f"config must be a dict read from config.json, got {type(config).__name__}")
+    # transformers: `rope_parameters = rope_scaling or rope_parameters` (an old key wins when both are set)
+    rope_parameters = config.get("rope_scaling") or config.get("rope_parameters") or {}
+    if not isinstance(rope_parameters, Mapping):
+        raise ValueError(f"rope_scaling / rope_parameters must be a dict, got {rope_parameters!r}")
+    nested = [key for key, value in rope_parameters.items() if isinstance(value, Mapping)]
+    if layer_type is not None:
+        if layer_type not in nested:
+            raise ValueError(f"layer_type ({layer_type!r}) is not in rope_parameters; it has: {nested or 'none'}")
+        rope_parameters = rope_parameters[layer_type]
+    elif nested:
+        raise ValueError(f"rope_parameters is per layer type ({', '.join(nested)}): pass layer_type= to pick one")
+    rope_parameters = dict(rope_parameters)  # a copy: the caller's config stays as it was
+
+    theta = rope_parameters.pop("rope_theta", None)
+    if theta is None:
+        theta = config.get("rope_theta", config.get("rotary_emb_base"))
+    if theta is None:
+        raise ValueError("config has no 'rope_theta' (neither top-level nor in rope_parameters)")
+    theta = finite_float("rope_theta", theta, greater_than=1.0)
+
+    if rope_parameters.get("partial_rotary_factor") is None:
+        partial_rotary_factor = config.get("partial_rotary_factor", config.get("rotary_pct"))
+        if partial_rotary_factor is not None:
+            rope_parameters["partial_rotary_factor"] = partial_rotary_factor
+
+    if config.get("head_dim") is not None:
+        head_dim = even_int("head_dim", config["head_dim"], what="RoPE")
+    else:
+        if config.get("hidden_size") is None or config.get("num_attention_heads") is None:
+            raise ValueError("config has neither 'head_dim' nor both 'hidden_size' and 'num_attention_heads'")
+        hidden_size = _config_positive_int(config, "hidden_size")
+        num_attention_heads = _config_positive_int(config, "num_attention_heads")
+        if hidden_size % num_attention_heads:
+            raise ValueError(
+                f"hidden_size ({hidden_size}) must be divisible by num_attention_heads ({num_attention_heads})"
+            )
+        head_dim = even_int("head_dim", hidden_size // num_attention_heads, what="RoPE")
+    max_position_embeddings = _config_positive_int(config, "max_position_embeddings")
+
+    rope_type = _resolve_rope_type(rope_parameters)
+    rope_parameters.pop("type", None)
+    rope_parameters["rope_type"] = rope_type
+    if rope_type == "dynamic":
+        original = max_position_embeddings  # what transformers' _compute_dynamic_ntk_parameters divides by
+        rope_parameters["original_max_position_embeddings"] = original
+    elif rope_type in ("llama3", "yarn", "longrope"):
+        original = config.get("original_max_position_embeddings")
+        if original is None:
+            original = rope_parameters.get("original_max_position_embeddings", max_position_embeddings)
+        original = positive_int("original_max_position_embeddings", original)
+        rope_parameters["original_max_position_embeddings"] = original
+        if rope_type in ("yarn", "longrope") and rope_parameters.get("factor") is None:
+            # the extension ratio, as transformers infers it (DeepSeek-V3, Phi-3)
+            rope_parameters["factor"] = max_position_embeddings / original
+    else:
+        original = rope_parameters.get("original_max_position_embeddings", max_position_embeddings)
+        original = positive_int("original_max_position_embeddings", original)
+
+    plain = rope_type == "default" and rope_parameters.get("partial_rotary_factor", 1.0) == 1.0
+    scaling = None if plain else rope_parameters
+    compute(head_dim, theta, scaling)  # fail here, naming the field, rather than later in a figure
+    return {
+        "head_dim": head_dim,
+        "theta": theta,
+        "scaling": scaling,
+        "max_position_embeddings": max_position_embeddings,
+        "original_max_position_embeddings": original,
+    }
+
+
+# helpers for the context-extension page
+
+
+def wavelengths_from_inv_freq(inv_freq) -> np.ndarray:
+    """Positions per full turn of each pair, 2*pi / inv_freq, shape (d/2,), float64."""
+    inv_freq = finite_array("inv_freq", inv_freq).astype(np.float64)
+    if np.any(inv_freq <= 0):
+        raise ValueError(f"inv_freq entries must all be > 0, got min {inv_freq.min():g}")
+    return 2.0 * np.pi / inv_freq
+
+
+def rotations_within(inv_freq, context_length: int) -> np.ndarray:
+    """Full turns each pair makes over ``context_length`` positions, L * inv_freq / (2*pi), shape (d/2,).
+
+    A pair with fewer than one turn never sees a repeated angle inside the context: it tells positions apart
+    globally, and it is the pair an extension must stretch most carefully.
+    """
+    inv_freq = finite_array("inv_freq", inv_freq).astype(np.float64)
+    context_length = positive_int("context_length", context_length)
+    return context_length * inv_freq / (2.0 * np.pi)
+
+
+def classify_pairs(
+    inv_freq_before, inv_freq_after, *, rtol: float = 1e-6, factor: float | None = None
+) -> list[PairKind]:
+    """Label each pair by what the extension did to it: "kept", "interpolated" or "blended".
+
+    kept: after == before; interpolated: after == before / factor; blended: anything else (a ramp, NTK, LongRoPE's
+    per-pair factors). ``factor`` defaults to the largest before/after ratio, the full stretch of the method.
+    Both arrays have shape (d/2,); equality is up to ``rtol``.
+    """
+    before = finite_array("inv_freq_before", inv_freq_before).astype(np.float64)
+    after = finite_array("inv_freq_after", inv_freq_after).astype(np.float64)
+    if before.ndim != 1 or before.shape != after.shape:
+        raise ValueError(
+            f"inv_freq_before {before.shape} and inv_freq_after {after.shape} must be 1-D of the same length"
+        )
+    if np.any(before <= 0) or np.any(after <= 0):
+        raise ValueError("inv_freq_before and inv_freq_after entries must all be > 0")
+    rtol = finite_float("rtol", rtol, greater_than=0.0)
+    ratio = before / after  # (d/2,) how much each pair was slowed down
+    if factor is None:
+        factor = float(ratio.max()) if ratio.size else 1.0
+    factor = finite_float("factor", factor, greater_than=0.0)
+    kinds: list[PairKind] = []
+    for r in ratio:
+        if abs(r - 1.0) <= rtol:
+            kinds.append("kept")
+        elif abs(r - factor) <= rtol * factor:
+            kinds.append("interpolated")
+        else:
+            kinds.append("blended")
+    return kinds
+
+
+def theta_for_context(head_dim: int, context_length: int, *, max_turns: float = 1.0) -> float:
+    """Smallest rope_theta whose slowest pair makes at most ``max_turns`` full turns within ``context_length``.
+
+    The slowest pair has w_min = theta^(-(d-2)/d) (d = head_dim). Over L positions it turns L * w_min / (2*pi)
+    times, so the condition is
+
+        L * theta^(-(d-2)/d) <= 2*pi * max_turns   <=>   theta >= (L / (2*pi * max_turns))^(d/(d-2)).
+
+    With one turn or less no angle of that pair repeats inside the context, which is why long-context models raise
+    rope_theta (Llama 3: 500_000, Qwen3: 1_000_000). The result is never below 1 (when L <= 2*pi*max_turns any
+    theta works). head_dim must be even and >= 4: with a single pair, w = theta^0 = 1 whatever theta is.
+    """
+    head_dim = even_int("head_dim", head_dim, what="RoPE")
+    if head_dim < 4:
+        raise ValueError(f"head_dim ({head_dim}) must be >= 4: with one pair, theta does not change its frequency")
+    context_length = positive_int("context_length", context_length)
+    max_turns = finite_float("max_turns", max_turns, greater_than=0.0)
+    theta = (context_length / (2.0 * math.pi * max_turns)) ** (head_dim / (head_dim - 2))
+    return max(theta, 1.0)
