@@ -36,6 +36,8 @@ def catalog() -> dict[str, dict[str, str]]:
 def current_language() -> str:
     """The language chosen in the sidebar (session state), else the URL's ?lang=, else English."""
     lang = st.session_state.get(LANG_KEY) or st.query_params.get(LANG_KEY) or DEFAULT_LANGUAGE
+    by_label = {label: code for code, label in LANGUAGES.items()}  # a bound widget writes its label to the URL
+    lang = by_label.get(lang, lang)
     return lang if lang in LANGUAGES else DEFAULT_LANGUAGE
 
 

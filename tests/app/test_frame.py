@@ -1,0 +1,96 @@
+"""The app frame: every page runs through app.py's navigation, the language switch, and URL state."""
+import re
+import string
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from embedviz.app.frame import PAGES
+from tests.conftest import ROOT
+from embedviz.app.i18n import LANGUAGES, catalog
+
+ALL_PAGES = [file for _, entries in PAGES for file, *_ in entries]
+
+
+def _app() -> AppTest:
+    return AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
+
+
+def test_home_runs_with_a_figure():
+    at = _app().run()
+    assert not at.exception
+    assert at.title[0].value.startswith("embedviz")
+    assert len(at.get("plotly_chart")) == 1
+
+
+@pytest.mark.parametrize("page", ALL_PAGES)
+def test_every_page_runs_through_the_navigation(page):
+    at = _app().run()
+    at.switch_page(page).run()
+    assert not at.exception, f"{page}: {at.exception}"
+    assert not at.error, f"{page} shows an error at its defaults: {[e.value for e in at.error]}"
+
+
+def test_language_switch_changes_the_text():
+    at = _app().run()
+    english = at.title[0].value
+    at.sidebar.segmented_control(key="lang").set_value("zh").run()
+    assert not at.exception
+    chinese = at.title[0].value
+    assert chinese != english
+    assert re.search(r"[\u4e00-\u9fff]", chinese), chinese
+
+
+def test_language_comes_from_the_url():
+    at = _app()
+    at.query_params["lang"] = "简体中文"  # a bound widget keeps its displayed label in the URL
+    at.run()
+    assert at.sidebar.segmented_control(key="lang").value == "zh"
+    assert re.search(r"[\u4e00-\u9fff]", at.title[0].value)
+
+
+def test_query_param_round_trips_into_a_widget():
+    at = _app()
+    at.query_params["home_text"] = "狗咬人"
+    at.run()
+    assert at.text_input(key="home_text").value == "狗咬人"
+    # 3 Chinese characters are 9 UTF-8 bytes, so 9 ids
+    assert "(9 " in at.caption[0].value or "9 个" in at.caption[0].value
+
+
+def test_empty_text_is_a_message_not_a_traceback():
+    at = _app().run()
+    at.text_input(key="home_text").set_value("").run()
+    assert not at.exception
+    assert at.error and "empty" in at.error[0].value
+
+
+def _fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def test_catalog_is_complete_in_both_languages():
+    cat = catalog()
+    assert len(cat) > 10
+    for key, texts in cat.items():
+        assert set(texts) == set(LANGUAGES), f"{key} has languages {sorted(texts)}"
+        for lang, text in texts.items():
+            assert isinstance(text, str) and text.strip(), f"{key}[{lang}] is empty"
+        assert _fields(texts["en"]) == _fields(texts["zh"]), f"{key}: placeholders differ between languages"
+
+
+def test_chinese_strings_are_chinese():
+    """A zh entry that is just the English text copied is a missing translation (short technical terms excepted)."""
+    untranslated = [
+        key for key, texts in catalog().items()
+        if texts["zh"] == texts["en"] and len(texts["en"]) > 24
+    ]
+    assert not untranslated, untranslated
+
+
+def test_every_page_title_is_in_the_catalog():
+    cat = catalog()
+    for section, entries in PAGES:
+        assert section in cat
+        for _, title, _, _ in entries:
+            assert title in cat

@@ -1,0 +1,68 @@
+"""Figure builders: pure, templated, inside the cell budget, and honest about downsampling."""
+import json
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+
+from embedviz import figures
+from embedviz.downsample import CELL_BUDGET
+
+
+def _z(fig) -> np.ndarray:
+    return np.asarray(fig.data[0].z, dtype=np.float64)
+
+
+def test_small_heatmap_is_sent_as_is():
+    z = np.arange(12.0).reshape(3, 4)
+    fig = figures.heatmap(z, title="small")
+    assert isinstance(fig, go.Figure)
+    np.testing.assert_array_equal(_z(fig), z)
+    assert fig.layout.template.layout.font.family == figures.pio.templates[figures.TEMPLATE].layout.font.family
+    assert not fig.layout.title.subtitle.text
+
+
+def test_large_heatmap_is_block_averaged_and_says_so():
+    rng = np.random.default_rng(0)
+    z = rng.normal(size=(5000, 900))
+    fig = figures.heatmap(z, title="big", y=list(range(5000)))
+    got = _z(fig)
+    assert got.shape[0] <= CELL_BUDGET and got.shape[1] <= CELL_BUDGET
+    rs, cs = -(-5000 // CELL_BUDGET), -(-900 // CELL_BUDGET)
+    assert got[0, 0] == pytest.approx(z[:rs, :cs].mean(), rel=1e-5)
+    assert f"{rs}×{cs}" in fig.layout.title.subtitle.text
+    assert len(fig.data[0].y) == got.shape[0]
+    assert len(fig.to_json()) < 1_000_000
+
+
+def test_heatmap_payload_is_float32():
+    fig = figures.heatmap(np.ones((10, 10)), title="t")
+    assert np.asarray(fig.data[0].z).dtype == np.float32
+
+
+def test_similarity_heatmap_uses_a_fixed_scale():
+    fig = figures.similarity_heatmap(np.eye(3), ["a", "b", "c"], title="cos")
+    assert (fig.data[0].zmin, fig.data[0].zmax) == (-1.0, 1.0)
+
+
+def test_line_chart_has_one_trace_per_series_and_log_axes():
+    fig = figures.line_chart([1, 2, 3], {"a": [1, 2, 3], "b": [3, 2, 1]}, title="t", log_x=True)
+    assert [tr.name for tr in fig.data] == ["a", "b"]
+    assert fig.layout.xaxis.type == "log"
+
+
+def test_scatter_groups_become_traces():
+    pts = np.arange(8.0).reshape(4, 2)
+    fig = figures.scatter_2d(pts, ["a", "b", "A", "B"], groups=["lower", "lower", "upper", "upper"], title="t")
+    assert [tr.name for tr in fig.data] == ["lower", "upper"]
+    assert list(fig.data[1].text) == ["A", "B"]
+
+
+def test_side_by_side_shares_one_colour_axis():
+    a = figures.similarity_heatmap(np.eye(2), ["x", "y"], title="")
+    b = figures.similarity_heatmap(-np.eye(2), ["x", "y"], title="")
+    fig = figures.side_by_side([a, b], title="before / after", subplot_titles=["before", "after"])
+    assert len(fig.data) == 2
+    assert {tr.coloraxis for tr in fig.data} == {"coloraxis"}
+    assert (fig.layout.coloraxis.cmin, fig.layout.coloraxis.cmax) == (-1.0, 1.0)
+    json.loads(fig.to_json())  # serialisable
