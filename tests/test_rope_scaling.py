@@ -1,0 +1,709 @@
+"""Tests for embedviz.rope_scaling.
+
+Three kinds of checks:
+- numbers derived by hand in this file (small head_dims where every frequency can be written down), so the file
+  means something without transformers;
+- properties (linear == default / factor, llama3 keeps fast pairs and divides slow ones, YaRN's temperature, ...);
+- transformers itself (its ROPE_INIT_FUNCTIONS and config classes), skipped when transformers is not installed.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from embedviz.rope_scaling import (
+    ROPE_INIT_FUNCTIONS,
+    classify_pairs,
+    compute,
+    from_config,
+    rotations_within,
+    theta_for_context,
+    wavelengths_from_inv_freq,
+)
+
+HEAD_DIMS = (64, 128, 96)
+THETAS = (10_000.0, 500_000.0, 1_000_000.0)
+RTOL = 1e-5  # transformers computes in float32, this module in float64
+
+
+def default_inv_freq(dim: int, theta: float) -> np.ndarray:
+    """Plain RoPE written out as a loop over pairs: w_i = theta^(-2i/d)."""
+    return np.array([theta ** (-(2 * i) / dim) for i in range(dim // 2)])
+
+
+# real-looking config.json dicts (the fields that matter for RoPE, values as published)
+
+LLAMA_31_8B = {
+    "model_type": "llama",
+    "hidden_size": 4096,
+    "num_attention_heads": 32,
+    "num_key_value_heads": 8,
+    "max_position_embeddings": 131072,
+    "rope_theta": 500000.0,
+    "rope_scaling": {
+        "factor": 8.0,
+        "low_freq_factor": 1.0,
+        "high_freq_factor": 4.0,
+        "original_max_position_embeddings": 8192,
+        "rope_type": "llama3",
+    },
+}
+
+QWEN3_06B_YARN = {  # Qwen3-0.6B with the YaRN block its model card recommends for 131072 tokens
+    "model_type": "qwen3",
+    "head_dim": 128,
+    "hidden_size": 1024,
+    "num_attention_heads": 16,
+    "num_key_value_heads": 8,
+    "max_position_embeddings": 40960,
+    "rope_theta": 1000000,
+    "rope_scaling": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768},
+}
+
+PHI3_MINI_128K = {  # microsoft/Phi-3-mini-128k-instruct
+    "model_type": "phi3",
+    "hidden_size": 3072,
+    "num_attention_heads": 32,
+    "max_position_embeddings": 131072,
+    "original_max_position_embeddings": 4096,
+    "rope_theta": 10000.0,
+    "rope_scaling": {
+        "long_factor": [
+            1.0800000429153442, 1.1100000143051147, 1.1399999856948853, 1.340000033378601, 1.5899999141693115,
+            1.600000023841858, 1.6200000047683716, 2.620000123977661, 3.2300000190734863, 3.2300000190734863,
+            4.789999961853027, 7.400000095367432, 7.700000286102295, 9.09000015258789, 12.199999809265137,
+            17.670000076293945, 24.46000099182129, 28.57000160217285, 30.420001983642578, 30.840002059936523,
+            32.590003967285156, 32.93000411987305, 42.320003509521484, 44.96000289916992, 50.340003967285156,
+            50.45000457763672, 57.55000305175781, 57.93000411987305, 58.21000289916992, 60.1400032043457,
+            62.61000442504883, 62.62000274658203, 62.71000289916992, 63.1400032043457, 63.1400032043457,
+            63.77000427246094, 63.93000411987305, 63.96000289916992, 63.970001220703125, 64.02999877929688,
+            64.06999969482422, 64.08000183105469, 64.12000274658203, 64.41000366210938, 64.4800033569336,
+            64.51000213623047, 64.52999877929688, 64.83999633789062,
+        ],
+        "short_factor": [
+            1.0, 1.0199999809265137, 1.0299999713897705, 1.0299999713897705, 1.0499999523162842,
+            1.0499999523162842, 1.0499999523162842, 1.0499999523162842, 1.0499999523162842, 1.0699999332427979,
+            1.0999999046325684, 1.1099998950958252, 1.1599998474121094, 1.1599998474121094, 1.1699998378753662,
+            1.2899998426437378, 1.339999794960022, 1.679999828338623, 1.7899998426437378, 1.8199998140335083,
+            1.8499997854232788, 1.8799997568130493, 1.9099997282028198, 1.9399996995925903, 1.9899996519088745,
+            2.0199997425079346, 2.0199997425079346, 2.0199997425079346, 2.0199997425079346, 2.0199997425079346,
+            2.0199997425079346, 2.0299997329711914, 2.0299997329711914, 2.0299997329711914, 2.0299997329711914,
+            2.0299997329711914, 2.0299997329711914, 2.0299997329711914, 2.0299997329711914, 2.0299997329711914,
+            2.0799996852874756, 2.0899996757507324, 2.189999580383301, 2.2199995517730713, 2.5899994373321533,
+            2.729999542236328, 2.749999523162842, 2.8399994373321533,
+        ],
+        "type": "longrope",
+    },
+}
+
+GLM4_PARTIAL = {  # GLM-4-9B-0414 style: rotary embedding on half of each head
+    "model_type": "glm4",
+    "head_dim": 128,
+    "hidden_size": 4096,
+    "num_attention_heads": 32,
+    "max_position_embeddings": 32768,
+    "partial_rotary_factor": 0.5,
+    "rope_theta": 10000.0,
+}
+
+
+# fixed numbers derived by hand
+
+
+def test_default_hand_numbers():
+    # d=8, theta=10_000: w_i = 10_000^(-i/4) = 1, 0.1, 0.01, 0.001 (the sinusoidal lesson's table)
+    inv_freq, attention_factor = compute(8, 10_000, None)
+    np.testing.assert_allclose(inv_freq, [1.0, 0.1, 0.01, 0.001], rtol=1e-12)
+    assert inv_freq.dtype == np.float64
+    assert attention_factor == 1.0
+    np.testing.assert_allclose(compute(8, 10_000, {"rope_type": "default"})[0], [1.0, 0.1, 0.01, 0.001], rtol=1e-12)
+
+
+def test_linear_hand_numbers():
+    inv_freq, attention_factor = compute(8, 10_000, {"rope_type": "linear", "factor": 4.0})
+    np.testing.assert_allclose(inv_freq, [0.25, 0.025, 0.0025, 0.00025], rtol=1e-12)
+    assert attention_factor == 1.0
+
+
+def test_dynamic_hand_numbers():
+    scaling = {"rope_type": "dynamic", "factor": 2.0, "original_max_position_embeddings": 1000}
+    # d=4, seq_len 2000: theta' = 10_000 * (2 * 2000/1000 - 1)^(4/2) = 10_000 * 9 = 90_000, w_1 = 90_000^(-1/2)
+    inv_freq, attention_factor = compute(4, 10_000, scaling, seq_len=2000)
+    np.testing.assert_allclose(inv_freq, [1.0, 1 / 300], rtol=1e-12)
+    assert attention_factor == 1.0
+    # at or below the trained length nothing moves
+    for seq_len in (None, 1, 500, 1000):
+        np.testing.assert_allclose(compute(4, 10_000, scaling, seq_len=seq_len)[0], [1.0, 0.01], rtol=1e-12)
+
+
+def test_yarn_hand_numbers():
+    # d=8, theta=10_000, factor 4, trained on 1000 positions.
+    # correction dim for beta_fast=32: 8 ln(1000 / (64 pi)) / (2 ln 10_000) = 0.697 -> floor 0
+    # correction dim for beta_slow=1:  8 ln(1000 / (2 pi)) / (2 ln 10_000)  = 2.202 -> ceil 3
+    # ramp over pairs 0..3 = 0, 1/3, 2/3, 1; w = (w0 / 4) * ramp + w0 * (1 - ramp), w0 = 1, 0.1, 0.01, 0.001
+    assert math.floor(8 * math.log(1000 / (64 * math.pi)) / (2 * math.log(10_000))) == 0
+    assert math.ceil(8 * math.log(1000 / (2 * math.pi)) / (2 * math.log(10_000))) == 3
+    scaling = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 1000}
+    inv_freq, attention_factor = compute(8, 10_000, scaling)
+    np.testing.assert_allclose(inv_freq, [1.0, 0.1 * 0.75, 0.01 * 0.5, 0.001 / 4], rtol=1e-12)
+    assert attention_factor == pytest.approx(0.1 * math.log(4) + 1)  # 1.1386...
+
+
+def test_yarn_without_truncate_hand_numbers():
+    # same as above but the ramp runs from 0.697 to 2.202 unrounded
+    low = 8 * math.log(1000 / (64 * math.pi)) / (2 * math.log(10_000))
+    high = 8 * math.log(1000 / (2 * math.pi)) / (2 * math.log(10_000))
+    ramp = np.clip((np.arange(4) - low) / (high - low), 0, 1)
+    w0 = np.array([1.0, 0.1, 0.01, 0.001])
+    scaling = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 1000, "truncate": False}
+    np.testing.assert_allclose(compute(8, 10_000, scaling)[0], w0 / 4 * ramp + w0 * (1 - ramp), rtol=1e-12)
+
+
+def test_llama3_hand_numbers():
+    # d=8, theta=10_000, trained on 100 positions, factor 8, low 1, high 4:
+    # wavelengths 2 pi * (1, 10, 100, 1000) = 6.3, 62.8, 628, 6283; keep below 100/4 = 25, divide above 100/1 = 100
+    scaling = {
+        "rope_type": "llama3",
+        "factor": 8.0,
+        "low_freq_factor": 1.0,
+        "high_freq_factor": 4.0,
+        "original_max_position_embeddings": 100,
+    }
+    smooth = (100 / (2 * math.pi * 10) - 1) / (4 - 1)  # pair 1 sits between the two: 0.197
+    inv_freq, attention_factor = compute(8, 10_000, scaling)
+    np.testing.assert_allclose(
+        inv_freq, [1.0, 0.1 * ((1 - smooth) / 8 + smooth), 0.01 / 8, 0.001 / 8], rtol=1e-12
+    )
+    assert attention_factor == 1.0
+
+
+def test_longrope_hand_numbers():
+    scaling = {
+        "rope_type": "longrope",
+        "factor": 16.0,
+        "short_factor": [1.0, 2.0],
+        "long_factor": [3.0, 4.0],
+        "original_max_position_embeddings": 1000,
+    }
+    expected_attention = math.sqrt(1 + math.log(16) / math.log(1000))  # 1.1838
+    for seq_len in (None, 10, 1000):  # short factors up to and including the trained length
+        inv_freq, attention_factor = compute(4, 10_000, scaling, seq_len=seq_len)
+        np.testing.assert_allclose(inv_freq, [1.0, 0.01 / 2], rtol=1e-12)
+        assert attention_factor == pytest.approx(expected_attention)
+    inv_freq, _ = compute(4, 10_000, scaling, seq_len=1001)
+    np.testing.assert_allclose(inv_freq, [1 / 3, 0.01 / 4], rtol=1e-12)
+    assert compute(4, 10_000, {**scaling, "attention_factor": 0.5})[1] == 0.5
+
+
+def test_partial_rotary_hand_numbers():
+    # head_dim 8 at partial 0.5 rotates 4 dimensions: w = 10_000^(-0/4), 10_000^(-2/4)
+    np.testing.assert_allclose(
+        compute(8, 10_000, {"rope_type": "default", "partial_rotary_factor": 0.5})[0], [1.0, 0.01], rtol=1e-12
+    )
+    np.testing.assert_allclose(
+        compute(8, 10_000, {"rope_type": "linear", "factor": 2.0, "partial_rotary_factor": 0.5})[0],
+        [0.5, 0.005],
+        rtol=1e-12,
+    )
+    # transformers truncates: int(80 * 0.4) = 32 rotary dims, as in Phi-2
+    assert compute(80, 10_000, {"partial_rotary_factor": 0.4})[0].shape == (16,)
+
+
+# properties
+
+
+@pytest.mark.parametrize("head_dim", HEAD_DIMS)
+@pytest.mark.parametrize("theta", THETAS)
+def test_default_matches_loop_and_linear_is_default_over_factor(head_dim, theta):
+    default, _ = compute(head_dim, theta, None)
+    np.testing.assert_allclose(default, default_inv_freq(head_dim, theta), rtol=1e-12)
+    for factor in (1.0, 2.0, 8.0, 32.0):
+        linear, _ = compute(head_dim, theta, {"rope_type": "linear", "factor": factor})
+        np.testing.assert_allclose(linear, default / factor, rtol=1e-12)
+
+
+@pytest.mark.parametrize("head_dim", HEAD_DIMS)
+@pytest.mark.parametrize("theta", THETAS)
+def test_llama3_keeps_fast_pairs_and_divides_slow_ones(head_dim, theta):
+    scaling = {
+        "rope_type": "llama3",
+        "factor": 8.0,
+        "low_freq_factor": 1.0,
+        "high_freq_factor": 4.0,
+        "original_max_position_embeddings": 8192,
+    }
+    default, _ = compute(head_dim, theta, None)
+    inv_freq, _ = compute(head_dim, theta, scaling)
+    wavelen = 2 * math.pi / default
+    fast, slow = wavelen < 8192 / 4, wavelen > 8192 / 1
+    assert fast.any() and slow.any()
+    np.testing.assert_array_equal(inv_freq[fast], default[fast])
+    np.testing.assert_allclose(inv_freq[slow], default[slow] / 8, rtol=1e-12)
+    middle = ~fast & ~slow
+    assert np.all(inv_freq[middle] <= default[middle]) and np.all(inv_freq[middle] >= default[middle] / 8)
+
+
+def test_llama31_pair_counts_by_hand():
+    # head_dim 128, theta 500_000: pair i has wavelength 2 pi * 500_000^(i/64).
+    # kept while < 8192/4 = 2048:  i < 64 ln(2048 / 2 pi) / ln 500_000 = 28.2  -> pairs 0..28  (29)
+    # divided once > 8192/1:        i > 64 ln(8192 / 2 pi) / ln 500_000 = 34.98 -> pairs 35..63 (29)
+    assert 64 * math.log(2048 / (2 * math.pi)) / math.log(500_000) == pytest.approx(28.22, abs=0.01)
+    assert 64 * math.log(8192 / (2 * math.pi)) / math.log(500_000) == pytest.approx(34.98, abs=0.01)
+    out = from_config(LLAMA_31_8B)
+    before, _ = compute(out["head_dim"], out["theta"], None)
+    after, _ = compute(out["head_dim"], out["theta"], out["scaling"])
+    kinds = classify_pairs(before, after)
+    assert kinds == ["kept"] * 29 + ["blended"] * 6 + ["interpolated"] * 29
+
+
+@pytest.mark.parametrize("factor", [1.0, 2.0, 4.0, 16.0, 40.0])
+def test_yarn_default_attention_factor(factor):
+    scaling = {"rope_type": "yarn", "factor": factor, "original_max_position_embeddings": 4096}
+    expected = 1.0 if factor == 1.0 else 0.1 * math.log(factor) + 1.0
+    assert compute(128, 10_000, scaling)[1] == pytest.approx(expected, rel=1e-12)
+    # DeepSeek style: mscale / mscale_all_dim ratio; equal values cancel to 1
+    deepseek = {**scaling, "mscale": 0.707, "mscale_all_dim": 0.707}
+    assert compute(128, 10_000, deepseek)[1] == pytest.approx(1.0)
+    assert compute(128, 10_000, {**scaling, "attention_factor": 1.25})[1] == 1.25
+
+
+@pytest.mark.parametrize("head_dim", HEAD_DIMS)
+@pytest.mark.parametrize("theta", THETAS)
+def test_yarn_fast_pairs_kept_slow_pairs_interpolated(head_dim, theta):
+    scaling = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4096}
+    default, _ = compute(head_dim, theta, None)
+    inv_freq, _ = compute(head_dim, theta, scaling)
+    turns = rotations_within(default, 4096)
+    # a pair turning more than beta_fast = 32 times in the trained length is kept (it never sees a new angle)
+    np.testing.assert_array_equal(inv_freq[turns > 32 * 1.5], default[turns > 32 * 1.5])
+    # a pair turning less than beta_slow = 1 time is interpolated
+    np.testing.assert_allclose(inv_freq[turns < 0.5], default[turns < 0.5] / 4, rtol=1e-12)
+    assert np.all(np.diff(default / inv_freq) >= -1e-12)  # the stretch grows monotonically from fast to slow pairs
+
+
+@pytest.mark.parametrize("head_dim", HEAD_DIMS)
+def test_dynamic_stretches_the_slowest_pair_by_the_ntk_ratio(head_dim):
+    # the exponent d/(d-2) is chosen so that the slowest pair slows by exactly factor * L / L_train - (factor - 1)
+    scaling = {"rope_type": "dynamic", "factor": 4.0, "original_max_position_embeddings": 4096}
+    default, _ = compute(head_dim, 10_000, None)
+    for seq_len in (8192, 16384, 100_000):
+        inv_freq, _ = compute(head_dim, 10_000, scaling, seq_len=seq_len)
+        assert inv_freq[0] == 1.0
+        assert default[-1] / inv_freq[-1] == pytest.approx(4.0 * seq_len / 4096 - 3.0, rel=1e-9)
+    np.testing.assert_array_equal(compute(head_dim, 10_000, scaling, seq_len=4095)[0], default)
+
+
+def test_old_type_key_and_su_alias():
+    longrope = {
+        "rope_type": "longrope",
+        "factor": 32.0,
+        "short_factor": [1.0, 1.5],
+        "long_factor": [2.0, 8.0],
+        "original_max_position_embeddings": 4096,
+    }
+    expected = compute(4, 10_000, longrope, seq_len=5000)
+    for old in ({"type": "longrope"}, {"type": "su"}, {"rope_type": "su"}):
+        scaling = {key: value for key, value in longrope.items() if key != "rope_type"} | old
+        got = compute(4, 10_000, scaling, seq_len=5000)
+        np.testing.assert_array_equal(got[0], expected[0])
+        assert got[1] == expected[1]
+    np.testing.assert_array_equal(compute(8, 500, {"type": "linear", "factor": 2})[0], compute(8, 500, None)[0] / 2)
+
+
+def test_registry_has_one_signature():
+    assert list(ROPE_INIT_FUNCTIONS) == ["default", "linear", "dynamic", "yarn", "longrope", "llama3"]
+    scaling = {"factor": 2.0, "original_max_position_embeddings": 64, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+               "short_factor": [1.0] * 4, "long_factor": [2.0] * 4}
+    for rope_type, fn in ROPE_INIT_FUNCTIONS.items():
+        inv_freq, attention_factor = fn(8, 10_000.0, {**scaling, "rope_type": rope_type}, seq_len=None)
+        assert inv_freq.shape == (4,) and attention_factor > 0
+
+
+def test_scaling_dict_is_not_modified():
+    scaling = {"type": "yarn", "factor": 4.0, "original_max_position_embeddings": 1000}
+    copy = dict(scaling)
+    compute(8, 10_000, scaling)
+    assert scaling == copy
+
+
+# validation messages
+
+
+@pytest.mark.parametrize(
+    ("head_dim", "theta", "scaling", "seq_len", "match"),
+    [
+        (7, 10_000, None, None, r"head_dim \(7\) must be even for RoPE"),
+        (0, 10_000, None, None, r"head_dim \(0\) must be >= 2"),
+        (64.0, 10_000, None, None, r"head_dim \(64\.0\) must be an integer"),
+        (64, 1.0, None, None, r"theta \(1\) must be > 1"),
+        (64, float("inf"), None, None, r"theta \(inf\) must be finite"),
+        (64, 10_000, None, 0, r"seq_len \(0\) must be >= 1"),
+        (64, 10_000, "linear", None, r"scaling must be a dict"),
+        (64, 10_000, {"rope_type": "ntk"}, None,
+         r"rope_type \('ntk'\) is unknown; known rope types: 'default', 'linear', 'dynamic', 'yarn', 'longrope', "
+         r"'llama3'"),
+        (64, 10_000, {"rope_type": "linear"}, None, r"rope_type 'linear' is missing required key\(s\): 'factor'"),
+        (64, 10_000, {"rope_type": "linear", "factor": 0.5}, None,
+         r"factor \(0\.5\) must be a number >= 1 for rope_type 'linear'"),
+        (64, 10_000, {"rope_type": "linear", "factor": "4"}, None, r"factor \('4'\) must be a finite number"),
+        (64, 10_000, {"rope_type": "yarn", "factor": 4.0}, None,
+         r"rope_type 'yarn' is missing required key\(s\): 'original_max_position_embeddings'"),
+        (64, 10_000, {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4096,
+                      "beta_fast": 1, "beta_slow": 32}, None,
+         r"beta_fast \(1\) must be >= beta_slow \(32\) for rope_type 'yarn'"),
+        (64, 10_000, {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4096,
+                      "beta_fast": -2}, None, r"beta_fast \(-2\) must be > 0"),
+        (64, 10_000, {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4096,
+                      "attention_factor": -1.0}, None, r"attention_factor \(-1\) must be > 0"),
+        (64, 10_000, {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4096.5}, None,
+         r"original_max_position_embeddings \(4096\.5\) must be an integer"),
+        (64, 10_000, {"rope_type": "llama3", "factor": 8.0, "original_max_position_embeddings": 8192}, None,
+         r"missing required key\(s\): 'low_freq_factor', 'high_freq_factor'"),
+        (64, 10_000, {"rope_type": "llama3", "factor": 8.0, "original_max_position_embeddings": 8192,
+                      "low_freq_factor": 4.0, "high_freq_factor": 1.0}, None,
+         r"high_freq_factor \(1\) must be greater than low_freq_factor \(4\) for rope_type 'llama3'"),
+        (64, 10_000, {"rope_type": "llama3", "factor": 8.0, "original_max_position_embeddings": 8192,
+                      "low_freq_factor": 2.0, "high_freq_factor": 2.0}, None,
+         r"high_freq_factor \(2\) must be greater than low_freq_factor \(2\)"),
+        (8, 10_000, {"rope_type": "longrope", "factor": 2.0, "original_max_position_embeddings": 64,
+                     "short_factor": [1.0, 1.0, 1.0], "long_factor": [1.0] * 4}, None,
+         r"short_factor has 3 entries, the rotary dimension \(8\) needs 4 \(one per pair\)"),
+        (8, 10_000, {"rope_type": "longrope", "factor": 2.0, "original_max_position_embeddings": 64,
+                     "short_factor": [1.0] * 4, "long_factor": [1.0] * 5}, None,
+         r"long_factor has 5 entries, the rotary dimension \(8\) needs 4"),
+        (8, 10_000, {"rope_type": "longrope", "factor": 2.0, "original_max_position_embeddings": 64,
+                     "short_factor": [1.0] * 4, "long_factor": [1.0, 0.0, 1.0, 1.0]}, None,
+         r"long_factor entries must all be > 0"),
+        (8, 10_000, {"rope_type": "longrope", "original_max_position_embeddings": 64,
+                     "short_factor": [1.0] * 4, "long_factor": [1.0] * 4}, None,
+         r"'factor' \(transformers derives it as max_position_embeddings / original_max_position_embeddings"),
+        (8, 10_000, {"rope_type": "dynamic", "factor": 2.0}, None,
+         r"'original_max_position_embeddings' \(the trained length; transformers uses the config's "
+         r"max_position_embeddings"),
+        (8, 10_000, {"partial_rotary_factor": 1.5}, None, r"partial_rotary_factor \(1\.5\) must be in \(0, 1\]"),
+        (8, 10_000, {"partial_rotary_factor": 0.0}, None, r"partial_rotary_factor \(0\) must be > 0"),
+        (10, 10_000, {"partial_rotary_factor": 0.5}, None,
+         r"int\(10 \* 0\.5\) = 5 must be even and >= 2"),
+        (8, 10_000, {"rope_type": "linear", "factor": 2.0, "rope_theta": 500_000}, None,
+         r"scaling\['rope_theta'\] \(500000\) disagrees with theta \(10000\)"),
+    ],
+)
+def test_compute_errors(head_dim, theta, scaling, seq_len, match):
+    with pytest.raises(ValueError, match=match):
+        compute(head_dim, theta, scaling, seq_len=seq_len)
+
+
+# from_config on real-looking configs (hand-derived expectations)
+
+
+def test_from_config_llama31():
+    out = from_config(LLAMA_31_8B)
+    assert out == {
+        "head_dim": 128,  # 4096 / 32
+        "theta": 500_000.0,
+        "scaling": {
+            "factor": 8.0,
+            "low_freq_factor": 1.0,
+            "high_freq_factor": 4.0,
+            "original_max_position_embeddings": 8192,
+            "rope_type": "llama3",
+        },
+        "max_position_embeddings": 131072,
+        "original_max_position_embeddings": 8192,
+    }
+    assert LLAMA_31_8B["rope_scaling"].get("rope_theta") is None  # the caller's dict is untouched
+
+
+def test_from_config_qwen3_yarn():
+    out = from_config(QWEN3_06B_YARN)
+    assert (out["head_dim"], out["theta"], out["max_position_embeddings"]) == (128, 1_000_000.0, 40960)
+    assert out["original_max_position_embeddings"] == 32768
+    inv_freq, attention_factor = compute(out["head_dim"], out["theta"], out["scaling"])
+    assert attention_factor == pytest.approx(0.1 * math.log(4) + 1)
+    default = default_inv_freq(128, 1_000_000.0)
+    assert inv_freq[0] == default[0] and inv_freq[-1] == pytest.approx(default[-1] / 4, rel=1e-12)
+
+
+def test_from_config_phi3_longrope():
+    out = from_config(PHI3_MINI_128K)
+    assert out["head_dim"] == 96  # 3072 / 32
+    assert out["original_max_position_embeddings"] == 4096
+    scaling = out["scaling"]
+    assert scaling["rope_type"] == "longrope" and "type" not in scaling
+    assert scaling["factor"] == 32.0  # 131072 / 4096, derived as transformers does
+    short, attention_factor = compute(96, 10_000, scaling)
+    # sqrt(1 + ln 32 / ln 4096) = sqrt(1 + 5/12)
+    assert attention_factor == pytest.approx(math.sqrt(17 / 12))
+    np.testing.assert_allclose(short, default_inv_freq(96, 10_000) / PHI3_MINI_128K["rope_scaling"]["short_factor"])
+    long, _ = compute(96, 10_000, scaling, seq_len=4097)
+    np.testing.assert_allclose(long, default_inv_freq(96, 10_000) / PHI3_MINI_128K["rope_scaling"]["long_factor"])
+
+
+def test_from_config_partial_rotary():
+    out = from_config(GLM4_PARTIAL)
+    assert out["scaling"] == {"partial_rotary_factor": 0.5, "rope_type": "default"}
+    assert out["original_max_position_embeddings"] == out["max_position_embeddings"] == 32768
+    inv_freq, _ = compute(out["head_dim"], out["theta"], out["scaling"])
+    np.testing.assert_allclose(inv_freq, default_inv_freq(64, 10_000), rtol=1e-12)  # 64 of 128 dims rotate
+
+
+def test_from_config_plain_and_v5_layouts():
+    plain = {"hidden_size": 1024, "num_attention_heads": 16, "max_position_embeddings": 2048, "rope_theta": 10_000}
+    assert from_config(plain)["scaling"] is None
+    assert from_config({**plain, "rope_scaling": None})["scaling"] is None
+    # transformers v5 writes rope_theta inside rope_parameters
+    v5 = {**{k: v for k, v in LLAMA_31_8B.items() if k not in ("rope_scaling", "rope_theta")},
+          "rope_parameters": {**LLAMA_31_8B["rope_scaling"], "rope_theta": 500000.0}}
+    assert from_config(v5) == from_config(LLAMA_31_8B)
+    v5_plain = {**plain, "rope_theta": None, "rope_parameters": {"rope_type": "default", "rope_theta": 1e6}}
+    out = from_config(v5_plain)
+    assert out["theta"] == 1e6 and out["scaling"] is None
+    # per-layer rope_parameters (Gemma 3 style)
+    per_layer = {**plain, "rope_parameters": {
+        "full_attention": {"rope_type": "linear", "factor": 8.0, "rope_theta": 1e6},
+        "sliding_attention": {"rope_type": "default", "rope_theta": 10_000.0},
+    }}
+    full = from_config(per_layer, layer_type="full_attention")
+    assert full["theta"] == 1e6 and full["scaling"] == {"rope_type": "linear", "factor": 8.0}
+    assert from_config(per_layer, layer_type="sliding_attention")["scaling"] is None
+
+
+def test_from_config_dynamic_uses_max_position_embeddings():
+    config = {"hidden_size": 512, "num_attention_heads": 8, "max_position_embeddings": 2048, "rope_theta": 10_000,
+              "rope_scaling": {"type": "dynamic", "factor": 2.0}}
+    out = from_config(config)
+    assert out["scaling"] == {"factor": 2.0, "rope_type": "dynamic", "original_max_position_embeddings": 2048}
+    # d=64, seq_len 4096: theta' = 10_000 * (2 * 2 - 1)^(64/62)
+    inv_freq, _ = compute(out["head_dim"], out["theta"], out["scaling"], seq_len=4096)
+    np.testing.assert_allclose(inv_freq, default_inv_freq(64, 10_000 * 3 ** (64 / 62)), rtol=1e-12)
+
+
+def test_from_config_gpt_neox_names():
+    config = {"hidden_size": 512, "num_attention_heads": 8, "max_position_embeddings": 2048,
+              "rotary_emb_base": 10_000, "rotary_pct": 0.25}
+    out = from_config(config)
+    assert out["theta"] == 10_000.0 and out["scaling"] == {"partial_rotary_factor": 0.25, "rope_type": "default"}
+    assert compute(out["head_dim"], out["theta"], out["scaling"])[0].shape == (8,)  # 64 * 0.25 / 2
+
+
+@pytest.mark.parametrize(
+    ("config", "kwargs", "match"),
+    [
+        ("config.json", {}, r"config must be a dict read from config\.json, got str"),
+        ({"hidden_size": 512, "num_attention_heads": 8, "max_position_embeddings": 2048}, {},
+         r"config has no 'rope_theta' \(neither top-level nor in rope_parameters\)"),
+        ({"rope_theta": 1e4, "max_position_embeddings": 2048}, {},
+         r"config has neither 'head_dim' nor both 'hidden_size' and 'num_attention_heads'"),
+        ({"rope_theta": 1e4, "hidden_size": 512, "num_attention_heads": 8}, {}, r"config has no 'max_position_embeddings'"),
+        ({"rope_theta": 1e4, "hidden_size": 500, "num_attention_heads": 8, "max_position_embeddings": 2048}, {},
+         r"hidden_size \(500\) must be divisible by num_attention_heads \(8\)"),
+        ({"rope_theta": 1e4, "head_dim": 63, "max_position_embeddings": 2048}, {},
+         r"head_dim \(63\) must be even for RoPE"),
+        ({"rope_theta": 1e4, "head_dim": 64, "max_position_embeddings": 2048,
+          "rope_scaling": {"rope_type": "llama3", "factor": 8.0}}, {},
+         r"missing required key\(s\): 'low_freq_factor', 'high_freq_factor'"),
+        ({"rope_theta": 1e4, "head_dim": 64, "max_position_embeddings": 2048,
+          "rope_scaling": {"rope_type": "yarn", "factor": 0.5}}, {}, r"factor \(0\.5\) must be a number >= 1"),
+        ({"rope_theta": 1e4, "head_dim": 64, "max_position_embeddings": 2048,
+          "rope_parameters": {"full_attention": {"rope_type": "default"}, "sliding_attention": {}}}, {},
+         r"rope_parameters is per layer type \(full_attention, sliding_attention\): pass layer_type= to pick one"),
+        ({"rope_theta": 1e4, "head_dim": 64, "max_position_embeddings": 2048}, {"layer_type": "full_attention"},
+         r"layer_type \('full_attention'\) is not in rope_parameters; it has: none"),
+    ],
+)
+def test_from_config_errors(config, kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        from_config(config, **kwargs)
+
+
+# helpers for the context-extension page
+
+
+def test_wavelengths_and_rotations_hand_numbers():
+    inv_freq = np.array([1.0, 0.1, 0.01, 0.001])
+    np.testing.assert_allclose(wavelengths_from_inv_freq(inv_freq), [6.283185, 62.83185, 628.3185, 6283.185], rtol=1e-6)
+    # over 6283 positions the fastest pair turns 1000 times, the slowest just under once
+    np.testing.assert_allclose(rotations_within(inv_freq, 6283), 6283 * inv_freq / (2 * math.pi), rtol=1e-12)
+    assert rotations_within(inv_freq, 6283)[-1] == pytest.approx(0.99997, abs=1e-5)
+    with pytest.raises(ValueError, match=r"inv_freq entries must all be > 0, got min 0"):
+        wavelengths_from_inv_freq([1.0, 0.0])
+    with pytest.raises(ValueError, match=r"context_length \(0\) must be >= 1"):
+        rotations_within(inv_freq, 0)
+
+
+def test_classify_pairs():
+    before = np.array([1.0, 0.1, 0.01, 0.001])
+    assert classify_pairs(before, before) == ["kept"] * 4
+    assert classify_pairs(before, before / 4) == ["interpolated"] * 4
+    assert classify_pairs(before, before / 4, factor=4.0) == ["interpolated"] * 4
+    # the hand-derived YaRN case above: pair 0 kept, 1 and 2 on the ramp, 3 divided by the full factor
+    yarn, _ = compute(8, 10_000, {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 1000})
+    assert classify_pairs(before, yarn) == ["kept", "blended", "blended", "interpolated"]
+    llama3 = {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+              "original_max_position_embeddings": 100}
+    assert classify_pairs(before, compute(8, 10_000, llama3)[0]) == ["kept", "blended", "interpolated", "interpolated"]
+    # rtol decides what counts as unchanged
+    assert classify_pairs([1.0, 1.0], [1.0 + 1e-8, 1.0 / (1 + 1e-3)], factor=2.0) == ["kept", "blended"]
+    assert classify_pairs([1.0, 1.0], [1.0 + 1e-8, 1.0 / (1 + 1e-3)], rtol=1e-2, factor=2.0) == ["kept", "kept"]
+    with pytest.raises(ValueError, match=r"inv_freq_before \(4,\) and inv_freq_after \(3,\) must be 1-D"):
+        classify_pairs(before, before[:3])
+
+
+@pytest.mark.parametrize("head_dim", HEAD_DIMS)
+@pytest.mark.parametrize("context_length", [4096, 32768, 131072])
+@pytest.mark.parametrize("max_turns", [0.5, 1.0, 3.0])
+def test_theta_for_context_slowest_pair_makes_max_turns(head_dim, context_length, max_turns):
+    theta = theta_for_context(head_dim, context_length, max_turns=max_turns)
+    # theta >= (L / (2 pi * max_turns))^(d / (d - 2)), and the slowest pair then turns exactly max_turns times
+    assert theta == pytest.approx((context_length / (2 * math.pi * max_turns)) ** (head_dim / (head_dim - 2)))
+    inv_freq, _ = compute(head_dim, theta, None)
+    assert rotations_within(inv_freq, context_length)[-1] == pytest.approx(max_turns, rel=1e-9)
+    # a slightly smaller theta lets the slowest pair turn more than max_turns times
+    smaller, _ = compute(head_dim, theta * 0.99, None)
+    assert rotations_within(smaller, context_length)[-1] > max_turns
+
+
+def test_theta_for_context_hand_numbers_and_errors():
+    # d=4: theta = (L / (2 pi * turns))^2; L=2000, 2 turns -> (2000 / (4 pi))^2 = 25_330.3
+    assert theta_for_context(4, 2000, max_turns=2.0) == pytest.approx((2000 / (4 * math.pi)) ** 2)
+    assert theta_for_context(4, 2000, max_turns=2.0) == pytest.approx(25_330.3, abs=0.1)
+    assert theta_for_context(64, 3) == 1.0  # 3 positions never complete a turn
+    with pytest.raises(ValueError, match=r"head_dim \(2\) must be >= 4"):
+        theta_for_context(2, 1000)
+    with pytest.raises(ValueError, match=r"head_dim \(5\) must be even for RoPE"):
+        theta_for_context(5, 1000)
+    with pytest.raises(ValueError, match=r"max_turns \(0\) must be > 0"):
+        theta_for_context(64, 1000, max_turns=0.0)
+    with pytest.raises(ValueError, match=r"context_length \(-5\) must be >= 1"):
+        theta_for_context(64, -5)
+
+
+# against transformers itself
+
+
+@pytest.fixture(scope="module")
+def hf():
+    """transformers' rope utilities, and a small config object that runs its own standardisation."""
+    rope_utils = pytest.importorskip("transformers.modeling_rope_utils")
+
+    class SmallConfig(rope_utils.RotaryEmbeddingConfigMixin):
+        def __init__(self, head_dim, max_position_embeddings, rope_parameters):
+            self.head_dim = head_dim
+            self.hidden_size = head_dim * 4
+            self.num_attention_heads = 4
+            self.max_position_embeddings = max_position_embeddings
+            self.rope_parameters = rope_parameters
+
+    def reference(head_dim, theta, scaling, *, max_position_embeddings=4096, seq_len=None):
+        params = {**scaling, "rope_theta": theta}
+        rope_type = params.get("rope_type", params.get("type", "default"))
+        if rope_type == "default":
+            # transformers keeps "default" in each model class (compute_default_rope_parameters); its formula is
+            # the linear one with factor 1 (same int(head_dim * partial_rotary_factor), same arange / dim)
+            params = {**params, "rope_type": "linear", "factor": 1.0}
+            params.pop("type", None)
+            rope_type = "linear"
+        config = SmallConfig(head_dim, max_position_embeddings, params)
+        kwargs = {} if seq_len is None else {"seq_len": seq_len}
+        inv_freq, attention_factor = rope_utils.ROPE_INIT_FUNCTIONS[rope_type](config, **kwargs)
+        return inv_freq.double().numpy(), float(attention_factor)
+
+    return reference
+
+
+def _cases(head_dim):
+    pairs = head_dim // 2
+    return [
+        ("default", {"rope_type": "default"}, None),
+        ("linear", {"rope_type": "linear", "factor": 4.0}, None),
+        ("yarn", {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 1024}, None),
+        ("yarn-gpt-oss", {"rope_type": "yarn", "factor": 32.0, "original_max_position_embeddings": 4096,
+                          "beta_fast": 32.0, "beta_slow": 1.0, "truncate": False}, None),
+        ("yarn-betas", {"rope_type": "yarn", "factor": 16.0, "original_max_position_embeddings": 2048,
+                        "beta_fast": 8, "beta_slow": 2}, None),
+        ("yarn-deepseek", {"rope_type": "yarn", "factor": 40.0, "original_max_position_embeddings": 4096,
+                           "mscale": 1.0, "mscale_all_dim": 0.707}, None),
+        ("llama3", {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+                    "original_max_position_embeddings": 1024}, None),
+        ("longrope-short", {"rope_type": "longrope", "factor": 8.0, "original_max_position_embeddings": 512,
+                            "short_factor": list(np.linspace(1.0, 2.0, pairs)),
+                            "long_factor": list(np.geomspace(1.0, 40.0, pairs))}, 512),
+        ("longrope-long", {"rope_type": "longrope", "factor": 8.0, "original_max_position_embeddings": 512,
+                           "short_factor": list(np.linspace(1.0, 2.0, pairs)),
+                           "long_factor": list(np.geomspace(1.0, 40.0, pairs))}, 513),
+        ("old-type-key", {"type": "linear", "factor": 2.0}, None),
+        ("partial-default", {"rope_type": "default", "partial_rotary_factor": 0.5}, None),
+        ("partial-linear", {"rope_type": "linear", "factor": 2.0, "partial_rotary_factor": 0.25}, None),
+        ("partial-yarn", {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 1024,
+                          "partial_rotary_factor": 0.5}, None),
+        ("partial-llama3", {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+                            "original_max_position_embeddings": 1024, "partial_rotary_factor": 0.5}, None),
+    ]
+
+
+@pytest.mark.parametrize("head_dim", HEAD_DIMS)
+@pytest.mark.parametrize("theta", THETAS)
+def test_matches_transformers(hf, head_dim, theta):
+    for name, scaling, seq_len in _cases(head_dim):
+        ours, ours_attention = compute(head_dim, theta, scaling, seq_len=seq_len)
+        ref, ref_attention = hf(head_dim, theta, scaling, seq_len=seq_len)
+        assert ours.shape == ref.shape, name
+        np.testing.assert_allclose(ours, ref, rtol=RTOL, err_msg=name)
+        assert ours_attention == pytest.approx(ref_attention, rel=RTOL), name
+
+
+@pytest.mark.parametrize("head_dim", HEAD_DIMS)
+@pytest.mark.parametrize("theta", THETAS)
+@pytest.mark.parametrize("seq_len", [None, 100, 4096, 4097, 10_000, 131_072])
+@pytest.mark.parametrize("partial_rotary_factor", [1.0, 0.5])
+def test_dynamic_matches_transformers_below_and_above_trained_length(hf, head_dim, theta, seq_len, partial_rotary_factor):
+    # transformers' trained length for dynamic NTK is max_position_embeddings (4096 here)
+    scaling = {"rope_type": "dynamic", "factor": 4.0, "partial_rotary_factor": partial_rotary_factor}
+    ours, ours_attention = compute(
+        head_dim, theta, {**scaling, "original_max_position_embeddings": 4096}, seq_len=seq_len
+    )
+    ref, ref_attention = hf(head_dim, theta, scaling, max_position_embeddings=4096, seq_len=seq_len)
+    np.testing.assert_allclose(ours, ref, rtol=RTOL)
+    assert ours_attention == ref_attention == 1.0
+    if seq_len is None or seq_len <= 4096:
+        np.testing.assert_allclose(ours, compute(head_dim, theta, {"partial_rotary_factor": partial_rotary_factor})[0])
+
+
+@pytest.fixture(scope="module")
+def hf_config_classes():
+    transformers = pytest.importorskip("transformers")
+    from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS as HF_ROPE_INIT_FUNCTIONS
+
+    transformers.logging.set_verbosity_error()  # the Qwen3 card's factor 4 on 40960 positions draws a warning
+    return {
+        "llama": transformers.LlamaConfig,
+        "qwen3": transformers.Qwen3Config,
+        "phi3": transformers.Phi3Config,
+        "glm4": transformers.Glm4Config,
+        "functions": HF_ROPE_INIT_FUNCTIONS,
+    }
+
+
+@pytest.mark.parametrize("config", [LLAMA_31_8B, QWEN3_06B_YARN, PHI3_MINI_128K, GLM4_PARTIAL],
+                         ids=["llama-3.1-8b", "qwen3-0.6b-yarn", "phi-3-mini-128k", "glm4-partial"])
+@pytest.mark.parametrize("seq_len", [None, 200_000])
+def test_from_config_matches_transformers_config_classes(hf_config_classes, config, seq_len):
+    """The whole path: config.json -> transformers' config class -> its rope function, versus from_config."""
+    hf_config = hf_config_classes[config["model_type"]](**{k: v for k, v in config.items() if k != "model_type"})
+    rope_type = hf_config.rope_parameters["rope_type"]
+    if rope_type == "default":  # see the `hf` fixture: default is linear with factor 1
+        hf_config.rope_parameters["factor"] = 1.0
+        rope_type = "linear"
+    kwargs = {} if seq_len is None else {"seq_len": seq_len}
+    ref, ref_attention = hf_config_classes["functions"][rope_type](hf_config, **kwargs)
+
+    out = from_config(config)
+    # as transformers' rope functions read it (Phi3Config has no head_dim attribute)
+    assert out["head_dim"] == getattr(hf_config, "head_dim", None) or hf_config.hidden_size // hf_config.num_attention_heads
+    assert out["theta"] == hf_config.rope_parameters["rope_theta"]
+    assert out["max_position_embeddings"] == hf_config.max_position_embeddings
+    ours, ours_attention = compute(out["head_dim"], out["theta"], out["scaling"], seq_len=seq_len)
+    np.testing.assert_allclose(ours, ref.double().numpy(), rtol=RTOL)
+    assert ours_attention == pytest.approx(ref_attention, rel=RTOL)
