@@ -10,14 +10,22 @@ Two pairings of dimensions exist and are the same up to a permutation:
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
 
-from embedviz._validate import even_int, finite_array, finite_float
+from embedviz._validate import even_int, finite_array, finite_float, positive_int
 
 DEFAULT_THETA = 10_000.0
 Pairing = Literal["half", "interleaved"]
+PAIRINGS: tuple[str, ...] = ("half", "interleaved")
+
+
+def _check_pairing(pairing) -> str:
+    if pairing not in PAIRINGS:
+        raise ValueError(f"pairing ({pairing!r}) must be 'half' or 'interleaved'")
+    return pairing
 
 
 def _check(head_dim, theta) -> tuple[int, float]:
@@ -67,6 +75,7 @@ def rotate(
 
     ``inv_freq`` overrides the plain frequencies (for scaled variants). The result has x's shape; norms are kept.
     """
+    _check_pairing(pairing)
     x = finite_array("x", x).astype(np.float64)
     if x.ndim < 2:
         raise ValueError(f"x must have shape (..., T, head_dim), got shape {x.shape}")
@@ -116,7 +125,7 @@ def decay_curve(head_dim: int, theta: float = DEFAULT_THETA, distances=(0,), *, 
 
 def rotate_2d(vector, position: float, omega: float = 1.0) -> np.ndarray:
     """Rotate one 2-D vector by position * omega (the single-pair picture of RoPE)."""
-    x, y = finite_array("vector", vector).astype(np.float64).reshape(2)
+    x, y = _vector_2d("vector", vector)
     angle = finite_float("position", position) * finite_float("omega", omega)
     return np.array([x * np.cos(angle) - y * np.sin(angle), x * np.sin(angle) + y * np.cos(angle)])
 
@@ -124,6 +133,111 @@ def rotate_2d(vector, position: float, omega: float = 1.0) -> np.ndarray:
 def score_2d(q, k, m: float, n: float, omega: float = 1.0) -> float:
     """<R(m) q, R(n) k>: text 003's demo, q=(1,0), k=(0.8,0.6): score(5,3) = score(50,48) = 0.2127."""
     return float(rotate_2d(q, m, omega) @ rotate_2d(k, n, omega))
+
+
+def _vector_2d(name: str, vector) -> np.ndarray:
+    vector = finite_array(name, vector).astype(np.float64)
+    if vector.shape != (2,):
+        raise ValueError(f"{name} must be a 2-D vector of shape (2,), got shape {vector.shape}")
+    return vector
+
+
+# views of RoPE for the page: one pair in the plane, per-pair angles, wavelengths, pairings
+
+
+@dataclass(frozen=True)
+class PairDemo:
+    """One frequency pair of q and k, rotated at (m, n), shifted by s to (m + s, n + s), and with k moved to 0.
+
+    q_m, k_n, q_ms, k_ns are 2-D vectors; score = <q_m, k_n>, score_shifted = <q_ms, k_ns> (equal: only m - n
+    counts) and score_other = <R(m) q, R(0) k>, the same q against a key at another offset (m instead of m - n).
+    """
+
+    omega: float
+    q_m: np.ndarray
+    k_n: np.ndarray
+    q_ms: np.ndarray
+    k_ns: np.ndarray
+    score: float
+    score_shifted: float
+    score_other: float
+
+
+def pair_demo(q, k, m: float, n: float, *, shift: float, omega: float = 1.0) -> PairDemo:
+    """Text 003's 2-D demo for any pair: with q=(1,0), k=(0.8,0.6), m=5, n=3, shift=45, omega=1 the scores are
+    0.2127 (positions 5, 3), 0.2127 (50, 48) and -0.3484 (5, 0)."""
+    q, k = _vector_2d("q", q), _vector_2d("k", k)
+    m, n, shift = finite_float("m", m), finite_float("n", n), finite_float("shift", shift)
+    omega = finite_float("omega", omega)
+    q_m, k_n = rotate_2d(q, m, omega), rotate_2d(k, n, omega)
+    q_ms, k_ns = rotate_2d(q, m + shift, omega), rotate_2d(k, n + shift, omega)
+    return PairDemo(
+        omega=omega,
+        q_m=q_m,
+        k_n=k_n,
+        q_ms=q_ms,
+        k_ns=k_ns,
+        score=float(q_m @ k_n),
+        score_shifted=float(q_ms @ k_ns),
+        score_other=float(q_m @ rotate_2d(k, 0.0, omega)),
+    )
+
+
+def rotation_cos(positions, head_dim: int, theta: float = DEFAULT_THETA) -> np.ndarray:
+    """cos(m * w_i) for every position m and pair i, shape (T, head_dim/2): the "clock hands" of RoPE.
+
+    Like the sinusoidal table, fast pairs (small i) flicker from one position to the next, slow pairs barely move.
+    """
+    inv_freq = inverse_frequencies(head_dim, theta)[0]
+    return np.cos(rotation_angles(positions, inv_freq))
+
+
+def pair_of_dimension(head_dim: int, *, pairing: Pairing = "half") -> np.ndarray:
+    """Which pair i each of the head_dim dimensions belongs to, shape (head_dim,).
+
+    half: dims i and i + d/2 share pair i -> [0, 1, ..., d/2-1, 0, 1, ..., d/2-1];
+    interleaved: dims 2i and 2i+1 share pair i -> [0, 0, 1, 1, ...].
+    """
+    head_dim = even_int("head_dim", head_dim, what="RoPE")
+    _check_pairing(pairing)
+    half = head_dim // 2
+    if pairing == "half":
+        return np.tile(np.arange(half), 2)
+    return np.repeat(np.arange(half), 2)
+
+
+def dimension_cos(positions, head_dim: int, theta: float = DEFAULT_THETA, *, pairing: Pairing = "half") -> np.ndarray:
+    """cos of the angle each *dimension* is rotated by at each position, shape (T, head_dim).
+
+    Both dimensions of a pair turn by the same angle; the pairing decides which columns those are.
+    """
+    return rotation_cos(positions, head_dim, theta)[:, pair_of_dimension(head_dim, pairing=pairing)]
+
+
+def turns_within(head_dim: int, theta: float, context_length: int) -> np.ndarray:
+    """Full turns each pair makes over ``context_length`` positions, L * w_i / (2*pi), shape (head_dim/2,).
+
+    A pair with fewer than one turn never repeats an angle inside the context (wavelength > L): it is the pair that
+    tells far-apart positions apart, and the one that sees unfamiliar angles first when the context grows.
+    """
+    context_length = positive_int("context_length", context_length)
+    return context_length / wavelengths(head_dim, theta)
+
+
+def scores_vs_offset(q, k, offsets, theta: float = DEFAULT_THETA, *, pairing: Pairing = "half", start: int = 0):
+    """<RoPE(q, start + d), RoPE(k, start)> for every offset d, shape (len(offsets),).
+
+    q and k have shape (head_dim,). The result does not depend on ``start``: only the offset d = m - n counts.
+    """
+    q = finite_array("q", q).astype(np.float64)
+    k = finite_array("k", k).astype(np.float64)
+    if q.ndim != 1 or q.shape != k.shape:
+        raise ValueError(f"q {q.shape} and k {k.shape} must be vectors of the same shape (head_dim,)")
+    offsets = finite_array("offsets", offsets).astype(np.float64).reshape(-1)
+    start = finite_float("start", start)
+    q_rot = rotate(np.broadcast_to(q, (offsets.size, q.size)), start + offsets, theta, pairing=pairing)  # (N, d)
+    k_rot = rotate(k[None, :], np.array([start]), theta, pairing=pairing)  # (1, d)
+    return q_rot @ k_rot[0]
 
 
 def __getattr__(name: str):

@@ -1,0 +1,278 @@
+"""RoPE: text 003's numbers, naive per-pair references for both pairings, and the relative-position property."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from embedviz import rope
+
+# helpers: references written independently of embedviz.rope
+
+
+def naive_rotate(x: np.ndarray, positions, theta: float, pairing: str) -> np.ndarray:
+    """One 2x2 rotation per (position, pair), in plain python loops."""
+    T, d = x.shape
+    out = np.zeros_like(x, dtype=np.float64)
+    for t in range(T):
+        for i in range(d // 2):
+            w = theta ** (-(2 * i) / d)
+            a = positions[t] * w
+            j, k = (i, i + d // 2) if pairing == "half" else (2 * i, 2 * i + 1)
+            out[t, j] = x[t, j] * math.cos(a) - x[t, k] * math.sin(a)
+            out[t, k] = x[t, j] * math.sin(a) + x[t, k] * math.cos(a)
+    return out
+
+
+def hf_rotate_half_reference(x: np.ndarray, positions, theta: float) -> np.ndarray:
+    """Hugging Face Llama's formula: x * cos + rotate_half(x) * sin, cos/sin of cat(freqs, freqs)."""
+    d = x.shape[-1]
+    inv_freq = 1.0 / theta ** (np.arange(0, d, 2) / d)
+    emb = np.concatenate([np.outer(positions, inv_freq)] * 2, axis=-1)  # (T, d)
+    rotated_half = np.concatenate([-x[..., d // 2 :], x[..., : d // 2]], axis=-1)
+    return x * np.cos(emb) + rotated_half * np.sin(emb)
+
+
+def gptj_rotate_every_two_reference(x: np.ndarray, positions, theta: float) -> np.ndarray:
+    """GPT-J's formula: x * repeat_interleave(cos) + rotate_every_two(x) * repeat_interleave(sin)."""
+    d = x.shape[-1]
+    inv_freq = 1.0 / theta ** (np.arange(0, d, 2) / d)
+    ang = np.repeat(np.outer(positions, inv_freq), 2, axis=-1)  # (T, d)
+    every_two = np.stack([-x[..., 1::2], x[..., 0::2]], axis=-1).reshape(x.shape)
+    return x * np.cos(ang) + every_two * np.sin(ang)
+
+
+# text 003: the 2-D demo and the decay table
+
+
+def test_text_003_two_d_demo():
+    q, k = (1.0, 0.0), (0.8, 0.6)
+    assert round(rope.score_2d(q, k, 5, 3), 4) == 0.2127
+    assert round(rope.score_2d(q, k, 50, 48), 4) == 0.2127
+    assert round(rope.score_2d(q, k, 5, 0), 4) == -0.3484
+
+
+def test_pair_demo_defaults_reproduce_text_003():
+    demo = rope.pair_demo((1, 0), (0.8, 0.6), 5, 3, shift=45, omega=1.0)
+    assert (round(demo.score, 4), round(demo.score_shifted, 4), round(demo.score_other, 4)) == (0.2127, 0.2127, -0.3484)
+    # the arrows are the rotated vectors: q at 5 radians, k at atan2(0.6, 0.8) + 3
+    assert np.allclose(demo.q_m, [math.cos(5), math.sin(5)])
+    k_angle = math.atan2(0.6, 0.8) + 3
+    assert np.allclose(demo.k_n, [math.cos(k_angle), math.sin(k_angle)])
+    assert np.isclose(demo.score, demo.q_m @ demo.k_n)
+
+
+@pytest.mark.parametrize(
+    "distance, expected",
+    [
+        (0, 1.000), (1, 0.970), (5, 0.737), (10, 0.669), (20, 0.608),
+        (50, 0.546), (100, 0.477), (200, 0.306), (400, 0.278),
+    ],
+)
+def test_decay_curve_matches_text_003(distance, expected):
+    value = rope.decay_curve(128, 10_000, [distance])[0]
+    assert f"{value:.3f}" == f"{expected:.3f}"
+
+
+def test_decay_curve_is_the_score_of_all_ones_vectors():
+    # mean_i cos(d w_i) is <R(d) 1, R(0) 1> / head_dim: every pair of the all-ones vector is (1, 1), dot 2 cos(d w_i)
+    d = 64
+    ones = np.ones(d)
+    offsets = np.arange(0, 300, 7)
+    scores = rope.scores_vs_offset(ones, ones, offsets, 10_000) / d
+    assert np.allclose(scores, rope.decay_curve(d, 10_000, offsets))
+
+
+def test_larger_theta_decays_more_slowly():
+    distances = [1, 10, 100]
+    assert np.all(rope.decay_curve(128, 1_000_000, distances) > rope.decay_curve(128, 10_000, distances))
+
+
+# frequencies
+
+
+@pytest.mark.parametrize("head_dim, theta", [(2, 10_000.0), (8, 10_000.0), (128, 500_000.0), (64, 1e6), (256, 100.0)])
+def test_inverse_frequencies_equal_theta_power(head_dim, theta):
+    inv_freq, attention_factor = rope.inverse_frequencies(head_dim, theta)
+    expected = [theta ** (-(2 * i) / head_dim) for i in range(head_dim // 2)]
+    assert inv_freq.shape == (head_dim // 2,)
+    assert np.allclose(inv_freq, expected, rtol=1e-12)
+    assert attention_factor == 1.0
+
+
+def test_wavelengths_and_turns():
+    wavelen = rope.wavelengths(8, 10_000)
+    assert np.allclose(wavelen, [2 * math.pi * 10 ** i for i in range(4)])
+    turns = rope.turns_within(8, 10_000, 1_000)
+    assert np.allclose(turns, 1_000 / wavelen)
+    # at D=128, theta 10000, a 4096-token context: the slowest pairs never finish a turn
+    slow = rope.turns_within(128, 10_000, 4_096) < 1
+    assert slow[-1] and not slow[0]
+    assert np.all(np.diff(slow.astype(int)) >= 0)  # once a pair is too slow, every later pair is too
+
+
+def test_scaling_is_delegated_to_rope_scaling():
+    default, _ = rope.inverse_frequencies(64, 10_000)
+    linear, factor = rope.inverse_frequencies(64, 10_000, {"rope_type": "linear", "factor": 4.0})
+    assert np.allclose(linear, default / 4.0)  # position interpolation slows every pair by the factor
+    assert factor == 1.0
+
+
+def test_from_config_is_re_exported_lazily():
+    from embedviz import rope_scaling
+
+    assert rope.from_config is rope_scaling.from_config
+    with pytest.raises(AttributeError):
+        rope.not_a_name  # noqa: B018
+
+
+# rotate against the references
+
+
+@pytest.mark.parametrize("pairing", ["half", "interleaved"])
+@pytest.mark.parametrize("head_dim, theta", [(2, 10_000.0), (8, 10_000.0), (16, 500_000.0)])
+def test_rotate_matches_naive_loop(pairing, head_dim, theta):
+    rng = np.random.default_rng(head_dim)
+    x = rng.normal(size=(7, head_dim))
+    positions = np.array([0, 1, 2, 5, 100, 4_095, 131_071])
+    got = rope.rotate(x, positions, theta, pairing=pairing)
+    assert np.allclose(got, naive_rotate(x, positions, theta, pairing), atol=1e-9)
+
+
+def test_rotate_matches_llama_and_gptj_formulas():
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=(2, 3, 10, 32))  # (B, H, T, head_dim): leading dims broadcast
+    pos = np.arange(10) * 37
+    assert np.allclose(rope.rotate(x, pos, 10_000), hf_rotate_half_reference(x, pos, 10_000))
+    assert np.allclose(
+        rope.rotate(x, pos, 10_000, pairing="interleaved"), gptj_rotate_every_two_reference(x, pos, 10_000)
+    )
+
+
+def test_rotate_with_explicit_inv_freq():
+    x = np.random.default_rng(2).normal(size=(4, 8))
+    pos = np.arange(4)
+    inv_freq = rope.inverse_frequencies(8, 10_000)[0] / 2
+    # halving every frequency is the same as halving every position
+    assert np.allclose(rope.rotate(x, pos, inv_freq=inv_freq), rope.rotate(x, pos / 2))
+
+
+@pytest.mark.parametrize("pairing", ["half", "interleaved"])
+def test_rotate_keeps_norms_and_position_zero(pairing):
+    x = np.random.default_rng(3).normal(size=(50, 64))
+    pos = np.arange(50) * 1_000
+    out = rope.rotate(x, pos, 10_000, pairing=pairing)
+    assert np.allclose(np.linalg.norm(out, axis=-1), np.linalg.norm(x, axis=-1))
+    assert np.allclose(rope.rotate(x[:1], [0], pairing=pairing), x[:1])
+
+
+def test_pairings_agree_up_to_the_permutation():
+    d = 12
+    P = rope.half_to_interleaved(d)
+    assert P.tolist() == [0, 6, 1, 7, 2, 8, 3, 9, 4, 10, 5, 11]
+    assert sorted(P.tolist()) == list(range(d))
+    x = np.random.default_rng(4).normal(size=(9, d))
+    pos = np.arange(9) * 11
+    half = rope.rotate(x, pos, pairing="half")
+    inter = rope.rotate(x[:, P], pos, pairing="interleaved")
+    assert np.allclose(inter, half[:, P])
+    # without the permutation the two are different rotations of the same numbers
+    assert not np.allclose(rope.rotate(x, pos, pairing="interleaved"), half)
+
+
+def test_pair_of_dimension():
+    assert rope.pair_of_dimension(8).tolist() == [0, 1, 2, 3, 0, 1, 2, 3]
+    assert rope.pair_of_dimension(8, pairing="interleaved").tolist() == [0, 0, 1, 1, 2, 2, 3, 3]
+    # the permutation maps one layout onto the other
+    P = rope.half_to_interleaved(8)
+    assert (rope.pair_of_dimension(8)[P] == rope.pair_of_dimension(8, pairing="interleaved")).all()
+
+
+def test_rotation_cos_and_dimension_cos():
+    pos = np.array([0, 3, 1_000])
+    c = rope.rotation_cos(pos, 6, 100.0)
+    expected = [[math.cos(p * 100.0 ** (-(2 * i) / 6)) for i in range(3)] for p in pos]
+    assert np.allclose(c, expected)
+    for pairing in ("half", "interleaved"):
+        dc = rope.dimension_cos(pos, 6, 100.0, pairing=pairing)
+        # a rotation by a moves e_j to cos(a) e_j + sin(a) e_k: the diagonal of the rotation is that cos
+        ref = np.stack([np.diag(naive_rotate(np.eye(6), [p] * 6, 100.0, pairing)) for p in pos])
+        assert np.allclose(dc, ref)
+
+
+# the relative-position property
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    m=st.integers(0, 200_000),
+    n=st.integers(0, 200_000),
+    shift=st.integers(-50_000, 50_000),
+    half_dim=st.integers(1, 16),
+    log_theta=st.floats(2.0, 7.0),
+    pairing=st.sampled_from(["half", "interleaved"]),
+    seed=st.integers(0, 1_000),
+)
+def test_scores_depend_only_on_the_offset(m, n, shift, half_dim, log_theta, pairing, seed):
+    d, theta = 2 * half_dim, 10.0**log_theta
+    q, k = np.random.default_rng(seed).normal(size=(2, d))
+
+    def score(a, b):
+        q_a = rope.rotate(q[None], [a], theta, pairing=pairing)[0]
+        return q_a @ rope.rotate(k[None], [b], theta, pairing=pairing)[0]
+
+    assert math.isclose(score(m, n), score(m + shift, n + shift), rel_tol=1e-7, abs_tol=1e-7)
+
+
+@pytest.mark.parametrize("pairing", ["half", "interleaved"])
+def test_scores_vs_offset_is_independent_of_start(pairing):
+    q, k = np.random.default_rng(5).normal(size=(2, 32))
+    offsets = np.arange(-20, 200, 3)
+    a = rope.scores_vs_offset(q, k, offsets, 10_000, pairing=pairing, start=0)
+    b = rope.scores_vs_offset(q, k, offsets, 10_000, pairing=pairing, start=9_973)
+    direct = [naive_rotate(q[None], [d + 0.0], 10_000, pairing)[0] @ k for d in offsets[:5]]
+    assert np.allclose(a, b, atol=1e-9)
+    assert np.allclose(a[:5], direct)
+
+
+def test_pair_demo_shift_invariance_for_any_pair():
+    w = rope.inverse_frequencies(128, 10_000)[0][40]
+    demo = rope.pair_demo((0.3, -1.2), (2.0, 0.5), 1_234, 17, shift=100_000, omega=w)
+    assert math.isclose(demo.score, demo.score_shifted, abs_tol=1e-9)
+    assert math.isclose(np.linalg.norm(demo.q_ms), math.hypot(0.3, -1.2))
+
+
+# validation: every message names the parameter and the value
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: rope.rotate(np.zeros((3, 7)), np.arange(3)), r"head_dim \(7\) must be even for RoPE"),
+        (lambda: rope.inverse_frequencies(7), r"head_dim \(7\) must be even for RoPE"),
+        (lambda: rope.inverse_frequencies(0), r"head_dim \(0\) must be >= 2"),
+        (lambda: rope.inverse_frequencies(8.0), r"head_dim \(8.0\) must be an integer"),
+        (lambda: rope.inverse_frequencies(8, 1.0), r"theta \(1\) must be > 1"),
+        (lambda: rope.inverse_frequencies(8, 0.5), r"theta \(0.5\) must be > 1"),
+        (lambda: rope.inverse_frequencies(8, float("nan")), r"theta \(nan\) must be finite"),
+        (lambda: rope.rotate(np.zeros((3, 8)), np.arange(3), float("inf")), r"theta \(inf\) must be finite"),
+        (lambda: rope.rotate(np.full((2, 4), np.nan), [0, 1]), r"x contains non-finite values"),
+        (lambda: rope.rotate(np.zeros((2, 4)), [0, np.nan]), r"positions contains non-finite values"),
+        (lambda: rope.rotate(np.zeros(4), [0]), r"x must have shape \(\.\.\., T, head_dim\), got shape \(4,\)"),
+        (lambda: rope.rotate(np.zeros((3, 4)), [0, 1]), r"positions must have shape \(T,\) = \(3,\), got \(2,\)"),
+        (lambda: rope.rotate(np.zeros((3, 4)), [0, 1, 2], pairing="gptj"), r"pairing \('gptj'\) must be 'half' or"),
+        (lambda: rope.pair_of_dimension(8, pairing="neox"), r"pairing \('neox'\) must be 'half' or 'interleaved'"),
+        (lambda: rope.rotate(np.zeros((1, 8)), [0], inv_freq=np.ones(3)), r"inv_freq has 3 entries, head_dim \(8\)"),
+        (lambda: rope.turns_within(8, 10_000, 0), r"context_length \(0\) must be >= 1"),
+        (lambda: rope.decay_curve(8, 10_000, [1, np.inf]), r"distances contains non-finite values"),
+        (lambda: rope.rotate_2d((1, 0, 0), 1), r"vector must be a 2-D vector of shape \(2,\), got shape \(3,\)"),
+        (lambda: rope.pair_demo((1, 0), (1, 0), 1, 2, shift=np.nan), r"shift \(nan\) must be finite"),
+        (lambda: rope.scores_vs_offset(np.ones(4), np.ones(6), [0]), r"q \(4,\) and k \(6,\) must be vectors"),
+    ],
+)
+def test_validation_messages(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
