@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from embedviz._validate import positive_int
+from embedviz._validate import finite_array, positive_int
 
 
 def alibi_slopes(num_heads: int) -> np.ndarray:
@@ -37,10 +37,42 @@ def alibi_bias(num_heads: int, seq_len: int, *, causal: bool = True) -> np.ndarr
     Without it the penalty is symmetric, -slope_h * |i - j| (encoder style).
     """
     seq_len = positive_int("seq_len", seq_len, maximum=8192)
-    slopes = alibi_slopes(num_heads)
     pos = np.arange(seq_len)
-    distance = np.abs(pos[:, None] - pos[None, :]).astype(np.float64)  # (T, T)
-    bias = -slopes[:, None, None] * distance[None]  # (H, T, T)
+    return bias_at(num_heads, pos, pos, causal=causal)
+
+
+def bias_at(num_heads: int, query_positions, key_positions, *, heads=None, causal: bool = True) -> np.ndarray:
+    """The bias of chosen heads at chosen (query, key) positions only, shape (len(heads), Q, K).
+
+    bias[h, a, b] = -slope_h * |query_positions[a] - key_positions[b]|, NaN where the key is in the future (causal).
+    Lets a page show strided positions of a 131072-token context without the (H, T, T) tensor.
+    ``heads`` (indices into 0..H-1) defaults to all heads.
+    """
+    slopes = alibi_slopes(num_heads)
+    if heads is not None:
+        heads = np.asarray(heads)
+        if heads.ndim != 1 or not np.issubdtype(heads.dtype, np.integer):
+            raise ValueError(f"heads must be a 1-D list of head indices, got {heads!r}")
+        if heads.size and (heads.min() < 0 or heads.max() >= num_heads):
+            raise ValueError(f"heads ({heads.tolist()}) must lie in [0, num_heads) = [0, {num_heads})")
+        slopes = slopes[heads]
+    q = finite_array("query_positions", query_positions).astype(np.float64).reshape(-1)
+    k = finite_array("key_positions", key_positions).astype(np.float64).reshape(-1)
+    distance = np.abs(q[:, None] - k[None, :])  # (Q, K)
+    bias = 0.0 - slopes[:, None, None] * distance[None]  # (h, Q, K): farther keys lose more, linearly (0 - x: no -0.0)
     if causal:
-        bias[:, pos[:, None] < pos[None, :]] = np.nan
+        bias[:, q[:, None] < k[None, :]] = np.nan
     return bias
+
+
+def relative_bias(num_heads: int, distances) -> np.ndarray:
+    """-slope_h * distance for every head and distance, shape (H, len(distances)).
+
+    It holds the distance only, never the absolute position: the same penalty at positions (5, 3) and (50_005, 50_003),
+    which is why ALiBi keeps working past the training length ("Train Short, Test Long").
+    """
+    slopes = alibi_slopes(num_heads)
+    distances = finite_array("distances", distances).astype(np.float64).reshape(-1)
+    if np.any(distances < 0):
+        raise ValueError(f"distances must be >= 0 (query minus key position), got min {distances.min():g}")
+    return 0.0 - slopes[:, None] * distances[None, :]  # (H, K)
