@@ -43,3 +43,33 @@ def block_mean(a, max_rows: int = CELL_BUDGET, max_cols: int = CELL_BUDGET) -> t
         sums = np.nansum(blocks, axis=(1, 3))
         out = np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
     return out, rs, cs
+
+
+def head_tail_indices(n: int, head: int, tail: int) -> np.ndarray:
+    """First ``head`` and last ``tail`` indices of range(n) (all of them if that covers everything), sorted, unique.
+
+    For long tables (2048 dimension pairs) where the interesting rows are at both ends: fastest and slowest.
+    """
+    n = positive_int("n", n)
+    head = positive_int("head", head, minimum=0)
+    tail = positive_int("tail", tail, minimum=0)
+    if head + tail >= n:
+        return np.arange(n)
+    return np.concatenate([np.arange(head), np.arange(n - tail, n)])
+
+
+def log_spaced_indices(n: int, budget: int = CELL_BUDGET, *, dense: int = 64) -> np.ndarray:
+    """At most ``budget`` sorted unique integers from range(n): every one below ``dense``, then geometric steps.
+
+    Made for curves on a log axis (distance vs gap up to 131072): the wiggles of small gaps keep every point, the
+    slow tail is sampled evenly per decade, and the last index n - 1 is always included.
+    """
+    n = positive_int("n", n)
+    budget = positive_int("budget", budget, minimum=2)
+    dense = positive_int("dense", dense, minimum=0)
+    if n <= budget:
+        return np.arange(n)
+    dense = min(dense, budget // 2)
+    head = np.arange(dense)
+    rest = np.geomspace(max(dense, 1), n - 1, budget - dense)
+    return np.unique(np.concatenate([head, np.round(rest).astype(np.int64)]))  # geomspace ends at n - 1
