@@ -14,22 +14,38 @@ from embedviz._validate import finite_float, positive_int
 from embedviz.sinusoidal import DEFAULT_BASE, sinusoidal_table
 
 
-def _check_ids(ids: torch.Tensor, vocab_size: int) -> None:
-    if ids.dtype not in (torch.int64, torch.int32, torch.int16, torch.uint8, torch.int8):
+_INT_DTYPES = (torch.int64, torch.int32, torch.int16, torch.uint8, torch.int8)
+
+
+def _as_ids(ids, vocab_size: int) -> torch.Tensor:
+    """Token ids (a tensor, numpy array or nested list of ints) as an int64 tensor, every id in [0, vocab_size).
+
+    torch's own message for a bad id is "index out of range in self"; this one names the id and the vocabulary.
+    """
+    if not isinstance(ids, torch.Tensor):
+        try:
+            ids = torch.as_tensor(ids)
+        except (TypeError, ValueError, RuntimeError) as err:
+            raise ValueError(f"token ids must be integers, got {ids!r}") from err
+    if ids.dtype not in _INT_DTYPES:
         raise ValueError(f"token ids must be an integer tensor, got dtype {ids.dtype}")
-    if ids.numel() == 0:
-        return
-    lo, hi = int(ids.min()), int(ids.max())
-    if lo < 0 or hi >= vocab_size:
-        bad = lo if lo < 0 else hi
-        raise ValueError(f"token id ({bad}) is outside [0, vocab_size) = [0, {vocab_size})")
+    if ids.numel() > 0:
+        lo, hi = int(ids.min()), int(ids.max())
+        if lo < 0 or hi >= vocab_size:
+            bad = lo if lo < 0 else hi
+            raise ValueError(f"token id ({bad}) is outside [0, vocab_size) = [0, {vocab_size})")
+    return ids.long()
 
 
-def _check_length(T: int, max_context_length: int) -> None:
+def _check_length(T: int, max_context_length: int) -> int:
+    if isinstance(T, torch.Tensor) and T.numel() == 1:
+        T = int(T)
+    T = positive_int("T", T, minimum=0)  # a negative T would silently slice rows off the end of the table
     if T > max_context_length:
         raise ValueError(
             f"Cannot embed a sequence of length T ({T}): max_context_length is only {max_context_length}"
         )
+    return T
 
 
 class TokenEmbedding(nn.Module):
@@ -39,38 +55,65 @@ class TokenEmbedding(nn.Module):
         vocab_size: number of token ids V; ids must lie in [0, V).
         d_model: width D of each vector.
         init_std: standard deviation of the Gaussian initialisation (0.02, the GPT-2 / text 000 convention; text 002
-            scales it by 1/sqrt(d_model) instead: pass ``d_model ** -0.5``).
+            scales it by 1/sqrt(d_model) instead: pass ``d_model ** -0.5``; torch's own nn.Embedding uses 1).
+        generator: a seeded ``torch.Generator`` for a reproducible table (default: torch's global random stream).
 
     Forward is pure indexing (``weight[ids]``, the same numbers as ``one_hot(ids) @ weight``), so backprop only
     touches the rows of the ids that were used.
     """
 
-    def __init__(self, vocab_size: int, d_model: int, *, init_std: float = 0.02) -> None:
+    def __init__(
+        self, vocab_size: int, d_model: int, *, init_std: float = 0.02, generator: torch.Generator | None = None
+    ) -> None:
         super().__init__()
         self.vocab_size = positive_int("vocab_size", vocab_size)
         self.d_model = positive_int("d_model", d_model)
         init_std = finite_float("init_std", init_std, greater_than=0.0)
-        self.weight = nn.Parameter(torch.randn(self.vocab_size, self.d_model) * init_std)
+        # small Gaussian rows: no token starts out closer to another than chance
+        self.weight = nn.Parameter(torch.randn(self.vocab_size, self.d_model, generator=generator) * init_std)
 
-    def forward(self, ids: torch.Tensor) -> torch.Tensor:
-        """ids (B, T) integers -> (B, T, D)."""
-        _check_ids(ids, self.vocab_size)
-        return nn.functional.embedding(ids.long(), self.weight)
+    @classmethod
+    def from_weight(cls, weight) -> TokenEmbedding:
+        """A TokenEmbedding holding a copy of ``weight`` (V, D) (a numpy array or tensor), e.g. to compare lookups."""
+        weight = torch.as_tensor(weight).detach().to(torch.float32, copy=True)
+        if weight.dim() != 2 or 0 in weight.shape:
+            raise ValueError(
+                f"weight must be a non-empty 2-D (vocab_size, d_model) table, got shape {tuple(weight.shape)}"
+            )
+        module = cls.__new__(cls)
+        nn.Module.__init__(module)  # skip the random init: the rows are given
+        module.vocab_size, module.d_model = weight.shape
+        module.weight = nn.Parameter(weight)
+        return module
+
+    def forward(self, ids) -> torch.Tensor:
+        """ids (B, T) integers in [0, vocab_size) -> (B, T, D); any shape (...) -> (..., D)."""
+        ids = _as_ids(ids, self.vocab_size)
+        return nn.functional.embedding(ids, self.weight)  # a row gather: weight[ids]
 
 
 class LearnedPositionalEmbedding(nn.Module):
     """A (max_context_length, d_model) table indexed by position 0..T-1: L*D parameters, no row past L."""
 
-    def __init__(self, max_context_length: int, d_model: int, *, init_std: float = 0.02) -> None:
+    def __init__(
+        self,
+        max_context_length: int,
+        d_model: int,
+        *,
+        init_std: float = 0.02,
+        generator: torch.Generator | None = None,
+    ) -> None:
         super().__init__()
         self.max_context_length = positive_int("max_context_length", max_context_length)
         self.d_model = positive_int("d_model", d_model)
         init_std = finite_float("init_std", init_std, greater_than=0.0)
-        self.weight = nn.Parameter(torch.randn(self.max_context_length, self.d_model) * init_std)
+        self.weight = nn.Parameter(
+            torch.randn(self.max_context_length, self.d_model, generator=generator) * init_std
+        )
 
     def forward(self, T: int) -> torch.Tensor:
         """Sequence length T -> (T, D) position vectors for positions 0..T-1."""
-        _check_length(T, self.max_context_length)
+        T = _check_length(T, self.max_context_length)
         return self.weight[:T]
 
 
@@ -90,7 +133,7 @@ class SinusoidalPositionalEmbedding(nn.Module):
 
     def forward(self, T: int) -> torch.Tensor:
         """Sequence length T -> (T, D)."""
-        _check_length(T, self.max_context_length)
+        T = _check_length(T, self.max_context_length)
         return self.table[:T]
 
 
@@ -107,7 +150,9 @@ class EmbeddingComposer(nn.Module):
                 f"positional d_model ({pos_d}) must equal token d_model ({token_embedding.d_model}) to be summed"
             )
 
-    def forward(self, ids: torch.Tensor) -> torch.Tensor:
+    def forward(self, ids) -> torch.Tensor:
+        """ids (B, T) -> (B, T, D): token vectors plus the same position vectors for every sequence in the batch."""
+        ids = _as_ids(ids, self.token_embedding.vocab_size)
         if ids.dim() != 2:
             raise ValueError(f"ids must have shape (B, T), got {tuple(ids.shape)}")
         B, T = ids.shape  # batch size, sequence length
@@ -129,18 +174,17 @@ def embed_text(text: str, *, d_model: int = 16, max_context_length: int = 256, s
     ids = encode(text)
     if not ids:
         raise ValueError("text is empty: type at least one character")
-    gen_state = torch.random.get_rng_state()
-    try:
-        torch.manual_seed(seed)
-        tok = TokenEmbedding(VOCAB_SIZE, d_model, init_std=d_model**-0.5)
-    finally:
-        torch.random.set_rng_state(gen_state)  # leave the caller's random stream as it was
+    d_model = positive_int("d_model", d_model)
+    seed = positive_int("seed", seed, minimum=0)
+    # a private seeded generator leaves the caller's random stream as it was
+    generator = torch.Generator().manual_seed(seed)
+    tok = TokenEmbedding(VOCAB_SIZE, d_model, init_std=d_model**-0.5, generator=generator)
     composer = EmbeddingComposer(tok, SinusoidalPositionalEmbedding(max_context_length, d_model))
     batch = torch.tensor([ids])  # (1, T)
     with torch.no_grad():
         token_vectors = tok(batch)[0]  # (T, D)
+        position_vectors = composer.positional_embedding(len(ids))  # (T, D)
         inputs = composer(batch)[0]  # (T, D)
-    position_vectors = inputs - token_vectors
     return (
         torch.tensor(ids).numpy(),
         token_vectors.numpy(),

@@ -5,6 +5,10 @@ character becomes three ids (its three UTF-8 bytes).
 """
 from __future__ import annotations
 
+import numbers
+
+import numpy as np
+
 VOCAB_SIZE = 256
 
 
@@ -12,11 +16,22 @@ def encode(text: str) -> list[int]:
     """Text -> byte ids, one per UTF-8 byte."""
     if not isinstance(text, str):
         raise ValueError(f"text must be a string, got {type(text).__name__}")
-    return list(text.encode("utf-8"))
+    try:
+        return list(text.encode("utf-8"))
+    except UnicodeEncodeError as err:  # a lone surrogate (U+D800..U+DFFF) is not a character and has no UTF-8 bytes
+        bad = text[err.start]
+        raise ValueError(
+            f"text contains U+{ord(bad):04X} at index {err.start}, a lone surrogate with no UTF-8 bytes"
+        ) from None
 
 
 def decode(ids) -> str:
     """Byte ids -> text; bytes that do not form valid UTF-8 become U+FFFD."""
+    ids = list(ids)
+    for i in ids:
+        # 1.5 or True are mistakes, not the ids 1 and 1
+        if isinstance(i, (bool, np.bool_)) or not isinstance(i, numbers.Integral):
+            raise ValueError(f"token id ({i!r}) must be an integer in [0, {VOCAB_SIZE})")
     ids = [int(i) for i in ids]
     bad = [i for i in ids if not 0 <= i < VOCAB_SIZE]
     if bad:
@@ -36,3 +51,29 @@ def token_label(token_id: int) -> str:
 def token_labels(ids) -> list[str]:
     """Labels for a sequence of byte ids, made unique by position so they can label heatmap rows."""
     return [f"{t}:{token_label(int(i))}" for t, i in enumerate(ids)]
+
+
+def byte_pieces(text: str) -> list[tuple[str, int, int]]:
+    """For each byte id of ``encode(text)``: (the character it belongs to, its 1-based index in it, the byte count).
+
+    'hé' -> [('h', 1, 1), ('é', 1, 2), ('é', 2, 2)]: one id per byte, so a Chinese character spans three ids.
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"text must be a string, got {type(text).__name__}")
+    encode(text)  # same checks as encode
+    pieces: list[tuple[str, int, int]] = []
+    for ch in text:
+        n = len(ch.encode("utf-8"))
+        pieces.extend((ch, k, n) for k in range(1, n + 1))
+    return pieces
+
+
+def text_token_labels(text: str) -> list[str]:
+    """Row labels for the ids of ``text``: '0:H' for a one-byte character, '3:你 (1/3)' for each byte of a longer one.
+
+    Unlike ``token_labels`` this knows the text, so a byte of a multi-byte character is labelled by its character.
+    """
+    labels = []
+    for t, ((ch, k, n), token_id) in enumerate(zip(byte_pieces(text), encode(text))):
+        labels.append(f"{t}:{token_label(token_id)}" if n == 1 else f"{t}:{ch} ({k}/{n})")
+    return labels

@@ -1,0 +1,85 @@
+"""Byte-level tokenizer: ids are the UTF-8 bytes (text 001), so every language round-trips with a 256-id vocabulary."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from embedviz.tokenizer import (
+    VOCAB_SIZE,
+    byte_pieces,
+    decode,
+    encode,
+    text_token_labels,
+    token_label,
+    token_labels,
+)
+
+# any text made of real characters (lone surrogates are not characters and have no UTF-8 form)
+TEXT = st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=40)
+
+
+def test_hello_is_the_texts_ids():
+    # text 001: token_ids: [72, 101, 108, 108, 111]  ('H','e','l','l','o')
+    assert encode("Hello") == [72, 101, 108, 108, 111]
+    assert VOCAB_SIZE == 256
+
+
+def test_chinese_round_trips_as_three_bytes_per_character():
+    text = "你好，世界"
+    ids = encode(text)
+    assert ids[:3] == [0xE4, 0xBD, 0xA0]  # 你 is U+4F60 -> UTF-8 E4 BD A0
+    assert len(ids) == 3 * len(text)
+    assert decode(ids) == text
+
+
+@given(TEXT)
+def test_any_text_round_trips(text):
+    ids = encode(text)
+    assert all(0 <= i < VOCAB_SIZE for i in ids)
+    assert decode(ids) == text
+    assert len(ids) == len(text.encode("utf-8"))
+
+
+@given(TEXT)
+def test_byte_pieces_cover_every_id_and_rebuild_the_text(text):
+    pieces = byte_pieces(text)
+    assert len(pieces) == len(encode(text))
+    # the first byte of each character, in order, spells the text again
+    assert "".join(ch for ch, k, _ in pieces if k == 1) == text
+    assert all(1 <= k <= n <= 4 for _, k, n in pieces)
+
+
+def test_invalid_utf8_becomes_replacement_character():
+    assert decode([0xE4, 0xBD]) == "\ufffd"  # a Chinese character cut after 2 of its 3 bytes
+
+
+def test_labels_are_readable_and_unique():
+    assert token_label(72) == "H"
+    assert token_label(32) == "␠"
+    assert token_label(0xE4) == "<e4>"
+    labels = token_labels(encode("Hello"))
+    assert labels == ["0:H", "1:e", "2:l", "3:l", "4:o"]
+    assert len(set(labels)) == len(labels)
+
+
+def test_text_labels_name_the_character_of_each_byte():
+    assert text_token_labels("a你") == ["0:a", "1:你 (1/3)", "2:你 (2/3)", "3:你 (3/3)"]
+    assert text_token_labels("a b") == ["0:a", "1:␠", "2:b"]
+
+
+def test_validation_messages():
+    with pytest.raises(ValueError, match=r"text must be a string, got int"):
+        encode(42)
+    with pytest.raises(ValueError, match=r"U\+D800 at index 1, a lone surrogate"):
+        encode("a\ud800")
+    with pytest.raises(ValueError, match=r"token id \(256\) must be in \[0, 256\)"):
+        decode([72, 256])
+    with pytest.raises(ValueError, match=r"token id \(-1\) must be in \[0, 256\)"):
+        decode([-1])
+    with pytest.raises(ValueError, match=r"token id \(1\.5\) must be an integer in \[0, 256\)"):
+        decode([1.5])
+    with pytest.raises(ValueError, match=r"token id \(True\) must be an integer"):
+        decode([True])
+    with pytest.raises(ValueError, match=r"text must be a string"):
+        byte_pieces(None)
