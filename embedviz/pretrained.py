@@ -360,7 +360,7 @@ def _cosines(table: np.ndarray, vector: np.ndarray) -> np.ndarray:
     query_norm = float(np.linalg.norm(vector))
     if not np.isfinite(query_norm) or query_norm == 0.0:
         raise ValueError("vector_or_id must be a finite vector with non-zero length (cosine needs a direction)")
-    row_norms = np.linalg.norm(table, axis=1)  # (V,) one pass over the table
+    row_norms = np.sqrt(np.einsum("vd,vd->v", table, table))  # (V,) one pass, no (V, D) temporary of squares
     dots = table @ (vector / query_norm).astype(table.dtype)  # (V,)
     return np.divide(dots, row_norms, out=np.zeros_like(dots, dtype=np.float64), where=row_norms > 0)
 
@@ -395,14 +395,15 @@ def _check_matrix(name: str, table) -> np.ndarray:
     table = np.asarray(table)
     if table.ndim != 2 or table.shape[0] < 1 or table.shape[1] < 1:
         raise ValueError(f"{name} has shape {table.shape}; it must be a non-empty 2-D (V, D) table")
-    if not np.issubdtype(table.dtype, np.floating):
+    if table.dtype not in (np.float32, np.float64):  # ints, and float16 whose sums of squares overflow at 65,504
         table = table.astype(np.float32)
     return table
 
 
 def _frozen_float32(array: np.ndarray) -> np.ndarray:
     # One copy shared by every session of the app: read-only so no page can change it by accident.
-    array = np.array(array, dtype=np.float32, order="C", copy=True)
+    # (Callers pass freshly read arrays, so converting in place of copying is safe.)
+    array = np.ascontiguousarray(array, dtype=np.float32)
     array.setflags(write=False)
     return array
 
@@ -463,8 +464,10 @@ def _pick_table(shapes: dict[str, tuple[int, ...]], suffixes: tuple[str, ...]) -
 def _read_tensor(file: Path, tensor: str) -> np.ndarray:
     with _open_safetensors(file) as handle:
         dtype = handle.get_slice(tensor).get_dtype()
-        if dtype != "BF16":
+        if dtype in _SAFETENSORS_DTYPES:
             return handle.get_tensor(tensor)
+    if dtype != "BF16":
+        _decode(dtype, (0,), b"")  # raises the "must be numeric: one of ..." message for FP8, BOOL, ...
     # numpy has no bfloat16; read the raw bytes and widen them ourselves.
     with open(file, "rb") as stream:
         header_len = int.from_bytes(stream.read(8), "little")  # the format: u64 header length, JSON header, data

@@ -3,7 +3,7 @@
 References used here, independent of the code under test:
 - vocab.txt (line number = token id in a BERT WordPiece vocabulary) and a hand-parsed safetensors header,
 - naive Python loops for every cosine, and a brute-force sort for nearest neighbours,
-- torch's own bfloat16 for the bf16 path, numpy's eigh of the covariance for PCA.
+- published bfloat16 bit patterns for the bf16 path, numpy's eigh of the covariance for PCA.
 Numbers pinned below were measured once from the installed file with the naive loop (see `_naive_cos`).
 """
 from __future__ import annotations
@@ -261,17 +261,54 @@ def test_load_model_dir_finds_the_tables_by_their_usual_names(tmp_path, token_na
         loaded.token_id("cat dog")
 
 
-def test_load_model_dir_widens_bfloat16_exactly_as_torch_does(tmp_path):
-    torch = pytest.importorskip("torch")
-    from safetensors.torch import save_file as save_torch
+# bfloat16 bit patterns and their values as published (Wikipedia, "bfloat16 floating-point format", examples):
+BF16_EXAMPLES = [
+    (0x3F80, 1.0),
+    (0xC000, -2.0),
+    (0x4049, 3.140625),  # pi rounded to bfloat16
+    (0x3EAB, 0.333984375),  # 1/3 rounded to bfloat16
+    (0x0080, 2.0**-126),  # smallest positive normal
+    (0x7F7F, (2 - 2**-7) * 2.0**127),  # largest finite, 3.3895314e38
+    (0x0001, 2.0**-133),  # smallest positive subnormal
+    (0x8000, -0.0),
+]
+BF16_EXPECTED = np.array([value for _, value in BF16_EXAMPLES], dtype=np.float32).reshape(4, 2)
 
+
+def _bf16_safetensors() -> bytes:
+    """A safetensors file written by hand: an F32 tensor first (so the bf16 data starts at an offset), then BF16."""
+    f32 = np.array([0.5, 0.25], dtype="<f4").tobytes()
+    bf16 = b"".join(bits.to_bytes(2, "little") for bits, _ in BF16_EXAMPLES)
+    header = {
+        "model.norm.weight": {"dtype": "F32", "shape": [2], "data_offsets": [0, len(f32)]},
+        "model.embed_tokens.weight": {
+            "dtype": "BF16", "shape": [4, 2], "data_offsets": [len(f32), len(f32) + len(bf16)],
+        },
+    }
+    header_bytes = json.dumps(header).encode()
+    header_bytes += b" " * (-len(header_bytes) % 8)  # the format pads the header to 8 bytes with spaces
+    return len(header_bytes).to_bytes(8, "little") + header_bytes + f32 + bf16
+
+
+def test_load_model_dir_widens_bfloat16_to_the_published_values(tmp_path):
     directory = _write_model_dir(tmp_path / "bf16", {"x": np.zeros(1, np.float32)})
-    token_table = torch.randn(V_TINY, D_TINY, generator=torch.Generator().manual_seed(0)).to(torch.bfloat16)
-    save_torch({"model.embed_tokens.weight": token_table, "model.norm.weight": torch.ones(D_TINY)},
-               str(directory / "model.safetensors"))
+    (directory / "model.safetensors").write_bytes(_bf16_safetensors())
     loaded = load_model_dir(directory)
-    assert loaded.token_embeddings.dtype == np.float32
-    np.testing.assert_array_equal(loaded.token_embeddings, token_table.float().numpy())
+    assert loaded.token_embeddings.dtype == np.float32 and loaded.token_tensor == "model.embed_tokens.weight"
+    np.testing.assert_array_equal(loaded.token_embeddings, BF16_EXPECTED)
+    assert np.signbit(loaded.token_embeddings[3, 1])  # -0.0 keeps its sign bit
+
+
+def test_upload_bfloat16_safetensors_is_widened_to_the_published_values():
+    loaded = load_embedding_file(_bf16_safetensors(), "bf16.safetensors")
+    assert loaded.token_tensor == "model.embed_tokens.weight"
+    np.testing.assert_array_equal(loaded.token_embeddings, BF16_EXPECTED)
+
+
+def test_load_model_dir_refuses_a_non_numeric_table(tmp_path):
+    directory = _write_model_dir(tmp_path / "bool", {"wte.weight": np.ones((V_TINY, D_TINY), bool)})
+    with pytest.raises(ValueError, match=r"tensor dtype \(BOOL\) must be numeric: one of BF16, F64, F32"):
+        load_model_dir(directory)
 
 
 def test_load_model_dir_reads_a_sharded_checkpoint(tmp_path):
@@ -418,6 +455,7 @@ def test_pickle_in_npy_is_refused_without_being_run(tmp_path):
         (_npy(np.array([["a", "b"], ["c", "d"]])), "text.npy", {}, r"has dtype <U1; it must hold real numbers"),
         (_npy(np.ones((2, 2), bool)), "mask.npy", {}, r"has dtype bool; it must hold real numbers"),
         (_npy(np.ones((2, 2), complex)), "z.npy", {}, r"has dtype complex128; it must hold real numbers"),
+        (save({"w": np.ones((2, 2), bool)}), "mask.safetensors", {}, r"tensor dtype \(BOOL\) must be numeric"),
         (_npy(np.zeros((100, 100))), "big.npy", {"max_bytes": 50_000},
          r"file size \(80,128 bytes\) must be at most 50,000 bytes"),
         (_npy(np.zeros((100, 100), np.float32)), "wide.npy", {"max_elements": 5_000},
@@ -499,6 +537,9 @@ def test_nearest_neighbours_of_a_vector_and_the_cosine_scale():
     assert [i for i, _ in got] == [0, 3, 1, 4, 2]
     np.testing.assert_allclose([s for _, s in got], [1.0, 1 / math.sqrt(2), 0.0, 0.0, -1.0], atol=1e-7)
     assert nearest_neighbours(table, 0, k=10, exclude=(1, 2, 3, 4)) == []
+    # float16 rows of length 300: their squared norm (90,000) does not fit in float16, yet the cosine is exact.
+    half = np.array([[300.0, 0.0], [300.0, 300.0], [0.0, 300.0]], dtype=np.float16)
+    assert nearest_neighbours(half, 0, k=2) == [(1, pytest.approx(1 / math.sqrt(2))), (2, pytest.approx(0.0))]
 
 
 def test_analogy_and_pair_similarity_against_loops():
