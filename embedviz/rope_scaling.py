@@ -143,8 +143,9 @@ def _rotary_dim(head_dim: int, params: Mapping[str, Any]) -> int:
 def _resolve_rope_type(scaling: Mapping[str, Any]) -> str:
     """``rope_type`` (or the old key ``type``), with old names mapped; unknown names list the known ones."""
     rope_type = scaling.get("rope_type", scaling.get("type", "default"))
-    rope_type = _ROPE_TYPE_ALIASES.get(rope_type, rope_type)
-    if rope_type not in ROPE_INIT_FUNCTIONS:
+    if isinstance(rope_type, str):
+        rope_type = _ROPE_TYPE_ALIASES.get(rope_type, rope_type)
+    if not isinstance(rope_type, str) or rope_type not in ROPE_INIT_FUNCTIONS:
         known = ", ".join(repr(name) for name in ROPE_INIT_FUNCTIONS)
         raise ValueError(f"rope_type ({rope_type!r}) is unknown; known rope types: {known}")
     return rope_type
@@ -334,9 +335,12 @@ def compute(
     if scaling is None:
         scaling = {}
     if not isinstance(scaling, Mapping):
-        raise ValueError(f"scaling must be a dict like {{'rope_type': 'linear', 'factor': 4.0}} or None, got {scaling!r}")
+        raise ValueError(
+            f"scaling must be a dict like {{'rope_type': 'linear', 'factor': 4.0}} or None, got {scaling!r}"
+        )
     rope_type = _resolve_rope_type(scaling)
-    if scaling.get("rope_theta") is not None and float(scaling["rope_theta"]) != theta:
+    # a v5 rope_parameters dict may carry rope_theta; two different bases would be ambiguous
+    if scaling.get("rope_theta") is not None and finite_float("scaling['rope_theta']", scaling["rope_theta"]) != theta:
         raise ValueError(f"scaling['rope_theta'] ({scaling['rope_theta']}) disagrees with theta ({theta:g})")
     missing = [key for key in _REQUIRED_KEYS[rope_type] if scaling.get(key) is None]
     if missing:

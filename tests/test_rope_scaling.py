@@ -12,6 +12,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from embedviz.rope_scaling import (
     ROPE_INIT_FUNCTIONS,
@@ -276,6 +278,7 @@ def test_yarn_fast_pairs_kept_slow_pairs_interpolated(head_dim, theta):
     default, _ = compute(head_dim, theta, None)
     inv_freq, _ = compute(head_dim, theta, scaling)
     turns = rotations_within(default, 4096)
+    assert (turns > 32 * 1.5).any() and (turns < 0.5).any()
     # a pair turning more than beta_fast = 32 times in the trained length is kept (it never sees a new angle)
     np.testing.assert_array_equal(inv_freq[turns > 32 * 1.5], default[turns > 32 * 1.5])
     # a pair turning less than beta_slow = 1 time is interpolated
@@ -293,6 +296,34 @@ def test_dynamic_stretches_the_slowest_pair_by_the_ntk_ratio(head_dim):
         assert inv_freq[0] == 1.0
         assert default[-1] / inv_freq[-1] == pytest.approx(4.0 * seq_len / 4096 - 3.0, rel=1e-9)
     np.testing.assert_array_equal(compute(head_dim, 10_000, scaling, seq_len=4095)[0], default)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    head_dim=st.integers(2, 128).map(lambda n: 2 * n),
+    theta=st.floats(2.0, 1e7),
+    factor=st.floats(1.0, 64.0),
+    original=st.integers(16, 100_000),
+    seq_len=st.integers(1, 1_000_000),
+)
+def test_every_stretch_lies_between_kept_and_fully_interpolated(head_dim, theta, factor, original, seq_len):
+    """linear, yarn and llama3 slow each pair by a ratio in [1, factor], never speeding one up."""
+    default, _ = compute(head_dim, theta, None)
+    for scaling in (
+        {"rope_type": "linear", "factor": factor},
+        {"rope_type": "yarn", "factor": factor, "original_max_position_embeddings": original},
+        {"rope_type": "llama3", "factor": factor, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+         "original_max_position_embeddings": original},
+    ):
+        inv_freq, attention_factor = compute(head_dim, theta, scaling, seq_len=seq_len)
+        ratio = default / inv_freq
+        assert np.all(ratio >= 1 - 1e-12) and np.all(ratio <= factor * (1 + 1e-12)), scaling["rope_type"]
+        assert attention_factor >= 1.0
+    # dynamic: the first pair never moves, the others slow by at most the slowest pair's NTK ratio
+    dynamic = {"rope_type": "dynamic", "factor": factor, "original_max_position_embeddings": original}
+    ratio = default / compute(head_dim, theta, dynamic, seq_len=seq_len)[0]
+    ntk = max(1.0, factor * seq_len / original - (factor - 1))
+    assert ratio[0] == 1.0 and np.all(ratio >= 1 - 1e-12) and np.all(ratio <= ntk * (1 + 1e-9))
 
 
 def test_old_type_key_and_su_alias():
@@ -344,6 +375,7 @@ def test_scaling_dict_is_not_modified():
         (64, 10_000, {"rope_type": "ntk"}, None,
          r"rope_type \('ntk'\) is unknown; known rope types: 'default', 'linear', 'dynamic', 'yarn', 'longrope', "
          r"'llama3'"),
+        (64, 10_000, {"rope_type": None}, None, r"rope_type \(None\) is unknown; known rope types: 'default'"),
         (64, 10_000, {"rope_type": "linear"}, None, r"rope_type 'linear' is missing required key\(s\): 'factor'"),
         (64, 10_000, {"rope_type": "linear", "factor": 0.5}, None,
          r"factor \(0\.5\) must be a number >= 1 for rope_type 'linear'"),
@@ -496,7 +528,8 @@ def test_from_config_gpt_neox_names():
          r"config has no 'rope_theta' \(neither top-level nor in rope_parameters\)"),
         ({"rope_theta": 1e4, "max_position_embeddings": 2048}, {},
          r"config has neither 'head_dim' nor both 'hidden_size' and 'num_attention_heads'"),
-        ({"rope_theta": 1e4, "hidden_size": 512, "num_attention_heads": 8}, {}, r"config has no 'max_position_embeddings'"),
+        ({"rope_theta": 1e4, "hidden_size": 512, "num_attention_heads": 8}, {},
+         r"config has no 'max_position_embeddings'"),
         ({"rope_theta": 1e4, "hidden_size": 500, "num_attention_heads": 8, "max_position_embeddings": 2048}, {},
          r"hidden_size \(500\) must be divisible by num_attention_heads \(8\)"),
         ({"rope_theta": 1e4, "head_dim": 63, "max_position_embeddings": 2048}, {},
@@ -658,7 +691,9 @@ def test_matches_transformers(hf, head_dim, theta):
 @pytest.mark.parametrize("theta", THETAS)
 @pytest.mark.parametrize("seq_len", [None, 100, 4096, 4097, 10_000, 131_072])
 @pytest.mark.parametrize("partial_rotary_factor", [1.0, 0.5])
-def test_dynamic_matches_transformers_below_and_above_trained_length(hf, head_dim, theta, seq_len, partial_rotary_factor):
+def test_dynamic_matches_transformers_below_and_above_trained_length(
+    hf, head_dim, theta, seq_len, partial_rotary_factor
+):
     # transformers' trained length for dynamic NTK is max_position_embeddings (4096 here)
     scaling = {"rope_type": "dynamic", "factor": 4.0, "partial_rotary_factor": partial_rotary_factor}
     ours, ours_attention = compute(
@@ -701,7 +736,8 @@ def test_from_config_matches_transformers_config_classes(hf_config_classes, conf
 
     out = from_config(config)
     # as transformers' rope functions read it (Phi3Config has no head_dim attribute)
-    assert out["head_dim"] == getattr(hf_config, "head_dim", None) or hf_config.hidden_size // hf_config.num_attention_heads
+    hf_head_dim = getattr(hf_config, "head_dim", None) or hf_config.hidden_size // hf_config.num_attention_heads
+    assert out["head_dim"] == hf_head_dim
     assert out["theta"] == hf_config.rope_parameters["rope_theta"]
     assert out["max_position_embeddings"] == hf_config.max_position_embeddings
     ours, ours_attention = compute(out["head_dim"], out["theta"], out["scaling"], seq_len=seq_len)
