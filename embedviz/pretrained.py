@@ -430,7 +430,9 @@ def _tensor_files(directory: Path) -> dict[str, Path]:
             raise ValueError(f"model directory {str(directory)!r} is missing shard(s) {', '.join(missing)}")
         return files
     other = sorted(p.name for p in directory.iterdir() if p.suffix in (".bin", ".pt", ".pth", ".ckpt"))
-    hint = f" (found {', '.join(other)}: pickle-based weights are not read; convert them to safetensors)" if other else ""
+    hint = ""
+    if other:  # reading .bin/.pt means unpickling, i.e. running code from the file; we only read safetensors
+        hint = f" (found {', '.join(other)}: pickle-based weights are not read; convert them to safetensors)"
     raise ValueError(f"model directory {str(directory)!r} has no model.safetensors{hint}")
 
 
@@ -570,5 +572,7 @@ def _check_table(table: np.ndarray, filename: str, *, max_elements: int) -> np.n
         table = table.astype(np.float32)
     if not np.all(np.isfinite(table)):  # after the cast: float64 values beyond float32's range become inf
         bad = int(np.size(table) - np.count_nonzero(np.isfinite(table)))
-        raise ValueError(f"embedding table in {filename!r} has {bad:,} non-finite values (NaN or inf); all must be finite")
+        raise ValueError(
+            f"embedding table in {filename!r} has {bad:,} non-finite values (NaN or inf); all must be finite"
+        )
     return table

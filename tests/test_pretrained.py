@@ -97,7 +97,9 @@ def test_bundled_tables_have_the_published_shapes(model):
 
 def test_bundled_tables_equal_a_hand_parsed_read_of_the_file(model):
     file = bundled_model_dir() / "model.safetensors"
-    np.testing.assert_array_equal(model.token_embeddings, _raw_safetensors_tensor(file, "embeddings.word_embeddings.weight"))
+    np.testing.assert_array_equal(
+        model.token_embeddings, _raw_safetensors_tensor(file, "embeddings.word_embeddings.weight")
+    )
     np.testing.assert_array_equal(
         model.position_embeddings, _raw_safetensors_tensor(file, "embeddings.position_embeddings.weight")
     )
@@ -586,7 +588,7 @@ def test_helper_argument_refusals():
         nearest_neighbours(table, 0, k=2.5)
     with pytest.raises(ValueError, match=r"vector_or_id \(4\) must be in \[0, 4\)"):
         nearest_neighbours(table, 4)
-    with pytest.raises(ValueError, match=r"vector_or_id has shape \(2,\); it must be a row id or a vector of shape \(3,\)"):
+    with pytest.raises(ValueError, match=r"vector_or_id has shape \(2,\); it must be a row id or a vector of shape"):
         nearest_neighbours(table, np.ones(2))
     with pytest.raises(ValueError, match=r"exclude id \(-1\) must be in \[0, 4\)"):
         nearest_neighbours(table, 0, exclude=[-1])
