@@ -38,7 +38,7 @@ _ROPE_TYPE_ALIASES = {"su": "longrope"}
 # Keys each method cannot do without, as transformers' `_validate_<rope_type>_rope_parameters` require them.
 # longrope's `factor` is optional in transformers (it derives max_position_embeddings / original), but compute()
 # never sees max_position_embeddings, so here it is required and from_config() fills it in.
-_REQUIRED_KEYS: dict[str, tuple[str, ...]] = {
+_REQUIRED_KEYS: dict[RopeType, tuple[str, ...]] = {
     "default": (),
     "linear": ("factor",),
     "dynamic": ("factor", "original_max_position_embeddings"),
