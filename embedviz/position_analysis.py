@@ -1,0 +1,106 @@
+"""How smooth is a position table? Neighbour similarity along the rows, and the steps where it breaks.
+
+A position table is (L, D): row p is the vector added for position p. Text 000 says a sinusoidal table changes
+smoothly by construction (every step p -> p+1 is the same rotation), while a learned table starts as independent
+random rows and only becomes smooth if training makes it so. The tools here measure that for any table:
+
+- `smoothness(table)`            cos(row t, row t+1) for every step, its typical value, and the outlier steps
+- `notable_steps(result)`        the first and last steps plus the outliers: the rows a page should list
+- `offset_similarity(table, k)`  mean cos(row p, row p+k) over all p: how fast similarity falls with distance
+
+Everything is numpy, float64 inside, and works on any (L, D) table (a model's, a sinusoidal one, an upload).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+import numpy as np
+
+from embedviz._validate import finite_array, finite_float, positive_int
+from embedviz.similarity import adjacent_similarity
+
+MAD_TO_STD = 1.4826  # the median absolute deviation of a normal sample times this estimates its standard deviation
+
+
+@dataclass(frozen=True)
+class Smoothness:
+    """Step-by-step similarity of a (L, D) table.
+
+    adjacent:    (L-1,) float64, adjacent[t] = cos(row t, row t+1): 1 = the table barely changes at that step.
+    typical:     the median of `adjacent`, the similarity of an ordinary step.
+    spread:      robust standard deviation of `adjacent` (1.4826 x median absolute deviation), so a few wild
+                 steps do not hide themselves by inflating it.
+    rough_steps: (R,) int64, every t whose step t -> t+1 is an outlier: below `typical` by more than
+                 threshold x spread and by more than min_drop.
+    norms:       (L,) float64, the length of every row (a rarely trained row often keeps an odd length).
+    """
+
+    adjacent: np.ndarray
+    typical: float
+    spread: float
+    rough_steps: np.ndarray
+    norms: np.ndarray
+
+    @property
+    def num_positions(self) -> int:
+        return int(self.norms.shape[0])
+
+
+def _check_table(table) -> np.ndarray:
+    table = finite_array("table", table)
+    if table.ndim != 2:
+        raise ValueError(f"table has shape {table.shape}; it must be a 2-D (L, D) position table")
+    if table.shape[0] < 2 or table.shape[1] < 1:
+        raise ValueError(f"table has shape {table.shape}; it needs at least 2 rows and 1 column")
+    return table.astype(np.float64)
+
+
+def smoothness(table, *, threshold: float = 5.0, min_drop: float = 0.05) -> Smoothness:
+    """Adjacent-row cosine similarity of `table` (L, D) and the steps where it drops far below the usual value.
+
+    A step counts as rough when its cosine is below the median by more than `threshold` robust standard
+    deviations AND by more than `min_drop` (the second test keeps a table whose steps are all nearly equal,
+    like a sinusoidal one, from calling a 1e-9 wobble an outlier).
+    """
+    table = _check_table(table)
+    threshold = finite_float("threshold", threshold, greater_than=0.0)
+    min_drop = finite_float("min_drop", min_drop)
+    if min_drop < 0:
+        raise ValueError(f"min_drop ({min_drop:g}) must be >= 0")
+    adjacent = np.asarray(adjacent_similarity(table), dtype=np.float64)  # (L-1,)
+    typical = float(np.median(adjacent))
+    # Median and MAD instead of mean and std: the few broken steps we are looking for must not move the yardstick.
+    spread = MAD_TO_STD * float(np.median(np.abs(adjacent - typical)))
+    drop = typical - adjacent  # (L-1,) how much worse than an ordinary step
+    rough = np.flatnonzero((drop > threshold * spread) & (drop > min_drop))
+    norms = np.sqrt(np.einsum("ld,ld->l", table, table))  # (L,)
+    return Smoothness(adjacent=adjacent, typical=typical, spread=spread, rough_steps=rough.astype(np.int64),
+                      norms=norms)
+
+
+def notable_steps(result: Smoothness, *, edge: int = 1) -> np.ndarray:
+    """Sorted unique step indices to report: the first `edge` steps, the last `edge` steps, and the rough ones.
+
+    The ends are always listed because that is where a learned table is least trained: position 0 holds the
+    same token ([CLS] in BERT) in every sequence, and the last positions only appear in the longest ones.
+    """
+    edge = positive_int("edge", edge, minimum=0)
+    steps = result.adjacent.shape[0]
+    ends = np.concatenate([np.arange(min(edge, steps)), np.arange(max(steps - edge, 0), steps)])
+    return np.unique(np.concatenate([ends, result.rough_steps])).astype(np.int64)
+
+
+def offset_similarity(table, offsets: Iterable[int]) -> np.ndarray:
+    """(K,) mean over p of cos(row p, row p+k) for each offset k: how similarity decays with distance.
+
+    For a sinusoidal table every pair at offset k has the same cosine (it depends only on k), so the mean is
+    that value; for a learned table the mean hides a spread, which the matrix view shows.
+    """
+    table = _check_table(table)
+    L = table.shape[0]
+    offsets = [positive_int("offset", k, minimum=1, maximum=L - 1) for k in offsets]
+    if not offsets:
+        raise ValueError("offsets (empty) must name at least one offset k >= 1")
+    unit = table / np.maximum(np.linalg.norm(table, axis=1, keepdims=True), 1e-12)  # (L, D) unit rows
+    return np.array([np.einsum("ld,ld->l", unit[:-k], unit[k:]).mean() for k in offsets])  # (K,)
