@@ -206,6 +206,16 @@ def pair_of_dimension(head_dim: int, *, pairing: Pairing = "half") -> np.ndarray
     return np.repeat(np.arange(half), 2)
 
 
+def pair_dimensions(head_dim: int, *, pairing: Pairing = "half") -> np.ndarray:
+    """The two dimensions of every pair, shape (head_dim/2, 2): half (i, i + d/2), interleaved (2i, 2i + 1)."""
+    head_dim = even_int("head_dim", head_dim, what="RoPE")
+    _check_pairing(pairing)
+    i = np.arange(head_dim // 2)
+    if pairing == "half":
+        return np.stack([i, i + head_dim // 2], axis=1)
+    return np.stack([2 * i, 2 * i + 1], axis=1)
+
+
 def dimension_cos(positions, head_dim: int, theta: float = DEFAULT_THETA, *, pairing: Pairing = "half") -> np.ndarray:
     """cos of the angle each *dimension* is rotated by at each position, shape (T, head_dim).
 

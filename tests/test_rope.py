@@ -191,6 +191,16 @@ def test_pair_of_dimension():
     assert (rope.pair_of_dimension(8)[P] == rope.pair_of_dimension(8, pairing="interleaved")).all()
 
 
+def test_pair_dimensions_inverts_pair_of_dimension():
+    assert rope.pair_dimensions(6).tolist() == [[0, 3], [1, 4], [2, 5]]
+    assert rope.pair_dimensions(6, pairing="interleaved").tolist() == [[0, 1], [2, 3], [4, 5]]
+    for pairing in ("half", "interleaved"):
+        dims = rope.pair_dimensions(64, pairing=pairing)
+        owner = rope.pair_of_dimension(64, pairing=pairing)
+        assert sorted(dims.ravel().tolist()) == list(range(64))
+        assert all((owner[dims[i]] == i).all() for i in range(32))
+
+
 def test_rotation_cos_and_dimension_cos():
     pos = np.array([0, 3, 1_000])
     c = rope.rotation_cos(pos, 6, 100.0)

@@ -1,0 +1,211 @@
+STRINGS = {
+    "rope.nav": {"en": "RoPE", "zh": "RoPE 旋转位置编码"},
+    "rope.title": {"en": "RoPE: rotate queries and keys by their position", "zh": "RoPE：按位置旋转 query 和 key"},
+    "rope.intro": {
+        "en": (
+            "RoPE (Su et al. 2021, used by Llama, Qwen, Mistral, DeepSeek) adds nothing to the embeddings. Inside "
+            "every attention layer it splits each query and key into pairs of dimensions and turns pair *i* of the "
+            "token at position *m* by the angle *m·ω_i*. Fast pairs turn a lot per token, slow pairs barely move, "
+            "like the hands of a clock. A dot product of two rotated vectors only sees the **difference** of their "
+            "angles, so the attention score of a query at *m* and a key at *n* depends only on the offset *m − n*."
+        ),
+        "zh": (
+            "RoPE（苏剑林等 2021，Llama、Qwen、Mistral、DeepSeek 都在用）不往嵌入向量上加任何东西。它在"
+            "每一层注意力里把 query 和 key 按维度两两分组，位置为 *m* 的 token，其第 *i* 组转过 "
+            "*m·ω_i* 的角度。快的维度组每个 token 都转一大截，慢的几乎不动，就像钟表上的秒针和时针。两个旋转后的向量做内积"
+            "，只看得到它们角度的**差**，所以位置 *m* 的 query 和位置 *n* 的 key 的注意力分数只取决于相对距离 "
+            "*m − n*。"
+        ),
+    },
+    "rope.formula_caption": {
+        "en": (
+            "(a, b) is pair i: dimensions (i, i + d/2) in the half-split layout, (2i, 2i + 1) in the interleaved "
+            "one."
+        ),
+        "zh": "(a, b) 是第 i 个维度对：前后半配对时是第 i 和第 i + d/2 维，相邻配对时是第 2i 和第 2i + 1 维。",
+    },
+    "rope.preset": {"en": "Model preset", "zh": "模型预设"},
+    "rope.custom": {"en": "custom", "zh": "自定义"},
+    "rope.preset_caption": {
+        "en": "{name}: head_dim {head_dim}, rope_theta {theta}, max_position_embeddings {max_len}.",
+        "zh": "{name}：head_dim {head_dim}，rope_theta {theta}，max_position_embeddings {max_len}。",
+    },
+    "rope.preset_scaling": {
+        "en": (
+            "It also sets rope_scaling ({scaling}); this page shows plain RoPE, the context-extension page the "
+            "scaled one."
+        ),
+        "zh": "它还设置了 rope_scaling（{scaling}）；本页展示未缩放的 RoPE，缩放后的效果见上下文扩展页。",
+    },
+    "rope.head_dim": {"en": "head_dim", "zh": "head_dim（每头维度）"},
+    "rope.head_dim_help": {
+        "en": (
+            "Dimensions per attention head. RoPE rotates pairs of dimensions, so head_dim must be even; real "
+            "models use 64 or 128."
+        ),
+        "zh": "每个注意力头的维度数。RoPE 按维度对旋转，所以 head_dim 必须是偶数；真实模型多用 64 或 128。",
+    },
+    "rope.theta": {"en": "rope_theta (base)", "zh": "rope_theta（基底）"},
+    "rope.theta_help": {
+        "en": "ω_i = θ^(−2i/d). The original RoPE uses 10,000; Llama 3 uses 500,000, Qwen3 1,000,000.",
+        "zh": "ω_i = θ^(−2i/d)。原始 RoPE 用 10,000；Llama 3 用 500,000，Qwen3 用 1,000,000。",
+    },
+    "rope.max_len": {"en": "context length (tokens)", "zh": "上下文长度（token 数）"},
+    "rope.pairing": {"en": "pairing of dimensions", "zh": "维度配对方式"},
+    "rope.pairing_half": {"en": "half-split (NeoX, Llama)", "zh": "前后半配对（NeoX、Llama）"},
+    "rope.pairing_interleaved": {"en": "interleaved (GPT-J)", "zh": "相邻配对（GPT-J）"},
+    "rope.heat_header": {"en": "Every pair turns at its own speed", "zh": "每个维度对以各自的速度旋转"},
+    "rope.window": {"en": "positions in the heatmap", "zh": "热力图显示的位置数"},
+    "rope.heat_title": {
+        "en": "cos(m·ω_i): how far each dimension of a query/key is rotated at position m",
+        "zh": "cos(m·ω_i)：位置 m 处 query/key 每个维度被旋转的程度",
+    },
+    "rope.heat_note": {
+        "en": "both dimensions of a pair share a row pattern; the pairing decides which rows those are",
+        "zh": "同一维度对的两个维度条纹相同；配对方式决定它们是哪两行",
+    },
+    "rope.heat_hover": {
+        "en": "position %{x}<br>dimension %{y} (pair %{customdata})<br>cos = %{z:.3f}",
+        "zh": "位置 %{x}<br>维度 %{y}（第 %{customdata} 对）<br>cos = %{z:.3f}",
+    },
+    "rope.window_clipped": {
+        "en": "The context has only {length} positions, so the heatmap shows those.",
+        "zh": "上下文只有 {length} 个位置，热力图就显示这些。",
+    },
+    "rope.pair_header": {"en": "One pair in the plane: only the offset counts", "zh": "在平面上看一个维度对：只有相对距离起作用"},
+    "rope.pair_intro": {
+        "en": (
+            "Text 003's experiment: q = (1, 0) and k = (0.8, 0.6), one pair with frequency ω. The query is turned "
+            "by m·ω, the key by n·ω. Shift both by s and both arrows turn by the same extra angle: the angle "
+            "between them, and so their dot product, stays the same."
+        ),
+        "zh": (
+            "文章 003 的实验：q = (1, 0)，k = (0.8, 0.6)，只看频率为 ω 的一个维度对。query 转 "
+            "m·ω，key 转 n·ω。把两者同时平移 s，两支箭头多转了同样的角度：它们之间的夹角不变，内积也就不变。"
+        ),
+    },
+    "rope.pair_index": {"en": "pair i", "zh": "维度对 i"},
+    "rope.m": {"en": "query position m", "zh": "query 位置 m"},
+    "rope.n": {"en": "key position n", "zh": "key 位置 n"},
+    "rope.shift": {"en": "shift s", "zh": "平移量 s"},
+    "rope.pair_title": {
+        "en": "Pair {i} (ω = {omega}): q at m and k at n, then both shifted by s",
+        "zh": "第 {i} 对（ω = {omega}）：q 在 m、k 在 n，再一起平移 s",
+    },
+    "rope.pair_note": {
+        "en": "solid arrows at (m, n), dashed at (m + s, n + s): same angle between them",
+        "zh": "实线箭头在 (m, n)，虚线在 (m + s, n + s)：两者夹角相同",
+    },
+    "rope.arrow_q": {"en": "q at m = {m}", "zh": "q 在 m = {m}"},
+    "rope.arrow_k": {"en": "k at n = {n}", "zh": "k 在 n = {n}"},
+    "rope.score": {"en": "score({m}, {n})", "zh": "分数({m}, {n})"},
+    "rope.score_help_same": {"en": "offset {d}: the same as above", "zh": "相对距离 {d}：与上面相同"},
+    "rope.score_help_other": {"en": "offset {d}: a different score", "zh": "相对距离 {d}：分数随之改变"},
+    "rope.pair_caption": {
+        "en": "Pair {i} turns by ω = {omega} rad per position: one full turn every {wavelen} positions.",
+        "zh": "第 {i} 对每个位置转 ω = {omega} 弧度：每 {wavelen} 个位置转满一圈。",
+    },
+    "rope.decay_header": {"en": "Long-range decay", "zh": "远距离衰减"},
+    "rope.decay_intro": {
+        "en": (
+            "Take q and k aligned in every pair (the cleanest case). After rotation their score is the mean of "
+            "cos(d·ω_i) over the pairs, d = m − n. It is 1 at d = 0 and falls with distance: nearby tokens score "
+            "higher, an inductive bias that matches the locality of language. A larger rope_theta slows every pair "
+            "down, so the score falls later: room for a longer context."
+        ),
+        "zh": (
+            "取每个维度对上都同向的 q 和 k（最干净的情形）。旋转后它们的分数是各维度对 cos(d·ω_i) 的平均，d = m "
+            "− n。距离为 0 时等于 1，随距离增大而下降：近处的 token 得分更高，这种归纳偏置和语言的局部性一致。"
+            "rope_theta 越大，每个维度对转得越慢，分数下降得越晚，为更长的上下文留出余地。"
+        ),
+    },
+    "rope.decay_title": {
+        "en": "Score of aligned q, k vs distance: mean cos(d·ω_i), head_dim {hd}",
+        "zh": "同向 q、k 的分数随距离的变化：mean cos(d·ω_i)，head_dim {hd}",
+    },
+    "rope.decay_note": {
+        "en": "every distance up to 1,024, log-spaced beyond; thick line: the chosen rope_theta",
+        "zh": "1,024 以内取每个距离，之后按对数间隔取样；粗线为当前选择的 rope_theta",
+    },
+    "rope.distance": {"en": "distance d = m − n (tokens)", "zh": "距离 d = m − n（token）"},
+    "rope.mean_cos": {"en": "mean cos(d·ω_i)", "zh": "mean cos(d·ω_i)"},
+    "rope.theta_label": {"en": "θ = {theta}", "zh": "θ = {theta}"},
+    "rope.theta_chosen": {"en": "θ = {theta} (chosen)", "zh": "θ = {theta}（当前）"},
+    "rope.col_distance": {"en": "distance", "zh": "距离"},
+    "rope.col_text": {"en": "D = 128, θ = 10,000 (text 003)", "zh": "D = 128，θ = 10,000（文章 003）"},
+    "rope.col_chosen": {"en": "D = {hd}, θ = {theta} (chosen)", "zh": "D = {hd}，θ = {theta}（当前）"},
+    "rope.table_caption": {
+        "en": "Computed live; the first column reproduces text 003's table (1.000, 0.970, 0.737, … 0.278).",
+        "zh": "实时计算；第一列复现了文章 003 的表格（1.000、0.970、0.737……0.278）。",
+    },
+    "rope.wave_header": {"en": "Wavelengths and the context length", "zh": "波长与上下文长度"},
+    "rope.wave_title": {"en": "Wavelength 2π/ω_i of each pair vs the context length", "zh": "每个维度对的波长 2π/ω_i 与上下文长度对比"},
+    "rope.wave_note": {
+        "en": "{never} of {pairs} pairs never complete a full turn within {length} tokens",
+        "zh": "{pairs} 个维度对中有 {never} 个在 {length} 个 token 内转不满一圈",
+    },
+    "rope.wave_turns": {"en": "turns at least once", "zh": "至少转满一圈"},
+    "rope.wave_never": {"en": "never completes a turn", "zh": "转不满一圈"},
+    "rope.wave_context": {"en": "context {length}", "zh": "上下文 {length}"},
+    "rope.pair_axis": {"en": "pair i", "zh": "维度对 i"},
+    "rope.wavelength_axis": {"en": "wavelength (positions, log)", "zh": "波长（位置数，对数坐标）"},
+    "rope.wave_explain": {
+        "en": (
+            "A pair whose wavelength exceeds the context never repeats an angle inside it: it tells far-apart "
+            "positions apart. Past the trained length these slow pairs meet angles the model has never seen, which "
+            "is what position interpolation, NTK and YaRN repair."
+        ),
+        "zh": "波长超过上下文长度的维度对，在上下文内角度从不重复：它负责区分相距很远的位置。超出训练长度后，正是这些慢速维度对会遇到模型从没见过的角度，位置插值、NTK 和 YaRN 修补的就是这一点。",
+    },
+    "rope.pairing_header": {"en": "Two pairings, one rotation", "zh": "两种配对，同一种旋转"},
+    "rope.pairing_intro": {
+        "en": (
+            "GPT-J pairs neighbouring dimensions (0 with 1, 2 with 3); GPT-NeoX and Llama pair dimension i with i "
+            "+ d/2. The two are the same rotation with the dimensions listed in a different order: permute q and k "
+            "(and so the projection weights) and the scores are identical."
+        ),
+        "zh": (
+            "GPT-J 把相邻维度配成一对（第 0 和第 1 维、第 2 和第 3 维）；GPT-NeoX 和 Llama 把第 i 维"
+            "和第 i + d/2 维配成一对。两者是同一种旋转，只是维度的排列顺序不同：把 q 和 k（也就是投影权重）按对应方式重排，"
+            "分数完全相同。"
+        ),
+    },
+    "rope.map_title": {"en": "Which pair each dimension belongs to", "zh": "每个维度属于哪个维度对"},
+    "rope.map_note": {
+        "en": "▶ marks the pairing chosen above (it sets the heatmap's rows)",
+        "zh": "▶ 标出上方选择的配对方式（它决定热力图的行）",
+    },
+    "rope.map_hover": {"en": "dimension %{x}: pair %{z}", "zh": "维度 %{x}：第 %{z} 对"},
+    "rope.scores_title": {
+        "en": "Score of one random q, k (head_dim {hd}) vs offset, under each pairing",
+        "zh": "一组随机 q、k（head_dim {hd}）的分数随相对距离的变化，两种配对对比",
+    },
+    "rope.scores_note": {
+        "en": "the first two lines coincide; the dotted one skips the permutation",
+        "zh": "前两条线完全重合；点线省略了重排",
+    },
+    "rope.series_half": {"en": "half-split on q, k", "zh": "前后半配对，原始 q、k"},
+    "rope.series_permuted": {"en": "interleaved on permuted q, k", "zh": "相邻配对，重排后的 q、k"},
+    "rope.series_raw": {"en": "interleaved on q, k as they are", "zh": "相邻配对，未重排的 q、k"},
+    "rope.offset_axis": {"en": "offset m − n", "zh": "相对距离 m − n"},
+    "rope.score_axis": {"en": "score ⟨R(m)q, R(n)k⟩", "zh": "分数 ⟨R(m)q, R(n)k⟩"},
+    "rope.pairs_caption": {
+        "en": "First pairs, half-split: {half} …; interleaved: {interleaved} ….",
+        "zh": "前几个维度对，前后半配对：{half} ……；相邻配对：{interleaved} ……。",
+    },
+    "rope.max_diff": {
+        "en": "Largest difference between the two pairings after the permutation: {diff} (rounding only).",
+        "zh": "重排之后两种配对的最大差异：{diff}（仅为浮点舍入误差）。",
+    },
+    "rope.notice": {
+        "en": (
+            "At the defaults, score(5, 3) = score(50, 48) = 0.2127 and score(5, 0) = −0.3484, as in text 003: the "
+            "shift does not change the score, the offset does. Raise rope_theta and watch the decay curve flatten "
+            "and more pairs turn red in the wavelength chart."
+        ),
+        "zh": (
+            "默认设置下，分数(5, 3) = 分数(50, 48) = 0.2127，分数(5, 0) = −0.3484，与文章 "
+            "003 一致：平移不改变分数，相对距离才会。调大 rope_theta，看衰减曲线变平、波长图里变红的维度对变多。"
+        ),
+    },
+}

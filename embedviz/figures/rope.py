@@ -1,0 +1,115 @@
+"""Figures of the RoPE page: arrays and translated strings in, ``go.Figure`` out."""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+from embedviz.figures import COLORWAY, f32, heatmap, line_chart, new_figure
+
+Q_COLOR, K_COLOR = COLORWAY[0], COLORWAY[1]
+NEVER_COLOR, TURNS_COLOR = COLORWAY[1], COLORWAY[0]
+# under the plot: the template's top-right legend would cover the subtitle of these wide charts
+LEGEND_BELOW = dict(orientation="h", yanchor="top", y=-0.2, xanchor="left", x=0.0)
+
+
+def angle_heatmap(z, positions, pair, *, title: str, x_title: str, y_title: str, hover: str, note: str | None = None):
+    """cos(m * w_i) per dimension (rows) and position (columns); hover names the pair each dimension belongs to."""
+    dims = np.arange(z.shape[0])
+    fig = heatmap(z, x=f32(positions), y=dims, title=title, x_title=x_title, y_title=y_title, note=note,
+                  zmin=-1.0, zmax=1.0, colorbar_title="cos")
+    # uint8 (pairs < 128) keeps the hover data at a quarter of the heatmap's own payload
+    pair_grid = np.repeat(np.asarray(pair, dtype=np.uint8)[:, None], len(positions), axis=1)  # (head_dim, T')
+    fig.data[0].update(customdata=pair_grid, hovertemplate=hover + "<extra></extra>")
+    return fig
+
+
+def _arrow(fig: go.Figure, vec, *, name: str, color: str, dash: str | None = None, opacity: float = 1.0) -> None:
+    fig.add_trace(
+        go.Scatter(
+            x=[0.0, float(vec[0])], y=[0.0, float(vec[1])], name=name, mode="lines+markers",
+            line=dict(color=color, width=3, dash=dash), opacity=opacity,
+            marker=dict(symbol=["circle", "arrow"], size=[4, 16], angleref="previous", color=color),
+            hovertemplate=f"{name}<br>(%{{x:.3f}}, %{{y:.3f}})<extra></extra>",
+        )
+    )
+
+
+def pair_plane(demo, *, title: str, names: Sequence[str], note: str | None = None) -> go.Figure:
+    """One frequency pair in the plane: q at m and k at n (solid), both shifted by s (dashed), on the unit circle.
+
+    ``names`` labels the four arrows: q at m, k at n, q at m+s, k at n+s.
+    """
+    fig = new_figure(title, note=note, height=460)
+    radius = max(1.0, float(np.linalg.norm(demo.q_m)), float(np.linalg.norm(demo.k_n))) * 1.15
+    t = np.linspace(0, 2 * np.pi, 121)
+    fig.add_trace(go.Scatter(x=f32(np.cos(t)), y=f32(np.sin(t)), mode="lines", hoverinfo="skip", showlegend=False,
+                             line=dict(color="#bbb", width=1, dash="dot")))
+    _arrow(fig, demo.q_m, name=names[0], color=Q_COLOR)
+    _arrow(fig, demo.k_n, name=names[1], color=K_COLOR)
+    _arrow(fig, demo.q_ms, name=names[2], color=Q_COLOR, dash="dash", opacity=0.55)
+    _arrow(fig, demo.k_ns, name=names[3], color=K_COLOR, dash="dash", opacity=0.55)
+    fig.update_xaxes(range=[-radius, radius], zeroline=True, zerolinecolor="#ddd")
+    fig.update_yaxes(range=[-radius, radius], zeroline=True, zerolinecolor="#ddd", scaleanchor="x", scaleratio=1)
+    fig.update_layout(legend=dict(orientation="v", x=1.02, xanchor="left", y=1.0, yanchor="top"))
+    return fig
+
+
+def decay_chart(distances, curves: Mapping[str, np.ndarray], *, highlight: str, title: str, x_title: str,
+                y_title: str, note: str | None = None) -> go.Figure:
+    """mean_i cos(d * w_i) vs distance (log x), one line per theta; the chosen theta drawn thick."""
+    fig = line_chart(distances, curves, title=title, x_title=x_title, y_title=y_title, note=note, log_x=True)
+    for trace in fig.data:
+        trace.line.width = 3.5 if trace.name == highlight else 1.6
+    fig.add_hline(y=0.0, line=dict(color="#999", width=1))
+    fig.update_layout(legend=LEGEND_BELOW, height=460, margin=dict(b=110))
+    return fig
+
+
+def wavelength_chart(wavelen, never, context_length: int, *, title: str, x_title: str, y_title: str,
+                     legend: Sequence[str], context_label: str, note: str | None = None) -> go.Figure:
+    """Wavelength 2*pi / w_i of each pair (log y) against the context length; pairs that never turn once in red.
+
+    ``legend`` = (name of pairs that turn at least once, name of pairs that never finish a turn).
+    """
+    wavelen, never = np.asarray(wavelen), np.asarray(never, dtype=bool)
+    pairs = np.arange(wavelen.size)
+    fig = new_figure(title, note=note, x_title=x_title, y_title=y_title)
+    for mask, name, color in ((~never, legend[0], TURNS_COLOR), (never, legend[1], NEVER_COLOR)):
+        fig.add_trace(go.Bar(x=pairs[mask], y=f32(wavelen[mask]), name=name, marker_color=color,
+                             hovertemplate="pair %{x}: %{y:,.0f}<extra></extra>"))
+    # a trace, not add_hline(annotation_text=...): plotly places hline annotations wrongly on a log axis
+    fig.add_trace(go.Scatter(x=[-0.5, wavelen.size - 0.5], y=[context_length, context_length], mode="lines",
+                             name=context_label, line=dict(color="#333", dash="dash", width=2), hoverinfo="name"))
+    fig.update_yaxes(type="log")
+    fig.update_layout(bargap=0.05, legend=LEGEND_BELOW, height=460, margin=dict(b=110))
+    return fig
+
+
+def pairing_map(half_pair, interleaved_pair, *, title: str, row_names: Sequence[str], x_title: str,
+                hover: str, note: str | None = None) -> go.Figure:
+    """Which pair each dimension belongs to, one row per pairing; cells show the pair index when they fit."""
+    z = np.vstack([half_pair, interleaved_pair]).astype(np.float32)  # (2, head_dim)
+    fig = new_figure(title, note=note, x_title=x_title, height=240)
+    show_text = z.shape[1] <= 32
+    fig.add_trace(
+        go.Heatmap(z=z, y=list(row_names), colorscale="Viridis", showscale=False, xgap=1, ygap=2,
+                   text=z.astype(int) if show_text else None, texttemplate="%{text}" if show_text else None,
+                   hovertemplate=hover + "<extra></extra>")
+    )
+    fig.update_yaxes(autorange="reversed", showgrid=False)
+    fig.update_xaxes(showgrid=False)
+    fig.update_layout(margin=dict(l=200))
+    return fig
+
+
+def pairing_scores_chart(offsets, series: Mapping[str, np.ndarray], *, title: str, x_title: str, y_title: str,
+                         dashes: Mapping[str, str], note: str | None = None) -> go.Figure:
+    """Attention score vs offset m - n for the same q, k under the two pairings (and without the permutation)."""
+    fig = line_chart(offsets, series, title=title, x_title=x_title, y_title=y_title, note=note, dashes=dashes)
+    widths = [3.5, 2.0, 1.2]
+    for trace, width in zip(fig.data, widths):
+        trace.line.width = width
+    fig.update_layout(legend=LEGEND_BELOW, height=440, margin=dict(b=110))
+    return fig

@@ -1,0 +1,157 @@
+"""RoPE: queries and keys rotate with position, so attention scores depend only on the offset m - n (text 003)."""
+import streamlit as st
+
+from embedviz.app import rope_view as view
+from embedviz.app.i18n import t
+from embedviz.app.widgets import BIND, human_number, log_options, plot, show_error
+from embedviz.figures import rope as figs
+
+PRESETS = view.rope_presets()
+CUSTOM = "custom"
+PAIRINGS = ("half", "interleaved")
+THETAS = log_options(100.0, 1e7, extra=view.REFERENCE_THETAS)
+LENGTHS = sorted({2**p for p in range(4, 18)} | {p["max_len"] for p in PRESETS.values()})
+WINDOWS = [2**p for p in range(5, 18)]
+
+
+def apply_preset() -> None:
+    p = PRESETS.get(st.session_state["rope_preset"])
+    if p:
+        st.session_state.update(rope_hd=p["head_dim"], rope_theta=float(p["theta"]), rope_len=p["max_len"])
+
+
+def to_custom() -> None:
+    st.session_state["rope_preset"] = CUSTOM
+
+
+st.title(t("rope.title"))
+st.markdown(t("rope.intro"))
+st.latex(
+    r"\begin{pmatrix} q'_{a} \\ q'_{b} \end{pmatrix} = "
+    r"\begin{pmatrix} \cos m\omega_i & -\sin m\omega_i \\ \sin m\omega_i & \cos m\omega_i \end{pmatrix}"
+    r"\begin{pmatrix} q_{a} \\ q_{b} \end{pmatrix},\qquad \omega_i = \theta^{-2i/d}"
+)
+st.latex(r"\langle R(m)\,q,\; R(n)\,k \rangle = \langle q,\; R(n-m)\,k \rangle")
+
+st.caption(t("rope.formula_caption"))
+
+cols = st.columns(2)
+preset = cols[0].selectbox(
+    t("rope.preset"), [CUSTOM, *PRESETS], format_func=lambda x: t("rope.custom") if x == CUSTOM else x,
+    key="rope_preset", on_change=apply_preset, bind=BIND,
+)
+pairing = cols[1].segmented_control(
+    t("rope.pairing"), PAIRINGS, default="half", format_func=lambda p: t(f"rope.pairing_{p}"), key="rope_pairing",
+    required=True, bind=BIND,
+)
+cols = st.columns(3)
+head_dim = cols[0].slider(
+    t("rope.head_dim"), 2, 256, 128, step=2, key="rope_hd", help=t("rope.head_dim_help"), on_change=to_custom,
+    bind=BIND,
+)
+theta = cols[1].select_slider(
+    t("rope.theta"), THETAS, value=10_000.0, format_func=human_number, key="rope_theta", help=t("rope.theta_help"),
+    on_change=to_custom, bind=BIND,
+)
+max_len = cols[2].select_slider(
+    t("rope.max_len"), LENGTHS, value=4_096, format_func=human_number, key="rope_len", on_change=to_custom, bind=BIND
+)
+if preset in PRESETS:
+    p = PRESETS[preset]
+    caption = t("rope.preset_caption", name=preset, head_dim=p["head_dim"], theta=human_number(p["theta"]),
+                max_len=human_number(p["max_len"]))
+    st.caption(caption + (" " + t("rope.preset_scaling", scaling=p["scaling"]) if p["scaling"] else ""))
+
+# 1. per-dimension rotation angles
+st.subheader(t("rope.heat_header"))
+window = st.select_slider(t("rope.window"), WINDOWS, value=256, format_func=human_number, key="rope_win", bind=BIND)
+if window > max_len:
+    st.caption(t("rope.window_clipped", length=human_number(max_len)))
+try:
+    heat = view.angle_heatmap(head_dim, theta, min(window, max_len), pairing)
+except ValueError as error:
+    show_error(error)
+    st.stop()
+note = t("rope.heat_note")
+if heat["step"] > 1:
+    note += " · " + t("common.showing_every", step=heat["step"])
+plot(figs.angle_heatmap(heat["z"], heat["positions"], heat["pair"], title=t("rope.heat_title"), note=note,
+                        x_title=t("common.position"), y_title=t("common.dimension"), hover=t("rope.heat_hover")))
+
+# 2. one pair in the plane: text 003's q=(1,0), k=(0.8,0.6)
+st.subheader(t("rope.pair_header"))
+st.markdown(t("rope.pair_intro"))
+cols = st.columns(4)
+half = head_dim // 2
+pair = cols[0].slider(t("rope.pair_index"), 0, half - 1, 0, key="rope_i", bind=BIND) if half > 1 else 0
+m = cols[1].number_input(t("rope.m"), 0, 1_000_000, 5, key="rope_m", bind=BIND)
+n = cols[2].number_input(t("rope.n"), 0, 1_000_000, 3, key="rope_n", bind=BIND)
+shift = cols[3].number_input(t("rope.shift"), 0, 1_000_000, 45, key="rope_s", bind=BIND)
+try:
+    pv = view.pair_view(head_dim, theta, int(pair), int(m), int(n), int(shift))
+except ValueError as error:
+    show_error(error)
+else:
+    demo, omega = pv["demo"], f"{pv['omega']:.4g}"
+    left, right = st.columns([3, 1])
+    names = [t("rope.arrow_q", m=m), t("rope.arrow_k", n=n), t("rope.arrow_q", m=m + shift),
+             t("rope.arrow_k", n=n + shift)]
+    with left:
+        plot(figs.pair_plane(demo, names=names, title=t("rope.pair_title", i=pair, omega=omega),
+                             note=t("rope.pair_note")))
+    with right:
+        st.metric(t("rope.score", m=m, n=n), f"{demo.score:.4f}")
+        st.metric(t("rope.score", m=m + shift, n=n + shift), f"{demo.score_shifted:.4f}",
+                  help=t("rope.score_help_same", d=m - n))
+        st.metric(t("rope.score", m=m, n=0), f"{demo.score_other:.4f}", help=t("rope.score_help_other", d=m))
+    st.caption(t("rope.pair_caption", i=pair, omega=omega, wavelen=f"{pv['wavelen']:,.1f}"))
+
+# 3. long-range decay, several thetas overlaid, text 003's table
+st.subheader(t("rope.decay_header"))
+st.markdown(t("rope.decay_intro"))
+dec = view.decay(head_dim, theta, max_len)
+chosen = t("rope.theta_chosen", theta=human_number(theta))
+series = {
+    (chosen if th == theta else t("rope.theta_label", theta=human_number(th))): curve
+    for th, curve in dec["curves"].items()
+}
+plot(figs.decay_chart(dec["distances"], series, highlight=chosen, title=t("rope.decay_title", hd=head_dim),
+                      x_title=t("rope.distance"), y_title=t("rope.mean_cos"), note=t("rope.decay_note")))
+table = dec["table"]
+st.dataframe(
+    {
+        t("rope.col_distance"): table["distance"],
+        t("rope.col_text"): [f"{v:.3f}" for v in table["text"]],
+        t("rope.col_chosen", hd=head_dim, theta=human_number(theta)): [f"{v:.3f}" for v in table["chosen"]],
+    },
+    hide_index=True,
+)
+st.caption(t("rope.table_caption"))
+
+# 4. wavelengths against the context length
+st.subheader(t("rope.wave_header"))
+wl = view.wavelengths(head_dim, theta, max_len)
+plot(figs.wavelength_chart(
+    wl["wavelen"], wl["never"], max_len, title=t("rope.wave_title"), x_title=t("rope.pair_axis"),
+    y_title=t("rope.wavelength_axis"), legend=[t("rope.wave_turns"), t("rope.wave_never")],
+    context_label=t("rope.wave_context", length=human_number(max_len)),
+    note=t("rope.wave_note", never=int(wl["never"].sum()), pairs=half, length=human_number(max_len)),
+))
+st.markdown(t("rope.wave_explain"))
+
+# 5. the two pairings
+st.subheader(t("rope.pairing_header"))
+st.markdown(t("rope.pairing_intro"))
+ps = view.pairing_scores(head_dim, theta, min(max_len - 1, 200))
+rows = [("▶ " if p == pairing else "") + t(f"rope.pairing_{p}") for p in PAIRINGS]
+plot(figs.pairing_map(ps["half_pair"], ps["interleaved_pair"], title=t("rope.map_title"), row_names=rows,
+                      x_title=t("common.dimension"), hover=t("rope.map_hover"), note=t("rope.map_note")))
+series = {t("rope.series_half"): ps["half"], t("rope.series_permuted"): ps["permuted"],
+          t("rope.series_raw"): ps["raw"]}
+dashes = {t("rope.series_permuted"): "dash", t("rope.series_raw"): "dot"}
+plot(figs.pairing_scores_chart(ps["offsets"], series, dashes=dashes, title=t("rope.scores_title", hd=head_dim),
+                               x_title=t("rope.offset_axis"), y_title=t("rope.score_axis"), note=t("rope.scores_note")))
+st.caption(t("rope.pairs_caption", half=ps["half_dims"], interleaved=ps["interleaved_dims"]) + " "
+           + t("rope.max_diff", diff=f"{ps['max_diff']:.1e}"))
+
+st.info(f"**{t('common.notice')}:** {t('rope.notice')}")
