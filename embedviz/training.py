@@ -12,20 +12,20 @@ rows are the token vectors, and an untied linear head (D -> classes) that turns 
 logits. Nothing else (no attention, no MLP), so every change in the table comes from next-token prediction.
 
 What training really gives (measured, seeds 0..4, defaults: 500 steps, d_model 16, Adam lr 1e-2,
-16 sequences of 16 predictions per step):
+16 sequences of 8 predictions per step):
 
 =========================================  ========================  =========================
 softmax over                               mean same-group cosine    mean cross-group cosine
 =========================================  ========================  =========================
-256 classes (``vocab_size=256``, default:  0.49 (seeds: 0.44..0.53)  -0.08 (seeds: -0.10..-0.07)
+256 classes (``vocab_size=256``, default:  0.50 (seeds: 0.45..0.54)  -0.08 (seeds: -0.09..-0.08)
 the text's byte vocabulary)
-20 classes (``vocab_size=None``: only      0.42 (seeds: 0.38..0.45)  -0.43 (seeds: -0.45..-0.41)
+20 classes (``vocab_size=None``: only      0.43 (seeds: 0.39..0.46)  -0.44 (seeds: -0.45..-0.42)
 the group tokens)
 =========================================  ========================  =========================
 
-For the text's own pair, sim('a','b') averages 0.04 before and 0.54 after training (text: 0.03 -> 0.56). A single
-cross-group pair such as sim('a','A') scatters widely around the group mean (-0.39 .. -0.04 over the five seeds),
-because each row still carries its random start. The loss falls from about 3.96 (first 50 steps) to 2.32 (last
+For the text's own pair, sim('a','b') averages 0.04 before and 0.55 after training (text: 0.03 -> 0.56). A single
+cross-group pair such as sim('a','A') scatters widely around the group mean (-0.41 .. -0.04 over the five seeds),
+because each row still carries its random start. The loss falls from about 4.09 (first 50 steps) to 2.32 (last
 50), close to ln(10) = 2.30, the best possible when the next token is uniform over 10 characters.
 Before training both means are about 0 (random Gaussian rows are nearly orthogonal in 16 dimensions).
 
@@ -38,7 +38,7 @@ together (same-group similarity rises). Where the push comes from decides the cr
 - Only the 20 group tokens in the softmax: the probability a lowercase input must give up sits on the
   uppercase rows, so "towards lowercase" is "away from uppercase" and the uppercase group does the mirror
   image. The two groups end on opposite sides of one axis: cross-group similarity goes clearly negative
-  (about -0.42), not to 0. Nothing says "unrelated" must mean "orthogonal"; the softmax head pushes the
+  (about -0.44), not to 0. Nothing says "unrelated" must mean "orthogonal"; the softmax head pushes the
   groups apart.
 - 256 classes, as in the text (a byte-level vocabulary in which 236 tokens never occur): most of the
   probability to give up sits on the unused tokens, and both groups are pushed away from the *same* rows,
@@ -70,6 +70,8 @@ import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+
+from embedviz import tokenizer
 
 __all__ = [
     "DEFAULT_GROUPS",
@@ -343,7 +345,7 @@ def train_group_experiment(
     seed: int = 0,
     lr: float | None = None,
     batch_size: int = 16,
-    seq_len: int = 16,
+    seq_len: int = 8,
     groups: Sequence[str] = DEFAULT_GROUPS,
     vocab_size: int | None = 256,
     optimizer: Optimizer = "adam",
@@ -426,11 +428,6 @@ def _char_class(ch: str) -> str:
     return "other"
 
 
-def _byte_label(b: int) -> str:
-    # printable ASCII reads as itself; any other byte as <0xNN>, the way byte-level tokenizers print them
-    return chr(b) if 0x20 <= b < 0x7F else f"<0x{b:02X}>"
-
-
 def _byte_class(b: int) -> str:
     if b >= 0x80:
         return "UTF-8 byte"  # part of a multi-byte character: no class of its own
@@ -447,7 +444,7 @@ def train_on_text(
     lr: float | None = None,
     tokens: Literal["char", "byte"] = "char",
     batch_size: int = 16,
-    seq_len: int = 16,
+    seq_len: int = 8,
     optimizer: Optimizer = "adam",
     snapshot_every: int | None = None,
     progress: ProgressFn | None = None,
@@ -456,7 +453,8 @@ def train_on_text(
 
     tokens: "char" (one token per Unicode character) or "byte" (one per UTF-8 byte, so a Chinese character is
         three tokens). The vocabulary is the distinct tokens of the text, sorted by code point / byte value;
-        the softmax covers exactly these tokens.
+        the softmax covers exactly these tokens. Char tokens are labelled by the character itself, byte tokens
+        as ``embedviz.tokenizer.token_label`` prints them ('a', '␠' for space, '<e7>').
     context: how many previous tokens the model sees (1..32). context=1 is a bigram model: the vector of the
         current token alone predicts the next one. context>1 averages the vectors of the last ``context`` tokens
         (a bag of words: order inside the window is ignored) before the linear head. Keeping the model this
@@ -483,7 +481,7 @@ def train_on_text(
     if tokens == "char":
         codes = np.fromiter((ord(ch) for ch in text), dtype=np.int64, count=len(text))
     else:
-        codes = np.frombuffer(text.encode("utf-8"), dtype=np.uint8).astype(np.int64)
+        codes = np.asarray(tokenizer.encode(text), dtype=np.int64)  # UTF-8 bytes; refuses lone surrogates
     if len(codes) < context + 1:
         raise ValueError(
             f"text ({len(codes)} {tokens} tokens) must be at least context + 1 = {context + 1} tokens long"
@@ -498,7 +496,7 @@ def train_on_text(
         vocab = [chr(c) for c in distinct]
         classes = [_char_class(ch) for ch in vocab]
     else:
-        vocab = [_byte_label(int(b)) for b in distinct]
+        vocab = [tokenizer.token_label(int(b)) for b in distinct]  # 'a', '␠', '<e7>' as elsewhere in the app
         classes = [_byte_class(int(b)) for b in distinct]
     group_names = [name for name in _CLASS_NAMES if name in classes]
     group_of = [group_names.index(name) for name in classes]

@@ -1,0 +1,288 @@
+"""Tests for embedviz.training: text 001's experiment (same-group vectors move together, groups stay apart).
+
+References used here are independent of the code under test: cosine similarity by a naive loop over pairs,
+the information-theoretic floor of the loss (ln 10 for a next token uniform over 10 characters, (2/3) ln 2 for a
+bigram model of 'aab' repeated) and torch's own RNG / thread state.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import torch
+
+from embedviz import tokenizer
+from embedviz.training import TrainingResult, train_group_experiment, train_on_text
+
+SEEDS = (0, 1, 2)
+LOWER, UPPER = "abcdefghij", "ABCDEFGHIJ"
+
+
+# helpers: an independent reference for cosine similarity
+
+
+def naive_cosine(u, v) -> float:
+    dot = math.fsum(float(a) * float(b) for a, b in zip(u, v))
+    nu = math.sqrt(math.fsum(float(a) ** 2 for a in u))
+    nv = math.sqrt(math.fsum(float(b) ** 2 for b in v))
+    return dot / (nu * nv)
+
+
+def naive_group_means(weights: np.ndarray, group_of: list[int]) -> tuple[float, float]:
+    """(mean cosine over distinct same-group pairs, mean over cross-group pairs), pair by pair."""
+    same, cross = [], []
+    for i in range(len(weights)):
+        for j in range(i + 1, len(weights)):
+            (same if group_of[i] == group_of[j] else cross).append(naive_cosine(weights[i], weights[j]))
+    return float(np.mean(same)), float(np.mean(cross))
+
+
+@pytest.fixture(scope="module")
+def runs() -> dict[int, TrainingResult]:
+    """The text's experiment at the defaults (500 steps, d_model 16) for a few seeds, trained once per module."""
+    return {seed: train_group_experiment(seed=seed) for seed in SEEDS}
+
+
+# the experiment of text 001
+
+
+def test_result_layout_follows_the_groups(runs):
+    r = runs[0]
+    assert r.vocab == list(LOWER + UPPER)
+    assert r.group_of == [0] * 10 + [1] * 10
+    assert r.group_names == [LOWER, UPPER]
+    assert r.num_classes == 256  # the text's byte vocabulary
+    for w in (r.weights_before, r.weights_after):
+        assert w.shape == (20, 16) and w.dtype == np.float32
+    assert r.losses.shape == (500,) and np.all(np.isfinite(r.losses))
+
+
+def test_same_group_vectors_move_together_and_groups_stay_apart(runs):
+    means = {seed: naive_group_means(r.weights_after, r.group_of) for seed, r in runs.items()}
+    for seed, (same, cross) in means.items():
+        assert same > 0.3, (seed, same)
+        assert same - cross > 0.4, (seed, same, cross)  # a wide margin for every seed
+        assert abs(cross) < 0.2, (seed, cross)  # 256-way softmax: cross-group stays near 0, as in the text
+    assert np.mean([same for same, _ in means.values()]) >= 0.4
+
+
+def test_before_training_similarities_are_near_zero(runs):
+    for seed, r in runs.items():
+        same, cross = naive_group_means(r.weights_before, r.group_of)
+        # 45 / 100 pairs of random 16-D Gaussian vectors: each cosine has std 1/4, so the means are within ~0.1 of 0
+        assert abs(same) < 0.12 and abs(cross) < 0.1, (seed, same, cross)
+
+
+def test_text_pair_a_b_rises(runs):
+    before = np.mean([r.similarity("a", "b", after=False) for r in runs.values()])
+    after = np.mean([r.similarity("a", "b") for r in runs.values()])
+    assert abs(before) < 0.25 and after > 0.4 and after - before > 0.3
+
+
+def test_similarity_matches_naive_cosine(runs):
+    r = runs[1]
+    for a, b in [("a", "b"), ("a", "A"), ("J", "c")]:
+        i, j = r.vocab.index(a), r.vocab.index(b)
+        assert r.similarity(a, b) == pytest.approx(naive_cosine(r.weights_after[i], r.weights_after[j]), abs=1e-6)
+        assert r.similarity(a, b, after=False) == pytest.approx(
+            naive_cosine(r.weights_before[i], r.weights_before[j]), abs=1e-6
+        )
+    assert r.similarity("a", "a") == pytest.approx(1.0, abs=1e-6)
+    assert r.group_similarity() == pytest.approx(naive_group_means(r.weights_after, r.group_of), abs=1e-5)
+    matrix = r.similarity_matrix(after=False)
+    assert matrix.shape == (20, 20) and matrix[0, 10] == pytest.approx(r.similarity("a", "A", after=False), abs=1e-6)
+
+
+def test_losses_fall_to_the_uniform_floor(runs):
+    for seed, r in runs.items():
+        first, last = r.losses[:50].mean(), r.losses[-50:].mean()
+        assert last < first, seed
+        # the next token is uniform over 10 characters, so no model can beat ln 10 on average
+        assert math.log(10) - 0.03 < last < math.log(10) + 0.1, (seed, last)
+
+
+def test_small_softmax_pushes_the_groups_to_opposite_sides():
+    # only the 20 group tokens in the softmax: "towards my group" is "away from the other group"
+    r = train_group_experiment(seed=0, steps=200, vocab_size=None)
+    same, cross = naive_group_means(r.weights_after, r.group_of)
+    assert r.num_classes == 20
+    assert cross < -0.25 and same > 0.2, (same, cross)
+
+
+def test_more_groups_and_sgd():
+    r = train_group_experiment(seed=3, steps=200, groups=("abc", "xyz", "0123"), optimizer="sgd", lr=3.0)
+    assert r.vocab == list("abcxyz0123") and r.group_of == [0, 0, 0, 1, 1, 1, 2, 2, 2, 2]
+    same, cross = naive_group_means(r.weights_after, r.group_of)
+    assert same - cross > 0.2 and r.losses[-50:].mean() < r.losses[:50].mean()
+
+
+def test_repeated_characters_in_a_group_count_once():
+    r = train_group_experiment(steps=2, groups=("aab", "cdc"), vocab_size=None)
+    assert r.vocab == ["a", "b", "c", "d"] and r.num_classes == 4
+
+
+# reproducibility, snapshots, progress
+
+
+def test_same_seed_same_result_and_global_state_untouched():
+    rng_state = torch.get_rng_state()
+    threads = torch.get_num_threads()
+    a = train_group_experiment(steps=30, seed=7)
+    b = train_group_experiment(steps=30, seed=7)
+    c = train_group_experiment(steps=30, seed=8)
+    assert np.array_equal(a.weights_before, b.weights_before) and np.array_equal(a.weights_after, b.weights_after)
+    assert np.array_equal(a.losses, b.losses)
+    assert not np.array_equal(a.weights_before, c.weights_before)
+    assert torch.equal(torch.get_rng_state(), rng_state)  # seeded from its own generator, not the global RNG
+    assert torch.get_num_threads() == threads  # single-threaded while training, restored afterwards
+
+
+def test_text_training_is_reproducible():
+    text = "the cat sat on the mat. " * 10
+    a, b = train_on_text(text, steps=20, seed=3), train_on_text(text, steps=20, seed=3)
+    assert np.array_equal(a.weights_after, b.weights_after) and np.array_equal(a.losses, b.losses)
+
+
+@pytest.mark.parametrize(
+    ("steps", "every", "expected"),
+    [(30, 10, [0, 10, 20, 30]), (25, 10, [0, 10, 20, 25]), (5, 100, [0, 5]), (3, 1, [0, 1, 2, 3])],
+)
+def test_snapshot_steps(steps, every, expected):
+    r = train_group_experiment(steps=steps, snapshot_every=every)
+    assert [step for step, _ in r.snapshots] == expected
+    assert np.array_equal(r.snapshots[0][1], r.weights_before)
+    assert np.array_equal(r.snapshots[-1][1], r.weights_after)
+    assert all(w.shape == (20, 16) and w.dtype == np.float32 for _, w in r.snapshots)
+    # snapshots are copies taken along the way, not views of the final table
+    if steps > 1:
+        assert not np.array_equal(r.snapshots[1][1], r.weights_before)
+
+
+def test_default_snapshots_every_fiftieth(runs):
+    assert [step for step, _ in runs[0].snapshots] == list(range(0, 501, 10))
+
+
+def test_progress_is_called_a_bounded_number_of_times():
+    calls: list[tuple[int, int]] = []
+    train_group_experiment(steps=120, progress=lambda step, total: calls.append((step, total)))
+    assert 1 <= len(calls) <= 61
+    assert calls[-1] == (120, 120)
+    assert all(total == 120 for _, total in calls)
+    assert [step for step, _ in calls] == sorted({step for step, _ in calls})
+    few: list[tuple[int, int]] = []
+    train_group_experiment(steps=3, progress=lambda step, total: few.append((step, total)))
+    assert few == [(1, 3), (2, 3), (3, 3)]
+
+
+# the user's own text
+
+
+def test_text_made_of_two_groups_reproduces_the_experiment():
+    rng = np.random.default_rng(0)
+    # 300 chunks of 20 characters, each chunk from one group: the groups meet only at chunk borders
+    chunks = ["".join(rng.choice(list(LOWER if rng.random() < 0.5 else UPPER), size=20)) for _ in range(300)]
+    r = train_on_text("".join(chunks), steps=300, seed=0)
+    assert r.vocab == sorted(LOWER + UPPER)  # sorted by code point: uppercase first
+    assert r.group_names == ["lowercase", "uppercase"]
+    assert r.group_of == [1] * 10 + [0] * 10
+    same, cross = naive_group_means(r.weights_after, r.group_of)
+    assert same - cross > 0.35, (same, cross)
+
+
+def test_context_window_sees_what_a_bigram_cannot():
+    # 'aab' repeated: after 'a' comes 'a' or 'b' half the time, so a bigram model cannot beat (2/3) ln 2;
+    # the bag of the last two tokens ({a,a} -> b, {a,b} -> a) predicts every next token
+    text = "aab" * 200
+    floor = 2 / 3 * math.log(2)
+    bigram = train_on_text(text, steps=200, context=1, lr=3e-2)
+    window = train_on_text(text, steps=200, context=2, lr=3e-2)
+    assert bigram.losses[-50:].mean() > floor - 0.05
+    assert window.losses[-50:].mean() < 0.1
+
+
+def test_deterministic_text_is_learned_to_near_zero_loss():
+    r = train_on_text("abcd" * 100, steps=200, lr=3e-2)
+    # starts near ln 4 (4 tokens, a small head gives nearly uniform logits), ends near 0: each token fixes the next
+    assert r.losses[0] > 1.0 and r.losses[-50:].mean() < 0.1
+
+
+def test_byte_tokens_use_the_tokenizer_labels():
+    text = "café, 猫!"
+    r = train_on_text(text, steps=5, tokens="byte")
+    ids = sorted(set(tokenizer.encode(text)))
+    assert r.vocab == [tokenizer.token_label(i) for i in ids]
+    assert r.num_classes == len(ids) and r.weights_after.shape == (len(ids), 16)
+    classes = dict(zip(r.vocab, (r.group_names[g] for g in r.group_of)))
+    assert classes["c"] == "lowercase" and classes[","] == "punctuation" and classes["<e7>"] == "UTF-8 byte"
+    chars = train_on_text(text, steps=5, tokens="char")
+    assert chars.vocab == sorted(set(text))
+    char_classes = dict(zip(chars.vocab, (chars.group_names[g] for g in chars.group_of)))
+    assert char_classes["猫"] == "other letter" and char_classes[" "] == "whitespace"
+
+
+def test_short_text_shrinks_the_sequence():
+    r = train_on_text("abc", steps=10, context=2, seq_len=16)
+    assert r.losses.shape == (10,) and r.vocab == ["a", "b", "c"]
+
+
+# input validation
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"steps": 0}, r"steps \(0\) must be in 1\.\.5000"),
+        ({"steps": 5001}, r"steps \(5001\) must be in 1\.\.5000"),
+        ({"steps": 2.5}, r"steps \(2\.5\) must be an integer"),
+        ({"d_model": 1}, r"d_model \(1\) must be in 2\.\.256"),
+        ({"d_model": 257}, r"d_model \(257\) must be in 2\.\.256"),
+        ({"lr": 0.0}, r"lr \(0\.0\) must be a positive finite number"),
+        ({"lr": -1e-3}, r"lr \(-0\.001\) must be a positive finite number"),
+        ({"lr": float("nan")}, r"lr \(nan\) must be a positive finite number"),
+        ({"lr": float("inf")}, r"lr \(inf\) must be a positive finite number"),
+        ({"lr": "fast"}, r"lr \('fast'\) must be a positive finite number"),
+        ({"optimizer": "rmsprop"}, r"optimizer \('rmsprop'\) must be one of \['adam', 'sgd'\]"),
+        ({"batch_size": 0}, r"batch_size \(0\) must be in 1\.\.1024"),
+        ({"seq_len": 257}, r"seq_len \(257\) must be in 1\.\.256"),
+        ({"batch_size": 1024, "seq_len": 256}, r"batch_size \* seq_len \(1024 \* 256 = 262144\) must be at most"),
+        ({"snapshot_every": 0}, r"snapshot_every \(0\) must be in 1\.\.5000"),
+        ({"steps": 5000, "snapshot_every": 1}, r"snapshot_every \(1\) gives 5001 snapshots for steps=5000"),
+        ({"groups": ()}, r"groups \(empty\) must hold at least 1 group"),
+        ({"groups": "abcABC"}, r"groups \('abcABC'\) must be a list or tuple of strings"),
+        ({"groups": ("abc", 5)}, r"groups\[1\] \(5\) must be a string"),
+        ({"groups": ("abc", "aa")}, r"groups\[1\] \('aa'\) must hold at least 2 distinct characters"),
+        ({"groups": ("abc", "xyc")}, r"character 'c' is in groups\[0\] and groups\[1\]"),
+        ({"groups": ("".join(chr(0x4E00 + i) for i in range(257)),)}, r"257 distinct characters in total; at most 256"),
+        ({"vocab_size": 19}, r"vocab_size \(19\) must be in 20\.\.4096"),
+        ({"seed": -1}, r"seed \(-1\) must be in 0\.\."),
+    ],
+)
+def test_group_experiment_validation(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        train_group_experiment(**kwargs)
+
+
+@pytest.mark.parametrize(
+    ("text", "kwargs", "match"),
+    [
+        (b"abc", {}, r"text \(bytes\) must be a string"),
+        ("abab", {"tokens": "word"}, r"tokens \('word'\) must be 'char' or 'byte'"),
+        ("abab", {"context": 0}, r"context \(0\) must be in 1\.\.32"),
+        ("abab", {"context": 33}, r"context \(33\) must be in 1\.\.32"),
+        ("ab", {"context": 2}, r"text \(2 char tokens\) must be at least context \+ 1 = 3 tokens long"),
+        ("aaaa", {}, r"text must hold at least 2 distinct char tokens, it has 1"),
+        ("abab", {"d_model": 300}, r"d_model \(300\) must be in 2\.\.256"),
+        ("abab", {"lr": -1.0}, r"lr \(-1\.0\) must be a positive finite number"),
+        ("ab\ud800", {"tokens": "byte"}, r"lone surrogate"),
+        ("".join(chr(0x4E00 + i) for i in range(4097)), {}, r"4097 distinct char tokens; at most 4096"),
+    ],
+)
+def test_text_validation(text, kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        train_on_text(text, **kwargs)
+
+
+def test_unknown_token_is_named(runs):
+    with pytest.raises(ValueError, match=r"token 'z' is not in the vocabulary \('a', 'b'"):
+        runs[0].similarity("a", "z")
