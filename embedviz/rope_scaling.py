@@ -20,14 +20,18 @@ pair i in 0..d/2-1, wavelen_i = 2*pi / w_i (positions per full turn), L the cont
 """
 from __future__ import annotations
 
+import json
 import math
 import numbers
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
 
 from embedviz._validate import even_int, finite_array, finite_float, positive_int
+from embedviz.downsample import log_spaced_indices
+from embedviz.rope import decay_curve
 
 RopeType = Literal["default", "linear", "dynamic", "yarn", "longrope", "llama3"]
 PairKind = Literal["kept", "interpolated", "blended"]
@@ -179,14 +183,18 @@ def _compute_dynamic_ntk_parameters(
     ``seq_len``, clamped up to L_train, so shorter inputs keep the trained frequencies exactly.
     """
     factor = _factor(params, "dynamic")
-    trained_length = _original_length(params)
+    base = _ntk_base(dim, theta, factor, _original_length(params), seq_len)
+    return _default_inv_freq(dim, base), 1.0
+
+
+def _ntk_base(dim: int, theta: float, factor: float, trained_length: int, seq_len: int | None) -> float:
+    """Dynamic NTK's base for a sequence of ``seq_len`` tokens (theta itself up to the trained length)."""
     # below the trained length nothing changes (transformers clamps seq_len up to max_position_embeddings)
     length = trained_length if seq_len is None else max(seq_len, trained_length)
-    base = theta
-    if dim > 2:  # with one pair, w_0 = base^0 = 1 whatever the base
-        # the exponent d/(d-2) makes the slowest pair w_{d/2-1} = base^(-(d-2)/d) slow down by exactly that ratio
-        base = theta * (factor * length / trained_length - (factor - 1.0)) ** (dim / (dim - 2))
-    return _default_inv_freq(dim, base), 1.0
+    if dim <= 2:  # with one pair, w_0 = base^0 = 1 whatever the base
+        return theta
+    # the exponent d/(d-2) makes the slowest pair w_{d/2-1} = base^(-(d-2)/d) slow down by exactly that ratio
+    return theta * (factor * length / trained_length - (factor - 1.0)) ** (dim / (dim - 2))
 
 
 def _yarn_mscale(scale: float, mscale: float = 1.0) -> float:
@@ -505,22 +513,277 @@ def classify_pairs(
     return kinds
 
 
-def theta_for_context(head_dim: int, context_length: int, *, max_turns: float = 1.0) -> float:
-    """Smallest rope_theta whose slowest pair makes at most ``max_turns`` full turns within ``context_length``.
+def theta_for_context(head_dim: int, context_length: int, *, max_turns: float = 1.0, slow_pairs: int = 1) -> float:
+    """Smallest rope_theta whose ``slow_pairs`` slowest pairs turn at most ``max_turns`` times in ``context_length``.
 
-    The slowest pair has w_min = theta^(-(d-2)/d) (d = head_dim). Over L positions it turns L * w_min / (2*pi)
-    times, so the condition is
+    Pair j has w_j = theta^(-2j/d) (d = head_dim). Over L positions it turns L * w_j / (2*pi) times. The k slowest
+    pairs are j = d/2 - k .. d/2 - 1, and the fastest of them, j = d/2 - k, decides:
 
-        L * theta^(-(d-2)/d) <= 2*pi * max_turns   <=>   theta >= (L / (2*pi * max_turns))^(d/(d-2)).
+        L * theta^(-(d-2k)/d) <= 2*pi * max_turns   <=>   theta >= (L / (2*pi * max_turns))^(d/(d-2k)).
 
-    With one turn or less no angle of that pair repeats inside the context, which is why long-context models raise
+    With k = 1 (the default) this is the slowest pair alone: theta >= (L / (2*pi * max_turns))^(d/(d-2)). With one
+    turn or less no angle of those pairs repeats inside the context, which is one reason long-context models raise
     rope_theta (Llama 3: 500_000, Qwen3: 1_000_000). The result is never below 1 (when L <= 2*pi*max_turns any
-    theta works). head_dim must be even and >= 4: with a single pair, w = theta^0 = 1 whatever theta is.
+    theta works). head_dim must be even and >= 4: with a single pair, w = theta^0 = 1 whatever theta is; for the
+    same reason k can be at most d/2 - 1 (pair 0 always turns at w = 1).
     """
     head_dim = even_int("head_dim", head_dim, what="RoPE")
     if head_dim < 4:
         raise ValueError(f"head_dim ({head_dim}) must be >= 4: with one pair, theta does not change its frequency")
     context_length = positive_int("context_length", context_length)
     max_turns = finite_float("max_turns", max_turns, greater_than=0.0)
-    theta = (context_length / (2.0 * math.pi * max_turns)) ** (head_dim / (head_dim - 2))
+    slow_pairs = positive_int("slow_pairs", slow_pairs)
+    if slow_pairs > head_dim // 2 - 1:
+        raise ValueError(
+            f"slow_pairs ({slow_pairs}) must be in [1, head_dim/2 - 1] = [1, {head_dim // 2 - 1}] for head_dim "
+            f"{head_dim}: pair 0 turns at w = 1 whatever theta is"
+        )
+    theta = (context_length / (2.0 * math.pi * max_turns)) ** (head_dim / (head_dim - 2 * slow_pairs))
     return max(theta, 1.0)
+
+
+def slow_pair_count(inv_freq, context_length: int, *, max_turns: float = 1.0) -> int:
+    """How many pairs make fewer than ``max_turns`` full turns over ``context_length`` positions.
+
+    With max_turns = 1 these are the pairs whose wavelength is longer than the context: no angle repeats, so they
+    tell far-apart positions apart (Llama 3 at 8,192 tokens with theta 500_000: 29 of 64 pairs).
+    """
+    max_turns = finite_float("max_turns", max_turns, greater_than=0.0)
+    return int(np.sum(rotations_within(inv_freq, context_length) < max_turns))
+
+
+def dynamic_base(head_dim: int, theta: float, scaling: Mapping[str, Any], *, seq_len: int | None) -> float:
+    """The base dynamic NTK uses at ``seq_len``: theta * (s * L / L_train - (s - 1))^(d / (d - 2)), theta for
+    L <= L_train. ``compute(head_dim, theta, scaling, seq_len=L)`` equals plain RoPE with this base."""
+    head_dim = even_int("head_dim", head_dim, what="RoPE")
+    theta = finite_float("theta", theta, greater_than=1.0)
+    if seq_len is not None:
+        seq_len = positive_int("seq_len", seq_len)
+    if not isinstance(scaling, Mapping) or _resolve_rope_type(scaling) != "dynamic":
+        raise ValueError(f"dynamic_base needs a scaling dict with rope_type 'dynamic', got {scaling!r}")
+    compute(head_dim, theta, scaling, seq_len=seq_len)  # the same checks, the same messages
+    dim = _rotary_dim(head_dim, scaling)
+    return _ntk_base(dim, theta, _factor(scaling, "dynamic"), _original_length(scaling), seq_len)
+
+
+# reading a pasted config.json into the context-extension page's settings
+
+MAX_CONFIG_CHARS = 1_000_000  # a config.json is a few KB (Phi-3's with its factor lists ~4 KB)
+_JSON_TYPES = {dict: "object", list: "array", str: "string", int: "number", float: "number", bool: "boolean"}
+
+# The methods a user can pick (all but "default", which is the "before" of every comparison).
+METHODS: tuple[RopeType, ...] = ("linear", "dynamic", "yarn", "longrope", "llama3")
+# Each method's tunable numbers and their defaults (transformers' / the papers'). 0.0 stands for "not set":
+# transformers treats a missing or zero mscale / mscale_all_dim the same, and attention_factor 0 means "use the
+# method's formula".
+METHOD_DEFAULTS: dict[str, dict[str, float | bool]] = {
+    "linear": {},
+    "dynamic": {},
+    "yarn": {"beta_fast": 32.0, "beta_slow": 1.0, "mscale": 0.0, "mscale_all_dim": 0.0, "attention_factor": 0.0,
+             "truncate": True},
+    "longrope": {"attention_factor": 0.0},
+    "llama3": {"low_freq_factor": 1.0, "high_freq_factor": 4.0},
+}
+UNSCALED_TARGET = 131_072  # 128K: where text 003's examples go (YaRN: LLaMA to 128K; Qwen3 32K -> 128K)
+
+
+def parse_config_json(text: str) -> dict:
+    """The dict in a pasted / uploaded config.json; a ValueError that says what is wrong otherwise."""
+    if not isinstance(text, str):
+        raise ValueError(f"config.json must be text, got {type(text).__name__}")
+    if len(text) > MAX_CONFIG_CHARS:
+        raise ValueError(f"config.json has {len(text):,} characters; a config has a few thousand (limit "
+                         f"{MAX_CONFIG_CHARS:,})")
+    if not text.strip():
+        raise ValueError("config.json is empty: paste a model's config.json (a JSON object { ... })")
+    try:
+        config = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ValueError(
+            f"config.json is not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}"
+        ) from None
+    if not isinstance(config, dict):
+        kind = _JSON_TYPES.get(type(config), type(config).__name__)
+        raise ValueError(f"config.json must hold a JSON object {{ ... }}, got a JSON {kind}")
+    return config
+
+
+def extension_settings(config: Mapping[str, Any], *, layer_type: str | None = None) -> dict[str, Any]:
+    """A model's RoPE as the context-extension page's starting values, read by :func:`from_config`.
+
+    Returns ``{"head_dim", "theta", "method", "factor", "original", "target", "params", "short_factor",
+    "long_factor", "partial_rotary_factor", "scaled"}``:
+    - a scaled config keeps its method, factor and trained length (``original``); ``target`` is the longest context
+      it claims: max(max_position_embeddings, original * factor) (the Qwen3 card keeps 40,960 beside factor 4);
+    - an unscaled one (``scaled`` False) gets a suggestion: YaRN from max_position_embeddings to 131,072 tokens
+      (4 x the trained length when it already has that many), as the YaRN paper took LLaMA 2 from 4K to 128K;
+    - ``params`` holds every method's numbers (:data:`METHOD_DEFAULTS`), the config's own where it sets them;
+    - LongRoPE's ``short_factor`` / ``long_factor`` are tuples, or None when the config has none.
+    A per-layer ``rope_parameters`` (Gemma 3) is read for ``layer_type``, "full_attention" when not given.
+    """
+    if layer_type is None and isinstance(config, Mapping):
+        nested = config.get("rope_scaling") or config.get("rope_parameters")
+        if isinstance(nested, Mapping) and any(isinstance(value, Mapping) for value in nested.values()):
+            layer_type = "full_attention" if isinstance(nested.get("full_attention"), Mapping) else next(
+                key for key, value in nested.items() if isinstance(value, Mapping))
+    out = from_config(config, layer_type=layer_type)
+    scaling = out["scaling"] or {}
+    rope_type = scaling.get("rope_type", "default")
+    original = out["original_max_position_embeddings"]
+    if rope_type == "default":
+        target = UNSCALED_TARGET if original < UNSCALED_TARGET else 4 * original
+        method, factor = "yarn", target / original
+    else:
+        method, factor = rope_type, float(scaling["factor"])
+        target = max(out["max_position_embeddings"], round(original * factor))
+    params: dict[str, float | bool] = {}
+    for defaults in METHOD_DEFAULTS.values():
+        params.update(defaults)
+    for key in METHOD_DEFAULTS[method]:
+        if scaling.get(key):  # like transformers: missing, None and 0 all mean "the default"
+            params[key] = bool(scaling[key]) if key == "truncate" else float(scaling[key])
+    if method == "yarn" and scaling.get("truncate") is False:
+        params["truncate"] = False
+
+    def factors(key: str) -> tuple[float, ...] | None:
+        return tuple(float(v) for v in scaling[key]) if scaling.get(key) is not None else None
+
+    return {
+        "head_dim": out["head_dim"],
+        "theta": out["theta"],
+        "method": method,
+        "factor": float(factor),
+        "original": int(original),
+        "target": int(target),
+        "params": params,
+        "short_factor": factors("short_factor"),
+        "long_factor": factors("long_factor"),
+        "partial_rotary_factor": scaling.get("partial_rotary_factor"),
+        "scaled": rope_type != "default",
+    }
+
+
+def build_scaling(
+    method: RopeType,
+    *,
+    factor: float,
+    original_max_position_embeddings: int,
+    params: Mapping[str, Any] | None = None,
+    short_factor: Sequence[float] | None = None,
+    long_factor: Sequence[float] | None = None,
+    partial_rotary_factor: float | None = None,
+) -> dict[str, Any]:
+    """The ``rope_scaling`` dict of ``method`` from the page's numbers, for :func:`compute`.
+
+    Only the keys the method reads go in; ``params`` entries of other methods are ignored, missing ones take
+    :data:`METHOD_DEFAULTS`, and the "not set" zeros (mscale, mscale_all_dim, attention_factor) are left out.
+    """
+    if method not in METHOD_DEFAULTS:
+        raise ValueError(f"method ({method!r}) must be one of {', '.join(repr(m) for m in METHODS)}")
+    scaling: dict[str, Any] = {
+        "rope_type": method,
+        "factor": factor,
+        "original_max_position_embeddings": original_max_position_embeddings,
+    }
+    for key, default in METHOD_DEFAULTS[method].items():
+        value = (params or {}).get(key, default)
+        if key in ("mscale", "mscale_all_dim", "attention_factor") and value == 0:
+            continue  # "not set": the method's own formula applies
+        scaling[key] = value
+    if method == "longrope":
+        scaling["short_factor"] = None if short_factor is None else list(short_factor)
+        scaling["long_factor"] = None if long_factor is None else list(long_factor)
+    if partial_rotary_factor is not None:
+        scaling["partial_rotary_factor"] = partial_rotary_factor
+    return scaling
+
+
+@dataclass(frozen=True)
+class ExtensionView:
+    """Everything the context-extension page draws, per pair i = 0..P-1 (P = rotary dimension / 2).
+
+    inv_freq_before / inv_freq_after: plain RoPE's and the method's w_i; attention_factor: the method's.
+    wavelen_before / wavelen_after: 2*pi / w_i. ratio: w_after / w_before (1 kept, 1/factor interpolated).
+    kinds: "kept" / "interpolated" / "blended" per pair (:func:`classify_pairs` with the method's factor).
+    length: the context the new frequencies serve (the target, or the current seq_len for dynamic / longrope).
+    turns_trained: turns of the plain pairs over the trained length; turns_unscaled: over ``length`` without
+    scaling (extrapolation); turns_scaled: with the method over ``length``.
+    unseen_unscaled / unseen_scaled: pairs that meet angles training never showed them (fewer than one turn in
+    training and a larger angle now), without / with the method.
+    distances (N,), decay_before, decay_after: mean_i cos(distance * w_i), out to the target length.
+    base: dynamic NTK's effective base at seq_len (None for the other methods).
+    """
+
+    inv_freq_before: np.ndarray
+    inv_freq_after: np.ndarray
+    attention_factor: float
+    wavelen_before: np.ndarray
+    wavelen_after: np.ndarray
+    ratio: np.ndarray
+    kinds: list[PairKind]
+    length: int
+    turns_trained: np.ndarray
+    turns_unscaled: np.ndarray
+    turns_scaled: np.ndarray
+    unseen_unscaled: np.ndarray
+    unseen_scaled: np.ndarray
+    distances: np.ndarray
+    decay_before: np.ndarray
+    decay_after: np.ndarray
+    base: float | None
+
+
+def _unseen(inv_freq_trained: np.ndarray, original: int, inv_freq: np.ndarray, length: int) -> np.ndarray:
+    """Pairs whose largest angle over ``length`` exceeds the largest trained one, where training never closed the
+    circle (a pair that turned at least once in training has seen every angle)."""
+    trained_angle = original * inv_freq_trained  # (P,) the largest angle each pair reached in training
+    return (trained_angle < 2 * math.pi) & (length * inv_freq > trained_angle * (1 + 1e-9))
+
+
+def extension_view(
+    head_dim: int,
+    theta: float,
+    scaling: Mapping[str, Any],
+    *,
+    original: int,
+    target: int,
+    seq_len: int | None = None,
+    decay_points: int = 768,
+) -> ExtensionView:
+    """Plain RoPE against ``scaling`` for a model trained on ``original`` tokens and asked for ``target``.
+
+    ``seq_len`` is the current length for "dynamic" and "longrope" (the frequencies depend on it) and then is the
+    context the turns are counted over; otherwise the target is. The decay curve is sampled at ``decay_points``
+    distances from 1 to ``target``: every one up to 256 (or decay_points // 2), log-spaced beyond (a log axis).
+    """
+    original = positive_int("original", original)
+    target = positive_int("target", target)
+    plain = None
+    if isinstance(scaling, Mapping) and scaling.get("partial_rotary_factor") is not None:
+        plain = {"partial_rotary_factor": scaling["partial_rotary_factor"]}  # the same rotary dimension
+    before, _ = compute(head_dim, theta, plain)
+    after, attention_factor = compute(head_dim, theta, scaling, seq_len=seq_len)
+    rope_type = _resolve_rope_type(scaling)
+    length = positive_int("seq_len", seq_len) if seq_len is not None else target
+    factor = float(scaling.get("factor") or 1.0)
+    distances = log_spaced_indices(target + 1, positive_int("decay_points", decay_points, minimum=2),
+                                   dense=256)[1:]  # (N,) 1..target, no 0 on a log axis
+    return ExtensionView(
+        inv_freq_before=before,
+        inv_freq_after=after,
+        attention_factor=attention_factor,
+        wavelen_before=wavelengths_from_inv_freq(before),
+        wavelen_after=wavelengths_from_inv_freq(after),
+        ratio=after / before,
+        kinds=classify_pairs(before, after, factor=factor),
+        length=length,
+        turns_trained=rotations_within(before, original),
+        turns_unscaled=rotations_within(before, length),
+        turns_scaled=rotations_within(after, length),
+        unseen_unscaled=_unseen(before, original, before, length),
+        unseen_scaled=_unseen(before, original, after, length),
+        distances=distances,
+        decay_before=decay_curve(head_dim, theta, distances, inv_freq=before),
+        decay_after=decay_curve(head_dim, theta, distances, inv_freq=after),
+        base=dynamic_base(head_dim, theta, scaling, seq_len=seq_len) if rope_type == "dynamic" else None,
+    )
