@@ -14,8 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from embedviz.position_analysis import MAD_TO_STD, notable_steps, offset_similarity, smoothness
+from embedviz.position_analysis import MAD_TO_STD, notable_steps, offset_similarity, rows_pca_2d, smoothness
 from embedviz.pretrained import load_bundled_model
+from embedviz.similarity import pca_2d
 from embedviz.sinusoidal import frequencies, sinusoidal_table
 
 
@@ -173,3 +174,52 @@ def test_sinusoidal_offset_similarity_has_the_closed_form():
 def test_refusals_name_the_argument(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+# ------------------------------------------------------------------------------------------- PCA
+
+
+def _eigh_pca(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Reference: eigenvectors of the covariance matrix, largest first; returns (coordinates (N, 2), eigenvalues)."""
+    centred = table - table.mean(axis=0)
+    values, vectors = np.linalg.eigh(centred.T @ centred)
+    order = np.argsort(values)[::-1]
+    return centred @ vectors[:, order[:2]], values[order]
+
+
+def test_rows_pca_matches_the_covariance_eigenvectors_when_the_components_are_distinct():
+    rng = np.random.default_rng(7)
+    # Rows with a known spectrum: standard deviations 10, 4, then 1 for the rest, in a random orientation.
+    scales = np.array([10.0, 4.0] + [1.0] * 38)
+    rotation, _ = np.linalg.qr(rng.standard_normal((40, 40)))
+    table = (rng.standard_normal((300, 40)) * scales) @ rotation.T + 3.0
+    reference, _ = _eigh_pca(table)
+    got = rows_pca_2d(table)
+    assert got.shape == (300, 2)
+    for axis in range(2):  # each axis equals the reference up to its sign
+        sign = np.sign(got[:, axis] @ reference[:, axis])
+        np.testing.assert_allclose(got[:, axis], sign * reference[:, axis], atol=1e-8)
+    np.testing.assert_allclose(got, pca_2d(table), atol=1e-8)  # and pca_2d's sign convention
+
+
+@pytest.mark.parametrize("which", ["learned", "sinusoidal"])
+def test_rows_pca_captures_the_top_two_variance_of_real_tables(which):
+    table = (load_bundled_model().position_embeddings if which == "learned" else sinusoidal_table(512, 384))
+    table = table.astype(np.float64)
+    got = rows_pca_2d(table)
+    _, eigenvalues = _eigh_pca(table)
+    # Variance along the two axes found = the two largest eigenvalues (the best any plane can hold) ...
+    assert float(np.sum(got**2)) == pytest.approx(eigenvalues[0] + eigenvalues[1], rel=1e-6)
+    # ... and the two axes are orthogonal directions, so the coordinates are uncorrelated.
+    assert abs(float(got[:, 0] @ got[:, 1])) < 1e-6 * float(np.sum(got**2))
+
+
+def test_rows_pca_small_shapes_and_refusals():
+    np.testing.assert_allclose(np.abs(rows_pca_2d(np.array([[0.0], [2.0], [4.0]]))), [[2, 0], [0, 0], [2, 0]])
+    two = rows_pca_2d(np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]))  # two rows: one direction of variance
+    np.testing.assert_allclose(np.abs(two[:, 0]), math.sqrt(0.5))
+    np.testing.assert_allclose(two[:, 1], 0, atol=1e-12)
+    with pytest.raises(ValueError, match=r"table has shape \(1, 3\); PCA needs a 2-D \(N, D\) table with at least 2"):
+        rows_pca_2d(np.ones((1, 3)))
+    with pytest.raises(ValueError, match=r"iterations \(-1\) must be >= 0"):
+        rows_pca_2d(np.eye(3), iterations=-1)
