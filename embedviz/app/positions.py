@@ -1,0 +1,88 @@
+"""Cached core calls for the "Why position" and "Sinusoidal" pages. Plain arguments in, arrays / dicts out.
+
+Every view is computed at the size it is shown (strided positions, strided dimension pairs), never from a full
+131072 x 4096 table, so a rerun stays fast at any slider extreme.
+"""
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from embedviz import attention, sinusoidal
+from embedviz.downsample import CELL_BUDGET, head_tail_indices, log_spaced_indices, stride_for, strided_indices
+from embedviz.similarity import cosine_similarity_matrix
+
+HEATMAP_PAIRS = 160  # 384 positions x 320 columns: plotly escapes '/' in base64, so 384 x 384 would pass 1 MB of JSON
+SIMILARITY_BUDGET = 256  # positions per axis of the similarity matrix (65k cells)
+DISTANCE_STARTS = (0, 100, 10_000)  # text 003 compares starts 0 and 100; a far one shows the same curve again
+TEXT_GAPS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 100, 1000)  # text 003's printed gaps
+FREQ_HEAD = FREQ_TAIL = 16  # a long frequency table shows its fastest and slowest pairs
+
+
+# Why position
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def word_order(text: str, split: str, shuffle: str, shuffled_text: str, seed: int, positions: str, d_model: int):
+    """attention.WordOrderDemo for the sentence, plus the same run without positions for comparison."""
+    kwargs = dict(split=split, shuffle=shuffle, shuffled_text=shuffled_text, seed=seed, d_model=d_model)
+    result = attention.word_order_demo(text, positions=positions, **kwargs)
+    plain = result if positions == "none" else attention.word_order_demo(text, positions="none", **kwargs)
+    return result, plain.demo.max_difference
+
+
+# Sinusoidal
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def encoding_view(num_positions: int, d_model: int, base: float) -> dict:
+    """The heatmap cells: every pos_step-th position x every pair_step-th (sin, cos) pair, z of shape (C, P)."""
+    positions = strided_indices(num_positions, CELL_BUDGET)
+    num_pairs = (d_model + 1) // 2
+    pair_step = stride_for(num_pairs, HEATMAP_PAIRS)
+    pairs = np.arange(0, num_pairs, pair_step)
+    dims = np.stack([2 * pairs, 2 * pairs + 1], axis=1).reshape(-1)  # (2 * pairs,) sin and cos columns together
+    dims = dims[dims < d_model]
+    z = sinusoidal.sinusoidal_rows(positions, d_model, base, dims=dims).T  # (C, P): dimension rows, position columns
+    return {"z": z, "positions": positions, "dims": dims, "pos_step": int(positions[1] if positions.size > 1 else 1),
+            "pair_step": int(pair_step)}
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def frequency_table(d_model: int, base: float) -> dict:
+    """Per (sin, cos) pair: its columns, frequency w_i and wavelength 2*pi/w_i; first and last pairs if many."""
+    omega = sinusoidal.frequencies(d_model, base)
+    idx = head_tail_indices(omega.size, FREQ_HEAD, FREQ_TAIL)
+    cols = [f"{2 * i}, {2 * i + 1}" if 2 * i + 1 < d_model else f"{2 * i}" for i in idx]
+    return {"pair": idx, "dims": cols, "omega": omega[idx], "wavelength": 2 * np.pi / omega[idx],
+            "num_pairs": int(omega.size), "truncated": bool(idx.size < omega.size)}
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def distance_curves(num_positions: int, d_model: int, base: float) -> dict:
+    """||PE(s + k) - PE(s)|| for gaps 1..L-1 (log-spaced beyond the first 64) from several starts s."""
+    gaps = log_spaced_indices(max(num_positions, 2), CELL_BUDGET)[1:]  # gap 0 has no place on a log axis
+    distances = sinusoidal.distance_vs_gap(d_model, gaps, starts=DISTANCE_STARTS, base=base)  # (S, K)
+    typical, bound = sinusoidal.distance_levels(d_model)
+    return {"gaps": gaps, "starts": DISTANCE_STARTS, "distances": distances, "typical": typical, "bound": bound}
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def text_distances(d_model: int, base: float) -> dict:
+    """Text 003's table: distance at gaps 1..10, 100, 1000 from start 0 and from start 100."""
+    d = sinusoidal.distance_vs_gap(d_model, TEXT_GAPS, starts=(0, 100), base=base)
+    return {"gap": list(TEXT_GAPS), "from_0": d[0], "from_100": d[1]}
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def similarity_view(num_positions: int, d_model: int, base: float) -> dict:
+    """Cosine similarity between the encodings of every step-th position, (P, P) with P <= SIMILARITY_BUDGET."""
+    positions = strided_indices(num_positions, SIMILARITY_BUDGET)
+    rows = sinusoidal.sinusoidal_rows(positions, d_model, base, dtype=np.float64)  # (P, D)
+    return {"S": cosine_similarity_matrix(rows), "positions": positions,
+            "step": int(positions[1] if positions.size > 1 else 1)}
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def rotation(position: int, offset: int, d_model: int, base: float) -> sinusoidal.RotationCheck:
+    return sinusoidal.rotation_check(position, offset, d_model, base)
