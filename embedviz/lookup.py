@@ -153,6 +153,21 @@ class DistanceComparison:
     one_hot: np.ndarray
     dense: np.ndarray
 
+    @staticmethod
+    def _off_diagonal_range(d: np.ndarray) -> tuple[float, float] | None:
+        off = d[~np.eye(d.shape[0], dtype=bool)]
+        return (float(off.min()), float(off.max())) if off.size else None
+
+    @property
+    def one_hot_range(self) -> tuple[float, float] | None:
+        """(min, max) distance between two different vectors: (sqrt 2, sqrt 2); None for a single id."""
+        return self._off_diagonal_range(self.one_hot)
+
+    @property
+    def dense_range(self) -> tuple[float, float] | None:
+        """(min, max) distance between two different dense rows; None for a single id."""
+        return self._off_diagonal_range(self.dense)
+
 
 def distance_comparison(ids, weight) -> DistanceComparison:
     """Distances between one-hot(ids) and between weight[ids]; ``weight`` is the (V, D) table."""

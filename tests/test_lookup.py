@@ -76,6 +76,9 @@ def test_one_hot_vectors_are_all_sqrt2_apart():
     naive = np.array([[np.linalg.norm(W[i].astype(np.float64) - W[j]) for j in ids] for i in ids])
     np.testing.assert_allclose(d.dense, naive, atol=1e-7)
     assert d.dense[off].std() > 0  # dense distances differ from pair to pair
+    assert d.one_hot_range == pytest.approx((math.sqrt(2), math.sqrt(2)), abs=1e-12)
+    assert d.dense_range == (d.dense[off].min(), d.dense[off].max())
+    assert distance_comparison([72], W).one_hot_range is None  # one token: no pair to measure
 
 
 def test_unique_in_order_keeps_first_appearance():

@@ -1,0 +1,147 @@
+"""Cached core calls of the Token embeddings page. Plain arguments in, arrays and small dicts out."""
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from embedviz import lookup, params
+from embedviz.tokenizer import VOCAB_SIZE, byte_pieces, encode, text_token_labels, token_label
+
+D_MODELS = (2, 4, 8, 16, 32, 64, 128, 256, 512, 768, 1_024, 2_048, 4_096)  # the d_model slider's stops
+
+
+def _id_label(token_id: int, char: str, nbytes: int) -> str:
+    """'H' for a printable byte; '<e4> 你' for a byte of a longer character (the first character it was seen in)."""
+    label = token_label(token_id)
+    return label if nbytes == 1 else f"{label} {char}"
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def table(d_model: int, scheme: str, seed: int) -> np.ndarray:
+    """The (256, D) byte-vocabulary table, initialised with ``scheme``."""
+    return lookup.init_table(VOCAB_SIZE, d_model, scheme=scheme, seed=seed)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def lookup_view(text: str, d_model: int, scheme: str, seed: int) -> dict:
+    """ids, row labels, the three lookups and the one-hot / dense distances of the distinct ids of ``text``."""
+    ids = encode(text)
+    if not ids:
+        raise ValueError("text is empty: type at least one character")
+    W = table(d_model, scheme, seed)
+    comparison = lookup.compare_lookups(ids, W)
+    distinct = lookup.unique_in_order(ids)
+    first = {}
+    for token_id, (ch, _, n) in zip(ids, byte_pieces(text)):
+        first.setdefault(token_id, (ch, n))
+    distances = lookup.distance_comparison(distinct, W)
+    return {
+        "ids": comparison.ids,
+        "labels": text_token_labels(text),
+        "comparison": comparison,
+        "distinct_labels": [_id_label(int(i), *first[int(i)]) for i in distinct],
+        "distances": distances,
+        "std": float(W.std()),
+        "mean_row_norm": float(np.linalg.norm(W, axis=1).mean()),
+        "init_std": lookup.init_std(d_model, scheme),
+    }
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def gradient_view(text: str, d_model: int, scheme: str, seed: int, tied: bool) -> dict:
+    """One backward step of next-token prediction on ``text``: the gradient of each row and hover labels."""
+    ids = encode(text)
+    step = lookup.gradient_step(ids, table(d_model, scheme, seed), tied=tied, seed=seed + 1)
+    hover = [token_label(v) for v in range(VOCAB_SIZE)]
+    return {"step": step, "hover": hover}
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def init_scales(seed: int) -> dict[str, np.ndarray]:
+    """Mean row length of a fresh 256-row table for each scheme at every d_model stop."""
+    return lookup.row_norm_stats(D_MODELS, seed=seed)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def parameter_view(vocab_size: int, d_model: int, max_positions: int, positional: str, tied: bool) -> dict:
+    """Counts of the token table, positional table and output head, and their memory in fp32 / bf16."""
+    counts = params.embedding_parameter_count(
+        vocab_size, d_model, max_positions=max_positions, positional=positional, tied=tied
+    )
+    memory = {
+        dtype: {
+            "total": params.memory_bytes(counts.total, dtype),
+            "total_with_head": params.memory_bytes(counts.total_with_head, dtype),
+        }
+        for dtype in ("fp32", "bf16")
+    }
+    return {"counts": counts, "memory": memory}
+
+
+# the parameter calculator's widgets: field -> widget key (= URL parameter)
+CALC_KEYS = {"vocab_size": "tok_V", "d_model": "tok_D", "max_positions": "tok_L", "positional": "tok_pe",
+             "tied": "tok_tie"}
+PRESET_KEY, CUSTOM, DEFAULT_PRESET = "tok_preset", "custom", "ANDREA-120M"
+
+
+def preset_settings(name: str) -> dict:
+    """The calculator's widget values for a preset (a plain dict lookup, no caching needed)."""
+    p = params.PRESETS[name]
+    return {
+        "vocab_size": p.vocab_size,
+        "d_model": p.d_model,
+        "max_positions": p.max_positions,
+        "positional": p.positional,
+        "tied": p.tied_embeddings,
+    }
+
+
+def init_calculator() -> None:
+    """First visit: start the calculator at the preset named in the URL, else at text 002's ANDREA-120M.
+
+    The widgets get their values through session state (not ``value=``), so a preset can overwrite them later.
+    """
+    start = st.session_state.get(PRESET_KEY) or st.query_params.get(PRESET_KEY)
+    for field, value in preset_settings(start if start in params.PRESETS else DEFAULT_PRESET).items():
+        st.session_state.setdefault(CALC_KEYS[field], value)
+    st.session_state.setdefault(PRESET_KEY, start if start in params.PRESETS or start == CUSTOM else DEFAULT_PRESET)
+
+
+def apply_preset() -> None:
+    """Callback of the preset box: copy the chosen preset's numbers into the calculator's widgets."""
+    name = st.session_state[PRESET_KEY]
+    if name in params.PRESETS:
+        for field, value in preset_settings(name).items():
+            st.session_state[CALC_KEYS[field]] = value
+
+
+def match_preset() -> None:
+    """Callback of the calculator's widgets: the preset box names the preset these numbers are, or 'custom'."""
+    values = {field: st.session_state.get(key) for field, key in CALC_KEYS.items()}
+    current = st.session_state.get(PRESET_KEY)
+    if current in params.PRESETS and preset_settings(current) == values:
+        return  # two presets can share the numbers (Qwen3 with and without YaRN differ only in L); keep the choice
+    st.session_state[PRESET_KEY] = next(
+        (name for name in params.PRESETS if preset_settings(name) == values), CUSTOM
+    )
+
+
+@st.cache_data(max_entries=1, show_spinner=False)
+def preset_shares() -> dict[str, float]:
+    """Share of each preset's parameters that sits in its embedding tables (presets that know their total)."""
+    out = {}
+    for name in params.PRESETS:
+        share = params.preset_share(name)
+        if share is not None:
+            out[name] = share
+    return out
+
+
+def human_bytes(n: int) -> str:
+    """Bytes in binary units: 29,101,056 -> '27.8 MiB'."""
+    value = float(n)
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if value < 1024 or unit == "TiB":
+            return f"{value:,.0f} {unit}" if unit == "B" else f"{value:,.1f} {unit}"
+        value /= 1024
+    raise AssertionError("unreachable")

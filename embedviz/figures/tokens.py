@@ -1,0 +1,286 @@
+"""Figures of the Token embeddings and Trained embedding pages: arrays + translated strings in, go.Figure out."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from embedviz.downsample import CELL_BUDGET, block_mean
+from embedviz.figures import DIVERGING, TEMPLATE, f32, scatter_2d, titled
+
+PICKED = "#DC3912"  # rows a lookup (or a gradient) touched
+TARGET = "#FF9900"  # rows that only appear as a next-token target
+OTHER = "#9E9E9E"
+CELL_TEXT_MAX = 16  # write the number into each cell only while the matrix is small enough to read
+
+
+def _symmetric_range(*arrays) -> float:
+    top = max(float(np.nanmax(np.abs(a))) if np.size(a) else 0.0 for a in arrays)
+    return top or 1.0
+
+
+def lookup_figure(
+    table,
+    ids,
+    block,
+    row_labels: Sequence[str],
+    *,
+    title: str,
+    table_title: str,
+    block_title: str,
+    x_title: str,
+    id_title: str,
+    note: str | None = None,
+    downsample_note: str = "block-averaged {rs}×{cs} cells to fit the screen",
+) -> go.Figure:
+    """Left: the whole (V, D) table with the picked rows outlined; right: the picked (T, D) block, one row per token.
+
+    Both panels share one colour scale, so the right panel is visibly a copy of the outlined rows.
+    """
+    table = np.asarray(table, dtype=np.float64)
+    block = np.asarray(block, dtype=np.float64)
+    ids = np.asarray(ids).reshape(-1)
+    V, D = table.shape
+    table_z, _, cs = block_mean(table, CELL_BUDGET, CELL_BUDGET)  # V = 256 rows always fit; columns may not
+    block_z, rs_b, cs_b = block_mean(block, CELL_BUDGET, CELL_BUDGET)
+    if cs > 1 or rs_b > 1:
+        extra = downsample_note.format(rs=rs_b, cs=cs)
+        note = f"{note} · {extra}" if note else extra
+    labels = list(row_labels)[::rs_b]
+    fig = make_subplots(
+        rows=1, cols=2, column_widths=[0.42, 0.58], horizontal_spacing=0.12, subplot_titles=[table_title, block_title]
+    )
+    x_table = np.arange(table_z.shape[1]) * cs
+    x_block = np.arange(block_z.shape[1]) * cs_b
+    fig.add_trace(
+        go.Heatmap(z=f32(table_z), x=x_table, y=np.arange(V), coloraxis="coloraxis", hovertemplate=(
+            f"{id_title} %{{y}}<br>{x_title} %{{x}}<br>%{{z:.4f}}<extra></extra>")),
+        row=1, col=1,
+    )
+    fig.add_trace(
+        go.Heatmap(z=f32(block_z), x=x_block, y=labels, coloraxis="coloraxis", hovertemplate=(
+            f"%{{y}}<br>{x_title} %{{x}}<br>%{{z:.4f}}<extra></extra>")),
+        row=1, col=2,
+    )
+    width = x_table[-1] + cs if len(x_table) else D
+    for token_id in np.unique(ids):  # outline each picked row once
+        fig.add_shape(
+            type="rect", x0=-0.5 * cs, x1=width - 0.5 * cs, y0=token_id - 0.5, y1=token_id + 0.5,
+            line=dict(color="black", width=1.5), row=1, col=1,
+        )
+    fig.update_yaxes(autorange="reversed", showgrid=False)
+    fig.update_xaxes(showgrid=False, title_text=x_title)
+    fig.update_yaxes(title_text=id_title, row=1, col=1)
+    fig.update_yaxes(type="category", row=1, col=2)
+    vmax = _symmetric_range(table)
+    fig.update_layout(
+        template=TEMPLATE,
+        title=titled(title, note),
+        coloraxis=dict(colorscale=DIVERGING, cmin=-vmax, cmax=vmax, colorbar=dict(title=dict(text="w"))),
+        height=max(460, min(900, 140 + 18 * len(labels))),
+    )
+    return fig
+
+
+def distance_pair(
+    one_hot_d,
+    dense_d,
+    labels: Sequence[str],
+    *,
+    title: str,
+    one_hot_title: str,
+    dense_title: str,
+    note: str | None = None,
+) -> go.Figure:
+    """The all-pairs distance matrices of one-hot and dense vectors next to each other, each on its own scale.
+
+    Small matrices carry their numbers in the cells, so the constant sqrt(2) = 1.41 can be read off.
+    """
+    one_hot_d = np.asarray(one_hot_d, dtype=np.float64)
+    dense_d = np.asarray(dense_d, dtype=np.float64)
+    n = one_hot_d.shape[0]
+    text = "%{z:.2f}" if n <= CELL_TEXT_MAX else None
+    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.14, subplot_titles=[one_hot_title, dense_title])
+    for col, (z, bar_x) in enumerate([(one_hot_d, 0.43), (dense_d, 1.0)], start=1):
+        fig.add_trace(
+            go.Heatmap(
+                z=f32(z), x=list(labels), y=list(labels), colorscale="Viridis", zmin=0.0,
+                zmax=float(z.max()) or 1.0, texttemplate=text, colorbar=dict(x=bar_x, len=0.9, title=dict(text="‖u−v‖")),
+                hovertemplate="%{y} ↔ %{x}<br>%{z:.4f}<extra></extra>",
+            ),
+            row=1, col=col,
+        )
+    fig.update_yaxes(autorange="reversed", showgrid=False, type="category")
+    fig.update_xaxes(showgrid=False, type="category")
+    fig.update_layout(template=TEMPLATE, title=titled(title, note), height=max(440, min(800, 160 + 22 * n)))
+    return fig
+
+
+def gradient_rows_figure(
+    row_grad_norm,
+    looked_up,
+    targets,
+    hover_labels: Sequence[str],
+    *,
+    title: str,
+    x_title: str,
+    y_title: str,
+    strip_title: str,
+    names: tuple[str, str, str],
+    note: str | None = None,
+) -> go.Figure:
+    """Top: |dL/dW[v]| of every row v (log scale, so an exactly-zero row has no bar); bottom: a strip marking the
+    rows whose gradient is not zero. Looked-up rows red, rows that are only targets orange, the rest grey.
+    """
+    norm = np.asarray(row_grad_norm, dtype=np.float64)
+    V = norm.size
+    looked_up = set(int(i) for i in np.asarray(looked_up).reshape(-1))
+    targets = set(int(i) for i in np.asarray(targets).reshape(-1)) - looked_up
+    kind = np.array([0 if v in looked_up else 1 if v in targets else 2 for v in range(V)])
+    fig = make_subplots(rows=2, cols=1, row_heights=[0.8, 0.2], shared_xaxes=True, vertical_spacing=0.06)
+    ids = np.arange(V)
+    for k, (name, color) in enumerate(zip(names, (PICKED, TARGET, OTHER))):
+        sel = (kind == k) & (norm > 0)
+        if not sel.any():
+            continue
+        fig.add_trace(
+            go.Bar(
+                x=ids[sel], y=f32(norm[sel]), name=name, marker_color=color, marker_line_width=0,
+                customdata=[hover_labels[v] for v in ids[sel]],
+                hovertemplate="%{customdata} (id %{x})<br>|grad| %{y:.3g}<extra></extra>",
+            ),
+            row=1, col=1,
+        )
+    nonzero = (norm > 0).astype(np.float32)[None, :]  # (1, V)
+    fig.add_trace(
+        go.Heatmap(
+            z=nonzero, x=ids, y=[strip_title], colorscale=[[0, "#f4f4f4"], [1, "#222222"]], zmin=0, zmax=1,
+            showscale=False, hovertemplate="id %{x}: %{z}<extra></extra>",
+        ),
+        row=2, col=1,
+    )
+    fig.update_yaxes(type="log", title_text=y_title, row=1, col=1)
+    fig.update_xaxes(title_text=x_title, range=[-0.5, V - 0.5], row=2, col=1)
+    fig.update_layout(template=TEMPLATE, title=titled(title, note), height=460, bargap=0.0)
+    return fig
+
+
+def init_scale_figure(
+    d_models,
+    norms: dict[str, np.ndarray],
+    names: dict[str, str],
+    current_d_model: int,
+    *,
+    title: str,
+    x_title: str,
+    y_title: str,
+    note: str | None = None,
+) -> go.Figure:
+    """Mean row length against d_model (log-log) for each initialisation, with the current d_model marked."""
+    fig = go.Figure()
+    for scheme, values in norms.items():
+        fig.add_trace(go.Scatter(x=f32(d_models), y=f32(values), name=names[scheme], mode="lines+markers"))
+    fig.add_vline(x=current_d_model, line_dash="dot", line_color="#555")
+    fig.update_xaxes(type="log", title_text=x_title)
+    fig.update_yaxes(type="log", title_text=y_title)
+    fig.update_layout(template=TEMPLATE, title=titled(title, note), height=400)
+    return fig
+
+
+def parameter_bars(
+    categories: Sequence[str],
+    values,
+    *,
+    title: str,
+    y_title: str,
+    note: str | None = None,
+    highlight: str | None = None,
+    text: Sequence[str] | None = None,
+) -> go.Figure:
+    """One bar per category (a table, or a model), optionally one highlighted; values written on the bars."""
+    colors = [PICKED if c == highlight else "#3366CC" for c in categories]
+    fig = go.Figure(go.Bar(x=list(categories), y=f32(values), marker_color=colors, text=text, textposition="outside"))
+    fig.update_yaxes(title_text=y_title)
+    fig.update_layout(template=TEMPLATE, title=titled(title, note), height=380, showlegend=False)
+    return fig
+
+
+# trained embedding page
+
+
+def loss_figure(losses, *, title: str, x_title: str, y_title: str, floor: float | None = None,
+                floor_name: str = "", series_name: str = "loss", note: str | None = None) -> go.Figure:
+    """Per-step loss (thin) and its running mean over ~2% of the steps (thick), with an optional floor line."""
+    losses = np.asarray(losses, dtype=np.float64)
+    steps = np.arange(1, losses.size + 1)
+    window = max(1, losses.size // 50)
+    smooth = np.convolve(losses, np.ones(window) / window, mode="valid")  # running mean: the trend, not the noise
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=steps, y=f32(losses), name=series_name, mode="lines",
+                             line=dict(width=1, color="#9DB7E8")))
+    fig.add_trace(go.Scatter(x=steps[window - 1:], y=f32(smooth), name=f"{series_name} (mean of {window})",
+                             mode="lines", line=dict(width=2.5, color="#3366CC")))
+    if floor is not None:
+        fig.add_hline(y=floor, line_dash="dash", line_color="#109618", annotation_text=floor_name,
+                      annotation_position="top right")
+    fig.update_xaxes(title_text=x_title)
+    fig.update_yaxes(title_text=y_title)
+    fig.update_layout(template=TEMPLATE, title=titled(title, note), height=380)
+    return fig
+
+
+def similarity_before_after(
+    before, after, labels: Sequence[str], *, title: str, before_title: str, after_title: str,
+    note: str | None = None, group_sizes: Sequence[int] = (),
+) -> go.Figure:
+    """Two cosine-similarity matrices on the fixed scale [-1, 1] side by side; lines separate the groups."""
+    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.08, subplot_titles=[before_title, after_title])
+    n = len(labels)
+    text = "%{z:.1f}" if n <= CELL_TEXT_MAX else None
+    for col, S in enumerate((before, after), start=1):
+        fig.add_trace(
+            go.Heatmap(z=f32(S), x=list(labels), y=list(labels), coloraxis="coloraxis", texttemplate=text,
+                       hovertemplate="cos(%{y}, %{x}) = %{z:.3f}<extra></extra>"),
+            row=1, col=col,
+        )
+        edge = -0.5
+        for size in list(group_sizes)[:-1]:  # a line after each group but the last
+            edge += size
+            for kw in (dict(x0=edge, x1=edge, y0=-0.5, y1=n - 0.5), dict(y0=edge, y1=edge, x0=-0.5, x1=n - 0.5)):
+                fig.add_shape(type="line", line=dict(color="black", width=1.5), row=1, col=col, **kw)
+    fig.update_yaxes(autorange="reversed", type="category", showgrid=False)
+    fig.update_xaxes(type="category", showgrid=False)
+    fig.update_layout(
+        template=TEMPLATE, title=titled(title, note), height=max(460, min(820, 200 + 14 * n)),
+        coloraxis=dict(colorscale=DIVERGING, cmin=-1.0, cmax=1.0, colorbar=dict(title=dict(text="cos"))),
+    )
+    return fig
+
+
+def pca_figure(points, labels: Sequence[str], groups: Sequence[str], *, title: str, note: str | None = None,
+               limit: float | None = None) -> go.Figure:
+    """The 2-D projection of the token vectors, coloured by group; fixed axis range so snapshots are comparable."""
+    fig = scatter_2d(points, list(labels), groups=list(groups), title=title, note=note)
+    if limit:
+        fig.update_xaxes(range=[-limit, limit])
+        fig.update_yaxes(range=[-limit, limit])
+    return fig
+
+
+def group_similarity_figure(steps, same, cross, *, title: str, x_title: str, y_title: str,
+                            names: tuple[str, str], reference: dict[str, float] | None = None,
+                            note: str | None = None) -> go.Figure:
+    """Mean same-group and cross-group cosine over the training snapshots, with the text's numbers as dashes."""
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=f32(steps), y=f32(same), name=names[0], mode="lines", line=dict(color=PICKED)))
+    fig.add_trace(go.Scatter(x=f32(steps), y=f32(cross), name=names[1], mode="lines", line=dict(color="#3366CC")))
+    for name, value in (reference or {}).items():
+        fig.add_hline(y=value, line_dash="dot", line_color="#777", annotation_text=name,
+                      annotation_position="bottom right")
+    fig.add_hline(y=0.0, line_color="#bbb", line_width=1)
+    fig.update_xaxes(title_text=x_title)
+    fig.update_yaxes(title_text=y_title, range=[-1.0, 1.0])
+    fig.update_layout(template=TEMPLATE, title=titled(title, note), height=380)
+    return fig

@@ -1,0 +1,159 @@
+"""Token embeddings: ids pick rows of a table; one-hot vs dense; which rows a gradient reaches; what tables cost."""
+import streamlit as st
+
+from embedviz.app import tokens_view as view
+from embedviz.app.i18n import t
+from embedviz.app.widgets import choice_slider, human_number, plot, segmented, show_error
+from embedviz.figures import tokens as figs
+from embedviz.lookup import INIT_SCHEMES
+from embedviz.params import POSITIONAL_KINDS, PRESETS
+
+
+def notice(key: str, **values) -> None:
+    st.info(f"**{t('common.notice')}:** {t(key, **values)}")
+
+
+st.title(t("tok.title"))
+st.markdown(t("tok.intro"))
+text = st.text_input(t("tok.text"), value="Hello", key="tok_text", max_chars=64, bind="query-params")
+c1, c2, c3 = st.columns([4, 4, 1])
+with c1:
+    d_model = choice_slider("tok_d", "common.d_model", view.D_MODELS, 8)
+with c2:
+    scheme = segmented("tok_init", "tok.init", INIT_SCHEMES, "gpt2", format_func=lambda s: t(f"tok.init_{s}"))
+with c3:
+    seed = int(st.number_input(t("tok.seed"), 0, 9_999, 0, key="tok_seed", bind="query-params"))
+try:
+    v = view.lookup_view(text, d_model, scheme, seed)
+    st.caption(t("tok.ids", n=len(v["ids"]), ids=", ".join(map(str, v["ids"].tolist()))))
+except ValueError as error:  # empty text: the parameter tab still works
+    v = None
+    show_error(error)
+
+
+def lookup_tab() -> None:
+    st.markdown(t("tok.lookup_md"))
+    st.latex(r"X = W[\mathrm{ids}] = \mathrm{one\_hot}(\mathrm{ids})\,W,\qquad W\in\mathbb{R}^{V\times D},\;"
+             r"X\in\mathbb{R}^{T\times D}")
+    cmp, T = v["comparison"], len(v["ids"])
+    plot(figs.lookup_figure(
+        view.table(d_model, scheme, seed), v["ids"], cmp.by_index, v["labels"],
+        title=t("tok.lookup_title", T=T, D=d_model), table_title=t("tok.table_title", D=d_model),
+        block_title=t("tok.block_title", T=T, D=d_model), x_title=t("common.dimension"),
+        id_title=t("tok.token_id"), downsample_note=t("common.downsampled"),
+    ))
+    m1, m2, m3 = st.columns(3)
+    m1.metric(t("tok.way_index"), f"({T}, {d_model})")
+    m2.metric(t("tok.way_one_hot"), f"{cmp.max_diff_one_hot:.1e}", help=t("tok.max_diff_help"))
+    m3.metric(t("tok.way_nn"), f"{cmp.max_diff_nn_embedding:.1e}", help=t("tok.max_diff_help"))
+    notice("tok.notice_lookup")
+    st.subheader(t("tok.init_header"))
+    st.markdown(t("tok.init_md"))
+    st.latex(r"W_{ij}\sim\mathcal{N}(0,\sigma^2),\quad \sigma\in\{0.02,\;1/\sqrt{D},\;1\},\qquad"
+             r"\mathbb{E}\,\|W_i\|\approx\sigma\sqrt{D}")
+    i1, i2, i3 = st.columns(3)
+    i1.metric(t("tok.metric_init_std"), f"{v['init_std']:.4g}")
+    i2.metric(t("tok.metric_std"), f"{v['std']:.4g}")
+    i3.metric(t("tok.metric_norm"), f"{v['mean_row_norm']:.3g}")
+    plot(figs.init_scale_figure(
+        view.D_MODELS, view.init_scales(seed), {s: t(f"tok.init_{s}") for s in INIT_SCHEMES}, d_model,
+        title=t("tok.init_title"), x_title=t("common.d_model"), y_title=t("tok.init_y"), note=t("tok.init_note"),
+    ))
+
+
+def onehot_tab() -> None:
+    st.markdown(t("tok.onehot_md"))
+    st.latex(r"\|e_i-e_j\|=\sqrt{1^2+1^2}=\sqrt{2}\approx1.414\quad(i\neq j)")
+    dist = v["distances"]
+    plot(figs.distance_pair(
+        dist.one_hot, dist.dense, v["distinct_labels"], title=t("tok.dist_title", n=len(dist.ids)),
+        one_hot_title=t("tok.dist_onehot"), dense_title=t("tok.dist_dense", D=d_model),
+    ))
+    if dist.one_hot_range is None:
+        st.caption(t("tok.dist_single"))
+    else:
+        o1, o2 = st.columns(2)
+        o1.metric(t("tok.metric_onehot_range"), "{:.4f} … {:.4f}".format(*dist.one_hot_range))
+        o2.metric(t("tok.metric_dense_range"), "{:.4f} … {:.4f}".format(*dist.dense_range))
+    notice("tok.notice_onehot")
+
+
+def gradient_tab() -> None:
+    st.markdown(t("tok.grad_md"))
+    st.latex(r"L=-\frac{1}{T-1}\sum_{t=1}^{T-1}\log\mathrm{softmax}\big(W[x_t]\,H^\top\big)_{x_{t+1}},\qquad"
+             r"H=\begin{cases}W_{\text{out}}&\text{untied}\\W&\text{tied}\end{cases}")
+    tied = st.toggle(t("tok.tied"), value=False, key="tok_tied", help=t("tok.tied_help"), bind="query-params")
+    try:
+        g = view.gradient_view(text, d_model, scheme, seed, tied)
+    except ValueError as error:  # a single byte has no next token
+        show_error(error)
+        return
+    step, V = g["step"], len(g["step"].row_grad_norm)
+    count = len(step.rows_with_gradient)
+    plot(figs.gradient_rows_figure(
+        step.row_grad_norm, step.input_ids, step.target_ids, g["hover"], title=t("tok.grad_title", n=count, V=V),
+        x_title=t("tok.token_id"), y_title=t("tok.grad_y"), strip_title=t("tok.grad_strip"),
+        names=(t("tok.grad_used"), t("tok.grad_target"), t("tok.grad_other")),
+    ))
+    g1, g2, g3 = st.columns(3)
+    g1.metric(t("tok.metric_rows"), f"{count} / {V}")
+    g2.metric(t("tok.metric_moved"), f"{len(step.rows_changed)} / {V}")
+    g3.metric(t("tok.metric_loss"), f"{step.loss:.3f}", help=t("tok.loss_help"))
+    if tied and count < V:
+        st.warning(t("tok.grad_saturated", n=V - count))
+    used = ", ".join(g["hover"][i] for i in step.rows_with_gradient[:20])
+    notice("tok.notice_grad_tied" if tied else "tok.notice_grad_untied", used=used)
+
+
+def parameter_tab() -> None:
+    st.markdown(t("tok.params_md"))
+    st.latex(r"\underbrace{V\cdot D}_{\text{token}}+\underbrace{L\cdot D}_{\text{learned positions}}"
+             r"\;\big(+\underbrace{V\cdot D}_{\text{untied head}}\big)")
+    view.init_calculator()
+    keys = view.CALC_KEYS
+    st.selectbox(t("tok.preset"), [view.CUSTOM, *PRESETS], key=view.PRESET_KEY, on_change=view.apply_preset,
+                 bind="query-params", format_func=lambda p: t("tok.custom") if p == view.CUSTOM else p)
+    p1, p2, p3 = st.columns(3)
+    calc = dict(on_change=view.match_preset, bind="query-params")
+    vocab = p1.number_input(t("tok.vocab"), 1, 1_000_000, key=keys["vocab_size"], **calc)
+    width = p2.number_input(t("tok.pd_model"), 1, 65_536, key=keys["d_model"], **calc)
+    max_pos = p3.number_input(t("tok.max_pos"), 0, 1_048_576, key=keys["max_positions"], **calc)
+    q1, q2 = st.columns([2, 1])
+    positional = q1.selectbox(t("tok.positional"), POSITIONAL_KINDS, key=keys["positional"],
+                              format_func=lambda k: t(f"tok.pos_{k}"), **calc)
+    tied = q2.toggle(t("tok.ptied"), key=keys["tied"], **calc)
+    try:
+        pv = view.parameter_view(int(vocab), int(width), int(max_pos), positional, bool(tied))
+    except ValueError as error:  # e.g. a learned table with L = 0
+        show_error(error)
+        return
+    c, mem = pv["counts"], pv["memory"]
+    values = [c.token_embedding, c.positional_embedding, c.total, c.output_head]
+    for col, key, value in zip(st.columns(4), ("token", "pos", "total", "head"), values):
+        col.metric(t(f"tok.metric_{key}"), human_number(value))
+    st.markdown(t("tok.memory", fp32=view.human_bytes(mem["fp32"]["total"]), bf16=view.human_bytes(mem["bf16"]["total"]),
+                  fp32_head=view.human_bytes(mem["fp32"]["total_with_head"]),
+                  bf16_head=view.human_bytes(mem["bf16"]["total_with_head"])))
+    preset, shares = st.session_state.get(view.PRESET_KEY), view.preset_shares()
+    if preset in shares:
+        st.success(t("tok.share", name=preset, share=f"{shares[preset]:.1%}",
+                     total=human_number(PRESETS[preset].total_params)))
+    else:
+        st.caption(t("tok.share_unknown"))
+    tables = [c.token_embedding, c.positional_embedding, c.output_head]
+    plot(figs.parameter_bars([t("tok.bar_token"), t("tok.bar_pos"), t("tok.bar_head")], tables,
+                             title=t("tok.params_title"), y_title=t("tok.params_y"),
+                             text=[human_number(x) for x in tables]))
+    plot(figs.parameter_bars(list(shares), [100 * s for s in shares.values()], title=t("tok.shares_title"),
+                             y_title=t("tok.shares_y"), highlight=preset, note=t("tok.shares_note"),
+                             text=[f"{s:.1%}" for s in shares.values()]))
+    notice("tok.notice_params")
+
+
+# bound tabs run lazily: only the open tab's figures are built on a rerun, and the open tab is in the URL
+tabs = st.tabs([t("tok.tab_lookup"), t("tok.tab_onehot"), t("tok.tab_grad"), t("tok.tab_params")],
+               key="tok_tab", bind="query-params")
+for tab, render, needs_text in zip(tabs, (lookup_tab, onehot_tab, gradient_tab, parameter_tab), (1, 1, 1, 0)):
+    if tab.open and (v is not None or not needs_text):
+        with tab:
+            render()
