@@ -1,0 +1,176 @@
+STRINGS = {
+    "train.nav": {"en": "Trained embedding", "zh": "训练嵌入"},
+    "train.title": {"en": "Trained embedding: tokens that share contexts move together", "zh": "训练嵌入：上下文相同的 token 会聚到一起"},
+    "train.intro": {
+        "en": (
+            "Text 001's experiment, trained live. Sequences are drawn from one group of characters at a time "
+            "(lowercase a–j, or uppercase A–J), so tokens of different groups never meet. A tiny model (an "
+            "embedding table and an output layer, nothing else) learns to predict the next character. The "
+            "only thing that can shape the table is **which tokens come next**: do tokens of a group end up "
+            "with similar vectors?"
+        ),
+        "zh": (
+            "现场重做文本 001 的实验。每条序列只从一组字符里采样（小写 a–j 或大写 A–J），"
+            "不同组的 token 永远不会出现在同一条序列中。一个极小的模型（只有嵌入表和输出层）学习预测下一个字符。"
+            "能塑造这张表的只有 **接下来出现什么 token**：同一组的 token 最后会不会得到相似的向量？"
+        ),
+    },
+    "train.steps": {"en": "training steps", "zh": "训练步数"},
+    "train.lr": {"en": "learning rate (Adam)", "zh": "学习率（Adam）"},
+    "train.seed": {"en": "seed", "zh": "随机种子"},
+    "train.groups": {"en": "Groups (separated by spaces)", "zh": "分组（用空格分隔）"},
+    "train.groups_help": {
+        "en": "Each group is a run of characters; a sequence only ever uses the characters of one group.",
+        "zh": "每一组是一串字符；一条序列只会用到同一组里的字符。",
+    },
+    "train.softmax": {"en": "Output layer predicts", "zh": "输出层预测的类别"},
+    "train.softmax_vocab": {"en": "256 classes, as in the text", "zh": "256 个类别（与原文相同）"},
+    "train.softmax_groups": {"en": "only the group tokens", "zh": "只有组内的 token"},
+    "train.tab_groups": {"en": "Two groups", "zh": "两组字符"},
+    "train.tab_text": {"en": "Your own text", "zh": "你自己的文本"},
+    "train.training": {"en": "training step {step} of {steps}", "zh": "训练中：第 {step} / {steps} 步"},
+    "train.trained": {"en": "trained {steps} steps in {seconds:.1f} s", "zh": "已训练 {steps} 步，用时 {seconds:.1f} 秒"},
+    "train.numbers": {"en": "The numbers the text quotes", "zh": "原文引用的数字"},
+    "train.quantity": {"en": "cosine similarity", "zh": "余弦相似度"},
+    "train.pair_row": {"en": "sim('{a}', '{b}')", "zh": "sim('{a}', '{b}')"},
+    "train.same_row": {"en": "mean over same-group pairs", "zh": "同组词对的平均值"},
+    "train.cross_row": {"en": "mean over cross-group pairs", "zh": "跨组词对的平均值"},
+    "train.text_col": {"en": "text 001 says", "zh": "文本 001 的数字"},
+    "train.negative": {
+        "en": (
+            "The cross-group similarity went **negative** ({cross:.2f}), not to about 0 as the text says. Why: the "
+            "gradient pulls a token's vector towards the output row of the token that came next and pushes it away "
+            "from the rows that hold probability. {why}"
+        ),
+        "zh": (
+            "跨组相似度变成了 **负数**（{cross:.2f}），而不是原文说的接近 0。原因：梯度把一个 token 的向量拉向"
+            "下一个 token 的输出行，同时推离那些占着概率的输出行。{why}"
+        ),
+    },
+    "train.why_groups": {
+        "en": (
+            "With only the group tokens in the softmax, the probability a lowercase token must give up sits on the "
+            "uppercase rows: \"towards lowercase\" is \"away from uppercase\", so the two groups end on opposite "
+            "sides of one axis. Switch the output layer to 256 classes to see the text's setting."
+        ),
+        "zh": (
+            "当 softmax 只包含组内 token 时，小写 token 要让出的概率都在大写字母的输出行上：“靠近小写”就等于"
+            "“远离大写”，于是两组落在同一条轴的两端。把输出层切换到 256 个类别，就是原文的设置。"
+        ),
+    },
+    "train.why_vocab": {
+        "en": (
+            "With 256 classes the first steps push both groups away from the same 236 classes that never occur, a "
+            "shared direction that makes them more alike (the blue curve rises to about +0.1). Once those classes "
+            "have lost their probability, what is left to give up sits on the other group's rows, and the groups "
+            "drift apart. The text's 500 steps happen to land near the crossing; a longer or faster run goes "
+            "negative."
+        ),
+        "zh": (
+            "有 256 个类别时，最初几步把两组都推离同样的 236 个从不出现的类别，这是一个共同方向，"
+            "让两组更相似（蓝色曲线先升到约 +0.1）。等这些类别失去概率后，剩下要让出的概率都在另一组的输出行上，"
+            "两组便逐渐分开。原文的 500 步恰好落在穿过 0 的位置附近；训练更久或学习率更大，就会变成负数。"
+        ),
+    },
+    "train.near_zero": {
+        "en": (
+            "Cross-group similarity is near 0 ({cross:.2f}), as in the text. But follow the blue curve: it first "
+            "rises (both groups are pushed away from the same 236 never-seen classes), then falls steadily (once "
+            "those have no probability left, each group is pushed away from the other). 500 steps is close to "
+            "where it crosses 0; more steps make it negative. With \"only the group tokens\" it goes negative at "
+            "once."
+        ),
+        "zh": (
+            "跨组相似度接近 0（{cross:.2f}），与原文一致。但请看蓝色曲线：它先上升（两组都被推离同样的 236 个从不出现的类别），"
+            "然后持续下降（这些类别的概率耗尽后，每一组都被推离另一组）。500 步正好接近它穿过 0 的位置；"
+            "步数更多就会变成负数。选择“只有组内的 token”时，它会立刻变成负数。"
+        ),
+    },
+    "train.positive": {
+        "en": (
+            "Cross-group similarity went up ({cross:.2f}): the shared push away from the never-seen classes still "
+            "dominates. That happens early in training, or when a very large learning rate makes training unstable "
+            "(check the loss curve)."
+        ),
+        "zh": (
+            "跨组相似度上升了（{cross:.2f}）：推离那些从不出现的类别的共同推力仍占主导。"
+            "这会出现在训练早期，或者学习率过大导致训练不稳定时（请看损失曲线）。"
+        ),
+    },
+    "train.pair_spread": {
+        "en": (
+            "A single pair such as sim('a','A') scatters around the group mean from seed to seed (each row keeps "
+            "part of its random start); the group means are the steadier numbers. Same-group similarity is not 1 "
+            "after {steps} steps for the same reason: only the shared group direction has grown."
+        ),
+        "zh": (
+            "像 sim('a','A') 这样的单个词对，会随随机种子在组平均值附近波动（每一行都保留着一部分随机初始值）；"
+            "组平均值更稳定。出于同样的原因，训练 {steps} 步后同组相似度也达不到 1：增长的只是组共同的方向。"
+        ),
+    },
+    "train.loss_title": {"en": "Next-token loss during training", "zh": "训练过程中的 next-token 损失"},
+    "train.loss_y": {"en": "cross-entropy (nats)", "zh": "交叉熵（nat）"},
+    "train.step": {"en": "step", "zh": "步数"},
+    "train.floor": {"en": "best possible: {floor:.2f}", "zh": "理论最优：{floor:.2f}"},
+    "train.loss_note": {
+        "en": "the next character is uniform within its group, so no model can beat the dashed line",
+        "zh": "下一个字符在组内是均匀分布的，任何模型都无法低于虚线",
+    },
+    "train.sim_title": {"en": "Cosine similarity of every pair of token vectors", "zh": "每对 token 向量的余弦相似度"},
+    "train.before": {"en": "before training", "zh": "训练前"},
+    "train.after": {"en": "after {steps} steps", "zh": "训练 {steps} 步后"},
+    "train.sim_note": {"en": "tokens ordered by group; lines separate the groups", "zh": "token 按组排列；线条分隔各组"},
+    "train.curve_title": {"en": "Mean similarity within and across groups during training", "zh": "训练过程中组内与组间的平均相似度"},
+    "train.curve_same": {"en": "same group", "zh": "同组"},
+    "train.curve_cross": {"en": "different groups", "zh": "不同组"},
+    "train.curve_y": {"en": "mean cosine", "zh": "平均余弦"},
+    "train.ref_ab": {"en": "text: sim(a,b) 0.56", "zh": "原文：sim(a,b) 0.56"},
+    "train.ref_aA": {"en": "text: sim(a,A) 0.04", "zh": "原文：sim(a,A) 0.04"},
+    "train.snapshot": {"en": "snapshot at step", "zh": "快照所在步数"},
+    "train.pca_title": {"en": "Token vectors at step {step}, projected to 2-D", "zh": "第 {step} 步时的 token 向量（投影到二维）"},
+    "train.pca_note": {
+        "en": "axes: the two main directions of the trained vectors (PCA), the same for every snapshot",
+        "zh": "坐标轴：训练后向量的两个主方向（PCA），所有快照共用",
+    },
+    "train.notice": {
+        "en": (
+            "Before training the matrix is noise. After training the two diagonal blocks light up: tokens that are "
+            "followed by the same things get similar vectors, although no label ever said which group a token is "
+            "in. Drag the snapshot slider to watch the groups separate."
+        ),
+        "zh": (
+            "训练前，相似度矩阵只是噪声。训练后两个对角块亮了起来：后面跟着相同 token 的 token 得到了相似的向量，"
+            "尽管从来没有标签告诉模型哪个 token 属于哪一组。拖动快照滑块，看两组如何分开。"
+        ),
+    },
+    # your own text
+    "train.text_md": {
+        "en": (
+            "The same tiny model on any text you paste, one token per character. The model sees the last "
+            "*context* characters (averaged) and predicts the next one. Tokens are coloured by character class "
+            "only to read the picture; training does not know the classes."
+        ),
+        "zh": (
+            "把同样的小模型用在你粘贴的任意文本上，每个字符是一个 token。模型看最近 *context* 个字符（取平均），"
+            "预测下一个字符。按字符类别着色只是为了方便看图，训练过程并不知道这些类别。"
+        ),
+    },
+    "train.text": {"en": "Text to train on", "zh": "用于训练的文本"},
+    "train.text_default": {
+        "en": (
+            "the cat sat on the mat. the dog sat on the log. a cat and a dog ran to the mat. "
+            "One Two Three Four Five. 1 2 3 4 5 6 7 8 9 10."
+        ),
+        "zh": "猫坐在垫子上。狗坐在木头上。猫和狗跑到垫子上。一二三四五六七八九十。今天天气很好，明天天气也很好。",
+    },
+    "train.context": {"en": "context (characters the model sees)", "zh": "上下文长度（模型看到的字符数）"},
+    "train.text_sim_title": {"en": "Cosine similarity after training ({n} tokens)", "zh": "训练后的余弦相似度（{n} 个 token）"},
+    "train.text_pca_title": {"en": "Token vectors after training, projected to 2-D", "zh": "训练后的 token 向量（投影到二维）"},
+    "train.text_notice": {
+        "en": (
+            "Characters that are followed by similar characters land near each other: often digits with digits, "
+            "vowels with vowels, or punctuation with spaces. A short text gives a noisy picture; paste more."
+        ),
+        "zh": "后面跟着相似字符的字符会靠在一起：常见的是数字和数字、元音和元音、标点和空格。文本太短时图会很乱，可以多粘贴一些。",
+    },
+}

@@ -1,0 +1,126 @@
+"""Cached training runs of the Trained embedding page.
+
+A run is cached per settings with ``st.cache_data``. The progress bar must only appear when a run really trains, and
+an element written from inside a cached function would be replayed on every cache hit, so the cache is probed
+first: ``_stored`` raises (exceptions are never cached) unless it is handed a fresh result to store.
+"""
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable
+
+import numpy as np
+import streamlit as st
+
+from embedviz import training
+from embedviz.similarity import pca_2d
+
+SOFTMAX = {"vocab": 256, "groups": None}  # the head's classes: the text's 256-byte vocabulary, or the groups only
+TEXT_PAIRS = {("a", "b"): "0.03 → 0.56", ("a", "A"): "≈ 0.04"}  # what text 001 quotes (before -> after; after only)
+
+
+class _NotCached(Exception):
+    pass
+
+
+@st.cache_data(max_entries=24, show_spinner=False)
+def _stored(kind: str, settings: tuple, _fresh: dict | None = None) -> dict:
+    if _fresh is None:
+        raise _NotCached  # a probe that found nothing; exceptions are not cached
+    return _fresh
+
+
+def parse_groups(text: str) -> tuple[str, ...]:
+    """'abcdefghij ABCDEFGHIJ' -> ('abcdefghij', 'ABCDEFGHIJ'): groups are separated by spaces or new lines."""
+    return tuple(text.split())
+
+
+def _summary(result: training.TrainingResult, seconds: float) -> dict:
+    """What the page shows, computed once per run: similarities, group means over the snapshots, 2-D projections."""
+    groups = result.group_names
+    steps = np.array([s for s, _ in result.snapshots])
+    curve = np.array([
+        dataclasses.replace(result, weights_after=w).group_similarity() for _, w in result.snapshots
+    ])  # (S, 2): mean same-group and cross-group cosine at each snapshot
+    basis = result.weights_after  # axes = the two main directions the trained vectors spread along
+    points = [pca_2d(w, basis_from=basis) for _, w in result.snapshots]  # S x (V, 2)
+    pairs = {}
+    first = groups[0]
+    candidates = [(first[0], first[1])] + ([(first[0], groups[1][0])] if len(groups) > 1 else [])
+    for a, b in candidates:
+        pairs[(a, b)] = (result.similarity(a, b, after=False), result.similarity(a, b))
+    return {
+        "vocab": result.vocab,
+        "group_of": result.group_of,
+        "group_names": groups,
+        "losses": result.losses,
+        "sim_before": result.similarity_matrix(after=False),
+        "sim_after": result.similarity_matrix(after=True),
+        "groups_before": result.group_similarity(after=False),
+        "groups_after": result.group_similarity(after=True),
+        "snapshot_steps": steps,
+        "curve": curve,
+        "points": points,
+        "limit": float(max(np.abs(p).max() for p in points)) * 1.1,
+        "pairs": pairs,
+        "num_classes": result.num_classes,
+        "seconds": seconds,
+    }
+
+
+def _run(kind: str, settings: tuple, train: Callable, progress: Callable[[int, int], None] | None) -> dict:
+    try:
+        return _stored(kind, settings)
+    except _NotCached:
+        pass
+    start = time.perf_counter()
+    result = train(progress)
+    summary = _summary(result, time.perf_counter() - start)
+    return _stored(kind, settings, _fresh=summary)
+
+
+def group_experiment(
+    steps: int, d_model: int, lr: float, seed: int, groups: tuple[str, ...], softmax: str,
+    *, progress: Callable[[int, int], None] | None = None,
+) -> dict:
+    """Text 001's experiment for these settings, trained once and then served from the cache.
+
+    ``progress(step, steps)`` is only called when the run is really trained (not on a cache hit).
+    """
+    settings = (steps, d_model, lr, seed, groups, softmax)
+
+    def train(callback):
+        return training.train_group_experiment(
+            steps=steps, d_model=d_model, lr=lr, seed=seed, groups=groups, vocab_size=SOFTMAX[softmax],
+            progress=callback,
+        )
+
+    return _run("groups", settings, train, progress)
+
+
+def text_experiment(
+    text: str, steps: int, d_model: int, lr: float, seed: int, context: int,
+    *, progress: Callable[[int, int], None] | None = None,
+) -> dict:
+    """``train_on_text`` on the user's text (character tokens), cached like ``group_experiment``."""
+    settings = (text, steps, d_model, lr, seed, context)
+
+    def train(callback):
+        return training.train_on_text(
+            text, steps=steps, d_model=d_model, lr=lr, seed=seed, context=context, progress=callback
+        )
+
+    return _run("text", settings, train, progress)
+
+
+def text_reference(pair: tuple[str, str]) -> str:
+    """Text 001's numbers for this pair as the text quotes them, or '' if it does not."""
+    return TEXT_PAIRS.get(pair, "")
+
+
+def loss_floor(groups: tuple[str, ...]) -> float:
+    """The lowest loss any model can reach: each next character is uniform over its group of n, costing ln n nats,
+    and a sequence picks its group uniformly, so the floor is the mean of ln n over the groups (ln 10 = 2.30)."""
+    sizes = [len(dict.fromkeys(g)) for g in groups]
+    return float(np.mean(np.log(sizes)))

@@ -1,0 +1,131 @@
+"""Trained embedding: text 001's experiment live; tokens that share contexts end up with similar vectors."""
+import streamlit as st
+
+from embedviz.app import training_view as view
+from embedviz.app.i18n import t
+from embedviz.app.widgets import choice_slider, plot, segmented, show_error
+from embedviz.figures import similarity_heatmap
+from embedviz.figures import tokens as figs
+
+STEPS = (10, 20, 50, 100, 200, 500, 1_000, 2_000)
+D_MODELS = (2, 4, 8, 16, 32, 64, 128, 256)
+LRS = (1e-4, 2e-4, 5e-4, 1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2, 0.1, 0.2, 0.5, 1.0)  # Adam, default 1e-2 as in training.py
+
+
+def notice(key: str, **values) -> None:
+    st.info(f"**{t('common.notice')}:** {t(key, **values)}")
+
+
+class ProgressBar:
+    """A progress callback that draws its bar on first use, so a cached run (which never calls it) shows no bar."""
+
+    def __init__(self) -> None:
+        self.slot, self.used = st.empty(), False
+
+    def __call__(self, step: int, steps: int) -> None:
+        self.used = True
+        self.slot.progress(step / steps, text=t("train.training", step=step, steps=steps))
+
+    def done(self, steps: int, seconds: float) -> None:
+        if self.used:  # really trained this run: leave a full bar saying how long it took
+            self.slot.progress(1.0, text=t("train.trained", steps=steps, seconds=seconds))
+
+
+st.title(t("train.title"))
+st.markdown(t("train.intro"))
+c1, c2, c3, c4 = st.columns([3, 3, 3, 1])
+with c1:
+    steps = choice_slider("tr_steps", "train.steps", STEPS, 500)
+with c2:
+    d_model = choice_slider("tr_d", "common.d_model", D_MODELS, 16)
+with c3:
+    lr = choice_slider("tr_lr", "train.lr", LRS, 0.01, format_func=lambda x: f"{x:g}")
+with c4:
+    seed = int(st.number_input(t("train.seed"), 0, 9_999, 0, key="tr_seed", bind="query-params"))
+
+
+def groups_tab() -> None:
+    g1, g2 = st.columns([3, 2])
+    text = g1.text_input(t("train.groups"), value="abcdefghij ABCDEFGHIJ", key="tr_groups", max_chars=300,
+                         help=t("train.groups_help"), bind="query-params")
+    with g2:
+        softmax = segmented("tr_soft", "train.softmax", tuple(view.SOFTMAX), "vocab",
+                            format_func=lambda k: t(f"train.softmax_{k}"))
+    groups = view.parse_groups(text)
+    bar = ProgressBar()
+    try:
+        r = view.group_experiment(steps, d_model, lr, seed, groups, softmax, progress=bar)
+    except ValueError as error:
+        bar.slot.empty()
+        show_error(error)
+        return
+    bar.done(steps, r["seconds"])
+    st.subheader(t("train.numbers"))
+    (same0, cross0), (same1, cross1) = r["groups_before"], r["groups_after"]
+    rows = [(t("train.pair_row", a=a, b=b), before, after, view.text_reference((a, b)))
+            for (a, b), (before, after) in r["pairs"].items()]
+    rows += [(t("train.same_row"), same0, same1, ""), (t("train.cross_row"), cross0, cross1, "")]
+    st.table({t("train.quantity"): [q for q, *_ in rows], t("train.before"): [f"{b:+.3f}" for _, b, _, _ in rows],
+              t("train.after", steps=steps): [f"{a:+.3f}" for _, _, a, _ in rows],
+              t("train.text_col"): [ref for *_, ref in rows]})
+    if len(groups) > 1:
+        if cross1 < -0.15:
+            st.warning(t("train.negative", cross=cross1, why=t(f"train.why_{softmax}")))
+        elif cross1 > 0.15:
+            st.warning(t("train.positive", cross=cross1))
+        else:
+            st.success(t("train.near_zero", cross=cross1))
+        st.caption(t("train.pair_spread", steps=steps))
+
+    floor = view.loss_floor(groups)
+    plot(figs.loss_figure(r["losses"], title=t("train.loss_title"), x_title=t("train.step"),
+                          y_title=t("train.loss_y"), floor=floor, floor_name=t("train.floor", floor=floor),
+                          note=t("train.loss_note")))
+    sizes = [len(g) for g in r["group_names"]]
+    plot(figs.similarity_before_after(
+        r["sim_before"], r["sim_after"], r["vocab"], title=t("train.sim_title"), before_title=t("train.before"),
+        after_title=t("train.after", steps=steps), note=t("train.sim_note"), group_sizes=sizes,
+    ))
+    plot(figs.group_similarity_figure(
+        r["snapshot_steps"], r["curve"][:, 0], r["curve"][:, 1], title=t("train.curve_title"),
+        x_title=t("train.step"), y_title=t("train.curve_y"), names=(t("train.curve_same"), t("train.curve_cross")),
+        reference={t("train.ref_ab"): 0.56, t("train.ref_aA"): 0.04} if groups[:1] == ("abcdefghij",) else None,
+    ))
+    snaps = [int(s) for s in r["snapshot_steps"]]
+    at = choice_slider("tr_snap", "train.snapshot", snaps, snaps[-1]) if len(snaps) > 1 else snaps[0]
+    k = snaps.index(at) if at in snaps else len(snaps) - 1
+    names = [r["group_names"][g] for g in r["group_of"]]
+    plot(figs.pca_figure(r["points"][k], r["vocab"], names, title=t("train.pca_title", step=snaps[k]),
+                         note=t("train.pca_note"), limit=r["limit"]))
+    notice("train.notice")
+
+
+def text_tab() -> None:
+    st.markdown(t("train.text_md"))
+    text = st.text_area(t("train.text"), value=t("train.text_default"), key="tr_text", max_chars=2_000,
+                        bind="query-params")
+    context = st.slider(t("train.context"), 1, 8, 1, key="tr_ctx", bind="query-params")
+    bar = ProgressBar()
+    try:
+        r = view.text_experiment(text, steps, d_model, lr, seed, context, progress=bar)
+    except ValueError as error:
+        bar.slot.empty()
+        show_error(error)
+        return
+    bar.done(steps, r["seconds"])
+    order = sorted(range(len(r["vocab"])), key=lambda i: (r["group_of"][i], r["vocab"][i]))
+    labels = [r["vocab"][i] for i in order]
+    plot(figs.loss_figure(r["losses"], title=t("train.loss_title"), x_title=t("train.step"),
+                          y_title=t("train.loss_y")))
+    plot(similarity_heatmap(r["sim_after"][order][:, order], labels,
+                            title=t("train.text_sim_title", n=len(labels)), note=t("train.sim_note")))
+    names = [r["group_names"][g] for g in r["group_of"]]
+    plot(figs.pca_figure(r["points"][-1], r["vocab"], names, title=t("train.text_pca_title")))
+    notice("train.text_notice")
+
+
+tabs = st.tabs([t("train.tab_groups"), t("train.tab_text")], key="tr_tab", bind="query-params")
+for tab, render in zip(tabs, (groups_tab, text_tab)):
+    if tab.open:
+        with tab:
+            render()
