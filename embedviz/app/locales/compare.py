@@ -1,0 +1,223 @@
+STRINGS = {
+    "cmp.nav": {"en": "Compare encodings", "zh": "位置编码对比"},
+    "cmp.title": {"en": "Compare positional encodings", "zh": "位置编码方案对比"},
+    "cmp.intro": {
+        "en": (
+            "Five ways to tell a transformer where each token stands, at the same d_model and context length. "
+            "**Sinusoidal** and **learned** add a vector to each token's embedding; **RoPE** rotates queries and "
+            "keys inside attention; **ALiBi** subtracts a distance penalty from the attention scores; **none** is "
+            "the baseline with no position signal at all."
+        ),
+        "zh": (
+            "在相同的 d_model 和上下文长度下，对比五种告诉 Transformer 每个 token 位置的方法。**正弦**和"
+            "**可学习**编码把一个向量加到 token 的嵌入上；**RoPE** 在注意力内部旋转 query 和 key；"
+            "**ALiBi** 从注意力分数里减去一个与距离成正比的惩罚；**无位置编码**作为基线，完全不提供位置信号。"
+        ),
+    },
+    "cmp.scheme_sinusoidal": {"en": "sinusoidal", "zh": "正弦"},
+    "cmp.scheme_learned": {"en": "learned", "zh": "可学习"},
+    "cmp.scheme_rope": {"en": "RoPE", "zh": "RoPE"},
+    "cmp.scheme_alibi": {"en": "ALiBi", "zh": "ALiBi"},
+    "cmp.scheme_none": {"en": "none", "zh": "无位置编码"},
+    "cmp.d_model": {"en": "d_model", "zh": "d_model（向量维度）"},
+    "cmp.length": {"en": "context length L", "zh": "上下文长度 L"},
+    "cmp.heads": {"en": "attention heads (ALiBi)", "zh": "注意力头数（ALiBi）"},
+    "cmp.k": {"en": "k positions past the end", "zh": "超出末尾 k 个位置"},
+    "cmp.params_header": {"en": "Parameters", "zh": "参数量"},
+    "cmp.col_scheme": {"en": "scheme", "zh": "方案"},
+    "cmp.col_params": {"en": "position parameters", "zh": "位置参数量"},
+    "cmp.col_why": {"en": "why", "zh": "原因"},
+    "cmp.params_sinusoidal": {"en": "a formula: nothing to store", "zh": "由公式算出，无需存储"},
+    "cmp.params_learned": {"en": "a table: L × D = {L} × {D}", "zh": "一张表：L × D = {L} × {D}"},
+    "cmp.params_rope": {"en": "rotation angles from a formula", "zh": "旋转角度由公式算出"},
+    "cmp.params_alibi": {"en": "fixed slopes, one per head", "zh": "每个头一个固定斜率"},
+    "cmp.params_none": {"en": "nothing at all", "zh": "什么都没有"},
+    "cmp.adjacent_header": {"en": "Neighbouring positions", "zh": "相邻位置"},
+    "cmp.adjacent_intro": {
+        "en": (
+            "How alike are the position vectors of p and p + 1? Sinusoidal gives the same value at every p: each "
+            "pair turns by ω_i per step, wherever it starts. A freshly initialised learned table is random noise "
+            "around 0 (training may smooth it later). RoPE adds no vector, so we rotate the all-ones vector (q = k "
+            "aligned in every pair, as in text 003's decay demo): its similarities are RoPE's relative scores, and "
+            "they coincide with the sinusoidal curve because both are sums of cos(ω_i). ALiBi and no encoding put "
+            "nothing into the vectors: p and p + 1 look identical (cos = 1)."
+        ),
+        "zh": (
+            "位置 p 和 p + 1 的位置向量有多像？正弦编码在每个 p 上都一样：每个维度对每走一步转 ω_i，与起点无关。刚初始化"
+            "的可学习位置表只是 0 附近的随机噪声（训练之后才可能变得平滑）。RoPE 不添加向量，所以这里旋转全 1 向量（q、k 在"
+            "每个维度对上同向，和文章 003 的衰减实验一样）：它的相似度就是 RoPE 的相对位置分数，并且和正弦曲线完全重合，因为两"
+            "者都是 cos(ω_i) 之和。ALiBi 和无位置编码都不往向量里放任何东西：p 和 p + 1 看起来完全相同（cos "
+            "= 1）。"
+        ),
+    },
+    "cmp.adjacent_title": {
+        "en": "cos(position p, position p + 1), d_model {D}",
+        "zh": "cos(位置 p, 位置 p + 1)，d_model {D}",
+    },
+    "cmp.adjacent_y": {"en": "cosine similarity", "zh": "余弦相似度"},
+    "cmp.matrix_header": {"en": "Similarity between all positions", "zh": "所有位置两两之间的相似度"},
+    "cmp.matrix_intro": {
+        "en": (
+            "Sinusoidal and RoPE: high near the diagonal, falling with distance, the same along every diagonal "
+            "(only the gap counts). Learned at initialisation: no structure off the diagonal. ALiBi and no "
+            "encoding: every position is the same vector; ALiBi's distance lives in the scores (below)."
+        ),
+        "zh": (
+            "正弦和 RoPE：对角线附近高，随距离下降，每条对角线上数值相同（只有间隔起作用）。刚初始化的可学习编码：对角线之外没有任何"
+            "结构。ALiBi 和无位置编码：每个位置都是同一个向量；ALiBi 的距离信息在分数里（见下文）。"
+        ),
+    },
+    "cmp.matrix_title": {
+        "en": "Cosine similarity of position vectors, d_model {D}, L = {L}",
+        "zh": "位置向量的余弦相似度，d_model {D}，L = {L}",
+    },
+    "cmp.panel_rope": {"en": "RoPE q·k", "zh": "RoPE q·k"},
+    "cmp.panel_same": {"en": "ALiBi / none", "zh": "ALiBi / 无"},
+    "cmp.matrix_hover": {"en": "p = %{y}, q = %{x}<br>cos = %{z:.3f}", "zh": "p = %{y}，q = %{x}<br>cos = %{z:.3f}"},
+    "cmp.past_header": {"en": "Past the maximum length", "zh": "超出最大长度"},
+    "cmp.past_intro": {
+        "en": (
+            "Ask every scheme for a sequence of L + k = {T} tokens, i.e. up to position {last}, while the context "
+            "length is L = {L} (positions 0 … {lastrow})."
+        ),
+        "zh": "让每种方案处理 L + k = {T} 个 token，即一直到位置 {last}，而上下文长度只有 L = {L}（位置 0 … {lastrow}）。",
+    },
+    "cmp.past_learned": {
+        "en": "Learned: the table has no row {last}. LearnedPositionalEmbedding says: “{error}”",
+        "zh": "可学习：位置表里没有第 {last} 行。LearnedPositionalEmbedding 报错：“{error}”",
+    },
+    "cmp.col_result": {"en": "at position {last}", "zh": "在位置 {last}"},
+    "cmp.past_learned_cell": {"en": "no row: the lookup raises an error", "zh": "没有这一行：查表报错"},
+    "cmp.past_sinusoidal": {
+        "en": "the formula continues: PE = [{values}, …]; cos with the previous position {far} (at p = 0: {near})",
+        "zh": "公式照样能算：PE = [{values}, …]；与前一个位置的 cos 为 {far}（在 p = 0 处：{near}）",
+    },
+    "cmp.past_rope": {
+        "en": "relative: score({last}, {prev}) = {far}, the same as score(1, 0) = {near}",
+        "zh": "相对位置：分数({last}, {prev}) = {far}，与分数(1, 0) = {near} 相同",
+    },
+    "cmp.past_alibi": {
+        "en": "relative: head 1's bias({last}, {prev}) = {far}, the same as bias(1, 0) = {near}",
+        "zh": "相对位置：第 1 个头的偏置({last}, {prev}) = {far}，与偏置(1, 0) = {near} 相同",
+    },
+    "cmp.past_none": {
+        "en": "nothing to run out of, but also nothing that tells positions apart",
+        "zh": "没有长度上限，但也没有任何东西能区分位置",
+    },
+    "cmp.past_caption": {
+        "en": (
+            "Defined is not the same as good: a model trained on L positions has never seen the angles or "
+            "distances beyond L, which is why context-extension methods exist."
+        ),
+        "zh": "能算出来不等于效果好：只在 L 个位置上训练过的模型从没见过超出 L 的角度或距离，这正是上下文扩展方法存在的原因。",
+    },
+    "cmp.alibi_header": {"en": "ALiBi: a linear penalty per head", "zh": "ALiBi：每个头一个线性惩罚"},
+    "cmp.alibi_intro": {
+        "en": (
+            "ALiBi (Press et al. 2021, BLOOM, MPT) adds no vectors. Head h subtracts slope_h × (i − j) from the "
+            "score of query i and key j. The slopes form a geometric sequence (8 heads: 1/2, 1/4, …, 1/256), so "
+            "steep heads only look nearby and shallow heads look far."
+        ),
+        "zh": (
+            "ALiBi（Press 等 2021，BLOOM、MPT 采用）不添加任何向量。第 h 个头从 query i 与 key "
+            "j 的分数中减去 slope_h × (i − j)。斜率构成等比数列（8 个头时为 1/2、1/4……1/256），所以斜"
+            "率大的头只看近处，斜率小的头能看得更远。"
+        ),
+    },
+    "cmp.bias_title": {
+        "en": "ALiBi bias −slope × (i − j) of {n} of {H} heads, L = {L}",
+        "zh": "ALiBi 偏置 −slope × (i − j)：{H} 个头中的 {n} 个，L = {L}",
+    },
+    "cmp.bias_note": {
+        "en": "colour stops at −8: a key with that penalty gets e⁻⁸ ≈ 0.03% of its weight; blank: future keys (masked)",
+        "zh": "颜色在 −8 处截止：受此惩罚的 key 只剩 e⁻⁸ ≈ 0.03% 的权重；空白：未来的 key（被掩码）",
+    },
+    "cmp.bias_panel": {"en": "head {h}: {slope}", "zh": "第 {h} 个头：{slope}"},
+    "cmp.bias_hover": {"en": "query %{y}, key %{x}<br>bias = %{z:.3f}", "zh": "query %{y}，key %{x}<br>偏置 = %{z:.3f}"},
+    "cmp.slopes_title": {"en": "Slopes of the {H} heads", "zh": "{H} 个头的斜率"},
+    "cmp.slopes_note": {
+        "en": "log scale: a power-of-two head count gives an even staircase (a geometric sequence)",
+        "zh": "对数坐标：头数为 2 的幂时呈均匀台阶（等比数列）",
+    },
+    "cmp.head": {"en": "head", "zh": "注意力头"},
+    "cmp.slope": {"en": "slope (log)", "zh": "斜率（对数坐标）"},
+    "cmp.props_header": {"en": "Five properties of a good encoding", "zh": "好的位置编码应满足的五条性质"},
+    "cmp.props_intro": {
+        "en": (
+            "Text 003's checklist: **unique** (no two positions collide), **bounded** (values do not grow with the "
+            "position), **relative** (distance is expressible), **extrapolates** (still sensible past the training "
+            "length), **deterministic** (the same position always gives the same encoding)."
+        ),
+        "zh": (
+            "文章 003 的标准：**唯一性**（不同位置不撞车）、**有界性**（数值不随位置膨胀）、**相对性**（能表达相对距离）"
+            "、**可外推**（超出训练长度依然合理）、**确定性**（同一位置永远得到同一编码）。"
+        ),
+    },
+    "cmp.prop_unique": {"en": "unique", "zh": "唯一性"},
+    "cmp.prop_bounded": {"en": "bounded", "zh": "有界性"},
+    "cmp.prop_relative": {"en": "relative", "zh": "相对性"},
+    "cmp.prop_extrapolates": {"en": "extrapolates", "zh": "可外推"},
+    "cmp.prop_deterministic": {"en": "deterministic", "zh": "确定性"},
+    "cmp.why_sinusoidal_unique": {
+        "en": "many frequencies together give each position its own fingerprint",
+        "zh": "多个频率组合起来，每个位置都有独一无二的指纹",
+    },
+    "cmp.why_sinusoidal_bounded": {"en": "every value is a sin or cos in [−1, 1]", "zh": "每个值都是 [−1, 1] 内的正弦或余弦"},
+    "cmp.why_sinusoidal_relative": {
+        "en": "PE(p + k) is a fixed rotation of PE(p); the model must learn to use it",
+        "zh": "PE(p + k) 是 PE(p) 的固定旋转，但要靠模型自己学会利用",
+    },
+    "cmp.why_sinusoidal_extrapolates": {"en": "the formula gives any position", "zh": "公式可以算出任意位置"},
+    "cmp.why_sinusoidal_deterministic": {"en": "a formula, no randomness", "zh": "纯公式，没有随机性"},
+    "cmp.why_learned_unique": {"en": "each position has its own trained row", "zh": "每个位置都有自己训练出的一行"},
+    "cmp.why_learned_bounded": {"en": "a finite table of small numbers", "zh": "一张由小数值组成的有限表"},
+    "cmp.why_learned_relative": {
+        "en": "rows are independent parameters: any notion of distance must be learned",
+        "zh": "各行是相互独立的参数：距离的概念只能靠学习得到",
+    },
+    "cmp.why_learned_extrapolates": {"en": "no row exists past L: the lookup fails", "zh": "L 之后没有对应的行：查表失败"},
+    "cmp.why_learned_deterministic": {"en": "after training, a fixed lookup", "zh": "训练完成后是固定的查表"},
+    "cmp.why_rope_unique": {"en": "each position is its own set of rotation angles", "zh": "每个位置对应一组独特的旋转角度"},
+    "cmp.why_rope_bounded": {"en": "a rotation keeps the length of q and k", "zh": "旋转不改变 q 和 k 的长度"},
+    "cmp.why_rope_relative": {"en": "q·k depends only on m − n, built into the score", "zh": "q·k 只取决于 m − n，直接体现在分数里"},
+    "cmp.why_rope_extrapolates": {
+        "en": "any position has an angle; far past training, scale it (PI, NTK, YaRN)",
+        "zh": "任何位置都有角度；远超训练长度时需要缩放（PI、NTK、YaRN）",
+    },
+    "cmp.why_rope_deterministic": {"en": "angles come from a formula", "zh": "角度由公式算出"},
+    "cmp.why_alibi_unique": {"en": "no vector per position: only distances are encoded", "zh": "没有逐位置的向量：只编码了距离"},
+    "cmp.why_alibi_bounded": {
+        "en": "the penalty grows with distance without limit (on purpose)",
+        "zh": "惩罚随距离无限增大（有意为之）",
+    },
+    "cmp.why_alibi_relative": {"en": "the bias depends only on i − j", "zh": "偏置只取决于 i − j"},
+    "cmp.why_alibi_extrapolates": {
+        "en": "the same slopes work at any length: “train short, test long”",
+        "zh": "同样的斜率适用于任意长度：“短训练，长测试”",
+    },
+    "cmp.why_alibi_deterministic": {"en": "fixed slopes, no parameters", "zh": "固定斜率，没有参数"},
+    "cmp.why_none_unique": {
+        "en": "every position looks the same: “dog bites man” = “man bites dog”",
+        "zh": "所有位置看起来都一样：“狗咬人”等于“人咬狗”",
+    },
+    "cmp.why_none_bounded": {"en": "trivially: nothing is added", "zh": "显然成立：什么都没加"},
+    "cmp.why_none_relative": {"en": "no distance information at all", "zh": "完全没有距离信息"},
+    "cmp.why_none_extrapolates": {"en": "trivially: there is nothing to break", "zh": "显然成立：没有东西会失效"},
+    "cmp.why_none_deterministic": {"en": "trivially: there is nothing random", "zh": "显然成立：没有任何随机性"},
+    "cmp.props_caption": {
+        "en": (
+            "As text 003 sums up: learned loses on extrapolation; ALiBi trades flexibility for extrapolation; "
+            "sinusoidal meets all five but hides distance inside a sum; RoPE meets all five and puts distance "
+            "straight into q·k, which is why it became the default."
+        ),
+        "zh": "正如文章 003 的总结：可学习编码输在可外推；ALiBi 用长程灵活性换来了外推；正弦编码五条都满足，但相对位置藏在加法里；RoPE 也五条都满足，而且相对位置直接进了 q·k，这就是它成为主流的原因。",
+    },
+    "cmp.notice": {
+        "en": (
+            "Slide L up: only the learned table's parameter count moves (L × D), and only learned fails past L. "
+            "Sinusoidal and RoPE have the same similarity pattern, but RoPE applies it to q·k instead of adding it "
+            "to the token."
+        ),
+        "zh": "把 L 调大：只有可学习位置表的参数量在变（L × D），也只有它在超出 L 时失败。正弦和 RoPE 的相似度图案相同，但 RoPE 把它作用在 q·k 上，而不是加到 token 向量上。",
+    },
+}

@@ -1,0 +1,130 @@
+"""Compare encodings: sinusoidal, learned, RoPE, ALiBi and none at one d_model and length (texts 000, 002, 003)."""
+import streamlit as st
+
+from embedviz.app import compare_view as view
+from embedviz.app.i18n import t
+from embedviz.app.widgets import BIND, human_number, int_slider, plot, show_error
+from embedviz.figures import compare as figs
+
+LENGTHS = [2**p for p in range(4, 18)]
+FORMULAS = {
+    "sinusoidal": r"x_p = e_{t_p} + \mathrm{PE}(p)",
+    "learned": r"x_p = e_{t_p} + P_{p},\ P \in \mathbb{R}^{L \times D}",
+    "rope": r"s_{mn} = \langle R(m)\,q_m,\ R(n)\,k_n \rangle",
+    "alibi": r"s^{(h)}_{ij} = q_i \cdot k_j - \mathrm{slope}_h\,(i - j)",
+}
+
+
+def name(scheme: str) -> str:
+    return t(f"cmp.scheme_{scheme}")
+
+
+def mark(ok: bool, reason: str) -> str:
+    return ("✓ " if ok else "✗ ") + reason
+
+
+st.title(t("cmp.title"))
+st.markdown(t("cmp.intro"))
+for i, (scheme, formula) in enumerate(FORMULAS.items()):
+    if i % 2 == 0:
+        cols = st.columns(2)
+    cols[i % 2].caption(name(scheme))
+    cols[i % 2].latex(formula)
+
+cols = st.columns(4)
+with cols[0]:
+    d_model = int_slider("cmp_d", "cmp.d_model", 2, 4_096, 64, step=2)
+with cols[1]:
+    length = st.select_slider(t("cmp.length"), LENGTHS, value=1_024, format_func=human_number, key="cmp_len",
+                              bind=BIND)
+with cols[2]:
+    num_heads = int_slider("cmp_heads", "cmp.heads", 1, 128, 8)
+with cols[3]:
+    k = st.number_input(t("cmp.k"), 1, 1_000_000, 1, key="cmp_k", bind=BIND)
+
+try:
+    params = view.parameter_counts(d_model, length)
+    adjacent = view.adjacent_curves(d_model, length)
+    mats = view.similarity_matrices(d_model, length)
+    past = view.past_the_end(d_model, length, int(k), num_heads)
+    ali = view.alibi_view(num_heads, length)
+except ValueError as error:
+    show_error(error)
+    st.stop()
+
+# 1. parameters
+st.subheader(t("cmp.params_header"))
+st.dataframe(
+    {
+        t("cmp.col_scheme"): [name(s) for s in view.SCHEMES],
+        t("cmp.col_params"): [f"{params[s]:,}" for s in view.SCHEMES],
+        t("cmp.col_why"): [t(f"cmp.params_{s}", L=f"{length:,}", D=f"{d_model:,}") for s in view.SCHEMES],
+    },
+    hide_index=True,
+)
+
+# 2. neighbouring positions
+st.subheader(t("cmp.adjacent_header"))
+st.markdown(t("cmp.adjacent_intro"))
+note = t("common.showing_every", step=adjacent["step"]) if adjacent["step"] > 1 else None
+plot(figs.adjacent_chart(adjacent["positions"], {name(s): c for s, c in adjacent["curves"].items()},
+                         title=t("cmp.adjacent_title", D=d_model), x_title=t("common.position"),
+                         y_title=t("cmp.adjacent_y"), note=note))
+
+# 3. all positions against all
+st.subheader(t("cmp.matrix_header"))
+st.markdown(t("cmp.matrix_intro"))
+note = t("common.showing_every", step=mats["step"]) if mats["step"] > 1 else None
+panel_titles = [name("sinusoidal"), name("learned"), t("cmp.panel_rope"), t("cmp.panel_same")]
+plot(figs.similarity_panels(list(mats["matrices"].values()), mats["positions"], subplot_titles=panel_titles,
+                            title=t("cmp.matrix_title", D=d_model, L=human_number(length)),
+                            hover=t("cmp.matrix_hover"), note=note))
+
+# 4. past the maximum length
+st.subheader(t("cmp.past_header"))
+last = past["last"]
+st.markdown(t("cmp.past_intro", T=f"{length + k:,}", last=f"{last:,}", L=f"{length:,}", lastrow=f"{length - 1:,}"))
+st.warning(t("cmp.past_learned", last=f"{last:,}", error=past["learned_error"]))
+values = ", ".join(f"{v:.3f}" for v in past["sin_values"])
+st.table(
+    {
+        t("cmp.col_scheme"): [name(s) for s in view.SCHEMES],
+        t("cmp.col_result", last=f"{last:,}"): [
+            t("cmp.past_sinusoidal", values=values, far=f"{past['sin_adjacent_far']:.4f}",
+              near=f"{past['sin_adjacent_start']:.4f}"),
+            t("cmp.past_learned_cell"),
+            t("cmp.past_rope", last=f"{last:,}", prev=f"{last - 1:,}", far=f"{past['rope_far']:.4f}",
+              near=f"{past['rope_near']:.4f}"),
+            t("cmp.past_alibi", last=f"{last:,}", prev=f"{last - 1:,}", far=f"{past['alibi_far']:.4f}",
+              near=f"{past['alibi_near']:.4f}"),
+            t("cmp.past_none"),
+        ],
+    },
+)
+st.caption(t("cmp.past_caption"))
+
+# 5. ALiBi per head
+st.subheader(t("cmp.alibi_header"))
+st.markdown(t("cmp.alibi_intro"))
+slopes = ali["slopes"]
+note = t("cmp.bias_note")
+if ali["step"] > 1:
+    note += " · " + t("common.showing_every", step=ali["step"])
+plot(figs.alibi_bias_panels(
+    ali["bias"], ali["positions"], hover=t("cmp.bias_hover"), note=note,
+    title=t("cmp.bias_title", n=len(ali["heads"]), H=num_heads, L=human_number(length)),
+    subplot_titles=[t("cmp.bias_panel", h=h + 1, slope=view.slope_label(slopes[h])) for h in ali["heads"]],
+))
+plot(figs.slopes_chart(slopes, title=t("cmp.slopes_title", H=num_heads), x_title=t("cmp.head"),
+                       y_title=t("cmp.slope"), note=t("cmp.slopes_note")))
+
+# 6. the five properties
+st.subheader(t("cmp.props_header"))
+st.markdown(t("cmp.props_intro"))
+table = {t("cmp.col_scheme"): [name(s) for s in view.SCHEMES]}
+for i, prop in enumerate(view.PROPERTIES):
+    table[t(f"cmp.prop_{prop}")] = [mark(view.MEETS[s][i], t(f"cmp.why_{s}_{prop}")) for s in view.SCHEMES]
+st.table(table)
+st.caption(t("cmp.props_caption"))
+
+st.info(f"**{t('common.notice')}:** {t('cmp.notice')}")

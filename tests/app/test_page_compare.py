@@ -1,0 +1,179 @@
+"""The "Compare encodings" page and its cached helpers: parameter counts, curves, past-the-end, ALiBi, properties."""
+import json
+import math
+import re
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from embedviz.app import compare_view as view
+from tests.conftest import ROOT
+
+PAGE = str(ROOT / "pages" / "compare.py")
+
+
+def _page() -> AppTest:
+    return AppTest.from_file(PAGE, default_timeout=60)
+
+
+def _charts(at: AppTest) -> list[dict]:
+    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+
+
+def _chart(at: AppTest, title_part: str) -> dict:
+    matches = [c for c in _charts(at) if title_part in c["layout"]["title"]["text"]]
+    assert len(matches) == 1, [c["layout"]["title"]["text"] for c in _charts(at)]
+    return matches[0]
+
+
+def _data(chart: dict) -> str:
+    return json.dumps(chart["data"], sort_keys=True)
+
+
+def _table(at: AppTest, header: str):
+    for df in [*at.dataframe, *at.table]:
+        if header in df.value.columns:
+            return df.value
+    raise AssertionError(f"no table with a column {header!r}")
+
+
+@pytest.fixture(scope="module")
+def default_run() -> AppTest:
+    at = _page().run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_defaults_run_with_four_charts(default_run):
+    assert not default_run.error
+    charts = _charts(default_run)
+    assert len(charts) == 4
+    for chart in charts:
+        assert chart["layout"]["title"]["text"].strip()
+        assert len(json.dumps(chart)) < 1_000_000
+
+
+def test_parameter_table_learned_is_L_times_D(default_run):
+    table = _table(default_run, "position parameters")
+    counts = dict(zip(table["scheme"], table["position parameters"]))
+    assert counts == {"sinusoidal": "0", "learned": f"{1_024 * 64:,}", "RoPE": "0", "ALiBi": "0", "none": "0"}
+
+
+def test_learned_past_the_end_shows_the_modules_own_message(default_run):
+    from embedviz.embeddings import LearnedPositionalEmbedding
+
+    with pytest.raises(ValueError) as info:
+        LearnedPositionalEmbedding(1_024, 64)(1_025)
+    warnings = [w.value for w in default_run.warning]
+    assert len(warnings) == 1 and str(info.value) in warnings[0]
+    assert not default_run.exception  # a message, not a traceback
+
+
+def test_past_the_end_is_relative_for_rope_and_alibi():
+    past = view.past_the_end.__wrapped__(64, 1_024, 5, 8)
+    assert past["last"] == 1_028
+    assert math.isclose(past["rope_far"], past["rope_near"], abs_tol=1e-9)
+    assert past["alibi_far"] == past["alibi_near"] == -0.5  # head 1 of 8 has slope 1/2
+    assert math.isclose(past["sin_adjacent_far"], past["sin_adjacent_start"], abs_tol=1e-5)
+    w = 10_000 ** (-2 * np.arange(32) / 64)
+    assert np.allclose(past["sin_values"], [math.sin(1_028), math.cos(1_028), math.sin(1_028 * w[1]),
+                                            math.cos(1_028 * w[1])], atol=1e-6)
+
+
+def test_properties_table_follows_text_003(default_run):
+    table = _table(default_run, "extrapolates").set_index("scheme")
+    marks = table.map(lambda cell: cell[0])
+    assert (marks.loc["sinusoidal"] == "✓").all() and (marks.loc["RoPE"] == "✓").all()
+    assert marks.loc["learned", "extrapolates"] == "✗"  # "学习式编码输在可外推"
+    assert marks.loc["ALiBi", "extrapolates"] == "✓" and marks.loc["ALiBi", "relative"] == "✓"
+    assert marks.loc["none", "unique"] == "✗"
+    assert all(len(cell) > 3 for cell in table.to_numpy().ravel())  # every mark has its reason
+
+
+def test_adjacent_curves():
+    data = view.adjacent_curves.__wrapped__(64, 1_024)
+    c = data["curves"]
+    # sinusoidal: the same at every position, mean_i cos(w_i); RoPE's rotated all-ones vector gives the same
+    expected = np.mean(np.cos(10_000 ** (-2 * np.arange(32) / 64)))
+    assert np.allclose(c["sinusoidal"], expected, atol=1e-5)
+    assert np.allclose(c["rope"], expected, atol=1e-9)
+    assert np.all(c["none"] == 1.0) and np.all(c["alibi"] == 1.0)
+    # a random N(0, 0.02^2) table: neighbours are nearly orthogonal, spread ~ 1/sqrt(D)
+    assert abs(c["learned"].mean()) < 0.05 and 0.05 < c["learned"].std() < 0.25
+
+
+def test_learned_rows_are_a_fixed_random_table():
+    a = view.learned_rows([0, 5, 9], 4_096)
+    b = view.learned_rows([9, 100], 4_096)
+    assert np.array_equal(a[2], b[0])  # row 9 does not depend on which other rows are asked for
+    assert abs(a.std() - 0.02) < 0.001
+    assert not np.allclose(a[0], a[1])
+
+
+def test_slope_label():
+    assert [view.slope_label(s) for s in (0.5, 0.00390625, 2**-0.5)] == ["1/2", "1/256", "0.707"]
+
+
+@pytest.mark.parametrize(
+    "kind, key, value",
+    [
+        ("slider", "cmp_d", 2),
+        ("slider", "cmp_d", 4_096),
+        ("select_slider", "cmp_len", 16),
+        ("select_slider", "cmp_len", 131_072),
+        ("slider", "cmp_heads", 1),
+        ("slider", "cmp_heads", 128),
+        ("number_input", "cmp_k", 1_000_000),
+    ],
+)
+def test_controls_at_extremes(kind, key, value):
+    at = _page().run()
+    getattr(at, kind)(key=key).set_value(value).run()
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]
+    assert len(at.get("plotly_chart")) == 4
+    for chart in _charts(at):
+        assert len(json.dumps(chart)) < 1_000_000
+
+
+def test_widgets_change_the_figures():
+    at = _page().run()
+    adjacent, slopes = _data(_chart(at, "position p + 1")), _data(_chart(at, "Slopes"))
+    at.slider(key="cmp_d").set_value(256).run()
+    assert _data(_chart(at, "position p + 1")) != adjacent
+    at.slider(key="cmp_heads").set_value(12).run()
+    assert _data(_chart(at, "Slopes")) != slopes
+
+
+def test_query_params_round_trip_and_bloom_slopes():
+    at = _page()
+    at.query_params["cmp_d"] = "128"
+    at.query_params["cmp_len"] = "4,096"  # a bound select_slider keeps its displayed label in the URL
+    at.query_params["cmp_heads"] = "12"
+    at.run()
+    assert not at.exception
+    assert at.slider(key="cmp_d").value == 128
+    assert at.select_slider(key="cmp_len").value == 4_096
+    assert at.slider(key="cmp_heads").value == 12
+    table = _table(at, "position parameters")
+    assert dict(zip(table["scheme"], table["position parameters"]))["learned"] == f"{4_096 * 128:,}"
+    bars = _chart(at, "Slopes")["data"][0]
+    y = bars["y"]
+    if isinstance(y, dict):  # plotly sends numpy arrays as base64 typed arrays
+        import base64
+
+        y = np.frombuffer(base64.b64decode(y["bdata"]), dtype=y["dtype"])
+    # BLOOM, 12 heads: 2^-1 .. 2^-8, then 2^-0.5, 2^-1.5, 2^-2.5, 2^-3.5
+    expected = [2.0**-i for i in range(1, 9)] + [2.0 ** -(i + 0.5) for i in range(4)]
+    assert np.allclose(y, expected, rtol=1e-6)
+
+
+def test_chinese():
+    at = _page()
+    at.session_state["lang"] = "zh"
+    at.run()
+    assert not at.exception
+    assert re.search(r"[\u4e00-\u9fff]", at.title[0].value)
+    assert at.title[0].value != "Compare positional encodings"
+    assert "LearnedPositionalEmbedding" in at.warning[0].value
