@@ -7,6 +7,7 @@ random rows and only becomes smooth if training makes it so. The tools here meas
 - `smoothness(table)`            cos(row t, row t+1) for every step, its typical value, and the outlier steps
 - `notable_steps(result)`        the first and last steps plus the outliers: the rows a page should list
 - `offset_similarity(table, k)`  mean cos(row p, row p+k) over all p: how fast similarity falls with distance
+- `plane_turn(points)`           how far a 2-D picture turns per row: a learned sin/cos-like pair shows up here
 - `rows_pca_2d(table)`           the rows' first two principal components, by subspace iteration: a few thin matrix
                                  products instead of a full SVD, so a (2048, 4096) table projects in milliseconds
 
@@ -140,3 +141,18 @@ def rows_pca_2d(table, *, iterations: int = 8, oversample: int = 8, seed: int = 
     if projection.shape[1] < 2:  # D == 1: one direction only, pad the second axis with zeros
         projection = np.pad(projection, ((0, 0), (0, 2 - projection.shape[1])))
     return projection
+
+
+def plane_turn(points) -> float:
+    """Median signed angle (radians, in (-pi, pi]) from each point to the next around the origin of a 2-D picture.
+
+    For the PCA picture of a position table: a sin/cos pair of frequency w, [cos(w p), sin(w p)], turns by
+    exactly w per position, so a learned table whose main plane turns steadily has found such a pair on its own;
+    2 pi / |turn| is its period in positions. The median ignores the odd jump (a row near the centre).
+    """
+    points = finite_array("points", points).astype(np.float64)
+    if points.ndim != 2 or points.shape[1] != 2 or points.shape[0] < 2:
+        raise ValueError(f"points has shape {points.shape}; it must be (N, 2) with N >= 2")
+    angles = np.arctan2(points[:, 1], points[:, 0])  # (N,)
+    steps = np.angle(np.exp(1j * np.diff(angles)))  # (N-1,) wrapped into (-pi, pi]: a turn, not a full lap
+    return float(np.median(steps))

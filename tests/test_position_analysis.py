@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from embedviz.position_analysis import MAD_TO_STD, notable_steps, offset_similarity, rows_pca_2d, smoothness
+from embedviz.position_analysis import MAD_TO_STD, notable_steps, offset_similarity, plane_turn, rows_pca_2d, smoothness
 from embedviz.pretrained import load_bundled_model
 from embedviz.similarity import pca_2d
 from embedviz.sinusoidal import frequencies, sinusoidal_table
@@ -223,3 +223,29 @@ def test_rows_pca_small_shapes_and_refusals():
         rows_pca_2d(np.ones((1, 3)))
     with pytest.raises(ValueError, match=r"iterations \(-1\) must be >= 0"):
         rows_pca_2d(np.eye(3), iterations=-1)
+
+
+@pytest.mark.parametrize("omega", [0.05, 1.08, -0.7, 3.0])
+def test_plane_turn_of_a_sin_cos_pair_is_its_frequency(omega):
+    p = np.arange(50.0)
+    points = 2.5 * np.stack([np.cos(omega * p), np.sin(omega * p)], axis=1)
+    points[17] = [1e-3, -1e-3]  # one point near the centre: its two odd steps do not move the median
+    assert plane_turn(points) == pytest.approx(omega, abs=1e-12)
+
+
+def test_plane_turn_of_minilm_positions_is_a_fast_rotation():
+    # The learned table's main plane: each position turns ~1.08 rad (~62 degrees), a period of ~5.8 positions.
+    points = rows_pca_2d(load_bundled_model().position_embeddings)
+    angles = [math.atan2(y, x) for x, y in points]
+    steps = [math.remainder(b - a, 2 * math.pi) for a, b in zip(angles, angles[1:])]  # naive wrapped steps
+    turn = plane_turn(points)
+    assert turn == pytest.approx(statistics.median(steps), abs=1e-12)
+    assert round(abs(turn), 2) == 1.08 and round(2 * math.pi / abs(turn), 1) == 5.8
+    assert sum(1 for s in steps if abs(s - turn) < 0.3) > 0.9 * len(steps)  # steady, not a median of chaos
+
+
+def test_plane_turn_refusals():
+    with pytest.raises(ValueError, match=r"points has shape \(3, 3\); it must be \(N, 2\) with N >= 2"):
+        plane_turn(np.ones((3, 3)))
+    with pytest.raises(ValueError, match=r"points has shape \(1, 2\)"):
+        plane_turn(np.ones((1, 2)))
