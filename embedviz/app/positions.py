@@ -14,6 +14,7 @@ from embedviz.similarity import cosine_similarity_matrix
 
 HEATMAP_PAIRS = 160  # 384 positions x 320 columns: plotly escapes '/' in base64, so 384 x 384 would pass 1 MB of JSON
 SIMILARITY_BUDGET = 256  # positions per axis of the similarity matrix (65k cells)
+CURVE_POINTS = 256  # gaps per distance curve: a smooth line on a log axis, cheap at D = 4096
 DISTANCE_STARTS = (0, 100, 10_000)  # text 003 compares starts 0 and 100; a far one shows the same curve again
 TEXT_GAPS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 100, 1000)  # text 003's printed gaps
 FREQ_HEAD = FREQ_TAIL = 16  # a long frequency table shows its fastest and slowest pairs
@@ -61,7 +62,7 @@ def frequency_table(d_model: int, base: float) -> dict:
 @st.cache_data(max_entries=32, show_spinner=False)
 def distance_curves(num_positions: int, d_model: int, base: float) -> dict:
     """||PE(s + k) - PE(s)|| for gaps 1..L-1 (log-spaced beyond the first 64) from several starts s."""
-    gaps = log_spaced_indices(max(num_positions, 2), CELL_BUDGET)[1:]  # gap 0 has no place on a log axis
+    gaps = log_spaced_indices(max(num_positions, 2), CURVE_POINTS)[1:]  # gap 0 has no place on a log axis
     distances = sinusoidal.distance_vs_gap(d_model, gaps, starts=DISTANCE_STARTS, base=base)  # (S, K)
     typical, bound = sinusoidal.distance_levels(d_model)
     return {"gaps": gaps, "starts": DISTANCE_STARTS, "distances": distances, "typical": typical, "bound": bound}

@@ -1,0 +1,174 @@
+"""Sinusoidal table speed and accuracy, and rerun times of the "Why position" and "Sinusoidal" pages.
+
+Run: .venv/bin/python benchmarks/bench_sinusoidal.py
+"""
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from embedviz.sinusoidal import frequencies, sinusoidal_table  # noqa: E402
+
+L_SPEED, D_SPEED = 32_768, 1024
+L_ACCURACY, D_ACCURACY = 131_072, 1024
+CHUNK = 4096  # rows of the float64 reference at a time: 4096 x 1024 x 8 B = 32 MB
+
+
+# the two baselines
+
+
+def plain_numpy(max_pos: int, d_model: int) -> np.ndarray:
+    """Text 003's heatmap code: float64 angles, np.sin / np.cos into np.zeros((L, D))."""
+    positions = np.arange(max_pos)[:, None]
+    omega = 1 / 10000 ** (2 * np.arange(d_model // 2) / d_model)
+    angles = positions * omega
+    pe = np.zeros((max_pos, d_model))
+    pe[:, 0::2] = np.sin(angles)
+    pe[:, 1::2] = np.cos(angles)
+    return pe
+
+
+def torch_float32(max_pos: int, d_model: int):
+    """The usual PyTorch module buffer: a float32 outer product, then sin / cos."""
+    import torch
+
+    position = torch.arange(max_pos, dtype=torch.float32)[:, None]
+    inv_freq = 1.0 / (10000 ** (torch.arange(0, d_model, 2, dtype=torch.float32) / d_model))
+    angles = position * inv_freq  # (L, D/2)
+    pe = torch.empty(max_pos, d_model)
+    pe[:, 0::2] = torch.sin(angles)
+    pe[:, 1::2] = torch.cos(angles)
+    return pe
+
+
+def median_time(fn, *args, repeats: int = 5) -> float:
+    fn(*args)  # warm-up: imports, page faults of the first allocation
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn(*args)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def max_error(table_fn, num_positions: int, d_model: int) -> float:
+    """max |table - float64 formula| over every position, the reference built CHUNK rows at a time."""
+    table = table_fn(num_positions, d_model)
+    table = table.numpy() if hasattr(table, "numpy") else table
+    omega = frequencies(d_model)
+    worst = 0.0
+    for start in range(0, num_positions, CHUNK):
+        angles = np.arange(start, min(start + CHUNK, num_positions), dtype=np.float64)[:, None] * omega  # (C, D/2)
+        block = table[start : start + CHUNK].astype(np.float64)
+        worst = max(worst, np.abs(block[:, 0::2] - np.sin(angles)).max(), np.abs(block[:, 1::2] - np.cos(angles)).max())
+    return float(worst)
+
+
+def core_numbers() -> None:
+    import torch
+
+    print(f"### sinusoidal_table, L={L_SPEED:,}, D={D_SPEED} (median of 5; torch threads {torch.get_num_threads()})\n")
+    ours = median_time(sinusoidal_table, L_SPEED, D_SPEED)
+    plain = median_time(plain_numpy, L_SPEED, D_SPEED)
+    tor = median_time(torch_float32, L_SPEED, D_SPEED)
+    print("| version | time (ms) | ours is faster by |")
+    print("|---|---:|---:|")
+    print(f"| embedviz sinusoidal_table (float32) | {ours * 1e3:.1f} | 1.0x |")
+    print(f"| plain numpy float64 (text 003) | {plain * 1e3:.1f} | {plain / ours:.1f}x (target >= 5x) |")
+    print(f"| torch float32 outer product | {tor * 1e3:.1f} | {tor / ours:.1f}x (target >= 1x) |")
+
+    print(f"\n### max abs error vs float64 at every position 0..{L_ACCURACY - 1:,}, D={D_ACCURACY} (target <= 1e-5)\n")
+    print("| version | max abs error |")
+    print("|---|---:|")
+    print(f"| embedviz sinusoidal_table | {max_error(sinusoidal_table, L_ACCURACY, D_ACCURACY):.2e} |")
+    print(f"| torch float32 outer product | {max_error(torch_float32, L_ACCURACY, D_ACCURACY):.2e} |")
+
+
+# page reruns
+
+WIDGET_KINDS = ("select_slider", "slider", "number_input", "text_input", "segmented_control")
+
+
+def set_widget(at, key: str, value) -> None:
+    """Set the widget with this key, whatever its kind (AppTest looks widgets up per kind)."""
+    for kind in WIDGET_KINDS:
+        try:
+            getattr(at, kind)(key=key).set_value(value)
+            return
+        except KeyError:
+            continue
+    raise KeyError(key)
+
+
+def page_numbers() -> None:
+    import streamlit as st
+    from streamlit.testing.v1 import AppTest
+
+    os.chdir(ROOT)
+    cases = {
+        "pages/why_position.py": [
+            ("defaults", {}),
+            ("why_seed=99", {"why_seed": 99}),
+            ("why_d=2", {"why_d": 2}),
+            ("why_d=64", {"why_d": 64}),
+            ("why_pos=sinusoidal", {"why_pos": "sinusoidal"}),
+            ("64 tokens, d=64, learned", {"why_text": " ".join(f"w{i}" for i in range(64)), "why_d": 64,
+                                          "why_pos": "learned"}),
+        ],
+        "pages/sinusoidal.py": [
+            ("defaults", {}),
+            ("sin_d=2", {"sin_d": 2}),
+            ("sin_d=4096", {"sin_d": 4096}),
+            ("sin_L=1", {"sin_L": 1}),
+            ("sin_L=131,072", {"sin_L": 131_072}),
+            ("sin_base=100", {"sin_base": 100.0}),
+            ("sin_base=10,000,000", {"sin_base": 1e7}),
+            ("all maxima", {"sin_d": 4096, "sin_L": 131_072, "sin_base": 1e7, "sin_p": 1_000_000}),
+        ],
+    }
+    print("\n### page reruns (AppTest; a widget is set, then: cold = the rerun with empty caches, "
+          "warm = median of 3 more reruns)\n")
+    print("CPU time is shown next to wall time: on a shared machine the wall time also counts waiting for a core.\n")
+    print("| page | setting | cold wall / CPU (s) | warm wall / CPU (s) | largest chart JSON (KB) |")
+    print("|---|---|---:|---:|---:|")
+    largest = 0
+    for page, settings in cases.items():
+        at = AppTest.from_file(str(ROOT / page), default_timeout=120).run()  # first run: imports, not timed
+        for name, values in settings:
+            fresh = AppTest.from_file(str(ROOT / page), default_timeout=120).run()
+            for key, value in values.items():
+                set_widget(fresh, key, value)
+            st.cache_data.clear()
+            start, start_cpu = time.perf_counter(), time.process_time()
+            fresh.run()
+            cold, cold_cpu = time.perf_counter() - start, time.process_time() - start_cpu
+            assert not fresh.exception and not fresh.error, (page, name, fresh.exception, fresh.error)
+            warm, warm_cpu = [], []
+            for _ in range(3):
+                start, start_cpu = time.perf_counter(), time.process_time()
+                fresh.run()
+                warm.append(time.perf_counter() - start)
+                warm_cpu.append(time.process_time() - start_cpu)
+            size = max((len(c.proto.spec) for c in fresh.get("plotly_chart")), default=0)
+            largest = max(largest, size)
+            print(f"| {Path(page).stem} | {name} | {cold:.3f} / {cold_cpu:.3f} | {statistics.median(warm):.3f} / "
+                  f"{statistics.median(warm_cpu):.3f} | {size / 1e3:.0f} |")
+        del at
+    print(f"\nLargest chart JSON: {largest / 1e3:.0f} KB (cap 1,000 KB)")
+
+
+def main() -> None:
+    core_numbers()
+    page_numbers()
+
+
+if __name__ == "__main__":
+    main()
