@@ -17,7 +17,7 @@ SIMILARITY_BUDGET = 256  # positions per axis of the similarity matrix (65k cell
 CURVE_POINTS = 256  # gaps per distance curve: a smooth line on a log axis, cheap at D = 4096
 DISTANCE_STARTS = (0, 100, 10_000)  # text 003 compares starts 0 and 100; a far one shows the same curve again
 TEXT_GAPS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 100, 1000)  # text 003's printed gaps
-FREQ_HEAD = FREQ_TAIL = 16  # a long frequency table shows its fastest and slowest pairs
+FREQ_HEAD = FREQ_TAIL = 32  # a long frequency table shows its fastest and slowest pairs
 
 
 # Why position
