@@ -1,0 +1,299 @@
+STRINGS = {
+    "real.nav": {"en": "Real model", "zh": "真实模型"},
+    "real.title": {
+        "en": "A real model's embeddings: all-MiniLM-L6-v2, offline",
+        "zh": "真实模型的嵌入：离线查看 all-MiniLM-L6-v2",
+    },
+    "real.intro": {
+        "en": (
+            "The lessons look inside Qwen3-0.6B with Hugging Face transformers. This page does the same offline with "
+            "a small pretrained model that ships with the app: **all-MiniLM-L6-v2**, a 6-layer BERT trained for "
+            "sentence embeddings. Only two of its tensors are read: the **token table** (one row per WordPiece token) "
+            "and the **learned position table** (one row per position, as in BERT and GPT-2; RoPE models such as "
+            "Qwen have no such table). Nothing is downloaded and none of the model's code runs: a word's vector is "
+            "just its row."
+        ),
+        "zh": (
+            "课程里用 Hugging Face transformers 查看了 Qwen3-0.6B 的内部。本页离线做同样的事，用的是随应用一起安装的"
+            "小型预训练模型 **all-MiniLM-L6-v2**（一个 6 层的 BERT，训练目标是句子向量）。我们只读取其中两个张量："
+            "**token 嵌入表**（每个 WordPiece token 一行）和**可学习的位置表**（每个位置一行，BERT 和 GPT-2 都是这样；"
+            "Qwen 这类使用 RoPE 的模型没有这张表）。不下载任何东西，也不运行模型代码：一个词的向量就是表里的一行。"
+        ),
+    },
+    "real.metric_vocab": {"en": "vocab_size (rows)", "zh": "vocab_size（行数）"},
+    "real.metric_positions": {"en": "learned positions", "zh": "可学习位置数"},
+    "real.metric_params": {"en": "token table parameters", "zh": "token 表参数量"},
+    "real.lesson_header": {
+        "en": (
+            "**The lesson's example, and the same question here.** Text 003 compares 猫/狗 (cat/dog) with 猫/汽车 "
+            "(cat/car) in Qwen3-0.6B. This model's vocabulary is lowercase English WordPiece, where 猫 is `[UNK]` "
+            "(unknown), so the Chinese pairs cannot be looked up; the lesson's numbers below come from Qwen3 as the "
+            "text printed them, and the English pairs ask the same question of this model, live:"
+        ),
+        "zh": (
+            "**课程里的例子，以及在这里问同一个问题。** 文章 003 在 Qwen3-0.6B 上比较了 猫/狗 和 猫/汽车。本模型的词表是"
+            "小写英文 WordPiece，“猫”在这里只是 `[UNK]`（未知词），查不到中文词对；下表中课程的数字来自 Qwen3"
+            "（照录文章的输出），英文词对则在本模型上实时计算，问的是同一个问题："
+        ),
+    },
+    "real.lesson_source": {"en": "lesson (text 003)", "zh": "课程（文章 003）"},
+    "real.here_source": {"en": "here, measured now", "zh": "本页，实时计算"},
+    "real.lesson_caption": {
+        "en": (
+            "Same ordering in both models: here cat–dog {cat_dog:.4f} > cat–car {cat_car:.4f}. The absolute values "
+            "differ (other training data, vocabulary and width); what carries meaning is which pair is closer."
+        ),
+        "zh": (
+            "两个模型给出的大小关系一致：这里 cat–dog {cat_dog:.4f} > cat–car {cat_car:.4f}。绝对数值不同（训练数据、"
+            "词表和维度都不一样），有意义的是哪一对更接近。"
+        ),
+    },
+    "real.col_source": {"en": "source", "zh": "来源"},
+    "real.col_model": {"en": "model", "zh": "模型"},
+    "real.col_table": {"en": "token table (V × D)", "zh": "token 表 (V × D)"},
+    "real.col_pair": {"en": "pair", "zh": "词对"},
+    "real.col_cos": {"en": "cos", "zh": "cos"},
+    "real.col_step": {"en": "step", "zh": "步"},
+    "real.col_vs_typical": {"en": "minus typical", "zh": "减去典型值"},
+    "real.col_norm_from": {"en": "length of row p", "zh": "第 p 行的长度"},
+    "real.col_norm_to": {"en": "length of row p+1", "zh": "第 p+1 行的长度"},
+    # tabs: labels are also the ?real_tab= values, so keep them short and unique
+    "real.tab_pairs": {"en": "Word pairs", "zh": "词对"},
+    "real.tab_analogy": {"en": "Analogy", "zh": "类比"},
+    "real.tab_neighbours": {"en": "Neighbours", "zh": "近邻"},
+    "real.tab_map": {"en": "Word map", "zh": "词图"},
+    "real.tab_positions": {"en": "Position table", "zh": "位置表"},
+    "real.tab_upload": {"en": "Your table", "zh": "上传你的表"},
+    # word pairs
+    "real.pairs_input": {"en": "Word pairs, one per line", "zh": "词对，每行一对"},
+    "real.pairs_help": {
+        "en": "Two words per line, separated by a comma or a space, e.g. 'cat, dog'. Each word must be one token.",
+        "zh": "每行两个词，用逗号或空格隔开，例如 'cat, dog'。每个词都必须是单个 token。",
+    },
+    "real.pair_format": {
+        "en": "Line {line} holds {n} word(s); write exactly two, e.g. 'cat, dog'. The other lines are shown.",
+        "zh": "第 {line} 行有 {n} 个词；每行只写两个，例如 'cat, dog'。其余各行照常显示。",
+    },
+    "real.pair_skipped": {
+        "en": "Line {line} skipped: {message}. The other lines are shown.",
+        "zh": "已跳过第 {line} 行：{message}。其余各行照常显示。",
+    },
+    "real.pairs_none": {
+        "en": "No pair to show yet: type two single-token words per line, e.g. 'cat, dog'.",
+        "zh": "还没有可以显示的词对：每行输入两个单 token 的词，例如 'cat, dog'。",
+    },
+    "real.pairs_title": {"en": "Cosine similarity of the two words' token rows", "zh": "两个词的 token 行向量的余弦相似度"},
+    "real.pairs_note": {
+        "en": "rows of the raw token table, before any transformer layer",
+        "zh": "取自原始 token 表的行，还没有经过任何 Transformer 层",
+    },
+    "real.pairs_notice": {
+        "en": (
+            "Related words are only moderately similar (around 0.4 to 0.6), yet unrelated ones are clearly lower. "
+            "Try 'cat, kitten' or 'big, large'. These are input vectors: the layers above refine meaning by context."
+        ),
+        "zh": (
+            "相关的词也只是中等程度相似（大约 0.4 到 0.6），但无关的词明显更低。试试 'cat, kitten' 或 'big, large'。"
+            "这些都是输入向量：上面的各层还会根据上下文细化词义。"
+        ),
+    },
+    # analogy
+    "real.analogy_intro": {
+        "en": (
+            "Row arithmetic: take the vector of **a**, subtract **b**, add **c**, and list the tokens whose rows point "
+            "most nearly the same way (a, b and c themselves are left out, as in Mikolov et al. 2013)."
+        ),
+        "zh": (
+            "行向量的算术：取 **a** 的向量，减去 **b**，加上 **c**，再列出方向最接近的 token"
+            "（a、b、c 本身不参与排名，与 Mikolov 等人 2013 年的做法相同）。"
+        ),
+    },
+    "real.k": {"en": "how many (k)", "zh": "显示几个（k）"},
+    "real.analogy_title": {"en": "Tokens nearest to {a} − {b} + {c}", "zh": "最接近 {a} − {b} + {c} 的 token"},
+    "real.analogy_notice": {
+        "en": (
+            "With the defaults, queen comes first: the step from man to woman, applied to king, lands nearest queen. "
+            "The runners-up (kings, monarch, queens) show the vector still carries 'royal'. Try paris − france + "
+            "england."
+        ),
+        "zh": (
+            "默认输入下排第一的是 queen：把从 man 到 woman 的那一步加到 king 上，落点离 queen 最近。后面的 kings、"
+            "monarch、queens 说明这个向量依然带着“王室”的含义。试试 paris − france + england。"
+        ),
+    },
+    # neighbours
+    "real.word": {"en": "word", "zh": "词"},
+    "real.neighbours_title": {"en": "The {k} nearest tokens to '{word}'", "zh": "与 '{word}' 最接近的 {k} 个 token"},
+    "real.neighbours_notice": {
+        "en": (
+            "The nearest rows are inflections (cats), near-synonyms (kitten) and words that appear in the same "
+            "places (dog, pets); a WordPiece fragment such as ##cat can sneak in because it shares the spelling."
+        ),
+        "zh": (
+            "最近的行是词形变化（cats）、近义词（kitten）以及常出现在相同位置的词（dog、pets）；像 ##cat 这样的 "
+            "WordPiece 片段因为拼写相同也可能混进来。"
+        ),
+    },
+    # word map
+    "real.map_input": {"en": "Words to place on the map", "zh": "要放到图上的词"},
+    "real.map_help": {
+        "en": "Words separated by commas. Start a line with 'group:' to colour its words, e.g. 'animals: cat, dog'.",
+        "zh": "用逗号分隔各个词。行首写 '组名:' 可以给这一行的词上色，例如 'animals: cat, dog'。",
+    },
+    "real.map_skipped": {"en": "'{word}' is left out: {message}", "zh": "'{word}' 未画出：{message}"},
+    "real.map_title": {
+        "en": "The words' token rows, projected onto their two main directions (PCA)",
+        "zh": "这些词的 token 行向量投影到两个主方向上（PCA）",
+    },
+    "real.map_note": {
+        "en": "384 dimensions flattened to 2: distances are only roughly kept",
+        "zh": "把 384 维压到 2 维：距离只能大致保留",
+    },
+    "real.map_notice": {
+        "en": (
+            "Nobody told the model which words are royals or numbers, yet each group gathers in its own corner: the "
+            "table learned it from which words occur in similar contexts. Animals and vehicles overlap here because "
+            "PCA keeps only the two directions along which *this list* spreads most; delete the royals and numbers "
+            "lines and the first direction separates animals from vehicles."
+        ),
+        "zh": (
+            "没有人告诉模型哪些词是王室、哪些是数字，但每一组都聚到了自己的角落：这是表从“哪些词出现在相似的上下文里”"
+            "学到的。动物和交通工具在这里重叠，是因为 PCA 只保留*这份词表*分散得最开的两个方向；删掉 royals 和 numbers "
+            "两行，第一个方向就会把动物和交通工具分开。"
+        ),
+    },
+    # positions
+    "real.positions_intro": {
+        "en": (
+            "BERT-style models add a **learned** vector for each position: a table of {L} rows × {D} columns, "
+            "trained like the token table. Text 000 says such a table starts as independent random rows and only "
+            "becomes smooth if training makes it so. Here is what training made of it, next to a sinusoidal table "
+            "of the same size, which is smooth by construction."
+        ),
+        "zh": (
+            "BERT 这类模型给每个位置加一个**可学习**的向量：一张 {L} 行 × {D} 列的表，和 token 表一样靠训练得到。"
+            "文章 000 说过，这张表初始化时每一行都是独立的随机向量，只有训练才可能让它变得平滑。下面是训练后的样子，"
+            "旁边是同样大小、天生平滑的正弦位置表。"
+        ),
+    },
+    "real.window": {"en": "positions shown in the matrix and the PCA", "zh": "矩阵和 PCA 中显示的位置范围"},
+    "real.metric_typical": {"en": "typical step cos (median)", "zh": "典型的相邻相似度（中位数）"},
+    "real.metric_first": {"en": "first step 0 → 1", "zh": "第一步 0 → 1"},
+    "real.metric_last": {"en": "last step {a} → {b}", "zh": "最后一步 {a} → {b}"},
+    "real.metric_sinusoidal": {"en": "sinusoidal, every step", "zh": "正弦表，每一步都是"},
+    "real.learned": {"en": "learned (MiniLM)", "zh": "可学习（MiniLM）"},
+    "real.sinusoidal": {"en": "sinusoidal (same size)", "zh": "正弦（同样大小）"},
+    "real.matrix_title": {
+        "en": "cos(position i, position j) for positions {a} to {b}",
+        "zh": "位置 {a} 到 {b} 之间两两的 cos(位置 i, 位置 j)",
+    },
+    "real.matrix_note": {
+        "en": "every cell shown; the bright diagonal band is 'nearby positions look alike'",
+        "zh": "每个格子都显示；对角线附近的亮带表示“相近的位置彼此相似”",
+    },
+    "real.pca_positions_title": {
+        "en": "The learned position rows {a} to {b} in their two main directions (PCA)",
+        "zh": "可学习位置表第 {a} 到 {b} 行在两个主方向上的投影（PCA）",
+    },
+    "real.pca_positions_note": {
+        "en": "colour = position; the first 12 positions of the range are joined in order",
+        "zh": "颜色表示位置；范围内的前 12 个位置按顺序连起来",
+    },
+    "real.turn": {
+        "en": (
+            "Follow the numbered points: from one position to the next, the table turns by about **{deg:.0f}°** "
+            "around the centre of this picture, a full circle every **{period:.1f}** positions. That is what "
+            "one sin/cos pair of a sinusoidal encoding does (it turns by its frequency ω per position): training "
+            "found such a rotation on its own."
+        ),
+        "zh": (
+            "沿着编号的点看：从一个位置到下一个位置，表在这张图里绕中心转了大约 **{deg:.0f}°**，每 **{period:.1f}** "
+            "个位置转满一圈。这正是正弦编码中一对 sin/cos 维度的行为（每个位置转过它的频率 ω）：训练自己找到了这样的旋转。"
+        ),
+    },
+    "real.steps_title": {"en": "How alike are neighbouring rows: cos(row t, row t+1)", "zh": "相邻两行有多像：cos(第 t 行, 第 t+1 行)"},
+    "real.step_axis": {"en": "{axis} t", "zh": "{axis} t"},
+    "real.steps_note": {
+        "en": "typical step {typical:.4f}; circles: steps far below it (more than 5 robust standard deviations)",
+        "zh": "典型值 {typical:.4f}；圆圈：远低于典型值的步（超过 5 个稳健标准差）",
+    },
+    "real.rough": {"en": "rough steps", "zh": "不平滑的步"},
+    "real.rough_header": {
+        "en": "**Where it is not smooth:** {steps}. The first and last steps are always listed; the median row length is {norm:.3f}.",
+        "zh": "**不平滑的地方：** {steps}。第一步和最后一步总会列出；各行长度的中位数是 {norm:.3f}。",
+    },
+    "real.offset_title": {
+        "en": "Similarity against distance: mean cos(position p, position p+k)",
+        "zh": "相似度随距离的变化：cos(位置 p, 位置 p+k) 的平均值",
+    },
+    "real.offset_axis": {"en": "distance k (log scale)", "zh": "距离 k（对数坐标）"},
+    "real.offset_note": {
+        "en": (
+            "the sinusoidal curve depends only on k; the learned one averages many different pairs, and its bumps "
+            "about every {period:.1f} positions are the rotation seen in the PCA picture"
+        ),
+        "zh": "正弦曲线只取决于 k；可学习表的曲线是许多位置对的平均，它大约每 {period:.1f} 个位置出现的起伏就是 PCA 图里看到的旋转",
+    },
+    "real.positions_notice": {
+        "en": (
+            "Inside, the learned table came out smooth: neighbouring positions have cosine about 0.85, and the matrix "
+            "shows a bright band along the diagonal, a pattern nobody built in. It breaks at the ends. Position 0 "
+            "always holds [CLS], so its row is long and unlike its neighbour; the last positions appear only in the "
+            "longest inputs and are the least trained; and around position 127 the table jumps, probably the end of "
+            "the 128-token sequences that BERT-style pretraining uses for most of its steps. The sinusoidal table has "
+            "none of this: every step is the same rotation."
+        ),
+        "zh": (
+            "在中间部分，可学习的位置表训练后变得平滑：相邻位置的余弦约为 0.85，矩阵沿对角线出现一条亮带，这并不是"
+            "谁设计进去的。到了两端就不平滑了：位置 0 永远放着 [CLS]，它那一行特别长，也和邻居不像；最后几个位置只"
+            "在最长的输入里出现，训练得最少；在位置 127 附近也有一次跳变，很可能是 BERT 类预训练在大部分步数里只用 "
+            "128 个 token 的序列，127 正是这些序列的末尾。正弦表没有这些问题：每一步都是同一个旋转。"
+        ),
+    },
+    # upload
+    "real.upload_intro": {
+        "en": (
+            "Bring your own table: a `.safetensors` or `.npy` file holding one 2-D (V, D) array (a model's token or "
+            "position table, or anything else). At most {mb} MB and {values:,} values. The file is only read as "
+            "numbers: pickled objects and `.pt` files are refused, and the table stays in your session."
+        ),
+        "zh": (
+            "上传你自己的表：一个 `.safetensors` 或 `.npy` 文件，里面是一个二维 (V, D) 数组（模型的 token 表、位置表，"
+            "或者别的任何表）。文件最大 {mb} MB，最多 {values:,} 个数。文件只会被当作数字读取：pickle 对象和 `.pt` "
+            "文件一律拒绝，表格只保存在你自己的会话里。"
+        ),
+    },
+    "real.upload_label": {"en": "Embedding table (.safetensors or .npy)", "zh": "嵌入表（.safetensors 或 .npy）"},
+    "real.upload_hint": {
+        "en": (
+            "For example, in Python: numpy.save('positions.npy', model.embeddings.position_embeddings.weight."
+            "detach().numpy())."
+        ),
+        "zh": (
+            "例如在 Python 里：numpy.save('positions.npy', model.embeddings.position_embeddings.weight."
+            "detach().numpy())。"
+        ),
+    },
+    "real.upload_ok": {
+        "en": "Read {name}: {V:,} rows × {D:,} columns (tensor: {tensor}).",
+        "zh": "已读取 {name}：{V:,} 行 × {D:,} 列（张量：{tensor}）。",
+    },
+    "real.upload_rows": {"en": "rows to analyse (the first n, up to {limit:,})", "zh": "分析的行数（前 n 行，最多 {limit:,}）"},
+    "real.row": {"en": "row", "zh": "行"},
+    "real.upload_matrix_title": {"en": "cos(row i, row j) for the first {n} rows", "zh": "前 {n} 行两两的 cos(第 i 行, 第 j 行)"},
+    "real.pca_rows_title": {"en": "The first {n} rows in their two main directions (PCA)", "zh": "前 {n} 行在两个主方向上的投影（PCA）"},
+    "real.pca_rows_note": {
+        "en": "colour = row number; the first 12 rows are joined in order",
+        "zh": "颜色表示行号；前 12 行按顺序连起来",
+    },
+    "real.upload_notice": {
+        "en": (
+            "For a position table, a bright diagonal band and a steady step curve mean smooth positions; for a token "
+            "table the row order is just the vocabulary's, so expect no pattern along the diagonal."
+        ),
+        "zh": (
+            "如果是位置表，对角线上的亮带和平稳的相邻曲线说明位置是平滑变化的；如果是 token 表，行的顺序只是词表的顺序，"
+            "沿对角线不会有什么规律。"
+        ),
+    },
+}

@@ -1,0 +1,270 @@
+"""Cached calls for the "Real model" page: the bundled MiniLM tables, word lookups, and position-table views.
+
+The model is one shared resource (st.cache_resource, read-only arrays); every result is st.cache_data keyed by
+plain strings and ints. Words that are not a single token of the vocabulary come back as per-row messages (pairs,
+word map) or as the core's ValueError (analogy, neighbours), never as a traceback.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+import streamlit as st
+
+from embedviz import position_analysis, sinusoidal
+from embedviz.app.i18n import catalog, t
+from embedviz.downsample import CELL_BUDGET, block_mean
+from embedviz.pretrained import (
+    MAX_UPLOAD_BYTES,
+    MAX_UPLOAD_ELEMENTS,
+    PretrainedEmbeddings,
+    analogy,
+    load_bundled_model,
+    load_embedding_file,
+    nearest_neighbours,
+    pair_similarity,
+    project_2d,
+)
+from embedviz.similarity import cosine_similarity_matrix
+
+TAB_CODES = ("pairs", "analogy", "neighbours", "map", "positions", "upload")
+TAB_KEY = "real_tab"
+LESSON_QWEN = {("猫", "狗"): 0.4233, ("猫", "汽车"): 0.1562}  # text 003's printout for Qwen3-0.6B (not computable here)
+LESSON_PAIRS = (("cat", "dog"), ("cat", "car"))  # the same question asked in English of the bundled model
+MAX_WORDS = 200  # word-map points: enough for a classroom list, small enough to label every point
+MAX_VIEW_ROWS = 2_048  # rows of a table shown at once (similarity matrix block-averaged to CELL_BUDGET)
+MAX_VIEW_VALUES = 2_000_000  # rows x D analysed at once: the (N, N) cosine matrix costs N^2 D, ~1.6e9 at the cap
+OFFSET_POINTS = 128  # offsets on the similarity-vs-distance curve
+_SPLIT = re.compile(r"[,，;；、\t]+|\s+")  # "cat, dog", "cat，dog", "cat dog": any of these separates words
+UPLOAD_MB = MAX_UPLOAD_BYTES // 1_000_000
+
+
+# ------------------------------------------------------------------------------------------------ the model
+
+
+@st.cache_resource(show_spinner=False)
+def model() -> PretrainedEmbeddings:
+    """all-MiniLM-L6-v2's token (30,522, 384) and position (512, 384) tables, read once per server process."""
+    return load_bundled_model()
+
+
+def model_info() -> dict:
+    m = model()
+    return {"name": m.name, "vocab_size": m.vocab_size, "d_model": m.d_model, "num_positions": m.num_positions,
+            "token_params": m.vocab_size * m.d_model}
+
+
+def tab_labels() -> list[str]:
+    """The tab labels in the current language. The tabs are bound to ?real_tab= by label, so a tab chosen in the
+    other language (a session that just switched, or a shared link) is mapped to this language's label."""
+    labels = [t(f"real.tab_{code}") for code in TAB_CODES]
+    chosen = st.session_state.get(TAB_KEY) or st.query_params.get(TAB_KEY)
+    if chosen and chosen not in labels:
+        for code, label in zip(TAB_CODES, labels):
+            if chosen in catalog()[f"real.tab_{code}"].values():
+                st.session_state[TAB_KEY] = label
+    return labels
+
+
+# ------------------------------------------------------------------------------------------------ words
+
+
+def split_words(line: str) -> list[str]:
+    return [word for word in _SPLIT.split(line.strip()) if word]
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def pair_rows(text: str) -> list[dict]:
+    """One row per non-empty line "a, b": cos of the two token rows, or why it cannot be computed.
+
+    Row keys: line (1-based), a, b, cos (float or None), error (the core's message, or "" ), pieces (the number
+    of words found on a line that is not a pair, else 0).
+    """
+    m, rows = model(), []
+    for number, line in enumerate(text.splitlines(), start=1):
+        words = split_words(line)
+        if not words:
+            continue
+        row = {"line": number, "a": words[0], "b": words[1] if len(words) > 1 else "", "cos": None, "error": "",
+               "pieces": 0}
+        if len(words) != 2:
+            row["pieces"] = len(words)
+        else:
+            try:
+                row["cos"] = pair_similarity(m.token_embeddings, m.token_id(words[0]), m.token_id(words[1]))
+            except ValueError as error:
+                row["error"] = str(error)
+        rows.append(row)
+    return rows
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def lesson_pairs() -> dict:
+    """cos for the English stand-ins of text 003's pairs, measured now on the bundled table."""
+    return {pair: row["cos"] for pair, row in zip(LESSON_PAIRS, pair_rows("\n".join(", ".join(p) for p in LESSON_PAIRS)))}
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def analogy_rows(a: str, b: str, c: str, k: int) -> tuple[list[str], np.ndarray]:
+    """Tokens nearest to a - b + c (a, b, c left out) and their cosines, best first. ValueError for a bad word."""
+    m = model()
+    ids = [m.token_id(word) for word in (a, b, c)]
+    result = analogy(m.token_embeddings, *ids, k=k)
+    return m.tokens([i for i, _ in result]), np.array([s for _, s in result])
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def neighbour_rows(word: str, k: int) -> tuple[list[str], np.ndarray]:
+    """The k tokens whose rows point most nearly the same way as `word`'s, best first."""
+    m = model()
+    result = nearest_neighbours(m.token_embeddings, m.token_id(word), k=k)
+    return m.tokens([i for i, _ in result]), np.array([s for _, s in result])
+
+
+def parse_word_groups(text: str) -> list[tuple[str, str]]:
+    """Lines "group: w1, w2" or just "w1, w2" -> [(word, group)] in order, repeated words dropped."""
+    out, seen = [], set()
+    for line in text.replace("：", ":").splitlines():
+        group, colon, words = line.partition(":")
+        if not colon:
+            group, words = "", line
+        for word in split_words(words):
+            if word.lower() not in seen:
+                seen.add(word.lower())
+                out.append((word, group.strip()))
+    return out
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def word_map(text: str) -> dict:
+    """PCA of the listed words' token rows: points (N, 2), labels, groups (None if no line names a group),
+    skipped [(word, message)]. ValueError if fewer than 2 words are single tokens or the list is too long."""
+    m, entries = model(), parse_word_groups(text)
+    if len(entries) > MAX_WORDS:
+        raise ValueError(f"word list ({len(entries)} words) must have at most {MAX_WORDS} words")
+    ids, labels, groups, skipped = [], [], [], []
+    for word, group in entries:
+        try:
+            ids.append(m.token_id(word))
+        except ValueError as error:
+            skipped.append((word, str(error)))
+            continue
+        labels.append(word)
+        groups.append(group)
+    if len(ids) < 2:
+        raise ValueError(f"word list ({len(ids)} usable words) must name at least 2 single-token words")
+    return {"points": project_2d(m.token_embeddings, ids), "labels": labels,
+            "groups": groups if any(groups) else None, "skipped": skipped}
+
+
+# ------------------------------------------------------------------------------------------------ tables of rows
+
+
+def _table(source: str, upload: PretrainedEmbeddings | None) -> np.ndarray:
+    m = model()
+    if source == "learned":
+        return m.position_embeddings  # (L, D)
+    if source == "sinusoidal":  # the same size as the learned table, so the two pictures compare cell by cell
+        return sinusoidal.sinusoidal_table(m.num_positions, m.d_model)
+    if upload is None:
+        raise ValueError(f"source ({source!r}) must be 'learned', 'sinusoidal' or an uploaded table")
+    return upload.token_embeddings
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def row_views(source: str, start: int, stop: int, _upload: PretrainedEmbeddings | None = None) -> dict:
+    """Rows start..stop-1 of a table: their cosine matrix (block-averaged to the cell budget), step similarity,
+    PCA coordinates, and the steps to report (first, last, rough) with their numbers.
+
+    `source` names the table ("learned", "sinusoidal", "upload:<file id>") and is the cache key; an uploaded
+    table itself is passed unhashed as `_upload`. Row numbers in the result are the table's, not the window's.
+    """
+    table = _table(source, _upload)
+    if not 0 <= start < stop <= table.shape[0] or stop - start < 2:
+        raise ValueError(f"rows ({start}..{stop - 1}) must be at least 2 rows inside 0..{table.shape[0] - 1}")
+    if stop - start > view_row_limit(*table.shape):
+        raise ValueError(f"rows ({stop - start}) must be at most {view_row_limit(*table.shape)} at once for D = "
+                         f"{table.shape[1]:,}")
+    rows = table[start:stop]  # (N, D)
+    pca = position_analysis.rows_pca_2d(rows)  # (N, 2)
+    similarity, step, _ = block_mean(cosine_similarity_matrix(rows), CELL_BUDGET, CELL_BUDGET)  # (M, M), M <= budget
+    smooth = position_analysis.smoothness(rows)
+    steps = position_analysis.notable_steps(smooth)  # window-relative step t: rows t -> t+1
+    return {
+        "rows": np.arange(start, stop), "similarity": similarity.astype(np.float32), "step": step,
+        "adjacent": smooth.adjacent, "typical": smooth.typical, "rough": smooth.rough_steps + start,
+        "median_norm": float(np.median(smooth.norms)), "pca": pca.astype(np.float32),
+        "turn": (turn := position_analysis.plane_turn(pca)),
+        "period": 2 * np.pi / abs(turn) if turn else float("inf"),  # positions per full turn
+        "steps": steps + start, "steps_cos": smooth.adjacent[steps], "norm_from": smooth.norms[steps],
+        "norm_to": smooth.norms[steps + 1],
+    }
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def offset_curves(sources: tuple[str, ...]) -> dict:
+    """Mean cos(row p, row p+k) against k for each named table: how similarity falls with distance."""
+    L = model().num_positions
+    offsets = np.unique(np.geomspace(1, L - 1, OFFSET_POINTS).round().astype(int))
+    return {"offsets": offsets,
+            **{name: position_analysis.offset_similarity(_table(name, None), offsets) for name in sources}}
+
+
+# ------------------------------------------------------------------------------------------------ uploads
+
+
+def view_row_limit(V: int, D: int) -> int:
+    """How many rows of a (V, D) table the views analyse at most: 2,048, fewer for wide tables, never below 2."""
+    return max(2, min(V, MAX_VIEW_ROWS, MAX_VIEW_VALUES // max(D, 1)))
+
+
+def uploaded_table(uploaded) -> PretrainedEmbeddings:
+    """The table in a st.file_uploader file, parsed once per upload and kept in this session only.
+
+    A user's file is nobody else's business, so it lives in session state (dropped with the session), keyed by
+    the upload's file_id, rather than in a cache shared by all sessions. Refusals are the core's ValueErrors.
+    """
+    held = st.session_state.get("_real_upload")
+    if held is not None and held[0] == uploaded.file_id:
+        return held[1]
+    st.session_state.pop("_real_upload", None)  # free the previous table before reading the next
+    st.session_state.pop("real_rows", None)  # the rows slider starts afresh: the new table may be shorter
+    table = load_embedding_file(uploaded.getvalue(), uploaded.name)
+    st.session_state["_real_upload"] = (uploaded.file_id, table)
+    return table
+
+
+def forget_upload() -> None:
+    st.session_state.pop("_real_upload", None)
+
+
+def upload_limits() -> dict:
+    return {"mb": UPLOAD_MB, "values": MAX_UPLOAD_ELEMENTS}
+
+
+def ranked_rows(labels: Sequence[str], values: Sequence[float], *, token_column: str) -> list[dict]:
+    """Rank, token, cosine rows for st.dataframe (the token column's title already translated)."""
+    return [{"#": i + 1, token_column: label, "cos": round(float(v), 4)} for i, (label, v) in enumerate(zip(labels, values))]
+
+
+STEP_COLUMNS = ("step", "cos", "vs_typical", "norm_from", "norm_to")
+LESSON_COLUMNS = ("source", "model", "table", "pair", "cos")
+
+
+def step_rows(views: dict, *, columns: Sequence[str]) -> list[dict]:
+    """The notable steps of `row_views` as table rows: "p → p+1", its cosine, how far below typical, row lengths."""
+    return [
+        dict(zip(columns, (f"{p} → {p + 1}", round(float(c), 4), round(float(c) - views["typical"], 4),
+                           round(float(a), 3), round(float(b), 3))))
+        for p, c, a, b in zip(views["steps"], views["steps_cos"], views["norm_from"], views["norm_to"])
+    ]
+
+
+def lesson_rows(measured: dict, *, columns: Sequence[str], lesson: str, here: str) -> list[dict]:
+    """Text 003's Qwen3-0.6B numbers next to the same question asked of the bundled model."""
+    info = model_info()
+    rows = [(lesson, "Qwen3-0.6B", "151,936 × 1,024", f"{a} / {b}", value) for (a, b), value in LESSON_QWEN.items()]
+    rows += [(here, info["name"].split("/")[-1], f"{info['vocab_size']:,} × {info['d_model']:,}", f"{a} / {b}",
+              round(float(measured[(a, b)]), 4)) for a, b in LESSON_PAIRS]
+    return [dict(zip(columns, row)) for row in rows]

@@ -1,0 +1,186 @@
+"""Real model: the token and position tables of a pretrained model (all-MiniLM-L6-v2, bundled, offline)."""
+import streamlit as st
+
+from embedviz.app import real_model_view as view
+from embedviz.app.i18n import t
+from embedviz.app.widgets import BIND, int_slider, plot, show_error
+from embedviz.figures import real_model as figs
+
+DEFAULT_PAIRS = "cat, dog\ncat, car\nking, queen\nman, woman"
+DEFAULT_WORDS = (
+    "animals: cat, dog, horse, cow, bird, fish\nvehicles: car, bus, truck, train, bicycle, plane\n"
+    "royals: king, queen, prince, princess, throne, crown\nnumbers: one, two, three, four, five, six"
+)
+
+
+def notice(key: str, **values) -> None:
+    st.info(f"**{t('common.notice')}:** {t(key, **values)}")
+
+
+def ranked(tokens, scores, title: str) -> None:
+    left, right = st.columns([2, 3])
+    left.dataframe(view.ranked_rows(tokens, scores, token_column=t("common.token")), hide_index=True)
+    with right:
+        plot(figs.score_bars(tokens, scores, title=title, x_title="cos"))
+
+
+def steps_table(views: dict) -> None:
+    st.dataframe(view.step_rows(views, columns=[t(f"real.col_{c}") for c in view.STEP_COLUMNS]), hide_index=True)
+
+
+def step_figure(views: dict, series: dict, axis: str) -> None:
+    """cos(row t, row t+1) along the table(s), the first table's rough steps circled, then those steps' numbers."""
+    rough = views["rough"]
+    plot(figs.step_curves(views["rows"][:-1], series, rough_steps=rough,
+                          rough_values=views["adjacent"][rough - views["rows"][0]], rough_name=t("real.rough"),
+                          title=t("real.steps_title"), x_title=t("real.step_axis", axis=axis), y_title="cos",
+                          note=t("real.steps_note", typical=views["typical"])))
+    st.markdown(t("real.rough_header", steps=", ".join(f"{s}→{s + 1}" for s in rough) or "–",
+                  norm=views["median_norm"]))
+    steps_table(views)
+
+
+st.title(t("real.title"))
+st.markdown(t("real.intro"))
+info = view.model_info()
+metrics = st.columns(4)
+metrics[0].metric(t("real.metric_vocab"), f"{info['vocab_size']:,}")
+metrics[1].metric("d_model", f"{info['d_model']:,}")
+metrics[2].metric(t("real.metric_positions"), f"{info['num_positions']:,}")
+metrics[3].metric(t("real.metric_params"), f"{info['token_params']:,}")
+st.latex(r"\cos(u, v) = \frac{u \cdot v}{\lVert u \rVert\,\lVert v \rVert}\in[-1, 1]")
+
+measured = view.lesson_pairs()
+st.markdown(t("real.lesson_header"))
+st.dataframe(view.lesson_rows(measured, columns=[t(f"real.col_{c}") for c in view.LESSON_COLUMNS],
+                              lesson=t("real.lesson_source"), here=t("real.here_source")), hide_index=True)
+st.caption(t("real.lesson_caption", cat_dog=measured[("cat", "dog")], cat_car=measured[("cat", "car")]))
+
+pairs_tab, analogy_tab, neighbours_tab, map_tab, positions_tab, upload_tab = st.tabs(
+    view.tab_labels(), key=view.TAB_KEY, bind=BIND)
+
+if pairs_tab.open:
+    with pairs_tab:
+        text = st.text_area(t("real.pairs_input"), value=DEFAULT_PAIRS, key="real_pairs", height=130,
+                            max_chars=2_000, help=t("real.pairs_help"), bind=BIND)
+        rows = view.pair_rows(text)
+        for row in rows:
+            if row["pieces"]:
+                st.warning(t("real.pair_format", line=row["line"], n=row["pieces"]))
+            elif row["error"]:
+                st.warning(t("real.pair_skipped", line=row["line"], message=row["error"]))
+        good = [row for row in rows if row["cos"] is not None]
+        if good:
+            plot(figs.pair_bars([f"{r['a']} / {r['b']}" for r in good], [r["cos"] for r in good],
+                                title=t("real.pairs_title"), y_title="cos", note=t("real.pairs_note")))
+        else:
+            st.warning(t("real.pairs_none"))
+        notice("real.pairs_notice")
+
+if analogy_tab.open:
+    with analogy_tab:
+        st.markdown(t("real.analogy_intro"))
+        cols = st.columns(4)
+        words = [col.text_input(label, value=word, key=f"real_{name}", max_chars=40, bind=BIND)
+                 for col, label, word, name in zip(cols, ("a", "− b", "+ c"), ("king", "man", "woman"), "abc")]
+        with cols[3]:
+            k = int_slider("real_ak", "real.k", 1, 30, 10)
+        try:
+            tokens, scores = view.analogy_rows(*words, k)
+        except ValueError as error:
+            show_error(error)
+        else:
+            ranked(tokens, scores, t("real.analogy_title", a=words[0], b=words[1], c=words[2]))
+            notice("real.analogy_notice")
+
+if neighbours_tab.open:
+    with neighbours_tab:
+        left, right = st.columns(2)
+        word = left.text_input(t("real.word"), value="cat", key="real_word", max_chars=40, bind=BIND)
+        with right:
+            k = int_slider("real_k", "real.k", 1, 50, 10)
+        try:
+            tokens, scores = view.neighbour_rows(word, k)
+        except ValueError as error:
+            show_error(error)
+        else:
+            ranked(tokens, scores, t("real.neighbours_title", word=word, k=k))
+            notice("real.neighbours_notice")
+
+if map_tab.open:
+    with map_tab:
+        text = st.text_area(t("real.map_input"), value=DEFAULT_WORDS, key="real_words", height=130,
+                            max_chars=4_000, help=t("real.map_help"), bind=BIND)
+        try:
+            result = view.word_map(text)
+        except ValueError as error:
+            show_error(error)
+        else:
+            for word, message in result["skipped"]:
+                st.warning(t("real.map_skipped", word=word, message=message))
+            plot(figs.word_map(result["points"], result["labels"], result["groups"], title=t("real.map_title"),
+                               note=t("real.map_note")))
+            notice("real.map_notice")
+
+if positions_tab.open:
+    with positions_tab:
+        L = info["num_positions"]
+        st.markdown(t("real.positions_intro", L=L, D=info["d_model"]))
+        start, stop = st.slider(t("real.window"), 0, L - 1, (0, L - 1), key="real_window", bind=BIND)
+        learned, sinusoidal = view.row_views("learned", 0, L), view.row_views("sinusoidal", 0, L)
+        first, last = learned["adjacent"][0], learned["adjacent"][-1]
+        cols = st.columns(4)
+        cols[0].metric(t("real.metric_typical"), f"{learned['typical']:.4f}")
+        cols[1].metric(t("real.metric_first"), f"{first:.4f}", f"{first - learned['typical']:+.4f}")
+        cols[2].metric(t("real.metric_last", a=L - 2, b=L - 1), f"{last:.4f}", f"{last - learned['typical']:+.4f}")
+        cols[3].metric(t("real.metric_sinusoidal"), f"{sinusoidal['typical']:.4f}")
+        try:
+            window, sin_window = (view.row_views(s, start, stop + 1) for s in ("learned", "sinusoidal"))
+        except ValueError as error:
+            show_error(error)
+        else:
+            step = window["step"]
+            plot(figs.matrices_side_by_side(
+                window["similarity"], sin_window["similarity"], window["rows"][::step],
+                title=t("real.matrix_title", a=start, b=stop), x_title=t("common.position"),
+                note=t("real.matrix_note") if step == 1 else t("common.downsampled", rs=step, cs=step),
+                subplot_titles=[t("real.learned"), t("real.sinusoidal")]))
+            plot(figs.rows_pca(window["pca"], window["rows"], title=t("real.pca_positions_title", a=start, b=stop),
+                               color_title=t("common.position"), note=t("real.pca_positions_note")))
+            st.markdown(t("real.turn", deg=abs(window["turn"]) * 57.29578, period=window["period"]))
+        step_figure(learned, {t("real.learned"): learned["adjacent"], t("real.sinusoidal"): sinusoidal["adjacent"]},
+                    t("common.position"))
+        curves = view.offset_curves(("learned", "sinusoidal"))
+        plot(figs.offset_curve(curves["offsets"], {t("real.learned"): curves["learned"],
+                                                   t("real.sinusoidal"): curves["sinusoidal"]},
+                               title=t("real.offset_title"), x_title=t("real.offset_axis"), y_title="cos",
+                               note=t("real.offset_note", period=learned["period"])))
+        notice("real.positions_notice")
+
+if upload_tab.open:
+    with upload_tab:
+        st.markdown(t("real.upload_intro", **view.upload_limits()))
+        uploaded = st.file_uploader(t("real.upload_label"), type=["safetensors", "npy"], key="real_upload",
+                                    max_upload_size=view.UPLOAD_MB)
+        if uploaded is None:
+            view.forget_upload()
+            st.caption(t("real.upload_hint"))
+        else:
+            try:
+                table = view.uploaded_table(uploaded)
+            except ValueError as error:
+                show_error(error)
+            else:
+                V, D = table.token_embeddings.shape
+                st.success(t("real.upload_ok", name=table.name, V=V, D=D, tensor=table.token_tensor or "-"))
+                limit = view.view_row_limit(V, D)
+                n = (st.slider(t("real.upload_rows", limit=limit), 2, limit, min(limit, 256), key="real_rows")
+                     if limit > 2 else 2)
+                views = view.row_views(f"upload:{uploaded.file_id}", 0, n, _upload=table)
+                note = t("common.downsampled", rs=views["step"], cs=views["step"]) if views["step"] > 1 else None
+                plot(figs.single_matrix(views["similarity"], views["rows"][:: views["step"]],
+                                        title=t("real.upload_matrix_title", n=n), x_title=t("real.row"), note=note))
+                step_figure(views, {table.name: views["adjacent"]}, t("real.row"))
+                plot(figs.rows_pca(views["pca"], views["rows"], title=t("real.pca_rows_title", n=n),
+                                   color_title=t("real.row"), note=t("real.pca_rows_note")))
+                notice("real.upload_notice")
