@@ -1,0 +1,300 @@
+"""Cached core calls of the Context-extension page, and the one bit of state it keeps: which source (a preset or
+a pasted config.json) last filled the widgets. The math is in embedviz.rope_scaling."""
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import streamlit as st
+
+from embedviz import rope_scaling
+from embedviz.params import PRESETS
+
+CONFIG = "config.json"  # the source option that reads a pasted / uploaded config (a language-neutral URL label)
+DEFAULT_SOURCE = "Qwen3-0.6B (YaRN 128K)"  # text 003: Qwen3 goes from 32K to 128K with YaRN
+APPLIED = "ctx__applied"  # session key: the (source, config text) whose values the widgets were last given
+UPLOAD_ID = "ctx__upload"  # session key: the uploaded file already copied into the text area
+
+# widget ranges (a config outside them is refused with a message rather than clamped)
+HEAD_DIM = (4, 512)
+LENGTH = (16, 2_097_152)  # 2M tokens
+FACTOR = (1.0, 256.0)
+THETA = (2.0, 1e10)
+# the current length of dynamic NTK / LongRoPE, in units of the trained length: the formulas use L / L_train
+RATIOS = (0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0, 32.0, 48.0, 64.0)
+SEQ_LEN_METHODS = ("dynamic", "longrope")
+# real models' choice of rope_theta for their pre-training length (the calculator's comparison)
+REAL_MODELS = {"LLaMA-2-7B": "LLaMA-2-7B", "Llama-3.1-8B": "Llama 3 / 3.1 (8B)", "Qwen3-0.6B (YaRN 128K)": "Qwen3"}
+
+# widget key of every setting; method parameters by their transformers name
+MAIN_KEYS = {"method": "ctx_method", "factor": "ctx_factor", "original": "ctx_orig", "target": "ctx_target",
+             "head_dim": "ctx_hd", "theta": "ctx_theta"}
+# method parameter -> (widget key, min, max, step); 0 is "not set" for mscale, mscale_all_dim, attention_factor
+PARAM_SPECS: dict[str, tuple[str, float, float, float]] = {
+    "beta_fast": ("ctx_bf", 0.25, 1024.0, 1.0),
+    "beta_slow": ("ctx_bs", 0.25, 1024.0, 0.5),
+    "mscale": ("ctx_ms", 0.0, 10.0, 0.1),
+    "mscale_all_dim": ("ctx_msa", 0.0, 10.0, 0.1),
+    "attention_factor": ("ctx_af", 0.0, 10.0, 0.05),
+    "truncate": ("ctx_trunc", 0.0, 1.0, 1.0),  # a toggle
+    "low_freq_factor": ("ctx_lo", 0.25, 64.0, 0.5),
+    "high_freq_factor": ("ctx_hi", 0.25, 64.0, 0.5),
+}
+PARAM_KEYS = {name: spec[0] for name, spec in PARAM_SPECS.items()}
+
+# each method's rule, written as the code computes it (s = factor, L_train = original, d = rotary dimension)
+FORMULAS = {
+    "linear": r"\omega_i' = \frac{\omega_i}{s}\qquad(\text{position } m \text{ turns like } m/s)",
+    "dynamic": r"\theta' = \theta\left(s\,\frac{L}{L_{train}} - (s-1)\right)^{\frac{d}{d-2}}\ \ (L > L_{train}),"
+               r"\qquad \omega_i' = \theta'^{-2i/d}",
+    "yarn": r"\omega_i' = (1-\gamma_i)\,\omega_i + \gamma_i\,\frac{\omega_i}{s},\quad "
+            r"\gamma_i = \operatorname{clip}\!\left(\frac{i - i(\beta_{fast})}{i(\beta_{slow}) - i(\beta_{fast})}, 0, 1\right),"
+            r"\quad i(\beta) = \frac{d\,\ln\!\big(L_{train} / 2\pi\beta\big)}{2\ln\theta}",
+    "longrope": r"\omega_i' = \frac{\omega_i}{\lambda_i},\qquad \lambda = \begin{cases}\text{short\_factor} & "
+                r"L \le L_{train}\\ \text{long\_factor} & L > L_{train}\end{cases}",
+    "llama3": r"\omega_i' = \begin{cases}\omega_i & \lambda_i < L_{train}/\text{high}\\ \omega_i/s & "
+              r"\lambda_i > L_{train}/\text{low}\\ (1-\kappa_i)\,\omega_i/s + \kappa_i\,\omega_i & \text{else}"
+              r"\end{cases},\quad \kappa_i = \frac{L_{train}/\lambda_i - \text{low}}{\text{high} - \text{low}},"
+              r"\ \ \lambda_i = \frac{2\pi}{\omega_i}",
+}
+
+# microsoft/Phi-3-mini-128k-instruct: the config the text area starts with, so LongRoPE is one click away
+# (the factor lists as published: float32 values written out in full).
+EXAMPLE_CONFIG = {
+    "model_type": "phi3",
+    "hidden_size": 3072,
+    "num_attention_heads": 32,
+    "max_position_embeddings": 131072,
+    "original_max_position_embeddings": 4096,
+    "rope_theta": 10000.0,
+    "rope_scaling": {
+        "type": "longrope",
+        "long_factor": [
+            1.0800000429153442, 1.1100000143051147, 1.1399999856948853, 1.340000033378601, 1.5899999141693115,
+            1.600000023841858, 1.6200000047683716, 2.620000123977661, 3.2300000190734863, 3.2300000190734863,
+            4.789999961853027, 7.400000095367432, 7.700000286102295, 9.09000015258789, 12.199999809265137,
+            17.670000076293945, 24.46000099182129, 28.57000160217285, 30.420001983642578, 30.840002059936523,
+            32.590003967285156, 32.93000411987305, 42.320003509521484, 44.96000289916992, 50.340003967285156,
+            50.45000457763672, 57.55000305175781, 57.93000411987305, 58.21000289916992, 60.1400032043457,
+            62.61000442504883, 62.62000274658203, 62.71000289916992, 63.1400032043457, 63.1400032043457,
+            63.77000427246094, 63.93000411987305, 63.96000289916992, 63.970001220703125, 64.02999877929688,
+            64.06999969482422, 64.08000183105469, 64.12000274658203, 64.41000366210938, 64.4800033569336,
+            64.51000213623047, 64.52999877929688, 64.83999633789062,
+        ],
+        "short_factor": [
+            1.0, 1.0199999809265137, 1.0299999713897705, 1.0299999713897705, 1.0499999523162842,
+            1.0499999523162842, 1.0499999523162842, 1.0499999523162842, 1.0499999523162842, 1.0699999332427979,
+            1.0999999046325684, 1.1099998950958252, 1.1599998474121094, 1.1599998474121094, 1.1699998378753662,
+            1.2899998426437378, 1.339999794960022, 1.679999828338623, 1.7899998426437378, 1.8199998140335083,
+            1.8499997854232788, 1.8799997568130493, 1.9099997282028198, 1.9399996995925903, 1.9899996519088745,
+            2.0199997425079346, 2.0199997425079346, 2.0199997425079346, 2.0199997425079346, 2.0199997425079346,
+            2.0199997425079346, 2.0299997329711914, 2.0299997329711914, 2.0299997329711914, 2.0299997329711914,
+            2.0299997329711914, 2.0299997329711914, 2.0299997329711914, 2.0299997329711914, 2.0299997329711914,
+            2.0799996852874756, 2.0899996757507324, 2.189999580383301, 2.2199995517730713, 2.5899994373321533,
+            2.729999542236328, 2.749999523162842, 2.8399994373321533,
+        ],
+    },
+}
+
+
+def _compact_json(config: dict) -> str:
+    """Indented JSON with number lists on one line (a 48-number list stays one paragraph, not 48 lines)."""
+    text = json.dumps(config, indent=2)
+    return re.sub(r"\[\s+([^\[\]{}]*?)\s+\]", lambda m: "[" + ", ".join(x.strip() for x in m.group(1).split(",")) + "]",
+                  text)
+
+
+EXAMPLE_CONFIG_TEXT = _compact_json(EXAMPLE_CONFIG)
+
+
+def rope_presets() -> list[str]:
+    """Names of the RoPE models in embedviz.params.PRESETS."""
+    return [name for name, p in PRESETS.items() if p.positional == "rope" and p.head_dim and p.rope_theta]
+
+
+SOURCES = [*rope_presets(), CONFIG]
+
+
+def preset_config(name: str) -> dict[str, Any]:
+    """A preset written as the config.json fields RoPE reads, so presets and pasted configs take one path."""
+    p = PRESETS[name]
+    return {"head_dim": p.head_dim, "rope_theta": p.rope_theta, "max_position_embeddings": p.max_positions,
+            "rope_scaling": dict(p.rope_scaling) if p.rope_scaling else None}
+
+
+def _check_ranges(settings: dict[str, Any]) -> None:
+    """A config value outside a widget's range is refused by name (a widget cannot hold it)."""
+    checks = [("head_dim", settings["head_dim"], HEAD_DIM), ("rope_theta", settings["theta"], THETA),
+              ("factor", settings["factor"], FACTOR), ("original_max_position_embeddings", settings["original"], LENGTH),
+              ("target context", settings["target"], LENGTH)]
+    checks += [(name, float(settings["params"][name]), spec[1:3]) for name, spec in PARAM_SPECS.items()]
+    for name, value, (lo, hi) in checks:
+        if not lo <= value <= hi:
+            raise ValueError(f"{name} ({value:g}) is outside what this page can show ({lo:g} to {hi:g})")
+
+
+def _settings(source: str, config_text: str) -> dict[str, Any]:
+    if source == CONFIG:
+        config = rope_scaling.parse_config_json(config_text)
+    elif source in SOURCES:
+        config = preset_config(source)
+    else:
+        raise ValueError(f"source ({source!r}) must be one of {', '.join(SOURCES)}")
+    settings = rope_scaling.extension_settings(config)
+    _check_ranges(settings)
+    return settings
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def source_settings(source: str, config_text: str = "") -> dict[str, Any]:
+    """The page's starting values from a preset or a config.json text (ValueError naming what is wrong)."""
+    return _settings(source, config_text)
+
+
+def nearest_ratio(ratio: float) -> float:
+    return min(RATIOS, key=lambda r: abs(r - ratio))
+
+
+def widget_values(settings: dict[str, Any]) -> dict[str, Any]:
+    """Widget key -> value for every setting of a source."""
+    values = {key: settings[name] for name, key in MAIN_KEYS.items()}
+    values.update({key: settings["params"][name] for name, key in PARAM_KEYS.items()})
+    values["ctx_ratio"] = nearest_ratio(settings["target"] / settings["original"])
+    return values
+
+
+DEFAULTS = widget_values(_settings(DEFAULT_SOURCE, ""))  # the widgets' defaults: the default source's values
+
+
+def method_options(settings: dict[str, Any]) -> list[str]:
+    """Every method; LongRoPE only when the source brings its searched factor lists."""
+    has_lists = settings["short_factor"] is not None and settings["long_factor"] is not None
+    return [m for m in rope_scaling.METHODS if m != "longrope" or has_lists]
+
+
+def sync(source: str, config_text: str, settings: dict[str, Any]) -> None:
+    """Give the widgets the source's values when the source changed (call before creating them).
+
+    The first run of a session keeps what the URL says (a shared link reopens its view); later, choosing a
+    preset or editing the config resets the settings to that source.
+    """
+    signature = [source, config_text if source == CONFIG else ""]
+    state = st.session_state
+    if state.get(APPLIED) != signature:
+        if APPLIED in state:
+            state.update(widget_values(settings))
+        state[APPLIED] = signature
+
+
+def request_reset() -> None:
+    """Button callback: apply the source's values again on this rerun."""
+    st.session_state[APPLIED] = None
+
+
+def take_upload(upload) -> None:
+    """Copy a newly uploaded config.json into the text area (before the text area is created)."""
+    if upload is None or st.session_state.get(UPLOAD_ID) == upload.file_id:
+        return
+    st.session_state[UPLOAD_ID] = upload.file_id
+    data = upload.getvalue()
+    try:
+        st.session_state["ctx_cfg"] = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{upload.name} is not UTF-8 text ({error.reason} at byte {error.start})") from None
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, (bool, str)):
+        return str(value).lower() if isinstance(value, bool) else value
+    return f"{int(value):,}" if float(value).is_integer() else f"{value:g}"
+
+
+def changes(settings: dict[str, Any], method: str) -> list[tuple[str, str, str]]:
+    """(name, now, source's value), formatted, of each shown setting the user moved away from the source."""
+    state, out = st.session_state, []
+    names = [*MAIN_KEYS, *rope_scaling.METHOD_DEFAULTS.get(method, {})]
+    source_values = {**{n: settings[n] for n in MAIN_KEYS}, **settings["params"]}
+    for name in names:
+        key = MAIN_KEYS.get(name) or PARAM_KEYS[name]
+        if key in state and state[key] != source_values[name]:
+            out.append((name, _shown(state[key]), _shown(source_values[name])))
+    return out
+
+
+def seq_len_for(method: str, original: int, ratio: float) -> int | None:
+    """The current length dynamic NTK and LongRoPE see; None for the methods that ignore it."""
+    return max(1, round(ratio * original)) if method in SEQ_LEN_METHODS else None
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def extension(source: str, config_text: str, method: str, head_dim: int, theta: float, factor: float,
+              original: int, target: int, ratio: float, params: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
+    """Plain RoPE against ``method`` with these numbers; LongRoPE's lists and partial rotary come from the source."""
+    s = _settings(source, config_text)
+    scaling = rope_scaling.build_scaling(
+        method, factor=factor, original_max_position_embeddings=original, params=dict(params),
+        short_factor=s["short_factor"], long_factor=s["long_factor"],
+        partial_rotary_factor=s["partial_rotary_factor"],
+    )
+    seq_len = seq_len_for(method, original, ratio)
+    view = rope_scaling.extension_view(head_dim, theta, scaling, original=original, target=target, seq_len=seq_len)
+    return {"view": view, "scaling": scaling, "seq_len": seq_len}
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def calculator(head_dim: int, context_length: int, slow_pairs: int) -> dict[str, Any]:
+    """theta_for_context for this head and context, and what real models chose for their pre-training length.
+
+    ``slow_pairs`` is clamped to head_dim/2 - 1 (a small head has fewer pairs); ``clamped`` says so.
+    """
+    k = max(1, min(slow_pairs, head_dim // 2 - 1))
+    rows = []
+    for name, label in REAL_MODELS.items():
+        p = PRESETS[name]
+        trained = int((p.rope_scaling or {}).get("original_max_position_embeddings", p.max_positions))
+        inv_freq, _ = rope_scaling.compute(p.head_dim, p.rope_theta, None)
+        rows.append({
+            "model": label, "head_dim": p.head_dim, "trained": trained, "theta": p.rope_theta,
+            "one_turn": rope_scaling.theta_for_context(p.head_dim, trained),
+            "k_turn": rope_scaling.theta_for_context(p.head_dim, trained, slow_pairs=min(k, p.head_dim // 2 - 1)),
+            "slow": rope_scaling.slow_pair_count(inv_freq, trained), "pairs": p.head_dim // 2,
+        })
+    return {
+        "theta": rope_scaling.theta_for_context(head_dim, context_length, slow_pairs=k),
+        "one_turn": rope_scaling.theta_for_context(head_dim, context_length),
+        "k": k,
+        "clamped": k != slow_pairs,
+        "rows": rows,
+    }
+
+
+def method_params(method: str) -> list[str]:
+    """The tunable parameters of ``method``, in the order they are shown."""
+    return list(rope_scaling.METHOD_DEFAULTS.get(method, {}))
+
+
+def attention_latex(method: str, factor: float, original: int, params: dict[str, Any], value: float) -> str | None:
+    """The attention factor's formula with this page's numbers, or None for the methods that leave attention alone."""
+    s = f"{factor:g}"
+    if method not in ("yarn", "longrope"):
+        return None
+    if params.get("attention_factor"):
+        return rf"\text{{attention\_factor}} = {value:.4f}\quad(\text{{given}})"
+    if factor <= 1:
+        return r"\text{attention\_factor} = 1\quad(s \le 1)"
+    if method == "longrope":  # Phi-3: keep the attention entropy from growing with the context
+        return (rf"\text{{attention\_factor}} = \sqrt{{1 + \frac{{\ln s}}{{\ln L_{{train}}}}}} = "
+                rf"\sqrt{{1 + \frac{{\ln {s}}}{{\ln {original}}}}} = {value:.4f}")
+    if params.get("mscale") and params.get("mscale_all_dim"):  # DeepSeek's ratio of two temperatures
+        m, m_all = params["mscale"], params["mscale_all_dim"]
+        return (rf"\text{{attention\_factor}} = \frac{{0.1\,m\ln s + 1}}{{0.1\,m_{{all}}\ln s + 1}} = "
+                rf"\frac{{0.1 \cdot {m:g} \ln {s} + 1}}{{0.1 \cdot {m_all:g} \ln {s} + 1}} = {value:.4f}")
+    return rf"\text{{attention\_factor}} = 0.1\ln s + 1 = 0.1\ln {s} + 1 = {value:.4f}"
+
+
+def calculator_latex(head_dim: int, context_length: int, k: int, theta: float) -> str:
+    """theta >= (L / 2 pi)^(d / (d - 2k)) with this page's numbers."""
+    return (rf"\theta \ \ge\ \left(\frac{{L}}{{2\pi}}\right)^{{\frac{{d}}{{d-2k}}}} = "
+            rf"\left(\frac{{{context_length:,}}}{{2\pi}}\right)^{{\frac{{{head_dim}}}{{{head_dim - 2 * k}}}}}"
+            rf" \approx {theta:,.0f}").replace(",", "{,}")

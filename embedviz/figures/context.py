@@ -1,0 +1,128 @@
+"""Figures of the Context-extension page: per-pair arrays and translated strings in, ``go.Figure`` out.
+
+Pairs are coloured by what the method does to them (``KIND_COLORS``): kept as trained, interpolated (divided by
+the full factor) or blended (anything in between: a ramp, NTK's new base, LongRoPE's per-pair factors).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+from embedviz.figures import COLORWAY, f32, line_chart, new_figure
+
+KINDS = ("kept", "blended", "interpolated")
+KIND_COLORS = {"kept": COLORWAY[0], "blended": COLORWAY[3], "interpolated": COLORWAY[1]}
+BEFORE_COLOR = "#9e9e9e"
+ORIGINAL_LINE = dict(color="#333", dash="dash", width=1.5)
+TARGET_LINE = dict(color=COLORWAY[4], dash="dot", width=2)
+LEGEND_BELOW = dict(orientation="h", x=0.0, xanchor="left", y=0.0, yanchor="bottom", yref="container")  # under the axis
+BELOW_MARGIN = dict(l=60, r=20, t=80, b=120)  # room for the axis title and a legend of one or two rows
+
+
+def _pairs_by_kind(fig: go.Figure, values, kinds: Sequence[str], kind_names: Mapping[str, str], *,
+                   hover: str) -> None:
+    """One trace per kind (so the legend explains the colours); x is the pair index."""
+    values, kinds = np.asarray(values), np.asarray(kinds)
+    pairs = np.arange(values.size)
+    for kind in KINDS:
+        mask = kinds == kind
+        if not mask.any():
+            continue
+        fig.add_trace(go.Scatter(x=pairs[mask], y=f32(values[mask]), name=kind_names[kind], mode="markers",
+                                 marker=dict(color=KIND_COLORS[kind], size=7),
+                                 hovertemplate=f"{kind_names[kind]}<br>{hover}<extra></extra>"))
+
+
+def _reference_lines(fig: go.Figure, lines: Sequence[tuple[float, dict, str, str]], *, axis: str,
+                     log: bool) -> None:
+    """Horizontal (axis "y") or vertical (axis "x") lines across the plot, each with a label at one end.
+
+    ``lines`` = (value, line style, label, "left" / "right" or "top" / "bottom" end). Shapes are set in one layout
+    update (plotly's add_hline costs ~50 ms a line); a label on a log axis is placed at log10(value), as plotly
+    wants annotation positions there, while shapes take the value itself.
+    """
+    shapes, annotations = list(fig.layout.shapes), list(fig.layout.annotations)
+    for value, line, label, end in lines:
+        at = float(np.log10(value)) if log else float(value)
+        if axis == "y":
+            shapes.append(dict(type="line", xref="paper", x0=0, x1=1, yref="y", y0=value, y1=value, line=line))
+            if label:
+                annotations.append(dict(text=label, xref="paper", x=0.0 if end == "left" else 1.0, yref="y", y=at,
+                                        xanchor=end, yanchor="bottom", showarrow=False, font=dict(size=11)))
+        else:
+            shapes.append(dict(type="line", yref="paper", y0=0, y1=1, xref="x", x0=value, x1=value, line=line))
+            if label:
+                annotations.append(dict(text=label, yref="paper", y=1.0 if end == "top" else 0.0, xref="x", x=at,
+                                        xanchor="left", yanchor=end, showarrow=False, font=dict(size=11)))
+    fig.update_layout(shapes=shapes, annotations=annotations)
+
+
+def _context_lines(fig: go.Figure, original: int, target: int, labels: Sequence[str], *, axis: str,
+                   log: bool) -> None:
+    """The trained (original) and the target context length as reference lines, labelled."""
+    ends = ("top", "bottom") if axis == "x" else ("left", "right")
+    _reference_lines(fig, [(original, ORIGINAL_LINE, labels[0], ends[0]), (target, TARGET_LINE, labels[1], ends[1])],
+                     axis=axis, log=log)
+
+
+def wavelength_chart(wavelen_before, wavelen_after, kinds, *, original: int, target: int, title: str,
+                     x_title: str, y_title: str, before_name: str, kind_names: Mapping[str, str],
+                     context_labels: Sequence[str], hover: str, note: str | None = None) -> go.Figure:
+    """Wavelength 2*pi / w_i per pair (log y) before (grey line) and after (coloured points), against the
+    trained and the target context. ``context_labels`` = (trained, target)."""
+    fig = new_figure(title, note=note, x_title=x_title, y_title=y_title, height=460)
+    pairs = np.arange(len(wavelen_before))
+    fig.add_trace(go.Scatter(x=pairs, y=f32(wavelen_before), mode="lines", name=before_name,
+                             line=dict(color=BEFORE_COLOR, width=3), hovertemplate=hover + "<extra></extra>"))
+    _pairs_by_kind(fig, wavelen_after, kinds, kind_names, hover=hover)
+    _context_lines(fig, original, target, context_labels, axis="y", log=True)
+    fig.update_yaxes(type="log", exponentformat="power")
+    fig.update_layout(legend=LEGEND_BELOW, margin=BELOW_MARGIN)
+    return fig
+
+
+def ratio_chart(ratio, kinds, *, factor: float, title: str, x_title: str, y_title: str,
+                kind_names: Mapping[str, str], factor_label: str, hover: str, note: str | None = None) -> go.Figure:
+    """New / old frequency per pair (log y): 1 = kept, 1/factor = fully interpolated, a line at each."""
+    fig = new_figure(title, note=note, x_title=x_title, y_title=y_title, height=420)
+    _pairs_by_kind(fig, ratio, kinds, kind_names, hover=hover)
+    lines = [(1.0, dict(color="#999", width=1), "", "left")]
+    if factor > 1:
+        lines.append((1.0 / factor, ORIGINAL_LINE, factor_label, "right"))
+    _reference_lines(fig, lines, axis="y", log=True)
+    fig.update_yaxes(type="log")
+    fig.update_layout(legend=LEGEND_BELOW, margin=BELOW_MARGIN)
+    return fig
+
+
+def decay_chart(distances, before, after, *, original: int, target: int, names: Sequence[str], title: str,
+                x_title: str, y_title: str, context_labels: Sequence[str], note: str | None = None) -> go.Figure:
+    """mean_i cos(d * w_i) vs distance d (log x) with plain and scaled frequencies; ``names`` = (before, after)."""
+    fig = line_chart(distances, {names[0]: before, names[1]: after}, title=title, x_title=x_title,
+                     y_title=y_title, note=note, log_x=True, height=420)
+    fig.data[0].line.update(color=BEFORE_COLOR, width=3)
+    fig.data[1].line.update(color=COLORWAY[1], width=2)
+    _reference_lines(fig, [(0.0, dict(color="#999", width=1), "", "left")], axis="y", log=False)
+    _context_lines(fig, original, target, context_labels, axis="x", log=True)
+    fig.update_layout(legend=LEGEND_BELOW, margin=BELOW_MARGIN)
+    return fig
+
+
+def rotations_chart(turns: Mapping[str, np.ndarray], *, title: str, x_title: str, y_title: str,
+                    one_turn_label: str, dashes: Mapping[str, str] | None = None,
+                    note: str | None = None) -> go.Figure:
+    """Full turns per pair within a context (log y), one series per (frequencies, context); a line at one turn."""
+    floor = 1e-6  # a slow pair can turn 1e-5 times: clip the log axis there rather than at 1e-12
+    series = {name: np.maximum(np.asarray(values, dtype=np.float64), floor) for name, values in turns.items()}
+    pairs = np.arange(len(next(iter(series.values()))))
+    fig = line_chart(pairs, series, title=title, x_title=x_title, y_title=y_title, note=note, log_y=True,
+                     markers=True, dashes=dashes, height=420)
+    colors = [BEFORE_COLOR, "#555", COLORWAY[1]]
+    for trace, color in zip(fig.data, colors):
+        trace.update(line=dict(color=color), marker=dict(size=4, color=color))
+    _reference_lines(fig, [(1.0, TARGET_LINE, one_turn_label, "right")], axis="y", log=True)
+    fig.update_yaxes(exponentformat="power")
+    fig.update_layout(legend=LEGEND_BELOW, margin=BELOW_MARGIN)
+    return fig

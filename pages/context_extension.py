@@ -1,0 +1,176 @@
+"""Context extension: PI, dynamic NTK, YaRN, Llama 3 and LongRoPE stretch RoPE past its training length (text 003)."""
+import streamlit as st
+
+from embedviz.app import context_view as view
+from embedviz.app.i18n import t
+from embedviz.app.widgets import BIND, human_number, plot, show_error
+from embedviz.figures import context as figs
+
+D = view.DEFAULTS
+
+st.title(t("ctx.title"))
+st.markdown(t("ctx.intro"))
+
+# 1. where the numbers come from: a preset or a model's config.json
+source = st.selectbox(t("ctx.source"), view.SOURCES, index=view.SOURCES.index(view.DEFAULT_SOURCE), key="ctx_src",
+                      help=t("ctx.source_help"), bind=BIND)
+config_text = ""
+try:
+    if source == view.CONFIG:
+        left, right = st.columns([2, 1])
+        view.take_upload(right.file_uploader(t("ctx.upload"), type=["json"], key="ctx_upload", max_upload_size=1))
+        config_text = left.text_area(t("ctx.paste"), view.EXAMPLE_CONFIG_TEXT, height=220, key="ctx_cfg",
+                                     help=t("ctx.paste_help"))
+    settings = view.source_settings(source, config_text)
+except ValueError as error:
+    show_error(error)
+    st.stop()
+view.sync(source, config_text, settings)
+caption = t("ctx.source_caption", name=source, head_dim=settings["head_dim"], theta=human_number(settings["theta"]),
+            original=human_number(settings["original"]), method=settings["method"],
+            factor=f"{settings['factor']:g}", target=human_number(settings["target"]))
+if not settings["scaled"]:
+    caption += " " + t("ctx.suggested", target=human_number(settings["target"]))
+if settings["partial_rotary_factor"]:
+    p = settings["partial_rotary_factor"]
+    caption += " " + t("ctx.partial", dims=int(settings["head_dim"] * p), head_dim=settings["head_dim"], p=f"{p:g}")
+st.caption(caption)
+
+# 2. the method and its numbers
+methods = view.method_options(settings)
+method = st.segmented_control(t("ctx.method"), methods, default=D["ctx_method"], key="ctx_method", required=True,
+                              bind=BIND)
+if "longrope" not in methods:
+    st.caption(t("ctx.no_longrope"))
+cols = st.columns(5)
+factor = cols[0].number_input(t("ctx.factor"), *view.FACTOR, D["ctx_factor"], step=0.5, key="ctx_factor",
+                              help=t("ctx.factor_help"), bind=BIND)
+original = cols[1].number_input(t("ctx.original"), *view.LENGTH, D["ctx_orig"], step=1024, key="ctx_orig",
+                                help=t("ctx.original_help"), bind=BIND)
+target = cols[2].number_input(t("ctx.target"), *view.LENGTH, D["ctx_target"], step=1024, key="ctx_target",
+                              help=t("ctx.target_help"), bind=BIND)
+head_dim = cols[3].slider(t("ctx.head_dim"), *view.HEAD_DIM, D["ctx_hd"], step=2, key="ctx_hd", bind=BIND)
+theta = cols[4].number_input(t("ctx.theta"), *view.THETA, D["ctx_theta"], step=10_000.0, format="%.0f",
+                             key="ctx_theta", bind=BIND)
+
+params = {}
+if names := view.method_params(method):
+    st.markdown(f"**{t('ctx.params_header', method=method)}**")
+    for col, name in zip(st.columns(len(names)), names):
+        key, lo, hi, step = view.PARAM_SPECS[name]
+        label, help_text = t(f"ctx.p_{name}"), t(f"ctx.p_{name}_help")
+        if name == "truncate":
+            params[name] = col.toggle(label, D[key], key=key, help=help_text, bind=BIND)
+        else:
+            params[name] = col.number_input(label, lo, hi, D[key], step=step, key=key, help=help_text, bind=BIND)
+ratio = 1.0
+if method in view.SEQ_LEN_METHODS:
+    ratio = st.select_slider(t("ctx.ratio"), view.RATIOS, value=D["ctx_ratio"], format_func=lambda r: f"{r:g}×",
+                             key="ctx_ratio", bind=BIND)
+
+if changed := view.changes(settings, method):
+    left, right = st.columns([6, 1])
+    items = [t("ctx.change_item", name=name, now=now, was=was) for name, now, was in changed]
+    left.caption(t("ctx.changed", source=source, changes=", ".join(items)))
+    right.button(t("ctx.reset"), on_click=view.request_reset, key="ctx_reset")
+
+try:
+    ext = view.extension(source, config_text, method, int(head_dim), float(theta), float(factor), int(original),
+                         int(target), float(ratio), tuple(params.items()))
+except ValueError as error:
+    show_error(error)
+    st.stop()
+v, seq_len = ext["view"], ext["seq_len"]
+pairs = len(v.kinds)
+
+# 3. what the method does, and its numbers
+st.subheader(t(f"ctx.m_{method}_title"))
+st.markdown(t(f"ctx.m_{method}"))
+st.latex(view.FORMULAS[method])
+if seq_len is not None:
+    st.caption(t("ctx.ratio_caption", seq_len=human_number(seq_len), method=method))
+if target <= original:
+    st.warning(t("ctx.not_longer"))
+elif method in ("linear", "yarn", "llama3") and target > original * factor * (1 + 1e-9):
+    st.warning(t("ctx.beyond", target=human_number(target), covered=human_number(round(original * factor)),
+                 times=f"{target / (original * factor):.3g}"))
+
+m = st.columns(4)
+help_unseen = t("ctx.unseen_help", length=human_number(v.length))
+m[0].metric(t("ctx.unseen_without"), f"{int(v.unseen_unscaled.sum())} / {pairs}", help=help_unseen)
+m[1].metric(t("ctx.unseen_with", method=method), f"{int(v.unseen_scaled.sum())} / {pairs}", help=help_unseen)
+m[2].metric(t("ctx.attention"), f"{v.attention_factor:.4f}", help=t("ctx.attention_help"))
+if v.base is not None:
+    m[3].metric(t("ctx.base"), human_number(round(v.base)))
+else:
+    m[3].metric(t("ctx.kinds"), " / ".join(str(v.kinds.count(k)) for k in figs.KINDS))
+attention_formula = view.attention_latex(method, float(factor), int(original), params, v.attention_factor)
+if attention_formula:
+    st.latex(attention_formula)
+else:
+    st.caption(t("ctx.attention_none", method=method))
+
+# 4. the figures
+kind_names = {k: t(f"ctx.{k}") for k in figs.KINDS}
+lines = [t("ctx.trained_line", length=human_number(original)), t("ctx.target_line", length=human_number(target))]
+st.subheader(t("ctx.wave_header"))
+plot(figs.wavelength_chart(
+    v.wavelen_before, v.wavelen_after, v.kinds, original=int(original), target=int(target),
+    title=t("ctx.wave_title", method=method), x_title=t("ctx.pair_axis"), y_title=t("ctx.wave_axis"),
+    before_name=t("ctx.wave_before"), kind_names=kind_names, context_labels=lines, hover=t("ctx.wave_hover"),
+    note=t("ctx.wave_note"),
+))
+left, right = st.columns(2)
+with left:
+    plot(figs.ratio_chart(
+        v.ratio, v.kinds, factor=float(factor), title=t("ctx.ratio_title", method=method, factor=f"{factor:g}"),
+        x_title=t("ctx.pair_axis"), y_title=t("ctx.ratio_axis"), kind_names=kind_names,
+        factor_label=t("ctx.ratio_line"), hover=t("ctx.ratio_hover"), note=t("ctx.ratio_note"),
+    ))
+with right:
+    length = human_number(v.length)
+    turns = {
+        t("ctx.turns_trained", length=human_number(original)): v.turns_trained,
+        t("ctx.turns_unscaled", length=length): v.turns_unscaled,
+        t("ctx.turns_scaled", method=method, length=length): v.turns_scaled,
+    }
+    plot(figs.rotations_chart(
+        turns, title=t("ctx.turns_title"), x_title=t("ctx.pair_axis"), y_title=t("ctx.turns_axis"),
+        one_turn_label=t("ctx.one_turn"), dashes={t("ctx.turns_unscaled", length=length): "dot"},
+        note=t("ctx.turns_note"),
+    ))
+plot(figs.decay_chart(
+    v.distances, v.decay_before, v.decay_after, original=int(original), target=int(target),
+    names=[t("ctx.decay_before"), t("ctx.decay_after", method=method)],
+    title=t("ctx.decay_title", length=human_number(target)), x_title=t("ctx.decay_axis_x"),
+    y_title=t("ctx.decay_axis_y"), context_labels=lines, note=t("ctx.decay_note"),
+))
+with st.expander(t("ctx.all_methods")):
+    st.markdown(t("ctx.about"))
+
+# 5. the other road: pre-train with a larger theta
+st.subheader(t("ctx.calc_header"))
+st.markdown(t("ctx.calc_intro"))
+k = st.slider(t("ctx.calc_k"), 1, 32, 1, key="ctx_k", bind=BIND)
+calc = view.calculator(int(head_dim), int(target), int(k))
+st.latex(view.calculator_latex(int(head_dim), int(target), calc["k"], calc["theta"]))
+if calc["clamped"]:
+    st.caption(t("ctx.calc_clamped", head_dim=head_dim, pairs=head_dim // 2, k=calc["k"]))
+c = st.columns(2)
+c[0].metric(t("ctx.calc_theta", k=calc["k"]), human_number(round(calc["theta"])))
+c[1].metric(t("ctx.calc_one"), human_number(round(calc["one_turn"])))
+st.dataframe(
+    {
+        t("ctx.col_model"): [r["model"] for r in calc["rows"]],
+        "head_dim": [r["head_dim"] for r in calc["rows"]],
+        t("ctx.col_trained"): [human_number(r["trained"]) for r in calc["rows"]],
+        t("ctx.col_theta"): [human_number(r["theta"]) for r in calc["rows"]],
+        t("ctx.col_one"): [human_number(round(r["one_turn"])) for r in calc["rows"]],
+        t("ctx.col_k", k=calc["k"]): [human_number(round(r["k_turn"])) for r in calc["rows"]],
+        t("ctx.col_slow"): [f"{r['slow']} / {r['pairs']}" for r in calc["rows"]],
+    },
+    hide_index=True,
+)
+st.markdown(t("ctx.calc_honest"))
+
+st.info(f"**{t('common.notice')}:** {t('ctx.notice')}")
