@@ -8,8 +8,8 @@ import numpy as np
 
 from embedviz._validate import positive_int
 
-CELL_BUDGET = 384  # per axis. NB 384 x 384 float32 cells is ~1.05 MB of chart JSON (base64 plus plotly escaping "/"), so
-# a full-budget square heatmap slightly passes the 1 MB cap; keep one axis <= ~320 (the Sinusoidal page uses 384 x 320)
+CELL_BUDGET = 352  # per axis: 352 x 352 float32 cells is ~0.9 MB of chart JSON (base64, plotly escapes "/"),
+# under the 1 MB payload cap
 
 
 def stride_for(n: int, budget: int = CELL_BUDGET) -> int:

@@ -8,6 +8,14 @@ from embedviz.app.i18n import DEFAULT_LANGUAGE, LANG_KEY, LANGUAGES, t
 # (section i18n key, [(file, title i18n key, icon, url path)]) in reading order: ids -> vectors -> positions.
 PAGES: list[tuple[str, list[tuple[str, str, str, str]]]] = [
     ("nav.start", [("pages/home.py", "home.nav", ":material/home:", "home")]),
+    (
+        "nav.positions",
+        [
+            ("pages/why_position.py", "why.nav", ":material/shuffle:", "why-position"),
+            ("pages/sinusoidal.py", "sin.nav", ":material/waves:", "sinusoidal"),
+            ("pages/rope.py", "rope.nav", ":material/rotate_right:", "rope"),
+        ],
+    ),
 ]
 
 

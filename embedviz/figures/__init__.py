@@ -198,11 +198,18 @@ def bar_chart(
     return fig
 
 
-def side_by_side(figures: Sequence[go.Figure], *, title: str, subplot_titles: Sequence[str], note: str | None = None):
+def side_by_side(
+    figures: Sequence[go.Figure],
+    *,
+    title: str,
+    subplot_titles: Sequence[str],
+    note: str | None = None,
+    spacing: float = 0.1,
+):
     """Put the first trace of each figure next to each other with a shared colour scale (e.g. before / after)."""
     from plotly.subplots import make_subplots
 
-    fig = make_subplots(rows=1, cols=len(figures), subplot_titles=list(subplot_titles), horizontal_spacing=0.06)
+    fig = make_subplots(rows=1, cols=len(figures), subplot_titles=list(subplot_titles), horizontal_spacing=spacing)  # room for the right panel's row labels
     for col, f in enumerate(figures, start=1):
         for tr in f.data:
             tr = go.Heatmap(tr) if isinstance(tr, go.Heatmap) else tr

@@ -11,7 +11,7 @@ STRINGS = {
     "common.notice": {"en": "What to notice", "zh": "注意观察"},
     "common.formula": {"en": "Formula", "zh": "公式"},
     "common.showing_every": {
-        "en": "showing every {step}th position",
+        "en": "showing one position in every {step}",
         "zh": "每隔 {step} 个位置显示一个",
     },
     "common.downsampled": {
