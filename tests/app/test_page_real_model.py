@@ -1,0 +1,340 @@
+"""The Real model page, driven like a reader would: every tab, slider extremes, bad words, uploads, URL, Chinese.
+
+Numbers are checked against an independent read of the bundled files: vocab.txt gives a word's row and the
+safetensors file is parsed by hand (u64 header length, JSON header, raw float32 data), then plain numpy cosines.
+"""
+from __future__ import annotations
+
+import base64
+import io
+import json
+import re
+import subprocess
+import sys
+from functools import lru_cache
+
+import numpy as np
+import pytest
+from safetensors.numpy import save
+from streamlit.testing.v1 import AppTest
+
+from embedviz.app.locales.real import STRINGS
+from embedviz.pretrained import bundled_model_dir
+from tests.conftest import ROOT
+
+PAGE = str(ROOT / "pages" / "real_model.py")
+TABS = {code: STRINGS[f"real.tab_{code}"]["en"] for code in ("pairs", "analogy", "neighbours", "map", "positions",
+                                                               "upload")}
+CHART_JSON_LIMIT = 1_000_000
+
+
+# ------------------------------------------------------------------------------------------------ helpers
+
+
+@lru_cache(maxsize=1)
+def _reference() -> tuple[dict[str, int], np.ndarray, np.ndarray]:
+    """(vocab, token table, position table) read by hand from the installed files."""
+    directory = bundled_model_dir()
+    lines = (directory / "vocab.txt").read_text(encoding="utf-8").split("\n")
+    vocab = {piece: i for i, piece in enumerate(lines) if piece}
+    blob = (directory / "model.safetensors").read_bytes()
+    header_len = int.from_bytes(blob[:8], "little")
+    header = json.loads(blob[8:8 + header_len])
+
+    def tensor(name):
+        begin, end = header[name]["data_offsets"]
+        raw = blob[8 + header_len + begin:8 + header_len + end]
+        return np.frombuffer(raw, dtype="<f4").reshape(header[name]["shape"]).astype(np.float64)
+
+    return vocab, tensor("embeddings.word_embeddings.weight"), tensor("embeddings.position_embeddings.weight")
+
+
+def _cos(x, y) -> float:
+    return float(x @ y / (np.linalg.norm(x) * np.linalg.norm(y)))
+
+
+def _page(tab: str = "pairs", *, lang: str | None = None, **query) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    for key, value in query.items():
+        at.query_params[key] = value
+    if tab != "pairs":
+        at.session_state["real_tab"] = TABS[tab]
+    if lang:
+        at.session_state["lang"] = lang
+    return at.run()
+
+
+def _ok(at: AppTest) -> None:
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]
+
+
+def _specs(at: AppTest) -> list[str]:
+    return [chart.proto.spec for chart in at.get("plotly_chart")]
+
+
+def _array(value) -> np.ndarray:
+    """A trace field as plotly sends it: a list, or a typed array {"dtype": "f4", "bdata": base64}."""
+    if isinstance(value, dict) and "bdata" in value:
+        return np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
+    return np.asarray(value)
+
+
+def _traces(at: AppTest, index: int) -> list[dict]:
+    return json.loads(_specs(at)[index])["data"]
+
+
+def _metric(at: AppTest, label_start: str) -> str:
+    return next(m.value for m in at.metric if m.label.startswith(label_start))
+
+
+def _npy(array, *, allow_pickle: bool = False) -> bytes:
+    buffer = io.BytesIO()
+    np.save(buffer, array, allow_pickle=allow_pickle)
+    return buffer.getvalue()
+
+
+# ------------------------------------------------------------------------------------------------ defaults
+
+
+def test_defaults_show_the_lesson_pairs_and_the_word_pair_bars():
+    at = _page()
+    _ok(at)
+    assert not at.warning
+    assert at.title[0].value.startswith("A real model's embeddings")
+    assert len(at.get("plotly_chart")) == 1  # only the open tab is computed
+    vocab, tokens, _ = _reference()
+    bars = _traces(at, 0)[0]
+    assert list(bars["x"]) == ["cat / dog", "cat / car", "king / queen", "man / woman"]
+    expected = [_cos(tokens[vocab[a]], tokens[vocab[b]]) for a, b in
+                (("cat", "dog"), ("cat", "car"), ("king", "queen"), ("man", "woman"))]
+    np.testing.assert_allclose(_array(bars["y"]), expected, atol=1e-6)
+    # The lesson's claim holds in this model too: cat-dog > cat-car (0.4239 > 0.3212, pinned in test_pretrained).
+    assert expected[0] > expected[1] and round(expected[0], 4) == 0.4239 and round(expected[1], 4) == 0.3212
+
+
+def test_lesson_table_keeps_qwen_numbers_apart_from_the_live_ones():
+    at = _page()
+    table = at.dataframe[0].value
+    rows = {row["pair"]: (row["model"], row["cos"]) for _, row in table.iterrows()}
+    assert rows["猫 / 狗"] == ("Qwen3-0.6B", 0.4233) and rows["猫 / 汽车"] == ("Qwen3-0.6B", 0.1562)  # text 003
+    assert rows["cat / dog"] == ("all-MiniLM-L6-v2", 0.4239) and rows["cat / car"] == ("all-MiniLM-L6-v2", 0.3212)
+    assert "[UNK]" in at.markdown[1].value  # the page says why 猫 cannot be looked up here
+    assert "0.4239 > cat–car 0.3212" in at.caption[0].value
+
+
+@pytest.mark.parametrize("tab, charts", [("analogy", 1), ("neighbours", 1), ("map", 1), ("positions", 4),
+                                         ("upload", 0)])
+def test_every_tab_runs_at_its_defaults(tab, charts):
+    at = _page(tab)
+    _ok(at)
+    assert len(at.get("plotly_chart")) == charts
+    assert all(len(spec) <= CHART_JSON_LIMIT for spec in _specs(at))
+
+
+# ------------------------------------------------------------------------------------------------ words
+
+
+def test_bad_lines_are_warnings_and_the_good_pairs_still_show():
+    at = _page()
+    at.text_area(key="real_pairs").set_value("cat, dog\ncat, 猫\n\nunbelievably, dog\none two three\ncat，car").run()
+    assert not at.exception and not at.error
+    warnings = [w.value for w in at.warning]
+    assert len(warnings) == 3
+    assert "Line 2" in warnings[0] and "[UNK]" in warnings[0]  # 猫 is unknown to this English vocabulary
+    assert "Line 4" in warnings[1] and "5 word pieces" in warnings[1]
+    assert "Line 5" in warnings[2] and "3 word(s)" in warnings[2]
+    assert list(_traces(at, 0)[0]["x"]) == ["cat / dog", "cat / car"]  # a full-width comma works too
+
+
+def test_no_usable_pair_is_a_warning_not_a_chart():
+    at = _page(real_pairs="猫, 狗")
+    assert not at.exception and not at.error
+    assert len(at.get("plotly_chart")) == 0 and len(at.warning) == 2
+
+
+def test_analogy_default_is_queen_as_numpy_finds_it():
+    at = _page("analogy")
+    _ok(at)
+    vocab, tokens, _ = _reference()
+    target = tokens[vocab["king"]] - tokens[vocab["man"]] + tokens[vocab["woman"]]
+    scores = tokens @ target / (np.linalg.norm(tokens, axis=1) * np.linalg.norm(target))
+    scores[[vocab["king"], vocab["man"], vocab["woman"]]] = -np.inf
+    order = np.argsort(-scores)[:10]
+    table = at.dataframe[1].value
+    assert table["token"].iloc[0] == "queen" and vocab["queen"] == order[0]
+    np.testing.assert_allclose(table["cos"], np.round(scores[order], 4), atol=1e-4)
+    assert round(float(scores[order[0]]), 4) == 0.5115
+
+
+def test_analogy_with_a_word_outside_the_vocabulary_is_an_error_message():
+    at = _page("analogy")
+    at.text_input(key="real_b").set_value("汽车").run()
+    assert not at.exception
+    assert len(at.error) == 1 and "汽车" in at.error[0].value and "not in the vocabulary" in at.error[0].value
+    at.text_input(key="real_b").set_value("man").run()
+    _ok(at)
+
+
+@pytest.mark.parametrize("k", [1, 30])
+def test_analogy_slider_extremes(k):
+    at = _page("analogy")
+    at.slider(key="real_ak").set_value(k).run()
+    _ok(at)
+    assert len(at.dataframe[1].value) == k
+
+
+def test_neighbours_slider_extremes_and_a_changed_word():
+    at = _page("neighbours")
+    _ok(at)
+    assert list(at.dataframe[1].value["token"][:3]) == ["cats", "kitten", "kitty"]
+    before = _specs(at)
+    for k in (1, 50):
+        at.slider(key="real_k").set_value(k).run()
+        _ok(at)
+        assert len(at.dataframe[1].value) == k
+    assert _specs(at) != before
+    at.text_input(key="real_word").set_value("unbelievably").run()
+    assert not at.exception and len(at.error) == 1 and "word pieces" in at.error[0].value
+
+
+def test_word_map_groups_skips_bad_words_and_needs_two():
+    at = _page("map")
+    _ok(at)
+    names = [trace["name"] for trace in _traces(at, 0)]
+    assert names == ["animals", "vehicles", "royals", "numbers"]
+    at.text_area(key="real_words").set_value("cat, dog, 猫, car").run()  # no groups: one trace of labelled words
+    assert not at.exception and not at.error
+    assert len(at.warning) == 1 and "猫" in at.warning[0].value
+    (trace,) = _traces(at, 0)
+    assert list(trace["text"]) == ["cat", "dog", "car"]
+    at.text_area(key="real_words").set_value("cat").run()
+    assert not at.exception and len(at.error) == 1 and "at least 2" in at.error[0].value
+
+
+# ------------------------------------------------------------------------------------------------ positions
+
+
+def test_position_tab_shows_the_measured_ends():
+    at = _page("positions")
+    _ok(at)
+    _, _, positions = _reference()
+    adjacent = [_cos(positions[t], positions[t + 1]) for t in range(positions.shape[0] - 1)]
+    assert _metric(at, "typical step") == f"{np.median(adjacent):.4f}" == "0.8513"
+    assert _metric(at, "first step") == f"{adjacent[0]:.4f}" == "0.2757"
+    assert _metric(at, "last step 510 → 511") == f"{adjacent[-1]:.4f}" == "0.5162"
+    steps = next(m.value for m in at.markdown if m.value.startswith("**Where it is not smooth"))
+    assert "0→1" in steps and "510→511" in steps
+    rough = at.dataframe[1].value
+    assert rough.iloc[0, 0] == "0 → 1" and rough.iloc[-1, 0] == "510 → 511"
+    # Side by side: learned and sinusoidal matrices of the same (block-averaged) size.
+    left, right = _traces(at, 0)[:2]
+    assert _array(left["z"]).size == _array(right["z"]).size == 256 * 256
+    assert any("62°" in m.value for m in at.markdown)  # the rotation training found, measured live
+
+
+@pytest.mark.parametrize("window", [(0, 1), (0, 511), (500, 511), (100, 160)])
+def test_position_window_extremes(window):
+    at = _page("positions")
+    at.slider(key="real_window").set_value(window).run()
+    _ok(at)
+    left = _traces(at, 0)[0]
+    size = window[1] - window[0] + 1
+    expected = size if size <= 384 else -(-size // -(-size // 384))
+    assert _array(left["z"]).size == expected * expected
+
+
+def test_a_window_of_one_position_is_an_error_not_a_traceback():
+    at = _page("positions")
+    at.slider(key="real_window").set_value((7, 7)).run()
+    assert not at.exception
+    assert len(at.error) == 1 and "at least 2 rows" in at.error[0].value
+    assert len(at.get("plotly_chart")) == 2  # the whole-table curves still show
+
+
+# ------------------------------------------------------------------------------------------------ uploads
+
+
+def test_upload_a_table_gives_the_same_views():
+    table = np.random.default_rng(0).standard_normal((300, 16)).astype(np.float32)
+    at = _page("upload")
+    at.file_uploader(key="real_upload").upload("mine.npy", _npy(table)).run()
+    _ok(at)
+    assert "300 rows × 16 columns" in at.success[0].value
+    assert len(at.get("plotly_chart")) == 3  # matrix, step curve, PCA
+    rows = 256  # default: the first 256 rows
+    matrix = _array(_traces(at, 0)[0]["z"]).reshape(rows, rows)
+    unit = table[:rows] / np.linalg.norm(table[:rows], axis=1, keepdims=True)
+    np.testing.assert_allclose(matrix, unit @ unit.T, atol=1e-5)
+    for n in (2, 300):
+        at.slider(key="real_rows").set_value(n).run()
+        _ok(at)
+        assert _array(_traces(at, 0)[0]["z"]).size == n * n
+
+
+def test_upload_refusals_are_error_messages(tmp_path):
+    marker = tmp_path / "pwned.txt"
+
+    class WritesAFile:  # unpickling this would create the marker file
+        def __reduce__(self):
+            return (open, (str(marker), "w"))
+
+    at = _page("upload")
+    evil = _npy(np.array([WritesAFile()], dtype=object), allow_pickle=True)
+    at.file_uploader(key="real_upload").upload("evil.npy", evil).run()
+    assert not at.exception
+    assert len(at.error) == 1 and "pickle" in at.error[0].value
+    assert not marker.exists() and len(at.get("plotly_chart")) == 0
+
+    ambiguous = save({"a": np.ones((4, 3), np.float32), "b": np.zeros((4, 3), np.float32)})
+    at.file_uploader(key="real_upload").set_value(("two.safetensors", ambiguous, "application/octet-stream")).run()
+    assert not at.exception and len(at.error) == 1 and "several tensors" in at.error[0].value
+
+
+# ------------------------------------------------------------------------------------------------ URL, language
+
+
+def test_query_params_round_trip_into_the_widgets():
+    at = _page(real_tab=TABS["neighbours"], real_word="river", real_k="3")
+    _ok(at)
+    assert at.text_input(key="real_word").value == "river" and at.slider(key="real_k").value == 3
+    assert len(at.dataframe[1].value) == 3
+    at = _page(real_tab=TABS["positions"], real_window=["100", "160"])
+    assert at.slider(key="real_window").value == (100, 160)
+    at = _page(real_tab=TABS["analogy"], real_a="paris", real_b="france", real_c="england")
+    assert at.dataframe[1].value["token"].iloc[0] == "london"
+
+
+def test_chinese_changes_the_text_and_keeps_the_open_tab():
+    english = _page("positions")
+    at = _page("positions", lang="zh")
+    _ok(at)
+    assert at.title[0].value != english.title[0].value
+    assert re.search(r"[\u4e00-\u9fff]", at.title[0].value)
+    assert [tab.label for tab in at.tabs] == [STRINGS[f"real.tab_{c}"]["zh"] for c in TABS]
+    assert len(at.get("plotly_chart")) == 4  # still the position table, now labelled in Chinese
+    english.session_state["lang"] = "zh"  # switching language mid-session keeps the chosen tab open
+    english.run()
+    _ok(english)
+    assert len(english.get("plotly_chart")) == 4
+
+
+def test_the_page_never_reaches_the_network_nor_imports_model_hub_code():
+    # In a fresh interpreter (so sys.modules tells what the page itself imported), with every socket connection
+    # refused, run every tab: none may fail, and transformers / huggingface_hub / torch must stay unimported.
+    code = (
+        "import socket, sys\n"
+        "def refuse(*args, **kwargs):\n"
+        "    raise AssertionError(f'network access attempted: {args}')\n"
+        "socket.socket.connect = socket.socket.connect_ex = refuse\n"
+        "from streamlit.testing.v1 import AppTest\n"
+        f"for tab in {list(TABS.values())!r}:\n"
+        f"    at = AppTest.from_file({PAGE!r}, default_timeout=60)\n"
+        "    at.session_state['real_tab'] = tab\n"
+        "    at.run()\n"
+        "    assert not at.exception and not at.error, (tab, at.exception, at.error)\n"
+        "print(sorted(k for k in ('transformers', 'huggingface_hub', 'torch', 'sentence_transformers') if k in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip().splitlines()[-1] == "[]"
