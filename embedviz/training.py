@@ -228,7 +228,9 @@ def _check_groups(groups: object) -> list[str]:
             raise ValueError(f"groups[{g}] ({chars!r}) must hold at least 2 distinct characters")
         for ch in distinct:
             if ch in owner:
-                raise ValueError(f"character {ch!r} is in groups[{owner[ch]}] and groups[{g}]; groups must not share characters")
+                raise ValueError(
+                    f"character {ch!r} is in groups[{owner[ch]}] and groups[{g}]; groups must not share characters"
+                )
             owner[ch] = g
         cleaned.append(distinct)
     total = sum(len(chars) for chars in cleaned)

@@ -7,6 +7,7 @@ bigram model of 'aab' repeated) and torch's own RNG / thread state.
 from __future__ import annotations
 
 import math
+import threading
 
 import numpy as np
 import pytest
@@ -126,16 +127,51 @@ def test_repeated_characters_in_a_group_count_once():
 
 
 def test_same_seed_same_result_and_global_state_untouched():
-    rng_state = torch.get_rng_state()
     threads = torch.get_num_threads()
-    a = train_group_experiment(steps=30, seed=7)
-    b = train_group_experiment(steps=30, seed=7)
-    c = train_group_experiment(steps=30, seed=8)
+    with torch.random.fork_rng():
+        torch.manual_seed(12_345)  # a global state that no call inside the library would produce
+        rng_state = torch.get_rng_state()
+        a = train_group_experiment(steps=30, seed=7)
+        b = train_group_experiment(steps=30, seed=7)
+        c = train_group_experiment(steps=30, seed=8)
+        train_on_text("hello world", steps=3)
+        after_state = torch.get_rng_state()
     assert np.array_equal(a.weights_before, b.weights_before) and np.array_equal(a.weights_after, b.weights_after)
     assert np.array_equal(a.losses, b.losses)
     assert not np.array_equal(a.weights_before, c.weights_before)
-    assert torch.equal(torch.get_rng_state(), rng_state)  # seeded from its own generator, not the global RNG
+    assert torch.equal(after_state, rng_state)  # seeded from its own generator, not the global RNG
     assert torch.get_num_threads() == threads  # single-threaded while training, restored afterwards
+
+
+def test_single_threaded_while_training_and_restored_afterwards():
+    saved = torch.get_num_threads()
+    inside: list[int] = []
+    try:
+        torch.set_num_threads(2)
+        train_group_experiment(steps=4, progress=lambda step, total: inside.append(torch.get_num_threads()))
+        assert inside == [1, 1, 1, 1]  # tiny tensors: thread start-up would cost more than the maths
+        assert torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(saved)
+
+
+def test_overlapping_calls_from_threads_restore_the_thread_count():
+    # a server trains for several sessions at once; the process-wide setting must come back exactly once
+    saved = torch.get_num_threads()
+    try:
+        torch.set_num_threads(2)
+        results: list[TrainingResult] = []
+        workers = [threading.Thread(target=lambda s=s: results.append(train_group_experiment(steps=40, seed=s)))
+                   for s in range(3)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+        assert len(results) == 3 and torch.get_num_threads() == 2
+        alone = train_group_experiment(steps=40, seed=0)
+        assert any(np.array_equal(r.weights_after, alone.weights_after) for r in results)  # threads do not mix RNGs
+    finally:
+        torch.set_num_threads(saved)
 
 
 def test_text_training_is_reproducible():
@@ -154,9 +190,9 @@ def test_snapshot_steps(steps, every, expected):
     assert np.array_equal(r.snapshots[0][1], r.weights_before)
     assert np.array_equal(r.snapshots[-1][1], r.weights_after)
     assert all(w.shape == (20, 16) and w.dtype == np.float32 for _, w in r.snapshots)
-    # snapshots are copies taken along the way, not views of the final table
-    if steps > 1:
-        assert not np.array_equal(r.snapshots[1][1], r.weights_before)
+    # snapshots are copies taken along the way, not views of the table that training keeps changing
+    tables = [w for _, w in r.snapshots]
+    assert all(not np.array_equal(x, y) for x, y in zip(tables, tables[1:]))
 
 
 def test_default_snapshots_every_fiftieth(runs):
