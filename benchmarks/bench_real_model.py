@@ -1,0 +1,132 @@
+"""Real model page: model load, core lookups, PCA, and page rerun times at the defaults and slider extremes.
+
+Run: .venv/bin/python benchmarks/bench_real_model.py
+"""
+from __future__ import annotations
+
+import io
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from embedviz import position_analysis  # noqa: E402
+from embedviz.app.locales.real import STRINGS  # noqa: E402
+from embedviz.pretrained import analogy, load_bundled_model, nearest_neighbours  # noqa: E402
+from embedviz.similarity import cosine_similarity_matrix, pca_2d  # noqa: E402
+
+PAGE = str(ROOT / "pages" / "real_model.py")
+TABS = {code: STRINGS[f"real.tab_{code}"]["en"] for code in ("pairs", "analogy", "neighbours", "map", "positions",
+                                                               "upload")}
+UPLOAD_SHAPE = (2_048, 976)  # the largest table the upload views analyse at once (2,048 rows x 976 = 2M values)
+
+
+def median_time(fn, *args, repeats: int = 3) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn(*args)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def core_numbers() -> None:
+    load_bundled_model.cache_clear()
+    start = time.perf_counter()
+    model = load_bundled_model()
+    load = time.perf_counter() - start
+    table, tid = model.token_embeddings, model.token_id
+    positions = model.position_embeddings
+    wide = np.random.default_rng(0).standard_normal(UPLOAD_SHAPE).astype(np.float32)
+    rows = [
+        ("load_bundled_model (cold read of 2 tensors + tokenizer)", load),
+        ("nearest_neighbours('cat', k=10) over 30,522 rows", median_time(lambda: nearest_neighbours(table, tid("cat")))),
+        ("analogy(king, man, woman, k=10)",
+         median_time(lambda: analogy(table, tid("king"), tid("man"), tid("woman")))),
+        ("cosine matrix of the 512 position rows", median_time(cosine_similarity_matrix, positions)),
+        ("smoothness of the 512 position rows", median_time(position_analysis.smoothness, positions)),
+        ("rows_pca_2d 512 x 384 (subspace iteration)", median_time(position_analysis.rows_pca_2d, positions)),
+        ("pca_2d 512 x 384 (full SVD, for comparison)", median_time(pca_2d, positions)),
+        (f"rows_pca_2d {UPLOAD_SHAPE[0]:,} x {UPLOAD_SHAPE[1]} (upload at the cap)",
+         median_time(position_analysis.rows_pca_2d, wide)),
+        (f"pca_2d {UPLOAD_SHAPE[0]:,} x {UPLOAD_SHAPE[1]} (full SVD, for comparison)", median_time(pca_2d, wide, repeats=1)),
+    ]
+    print(f"### Core (median of 3; OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}, "
+          f"load average {os.getloadavg()[0]:.1f})\n")
+    print("| what | time |\n|---|---:|")
+    for name, seconds in rows:
+        print(f"| {name} | {seconds * 1000:,.1f} ms |")
+
+
+def _npy(array) -> bytes:
+    buffer = io.BytesIO()
+    np.save(buffer, array)
+    return buffer.getvalue()
+
+
+def page_numbers() -> None:
+    from streamlit.testing.v1 import AppTest
+
+    results, largest = [], (0, "")
+
+    def measure(label: str, tab: str, change=None) -> None:
+        """First run after the change (cold caches for a new value), then the median of 3 reruns."""
+        nonlocal largest
+        at = AppTest.from_file(PAGE, default_timeout=120)
+        at.session_state["real_tab"] = TABS[tab]
+        at.run()
+        start = time.perf_counter()
+        if change is not None:
+            change(at)
+        at.run()
+        first = time.perf_counter() - start
+        rerun = median_time(at.run)
+        assert not at.exception, (label, at.exception)
+        errors = [e.value for e in at.error]
+        sizes = [len(chart.proto.spec) for chart in at.get("plotly_chart")]
+        if sizes and max(sizes) > largest[0]:
+            largest = (max(sizes), label)
+        results.append((label, first, rerun, len(sizes), "error shown" if errors else ""))
+
+    def upload(n: int | None):
+        def change(at):
+            at.file_uploader(key="real_upload").upload("wide.npy", _npy(np.random.default_rng(1).standard_normal(
+                UPLOAD_SHAPE).astype(np.float32)))
+            if n is not None:
+                at.run()
+                at.slider(key="real_rows").set_value(n)
+        return change
+
+    for tab in TABS:
+        measure(f"{tab} tab, defaults", tab)
+    measure("analogy k = 1", "analogy", lambda at: at.slider(key="real_ak").set_value(1))
+    measure("analogy k = 30", "analogy", lambda at: at.slider(key="real_ak").set_value(30))
+    measure("neighbours k = 1", "neighbours", lambda at: at.slider(key="real_k").set_value(1))
+    measure("neighbours k = 50", "neighbours", lambda at: at.slider(key="real_k").set_value(50))
+    measure("positions window (0, 1)", "positions", lambda at: at.slider(key="real_window").set_value((0, 1)))
+    measure("positions window (3, 509)", "positions", lambda at: at.slider(key="real_window").set_value((3, 509)))
+    measure("positions window (500, 511)", "positions", lambda at: at.slider(key="real_window").set_value((500, 511)))
+    measure(f"upload {UPLOAD_SHAPE[0]:,} x {UPLOAD_SHAPE[1]}, 256 rows (default)", "upload", upload(None))
+    measure(f"upload {UPLOAD_SHAPE[0]:,} x {UPLOAD_SHAPE[1]}, rows = 2", "upload", upload(2))
+    measure(f"upload {UPLOAD_SHAPE[0]:,} x {UPLOAD_SHAPE[1]}, rows = 2,048 (max)", "upload", upload(2_048))
+
+    print("\n### Page reruns (AppTest; 'first' includes computing a new value, 'rerun' is the median of 3)\n")
+    print("| view | first | rerun | charts | note |\n|---|---:|---:|---:|---|")
+    for label, first, rerun, charts, note in results:
+        print(f"| {label} | {first:.3f} s | {rerun:.3f} s | {charts} | {note} |")
+    print(f"\nLargest chart JSON: {largest[0]:,} bytes ({largest[1]}); limit 1,000,000.")
+
+
+def main() -> None:
+    core_numbers()
+    page_numbers()
+
+
+if __name__ == "__main__":
+    main()
