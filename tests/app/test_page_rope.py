@@ -5,6 +5,7 @@ import re
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from embedviz.app.i18n import catalog
 from tests.conftest import ROOT
 
 PAGE = str(ROOT / "pages" / "rope.py")
@@ -98,7 +99,9 @@ def test_everything_at_its_maximum_at_once():
     at.run()
     assert not at.exception and not at.error
     heat = _chart(at, "cos(m·ω_i)")
-    assert "showing every 512th position" in heat["layout"]["title"]["subtitle"]["text"]
+    # 131072 positions strided to at most 256 columns: every 512th, and the subtitle says so
+    expected = catalog()["common.showing_every"]["en"].format(step=512)
+    assert expected in heat["layout"]["title"]["subtitle"]["text"]
 
 
 def test_changing_theta_changes_the_decay_and_wavelengths():
