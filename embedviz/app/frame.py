@@ -14,6 +14,7 @@ PAGES: list[tuple[str, list[tuple[str, str, str, str]]]] = [
             ("pages/why_position.py", "why.nav", ":material/shuffle:", "why-position"),
             ("pages/sinusoidal.py", "sin.nav", ":material/waves:", "sinusoidal"),
             ("pages/rope.py", "rope.nav", ":material/rotate_right:", "rope"),
+            ("pages/compare.py", "cmp.nav", ":material/compare:", "compare"),
         ],
     ),
 ]
