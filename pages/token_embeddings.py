@@ -16,15 +16,15 @@ def notice(key: str, **values) -> None:
 st.title(t("tok.title"))
 st.markdown(t("tok.intro"))
 text = st.text_input(t("tok.text"), value="Hello", key="tok_text", max_chars=64, bind="query-params")
-c1, c2, c3 = st.columns([4, 4, 1])
+c1, c2, c3 = st.columns([3, 5, 1])
 with c1:
     d_model = choice_slider("tok_d", "common.d_model", view.D_MODELS, 8)
 with c2:
-    scheme = segmented("tok_init", "tok.init", INIT_SCHEMES, "gpt2", format_func=lambda s: t(f"tok.init_{s}"))
+    scheme = segmented("tok_init", "tok.init", INIT_SCHEMES, "gpt2", format_func=view.INIT_LABELS.get)
 with c3:
     seed = int(st.number_input(t("tok.seed"), 0, 9_999, 0, key="tok_seed", bind="query-params"))
 try:
-    v = view.lookup_view(text, d_model, scheme, seed)
+    v = view.lookup_view(text or "", d_model, scheme, seed)
     st.caption(t("tok.ids", n=len(v["ids"]), ids=", ".join(map(str, v["ids"].tolist()))))
 except ValueError as error:  # empty text: the parameter tab still works
     v = None
@@ -50,13 +50,13 @@ def lookup_tab() -> None:
     st.subheader(t("tok.init_header"))
     st.markdown(t("tok.init_md"))
     st.latex(r"W_{ij}\sim\mathcal{N}(0,\sigma^2),\quad \sigma\in\{0.02,\;1/\sqrt{D},\;1\},\qquad"
-             r"\mathbb{E}\,\|W_i\|\approx\sigma\sqrt{D}")
+             r" \mathbb{E}\,\|W_i\|\approx\sigma\sqrt{D}")
     i1, i2, i3 = st.columns(3)
     i1.metric(t("tok.metric_init_std"), f"{v['init_std']:.4g}")
     i2.metric(t("tok.metric_std"), f"{v['std']:.4g}")
     i3.metric(t("tok.metric_norm"), f"{v['mean_row_norm']:.3g}")
     plot(figs.init_scale_figure(
-        view.D_MODELS, view.init_scales(seed), {s: t(f"tok.init_{s}") for s in INIT_SCHEMES}, d_model,
+        view.D_MODELS, view.init_scales(seed), view.INIT_LABELS, d_model,
         title=t("tok.init_title"), x_title=t("common.d_model"), y_title=t("tok.init_y"), note=t("tok.init_note"),
     ))
 
@@ -80,11 +80,11 @@ def onehot_tab() -> None:
 
 def gradient_tab() -> None:
     st.markdown(t("tok.grad_md"))
-    st.latex(r"L=-\frac{1}{T-1}\sum_{t=1}^{T-1}\log\mathrm{softmax}\big(W[x_t]\,H^\top\big)_{x_{t+1}},\qquad"
+    st.latex(r"L=-\frac{1}{T-1}\sum_{t=1}^{T-1}\log\mathrm{softmax}\big(W[x_t]\,H^\top\big)_{x_{t+1}},\qquad "
              r"H=\begin{cases}W_{\text{out}}&\text{untied}\\W&\text{tied}\end{cases}")
     tied = st.toggle(t("tok.tied"), value=False, key="tok_tied", help=t("tok.tied_help"), bind="query-params")
     try:
-        g = view.gradient_view(text, d_model, scheme, seed, tied)
+        g = view.gradient_view(text or "", d_model, scheme, seed, tied)
     except ValueError as error:  # a single byte has no next token
         show_error(error)
         return

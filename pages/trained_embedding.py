@@ -51,7 +51,7 @@ def groups_tab() -> None:
     with g2:
         softmax = segmented("tr_soft", "train.softmax", tuple(view.SOFTMAX), "vocab",
                             format_func=lambda k: t(f"train.softmax_{k}"))
-    groups = view.parse_groups(text)
+    groups = view.parse_groups(text or "")
     bar = ProgressBar()
     try:
         r = view.group_experiment(steps, d_model, lr, seed, groups, softmax, progress=bar)
@@ -91,13 +91,19 @@ def groups_tab() -> None:
         x_title=t("train.step"), y_title=t("train.curve_y"), names=(t("train.curve_same"), t("train.curve_cross")),
         reference={t("train.ref_ab"): 0.56, t("train.ref_aA"): 0.04} if groups[:1] == ("abcdefghij",) else None,
     ))
+    snapshot_view(r)
+    notice("train.notice")
+
+
+@st.fragment
+def snapshot_view(r: dict) -> None:
+    """The snapshot slider reruns only this fragment: the PCA picture, not the whole page."""
     snaps = [int(s) for s in r["snapshot_steps"]]
     at = choice_slider("tr_snap", "train.snapshot", snaps, snaps[-1]) if len(snaps) > 1 else snaps[0]
     k = snaps.index(at) if at in snaps else len(snaps) - 1
     names = [r["group_names"][g] for g in r["group_of"]]
     plot(figs.pca_figure(r["points"][k], r["vocab"], names, title=t("train.pca_title", step=snaps[k]),
                          note=t("train.pca_note"), limit=r["limit"]))
-    notice("train.notice")
 
 
 def text_tab() -> None:

@@ -8,6 +8,8 @@ from embedviz import lookup, params
 from embedviz.tokenizer import VOCAB_SIZE, byte_pieces, encode, text_token_labels, token_label
 
 D_MODELS = (2, 4, 8, 16, 32, 64, 128, 256, 512, 768, 1_024, 2_048, 4_096)  # the d_model slider's stops
+# the same in every language: a bound widget keeps its formatted option in the URL
+INIT_LABELS = {"gpt2": "0.02 (GPT-2)", "inv_sqrt_d": "1/√d_model", "unit": "1 (nn.Embedding)"}
 
 
 def _id_label(token_id: int, char: str, nbytes: int) -> str:

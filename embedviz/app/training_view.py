@@ -36,8 +36,12 @@ def parse_groups(text: str) -> tuple[str, ...]:
     return tuple(text.split())
 
 
-def _summary(result: training.TrainingResult, seconds: float) -> dict:
-    """What the page shows, computed once per run: similarities, group means over the snapshots, 2-D projections."""
+def _summary(result: training.TrainingResult, seconds: float, *, pairs_of_groups: bool) -> dict:
+    """What the page shows, computed once per run: similarities, group means over the snapshots, 2-D projections.
+
+    ``pairs_of_groups``: the groups are strings of tokens (the group experiment), so the text's pairs can be named:
+    the first two tokens of group 0 (text 001's 'a', 'b') and the first tokens of groups 0 and 1 ('a', 'A').
+    """
     groups = result.group_names
     steps = np.array([s for s, _ in result.snapshots])
     curve = np.array([
@@ -46,10 +50,11 @@ def _summary(result: training.TrainingResult, seconds: float) -> dict:
     basis = result.weights_after  # axes = the two main directions the trained vectors spread along
     points = [pca_2d(w, basis_from=basis) for _, w in result.snapshots]  # S x (V, 2)
     pairs = {}
-    first = groups[0]
-    candidates = [(first[0], first[1])] + ([(first[0], groups[1][0])] if len(groups) > 1 else [])
-    for a, b in candidates:
-        pairs[(a, b)] = (result.similarity(a, b, after=False), result.similarity(a, b))
+    if pairs_of_groups:
+        first = groups[0]
+        candidates = [(first[0], first[1])] + ([(first[0], groups[1][0])] if len(groups) > 1 else [])
+        for a, b in candidates:
+            pairs[(a, b)] = (result.similarity(a, b, after=False), result.similarity(a, b))
     return {
         "vocab": result.vocab,
         "group_of": result.group_of,
@@ -76,7 +81,7 @@ def _run(kind: str, settings: tuple, train: Callable, progress: Callable[[int, i
         pass
     start = time.perf_counter()
     result = train(progress)
-    summary = _summary(result, time.perf_counter() - start)
+    summary = _summary(result, time.perf_counter() - start, pairs_of_groups=kind == "groups")
     return _stored(kind, settings, _fresh=summary)
 
 

@@ -14,6 +14,8 @@ PICKED = "#DC3912"  # rows a lookup (or a gradient) touched
 TARGET = "#FF9900"  # rows that only appear as a next-token target
 OTHER = "#9E9E9E"
 CELL_TEXT_MAX = 16  # write the number into each cell only while the matrix is small enough to read
+_BELOW = dict(orientation="h", x=0.0, y=-0.18, xanchor="left", yanchor="top")
+_INSIDE_TOP_LEFT = dict(orientation="v", x=0.01, y=0.99, xanchor="left", yanchor="top", bgcolor="rgba(255,255,255,0.8)")
 
 
 def _symmetric_range(*arrays) -> float:
@@ -43,14 +45,15 @@ def lookup_figure(
     block = np.asarray(block, dtype=np.float64)
     ids = np.asarray(ids).reshape(-1)
     V, D = table.shape
-    table_z, _, cs = block_mean(table, CELL_BUDGET, CELL_BUDGET)  # V = 256 rows always fit; columns may not
-    block_z, rs_b, cs_b = block_mean(block, CELL_BUDGET, CELL_BUDGET)
-    if cs > 1 or rs_b > 1:
-        extra = downsample_note.format(rs=rs_b, cs=cs)
+    # the two panels share the width, so each gets fewer columns than a full-width heatmap: under ~250 KB of JSON
+    table_z, _, cs = block_mean(table, CELL_BUDGET, CELL_BUDGET // 3)  # V = 256 rows always fit; columns may not
+    block_z, rs_b, cs_b = block_mean(block, CELL_BUDGET, CELL_BUDGET // 2)
+    if cs > 1 or rs_b > 1 or cs_b > 1:
+        extra = downsample_note.format(rs=rs_b, cs=max(cs, cs_b))
         note = f"{note} · {extra}" if note else extra
     labels = list(row_labels)[::rs_b]
     fig = make_subplots(
-        rows=1, cols=2, column_widths=[0.42, 0.58], horizontal_spacing=0.12, subplot_titles=[table_title, block_title]
+        rows=1, cols=2, column_widths=[0.42, 0.58], horizontal_spacing=0.14, subplot_titles=[table_title, block_title]
     )
     x_table = np.arange(table_z.shape[1]) * cs
     x_block = np.arange(block_z.shape[1]) * cs_b
@@ -80,6 +83,7 @@ def lookup_figure(
         title=titled(title, note),
         coloraxis=dict(colorscale=DIVERGING, cmin=-vmax, cmax=vmax, colorbar=dict(title=dict(text="w"))),
         height=max(460, min(900, 140 + 18 * len(labels))),
+        margin=dict(t=110 if note else 80),
     )
     return fig
 
@@ -102,8 +106,8 @@ def distance_pair(
     dense_d = np.asarray(dense_d, dtype=np.float64)
     n = one_hot_d.shape[0]
     text = "%{z:.2f}" if n <= CELL_TEXT_MAX else None
-    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.14, subplot_titles=[one_hot_title, dense_title])
-    for col, (z, bar_x) in enumerate([(one_hot_d, 0.43), (dense_d, 1.0)], start=1):
+    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.24, subplot_titles=[one_hot_title, dense_title])
+    for col, (z, bar_x) in enumerate([(one_hot_d, 0.39), (dense_d, 1.01)], start=1):
         fig.add_trace(
             go.Heatmap(
                 z=f32(z), x=list(labels), y=list(labels), colorscale="Viridis", zmin=0.0,
@@ -114,7 +118,8 @@ def distance_pair(
         )
     fig.update_yaxes(autorange="reversed", showgrid=False, type="category")
     fig.update_xaxes(showgrid=False, type="category")
-    fig.update_layout(template=TEMPLATE, title=titled(title, note), height=max(440, min(800, 160 + 22 * n)))
+    fig.update_layout(template=TEMPLATE, title=titled(title, note), height=max(440, min(800, 160 + 22 * n)),
+                      margin=dict(t=110 if note else 80))
     return fig
 
 
@@ -185,7 +190,7 @@ def init_scale_figure(
     fig.add_vline(x=current_d_model, line_dash="dot", line_color="#555")
     fig.update_xaxes(type="log", title_text=x_title)
     fig.update_yaxes(type="log", title_text=y_title)
-    fig.update_layout(template=TEMPLATE, title=titled(title, note), height=400)
+    fig.update_layout(template=TEMPLATE, title=titled(title, note), height=420, legend=_INSIDE_TOP_LEFT)
     return fig
 
 
@@ -201,9 +206,11 @@ def parameter_bars(
 ) -> go.Figure:
     """One bar per category (a table, or a model), optionally one highlighted; values written on the bars."""
     colors = [PICKED if c == highlight else "#3366CC" for c in categories]
-    fig = go.Figure(go.Bar(x=list(categories), y=f32(values), marker_color=colors, text=text, textposition="outside"))
+    fig = go.Figure(go.Bar(x=list(categories), y=f32(values), marker_color=colors, text=text, textposition="outside",
+                           cliponaxis=False))
     fig.update_yaxes(title_text=y_title)
-    fig.update_layout(template=TEMPLATE, title=titled(title, note), height=380, showlegend=False)
+    fig.update_xaxes(tickangle=-30 if len(categories) > 4 else 0, automargin=True)
+    fig.update_layout(template=TEMPLATE, title=titled(title, note), height=420, showlegend=False)
     return fig
 
 
@@ -227,7 +234,8 @@ def loss_figure(losses, *, title: str, x_title: str, y_title: str, floor: float 
                       annotation_position="top right")
     fig.update_xaxes(title_text=x_title)
     fig.update_yaxes(title_text=y_title)
-    fig.update_layout(template=TEMPLATE, title=titled(title, note), height=380)
+    fig.update_layout(template=TEMPLATE, title=titled(title, note), height=380,
+                      legend=dict(_INSIDE_TOP_LEFT, x=0.99, xanchor="right"))
     return fig
 
 
@@ -254,6 +262,7 @@ def similarity_before_after(
     fig.update_xaxes(type="category", showgrid=False)
     fig.update_layout(
         template=TEMPLATE, title=titled(title, note), height=max(460, min(820, 200 + 14 * n)),
+        margin=dict(t=110 if note else 80),
         coloraxis=dict(colorscale=DIVERGING, cmin=-1.0, cmax=1.0, colorbar=dict(title=dict(text="cos"))),
     )
     return fig
@@ -263,6 +272,7 @@ def pca_figure(points, labels: Sequence[str], groups: Sequence[str], *, title: s
                limit: float | None = None) -> go.Figure:
     """The 2-D projection of the token vectors, coloured by group; fixed axis range so snapshots are comparable."""
     fig = scatter_2d(points, list(labels), groups=list(groups), title=title, note=note)
+    fig.update_layout(legend=_BELOW, margin=dict(b=90))
     if limit:
         fig.update_xaxes(range=[-limit, limit])
         fig.update_yaxes(range=[-limit, limit])
@@ -282,5 +292,5 @@ def group_similarity_figure(steps, same, cross, *, title: str, x_title: str, y_t
     fig.add_hline(y=0.0, line_color="#bbb", line_width=1)
     fig.update_xaxes(title_text=x_title)
     fig.update_yaxes(title_text=y_title, range=[-1.0, 1.0])
-    fig.update_layout(template=TEMPLATE, title=titled(title, note), height=380)
+    fig.update_layout(template=TEMPLATE, title=titled(title, note), height=380, legend=_INSIDE_TOP_LEFT)
     return fig

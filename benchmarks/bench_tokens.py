@@ -1,0 +1,97 @@
+"""Benchmark of the Token embeddings and Trained embedding pages.
+
+Rerun times through AppTest (median of 3, after one warm-up run that fills the caches) at the defaults and at each
+slider extreme, the largest chart JSON, and the core numbers the pages rest on: training 500 steps at the defaults
+(best of 3) and one gradient step / three-way lookup at d_model 4096.
+
+Run: .venv/bin/python benchmarks/bench_tokens.py
+"""
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+TOKEN_PAGE = str(ROOT / "pages" / "token_embeddings.py")
+TRAINED_PAGE = str(ROOT / "pages" / "trained_embedding.py")
+LONG_TEXT = "Hello, 世界! 你好，embedding 查表。" * 3  # ~64 characters, mixed bytes
+
+
+def _rerun_times(path: str, *, session: dict | None = None, query: dict | None = None, repeats: int = 3):
+    """Median seconds of ``at.run()`` once the caches are warm, and the largest chart JSON in bytes."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(path, default_timeout=600)
+    for key, value in (query or {}).items():
+        at.query_params[key] = value
+    for key, value in (session or {}).items():
+        at.session_state[key] = value
+    at.run()  # warm-up: fills st.cache_data (and trains, on the trained page)
+    if at.exception:
+        raise RuntimeError(f"{path} {query} {session}: {at.exception}")
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        at.run()
+        times.append(time.perf_counter() - start)
+    largest = max((len(c.proto.spec) for c in at.get("plotly_chart")), default=0)
+    return statistics.median(times), largest
+
+
+def _best_of(fn, repeats: int = 3) -> float:
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def main() -> None:
+    from embedviz.app.locales.tokens import STRINGS as TOK
+    from embedviz.app.locales.trained import STRINGS as TRAIN
+    from embedviz import lookup, training
+    from embedviz.tokenizer import encode
+
+    tabs = {name: TOK[f"tok.tab_{name}"]["en"] for name in ("lookup", "onehot", "grad", "params")}
+    cases = []
+    for name, label in tabs.items():
+        session = {"tok_tab": label}
+        cases.append((f"tokens/{name} defaults", TOKEN_PAGE, session, {}))
+        if name != "params":
+            for d in ("2", "4096"):
+                cases.append((f"tokens/{name} d_model={d}, 64 chars", TOKEN_PAGE, session,
+                              {"tok_d": d, "tok_text": LONG_TEXT}))
+    cases.append(("tokens/grad tied d_model=4096", TOKEN_PAGE, {"tok_tab": tabs["grad"], "tok_tied": True},
+                  {"tok_d": "4096", "tok_text": LONG_TEXT}))
+    cases.append(("tokens/params V=1,000,000 D=65,536", TOKEN_PAGE, {"tok_tab": tabs["params"]},
+                  {"tok_V": "1000000", "tok_D": "65536", "tok_preset": "custom"}))
+    cases.append(("trained/groups defaults (cached)", TRAINED_PAGE, {}, {}))
+    for key, value in (("tr_steps", "10"), ("tr_d", "256"), ("tr_lr", "1.0"), ("tr_lr", "0.0001")):
+        cases.append((f"trained/groups {key}={value} (cached)", TRAINED_PAGE, {}, {key: value}))
+    cases.append(("trained/own text defaults (cached)", TRAINED_PAGE, {"tr_tab": TRAIN["train.tab_text"]["en"]}, {}))
+
+    print(f"{'view':46s} {'rerun (median of 3)':>20s} {'largest chart JSON':>20s}")
+    largest_all = 0
+    for name, path, session, query in cases:
+        seconds, largest = _rerun_times(path, session=session, query=query)
+        largest_all = max(largest_all, largest)
+        print(f"{name:46s} {seconds * 1000:17.0f} ms {largest / 1024:17.1f} KB")
+    print(f"{'largest chart JSON on both pages':46s} {'':>20s} {largest_all / 1024:17.1f} KB")
+
+    print()
+    print(f"{'core':46s} {'best of 3':>20s}")
+    train = _best_of(lambda: training.train_group_experiment(steps=500))
+    print(f"{'train_group_experiment 500 steps (defaults)':46s} {train:18.2f} s")
+    W = lookup.init_table(256, 4_096)
+    ids = encode(LONG_TEXT)
+    print(f"{'gradient_step d_model=4096, tied':46s} {_best_of(lambda: lookup.gradient_step(ids, W, tied=True)) * 1000:17.0f} ms")
+    print(f"{'compare_lookups d_model=4096':46s} {_best_of(lambda: lookup.compare_lookups(ids, W)) * 1000:17.0f} ms")
+
+
+if __name__ == "__main__":
+    main()
