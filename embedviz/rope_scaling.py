@@ -612,7 +612,7 @@ def extension_settings(config: Mapping[str, Any], *, layer_type: str | None = No
     """A model's RoPE as the context-extension page's starting values, read by :func:`from_config`.
 
     Returns ``{"head_dim", "theta", "method", "factor", "original", "target", "params", "short_factor",
-    "long_factor", "partial_rotary_factor", "scaled"}``:
+    "long_factor", "partial_rotary_factor", "rotary_dim", "scaled"}``:
     - a scaled config keeps its method, factor and trained length (``original``); ``target`` is the longest context
       it claims: max(max_position_embeddings, original * factor) (the Qwen3 card keeps 40,960 beside factor 4);
     - an unscaled one (``scaled`` False) gets a suggestion: YaRN from max_position_embeddings to 131,072 tokens
@@ -659,6 +659,7 @@ def extension_settings(config: Mapping[str, Any], *, layer_type: str | None = No
         "short_factor": factors("short_factor"),
         "long_factor": factors("long_factor"),
         "partial_rotary_factor": scaling.get("partial_rotary_factor"),
+        "rotary_dim": _rotary_dim(out["head_dim"], scaling),  # the dimensions that turn: d in every formula
         "scaled": rope_type != "default",
     }
 

@@ -32,8 +32,8 @@ caption = t("ctx.source_caption", name=source, head_dim=settings["head_dim"], th
 if not settings["scaled"]:
     caption += " " + t("ctx.suggested", target=human_number(settings["target"]))
 if settings["partial_rotary_factor"]:
-    p = settings["partial_rotary_factor"]
-    caption += " " + t("ctx.partial", dims=int(settings["head_dim"] * p), head_dim=settings["head_dim"], p=f"{p:g}")
+    caption += " " + t("ctx.partial", dims=settings["rotary_dim"], head_dim=settings["head_dim"],
+                       p=f"{settings['partial_rotary_factor']:g}")
 st.caption(caption)
 
 # 2. the method and its numbers
@@ -91,9 +91,9 @@ if seq_len is not None:
     st.caption(t("ctx.ratio_caption", seq_len=human_number(seq_len), method=method))
 if target <= original:
     st.warning(t("ctx.not_longer"))
-elif method in ("linear", "yarn", "llama3") and target > original * factor * (1 + 1e-9):
-    st.warning(t("ctx.beyond", target=human_number(target), covered=human_number(round(original * factor)),
-                 times=f"{target / (original * factor):.3g}"))
+elif beyond := view.beyond_factor(method, int(original), int(target), float(factor)):
+    st.warning(t("ctx.beyond", target=human_number(target), covered=human_number(beyond["covered"]),
+                 times=f"{beyond['times']:.3g}"))
 
 m = st.columns(4)
 help_unseen = t("ctx.unseen_help", length=human_number(v.length))

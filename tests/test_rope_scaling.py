@@ -735,6 +735,8 @@ def test_extension_settings_of_unscaled_configs_suggest_yarn_to_128k():
     assert extension_settings(long_native)["target"] == 4 * 262144
     glm = extension_settings(GLM4_PARTIAL)
     assert glm["partial_rotary_factor"] == 0.5 and glm["factor"] == 4.0
+    assert (glm["head_dim"], glm["rotary_dim"]) == (128, 64)  # int(128 * 0.5) dimensions turn
+    assert out["rotary_dim"] == out["head_dim"] == 128
     # per-layer rope_parameters: the full-attention layers are the ones a context extension is about
     gemma = {"head_dim": 256, "max_position_embeddings": 131072, "rope_parameters": {
         "sliding_attention": {"rope_type": "default", "rope_theta": 10_000.0},

@@ -49,7 +49,8 @@ FORMULAS = {
     "dynamic": r"\theta' = \theta\left(s\,\frac{L}{L_{train}} - (s-1)\right)^{\frac{d}{d-2}}\ \ (L > L_{train}),"
                r"\qquad \omega_i' = \theta'^{-2i/d}",
     "yarn": r"\omega_i' = (1-\gamma_i)\,\omega_i + \gamma_i\,\frac{\omega_i}{s},\quad "
-            r"\gamma_i = \operatorname{clip}\!\left(\frac{i - i(\beta_{fast})}{i(\beta_{slow}) - i(\beta_{fast})}, 0, 1\right),"
+            r"\gamma_i = \operatorname{clip}\!\left(\frac{i - i(\beta_{fast})}{i(\beta_{slow}) - i(\beta_{fast})},"
+            r" 0, 1\right),"
             r"\quad i(\beta) = \frac{d\,\ln\!\big(L_{train} / 2\pi\beta\big)}{2\ln\theta}",
     "longrope": r"\omega_i' = \frac{\omega_i}{\lambda_i},\qquad \lambda = \begin{cases}\text{short\_factor} & "
                 r"L \le L_{train}\\ \text{long\_factor} & L > L_{train}\end{cases}",
@@ -126,8 +127,8 @@ def preset_config(name: str) -> dict[str, Any]:
 def _check_ranges(settings: dict[str, Any]) -> None:
     """A config value outside a widget's range is refused by name (a widget cannot hold it)."""
     checks = [("head_dim", settings["head_dim"], HEAD_DIM), ("rope_theta", settings["theta"], THETA),
-              ("factor", settings["factor"], FACTOR), ("original_max_position_embeddings", settings["original"], LENGTH),
-              ("target context", settings["target"], LENGTH)]
+              ("factor", settings["factor"], FACTOR), ("target context", settings["target"], LENGTH),
+              ("original_max_position_embeddings", settings["original"], LENGTH)]
     checks += [(name, float(settings["params"][name]), spec[1:3]) for name, spec in PARAM_SPECS.items()]
     for name, value, (lo, hi) in checks:
         if not lo <= value <= hi:
@@ -176,14 +177,16 @@ def method_options(settings: dict[str, Any]) -> list[str]:
 def sync(source: str, config_text: str, settings: dict[str, Any]) -> None:
     """Give the widgets the source's values when the source changed (call before creating them).
 
-    The first run of a session keeps what the URL says (a shared link reopens its view); later, choosing a
-    preset or editing the config resets the settings to that source.
+    The first run of a session keeps what the URL says (a shared link reopens its view), unless the URL names
+    only the source (a hand-written ``?ctx_src=Llama-3.1-8B``); later, choosing a preset or editing the config
+    resets the settings to that source.
     """
     signature = [source, config_text if source == CONFIG else ""]
     state = st.session_state
     if state.get(APPLIED) != signature:
-        if APPLIED in state:
-            state.update(widget_values(settings))
+        values = widget_values(settings)
+        if APPLIED in state or not any(key in st.query_params for key in values):
+            state.update(values)
         state[APPLIED] = signature
 
 
@@ -220,6 +223,15 @@ def changes(settings: dict[str, Any], method: str) -> list[tuple[str, str, str]]
         if key in state and state[key] != source_values[name]:
             out.append((name, _shown(state[key]), _shown(source_values[name])))
     return out
+
+
+def beyond_factor(method: str, original: int, target: int, factor: float) -> dict[str, float] | None:
+    """For the methods with a fixed stretch: when the target is longer than original x factor, that length and the
+    ratio target / (original x factor) by which the interpolated pairs overshoot their trained angles."""
+    covered = original * factor
+    if method not in ("linear", "yarn", "llama3") or target <= covered * (1 + 1e-9):
+        return None
+    return {"covered": round(covered), "times": target / covered}
 
 
 def seq_len_for(method: str, original: int, ratio: float) -> int | None:

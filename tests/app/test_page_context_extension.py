@@ -314,6 +314,16 @@ def test_query_params_reopen_the_view():
     assert not any("(was " in c.value for c in at.caption)  # the link's values are the preset's: no changes
 
 
+def test_a_url_naming_only_the_source_gets_its_values():
+    at = _page(ctx_src="Llama-3.1-8B").run()
+    _ok(at)
+    assert at.number_input(key="ctx_factor").value == 8.0
+    assert at.segmented_control(key="ctx_method").value == "llama3"
+    at = _page(ctx_src=view.CONFIG).run()  # the example config: Phi-3's LongRoPE
+    assert at.segmented_control(key="ctx_method").value == "longrope"
+    assert not any("(was " in c.value for c in at.caption)
+
+
 def test_query_params_keep_a_changed_view():
     at = _page(ctx_factor="2.5", ctx_method="linear").run()
     _ok(at)

@@ -7,17 +7,17 @@ STRINGS = {
     "ctx.intro": {
         "en": (
             "A model trained on sequences of 4,096 tokens has only ever seen pair *i* of its queries and keys turned "
-            "through angles up to 4,096·ω_i. The fast pairs went round their circle hundreds of times, so every angle "
+            "through angles up to 4,096·ωᵢ. The fast pairs went round their circle hundreds of times, so every angle "
             "is familiar. The slow pairs never finished a single turn: a longer input shows them angles they have "
             "never seen, the attention scores go wrong and the output degrades (text 003 calls this the "
-            "*extrapolation* problem). Context-extension methods change the frequencies ω_i so that a long context "
+            "*extrapolation* problem). Context-extension methods change the frequencies ωᵢ so that a long context "
             "lands on familiar angles again. This is how Qwen3 goes from 32K to 128K tokens with YaRN, and how the "
             "YaRN paper took LLaMA to 128K."
         ),
         "zh": (
-            "一个在 4,096 个 token 的序列上训练的模型，它的 query 和 key 的第 *i* 个维度对最多只转过 4,096·ω_i 的角度。"
+            "一个在 4,096 个 token 的序列上训练的模型，它的 query 和 key 的第 *i* 个维度对最多只转过 4,096·ωᵢ 的角度。"
             "快的维度对早已转了成百上千圈，每个角度都见过；慢的维度对连一圈都没转完，输入一旦更长，它们就会遇到从没见过的角度，"
-            "注意力分数随之错乱，生成质量明显下降——这就是第 003 篇讲的*外推*问题。上下文扩展方法改变各维度对的频率 ω_i，"
+            "注意力分数随之错乱，生成质量明显下降——这就是第 003 篇讲的*外推*问题。上下文扩展方法改变各维度对的频率 ωᵢ，"
             "让长上下文重新落回模型熟悉的角度范围。Qwen3 就是这样用 YaRN 从 32K 扩到 128K 的，YaRN 论文也用它把 LLaMA "
             "扩到了 128K。"
         ),
@@ -281,7 +281,7 @@ STRINGS = {
         "zh": "缩放前后的远程衰减，一直到 {length} 个 token",
     },
     "ctx.decay_axis_x": {"en": "distance m − n (tokens, log)", "zh": "相对距离 m − n（token，对数）"},
-    "ctx.decay_axis_y": {"en": "mean cos(d·ω_i)", "zh": "平均 cos(d·ω_i)"},
+    "ctx.decay_axis_y": {"en": "mean cos(d·ωᵢ)", "zh": "平均 cos(d·ωᵢ)"},
     "ctx.decay_before": {"en": "plain RoPE", "zh": "原始 RoPE"},
     "ctx.decay_after": {"en": "{method}", "zh": "{method}"},
     "ctx.decay_note": {
