@@ -172,7 +172,8 @@ if upload_tab.open:
                 show_error(error)
             else:
                 V, D = table.token_embeddings.shape
-                st.success(t("real.upload_ok", name=table.name, V=V, D=D, tensor=table.token_tensor or "-"))
+                st.success(t("real.upload_ok", name=table.name, V=V, D=D)
+                           + (f" {t('real.upload_tensor', tensor=table.token_tensor)}" if table.token_tensor else ""))
                 limit = view.view_row_limit(V, D)
                 n = (st.slider(t("real.upload_rows", limit=limit), 2, limit, min(limit, 256), key="real_rows")
                      if limit > 2 else 2)

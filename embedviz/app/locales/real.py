@@ -177,7 +177,7 @@ STRINGS = {
         ),
     },
     "real.window": {"en": "positions shown in the matrix and the PCA", "zh": "矩阵和 PCA 中显示的位置范围"},
-    "real.metric_typical": {"en": "typical step cos (median)", "zh": "典型的相邻相似度（中位数）"},
+    "real.metric_typical": {"en": "typical step cos (median)", "zh": "相邻相似度中位数"},
     "real.metric_first": {"en": "first step 0 → 1", "zh": "第一步 0 → 1"},
     "real.metric_last": {"en": "last step {a} → {b}", "zh": "最后一步 {a} → {b}"},
     "real.metric_sinusoidal": {"en": "sinusoidal, every step", "zh": "正弦表，每一步都是"},
@@ -208,7 +208,7 @@ STRINGS = {
         ),
         "zh": (
             "沿着编号的点看：从一个位置到下一个位置，表在这张图里绕中心转了大约 **{deg:.0f}°**，每 **{period:.1f}** "
-            "个位置转满一圈。这正是正弦编码中一对 sin/cos 维度的行为（每个位置转过它的频率 ω）：训练自己找到了这样的旋转。"
+            "个位置转满一圈。这就是正弦编码中一对 sin/cos 维度的行为（每个位置转过它的频率 ω）：训练自己找到了这样的旋转。"
         ),
     },
     "real.steps_title": {"en": "How alike are neighbouring rows: cos(row t, row t+1)", "zh": "相邻两行有多像：cos(第 t 行, 第 t+1 行)"},
@@ -275,8 +275,12 @@ STRINGS = {
         ),
     },
     "real.upload_ok": {
-        "en": "Read {name}: {V:,} rows × {D:,} columns (tensor: {tensor}).",
-        "zh": "已读取 {name}：{V:,} 行 × {D:,} 列（张量：{tensor}）。",
+        "en": "Read {name}: {V:,} rows × {D:,} columns.",
+        "zh": "已读取 {name}：{V:,} 行 × {D:,} 列。",
+    },
+    "real.upload_tensor": {
+        "en": "The table is the tensor {tensor}.",
+        "zh": "读取的是其中的张量 {tensor}。",
     },
     "real.upload_rows": {"en": "rows to analyse (the first n, up to {limit:,})", "zh": "分析的行数（前 n 行，最多 {limit:,}）"},
     "real.row": {"en": "row", "zh": "行"},
