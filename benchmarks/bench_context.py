@@ -1,0 +1,119 @@
+"""Context extension page: core speed at real and extreme sizes, page reruns at the defaults and every widget's
+extremes, and the largest chart JSON.
+
+Run: .venv/bin/python benchmarks/bench_context.py
+"""
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from embedviz import rope_scaling  # noqa: E402
+from embedviz.app import context_view as view  # noqa: E402
+from tests.test_rope_scaling import PHI3_MINI_128K  # noqa: E402
+
+PAGE = str(ROOT / "pages" / "context_extension.py")
+
+
+def median_time(fn, *args, repeats: int = 3, **kwargs) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn(*args, **kwargs)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def core_numbers() -> None:
+    yarn = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}
+    llama3 = rope_scaling.build_scaling("llama3", factor=8.0, original_max_position_embeddings=8192)
+    phi = rope_scaling.extension_settings(PHI3_MINI_128K)
+    longrope = rope_scaling.build_scaling("longrope", factor=32.0, original_max_position_embeddings=4096,
+                                          short_factor=phi["short_factor"], long_factor=phi["long_factor"])
+    rows = [
+        ("compute yarn (head_dim 128)", median_time(rope_scaling.compute, 128, 1e6, yarn)),
+        ("extension_view Qwen3 YaRN 32K -> 128K (defaults)",
+         median_time(rope_scaling.extension_view, 128, 1e6, yarn, original=32768, target=131072)),
+        ("extension_view Llama 3.1 llama3 8K -> 128K",
+         median_time(rope_scaling.extension_view, 128, 5e5, llama3, original=8192, target=131072)),
+        ("extension_view Phi-3 LongRoPE at 128K",
+         median_time(rope_scaling.extension_view, 96, 1e4, longrope, original=4096, target=131072, seq_len=131072)),
+        ("extension_view head_dim 512, target 2,097,152 (widget maxima)",
+         median_time(rope_scaling.extension_view, 512, 1e10, yarn, original=32768, target=2_097_152)),
+        ("parse_config_json + extension_settings of the Phi-3 example",
+         median_time(lambda: rope_scaling.extension_settings(rope_scaling.parse_config_json(view.EXAMPLE_CONFIG_TEXT)))),
+    ]
+    print(f"### Core (median of 3, load average {os.getloadavg()[0]:.1f})\n")
+    print("| what | time |\n|---|---:|")
+    for name, seconds in rows:
+        print(f"| {name} | {seconds * 1000:,.2f} ms |")
+
+
+def page_numbers() -> None:
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    start = time.perf_counter()
+    at.run()
+    cold = time.perf_counter() - start
+    results, largest = [("first run (imports, cold caches)", cold, cold)], (0, "")
+
+    def measure(label: str, change=None) -> None:
+        """The first run after the change (a cache miss for a new value), then the median of 3 reruns."""
+        nonlocal largest
+        if change is not None:
+            change()
+        start = time.perf_counter()
+        at.run()
+        first = time.perf_counter() - start
+        assert not at.exception, (label, at.exception)
+        rerun = median_time(at.run)
+        for chart in at.get("plotly_chart"):
+            size = len(chart.proto.spec)
+            title = json.loads(chart.proto.spec)["layout"]["title"]["text"]
+            if size > largest[0]:
+                largest = (size, f"{title} ({label})")
+        results.append((label, first, rerun))
+
+    def reset() -> None:
+        if any(button.key == "ctx_reset" for button in at.button):
+            at.button(key="ctx_reset").click().run()
+
+    measure("defaults (Qwen3-0.6B YaRN 128K)")
+    for kind, key, (lo, hi) in [("number_input", "ctx_factor", view.FACTOR), ("number_input", "ctx_orig", view.LENGTH),
+                                ("number_input", "ctx_target", view.LENGTH), ("slider", "ctx_hd", view.HEAD_DIM),
+                                ("number_input", "ctx_theta", view.THETA), ("slider", "ctx_k", (1, 32))]:
+        for value in (lo, hi):
+            measure(f"{key} = {int(value):,}", lambda: getattr(at, kind)(key=key).set_value(value))
+        reset()
+    measure("head_dim 512 + target 2,097,152", lambda: (at.slider(key="ctx_hd").set_value(512),
+                                                        at.number_input(key="ctx_target").set_value(2_097_152)))
+    reset()
+    for method in ("linear", "llama3", "dynamic"):
+        measure(f"method {method}", lambda: at.segmented_control(key="ctx_method").set_value(method))
+    for ratio in (view.RATIOS[0], view.RATIOS[-1]):
+        measure(f"dynamic, length ratio {ratio:g}", lambda: at.select_slider(key="ctx_ratio").set_value(ratio))
+    measure("source config.json (Phi-3 LongRoPE)", lambda: at.selectbox(key="ctx_src").set_value(view.CONFIG))
+    measure("source Llama-3.1-8B", lambda: at.selectbox(key="ctx_src").set_value("Llama-3.1-8B"))
+
+    print("\n### Page reruns via AppTest (first run after the change, then the median of 3 reruns)\n")
+    print("| setting | first run | rerun |\n|---|---:|---:|")
+    for label, first, rerun in results:
+        print(f"| {label} | {first:.3f} s | {rerun:.3f} s |")
+    print(f"\nLargest chart JSON: {largest[0] / 1024:,.1f} KB, {largest[1]}")
+
+
+def main() -> None:
+    core_numbers()
+    page_numbers()
+
+
+if __name__ == "__main__":
+    main()
