@@ -46,7 +46,8 @@ def core_numbers() -> None:
     wide = np.random.default_rng(0).standard_normal(UPLOAD_SHAPE).astype(np.float32)
     rows = [
         ("load_bundled_model (cold read of 2 tensors + tokenizer)", load),
-        ("nearest_neighbours('cat', k=10) over 30,522 rows", median_time(lambda: nearest_neighbours(table, tid("cat")))),
+        ("nearest_neighbours('cat', k=10) over 30,522 rows",
+         median_time(lambda: nearest_neighbours(table, tid("cat")))),
         ("analogy(king, man, woman, k=10)",
          median_time(lambda: analogy(table, tid("king"), tid("man"), tid("woman")))),
         ("cosine matrix of the 512 position rows", median_time(cosine_similarity_matrix, positions)),
@@ -55,7 +56,8 @@ def core_numbers() -> None:
         ("pca_2d 512 x 384 (full SVD, for comparison)", median_time(pca_2d, positions)),
         (f"rows_pca_2d {UPLOAD_SHAPE[0]:,} x {UPLOAD_SHAPE[1]} (upload at the cap)",
          median_time(position_analysis.rows_pca_2d, wide)),
-        (f"pca_2d {UPLOAD_SHAPE[0]:,} x {UPLOAD_SHAPE[1]} (full SVD, for comparison)", median_time(pca_2d, wide, repeats=1)),
+        (f"pca_2d {UPLOAD_SHAPE[0]:,} x {UPLOAD_SHAPE[1]} (full SVD, for comparison, 1 run)",
+         median_time(pca_2d, wide, repeats=1)),
     ]
     print(f"### Core (median of 3; OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}, "
           f"load average {os.getloadavg()[0]:.1f})\n")

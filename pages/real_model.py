@@ -147,7 +147,7 @@ if positions_tab.open:
                 subplot_titles=[t("real.learned"), t("real.sinusoidal")]))
             plot(figs.rows_pca(window["pca"], window["rows"], title=t("real.pca_positions_title", a=start, b=stop),
                                color_title=t("common.position"), note=t("real.pca_positions_note")))
-            st.markdown(t("real.turn", deg=abs(window["turn"]) * 57.29578, period=window["period"]))
+            st.markdown(t("real.turn", deg=window["turn_degrees"], period=window["period"]))
         step_figure(learned, {t("real.learned"): learned["adjacent"], t("real.sinusoidal"): sinusoidal["adjacent"]},
                     t("common.position"))
         curves = view.offset_curves(("learned", "sinusoidal"))

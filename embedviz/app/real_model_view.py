@@ -102,7 +102,8 @@ def pair_rows(text: str) -> list[dict]:
 @st.cache_data(max_entries=4, show_spinner=False)
 def lesson_pairs() -> dict:
     """cos for the English stand-ins of text 003's pairs, measured now on the bundled table."""
-    return {pair: row["cos"] for pair, row in zip(LESSON_PAIRS, pair_rows("\n".join(", ".join(p) for p in LESSON_PAIRS)))}
+    rows = pair_rows("\n".join(", ".join(pair) for pair in LESSON_PAIRS))
+    return {pair: row["cos"] for pair, row in zip(LESSON_PAIRS, rows)}
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -196,6 +197,7 @@ def row_views(source: str, start: int, stop: int, _upload: PretrainedEmbeddings 
         "adjacent": smooth.adjacent, "typical": smooth.typical, "rough": smooth.rough_steps + start,
         "median_norm": float(np.median(smooth.norms)), "pca": pca.astype(np.float32),
         "turn": (turn := position_analysis.plane_turn(pca)),
+        "turn_degrees": abs(float(np.degrees(turn))),
         "period": 2 * np.pi / abs(turn) if turn else float("inf"),  # positions per full turn
         "steps": steps + start, "steps_cos": smooth.adjacent[steps], "norm_from": smooth.norms[steps],
         "norm_to": smooth.norms[steps + 1],
@@ -245,7 +247,8 @@ def upload_limits() -> dict:
 
 def ranked_rows(labels: Sequence[str], values: Sequence[float], *, token_column: str) -> list[dict]:
     """Rank, token, cosine rows for st.dataframe (the token column's title already translated)."""
-    return [{"#": i + 1, token_column: label, "cos": round(float(v), 4)} for i, (label, v) in enumerate(zip(labels, values))]
+    return [{"#": rank, token_column: label, "cos": round(float(value), 4)}
+            for rank, (label, value) in enumerate(zip(labels, values), start=1)]
 
 
 STEP_COLUMNS = ("step", "cos", "vs_typical", "norm_from", "norm_to")

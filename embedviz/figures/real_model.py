@@ -15,7 +15,7 @@ PATH_POINTS = 12  # the first rows joined in order in a PCA picture: enough to s
 
 
 def pair_bars(labels: Sequence[str], values, *, title: str, y_title: str, note: str | None = None) -> go.Figure:
-    """One bar per word pair; the y axis always shows 0 and 1 so small and large similarities look like what they are."""
+    """One bar per word pair; the y axis always spans 0 to 1, so a similarity of 0.3 looks like 0.3 of the way."""
     values = np.asarray(values, dtype=np.float64)
     fig = bar_chart(labels, values, title=title, y_title=y_title, note=note,
                     colors=[COLORWAY[0] if v >= 0 else COLORWAY[1] for v in values])

@@ -333,7 +333,8 @@ def test_the_page_never_reaches_the_network_nor_imports_model_hub_code():
         "    at.session_state['real_tab'] = tab\n"
         "    at.run()\n"
         "    assert not at.exception and not at.error, (tab, at.exception, at.error)\n"
-        "print(sorted(k for k in ('transformers', 'huggingface_hub', 'torch', 'sentence_transformers') if k in sys.modules))"
+        "hub = ('transformers', 'huggingface_hub', 'torch', 'sentence_transformers')\n"
+        "print(sorted(name for name in hub if name in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
