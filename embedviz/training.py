@@ -80,15 +80,16 @@ __all__ = [
     "train_on_text",
 ]
 
-# limits that keep one run well under a second and a few MB of snapshots
+# limits on user input: they bound the work per step and the memory the snapshots take
 MAX_STEPS = 5_000
 MIN_D_MODEL, MAX_D_MODEL = 2, 256
 MAX_GROUP_VOCAB = 256
 MAX_CLASSES = 4_096
 MAX_BATCH_SIZE = 1_024
 MAX_SEQ_LEN = 256
-MAX_TOKENS_PER_STEP = 32_768  # batch_size * seq_len predictions
+MAX_LOGITS_PER_STEP = 4_194_304  # batch_size * seq_len * classes: 16 MB of float32 logits
 MAX_SNAPSHOTS = 1_001
+MAX_SNAPSHOT_FLOATS = 16_777_216  # all snapshots together: 64 MB of float32
 MAX_CONTEXT = 32
 MAX_TEXT_CHARS = 1_000_000
 MAX_TEXT_VOCAB = 4_096
@@ -110,12 +111,13 @@ class TrainingResult:
 
     V: number of tokens whose vectors are shown, D: d_model.
 
-    vocab: the V token strings, row order of the weight tables (grouped: group 0's tokens first).
+    vocab: the V token strings in the row order of the weight tables (group experiment: group by group, in the
+        order given; ``train_on_text``: sorted by code point / byte value).
     group_of: for each token, the index of its group in ``group_names``.
     group_names: a name per group (the group's characters, or a character class for ``train_on_text``).
     weights_before / weights_after: (V, D) float32 embedding rows at step 0 and after the last step.
     losses: (steps,) float32 mean cross-entropy of each step's batch (nats).
-    snapshots: [(step, (V, D) float32)] every ``snapshot_every`` steps, including 0 and the last step.
+    snapshots: [(step, (V, D) float32)] every ``snapshot_every`` steps, including 0 and the last step (copies).
     num_classes: size of the softmax of the head (can be larger than V, see ``train_group_experiment``).
     """
 
@@ -191,25 +193,43 @@ def _check_lr(lr: object, optimizer: str) -> float:
 
 def _check_common(
     *, steps: object, d_model: object, batch_size: object, seq_len: object, snapshot_every: object
-) -> tuple[int, int, int, int, int]:
+) -> tuple[int, int, int, int, int | None]:
     steps = _check_int("steps", steps, 1, MAX_STEPS)
     d_model = _check_int("d_model", d_model, MIN_D_MODEL, MAX_D_MODEL)
     batch_size = _check_int("batch_size", batch_size, 1, MAX_BATCH_SIZE)
     seq_len = _check_int("seq_len", seq_len, 1, MAX_SEQ_LEN)
-    if batch_size * seq_len > MAX_TOKENS_PER_STEP:
-        raise ValueError(
-            f"batch_size * seq_len ({batch_size} * {seq_len} = {batch_size * seq_len}) "
-            f"must be at most {MAX_TOKENS_PER_STEP}"
-        )
-    if snapshot_every is None:
-        snapshot_every = max(1, steps // PROGRESS_CALLS)
-    snapshot_every = _check_int("snapshot_every", snapshot_every, 1, MAX_STEPS)
-    if steps // snapshot_every + 2 > MAX_SNAPSHOTS:
-        raise ValueError(
-            f"snapshot_every ({snapshot_every}) gives {steps // snapshot_every + 1} snapshots for "
-            f"steps={steps}; use snapshot_every >= {math.ceil(steps / (MAX_SNAPSHOTS - 2))}"
-        )
+    if snapshot_every is not None:
+        snapshot_every = _check_int("snapshot_every", snapshot_every, 1, MAX_STEPS)
     return steps, d_model, batch_size, seq_len, snapshot_every
+
+
+def _snapshot_count(steps: int, every: int) -> int:
+    # step 0, every `every`-th step, and the last step if it is not a multiple
+    return steps // every + 1 + (steps % every != 0)
+
+
+def _check_budget(
+    *, steps: int, batch_size: int, seq_len: int, snapshot_every: int | None, num_rows: int, num_classes: int,
+    d_model: int,
+) -> int:
+    """Refuse too heavy steps; return snapshot_every (default: about 50 snapshots, fewer for big tables)."""
+    logits = batch_size * seq_len * num_classes
+    if logits > MAX_LOGITS_PER_STEP:
+        raise ValueError(
+            f"batch_size * seq_len * classes ({batch_size} * {seq_len} * {num_classes} = {logits}) "
+            f"must be at most {MAX_LOGITS_PER_STEP} logits per step"
+        )
+    max_count = min(MAX_SNAPSHOTS, MAX_SNAPSHOT_FLOATS // (num_rows * d_model))  # >= 16 within the limits above
+    min_every = math.ceil(steps / (max_count - 2))  # guarantees _snapshot_count(steps, every) <= max_count
+    if snapshot_every is None:
+        return max(1, steps // PROGRESS_CALLS, min_every)
+    count = _snapshot_count(steps, snapshot_every)
+    if count > max_count:
+        raise ValueError(
+            f"snapshot_every ({snapshot_every}) keeps {count} snapshots of a ({num_rows}, {d_model}) table for "
+            f"steps={steps}; at most {max_count} fit, use snapshot_every >= {min_every}"
+        )
+    return snapshot_every
 
 
 def _check_groups(groups: object) -> list[str]:
@@ -368,7 +388,8 @@ def train_group_experiment(
         vocabulary. Default 256 reproduces the text (cross-group similarity near 0); None uses only the group
         tokens, and then the head pushes the groups to opposite sides (cross-group about -0.4, see the module
         docstring). The returned tables hold only the group tokens' rows: the other rows never receive a gradient.
-    optimizer: "adam" or "sgd". snapshot_every: steps between snapshots (default steps // 50).
+    optimizer: "adam" or "sgd". snapshot_every: steps between snapshots (default steps // 50, fewer snapshots
+        when they would take more than 64 MB). batch_size * seq_len * classes is limited to 4,194,304 logits.
     progress: called as progress(step, steps) about 50 times at most.
     """
     steps, d_model, batch_size, seq_len, snapshot_every = _check_common(
@@ -382,6 +403,11 @@ def train_group_experiment(
         num_classes = num_rows
     else:
         num_classes = _check_int("vocab_size", vocab_size, num_rows, MAX_CLASSES)
+
+    snapshot_every = _check_budget(
+        steps=steps, batch_size=batch_size, seq_len=seq_len, snapshot_every=snapshot_every, num_rows=num_rows,
+        num_classes=num_classes, d_model=d_model,
+    )
 
     vocab = [ch for chars in cleaned for ch in chars]
     group_of = [g for g, chars in enumerate(cleaned) for _ in chars]
@@ -505,6 +531,10 @@ def train_on_text(
 
     data = torch.from_numpy(ids.astype(np.int64))  # (N,)
     seq_len = min(seq_len, len(data) - context)
+    snapshot_every = _check_budget(
+        steps=steps, batch_size=batch_size, seq_len=seq_len, snapshot_every=snapshot_every, num_rows=len(vocab),
+        num_classes=len(vocab), d_model=d_model,
+    )
     window = seq_len + context  # context tokens to start + one target per prediction
     offsets = torch.arange(window)  # (W,)
     generator = torch.Generator().manual_seed(seed)

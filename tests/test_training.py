@@ -199,6 +199,16 @@ def test_default_snapshots_every_fiftieth(runs):
     assert [step for step, _ in runs[0].snapshots] == list(range(0, 501, 10))
 
 
+def test_default_snapshots_of_a_big_table_fit_the_memory_budget():
+    text = "".join(chr(0x4E00 + i) for i in range(4096))  # 4096 distinct characters
+    r = train_on_text(text, steps=40, d_model=256, batch_size=2, seq_len=4)
+    steps = [step for step, _ in r.snapshots]
+    assert steps[0] == 0 and steps[-1] == 40 and len(steps) > 2
+    assert sum(w.size for _, w in r.snapshots) <= 16_777_216  # 64 MB of float32
+    with pytest.raises(ValueError, match=r"snapshot_every \(1\) keeps 41 snapshots of a \(4096, 256\) table"):
+        train_on_text(text, steps=40, d_model=256, snapshot_every=1)
+
+
 def test_progress_is_called_a_bounded_number_of_times():
     calls: list[tuple[int, int]] = []
     train_group_experiment(steps=120, progress=lambda step, total: calls.append((step, total)))
@@ -281,9 +291,16 @@ def test_short_text_shrinks_the_sequence():
         ({"optimizer": "rmsprop"}, r"optimizer \('rmsprop'\) must be one of \['adam', 'sgd'\]"),
         ({"batch_size": 0}, r"batch_size \(0\) must be in 1\.\.1024"),
         ({"seq_len": 257}, r"seq_len \(257\) must be in 1\.\.256"),
-        ({"batch_size": 1024, "seq_len": 256}, r"batch_size \* seq_len \(1024 \* 256 = 262144\) must be at most"),
+        (
+            {"batch_size": 1024, "seq_len": 256},
+            r"batch_size \* seq_len \* classes \(1024 \* 256 \* 256 = 67108864\) must be at most 4194304 logits",
+        ),
         ({"snapshot_every": 0}, r"snapshot_every \(0\) must be in 1\.\.5000"),
-        ({"steps": 5000, "snapshot_every": 1}, r"snapshot_every \(1\) gives 5001 snapshots for steps=5000"),
+        (
+            {"steps": 5000, "snapshot_every": 1},
+            r"snapshot_every \(1\) keeps 5001 snapshots of a \(20, 16\) table for steps=5000; at most 1001 fit, "
+            r"use snapshot_every >= 6",
+        ),
         ({"groups": ()}, r"groups \(empty\) must hold at least 1 group"),
         ({"groups": "abcABC"}, r"groups \('abcABC'\) must be a list or tuple of strings"),
         ({"groups": ("abc", 5)}, r"groups\[1\] \(5\) must be a string"),
