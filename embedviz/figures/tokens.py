@@ -152,7 +152,7 @@ def gradient_rows_figure(
             continue
         fig.add_trace(
             go.Bar(
-                x=ids[sel], y=f32(norm[sel]), name=name, marker_color=color, marker_line_width=0,
+                x=ids[sel], y=f32(norm[sel]), name=name, marker_color=color, marker_line_width=0, showlegend=True,
                 customdata=[hover_labels[v] for v in ids[sel]],
                 hovertemplate="%{customdata} (id %{x})<br>|grad| %{y:.3g}<extra></extra>",
             ),
