@@ -711,6 +711,8 @@ class ExtensionView:
     scaling (extrapolation); turns_scaled: with the method over ``length``.
     unseen_unscaled / unseen_scaled: pairs that meet angles training never showed them (fewer than one turn in
     training and a larger angle now), without / with the method.
+    overshoot_unscaled / overshoot_scaled: the largest of those pairs' angle over ``length`` divided by its largest
+    trained angle (1.0 when no pair overshoots): how far past training the worst pair goes.
     distances (N,), decay_before, decay_after: mean_i cos(distance * w_i), out to the target length.
     base: dynamic NTK's effective base at seq_len (None for the other methods).
     """
@@ -728,6 +730,8 @@ class ExtensionView:
     turns_scaled: np.ndarray
     unseen_unscaled: np.ndarray
     unseen_scaled: np.ndarray
+    overshoot_unscaled: float
+    overshoot_scaled: float
     distances: np.ndarray
     decay_before: np.ndarray
     decay_after: np.ndarray
@@ -739,6 +743,15 @@ def _unseen(inv_freq_trained: np.ndarray, original: int, inv_freq: np.ndarray, l
     circle (a pair that turned at least once in training has seen every angle)."""
     trained_angle = original * inv_freq_trained  # (P,) the largest angle each pair reached in training
     return (trained_angle < 2 * math.pi) & (length * inv_freq > trained_angle * (1 + 1e-9))
+
+
+def _overshoot(inv_freq_trained: np.ndarray, original: int, inv_freq: np.ndarray, length: int) -> float:
+    """max over the pairs that never closed a turn in training of (angle over ``length``) / (largest trained angle)."""
+    trained_angle = original * inv_freq_trained  # (P,)
+    open_circle = trained_angle < 2 * math.pi
+    if not open_circle.any():
+        return 1.0
+    return max(1.0, float(np.max(length * inv_freq[open_circle] / trained_angle[open_circle])))
 
 
 def extension_view(
@@ -783,6 +796,8 @@ def extension_view(
         turns_scaled=rotations_within(after, length),
         unseen_unscaled=_unseen(before, original, before, length),
         unseen_scaled=_unseen(before, original, after, length),
+        overshoot_unscaled=_overshoot(before, original, before, length),
+        overshoot_scaled=_overshoot(before, original, after, length),
         distances=distances,
         decay_before=decay_curve(head_dim, theta, distances, inv_freq=before),
         decay_after=decay_curve(head_dim, theta, distances, inv_freq=after),

@@ -56,7 +56,7 @@ theta = cols[4].number_input(t("ctx.theta"), *view.THETA, D["ctx_theta"], step=1
 params = {}
 if names := view.method_params(method):
     st.markdown(f"**{t('ctx.params_header', method=method)}**")
-    for col, name in zip(st.columns(len(names)), names):
+    for col, name in zip(st.columns(max(len(names), 4)), names):
         key, lo, hi, step = view.PARAM_SPECS[name]
         label, help_text = t(f"ctx.p_{name}"), t(f"ctx.p_{name}_help")
         if name == "truncate":
@@ -104,6 +104,9 @@ if v.base is not None:
     m[3].metric(t("ctx.base"), human_number(round(v.base)))
 else:
     m[3].metric(t("ctx.kinds"), " / ".join(str(v.kinds.count(k)) for k in figs.KINDS))
+if v.overshoot_unscaled > 1:
+    st.caption(t("ctx.overshoot", unscaled=f"{v.overshoot_unscaled:.3g}", scaled=f"{v.overshoot_scaled:.3g}",
+                 method=method))
 attention_formula = view.attention_latex(method, float(factor), int(original), params, v.attention_factor)
 if attention_formula:
     st.latex(attention_formula)

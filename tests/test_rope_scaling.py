@@ -798,8 +798,13 @@ def test_extension_view_hand_example():
     np.testing.assert_allclose(view.turns_scaled, view.turns_trained)  # 4000 * w / 4 == 1000 * w
     assert view.unseen_unscaled.tolist() == [False, False, False, True]
     assert view.unseen_scaled.tolist() == [False] * 4
-    assert extension_view(8, 10_000, scaling, original=1000, target=8000).unseen_scaled.tolist() == [
-        False, False, False, True]
+    assert (view.overshoot_unscaled, view.overshoot_scaled) == (pytest.approx(4.0), 1.0)
+    longer = extension_view(8, 10_000, scaling, original=1000, target=8000)
+    assert longer.unseen_scaled.tolist() == [False, False, False, True]
+    assert (longer.overshoot_unscaled, longer.overshoot_scaled) == (pytest.approx(8.0), pytest.approx(2.0))
+    # every pair closed its circle in training: nothing can overshoot
+    closed = extension_view(4, 10_000, scaling, original=100_000, target=10**6)
+    assert (closed.overshoot_unscaled, closed.overshoot_scaled) == (1.0, 1.0) and not closed.unseen_unscaled.any()
 
 
 def test_extension_view_against_loops_for_llama31():
@@ -816,6 +821,7 @@ def test_extension_view_against_loops_for_llama31():
         assert view.unseen_scaled[i] == (never_closed and 131072 * after[i] > 8192 * before_i)
     # 131072 = 16 x 8192 but the factor is 8: the 29 interpolated pairs still reach 2x their trained angle
     assert view.kinds.count("interpolated") == 29 and int(view.unseen_scaled.sum()) == 29
+    assert view.overshoot_unscaled == pytest.approx(16.0) and view.overshoot_scaled == pytest.approx(2.0)
     d = view.distances
     assert d[0] == 1 and d[-1] == 131072 and np.all(np.diff(d) > 0) and d.size <= 767
     np.testing.assert_array_equal(d[:255], np.arange(1, 256))  # every distance the curve wiggles at

@@ -125,6 +125,9 @@ def test_preset_fills_the_settings_and_unscaled_ones_get_a_suggestion():
     # in tests/test_rope_scaling.py); 131072 is 16 x 8192 but the factor is 8, and the page says so
     assert _metric(at, "kept / blended / interpolated") == "29 / 6 / 29"
     assert any("65,536" in w.value for w in at.warning)
+    # without scaling the slowest pairs go 131072 / 8192 = 16x past their trained angle, with llama3 2x
+    assert any("reaches 16× its largest trained angle without scaling, 2× with llama3" in c.value
+               for c in at.caption)
     at.selectbox(key="ctx_src").set_value("LLaMA-2-7B").run()
     _ok(at)
     # the YaRN paper's LLaMA 2 at 128K: factor 131072 / 4096 = 32

@@ -222,6 +222,11 @@ STRINGS = {
               "showed them, at {length} tokens.",
         "zh": "训练中转不到一圈、而在 {length} 个 token 时会转到比训练时更大角度的维度对。",
     },
+    "ctx.overshoot": {
+        "en": "The worst of those pairs reaches {unscaled}× its largest trained angle without scaling, {scaled}× "
+              "with {method}.",
+        "zh": "这些维度对里最糟的一对，不缩放时转到训练时最大角度的 {unscaled} 倍，用 {method} 时是 {scaled} 倍。",
+    },
     "ctx.attention": {"en": "attention factor", "zh": "注意力系数 attention_factor"},
     "ctx.attention_help": {
         "en": "cos and sin are multiplied by it, so the attention logits grow by its square.",
