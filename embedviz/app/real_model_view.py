@@ -33,8 +33,8 @@ TAB_KEY = "real_tab"
 LESSON_QWEN = {("猫", "狗"): 0.4233, ("猫", "汽车"): 0.1562}  # text 003's printout for Qwen3-0.6B (not computable here)
 LESSON_PAIRS = (("cat", "dog"), ("cat", "car"))  # the same question asked in English of the bundled model
 MAX_WORDS = 200  # word-map points: enough for a classroom list, small enough to label every point
-MAX_VIEW_ROWS = 2_048  # rows of a table shown at once (similarity matrix block-averaged to CELL_BUDGET)
-MAX_VIEW_VALUES = 2_000_000  # rows x D analysed at once: the (N, N) cosine matrix costs N^2 D, ~1.6e9 at the cap
+MAX_VIEW_ROWS = 1_024  # rows of a table shown at once: GPT-2's whole position table; the matrix is block-averaged
+MAX_VIEW_VALUES = 1_000_000  # rows x D analysed at once: the (N, N) cosine matrix costs N^2 D <= 1e9 multiply-adds
 OFFSET_POINTS = 128  # offsets on the similarity-vs-distance curve
 _SPLIT = re.compile(r"[,，;；、\t]+|\s+")  # "cat, dog", "cat，dog", "cat dog": any of these separates words
 UPLOAD_MB = MAX_UPLOAD_BYTES // 1_000_000
@@ -217,7 +217,7 @@ def offset_curves(sources: tuple[str, ...]) -> dict:
 
 
 def view_row_limit(V: int, D: int) -> int:
-    """How many rows of a (V, D) table the views analyse at most: 2,048, fewer for wide tables, never below 2."""
+    """How many rows of a (V, D) table the views analyse at most: 1,024, fewer for wide tables, never below 2."""
     return max(2, min(V, MAX_VIEW_ROWS, MAX_VIEW_VALUES // max(D, 1)))
 
 
