@@ -129,7 +129,7 @@ STRINGS = {
         "en": "The target ({target}) is longer than trained length × factor = {covered}: the interpolated pairs "
               "still reach {times}× the largest angle training showed them. A model trained further on long documents "
               "does see those angles: Llama 3.1, whose factor 8 covers 64K, did so up to 128K.",
-        "zh": "目标长度（{target}）超过了 训练长度 × 倍数 = {covered}：被插值的维度对仍会转到训练时最大角度的 {times} 倍。"
+        "zh": "目标长度（{target}）超过了训练长度 × 倍数 = {covered}：被插值的维度对仍会转到训练时最大角度的 {times} 倍。"
               "之后再在长文档上继续训练的模型会见到这些角度：Llama 3.1 的倍数 8 只覆盖 64K，它就是这样继续训练到 128K 的。",
     },
     "ctx.not_longer": {
