@@ -9,14 +9,23 @@ from embedviz.app.i18n import DEFAULT_LANGUAGE, LANG_KEY, LANGUAGES, t
 PAGES: list[tuple[str, list[tuple[str, str, str, str]]]] = [
     ("nav.start", [("pages/home.py", "home.nav", ":material/home:", "home")]),
     (
+        "nav.tokens",
+        [
+            ("pages/token_embeddings.py", "tok.nav", ":material/table_rows:", "token-embeddings"),
+            ("pages/trained_embedding.py", "train.nav", ":material/model_training:", "trained-embedding"),
+        ],
+    ),
+    (
         "nav.positions",
         [
             ("pages/why_position.py", "why.nav", ":material/shuffle:", "why-position"),
             ("pages/sinusoidal.py", "sin.nav", ":material/waves:", "sinusoidal"),
             ("pages/rope.py", "rope.nav", ":material/rotate_right:", "rope"),
             ("pages/compare.py", "cmp.nav", ":material/compare:", "compare"),
+            ("pages/context_extension.py", "ctx.nav", ":material/open_in_full:", "context-extension"),
         ],
     ),
+    ("nav.models", [("pages/real_model.py", "real.nav", ":material/psychology:", "real-model")]),
 ]
 
 
