@@ -45,11 +45,13 @@ def lookup_figure(
     block = np.asarray(block, dtype=np.float64)
     ids = np.asarray(ids).reshape(-1)
     V, D = table.shape
-    # the two panels share the width, so each gets fewer columns than a full-width heatmap: under ~250 KB of JSON
-    table_z, _, cs = block_mean(table, CELL_BUDGET, CELL_BUDGET // 3)  # V = 256 rows always fit; columns may not
-    block_z, rs_b, cs_b = block_mean(block, CELL_BUDGET, CELL_BUDGET // 2)
-    if cs > 1 or rs_b > 1 or cs_b > 1:
-        extra = downsample_note.format(rs=rs_b, cs=max(cs, cs_b))
+    # the two panels share the width, so each gets fewer columns than a full-width heatmap (under ~250 KB of
+    # JSON); both average the same column blocks, so the right panel stays a copy of the outlined rows
+    columns = CELL_BUDGET // 3
+    table_z, _, cs = block_mean(table, CELL_BUDGET, columns)  # V = 256 rows always fit; columns may not
+    block_z, rs_b, cs_b = block_mean(block, CELL_BUDGET, columns)
+    if cs > 1 or rs_b > 1:
+        extra = downsample_note.format(rs=rs_b, cs=cs)
         note = f"{note} · {extra}" if note else extra
     labels = list(row_labels)[::rs_b]
     fig = make_subplots(
@@ -68,16 +70,17 @@ def lookup_figure(
         row=1, col=2,
     )
     width = x_table[-1] + cs if len(x_table) else D
-    for token_id in np.unique(ids):  # outline each picked row once
-        fig.add_shape(
-            type="rect", x0=-0.5 * cs, x1=width - 0.5 * cs, y0=token_id - 0.5, y1=token_id + 0.5,
-            line=dict(color="black", width=1.5), row=1, col=1,
-        )
+    # outline each picked row once; one layout update (add_shape per row re-validates the figure every time)
+    fig.update_layout(shapes=[
+        dict(type="rect", xref="x", yref="y", x0=-0.5 * cs, x1=width - 0.5 * cs, y0=token_id - 0.5,
+             y1=token_id + 0.5, line=dict(color="black", width=1))
+        for token_id in np.unique(ids).tolist()
+    ])
     fig.update_yaxes(autorange="reversed", showgrid=False)
     fig.update_xaxes(showgrid=False, title_text=x_title)
     fig.update_yaxes(title_text=id_title, row=1, col=1)
     fig.update_yaxes(type="category", row=1, col=2)
-    vmax = _symmetric_range(table)
+    vmax = _symmetric_range(table_z)  # the range of what is drawn: block means are smaller than single entries
     fig.update_layout(
         template=TEMPLATE,
         title=titled(title, note),
@@ -247,17 +250,20 @@ def similarity_before_after(
     fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.08, subplot_titles=[before_title, after_title])
     n = len(labels)
     text = "%{z:.1f}" if n <= CELL_TEXT_MAX else None
+    edges = np.cumsum(list(group_sizes)[:-1]) - 0.5  # a line after each group but the last
+    shapes = []
     for col, S in enumerate((before, after), start=1):
         fig.add_trace(
             go.Heatmap(z=f32(S), x=list(labels), y=list(labels), coloraxis="coloraxis", texttemplate=text,
                        hovertemplate="cos(%{y}, %{x}) = %{z:.3f}<extra></extra>"),
             row=1, col=col,
         )
-        edge = -0.5
-        for size in list(group_sizes)[:-1]:  # a line after each group but the last
-            edge += size
-            for kw in (dict(x0=edge, x1=edge, y0=-0.5, y1=n - 0.5), dict(y0=edge, y1=edge, x0=-0.5, x1=n - 0.5)):
-                fig.add_shape(type="line", line=dict(color="black", width=1.5), row=1, col=col, **kw)
+        xref, yref = ("x", "y") if col == 1 else (f"x{col}", f"y{col}")
+        for edge in edges.tolist():
+            line = dict(type="line", xref=xref, yref=yref, line=dict(color="black", width=1.5))
+            shapes.append(dict(line, x0=edge, x1=edge, y0=-0.5, y1=n - 0.5))
+            shapes.append(dict(line, y0=edge, y1=edge, x0=-0.5, x1=n - 0.5))
+    fig.update_layout(shapes=shapes)  # one update: add_shape per line re-validates the figure each time
     fig.update_yaxes(autorange="reversed", type="category", showgrid=False)
     fig.update_xaxes(type="category", showgrid=False)
     fig.update_layout(
