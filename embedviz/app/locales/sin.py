@@ -29,7 +29,7 @@ STRINGS = {
         "en": "fine stripes in the low dimensions (fast), almost flat in the high ones (slow); every column is unique",
         "zh": "低维区域条纹细密（转得快），高维区域几乎不变（转得慢）；每一列都独一无二",
     },
-    "sin.every_pair": {"en": "showing every {step}th dimension pair", "zh": "每隔 {step} 个维度对显示一对"},
+    "sin.every_pair": {"en": "showing one dimension pair in every {step}", "zh": "每隔 {step} 个维度对显示一对"},
     "sin.freq_header": {"en": "Frequency and wavelength of each dimension pair", "zh": "每个维度对的频率和波长"},
     "sin.freq_text": {
         "en": "The frequency falls geometrically; the wavelength 2π/ω is how many positions one full turn takes.",
