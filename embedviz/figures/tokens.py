@@ -18,6 +18,36 @@ _BELOW = dict(orientation="h", x=0.0, y=-0.18, xanchor="left", yanchor="top")
 _INSIDE_TOP_LEFT = dict(orientation="v", x=0.01, y=0.99, xanchor="left", yanchor="top", bgcolor="rgba(255,255,255,0.8)")
 
 
+def _lines(fig: go.Figure, *, h: Sequence[tuple] = (), v: Sequence[tuple] = ()) -> None:
+    """Full-width horizontal lines (y, label, dash, color) and full-height vertical ones (x, dash, color), added in
+    one layout update: ``add_hline`` re-validates the whole figure on every call (~10 ms each)."""
+    shapes, notes = list(fig.layout.shapes or ()), list(fig.layout.annotations or ())
+    for y, label, dash, color in h:
+        shapes.append(dict(type="line", xref="paper", yref="y", x0=0, x1=1, y0=y, y1=y,
+                           line=dict(dash=dash, color=color, width=1.5)))
+        if label:
+            notes.append(dict(xref="paper", yref="y", x=1, y=y, text=label, showarrow=False, xanchor="right",
+                              yanchor="bottom", font=dict(size=11, color="#555")))
+    for x, dash, color in v:
+        shapes.append(dict(type="line", xref="x", yref="paper", x0=x, x1=x, y0=0, y1=1,
+                           line=dict(dash=dash, color=color, width=1.5)))
+    fig.update_layout(shapes=shapes, annotations=notes)
+
+
+def _two_panels(left_title: str, right_title: str, *, left_width: float = 0.5, gap: float = 0.1) -> go.Figure:
+    """Two side-by-side panels (axes x/y and x2/y2) with titles: what make_subplots(1, 2) builds, ~20x faster."""
+    split = left_width * (1 - gap)
+    right = split + gap
+    titles = [dict(text=text, x=(lo + hi) / 2, y=1.0, xref="paper", yref="paper", xanchor="center",
+                   yanchor="bottom", showarrow=False, font=dict(size=14))
+              for text, lo, hi in ((left_title, 0.0, split), (right_title, right, 1.0))]
+    return go.Figure(layout=dict(
+        xaxis=dict(domain=[0.0, split], anchor="y"), yaxis=dict(domain=[0.0, 1.0], anchor="x"),
+        xaxis2=dict(domain=[right, 1.0], anchor="y2"), yaxis2=dict(domain=[0.0, 1.0], anchor="x2"),
+        annotations=titles,
+    ))
+
+
 def _symmetric_range(*arrays) -> float:
     top = max(float(np.nanmax(np.abs(a))) if np.size(a) else 0.0 for a in arrays)
     return top or 1.0
@@ -54,20 +84,16 @@ def lookup_figure(
         extra = downsample_note.format(rs=rs_b, cs=cs)
         note = f"{note} · {extra}" if note else extra
     labels = list(row_labels)[::rs_b]
-    fig = make_subplots(
-        rows=1, cols=2, column_widths=[0.42, 0.58], horizontal_spacing=0.14, subplot_titles=[table_title, block_title]
-    )
+    fig = _two_panels(table_title, block_title, left_width=0.42, gap=0.14)
     x_table = np.arange(table_z.shape[1]) * cs
     x_block = np.arange(block_z.shape[1]) * cs_b
     fig.add_trace(
         go.Heatmap(z=f32(table_z), x=x_table, y=np.arange(V), coloraxis="coloraxis", hovertemplate=(
             f"{id_title} %{{y}}<br>{x_title} %{{x}}<br>%{{z:.4f}}<extra></extra>")),
-        row=1, col=1,
     )
     fig.add_trace(
-        go.Heatmap(z=f32(block_z), x=x_block, y=labels, coloraxis="coloraxis", hovertemplate=(
-            f"%{{y}}<br>{x_title} %{{x}}<br>%{{z:.4f}}<extra></extra>")),
-        row=1, col=2,
+        go.Heatmap(z=f32(block_z), x=x_block, y=labels, coloraxis="coloraxis", xaxis="x2", yaxis="y2",
+                   hovertemplate=f"%{{y}}<br>{x_title} %{{x}}<br>%{{z:.4f}}<extra></extra>"),
     )
     width = x_table[-1] + cs if len(x_table) else D
     # outline each picked row once; one layout update (add_shape per row re-validates the figure every time)
@@ -78,8 +104,7 @@ def lookup_figure(
     ])
     fig.update_yaxes(autorange="reversed", showgrid=False)
     fig.update_xaxes(showgrid=False, title_text=x_title)
-    fig.update_yaxes(title_text=id_title, row=1, col=1)
-    fig.update_yaxes(type="category", row=1, col=2)
+    fig.update_layout(yaxis_title_text=id_title, yaxis2_type="category")
     vmax = _symmetric_range(table_z)  # the range of what is drawn: block means are smaller than single entries
     fig.update_layout(
         template=TEMPLATE,
@@ -109,15 +134,14 @@ def distance_pair(
     dense_d = np.asarray(dense_d, dtype=np.float64)
     n = one_hot_d.shape[0]
     text = "%{z:.2f}" if n <= CELL_TEXT_MAX else None
-    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.24, subplot_titles=[one_hot_title, dense_title])
-    for col, (z, bar_x) in enumerate([(one_hot_d, 0.39), (dense_d, 1.01)], start=1):
+    fig = _two_panels(one_hot_title, dense_title, gap=0.24)
+    for axes, z, bar_x in ((("x", "y"), one_hot_d, 0.39), (("x2", "y2"), dense_d, 1.01)):
         fig.add_trace(
             go.Heatmap(
                 z=f32(z), x=list(labels), y=list(labels), colorscale="Viridis", zmin=0.0,
                 zmax=float(z.max()) or 1.0, texttemplate=text, colorbar=dict(x=bar_x, len=0.9, title=dict(text="‖u−v‖")),
-                hovertemplate="%{y} ↔ %{x}<br>%{z:.4f}<extra></extra>",
+                hovertemplate="%{y} ↔ %{x}<br>%{z:.4f}<extra></extra>", xaxis=axes[0], yaxis=axes[1],
             ),
-            row=1, col=col,
         )
     fig.update_yaxes(autorange="reversed", showgrid=False, type="category")
     fig.update_xaxes(showgrid=False, type="category")
@@ -190,7 +214,7 @@ def init_scale_figure(
     fig = go.Figure()
     for scheme, values in norms.items():
         fig.add_trace(go.Scatter(x=f32(d_models), y=f32(values), name=names[scheme], mode="lines+markers"))
-    fig.add_vline(x=current_d_model, line_dash="dot", line_color="#555")
+    _lines(fig, v=[(current_d_model, "dot", "#555")])
     fig.update_xaxes(type="log", title_text=x_title)
     fig.update_yaxes(type="log", title_text=y_title)
     fig.update_layout(template=TEMPLATE, title=titled(title, note), height=420, legend=_INSIDE_TOP_LEFT)
@@ -233,8 +257,7 @@ def loss_figure(losses, *, title: str, x_title: str, y_title: str, floor: float 
     fig.add_trace(go.Scatter(x=steps[window - 1:], y=f32(smooth), name=f"{series_name} (mean of {window})",
                              mode="lines", line=dict(width=2.5, color="#3366CC")))
     if floor is not None:
-        fig.add_hline(y=floor, line_dash="dash", line_color="#109618", annotation_text=floor_name,
-                      annotation_position="top right")
+        _lines(fig, h=[(floor, floor_name, "dash", "#109618")])
     fig.update_xaxes(title_text=x_title)
     fig.update_yaxes(title_text=y_title)
     fig.update_layout(template=TEMPLATE, title=titled(title, note), height=380,
@@ -247,18 +270,17 @@ def similarity_before_after(
     note: str | None = None, group_sizes: Sequence[int] = (),
 ) -> go.Figure:
     """Two cosine-similarity matrices on the fixed scale [-1, 1] side by side; lines separate the groups."""
-    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.08, subplot_titles=[before_title, after_title])
+    fig = _two_panels(before_title, after_title, gap=0.08)
     n = len(labels)
     text = "%{z:.1f}" if n <= CELL_TEXT_MAX else None
     edges = np.cumsum(list(group_sizes)[:-1]) - 0.5  # a line after each group but the last
     shapes = []
     for col, S in enumerate((before, after), start=1):
+        xref, yref = ("x", "y") if col == 1 else (f"x{col}", f"y{col}")
         fig.add_trace(
             go.Heatmap(z=f32(S), x=list(labels), y=list(labels), coloraxis="coloraxis", texttemplate=text,
-                       hovertemplate="cos(%{y}, %{x}) = %{z:.3f}<extra></extra>"),
-            row=1, col=col,
+                       hovertemplate="cos(%{y}, %{x}) = %{z:.3f}<extra></extra>", xaxis=xref, yaxis=yref),
         )
-        xref, yref = ("x", "y") if col == 1 else (f"x{col}", f"y{col}")
         for edge in edges.tolist():
             line = dict(type="line", xref=xref, yref=yref, line=dict(color="black", width=1.5))
             shapes.append(dict(line, x0=edge, x1=edge, y0=-0.5, y1=n - 0.5))
@@ -292,10 +314,8 @@ def group_similarity_figure(steps, same, cross, *, title: str, x_title: str, y_t
     fig = go.Figure()
     fig.add_trace(go.Scatter(x=f32(steps), y=f32(same), name=names[0], mode="lines", line=dict(color=PICKED)))
     fig.add_trace(go.Scatter(x=f32(steps), y=f32(cross), name=names[1], mode="lines", line=dict(color="#3366CC")))
-    for name, value in (reference or {}).items():
-        fig.add_hline(y=value, line_dash="dot", line_color="#777", annotation_text=name,
-                      annotation_position="bottom right")
-    fig.add_hline(y=0.0, line_color="#bbb", line_width=1)
+    refs = [(value, name, "dot", "#777") for name, value in (reference or {}).items()]
+    _lines(fig, h=[*refs, (0.0, "", "solid", "#bbb")])
     fig.update_xaxes(title_text=x_title)
     fig.update_yaxes(title_text=y_title, range=[-1.0, 1.0])
     fig.update_layout(template=TEMPLATE, title=titled(title, note), height=380, legend=_INSIDE_TOP_LEFT)
