@@ -5,6 +5,7 @@ Labels are i18n keys.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 
 import streamlit as st
@@ -47,13 +48,15 @@ def segmented(key: str, label: str, options: Sequence, value, *, format_func: Ca
 
 
 def log_options(lo: float, hi: float, *, extra: Sequence[float] = ()) -> list[float]:
-    """1-2-5 steps per decade from lo to hi, plus ``extra`` values (presets), sorted: a log-scale slider's stops."""
-    out, decade = set(float(v) for v in extra if lo <= v <= hi), 1.0
-    while decade <= hi:
-        for m in (1.0, 2.0, 5.0):
-            if lo <= m * decade <= hi:
-                out.add(m * decade)
-        decade *= 10.0
+    """1-2-5 steps per decade from lo to hi, plus ``extra`` values (presets), sorted: a log-scale slider's stops.
+
+    Each stop is built from its decade exponent (``float(f"{m}e{k}")``) so 0.01 is 0.01, not 0.010000000000000002.
+    """
+    if not 0 < lo <= hi:
+        raise ValueError(f"log_options needs 0 < lo <= hi, got lo={lo}, hi={hi}")
+    out = {float(v) for v in extra if lo <= v <= hi}
+    for k in range(math.floor(math.log10(lo)), math.floor(math.log10(hi)) + 1):
+        out.update(v for v in (float(f"{m}e{k}") for m in (1, 2, 5)) if lo <= v <= hi)
     return sorted(out)
 
 
