@@ -1,0 +1,129 @@
+"""The app as people use it: a real server, headless Chromium, every page in the navigation.
+
+For each page of ``embedviz.app.frame.PAGES``: it opens without a traceback and draws its charts; a slider moved
+with the keyboard changes a chart; the language switch changes the text; a shared link with query parameters
+reopens the same view. Screenshots go to /tmp/embedviz-e2e/ (not committed).
+"""
+from __future__ import annotations
+
+import pytest
+
+from embedviz.app.i18n import LANG_KEY, LANGUAGES
+from tests.e2e.conftest import (
+    CJK, ENTRIES, EXCEPTION, LOAD_TIMEOUT_MS, SHOTS, SLIDER_INPUT, chart_hash, dump, exceptions, h1_text, nav_labels,
+    open_app, page_ids, page_spec, t_en, t_zh, wait_charts, wait_idle, wait_settled,
+)
+
+pytestmark = pytest.mark.e2e
+
+SHARED_TEXT = "狗咬人"  # the seed lesson's example sentence: a shared link must carry CJK text intact
+ZH = LANGUAGES["zh"]  # a bound widget keeps its displayed label in the URL: ?lang=简体中文
+
+
+def test_a_shared_link_on_a_fresh_server_shows_the_whole_app(app_server):
+    """The first request a new server sees is a deep link to a page: it must come inside the app's frame
+    (navigation + language switch), not as a bare page script."""
+    seen = app_server.cold_visit
+    assert not seen["exceptions"], dump(seen)
+    assert seen["language_switch"], (
+        f"/{seen['url']} on a fresh server has no language switch: the page ran without app.py's frame "
+        f"(Streamlit treats a `pages/` folder next to app.py as old-style multipage until st.navigation runs "
+        f"once). Seen: {dump(seen)}"
+    )
+    if len(ENTRIES) > 1:  # Streamlit hides the navigation when there is a single page
+        assert seen["nav"] == [t_en(title) for _, title, _, _ in ENTRIES], dump(seen)
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=page_ids())
+def test_page_renders_reacts_to_a_slider_and_switches_language(tab, entry):
+    spec = page_spec(entry)
+    seconds = open_app(tab, spec.path, charts=spec.charts)
+    assert not exceptions(tab), f"/{spec.url}: {exceptions(tab)}"
+    drawn = tab.locator("[data-testid='stPlotlyChart'] .js-plotly-plot .main-svg").count()
+    plots = tab.locator("[data-testid='stPlotlyChart'] .js-plotly-plot").count()
+    assert plots >= spec.charts, f"/{spec.url}: {plots} charts drawn, the page renders {spec.charts}"
+    if spec.charts:
+        assert drawn >= spec.charts
+    tab.screenshot(path=str(SHOTS / f"{spec.url}.png"), full_page=True)
+    print(f"/{spec.url}: loaded with {plots} charts in {seconds:.1f} s")
+
+    # A slider moved with the keyboard (focus, ArrowRight, then End) redraws a chart.
+    sliders = tab.locator(SLIDER_INPUT)
+    if sliders.count() and spec.charts:
+        _slider_changes_a_chart(tab, spec, sliders)
+
+    # The language switch in the sidebar: the title turns Chinese, and so does the rest of the page.
+    english_title, english_text = h1_text(tab), tab.locator("[data-testid='stMain']").inner_text()
+    tab.locator(f".st-key-{LANG_KEY}").get_by_role("radio", name=ZH).click()
+    tab.wait_for_function(
+        "() => { const h = document.querySelector(\"[data-testid='stMain'] h1\"); return h && /[\\u4e00-\\u9fff]/.test(h.innerText); }",
+        timeout=LOAD_TIMEOUT_MS,
+    )
+    wait_idle(tab)
+    wait_charts(tab, spec.charts)
+    chinese_title = h1_text(tab)
+    assert chinese_title != english_title and CJK.search(chinese_title), (english_title, chinese_title)
+    assert tab.locator("[data-testid='stMain']").inner_text() != english_text
+    nav = nav_labels(tab)
+    if nav:
+        assert nav == [t_zh(title) for _, title, _, _ in ENTRIES], nav
+    assert not exceptions(tab), f"/{spec.url} in Chinese: {exceptions(tab)}"
+    tab.screenshot(path=str(SHOTS / f"{spec.url}-zh.png"), full_page=True)
+
+
+def _slider_changes_a_chart(tab, spec, sliders) -> None:
+    """Try the page's sliders in order (at most 3): at least one must redraw a chart when moved by keyboard."""
+    tried = []
+    for i in range(min(sliders.count(), 3)):
+        slider = sliders.nth(i)
+        lo, hi = float(slider.get_attribute("min")), float(slider.get_attribute("max"))
+        start = float(slider.input_value())
+        before = chart_hash(tab)
+        slider.focus()
+        # ArrowRight then End; a slider that starts at its max goes the other way (ArrowLeft, Home).
+        step_key, end_key, end = ("ArrowRight", "End", hi) if start < hi else ("ArrowLeft", "Home", lo)
+        tab.keyboard.press(step_key)
+        try:
+            after_step = wait_settled(tab, before, timeout=20_000)
+        except Exception:  # this slider changes no chart (e.g. it only changes a table): try the next one
+            tried.append(f"slider {i}: {start} -> {slider.input_value()}, no chart change")
+            continue
+        assert float(slider.input_value()) != start
+        tab.keyboard.press(end_key)
+        if float(slider.input_value()) != start:  # End moved it further: wait for that rerun too
+            try:
+                wait_settled(tab, after_step, timeout=20_000)
+            except Exception:
+                pass  # the next step may land on the same chart (e.g. a 2-stop slider); the value still counts
+        assert float(slider.input_value()) == pytest.approx(end), f"slider {i} did not reach {end}"
+        wait_idle(tab)
+        assert not tab.locator(EXCEPTION).count(), f"/{spec.url} after moving slider {i}: {exceptions(tab)}"
+        return
+    pytest.fail(f"/{spec.url}: no slider redrew a chart: {tried}")
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=page_ids())
+def test_a_shared_link_reopens_the_same_view(tab, entry):
+    """?lang=简体中文 plus the page's own bound widgets (a slider value, a Chinese text) in the URL."""
+    spec = page_spec(entry)
+    params = {LANG_KEY: ZH}
+    slider = spec.sliders[0] if spec.sliders else None
+    if slider:
+        params[slider.key] = slider.shared_value()
+    text_key = spec.text_inputs[0] if spec.text_inputs else None
+    if text_key:
+        params[text_key] = SHARED_TEXT
+    query = "&".join(f"{k}={v}" for k, v in params.items())
+    open_app(tab, f"{spec.path}?{query}", charts=spec.charts)
+    assert not exceptions(tab), f"/{spec.url}?{query}: {exceptions(tab)}"
+    assert CJK.search(h1_text(tab)), f"/{spec.url}?{query}: title {h1_text(tab)!r} is not Chinese"
+    chosen = tab.locator(f".st-key-{LANG_KEY} [role='radio'][aria-checked='true']")
+    assert chosen.inner_text().strip() == ZH
+    if slider:
+        shown = tab.locator(f".st-key-{slider.key} input[type='range'], .st-key-{slider.key} [role='slider']")
+        assert float(shown.first.input_value()) == pytest.approx(float(params[slider.key])), (
+            f"/{spec.url}?{query}: slider {slider.key} shows {shown.first.input_value()}"
+        )
+    if text_key:
+        shown_text = tab.locator(f".st-key-{text_key} input").first.input_value()
+        assert shown_text == SHARED_TEXT, f"/{spec.url}?{query}: {text_key} shows {shown_text!r}"
