@@ -19,7 +19,7 @@ from embedviz import rope_scaling  # noqa: E402
 from embedviz.app import context_view as view  # noqa: E402
 from tests.test_rope_scaling import PHI3_MINI_128K  # noqa: E402
 
-PAGE = str(ROOT / "pages" / "context_extension.py")
+PAGE = str(ROOT / "app_pages" / "context_extension.py")
 
 
 def median_time(fn, *args, repeats: int = 3, **kwargs) -> float:

@@ -21,7 +21,7 @@ from embedviz.app.locales.real import STRINGS  # noqa: E402
 from embedviz.pretrained import analogy, load_bundled_model, nearest_neighbours  # noqa: E402
 from embedviz.similarity import cosine_similarity_matrix, pca_2d  # noqa: E402
 
-PAGE = str(ROOT / "pages" / "real_model.py")
+PAGE = str(ROOT / "app_pages" / "real_model.py")
 TABS = {code: STRINGS[f"real.tab_{code}"]["en"] for code in ("pairs", "analogy", "neighbours", "map", "positions",
                                                                "upload")}
 UPLOAD_SHAPE = (1_024, 976)  # the costliest table the upload views take whole: 1,024 rows x 976 = 1M values (the cap)

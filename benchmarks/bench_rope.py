@@ -76,7 +76,7 @@ def core_numbers() -> None:
 WIDGET_KINDS = ("select_slider", "slider", "number_input", "selectbox", "segmented_control")
 
 CASES = {
-    "pages/rope.py": [
+    "app_pages/rope.py": [
         ("defaults", {}),
         ("rope_hd=2", {"rope_hd": 2}),
         ("rope_hd=256", {"rope_hd": 256}),
@@ -91,7 +91,7 @@ CASES = {
         ("preset Qwen3-0.6B", {"rope_preset": "Qwen3-0.6B"}),
         ("all maxima", {"rope_hd": 256, "rope_theta": 1e7, "rope_len": 131_072, "rope_win": 131_072}),
     ],
-    "pages/compare.py": [
+    "app_pages/compare.py": [
         ("defaults", {}),
         ("cmp_d=2", {"cmp_d": 2}),
         ("cmp_d=4096", {"cmp_d": 4_096}),

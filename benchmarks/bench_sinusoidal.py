@@ -114,7 +114,7 @@ def page_numbers() -> None:
 
     os.chdir(ROOT)
     cases = {
-        "pages/why_position.py": [
+        "app_pages/why_position.py": [
             ("defaults", {}),
             ("why_seed=99", {"why_seed": 99}),
             ("why_d=2", {"why_d": 2}),
@@ -123,7 +123,7 @@ def page_numbers() -> None:
             ("64 tokens, d=64, learned", {"why_text": " ".join(f"w{i}" for i in range(64)), "why_d": 64,
                                           "why_pos": "learned"}),
         ],
-        "pages/sinusoidal.py": [
+        "app_pages/sinusoidal.py": [
             ("defaults", {}),
             ("sin_d=2", {"sin_d": 2}),
             ("sin_d=4096", {"sin_d": 4096}),

@@ -16,8 +16,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-TOKEN_PAGE = str(ROOT / "pages" / "token_embeddings.py")
-TRAINED_PAGE = str(ROOT / "pages" / "trained_embedding.py")
+TOKEN_PAGE = str(ROOT / "app_pages" / "token_embeddings.py")
+TRAINED_PAGE = str(ROOT / "app_pages" / "trained_embedding.py")
 LONG_TEXT = "Hello, 世界! 你好，embedding 查表。" * 3  # ~64 characters, mixed bytes
 
 

@@ -1,4 +1,4 @@
-"""Shared test setup: run from the repo root so AppTest finds app.py and pages/."""
+"""Shared test setup: run from the repo root so AppTest finds app.py and app_pages/."""
 import os
 import pathlib
 

@@ -5,27 +5,30 @@ import streamlit as st
 
 from embedviz.app.i18n import DEFAULT_LANGUAGE, LANG_KEY, LANGUAGES, t
 
+# The page scripts live in app_pages/, not pages/: Streamlit treats a folder named pages/ next to app.py as an
+# old-style multipage app until st.navigation has run once, so the first request to a fresh server for a deep link
+# (a teacher's shared URL) ran the bare page without this frame. tests/e2e checks that cold visit.
 # (section i18n key, [(file, title i18n key, icon, url path)]) in reading order: ids -> vectors -> positions.
 PAGES: list[tuple[str, list[tuple[str, str, str, str]]]] = [
-    ("nav.start", [("pages/home.py", "home.nav", ":material/home:", "home")]),
+    ("nav.start", [("app_pages/home.py", "home.nav", ":material/home:", "home")]),
     (
         "nav.tokens",
         [
-            ("pages/token_embeddings.py", "tok.nav", ":material/table_rows:", "token-embeddings"),
-            ("pages/trained_embedding.py", "train.nav", ":material/model_training:", "trained-embedding"),
+            ("app_pages/token_embeddings.py", "tok.nav", ":material/table_rows:", "token-embeddings"),
+            ("app_pages/trained_embedding.py", "train.nav", ":material/model_training:", "trained-embedding"),
         ],
     ),
     (
         "nav.positions",
         [
-            ("pages/why_position.py", "why.nav", ":material/shuffle:", "why-position"),
-            ("pages/sinusoidal.py", "sin.nav", ":material/waves:", "sinusoidal"),
-            ("pages/rope.py", "rope.nav", ":material/rotate_right:", "rope"),
-            ("pages/compare.py", "cmp.nav", ":material/compare:", "compare"),
-            ("pages/context_extension.py", "ctx.nav", ":material/open_in_full:", "context-extension"),
+            ("app_pages/why_position.py", "why.nav", ":material/shuffle:", "why-position"),
+            ("app_pages/sinusoidal.py", "sin.nav", ":material/waves:", "sinusoidal"),
+            ("app_pages/rope.py", "rope.nav", ":material/rotate_right:", "rope"),
+            ("app_pages/compare.py", "cmp.nav", ":material/compare:", "compare"),
+            ("app_pages/context_extension.py", "ctx.nav", ":material/open_in_full:", "context-extension"),
         ],
     ),
-    ("nav.models", [("pages/real_model.py", "real.nav", ":material/psychology:", "real-model")]),
+    ("nav.models", [("app_pages/real_model.py", "real.nav", ":material/psychology:", "real-model")]),
 ]
 
 

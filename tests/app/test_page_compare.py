@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 from embedviz.app import compare_view as view
 from tests.conftest import ROOT
 
-PAGE = str(ROOT / "pages" / "compare.py")
+PAGE = str(ROOT / "app_pages" / "compare.py")
 
 
 def _page() -> AppTest:

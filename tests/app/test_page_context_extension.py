@@ -19,7 +19,7 @@ from embedviz.app import context_view as view
 from tests.test_rope_scaling import LLAMA_31_8B, PHI3_MINI_128K, QWEN3_06B_YARN
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGE = str(ROOT / "pages/context_extension.py")
+PAGE = str(ROOT / "app_pages/context_extension.py")
 CHARTS = 4  # wavelength, ratio, turns, decay
 
 

@@ -22,7 +22,7 @@ from embedviz.app.locales.real import STRINGS
 from embedviz.pretrained import bundled_model_dir
 from tests.conftest import ROOT
 
-PAGE = str(ROOT / "pages" / "real_model.py")
+PAGE = str(ROOT / "app_pages" / "real_model.py")
 TABS = {code: STRINGS[f"real.tab_{code}"]["en"] for code in ("pairs", "analogy", "neighbours", "map", "positions",
                                                                "upload")}
 CHART_JSON_LIMIT = 1_000_000

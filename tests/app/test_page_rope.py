@@ -8,7 +8,7 @@ from streamlit.testing.v1 import AppTest
 from embedviz.app.i18n import catalog
 from tests.conftest import ROOT
 
-PAGE = str(ROOT / "pages" / "rope.py")
+PAGE = str(ROOT / "app_pages" / "rope.py")
 
 
 def _page() -> AppTest:

@@ -13,7 +13,7 @@ from embedviz.downsample import CELL_BUDGET, stride_for
 
 from tests.conftest import ROOT
 
-PAGE = str(ROOT / "pages" / "sinusoidal.py")
+PAGE = str(ROOT / "app_pages" / "sinusoidal.py")
 SLIDERS = ("sin_d", "sin_L", "sin_base")
 
 

@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 from embedviz.app.locales.tokens import STRINGS
 from tests.conftest import ROOT
 
-PAGE = str(ROOT / "pages" / "token_embeddings.py")
+PAGE = str(ROOT / "app_pages" / "token_embeddings.py")
 TABS = {name: STRINGS[f"tok.tab_{name}"]["en"] for name in ("lookup", "onehot", "grad", "params")}
 CHART_JSON_LIMIT = 1_000_000
 

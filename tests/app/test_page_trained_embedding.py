@@ -15,7 +15,7 @@ from embedviz.app.locales.trained import STRINGS
 from embedviz.app.training_view import loss_floor, parse_groups
 from tests.conftest import ROOT
 
-PAGE = str(ROOT / "pages" / "trained_embedding.py")
+PAGE = str(ROOT / "app_pages" / "trained_embedding.py")
 TEXT_TAB = STRINGS["train.tab_text"]["en"]
 GROUPS_ONLY = STRINGS["train.softmax_groups"]["en"]  # a bound widget keeps its formatted option in the URL
 

@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 from tests.conftest import ROOT
 
-PAGE = str(ROOT / "pages" / "why_position.py")
+PAGE = str(ROOT / "app_pages" / "why_position.py")
 
 
 def page() -> AppTest:
