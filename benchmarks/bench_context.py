@@ -17,7 +17,6 @@ sys.path.insert(0, str(ROOT))
 
 from embedviz import rope_scaling  # noqa: E402
 from embedviz.app import context_view as view  # noqa: E402
-from tests.test_rope_scaling import PHI3_MINI_128K  # noqa: E402
 
 PAGE = str(ROOT / "app_pages" / "context_extension.py")
 
@@ -34,7 +33,7 @@ def median_time(fn, *args, repeats: int = 3, **kwargs) -> float:
 def core_numbers() -> None:
     yarn = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}
     llama3 = rope_scaling.build_scaling("llama3", factor=8.0, original_max_position_embeddings=8192)
-    phi = rope_scaling.extension_settings(PHI3_MINI_128K)
+    phi = rope_scaling.extension_settings(rope_scaling.PHI3_MINI_128K)
     longrope = rope_scaling.build_scaling("longrope", factor=32.0, original_max_position_embeddings=4096,
                                           short_factor=phi["short_factor"], long_factor=phi["long_factor"])
     rows = [

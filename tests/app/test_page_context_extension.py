@@ -16,7 +16,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from embedviz.app import context_view as view
-from tests.test_rope_scaling import LLAMA_31_8B, PHI3_MINI_128K, QWEN3_06B_YARN
+from embedviz.rope_scaling import PHI3_MINI_128K
+from tests.test_rope_scaling import LLAMA_31_8B, QWEN3_06B_YARN
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "app_pages/context_extension.py")
