@@ -7,27 +7,17 @@ from __future__ import annotations
 
 import json
 import os
-import statistics
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks._apptest import chart_sizes, median_time, print_header, print_row  # noqa: E402
 from embedviz import rope_scaling  # noqa: E402
 from embedviz.app import context_view as view  # noqa: E402
 
 PAGE = str(ROOT / "app_pages" / "context_extension.py")
-
-
-def median_time(fn, *args, repeats: int = 3, **kwargs) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn(*args, **kwargs)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def core_numbers() -> None:
@@ -50,18 +40,16 @@ def core_numbers() -> None:
          median_time(lambda: rope_scaling.extension_settings(rope_scaling.parse_config_json(view.EXAMPLE_CONFIG_TEXT)))),
     ]
     print(f"### Core (median of 3, load average {os.getloadavg()[0]:.1f})\n")
-    print("| what | time |\n|---|---:|")
+    print_header("what", "time", align="lr")
     for name, seconds in rows:
-        print(f"| {name} | {seconds * 1000:,.2f} ms |")
+        print_row(name, f"{seconds * 1000:,.2f} ms")
 
 
 def page_numbers() -> None:
     from streamlit.testing.v1 import AppTest
 
     at = AppTest.from_file(PAGE, default_timeout=120)
-    start = time.perf_counter()
-    at.run()
-    cold = time.perf_counter() - start
+    cold = median_time(at.run, repeats=1)
     results, largest = [("first run (imports, cold caches)", cold, cold)], (0, "")
 
     def measure(label: str, change=None) -> None:
@@ -69,13 +57,10 @@ def page_numbers() -> None:
         nonlocal largest
         if change is not None:
             change()
-        start = time.perf_counter()
-        at.run()
-        first = time.perf_counter() - start
+        first = median_time(at.run, repeats=1)
         assert not at.exception, (label, at.exception)
         rerun = median_time(at.run)
-        for chart in at.get("plotly_chart"):
-            size = len(chart.proto.spec)
+        for chart, size in zip(at.get("plotly_chart"), chart_sizes(at)):
             title = json.loads(chart.proto.spec)["layout"]["title"]["text"]
             if size > largest[0]:
                 largest = (size, f"{title} ({label})")
@@ -103,9 +88,9 @@ def page_numbers() -> None:
     measure("source Llama-3.1-8B", lambda: at.selectbox(key="ctx_src").set_value("Llama-3.1-8B"))
 
     print("\n### Page reruns via AppTest (first run after the change, then the median of 3 reruns)\n")
-    print("| setting | first run | rerun |\n|---|---:|---:|")
+    print_header("setting", "first run", "rerun", align="lrr")
     for label, first, rerun in results:
-        print(f"| {label} | {first:.3f} s | {rerun:.3f} s |")
+        print_row(label, f"{first:.3f} s", f"{rerun:.3f} s")
     print(f"\nLargest chart JSON: {largest[0] / 1024:,.1f} KB, {largest[1]}")
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import os
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -16,6 +15,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks._apptest import chart_sizes, median_time, print_header, print_row  # noqa: E402
 from embedviz import position_analysis  # noqa: E402
 from embedviz.app.locales.real import STRINGS  # noqa: E402
 from embedviz.pretrained import analogy, load_bundled_model, nearest_neighbours  # noqa: E402
@@ -25,15 +25,6 @@ PAGE = str(ROOT / "app_pages" / "real_model.py")
 TABS = {code: STRINGS[f"real.tab_{code}"]["en"] for code in ("pairs", "analogy", "neighbours", "map", "positions",
                                                                "upload")}
 UPLOAD_SHAPE = (1_024, 976)  # the costliest table the upload views take whole: 1,024 rows x 976 = 1M values (the cap)
-
-
-def median_time(fn, *args, repeats: int = 3) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn(*args)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def core_numbers() -> None:
@@ -61,9 +52,9 @@ def core_numbers() -> None:
     ]
     print(f"### Core (median of 3; OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}, "
           f"load average {os.getloadavg()[0]:.1f})\n")
-    print("| what | time |\n|---|---:|")
+    print_header("what", "time", align="lr")
     for name, seconds in rows:
-        print(f"| {name} | {seconds * 1000:,.1f} ms |")
+        print_row(name, f"{seconds * 1000:,.1f} ms")
 
 
 def _npy(array) -> bytes:
@@ -91,7 +82,7 @@ def page_numbers() -> None:
         rerun = median_time(at.run)
         assert not at.exception, (label, at.exception)
         errors = [e.value for e in at.error]
-        sizes = [len(chart.proto.spec) for chart in at.get("plotly_chart")]
+        sizes = chart_sizes(at)
         if sizes and max(sizes) > largest[0]:
             largest = (max(sizes), label)
         results.append((label, first, rerun, len(sizes), "error shown" if errors else ""))
@@ -119,9 +110,9 @@ def page_numbers() -> None:
     measure(f"upload {UPLOAD_SHAPE[0]:,} x {UPLOAD_SHAPE[1]}, rows = 1,024 (max)", "upload", upload(1_024))
 
     print("\n### Page reruns (AppTest; 'first' includes computing a new value, 'rerun' is the median of 3)\n")
-    print("| view | first | rerun | charts | note |\n|---|---:|---:|---:|---|")
+    print_header("view", "first", "rerun", "charts", "note", align="lrrrl")
     for label, first, rerun, charts, note in results:
-        print(f"| {label} | {first:.3f} s | {rerun:.3f} s | {charts} | {note} |")
+        print_row(label, f"{first:.3f} s", f"{rerun:.3f} s", charts, note)
     print(f"\nLargest chart JSON: {largest[0]:,} bytes ({largest[1]}); limit 1,000,000.")
 
 

@@ -5,9 +5,7 @@ Run: .venv/bin/python benchmarks/bench_rope.py
 from __future__ import annotations
 
 import os
-import statistics
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -15,21 +13,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks._apptest import median_times, print_cold_warm_reruns, print_header, print_row  # noqa: E402
 from embedviz import rope, similarity  # noqa: E402
 
 B_HEADS, T_ROTATE, D_HEAD = 32, 4_096, 128  # one Llama-2-7B layer's queries for a 4K context
-
-
-def median_time(fn, *args, repeats: int = 5, **kwargs) -> tuple[float, float]:
-    """Median wall and CPU seconds over ``repeats`` calls after one warm-up."""
-    fn(*args, **kwargs)
-    wall, cpu = [], []
-    for _ in range(repeats):
-        start, start_cpu = time.perf_counter(), time.process_time()
-        fn(*args, **kwargs)
-        wall.append(time.perf_counter() - start)
-        cpu.append(time.process_time() - start_cpu)
-    return statistics.median(wall), statistics.median(cpu)
+CORE = {"repeats": 5, "warm_up": True}  # core calls: median of 5 after one untimed call
 
 
 def torch_rotate_half(x, positions, theta: float = 10_000.0):
@@ -50,30 +38,27 @@ def core_numbers() -> None:
     x = np.random.default_rng(0).normal(size=(B_HEADS, T_ROTATE, D_HEAD))
     pos = np.arange(T_ROTATE)
     print(f"### rope.rotate on (H={B_HEADS}, T={T_ROTATE:,}, head_dim={D_HEAD}), float64 (median of 5)\n")
-    print("| version | wall (ms) | CPU (ms) |")
-    print("|---|---:|---:|")
+    print_header("version", "wall (ms)", "CPU (ms)", align="lrr")
     for pairing in ("half", "interleaved"):
-        wall, cpu = median_time(rope.rotate, x, pos, pairing=pairing)
-        print(f"| embedviz rope.rotate, {pairing} | {wall * 1e3:.1f} | {cpu * 1e3:.1f} |")
+        wall, cpu = median_times(rope.rotate, x, pos, pairing=pairing, **CORE)
+        print_row(f"embedviz rope.rotate, {pairing}", f"{wall * 1e3:.1f}", f"{cpu * 1e3:.1f}")
     xt, pt = torch.from_numpy(x.astype(np.float32)), torch.arange(T_ROTATE)
-    wall, cpu = median_time(torch_rotate_half, xt, pt)
-    print(f"| torch float32 rotate_half (HF Llama), baseline | {wall * 1e3:.1f} | {cpu * 1e3:.1f} |")
+    wall, cpu = median_times(torch_rotate_half, xt, pt, **CORE)
+    print_row("torch float32 rotate_half (HF Llama), baseline", f"{wall * 1e3:.1f}", f"{cpu * 1e3:.1f}")
     got = rope.rotate(x, pos)
     err = np.abs(got - torch_rotate_half(xt, pt).numpy()).max()
     print(f"\nmax |embedviz - torch float32| = {err:.1e} (float32 rounding of angles up to {T_ROTATE - 1:,} rad)")
 
     distances = np.arange(131_072)
-    wall, cpu = median_time(rope.decay_curve, 128, 10_000.0, distances)
+    wall, cpu = median_times(rope.decay_curve, 128, 10_000.0, distances, **CORE)
     print(f"\ndecay_curve(128, 10000) at all 131,072 distances: {wall * 1e3:.1f} ms wall, {cpu * 1e3:.1f} ms CPU")
     X = np.random.default_rng(1).normal(size=(96, 4_096))
-    wall, cpu = median_time(similarity.cosine_similarity_matrix, X)
+    wall, cpu = median_times(similarity.cosine_similarity_matrix, X, **CORE)
     print(f"cosine_similarity_matrix of 96 x 4,096 (one compare panel at d_model 4096): {wall * 1e3:.1f} ms wall, "
           f"{cpu * 1e3:.1f} ms CPU (OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')})")
 
 
 # page reruns
-
-WIDGET_KINDS = ("select_slider", "slider", "number_input", "selectbox", "segmented_control")
 
 CASES = {
     "app_pages/rope.py": [
@@ -105,55 +90,9 @@ CASES = {
 }
 
 
-def set_widget(at, key: str, value) -> None:
-    """Set the widget with this key, whatever its kind (AppTest looks widgets up per kind)."""
-    for kind in WIDGET_KINDS:
-        try:
-            getattr(at, kind)(key=key).set_value(value)
-            return
-        except KeyError:
-            continue
-    raise KeyError(key)
-
-
-def page_numbers() -> None:
-    import streamlit as st
-    from streamlit.testing.v1 import AppTest
-
-    os.chdir(ROOT)
-    print("\n### page reruns (AppTest; a widget is set, then: cold = the rerun with empty caches, "
-          "warm = median of 3 more reruns)\n")
-    print("CPU time is shown next to wall time: on a shared machine the wall time also counts waiting for a core.\n")
-    print("| page | setting | cold wall / CPU (s) | warm wall / CPU (s) | largest chart JSON (KB) |")
-    print("|---|---|---:|---:|---:|")
-    largest = 0
-    for page, settings in CASES.items():
-        AppTest.from_file(str(ROOT / page), default_timeout=120).run()  # first run: imports (torch), not timed
-        for name, values in settings:
-            at = AppTest.from_file(str(ROOT / page), default_timeout=120).run()
-            for key, value in values.items():
-                set_widget(at, key, value)
-            st.cache_data.clear()
-            start, start_cpu = time.perf_counter(), time.process_time()
-            at.run()
-            cold, cold_cpu = time.perf_counter() - start, time.process_time() - start_cpu
-            assert not at.exception and not at.error, (page, name, at.exception, at.error)
-            warm, warm_cpu = [], []
-            for _ in range(3):
-                start, start_cpu = time.perf_counter(), time.process_time()
-                at.run()
-                warm.append(time.perf_counter() - start)
-                warm_cpu.append(time.process_time() - start_cpu)
-            size = max((len(c.proto.spec) for c in at.get("plotly_chart")), default=0)
-            largest = max(largest, size)
-            print(f"| {Path(page).stem} | {name} | {cold:.3f} / {cold_cpu:.3f} | {statistics.median(warm):.3f} / "
-                  f"{statistics.median(warm_cpu):.3f} | {size / 1e3:.0f} |")
-    print(f"\nLargest chart JSON: {largest / 1e3:.0f} KB (cap 1,000 KB)")
-
-
 def main() -> None:
     core_numbers()
-    page_numbers()
+    print_cold_warm_reruns(ROOT, CASES)
 
 
 if __name__ == "__main__":

@@ -4,10 +4,7 @@ Run: .venv/bin/python benchmarks/bench_sinusoidal.py
 """
 from __future__ import annotations
 
-import os
-import statistics
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +12,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks._apptest import median_time, print_cold_warm_reruns, print_header, print_row  # noqa: E402
 from embedviz.sinusoidal import frequencies, sinusoidal_table  # noqa: E402
 
 L_SPEED, D_SPEED = 32_768, 1024
@@ -49,16 +47,6 @@ def torch_float32(max_pos: int, d_model: int):
     return pe
 
 
-def median_time(fn, *args, repeats: int = 5) -> float:
-    fn(*args)  # warm-up: imports, page faults of the first allocation
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn(*args)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
 def max_error(table_fn, num_positions: int, d_model: int) -> float:
     """max |table - float64 formula| over every position, the reference built CHUNK rows at a time."""
     table = table_fn(num_positions, d_model)
@@ -76,98 +64,48 @@ def core_numbers() -> None:
     import torch
 
     print(f"### sinusoidal_table, L={L_SPEED:,}, D={D_SPEED} (median of 5; torch threads {torch.get_num_threads()})\n")
-    ours = median_time(sinusoidal_table, L_SPEED, D_SPEED)
-    plain = median_time(plain_numpy, L_SPEED, D_SPEED)
-    tor = median_time(torch_float32, L_SPEED, D_SPEED)
-    print("| version | time (ms) | ours is faster by |")
-    print("|---|---:|---:|")
-    print(f"| embedviz sinusoidal_table (float32) | {ours * 1e3:.1f} | 1.0x |")
-    print(f"| plain numpy float64 (text 003) | {plain * 1e3:.1f} | {plain / ours:.1f}x (target >= 5x) |")
-    print(f"| torch float32 outer product | {tor * 1e3:.1f} | {tor / ours:.1f}x (target >= 1x) |")
+    # median of 5 after one untimed call (imports, page faults of the first allocation)
+    ours, plain, tor = (median_time(fn, L_SPEED, D_SPEED, repeats=5, warm_up=True)
+                        for fn in (sinusoidal_table, plain_numpy, torch_float32))
+    print_header("version", "time (ms)", "ours is faster by", align="lrr")
+    print_row("embedviz sinusoidal_table (float32)", f"{ours * 1e3:.1f}", "1.0x")
+    print_row("plain numpy float64 (text 003)", f"{plain * 1e3:.1f}", f"{plain / ours:.1f}x (target >= 5x)")
+    print_row("torch float32 outer product", f"{tor * 1e3:.1f}", f"{tor / ours:.1f}x (target >= 1x)")
 
     print(f"\n### max abs error vs float64 at every position 0..{L_ACCURACY - 1:,}, D={D_ACCURACY} (target <= 1e-5)\n")
-    print("| version | max abs error |")
-    print("|---|---:|")
-    print(f"| embedviz sinusoidal_table | {max_error(sinusoidal_table, L_ACCURACY, D_ACCURACY):.2e} |")
-    print(f"| torch float32 outer product | {max_error(torch_float32, L_ACCURACY, D_ACCURACY):.2e} |")
+    print_header("version", "max abs error", align="lr")
+    print_row("embedviz sinusoidal_table", f"{max_error(sinusoidal_table, L_ACCURACY, D_ACCURACY):.2e}")
+    print_row("torch float32 outer product", f"{max_error(torch_float32, L_ACCURACY, D_ACCURACY):.2e}")
 
 
 # page reruns
 
-WIDGET_KINDS = ("select_slider", "slider", "number_input", "text_input", "segmented_control")
-
-
-def set_widget(at, key: str, value) -> None:
-    """Set the widget with this key, whatever its kind (AppTest looks widgets up per kind)."""
-    for kind in WIDGET_KINDS:
-        try:
-            getattr(at, kind)(key=key).set_value(value)
-            return
-        except KeyError:
-            continue
-    raise KeyError(key)
-
-
-def page_numbers() -> None:
-    import streamlit as st
-    from streamlit.testing.v1 import AppTest
-
-    os.chdir(ROOT)
-    cases = {
-        "app_pages/why_position.py": [
-            ("defaults", {}),
-            ("why_seed=99", {"why_seed": 99}),
-            ("why_d=2", {"why_d": 2}),
-            ("why_d=64", {"why_d": 64}),
-            ("why_pos=sinusoidal", {"why_pos": "sinusoidal"}),
-            ("64 tokens, d=64, learned", {"why_text": " ".join(f"w{i}" for i in range(64)), "why_d": 64,
-                                          "why_pos": "learned"}),
-        ],
-        "app_pages/sinusoidal.py": [
-            ("defaults", {}),
-            ("sin_d=2", {"sin_d": 2}),
-            ("sin_d=4096", {"sin_d": 4096}),
-            ("sin_L=1", {"sin_L": 1}),
-            ("sin_L=131,072", {"sin_L": 131_072}),
-            ("sin_base=100", {"sin_base": 100.0}),
-            ("sin_base=10,000,000", {"sin_base": 1e7}),
-            ("all maxima", {"sin_d": 4096, "sin_L": 131_072, "sin_base": 1e7, "sin_p": 1_000_000}),
-        ],
-    }
-    print("\n### page reruns (AppTest; a widget is set, then: cold = the rerun with empty caches, "
-          "warm = median of 3 more reruns)\n")
-    print("CPU time is shown next to wall time: on a shared machine the wall time also counts waiting for a core.\n")
-    print("| page | setting | cold wall / CPU (s) | warm wall / CPU (s) | largest chart JSON (KB) |")
-    print("|---|---|---:|---:|---:|")
-    largest = 0
-    for page, settings in cases.items():
-        at = AppTest.from_file(str(ROOT / page), default_timeout=120).run()  # first run: imports, not timed
-        for name, values in settings:
-            fresh = AppTest.from_file(str(ROOT / page), default_timeout=120).run()
-            for key, value in values.items():
-                set_widget(fresh, key, value)
-            st.cache_data.clear()
-            start, start_cpu = time.perf_counter(), time.process_time()
-            fresh.run()
-            cold, cold_cpu = time.perf_counter() - start, time.process_time() - start_cpu
-            assert not fresh.exception and not fresh.error, (page, name, fresh.exception, fresh.error)
-            warm, warm_cpu = [], []
-            for _ in range(3):
-                start, start_cpu = time.perf_counter(), time.process_time()
-                fresh.run()
-                warm.append(time.perf_counter() - start)
-                warm_cpu.append(time.process_time() - start_cpu)
-            size = max((len(c.proto.spec) for c in fresh.get("plotly_chart")), default=0)
-            largest = max(largest, size)
-            print(f"| {Path(page).stem} | {name} | {cold:.3f} / {cold_cpu:.3f} | {statistics.median(warm):.3f} / "
-                  f"{statistics.median(warm_cpu):.3f} | {size / 1e3:.0f} |")
-        del at
-    print(f"\nLargest chart JSON: {largest / 1e3:.0f} KB (cap 1,000 KB)")
+CASES = {
+    "app_pages/why_position.py": [
+        ("defaults", {}),
+        ("why_seed=99", {"why_seed": 99}),
+        ("why_d=2", {"why_d": 2}),
+        ("why_d=64", {"why_d": 64}),
+        ("why_pos=sinusoidal", {"why_pos": "sinusoidal"}),
+        ("64 tokens, d=64, learned", {"why_text": " ".join(f"w{i}" for i in range(64)), "why_d": 64,
+                                      "why_pos": "learned"}),
+    ],
+    "app_pages/sinusoidal.py": [
+        ("defaults", {}),
+        ("sin_d=2", {"sin_d": 2}),
+        ("sin_d=4096", {"sin_d": 4096}),
+        ("sin_L=1", {"sin_L": 1}),
+        ("sin_L=131,072", {"sin_L": 131_072}),
+        ("sin_base=100", {"sin_base": 100.0}),
+        ("sin_base=10,000,000", {"sin_base": 1e7}),
+        ("all maxima", {"sin_d": 4096, "sin_L": 131_072, "sin_base": 1e7, "sin_p": 1_000_000}),
+    ],
+}
 
 
 def main() -> None:
     core_numbers()
-    page_numbers()
+    print_cold_warm_reruns(ROOT, CASES)
 
 
 if __name__ == "__main__":

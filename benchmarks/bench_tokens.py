@@ -8,13 +8,14 @@ Run: .venv/bin/python benchmarks/bench_tokens.py
 """
 from __future__ import annotations
 
-import statistics
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from benchmarks._apptest import largest_chart_json, median_time  # noqa: E402
 
 TOKEN_PAGE = str(ROOT / "app_pages" / "token_embeddings.py")
 TRAINED_PAGE = str(ROOT / "app_pages" / "trained_embedding.py")
@@ -33,13 +34,7 @@ def _rerun_times(path: str, *, session: dict | None = None, query: dict | None =
     at.run()  # warm-up: fills st.cache_data (and trains, on the trained page)
     if at.exception:
         raise RuntimeError(f"{path} {query} {session}: {at.exception}")
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        at.run()
-        times.append(time.perf_counter() - start)
-    largest = max((len(c.proto.spec) for c in at.get("plotly_chart")), default=0)
-    return statistics.median(times), largest
+    return median_time(at.run, repeats=repeats), largest_chart_json(at)
 
 
 def _best_of(fn, repeats: int = 3) -> float:
