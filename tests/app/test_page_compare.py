@@ -1,34 +1,13 @@
 """The "Compare encodings" page and its cached helpers: parameter counts, curves, past-the-end, ALiBi, properties."""
 import json
 import math
-import re
 
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from embedviz.app import compare_view as view
-from tests.conftest import ROOT
-
-PAGE = str(ROOT / "app_pages" / "compare.py")
-
-
-def _page() -> AppTest:
-    return AppTest.from_file(PAGE, default_timeout=60)
-
-
-def _charts(at: AppTest) -> list[dict]:
-    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
-
-
-def _chart(at: AppTest, title_part: str) -> dict:
-    matches = [c for c in _charts(at) if title_part in c["layout"]["title"]["text"]]
-    assert len(matches) == 1, [c["layout"]["title"]["text"] for c in _charts(at)]
-    return matches[0]
-
-
-def _data(chart: dict) -> str:
-    return json.dumps(chart["data"], sort_keys=True)
+from tests.app import pagetest as pt
 
 
 def _table(at: AppTest, header: str):
@@ -40,14 +19,14 @@ def _table(at: AppTest, header: str):
 
 @pytest.fixture(scope="module")
 def default_run() -> AppTest:
-    at = _page().run()
+    at = pt.page("compare").run()
     assert not at.exception, at.exception
     return at
 
 
 def test_defaults_run_with_four_charts(default_run):
     assert not default_run.error
-    charts = _charts(default_run)
+    charts = pt.specs(default_run)
     assert len(charts) == 4
     for chart in charts:
         assert chart["layout"]["title"]["text"].strip()
@@ -128,26 +107,26 @@ def test_slope_label():
     ],
 )
 def test_controls_at_extremes(kind, key, value):
-    at = _page().run()
+    at = pt.page("compare").run()
     getattr(at, kind)(key=key).set_value(value).run()
     assert not at.exception, at.exception
     assert not at.error, [e.value for e in at.error]
     assert len(at.get("plotly_chart")) == 4
-    for chart in _charts(at):
+    for chart in pt.specs(at):
         assert len(json.dumps(chart)) < 1_000_000
 
 
 def test_widgets_change_the_figures():
-    at = _page().run()
-    adjacent, slopes = _data(_chart(at, "position p + 1")), _data(_chart(at, "Slopes"))
+    at = pt.page("compare").run()
+    adjacent, slopes = pt.trace_json(pt.chart(at, "position p + 1")), pt.trace_json(pt.chart(at, "Slopes"))
     at.slider(key="cmp_d").set_value(256).run()
-    assert _data(_chart(at, "position p + 1")) != adjacent
+    assert pt.trace_json(pt.chart(at, "position p + 1")) != adjacent
     at.slider(key="cmp_heads").set_value(12).run()
-    assert _data(_chart(at, "Slopes")) != slopes
+    assert pt.trace_json(pt.chart(at, "Slopes")) != slopes
 
 
 def test_query_params_round_trip_and_bloom_slopes():
-    at = _page()
+    at = pt.page("compare")
     at.query_params["cmp_d"] = "128"
     at.query_params["cmp_len"] = "4,096"  # a bound select_slider keeps its displayed label in the URL
     at.query_params["cmp_heads"] = "12"
@@ -158,7 +137,7 @@ def test_query_params_round_trip_and_bloom_slopes():
     assert at.slider(key="cmp_heads").value == 12
     table = _table(at, "position parameters")
     assert dict(zip(table["scheme"], table["position parameters"]))["learned"] == f"{4_096 * 128:,}"
-    bars = _chart(at, "Slopes")["data"][0]
+    bars = pt.chart(at, "Slopes")["data"][0]
     y = bars["y"]
     if isinstance(y, dict):  # plotly sends numpy arrays as base64 typed arrays
         import base64
@@ -170,10 +149,8 @@ def test_query_params_round_trip_and_bloom_slopes():
 
 
 def test_chinese():
-    at = _page()
-    at.session_state["lang"] = "zh"
-    at.run()
+    at = pt.page("compare", lang="zh").run()
     assert not at.exception
-    assert re.search(r"[\u4e00-\u9fff]", at.title[0].value)
+    assert pt.is_chinese(at.title[0].value)
     assert at.title[0].value != "Compare positional encodings"
     assert "LearnedPositionalEmbedding" in at.warning[0].value

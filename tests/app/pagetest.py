@@ -1,0 +1,91 @@
+"""What the page tests share: open a page in AppTest (URL, session, language), read its charts, check it ran."""
+from __future__ import annotations
+
+import base64
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from streamlit.testing.v1 import AppTest
+
+from tests.conftest import ROOT
+
+CHART_JSON_LIMIT = 1_000_000  # bytes of one chart's JSON the browser is sent at most
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+
+
+def page(name: str, *, timeout: int = 60, lang: str | None = None, session: Mapping[str, Any] | None = None,
+         **query: str) -> AppTest:
+    """app_pages/<name>.py in AppTest, not run yet: ``query`` as URL parameters, ``session`` as session state,
+    ``lang`` ("en" / "zh") as the language the frame would have picked."""
+    at = AppTest.from_file(str(ROOT / "app_pages" / f"{name}.py"), default_timeout=timeout)
+    for key, value in query.items():
+        at.query_params[key] = value
+    for key, value in (session or {}).items():
+        at.session_state[key] = value
+    if lang:
+        at.session_state["lang"] = lang
+    return at
+
+
+def ok(at: AppTest, *, errors_allowed: bool = False) -> None:
+    """The run raised nothing and (unless ``errors_allowed``) showed no st.error."""
+    assert not at.exception, at.exception
+    if not errors_allowed:
+        assert not at.error, [e.value for e in at.error]
+
+
+def is_chinese(text: str) -> bool:
+    """Whether the text holds a Han character (a translated title, label or figure)."""
+    return _HAN.search(text) is not None
+
+
+# charts
+
+
+def chart_json(at: AppTest) -> list[str]:
+    """Each plotly chart's JSON as sent to the browser."""
+    return [chart.proto.spec for chart in at.get("plotly_chart")]
+
+
+def spec(chart) -> dict:
+    """One plotly chart element's figure as a dict."""
+    return json.loads(chart.proto.spec)
+
+
+def specs(at: AppTest) -> list[dict]:
+    """Every plotly chart's figure on the page, in page order."""
+    return [json.loads(text) for text in chart_json(at)]
+
+
+def titles(at: AppTest) -> list[str]:
+    return [figure["layout"]["title"]["text"] for figure in specs(at)]
+
+
+def chart(at: AppTest, title_part: str) -> dict:
+    """The one figure whose title contains ``title_part``."""
+    matches = [figure for figure in specs(at) if title_part in figure["layout"]["title"]["text"]]
+    assert len(matches) == 1, titles(at)
+    return matches[0]
+
+
+def trace_json(figure: dict) -> str:
+    """A figure's traces as canonical JSON, to tell whether what is drawn changed."""
+    return json.dumps(figure["data"], sort_keys=True)
+
+
+def values(array) -> np.ndarray:
+    """A trace field as plotly sends it: a list, or a typed array {"dtype": "f4", "bdata": base64}."""
+    if isinstance(array, dict) and "bdata" in array:
+        return np.frombuffer(base64.b64decode(array["bdata"]), dtype=np.dtype(array["dtype"]))
+    return np.asarray(array)
+
+
+# other elements
+
+
+def metric(at: AppTest, label_start: str) -> str:
+    """The value of the first st.metric whose label starts with ``label_start``."""
+    return next(m.value for m in at.metric if m.label.startswith(label_start))
