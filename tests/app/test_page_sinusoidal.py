@@ -1,44 +1,27 @@
 """The "Sinusoidal" page: runs at defaults and at every slider extreme, reproduces text 003's numbers, URL state, zh."""
 from __future__ import annotations
 
-import json
-import re
-
 import numpy as np
 import pytest
-from streamlit.testing.v1 import AppTest
 
 from embedviz.app.i18n import catalog
 from embedviz.downsample import CELL_BUDGET, stride_for
 
-from tests.conftest import ROOT
+from tests.app import pagetest as pt
 
-PAGE = str(ROOT / "app_pages" / "sinusoidal.py")
 SLIDERS = ("sin_d", "sin_L", "sin_base")
-
-
-def page() -> AppTest:
-    return AppTest.from_file(PAGE, default_timeout=60)
-
-
-def spec(chart) -> dict:
-    return json.loads(chart.proto.spec)
-
-
-def titles(at) -> list[str]:
-    return [spec(c)["layout"]["title"]["text"] for c in at.get("plotly_chart")]
 
 
 @pytest.fixture(scope="module")
 def default_run():
-    return page().run()
+    return pt.page("sinusoidal").run()
 
 
 def test_default_run(default_run):
     at = default_run
     assert not at.exception and not at.error
     assert len(at.get("plotly_chart")) == 4  # encoding, distance vs gap, similarity, rotation
-    assert "128 positions × 64 dimensions" in titles(at)[0]
+    assert "128 positions × 64 dimensions" in pt.titles(at)[0]
     assert at.select_slider(key="sin_d").value == 64
     assert at.select_slider(key="sin_L").value == 128
     assert at.select_slider(key="sin_base").value == 10_000.0
@@ -49,7 +32,7 @@ def test_default_run(default_run):
 
 def test_text003_numbers_at_d8():
     # d_model 8, base 10000: the lesson's frequency table and distances appear on the page
-    at = page()
+    at = pt.page("sinusoidal")
     at.query_params["sin_d"] = "8"
     at.run()
     assert not at.exception
@@ -62,7 +45,7 @@ def test_text003_numbers_at_d8():
     assert np.round(table.iloc[:, 0].to_numpy(), 2).tolist() == expected
     # the distance curves from starts 0, 100 and 10,000 coincide
     curves = [np.asarray(tr["y"]["bdata"] if isinstance(tr["y"], dict) else tr["y"]) for tr in
-              spec(at.get("plotly_chart")[1])["data"]]
+              pt.spec(at.get("plotly_chart")[1])["data"]]
     assert len(curves) == 3 and all(np.array_equal(curves[0], c) for c in curves)
 
 
@@ -71,7 +54,7 @@ EXTREMES = {"sin_d": (2, 4096), "sin_L": (1, 131_072), "sin_base": (100.0, 1e7)}
 
 @pytest.mark.parametrize("key", SLIDERS)
 def test_each_slider_at_min_and_max(key):
-    at = page().run()
+    at = pt.page("sinusoidal").run()
     lo, hi = EXTREMES[key]
     for value in (lo, hi):
         at.select_slider(key=key).set_value(value).run()
@@ -85,13 +68,13 @@ def test_each_slider_at_min_and_max(key):
 
 
 def test_all_extremes_together_stay_within_budget():
-    at = page()
+    at = pt.page("sinusoidal")
     at.query_params.update({"sin_d": "4096", "sin_L": "131,072", "sin_base": "10,000,000", "sin_p": "1000000",
                             "sin_k": "-100000"})
     at.run()
     assert not at.exception and not at.error
     assert at.select_slider(key="sin_d").value == 4096 and at.select_slider(key="sin_L").value == 131_072
-    heatmap = spec(at.get("plotly_chart")[0])
+    heatmap = pt.spec(at.get("plotly_chart")[0])
     step = stride_for(131_072, CELL_BUDGET)
     expected = catalog()["common.showing_every"]["en"].format(step=step)
     assert expected in heatmap["layout"]["title"]["subtitle"]["text"]  # strided, and the figure says so
@@ -100,31 +83,29 @@ def test_all_extremes_together_stay_within_budget():
 
 
 def test_widget_change_changes_the_figure(default_run):
-    at = page().run()
+    at = pt.page("sinusoidal").run()
     at.select_slider(key="sin_base").set_value(100.0).run()
     assert not at.exception
-    before, after = spec(default_run.get("plotly_chart")[0]), spec(at.get("plotly_chart")[0])
+    before, after = pt.spec(default_run.get("plotly_chart")[0]), pt.spec(at.get("plotly_chart")[0])
     assert before["data"][0]["z"] != after["data"][0]["z"]
     at.number_input(key="sin_k").set_value(50).run()
-    assert spec(at.get("plotly_chart")[3])["data"][1] != spec(default_run.get("plotly_chart")[3])["data"][1]
+    assert pt.spec(at.get("plotly_chart")[3])["data"][1] != pt.spec(default_run.get("plotly_chart")[3])["data"][1]
 
 
 def test_query_params_round_trip():
-    at = page()
+    at = pt.page("sinusoidal")
     at.query_params.update({"sin_d": "512", "sin_L": "1,024", "sin_base": "500,000", "sin_p": "17", "sin_k": "-4"})
     at.run()
     assert at.select_slider(key="sin_d").value == 512
     assert at.select_slider(key="sin_L").value == 1024
     assert at.select_slider(key="sin_base").value == 500_000.0
     assert at.number_input(key="sin_p").value == 17 and at.number_input(key="sin_k").value == -4
-    assert "1,024 positions × 512 dimensions" in titles(at)[0]
+    assert "1,024 positions × 512 dimensions" in pt.titles(at)[0]
 
 
 def test_chinese(default_run):
-    at = page()
-    at.session_state["lang"] = "zh"
-    at.run()
+    at = pt.page("sinusoidal", lang="zh").run()
     assert not at.exception
     assert at.title[0].value != default_run.title[0].value
-    assert re.search(r"[\u4e00-\u9fff]", at.title[0].value)
-    assert re.search(r"[\u4e00-\u9fff]", titles(at)[0])
+    assert pt.is_chinese(at.title[0].value)
+    assert pt.is_chinese(pt.titles(at)[0])

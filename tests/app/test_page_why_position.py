@@ -1,32 +1,18 @@
 """The "Why position" page: runs, shows ~1e-15 without positions and a large difference with them, URL state, zh."""
 from __future__ import annotations
 
-import json
-import re
-
 import pytest
-from streamlit.testing.v1 import AppTest
 
-from tests.conftest import ROOT
-
-PAGE = str(ROOT / "app_pages" / "why_position.py")
-
-
-def page() -> AppTest:
-    return AppTest.from_file(PAGE, default_timeout=60)
+from tests.app import pagetest as pt
 
 
 def metric_values(at) -> list[float]:
     return [float(m.value) for m in at.metric]
 
 
-def spec(chart) -> dict:
-    return json.loads(chart.proto.spec)
-
-
 @pytest.fixture(scope="module")
 def default_run():
-    return page().run()
+    return pt.page("why_position").run()
 
 
 def test_default_run_shows_equivariance(default_run):
@@ -37,7 +23,7 @@ def test_default_run_shows_equivariance(default_run):
     assert "the cat sat on the mat" in at.markdown[1].value and "mat the on sat cat the" in at.markdown[1].value
     (difference,) = metric_values(at)
     assert difference < 1e-12
-    heatmaps = spec(at.get("plotly_chart")[0])
+    heatmaps = pt.spec(at.get("plotly_chart")[0])
     assert heatmaps["data"][0]["y"][0] == "0: the" and heatmaps["data"][1]["y"][0] == "0: mat"
     for chart in at.get("plotly_chart"):
         assert len(chart.proto.spec) < 1_000_000
@@ -45,17 +31,17 @@ def test_default_run_shows_equivariance(default_run):
 
 @pytest.mark.parametrize("kind", ["sinusoidal", "learned"])
 def test_positions_break_the_equivalence(kind):
-    at = page().run()
-    before = spec(at.get("plotly_chart")[1])
+    at = pt.page("why_position").run()
+    before = pt.spec(at.get("plotly_chart")[1])
     at.segmented_control(key="why_pos").set_value(kind).run()
     assert not at.exception
     plain, with_positions = metric_values(at)
     assert plain < 1e-12 and with_positions > 1e-2
-    assert spec(at.get("plotly_chart")[1])["data"] != before["data"]  # the difference heatmap changed
+    assert pt.spec(at.get("plotly_chart")[1])["data"] != before["data"]  # the difference heatmap changed
 
 
 def test_dog_bites_man_typed_shuffle():
-    at = page()
+    at = pt.page("why_position")
     at.query_params["why_text"] = "狗咬人"
     at.query_params["why_shuffle"] = "type it"  # a bound widget keeps its shown label in the URL
     at.query_params["why_order"] = "人咬狗"
@@ -69,7 +55,7 @@ def test_dog_bites_man_typed_shuffle():
 
 
 def test_bad_input_is_a_message_not_a_traceback():
-    at = page().run()
+    at = pt.page("why_position").run()
     at.text_input(key="why_text").set_value("hello").run()  # one token cannot be reordered
     assert not at.exception
     assert at.error and "at least 2" in at.error[0].value
@@ -79,7 +65,7 @@ def test_bad_input_is_a_message_not_a_traceback():
 
 
 def test_sliders_at_their_extremes():
-    at = page().run()
+    at = pt.page("why_position").run()
     for key in ("why_seed", "why_d"):
         slider = at.slider(key=key)
         for value in (slider.min, slider.max):
@@ -93,13 +79,14 @@ def test_sliders_at_their_extremes():
 
 
 def test_widget_change_changes_the_figure(default_run):
-    at = page().run()
+    at = pt.page("why_position").run()
     at.slider(key="why_seed").set_value(7).run()
-    assert spec(at.get("plotly_chart")[0])["data"][0]["z"] != spec(default_run.get("plotly_chart")[0])["data"][0]["z"]
+    before, after = pt.spec(default_run.get("plotly_chart")[0]), pt.spec(at.get("plotly_chart")[0])
+    assert after["data"][0]["z"] != before["data"][0]["z"]
 
 
 def test_query_params_round_trip():
-    at = page()
+    at = pt.page("why_position")
     at.query_params["why_d"] = "16"
     at.query_params["why_seed"] = "3"
     at.query_params["why_pos"] = "sinusoidal"
@@ -110,10 +97,8 @@ def test_query_params_round_trip():
 
 
 def test_chinese(default_run):
-    at = page()
-    at.session_state["lang"] = "zh"
-    at.run()
+    at = pt.page("why_position", lang="zh").run()
     assert not at.exception
     assert at.title[0].value != default_run.title[0].value
-    assert re.search(r"[\u4e00-\u9fff]", at.title[0].value)
+    assert pt.is_chinese(at.title[0].value)
     assert "狗咬人" in at.markdown[-1].value or any("狗咬人" in m.value for m in at.markdown)
