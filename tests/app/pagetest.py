@@ -88,4 +88,7 @@ def values(array) -> np.ndarray:
 
 def metric(at: AppTest, label_start: str) -> str:
     """The value of the first st.metric whose label starts with ``label_start``."""
-    return next(m.value for m in at.metric if m.label.startswith(label_start))
+    for shown in at.metric:
+        if shown.label.startswith(label_start):
+            return shown.value
+    raise AssertionError(f"no metric {label_start!r}: {[m.label for m in at.metric]}")

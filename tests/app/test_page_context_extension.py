@@ -5,11 +5,8 @@ sqrt(1 + ln s / ln L), dynamic NTK's base, the one-turn theta, per-pair loops) a
 """
 from __future__ import annotations
 
-import base64
 import json
 import math
-import re
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,39 +14,15 @@ from streamlit.testing.v1 import AppTest
 
 from embedviz.app import context_view as view
 from embedviz.rope_scaling import PHI3_MINI_128K
+from tests.app import pagetest as pt
 from tests.test_rope_scaling import LLAMA_31_8B, QWEN3_06B_YARN
 
-ROOT = Path(__file__).resolve().parents[2]
-PAGE = str(ROOT / "app_pages/context_extension.py")
+PAGE = "context_extension"
 CHARTS = 4  # wavelength, ratio, turns, decay
 
 
-def _page(**query: str) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=60)
-    for key, value in query.items():
-        at.query_params[key] = value
-    return at
-
-
-def _ok(at: AppTest, *, errors_allowed: bool = False) -> None:
-    assert not at.exception, at.exception
-    if not errors_allowed:
-        assert not at.error, [e.value for e in at.error]
-
-
-def _specs(at: AppTest) -> list[dict]:
-    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
-
-
-def _values(array) -> np.ndarray:
-    """A plotly JSON array: a list, or a typed array {"dtype": "f4", "bdata": base64}."""
-    if isinstance(array, dict):
-        return np.frombuffer(base64.b64decode(array["bdata"]), dtype=np.dtype(array["dtype"]))
-    return np.asarray(array)
-
-
 def _trace_data(spec: dict) -> list[tuple[str, np.ndarray, np.ndarray]]:
-    return [(trace.get("name", ""), _values(trace["x"]), _values(trace["y"])) for trace in spec["data"]]
+    return [(trace.get("name", ""), pt.values(trace["x"]), pt.values(trace["y"])) for trace in spec["data"]]
 
 
 def _after_wavelengths(spec: dict) -> np.ndarray:
@@ -58,13 +31,6 @@ def _after_wavelengths(spec: dict) -> np.ndarray:
     for _, x, y in _trace_data(spec)[1:]:
         points.update(zip(x.astype(int).tolist(), y.tolist()))
     return np.array([points[i] for i in range(len(points))])
-
-
-def _metric(at: AppTest, label_start: str) -> str:
-    for metric in at.metric:
-        if metric.label.startswith(label_start):
-            return metric.value
-    raise AssertionError(f"no metric {label_start!r}: {[m.label for m in at.metric]}")
 
 
 def _use_config(at: AppTest, config: dict) -> AppTest:
@@ -77,21 +43,21 @@ def _use_config(at: AppTest, config: dict) -> AppTest:
 
 
 def test_default_view_is_qwen3_yarn_to_128k():
-    at = _page().run()
-    _ok(at)
+    at = pt.page(PAGE).run()
+    pt.ok(at)
     assert at.title[0].value.startswith("Context extension")
     assert len(at.get("plotly_chart")) == CHARTS
     assert at.segmented_control(key="ctx_method").value == "yarn"
     assert "longrope" not in at.segmented_control(key="ctx_method").options
     assert any("LongRoPE is not offered" in c.value for c in at.caption)
     # YaRN's temperature for s = 4, written out: 0.1 ln 4 + 1
-    assert _metric(at, "attention factor") == f"{0.1 * math.log(4) + 1:.4f}" == "1.1386"
+    assert pt.metric(at, "attention factor") == f"{0.1 * math.log(4) + 1:.4f}" == "1.1386"
     # Qwen3's theta 1e6, 32K: pair i never closes a turn when 2 pi 1e6^(i/64) > 32768 -> i >= 40: 24 pairs;
     # YaRN (4 x 32K = 128K exactly) shows none of them a new angle
-    assert _metric(at, "pairs meeting unseen angles") == "24 / 64"
-    assert _metric(at, "… with yarn") == "0 / 64"
+    assert pt.metric(at, "pairs meeting unseen angles") == "24 / 64"
+    assert pt.metric(at, "… with yarn") == "0 / 64"
     assert any("0.1\\ln 4 + 1 = 1.1386" in latex.value for latex in at.latex)
-    for spec in _specs(at):
+    for spec in pt.specs(at):
         assert spec["layout"]["title"]["text"]
         assert len(json.dumps(spec)) < 1_000_000
 
@@ -101,36 +67,36 @@ def test_default_view_is_qwen3_yarn_to_128k():
 
 @pytest.mark.parametrize("source", view.SOURCES)
 def test_every_source_and_method_runs(source):
-    at = _page().run()
+    at = pt.page(PAGE).run()
     at.selectbox(key="ctx_src").set_value(source).run()
-    _ok(at)
+    pt.ok(at)
     options = at.segmented_control(key="ctx_method").options
     assert ("longrope" in options) == (source == view.CONFIG)  # the example config is Phi-3's
     for method in options:
         at.segmented_control(key="ctx_method").set_value(method).run()
-        _ok(at)
+        pt.ok(at)
         assert len(at.get("plotly_chart")) == CHARTS, method
         assert at.subheader[0].value, method
-        titles = [spec["layout"]["title"]["text"] for spec in _specs(at)]
+        titles = [spec["layout"]["title"]["text"] for spec in pt.specs(at)]
         assert method in titles[0] and method in titles[1], titles
 
 
 def test_preset_fills_the_settings_and_unscaled_ones_get_a_suggestion():
-    at = _page().run()
+    at = pt.page(PAGE).run()
     at.selectbox(key="ctx_src").set_value("Llama-3.1-8B").run()
-    _ok(at)
+    pt.ok(at)
     got = {key: at.number_input(key=key).value for key in ("ctx_factor", "ctx_orig", "ctx_target", "ctx_theta")}
     assert got == {"ctx_factor": 8.0, "ctx_orig": 8192, "ctx_target": 131072, "ctx_theta": 500_000.0}
     assert at.segmented_control(key="ctx_method").value == "llama3"
     # keep below 8192/4 = 2048 tokens per turn, divide above 8192: 29 kept, 6 blended, 29 interpolated (by hand
     # in tests/test_rope_scaling.py); 131072 is 16 x 8192 but the factor is 8, and the page says so
-    assert _metric(at, "kept / blended / interpolated") == "29 / 6 / 29"
+    assert pt.metric(at, "kept / blended / interpolated") == "29 / 6 / 29"
     assert any("65,536" in w.value for w in at.warning)
     # without scaling the slowest pairs go 131072 / 8192 = 16x past their trained angle, with llama3 2x
     assert any("reaches 16× its largest trained angle without scaling, 2× with llama3" in c.value
                for c in at.caption)
     at.selectbox(key="ctx_src").set_value("LLaMA-2-7B").run()
-    _ok(at)
+    pt.ok(at)
     # the YaRN paper's LLaMA 2 at 128K: factor 131072 / 4096 = 32
     assert at.number_input(key="ctx_factor").value == 32.0
     assert any("ships without rope_scaling" in c.value for c in at.caption)
@@ -143,14 +109,14 @@ def test_preset_fills_the_settings_and_unscaled_ones_get_a_suggestion():
                                                 (QWEN3_06B_YARN, "Qwen3-0.6B (YaRN 128K)")],
                          ids=["llama-3.1", "qwen3-yarn"])
 def test_pasted_config_reproduces_the_preset(config, preset):
-    at = _page().run()
+    at = pt.page(PAGE).run()
     at.selectbox(key="ctx_src").set_value(preset).run()
-    from_preset = [_trace_data(spec) for spec in _specs(at)]
+    from_preset = [_trace_data(spec) for spec in pt.specs(at)]
     metrics = [m.value for m in at.metric]
     _use_config(at, config)
-    _ok(at)
+    pt.ok(at)
     assert [m.value for m in at.metric] == metrics
-    for ours, theirs in zip((_trace_data(spec) for spec in _specs(at)), from_preset, strict=True):
+    for ours, theirs in zip((_trace_data(spec) for spec in pt.specs(at)), from_preset, strict=True):
         for (name, x, y), (name_p, x_p, y_p) in zip(ours, theirs, strict=True):
             assert name == name_p
             np.testing.assert_array_equal(x, x_p)
@@ -158,38 +124,38 @@ def test_pasted_config_reproduces_the_preset(config, preset):
 
 
 def test_pasted_phi3_config_is_longrope_with_its_long_factors():
-    at = _use_config(_page().run(), PHI3_MINI_128K)
-    _ok(at)
+    at = _use_config(pt.page(PAGE).run(), PHI3_MINI_128K)
+    pt.ok(at)
     assert at.segmented_control(key="ctx_method").value == "longrope"
     assert at.slider(key="ctx_hd").value == 96  # 3072 / 32
     assert at.select_slider(key="ctx_ratio").value == 32.0  # 131072 / 4096
     # at 32 x 4096 tokens LongRoPE uses long_factor: w_i = 10000^(-2i/96) / long_factor[i], one pair at a time
     long_factor = PHI3_MINI_128K["rope_scaling"]["long_factor"]
     expected = [2 * math.pi / (10_000 ** (-(2 * i) / 96) / long_factor[i]) for i in range(48)]
-    np.testing.assert_allclose(_after_wavelengths(_specs(at)[0]), expected, rtol=1e-6)  # float32 in the chart
-    assert _metric(at, "attention factor") == f"{math.sqrt(1 + math.log(32) / math.log(4096)):.4f}"
+    np.testing.assert_allclose(_after_wavelengths(pt.specs(at)[0]), expected, rtol=1e-6)  # float32 in the chart
+    assert pt.metric(at, "attention factor") == f"{math.sqrt(1 + math.log(32) / math.log(4096)):.4f}"
     # within the trained length it switches to short_factor
     at.select_slider(key="ctx_ratio").set_value(1.0).run()
     short_factor = PHI3_MINI_128K["rope_scaling"]["short_factor"]
     expected = [2 * math.pi / (10_000 ** (-(2 * i) / 96) / short_factor[i]) for i in range(48)]
-    np.testing.assert_allclose(_after_wavelengths(_specs(at)[0]), expected, rtol=1e-6)
+    np.testing.assert_allclose(_after_wavelengths(pt.specs(at)[0]), expected, rtol=1e-6)
     # another head size cannot use 48 factors: a message, not a traceback
     at.slider(key="ctx_hd").set_value(128).run()
-    _ok(at, errors_allowed=True)
+    pt.ok(at, errors_allowed=True)
     assert "short_factor has 48 entries, the rotary dimension (128) needs 64" in at.error[0].value
 
 
 def test_uploaded_config_replaces_the_text():
-    at = _page().run()
+    at = pt.page(PAGE).run()
     at.selectbox(key="ctx_src").set_value(view.CONFIG).run()
     at.get("file_uploader")[0].upload("config.json", json.dumps(LLAMA_31_8B).encode(), "application/json")
     at.run()
-    _ok(at)
+    pt.ok(at)
     assert json.loads(at.text_area(key="ctx_cfg").value) == LLAMA_31_8B
     assert at.segmented_control(key="ctx_method").value == "llama3"
     at.get("file_uploader")[0].upload("bad.json", b"\xff\xfe{", "application/json")
     at.run()
-    _ok(at, errors_allowed=True)
+    pt.ok(at, errors_allowed=True)
     assert "bad.json is not UTF-8 text" in at.error[0].value
 
 
@@ -204,10 +170,10 @@ def test_uploaded_config_replaces_the_text():
      "head_dim (2048) is outside what this page can show (4 to 512)"),
 ])
 def test_bad_config_shows_the_message(text, message):
-    at = _page().run()
+    at = pt.page(PAGE).run()
     at.selectbox(key="ctx_src").set_value(view.CONFIG).run()
     at.text_area(key="ctx_cfg").set_value(text).run()
-    _ok(at, errors_allowed=True)
+    pt.ok(at, errors_allowed=True)
     assert at.error and message in at.error[0].value, [e.value for e in at.error]
     assert not at.get("plotly_chart")
 
@@ -216,14 +182,14 @@ def test_bad_config_shows_the_message(text, message):
 
 
 def test_factor_changes_every_figure():
-    at = _page().run()
-    before = _specs(at)
+    at = pt.page(PAGE).run()
+    before = pt.specs(at)
     at.number_input(key="ctx_factor").set_value(8.0).run()
-    _ok(at)
-    after = _specs(at)
+    pt.ok(at)
+    after = pt.specs(at)
     for old, new in zip(before, after, strict=True):
         assert json.dumps(old["data"]) != json.dumps(new["data"]), old["layout"]["title"]["text"]
-    assert _metric(at, "attention factor") == f"{0.1 * math.log(8) + 1:.4f}"
+    assert pt.metric(at, "attention factor") == f"{0.1 * math.log(8) + 1:.4f}"
     # the page remembers where the view came from and offers to go back
     assert any("factor 8 (was 4)" in c.value for c in at.caption)
     at.button(key="ctx_reset").click().run()
@@ -232,29 +198,29 @@ def test_factor_changes_every_figure():
 
 
 def test_dynamic_base_follows_the_sequence_length():
-    at = _page().run()
+    at = pt.page(PAGE).run()
     at.segmented_control(key="ctx_method").set_value("dynamic").run()
-    _ok(at)
+    pt.ok(at)
     for ratio in (1.0, 4.0, 64.0):
         at.select_slider(key="ctx_ratio").set_value(ratio).run()
         # theta' = theta (s L / L_train - (s - 1))^(d / (d - 2)), theta itself up to the trained length
         expected = 1e6 * max(1.0, 4 * ratio - 3) ** (128 / 126)
-        assert _metric(at, "effective base") == f"{round(expected):,}"
+        assert pt.metric(at, "effective base") == f"{round(expected):,}"
         assert any(f"{round(ratio * 32768):,} tokens" in c.value for c in at.caption)
 
 
 def test_calculator_against_the_formula_and_real_models():
-    at = _page().run()
+    at = pt.page(PAGE).run()
     # (L / 2 pi)^(d / (d - 2k)) with L = 131072, d = 128, k = 1
-    assert _metric(at, "rope_theta ≥ (k = 1)") == f"{round((131072 / (2 * math.pi)) ** (128 / 126)):,}"
+    assert pt.metric(at, "rope_theta ≥ (k = 1)") == f"{round((131072 / (2 * math.pi)) ** (128 / 126)):,}"
     table = at.dataframe[0].value
     llama = table[table.iloc[:, 0].str.startswith("Llama 3")].iloc[0].tolist()
     assert llama[1:5] == [128, "8,192", "500,000", f"{round((8192 / (2 * math.pi)) ** (128 / 126)):,}"]
     assert llama[-1] == "29 / 64"
     at.slider(key="ctx_k").set_value(8).run()
-    assert _metric(at, "rope_theta ≥ (k = 8)") == f"{round((131072 / (2 * math.pi)) ** (128 / 112)):,}"
+    assert pt.metric(at, "rope_theta ≥ (k = 8)") == f"{round((131072 / (2 * math.pi)) ** (128 / 112)):,}"
     at.slider(key="ctx_hd").set_value(8).run()  # 4 pairs: k is at most 3
-    _ok(at)
+    pt.ok(at)
     assert any("head_dim 8 has only 4 pairs, so k is 3" in c.value for c in at.caption)
 
 
@@ -275,73 +241,71 @@ def _reset(at: AppTest) -> None:
 
 
 def test_every_widget_at_its_extremes():
-    at = _page().run()
+    at = pt.page(PAGE).run()
     for kind, key, (lo, hi) in WIDGET_EXTREMES:
         for value in (lo, hi):
             getattr(at, kind)(key=key).set_value(value).run()
-            _ok(at)
+            pt.ok(at)
             assert len(at.get("plotly_chart")) == CHARTS, (key, value)
         _reset(at)
     for name in view.method_params("yarn"):
         key, lo, hi, _ = view.PARAM_SPECS[name]
         if name == "truncate":
             at.toggle(key=key).set_value(False).run()
-            _ok(at)
+            pt.ok(at)
             continue
         for value in (lo, hi):
             at.number_input(key=key).set_value(value).run()
-            _ok(at, errors_allowed=name in ("beta_fast", "beta_slow"))  # beta_fast < beta_slow is refused
+            pt.ok(at, errors_allowed=name in ("beta_fast", "beta_slow"))  # beta_fast < beta_slow is refused
         _reset(at)
     at.segmented_control(key="ctx_method").set_value("llama3").run()
     at.number_input(key="ctx_lo").set_value(64.0).run()
-    _ok(at, errors_allowed=True)
+    pt.ok(at, errors_allowed=True)
     assert "high_freq_factor (4) must be greater than low_freq_factor (64)" in at.error[0].value
     at.segmented_control(key="ctx_method").set_value("dynamic").run()
     for ratio in (view.RATIOS[0], view.RATIOS[-1]):
         at.select_slider(key="ctx_ratio").set_value(ratio).run()
-        _ok(at)
+        pt.ok(at)
 
 
 # the URL and the language
 
 
 def test_query_params_reopen_the_view():
-    at = _page(ctx_src="Llama-3.1-8B", ctx_method="llama3", ctx_factor="8", ctx_orig="8192", ctx_theta="500000",
-               ctx_hd="128", ctx_k="4").run()
-    _ok(at)
+    at = pt.page(PAGE, ctx_src="Llama-3.1-8B", ctx_method="llama3", ctx_factor="8", ctx_orig="8192",
+                 ctx_theta="500000", ctx_hd="128", ctx_k="4").run()
+    pt.ok(at)
     assert at.selectbox(key="ctx_src").value == "Llama-3.1-8B"
     assert at.segmented_control(key="ctx_method").value == "llama3"
     assert at.number_input(key="ctx_factor").value == 8.0
     assert at.number_input(key="ctx_orig").value == 8192
     assert at.slider(key="ctx_k").value == 4
-    assert _metric(at, "kept / blended / interpolated") == "29 / 6 / 29"
+    assert pt.metric(at, "kept / blended / interpolated") == "29 / 6 / 29"
     assert not any("(was " in c.value for c in at.caption)  # the link's values are the preset's: no changes
 
 
 def test_a_url_naming_only_the_source_gets_its_values():
-    at = _page(ctx_src="Llama-3.1-8B").run()
-    _ok(at)
+    at = pt.page(PAGE, ctx_src="Llama-3.1-8B").run()
+    pt.ok(at)
     assert at.number_input(key="ctx_factor").value == 8.0
     assert at.segmented_control(key="ctx_method").value == "llama3"
-    at = _page(ctx_src=view.CONFIG).run()  # the example config: Phi-3's LongRoPE
+    at = pt.page(PAGE, ctx_src=view.CONFIG).run()  # the example config: Phi-3's LongRoPE
     assert at.segmented_control(key="ctx_method").value == "longrope"
     assert not any("(was " in c.value for c in at.caption)
 
 
 def test_query_params_keep_a_changed_view():
-    at = _page(ctx_factor="2.5", ctx_method="linear").run()
-    _ok(at)
+    at = pt.page(PAGE, ctx_factor="2.5", ctx_method="linear").run()
+    pt.ok(at)
     assert at.number_input(key="ctx_factor").value == 2.5
     assert at.segmented_control(key="ctx_method").value == "linear"
     assert any("factor 2.5 (was 4)" in c.value for c in at.caption)
 
 
 def test_chinese():
-    at = _page()
-    at.session_state["lang"] = "zh"
-    at.run()
-    _ok(at)
-    assert re.search(r"[\u4e00-\u9fff]", at.title[0].value)
+    at = pt.page(PAGE, lang="zh").run()
+    pt.ok(at)
+    assert pt.is_chinese(at.title[0].value)
     assert at.title[0].value.startswith("上下文扩展")
-    assert _metric(at, "注意力系数") == "1.1386"
+    assert pt.metric(at, "注意力系数") == "1.1386"
     assert any("Qwen3" in block.value and "YaRN" in block.value for block in at.markdown)
