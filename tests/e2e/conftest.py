@@ -268,10 +268,13 @@ def app_server(tmp_path_factory, chromium, browser):
 def _first_visit(context) -> dict:
     """A teacher's shared link is often the first request a fresh server sees: record what it shows, then open
     the start page once so the remaining tests see a warm server whatever that first visit did."""
-    file, title_key, _, url = ENTRIES[-1]
+    # The telling case is a page whose url path is also its file name (pages/rope.py at /rope): before any
+    # session has run app.py, Streamlit serves such a path as an old-style `pages/` page without the frame.
+    non_default = [e for e in ENTRIES if e[3] != DEFAULT_URL] or ENTRIES
+    file, title_key, _, url = next((e for e in non_default if Path(e[0]).stem == e[3]), non_default[-1])
     page = new_tab(context)
     try:
-        open_app(page, "" if url == DEFAULT_URL else url)
+        open_app(page, url)
         seen = {
             "url": url,
             "title_key": title_key,
@@ -292,6 +295,8 @@ def tab(app_server):
 
     The tabs share one browser context: its cache keeps Chromium's compiled plotly.js, which on this 2-core
     machine saves several seconds per page (a context per test would compile it again every time)."""
+    if app_server.proc.poll() is not None:
+        pytest.fail(f"the app server exited with code {app_server.proc.returncode}; its log: {app_server.log_path}")
     errors: list[str] = []
     page = new_tab(app_server.context, errors=errors)
     yield page
