@@ -5,10 +5,8 @@ safetensors file is parsed by hand (u64 header length, JSON header, raw float32 
 """
 from __future__ import annotations
 
-import base64
 import io
 import json
-import re
 import subprocess
 import sys
 from functools import lru_cache
@@ -20,12 +18,12 @@ from streamlit.testing.v1 import AppTest
 
 from embedviz.app.locales.real import STRINGS
 from embedviz.pretrained import bundled_model_dir
+from tests.app import pagetest as pt
 from tests.conftest import ROOT
 
 PAGE = str(ROOT / "app_pages" / "real_model.py")
 TABS = {code: STRINGS[f"real.tab_{code}"]["en"] for code in ("pairs", "analogy", "neighbours", "map", "positions",
                                                                "upload")}
-CHART_JSON_LIMIT = 1_000_000
 
 
 # ------------------------------------------------------------------------------------------------ helpers
@@ -54,38 +52,13 @@ def _cos(x, y) -> float:
 
 
 def _page(tab: str = "pairs", *, lang: str | None = None, **query) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=60)
-    for key, value in query.items():
-        at.query_params[key] = value
-    if tab != "pairs":
-        at.session_state["real_tab"] = TABS[tab]
-    if lang:
-        at.session_state["lang"] = lang
-    return at.run()
-
-
-def _ok(at: AppTest) -> None:
-    assert not at.exception, at.exception
-    assert not at.error, [e.value for e in at.error]
-
-
-def _specs(at: AppTest) -> list[str]:
-    return [chart.proto.spec for chart in at.get("plotly_chart")]
-
-
-def _array(value) -> np.ndarray:
-    """A trace field as plotly sends it: a list, or a typed array {"dtype": "f4", "bdata": base64}."""
-    if isinstance(value, dict) and "bdata" in value:
-        return np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
-    return np.asarray(value)
+    """The page run with this tab open (the word pairs are the default), in ``lang``, with ``query`` in the URL."""
+    return pt.page("real_model", lang=lang, session={"real_tab": TABS[tab]} if tab != "pairs" else None,
+                   **query).run()
 
 
 def _traces(at: AppTest, index: int) -> list[dict]:
-    return json.loads(_specs(at)[index])["data"]
-
-
-def _metric(at: AppTest, label_start: str) -> str:
-    return next(m.value for m in at.metric if m.label.startswith(label_start))
+    return pt.specs(at)[index]["data"]
 
 
 def _npy(array, *, allow_pickle: bool = False) -> bytes:
@@ -99,7 +72,7 @@ def _npy(array, *, allow_pickle: bool = False) -> bytes:
 
 def test_defaults_show_the_lesson_pairs_and_the_word_pair_bars():
     at = _page()
-    _ok(at)
+    pt.ok(at)
     assert not at.warning
     assert at.title[0].value.startswith("A real model's embeddings")
     assert len(at.get("plotly_chart")) == 1  # only the open tab is computed
@@ -108,7 +81,7 @@ def test_defaults_show_the_lesson_pairs_and_the_word_pair_bars():
     assert list(bars["x"]) == ["cat / dog", "cat / car", "king / queen", "man / woman"]
     expected = [_cos(tokens[vocab[a]], tokens[vocab[b]]) for a, b in
                 (("cat", "dog"), ("cat", "car"), ("king", "queen"), ("man", "woman"))]
-    np.testing.assert_allclose(_array(bars["y"]), expected, atol=1e-6)
+    np.testing.assert_allclose(pt.values(bars["y"]), expected, atol=1e-6)
     # The lesson's claim holds in this model too: cat-dog > cat-car (0.4239 > 0.3212, pinned in test_pretrained).
     assert expected[0] > expected[1] and round(expected[0], 4) == 0.4239 and round(expected[1], 4) == 0.3212
 
@@ -127,9 +100,9 @@ def test_lesson_table_keeps_qwen_numbers_apart_from_the_live_ones():
                                          ("upload", 0)])
 def test_every_tab_runs_at_its_defaults(tab, charts):
     at = _page(tab)
-    _ok(at)
+    pt.ok(at)
     assert len(at.get("plotly_chart")) == charts
-    assert all(len(spec) <= CHART_JSON_LIMIT for spec in _specs(at))
+    assert all(len(spec) <= pt.CHART_JSON_LIMIT for spec in pt.chart_json(at))
 
 
 # ------------------------------------------------------------------------------------------------ words
@@ -155,7 +128,7 @@ def test_no_usable_pair_is_a_warning_not_a_chart():
 
 def test_analogy_default_is_queen_as_numpy_finds_it():
     at = _page("analogy")
-    _ok(at)
+    pt.ok(at)
     vocab, tokens, _ = _reference()
     target = tokens[vocab["king"]] - tokens[vocab["man"]] + tokens[vocab["woman"]]
     scores = tokens @ target / (np.linalg.norm(tokens, axis=1) * np.linalg.norm(target))
@@ -173,34 +146,34 @@ def test_analogy_with_a_word_outside_the_vocabulary_is_an_error_message():
     assert not at.exception
     assert len(at.error) == 1 and "汽车" in at.error[0].value and "not in the vocabulary" in at.error[0].value
     at.text_input(key="real_b").set_value("man").run()
-    _ok(at)
+    pt.ok(at)
 
 
 @pytest.mark.parametrize("k", [1, 30])
 def test_analogy_slider_extremes(k):
     at = _page("analogy")
     at.slider(key="real_ak").set_value(k).run()
-    _ok(at)
+    pt.ok(at)
     assert len(at.dataframe[1].value) == k
 
 
 def test_neighbours_slider_extremes_and_a_changed_word():
     at = _page("neighbours")
-    _ok(at)
+    pt.ok(at)
     assert list(at.dataframe[1].value["token"][:3]) == ["cats", "kitten", "kitty"]
-    before = _specs(at)
+    before = pt.chart_json(at)
     for k in (1, 50):
         at.slider(key="real_k").set_value(k).run()
-        _ok(at)
+        pt.ok(at)
         assert len(at.dataframe[1].value) == k
-    assert _specs(at) != before
+    assert pt.chart_json(at) != before
     at.text_input(key="real_word").set_value("unbelievably").run()
     assert not at.exception and len(at.error) == 1 and "word pieces" in at.error[0].value
 
 
 def test_word_map_groups_skips_bad_words_and_needs_two():
     at = _page("map")
-    _ok(at)
+    pt.ok(at)
     names = [trace["name"] for trace in _traces(at, 0)]
     assert names == ["animals", "vehicles", "royals", "numbers"]
     at.text_area(key="real_words").set_value("cat, dog, 猫, car").run()  # no groups: one trace of labelled words
@@ -217,19 +190,19 @@ def test_word_map_groups_skips_bad_words_and_needs_two():
 
 def test_position_tab_shows_the_measured_ends():
     at = _page("positions")
-    _ok(at)
+    pt.ok(at)
     _, _, positions = _reference()
     adjacent = [_cos(positions[t], positions[t + 1]) for t in range(positions.shape[0] - 1)]
-    assert _metric(at, "typical step") == f"{np.median(adjacent):.4f}" == "0.8513"
-    assert _metric(at, "first step") == f"{adjacent[0]:.4f}" == "0.2757"
-    assert _metric(at, "last step 510 → 511") == f"{adjacent[-1]:.4f}" == "0.5162"
+    assert pt.metric(at, "typical step") == f"{np.median(adjacent):.4f}" == "0.8513"
+    assert pt.metric(at, "first step") == f"{adjacent[0]:.4f}" == "0.2757"
+    assert pt.metric(at, "last step 510 → 511") == f"{adjacent[-1]:.4f}" == "0.5162"
     steps = next(m.value for m in at.markdown if m.value.startswith("**Where it is not smooth"))
     assert "0→1" in steps and "510→511" in steps
     rough = at.dataframe[1].value
     assert rough.iloc[0, 0] == "0 → 1" and rough.iloc[-1, 0] == "510 → 511"
     # Side by side: learned and sinusoidal matrices of the same (block-averaged) size.
     left, right = _traces(at, 0)[:2]
-    assert _array(left["z"]).size == _array(right["z"]).size == 256 * 256
+    assert pt.values(left["z"]).size == pt.values(right["z"]).size == 256 * 256
     assert any("62°" in m.value for m in at.markdown)  # the rotation training found, measured live
 
 
@@ -237,11 +210,11 @@ def test_position_tab_shows_the_measured_ends():
 def test_position_window_extremes(window):
     at = _page("positions")
     at.slider(key="real_window").set_value(window).run()
-    _ok(at)
+    pt.ok(at)
     left = _traces(at, 0)[0]
     size = window[1] - window[0] + 1
     expected = size if size <= 384 else -(-size // -(-size // 384))
-    assert _array(left["z"]).size == expected * expected
+    assert pt.values(left["z"]).size == expected * expected
 
 
 def test_a_window_of_one_position_is_an_error_not_a_traceback():
@@ -259,17 +232,17 @@ def test_upload_a_table_gives_the_same_views():
     table = np.random.default_rng(0).standard_normal((300, 16)).astype(np.float32)
     at = _page("upload")
     at.file_uploader(key="real_upload").upload("mine.npy", _npy(table)).run()
-    _ok(at)
+    pt.ok(at)
     assert "300 rows × 16 columns" in at.success[0].value
     assert len(at.get("plotly_chart")) == 3  # matrix, step curve, PCA
     rows = 256  # default: the first 256 rows
-    matrix = _array(_traces(at, 0)[0]["z"]).reshape(rows, rows)
+    matrix = pt.values(_traces(at, 0)[0]["z"]).reshape(rows, rows)
     unit = table[:rows] / np.linalg.norm(table[:rows], axis=1, keepdims=True)
     np.testing.assert_allclose(matrix, unit @ unit.T, atol=1e-5)
     for n in (2, 300):
         at.slider(key="real_rows").set_value(n).run()
-        _ok(at)
-        assert _array(_traces(at, 0)[0]["z"]).size == n * n
+        pt.ok(at)
+        assert pt.values(_traces(at, 0)[0]["z"]).size == n * n
 
 
 def test_upload_refusals_are_error_messages(tmp_path):
@@ -296,7 +269,7 @@ def test_upload_refusals_are_error_messages(tmp_path):
 
 def test_query_params_round_trip_into_the_widgets():
     at = _page(real_tab=TABS["neighbours"], real_word="river", real_k="3")
-    _ok(at)
+    pt.ok(at)
     assert at.text_input(key="real_word").value == "river" and at.slider(key="real_k").value == 3
     assert len(at.dataframe[1].value) == 3
     at = _page(real_tab=TABS["positions"], real_window=["100", "160"])
@@ -308,14 +281,14 @@ def test_query_params_round_trip_into_the_widgets():
 def test_chinese_changes_the_text_and_keeps_the_open_tab():
     english = _page("positions")
     at = _page("positions", lang="zh")
-    _ok(at)
+    pt.ok(at)
     assert at.title[0].value != english.title[0].value
-    assert re.search(r"[\u4e00-\u9fff]", at.title[0].value)
+    assert pt.is_chinese(at.title[0].value)
     assert [tab.label for tab in at.tabs] == [STRINGS[f"real.tab_{c}"]["zh"] for c in TABS]
     assert len(at.get("plotly_chart")) == 4  # still the position table, now labelled in Chinese
     english.session_state["lang"] = "zh"  # switching language mid-session keeps the chosen tab open
     english.run()
-    _ok(english)
+    pt.ok(english)
     assert len(english.get("plotly_chart")) == 4
 
 

@@ -1,79 +1,58 @@
 """The Token embeddings page, driven like a user would: every tab, the slider extremes, URL state, both languages."""
 from __future__ import annotations
 
-import json
 import math
-import re
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from embedviz.app.locales.tokens import STRINGS
-from tests.conftest import ROOT
+from tests.app import pagetest as pt
 
-PAGE = str(ROOT / "app_pages" / "token_embeddings.py")
 TABS = {name: STRINGS[f"tok.tab_{name}"]["en"] for name in ("lookup", "onehot", "grad", "params")}
-CHART_JSON_LIMIT = 1_000_000
 
 
 def _page(tab: str = "lookup", **query) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=60)
-    for key, value in query.items():
-        at.query_params[key] = value
-    if tab != "lookup":
-        at.session_state["tok_tab"] = TABS[tab]
-    return at.run()
-
-
-def _ok(at: AppTest) -> None:
-    assert not at.exception, at.exception
-    assert not at.error, [e.value for e in at.error]
-
-
-def _metric(at: AppTest, label_start: str) -> str:
-    return next(m.value for m in at.metric if m.label.startswith(label_start))
-
-
-def _specs(at: AppTest) -> list[str]:
-    return [c.proto.spec for c in at.get("plotly_chart")]
+    """The page run with this tab open (the lookup tab is the default) and ``query`` in the URL."""
+    return pt.page("token_embeddings", session={"tok_tab": TABS[tab]} if tab != "lookup" else None, **query).run()
 
 
 def test_defaults_show_hello_and_the_lookup_three_ways():
     at = _page()
-    _ok(at)
+    pt.ok(at)
     assert "[72, 101, 108, 108, 111]" in at.caption[0].value  # text 001's 'Hello'
     assert len(at.get("plotly_chart")) == 2  # lookup figure + init scales; the other tabs are not computed
-    assert _metric(at, "W[ids]") == "(5, 8)"
-    assert _metric(at, "one_hot(ids) @ W") == "0.0e+00"
-    assert _metric(at, "nn.Embedding") == "0.0e+00"
-    assert float(_metric(at, "σ of the chosen scheme")) == 0.02
+    assert pt.metric(at, "W[ids]") == "(5, 8)"
+    assert pt.metric(at, "one_hot(ids) @ W") == "0.0e+00"
+    assert pt.metric(at, "nn.Embedding") == "0.0e+00"
+    assert float(pt.metric(at, "σ of the chosen scheme")) == 0.02
 
 
 @pytest.mark.parametrize("tab, charts", [("onehot", 1), ("grad", 1), ("params", 2)])
 def test_every_tab_runs(tab, charts):
     at = _page(tab)
-    _ok(at)
+    pt.ok(at)
     assert len(at.get("plotly_chart")) == charts
 
 
 def test_one_hot_distances_are_all_sqrt2():
     at = _page("onehot")
-    low, high = (float(x) for x in _metric(at, "one-hot").split(" … "))
+    low, high = (float(x) for x in pt.metric(at, "one-hot").split(" … "))
     assert low == high == pytest.approx(math.sqrt(2), abs=1e-4)
-    dense_low, dense_high = (float(x) for x in _metric(at, "dense").split(" … "))
+    dense_low, dense_high = (float(x) for x in pt.metric(at, "dense").split(" … "))
     assert 0 < dense_low < dense_high
 
 
 def test_gradient_reaches_the_looked_up_rows_untied_and_every_row_tied():
     at = _page("grad")
-    assert _metric(at, "rows with a non-zero gradient") == "3 / 256"  # H, e, l ('o' is only a target)
-    assert _metric(at, "rows changed") == "3 / 256"
-    assert float(_metric(at, "loss")) == pytest.approx(math.log(256), abs=0.01)
-    untied = _specs(at)
+    assert pt.metric(at, "rows with a non-zero gradient") == "3 / 256"  # H, e, l ('o' is only a target)
+    assert pt.metric(at, "rows changed") == "3 / 256"
+    assert float(pt.metric(at, "loss")) == pytest.approx(math.log(256), abs=0.01)
+    untied = pt.chart_json(at)
     at.toggle(key="tok_tied").set_value(True).run()
-    _ok(at)
-    assert _metric(at, "rows with a non-zero gradient") == "256 / 256"
-    assert _specs(at) != untied
+    pt.ok(at)
+    assert pt.metric(at, "rows with a non-zero gradient") == "256 / 256"
+    assert pt.chart_json(at) != untied
 
 
 def test_single_byte_has_no_next_token_to_predict():
@@ -86,17 +65,17 @@ def test_empty_text_is_a_message_and_the_calculator_still_works():
     at = _page("params", tok_text="")
     assert not at.exception
     assert at.error and "empty" in at.error[0].value
-    assert _metric(at, "embedding tables") == "7,275,264"
+    assert pt.metric(at, "embedding tables") == "7,275,264"
 
 
 def test_andrea_preset_is_the_texts_numbers():
     at = _page("params")
-    _ok(at)
+    pt.ok(at)
     # text 002: 8,449 x 768 = 6,488,832; 1,024 x 768 = 786,432; total 7,275,264, about 6% of 120M
-    assert _metric(at, "token table") == "6,488,832"
-    assert _metric(at, "position table") == "786,432"
-    assert _metric(at, "embedding tables") == "7,275,264"
-    assert _metric(at, "untied output head") == "6,488,832"
+    assert pt.metric(at, "token table") == "6,488,832"
+    assert pt.metric(at, "position table") == "786,432"
+    assert pt.metric(at, "embedding tables") == "7,275,264"
+    assert pt.metric(at, "untied output head") == "6,488,832"
     assert "6.1%" in at.success[0].value
     assert "27.8 MiB" in at.markdown[-1].value or any("27.8 MiB" in m.value for m in at.markdown)  # 7,275,264 x 4 B
 
@@ -104,16 +83,16 @@ def test_andrea_preset_is_the_texts_numbers():
 def test_preset_fills_the_calculator_and_editing_makes_it_custom():
     at = _page("params")
     at.selectbox(key="tok_preset").set_value("Qwen3-0.6B").run()
-    _ok(at)
+    pt.ok(at)
     assert at.number_input(key="tok_V").value == 151_936 and at.number_input(key="tok_D").value == 1_024
-    assert _metric(at, "token table") == f"{151_936 * 1_024:,}"
-    assert _metric(at, "position table") == "0"  # RoPE stores no table
-    assert _metric(at, "untied output head") == "0"  # tied
+    assert pt.metric(at, "token table") == f"{151_936 * 1_024:,}"
+    assert pt.metric(at, "position table") == "0"  # RoPE stores no table
+    assert pt.metric(at, "untied output head") == "0"  # tied
     at.number_input(key="tok_V").set_value(100_000).run()
     at.number_input(key="tok_D").set_value(4_096).run()
-    _ok(at)
+    pt.ok(at)
     assert at.selectbox(key="tok_preset").value == "custom"
-    assert _metric(at, "token table") == "409,600,000"  # SEED_FACTS: V=100,000 x 4,096 = 409.6M
+    assert pt.metric(at, "token table") == "409,600,000"  # SEED_FACTS: V=100,000 x 4,096 = 409.6M
     assert not at.success  # no known total for custom numbers
 
 
@@ -128,46 +107,44 @@ def test_learned_table_with_no_positions_is_a_message():
 @pytest.mark.parametrize("d_model", ["2", "4096"])
 def test_d_model_extremes_stay_small(tab, d_model):
     at = _page(tab, tok_d=d_model, tok_text="Hello, 世界! " * 5)  # 75 bytes
-    _ok(at)
-    for spec in _specs(at):
-        assert len(spec) < CHART_JSON_LIMIT
+    pt.ok(at)
+    for spec in pt.chart_json(at):
+        assert len(spec) < pt.CHART_JSON_LIMIT
 
 
 def test_widget_changes_change_the_figure():
     at = _page()
-    before = _specs(at)[0]
+    before = pt.chart_json(at)[0]
     at.select_slider(key="tok_d").set_value(16).run()
-    wider = _specs(at)[0]
+    wider = pt.chart_json(at)[0]
     assert wider != before
     at.segmented_control(key="tok_init").set_value("unit").run()
-    assert _specs(at)[0] != wider
-    assert float(_metric(at, "σ of the chosen scheme")) == 1.0
+    assert pt.chart_json(at)[0] != wider
+    assert float(pt.metric(at, "σ of the chosen scheme")) == 1.0
 
 
 def test_query_params_round_trip():
     at = _page(tok_text="你好", tok_d="32", tok_init="1/√d_model", tok_seed="7")
-    _ok(at)
+    pt.ok(at)
     assert at.text_input(key="tok_text").value == "你好"
     assert at.select_slider(key="tok_d").value == 32
     assert at.segmented_control(key="tok_init").value == "inv_sqrt_d"
     assert at.number_input(key="tok_seed").value == 7
     assert "6 ids" in at.caption[0].value  # two Chinese characters, three UTF-8 bytes each
-    assert float(_metric(at, "σ of the chosen scheme")) == pytest.approx(1 / math.sqrt(32), abs=1e-4)
-    spec = json.loads(_specs(at)[0])
+    assert float(pt.metric(at, "σ of the chosen scheme")) == pytest.approx(1 / math.sqrt(32), abs=1e-4)
+    spec = pt.specs(at)[0]
     assert any("你 (1/3)" in str(trace.get("y")) for trace in spec["data"])  # rows labelled by character
 
 
 def test_preset_from_the_url():
     at = _page("params", tok_preset="GPT-2 (124M)")
-    _ok(at)
+    pt.ok(at)
     assert at.number_input(key="tok_V").value == 50_257  # GPT-2's vocabulary (SEED_FACTS)
 
 
 def test_language_switch():
     english = _page().title[0].value
-    at = AppTest.from_file(PAGE, default_timeout=60)
-    at.session_state["lang"] = "zh"
-    at.run()
-    _ok(at)
+    at = pt.page("token_embeddings", lang="zh").run()
+    pt.ok(at)
     assert at.title[0].value != english
-    assert re.search(r"[\u4e00-\u9fff]", at.title[0].value)
+    assert pt.is_chinese(at.title[0].value)

@@ -13,23 +13,14 @@ from streamlit.testing.v1 import AppTest
 
 from embedviz.app.locales.trained import STRINGS
 from embedviz.app.training_view import loss_floor, parse_groups
-from tests.conftest import ROOT
+from tests.app import pagetest as pt
 
-PAGE = str(ROOT / "app_pages" / "trained_embedding.py")
 TEXT_TAB = STRINGS["train.tab_text"]["en"]
 GROUPS_ONLY = STRINGS["train.softmax_groups"]["en"]  # a bound widget keeps its formatted option in the URL
 
 
-def _page(**query) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=120)
-    for key, value in query.items():
-        at.query_params[key] = value
-    return at
-
-
-def _ok(at: AppTest) -> None:
-    assert not at.exception, at.exception
-    assert not at.error, [e.value for e in at.error]
+def _page(*, lang: str | None = None, **query) -> AppTest:
+    return pt.page("trained_embedding", timeout=120, lang=lang, **query)  # a run may train: more time than others
 
 
 def _numbers(at: AppTest) -> dict[str, tuple[float, float]]:
@@ -46,7 +37,7 @@ def _progress_texts(at: AppTest) -> list[str]:
 def test_default_run_reproduces_the_texts_claims_and_is_cached():
     st.cache_data.clear()  # this test must see a real training run
     at = _page().run()
-    _ok(at)
+    pt.ok(at)
     assert _progress_texts(at) and _progress_texts(at)[0].startswith("trained 500 steps")
     assert len(at.get("plotly_chart")) == 4  # loss, before/after similarity, group curves, PCA
     n = _numbers(at)
@@ -61,7 +52,7 @@ def test_default_run_reproduces_the_texts_claims_and_is_cached():
     assert at.table[0].value.iloc[0, 3] == "0.03 → 0.56"
     # a rerun with the same widgets does not retrain: no progress bar, same numbers
     at.run()
-    _ok(at)
+    pt.ok(at)
     assert not _progress_texts(at)
     assert _numbers(at) == n
 
@@ -82,7 +73,7 @@ def test_only_group_tokens_in_the_softmax_push_the_groups_apart():
 def test_slider_extremes(key, value):
     at = _page(tr_steps="10").run()
     at.select_slider(key=key).set_value(value).run()
-    _ok(at)
+    pt.ok(at)
     assert len(at.get("plotly_chart")) == 4
     for chart in at.get("plotly_chart"):
         assert len(chart.proto.spec) < 1_000_000
@@ -91,7 +82,7 @@ def test_slider_extremes(key, value):
 @pytest.mark.slow
 def test_most_steps():
     at = _page(tr_steps="2000", tr_d="2").run()
-    _ok(at)
+    pt.ok(at)
     assert _numbers(at)["mean over same-group pairs"][1] > 0.5
 
 
@@ -100,14 +91,14 @@ def test_snapshot_slider_moves_the_points():
     last = at.get("plotly_chart")[-1].proto.spec
     snaps = at.select_slider(key="tr_snap").options
     at.select_slider(key="tr_snap").set_value(int(snaps[0])).run()
-    _ok(at)
+    pt.ok(at)
     first = at.get("plotly_chart")[-1].proto.spec
     assert first != last
     assert "step 0" in first  # the title names the snapshot
     # fewer steps: a snapshot that no longer exists falls back to the last one instead of failing
     at.select_slider(key="tr_snap").set_value(15).run()
     at.select_slider(key="tr_steps").set_value(10).run()
-    _ok(at)
+    pt.ok(at)
     assert at.select_slider(key="tr_snap").value == 10
 
 
@@ -115,13 +106,13 @@ def test_seed_changes_the_figures():
     at = _page(tr_steps="10").run()
     before = [c.proto.spec for c in at.get("plotly_chart")]
     at.number_input(key="tr_seed").set_value(1).run()
-    _ok(at)
+    pt.ok(at)
     assert [c.proto.spec for c in at.get("plotly_chart")] != before
 
 
 def test_query_params_round_trip_and_own_groups():
     at = _page(tr_steps="20", tr_d="8", tr_lr="0.05", tr_seed="3", tr_groups="猫狗鸟鱼 车船飞机").run()
-    _ok(at)
+    pt.ok(at)
     assert at.select_slider(key="tr_steps").value == 20
     assert at.select_slider(key="tr_d").value == 8
     assert at.select_slider(key="tr_lr").value == pytest.approx(0.05)
@@ -144,23 +135,21 @@ def test_own_text_tab():
     at = _page(tr_steps="20")
     at.session_state["tr_tab"] = TEXT_TAB
     at.run()
-    _ok(at)
+    pt.ok(at)
     assert len(at.get("plotly_chart")) == 3
     at.text_area(key="tr_text").set_value("a").run()
     assert not at.exception
     assert at.error and "at least context + 1 = 2" in at.error[0].value
     at.text_area(key="tr_text").set_value("abab cdcd " * 20).run()
     at.slider(key="tr_ctx").set_value(8).run()
-    _ok(at)
+    pt.ok(at)
 
 
 def test_language_switch():
     english = _page(tr_steps="10").run().title[0].value
-    at = _page(tr_steps="10")
-    at.session_state["lang"] = "zh"
-    at.run()
-    _ok(at)
-    assert at.title[0].value != english and re.search(r"[\u4e00-\u9fff]", at.title[0].value)
+    at = _page(tr_steps="10", lang="zh").run()
+    pt.ok(at)
+    assert at.title[0].value != english and pt.is_chinese(at.title[0].value)
 
 
 def test_helpers():
