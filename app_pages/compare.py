@@ -3,7 +3,7 @@ import streamlit as st
 
 from embedviz.app import compare_view as view
 from embedviz.app.i18n import t
-from embedviz.app.widgets import BIND, human_number, int_slider, plot, show_error
+from embedviz.app.widgets import BIND, human_number, int_slider, notice, plot, show_error
 from embedviz.figures import compare as figs
 
 LENGTHS = [2**p for p in range(4, 18)]
@@ -127,4 +127,4 @@ for i, prop in enumerate(view.PROPERTIES):
 st.table(table)
 st.caption(t("cmp.props_caption"))
 
-st.info(f"**{t('common.notice')}:** {t('cmp.notice')}")
+notice("cmp.notice")

@@ -3,7 +3,7 @@ import streamlit as st
 
 from embedviz.app import context_view as view
 from embedviz.app.i18n import t
-from embedviz.app.widgets import BIND, human_number, plot, show_error
+from embedviz.app.widgets import BIND, human_number, notice, plot, show_error
 from embedviz.figures import context as figs
 
 D = view.DEFAULTS
@@ -176,4 +176,4 @@ st.dataframe(
 )
 st.markdown(t("ctx.calc_honest"))
 
-st.info(f"**{t('common.notice')}:** {t('ctx.notice')}")
+notice("ctx.notice")

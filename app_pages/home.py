@@ -4,7 +4,7 @@ import streamlit as st
 from embedviz import figures
 from embedviz.app import cache
 from embedviz.app.i18n import t
-from embedviz.app.widgets import plot, show_error
+from embedviz.app.widgets import notice, plot, show_error
 from embedviz.tokenizer import token_labels
 
 st.title(t("home.title"))
@@ -30,4 +30,4 @@ plot(
         subplot_titles=[t("home.panel_tokens"), t("home.panel_positions"), t("home.panel_sum")],
     )
 )
-st.info(f"**{t('common.notice')}:** {t('home.notice')}")
+notice("home.notice")

@@ -3,7 +3,7 @@ import streamlit as st
 
 from embedviz.app import real_model_view as view
 from embedviz.app.i18n import t
-from embedviz.app.widgets import BIND, int_slider, plot, show_error
+from embedviz.app.widgets import BIND, int_slider, notice, plot, show_error
 from embedviz.figures import real_model as figs
 
 DEFAULT_PAIRS = "cat, dog\ncat, car\nking, queen\nman, woman"
@@ -11,10 +11,6 @@ DEFAULT_WORDS = (
     "animals: cat, dog, horse, cow, bird, fish\nvehicles: car, bus, truck, train, bicycle, plane\n"
     "royals: king, queen, prince, princess, throne, crown\nnumbers: one, two, three, four, five, six"
 )
-
-
-def notice(key: str, **values) -> None:
-    st.info(f"**{t('common.notice')}:** {t(key, **values)}")
 
 
 def ranked(tokens, scores, title: str) -> None:

@@ -3,7 +3,7 @@ import streamlit as st
 
 from embedviz.app import rope_view as view
 from embedviz.app.i18n import t
-from embedviz.app.widgets import BIND, human_number, log_options, plot, show_error
+from embedviz.app.widgets import BIND, human_number, log_options, notice, plot, show_error
 from embedviz.figures import rope as figs
 
 PRESETS = view.rope_presets()
@@ -154,4 +154,4 @@ plot(figs.pairing_scores_chart(ps["offsets"], series, dashes=dashes, title=t("ro
 st.caption(t("rope.pairs_caption", half=ps["half_dims"], interleaved=ps["interleaved_dims"]) + " "
            + t("rope.max_diff", diff=f"{ps['max_diff']:.1e}"))
 
-st.info(f"**{t('common.notice')}:** {t('rope.notice')}")
+notice("rope.notice")

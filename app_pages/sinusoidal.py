@@ -4,7 +4,7 @@ import streamlit as st
 from embedviz import figures
 from embedviz.app import positions as cached
 from embedviz.app.i18n import t
-from embedviz.app.widgets import BIND, choice_slider, human_number, log_options, plot, show_error
+from embedviz.app.widgets import BIND, choice_slider, human_number, log_options, notice, plot, show_error
 from embedviz.figures.sinusoidal import distance_figure, encoding_heatmap, rotation_figure
 
 D_OPTIONS = (2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096)
@@ -133,4 +133,4 @@ else:
         )
     )
 
-st.info(f"**{t('common.notice')}:** {t('sin.notice')}")
+notice("sin.notice")

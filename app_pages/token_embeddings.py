@@ -3,14 +3,10 @@ import streamlit as st
 
 from embedviz.app import tokens_view as view
 from embedviz.app.i18n import t
-from embedviz.app.widgets import choice_slider, human_number, plot, segmented, show_error
+from embedviz.app.widgets import choice_slider, human_number, notice, plot, segmented, show_error
 from embedviz.figures import tokens as figs
 from embedviz.lookup import INIT_SCHEMES
 from embedviz.params import POSITIONAL_KINDS, PRESETS
-
-
-def notice(key: str, **values) -> None:
-    st.info(f"**{t('common.notice')}:** {t(key, **values)}")
 
 
 st.title(t("tok.title"))

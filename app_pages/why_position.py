@@ -3,7 +3,7 @@ import streamlit as st
 
 from embedviz.app import positions as cached
 from embedviz.app.i18n import t
-from embedviz.app.widgets import BIND, int_slider, plot, segmented, show_error
+from embedviz.app.widgets import BIND, int_slider, notice, plot, segmented, show_error
 from embedviz.figures.sinusoidal import difference_heatmap, outputs_side_by_side
 
 SPLITS = ("words", "chars")
@@ -69,4 +69,4 @@ plot(
 
 st.subheader(t("why.dog_header"))
 st.markdown(t("why.dog"))
-st.info(f"**{t('common.notice')}:** {t('why.notice')}")
+notice("why.notice")

@@ -70,6 +70,11 @@ def plot(fig, *, key: str | None = None) -> None:
     st.plotly_chart(fig, theme=None, key=key, config={"displaylogo": False})
 
 
+def notice(key: str, **values) -> None:
+    """The blue "Notice:" box a page ends a point with; ``key`` is an i18n key, ``values`` fill its fields."""
+    st.info(f"**{t('common.notice')}:** {t(key, **values)}")
+
+
 def show_error(error: Exception) -> None:
     """A user-input error as a red box with its message, never a traceback."""
     st.error(t("common.input_error", message=str(error)))
