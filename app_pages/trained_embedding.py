@@ -3,17 +3,13 @@ import streamlit as st
 
 from embedviz.app import training_view as view
 from embedviz.app.i18n import t
-from embedviz.app.widgets import choice_slider, plot, segmented, show_error
+from embedviz.app.widgets import choice_slider, notice, plot, segmented, show_error
 from embedviz.figures import similarity_heatmap
 from embedviz.figures import tokens as figs
 
 STEPS = (10, 20, 50, 100, 200, 500, 1_000, 2_000)
 D_MODELS = (2, 4, 8, 16, 32, 64, 128, 256)
 LRS = (1e-4, 2e-4, 5e-4, 1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2, 0.1, 0.2, 0.5, 1.0)  # Adam, default 1e-2 as in training.py
-
-
-def notice(key: str, **values) -> None:
-    st.info(f"**{t('common.notice')}:** {t(key, **values)}")
 
 
 class ProgressBar:
@@ -29,6 +25,19 @@ class ProgressBar:
     def done(self, steps: int, seconds: float) -> None:
         if self.used:  # really trained this run: leave a full bar saying how long it took
             self.slot.progress(1.0, text=t("train.trained", steps=steps, seconds=seconds))
+
+
+def train(experiment, *args, steps: int):
+    """``experiment(*args, progress=bar)`` behind a progress bar; a bad setting shows its message and gives None."""
+    bar = ProgressBar()
+    try:
+        r = experiment(*args, progress=bar)
+    except ValueError as error:
+        bar.slot.empty()
+        show_error(error)
+        return None
+    bar.done(steps, r["seconds"])
+    return r
 
 
 st.title(t("train.title"))
@@ -52,14 +61,9 @@ def groups_tab() -> None:
         softmax = segmented("tr_soft", "train.softmax", tuple(view.SOFTMAX), "vocab",
                             format_func=lambda k: t(f"train.softmax_{k}"))
     groups = view.parse_groups(text or "")
-    bar = ProgressBar()
-    try:
-        r = view.group_experiment(steps, d_model, lr, seed, groups, softmax, progress=bar)
-    except ValueError as error:
-        bar.slot.empty()
-        show_error(error)
+    r = train(view.group_experiment, steps, d_model, lr, seed, groups, softmax, steps=steps)
+    if r is None:
         return
-    bar.done(steps, r["seconds"])
     st.subheader(t("train.numbers"))
     (same0, cross0), (same1, cross1) = r["groups_before"], r["groups_after"]
     rows = [(t("train.pair_row", a=a, b=b), before, after, view.text_reference((a, b)))
@@ -111,14 +115,9 @@ def text_tab() -> None:
     text = st.text_area(t("train.text"), value=t("train.text_default"), key="tr_text", max_chars=2_000,
                         bind="query-params")
     context = st.slider(t("train.context"), 1, 8, 1, key="tr_ctx", bind="query-params")
-    bar = ProgressBar()
-    try:
-        r = view.text_experiment(text, steps, d_model, lr, seed, context, progress=bar)
-    except ValueError as error:
-        bar.slot.empty()
-        show_error(error)
+    r = train(view.text_experiment, text, steps, d_model, lr, seed, context, steps=steps)
+    if r is None:
         return
-    bar.done(steps, r["seconds"])
     order = sorted(range(len(r["vocab"])), key=lambda i: (r["group_of"][i], r["vocab"][i]))
     labels = [r["vocab"][i] for i in order]
     plot(figs.loss_figure(r["losses"], title=t("train.loss_title"), x_title=t("train.step"),
