@@ -144,8 +144,10 @@ CHART_HASH_JS = """() => {
   for (let i = 0; i < text.length; i++) { h ^= text.charCodeAt(i); h = Math.imul(h, 16777619); }
   return plots.length + ":" + text.length + ":" + (h >>> 0).toString(16);
 }"""
-DRAWN_JS = """(n) => Array.from(document.querySelectorAll("[data-testid='stPlotlyChart'] .js-plotly-plot"))
-  .filter(el => el.querySelector('.main-svg') && el.data).length >= n"""
+# Charts drawn, or a traceback shown (then waiting longer is pointless: the caller reports the exception).
+DRAWN_JS = """(n) => document.querySelector("[data-testid='stException']") !== null ||
+  Array.from(document.querySelectorAll("[data-testid='stPlotlyChart'] .js-plotly-plot"))
+    .filter(el => el.querySelector('.main-svg') && el.data).length >= n"""
 
 
 def wait_idle(page, *, timeout: float = RERUN_TIMEOUT_MS) -> None:
@@ -185,10 +187,23 @@ def exceptions(page) -> list[str]:
 
 def open_app(page, path: str, *, charts: int = 0, timeout: float = LOAD_TIMEOUT_MS) -> float:
     """Open ``path`` (e.g. 'rope?lang=...'), wait for the script and ``charts`` drawn charts; returns seconds."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     start = time.perf_counter()
     page.goto(path, wait_until="domcontentloaded", timeout=timeout)  # relative to the context's base_url
-    wait_idle(page, timeout=timeout)
-    wait_charts(page, charts, timeout=timeout)
+    try:
+        wait_idle(page, timeout=timeout)
+        wait_charts(page, charts, timeout=timeout)
+    except PlaywrightTimeout:
+        shot = SHOTS / f"timeout-{re.sub(r'[^A-Za-z0-9_-]+', '_', path) or 'root'}.png"
+        page.screenshot(path=str(shot), full_page=True)
+        drawn = page.locator("[data-testid='stPlotlyChart'] .js-plotly-plot .main-svg").count()
+        pytest.fail(
+            f"/{path} not ready after {timeout / 1000:.0f} s: script state "
+            f"{page.locator('[data-testid=stApp]').get_attribute('data-test-script-state')}, "
+            f"{drawn} chart svgs for {charts} expected charts, title {h1_text(page)!r}, "
+            f"exceptions {exceptions(page)}; screenshot {shot}"
+        )
     return time.perf_counter() - start
 
 

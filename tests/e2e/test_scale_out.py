@@ -1,0 +1,119 @@
+"""Scale out for real, on loopback: two app replicas behind nginx (deploy/launcher.py), browsers through nginx.
+
+Every page renders through the load balancer; each browser stays on its replica (cookie affinity, checked in
+nginx's access log); when one replica stops, returning and new browsers are served by the other.
+Skips without nginx (says how to install it) unless EMBEDVIZ_REQUIRE_BROWSER=1.
+"""
+from __future__ import annotations
+
+import re
+import urllib.request
+
+import pytest
+
+from deploy.launcher import Cluster, find_nginx
+from tests.e2e.conftest import (
+    ENTRIES, CJK, exceptions, h1_text, missing, new_context, new_tab, open_app, page_spec,
+)
+
+pytestmark = pytest.mark.e2e
+
+ROUTE_COOKIE = "embedviz_route"
+LOG_LINE = re.compile(r'"(?P<method>\S+) (?P<path>\S+) [^"]*" (?P<status>\d+) route=(?P<route>\S+) upstream=(?P<upstream>.+)$')
+
+
+@pytest.fixture(scope="module")
+def cluster(chromium, tmp_path_factory):
+    if find_nginx() is None:
+        missing("nginx not found: install it with `apt-get install nginx` (Debian/Ubuntu); the scale-out test runs "
+                "it from a temp dir as the current user")
+    with Cluster(replicas=2, prefix=tmp_path_factory.mktemp("nginx")) as running:
+        yield running
+
+
+def log_entries(cluster) -> list[dict]:
+    """nginx's access log; ``upstream`` is the replica that answered (after a failed one, nginx logs "a, b")."""
+    entries = [m.groupdict() for m in map(LOG_LINE.search, cluster.access_log.read_text().splitlines()) if m]
+    for e in entries:
+        e["tried"] = e["upstream"]
+        e["upstream"] = e["upstream"].split(",")[-1].strip()
+    return entries
+
+
+def route_per_replica(cluster) -> dict[str, str]:
+    """A route cookie value that nginx sends to each replica, found with plain HTTP probes (bounded)."""
+    found: dict[str, str] = {}
+    for i in range(64):
+        route = f"probe-{i}"
+        request = urllib.request.Request(f"{cluster.url}/_stcore/health", headers={"Cookie": f"{ROUTE_COOKIE}={route}"})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            assert response.status == 200
+        upstream = next(e["upstream"] for e in reversed(log_entries(cluster)) if e["route"] == route)
+        found.setdefault(upstream, route)
+        if len(found) == len(cluster.nodes):
+            return found
+    pytest.fail(f"64 route cookies all went to {sorted(found)}: the consistent hash does not spread browsers")
+
+
+def student(browser, cluster, route: str | None = None):
+    """A browser context through nginx, optionally already holding a route cookie (a returning student)."""
+    context = new_context(browser, cluster.url)
+    if route:
+        context.add_cookies([{"name": ROUTE_COOKIE, "value": route, "url": cluster.url}])
+    return context
+
+
+def render(context, entry) -> None:
+    spec = page_spec(entry)
+    tab = new_tab(context)
+    try:
+        open_app(tab, spec.path, charts=spec.charts)
+        assert not exceptions(tab), f"/{spec.url} through nginx: {exceptions(tab)}"
+        assert h1_text(tab), f"/{spec.url} through nginx shows no title"
+    finally:
+        tab.close()
+
+
+def streams(cluster, route: str) -> set[str]:
+    """The replicas that served this route's websockets (the Streamlit sessions)."""
+    return {e["upstream"] for e in log_entries(cluster) if e["route"] == route and e["path"].startswith("/_stcore/stream")}
+
+
+def test_every_page_through_nginx_and_each_browser_keeps_its_replica(cluster, browser):
+    routes = route_per_replica(cluster)
+    contexts = {upstream: student(browser, cluster, route) for upstream, route in routes.items()}
+    try:
+        # The pages are shared out between the two replicas; every page is rendered once through nginx.
+        upstreams = sorted(contexts)
+        for i, entry in enumerate(ENTRIES):
+            render(contexts[upstreams[i % len(upstreams)]], entry)
+    finally:
+        for context in contexts.values():
+            context.close()
+    for upstream, route in routes.items():
+        assert streams(cluster, route) == {upstream}, f"route {route}: sessions on {streams(cluster, route)}, not only {upstream}"
+
+
+def test_when_a_replica_stops_new_sessions_still_work(cluster, browser):
+    routes = route_per_replica(cluster)
+    stopped = cluster.nodes[0].address
+    survivor = cluster.nodes[1].address
+    cluster.stop_replica(0)
+    assert cluster.nodes[0].proc.poll() is not None
+
+    # A returning student whose cookie points at the stopped replica, and a brand-new one.
+    returning, newcomer = student(browser, cluster, routes[stopped]), student(browser, cluster)
+    try:
+        render(returning, ENTRIES[-1])
+        render(newcomer, ENTRIES[0])
+        # The view still comes from a shared link: language and page from the URL, on the surviving replica.
+        tab = new_tab(newcomer)
+        spec = page_spec(ENTRIES[-1])
+        open_app(tab, f"{spec.path}?lang=简体中文", charts=spec.charts)
+        assert CJK.search(h1_text(tab)) and not exceptions(tab)
+        new_route = next(c["value"] for c in newcomer.cookies() if c["name"] == ROUTE_COOKIE)
+    finally:
+        returning.close()
+        newcomer.close()
+    assert streams(cluster, routes[stopped]) >= {survivor}, "the returning student was not moved to the survivor"
+    assert streams(cluster, new_route) == {survivor}
