@@ -138,8 +138,13 @@ def _proc_status_kb(pid: int | str, field_name: str) -> int:
 def render_nginx_conf(prefix: Path, *, listen: str, upstreams: list[str], template: Path = TEMPLATE) -> str:
     """The nginx config for ``upstreams`` (host:port each) with pid/logs/temp files under ``prefix``."""
     servers = "\n".join(f"        server {u} max_fails=1 fail_timeout=10s;" for u in upstreams)
+    # Started by root, nginx runs its workers as `nobody`, who cannot write the temp files under a private
+    # prefix: a large response (plotly's 4 MB chunk) then arrives truncated. The launcher is a loopback tool
+    # run by whoever starts the replicas, so the workers stay that user.
+    user = "user root;  # the launcher runs as root: workers must write {{prefix}}/tmp" if os.geteuid() == 0 else ""
     return (
         template.read_text()
+        .replace("{{user}}", user)
         .replace("{{prefix}}", str(prefix))
         .replace("{{listen}}", listen)
         .replace("{{servers}}", servers)
