@@ -18,6 +18,7 @@ import argparse
 import asyncio
 import os
 import platform
+import random
 import statistics
 import sys
 import threading
@@ -52,6 +53,17 @@ ALL_DRAWN_JS = """() => {
   return Array.from(boxes).every(b => b.querySelector('.js-plotly-plot .main-svg'));
 }"""
 TIMEOUT_MS = 120_000
+# In-page stopwatch of the script runs: when data-test-script-state turns 'running' and back to 'notRunning'.
+# It sees the server's run time plus the websocket round trip, without the chart drawing that follows.
+SCRIPT_TIMER_JS = """() => {
+  const app = () => document.querySelector("[data-testid='stApp']");
+  window.__runs = []; let started = null;
+  new MutationObserver(() => {
+    const state = app() && app().getAttribute('data-test-script-state');
+    if (state === 'running' && started === null) started = performance.now();
+    if (state === 'notRunning' && started !== null) { window.__runs.push(performance.now() - started); started = null; }
+  }).observe(document.documentElement, {subtree: true, attributes: true, attributeFilter: ['data-test-script-state']});
+}"""
 
 
 def page_paths() -> list[str]:
@@ -65,6 +77,7 @@ def page_paths() -> list[str]:
 class Results:
     loads: list[float] = field(default_factory=list)
     reruns: list[float] = field(default_factory=list)
+    scripts: list[float] = field(default_factory=list)  # script runs after a slider move, seen in the page
     errors: list[str] = field(default_factory=list)
 
 
@@ -74,9 +87,17 @@ async def wait_ready(page) -> None:
     await page.wait_for_function(ALL_DRAWN_JS, timeout=TIMEOUT_MS)
 
 
-async def student(browser, base_url: str, paths: list[str], results: Results, name: str) -> None:
-    """One student: open every page by URL, check it, move its first slider with the keyboard."""
+async def student(
+    browser, base_url: str, paths: list[str], results: Results, name: str, *, think: float = 0.0, delay: float = 0.0,
+    rng: random.Random | None = None,
+) -> None:
+    """One student: open every page by URL, check it, move its first slider with the keyboard.
+
+    ``delay``: when the student arrives; ``think``: mean pause (jittered) before each action, as people read."""
+    rng = rng or random.Random(0)
+    await asyncio.sleep(delay)
     context = await browser.new_context(viewport={"width": 1280, "height": 900}, base_url=base_url + "/")
+    await context.add_init_script(SCRIPT_TIMER_JS.join(["(", ")()"]))
     page = await context.new_page()
     page.on("pageerror", lambda err: results.errors.append(f"{name}: JavaScript error: {err}"))
     try:
@@ -93,17 +114,21 @@ async def student(browser, base_url: str, paths: list[str], results: Results, na
                 slider = page.locator(SLIDER).first
                 if not await page.locator(SLIDER).count() or not await page.locator("[data-testid='stPlotlyChart']").count():
                     continue
+                await asyncio.sleep(think * rng.uniform(0.5, 1.5))
                 before = await page.evaluate(CHART_HASH_JS)
+                await page.evaluate("() => { window.__runs = []; }")
                 await slider.focus()
                 start = time.perf_counter()
                 await page.keyboard.press("ArrowRight")
                 await page.wait_for_function(f"(b) => ({CHART_HASH_JS})() !== b", arg=before, timeout=TIMEOUT_MS)
                 await page.wait_for_selector(IDLE, timeout=TIMEOUT_MS)
                 results.reruns.append(time.perf_counter() - start)
+                results.scripts += [ms / 1000 for ms in await page.evaluate("() => window.__runs")]
                 if await page.locator("[data-testid='stException']").count():
                     results.errors.append(f"{where}: traceback after moving a slider")
             except Exception as error:  # a timeout or a crashed page is an error of this session, not the run
                 results.errors.append(f"{where}: {type(error).__name__}: {str(error).splitlines()[0]}")
+            await asyncio.sleep(think * rng.uniform(0.5, 1.5))
     finally:
         await context.close()
 
@@ -141,7 +166,7 @@ def percentile(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1] if q < 100 else max(values)
 
 
-async def classroom(base_url: str, sessions: int, pid: int | None) -> dict:
+async def classroom(base_url: str, sessions: int, pid: int | None, *, think: float, ramp: float) -> dict:
     from playwright.async_api import async_playwright
 
     paths = page_paths()
@@ -155,14 +180,18 @@ async def classroom(base_url: str, sessions: int, pid: int | None) -> dict:
             results = Results()
             start = time.perf_counter()
             with MemorySampler(pid) as memory:
-                await asyncio.gather(*(student(browser, base_url, paths, results, f"s{i}") for i in range(sessions)))
+                await asyncio.gather(*(
+                    student(browser, base_url, paths, results, f"s{i}", think=think, delay=ramp * i / max(sessions, 1),
+                            rng=random.Random(i))
+                    for i in range(sessions)
+                ))
             wall = time.perf_counter() - start
             await asyncio.sleep(2.0)  # closed sessions: let the server drop them
             after = rss_bytes(pid) if pid else 0
         finally:
             await browser.close()
     return {
-        "sessions": sessions, "pages": len(paths), "wall": wall, "results": results, "warm_errors": warm.errors,
+        "sessions": sessions, "pages": len(paths), "think": think, "ramp": ramp, "wall": wall, "results": results, "warm_errors": warm.errors,
         "rss_before": before, "rss_peak": max(memory.peak, before), "rss_after": after,
     }
 
@@ -177,12 +206,14 @@ def table(run: dict) -> str:
 
     lines = [
         f"Classroom: {run['sessions']} concurrent browser sessions x {run['pages']} pages, one server "
-        f"({os.cpu_count()} cores, {platform.machine()}), {run['wall']:.0f} s wall.",
+        f"({os.cpu_count()} cores, {platform.machine()}), students arriving over {run['ramp']:.0f} s, "
+        f"~{run['think']:.0f} s think time between actions, {run['wall']:.0f} s wall.",
         "",
         "| time (s) | n | p50 | p95 | p99 | max |",
         "| --- | ---: | ---: | ---: | ---: | ---: |",
         row("page load (URL -> all charts drawn)", r.loads),
         row("rerun (slider key -> chart redrawn)", r.reruns),
+        row("script run after the key (seen in the page)", r.scripts),
         "",
         "| server | value |",
         "| --- | ---: |",
@@ -202,6 +233,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sessions", type=int, default=10, help="concurrent browser sessions (default 10)")
     parser.add_argument("--url", help="an already running app (loopback); default: start one on a free port")
     parser.add_argument("--server-pid", type=int, help="with --url: the server's pid, to report its memory")
+    parser.add_argument("--think", type=float, default=3.0, help="mean seconds a student reads before each action (default 3)")
+    parser.add_argument("--ramp", type=float, default=10.0, help="students arrive over this many seconds (default 10)")
     args = parser.parse_args(argv)
     if not os.access(CHROMIUM, os.X_OK):
         print(f"Chromium not found at {CHROMIUM}: `apt-get install chromium` (or set EMBEDVIZ_CHROMIUM)", file=sys.stderr)
@@ -216,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
             proc = start_streamlit(port, log_path=log)
             base_url, pid = f"http://127.0.0.1:{port}", proc.pid
             wait_healthy(f"{base_url}/_stcore/health", timeout=120, proc=proc, log_path=log)
-        run = asyncio.run(classroom(base_url, args.sessions, pid))
+        run = asyncio.run(classroom(base_url, args.sessions, pid, think=args.think, ramp=args.ramp))
     finally:
         stop_process(proc)
     print(table(run))
