@@ -62,7 +62,7 @@ SCRIPT_TIMER_JS = """() => {
     const state = app() && app().getAttribute('data-test-script-state');
     if (state === 'running' && started === null) started = performance.now();
     if (state === 'notRunning' && started !== null) { window.__runs.push(performance.now() - started); started = null; }
-  }).observe(document.documentElement, {subtree: true, attributes: true, attributeFilter: ['data-test-script-state']});
+  }).observe(document, {subtree: true, attributes: true, attributeFilter: ['data-test-script-state']});
 }"""
 
 
