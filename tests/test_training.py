@@ -212,7 +212,7 @@ def test_default_snapshots_of_a_big_table_fit_the_memory_budget():
 def test_progress_is_called_a_bounded_number_of_times():
     calls: list[tuple[int, int]] = []
     train_group_experiment(steps=120, progress=lambda step, total: calls.append((step, total)))
-    assert 1 <= len(calls) <= 61
+    assert 0 < len(calls) <= 61  # at most ~50 updates (plus the last), never none
     assert calls[-1] == (120, 120)
     assert all(total == 120 for _, total in calls)
     assert [step for step, _ in calls] == sorted({step for step, _ in calls})
