@@ -7,6 +7,7 @@ Skips without nginx (says how to install it) unless EMBEDVIZ_REQUIRE_BROWSER=1.
 from __future__ import annotations
 
 import re
+import time
 import urllib.request
 
 import pytest
@@ -99,9 +100,16 @@ def render_all(context, entries) -> None:
         tab.close()
 
 
-def streams(cluster, route: str) -> set[str]:
-    """The replicas that served this route's websockets (the Streamlit sessions)."""
-    return {e["upstream"] for e in log_entries(cluster) if e["route"] == route and e["path"].startswith("/_stcore/stream")}
+def streams(cluster, route: str, *, until: set[str] | None = None, timeout: float = 20.0) -> set[str]:
+    """The replicas that served this route's websockets (the Streamlit sessions). nginx logs a websocket when it
+    closes, a moment after the browser context closed, so poll the log (bounded) until the route shows up."""
+    deadline = time.monotonic() + timeout
+    while True:
+        entries = log_entries(cluster)
+        found = {e["upstream"] for e in entries if e["route"] == route and e["path"].startswith("/_stcore/stream")}
+        if (found >= until if until else found) or time.monotonic() > deadline:
+            return found
+        time.sleep(0.25)
 
 
 def test_every_page_through_nginx_and_each_browser_keeps_its_replica(cluster, browser):
@@ -116,7 +124,7 @@ def test_every_page_through_nginx_and_each_browser_keeps_its_replica(cluster, br
         for context in contexts.values():
             context.close()
     for upstream, route in routes.items():
-        assert streams(cluster, route) == {upstream}, f"route {route}: sessions on {streams(cluster, route)}, not only {upstream}"
+        assert streams(cluster, route, until={upstream}) == {upstream}, f"route {route}: sessions on {streams(cluster, route)}, not only {upstream}"
 
 
 def test_when_a_replica_stops_new_sessions_still_work(cluster, browser):
@@ -140,5 +148,5 @@ def test_when_a_replica_stops_new_sessions_still_work(cluster, browser):
     finally:
         returning.close()
         newcomer.close()
-    assert streams(cluster, routes[stopped]) >= {survivor}, "the returning student was not moved to the survivor"
+    assert streams(cluster, routes[stopped], until={survivor}) >= {survivor}, "the returning student was not moved to the survivor"
     assert streams(cluster, new_route) == {survivor}
