@@ -58,7 +58,7 @@ def navigation():
 
 
 def run() -> None:
-    st.set_page_config(page_title="embedviz", page_icon=":material/scatter_plot:", layout="wide")
+    st.set_page_config(page_title="embedviz", page_icon="🧮", layout="wide")  # an emoji: a material icon favicon is fetched from a font CDN, which fails offline
     language_switch()
     page = navigation()
     with st.sidebar:
