@@ -131,5 +131,11 @@ def test_a_shared_link_reopens_the_same_view(tab, entry):
             f"/{spec.url}?{query}: slider {slider.key} shows {shown.first.input_value()}"
         )
     if text_key:
-        shown_text = tab.locator(f".st-key-{text_key} input").first.input_value()
+        field = tab.locator(f".st-key-{text_key} input").first
+        shown_text = field.input_value()
+        for _ in range(40):  # the frontend may fill a bound input a moment after the run ends; wait up to ~20 s
+            if shown_text == SHARED_TEXT:
+                break
+            tab.wait_for_timeout(500)
+            shown_text = field.input_value()
         assert shown_text == SHARED_TEXT, f"/{spec.url}?{query}: {text_key} shows {shown_text!r}"
