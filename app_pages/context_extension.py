@@ -139,7 +139,7 @@ with right:
         t("ctx.turns_unscaled", length=length): v.turns_unscaled,
         t("ctx.turns_scaled", method=method, length=length): v.turns_scaled,
     }
-    plot(figs.rotations_chart(
+    plot(figs.turns_chart(
         turns, title=t("ctx.turns_title"), x_title=t("ctx.pair_axis"), y_title=t("ctx.turns_axis"),
         one_turn_label=t("ctx.one_turn"), dashes={t("ctx.turns_unscaled", length=length): "dot"},
         note=t("ctx.turns_note"),

@@ -110,7 +110,7 @@ def decay_chart(distances, before, after, *, original: int, target: int, names: 
     return fig
 
 
-def rotations_chart(turns: Mapping[str, np.ndarray], *, title: str, x_title: str, y_title: str,
+def turns_chart(turns: Mapping[str, np.ndarray], *, title: str, x_title: str, y_title: str,
                     one_turn_label: str, dashes: Mapping[str, str] | None = None,
                     note: str | None = None) -> go.Figure:
     """Full turns per pair within a context (log y), one series per (frequencies, context); a line at one turn."""
