@@ -246,4 +246,3 @@ def scores_vs_offset(q, k, offsets, theta: float = DEFAULT_THETA, *, pairing: Pa
     q_rot = rotate(np.broadcast_to(q, (offsets.size, q.size)), start + offsets, theta, pairing=pairing)  # (N, d)
     k_rot = rotate(k[None, :], np.array([start]), theta, pairing=pairing)  # (1, d)
     return q_rot @ k_rot[0]
-
