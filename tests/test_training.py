@@ -278,24 +278,24 @@ def test_short_text_shrinks_the_sequence():
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [
-        ({"steps": 0}, r"steps \(0\) must be in 1\.\.5000"),
-        ({"steps": 5001}, r"steps \(5001\) must be in 1\.\.5000"),
-        ({"steps": 2.5}, r"steps \(2\.5\) must be an integer"),
-        ({"d_model": 1}, r"d_model \(1\) must be in 2\.\.256"),
-        ({"d_model": 257}, r"d_model \(257\) must be in 2\.\.256"),
+        ({"steps": 0}, r"steps \(0\) must be >= 1"),
+        ({"steps": 5001}, r"steps \(5001\) must be <= 5000"),
+        ({"steps": 2.5}, r"steps \(2\.5\) must be an integer, got float"),
+        ({"d_model": 1}, r"d_model \(1\) must be >= 2"),
+        ({"d_model": 257}, r"d_model \(257\) must be <= 256"),
         ({"lr": 0.0}, r"lr \(0\.0\) must be a positive finite number"),
         ({"lr": -1e-3}, r"lr \(-0\.001\) must be a positive finite number"),
         ({"lr": float("nan")}, r"lr \(nan\) must be a positive finite number"),
         ({"lr": float("inf")}, r"lr \(inf\) must be a positive finite number"),
         ({"lr": "fast"}, r"lr \('fast'\) must be a positive finite number"),
         ({"optimizer": "rmsprop"}, r"optimizer \('rmsprop'\) must be one of \['adam', 'sgd'\]"),
-        ({"batch_size": 0}, r"batch_size \(0\) must be in 1\.\.1024"),
-        ({"seq_len": 257}, r"seq_len \(257\) must be in 1\.\.256"),
+        ({"batch_size": 0}, r"batch_size \(0\) must be >= 1"),
+        ({"seq_len": 257}, r"seq_len \(257\) must be <= 256"),
         (
             {"batch_size": 1024, "seq_len": 256},
             r"batch_size \* seq_len \* classes \(1024 \* 256 \* 256 = 67108864\) must be at most 4194304 logits",
         ),
-        ({"snapshot_every": 0}, r"snapshot_every \(0\) must be in 1\.\.5000"),
+        ({"snapshot_every": 0}, r"snapshot_every \(0\) must be >= 1"),
         (
             {"steps": 5000, "snapshot_every": 1},
             r"snapshot_every \(1\) keeps 5001 snapshots of a \(20, 16\) table for steps=5000; at most 1001 fit, "
@@ -307,8 +307,8 @@ def test_short_text_shrinks_the_sequence():
         ({"groups": ("abc", "aa")}, r"groups\[1\] \('aa'\) must hold at least 2 distinct characters"),
         ({"groups": ("abc", "xyc")}, r"character 'c' is in groups\[0\] and groups\[1\]"),
         ({"groups": ("".join(chr(0x4E00 + i) for i in range(257)),)}, r"257 distinct characters in total; at most 256"),
-        ({"vocab_size": 19}, r"vocab_size \(19\) must be in 20\.\.4096"),
-        ({"seed": -1}, r"seed \(-1\) must be in 0\.\."),
+        ({"vocab_size": 19}, r"vocab_size \(19\) must be >= 20"),
+        ({"seed": -1}, r"seed \(-1\) must be >= 0"),
     ],
 )
 def test_group_experiment_validation(kwargs, match):
@@ -321,11 +321,11 @@ def test_group_experiment_validation(kwargs, match):
     [
         (b"abc", {}, r"text \(bytes\) must be a string"),
         ("abab", {"tokens": "word"}, r"tokens \('word'\) must be 'char' or 'byte'"),
-        ("abab", {"context": 0}, r"context \(0\) must be in 1\.\.32"),
-        ("abab", {"context": 33}, r"context \(33\) must be in 1\.\.32"),
+        ("abab", {"context": 0}, r"context \(0\) must be >= 1"),
+        ("abab", {"context": 33}, r"context \(33\) must be <= 32"),
         ("ab", {"context": 2}, r"text \(2 char tokens\) must be at least context \+ 1 = 3 tokens long"),
         ("aaaa", {}, r"text must hold at least 2 distinct char tokens, it has 1"),
-        ("abab", {"d_model": 300}, r"d_model \(300\) must be in 2\.\.256"),
+        ("abab", {"d_model": 300}, r"d_model \(300\) must be <= 256"),
         ("abab", {"lr": -1.0}, r"lr \(-1\.0\) must be a positive finite number"),
         ("ab\ud800", {"tokens": "byte"}, r"lone surrogate"),
         ("".join(chr(0x4E00 + i) for i in range(4097)), {}, r"4097 distinct char tokens; at most 4096"),
