@@ -1,4 +1,4 @@
-"""embedviz.pretrained: the bundled MiniLM tables, local model directories, safe uploads, neighbours and analogies.
+"""embedviz.pretrained, tensor_files, word_vectors: the bundled MiniLM tables, local model directories, safe uploads, neighbours and analogies.
 
 References used here, independent of the code under test:
 - vocab.txt (line number = token id in a BERT WordPiece vocabulary) and a hand-parsed safetensors header,
@@ -25,19 +25,15 @@ from tokenizers import Tokenizer
 from tokenizers.models import WordLevel
 from tokenizers.pre_tokenizers import Whitespace
 
-from embedviz import pretrained
+from embedviz import pretrained, tensor_files, word_vectors
 from embedviz.pretrained import (
     PretrainedEmbeddings,
-    analogy,
     bundled_model_dir,
     load_bundled_model,
     load_embedding_file,
     load_model_dir,
-    nearest_neighbours,
-    pair_similarity,
-    project_2d,
-    similarity_matrix,
 )
+from embedviz.word_vectors import analogy, nearest_neighbours, pair_similarity, project_2d, similarity_matrix
 
 # ------------------------------------------------------------------------------------------------ references
 
@@ -604,7 +600,8 @@ def test_helper_argument_refusals():
         similarity_matrix(table, [])
 
 
-def test_module_reads_no_pickle_and_imports_no_streamlit():
-    source = Path(pretrained.__file__).read_text(encoding="utf-8")
+@pytest.mark.parametrize("module", [pretrained, tensor_files, word_vectors])
+def test_module_reads_no_pickle_and_imports_no_streamlit(module):
+    source = Path(module.__file__).read_text(encoding="utf-8")
     assert "torch.load" not in source and "import pickle" not in source and "allow_pickle=True" not in source
     assert "streamlit" not in source

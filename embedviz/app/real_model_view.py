@@ -15,18 +15,10 @@ import streamlit as st
 from embedviz import position_analysis, sinusoidal
 from embedviz.app.i18n import catalog, t
 from embedviz.downsample import CELL_BUDGET, block_mean
-from embedviz.pretrained import (
-    MAX_UPLOAD_BYTES,
-    MAX_UPLOAD_ELEMENTS,
-    PretrainedEmbeddings,
-    analogy,
-    load_bundled_model,
-    load_embedding_file,
-    nearest_neighbours,
-    pair_similarity,
-    project_2d,
-)
-from embedviz.similarity import cosine_similarity_matrix
+from embedviz.pretrained import PretrainedEmbeddings, load_bundled_model, load_embedding_file
+from embedviz.tensor_files import MAX_UPLOAD_BYTES, MAX_UPLOAD_ELEMENTS
+from embedviz.word_vectors import analogy, nearest_neighbours, pair_similarity, project_2d
+from embedviz.similarity import cosine_similarity_matrix, pca_2d
 
 TAB_CODES = ("pairs", "analogy", "neighbours", "map", "positions", "upload")
 TAB_KEY = "real_tab"
@@ -188,7 +180,7 @@ def row_views(source: str, start: int, stop: int, _upload: PretrainedEmbeddings 
         raise ValueError(f"rows ({stop - start}) must be at most {view_row_limit(*table.shape)} at once for D = "
                          f"{table.shape[1]:,}")
     rows = table[start:stop]  # (N, D)
-    pca = position_analysis.rows_pca_2d(rows)  # (N, 2)
+    pca = pca_2d(rows, solver="randomized")  # (N, 2)
     similarity, step, _ = block_mean(cosine_similarity_matrix(rows), CELL_BUDGET, CELL_BUDGET)  # (M, M), M <= budget
     smooth = position_analysis.smoothness(rows)
     steps = position_analysis.notable_steps(smooth)  # window-relative step t: rows t -> t+1
