@@ -15,6 +15,7 @@ import torch
 
 from embedviz import tokenizer
 from embedviz.training import TrainingResult, train_group_experiment, train_on_text
+from embedviz.training_result import loss_floor, snapshot_curves, snapshot_projections, text_pairs
 
 SEEDS = (0, 1, 2)
 LOWER, UPPER = "abcdefghij", "ABCDEFGHIJ"
@@ -101,6 +102,41 @@ def test_losses_fall_to_the_uniform_floor(runs):
         assert last < first, seed
         # the next token is uniform over 10 characters, so no model can beat ln 10 on average
         assert math.log(10) - 0.03 < last < math.log(10) + 0.1, (seed, last)
+
+
+def test_snapshot_curves_are_the_group_means_of_every_snapshot(runs):
+    r = runs[2]
+    steps, curve = snapshot_curves(r)
+    assert list(steps) == [step for step, _ in r.snapshots] and curve.shape == (len(r.snapshots), 2)
+    for k in (0, len(r.snapshots) // 2, len(r.snapshots) - 1):
+        assert tuple(curve[k]) == pytest.approx(naive_group_means(r.snapshots[k][1], r.group_of), abs=1e-5)
+
+
+def test_snapshot_projections_share_the_trained_axes(runs):
+    r = runs[2]
+    points = snapshot_projections(r)
+    assert len(points) == len(r.snapshots) and all(p.shape == (20, 2) for p in points)
+    # the axes are the trained table's own: its picture holds the top-2 variance, found by numpy's eigh
+    centred = r.weights_after.astype(np.float64) - r.weights_after.mean(axis=0)
+    top2 = np.sort(np.linalg.eigvalsh(centred.T @ centred))[-2:].sum()
+    assert float(np.sum(points[-1] ** 2)) == pytest.approx(top2, rel=1e-6)
+
+
+def test_text_pairs_are_a_b_and_a_A(runs):
+    r = runs[0]
+    pairs = text_pairs(r)
+    assert list(pairs) == [("a", "b"), ("a", "A")]
+    i, j = r.vocab.index("a"), r.vocab.index("A")
+    assert pairs[("a", "A")] == pytest.approx(
+        (naive_cosine(r.weights_before[i], r.weights_before[j]), naive_cosine(r.weights_after[i], r.weights_after[j])),
+        abs=1e-6,
+    )
+
+
+def test_loss_floor_is_the_mean_entropy_of_the_groups():
+    assert loss_floor(("abcdefghij", "ABCDEFGHIJ")) == pytest.approx(2.302585, abs=1e-6)  # ln 10, text 001's ~2.3
+    assert loss_floor(("ab", "abcd")) == pytest.approx((0.693147 + 1.386294) / 2, abs=1e-6)  # ln 2, ln 4
+    assert loss_floor(("aab",)) == pytest.approx(0.693147, abs=1e-6)  # repeats count once: 2 distinct characters
 
 
 def test_small_softmax_pushes_the_groups_to_opposite_sides():
