@@ -72,20 +72,6 @@ class TokenEmbedding(nn.Module):
         # small Gaussian rows: no token starts out closer to another than chance
         self.weight = nn.Parameter(torch.randn(self.vocab_size, self.d_model, generator=generator) * init_std)
 
-    @classmethod
-    def from_weight(cls, weight) -> TokenEmbedding:
-        """A TokenEmbedding holding a copy of ``weight`` (V, D) (a numpy array or tensor), e.g. to compare lookups."""
-        weight = torch.as_tensor(weight).detach().to(torch.float32, copy=True)
-        if weight.dim() != 2 or 0 in weight.shape:
-            raise ValueError(
-                f"weight must be a non-empty 2-D (vocab_size, d_model) table, got shape {tuple(weight.shape)}"
-            )
-        module = cls.__new__(cls)
-        nn.Module.__init__(module)  # skip the random init: the rows are given
-        module.vocab_size, module.d_model = weight.shape
-        module.weight = nn.Parameter(weight)
-        return module
-
     def forward(self, ids) -> torch.Tensor:
         """ids (B, T) integers in [0, vocab_size) -> (B, T, D); any shape (...) -> (..., D)."""
         ids = _as_ids(ids, self.vocab_size)

@@ -78,6 +78,11 @@ def _weight(weight) -> np.ndarray:
     return weight.astype(np.float32)
 
 
+def _embedding_of(weight: np.ndarray, *, freeze: bool) -> nn.Embedding:
+    """An ``nn.Embedding`` holding a copy of the checked (V, D) float32 ``weight``: the rows are given, not drawn."""
+    return nn.Embedding.from_pretrained(torch.from_numpy(weight.copy()), freeze=freeze)
+
+
 def unique_in_order(ids) -> np.ndarray:
     """The distinct ids in order of first appearance: 'Hello' [72, 101, 108, 108, 111] -> [72, 101, 108, 111]."""
     arr = np.asarray(ids).reshape(-1)
@@ -124,7 +129,7 @@ def compare_lookups(ids, weight) -> LookupComparison:
     by_index = weight[ids]  # (T, D): row gather
     # each one-hot row has one 1 and V-1 zeros, so each output entry is 1*w + exact zeros: the same float
     by_one_hot = one_hot(ids, vocab_size) @ weight  # (T, V) @ (V, D) -> (T, D)
-    emb = nn.Embedding.from_pretrained(torch.from_numpy(weight.copy()), freeze=True)
+    emb = _embedding_of(weight, freeze=True)
     with torch.no_grad():
         by_nn = emb(torch.from_numpy(ids)).numpy()  # (T, D)
     return LookupComparison(
@@ -225,7 +230,7 @@ def gradient_step(
             f"next-token prediction needs at least 2 tokens, got {ids.size}: type a longer text"
         )
     inputs, targets = ids[:-1], ids[1:]  # predict token t+1 from token t
-    table = TokenEmbedding.from_weight(weight)
+    table = _embedding_of(weight, freeze=False)  # its own copy: the caller's table stays as it was
     if tied:
         out_head = table.weight  # logits = h @ W.T: the same matrix at both ends
     else:
