@@ -267,6 +267,12 @@ def gradient_step(
 # initial scale
 
 
+def table_scale(weight) -> tuple[float, float]:
+    """(standard deviation of all entries, mean row length) of a (V, D) table: how big its vectors start out."""
+    weight = _weight(weight)
+    return float(weight.std()), float(np.linalg.norm(weight, axis=1).mean())
+
+
 def row_norm_stats(d_models, *, vocab_size: int = 256, seed: int = 0) -> dict[str, np.ndarray]:
     """Mean row length of a freshly initialised table for each scheme and each D in ``d_models``, shape (len,).
 
@@ -277,6 +283,6 @@ def row_norm_stats(d_models, *, vocab_size: int = 256, seed: int = 0) -> dict[st
     out = {}
     for scheme in INIT_SCHEMES:
         out[scheme] = np.array(
-            [np.linalg.norm(init_table(vocab_size, d, scheme=scheme, seed=seed), axis=1).mean() for d in d_models]
+            [table_scale(init_table(vocab_size, d, scheme=scheme, seed=seed))[1] for d in d_models]
         )
     return out

@@ -9,6 +9,7 @@ random rows and only becomes smooth if training makes it so. The tools here meas
 - `offset_similarity(table, k)`  mean cos(row p, row p+k) over all p: how fast similarity falls with distance
 - `plane_turn(points)`           how far a 2-D picture turns per row (of `similarity.pca_2d(table, solver=
                                  "randomized")`): a learned sin/cos-like pair shows up here
+- `turn_period(turn)`            that turn as a period in positions, 2 pi / |turn|
 
 Everything is numpy, float64 inside, and works on any (L, D) table (a model's, a sinusoidal one, an upload).
 """
@@ -47,6 +48,11 @@ class Smoothness:
     @property
     def num_positions(self) -> int:
         return int(self.norms.shape[0])
+
+    @property
+    def median_norm(self) -> float:
+        """The length of an ordinary row, to compare the odd ones against."""
+        return float(np.median(self.norms))
 
 
 def _position_table(table) -> np.ndarray:
@@ -105,6 +111,12 @@ def offset_similarity(table, offsets: Iterable[int]) -> np.ndarray:
     if not offsets:
         raise ValueError("offsets (empty) must name at least one offset k >= 1")
     return np.array([paired_cosine(table[:-k], table[k:]).mean() for k in offsets])  # (K,)
+
+
+def turn_period(turn: float) -> float:
+    """Positions per full turn, 2 pi / |turn|: the period of the sin/cos pair a steady turn stands for (inf at 0)."""
+    turn = finite_float("turn", turn)
+    return 2 * np.pi / abs(turn) if turn else float("inf")
 
 
 def plane_turn(points) -> float:

