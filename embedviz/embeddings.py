@@ -14,6 +14,8 @@ from embedviz._validate import finite_float, positive_int
 from embedviz.sinusoidal import DEFAULT_BASE, sinusoidal_table
 
 
+GPT2_STD = 0.02  # the GPT-2 / text 000 convention for a fresh table: N(0, 0.02^2) entries, whatever d_model
+
 _INT_DTYPES = (torch.int64, torch.int32, torch.int16, torch.uint8, torch.int8)
 
 
@@ -63,7 +65,7 @@ class TokenEmbedding(nn.Module):
     """
 
     def __init__(
-        self, vocab_size: int, d_model: int, *, init_std: float = 0.02, generator: torch.Generator | None = None
+        self, vocab_size: int, d_model: int, *, init_std: float = GPT2_STD, generator: torch.Generator | None = None
     ) -> None:
         super().__init__()
         self.vocab_size = positive_int("vocab_size", vocab_size)
@@ -86,7 +88,7 @@ class LearnedPositionalEmbedding(nn.Module):
         max_context_length: int,
         d_model: int,
         *,
-        init_std: float = 0.02,
+        init_std: float = GPT2_STD,
         generator: torch.Generator | None = None,
     ) -> None:
         super().__init__()

@@ -21,12 +21,11 @@ import torch
 from torch import nn
 
 from embedviz._validate import finite_array, positive_int
-from embedviz.embeddings import TokenEmbedding
+from embedviz.embeddings import GPT2_STD, TokenEmbedding
 from embedviz.similarity import distance_matrix
 
 InitScheme = Literal["gpt2", "inv_sqrt_d", "unit"]
 INIT_SCHEMES: tuple[str, ...] = get_args(InitScheme)
-GPT2_STD = 0.02
 
 # helper functions
 
