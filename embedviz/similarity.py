@@ -16,21 +16,24 @@ _EPS = 1e-12  # keeps a zero vector from dividing by zero; its similarity to any
 
 def _float_matrix(name: str, X) -> np.ndarray:
     """``X`` as a finite float64 (N, D) array, or a ValueError naming it."""
-    X = finite_array(name, X).astype(np.float64)
+    X = finite_array(name, X).astype(np.float64, copy=False)  # callers never write into it
     if X.ndim != 2:
         raise ValueError(f"{name} must be a 2-D (N, D) array, got shape {X.shape}")
     return X
 
 
-def _unit_rows(name: str, X) -> np.ndarray:
+def normalize_rows(X, *, name: str = "X") -> np.ndarray:
+    """Each row divided by its length, shape (N, D), float64; a zero row stays zero. Dot products of these rows are
+    cosines: every cosine here is built on it, and a caller taking many dot products of one table checks and
+    normalises it once."""
     X = _float_matrix(name, X)
     return X / np.maximum(np.linalg.norm(X, axis=1, keepdims=True), _EPS)
 
 
 def cosine_similarity_matrix(X, Y=None) -> np.ndarray:
     """cos(x_i, y_j) for all rows, shape (N, M) (Y defaults to X): u.v / (|u| |v|), in [-1, 1]."""
-    Xn = _unit_rows("X", X)
-    Yn = Xn if Y is None else _unit_rows("Y", Y)
+    Xn = normalize_rows(X)
+    Yn = Xn if Y is None else normalize_rows(Y, name="Y")
     if Xn.shape[1] != Yn.shape[1]:
         raise ValueError(f"X {Xn.shape} and Y {Yn.shape} must have the same width D")
     return np.clip(Xn @ Yn.T, -1.0, 1.0)
@@ -59,7 +62,7 @@ def cosine_to_rows(table: np.ndarray, vector) -> np.ndarray:
 
 def adjacent_similarity(table) -> np.ndarray:
     """cos(row t, row t+1) for t = 0..L-2, shape (L-1,): how smoothly a position table changes."""
-    T = _unit_rows("table", table)
+    T = normalize_rows(table, name="table")
     if T.shape[0] < 2:
         raise ValueError(f"table needs at least 2 rows, got {T.shape[0]}")
     return np.clip(np.einsum("ld,ld->l", T[:-1], T[1:]), -1.0, 1.0)  # (L-1,); clip float noise past +-1
@@ -67,7 +70,7 @@ def adjacent_similarity(table) -> np.ndarray:
 
 def paired_cosine(A, B) -> np.ndarray:
     """cos(a_i, b_i) row by row, shape (N,): e.g. rows p and p + 1 of positions sampled from a long table."""
-    An, Bn = _unit_rows("A", A), _unit_rows("B", B)
+    An, Bn = normalize_rows(A, name="A"), normalize_rows(B, name="B")
     if An.shape != Bn.shape:
         raise ValueError(f"A {An.shape} and B {Bn.shape} must have the same shape (N, D)")
     return np.clip(np.einsum("nd,nd->n", An, Bn), -1.0, 1.0)
