@@ -1,7 +1,7 @@
 """Context extension: PI, dynamic NTK, YaRN, Llama 3 and LongRoPE stretch RoPE past its training length (text 003)."""
 import streamlit as st
 
-from embedviz import context_extension, rope_scaling
+from embedviz import context_extension, rope_config, rope_scaling
 from embedviz.app import context_view as view
 from embedviz.app.i18n import t
 from embedviz.app.widgets import BIND, human_number, notice, plot, show_error
@@ -19,9 +19,16 @@ config_text = ""
 try:
     if source == view.CONFIG:
         left, right = st.columns([2, 1])
-        view.take_upload(right.file_uploader(t("ctx.upload"), type=["json"], key="ctx_upload", max_upload_size=1))
-        config_text = left.text_area(t("ctx.paste"), view.EXAMPLE_CONFIG_TEXT, height=220, key="ctx_cfg",
-                                     help=t("ctx.paste_help"))
+        view.config_from_link()
+        try:  # a refused upload says why and leaves the text as it was
+            view.take_upload(right.file_uploader(t("ctx.upload"), type=["json"], key="ctx_upload",
+                                                 max_upload_size=view.UPLOAD_MB))
+        except ValueError as error:
+            show_error(error)
+        config_text = left.text_area(t("ctx.paste"), view.EXAMPLE_CONFIG_TEXT, height=220, key=view.CONFIG_KEY,
+                                     max_chars=rope_config.MAX_CONFIG_CHARS, help=t("ctx.paste_help"))
+        if not view.config_to_link(config_text):
+            left.caption(t("ctx.link_no_config", limit=f"{view.CONFIG_URL_CHARS:,}"))
     settings = view.source_settings(source, config_text)
 except ValueError as error:
     show_error(error)
