@@ -11,6 +11,7 @@ import torch
 from torch import nn
 
 from embedviz._validate import finite_float, positive_int
+from embedviz.random_init import INIT_STD, normal_table
 from embedviz.sinusoidal import DEFAULT_BASE, sinusoidal_table
 
 
@@ -63,14 +64,14 @@ class TokenEmbedding(nn.Module):
     """
 
     def __init__(
-        self, vocab_size: int, d_model: int, *, init_std: float = 0.02, generator: torch.Generator | None = None
+        self, vocab_size: int, d_model: int, *, init_std: float = INIT_STD, generator: torch.Generator | None = None
     ) -> None:
         super().__init__()
         self.vocab_size = positive_int("vocab_size", vocab_size)
         self.d_model = positive_int("d_model", d_model)
         init_std = finite_float("init_std", init_std, greater_than=0.0)
         # small Gaussian rows: no token starts out closer to another than chance
-        self.weight = nn.Parameter(torch.randn(self.vocab_size, self.d_model, generator=generator) * init_std)
+        self.weight = nn.Parameter(normal_table(self.vocab_size, self.d_model, std=init_std, generator=generator))
 
     @classmethod
     def from_weight(cls, weight) -> TokenEmbedding:
@@ -100,16 +101,14 @@ class LearnedPositionalEmbedding(nn.Module):
         max_context_length: int,
         d_model: int,
         *,
-        init_std: float = 0.02,
+        init_std: float = INIT_STD,
         generator: torch.Generator | None = None,
     ) -> None:
         super().__init__()
         self.max_context_length = positive_int("max_context_length", max_context_length)
         self.d_model = positive_int("d_model", d_model)
         init_std = finite_float("init_std", init_std, greater_than=0.0)
-        self.weight = nn.Parameter(
-            torch.randn(self.max_context_length, self.d_model, generator=generator) * init_std
-        )
+        self.weight = nn.Parameter(normal_table(self.max_context_length, self.d_model, std=init_std, generator=generator))
 
     def forward(self, T: int) -> torch.Tensor:
         """Sequence length T -> (T, D) position vectors for positions 0..T-1."""

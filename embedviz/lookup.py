@@ -22,11 +22,12 @@ from torch import nn
 
 from embedviz._validate import finite_array, positive_int
 from embedviz.embeddings import TokenEmbedding
+from embedviz.random_init import INIT_STD, normal_table
 from embedviz.similarity import distance_matrix
 
 InitScheme = Literal["gpt2", "inv_sqrt_d", "unit"]
 INIT_SCHEMES: tuple[str, ...] = get_args(InitScheme)
-GPT2_STD = 0.02
+GPT2_STD = INIT_STD
 
 # helper functions
 
@@ -232,7 +233,7 @@ def gradient_step(
         if head is None:
             std = float(weight.std()) or GPT2_STD
             generator = torch.Generator().manual_seed(positive_int("seed", seed, minimum=0))
-            head_t = torch.randn(vocab_size, d_model, generator=generator) * std
+            head_t = normal_table(vocab_size, d_model, std=std, generator=generator)
         else:
             head_t = torch.from_numpy(_weight(head).copy())
             if tuple(head_t.shape) != (vocab_size, d_model):
