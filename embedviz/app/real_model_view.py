@@ -14,7 +14,7 @@ import streamlit as st
 
 from embedviz import position_analysis, sinusoidal
 from embedviz.app.i18n import catalog, t
-from embedviz.downsample import CELL_BUDGET, block_mean
+from embedviz.downsample import CELL_BUDGET, OFFSET_POINTS, block_mean, log_spaced_indices
 from embedviz.pretrained import (
     MAX_UPLOAD_BYTES,
     MAX_UPLOAD_ELEMENTS,
@@ -35,7 +35,6 @@ LESSON_PAIRS = (("cat", "dog"), ("cat", "car"))  # the same question asked in En
 MAX_WORDS = 200  # word-map points: enough for a classroom list, small enough to label every point
 MAX_VIEW_ROWS = 1_024  # rows of a table shown at once: GPT-2's whole position table; the matrix is block-averaged
 MAX_VIEW_VALUES = 1_000_000  # rows x D analysed at once: the (N, N) cosine matrix costs N^2 D <= 1e9 multiply-adds
-OFFSET_POINTS = 128  # offsets on the similarity-vs-distance curve
 _SPLIT = re.compile(r"[,，;；、\t]+|\s+")  # "cat, dog", "cat，dog", "cat dog": any of these separates words
 UPLOAD_MB = MAX_UPLOAD_BYTES // 1_000_000
 
@@ -208,7 +207,7 @@ def row_views(source: str, start: int, stop: int, _upload: PretrainedEmbeddings 
 def offset_curves(sources: tuple[str, ...]) -> dict:
     """Mean cos(row p, row p+k) against k for each named table: how similarity falls with distance."""
     L = model().num_positions
-    offsets = np.unique(np.geomspace(1, L - 1, OFFSET_POINTS).round().astype(int))
+    offsets = log_spaced_indices(L, OFFSET_POINTS + 1, dense=1)[1:]  # 1..L-1, log-spaced; 0 is no offset
     return {"offsets": offsets,
             **{name: position_analysis.offset_similarity(_table(name, None), offsets) for name in sources}}
 
