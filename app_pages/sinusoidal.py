@@ -2,7 +2,7 @@
 import streamlit as st
 
 from embedviz import figures
-from embedviz.app import positions as cached
+from embedviz.app import sinusoidal_view as cached
 from embedviz.app.i18n import t
 from embedviz.app.widgets import BIND, choice_slider, human_number, log_options, notice, plot, show_error
 from embedviz.figures.sinusoidal import distance_figure, encoding_heatmap, rotation_figure

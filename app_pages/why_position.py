@@ -1,7 +1,7 @@
 """Why position: attention without positions is permutation-equivariant (text 003), so word order is invisible."""
 import streamlit as st
 
-from embedviz.app import positions as cached
+from embedviz.app import why_view as cached
 from embedviz.app.i18n import t
 from embedviz.app.widgets import BIND, int_slider, notice, plot, segmented, show_error
 from embedviz.figures.sinusoidal import difference_heatmap, outputs_side_by_side
