@@ -1,8 +1,12 @@
-"""Shared test setup: run from the repo root so AppTest finds app.py and app_pages/."""
-import os
-import pathlib
+"""Shared test setup: one BLAS / torch thread (as every entry point), and the repo root as cwd for AppTest."""
+from embedviz._threads import limit_threads
 
-import pytest
+limit_threads()  # first: before the tests load numpy or torch
+
+import os  # noqa: E402
+import pathlib  # noqa: E402
+
+import pytest  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
