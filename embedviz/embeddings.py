@@ -108,7 +108,9 @@ class LearnedPositionalEmbedding(nn.Module):
         self.max_context_length = positive_int("max_context_length", max_context_length)
         self.d_model = positive_int("d_model", d_model)
         init_std = finite_float("init_std", init_std, greater_than=0.0)
-        self.weight = nn.Parameter(normal_table(self.max_context_length, self.d_model, std=init_std, generator=generator))
+        self.weight = nn.Parameter(
+            normal_table(self.max_context_length, self.d_model, std=init_std, generator=generator)
+        )
 
     def forward(self, T: int) -> torch.Tensor:
         """Sequence length T -> (T, D) position vectors for positions 0..T-1."""

@@ -56,7 +56,7 @@ def app_layer_violations(source: str) -> list[str]:
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in numpy_names:
             if node.attr not in NUMPY_SHAPING:
                 found.append(f"line {node.lineno}: {node.value.id}.{node.attr}")
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ARRAY_MATH_METHODS:
+        elif isinstance(node, ast.Call) and getattr(node.func, "attr", None) in ARRAY_MATH_METHODS:
             found.append(f"line {node.lineno}: .{node.func.attr}()")
         elif isinstance(node, (ast.BinOp, ast.AugAssign)) and isinstance(node.op, (ast.MatMult, ast.Pow)):
             found.append(f"line {node.lineno}: {'@' if isinstance(node.op, ast.MatMult) else '**'}")
