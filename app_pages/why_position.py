@@ -10,13 +10,11 @@ SPLITS = ("words", "chars")
 SHUFFLES = ("reverse", "random", "typed")
 KINDS = ("none", "sinusoidal", "learned")
 
-st.title(t("why.title"))
-st.markdown(t("why.intro"))
-st.latex(
+page_header(
+    "why",
     r"\mathrm{Attn}(X)=\mathrm{softmax}\!\Big(\tfrac{XW_q\,(XW_k)^\top}{\sqrt{d}}\Big)\,XW_v,"
-    r"\qquad \mathrm{Attn}(PX)=P\,\mathrm{Attn}(X)"
+    r"\qquad \mathrm{Attn}(PX)=P\,\mathrm{Attn}(X)",
 )
-st.caption(t("why.formula_caption"))
 
 text = st.text_input(t("why.text"), value="the cat sat on the mat", key="why_text", max_chars=200,
                      help=t("why.text_help"), bind=BIND)

@@ -44,6 +44,16 @@ def human_number(x: float) -> str:
     return f"{int(x):,}" if float(x).is_integer() else f"{x:g}"
 
 
+def page_header(prefix: str, formula: str | None = None) -> None:
+    """A page's title and intro (i18n keys ``<prefix>.title``, ``<prefix>.intro``), then its formula in LaTeX with
+    the caption ``<prefix>.formula_caption``."""
+    st.title(t(f"{prefix}.title"))
+    st.markdown(t(f"{prefix}.intro"))
+    if formula:
+        st.latex(formula)
+        st.caption(t(f"{prefix}.formula_caption"))
+
+
 def plot(fig, *, key: str | None = None) -> None:
     """Show a figure with the embedviz template as drawn (theme=None), full width."""
     st.plotly_chart(fig, theme=None, key=key, config={"displaylogo": False})
