@@ -22,7 +22,7 @@ def normal_rows(rows, d_model: int, *, std: float = INIT_STD, seed: int = 0, tab
     """Rows ``rows`` of a random (L, D) table of N(0, std^2) entries, shape (P, D), float64.
 
     Each row is drawn from its own seeded stream (seed, table, row), so row p is the same whichever other rows are
-    asked for: a 131072 x 4096 table (2 GB) never has to exist to show 512 of its rows. ``table`` tells apart two
+    asked for: a 131072 x 4096 table (2 GB) never has to exist to show the few hundred rows a figure needs. ``table`` tells apart two
     tables drawn from the same seed.
     """
     rows = np.asarray(rows, dtype=np.int64).reshape(-1)
