@@ -3,7 +3,7 @@ import streamlit as st
 
 from embedviz.app import why_view as cached
 from embedviz.app.i18n import t
-from embedviz.app.widgets import BIND, int_slider, notice, plot, segmented, show_error
+from embedviz.app.widgets import BIND, int_slider, notice, page_header, plot, segmented, show_error
 from embedviz.figures.sinusoidal import difference_heatmap, outputs_side_by_side
 
 SPLITS = ("words", "chars")
