@@ -12,6 +12,8 @@ def positive_int(name: str, value, *, minimum: int = 1, maximum: int | None = No
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise ValueError(f"{name} ({value!r}) must be an integer")
     value = int(value)
+    if maximum is not None and value.bit_length() > 64 and value > maximum:  # no 400-digit number in a message
+        raise ValueError(f"{name} (an integer of about {_digits(value):,} digits) must be <= {maximum:,}")
     if value < minimum:
         raise ValueError(f"{name} ({value}) must be >= {minimum}")
     if maximum is not None and value > maximum:
@@ -23,7 +25,10 @@ def finite_float(name: str, value, *, greater_than: float | None = None) -> floa
     """Return ``value`` as a finite float, optionally strictly above ``greater_than``."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise ValueError(f"{name} ({value!r}) must be a number")
-    value = float(value)
+    try:
+        value = float(value)
+    except OverflowError:  # an integer past ~1.8e308 (a config.json may hold a 400-digit one)
+        raise ValueError(f"{name} (an integer of about {_digits(value):,} digits) must be a finite number") from None
     if not math.isfinite(value):
         raise ValueError(f"{name} ({value}) must be finite")
     if greater_than is not None and value <= greater_than:
@@ -31,8 +36,8 @@ def finite_float(name: str, value, *, greater_than: float | None = None) -> floa
     return value
 
 
-def even_int(name: str, value, *, what: str) -> int:
-    value = positive_int(name, value, minimum=2)
+def even_int(name: str, value, *, what: str, maximum: int | None = None) -> int:
+    value = positive_int(name, value, minimum=2, maximum=maximum)
     if value % 2:
         raise ValueError(f"{name} ({value}) must be even for {what}")
     return value
@@ -45,3 +50,8 @@ def finite_array(name: str, array) -> np.ndarray:
     if not np.all(np.isfinite(array)):
         raise ValueError(f"{name} contains non-finite values (NaN or inf)")
     return array
+
+
+def _digits(value: int) -> int:
+    """Decimal digits of a (huge) integer, +-1, without converting it to text (Python refuses past 4,300 digits)."""
+    return max(1, math.floor(abs(int(value)).bit_length() * math.log10(2)) + 1)

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from embedviz import alibi
+from tests.conftest import require_oracle
 
 # references written independently of embedviz.alibi
 
@@ -14,11 +15,11 @@ from embedviz import alibi
 def bloom_slopes(num_heads: int) -> list[float]:
     """transformers' BLOOM ``build_alibi_tensor`` itself (float32 slopes): its bias at key position 1 is the slope.
 
-    Imported, not skipped: a missing oracle is a failure (transformers is in requirements-test.txt).
+    A missing oracle fails in CI (tests.conftest.require_oracle); transformers is in requirements-test.txt.
     """
     import torch
-    from transformers.models.bloom.modeling_bloom import build_alibi_tensor
 
+    build_alibi_tensor = require_oracle("transformers.models.bloom.modeling_bloom").build_alibi_tensor
     bias = build_alibi_tensor(torch.ones(1, 2), num_heads, torch.float64)  # (H, 1, 2): slope_h * key position
     return bias[:, 0, 1].tolist()
 
