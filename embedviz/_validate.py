@@ -8,9 +8,14 @@ import numpy as np
 
 
 def positive_int(name: str, value, *, minimum: int = 1, maximum: int | None = None) -> int:
-    """Return ``value`` as an int in [minimum, maximum]; bools, floats and strings are refused."""
+    """Return ``value`` as an int in [minimum, maximum]; bools, floats and strings are refused.
+
+    The one integer check of the core (pass ``minimum=0`` for counts and ids): every message reads
+    "name (value) must be ...", e.g. "steps (0) must be >= 1", "d_model (2.5) must be an integer, got float".
+    """
+    # bool is a subclass of int in Python; True as a vocabulary size is a mistake, not the number 1
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name} ({value!r}) must be an integer")
+        raise ValueError(f"{name} ({value!r}) must be an integer, got {type(value).__name__}")
     value = int(value)
     if maximum is not None and value.bit_length() > 64 and value > maximum:  # no 400-digit number in a message
         raise ValueError(f"{name} (an integer of about {_digits(value):,} digits) must be <= {maximum:,}")

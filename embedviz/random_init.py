@@ -8,17 +8,17 @@ from __future__ import annotations
 
 import numpy as np
 
-INIT_STD = 0.02  # text 000 / GPT-2: a small Gaussian, so no row starts out closer to another than chance
+GPT2_STD = 0.02  # text 000 / GPT-2: a small Gaussian, so no row starts out closer to another than chance
 
 
-def normal_table(num_rows: int, d_model: int, *, std: float = INIT_STD, generator=None):
+def normal_table(num_rows: int, d_model: int, *, std: float = GPT2_STD, generator=None):
     """A (num_rows, D) torch tensor of N(0, std^2) entries, drawn from ``generator`` (torch's global one if None)."""
     import torch  # the numpy callers below never pay for importing torch
 
     return torch.randn(num_rows, d_model, generator=generator) * std
 
 
-def normal_rows(rows, d_model: int, *, std: float = INIT_STD, seed: int = 0, table: int = 0) -> np.ndarray:
+def normal_rows(rows, d_model: int, *, std: float = GPT2_STD, seed: int = 0, table: int = 0) -> np.ndarray:
     """Rows ``rows`` of a random (L, D) table of N(0, std^2) entries, shape (P, D), float64.
 
     Each row is drawn from its own seeded stream (seed, table, row), so row p is the same whichever other rows are

@@ -2,7 +2,7 @@
 import numpy as np
 import torch
 
-from embedviz.random_init import INIT_STD, normal_rows, normal_table
+from embedviz.random_init import GPT2_STD, normal_rows, normal_table
 
 
 def test_torch_table_is_torch_randn_times_std():
@@ -13,7 +13,7 @@ def test_torch_table_is_torch_randn_times_std():
 
 def test_default_std_is_text_000s_small_gaussian():
     table = normal_table(2_000, 64, generator=torch.Generator().manual_seed(0))
-    assert abs(float(table.std()) - 0.02) < 0.001 and INIT_STD == 0.02
+    assert abs(float(table.std()) - 0.02) < 0.001 and GPT2_STD == 0.02
 
 
 def test_numpy_rows_do_not_depend_on_the_other_rows_asked_for():
