@@ -234,6 +234,7 @@ def train_group_experiment(
     optimizer: Optimizer = "adam",
     snapshot_every: int | None = None,
     progress: ProgressFn | None = None,
+    cpu_budget_s: float | None = None,
 ) -> TrainingResult:
     """Train an embedding on sequences that each use the characters of one group only (text 001).
 
@@ -252,6 +253,8 @@ def train_group_experiment(
     optimizer: "adam" or "sgd". snapshot_every: steps between snapshots (default steps // 50, fewer snapshots
         when they would take more than 64 MB). batch_size * seq_len * classes is limited to 4,194,304 logits.
     progress: called as progress(step, steps) about 50 times at most.
+    cpu_budget_s: stop once the run has used this much CPU time (see ``training_loop.fit``); the result then has
+        fewer than ``steps`` losses. None trains every step.
     """
     steps, d_model, batch_size, seq_len, snapshot_every = _check_common(
         steps=steps, d_model=d_model, batch_size=batch_size, seq_len=seq_len, snapshot_every=snapshot_every
@@ -288,7 +291,7 @@ def train_group_experiment(
         model = TinyLM(num_rows, num_classes, d_model, context=1, generator=generator)
         before, after, losses, snapshots = fit(
             model, sample, tokens_per_batch=batch_size * (seq_len + 1), steps=steps, lr=lr, optimizer=optimizer,
-            snapshot_every=snapshot_every, progress=progress,
+            snapshot_every=snapshot_every, progress=progress, cpu_budget_s=cpu_budget_s,
         )
     return TrainingResult(
         vocab=vocab, group_of=group_of, group_names=list(cleaned), weights_before=before, weights_after=after,
@@ -338,6 +341,7 @@ def train_on_text(
     optimizer: Optimizer = "adam",
     snapshot_every: int | None = None,
     progress: ProgressFn | None = None,
+    cpu_budget_s: float | None = None,
 ) -> TrainingResult:
     """Train the same tiny model on the user's own text and return the learned token vectors.
 
@@ -410,7 +414,7 @@ def train_on_text(
         model = TinyLM(len(vocab), len(vocab), d_model, context=context, generator=generator)
         before, after, losses, snapshots = fit(
             model, sample, tokens_per_batch=batch_size * window, steps=steps, lr=lr, optimizer=optimizer,
-            snapshot_every=snapshot_every, progress=progress,
+            snapshot_every=snapshot_every, progress=progress, cpu_budget_s=cpu_budget_s,
         )
     return TrainingResult(
         vocab=vocab, group_of=group_of, group_names=group_names, weights_before=before, weights_after=after,
