@@ -16,7 +16,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from embedviz import position_analysis, sinusoidal
 from embedviz.app.i18n import catalog, t
-from embedviz.downsample import CELL_BUDGET, block_mean, log_spaced_indices
+from embedviz.downsample import CELL_BUDGET, OFFSET_POINTS, block_mean, log_spaced_indices
 from embedviz.pretrained import PretrainedEmbeddings, load_bundled_model, load_embedding_file
 from embedviz.tensor_files import MAX_UPLOAD_BYTES, MAX_UPLOAD_ELEMENTS
 from embedviz.word_vectors import analogy, nearest_neighbours, pair_similarity, project_2d
@@ -29,7 +29,6 @@ LESSON_PAIRS = (("cat", "dog"), ("cat", "car"))  # the same question asked in En
 MAX_WORDS = 200  # word-map points: enough for a classroom list, small enough to label every point
 MAX_VIEW_ROWS = 1_024  # rows of a table shown at once: GPT-2's whole position table; the matrix is block-averaged
 MAX_VIEW_VALUES = 1_000_000  # rows x D analysed at once: the (N, N) cosine matrix costs N^2 D <= 1e9 multiply-adds
-OFFSET_POINTS = 128  # offsets on the similarity-vs-distance curve
 _SPLIT = re.compile(r"[,，;；、\t]+|\s+")  # "cat, dog", "cat，dog", "cat dog": any of these separates words
 UPLOAD_MB = MAX_UPLOAD_BYTES // 1_000_000
 UPLOAD_STATE = "_real_upload"  # session key of the HeldUpload
@@ -205,7 +204,7 @@ def row_views(source: str, start: int, stop: int, _upload: HeldUpload | None = N
 def offset_curves(sources: tuple[str, ...]) -> dict:
     """Mean cos(row p, row p+k) against k for each named table: how similarity falls with distance."""
     L = model().num_positions
-    offsets = log_spaced_indices(L, OFFSET_POINTS, dense=0)  # 1 .. L-1, evenly per decade
+    offsets = log_spaced_indices(L, OFFSET_POINTS + 1, dense=1)[1:]  # 1..L-1, log-spaced; 0 is no offset
     return {"offsets": offsets,
             **{name: position_analysis.offset_similarity(_rows_table(name, None), offsets) for name in sources}}
 
