@@ -15,7 +15,9 @@ into one setting per layer. The numbers equal transformers 5.24's (tests/test_ro
 """
 from __future__ import annotations
 
+import json
 import math
+import pathlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -23,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from embedviz._validate import finite_array, finite_float, positive_int
+from embedviz.rope import decay_of_frequencies, wavelengths
 from embedviz.rope_config import config_text_part, from_config
 from embedviz.rope_scaling import compute
 
@@ -44,6 +47,7 @@ class LayerRope:
     inv_freq: np.ndarray | None
     attention_factor: float
     scaling: dict[str, Any] | None
+    train_length: int | None = None  # original_max_position_embeddings as from_config reads it
 
 
 @dataclass(frozen=True)
@@ -153,7 +157,8 @@ def _setting(config: Mapping[str, Any], name: str, layer_type: str | None) -> La
     scaling = out["scaling"]
     rope_type = (scaling or {}).get("rope_type", "default")
     rotated = 2 * int(np.count_nonzero(inv_freq)) if rope_type == "proportional" else 2 * len(inv_freq)
-    return LayerRope(name, out["head_dim"], rotated, out["theta"], rope_type, inv_freq, attention_factor, scaling)
+    return LayerRope(name, out["head_dim"], rotated, out["theta"], rope_type, inv_freq, attention_factor, scaling,
+                     out["original_max_position_embeddings"])
 
 
 # public API
@@ -197,7 +202,7 @@ def layer_plan(config: Mapping[str, Any]) -> LayerPlan:
         names = list(dict.fromkeys(types)) if types else ["rope"]
         one = _setting(config, names[0], None)
         settings = [LayerRope(name, one.head_dim, one.rotary_dim, one.theta, one.rope_type, one.inv_freq,
-                              one.attention_factor, one.scaling) for name in names]
+                              one.attention_factor, one.scaling, one.train_length) for name in names]
         layers[:] = [names.index(t) for t in types] if types else 0
     flags = rope_layer_flags(config)
     temperature = None
@@ -272,3 +277,68 @@ def mla_softmax_scale(config: Mapping[str, Any]) -> dict[str, float] | None:
         mscale = 1.0 if factor <= 1 else 0.1 * mscale_all_dim * math.log(factor) + 1.0
     base = qk_head_dim ** -0.5
     return {"qk_head_dim": float(qk_head_dim), "base": base, "mscale": mscale, "scale": base * mscale * mscale}
+
+
+# the published configs the page offers (copies of tests/fixtures/configs/, a test keeps them identical)
+
+_CONFIG_DIR = pathlib.Path(__file__).parent / "model_configs"
+PUBLISHED: dict[str, str] = {
+    "Gemma 3 12B (5 local : 1 global)": "gemma-3-12b-it.json",
+    "Gemma 4 E2B (proportional global layers)": "gemma-4-e2b.v5.json",
+    "Llama 4 Scout (NoPE every 4th layer)": "llama-4-scout-17b-16e.json",
+    "Qwen2.5-VL 7B (M-RoPE)": "qwen2.5-vl-7b.json",
+    "DeepSeek-V3 (MLA, RoPE on 64 dims)": "deepseek-v3.json",
+    "Phi-2 (partial 0.4)": "phi-2.json",
+    "GPT-NeoX-20B (partial 0.25)": "gpt-neox-20b.json",
+    "Llama 3.1 8B (one RoPE)": "llama-3.1-8b.json",
+}
+
+
+def published_config(name: str) -> dict[str, Any]:
+    """The published config.json (RoPE fields) of one of :data:`PUBLISHED`."""
+    if name not in PUBLISHED:
+        raise ValueError(f"model ({name!r}) must be one of: {', '.join(PUBLISHED)}")
+    return json.loads((_CONFIG_DIR / PUBLISHED[name]).read_text(encoding="utf-8"))
+
+
+def rotated_dimensions(setting: LayerRope) -> np.ndarray:
+    """Which of the head's dimensions RoPE turns, shape (head_dim,) bool, half pairing (dims i and i + d/2 of the
+    rotated block): partial RoPE turns the first rotary_dim dims; proportional turns the pairs with a frequency, so
+    its still dims sit at the end of each half; NoPE turns none."""
+    mask = np.zeros(setting.head_dim, dtype=bool)
+    if setting.inv_freq is None:
+        return mask
+    if setting.rope_type == "proportional":
+        pairs = np.flatnonzero(setting.inv_freq > 0)
+        mask[pairs] = True
+        mask[pairs + setting.head_dim // 2] = True
+        return mask
+    mask[: setting.rotary_dim] = True
+    return mask
+
+
+def exponent_dim(setting: LayerRope) -> int:
+    """The d in w_i = theta^(-2i/d) of a setting: the rotary dimension, except for proportional RoPE, whose
+    exponent counts the whole head (0 for NoPE). The theory (critical dimension, base bound) reads this d."""
+    if setting.inv_freq is None:
+        return 0
+    return setting.head_dim if setting.rope_type == "proportional" else setting.rotary_dim
+
+
+DECAY_DISTANCES = np.unique(np.geomspace(1, 1_000_000, 240).astype(int))  # log-spaced distances for decay curves
+
+
+def setting_curves(setting: LayerRope) -> dict[str, Any]:
+    """What the page draws of one RoPE setting: wavelengths of the pairs that turn, how many pairs stay still,
+    the decay curve over :data:`DECAY_DISTANCES`, the rotated-dimension mask and the exponent's d."""
+    turning = setting.inv_freq[setting.inv_freq > 0]
+    return {"wavelengths": wavelengths(turning), "still_pairs": int(np.sum(setting.inv_freq == 0)),
+            "decay": decay_of_frequencies(setting.inv_freq, DECAY_DISTANCES),
+            "rotated": rotated_dimensions(setting), "exponent_dim": exponent_dim(setting)}
+
+
+def temperature_curve(floor_scale: float, attn_scale: float, length: int) -> dict[str, np.ndarray]:
+    """Llama 4's NoPE temperature at 400 log-spaced positions up to ``length``."""
+    positions = np.unique(np.geomspace(1, positive_int("length", length), 400).astype(int))
+    return {"positions": positions,
+            "scale": nope_attention_scale(positions, floor_scale=floor_scale, attn_scale=attn_scale)}

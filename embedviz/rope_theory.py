@@ -148,3 +148,25 @@ def extrapolation_bound(head_dim: int, theta: float, s) -> np.ndarray:
     inv_freq = inverse_frequencies(head_dim, theta)
     partial_sums = np.cumsum(np.exp(1j * np.multiply.outer(s, inv_freq)), axis=1)  # (N, d/2): A_1 .. A_{d/2}
     return 2.0 * np.abs(partial_sums).sum(axis=1)
+
+
+def extrapolation_to_interpolation(head_dim: int, theta: float, s) -> float:
+    """How many times the smallest extrapolation bound over ``s`` exceeds the largest interpolation bound
+    (d / (32 ln c)): Chen et al.'s "at least 2 * 294.73 ~ 600 times" at d = 128, c = 10,000."""
+    return float(extrapolation_bound(head_dim, theta, s).min() / interpolation_bound(head_dim, theta, [0.5])[0])
+
+
+def theory_summary(head_dim: int, theta: float, train_length: int, scan_length: int, *,
+                   rel_step: float = 1e-3) -> dict:
+    """The three results at one setting, for the page: critical dimension, base bound for ``scan_length``, and
+    the PI bounds over s in [0, 2 * train_length] (1,500 points) with their ratio."""
+    s = np.linspace(0, 2 * positive_int("train_length", train_length), 1_500)
+    interpolation = float(interpolation_bound(head_dim, theta, [0.5])[0])
+    return {
+        "critical": critical_dimension(head_dim, theta, train_length),
+        "base_bound": base_lower_bound(scan_length, head_dim, rel_step=rel_step).base,
+        "s": s,
+        "interpolation": np.full(s.shape, interpolation),
+        "extrapolation": extrapolation_bound(head_dim, theta, s),
+        "ratio": extrapolation_to_interpolation(head_dim, theta, s),
+    }

@@ -255,3 +255,17 @@ def test_deepseek_softmax_scale_matches_transformers():
 def test_layer_plan_errors_name_the_key(config, message):
     with pytest.raises(ValueError, match=message):
         layer_plan(config)
+
+
+def test_rotated_dimensions_partial_proportional_nope():
+    from embedviz.rope_layers import exponent_dim, rotated_dimensions
+    phi2 = layer_plan(load("phi-2.json")).settings[0]
+    mask = rotated_dimensions(phi2)
+    assert mask.shape == (80,) and mask[:32].all() and not mask[32:].any()  # int(80 * 0.4) = 32 dims turn
+    assert exponent_dim(phi2) == 32
+    local, glob = layer_plan(load("gemma-4-e2b.v5.json")).settings
+    mask = rotated_dimensions(glob)  # pairs 0..63 turn: dims 0..63 and 256..319
+    assert mask.sum() == 128 and mask[:64].all() and mask[256:320].all() and not mask[64:256].any()
+    assert exponent_dim(glob) == 512 and exponent_dim(local) == 256
+    nope = layer_plan(load("llama-4-scout-17b-16e.json")).settings[-1]
+    assert not rotated_dimensions(nope).any() and exponent_dim(nope) == 0

@@ -85,3 +85,9 @@ def test_extrapolation_bound_matches_a_loop_and_exceeds_d():
     # the paper: B(s) is "at least larger than d" -> 2 B(s) / (d / (32 ln c)) >= 2 * 294.73 ~ 600 times
     s = np.linspace(0, 4096, 40_001)
     assert (extrapolation_bound(128, 10_000, s) / 2).min() > 128
+
+
+def test_extrapolation_is_hundreds_of_times_looser():
+    from embedviz.rope_theory import extrapolation_to_interpolation
+    ratio = extrapolation_to_interpolation(128, 10_000, np.linspace(0, 4096, 4_001))
+    assert ratio > 2 * 294.73 * 0.99  # the paper's "at least ~600x" (B(s) > d)
