@@ -10,7 +10,8 @@ page's sliders a few steps and waits for the rerun to finish. Locust records two
 - ``WS step``: one slider move (``rerun_script`` sent -> ``script_finished``), the wait a student feels.
 
 A run that ends in a traceback, a compile error or no ``script_finished`` within $EMBEDVIZ_LOAD_TIMEOUT seconds
-(default 60) is a Locust failure. With $EMBEDVIZ_LOAD_SAMPLES set to a path, every sample (kind, page, seconds,
+(default 60) is a Locust failure. With $EMBEDVIZ_LOAD_STEPS=n each student leaves after n steps, and Locust
+stops when all have (the smoke test's bounded run). With $EMBEDVIZ_LOAD_SAMPLES set to a path, every sample (kind, page, seconds,
 error) is also written there as JSON when the test stops, for benchmarks/load/run.py's exact percentiles.
 """
 from __future__ import annotations
@@ -22,7 +23,9 @@ import sys
 import time
 from pathlib import Path
 
+import gevent
 from locust import User, between, events, task
+from locust.exception import StopUser
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from stclient import StreamlitSession  # noqa: E402
@@ -33,7 +36,9 @@ SLIDER_PAGES = ["token-embeddings", "trained-embedding", "why-position", "sinuso
 PAGES = [p for p in os.environ.get("EMBEDVIZ_LOAD_PAGES", ",".join(SLIDER_PAGES)).split(",") if p]
 THINK = tuple(float(x) for x in os.environ.get("EMBEDVIZ_LOAD_THINK", "3,8").split(","))
 TIMEOUT = float(os.environ.get("EMBEDVIZ_LOAD_TIMEOUT", "60"))
+STEPS = int(os.environ.get("EMBEDVIZ_LOAD_STEPS", "0"))  # > 0: each student stops after this many steps
 SAMPLES: list[dict] = []
+_finished_students = 0
 
 
 class Student(User):
@@ -58,6 +63,18 @@ class Student(User):
         if not self._record("step", self.session.move_slider):
             self.session.close()
             self.session = None
+        self.steps = getattr(self, "steps", 0) + 1
+        if STEPS and self.steps >= STEPS:
+            self._leave()
+
+    def _leave(self) -> None:
+        """A student with all steps done leaves; when the last one has, Locust stops (a test needs no clock)."""
+        global _finished_students
+        _finished_students += 1
+        runner = self.environment.runner
+        if runner is not None and _finished_students >= runner.target_user_count:
+            gevent.spawn_later(0.1, runner.quit)
+        raise StopUser()
 
     def on_stop(self) -> None:
         if self.session is not None:

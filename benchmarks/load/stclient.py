@@ -20,6 +20,7 @@ and in Locust's gevent users (gevent patches the socket module it uses).
 """
 from __future__ import annotations
 
+import hashlib
 import random
 import time
 from dataclasses import dataclass, field
@@ -29,6 +30,7 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ClientState_pb2 import ClientState
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.Slider_pb2 import Slider
+from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 FINISHED = ForwardMsg.FINISHED_SUCCESSFULLY
 
@@ -85,6 +87,7 @@ class StreamlitSession:
         self.query_string = ""
         self.sliders: dict[str, SliderState] = {}
         self.session_id = ""
+        self.figures_digest = ""  # of the last finished run's plotly figures: what the student sees change
 
     # the protocol
 
@@ -106,6 +109,7 @@ class StreamlitSession:
         deadline = start + self.timeout
         n = size = 0
         sliders: dict[str, SliderState] = {}
+        digest = hashlib.sha1()
         error = None
         while True:
             left = deadline - time.perf_counter()
@@ -140,8 +144,12 @@ class StreamlitSession:
                 if which == "slider":
                     s: Slider = element.slider
                     if not s.disabled:
-                        sliders[s.id] = SliderState(s.id, s.label, s.min, s.max, s.step, list(s.value or s.default),
-                                                    list(s.options))
+                        # The browser keeps a widget's value; the server sends one only when it sets it.
+                        known = self.sliders.get(s.id)
+                        value = list(s.value) if s.set_value else known.value if known else list(s.default)
+                        sliders[s.id] = SliderState(s.id, s.label, s.min, s.max, s.step, value, list(s.options))
+                elif which == "plotly_chart":
+                    digest.update(element.plotly_chart.spec.encode())
                 elif which == "exception":
                     error = error or f"{element.exception.type}: {element.exception.message[:200]}"
             elif kind == "session_event" and msg.session_event.WhichOneof("type") == "script_compilation_exception":
@@ -150,6 +158,7 @@ class StreamlitSession:
                 if msg.script_finished == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
                     continue  # a newer run follows and will finish
                 self.sliders = sliders or self.sliders
+                self.figures_digest = digest.hexdigest()
                 if error:
                     raise StepError(error)
                 if msg.script_finished != FINISHED:
@@ -169,15 +178,14 @@ class StreamlitSession:
         result.seconds = time.perf_counter() - start
         return result
 
-    def move_slider(self, slider_id: str | None = None) -> StepResult:
-        """Move one slider (a random one unless named) a few steps and wait for the rerun to finish."""
+    def move_slider(self, slider_id: str | None = None, value: list[float] | None = None) -> StepResult:
+        """Move one slider (a random one unless named) a few steps (or to ``value``); wait for the rerun."""
         if not self.sliders:
             raise StepError(f"page {self.page_name!r} shows no slider to move")
         slider = self.sliders[slider_id] if slider_id else self.rng.choice(list(self.sliders.values()))
-        from streamlit.proto.WidgetStates_pb2 import WidgetState
-
         widget = WidgetState(id=slider.id)
-        value = slider.moved(self.rng)
+        value = list(value) if value is not None else slider.moved(self.rng)
+        slider.value = value
         if slider.options:  # st.select_slider: the browser sends the chosen options' labels
             widget.string_array_value.data.extend(slider.options[int(i)] for i in value)
         else:
