@@ -83,7 +83,6 @@ def warm_up(url: str, pages: list[str], rounds: int) -> None:
             session = StreamlitSession(url, timeout=180)
             try:
                 session.open(page)
-                session.move_slider()
             finally:
                 session.close()
 
@@ -141,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--students", type=int, nargs="+", default=[10, 20, 30, 50])
     parser.add_argument("--replicas", type=int, nargs="+", default=[1, 2])
-    parser.add_argument("--duration", type=float, default=60.0, help="seconds of load per class size (default 60)")
+    parser.add_argument("--duration", type=float, default=50.0, help="seconds of load per class size (default 50)")
     parser.add_argument("--think", type=float, nargs=2, default=(3.0, 8.0), help="think time range, s (3 8)")
     parser.add_argument("--pages", nargs="+", default=SLIDER_PAGES, help="URL paths the students spread over")
     parser.add_argument("--out", type=Path, help="directory for logs and samples (default: a temp dir)")
