@@ -5,7 +5,8 @@
 Arguments are those of `streamlit run` after the script. faulthandler writes every thread's stack to stderr on
 SIGUSR1 (it is async-signal-safe, so it works while the event loop or a script thread is stuck). Streamlit drops
 a session without closing its websocket when the session's send queue overflows (see freeze_repro.py); its own
-log says so only at debug level, so this wrapper adds one warning line each time it happens.
+log says so only at debug level, so this wrapper adds one warning line each time it happens. Every 10 s it
+also logs the time spent in garbage collection (Streamlit's runner.postScriptGC runs a full one after each run).
 """
 from __future__ import annotations
 
@@ -32,10 +33,44 @@ def _log_dropped_sessions() -> None:
     rt.Runtime.disconnect_session = disconnect_session
 
 
+def _log_gc_time(every: float = 10.0) -> None:
+    """Every ``every`` s, log the time the garbage collector held the GIL (every thread waits while it runs)."""
+    import gc
+    import threading
+    import time
+
+    spent = {0: 0.0, 1: 0.0, 2: 0.0}
+    count = {0: 0, 1: 0, 2: 0}
+    started: list[float] = []
+
+    def callback(phase, info):
+        if phase == "start":
+            started.append(time.perf_counter())
+        elif started:
+            spent[info["generation"]] += time.perf_counter() - started.pop()
+            count[info["generation"]] += 1
+
+    gc.callbacks.append(callback)
+    log = logging.getLogger("embedviz.serve")
+
+    def report():
+        last = 0.0
+        while True:
+            time.sleep(every)
+            total = sum(spent.values())
+            if total != last:
+                log.warning("gc so far: %d full collections %.1f s, %d young %.1f s", count[2], spent[2],
+                            count[0] + count[1], spent[0] + spent[1])
+                last = total
+
+    threading.Thread(target=report, daemon=True, name="gc-report").start()
+
+
 def main() -> None:
     faulthandler.register(signal.SIGUSR1, all_threads=True)
     logging.basicConfig()
     _log_dropped_sessions()
+    _log_gc_time()
     from streamlit.web.cli import main as streamlit_main
 
     sys.argv = ["streamlit", "run", *sys.argv[1:]]
