@@ -44,6 +44,10 @@ def student(url: str, page: str, steps: int, seed: int) -> str | None:
         session.close()
 
 
+def _progress(row: tuple[str, int]) -> None:
+    print(f"# {time.strftime('%H:%M:%S')} {row[0]}: RSS {row[1] / 2**20:.0f} MB", file=sys.stderr, flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sessions", type=int, default=50)
@@ -68,14 +72,17 @@ def main(argv: list[str] | None = None) -> int:
             errors += [e for e in [student(url, page, 1, 0)] if e]
         start = rss_bytes(server.pid)
         rows.append(("after warm-up (start)", start))
+        _progress(rows[-1])
         for batch in range(1, args.batches + 1):
             with ThreadPoolExecutor(args.concurrency) as pool:
                 jobs = [pool.submit(student, url, SLIDER_PAGES[i % len(SLIDER_PAGES)], args.steps, batch * 1000 + i)
                         for i in range(args.sessions)]
                 errors += [e for e in (j.result() for j in jobs) if e]
             rows.append((f"batch {batch}: {args.sessions} sessions closed", rss_bytes(server.pid)))
+            _progress(rows[-1])
             time.sleep(args.ttl + 15)  # past the TTL, and a few of the runtime's cleanup rounds
             rows.append((f"batch {batch}: {args.ttl + 15} s later (sessions past their TTL)", rss_bytes(server.pid)))
+            _progress(rows[-1])
     finally:
         stop_process(server)
 
