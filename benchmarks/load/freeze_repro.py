@@ -11,9 +11,19 @@ seconds) until the page shows the run finished, pauses 0.2-1 s, and drags again.
 ``--read-delay`` seconds per ForwardMsg (0 = as fast as it can; a starved Chromium reads slowly).
 
 A session is FROZEN if, after letting go, its last rerun did not finish within ``--settle`` seconds, or if it
-ever showed "Running" (a rerun sent, no ``script_finished`` since) for longer than ``--frozen`` seconds. The server is started here (127.0.0.1, a free port) with
-``--server-arg`` options passed through, and ``faulthandler`` dumps its threads on SIGUSR1 into its log
-(``--dump`` sends it when a session is seen frozen). Exit code 1 if any session froze.
+ever showed "Running" (a rerun sent, no ``script_finished`` since) for longer than ``--frozen`` seconds. The
+server is started here (127.0.0.1, a free port) through serve.py, with ``--server-arg`` options passed through:
+``faulthandler`` dumps its threads on SIGUSR1 into its log (``--dump`` sends it when a session is seen stuck),
+and the log shows the time spent in garbage collection. Exit code 1 if any session froze.
+
+What it showed (see the README, "Serving a class"): with Streamlit's defaults, ``runner.postScriptGC`` runs a
+full ``gc.collect(2)`` at the end of every script run, and ``runner.fastReruns`` starts a new script thread for
+every slider step while the interrupted run goes on to its next Streamlit call and then collects too. In a
+process holding torch, plotly and numpy (~220,000 objects) one collection takes 0.2 s on an idle core and 1-2 s
+on a busy one, holding the GIL: every session's script and the websocket loop wait. Fast drags from a few
+students make collections back to back, and sessions wait tens of seconds for a run that is already done or
+not yet scheduled. The upstream reproduction: ``--minimal`` (Streamlit defaults) against
+``--minimal --server-arg "--runner.postScriptGC false --runner.fastReruns false"``.
 """
 from __future__ import annotations
 
@@ -40,9 +50,16 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState  # noqa: E402
 from deploy.launcher import free_port, rss_bytes, stop_process, wait_healthy  # noqa: E402
 from stclient import StreamlitSession  # noqa: E402
 
-# The smallest app that shows it: one slider, and a page of elements big enough that a run is many messages.
+# The smallest app that shows it: one slider, a page of elements, and a heap the size of an app that imports
+# torch/plotly/pandas (~200,000-400,000 live objects), which every full garbage collection has to walk.
 MINIMAL_APP = '''import streamlit as st
 import numpy as np
+
+@st.cache_resource
+def big_heap():  # stands in for torch + plotly + pandas: many live objects
+    return [{"i": i} for i in range(400_000)]
+
+big_heap()
 x = st.slider("x", 0, 100, 50)
 for i in range(40):
     st.write(f"row {i}: {x * i}")
@@ -178,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--settle", type=float, default=60.0, help="seconds the last rerun may take (60)")
     parser.add_argument("--frozen", type=float, default=30.0, help="a wait longer than this is a freeze (30 s)")
     parser.add_argument("--page", default="rope", help="embedviz page (URL path) to use (default rope)")
-    parser.add_argument("--minimal", action="store_true", help="serve a 6-line app instead of embedviz")
+    parser.add_argument("--minimal", action="store_true", help="serve a 12-line app instead of embedviz (upstream)")
     parser.add_argument("--dump", action="store_true", help="SIGUSR1 the server (thread dump) on a freeze")
     parser.add_argument("--server-arg", action="append", default=[], help="extra `streamlit run` option, repeatable")
     parser.add_argument("--log", type=Path, help="server log (default: a temp file, printed at the end)")
