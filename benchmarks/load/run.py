@@ -1,6 +1,6 @@
 """How many students one server serves: Locust students (protocol level, no browsers) against 1 and 2 replicas.
 
-    .venv/bin/python benchmarks/load/run.py                                   # the README's table, ~9 minutes
+    .venv/bin/python benchmarks/load/run.py                                   # the README's table, ~10 minutes
     .venv/bin/python benchmarks/load/run.py --students 10 30 --replicas 1 --duration 30
 
 For each replica count it starts the servers itself (1: one `streamlit run`; more: deploy/launcher.py's nginx
