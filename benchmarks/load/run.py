@@ -7,7 +7,8 @@ For each replica count it starts the servers itself (1: one `streamlit run`; mor
 recipe), on 127.0.0.1 only, opens every slider page once (a teacher's warm-up), then for each class size runs
 Locust headless for --duration seconds: the students arrive over the first 10 s, each opens a page and then moves
 a slider every 3-8 s (see locustfile.py). It prints, as Markdown, the step latency (slider move sent -> script
-finished) p50/p95/p99, the page-open p95, errors, each replica's peak RSS and the machine's load average, and the
+finished) p50/p95/p99, the page-open p95, errors, each replica's peak RSS, the servers' CPU seconds per finished
+run (opens and steps; a cost that does not depend on what else loads the machine) and its load average, and the
 knee: the smallest class whose step p95 passes 1 s. Everything it starts it stops; it ends by itself.
 """
 from __future__ import annotations
@@ -87,6 +88,15 @@ def warm_up(url: str, pages: list[str], rounds: int) -> None:
                 session.close()
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process has used so far (from /proc/<pid>/stat; 0 if it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 class RssSampler(threading.Thread):
     """Peak RSS of each pid, sampled every 0.5 s until stopped."""
 
@@ -113,6 +123,7 @@ def run_class(url: str, students: int, duration: float, think: tuple[float, floa
            "--host", url, "--loglevel", "WARNING"]
     sampler = RssSampler(pids)
     load_before = os.getloadavg()[0]
+    cpu_before = sum(cpu_seconds(pid) for pid in pids)
     sampler.start()
     try:
         subprocess.run(cmd, cwd=ROOT, env=env, stdout=open(out / f"locust-{students}.log", "w"), stderr=subprocess.STDOUT,
@@ -120,6 +131,7 @@ def run_class(url: str, students: int, duration: float, think: tuple[float, floa
     finally:
         sampler.done.set()
         sampler.join()
+    cpu = sum(cpu_seconds(pid) for pid in pids) - cpu_before
     samples = json.loads(samples_path.read_text()) if samples_path.exists() else []
     steps = [s["seconds"] for s in samples if s["kind"] == "step" and not s["error"]]
     opens = [s["seconds"] for s in samples if s["kind"] == "open" and not s["error"]]
@@ -132,6 +144,8 @@ def run_class(url: str, students: int, duration: float, think: tuple[float, floa
         "p99": percentile(steps, 99) if steps else float("nan"),
         "open_p95": percentile(opens, 95) if opens else float("nan"),
         "rss_mb": [sampler.peak[pid] / 2**20 for pid in pids],
+        # The servers' CPU per finished run (opens and steps): what a step costs whatever else loads the machine.
+        "cpu_per_run": cpu / max(1, len(steps) + len(opens)),
         "load": (load_before, os.getloadavg()[0]),
     }
 
@@ -168,11 +182,11 @@ def main(argv: list[str] | None = None) -> int:
           f"{os.cpu_count()} cores, Python {platform.python_version()}; think time {args.think[0]:g}-{args.think[1]:g} s, "
           f"{args.duration:.0f} s per class size; students spread over: {', '.join(args.pages)}. "
           f"Run time {time.monotonic() - started:.0f} s.\n")
-    print("| replicas | students | steps | step p50 (s) | step p95 (s) | step p99 (s) | open p95 (s) | errors | peak RSS per replica (MB) | load avg (1 min, before/after) |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---|---|")
+    print("| replicas | students | steps | step p50 (s) | step p95 (s) | step p99 (s) | open p95 (s) | errors | peak RSS per replica (MB) | server CPU per run (s) | load avg (1 min, before/after) |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---|")
     for r in rows:
         print(f"| {r['replicas']} | {r['students']} | {r['steps']} | {r['p50']:.2f} | {r['p95']:.2f} | {r['p99']:.2f} | "
-              f"{r['open_p95']:.2f} | {r['errors']} | {', '.join(f'{m:.0f}' for m in r['rss_mb'])} | "
+              f"{r['open_p95']:.2f} | {r['errors']} | {', '.join(f'{m:.0f}' for m in r['rss_mb'])} | {r['cpu_per_run']:.2f} | "
               f"{r['load'][0]:.1f} / {r['load'][1]:.1f} |")
     print()
     for replicas in args.replicas:
