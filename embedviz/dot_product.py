@@ -53,6 +53,7 @@ def compare_vectors(u, v) -> dict[str, float]:
         norm_u=float(np.linalg.norm(u)),
         norm_v=float(np.linalg.norm(v)),
         cos=cos,
+        lengths_times_cos=float(np.linalg.norm(u) * np.linalg.norm(v) * cos),  # the other side of u.v = |u||v|cos
         angle_deg=math.degrees(math.acos(cos)),
     )
 
@@ -65,12 +66,12 @@ def similarity_band(cos: float) -> str:
     return next(name for name, bound in BANDS if cos >= bound)
 
 
-def score_guesses(guesses, answers) -> int:
-    """How many guessed bands equal the computed ones (both sequences of band names, same length)."""
+def grade_guesses(guesses, answers) -> list[bool]:
+    """Whether each guessed band equals the computed one (both sequences of band names, same length)."""
     guesses, answers = list(guesses), list(answers)
     if len(guesses) != len(answers):
         raise ValueError(f"guesses ({len(guesses)}) and answers ({len(answers)}) must have the same length")
     for band in guesses + answers:
         if band not in BAND_NAMES:
             raise ValueError(f"band ({band!r}) must be one of {', '.join(BAND_NAMES)}")
-    return sum(g == a for g, a in zip(guesses, answers))
+    return [g == a for g, a in zip(guesses, answers)]

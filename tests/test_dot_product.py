@@ -19,6 +19,7 @@ def test_dot_is_sum_of_products_and_lengths_times_cosine(r1, a1, r2, a2):
     assert out["angle_deg"] == pytest.approx(angle, abs=1e-6)
     assert out["cos"] == pytest.approx(math.cos(math.radians(angle)))
     assert out["dot"] == pytest.approx(r1 * r2 * math.cos(math.radians(angle)))  # |u||v| cos(theta)
+    assert out["lengths_times_cos"] == pytest.approx(out["dot"])
     assert (out["norm_u"], out["norm_v"]) == (pytest.approx(r1), pytest.approx(r2))
 
 
@@ -34,7 +35,7 @@ def test_lesson_002_sign_rules():
 def test_bands():
     assert [dp.similarity_band(c) for c in (1.0, 0.4, 0.39, 0.15, 0.0, -0.15, -0.16, -1.0)] == [
         "close", "close", "related", "related", "unrelated", "unrelated", "opposite", "opposite"]
-    assert dp.score_guesses(["close", "opposite"], ["close", "unrelated"]) == 1
+    assert dp.grade_guesses(["close", "opposite"], ["close", "unrelated"]) == [True, False]
 
 
 def test_prediction_pairs_are_single_tokens_of_the_bundled_model():
@@ -56,7 +57,7 @@ def test_prediction_pairs_are_single_tokens_of_the_bundled_model():
         (lambda: dp.polar_vector(-1, 0), r"length \(-1\) must be >= 0"),
         (lambda: dp.compare_vectors([1, 0], [1, 0, 0]), r"same width"),
         (lambda: dp.similarity_band(1.5), r"cos \(1.5\) must be in \[-1, 1\]"),
-        (lambda: dp.score_guesses(["close"], ["big"]), r"band \('big'\) must be one of"),
+        (lambda: dp.grade_guesses(["close"], ["big"]), r"band \('big'\) must be one of"),
     ],
 )
 def test_errors(call, match):

@@ -15,6 +15,7 @@ PAGES: list[tuple[str, list[tuple[str, str, str, str]]]] = [
         "nav.tokens",
         [
             ("app_pages/token_embeddings.py", "tok.nav", ":material/table_rows:", "token-embeddings"),
+            ("app_pages/dot_product.py", "dot.nav", ":material/straighten:", "dot-product"),
             ("app_pages/trained_embedding.py", "train.nav", ":material/model_training:", "trained-embedding"),
         ],
     ),

@@ -115,6 +115,10 @@ def prediction_answers() -> list[dict]:
     return out
 
 
+def grade(guesses: tuple[str, ...], answers: tuple[str, ...]) -> list[bool]:
+    return dot_product.grade_guesses(guesses, answers)
+
+
 @st.cache_data(max_entries=64, show_spinner=False)
 def pieces(word: str) -> list[tuple[str, int]]:
     from embedviz.app.real_model_view import model
