@@ -24,7 +24,7 @@ from embedviz.embeddings import (
 
 Combine = Literal["sum", "concat"]
 COMBINES: tuple[str, ...] = ("sum", "concat")
-MAX_SHAPE_ELEMENTS = 2_000_000  # B * T * D of the demo batch: built for real, so keep it small
+MAX_SHAPE_ELEMENTS = 8 * 512 * 512  # B * T * D of the demo batch (2,097,152): built for real, so keep it small
 
 
 def width_and_params(
@@ -58,7 +58,7 @@ def width_and_params(
 
 def shape_trace(
     batch: int, length: int, d_model: int, *, vocab_size: int = 256, max_context_length: int = 512,
-    positional: Literal["sinusoidal", "learned"] = "sinusoidal", seed: int = 0,
+    positional: Literal["sinusoidal", "learned"] = "sinusoidal", d_position: int | None = None, seed: int = 0,
 ) -> dict:
     """Run the lesson's EmbeddingComposer on a random (B, T) batch and record every shape on the way.
 
@@ -79,13 +79,16 @@ def shape_trace(
     else:
         raise ValueError(f"positional ({positional!r}) must be 'sinusoidal' or 'learned'")
     composer = EmbeddingComposer(tok, pos_module)
+    d_pos = D if d_position is None else positive_int("d_position", d_position)
+    concat_module = pos_module if d_pos == D else SinusoidalPositionalEmbedding(max_context_length, d_pos)
     ids = torch.randint(0, vocab_size, (B, T), generator=generator)  # (B, T)
     with torch.no_grad():
         token_vectors = tok(ids)  # (B, T, D)
         positions = pos_module(T)  # (T, D); raises past max_context_length
         broadcast = positions.unsqueeze(0)  # (1, T, D)
         summed = composer(ids)  # (B, T, D)
-        concatenated = torch.cat([token_vectors, broadcast.expand(B, T, D)], dim=-1)  # (B, T, 2D)
+        concat_pos = concat_module(T).unsqueeze(0).expand(B, T, d_pos)  # (B, T, D_pos)
+        concatenated = torch.cat([token_vectors, concat_pos], dim=-1)  # (B, T, D + D_pos)
     return dict(
         shapes=[
             ("ids", tuple(ids.shape)),

@@ -18,6 +18,8 @@ def test_shape_trace_matches_torch_broadcasting(B, T, D):
     assert shapes["broadcast"] == (1, T, D)
     assert shapes["sum"] == trace["sum_shape"] == tuple(torch.broadcast_shapes((B, T, D), (1, T, D)))
     assert trace["concat_shape"] == (B, T, 2 * D)
+    wide = composition.shape_trace(B, T, D, d_position=3)
+    assert wide["concat_shape"] == tuple(torch.cat([torch.zeros(B, T, D), torch.zeros(B, T, 3)], dim=-1).shape)
 
 
 def test_every_sequence_in_the_batch_gets_the_same_position_vectors():
@@ -58,7 +60,7 @@ def test_both_lesson_modules_refuse_past_their_length():
         (lambda: composition.width_and_params(10, 10, 8, 4, combine="sum"), r"d_position \(4\) must equal d_token \(8\)"),
         (lambda: composition.width_and_params(10, 10, 8, 8, combine="stack"), r"combine \('stack'\) must be one of"),
         (lambda: composition.shape_trace(0, 4, 8), r"batch \(0\) must be >= 1"),
-        (lambda: composition.shape_trace(1000, 512, 64), r"must be <= 2,000,000"),
+        (lambda: composition.shape_trace(1000, 512, 64), r"must be <= 2,097,152"),
         (lambda: composition.shape_trace(1, 4, 8, positional="rope"), r"positional \('rope'\) must be"),
     ],
 )

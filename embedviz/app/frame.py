@@ -25,6 +25,7 @@ PAGES: list[tuple[str, list[tuple[str, str, str, str]]]] = [
             ("app_pages/why_position.py", "why.nav", ":material/shuffle:", "why-position"),
             ("app_pages/why_sinusoidal.py", "naive.nav", ":material/help:", "why-sine-cosine"),
             ("app_pages/sinusoidal.py", "sin.nav", ":material/waves:", "sinusoidal"),
+            ("app_pages/input_layer.py", "inl.nav", ":material/input:", "input-layer"),
             ("app_pages/rope.py", "rope.nav", ":material/rotate_right:", "rope"),
             ("app_pages/compare.py", "cmp.nav", ":material/compare:", "compare"),
             ("app_pages/context_extension.py", "ctx.nav", ":material/open_in_full:", "context-extension"),

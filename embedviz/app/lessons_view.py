@@ -60,7 +60,8 @@ def _curve(values: np.ndarray, x: np.ndarray) -> np.ndarray:
 @st.cache_data(max_entries=32, show_spinner=False)
 def input_layer(batch: int, length: int, d_model: int, d_position: int, vocab_size: int, max_length: int) -> dict:
     """The shape trace of the lesson's EmbeddingComposer and the cost of sum vs concat."""
-    trace = composition.shape_trace(batch, length, d_model, vocab_size=vocab_size, max_context_length=max_length)
+    trace = composition.shape_trace(batch, length, d_model, vocab_size=vocab_size, max_context_length=max_length,
+                                    d_position=d_position)
     return dict(
         trace=trace,
         sum=composition.width_and_params(vocab_size, max_length, d_model, d_model, combine="sum"),
