@@ -92,7 +92,7 @@ def id_neighbour_rows(word: str, other: str) -> dict:
     a, b = m.token_id(word), m.token_id(other)
     rows = raw_ids.id_neighbours(m.token_embeddings, a)
     return dict(
-        id=a, other_id=b, tokens=m.tokens([i for i, _ in rows]), rows=rows,
+        id=a, other_id=b, gap=abs(a - b), tokens=m.tokens([i for i, _ in rows]), rows=rows,
         other_cos=pair_similarity(m.token_embeddings, a, b),
         rank=raw_ids.cosine_rank(m.token_embeddings, a, b), vocab_size=m.vocab_size,
     )
