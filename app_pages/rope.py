@@ -3,7 +3,7 @@ import streamlit as st
 
 from embedviz.app import rope_view as view
 from embedviz.app.i18n import t
-from embedviz.app.widgets import BIND, human_number, log_options, notice, plot, show_error
+from embedviz.app.widgets import BIND, human_number, lesson_button, log_options, notice, plot, show_error
 from embedviz.figures import rope as figs
 
 PRESETS = view.rope_presets()
@@ -109,6 +109,8 @@ else:
 # 3. long-range decay, several thetas overlaid, text 003's table
 st.subheader(t("rope.decay_header"))
 st.markdown(t("rope.decay_intro"))
+lesson_button("rope_lesson", "lesson.rope_button", {"rope_hd": 128, "rope_theta": 10_000.0, "rope_preset": CUSTOM},
+              help="lesson.rope_help")
 dec = view.decay(head_dim, theta, max_len)
 chosen = t("rope.theta_chosen", theta=human_number(theta))
 series = {

@@ -4,7 +4,7 @@ import streamlit as st
 from embedviz.app import lessons_view
 from embedviz.app import tokens_view as view
 from embedviz.app.i18n import t
-from embedviz.app.widgets import choice_slider, human_number, notice, plot, segmented, show_error
+from embedviz.app.widgets import choice_slider, human_number, lesson_button, notice, plot, segmented, show_error
 from embedviz.figures import tokens as figs
 from embedviz.lookup import INIT_SCHEMES
 from embedviz.params import POSITIONAL_KINDS, PRESETS
@@ -20,6 +20,8 @@ with c2:
     scheme = segmented("tok_init", "tok.init", INIT_SCHEMES, "gpt2", format_func=view.INIT_LABELS.get)
 with c3:
     seed = int(st.number_input(t("tok.seed"), 0, 9_999, 0, key="tok_seed", bind="query-params"))
+lesson_button("tok_lesson", "lesson.tok_button", {"tok_text": "Hello", "tok_d": 8, "tok_init": "unit"},
+              help="lesson.tok_help")
 try:
     v = view.lookup_view(text or "", d_model, scheme, seed)
     st.caption(t("tok.ids", n=len(v["ids"]), ids=", ".join(map(str, v["ids"].tolist()))))
