@@ -166,8 +166,7 @@ st.subheader(t("ropel.qwen_header"))
 b = {k: human_number(v) for k, v in lessons_view.position_budget().items()}
 st.markdown(t("ropel.qwen_text", max=b["max_position_embeddings"], native=b["native"], headroom=b["headroom"],
               factor=b["yarn_factor"], reach=b["yarn_reach"], theta=b["rope_theta"]))
-for col, key, value in zip(st.columns(4), ("max", "native", "headroom", "reach"),
-                           (b["max_position_embeddings"], b["native"], b["headroom"], b["yarn_reach"])):
-    col.metric(t(f"ropel.m_{key}", factor=b["yarn_factor"]), value)
+st.table({t(f"ropel.m_{key}", factor=b["yarn_factor"]): [b[field]] for key, field in (
+    ("max", "max_position_embeddings"), ("native", "native"), ("headroom", "headroom"), ("reach", "yarn_reach"))})
 
 notice("rope.notice")
