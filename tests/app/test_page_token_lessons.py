@@ -1,4 +1,4 @@
-"""The raw-ids block of the "Token embeddings" page (lesson 001): ids from ord() and the bundled vocabulary."""
+"""Lesson blocks of the "Token embeddings" page: raw ids (lesson 001) and lesson 004's 409.6M preset."""
 from __future__ import annotations
 
 import pytest
@@ -50,3 +50,15 @@ def test_chinese():
     pt.ok(at)
     assert pt.is_chinese(at.subheader[0].value)
     assert any("相隔" in c.value for c in at.caption)
+
+
+def test_lesson_004_preset_shows_409_6_million():
+    from embedviz.params import LESSON_004
+
+    params_tab = catalog()["tok.tab_params"]["en"]
+    at = pt.page("token_embeddings", tok_tab=params_tab).run()
+    at.selectbox(key="tok_preset").set_value(LESSON_004).run()
+    pt.ok(at)
+    assert at.number_input(key="tok_V").value == 100_000 and at.number_input(key="tok_D").value == 4_096
+    token_metric = catalog()["tok.metric_token"]["en"]
+    assert pt.metric(at, token_metric) == "409,600,000"  # text 004: "4 亿多个浮点数"
