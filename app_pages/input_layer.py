@@ -39,7 +39,7 @@ except ValueError as error:
     st.stop()
 if any(refusals.values()):
     for module, message in refusals.items():
-        st.warning(t("inl.refused", module=t(f"inl.module_{module}"), message=message))
+        st.warning(t("inl.refused", module=module, message=message))  # module: the class name
 else:
     st.success(t("inl.fits", T=f"{length:,}", L=f"{max_length:,}"))
     try:

@@ -62,7 +62,7 @@ try:
 except ValueError as error:
     show_error(error)
 else:
-    s2.dataframe({t("sub.col_piece"): [p for p, _ in pieces], t("sub.col_id"): [i for _, i in pieces]}, hide_index=True)
+    s2.table({t("sub.col_piece"): [p for p, _ in pieces], t("sub.col_id"): [i for _, i in pieces]})
     s1.caption(t("sub.count", word=sub_word, n=len(pieces), pieces=" + ".join(p for p, _ in pieces)))
 
 pairs_tab, analogy_tab, neighbours_tab, map_tab, positions_tab, upload_tab = st.tabs(

@@ -105,16 +105,14 @@ def shape_trace(
 def refusal_messages(max_context_length: int, length: int) -> dict[str, str]:
     """Each lesson position module asked for ``length`` positions when it holds ``max_context_length``.
 
-    The value is the module's own ValueError message, or "" when the length fits. A width of 2 is enough to ask:
-    the check depends on the length only.
+    Keys are the modules' class names; the value is the module's own ValueError message, or "" when the length
+    fits. A width of 2 is enough to ask: the check depends on the length only.
     """
     L = positive_int("max_context_length", max_context_length)
     T = positive_int("length", length)
     out = {}
-    for name, module in (
-        ("learned", LearnedPositionalEmbedding(L, 2)),
-        ("sinusoidal", SinusoidalPositionalEmbedding(L, 2)),
-    ):
+    for module in (LearnedPositionalEmbedding(L, 2), SinusoidalPositionalEmbedding(L, 2)):
+        name = type(module).__name__
         try:
             module(T)
             out[name] = ""

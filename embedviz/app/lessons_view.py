@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from embedviz import composition, dot_product, naive_positions, raw_ids, subwords
+from embedviz import dot_product, naive_positions, raw_ids, subwords
 from embedviz.downsample import strided_indices
 from embedviz.position_budget import qwen3_position_budget
 from embedviz.sinusoidal import sinusoidal_table
@@ -60,6 +60,7 @@ def _curve(values: np.ndarray, x: np.ndarray) -> np.ndarray:
 @st.cache_data(max_entries=32, show_spinner=False)
 def input_layer(batch: int, length: int, d_model: int, d_position: int, vocab_size: int, max_length: int) -> dict:
     """The shape trace of the lesson's EmbeddingComposer and the cost of sum vs concat."""
+    from embedviz import composition  # torch: imported on first use, so pages without it never load torch
     trace = composition.shape_trace(batch, length, d_model, vocab_size=vocab_size, max_context_length=max_length,
                                     d_position=d_position)
     return dict(
@@ -71,6 +72,7 @@ def input_layer(batch: int, length: int, d_model: int, d_position: int, vocab_si
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def refusals(max_length: int, length: int) -> dict[str, str]:
+    from embedviz import composition
     return composition.refusal_messages(max_length, length)
 
 

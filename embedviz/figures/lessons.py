@@ -8,12 +8,11 @@ import plotly.graph_objects as go
 
 from embedviz.figures import f32, heatmap, line_chart, new_figure, side_by_side
 
-SCHEME_COLORS = {"raw": "#DC3912", "normalized": "#FF9900", "binary": "#990099", "sinusoidal": "#3366CC"}
 
 
 def values_figure(positions, series: Mapping[str, np.ndarray], *, title: str, x_title: str, y_title: str,
                   note: str | None = None, marker: int | None = None, marker_name: str = ""):
-    """One scheme's value at each position (log y: the raw index spans 0 .. L-1 while the others stay below 1)."""
+    """Each series' value at each position, with a dotted line at the chosen position."""
     fig = line_chart(positions, series, title=title, x_title=x_title, y_title=y_title, note=note)
     if marker is not None:
         fig.add_vline(x=marker, line_dash="dot", line_color="#555", annotation_text=marker_name)
@@ -30,15 +29,6 @@ def counter_figure(binary, smooth, positions, *, title: str, subplot_titles: Seq
     ]
     fig = side_by_side(panels, title=title, subplot_titles=subplot_titles, note=note, spacing=0.06)
     fig.update_yaxes(autorange=True)
-    return fig
-
-
-def wave_figure(positions, square, smooth, *, names: Sequence[str], title: str, x_title: str, y_title: str,
-                note: str | None = None):
-    """One bit as a square wave against the cosine of the same period."""
-    fig = new_figure(title, note=note, x_title=x_title, y_title=y_title, height=320)
-    fig.add_trace(go.Scatter(x=f32(positions), y=f32(square), name=names[0], line=dict(shape="hv", color="#990099")))
-    fig.add_trace(go.Scatter(x=f32(positions), y=f32(smooth), name=names[1], line=dict(color="#3366CC")))
     return fig
 
 

@@ -12,7 +12,7 @@ def minilm():
 
 
 def _pieces(at):
-    table = next(d.value for d in at.dataframe if list(d.value.columns)[0] in ("piece", "子词"))
+    table = next(d.value for d in at.table if list(d.value.columns)[0] in ("piece", "子词"))
     return table.iloc[:, 0].tolist(), table.iloc[:, 1].tolist()
 
 

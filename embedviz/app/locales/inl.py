@@ -70,8 +70,6 @@ STRINGS = {
     },
     "inl.refused": {"en": "{module} refuses: {message}", "zh": "{module} 拒绝：{message}"},
     "inl.fits": {"en": "T = {T} ≤ L = {L}: both modules answer.", "zh": "T = {T} ≤ L = {L}：两种模块都能正常返回。"},
-    "inl.module_learned": {"en": "LearnedPositionalEmbedding", "zh": "LearnedPositionalEmbedding"},
-    "inl.module_sinusoidal": {"en": "SinusoidalPositionalEmbedding", "zh": "SinusoidalPositionalEmbedding"},
     "inl.notice": {
         "en": (
             "Change B: only the first number of every shape changes, and the position vectors stay (1, T, D). "
