@@ -20,6 +20,7 @@ from embedviz.params import (
     preset_embedding_params,
     preset_share,
 )
+from tests.conftest import require_oracle
 
 NO_TABLE_KINDS = ("none", "sinusoidal", "rope", "alibi")
 
@@ -298,7 +299,7 @@ def test_preset_total_matches_layer_by_layer_count(name):
 
 
 def _hf_model(name: str):
-    transformers = pytest.importorskip("transformers")
+    transformers = require_oracle("transformers")
     p = PRESETS[name]
     if name == "GPT-2 (124M)":
         cls = transformers.GPT2LMHeadModel
@@ -357,7 +358,7 @@ def test_preset_matches_transformers_model(name):
 
 @pytest.mark.slow
 def test_bert_masked_lm_head_is_tied():
-    transformers = pytest.importorskip("transformers")
+    transformers = require_oracle("transformers")
     p = PRESETS["BERT-base"]
     config = transformers.BertConfig(
         vocab_size=p.vocab_size, hidden_size=p.d_model, num_hidden_layers=1, num_attention_heads=p.num_heads
