@@ -41,10 +41,12 @@ st.markdown(t("dot.rules"))
 st.subheader(t("dot.predict_header"))
 st.markdown(t("dot.predict_text"))
 guesses = []
+grid = st.columns(2)
 for i, (a, b) in enumerate(PREDICTION_PAIRS):
-    st.markdown(f"**{a} – {b}**")
-    guesses.append(segmented(f"dot_g{i}", "dot.col_guess", BAND_NAMES, "unrelated",
-                             format_func=lambda band: t(f"dot.band_{band}")))
+    with grid[i % 2]:
+        st.markdown(f"**{a} – {b}**")
+        guesses.append(segmented(f"dot_g{i}", "dot.col_guess", BAND_NAMES, "unrelated",
+                                 format_func=lambda band: t(f"dot.band_{band}")))
 if st.toggle(t("dot.reveal"), key="dot_reveal", bind=BIND):
     try:
         answers = view.prediction_answers()

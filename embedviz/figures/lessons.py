@@ -8,12 +8,15 @@ import plotly.graph_objects as go
 
 from embedviz.figures import f32, heatmap, line_chart, new_figure, side_by_side
 
+LEGEND_BELOW = dict(orientation="h", yanchor="top", y=-0.25, xanchor="left", x=0.0)  # keeps the subtitle clear
+
 
 
 def values_figure(positions, series: Mapping[str, np.ndarray], *, title: str, x_title: str, y_title: str,
                   note: str | None = None, marker: int | None = None, marker_name: str = ""):
     """Each series' value at each position, with a dotted line at the chosen position."""
     fig = line_chart(positions, series, title=title, x_title=x_title, y_title=y_title, note=note)
+    fig.update_layout(legend=LEGEND_BELOW)
     if marker is not None:
         fig.add_vline(x=marker, line_dash="dot", line_color="#555", annotation_text=marker_name)
     return fig
@@ -28,7 +31,10 @@ def counter_figure(binary, smooth, positions, *, title: str, subplot_titles: Seq
         for z in (binary, smooth)
     ]
     fig = side_by_side(panels, title=title, subplot_titles=subplot_titles, note=note, spacing=0.06)
-    fig.update_yaxes(autorange=True)
+    fig.update_xaxes(title_text=x_title)
+    fig.update_yaxes(title_text=y_title, type="category", col=1)
+    fig.update_yaxes(type="category", col=2)
+    fig.update_layout(margin=dict(t=120))  # room for the subtitle above the panel titles
     return fig
 
 
@@ -36,6 +42,7 @@ def steps_figure(positions, steps: Mapping[str, np.ndarray], *, title: str, x_ti
                  note: str | None = None):
     """Distance from each position to the next, one line per scheme."""
     fig = line_chart(positions, steps, title=title, x_title=x_title, y_title=y_title, note=note, markers=True)
+    fig.update_layout(legend=LEGEND_BELOW)
     return fig
 
 
