@@ -1,6 +1,6 @@
 """Why sine and cosine (text 003): the three obvious ways to write a position into a vector, and what each gets wrong.
 
-    raw index          x_p = p                 unbounded: at p = 4,000 it is ~10^5 times an embedding value
+    raw index          x_p = p                 unbounded: at p = 4,000 it is 2 x 10^5 times an entry of 0.02
     index / length     x_p = p / L             bounded, but the same value means a different p for each L
     binary             x_p[b] = bit b of p      bounded, unique, independent of L, but every bit jumps 0 <-> 1
 
