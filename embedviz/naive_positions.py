@@ -49,6 +49,15 @@ def position_with_value(value: float, num_positions: int) -> float:
     return value * _length(num_positions)
 
 
+def on_axis(values, x) -> np.ndarray:
+    """values[x] for positions x on an axis shared by several lengths, NaN where x is past this sequence's end."""
+    values, x = np.asarray(values, dtype=np.float64), np.asarray(x)
+    curve = np.full(len(x), np.nan)
+    inside = x < len(values)
+    curve[inside] = values[x[inside]]
+    return curve
+
+
 def binary_code(positions, num_bits: int) -> np.ndarray:
     """Bit b of each position, least significant first, shape (N, num_bits), values 0.0 / 1.0.
 

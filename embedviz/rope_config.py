@@ -16,7 +16,17 @@ from embedviz._validate import even_int, finite_float, positive_int
 from embedviz.rope_scaling import compute, resolve_rope_type
 
 MAX_CONFIG_CHARS = 1_000_000  # a config.json is a few KB (Phi-3's with its factor lists ~4 KB)
-_JSON_TYPES = {dict: "object", list: "array", str: "string", int: "number", float: "number", bool: "boolean"}
+# Sizes read from a config are checked against these before anything is allocated, so a hostile file costs
+# nothing: the widest published RoPE head is 512 (Gemma 3's global layers 256, Gemma 4's 512), and no context
+# comes near 2^32 tokens. (The page's own, narrower ranges are checked after reading.)
+MAX_HEAD_DIM = 8_192
+MAX_POSITIONS = 1 << 32
+_JSON_TYPES = {dict: "object", list: "array", str: "string", int: "number", float: "number", bool: "boolean",
+               type(None): "null"}
+# keys of a RoPE dict that hold one value, never a dict: a dict under one of them is a mistake, not a layer type
+_SCALAR_KEYS = {"rope_type", "type", "rope_theta", "factor", "partial_rotary_factor", "original_max_position_embeddings",
+                "beta_fast", "beta_slow", "mscale", "mscale_all_dim", "attention_factor", "truncate",
+                "low_freq_factor", "high_freq_factor", "short_factor", "long_factor"}
 
 
 def parse_config_json(text: str) -> dict:
@@ -34,16 +44,20 @@ def parse_config_json(text: str) -> dict:
         raise ValueError(
             f"config.json is not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}"
         ) from None
+    except RecursionError:  # [[[[...]]]] thousands deep: Python's parser gives up
+        raise ValueError("config.json nests objects or arrays too deeply to read (a config has a few levels)") from None
+    except ValueError:  # an integer of more than 4,300 digits (Python's int conversion limit)
+        raise ValueError("config.json holds a number of more than 4,300 digits; a config's numbers have a few") from None
     if not isinstance(config, dict):
         kind = _JSON_TYPES.get(type(config), type(config).__name__)
         raise ValueError(f"config.json must hold a JSON object {{ ... }}, got a JSON {kind}")
     return config
 
 
-def _config_positive_int(config: Mapping[str, Any], key: str) -> int:
+def _config_positive_int(config: Mapping[str, Any], key: str, *, maximum: int = MAX_POSITIONS) -> int:
     if config.get(key) is None:
         raise ValueError(f"config has no '{key}'")
-    return positive_int(key, config[key])
+    return positive_int(key, config[key], maximum=maximum)
 
 
 def from_config(config: Mapping[str, Any], *, layer_type: str | None = None) -> dict[str, Any]:
@@ -72,6 +86,9 @@ def from_config(config: Mapping[str, Any], *, layer_type: str | None = None) -> 
     rope_parameters = config.get("rope_scaling") or config.get("rope_parameters") or {}
     if not isinstance(rope_parameters, Mapping):
         raise ValueError(f"rope_scaling / rope_parameters must be a dict, got {rope_parameters!r}")
+    for key in _SCALAR_KEYS & set(rope_parameters):
+        if isinstance(rope_parameters[key], Mapping):
+            raise ValueError(f"rope_scaling / rope_parameters '{key}' must be a single value, got a JSON object")
     nested = [key for key, value in rope_parameters.items() if isinstance(value, Mapping)]
     if layer_type is not None:
         if layer_type not in nested:
@@ -94,17 +111,17 @@ def from_config(config: Mapping[str, Any], *, layer_type: str | None = None) -> 
             rope_parameters["partial_rotary_factor"] = partial_rotary_factor
 
     if config.get("head_dim") is not None:
-        head_dim = even_int("head_dim", config["head_dim"], what="RoPE")
+        head_dim = even_int("head_dim", config["head_dim"], what="RoPE", maximum=MAX_HEAD_DIM)
     else:
         if config.get("hidden_size") is None or config.get("num_attention_heads") is None:
             raise ValueError("config has neither 'head_dim' nor both 'hidden_size' and 'num_attention_heads'")
-        hidden_size = _config_positive_int(config, "hidden_size")
-        num_attention_heads = _config_positive_int(config, "num_attention_heads")
+        hidden_size = _config_positive_int(config, "hidden_size", maximum=MAX_HEAD_DIM * 1_024)
+        num_attention_heads = _config_positive_int(config, "num_attention_heads", maximum=MAX_HEAD_DIM * 1_024)
         if hidden_size % num_attention_heads:
             raise ValueError(
                 f"hidden_size ({hidden_size}) must be divisible by num_attention_heads ({num_attention_heads})"
             )
-        head_dim = even_int("head_dim", hidden_size // num_attention_heads, what="RoPE")
+        head_dim = even_int("head_dim", hidden_size // num_attention_heads, what="RoPE", maximum=MAX_HEAD_DIM)
     max_position_embeddings = _config_positive_int(config, "max_position_embeddings")
 
     rope_type = resolve_rope_type(rope_parameters)
@@ -117,14 +134,18 @@ def from_config(config: Mapping[str, Any], *, layer_type: str | None = None) -> 
         original = config.get("original_max_position_embeddings")
         if original is None:
             original = rope_parameters.get("original_max_position_embeddings", max_position_embeddings)
-        original = positive_int("original_max_position_embeddings", original)
+        original = positive_int("original_max_position_embeddings", original, maximum=MAX_POSITIONS)
         rope_parameters["original_max_position_embeddings"] = original
         if rope_type in ("yarn", "longrope") and rope_parameters.get("factor") is None:
             # the extension ratio, as transformers infers it (DeepSeek-V3, Phi-3)
             rope_parameters["factor"] = max_position_embeddings / original
     else:
         original = rope_parameters.get("original_max_position_embeddings", max_position_embeddings)
-        original = positive_int("original_max_position_embeddings", original)
+        original = positive_int("original_max_position_embeddings", original, maximum=MAX_POSITIONS)
+    factor = rope_parameters.get("factor")
+    if factor is not None and finite_float("factor", factor) * original > MAX_POSITIONS:
+        raise ValueError(f"factor ({float(factor):g}) stretches original_max_position_embeddings ({original:,}) past "
+                         f"any context ({MAX_POSITIONS:,} tokens)")
 
     plain = rope_type == "default" and rope_parameters.get("partial_rotary_factor", 1.0) == 1.0
     scaling = None if plain else rope_parameters

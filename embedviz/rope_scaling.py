@@ -123,7 +123,13 @@ def _per_pair_factors(params: Mapping[str, Any], key: str, dim: int) -> np.ndarr
         raise ValueError(
             f"{key} has {len(values)} entries, the rotary dimension ({dim}) needs {dim // 2} (one per pair)"
         )
-    factors = finite_array(key, values).astype(np.float64)
+    try:
+        array = np.asarray(values)
+    except ValueError:  # ragged nested lists: numpy's own words would not help a reader
+        raise ValueError(f"{key} must be a flat list of {dim // 2} numbers, got nested lists") from None
+    if array.ndim != 1:
+        raise ValueError(f"{key} must be a flat list of {dim // 2} numbers, got nested lists")
+    factors = finite_array(key, array).astype(np.float64)
     if np.any(factors <= 0):
         raise ValueError(f"{key} entries must all be > 0, got min {factors.min():g}")
     return factors
@@ -242,6 +248,10 @@ def _compute_yarn_parameters(
     truncate = params.get("truncate", True)
     if not isinstance(truncate, (bool, np.bool_)):
         raise ValueError(f"truncate ({truncate!r}) must be True or False for rope_type 'yarn'")
+    for key, turns in (("beta_fast", beta_fast), ("beta_slow", beta_slow)):
+        if not original_length / (turns * 2 * math.pi) > 0:  # underflows to 0: the log below is undefined
+            raise ValueError(f"{key} ({turns:g}) is too large: no pair turns that often in {original_length:,} "
+                             "tokens (the number of turns that marks a fast pair)")
 
     low = _yarn_correction_dim(beta_fast, dim, theta, original_length)
     high = _yarn_correction_dim(beta_slow, dim, theta, original_length)

@@ -38,6 +38,11 @@ def test_index_over_length_means_different_positions_at_different_lengths():
     assert naive.normalized_index(1000).max() < 1.0
 
 
+def test_on_axis_leaves_positions_past_the_end_empty():
+    curve = naive.on_axis(naive.normalized_index(4), np.array([0, 2, 4, 6]))
+    assert curve[:2].tolist() == [0.0, 0.5] and np.isnan(curve[2:]).all()  # a length-4 sequence has no position 4
+
+
 def test_binary_neighbour_steps_are_sqrt_of_flipped_bits_sinusoidal_steps_constant():
     steps = naive.adjacent_steps(naive.binary_code(np.arange(33), 8))
     flipped = [bin(p ^ (p + 1)).count("1") for p in range(32)]  # bits that change from p to p + 1

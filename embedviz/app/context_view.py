@@ -3,8 +3,11 @@ a pasted config.json) last filled the widgets. The math is in embedviz.context_e
 embedviz.rope_scaling (the methods and their LaTeX) and embedviz.rope_config (reading a config.json)."""
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import re
+import zlib
 from typing import Any
 
 import streamlit as st
@@ -16,6 +19,12 @@ CONFIG = "config.json"  # the source option that reads a pasted / uploaded confi
 DEFAULT_SOURCE = "Qwen3-0.6B (YaRN 128K)"  # text 003: Qwen3 goes from 32K to 128K with YaRN
 APPLIED = "ctx__applied"  # session key: the (source, config text) whose values the widgets were last given
 UPLOAD_ID = "ctx__upload"  # session key: the uploaded file already copied into the text area
+UPLOAD_MB = 1  # a config.json is a few KB; checked here too, since the uploader's limit is only the browser's
+CONFIG_KEY = "ctx_cfg"  # the text area (session state only: a config is too long for a plain URL value)
+CONFIG_URL_KEY = "ctx_cfgz"  # the pasted config in the URL, zlib-compressed and base64url-encoded
+# Longest compressed config a link carries: nginx reads a request line into 8 KB buffers by default (uvicorn's
+# own limit is 16 KB for the whole request head), and the page's other settings need a few hundred characters.
+CONFIG_URL_CHARS = 6_000
 
 # widget ranges (a config outside them is refused with a message rather than clamped)
 HEAD_DIM = (4, 512)
@@ -150,11 +159,53 @@ def take_upload(upload) -> None:
     if upload is None or st.session_state.get(UPLOAD_ID) == upload.file_id:
         return
     st.session_state[UPLOAD_ID] = upload.file_id
+    if upload.size > UPLOAD_MB * 2**20:  # a hand-made request can pass the browser's check: never decode it
+        raise ValueError(f"{upload.name} has {upload.size:,} bytes; a config.json is a few KB (limit {UPLOAD_MB} MB)")
     data = upload.getvalue()
     try:
-        st.session_state["ctx_cfg"] = data.decode("utf-8-sig")
+        st.session_state[CONFIG_KEY] = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise ValueError(f"{upload.name} is not UTF-8 text ({error.reason} at byte {error.start})") from None
+
+
+def encode_config(text: str) -> str:
+    """A config text as a URL-safe token: zlib at level 9, then base64url without padding."""
+    return base64.urlsafe_b64encode(zlib.compress(text.encode("utf-8"), 9)).decode("ascii").rstrip("=")
+
+
+def decode_config(token: str) -> str:
+    """The text of :func:`encode_config`'s token (ValueError when the link was cut or edited)."""
+    try:
+        packed = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+        # at most MAX_CONFIG_CHARS * 4 bytes out: a tiny token must not inflate into gigabytes (a zip bomb)
+        inflater = zlib.decompressobj()
+        data = inflater.decompress(packed, rope_config.MAX_CONFIG_CHARS * 4)
+        if inflater.unconsumed_tail or not inflater.eof:
+            raise ValueError
+        return data.decode("utf-8")
+    except (ValueError, binascii.Error, zlib.error, UnicodeDecodeError):
+        raise ValueError("the link's config.json (ctx_cfgz) is cut or damaged: paste the config again") from None
+
+
+def config_from_link() -> None:
+    """On a session's first run, a config carried by the link fills the text area (before it is created)."""
+    token = st.query_params.get(CONFIG_URL_KEY)
+    if token and CONFIG_KEY not in st.session_state:
+        st.session_state[CONFIG_KEY] = decode_config(token)
+
+
+def config_to_link(text: str) -> bool:
+    """Keep the pasted config in the URL so a shared link reproduces the view; False when it is too long."""
+    if text == EXAMPLE_CONFIG_TEXT:
+        st.query_params.pop(CONFIG_URL_KEY, None)
+        return True
+    token = encode_config(text)
+    if len(token) > CONFIG_URL_CHARS:
+        st.query_params.pop(CONFIG_URL_KEY, None)
+        return False
+    if st.query_params.get(CONFIG_URL_KEY) != token:
+        st.query_params[CONFIG_URL_KEY] = token
+    return True
 
 
 def _shown(value: Any) -> str:

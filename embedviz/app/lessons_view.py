@@ -36,22 +36,14 @@ def naive_view(length: int, other_length: int, position: int, d_model: int) -> d
         }
     return dict(
         position=p, clipped=p != position, summary=naive_positions.compare_schemes(length, d_model),
-        x=x, raw=_curve(naive_positions.raw_index(length), x),
-        normalized={L: _curve(naive_positions.normalized_index(L), x) for L in (length, other_length)},
+        x=x, raw=naive_positions.on_axis(naive_positions.raw_index(length), x),
+        normalized={L: naive_positions.on_axis(naive_positions.normalized_index(L), x) for L in (length, other_length)},
         value=value, same_value_other=naive_positions.position_with_value(value, other_length),
         code=naive_positions.binary_code(np.array([p]), d_model)[0].astype(int).tolist(),
         counter_positions=counter_p, binary=naive_positions.binary_code(counter_p, bits),
         smooth=naive_positions.smooth_counter(counter_p, bits), periods=naive_positions.bit_periods(bits).tolist(),
         step_positions=step_p[:-1], steps=steps,
     )
-
-
-def _curve(values: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """values[x] along the shared x axis, NaN past the end of this length (no such position)."""
-    curve = np.full(len(x), np.nan)
-    inside = x < len(values)
-    curve[inside] = values[x[inside]]
-    return curve
 
 
 # The input layer (text 000)
