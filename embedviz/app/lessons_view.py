@@ -80,7 +80,7 @@ def byte_neighbours(char: str) -> list[tuple[int, str]]:
 def id_neighbour_rows(word: str, other: str) -> dict:
     """The bundled model: the rows next to ``word``'s id, and where ``other`` ranks by cosine."""
     from embedviz.app.real_model_view import model  # the bundled table, loaded once per process
-    from embedviz.pretrained import pair_similarity
+    from embedviz.word_vectors import pair_similarity
 
     m = model()
     a, b = m.token_id(word), m.token_id(other)
@@ -101,7 +101,7 @@ def vectors(len_u: float, angle_u: float, len_v: float, angle_v: float) -> dict:
 def prediction_answers() -> list[dict]:
     """The activity's pairs with the bundled model's cosine and band."""
     from embedviz.app.real_model_view import model
-    from embedviz.pretrained import pair_similarity
+    from embedviz.word_vectors import pair_similarity
 
     m, out = model(), []
     for a, b in dot_product.PREDICTION_PAIRS:
