@@ -11,7 +11,7 @@ from typing import Literal
 
 import numpy as np
 
-from embedviz._validate import finite_array, positive_int
+from embedviz._validate import finite_array, finite_float, positive_int
 from embedviz.sinusoidal import sinusoidal_table
 
 MAX_TOKENS = 64  # the demo's heatmaps label every row; a few dozen tokens is plenty to see the effect
@@ -50,6 +50,17 @@ def text003_setup(*, num_tokens: int = 4, d_model: int = 8, seed: int = 0):
     projections = random_projections(d_model, rng=rng)
     x = rng.normal(size=(num_tokens, d_model))  # drawn after the matrices, from the same generator
     return x, projections
+
+
+def logit_scale(attention_factor: float) -> float:
+    """How much every logit q.k grows when q and k are each multiplied by ``attention_factor``: its square.
+
+    RoPE scaling multiplies cos and sin, so the rotated q and k, by attention_factor; YaRN (Peng et al. 2023, eq. 22)
+    writes it as sqrt(1/t) = 0.1 ln s + 1 on both, i.e. the logits are divided by the temperature t. Qwen3 at s = 4:
+    q and k each x 1.1386, the logits x 1.2965.
+    """
+    factor = finite_float("attention_factor", attention_factor, greater_than=0.0)
+    return factor * factor
 
 
 def self_attention(x, Wq, Wk, Wv) -> np.ndarray:

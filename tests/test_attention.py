@@ -231,3 +231,15 @@ def test_validation_messages():
         word_order_demo("a b", positions="rope")
     with pytest.raises(ValueError, match=r"d_model \(0\) must be >= 1"):
         word_order_demo("a b", d_model=0)
+
+
+def test_logit_scale_is_what_scaling_q_and_k_does_to_their_dot_product():
+    # YaRN multiplies cos and sin, so q and k each, by attention_factor: the logit q.k grows by its square
+    from embedviz.attention import logit_scale
+
+    q, k = np.random.default_rng(0).normal(size=(2, 64))
+    a = 0.1 * math.log(4) + 1  # Qwen3's YaRN factor 4
+    assert logit_scale(a) == pytest.approx(((a * q) @ (a * k)) / (q @ k), rel=1e-12)
+    assert f"{logit_scale(a):.4f}" == "1.2965"
+    with pytest.raises(ValueError, match=r"attention_factor \(0\) must be > 0"):
+        logit_scale(0.0)
