@@ -110,6 +110,7 @@ if v.overshoot_unscaled > 1:
 attention_formula = view.attention_latex(method, float(factor), int(original), params, v.attention_factor)
 if attention_formula:
     st.latex(attention_formula)
+    st.caption(t("ctx.logit_scale", af=f"{v.attention_factor:.4f}", logit=f"{view.logit_scale(v.attention_factor):.4f}"))
 else:
     st.caption(t("ctx.attention_none", method=method))
 

@@ -9,6 +9,7 @@ from typing import Any
 import streamlit as st
 
 from embedviz import rope_scaling
+from embedviz.attention import logit_scale  # noqa: F401  (the page shows attention_factor squared)
 from embedviz.params import PRESETS
 
 CONFIG = "config.json"  # the source option that reads a pasted / uploaded config (a language-neutral URL label)
@@ -86,8 +87,13 @@ SOURCES = [*rope_presets(), CONFIG]
 def preset_config(name: str) -> dict[str, Any]:
     """A preset written as the config.json fields RoPE reads, so presets and pasted configs take one path."""
     p = PRESETS[name]
+    scaling = dict(p.rope_scaling) if p.rope_scaling else None
+    if scaling is None and p.pretrained_length != p.max_positions:
+        # max_position_embeddings is not the trained length (Qwen3-0.6B: 40,960 vs 32,768): say it as config.json
+        # would, so rope_scaling.from_config reads it as original_max_position_embeddings
+        scaling = {"rope_type": "default", "original_max_position_embeddings": p.pretrained_length}
     return {"head_dim": p.head_dim, "rope_theta": p.rope_theta, "max_position_embeddings": p.max_positions,
-            "rope_scaling": dict(p.rope_scaling) if p.rope_scaling else None}
+            "rope_scaling": scaling}
 
 
 def _check_ranges(settings: dict[str, Any]) -> None:
@@ -230,7 +236,7 @@ def calculator(head_dim: int, context_length: int, slow_pairs: int) -> dict[str,
     rows = []
     for name, label in REAL_MODELS.items():
         p = PRESETS[name]
-        trained = int((p.rope_scaling or {}).get("original_max_position_embeddings", p.max_positions))
+        trained = p.pretrained_length
         inv_freq, _ = rope_scaling.compute(p.head_dim, p.rope_theta, None)
         rows.append({
             "model": label, "head_dim": p.head_dim, "trained": trained, "theta": p.rope_theta,

@@ -87,12 +87,12 @@ STRINGS = {
     "tok.onehot_md": {
         "en": (
             "Why not feed the model one-hot vectors, 256 long with a single 1? Text 001 gives two reasons: real "
-            "vocabularies are 30,000 to 150,000 long, and every pair of different one-hot vectors is exactly as far "
+            "vocabularies are 30,000 to 100,000 long, and every pair of different one-hot vectors is exactly as far "
             "apart as every other pair, so the geometry cannot say that two tokens are alike. Below: the distances "
             "between the distinct tokens of your text."
         ),
         "zh": (
-            "为什么不直接把 256 维、只有一个 1 的 one-hot 向量交给模型？文本 001 给了两个理由：真实词表有 3 万到 15 万个"
+            "为什么不直接把 256 维、只有一个 1 的 one-hot 向量交给模型？文本 001 给了两个理由：真实词表有 3 万到 10 万个"
             "token；而且任意两个不同的 one-hot 向量之间的距离都完全一样，几何上无法表达“这两个 token 相近”。"
             "下面是你输入文本中各个不同 token 之间的距离。"
         ),

@@ -1,0 +1,91 @@
+"""Issue 12, "teach only what is true": each fixed statement pinned against the core or a published formula.
+
+The numbers are read from the core (the presets' trained length, rope.decay_curve) or computed here from the
+published formula (YaRN's 0.1 ln s + 1, squared on the logits), never copied from the page's own strings.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from embedviz import rope
+from embedviz.app.i18n import catalog
+from embedviz.params import PRESETS
+from tests.app import pagetest as pt
+
+
+def _unseen_pairs(head_dim: int, theta: float, trained: int) -> int:
+    """Pairs that turned less than once in ``trained`` tokens (a plain loop over the pairs)."""
+    return sum(1 for i in range(head_dim // 2) if 2 * math.pi * theta ** (2 * i / head_dim) > trained)
+
+
+# 1. the context page uses the length the model was trained on, not max_position_embeddings
+
+
+@pytest.mark.parametrize(("name", "published"), [("Qwen3-0.6B", 32_768), ("Mistral-7B-v0.1", 8_192)])
+def test_context_page_shows_the_trained_length(name, published):
+    at = pt.page("context_extension", ctx_src=name).run()
+    pt.ok(at)
+    p = PRESETS[name]
+    assert at.number_input(key="ctx_orig").value == p.pretrained_length == published
+    assert any(f"trained on {published:,} tokens" in c.value for c in at.caption)
+    unseen = _unseen_pairs(p.head_dim, p.rope_theta, published)
+    assert pt.metric(at, "pairs meeting unseen angles") == f"{unseen} / {p.head_dim // 2}"
+
+
+def test_rope_page_preset_says_its_trained_length():
+    at = pt.page("rope", rope_preset="Mistral-7B-v0.1").run()
+    pt.ok(at)
+    assert any("max_position_embeddings 32,768 (pre-trained on 8,192 tokens)" in c.value for c in at.caption)
+
+
+# 2. YaRN: q and k each x (0.1 ln s + 1), so the logits x its square
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_yarn_logits_grow_by_the_square(lang):
+    at = pt.page("context_extension", lang=lang).run()  # Qwen3-0.6B, YaRN x 4
+    pt.ok(at)
+    factor = 0.1 * math.log(4) + 1  # YaRN paper: sqrt(1/t) = 0.1 ln s + 1, applied to q and to k
+    assert any(f"{factor ** 2:.4f}" in c.value and f"{factor:.4f}" in c.value for c in at.caption)
+    assert f"{factor ** 2:.4f}" == "1.2965"
+    text = catalog()["ctx.m_yarn"][lang]
+    assert ("square" if lang == "en" else "平方") in text and "1.2965" in text
+
+
+# 3. the RoPE decay text says what the curves show, and the page shows independent q, k too
+
+
+def test_decay_text_numbers_come_from_the_curves():
+    d = [100, 4_096]
+    a, b = rope.decay_curve(128, 500_000.0, d), rope.decay_curve(128, 1_000_000.0, d)
+    low = rope.decay_curve(128, 10_000.0, np.arange(4_097))
+    for lang in ("en", "zh"):
+        text = catalog()["rope.decay_intro"][lang]
+        for value in (*a, *b):
+            assert f"{value:.3f}" in text
+        assert f"−{-low.min():.3f}" in text and f"{int(np.argmin(low)):,}" in text
+        assert "slows every pair" not in text and "每个维度对转得越慢" not in text
+
+
+def test_rope_page_shows_aligned_and_independent_scores():
+    at = pt.page("rope").run()
+    pt.ok(at)
+    chart = pt.chart(at, "independent random q, k")
+    traces = {tr["name"]: pt.values(tr["y"]) for tr in chart["data"]}
+    aligned = traces["q, k aligned (mean cos(d·ω_i))"]
+    distances = pt.values(chart["data"][0]["x"])
+    np.testing.assert_allclose(aligned, rope.decay_curve(128, 10_000.0, distances), atol=1e-6)
+    mean, high = traces["independent q, k: mean"], traces["mean + 1 std"]
+    assert np.abs(mean).max() < 0.05 < high.min()  # 0 on average, while a single pair spreads by ~1/sqrt(128)
+
+
+# 4. lesson 001's vocabulary range
+
+
+def test_one_hot_text_quotes_the_lessons_vocabulary_range():
+    texts = catalog()["tok.onehot_md"]
+    assert "30,000 to 100,000" in texts["en"] and "150,000" not in texts["en"]
+    assert "3 万到 10 万" in texts["zh"] and "15 万" not in texts["zh"]
