@@ -89,3 +89,21 @@ def test_one_hot_text_quotes_the_lessons_vocabulary_range():
     texts = catalog()["tok.onehot_md"]
     assert "30,000 to 100,000" in texts["en"] and "150,000" not in texts["en"]
     assert "3 万到 10 万" in texts["zh"] and "15 万" not in texts["zh"]
+
+
+# the causal-mask switch on Why position
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_causal_mask_makes_order_visible_without_positions(lang):
+    from embedviz import attention
+
+    at = pt.page("why_position", lang=lang).run()
+    pt.ok(at)
+    plain = float(at.metric[0].value)
+    at.toggle(key="why_causal").set_value(True).run()
+    pt.ok(at)
+    masked = float(at.metric[0].value)
+    expected = attention.word_order_demo("the cat sat on the mat", causal=True).demo.max_difference
+    assert plain < 1e-12 and masked == pytest.approx(expected, rel=1e-2) and masked > 0.1
+    assert ("causal mask" if lang == "en" else "因果掩码") in at.metric[0].label
