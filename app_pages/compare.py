@@ -19,8 +19,8 @@ def name(scheme: str) -> str:
     return t(f"cmp.scheme_{scheme}")
 
 
-def mark(ok: bool, reason: str) -> str:
-    return ("✓ " if ok else "✗ ") + reason
+def mark(state: str, reason: str) -> str:
+    return f"{view.MARKS[state]} {reason}"
 
 
 st.title(t("cmp.title"))

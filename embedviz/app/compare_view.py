@@ -16,14 +16,17 @@ from embedviz.sinusoidal import sinusoidal_rows
 
 SCHEMES = ("sinusoidal", "learned", "rope", "alibi", "none")
 PROPERTIES = ("unique", "bounded", "relative", "extrapolates", "deterministic")
-# Which scheme meets which property (text 003's checklist); the reasons are in the locale ("cmp.why_<scheme>_<prop>").
-MEETS: dict[str, tuple[bool, ...]] = {
-    "sinusoidal": (True, True, True, True, True),
-    "learned": (True, True, False, False, True),
-    "rope": (True, True, True, True, True),
-    "alibi": (False, False, True, True, True),
-    "none": (False, True, False, True, True),
+# Which scheme meets which property (lesson 003's checklist), in three states: "yes", "defined" (the formula gives
+# a value at any position, but a model trained on L positions does not generalise past L: the reason the Context
+# extension page exists) and "no". The reasons are in the locale ("cmp.why_<scheme>_<prop>").
+MEETS: dict[str, tuple[str, ...]] = {
+    "sinusoidal": ("yes", "yes", "yes", "defined", "yes"),
+    "learned": ("yes", "yes", "no", "no", "yes"),
+    "rope": ("yes", "yes", "yes", "defined", "yes"),
+    "alibi": ("no", "no", "yes", "yes", "yes"),
+    "none": ("no", "yes", "no", "yes", "yes"),
 }
+MARKS = {"yes": "✓", "defined": "◐", "no": "✗"}
 LEARNED_STD = 0.02  # text 000: a small Gaussian, GPT-2's convention
 CURVE_POINTS = 256  # positions on the adjacent-similarity curve (2 x 256 rows of up to 4096 per scheme)
 MATRIX_POSITIONS = 96  # per similarity panel (four panels side by side)

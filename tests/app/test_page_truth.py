@@ -107,3 +107,18 @@ def test_causal_mask_makes_order_visible_without_positions(lang):
     expected = attention.word_order_demo("the cat sat on the mat", causal=True).demo.max_difference
     assert plain < 1e-12 and masked == pytest.approx(expected, rel=1e-2) and masked > 0.1
     assert ("causal mask" if lang == "en" else "因果掩码") in at.metric[0].label
+
+
+# Compare: "extrapolates" has three states; sinusoidal and RoPE are defined past L, they do not generalise
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_extrapolates_is_three_state(lang):
+    at = pt.page("compare", lang=lang).run()
+    pt.ok(at)
+    column = catalog()["cmp.prop_extrapolates"][lang]
+    table = next(tb.value for tb in at.table if column in tb.value.columns)
+    marks = [cell[0] for cell in table[column]]
+    assert marks == ["◐", "✗", "◐", "✓", "✓"]  # sinusoidal, learned, RoPE, ALiBi, none
+    caption = catalog()["cmp.props_caption"][lang]
+    assert ("contradicts itself" if lang == "en" else "自相矛盾") in caption
