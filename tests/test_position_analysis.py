@@ -249,3 +249,15 @@ def test_plane_turn_refusals():
         plane_turn(np.ones((3, 3)))
     with pytest.raises(ValueError, match=r"points has shape \(1, 2\)"):
         plane_turn(np.ones((1, 2)))
+
+
+def test_is_rotation_tells_a_sin_cos_pair_from_a_random_walk():
+    from embedviz.position_analysis import is_rotation, rows_pca_2d
+
+    p = np.arange(200)[:, None]
+    pair = np.hstack([np.cos(0.3 * p), np.sin(0.3 * p), np.zeros((200, 6))])  # one sin/cos pair, 0.3 rad per row
+    noise = np.random.default_rng(0).normal(scale=0.05, size=pair.shape)
+    assert is_rotation(rows_pca_2d(pair + noise))
+    walk = np.cumsum(np.random.default_rng(1).normal(size=(126, 384)), axis=0)  # a drift with no rotation
+    assert not is_rotation(rows_pca_2d(walk))
+    assert not is_rotation(rows_pca_2d(pair[:10]))  # 9 steps of 0.3 rad: not even half a turn
