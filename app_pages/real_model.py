@@ -50,7 +50,9 @@ measured = view.lesson_pairs()
 st.markdown(t("real.lesson_header"))
 st.dataframe(view.lesson_rows(measured, columns=[t(f"real.col_{c}") for c in view.LESSON_COLUMNS],
                               lesson=t("real.lesson_source"), here=t("real.here_source")), hide_index=True)
-st.caption(t("real.lesson_caption", cat_dog=measured[("cat", "dog")], cat_car=measured[("cat", "car")]))
+st.caption(t("real.lesson_caption", cat_dog=measured[("cat", "dog")], cat_car=measured[("cat", "car")],
+             rank=view.neighbour_rank("cat", "car"), V=f"{view.model_info()['vocab_size']:,}",
+             cat_airplane=measured[("cat", "airplane")], cat_tuesday=measured[("cat", "tuesday")]))
 
 pairs_tab, analogy_tab, neighbours_tab, map_tab, positions_tab, upload_tab = st.tabs(
     view.tab_labels(), key=view.TAB_KEY, bind=BIND)
@@ -143,7 +145,8 @@ if positions_tab.open:
                 subplot_titles=[t("real.learned"), t("real.sinusoidal")]))
             plot(figs.rows_pca(window["pca"], window["rows"], title=t("real.pca_positions_title", a=start, b=stop),
                                color_title=t("common.position"), note=t("real.pca_positions_note")))
-            st.markdown(t("real.turn", deg=window["turn_degrees"], period=window["period"]))
+            st.markdown(t("real.turn" if window["rotation"] else "real.no_turn", deg=window["turn_degrees"],
+                          period=window["period"]))
         step_figure(learned, {t("real.learned"): learned["adjacent"], t("real.sinusoidal"): sinusoidal["adjacent"]},
                     t("common.position"))
         curves = view.offset_curves(("learned", "sinusoidal"))

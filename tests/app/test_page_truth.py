@@ -122,3 +122,30 @@ def test_extrapolates_is_three_state(lang):
     assert marks == ["◐", "✗", "◐", "✓", "✓"]  # sinusoidal, learned, RoPE, ALiBi, none
     caption = catalog()["cmp.props_caption"][lang]
     assert ("contradicts itself" if lang == "en" else "自相矛盾") in caption
+
+
+# Real model: car is no unrelated word for cat here; the rotation sentence only for a real rotation
+
+
+def test_real_model_names_unrelated_pairs_the_data_supports():
+    from embedviz.pretrained import load_bundled_model, nearest_neighbours, pair_similarity
+
+    m = load_bundled_model()
+    cat = m.token_id("cat")
+    rank = [i for i, _ in nearest_neighbours(m.token_embeddings, cat, k=50)].index(m.token_id("car")) + 1
+    at = pt.page("real_model").run()
+    pt.ok(at)
+    caption = at.caption[0].value
+    assert f"{rank}th nearest token of 30,522" in caption and rank == 9
+    for word in ("airplane", "tuesday"):
+        value = pair_similarity(m.token_embeddings, cat, m.token_id(word))
+        assert abs(value) < 0.1 and f"cat–{word} {value:.4f}" in caption
+
+
+@pytest.mark.parametrize(("window", "rotation"), [((0, 511), True), ((1, 126), False)])
+def test_rotation_sentence_only_when_the_rows_rotate(window, rotation):
+    at = pt.page("real_model", session={"real_tab": "Position table", "real_window": window}).run()
+    pt.ok(at)
+    text = " ".join(md.value for md in at.markdown)
+    assert ("training found such a rotation" in text) == rotation
+    assert ("A random walk gives such a picture too" in text) == (not rotation)

@@ -40,11 +40,16 @@ STRINGS = {
     "real.here_source": {"en": "here, measured now", "zh": "本页，实时计算"},
     "real.lesson_caption": {
         "en": (
-            "Same ordering in both models: here cat–dog {cat_dog:.4f} > cat–car {cat_car:.4f}. The absolute values "
-            "differ (other training data, vocabulary and width); what carries meaning is which pair is closer."
+            "Same ordering in both models: here cat–dog {cat_dog:.4f} > cat–car {cat_car:.4f}. But car is a weak "
+            "stand-in for an unrelated word in this model: it is cat's {rank}th nearest token of {V}. Pairs the data "
+            "supports as unrelated score near 0: cat–airplane {cat_airplane:.4f}, cat–tuesday {cat_tuesday:.4f}. The "
+            "absolute values differ between the models (other training data, vocabulary and width); what carries "
+            "meaning is which pair is closer."
         ),
         "zh": (
-            "两个模型给出的大小关系一致：这里 cat–dog {cat_dog:.4f} > cat–car {cat_car:.4f}。绝对数值不同（训练数据、"
+            "两个模型给出的大小关系一致：这里 cat–dog {cat_dog:.4f} > cat–car {cat_car:.4f}。不过在本模型里 car 并不"
+            "适合充当“无关词”：它是 cat 在 {V} 个 token 中第 {rank} 近的 token。数据支持的无关词对得分接近 0："
+            "cat–airplane {cat_airplane:.4f}，cat–tuesday {cat_tuesday:.4f}。两个模型的绝对数值不同（训练数据、"
             "词表和维度都不一样），有意义的是哪一对更接近。"
         ),
     },
@@ -211,6 +216,18 @@ STRINGS = {
             "个位置转满一圈。这就是正弦编码中一对 sin/cos 维度的行为（每个位置转过它的频率 ω）：训练自己找到了这样的旋转。"
         ),
     },
+    "real.no_turn": {
+        "en": (
+            "Follow the numbered points: they do not go round the centre steadily here (about **{deg:.0f}°** per "
+            "step, and the two axes are not a circle). A random walk gives such a picture too, so these rows show no "
+            "sin/cos-like rotation. Widen the range (rows 128 and beyond) to see the rotation this table does have."
+        ),
+        "zh": (
+            "沿着编号的点看：这里它们并没有稳定地绕中心转（每步大约 **{deg:.0f}°**，两个坐标轴也构不成一个圆）。"
+            "随机游走也会画出这样的图，所以这些行看不出类似 sin/cos 的旋转。把范围放宽（第 128 行以后），"
+            "就能看到这张表确实存在的旋转。"
+        ),
+    },
     "real.steps_title": {"en": "How alike are neighbouring rows: cos(row t, row t+1)", "zh": "相邻两行有多像：cos(第 t 行, 第 t+1 行)"},
     "real.step_axis": {"en": "{axis} t", "zh": "{axis} t"},
     "real.steps_note": {
@@ -239,15 +256,17 @@ STRINGS = {
             "Inside, the learned table came out smooth: neighbouring positions have cosine about 0.85, and the matrix "
             "shows a bright band along the diagonal, a pattern nobody built in. It breaks at the ends. Position 0 "
             "always holds [CLS], so its row is long and unlike its neighbour; the last positions appear only in the "
-            "longest inputs and are the least trained; and around position 127 the table jumps, probably the end of "
-            "the 128-token sequences that BERT-style pretraining uses for most of its steps. The sinusoidal table has "
-            "none of this: every step is the same rotation."
+            "longest inputs and are the least trained; and around position 127 the table jumps: this model's own "
+            "sentence fine-tuning capped its inputs at 128 tokens (its model card), so rows 0 … 127 kept training "
+            "while the rows beyond did not (BERT-style pretraining also runs most of its steps at 128 tokens). The "
+            "sinusoidal table has none of this: every step is the same rotation."
         ),
         "zh": (
             "在中间部分，可学习的位置表训练后变得平滑：相邻位置的余弦约为 0.85，矩阵沿对角线出现一条亮带，这并不是"
             "谁设计进去的。到了两端就不平滑了：位置 0 永远放着 [CLS]，它那一行特别长，也和邻居不像；最后几个位置只"
-            "在最长的输入里出现，训练得最少；在位置 127 附近也有一次跳变，很可能是 BERT 类预训练在大部分步数里只用 "
-            "128 个 token 的序列，127 正是这些序列的末尾。正弦表没有这些问题：每一步都是同一个旋转。"
+            "在最长的输入里出现，训练得最少；在位置 127 附近也有一次跳变：这个模型自己的句向量微调把输入截断在 128 个 "
+            "token（见它的模型卡），所以第 0 … 127 行一直在继续训练，后面的行没有（BERT 类预训练的大部分步数也只用 128 "
+            "个 token）。正弦表没有这些问题：每一步都是同一个旋转。"
         ),
     },
     # upload
