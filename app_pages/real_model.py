@@ -2,6 +2,7 @@
 import streamlit as st
 
 from embedviz.app import real_model_view as view
+from embedviz.app.errors import localized
 from embedviz.app.i18n import t
 from embedviz.app.widgets import BIND, int_slider, notice, plot, show_error
 from embedviz.figures import real_model as figs
@@ -66,7 +67,7 @@ if pairs_tab.open:
             if row["pieces"]:
                 st.warning(t("real.pair_format", line=row["line"], n=row["pieces"]))
             elif row["error"]:
-                st.warning(t("real.pair_skipped", line=row["line"], message=row["error"]))
+                st.warning(t("real.pair_skipped", line=row["line"], message=localized(row["error"])))
         good = [row for row in rows if row["cos"] is not None]
         if good:
             plot(figs.pair_bars([f"{r['a']} / {r['b']}" for r in good], [r["cos"] for r in good],
@@ -115,7 +116,7 @@ if map_tab.open:
             show_error(error)
         else:
             for word, message in result["skipped"]:
-                st.warning(t("real.map_skipped", word=word, message=message))
+                st.warning(t("real.map_skipped", word=word, message=localized(message)))
             plot(figs.word_map(result["points"], result["labels"], result["groups"], title=t("real.map_title"),
                                note=t("real.map_note")))
             notice("real.map_notice")

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 
 import streamlit as st
 
+from embedviz.app.errors import localized
 from embedviz.app.i18n import t
 
 BIND = "query-params"
@@ -76,5 +77,5 @@ def notice(key: str, **values) -> None:
 
 
 def show_error(error: Exception) -> None:
-    """A user-input error as a red box with its message, never a traceback."""
-    st.error(t("common.input_error", message=str(error)))
+    """A user-input error as a red box with its message in the reader's language, never a traceback."""
+    st.error(t("common.input_error", message=localized(str(error))))
