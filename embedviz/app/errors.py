@@ -40,7 +40,8 @@ PATTERNS: tuple[tuple[re.Pattern, str], ...] = tuple(
         (r"^word \((?P<word>.*)\) is not a single token in (?P<model>\S+): it splits into (?P<n>\d+) word pieces "
          r"(?P<pieces>.*); pick one piece or a more common word$", "err.word_pieces"),
         (r"^ids is empty: type at least one character$", "err.empty_text"),
-        (r"^config has no '(?P<key>[^']+)'(?P<where>.*)$", "err.config_missing"),
+        (r"^config has no '(?P<key>[^']+)'$", "err.config_missing"),
+        (r"^config has no 'rope_theta' \(neither top-level nor in rope_parameters\)$", "err.config_no_theta"),
         (r"^config\.json is empty: paste a model's config\.json \(a JSON object \{ \.\.\. \}\)$", "err.config_empty"),
         (r"^config\.json is not valid JSON: (?P<detail>.*) at line (?P<line>\d+), column (?P<column>\d+)$",
          "err.config_json"),

@@ -42,7 +42,11 @@ STRINGS = {
         "zh": "词 {word} 在 {model} 里不是单个 token：它被切成 {n} 个 WordPiece 片段 {pieces}；请选其中一个片段或更常见的词",
     },
     "err.empty_text": {"en": "ids is empty: type at least one character", "zh": "没有任何 id：请至少输入一个字符"},
-    "err.config_missing": {"en": "config has no '{key}'{where}", "zh": "config 里没有 '{key}'"},
+    "err.config_missing": {"en": "config has no '{key}'", "zh": "config 里没有 '{key}'"},
+    "err.config_no_theta": {
+        "en": "config has no 'rope_theta' (neither top-level nor in rope_parameters)",
+        "zh": "config 里没有 'rope_theta'（顶层和 rope_parameters 里都没有）",
+    },
     "err.config_empty": {
         "en": "config.json is empty: paste a model's config.json (a JSON object {{ ... }})",
         "zh": "config.json 是空的：请粘贴一个模型的 config.json（一个 JSON 对象 {{ ... }}）",
