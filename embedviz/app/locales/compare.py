@@ -38,7 +38,7 @@ STRINGS = {
             "How alike are the position vectors of p and p + 1? Sinusoidal gives the same value at every p: each "
             "pair turns by ω_i per step, wherever it starts. A freshly initialised learned table is random noise "
             "around 0 (training may smooth it later). RoPE adds no vector, so we rotate the all-ones vector (q = k "
-            "aligned in every pair, as in text 003's decay demo): its similarities are RoPE's relative scores, and "
+            "aligned in every pair, as in lesson 003's decay demo): its similarities are RoPE's relative scores, and "
             "they coincide with the sinusoidal curve because both are sums of cos(ω_i). ALiBi and no encoding put "
             "nothing into the vectors: p and p + 1 look identical (cos = 1). For ALiBi that flat line does not mean “no "
             "position signal”: its signal is a penalty on the attention scores (see its section below), which this "
@@ -47,7 +47,7 @@ STRINGS = {
         "zh": (
             "位置 p 和 p + 1 的位置向量有多像？正弦编码在每个 p 上都一样：每个维度对每走一步转 ω_i，与起点无关。刚初始化"
             "的可学习位置表只是 0 附近的随机噪声（训练之后才可能变得平滑）。RoPE 不添加向量，所以这里旋转全 1 向量（q、k 在"
-            "每个维度对上同向，和文章 003 的衰减实验一样）：它的相似度就是 RoPE 的相对位置分数，并且和正弦曲线完全重合，因为两"
+            "每个维度对上同向，和第 003 的衰减实验一样）：它的相似度就是 RoPE 的相对位置分数，并且和正弦曲线完全重合，因为两"
             "者都是 cos(ω_i) 之和。ALiBi 和无位置编码都不往向量里放任何东西：p 和 p + 1 看起来完全相同（cos "
             "= 1）。对 ALiBi 来说，这条平线并不表示“没有位置信号”：它的信号是加在注意力分数上的惩罚（见下面 ALiBi 一节），"
             "这张向量图显示不出来。"
@@ -224,7 +224,7 @@ STRINGS = {
             "YaRN. Hence ◐: defined at any position, not generalising."
         ),
         "zh": "第 003 课的总结是：可学习编码输在可外推；ALiBi 用长程灵活性换来了外推；正弦编码和 RoPE 五条都满足，正弦把"
-              "相对位置藏在加法里，RoPE 把它直接放进 q·k，这就是 RoPE 成为主流的原因。在可外推这一条上，课程自相矛盾："
+              "相对位置藏在加法里，RoPE 把它直接放进 q·k，这就是 RoPE 成为主流的原因。在可外推这一条上，这一课自相矛盾："
               "它讲长上下文的那一节恰恰说明 RoPE 模型超过训练长度就会失效，需要 PI、NTK 或 YaRN。所以这里标 ◐："
               "能算出任意位置，但不能泛化。",
     },

@@ -9,7 +9,7 @@ STRINGS = {
             "A model trained on sequences of 4,096 tokens has only ever seen pair *i* of its queries and keys turned "
             "through angles up to 4,096·ωᵢ. The fast pairs went round their circle hundreds of times, so every angle "
             "is familiar. The slow pairs never finished a single turn: a longer input shows them angles they have "
-            "never seen, the attention scores go wrong and the output degrades (text 003 calls this the "
+            "never seen, the attention scores go wrong and the output degrades (lesson 003 calls this the "
             "*extrapolation* problem). Context-extension methods change the frequencies ωᵢ so that a long context "
             "lands on familiar angles again. This is how Qwen3 goes from 32K to 128K tokens with YaRN, and how the "
             "YaRN paper took LLaMA to 128K."
@@ -17,7 +17,7 @@ STRINGS = {
         "zh": (
             "一个在 4,096 个 token 的序列上训练的模型，它的 query 和 key 的第 *i* 个维度对最多只转过 4,096·ωᵢ 的角度。"
             "快的维度对早已转了成百上千圈，每个角度都见过；慢的维度对连一圈都没转完，输入一旦更长，它们就会遇到从没见过的角度，"
-            "注意力分数随之错乱，生成质量明显下降——这就是第 003 篇讲的*外推*问题。上下文扩展方法改变各维度对的频率 ωᵢ，"
+            "注意力分数随之错乱，生成质量明显下降——这就是第 003 课讲的*外推*问题。上下文扩展方法改变各维度对的频率 ωᵢ，"
             "让长上下文重新落回模型熟悉的角度范围。Qwen3 就是这样用 YaRN 从 32K 扩到 128K 的，YaRN 论文也用它把 LLaMA "
             "扩到了 128K。"
         ),
@@ -296,8 +296,8 @@ STRINGS = {
     "ctx.decay_before": {"en": "plain RoPE", "zh": "原始 RoPE"},
     "ctx.decay_after": {"en": "{method}", "zh": "{method}"},
     "ctx.decay_note": {
-        "en": "text 003's curve (q, k aligned in every pair); stretching moves the decay to longer distances",
-        "zh": "第 003 篇的曲线（q、k 在每个维度对上同向）；拉伸把衰减推向更远的距离",
+        "en": "lesson 003's curve (q, k aligned in every pair); stretching moves the decay to longer distances",
+        "zh": "第 003 课的曲线（q、k 在每个维度对上同向）；拉伸把衰减推向更远的距离",
     },
     # calculator
     "ctx.calc_header": {"en": "Calculator: which rope_theta for a context?", "zh": "计算器：多长的上下文需要多大的 rope_theta？"},

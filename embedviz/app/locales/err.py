@@ -83,5 +83,5 @@ STRINGS = {
         "en": "token id ({value}) is outside [0, vocab_size) = [0, {limit})",
         "zh": "token id（{value}）超出了 [0, vocab_size) = [0, {limit})",
     },
-    "err.untranslated": {"en": "{message}", "zh": "（以下说明只有英文原文）{message}"},
+    "err.untranslated": {"en": "{message}", "zh": "（以下说明只有英文）{message}"},
 }

@@ -14,29 +14,29 @@ STRINGS = {
             "just its row."
         ),
         "zh": (
-            "课程里用 Hugging Face transformers 查看了 Qwen3-0.6B 的内部。本页离线做同样的事，用的是随应用一起安装的"
+            "这几课用 Hugging Face transformers 查看了 Qwen3-0.6B 的内部。本页离线做同样的事，用的是随应用一起安装的"
             "小型预训练模型 **all-MiniLM-L6-v2**（一个 6 层的 BERT，训练目标是句子向量）。我们只读取其中两个张量："
-            "**token 嵌入表**（每个 WordPiece token 一行）和**可学习的位置表**（每个位置一行，BERT 和 GPT-2 都是这样；"
+            "**词嵌入表**（每个 WordPiece token 一行）和**可学习的位置表**（每个位置一行，BERT 和 GPT-2 都是这样；"
             "Qwen 这类使用 RoPE 的模型没有这张表）。不下载任何东西，也不运行模型代码：一个词的向量就是表里的一行。"
         ),
     },
     "real.metric_vocab": {"en": "vocab_size (rows)", "zh": "vocab_size（行数）"},
     "real.metric_positions": {"en": "learned positions", "zh": "可学习位置数"},
-    "real.metric_params": {"en": "token table parameters", "zh": "token 表参数量"},
+    "real.metric_params": {"en": "token table parameters", "zh": "词嵌入表参数量"},
     "real.lesson_header": {
         "en": (
-            "**The lesson's example, and the same question here.** Text 003 compares 猫/狗 (cat/dog) with 猫/汽车 "
+            "**The lesson's example, and the same question here.** Lesson 003 compares 猫/狗 (cat/dog) with 猫/汽车 "
             "(cat/car) in Qwen3-0.6B. This model's vocabulary is lowercase English WordPiece, where 猫 is `[UNK]` "
             "(unknown), so the Chinese pairs cannot be looked up; the lesson's numbers below come from Qwen3 as the "
             "text printed them, and the English pairs ask the same question of this model, live:"
         ),
         "zh": (
-            "**课程里的例子，以及在这里问同一个问题。** 文章 003 在 Qwen3-0.6B 上比较了 猫/狗 和 猫/汽车。本模型的词表是"
-            "小写英文 WordPiece，“猫”在这里只是 `[UNK]`（未知词），查不到中文词对；下表中课程的数字来自 Qwen3"
-            "（照录文章的输出），英文词对则在本模型上实时计算，问的是同一个问题："
+            "**第 003 课的例子，以及在这里问同一个问题。** 第 003 在 Qwen3-0.6B 上比较了 猫/狗 和 猫/汽车。本模型的词表是"
+            "小写英文 WordPiece，“猫”在这里只是 `[UNK]`（未知词），查不到中文词对；下表中第 003 课的数字来自 Qwen3"
+            "（照录该课打印的结果），英文词对则在本模型上实时计算，问的是同一个问题："
         ),
     },
-    "real.lesson_source": {"en": "lesson (text 003)", "zh": "课程（文章 003）"},
+    "real.lesson_source": {"en": "lesson (lesson 003)", "zh": "第 003 课"},
     "real.here_source": {"en": "here, measured now", "zh": "本页，实时计算"},
     "real.lesson_caption": {
         "en": (
@@ -55,13 +55,13 @@ STRINGS = {
     },
     "real.col_source": {"en": "source", "zh": "来源"},
     "real.col_model": {"en": "model", "zh": "模型"},
-    "real.col_table": {"en": "token table (V × D)", "zh": "token 表 (V × D)"},
+    "real.col_table": {"en": "token table (V × D)", "zh": "词嵌入表 (V × D)"},
     "real.col_pair": {"en": "pair", "zh": "词对"},
     "real.col_cos": {"en": "cos", "zh": "cos"},
     "real.col_step": {"en": "step", "zh": "步"},
     "real.col_vs_typical": {"en": "minus typical", "zh": "减去典型值"},
-    "real.col_norm_from": {"en": "length of row p", "zh": "第 p 行的长度"},
-    "real.col_norm_to": {"en": "length of row p+1", "zh": "第 p+1 行的长度"},
+    "real.col_norm_from": {"en": "length of row p", "zh": "第 p 行的模长"},
+    "real.col_norm_to": {"en": "length of row p+1", "zh": "第 p+1 行的模长"},
     # tabs: labels are also the ?real_tab= values, so keep them short and unique
     "real.tab_pairs": {"en": "Word pairs", "zh": "词对"},
     "real.tab_analogy": {"en": "Analogy", "zh": "类比"},
@@ -90,7 +90,7 @@ STRINGS = {
     "real.pairs_title": {"en": "Cosine similarity of the two words' token rows", "zh": "两个词的 token 行向量的余弦相似度"},
     "real.pairs_note": {
         "en": "rows of the raw token table, before any transformer layer",
-        "zh": "取自原始 token 表的行，还没有经过任何 Transformer 层",
+        "zh": "取自原始 词嵌入表的行，还没有经过任何 Transformer 层",
     },
     "real.pairs_notice": {
         "en": (
@@ -171,13 +171,13 @@ STRINGS = {
     "real.positions_intro": {
         "en": (
             "BERT-style models add a **learned** vector for each position: a table of {L} rows × {D} columns, "
-            "trained like the token table. Text 000 says such a table starts as independent random rows and only "
+            "trained like the token table. Lesson 000 says such a table starts as independent random rows and only "
             "becomes smooth if training makes it so. Here is what training made of it, next to a sinusoidal table "
             "of the same size, which is smooth by construction."
         ),
         "zh": (
-            "BERT 这类模型给每个位置加一个**可学习**的向量：一张 {L} 行 × {D} 列的表，和 token 表一样靠训练得到。"
-            "文章 000 说过，这张表初始化时每一行都是独立的随机向量，只有训练才可能让它变得平滑。下面是训练后的样子，"
+            "BERT 这类模型给每个位置加一个**可学习**的向量：一张 {L} 行 × {D} 列的表，和 词嵌入表一样靠训练得到。"
+            "第 000 说过，这张表初始化时每一行都是独立的随机向量，只有训练才可能让它变得平滑。下面是训练后的样子，"
             "旁边是同样大小、天生平滑的正弦位置表。"
         ),
     },
@@ -237,7 +237,7 @@ STRINGS = {
     "real.rough": {"en": "rough steps", "zh": "不平滑的步"},
     "real.rough_header": {
         "en": "**Where it is not smooth:** {steps}. The first and last steps are always listed; the median row length is {norm:.3f}.",
-        "zh": "**不平滑的地方：** {steps}。第一步和最后一步总会列出；各行长度的中位数是 {norm:.3f}。",
+        "zh": "**不平滑的地方：** {steps}。第一步和最后一步总会列出；各行模长的中位数是 {norm:.3f}。",
     },
     "real.offset_title": {
         "en": "Similarity against distance: mean cos(position p, position p+k)",
@@ -277,7 +277,7 @@ STRINGS = {
             "numbers: pickled objects and `.pt` files are refused, and the table stays in your session."
         ),
         "zh": (
-            "上传你自己的表：一个 `.safetensors` 或 `.npy` 文件，里面是一个二维 (V, D) 数组（模型的 token 表、位置表，"
+            "上传你自己的表：一个 `.safetensors` 或 `.npy` 文件，里面是一个二维 (V, D) 数组（模型的 词嵌入表、位置表，"
             "或者别的任何表）。文件最大 {mb} MB，最多 {values:,} 个数。文件只会被当作数字读取：pickle 对象和 `.pt` "
             "文件一律拒绝，表格只保存在你自己的会话里。"
         ),
@@ -315,7 +315,7 @@ STRINGS = {
             "table the row order is just the vocabulary's, so expect no pattern along the diagonal."
         ),
         "zh": (
-            "如果是位置表，对角线上的亮带和平稳的相邻曲线说明位置是平滑变化的；如果是 token 表，行的顺序只是词表的顺序，"
+            "如果是位置表，对角线上的亮带和平稳的相邻曲线说明位置是平滑变化的；如果是 词嵌入表，行的顺序只是词表的顺序，"
             "沿对角线不会有什么规律。"
         ),
     },

@@ -77,12 +77,12 @@ STRINGS = {
     "rope.pair_header": {"en": "One pair in the plane: only the offset counts", "zh": "在平面上看一个维度对：只有相对距离起作用"},
     "rope.pair_intro": {
         "en": (
-            "Text 003's experiment: q = (1, 0) and k = (0.8, 0.6), one pair with frequency ω. The query is turned "
+            "Lesson 003's experiment: q = (1, 0) and k = (0.8, 0.6), one pair with frequency ω. The query is turned "
             "by m·ω, the key by n·ω. Shift both by s and both arrows turn by the same extra angle: the angle "
             "between them, and so their dot product, stays the same."
         ),
         "zh": (
-            "文章 003 的实验：q = (1, 0)，k = (0.8, 0.6)，只看频率为 ω 的一个维度对。query 转 "
+            "第 003 的实验：q = (1, 0)，k = (0.8, 0.6)，只看频率为 ω 的一个维度对。query 转 "
             "m·ω，key 转 n·ω。把两者同时平移 s，两支箭头多转了同样的角度：它们之间的夹角不变，内积也就不变。"
         ),
     },
@@ -166,11 +166,11 @@ STRINGS = {
     "rope.series_spread_lo": {"en": "mean − 1 std", "zh": "平均值 − 1 个标准差"},
     "rope.score_cos": {"en": "score ⟨R(d)q, k⟩ (unit q, k)", "zh": "分数 ⟨R(d)q, k⟩（单位向量 q、k）"},
     "rope.col_distance": {"en": "distance", "zh": "距离"},
-    "rope.col_text": {"en": "D = 128, θ = 10,000 (text 003)", "zh": "D = 128，θ = 10,000（文章 003）"},
+    "rope.col_text": {"en": "D = 128, θ = 10,000 (lesson 003)", "zh": "D = 128，θ = 10,000（第 003 课）"},
     "rope.col_chosen": {"en": "D = {hd}, θ = {theta} (chosen)", "zh": "D = {hd}，θ = {theta}（当前）"},
     "rope.table_caption": {
-        "en": "Computed live; the first column reproduces text 003's table (1.000, 0.970, 0.737, … 0.278).",
-        "zh": "实时计算；第一列复现了文章 003 的表格（1.000、0.970、0.737……0.278）。",
+        "en": "Computed live; the first column reproduces lesson 003's table (1.000, 0.970, 0.737, … 0.278).",
+        "zh": "实时计算；第一列复现了第 003 的表格（1.000、0.970、0.737……0.278）。",
     },
     "rope.wave_header": {"en": "Wavelengths and the context length", "zh": "波长与上下文长度"},
     "rope.wave_title": {"en": "Wavelength 2π/ω_i of each pair vs the context length", "zh": "每个维度对的波长 2π/ω_i 与上下文长度对比"},
@@ -233,13 +233,15 @@ STRINGS = {
     },
     "rope.notice": {
         "en": (
-            "At the defaults, score(5, 3) = score(50, 48) = 0.2127 and score(5, 0) = −0.3484, as in text 003: the "
-            "shift does not change the score, the offset does. Raise rope_theta and watch the decay curve flatten "
-            "and more pairs turn red in the wavelength chart."
+            "At the defaults, score(5, 3) = score(50, 48) = 0.2127 and score(5, 0) = −0.3484, as in lesson 003: the "
+            "shift does not change the score, the offset does. Raise rope_theta: the thick decay curve stays high "
+            "to longer distances at first (further out it crosses the others), and more pairs turn red in the "
+            "wavelength chart."
         ),
         "zh": (
-            "默认设置下，分数(5, 3) = 分数(50, 48) = 0.2127，分数(5, 0) = −0.3484，与文章 "
-            "003 一致：平移不改变分数，相对距离才会。调大 rope_theta，看衰减曲线变平、波长图里变红的维度对变多。"
+            "默认设置下，分数(5, 3) = 分数(50, 48) = 0.2127，分数(5, 0) = −0.3484，与第 003 课一致：平移不改变分数，"
+            "相对距离才会。调大 rope_theta：粗的衰减曲线一开始在更远的距离上仍保持较高（再远一些会和其他曲线交叉），"
+            "波长图里变红的维度对也变多。"
         ),
     },
 }

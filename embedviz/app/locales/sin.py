@@ -74,8 +74,8 @@ STRINGS = {
     "sin.gap": {"en": "gap k (positions)", "zh": "间隔 k（位置数）"},
     "sin.distance": {"en": "distance ‖PE(s+k) − PE(s)‖", "zh": "距离 ‖PE(s+k) − PE(s)‖"},
     "sin.table_caption": {
-        "en": "The numbers of the lesson: with d_model 8 and base 10,000 this table reproduces them.",
-        "zh": "课程里的数字：d_model 取 8、base 取 10,000 时，这张表与之完全一致。",
+        "en": "Lesson 003's numbers: with d_model 8 and base 10,000 this table reproduces them.",
+        "zh": "第 003 课的数字：d_model 取 8、base 取 10,000 时，这张表与之完全一致。",
     },
     "sin.col_gap": {"en": "gap k", "zh": "间隔 k"},
     "sin.col_from": {"en": "from {s}", "zh": "起点 {s}"},

@@ -32,7 +32,7 @@ STRINGS = {
     "why.shuffle_random": {"en": "random", "zh": "随机"},
     "why.shuffle_typed": {"en": "type it", "zh": "手动输入"},
     "why.order": {"en": "Shuffled sentence (the same tokens in another order)", "zh": "打乱后的句子（同样的 token，换个顺序）"},
-    "why.seed": {"en": "Random seed (word vectors, Wq/Wk/Wv, shuffle)", "zh": "随机种子（词向量、Wq/Wk/Wv、打乱顺序）"},
+    "why.seed": {"en": "Random seed (word vectors, Wq/Wk/Wv, shuffle)", "zh": "随机种子（token 向量、Wq/Wk/Wv、打乱顺序）"},
     "why.positions": {"en": "Add positions to the token vectors", "zh": "给 token 向量加上位置"},
     "why.pos_none": {"en": "none", "zh": "不加"},
     "why.pos_sinusoidal": {"en": "sinusoidal", "zh": "正弦"},
