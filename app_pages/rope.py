@@ -144,7 +144,7 @@ wl = view.wavelengths(head_dim, theta, max_len)
 plot(figs.wavelength_chart(
     wl["wavelen"], wl["never"], max_len, title=t("rope.wave_title"), x_title=t("rope.pair_axis"),
     y_title=t("rope.wavelength_axis"), legend=[t("rope.wave_turns"), t("rope.wave_never")],
-    context_label=t("rope.wave_context", length=human_number(max_len)),
+    context_label=t("rope.wave_context", length=human_number(max_len)), hover=t("rope.wave_hover"),
     note=t("rope.wave_note", never=int(wl["never"].sum()), pairs=half, length=human_number(max_len)),
 ))
 st.markdown(t("rope.wave_explain"))

@@ -16,6 +16,8 @@ PAGES: list[tuple[str, list[tuple[str, str, str, str]]]] = [
         [
             ("app_pages/token_embeddings.py", "tok.nav", ":material/table_rows:", "token-embeddings"),
             ("app_pages/trained_embedding.py", "train.nav", ":material/model_training:", "trained-embedding"),
+            # the payoff of the token story: a real model's token table, right after the one trained here
+            ("app_pages/real_model.py", "real.nav", ":material/psychology:", "real-model"),
         ],
     ),
     (
@@ -28,7 +30,6 @@ PAGES: list[tuple[str, list[tuple[str, str, str, str]]]] = [
             ("app_pages/context_extension.py", "ctx.nav", ":material/open_in_full:", "context-extension"),
         ],
     ),
-    ("nav.models", [("app_pages/real_model.py", "real.nav", ":material/psychology:", "real-model")]),
 ]
 
 

@@ -6,6 +6,7 @@ published formula (YaRN's 0.1 ln s + 1, squared on the logits), never copied fro
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -149,3 +150,43 @@ def test_rotation_sentence_only_when_the_rows_rotate(window, rotation):
     text = " ".join(md.value for md in at.markdown)
     assert ("training found such a rotation" in text) == rotation
     assert ("A random walk gives such a picture too" in text) == (not rotation)
+
+
+# words: one name for the lessons, a place that lists them, one term per idea, no English words in Chinese
+
+
+def test_one_name_for_the_lessons_in_each_language():
+    for key, texts in catalog().items():
+        assert not re.search(r"\btext 00\d|\bText 00\d|the text says|as in the text\b", texts["en"]), key
+        assert not re.search(r"文章 ?00\d|文本 ?00\d|第 ?00\d ?篇|原文|课程里", texts["zh"]), key
+
+
+@pytest.mark.parametrize(("lang", "name"), [("en", "Lesson 00{i}"), ("zh", "第 00{i} 课")])
+def test_home_lists_the_five_lessons(lang, name):
+    from embedviz.app.frame import PAGES
+
+    at = pt.page("home", lang=lang).run()
+    pt.ok(at)
+    text = " ".join(md.value for md in at.markdown)
+    assert all(name.format(i=i) in text for i in range(5))
+    tokens = [url for section, entries in PAGES for *_, url in entries if section == "nav.tokens"]
+    assert tokens == ["token-embeddings", "trained-embedding", "real-model"]  # the real token table right after
+
+
+def test_one_chinese_term_per_idea():
+    zh = " ".join(texts["zh"] for texts in catalog().values())
+    for old in ("远距离衰减", "长程衰减", "训练嵌入", "行长度", "Token 嵌入", "token 表", "token 嵌入"):
+        assert old not in zh, old
+    assert "远程衰减" in zh and "训练后的嵌入" in zh and "平均模长" in zh and "词嵌入" in zh
+
+
+def test_training_legends_and_class_names_are_translated():
+    from embedviz import training
+
+    for name in training._CLASS_NAMES:
+        key = "train.class_" + name.replace(" ", "_").replace("-", "_").lower()
+        assert pt.is_chinese(catalog()[key]["zh"]) or name == "UTF-8 byte", name
+    at = pt.page("trained_embedding", lang="zh").run()
+    pt.ok(at)
+    loss = pt.specs(at)[0]
+    assert [tr["name"] for tr in loss["data"][:2]] == ["损失", "损失（10 步平均）"]

@@ -167,11 +167,14 @@ STRINGS = {
     "tok.notice_grad_untied": {
         "en": (
             "Only the rows that were looked up get a gradient ({used}); every other row is exactly 0, so one step "
-            "changes nothing else. A token that never appears in a batch does not learn from it."
+            "changes nothing else. A token that never appears in a batch does not learn from it. That holds for this "
+            "plain SGD step; with Adam's momentum or weight decay, rows outside the batch still move after the first "
+            "step (carried by earlier gradients, or shrunk by the decay)."
         ),
         "zh": (
             "只有被查表的行收到梯度（{used}）；其余每一行的梯度都恰好为 0，这一步不会改变它们。"
-            "一个 token 如果没有出现在批次里，就不会从这个批次学到任何东西。"
+            "一个 token 如果没有出现在批次里，就不会从这个批次学到任何东西。这对这里的普通 SGD 一步成立；用 Adam 的"
+            "动量或权重衰减时，从第二步起，批次之外的行也会移动（被之前的梯度带着走，或被衰减缩小）。"
         ),
     },
     "tok.notice_grad_tied": {
