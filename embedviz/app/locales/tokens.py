@@ -87,13 +87,13 @@ STRINGS = {
     "tok.onehot_md": {
         "en": (
             "Why not feed the model one-hot vectors, 256 long with a single 1? Lesson 001 gives two reasons: real "
-            "vocabularies are 30,000 to 100,000 long, and every pair of different one-hot vectors is exactly as far "
+            "vocabularies are 30,000 to 100,000 long (the lesson's range; some are larger, Qwen3-0.6B has 151,936), and every pair of different one-hot vectors is exactly as far "
             "apart as every other pair, so the geometry cannot say that two tokens are alike. Below: the distances "
             "between the distinct tokens of your text."
         ),
         "zh": (
             "为什么不直接把 256 维、只有一个 1 的 one-hot 向量交给模型？第 001 给了两个理由：真实词表有 3 万到 10 万个"
-            "token；而且任意两个不同的 one-hot 向量之间的距离都完全一样，几何上无法表达“这两个 token 相近”。"
+            "token（这是课里的范围；也有更大的，Qwen3-0.6B 有 151,936 个）；而且任意两个不同的 one-hot 向量之间的距离都完全一样，几何上无法表达“这两个 token 相近”。"
             "下面是你输入文本中各个不同 token 之间的距离。"
         ),
     },
