@@ -157,7 +157,7 @@ def random_score_stats(
     k /= np.linalg.norm(k, axis=-1, keepdims=True)
     half = head_dim // 2
     qa, qb, ka, kb = q[:, :half], q[:, half:], k[:, :half], k[:, half:]  # (S, d/2) each, half-split pairs
-    angles = rotation_angles(distances, inverse_frequencies(head_dim, theta)[0])  # (N, d/2)
+    angles = rotation_angles(distances, inverse_frequencies(head_dim, theta))  # (N, d/2)
     scores = (qa * ka + qb * kb) @ np.cos(angles).T + (qa * kb - qb * ka) @ np.sin(angles).T  # (S, N)
     return ScoreSpread(scores.mean(axis=0), scores.std(axis=0))
 

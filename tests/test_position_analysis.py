@@ -273,7 +273,11 @@ def test_plane_turn_refusals():
 
 
 def test_is_rotation_tells_a_sin_cos_pair_from_a_random_walk():
-    from embedviz.position_analysis import is_rotation, rows_pca_2d
+    from embedviz.position_analysis import is_rotation
+    from embedviz.similarity import pca_2d
+
+    def rows_pca_2d(rows):
+        return pca_2d(rows, solver="randomized")  # what the Real model page draws
 
     p = np.arange(200)[:, None]
     pair = np.hstack([np.cos(0.3 * p), np.sin(0.3 * p), np.zeros((200, 6))])  # one sin/cos pair, 0.3 rad per row

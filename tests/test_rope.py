@@ -310,7 +310,7 @@ def test_decay_curves_of_500k_and_1m_cross():
 
 def test_pair_zero_turns_one_radian_for_every_theta():
     for theta in (100.0, 10_000.0, 500_000.0, 1e7):
-        assert rope.inverse_frequencies(128, theta)[0][0] == 1.0
+        assert rope.inverse_frequencies(128, theta)[0] == 1.0
 
 
 def test_decay_at_theta_10k_is_not_monotone_and_goes_negative_inside_4096():

@@ -20,7 +20,7 @@ _NV = r"^(?P<name>[^\s(]+(?: [^\s(]+)?) \((?P<value>.*)\) "  # "d_model (7) ", "
 PATTERNS: tuple[tuple[re.Pattern, str], ...] = tuple(
     (re.compile(pattern), key)
     for pattern, key in (
-        (_NV + r"must be an integer$", "err.integer"),
+        (_NV + r"must be an integer, got (?P<kind>\S+)$", "err.integer"),
         (_NV + r"must be an integer in (?P<low>\S+)\.\.(?P<high>\S+)$", "err.integer_range"),
         (_NV + r"must be in (?P<low>\S+)\.\.(?P<high>\S+)$", "err.range"),
         (_NV + r"must be >= (?P<limit>\S+)$", "err.at_least"),

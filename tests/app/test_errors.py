@@ -7,7 +7,7 @@ import re
 import numpy as np
 import pytest
 
-from embedviz import _validate, attention, rope, rope_scaling, training
+from embedviz import _validate, attention, rope, rope_config, training
 from embedviz.app.errors import PATTERNS, localized
 from embedviz.app.i18n import catalog
 from embedviz.embeddings import LearnedPositionalEmbedding
@@ -34,10 +34,10 @@ CALLS = {
     "err.shuffle_tokens": lambda: attention.word_order_demo("a b c", shuffle="typed", shuffled_text="a b d"),
     "err.word_unknown": lambda: load_bundled_model().token_id("猫"),
     "err.word_pieces": lambda: load_bundled_model().token_id("unbelievably"),
-    "err.config_missing": lambda: rope_scaling.from_config({"rope_theta": 1e4, "head_dim": 8}),
-    "err.config_no_theta": lambda: rope_scaling.from_config({"max_position_embeddings": 8, "head_dim": 8}),
-    "err.config_empty": lambda: rope_scaling.parse_config_json(""),
-    "err.config_json": lambda: rope_scaling.parse_config_json("{"),
+    "err.config_missing": lambda: rope_config.from_config({"rope_theta": 1e4, "head_dim": 8}),
+    "err.config_no_theta": lambda: rope_config.from_config({"max_position_embeddings": 8, "head_dim": 8}),
+    "err.config_empty": lambda: rope_config.parse_config_json(""),
+    "err.config_json": lambda: rope_config.parse_config_json("{"),
     "err.group_small": lambda: training.train_group_experiment(groups=("a", "ABC"), steps=1),
     "err.group_shared": lambda: training.train_group_experiment(groups=("abc", "cde"), steps=1),
     "err.too_long": lambda: LearnedPositionalEmbedding(4, 8)(5),

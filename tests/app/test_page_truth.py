@@ -129,7 +129,8 @@ def test_extrapolates_is_three_state(lang):
 
 
 def test_real_model_names_unrelated_pairs_the_data_supports():
-    from embedviz.pretrained import load_bundled_model, nearest_neighbours, pair_similarity
+    from embedviz.pretrained import load_bundled_model
+    from embedviz.word_vectors import nearest_neighbours, pair_similarity
 
     m = load_bundled_model()
     cat = m.token_id("cat")

@@ -3,7 +3,7 @@
 English readers see the core's own message, so each "en" here only documents the message it stands for.
 """
 STRINGS = {
-    "err.integer": {"en": "{name} ({value}) must be an integer", "zh": "{name}（{value}）必须是整数"},
+    "err.integer": {"en": "{name} ({value}) must be an integer, got {kind}", "zh": "{name}（{value}）必须是整数，而不是 {kind}"},
     "err.integer_range": {"en": "{name} ({value}) must be an integer in {low}..{high}",
                           "zh": "{name}（{value}）必须是 {low}..{high} 之间的整数"},
     "err.range": {"en": "{name} ({value}) must be in {low}..{high}", "zh": "{name}（{value}）必须在 {low}..{high} 之间"},
