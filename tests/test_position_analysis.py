@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from embedviz.position_analysis import turn_degrees
 from embedviz.position_analysis import (
     MAD_TO_STD,
     notable_steps,
@@ -286,3 +287,8 @@ def test_is_rotation_tells_a_sin_cos_pair_from_a_random_walk():
     walk = np.cumsum(np.random.default_rng(1).normal(size=(126, 384)), axis=0)  # a drift with no rotation
     assert not is_rotation(rows_pca_2d(walk))
     assert not is_rotation(rows_pca_2d(pair[:10]))  # 9 steps of 0.3 rad: not even half a turn
+
+
+def test_turn_degrees_is_the_size_of_the_turn():
+    assert turn_degrees(-math.pi / 2) == 90.0
+    assert turn_degrees(math.pi) == 180.0
