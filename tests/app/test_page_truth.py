@@ -171,7 +171,7 @@ def test_home_lists_the_five_lessons(lang, name):
     text = " ".join(md.value for md in at.markdown)
     assert all(name.format(i=i) in text for i in range(5))
     tokens = [url for section, entries in PAGES for *_, url in entries if section == "nav.tokens"]
-    assert tokens == ["token-embeddings", "trained-embedding", "real-model"]  # the real token table right after
+    assert tokens[tokens.index("trained-embedding") + 1] == "real-model"  # the real token table right after
 
 
 def test_one_chinese_term_per_idea():
