@@ -3,6 +3,7 @@ import streamlit as st
 
 from embedviz.app import compare_view as view
 from embedviz.app import lessons_view
+from embedviz.app.errors import localized
 from embedviz.app.i18n import t
 from embedviz.app.widgets import BIND, human_number, int_slider, notice, plot, show_error
 from embedviz.figures import compare as figs
@@ -20,8 +21,8 @@ def name(scheme: str) -> str:
     return t(f"cmp.scheme_{scheme}")
 
 
-def mark(ok: bool, reason: str) -> str:
-    return ("✓ " if ok else "✗ ") + reason
+def mark(state: str, reason: str) -> str:
+    return f"{view.MARKS[state]} {reason}"
 
 
 st.title(t("cmp.title"))
@@ -86,8 +87,8 @@ st.subheader(t("cmp.past_header"))
 last = past["last"]
 st.markdown(t("cmp.past_intro", T=f"{length + k:,}", last=f"{last:,}", L=f"{length:,}", lastrow=f"{length - 1:,}"))
 sin_refusal = lessons_view.refusals(length, length + int(k))["SinusoidalPositionalEmbedding"]  # lesson 000's module refuses too
-st.warning(t("cmp.past_learned", last=f"{last:,}", error=past["learned_error"]) + "\n\n"
-           + t("inl.cmp_sinusoidal_refuses", last=f"{last:,}", error=sin_refusal))
+st.warning(t("cmp.past_learned", last=f"{last:,}", error=localized(past["learned_error"])) + "\n\n"
+           + t("inl.cmp_sinusoidal_refuses", last=f"{last:,}", error=localized(sin_refusal)))
 values = ", ".join(f"{v:.3f}" for v in past["sin_values"])
 st.table(
     {

@@ -2,6 +2,7 @@
 import streamlit as st
 
 from embedviz import context_extension, rope_config, rope_scaling
+from embedviz.attention import logit_scale
 from embedviz.app import context_view as view
 from embedviz.app.i18n import t
 from embedviz.app.widgets import BIND, human_number, notice, plot, show_error
@@ -119,6 +120,7 @@ attention_formula = rope_scaling.attention_factor_latex(method, factor=float(fac
                                                         params=params, value=v.attention_factor)
 if attention_formula:
     st.latex(attention_formula)
+    st.caption(t("ctx.logit_scale", af=f"{v.attention_factor:.4f}", logit=f"{logit_scale(v.attention_factor):.4f}"))
 else:
     st.caption(t("ctx.attention_none", method=method))
 

@@ -10,6 +10,8 @@ from embedviz.tokenizer import token_labels
 st.title(t("home.title"))
 st.markdown(t("home.intro"))
 st.markdown(t("home.journey"))
+with st.expander(t("home.lessons_header")):
+    st.markdown(t("home.lessons"))
 
 text = st.text_input(t("home.try"), value="Hello", key="home_text", max_chars=64, bind="query-params")
 try:

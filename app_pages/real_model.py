@@ -3,6 +3,7 @@ import streamlit as st
 
 from embedviz.app import lessons_view
 from embedviz.app import real_model_view as view
+from embedviz.app.errors import localized
 from embedviz.app.i18n import t
 from embedviz.app.widgets import BIND, int_slider, notice, plot, show_error
 from embedviz.figures import real_model as figs
@@ -51,7 +52,9 @@ measured = view.lesson_pairs()
 st.markdown(t("real.lesson_header"))
 st.dataframe(view.lesson_rows(measured, columns=[t(f"real.col_{c}") for c in view.LESSON_COLUMNS],
                               lesson=t("real.lesson_source"), here=t("real.here_source")), hide_index=True)
-st.caption(t("real.lesson_caption", cat_dog=measured[("cat", "dog")], cat_car=measured[("cat", "car")]))
+st.caption(t("real.lesson_caption", cat_dog=measured[("cat", "dog")], cat_car=measured[("cat", "car")],
+             rank=view.neighbour_rank("cat", "car"), V=f"{view.model_info()['vocab_size']:,}",
+             cat_airplane=measured[("cat", "airplane")], cat_tuesday=measured[("cat", "tuesday")]))
 
 st.markdown(f"**{t('sub.header')}**")  # lesson 003: subwords
 st.markdown(t("sub.text"))
@@ -77,7 +80,7 @@ if pairs_tab.open:
             if row["pieces"]:
                 st.warning(t("real.pair_format", line=row["line"], n=row["pieces"]))
             elif row["error"]:
-                st.warning(t("real.pair_skipped", line=row["line"], message=row["error"]))
+                st.warning(t("real.pair_skipped", line=row["line"], message=localized(row["error"])))
         good = [row for row in rows if row["cos"] is not None]
         if good:
             plot(figs.pair_bars([f"{r['a']} / {r['b']}" for r in good], [r["cos"] for r in good],
@@ -126,7 +129,7 @@ if map_tab.open:
             show_error(error)
         else:
             for word, message in result["skipped"]:
-                st.warning(t("real.map_skipped", word=word, message=message))
+                st.warning(t("real.map_skipped", word=word, message=localized(message)))
             plot(figs.word_map(result["points"], result["labels"], result["groups"], title=t("real.map_title"),
                                note=t("real.map_note")))
             notice("real.map_notice")
@@ -156,7 +159,8 @@ if positions_tab.open:
                 subplot_titles=[t("real.learned"), t("real.sinusoidal")]))
             plot(figs.rows_pca(window["pca"], window["rows"], title=t("real.pca_positions_title", a=start, b=stop),
                                color_title=t("common.position"), note=t("real.pca_positions_note")))
-            st.markdown(t("real.turn", deg=window["turn_degrees"], period=window["period"]))
+            st.markdown(t("real.turn" if window["rotation"] else "real.no_turn", deg=window["turn_degrees"],
+                          period=window["period"]))
         step_figure(learned, {t("real.learned"): learned["adjacent"], t("real.sinusoidal"): sinusoidal["adjacent"]},
                     t("common.position"))
         curves = view.offset_curves(("learned", "sinusoidal"))

@@ -5,6 +5,7 @@ from embedviz.app import lessons_view
 from embedviz.app import rope_view as view
 from embedviz.app.i18n import t
 from embedviz.app.widgets import BIND, human_number, lesson_button, log_options, notice, plot, show_error
+from embedviz.figures import line_chart
 from embedviz.figures import rope as figs
 
 PRESETS = view.rope_presets()
@@ -60,7 +61,7 @@ max_len = cols[2].select_slider(
 if preset in PRESETS:
     p = PRESETS[preset]
     caption = t("rope.preset_caption", name=preset, head_dim=p["head_dim"], theta=human_number(p["theta"]),
-                max_len=human_number(p["max_len"]))
+                max_len=human_number(p["max_len"]), trained=human_number(p["trained"]))
     st.caption(caption + (" " + t("rope.preset_scaling", scaling=p["scaling"]) if p["scaling"] else ""))
 
 # 1. per-dimension rotation angles
@@ -130,6 +131,15 @@ st.dataframe(
     hide_index=True,
 )
 st.caption(t("rope.table_caption"))
+st.markdown(t("rope.random_intro"))
+hi, lo = t("rope.series_spread_hi"), t("rope.series_spread_lo")
+plot(line_chart(
+    dec["distances"], {t("rope.series_aligned"): dec["curves"][theta], t("rope.series_random"): dec["random"].mean,
+                       hi: dec["random"].high, lo: dec["random"].low},
+    title=t("rope.random_title", hd=head_dim, theta=human_number(theta)), x_title=t("rope.distance"),
+    y_title=t("rope.score_cos"), note=t("rope.random_note", n=view.RANDOM_SAMPLES), log_x=True,
+    dashes={hi: "dot", lo: "dot"},
+))
 
 # 4. wavelengths against the context length
 st.subheader(t("rope.wave_header"))
@@ -137,7 +147,7 @@ wl = view.wavelengths(head_dim, theta, max_len)
 plot(figs.wavelength_chart(
     wl["wavelen"], wl["never"], max_len, title=t("rope.wave_title"), x_title=t("rope.pair_axis"),
     y_title=t("rope.wavelength_axis"), legend=[t("rope.wave_turns"), t("rope.wave_never")],
-    context_label=t("rope.wave_context", length=human_number(max_len)),
+    context_label=t("rope.wave_context", length=human_number(max_len)), hover=t("rope.wave_hover"),
     note=t("rope.wave_note", never=int(wl["never"].sum()), pairs=half, length=human_number(max_len)),
 ))
 st.markdown(t("rope.wave_explain"))

@@ -80,7 +80,7 @@ with left:
         distance_figure(
             curves["gaps"], curves["distances"], [t("sin.from_start", s=human_number(s)) for s in curves["starts"]],
             typical=curves["typical"], bound=curves["bound"],
-            typical_name=t("sin.typical", v=f"{curves['typical']:.2f}"),
+            typical_name=t("sin.typical", v=f"{curves['typical']:.2f}", w=human_number(freq["wavelength"][-1])),
             bound_name=t("sin.bound", v=f"{curves['bound']:.2f}"),
             title=t("sin.distance_title"), note=t("sin.distance_note"),
             x_title=t("sin.gap"), y_title=t("sin.distance"),
@@ -117,6 +117,7 @@ st.latex(
     r"\begin{pmatrix}\cos k\omega_i & \sin k\omega_i\\ -\sin k\omega_i & \cos k\omega_i\end{pmatrix}"
     r"\begin{pmatrix}\sin p\omega_i\\ \cos p\omega_i\end{pmatrix}"
 )
+st.caption(t("sin.sign_note"))
 cols = st.columns(3)
 p = cols[0].number_input(t("sin.p"), 0, 1_000_000, 5, key="sin_p", bind=BIND)
 k = cols[1].number_input(t("sin.k"), -100_000, 100_000, 3, key="sin_k", bind=BIND)

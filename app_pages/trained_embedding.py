@@ -98,6 +98,7 @@ def groups_tab() -> None:
     floor = view.loss_floor(groups)
     plot(figs.loss_figure(r["losses"], title=t("train.loss_title"), x_title=t("train.step"),
                           y_title=t("train.loss_y"), floor=floor, floor_name=t("train.floor", floor=floor),
+                          series_name=t("train.loss_series"), mean_name=t("train.loss_mean"),
                           note=t("train.loss_note")))
     sizes = [len(g) for g in r["group_names"]]
     plot(figs.similarity_before_after(
@@ -135,10 +136,13 @@ def text_tab() -> None:
     order = sorted(range(len(r["vocab"])), key=lambda i: (r["group_of"][i], r["vocab"][i]))
     labels = [r["vocab"][i] for i in order]
     plot(figs.loss_figure(r["losses"], title=t("train.loss_title"), x_title=t("train.step"),
-                          y_title=t("train.loss_y")))
+                          y_title=t("train.loss_y"), series_name=t("train.loss_series"),
+                          mean_name=t("train.loss_mean")))
     plot(similarity_heatmap(r["sim_after"][order][:, order], labels,
-                            title=t("train.text_sim_title", n=len(labels)), note=t("train.sim_note")))
-    names = [r["group_names"][g] for g in r["group_of"]]
+                            title=t("train.text_sim_title", n=len(labels)), note=t("train.sim_note"),
+                            downsample_note=t("common.downsampled")))
+    names = [t("train.class_" + r["group_names"][g].replace(" ", "_").replace("-", "_").lower())
+             for g in r["group_of"]]
     plot(figs.pca_figure(r["points"][-1], r["vocab"], names, title=t("train.text_pca_title")))
     notice("train.text_notice")
 

@@ -30,13 +30,14 @@ if shuffle == "typed":
 left, middle, right = st.columns([1.6, 1, 1])
 with left:
     kind = segmented("why_pos", "why.positions", KINDS, "none", format_func=lambda s: t(f"why.pos_{s}"))
+    causal = st.toggle(t("why.causal"), False, key="why_causal", help=t("why.causal_help"), bind=BIND)
 with middle:
     seed = int_slider("why_seed", "why.seed", 0, 99, 0)
 with right:
     d_model = int_slider("why_d", "common.d_model", 2, 64, 8)
 
 try:
-    result, plain_difference = cached.word_order(text, split, shuffle, shuffled_text, seed, kind, d_model)
+    result, plain_difference = cached.word_order(text, split, shuffle, shuffled_text, seed, kind, d_model, causal)
 except ValueError as error:
     show_error(error)
     st.stop()
@@ -44,7 +45,8 @@ except ValueError as error:
 demo = result.demo
 st.markdown(t("why.sentences", original=" ".join(result.tokens), shuffled=" ".join(result.shuffled_tokens)))
 metrics = st.columns(2)
-metrics[0].metric(t("why.metric_plain"), f"{plain_difference:.2e}", help=t("why.metric_help"))
+metrics[0].metric(t("why.metric_plain_causal" if causal else "why.metric_plain"), f"{plain_difference:.2e}",
+                  help=t("why.metric_help"))
 if kind != "none":
     kind_name = t(f"why.pos_{kind}")
     metrics[1].metric(t("why.metric_with", kind=kind_name), f"{demo.max_difference:.2e}", help=t("why.metric_help"))
@@ -61,10 +63,13 @@ plot(
 plot(
     difference_heatmap(
         demo.difference, labels, title=t("why.diff_title"), x_title=t("common.dimension"),
-        note=t("why.diff_note_none" if kind == "none" else "why.diff_note_pos"),
+        note=t("why.diff_note_causal" if causal and kind == "none" else
+               "why.diff_note_none" if kind == "none" else "why.diff_note_pos"),
     )
 )
 
 st.subheader(t("why.dog_header"))
 st.markdown(t("why.dog"))
+st.subheader(t("why.causal_header"))
+st.markdown(t("why.causal_md"))
 notice("why.notice")

@@ -11,7 +11,7 @@ from typing import Literal
 
 import numpy as np
 
-from embedviz._validate import finite_array, positive_int
+from embedviz._validate import finite_array, finite_float, positive_int
 from embedviz.random_init import normal_rows
 from embedviz.sinusoidal import sinusoidal_table
 
@@ -53,11 +53,32 @@ def text003_setup(*, num_tokens: int = 4, d_model: int = 8, seed: int = 0):
     return x, projections
 
 
-def self_attention(x, Wq, Wk, Wv) -> np.ndarray:
-    """softmax(Q K^T / sqrt(d)) V for x of shape (T, D), no mask, no positions; returns (T, D)."""
+def logit_scale(attention_factor: float) -> float:
+    """How much every logit q.k grows when q and k are each multiplied by ``attention_factor``: its square.
+
+    RoPE scaling multiplies cos and sin, so the rotated q and k, by attention_factor; YaRN (Peng et al. 2023, eq. 22)
+    writes it as sqrt(1/t) = 0.1 ln s + 1 on both, i.e. the logits are divided by the temperature t. Qwen3 at s = 4:
+    q and k each x 1.1386, the logits x 1.2965.
+    """
+    factor = finite_float("attention_factor", attention_factor, greater_than=0.0)
+    return factor * factor
+
+
+def self_attention(x, Wq, Wk, Wv, *, causal: bool = False) -> np.ndarray:
+    """softmax(Q K^T / sqrt(d)) V for x of shape (T, D), no positions; returns (T, D).
+
+    ``causal``: token i attends only to keys j <= i, as in a decoder (GPT, Llama, Qwen). The mask itself depends on
+    the slot, so a causal model is no longer permutation-equivariant: token i sees a prefix of i + 1 tokens, and
+    shuffling changes which tokens are in each prefix. That is why decoder-only models can infer position even
+    without any positional encoding (Haviv et al. 2022, "Transformer Language Models without Positional
+    Encodings Still Learn Positional Information").
+    """
     x = finite_array("x", x).astype(np.float64)
     q, k, v = x @ Wq, x @ Wk, x @ Wv  # (T, D) each
     scores = q @ k.T / np.sqrt(x.shape[-1])  # (T, T): every query against every key, order plays no part
+    if causal:
+        future = np.triu(np.ones(scores.shape, dtype=bool), k=1)  # (T, T): key j > query i
+        scores = np.where(future, -np.inf, scores)  # exp(-inf) = 0: the future gets no weight
     return softmax(scores) @ v
 
 
@@ -79,12 +100,14 @@ class PermutationDemo:
     difference: np.ndarray  # (T, D) that absolute difference per token (original order) and dimension
 
 
-def permutation_demo(x, perm, *, positions=None, seed: int = 0, projections=None) -> PermutationDemo:
+def permutation_demo(x, perm, *, positions=None, seed: int = 0, projections=None, causal: bool = False
+                     ) -> PermutationDemo:
     """Run attention on x and on x[perm]; with ``positions`` (T, D) added first (the position stays with the slot).
 
     Without positions the re-aligned outputs agree to ~1e-15. With positions added, a token that moved now carries a
     different position vector, so its output changes: the difference becomes large. ``projections`` (Wq, Wk, Wv)
-    overrides the matrices drawn from ``default_rng(seed)``, e.g. those of ``text003_setup``.
+    overrides the matrices drawn from ``default_rng(seed)``, e.g. those of ``text003_setup``. ``causal`` masks the
+    future (see :func:`self_attention`): then the difference is large even without positions.
     """
     x = finite_array("x", x).astype(np.float64)
     if x.ndim != 2:
@@ -100,8 +123,8 @@ def permutation_demo(x, perm, *, positions=None, seed: int = 0, projections=None
     pos = np.zeros_like(x) if positions is None else finite_array("positions", positions).astype(np.float64)
     if pos.shape != x.shape:
         raise ValueError(f"positions must have shape {x.shape}, got {pos.shape}")
-    out = self_attention(x + pos, Wq, Wk, Wv)
-    out_shuffled = self_attention(x[perm] + pos, Wq, Wk, Wv)  # slot j now holds token perm[j], same position pos[j]
+    out = self_attention(x + pos, Wq, Wk, Wv, causal=causal)
+    out_shuffled = self_attention(x[perm] + pos, Wq, Wk, Wv, causal=causal)  # slot j now holds token perm[j], same position pos[j]
     inv = np.argsort(perm)  # inv[i]: the slot token i moved to, so out_shuffled[inv] is back in the original order
     difference = np.abs(out - out_shuffled[inv])
     return PermutationDemo(out, out_shuffled, perm, float(difference.max()), difference)
@@ -209,9 +232,11 @@ def word_order_demo(
     seed: int = 0,
     positions: PositionKind = "none",
     d_model: int = 8,
+    causal: bool = False,
 ) -> WordOrderDemo:
     """Embed a sentence, shuffle it (reverse, seeded random, or as typed in ``shuffled_text``) and run attention on
-    both orders, optionally with positions added. Word vectors and Wq, Wk, Wv all come from ``seed``."""
+    both orders, optionally with positions added and with a causal mask. Word vectors and Wq, Wk, Wv all come from
+    ``seed``."""
     tokens = split_tokens(text, mode=split)
     if len(tokens) < 2:
         raise ValueError(f"the text has {len(tokens)} token(s); at least 2 are needed to change their order")
@@ -226,5 +251,5 @@ def word_order_demo(
         raise ValueError(f"shuffle ({shuffle!r}) must be 'reverse', 'random' or 'typed'")
     x = token_vectors(tokens, d_model, seed=seed)
     pos = position_table(positions, len(tokens), d_model, seed=seed)
-    demo = permutation_demo(x, perm, positions=pos, seed=seed)
+    demo = permutation_demo(x, perm, positions=pos, seed=seed, causal=causal)
     return WordOrderDemo(tokens, [tokens[j] for j in perm], demo)

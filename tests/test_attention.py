@@ -231,3 +231,44 @@ def test_validation_messages():
         word_order_demo("a b", positions="rope")
     with pytest.raises(ValueError, match=r"d_model \(0\) must be >= 1"):
         word_order_demo("a b", d_model=0)
+
+
+def test_logit_scale_is_what_scaling_q_and_k_does_to_their_dot_product():
+    # YaRN multiplies cos and sin, so q and k each, by attention_factor: the logit q.k grows by its square
+    from embedviz.attention import logit_scale
+
+    q, k = np.random.default_rng(0).normal(size=(2, 64))
+    a = 0.1 * math.log(4) + 1  # Qwen3's YaRN factor 4
+    assert logit_scale(a) == pytest.approx(((a * q) @ (a * k)) / (q @ k), rel=1e-12)
+    assert f"{logit_scale(a):.4f}" == "1.2965"
+    with pytest.raises(ValueError, match=r"attention_factor \(0\) must be > 0"):
+        logit_scale(0.0)
+
+
+def naive_causal_attention(x, Wq, Wk, Wv):
+    """Plain loops, each token i weighing only keys j <= i (a decoder's mask)."""
+    T, d = len(x), len(x[0])
+    q, k, v = (np.array([[sum(r[a] * W[a][b] for a in range(d)) for b in range(d)] for r in x]) for W in (Wq, Wk, Wv))
+    out = []
+    for i in range(T):
+        scores = [sum(q[i][c] * k[j][c] for c in range(d)) / math.sqrt(d) for j in range(i + 1)]
+        e = [math.exp(s - max(scores)) for s in scores]
+        out.append([sum(e[j] / sum(e) * v[j][c] for j in range(i + 1)) for c in range(d)])
+    return np.array(out)
+
+
+def test_causal_attention_against_a_naive_loop():
+    x, W = text003_setup(num_tokens=5, d_model=6, seed=4)
+    np.testing.assert_allclose(self_attention(x, *W, causal=True), naive_causal_attention(x, *W), atol=1e-12)
+    # the first token sees only itself: its output is its own value row
+    np.testing.assert_allclose(self_attention(x, *W, causal=True)[0], x[0] @ W[2], atol=1e-12)
+
+
+def test_causal_mask_breaks_permutation_equivariance_at_the_lessons_setting():
+    # lesson 003's own x, Wq, Wk, Wv and perm: 1e-15 without the mask, 6.43 with it
+    x, W = text003_setup()
+    assert permutation_demo(x, TEXT_PERM, projections=W).max_difference < 1e-12
+    masked = permutation_demo(x, TEXT_PERM, projections=W, causal=True)
+    assert f"{masked.max_difference:.2f}" == "6.43"
+    naive = naive_causal_attention(x[TEXT_PERM], *W)[np.argsort(TEXT_PERM)]
+    assert masked.max_difference == pytest.approx(np.abs(naive_causal_attention(x, *W) - naive).max(), abs=1e-12)

@@ -453,3 +453,16 @@ def test_unknown_preset_lists_choices(fn):
 
 def test_results_are_embedding_params():
     assert isinstance(preset_embedding_params("BLOOM-560M"), EmbeddingParams)
+
+
+def test_presets_carry_the_length_they_were_trained_on():
+    # max_position_embeddings is not the trained length: Qwen3-0.6B 40,960 = 32K + headroom, trained on 32,768
+    # (model card); Mistral-7B-v0.1 32,768, trained on 8,192 (its paper, Table 1)
+    assert PRESETS["Qwen3-0.6B"].max_positions == 40_960
+    assert PRESETS["Qwen3-0.6B"].pretrained_length == 32_768
+    assert PRESETS["Mistral-7B-v0.1"].pretrained_length == 8_192
+    for preset in PRESETS.values():
+        assert preset.trained_length is not None, preset.name
+        if preset.rope_scaling:  # a scaled config says its trained length itself
+            assert preset.pretrained_length == preset.rope_scaling["original_max_position_embeddings"]
+        assert preset.pretrained_length <= preset.max_positions

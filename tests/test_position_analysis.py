@@ -273,6 +273,22 @@ def test_plane_turn_refusals():
         plane_turn(np.ones((1, 2)))
 
 
+def test_is_rotation_tells_a_sin_cos_pair_from_a_random_walk():
+    from embedviz.position_analysis import is_rotation
+    from embedviz.similarity import pca_2d
+
+    def rows_pca_2d(rows):
+        return pca_2d(rows, solver="randomized")  # what the Real model page draws
+
+    p = np.arange(200)[:, None]
+    pair = np.hstack([np.cos(0.3 * p), np.sin(0.3 * p), np.zeros((200, 6))])  # one sin/cos pair, 0.3 rad per row
+    noise = np.random.default_rng(0).normal(scale=0.05, size=pair.shape)
+    assert is_rotation(rows_pca_2d(pair + noise))
+    walk = np.cumsum(np.random.default_rng(1).normal(size=(126, 384)), axis=0)  # a drift with no rotation
+    assert not is_rotation(rows_pca_2d(walk))
+    assert not is_rotation(rows_pca_2d(pair[:10]))  # 9 steps of 0.3 rad: not even half a turn
+
+
 def test_turn_degrees_is_the_size_of_the_turn():
     assert turn_degrees(-math.pi / 2) == 90.0
     assert turn_degrees(math.pi) == 180.0

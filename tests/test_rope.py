@@ -293,3 +293,51 @@ def test_pair_demo_shift_invariance_for_any_pair():
 def test_validation_messages(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+# what the decay curves do and do not show (issue 12)
+
+
+def test_decay_curves_of_500k_and_1m_cross():
+    # a larger theta is higher at short distances and lower further out: the curves cross, so "a larger theta makes
+    # the score fall later" is not what they show
+    d = np.arange(1, 4_097)
+    diff = rope.decay_curve(128, 500_000.0, d) - rope.decay_curve(128, 1_000_000.0, d)
+    assert diff[0] < 0  # d = 1: 1M is higher
+    assert diff[99] > 0 and diff[-1] > 0  # d = 100 and d = 4,096: 500K is higher
+    assert np.any(np.diff(np.sign(diff)) != 0)
+
+
+def test_pair_zero_turns_one_radian_for_every_theta():
+    for theta in (100.0, 10_000.0, 500_000.0, 1e7):
+        assert rope.inverse_frequencies(128, theta)[0] == 1.0
+
+
+def test_decay_at_theta_10k_is_not_monotone_and_goes_negative_inside_4096():
+    curve = rope.decay_curve(128, 10_000.0, np.arange(0, 4_097))
+    assert np.any(np.diff(curve[:40]) > 0)  # rises again (after d = 11)
+    assert curve[12] > curve[11]
+    assert curve.min() < -0.12 and 4_000 < int(np.argmin(curve)) <= 4_096
+
+
+def test_independent_q_k_score_zero_on_average_at_every_distance():
+    distances = [0, 1, 5, 50, 500, 5_000]
+    samples = 2_000
+    spread = rope.random_score_stats(64, 10_000.0, distances, samples=samples, seed=3)
+    # the mean of `samples` independent scores is 0 up to a few standard errors, at every distance
+    assert np.all(np.abs(spread.mean) < 5 * spread.std / np.sqrt(samples))
+    # the spread of one unit pair's score is about 1/sqrt(head_dim), not 0
+    assert np.allclose(spread.std, 1 / np.sqrt(64), rtol=0.15)
+    np.testing.assert_allclose(spread.high - spread.low, 2 * spread.std)
+
+
+def test_random_score_stats_against_rotating_each_pair():
+    # the same draws, scored by actually rotating q (rope.rotate through scores_vs_offset), one pair at a time
+    distances, samples, seed = [0, 3, 17, 400], 5, 7
+    q, k = np.random.default_rng(seed).normal(size=(2, samples, 16))
+    q /= np.linalg.norm(q, axis=-1, keepdims=True)
+    k /= np.linalg.norm(k, axis=-1, keepdims=True)
+    naive = np.array([rope.scores_vs_offset(q[s], k[s], distances, 500.0) for s in range(samples)])
+    spread = rope.random_score_stats(16, 500.0, distances, samples=samples, seed=seed)
+    np.testing.assert_allclose(spread.mean, naive.mean(axis=0), atol=1e-12)
+    np.testing.assert_allclose(spread.std, naive.std(axis=0), atol=1e-12)

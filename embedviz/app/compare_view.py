@@ -15,6 +15,7 @@ from embedviz.downsample import strided_indices
 from embedviz.params import embedding_parameter_count
 
 SCHEMES, PROPERTIES, MEETS = encodings.SCHEMES, encodings.PROPERTIES, encodings.MEETS
+MARKS = {"yes": "✓", "defined": "◐", "no": "✗"}  # the three states of encodings.MEETS
 MAX_BIAS_HEADS = 4
 
 

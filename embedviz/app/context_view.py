@@ -79,8 +79,13 @@ SOURCES = [*rope_presets(), CONFIG]
 def preset_config(name: str) -> dict[str, Any]:
     """A preset written as the config.json fields RoPE reads, so presets and pasted configs take one path."""
     p = PRESETS[name]
+    scaling = dict(p.rope_scaling) if p.rope_scaling else None
+    if scaling is None and p.pretrained_length != p.max_positions:
+        # max_position_embeddings is not the trained length (Qwen3-0.6B: 40,960 vs 32,768): say it as config.json
+        # would, so rope_config.from_config reads it as original_max_position_embeddings
+        scaling = {"rope_type": "default", "original_max_position_embeddings": p.pretrained_length}
     return {"head_dim": p.head_dim, "rope_theta": p.rope_theta, "max_position_embeddings": p.max_positions,
-            "rope_scaling": dict(p.rope_scaling) if p.rope_scaling else None}
+            "rope_scaling": scaling}
 
 
 def _check_ranges(settings: dict[str, Any]) -> None:

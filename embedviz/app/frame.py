@@ -18,6 +18,8 @@ PAGES: list[tuple[str, list[tuple[str, str, str, str]]]] = [
             ("app_pages/token_embeddings.py", "tok.nav", ":material/table_rows:", "token-embeddings"),
             ("app_pages/dot_product.py", "dot.nav", ":material/straighten:", "dot-product"),
             ("app_pages/trained_embedding.py", "train.nav", ":material/model_training:", "trained-embedding"),
+            # the payoff of the token story: a real model's token table, right after the one trained here
+            ("app_pages/real_model.py", "real.nav", ":material/psychology:", "real-model"),
         ],
     ),
     (
@@ -33,7 +35,6 @@ PAGES: list[tuple[str, list[tuple[str, str, str, str]]]] = [
             ("app_pages/modern_rope.py", "mod.nav", ":material/layers:", "modern-rope"),
         ],
     ),
-    ("nav.models", [("app_pages/real_model.py", "real.nav", ":material/psychology:", "real-model")]),
 ]
 
 

@@ -26,6 +26,9 @@ TAB_CODES = ("pairs", "analogy", "neighbours", "map", "positions", "upload")
 TAB_KEY = "real_tab"
 LESSON_QWEN = {("猫", "狗"): 0.4233, ("猫", "汽车"): 0.1562}  # text 003's printout for Qwen3-0.6B (not computable here)
 LESSON_PAIRS = (("cat", "dog"), ("cat", "car"))  # the same question asked in English of the bundled model
+# car is no unrelated word for cat in this model (its 9th nearest token): pairs the data supports as unrelated
+UNRELATED_PAIRS = (("cat", "airplane"), ("cat", "tuesday"))
+RANK_SEARCH = 100  # how far down cat's neighbour list car's rank is looked for
 MAX_WORDS = 200  # word-map points: enough for a classroom list, small enough to label every point
 MAX_VIEW_ROWS = 1_024  # rows of a table shown at once: GPT-2's whole position table; the matrix is block-averaged
 MAX_VIEW_VALUES = 1_000_000  # rows x D analysed at once: the (N, N) cosine matrix costs N^2 D <= 1e9 multiply-adds
@@ -96,8 +99,18 @@ def pair_rows(text: str) -> list[dict]:
 @st.cache_data(max_entries=4, show_spinner=False)
 def lesson_pairs() -> dict:
     """cos for the English stand-ins of text 003's pairs, measured now on the bundled table."""
-    rows = pair_rows("\n".join(", ".join(pair) for pair in LESSON_PAIRS))
-    return {pair: row["cos"] for pair, row in zip(LESSON_PAIRS, rows)}
+    pairs = (*LESSON_PAIRS, *UNRELATED_PAIRS)
+    rows = pair_rows("\n".join(", ".join(pair) for pair in pairs))
+    return {pair: row["cos"] for pair, row in zip(pairs, rows)}
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def neighbour_rank(word: str, other: str) -> int | None:
+    """Where `other` stands among `word`'s nearest tokens (1 = nearest), or None past RANK_SEARCH."""
+    m = model()
+    ids = [i for i, _ in nearest_neighbours(m.token_embeddings, m.token_id(word), k=RANK_SEARCH)]
+    target = m.token_id(other)
+    return ids.index(target) + 1 if target in ids else None
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -194,6 +207,7 @@ def row_views(source: str, start: int, stop: int, _upload: HeldUpload | None = N
         "median_norm": smooth.median_norm, "pca": pca.astype(np.float32),
         "turn": (turn := position_analysis.plane_turn(pca)),
         "turn_degrees": position_analysis.turn_degrees(turn),
+        "rotation": position_analysis.is_rotation(pca),  # a steady turn, not a random walk's slow arc
         "period": position_analysis.turn_period(turn),  # positions per full turn
         "steps": steps + start, "steps_cos": smooth.adjacent[steps], "norm_from": smooth.norms[steps],
         "norm_to": smooth.norms[steps + 1],

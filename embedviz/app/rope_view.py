@@ -11,6 +11,7 @@ from embedviz.rope_pairing import compare_pairings
 TEXT_DISTANCES = (0, 1, 5, 10, 20, 50, 100, 200, 400)  # text 003's decay table
 REFERENCE_THETAS = (10_000.0, 500_000.0, 1_000_000.0)  # original RoPE, Llama 3, Qwen3
 TEXT_Q, TEXT_K = (1.0, 0.0), (0.8, 0.6)  # text 003's 2-D demo vectors
+RANDOM_SAMPLES = 256  # independent random (q, k) pairs averaged for the "not aligned" curve
 
 
 def rope_presets() -> dict[str, dict]:
@@ -19,7 +20,8 @@ def rope_presets() -> dict[str, dict]:
     for name, p in PRESETS.items():
         if p.positional == "rope" and p.head_dim and p.rope_theta:
             scaling = (p.rope_scaling or {}).get("rope_type")
-            out[name] = dict(head_dim=p.head_dim, theta=p.rope_theta, max_len=p.max_positions, scaling=scaling)
+            out[name] = dict(head_dim=p.head_dim, theta=p.rope_theta, max_len=p.max_positions, scaling=scaling,
+                             trained=p.pretrained_length)
     return out
 
 
@@ -46,7 +48,8 @@ def pair_view(head_dim: int, theta: float, pair: int, m: int, n: int, shift: int
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def decay(head_dim: int, theta: float, max_distance: int) -> dict:
-    """mean_i cos(d * w_i) for the reference thetas and the chosen one; plus text 003's table."""
+    """mean_i cos(d * w_i) for the reference thetas and the chosen one; lesson 003's table; and, at the chosen theta,
+    the mean and spread of the score of independent random unit q, k (expected 0 at every distance)."""
     # distances 1..max_distance: every one below DENSE_DISTANCES (the curve wiggles there), log-spaced above
     distances = log_spaced_indices(max_distance + 1, 2 * DENSE_DISTANCES, dense=DENSE_DISTANCES)[1:]
     thetas = list(dict.fromkeys((*REFERENCE_THETAS, float(theta))))
@@ -56,7 +59,8 @@ def decay(head_dim: int, theta: float, max_distance: int) -> dict:
         text=rope.decay_curve(128, 10_000.0, TEXT_DISTANCES),  # the text's setting, computed live
         chosen=rope.decay_curve(head_dim, theta, TEXT_DISTANCES),
     )
-    return dict(distances=distances, curves=curves, table=table)
+    spread = rope.random_score_stats(head_dim, theta, distances, samples=RANDOM_SAMPLES)
+    return dict(distances=distances, curves=curves, table=table, random=spread)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 
 import streamlit as st
 
+from embedviz.app.errors import localized
 from embedviz.app.i18n import t
 from embedviz.downsample import log_options  # noqa: F401  (the stops of the pages' log-scale sliders)
 
@@ -65,8 +66,8 @@ def notice(key: str, **values) -> None:
 
 
 def show_error(error: Exception) -> None:
-    """A user-input error as a red box with its message, never a traceback."""
-    st.error(t("common.input_error", message=str(error)))
+    """A user-input error as a red box with its message in the reader's language, never a traceback."""
+    st.error(t("common.input_error", message=localized(str(error))))
 
 
 def lesson_button(key: str, label: str, values: dict, *, help: str | None = None) -> None:

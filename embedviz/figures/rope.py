@@ -68,7 +68,8 @@ def decay_chart(distances, curves: Mapping[str, np.ndarray], *, highlight: str, 
 
 
 def wavelength_chart(wavelen, never, context_length: int, *, title: str, x_title: str, y_title: str,
-                     legend: Sequence[str], context_label: str, note: str | None = None) -> go.Figure:
+                     legend: Sequence[str], context_label: str, note: str | None = None,
+                     hover: str = "pair %{x}: %{y:,.0f}") -> go.Figure:
     """Wavelength 2*pi / w_i of each pair (log y) against the context length; pairs that never turn once in red.
 
     ``legend`` = (name of pairs that turn at least once, name of pairs that never finish a turn).
@@ -78,7 +79,7 @@ def wavelength_chart(wavelen, never, context_length: int, *, title: str, x_title
     fig = new_figure(title, note=note, x_title=x_title, y_title=y_title)
     for mask, name, color in ((~never, legend[0], TURNS_COLOR), (never, legend[1], NEVER_COLOR)):
         fig.add_trace(go.Bar(x=pairs[mask], y=f32(wavelen[mask]), name=name, marker_color=color,
-                             hovertemplate="pair %{x}: %{y:,.0f}<extra></extra>"))
+                             hovertemplate=hover + "<extra></extra>"))
     # a trace, not add_hline(annotation_text=...): plotly places hline annotations wrongly on a log axis
     fig.add_trace(go.Scatter(x=[-0.5, wavelen.size - 0.5], y=[context_length, context_length], mode="lines",
                              name=context_label, line=dict(color="#333", dash="dash", width=2), hoverinfo="name"))

@@ -245,8 +245,11 @@ def parameter_bars(
 
 
 def loss_figure(losses, *, title: str, x_title: str, y_title: str, floor: float | None = None,
-                floor_name: str = "", series_name: str = "loss", note: str | None = None) -> go.Figure:
-    """Per-step loss (thin) and its running mean over ~2% of the steps (thick), with an optional floor line."""
+                floor_name: str = "", series_name: str = "loss", mean_name: str = "{name} (mean of {window})",
+                note: str | None = None) -> go.Figure:
+    """Per-step loss (thin) and its running mean over ~2% of the steps (thick), with an optional floor line.
+
+    ``series_name`` and ``mean_name`` (a template with {name} and {window}) are the legend, already translated."""
     losses = np.asarray(losses, dtype=np.float64)
     steps = np.arange(1, losses.size + 1)
     window = max(1, losses.size // 50)
@@ -254,7 +257,7 @@ def loss_figure(losses, *, title: str, x_title: str, y_title: str, floor: float 
     fig = go.Figure()
     fig.add_trace(go.Scatter(x=steps, y=f32(losses), name=series_name, mode="lines",
                              line=dict(width=1, color="#9DB7E8")))
-    fig.add_trace(go.Scatter(x=steps[window - 1:], y=f32(smooth), name=f"{series_name} (mean of {window})",
+    fig.add_trace(go.Scatter(x=steps[window - 1:], y=f32(smooth), name=mean_name.format(name=series_name, window=window),
                              mode="lines", line=dict(width=2.5, color="#3366CC")))
     if floor is not None:
         _lines(fig, h=[(floor, floor_name, "dash", "#109618")])

@@ -19,7 +19,7 @@ def default_run() -> AppTest:
 def test_defaults_show_text_003_numbers(default_run):
     at = default_run
     assert not at.error
-    assert len(at.get("plotly_chart")) == 6
+    assert len(at.get("plotly_chart")) == 7  # 6, plus aligned vs independent q, k (issue 12)
     assert [m.value for m in at.metric] == ["0.2127", "0.2127", "-0.3484"]
     assert [m.label for m in at.metric] == ["score(5, 3)", "score(50, 48)", "score(5, 0)"]
     table = at.dataframe[0].value
@@ -65,7 +65,7 @@ def test_controls_at_extremes(kind, key, value):
     getattr(at, kind)(key=key).set_value(value).run()
     assert not at.exception, at.exception
     assert not at.error, [e.value for e in at.error]
-    assert len(at.get("plotly_chart")) == 6
+    assert len(at.get("plotly_chart")) == 7  # 6, plus aligned vs independent q, k (issue 12)
     for chart in pt.specs(at):
         assert len(json.dumps(chart)) < 1_000_000
 

@@ -38,16 +38,19 @@ STRINGS = {
             "How alike are the position vectors of p and p + 1? Sinusoidal gives the same value at every p: each "
             "pair turns by ω_i per step, wherever it starts. A freshly initialised learned table is random noise "
             "around 0 (training may smooth it later). RoPE adds no vector, so we rotate the all-ones vector (q = k "
-            "aligned in every pair, as in text 003's decay demo): its similarities are RoPE's relative scores, and "
+            "aligned in every pair, as in lesson 003's decay demo): its similarities are RoPE's relative scores, and "
             "they coincide with the sinusoidal curve because both are sums of cos(ω_i). ALiBi and no encoding put "
-            "nothing into the vectors: p and p + 1 look identical (cos = 1)."
+            "nothing into the vectors: p and p + 1 look identical (cos = 1). For ALiBi that flat line does not mean “no "
+            "position signal”: its signal is a penalty on the attention scores (see its section below), which this "
+            "plot of vectors cannot show."
         ),
         "zh": (
             "位置 p 和 p + 1 的位置向量有多像？正弦编码在每个 p 上都一样：每个维度对每走一步转 ω_i，与起点无关。刚初始化"
             "的可学习位置表只是 0 附近的随机噪声（训练之后才可能变得平滑）。RoPE 不添加向量，所以这里旋转全 1 向量（q、k 在"
-            "每个维度对上同向，和文章 003 的衰减实验一样）：它的相似度就是 RoPE 的相对位置分数，并且和正弦曲线完全重合，因为两"
+            "每个维度对上同向，和第 003 的衰减实验一样）：它的相似度就是 RoPE 的相对位置分数，并且和正弦曲线完全重合，因为两"
             "者都是 cos(ω_i) 之和。ALiBi 和无位置编码都不往向量里放任何东西：p 和 p + 1 看起来完全相同（cos "
-            "= 1）。"
+            "= 1）。对 ALiBi 来说，这条平线并不表示“没有位置信号”：它的信号是加在注意力分数上的惩罚（见下面 ALiBi 一节），"
+            "这张向量图显示不出来。"
         ),
     },
     "cmp.adjacent_title": {
@@ -129,8 +132,10 @@ STRINGS = {
         "zh": "ALiBi 偏置 −slope × (i − j)：{H} 个头中的 {n} 个，L = {L}",
     },
     "cmp.bias_note": {
-        "en": "colour stops at −8: a key with that penalty gets e⁻⁸ ≈ 0.03% of its weight; blank: future keys (masked)",
-        "zh": "颜色在 −8 处截止：受此惩罚的 key 只剩 e⁻⁸ ≈ 0.03% 的权重；空白：未来的 key（被掩码）",
+        "en": "colour stops at −8: a key with that penalty gets e⁻⁸ ≈ 0.03% of its weight; blank: future keys, hidden by a "
+              "decoder's causal mask (see Why position)",
+        "zh": "颜色在 −8 处截止：受此惩罚的 key 只剩 e⁻⁸ ≈ 0.03% 的权重；空白：未来的 key，被解码器的因果掩码遮住"
+              "（见“为什么需要位置”页）",
     },
     "cmp.bias_panel": {"en": "head {h}: {slope}", "zh": "第 {h} 个头：{slope}"},
     "cmp.bias_hover": {"en": "query %{y}, key %{x}<br>bias = %{z:.3f}", "zh": "query %{y}，key %{x}<br>偏置 = %{z:.3f}"},
@@ -144,13 +149,16 @@ STRINGS = {
     "cmp.props_header": {"en": "Five properties of a good encoding", "zh": "好的位置编码应满足的五条性质"},
     "cmp.props_intro": {
         "en": (
-            "Text 003's checklist: **unique** (no two positions collide), **bounded** (values do not grow with the "
+            "Lesson 003's checklist: **unique** (no two positions collide), **bounded** (values do not grow with the "
             "position), **relative** (distance is expressible), **extrapolates** (still sensible past the training "
-            "length), **deterministic** (the same position always gives the same encoding)."
+            "length), **deterministic** (the same position always gives the same encoding). Three marks: ✓ yes, "
+            "◐ defined but not generalising (the formula gives any position, yet a model trained on L positions does "
+            "not work well past L), ✗ no."
         ),
         "zh": (
-            "文章 003 的标准：**唯一性**（不同位置不撞车）、**有界性**（数值不随位置膨胀）、**相对性**（能表达相对距离）"
-            "、**可外推**（超出训练长度依然合理）、**确定性**（同一位置永远得到同一编码）。"
+            "第 003 课的标准：**唯一性**（不同位置不撞车）、**有界性**（数值不随位置膨胀）、**相对性**（能表达相对距离）"
+            "、**可外推**（超出训练长度依然合理）、**确定性**（同一位置永远得到同一编码）。三种标记：✓ 满足；"
+            "◐ 能算出但不能泛化（公式能给出任意位置，但在 L 个位置上训练的模型超过 L 就表现不好）；✗ 不满足。"
         ),
     },
     "cmp.prop_unique": {"en": "unique", "zh": "唯一性"},
@@ -167,7 +175,10 @@ STRINGS = {
         "en": "PE(p + k) is a fixed rotation of PE(p); the model must learn to use it",
         "zh": "PE(p + k) 是 PE(p) 的固定旋转，但要靠模型自己学会利用",
     },
-    "cmp.why_sinusoidal_extrapolates": {"en": "the formula gives any position", "zh": "公式可以算出任意位置"},
+    "cmp.why_sinusoidal_extrapolates": {
+        "en": "the formula gives any position, but models trained on L degrade past L (Press et al. 2021 measured it)",
+        "zh": "公式能算出任意位置，但在 L 上训练的模型超过 L 就会变差（Press 等 2021 做过测量）",
+    },
     "cmp.why_sinusoidal_deterministic": {"en": "a formula, no randomness", "zh": "纯公式，没有随机性"},
     "cmp.why_learned_unique": {"en": "each position has its own trained row", "zh": "每个位置都有自己训练出的一行"},
     "cmp.why_learned_bounded": {"en": "a finite table of small numbers", "zh": "一张由小数值组成的有限表"},
@@ -181,8 +192,8 @@ STRINGS = {
     "cmp.why_rope_bounded": {"en": "a rotation keeps the length of q and k", "zh": "旋转不改变 q 和 k 的长度"},
     "cmp.why_rope_relative": {"en": "q·k depends only on m − n, built into the score", "zh": "q·k 只取决于 m − n，直接体现在分数里"},
     "cmp.why_rope_extrapolates": {
-        "en": "any position has an angle; far past training, scale it (PI, NTK, YaRN)",
-        "zh": "任何位置都有角度；远超训练长度时需要缩放（PI、NTK、YaRN）",
+        "en": "any position has an angle, but past the trained length quality drops: hence PI, NTK, YaRN",
+        "zh": "任何位置都有角度，但超过训练长度后效果下降：所以才有 PI、NTK、YaRN",
     },
     "cmp.why_rope_deterministic": {"en": "angles come from a formula", "zh": "角度由公式算出"},
     "cmp.why_alibi_unique": {"en": "no vector per position: only distances are encoded", "zh": "没有逐位置的向量：只编码了距离"},
@@ -206,18 +217,26 @@ STRINGS = {
     "cmp.why_none_deterministic": {"en": "trivially: there is nothing random", "zh": "显然成立：没有任何随机性"},
     "cmp.props_caption": {
         "en": (
-            "As text 003 sums up: learned loses on extrapolation; ALiBi trades flexibility for extrapolation; "
-            "sinusoidal meets all five but hides distance inside a sum; RoPE meets all five and puts distance "
-            "straight into q·k, which is why it became the default."
+            "Lesson 003 sums up: learned loses on extrapolation; ALiBi trades flexibility for extrapolation; "
+            "sinusoidal and RoPE meet all five, sinusoidal hiding distance inside a sum, RoPE putting it straight "
+            "into q·k, which is why it became the default. On extrapolation the lesson contradicts itself: its own "
+            "section on long contexts explains that RoPE models fail past their trained length and need PI, NTK or "
+            "YaRN. Hence ◐: defined at any position, not generalising."
         ),
-        "zh": "正如文章 003 的总结：可学习编码输在可外推；ALiBi 用长程灵活性换来了外推；正弦编码五条都满足，但相对位置藏在加法里；RoPE 也五条都满足，而且相对位置直接进了 q·k，这就是它成为主流的原因。",
+        "zh": "第 003 课的总结是：可学习编码输在可外推；ALiBi 用长程灵活性换来了外推；正弦编码和 RoPE 五条都满足，正弦把"
+              "相对位置藏在加法里，RoPE 把它直接放进 q·k，这就是 RoPE 成为主流的原因。在可外推这一条上，这一课自相矛盾："
+              "它讲长上下文的那一节恰恰说明 RoPE 模型超过训练长度就会失效，需要 PI、NTK 或 YaRN。所以这里标 ◐："
+              "能算出任意位置，但不能泛化。",
     },
     "cmp.notice": {
         "en": (
-            "Slide L up: only the learned table's parameter count moves (L × D), and only learned fails past L. "
-            "Sinusoidal and RoPE have the same similarity pattern, but RoPE applies it to q·k instead of adding it "
-            "to the token."
+            "Slide L up: only the learned table's parameter count moves (L × D), and only the learned table has no "
+            "row past L (lesson 000's sinusoidal module also refuses longer inputs, but only because it precomputes "
+            "L rows; the formula itself goes on). Sinusoidal and RoPE have the same similarity pattern, but RoPE "
+            "applies it to q·k instead of adding it to the token."
         ),
-        "zh": "把 L 调大：只有可学习位置表的参数量在变（L × D），也只有它在超出 L 时失败。正弦和 RoPE 的相似度图案相同，但 RoPE 把它作用在 q·k 上，而不是加到 token 向量上。",
+        "zh": "把 L 调大：只有可学习位置表的参数量在变（L × D），也只有它在超出 L 时没有对应的行（第 000 课的正弦模块"
+              "也拒绝更长的输入，但那只是因为它预先算好了 L 行，公式本身可以继续算下去）。正弦和 RoPE 的相似度图案相同，"
+              "但 RoPE 把它作用在 q·k 上，而不是加到 token 向量上。",
     },
 }

@@ -9,7 +9,7 @@ STRINGS = {
             "A model trained on sequences of 4,096 tokens has only ever seen pair *i* of its queries and keys turned "
             "through angles up to 4,096·ωᵢ. The fast pairs went round their circle hundreds of times, so every angle "
             "is familiar. The slow pairs never finished a single turn: a longer input shows them angles they have "
-            "never seen, the attention scores go wrong and the output degrades (text 003 calls this the "
+            "never seen, the attention scores go wrong and the output degrades (lesson 003 calls this the "
             "*extrapolation* problem). Context-extension methods change the frequencies ωᵢ so that a long context "
             "lands on familiar angles again. This is how Qwen3 goes from 32K to 128K tokens with YaRN, and how the "
             "YaRN paper took LLaMA to 128K."
@@ -17,7 +17,7 @@ STRINGS = {
         "zh": (
             "一个在 4,096 个 token 的序列上训练的模型，它的 query 和 key 的第 *i* 个维度对最多只转过 4,096·ωᵢ 的角度。"
             "快的维度对早已转了成百上千圈，每个角度都见过；慢的维度对连一圈都没转完，输入一旦更长，它们就会遇到从没见过的角度，"
-            "注意力分数随之错乱，生成质量明显下降——这就是第 003 篇讲的*外推*问题。上下文扩展方法改变各维度对的频率 ωᵢ，"
+            "注意力分数随之错乱，生成质量明显下降——这就是第 003 课讲的*外推*问题。上下文扩展方法改变各维度对的频率 ωᵢ，"
             "让长上下文重新落回模型熟悉的角度范围。Qwen3 就是这样用 YaRN 从 32K 扩到 128K 的，YaRN 论文也用它把 LLaMA "
             "扩到了 128K。"
         ),
@@ -169,14 +169,16 @@ STRINGS = {
     "ctx.m_yarn": {
         "en": "**YaRN** (*Yet another RoPE extensioN*, Peng et al. 2023) treats pairs by how often they turned during "
               "training: more than β_fast = 32 turns, keep them (they have seen every angle); fewer than β_slow = 1 "
-              "turn, interpolate them by the full factor; in between, blend along a ramp. It also multiplies the "
-              "attention logits by a temperature, attention_factor = 0.1 ln s + 1, so attention does not spread too "
-              "thin over the longer context. Qwen3 reaches 128K this way (factor 4 over 32K), and the YaRN paper "
+              "turn, interpolate them by the full factor; in between, blend along a ramp. It also multiplies cos and "
+              "sin, so q and k each, by attention_factor = 0.1 ln s + 1 (the paper's √(1/t)): the attention logits "
+              "q·k grow by its **square**, 1/t (Qwen3's s = 4: 1.1386² = 1.2965), which keeps attention from "
+              "spreading too thin over the longer context. Qwen3 reaches 128K this way (factor 4 over 32K), and the YaRN paper "
               "extended LLaMA 2 to 128K (factor 32 over 4K).",
         "zh": "**YaRN**（*Yet another RoPE extensioN*，Peng 等 2023）按维度对在训练中转过的圈数区别对待：转了超过 "
               "β_fast = 32 圈的保持不变（所有角度都见过）；不到 β_slow = 1 圈的按完整倍数插值；介于两者之间的沿一段斜坡"
-              "平滑过渡。它还给注意力分数乘一个温度系数 attention_factor = 0.1 ln s + 1，防止注意力在更长的上下文里被"
-              "摊得太薄。Qwen3 就是这样扩到 128K 的（在 32K 上乘 4），YaRN 论文也把 LLaMA 2 扩到了 128K（在 4K 上乘 32）。",
+              "平滑过渡。它还把 cos 和 sin（也就是 q 和 k 各自）乘上 attention_factor = 0.1 ln s + 1（论文中的 √(1/t)）："
+              "注意力分数 q·k 因此放大为它的**平方**，即 1/t（Qwen3 的 s = 4：1.1386² = 1.2965），防止注意力在更长的"
+              "上下文里被摊得太薄。Qwen3 就是这样扩到 128K 的（在 32K 上乘 4），YaRN 论文也把 LLaMA 2 扩到了 128K（在 4K 上乘 32）。",
     },
     "ctx.m_longrope_title": {"en": "LongRoPE", "zh": "LongRoPE"},
     "ctx.m_longrope": {
@@ -238,6 +240,10 @@ STRINGS = {
         "en": "cos and sin are multiplied by it, so the attention logits grow by its square.",
         "zh": "cos 和 sin 都乘上它，所以注意力分数放大为它的平方倍。",
     },
+    "ctx.logit_scale": {
+        "en": "q and k are each multiplied by {af}, so every attention logit q·k is multiplied by {af}² = {logit}.",
+        "zh": "q 和 k 各乘 {af}，所以每个注意力分数 q·k 都乘上 {af}² = {logit}。",
+    },
     "ctx.attention_none": {
         "en": "{method} leaves attention alone: attention_factor = 1.",
         "zh": "{method} 不改变注意力：attention_factor = 1。",
@@ -296,8 +302,8 @@ STRINGS = {
     "ctx.decay_before": {"en": "plain RoPE", "zh": "原始 RoPE"},
     "ctx.decay_after": {"en": "{method}", "zh": "{method}"},
     "ctx.decay_note": {
-        "en": "text 003's curve (q, k aligned in every pair); stretching moves the decay to longer distances",
-        "zh": "第 003 篇的曲线（q、k 在每个维度对上同向）；拉伸把衰减推向更远的距离",
+        "en": "lesson 003's curve (q, k aligned in every pair); stretching moves the decay to longer distances",
+        "zh": "第 003 课的曲线（q、k 在每个维度对上同向）；拉伸把衰减推向更远的距离",
     },
     # calculator
     "ctx.calc_header": {"en": "Calculator: which rope_theta for a context?", "zh": "计算器：多长的上下文需要多大的 rope_theta？"},
@@ -336,10 +342,14 @@ STRINGS = {
     },
     "ctx.notice": {
         "en": "The fast pairs (left) are kept by YaRN and Llama 3: they already went round many times in training. "
-              "Only the slow pairs, the ones above the trained line, need stretching, and after it their turns "
-              "within the target length match their turns in training. Without scaling, those same pairs are the "
-              "ones that meet angles the model has never seen.",
-        "zh": "YaRN 和 Llama 3 都不动快维度（左侧）：它们在训练中已经转过很多圈。只有慢维度，也就是波长高于训练长度线的"
-              "那些，才需要拉伸；拉伸之后，它们在目标长度内转的圈数和训练时一致。不缩放的话，遇到新角度的正是这些维度对。",
+              "The slow pairs, above the trained line, are stretched by the full factor, and after it their turns "
+              "within the target length match their turns in training. The blended pairs between them are partly "
+              "stretched too (YaRN on Qwen3 × 4: 16 of 64 pairs), although they had turned at least once in "
+              "training. Without scaling, the pairs above the line are the ones that meet angles the model has "
+              "never seen.",
+        "zh": "YaRN 和 Llama 3 都不动快维度（左侧）：它们在训练中已经转过很多圈。慢维度，也就是波长高于训练长度线的那些，"
+              "按完整倍数拉伸；拉伸之后，它们在目标长度内转的圈数和训练时一致。两者之间的过渡维度也被部分拉伸"
+              "（YaRN 用在 Qwen3 × 4 上：64 对里有 16 对），尽管它们在训练中至少转过一圈。不缩放的话，遇到新角度的"
+              "正是训练长度线以上的那些维度对。",
     },
 }

@@ -31,6 +31,34 @@ STRINGS = {
             "5. **真实模型**：离线探索一个预训练模型的嵌入。"
         ),
     },
+    "home.lessons_header": {"en": "The five lessons", "zh": "五节课"},
+    "home.lessons": {
+        "en": (
+            "The pages follow five lessons (in Chinese) and quote them as \"lesson 000\" … \"lesson 004\"; where a "
+            "lesson is wrong or loose, the page says what is true and notes the difference.\n\n"
+            "- **Lesson 000**, token embedding and positional embedding: ids become vectors through two lookup "
+            "tables, and the choice of position table decides what the model can learn.\n"
+            "- **Lesson 001**, embedding: numbers to vectors: a lookup table, one-hot against dense vectors, and "
+            "the two-group training experiment (Trained embedding).\n"
+            "- **Lesson 002**, an embedding is a lookup table, not a function: ANDREA-120M's parameter counts, "
+            "initial scales, which rows a backward step reaches.\n"
+            "- **Lesson 003**, embeddings and positional encodings for LLM inference: Qwen3-0.6B's tables, why "
+            "attention needs positions, sinusoidal, RoPE and its decay, the five properties, context extension.\n"
+            "- **Lesson 004**, word embeddings are learned, positional encodings computed: one-hot, the cost of a "
+            "100,000 × 4,096 table, the sinusoidal formula."
+        ),
+        "zh": (
+            "各页内容依据五节课（中文），并以“第 000 课”……“第 004 课”称呼它们；课里说错或说得不严谨的地方，"
+            "页面会给出正确的说法，并注明与课程的差别。\n\n"
+            "- **第 000 课**，Token Embedding 与 Positional Embedding：id 经过两张查找表变成向量，位置表怎么选决定了"
+            "模型能学到什么。\n"
+            "- **第 001 课**，Embedding：数字变向量：查找表、one-hot 与稠密向量，以及两组字符的训练实验（训练后的嵌入）。\n"
+            "- **第 002 课**，嵌入是查找表，而非函数：ANDREA-120M 的参数量、初始化尺度、一次反向传播会更新哪些行。\n"
+            "- **第 003 课**，学习大模型推理的嵌入与位置编码：Qwen3-0.6B 的表、注意力为什么需要位置、正弦编码、RoPE "
+            "及其远程衰减、五条性质、上下文扩展。\n"
+            "- **第 004 课**，词嵌入是学出来的，位置编码是算出来的：one-hot、100,000 × 4,096 嵌入表的开销、正弦公式。"
+        ),
+    },
     "home.try": {"en": "Type some text", "zh": "输入一段文字"},
     "home.ids": {"en": "Byte-level ids ({n} tokens): {ids}", "zh": "字节级 id（{n} 个 token）：{ids}"},
     "home.figure_title": {

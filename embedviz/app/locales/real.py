@@ -14,49 +14,54 @@ STRINGS = {
             "just its row."
         ),
         "zh": (
-            "课程里用 Hugging Face transformers 查看了 Qwen3-0.6B 的内部。本页离线做同样的事，用的是随应用一起安装的"
+            "这几课用 Hugging Face transformers 查看了 Qwen3-0.6B 的内部。本页离线做同样的事，用的是随应用一起安装的"
             "小型预训练模型 **all-MiniLM-L6-v2**（一个 6 层的 BERT，训练目标是句子向量）。我们只读取其中两个张量："
-            "**token 嵌入表**（每个 WordPiece token 一行）和**可学习的位置表**（每个位置一行，BERT 和 GPT-2 都是这样；"
+            "**词嵌入表**（每个 WordPiece token 一行）和**可学习的位置表**（每个位置一行，BERT 和 GPT-2 都是这样；"
             "Qwen 这类使用 RoPE 的模型没有这张表）。不下载任何东西，也不运行模型代码：一个词的向量就是表里的一行。"
         ),
     },
     "real.metric_vocab": {"en": "vocab_size (rows)", "zh": "vocab_size（行数）"},
     "real.metric_positions": {"en": "learned positions", "zh": "可学习位置数"},
-    "real.metric_params": {"en": "token table parameters", "zh": "token 表参数量"},
+    "real.metric_params": {"en": "token table parameters", "zh": "词嵌入表参数量"},
     "real.lesson_header": {
         "en": (
-            "**The lesson's example, and the same question here.** Text 003 compares 猫/狗 (cat/dog) with 猫/汽车 "
+            "**The lesson's example, and the same question here.** Lesson 003 compares 猫/狗 (cat/dog) with 猫/汽车 "
             "(cat/car) in Qwen3-0.6B. This model's vocabulary is lowercase English WordPiece, where 猫 is `[UNK]` "
             "(unknown), so the Chinese pairs cannot be looked up; the lesson's numbers below come from Qwen3 as the "
             "text printed them, and the English pairs ask the same question of this model, live:"
         ),
         "zh": (
-            "**课程里的例子，以及在这里问同一个问题。** 文章 003 在 Qwen3-0.6B 上比较了 猫/狗 和 猫/汽车。本模型的词表是"
-            "小写英文 WordPiece，“猫”在这里只是 `[UNK]`（未知词），查不到中文词对；下表中课程的数字来自 Qwen3"
-            "（照录文章的输出），英文词对则在本模型上实时计算，问的是同一个问题："
+            "**第 003 课的例子，以及在这里问同一个问题。** 第 003 在 Qwen3-0.6B 上比较了 猫/狗 和 猫/汽车。本模型的词表是"
+            "小写英文 WordPiece，“猫”在这里只是 `[UNK]`（未知词），查不到中文词对；下表中第 003 课的数字来自 Qwen3"
+            "（照录该课打印的结果），英文词对则在本模型上实时计算，问的是同一个问题："
         ),
     },
-    "real.lesson_source": {"en": "lesson (text 003)", "zh": "课程（文章 003）"},
+    "real.lesson_source": {"en": "lesson (lesson 003)", "zh": "第 003 课"},
     "real.here_source": {"en": "here, measured now", "zh": "本页，实时计算"},
     "real.lesson_caption": {
         "en": (
-            "Same ordering in both models: here cat–dog {cat_dog:.4f} > cat–car {cat_car:.4f}. The absolute values "
-            "differ (other training data, vocabulary and width); what carries meaning is which pair is closer."
+            "Same ordering in both models: here cat–dog {cat_dog:.4f} > cat–car {cat_car:.4f}. But car is a weak "
+            "stand-in for an unrelated word in this model: it is cat's {rank}th nearest token of {V}. Pairs the data "
+            "supports as unrelated score near 0: cat–airplane {cat_airplane:.4f}, cat–tuesday {cat_tuesday:.4f}. The "
+            "absolute values differ between the models (other training data, vocabulary and width); what carries "
+            "meaning is which pair is closer."
         ),
         "zh": (
-            "两个模型给出的大小关系一致：这里 cat–dog {cat_dog:.4f} > cat–car {cat_car:.4f}。绝对数值不同（训练数据、"
+            "两个模型给出的大小关系一致：这里 cat–dog {cat_dog:.4f} > cat–car {cat_car:.4f}。不过在本模型里 car 并不"
+            "适合充当“无关词”：它是 cat 在 {V} 个 token 中第 {rank} 近的 token。数据支持的无关词对得分接近 0："
+            "cat–airplane {cat_airplane:.4f}，cat–tuesday {cat_tuesday:.4f}。两个模型的绝对数值不同（训练数据、"
             "词表和维度都不一样），有意义的是哪一对更接近。"
         ),
     },
     "real.col_source": {"en": "source", "zh": "来源"},
     "real.col_model": {"en": "model", "zh": "模型"},
-    "real.col_table": {"en": "token table (V × D)", "zh": "token 表 (V × D)"},
+    "real.col_table": {"en": "token table (V × D)", "zh": "词嵌入表 (V × D)"},
     "real.col_pair": {"en": "pair", "zh": "词对"},
     "real.col_cos": {"en": "cos", "zh": "cos"},
     "real.col_step": {"en": "step", "zh": "步"},
     "real.col_vs_typical": {"en": "minus typical", "zh": "减去典型值"},
-    "real.col_norm_from": {"en": "length of row p", "zh": "第 p 行的长度"},
-    "real.col_norm_to": {"en": "length of row p+1", "zh": "第 p+1 行的长度"},
+    "real.col_norm_from": {"en": "length of row p", "zh": "第 p 行的模长"},
+    "real.col_norm_to": {"en": "length of row p+1", "zh": "第 p+1 行的模长"},
     # tabs: labels are also the ?real_tab= values, so keep them short and unique
     "real.tab_pairs": {"en": "Word pairs", "zh": "词对"},
     "real.tab_analogy": {"en": "Analogy", "zh": "类比"},
@@ -85,7 +90,7 @@ STRINGS = {
     "real.pairs_title": {"en": "Cosine similarity of the two words' token rows", "zh": "两个词的 token 行向量的余弦相似度"},
     "real.pairs_note": {
         "en": "rows of the raw token table, before any transformer layer",
-        "zh": "取自原始 token 表的行，还没有经过任何 Transformer 层",
+        "zh": "取自原始 词嵌入表的行，还没有经过任何 Transformer 层",
     },
     "real.pairs_notice": {
         "en": (
@@ -166,13 +171,13 @@ STRINGS = {
     "real.positions_intro": {
         "en": (
             "BERT-style models add a **learned** vector for each position: a table of {L} rows × {D} columns, "
-            "trained like the token table. Text 000 says such a table starts as independent random rows and only "
+            "trained like the token table. Lesson 000 says such a table starts as independent random rows and only "
             "becomes smooth if training makes it so. Here is what training made of it, next to a sinusoidal table "
             "of the same size, which is smooth by construction."
         ),
         "zh": (
-            "BERT 这类模型给每个位置加一个**可学习**的向量：一张 {L} 行 × {D} 列的表，和 token 表一样靠训练得到。"
-            "文章 000 说过，这张表初始化时每一行都是独立的随机向量，只有训练才可能让它变得平滑。下面是训练后的样子，"
+            "BERT 这类模型给每个位置加一个**可学习**的向量：一张 {L} 行 × {D} 列的表，和 词嵌入表一样靠训练得到。"
+            "第 000 说过，这张表初始化时每一行都是独立的随机向量，只有训练才可能让它变得平滑。下面是训练后的样子，"
             "旁边是同样大小、天生平滑的正弦位置表。"
         ),
     },
@@ -211,6 +216,18 @@ STRINGS = {
             "个位置转满一圈。这就是正弦编码中一对 sin/cos 维度的行为（每个位置转过它的频率 ω）：训练自己找到了这样的旋转。"
         ),
     },
+    "real.no_turn": {
+        "en": (
+            "Follow the numbered points: they do not go round the centre steadily here (about **{deg:.0f}°** per "
+            "step, and the two axes are not a circle). A random walk gives such a picture too, so these rows show no "
+            "sin/cos-like rotation. Widen the range (rows 128 and beyond) to see the rotation this table does have."
+        ),
+        "zh": (
+            "沿着编号的点看：这里它们并没有稳定地绕中心转（每步大约 **{deg:.0f}°**，两个坐标轴也构不成一个圆）。"
+            "随机游走也会画出这样的图，所以这些行看不出类似 sin/cos 的旋转。把范围放宽（第 128 行以后），"
+            "就能看到这张表确实存在的旋转。"
+        ),
+    },
     "real.steps_title": {"en": "How alike are neighbouring rows: cos(row t, row t+1)", "zh": "相邻两行有多像：cos(第 t 行, 第 t+1 行)"},
     "real.step_axis": {"en": "{axis} t", "zh": "{axis} t"},
     "real.steps_note": {
@@ -220,7 +237,7 @@ STRINGS = {
     "real.rough": {"en": "rough steps", "zh": "不平滑的步"},
     "real.rough_header": {
         "en": "**Where it is not smooth:** {steps}. The first and last steps are always listed; the median row length is {norm:.3f}.",
-        "zh": "**不平滑的地方：** {steps}。第一步和最后一步总会列出；各行长度的中位数是 {norm:.3f}。",
+        "zh": "**不平滑的地方：** {steps}。第一步和最后一步总会列出；各行模长的中位数是 {norm:.3f}。",
     },
     "real.offset_title": {
         "en": "Similarity against distance: mean cos(position p, position p+k)",
@@ -239,15 +256,17 @@ STRINGS = {
             "Inside, the learned table came out smooth: neighbouring positions have cosine about 0.85, and the matrix "
             "shows a bright band along the diagonal, a pattern nobody built in. It breaks at the ends. Position 0 "
             "always holds [CLS], so its row is long and unlike its neighbour; the last positions appear only in the "
-            "longest inputs and are the least trained; and around position 127 the table jumps, probably the end of "
-            "the 128-token sequences that BERT-style pretraining uses for most of its steps. The sinusoidal table has "
-            "none of this: every step is the same rotation."
+            "longest inputs and are the least trained; and around position 127 the table jumps: this model's own "
+            "sentence fine-tuning capped its inputs at 128 tokens (its model card), so rows 0 … 127 kept training "
+            "while the rows beyond did not (BERT-style pretraining also runs most of its steps at 128 tokens). The "
+            "sinusoidal table has none of this: every step is the same rotation."
         ),
         "zh": (
             "在中间部分，可学习的位置表训练后变得平滑：相邻位置的余弦约为 0.85，矩阵沿对角线出现一条亮带，这并不是"
             "谁设计进去的。到了两端就不平滑了：位置 0 永远放着 [CLS]，它那一行特别长，也和邻居不像；最后几个位置只"
-            "在最长的输入里出现，训练得最少；在位置 127 附近也有一次跳变，很可能是 BERT 类预训练在大部分步数里只用 "
-            "128 个 token 的序列，127 正是这些序列的末尾。正弦表没有这些问题：每一步都是同一个旋转。"
+            "在最长的输入里出现，训练得最少；在位置 127 附近也有一次跳变：这个模型自己的句向量微调把输入截断在 128 个 "
+            "token（见它的模型卡），所以第 0 … 127 行一直在继续训练，后面的行没有（BERT 类预训练的大部分步数也只用 128 "
+            "个 token）。正弦表没有这些问题：每一步都是同一个旋转。"
         ),
     },
     # upload
@@ -258,7 +277,7 @@ STRINGS = {
             "numbers: pickled objects and `.pt` files are refused, and the table stays in your session."
         ),
         "zh": (
-            "上传你自己的表：一个 `.safetensors` 或 `.npy` 文件，里面是一个二维 (V, D) 数组（模型的 token 表、位置表，"
+            "上传你自己的表：一个 `.safetensors` 或 `.npy` 文件，里面是一个二维 (V, D) 数组（模型的 词嵌入表、位置表，"
             "或者别的任何表）。文件最大 {mb} MB，最多 {values:,} 个数。文件只会被当作数字读取：pickle 对象和 `.pt` "
             "文件一律拒绝，表格只保存在你自己的会话里。"
         ),
@@ -296,7 +315,7 @@ STRINGS = {
             "table the row order is just the vocabulary's, so expect no pattern along the diagonal."
         ),
         "zh": (
-            "如果是位置表，对角线上的亮带和平稳的相邻曲线说明位置是平滑变化的；如果是 token 表，行的顺序只是词表的顺序，"
+            "如果是位置表，对角线上的亮带和平稳的相邻曲线说明位置是平滑变化的；如果是 词嵌入表，行的顺序只是词表的顺序，"
             "沿对角线不会有什么规律。"
         ),
     },

@@ -27,8 +27,10 @@ STRINGS = {
     "rope.preset": {"en": "Model preset", "zh": "模型预设"},
     "rope.custom": {"en": "custom", "zh": "自定义"},
     "rope.preset_caption": {
-        "en": "{name}: head_dim {head_dim}, rope_theta {theta}, max_position_embeddings {max_len}.",
-        "zh": "{name}：head_dim {head_dim}，rope_theta {theta}，max_position_embeddings {max_len}。",
+        "en": "{name}: head_dim {head_dim}, rope_theta {theta}, max_position_embeddings {max_len} (pre-trained on "
+              "{trained} tokens).",
+        "zh": "{name}：head_dim {head_dim}，rope_theta {theta}，max_position_embeddings {max_len}（预训练长度 {trained} "
+              "个 token）。",
     },
     "rope.preset_scaling": {
         "en": (
@@ -40,10 +42,10 @@ STRINGS = {
     "rope.head_dim": {"en": "head_dim", "zh": "head_dim（每头维度）"},
     "rope.head_dim_help": {
         "en": (
-            "Dimensions per attention head. RoPE rotates pairs of dimensions, so head_dim must be even; real "
-            "models use 64 or 128."
+            "Dimensions per attention head. RoPE rotates pairs of dimensions, so head_dim must be even; most real "
+            "models use 64 or 128 (Phi-3-mini 96, Gemma 256)."
         ),
-        "zh": "每个注意力头的维度数。RoPE 按维度对旋转，所以 head_dim 必须是偶数；真实模型多用 64 或 128。",
+        "zh": "每个注意力头的维度数。RoPE 按维度对旋转，所以 head_dim 必须是偶数；真实模型多用 64 或 128（Phi-3-mini 是 96，Gemma 是 256）。",
     },
     "rope.theta": {"en": "rope_theta (base)", "zh": "rope_theta（基底）"},
     "rope.theta_help": {
@@ -75,12 +77,12 @@ STRINGS = {
     "rope.pair_header": {"en": "One pair in the plane: only the offset counts", "zh": "在平面上看一个维度对：只有相对距离起作用"},
     "rope.pair_intro": {
         "en": (
-            "Text 003's experiment: q = (1, 0) and k = (0.8, 0.6), one pair with frequency ω. The query is turned "
+            "Lesson 003's experiment: q = (1, 0) and k = (0.8, 0.6), one pair with frequency ω. The query is turned "
             "by m·ω, the key by n·ω. Shift both by s and both arrows turn by the same extra angle: the angle "
             "between them, and so their dot product, stays the same."
         ),
         "zh": (
-            "文章 003 的实验：q = (1, 0)，k = (0.8, 0.6)，只看频率为 ω 的一个维度对。query 转 "
+            "第 003 的实验：q = (1, 0)，k = (0.8, 0.6)，只看频率为 ω 的一个维度对。query 转 "
             "m·ω，key 转 n·ω。把两者同时平移 s，两支箭头多转了同样的角度：它们之间的夹角不变，内积也就不变。"
         ),
     },
@@ -105,18 +107,24 @@ STRINGS = {
         "en": "Pair {i} turns by ω = {omega} rad per position: one full turn every {wavelen} positions.",
         "zh": "第 {i} 对每个位置转 ω = {omega} 弧度：每 {wavelen} 个位置转满一圈。",
     },
-    "rope.decay_header": {"en": "Long-range decay", "zh": "远距离衰减"},
+    "rope.decay_header": {"en": "Long-range decay", "zh": "远程衰减"},
     "rope.decay_intro": {
         "en": (
-            "Take q and k aligned in every pair (the cleanest case). After rotation their score is the mean of "
-            "cos(d·ω_i) over the pairs, d = m − n. It is 1 at d = 0 and falls with distance: nearby tokens score "
-            "higher, an inductive bias that matches the locality of language. A larger rope_theta slows every pair "
-            "down, so the score falls later: room for a longer context."
+            "Take q and k aligned in every pair (the cleanest case: a query looking for a key just like itself). After "
+            "rotation their score is the mean of cos(d·ω_i) over the pairs, d = m − n. It is 1 at d = 0 and falls at "
+            "first, so a nearby copy scores higher than a far one. Read the curves closely, though. The fall is not "
+            "monotone: at θ = 10,000 (head_dim 128) it stalls and rises again after d = 11, and inside a 4,096 context "
+            "it goes negative (−0.131 near d = 4,060). A larger rope_theta slows the later pairs most (pair 0 turns by "
+            "1 radian per token for every θ), so at short distances a larger θ scores higher, but the curves cross: "
+            "θ = 500,000 against 1,000,000 gives 0.611 vs 0.586 at d = 100 and 0.383 vs 0.278 at d = 4,096."
         ),
         "zh": (
-            "取每个维度对上都同向的 q 和 k（最干净的情形）。旋转后它们的分数是各维度对 cos(d·ω_i) 的平均，d = m "
-            "− n。距离为 0 时等于 1，随距离增大而下降：近处的 token 得分更高，这种归纳偏置和语言的局部性一致。"
-            "rope_theta 越大，每个维度对转得越慢，分数下降得越晚，为更长的上下文留出余地。"
+            "取每个维度对上都同向的 q 和 k（最干净的情形：query 找的 key 和它自己一模一样）。旋转后它们的分数是各维度对 "
+            "cos(d·ω_i) 的平均，d = m − n。距离为 0 时等于 1，开始时随距离下降，所以近处的同向 key 比远处的得分高。"
+            "但要仔细看曲线：下降并不单调。θ = 10,000（head_dim 128）时，它在 d = 11 之后停住又回升，在 4,096 的上下文"
+            "之内还会变成负数（d = 4,060 附近为 −0.131）。rope_theta 越大，越靠后的维度对被放慢得越多（第 0 对无论 θ "
+            "多大，每个 token 都转 1 弧度），所以短距离上 θ 越大分数越高，但曲线会交叉：θ = 500,000 与 1,000,000 相比，"
+            "d = 100 时是 0.611 对 0.586，d = 4,096 时是 0.383 对 0.278。"
         ),
     },
     "rope.decay_title": {
@@ -131,12 +139,38 @@ STRINGS = {
     "rope.mean_cos": {"en": "mean cos(d·ω_i)", "zh": "mean cos(d·ω_i)"},
     "rope.theta_label": {"en": "θ = {theta}", "zh": "θ = {theta}"},
     "rope.theta_chosen": {"en": "θ = {theta} (chosen)", "zh": "θ = {theta}（当前）"},
+    "rope.random_intro": {
+        "en": (
+            "And \"nearby tokens score higher\" holds only for aligned q and k. For a query and a key drawn "
+            "independently the expected score is 0 at every distance: the rotation turns k, it does not pull it "
+            "towards q. RoFormer (Su et al., section 3.4.3) proves that an upper bound of the score falls with "
+            "distance, not the score itself. What a trained model does with distance is learned into q and k."
+        ),
+        "zh": (
+            "而且“近处的 token 得分更高”只对同向的 q、k 成立。q 和 k 相互独立随机时，每个距离上分数的期望都是 0："
+            "旋转只是转动 k，并不会把它拉向 q。RoFormer（苏剑林等，3.4.3 节）证明的是分数的一个上界随距离下降，"
+            "而不是分数本身。训练好的模型如何利用距离，是学进 q 和 k 里的。"
+        ),
+    },
+    "rope.random_title": {
+        "en": "Aligned q, k against independent random q, k: head_dim {hd}, θ = {theta}",
+        "zh": "同向的 q、k 与相互独立的随机 q、k 对比：head_dim {hd}，θ = {theta}",
+    },
+    "rope.random_note": {
+        "en": "{n} random unit pairs: their mean stays at 0; the dotted lines are one standard deviation of a single pair",
+        "zh": "{n} 对随机单位向量：平均值始终在 0 附近；点线是单独一对的一个标准差",
+    },
+    "rope.series_aligned": {"en": "q, k aligned (mean cos(d·ω_i))", "zh": "q、k 同向（mean cos(d·ω_i)）"},
+    "rope.series_random": {"en": "independent q, k: mean", "zh": "独立的 q、k：平均值"},
+    "rope.series_spread_hi": {"en": "mean + 1 std", "zh": "平均值 + 1 个标准差"},
+    "rope.series_spread_lo": {"en": "mean − 1 std", "zh": "平均值 − 1 个标准差"},
+    "rope.score_cos": {"en": "score ⟨R(d)q, k⟩ (unit q, k)", "zh": "分数 ⟨R(d)q, k⟩（单位向量 q、k）"},
     "rope.col_distance": {"en": "distance", "zh": "距离"},
-    "rope.col_text": {"en": "D = 128, θ = 10,000 (text 003)", "zh": "D = 128，θ = 10,000（文章 003）"},
+    "rope.col_text": {"en": "D = 128, θ = 10,000 (lesson 003)", "zh": "D = 128，θ = 10,000（第 003 课）"},
     "rope.col_chosen": {"en": "D = {hd}, θ = {theta} (chosen)", "zh": "D = {hd}，θ = {theta}（当前）"},
     "rope.table_caption": {
-        "en": "Computed live; the first column reproduces text 003's table (1.000, 0.970, 0.737, … 0.278).",
-        "zh": "实时计算；第一列复现了文章 003 的表格（1.000、0.970、0.737……0.278）。",
+        "en": "Computed live; the first column reproduces lesson 003's table (1.000, 0.970, 0.737, … 0.278).",
+        "zh": "实时计算；第一列复现了第 003 的表格（1.000、0.970、0.737……0.278）。",
     },
     "rope.wave_header": {"en": "Wavelengths and the context length", "zh": "波长与上下文长度"},
     "rope.wave_title": {"en": "Wavelength 2π/ω_i of each pair vs the context length", "zh": "每个维度对的波长 2π/ω_i 与上下文长度对比"},
@@ -147,6 +181,7 @@ STRINGS = {
     "rope.wave_turns": {"en": "turns at least once", "zh": "至少转满一圈"},
     "rope.wave_never": {"en": "never completes a turn", "zh": "转不满一圈"},
     "rope.wave_context": {"en": "context {length}", "zh": "上下文 {length}"},
+    "rope.wave_hover": {"en": "pair %{x}: %{y:,.0f}", "zh": "第 %{x} 对：%{y:,.0f}"},
     "rope.pair_axis": {"en": "pair i", "zh": "维度对 i"},
     "rope.wavelength_axis": {"en": "wavelength (positions, log)", "zh": "波长（位置数，对数坐标）"},
     "rope.wave_explain": {
@@ -199,13 +234,15 @@ STRINGS = {
     },
     "rope.notice": {
         "en": (
-            "At the defaults, score(5, 3) = score(50, 48) = 0.2127 and score(5, 0) = −0.3484, as in text 003: the "
-            "shift does not change the score, the offset does. Raise rope_theta and watch the decay curve flatten "
-            "and more pairs turn red in the wavelength chart."
+            "At the defaults, score(5, 3) = score(50, 48) = 0.2127 and score(5, 0) = −0.3484, as in lesson 003: the "
+            "shift does not change the score, the offset does. Raise rope_theta: the thick decay curve stays high "
+            "to longer distances at first (further out it crosses the others), and more pairs turn red in the "
+            "wavelength chart."
         ),
         "zh": (
-            "默认设置下，分数(5, 3) = 分数(50, 48) = 0.2127，分数(5, 0) = −0.3484，与文章 "
-            "003 一致：平移不改变分数，相对距离才会。调大 rope_theta，看衰减曲线变平、波长图里变红的维度对变多。"
+            "默认设置下，分数(5, 3) = 分数(50, 48) = 0.2127，分数(5, 0) = −0.3484，与第 003 课一致：平移不改变分数，"
+            "相对距离才会。调大 rope_theta：粗的衰减曲线一开始在更远的距离上仍保持较高（再远一些会和其他曲线交叉），"
+            "波长图里变红的维度对也变多。"
         ),
     },
 }

@@ -7,12 +7,15 @@ STRINGS = {
             "The original Transformer (2017) gives every position a fixed vector, the same width as the token "
             "embeddings, and adds it to them. Even dimensions hold a sine, odd dimensions a cosine, and each "
             "(sin, cos) pair turns at its own frequency. Like the hands of a clock: the fast pairs tell neighbours "
-            "apart, the slow ones tell where in a long text you are. No parameters are learned."
+            "apart, the slow ones tell where in a long text you are. No parameters are learned. The fast pairs are "
+            "the first ones (low dimensions), the slow ones the last: lesson 000 says low dimensions are coarse and "
+            "high ones fine, the other way round (see the heatmap)."
         ),
         "zh": (
             "2017 年的 Transformer 原论文给每个位置生成一个固定的向量，维度和词嵌入相同，直接加到词嵌入上。"
             "偶数维度填正弦，奇数维度填余弦，每个 (sin, cos) 维度对以各自的频率转动。就像钟表的指针："
-            "快的维度对分辨相邻位置，慢的维度对定位在长文本中的大致位置。它不需要学习任何参数。"
+            "快的维度对分辨相邻位置，慢的维度对定位在长文本中的大致位置。它不需要学习任何参数。快的是前面的维度对（低维），"
+            "慢的是后面的（高维）：第 000 课说低维编码粗粒度、高维编码细粒度，恰好说反了（看下面的热力图）。"
         ),
     },
     "sin.formula_caption": {
@@ -63,13 +66,16 @@ STRINGS = {
         "zh": "不同起点算出的曲线完全重合",
     },
     "sin.from_start": {"en": "from position {s}", "zh": "起点 {s}"},
-    "sin.typical": {"en": "√D = {v}: the level it hovers around", "zh": "√D = {v}：距离最终围绕的水平"},
+    "sin.typical": {
+        "en": "√D = {v}: the level it reaches only at gaps beyond the slowest wavelength ({w} positions)",
+        "zh": "√D = {v}：只有间隔超过最慢的波长（{w} 个位置）时距离才会到达这个水平",
+    },
     "sin.bound": {"en": "bound √(2D) = {v}", "zh": "上界 √(2D) = {v}"},
     "sin.gap": {"en": "gap k (positions)", "zh": "间隔 k（位置数）"},
     "sin.distance": {"en": "distance ‖PE(s+k) − PE(s)‖", "zh": "距离 ‖PE(s+k) − PE(s)‖"},
     "sin.table_caption": {
-        "en": "The numbers of the lesson: with d_model 8 and base 10,000 this table reproduces them.",
-        "zh": "课程里的数字：d_model 取 8、base 取 10,000 时，这张表与之完全一致。",
+        "en": "Lesson 003's numbers: with d_model 8 and base 10,000 this table reproduces them.",
+        "zh": "第 003 课的数字：d_model 取 8、base 取 10,000 时，这张表与之完全一致。",
     },
     "sin.col_gap": {"en": "gap k", "zh": "间隔 k"},
     "sin.col_from": {"en": "from {s}", "zh": "起点 {s}"},
@@ -97,6 +103,16 @@ STRINGS = {
     },
     "sin.p": {"en": "position p", "zh": "位置 p"},
     "sin.k": {"en": "offset k", "zh": "偏移 k"},
+    "sin.sign_note": {
+        "en": (
+            "The matrix looks like RoPE's turned over because the pair is written (sin, cos) here; RoPE writes it "
+            "(a, b) like (cos, sin). Both turn the point by +k·ωᵢ: only the order of the two coordinates differs."
+        ),
+        "zh": (
+            "这个矩阵看起来和 RoPE 的正负号相反，是因为这里维度对写成 (sin, cos)；RoPE 写成 (a, b)，相当于 (cos, sin)。"
+            "两者都是把这个点转过 +k·ωᵢ，只是两个坐标的先后顺序不同。"
+        ),
+    },
     "sin.rotation_title": {
         "en": "PE(p + k) from the formula and as R(k)·PE(p)",
         "zh": "由公式直接算出的 PE(p + k) 与 R(k)·PE(p)",

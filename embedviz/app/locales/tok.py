@@ -1,6 +1,6 @@
 STRINGS = {
-    "tok.nav": {"en": "Token embeddings", "zh": "Token 嵌入"},
-    "tok.title": {"en": "Token embeddings: an id picks a row", "zh": "Token 嵌入：一个 id 取出一行"},
+    "tok.nav": {"en": "Token embeddings", "zh": "词嵌入"},
+    "tok.title": {"en": "Token embeddings: an id picks a row", "zh": "词嵌入：一个 id 取出一行"},
     "tok.intro": {
         "en": (
             "A tokenizer turns text into integer ids; here every UTF-8 byte is one id (a vocabulary of V = 256). "
@@ -64,21 +64,21 @@ STRINGS = {
     "tok.init_header": {"en": "How big are the rows at the start?", "zh": "初始时每一行有多大？"},
     "tok.init_md": {
         "en": (
-            "Before training every entry is a small random number. Text 000 uses a Gaussian with std **0.02** "
-            "(as GPT-2 does); text 002 scales it by **1/√d_model**; `nn.Embedding` on its own (and text 001's "
+            "Before training every entry is a small random number. Lesson 000 uses a Gaussian with std **0.02** "
+            "(as GPT-2 does); lesson 002 scales it by **1/√d_model**; `nn.Embedding` on its own (and lesson 001's "
             "`torch.randn`) uses std **1**. What changes is the length of a row: about σ·√D."
         ),
         "zh": (
-            "训练开始前，每个元素都是一个很小的随机数。文本 000 用标准差 **0.02** 的高斯分布（GPT-2 也是这样）；"
-            "文本 002 按 **1/√d_model** 缩放；`nn.Embedding` 自己的默认值（以及文本 001 里的 `torch.randn`）"
-            "是标准差 **1**。真正不同的是每一行的长度：大约 σ·√D。"
+            "训练开始前，每个元素都是一个很小的随机数。第 000 用标准差 **0.02** 的高斯分布（GPT-2 也是这样）；"
+            "第 002 按 **1/√d_model** 缩放；`nn.Embedding` 自己的默认值（以及第 001 里的 `torch.randn`）"
+            "是标准差 **1**。真正不同的是每一行的模长：大约 σ·√D。"
         ),
     },
     "tok.metric_init_std": {"en": "σ of the chosen scheme", "zh": "所选方案的 σ"},
     "tok.metric_std": {"en": "measured std of the table", "zh": "实测整张表的标准差"},
-    "tok.metric_norm": {"en": "mean row length ‖W_i‖", "zh": "平均行长度 ‖W_i‖"},
-    "tok.init_title": {"en": "Mean length of a row against d_model", "zh": "平均行长度随 d_model 的变化"},
-    "tok.init_y": {"en": "mean ‖W_i‖ (log scale)", "zh": "平均 ‖W_i‖（对数刻度）"},
+    "tok.metric_norm": {"en": "mean row length ‖W_i‖", "zh": "平均模长 ‖W_i‖"},
+    "tok.init_title": {"en": "Mean length of a row against d_model", "zh": "平均模长随 d_model 的变化"},
+    "tok.init_y": {"en": "mean ‖W_i‖ (log scale)", "zh": "平均模长 ‖W_i‖（对数刻度）"},
     "tok.init_note": {
         "en": "measured on fresh 256-row tables; the dotted line is the current d_model",
         "zh": "在新初始化的 256 行表上实测；虚线是当前的 d_model",
@@ -86,14 +86,14 @@ STRINGS = {
     # one-hot vs dense
     "tok.onehot_md": {
         "en": (
-            "Why not feed the model one-hot vectors, 256 long with a single 1? Text 001 gives two reasons: real "
-            "vocabularies are 30,000 to 150,000 long, and every pair of different one-hot vectors is exactly as far "
+            "Why not feed the model one-hot vectors, 256 long with a single 1? Lesson 001 gives two reasons: real "
+            "vocabularies are 30,000 to 100,000 long (the lesson's range; some are larger, Qwen3-0.6B has 151,936), and every pair of different one-hot vectors is exactly as far "
             "apart as every other pair, so the geometry cannot say that two tokens are alike. Below: the distances "
             "between the distinct tokens of your text."
         ),
         "zh": (
-            "为什么不直接把 256 维、只有一个 1 的 one-hot 向量交给模型？文本 001 给了两个理由：真实词表有 3 万到 15 万个"
-            "token；而且任意两个不同的 one-hot 向量之间的距离都完全一样，几何上无法表达“这两个 token 相近”。"
+            "为什么不直接把 256 维、只有一个 1 的 one-hot 向量交给模型？第 001 给了两个理由：真实词表有 3 万到 10 万个"
+            "token（这是课里的范围；也有更大的，Qwen3-0.6B 有 151,936 个）；而且任意两个不同的 one-hot 向量之间的距离都完全一样，几何上无法表达“这两个 token 相近”。"
             "下面是你输入文本中各个不同 token 之间的距离。"
         ),
     },
@@ -117,7 +117,7 @@ STRINGS = {
         ),
         "zh": (
             "one-hot 矩阵里所有非对角线格子都是 1.41（√2），与是哪个 token 无关。稠密向量的距离则因对而异："
-            "初始化时这只是随机的，但它给了训练空间，可以把相关的 token 放得更近（见“训练嵌入”页面）。"
+            "初始化时这只是随机的，但它给了训练空间，可以把相关的 token 放得更近（见“训练后的嵌入”页）。"
         ),
     },
     # gradient
@@ -135,7 +135,7 @@ STRINGS = {
     "tok.tied": {"en": "Tie the output head to the table (H = W)", "zh": "输出层与嵌入表共享权重（H = W）"},
     "tok.tied_help": {
         "en": "GPT-2 and Qwen3-0.6B reuse the token table as the output projection; ANDREA and LLaMA do not.",
-        "zh": "GPT-2 和 Qwen3-0.6B 把 token 嵌入表复用为输出投影；ANDREA 和 LLaMA 不共享。",
+        "zh": "GPT-2 和 Qwen3-0.6B 把 词嵌入表复用为输出投影；ANDREA 和 LLaMA 不共享。",
     },
     "tok.grad_title": {
         "en": "{n} of {V} rows receive a gradient from one backward step",
@@ -167,11 +167,14 @@ STRINGS = {
     "tok.notice_grad_untied": {
         "en": (
             "Only the rows that were looked up get a gradient ({used}); every other row is exactly 0, so one step "
-            "changes nothing else. A token that never appears in a batch does not learn from it."
+            "changes nothing else. A token that never appears in a batch does not learn from it. That holds for this "
+            "plain SGD step; with Adam's momentum or weight decay, rows outside the batch still move after the first "
+            "step (carried by earlier gradients, or shrunk by the decay)."
         ),
         "zh": (
             "只有被查表的行收到梯度（{used}）；其余每一行的梯度都恰好为 0，这一步不会改变它们。"
-            "一个 token 如果没有出现在批次里，就不会从这个批次学到任何东西。"
+            "一个 token 如果没有出现在批次里，就不会从这个批次学到任何东西。这对这里的普通 SGD 一步成立；用 Adam 的"
+            "动量或权重衰减时，从第二步起，批次之外的行也会移动（被之前的梯度带着走，或被衰减缩小）。"
         ),
     },
     "tok.notice_grad_tied": {
@@ -191,7 +194,7 @@ STRINGS = {
             "store nothing. An untied output head is another V × D. Pick a model or type your own numbers."
         ),
         "zh": (
-            "token 嵌入表的参数量是 V × D，可学习的位置表是 L × D；正弦、RoPE 和 ALiBi 不存储任何表。"
+            "词嵌入表的参数量是 V × D，可学习的位置表是 L × D；正弦、RoPE 和 ALiBi 不存储任何表。"
             "不共享权重的输出层还要再加 V × D。选择一个模型，或者输入你自己的数字。"
         ),
     },
@@ -207,7 +210,7 @@ STRINGS = {
     "tok.pos_rope": {"en": "RoPE", "zh": "RoPE"},
     "tok.pos_alibi": {"en": "ALiBi", "zh": "ALiBi"},
     "tok.ptied": {"en": "tied output head", "zh": "输出层共享权重"},
-    "tok.metric_token": {"en": "token table V·D", "zh": "token 表 V·D"},
+    "tok.metric_token": {"en": "token table V·D", "zh": "词嵌入表 V·D"},
     "tok.metric_pos": {"en": "position table", "zh": "位置表"},
     "tok.metric_total": {"en": "embedding tables", "zh": "嵌入表合计"},
     "tok.metric_head": {"en": "untied output head", "zh": "不共享的输出层"},
@@ -228,7 +231,7 @@ STRINGS = {
     },
     "tok.params_title": {"en": "Parameters per table", "zh": "每张表的参数量"},
     "tok.params_y": {"en": "parameters", "zh": "参数量"},
-    "tok.bar_token": {"en": "token table", "zh": "token 表"},
+    "tok.bar_token": {"en": "token table", "zh": "词嵌入表"},
     "tok.bar_pos": {"en": "position table", "zh": "位置表"},
     "tok.bar_head": {"en": "untied output head", "zh": "不共享的输出层"},
     "tok.shares_title": {
@@ -238,7 +241,7 @@ STRINGS = {
     "tok.shares_y": {"en": "% of all parameters", "zh": "占总参数的百分比"},
     "tok.shares_note": {
         "en": "token table + learned position table; an untied output head is not counted",
-        "zh": "token 表 + 可学习位置表；不共享的输出层不计入",
+        "zh": "词嵌入表 + 可学习位置表；不共享的输出层不计入",
     },
     "tok.notice_params": {
         "en": (

@@ -1,18 +1,20 @@
 STRINGS = {
-    "train.nav": {"en": "Trained embedding", "zh": "训练嵌入"},
-    "train.title": {"en": "Trained embedding: tokens that share contexts move together", "zh": "训练嵌入：上下文相同的 token 会聚到一起"},
+    "train.nav": {"en": "Trained embedding", "zh": "训练后的嵌入"},
+    "train.title": {"en": "Trained embedding: tokens that share contexts move together", "zh": "训练后的嵌入：上下文相同的 token 会聚到一起"},
     "train.intro": {
         "en": (
-            "Text 001's experiment, trained live. Sequences are drawn from one group of characters at a time "
+            "Lesson 001's experiment, trained live. Sequences are drawn from one group of characters at a time "
             "(lowercase a–j, or uppercase A–J), so tokens of different groups never meet. A tiny model (an "
             "embedding table and an output layer, nothing else) learns to predict the next character. The "
             "only thing that can shape the table is **which tokens come next**: do tokens of a group end up "
-            "with similar vectors?"
+            "with similar vectors? Lesson 001 does not state d_model, the optimiser or the learning rate: the "
+            "settings below (d_model 16, Adam, learning rate 0.01 by default) are those of this reproduction."
         ),
         "zh": (
-            "现场重做文本 001 的实验。每条序列只从一组字符里采样（小写 a–j 或大写 A–J），"
+            "现场重做第 001 的实验。每条序列只从一组字符里采样（小写 a–j 或大写 A–J），"
             "不同组的 token 永远不会出现在同一条序列中。一个极小的模型（只有嵌入表和输出层）学习预测下一个字符。"
             "能塑造这张表的只有 **接下来出现什么 token**：同一组的 token 最后会不会得到相似的向量？"
+            "第 001 课没有给出 d_model、优化器和学习率：下面的设置（默认 d_model 16、Adam、学习率 0.01）是这次复现自己选的。"
         ),
     },
     "train.steps": {"en": "training steps", "zh": "训练步数"},
@@ -24,7 +26,7 @@ STRINGS = {
         "zh": "每一组是一串字符；一条序列只会用到同一组里的字符。",
     },
     "train.softmax": {"en": "Output layer predicts", "zh": "输出层预测的类别"},
-    "train.softmax_vocab": {"en": "256 classes, as in the text", "zh": "256 个类别（与原文相同）"},
+    "train.softmax_vocab": {"en": "256 classes, as in lesson 001", "zh": "256 个类别（与第 001 课相同）"},
     "train.softmax_groups": {"en": "only the group tokens", "zh": "只有组内的 token"},
     "train.tab_groups": {"en": "Two groups", "zh": "两组字符"},
     "train.tab_text": {"en": "Your own text", "zh": "你自己的文本"},
@@ -37,20 +39,20 @@ STRINGS = {
               "这次需要更多。下面的图显示的是第 {done:,} 步的结果。",
     },
     "train.finish": {"en": "Train all {steps:,} steps", "zh": "训练全部 {steps:,} 步"},
-    "train.numbers": {"en": "The numbers the text quotes", "zh": "原文引用的数字"},
+    "train.numbers": {"en": "The numbers lesson 001 quotes", "zh": "第 001 课给出的数字"},
     "train.quantity": {"en": "cosine similarity", "zh": "余弦相似度"},
     "train.pair_row": {"en": "sim('{a}', '{b}')", "zh": "sim('{a}', '{b}')"},
     "train.same_row": {"en": "mean over same-group pairs", "zh": "同组词对的平均值"},
     "train.cross_row": {"en": "mean over cross-group pairs", "zh": "跨组词对的平均值"},
-    "train.text_col": {"en": "text 001 says", "zh": "文本 001 的数字"},
+    "train.text_col": {"en": "lesson 001 says", "zh": "第 001 的数字"},
     "train.negative": {
         "en": (
-            "The cross-group similarity went **negative** ({cross:.2f}), not to about 0 as the text says. Why: the "
+            "The cross-group similarity went **negative** ({cross:.2f}), not to about 0 as lesson 001 says. Why: the "
             "gradient pulls a token's vector towards the output row of the token that came next and pushes it away "
             "from the rows that hold probability. {why}"
         ),
         "zh": (
-            "跨组相似度变成了 **负数**（{cross:.2f}），而不是原文说的接近 0。原因：梯度把一个 token 的向量拉向"
+            "跨组相似度变成了 **负数**（{cross:.2f}），而不是第 001 课说的接近 0。原因：梯度把一个 token 的向量拉向"
             "下一个 token 的输出行，同时推离那些占着概率的输出行。{why}"
         ),
     },
@@ -58,11 +60,11 @@ STRINGS = {
         "en": (
             "With only the group tokens in the softmax, the probability a lowercase token must give up sits on the "
             "uppercase rows: \"towards lowercase\" is \"away from uppercase\", so the two groups end on opposite "
-            "sides of one axis. Switch the output layer to 256 classes to see the text's setting."
+            "sides of one axis. Switch the output layer to 256 classes to see lesson 001's setting."
         ),
         "zh": (
             "当 softmax 只包含组内 token 时，小写 token 要让出的概率都在大写字母的输出行上：“靠近小写”就等于"
-            "“远离大写”，于是两组落在同一条轴的两端。把输出层切换到 256 个类别，就是原文的设置。"
+            "“远离大写”，于是两组落在同一条轴的两端。把输出层切换到 256 个类别，就是第 001 课的设置。"
         ),
     },
     "train.why_vocab": {
@@ -70,25 +72,25 @@ STRINGS = {
             "With 256 classes the first steps push both groups away from the same 236 classes that never occur, a "
             "shared direction that makes them more alike (the blue curve rises to about +0.1). Once those classes "
             "have lost their probability, what is left to give up sits on the other group's rows, and the groups "
-            "drift apart. The text's 500 steps happen to land near the crossing; a longer or faster run goes "
+            "drift apart. Lesson 001's 500 steps happen to land near the crossing; a longer or faster run goes "
             "negative."
         ),
         "zh": (
             "有 256 个类别时，最初几步把两组都推离同样的 236 个从不出现的类别，这是一个共同方向，"
             "让两组更相似（蓝色曲线先升到约 +0.1）。等这些类别失去概率后，剩下要让出的概率都在另一组的输出行上，"
-            "两组便逐渐分开。原文的 500 步恰好落在穿过 0 的位置附近；训练更久或学习率更大，就会变成负数。"
+            "两组便逐渐分开。第 001 课的 500 步恰好落在穿过 0 的位置附近；训练更久或学习率更大，就会变成负数。"
         ),
     },
     "train.near_zero": {
         "en": (
-            "Cross-group similarity is near 0 ({cross:.2f}), as in the text. But follow the blue curve: it first "
+            "Cross-group similarity is near 0 ({cross:.2f}), as in lesson 001. But follow the blue curve: it first "
             "rises (both groups are pushed away from the same 236 never-seen classes), then falls steadily (once "
             "those have no probability left, each group is pushed away from the other). 500 steps is close to "
             "where it crosses 0; more steps make it negative. With \"only the group tokens\" it goes negative at "
             "once."
         ),
         "zh": (
-            "跨组相似度接近 0（{cross:.2f}），与原文一致。但请看蓝色曲线：它先上升（两组都被推离同样的 236 个从不出现的类别），"
+            "跨组相似度接近 0（{cross:.2f}），与第 001 课一致。但请看蓝色曲线：它先上升（两组都被推离同样的 236 个从不出现的类别），"
             "然后持续下降（这些类别的概率耗尽后，每一组都被推离另一组）。500 步正好接近它穿过 0 的位置；"
             "步数更多就会变成负数。选择“只有组内的 token”时，它会立刻变成负数。"
         ),
@@ -118,6 +120,16 @@ STRINGS = {
     "train.loss_title": {"en": "Next-token loss during training", "zh": "训练过程中的 next-token 损失"},
     "train.loss_y": {"en": "cross-entropy (nats)", "zh": "交叉熵（nat）"},
     "train.step": {"en": "step", "zh": "步数"},
+    "train.loss_series": {"en": "loss", "zh": "损失"},
+    "train.loss_mean": {"en": "{name} (mean of {window})", "zh": "{name}（{window} 步平均）"},
+    "train.class_lowercase": {"en": "lowercase", "zh": "小写字母"},
+    "train.class_uppercase": {"en": "uppercase", "zh": "大写字母"},
+    "train.class_other_letter": {"en": "other letter", "zh": "其他文字"},
+    "train.class_digit": {"en": "digit", "zh": "数字"},
+    "train.class_punctuation": {"en": "punctuation", "zh": "标点"},
+    "train.class_whitespace": {"en": "whitespace", "zh": "空白"},
+    "train.class_utf_8_byte": {"en": "UTF-8 byte", "zh": "UTF-8 字节"},
+    "train.class_other": {"en": "other", "zh": "其他"},
     "train.floor": {"en": "best possible: {floor:.2f}", "zh": "理论最优：{floor:.2f}"},
     "train.loss_note": {
         "en": "the next character is uniform within its group, so no model can beat the dashed line",
@@ -131,8 +143,8 @@ STRINGS = {
     "train.curve_same": {"en": "same group", "zh": "同组"},
     "train.curve_cross": {"en": "different groups", "zh": "不同组"},
     "train.curve_y": {"en": "mean cosine", "zh": "平均余弦"},
-    "train.ref_ab": {"en": "text: sim(a,b) 0.56", "zh": "原文：sim(a,b) 0.56"},
-    "train.ref_aA": {"en": "text: sim(a,A) 0.04", "zh": "原文：sim(a,A) 0.04"},
+    "train.ref_ab": {"en": "lesson 001: sim(a,b) 0.56", "zh": "第 001 课：sim(a,b) 0.56"},
+    "train.ref_aA": {"en": "lesson 001: sim(a,A) 0.04", "zh": "第 001 课：sim(a,A) 0.04"},
     "train.snapshot": {"en": "snapshot at step", "zh": "快照所在步数"},
     "train.pca_title": {"en": "Token vectors at step {step}, projected to 2-D", "zh": "第 {step} 步时的 token 向量（投影到二维）"},
     "train.pca_note": {

@@ -1,0 +1,193 @@
+"""Issue 12, "teach only what is true": each fixed statement pinned against the core or a published formula.
+
+The numbers are read from the core (the presets' trained length, rope.decay_curve) or computed here from the
+published formula (YaRN's 0.1 ln s + 1, squared on the logits), never copied from the page's own strings.
+"""
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+import pytest
+
+from embedviz import rope
+from embedviz.app.i18n import catalog
+from embedviz.params import PRESETS
+from tests.app import pagetest as pt
+
+
+def _unseen_pairs(head_dim: int, theta: float, trained: int) -> int:
+    """Pairs that turned less than once in ``trained`` tokens (a plain loop over the pairs)."""
+    return sum(1 for i in range(head_dim // 2) if 2 * math.pi * theta ** (2 * i / head_dim) > trained)
+
+
+# 1. the context page uses the length the model was trained on, not max_position_embeddings
+
+
+@pytest.mark.parametrize(("name", "published"), [("Qwen3-0.6B", 32_768), ("Mistral-7B-v0.1", 8_192)])
+def test_context_page_shows_the_trained_length(name, published):
+    at = pt.page("context_extension", ctx_src=name).run()
+    pt.ok(at)
+    p = PRESETS[name]
+    assert at.number_input(key="ctx_orig").value == p.pretrained_length == published
+    assert any(f"trained on {published:,} tokens" in c.value for c in at.caption)
+    unseen = _unseen_pairs(p.head_dim, p.rope_theta, published)
+    assert pt.metric(at, "pairs meeting unseen angles") == f"{unseen} / {p.head_dim // 2}"
+
+
+def test_rope_page_preset_says_its_trained_length():
+    at = pt.page("rope", rope_preset="Mistral-7B-v0.1").run()
+    pt.ok(at)
+    assert any("max_position_embeddings 32,768 (pre-trained on 8,192 tokens)" in c.value for c in at.caption)
+
+
+# 2. YaRN: q and k each x (0.1 ln s + 1), so the logits x its square
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_yarn_logits_grow_by_the_square(lang):
+    at = pt.page("context_extension", lang=lang).run()  # Qwen3-0.6B, YaRN x 4
+    pt.ok(at)
+    factor = 0.1 * math.log(4) + 1  # YaRN paper: sqrt(1/t) = 0.1 ln s + 1, applied to q and to k
+    assert any(f"{factor ** 2:.4f}" in c.value and f"{factor:.4f}" in c.value for c in at.caption)
+    assert f"{factor ** 2:.4f}" == "1.2965"
+    text = catalog()["ctx.m_yarn"][lang]
+    assert ("square" if lang == "en" else "平方") in text and "1.2965" in text
+
+
+# 3. the RoPE decay text says what the curves show, and the page shows independent q, k too
+
+
+def test_decay_text_numbers_come_from_the_curves():
+    d = [100, 4_096]
+    a, b = rope.decay_curve(128, 500_000.0, d), rope.decay_curve(128, 1_000_000.0, d)
+    low = rope.decay_curve(128, 10_000.0, np.arange(4_097))
+    for lang in ("en", "zh"):
+        text = catalog()["rope.decay_intro"][lang]
+        for value in (*a, *b):
+            assert f"{value:.3f}" in text
+        assert f"−{-low.min():.3f}" in text and f"{int(np.argmin(low)):,}" in text
+        assert "slows every pair" not in text and "每个维度对转得越慢" not in text
+
+
+def test_rope_page_shows_aligned_and_independent_scores():
+    at = pt.page("rope").run()
+    pt.ok(at)
+    chart = pt.chart(at, "independent random q, k")
+    traces = {tr["name"]: pt.values(tr["y"]) for tr in chart["data"]}
+    aligned = traces["q, k aligned (mean cos(d·ω_i))"]
+    distances = pt.values(chart["data"][0]["x"])
+    np.testing.assert_allclose(aligned, rope.decay_curve(128, 10_000.0, distances), atol=1e-6)
+    mean, high = traces["independent q, k: mean"], traces["mean + 1 std"]
+    assert np.abs(mean).max() < 0.05 < high.min()  # 0 on average, while a single pair spreads by ~1/sqrt(128)
+
+
+# 4. lesson 001's vocabulary range
+
+
+def test_one_hot_text_quotes_the_lessons_vocabulary_range():
+    texts = catalog()["tok.onehot_md"]
+    assert "30,000 to 100,000" in texts["en"] and "150,000" not in texts["en"]
+    assert "3 万到 10 万" in texts["zh"] and "15 万" not in texts["zh"]
+
+
+# the causal-mask switch on Why position
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_causal_mask_makes_order_visible_without_positions(lang):
+    from embedviz import attention
+
+    at = pt.page("why_position", lang=lang).run()
+    pt.ok(at)
+    plain = float(at.metric[0].value)
+    at.toggle(key="why_causal").set_value(True).run()
+    pt.ok(at)
+    masked = float(at.metric[0].value)
+    expected = attention.word_order_demo("the cat sat on the mat", causal=True).demo.max_difference
+    assert plain < 1e-12 and masked == pytest.approx(expected, rel=1e-2) and masked > 0.1
+    assert ("causal mask" if lang == "en" else "因果掩码") in at.metric[0].label
+
+
+# Compare: "extrapolates" has three states; sinusoidal and RoPE are defined past L, they do not generalise
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_extrapolates_is_three_state(lang):
+    at = pt.page("compare", lang=lang).run()
+    pt.ok(at)
+    column = catalog()["cmp.prop_extrapolates"][lang]
+    table = next(tb.value for tb in at.table if column in tb.value.columns)
+    marks = [cell[0] for cell in table[column]]
+    assert marks == ["◐", "✗", "◐", "✓", "✓"]  # sinusoidal, learned, RoPE, ALiBi, none
+    caption = catalog()["cmp.props_caption"][lang]
+    assert ("contradicts itself" if lang == "en" else "自相矛盾") in caption
+
+
+# Real model: car is no unrelated word for cat here; the rotation sentence only for a real rotation
+
+
+def test_real_model_names_unrelated_pairs_the_data_supports():
+    from embedviz.pretrained import load_bundled_model
+    from embedviz.word_vectors import nearest_neighbours, pair_similarity
+
+    m = load_bundled_model()
+    cat = m.token_id("cat")
+    rank = [i for i, _ in nearest_neighbours(m.token_embeddings, cat, k=50)].index(m.token_id("car")) + 1
+    at = pt.page("real_model").run()
+    pt.ok(at)
+    caption = at.caption[0].value
+    assert f"{rank}th nearest token of 30,522" in caption and rank == 9
+    for word in ("airplane", "tuesday"):
+        value = pair_similarity(m.token_embeddings, cat, m.token_id(word))
+        assert abs(value) < 0.1 and f"cat–{word} {value:.4f}" in caption
+
+
+@pytest.mark.parametrize(("window", "rotation"), [((0, 511), True), ((1, 126), False)])
+def test_rotation_sentence_only_when_the_rows_rotate(window, rotation):
+    at = pt.page("real_model", session={"real_tab": "Position table", "real_window": window}).run()
+    pt.ok(at)
+    text = " ".join(md.value for md in at.markdown)
+    assert ("training found such a rotation" in text) == rotation
+    assert ("A random walk gives such a picture too" in text) == (not rotation)
+
+
+# words: one name for the lessons, a place that lists them, one term per idea, no English words in Chinese
+
+
+def test_one_name_for_the_lessons_in_each_language():
+    for key, texts in catalog().items():
+        assert not re.search(r"\btext 00\d|\bText 00\d|the text says|as in the text\b", texts["en"]), key
+        assert not re.search(r"文章 ?00\d|文本 ?00\d|第 ?00\d ?篇|原文|课程里", texts["zh"]), key
+
+
+@pytest.mark.parametrize(("lang", "name"), [("en", "Lesson 00{i}"), ("zh", "第 00{i} 课")])
+def test_home_lists_the_five_lessons(lang, name):
+    from embedviz.app.frame import PAGES
+
+    at = pt.page("home", lang=lang).run()
+    pt.ok(at)
+    text = " ".join(md.value for md in at.markdown)
+    assert all(name.format(i=i) in text for i in range(5))
+    tokens = [url for section, entries in PAGES for *_, url in entries if section == "nav.tokens"]
+    assert tokens[tokens.index("trained-embedding") + 1] == "real-model"  # the real token table right after
+
+
+def test_one_chinese_term_per_idea():
+    zh = " ".join(texts["zh"] for texts in catalog().values())
+    for old in ("远距离衰减", "长程衰减", "训练嵌入", "行长度", "Token 嵌入", "token 表", "token 嵌入"):
+        assert old not in zh, old
+    assert "远程衰减" in zh and "训练后的嵌入" in zh and "平均模长" in zh and "词嵌入" in zh
+
+
+def test_training_legends_and_class_names_are_translated():
+    from embedviz import training
+
+    for name in training._CLASS_NAMES:
+        key = "train.class_" + name.replace(" ", "_").replace("-", "_").lower()
+        assert pt.is_chinese(catalog()[key]["zh"]) or name == "UTF-8 byte", name
+    at = pt.page("trained_embedding", lang="zh").run()
+    pt.ok(at)
+    loss = pt.specs(at)[0]
+    assert [tr["name"] for tr in loss["data"][:2]] == ["损失", "损失（10 步平均）"]
