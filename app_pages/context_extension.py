@@ -3,8 +3,9 @@ import streamlit as st
 
 from embedviz.app import context_view as view
 from embedviz.app.i18n import t
-from embedviz.app.widgets import BIND, human_number, notice, plot, show_error
+from embedviz.app.widgets import BIND, download_csv, human_number, notice, plot, show_error
 from embedviz.figures import context as figs
+from embedviz.figures.export import table_csv
 
 D = view.DEFAULTS
 
@@ -107,6 +108,9 @@ else:
 if v.overshoot_unscaled > 1:
     st.caption(t("ctx.overshoot", unscaled=f"{v.overshoot_unscaled:.3g}", scaled=f"{v.overshoot_scaled:.3g}",
                  method=method))
+download_csv(table_csv({t("ctx.pair_axis"): list(range(pairs)), t("ctx.wave_before"): v.wavelen_before.tolist(),
+                        t("tour.csv_after", method=method): v.wavelen_after.tolist(), t("ctx.ratio_axis"): v.ratio.tolist(),
+                        t("tour.csv_kind"): list(v.kinds)}), t("ctx.wave_title", method=method), key="ctx_result_csv")
 attention_formula = view.attention_latex(method, float(factor), int(original), params, v.attention_factor)
 if attention_formula:
     st.latex(attention_formula)
@@ -162,18 +166,17 @@ if calc["clamped"]:
 c = st.columns(2)
 c[0].metric(t("ctx.calc_theta", k=calc["k"]), human_number(round(calc["theta"])))
 c[1].metric(t("ctx.calc_one"), human_number(round(calc["one_turn"])))
-st.dataframe(
-    {
-        t("ctx.col_model"): [r["model"] for r in calc["rows"]],
-        "head_dim": [r["head_dim"] for r in calc["rows"]],
-        t("ctx.col_trained"): [human_number(r["trained"]) for r in calc["rows"]],
-        t("ctx.col_theta"): [human_number(r["theta"]) for r in calc["rows"]],
-        t("ctx.col_one"): [human_number(round(r["one_turn"])) for r in calc["rows"]],
-        t("ctx.col_k", k=calc["k"]): [human_number(round(r["k_turn"])) for r in calc["rows"]],
-        t("ctx.col_slow"): [f"{r['slow']} / {r['pairs']}" for r in calc["rows"]],
-    },
-    hide_index=True,
-)
+calc_table = {
+    t("ctx.col_model"): [r["model"] for r in calc["rows"]],
+    "head_dim": [r["head_dim"] for r in calc["rows"]],
+    t("ctx.col_trained"): [human_number(r["trained"]) for r in calc["rows"]],
+    t("ctx.col_theta"): [human_number(r["theta"]) for r in calc["rows"]],
+    t("ctx.col_one"): [human_number(round(r["one_turn"])) for r in calc["rows"]],
+    t("ctx.col_k", k=calc["k"]): [human_number(round(r["k_turn"])) for r in calc["rows"]],
+    t("ctx.col_slow"): [f"{r['slow']} / {r['pairs']}" for r in calc["rows"]],
+}
+st.dataframe(calc_table, hide_index=True)
+download_csv(table_csv(calc_table), t("ctx.calc_header"), key="ctx_calc_csv")
 st.markdown(t("ctx.calc_honest"))
 
 notice("ctx.notice")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from embedviz.app import tour
 from embedviz.app.i18n import DEFAULT_LANGUAGE, LANG_KEY, LANGUAGES, t
 
 # The page scripts live in app_pages/, not pages/: Streamlit treats a folder named pages/ next to app.py as an
@@ -47,20 +48,22 @@ def language_switch() -> str:
 
 
 def navigation():
-    pages = {
-        t(section): [
-            st.Page(file, title=t(title), icon=icon, url_path=url, default=(url == "home"))
-            for file, title, icon, url in entries
-        ]
-        for section, entries in PAGES
+    """The chosen page, and every page by its url path (the tours move between them)."""
+    by_url = {
+        url: st.Page(file, title=t(title), icon=icon, url_path=url, default=(url == "home"))
+        for _, entries in PAGES for file, title, icon, url in entries
     }
-    return st.navigation(pages)
+    sections = {t(section): [by_url[url] for *_, url in entries] for section, entries in PAGES}
+    return st.navigation(sections), by_url
 
 
 def run() -> None:
-    st.set_page_config(page_title="embedviz", page_icon="🧮", layout="wide")  # an emoji: a material icon favicon is fetched from a font CDN, which fails offline
+    st.set_page_config(page_title="embedviz", page_icon="🧮", layout="wide",  # an emoji: a material icon favicon is fetched from a font CDN, which fails offline
+                       initial_sidebar_state=tour.sidebar_state())  # collapsed when projecting
     language_switch()
-    page = navigation()
+    page, pages = navigation()
+    tour.sidebar_controls()
     with st.sidebar:
         st.caption(t("common.sidebar_caption"))
-    page.run()
+    if tour.panel(page, pages):  # a lesson tour's step above the page; a question hides the page until answered
+        page.run()
