@@ -18,12 +18,13 @@ from typing import Any
 import streamlit as st
 
 from embedviz import tours
-from embedviz.app.i18n import t
+from embedviz.app.i18n import current_language, t
 from embedviz.app.widgets import BIND, IMAGE_KEY, PRESENT_KEY, show_error
 
 TOUR_KEY, STEP_KEY = "tour", "step"  # URL parameters
 APPLIED = "_tour_applied"  # session state: (lesson, step) whose settings were last written into the widgets
-REVEALED = "_tour_revealed"  # session state: set of (lesson, step) shown without answering
+REVEALED = "_tour_revealed"
+ANSWERS = "_tour_answers"  # session state: {(lesson, step): the option code the student picked}  # session state: set of (lesson, step) shown without answering
 PICK_KEY = "_tour_pick"
 PRESENT_CSS = """<style>
 html { font-size: 20px; }
@@ -45,8 +46,9 @@ def sidebar_state() -> str:
     return "collapsed" if presenting() else "auto"
 
 
-def _pick_tour() -> None:
-    lesson = st.session_state[PICK_KEY]
+def _pick_tour(codes: dict[str, str]) -> None:
+    """Callback of the tour picker (its options are the translated titles: ``codes`` maps them back)."""
+    lesson = codes.get(st.session_state[PICK_KEY], "")
     if lesson:
         st.query_params[TOUR_KEY], st.query_params[STEP_KEY] = lesson, "1"
         st.session_state[APPLIED] = None
@@ -66,11 +68,12 @@ def sidebar_controls() -> None:
     once per run, before the page)."""
     if PRESENT_KEY not in st.session_state and presenting():
         st.session_state[PRESENT_KEY] = True  # ?present=1 is not a boolean the bound toggle accepts
-    lesson = st.query_params.get(TOUR_KEY)
-    st.session_state[PICK_KEY] = lesson if lesson in tours.TOURS else ""
+    # options are the titles themselves, not codes with a format_func: the picker follows the language switch
+    titles = {t(f"tour.{code}.title") if code else t("tour.none"): code for code in ["", *tours.TOURS]}
+    current = st.query_params.get(TOUR_KEY) if st.query_params.get(TOUR_KEY) in tours.TOURS else ""
+    st.session_state[PICK_KEY] = next(title for title, code in titles.items() if code == current)
     with st.sidebar:
-        st.selectbox(t("tour.pick"), ["", *tours.TOURS], key=PICK_KEY, on_change=_pick_tour,
-                     format_func=lambda code: t(f"tour.{code}.title") if code else t("tour.none"))
+        st.selectbox(t("tour.pick"), list(titles), key=PICK_KEY, on_change=_pick_tour, args=(titles,))
         st.toggle(t("tour.present"), key=PRESENT_KEY, help=t("tour.present_help"), bind=BIND)
         st.segmented_control(t("tour.image"), ("png", "svg"), default="png", key=IMAGE_KEY, required=True,
                              format_func=lambda f: t(f"tour.image_{f}"), help=t("tour.image_help"), bind=BIND)
@@ -118,11 +121,24 @@ def answer(lesson: str, number: int) -> tuple[str, dict]:
     return tours.answer(lesson, number)
 
 
+def _answered(lesson: str, number: int, key: str, codes: dict[str, str]) -> None:
+    """Callback of a question: keep the chosen option's code (it outlives the language switch), show the page."""
+    st.session_state.setdefault(ANSWERS, {})[(lesson, number)] = codes.get(st.session_state[key])
+    _reapply()
+
+
+def question_key(lesson: str, number: int) -> str:
+    """The radio's key; per language, because its options are the translated answers."""
+    return f"tour_q_{lesson}_{number}_{current_language()}"
+
+
 def _question(lesson: str, number: int, question: tours.Question) -> bool:
     """The question and, once answered, whether it was right. True when the page may be shown."""
-    key = f"tour_q_{lesson}_{number}"
-    picked = st.radio(t(f"tour.q.{question.id}"), question.options, index=None, key=key, on_change=_reapply,
-                      format_func=lambda o: t(f"tour.q.{question.id}.{o}"), horizontal=True)
+    labels = {t(f"tour.q.{question.id}.{o}"): o for o in question.options}
+    picked = st.session_state.get(ANSWERS, {}).get((lesson, number))
+    key = question_key(lesson, number)
+    st.radio(t(f"tour.q.{question.id}"), list(labels), index=question.options.index(picked) if picked else None,
+             key=key, on_change=_answered, args=(lesson, number, key, labels), horizontal=True)
     if picked is None:
         if (lesson, number) in st.session_state.get(REVEALED, set()):
             return True

@@ -177,9 +177,9 @@ STRINGS = {
         "zh": "表中 sim('a', 'A') 那一行，以及跨组相似度随步数变化的曲线。",
     },
     "tour.001.longer": {
-        "en": "Train four times longer: the same-group similarity keeps rising, and the cross-group one does not rest "
+        "en": "Train twice as long: the same-group similarity keeps rising, and the cross-group one does not rest "
               "at zero, it keeps falling (the head has 256 classes to push apart).",
-        "zh": "训练四倍长：组内相似度继续上升，而跨组相似度不会停在 0，而是继续下降（输出头要把 256 个类别推开）。",
+        "zh": "训练时间加倍：组内相似度继续上升，而跨组相似度不会停在 0，而是继续下降（输出头要把 256 个类别推开）。",
     },
     "tour.001.longer.look": {
         "en": "the group-similarity curves and the PCA picture: two clusters that move apart.",
