@@ -1,6 +1,7 @@
 """Context extension: PI, dynamic NTK, YaRN, Llama 3 and LongRoPE stretch RoPE past its training length (text 003)."""
 import streamlit as st
 
+from embedviz import context_extension, rope_config, rope_scaling
 from embedviz.app import context_view as view
 from embedviz.app.i18n import t
 from embedviz.app.widgets import BIND, download_csv, human_number, notice, plot, show_error
@@ -19,9 +20,16 @@ config_text = ""
 try:
     if source == view.CONFIG:
         left, right = st.columns([2, 1])
-        view.take_upload(right.file_uploader(t("ctx.upload"), type=["json"], key="ctx_upload", max_upload_size=1))
-        config_text = left.text_area(t("ctx.paste"), view.EXAMPLE_CONFIG_TEXT, height=220, key="ctx_cfg",
-                                     help=t("ctx.paste_help"))
+        view.config_from_link()
+        try:  # a refused upload says why and leaves the text as it was
+            view.take_upload(right.file_uploader(t("ctx.upload"), type=["json"], key="ctx_upload",
+                                                 max_upload_size=view.UPLOAD_MB))
+        except ValueError as error:
+            show_error(error)
+        config_text = left.text_area(t("ctx.paste"), view.EXAMPLE_CONFIG_TEXT, height=220, key=view.CONFIG_KEY,
+                                     max_chars=rope_config.MAX_CONFIG_CHARS, help=t("ctx.paste_help"))
+        if not view.config_to_link(config_text):
+            left.caption(t("ctx.link_no_config", limit=f"{view.CONFIG_URL_CHARS:,}"))
     settings = view.source_settings(source, config_text)
 except ValueError as error:
     show_error(error)
@@ -87,12 +95,12 @@ pairs = len(v.kinds)
 # 3. what the method does, and its numbers
 st.subheader(t(f"ctx.m_{method}_title"))
 st.markdown(t(f"ctx.m_{method}"))
-st.latex(view.FORMULAS[method])
+st.latex(rope_scaling.LATEX[method])
 if seq_len is not None:
     st.caption(t("ctx.ratio_caption", seq_len=human_number(seq_len), method=method))
 if target <= original:
     st.warning(t("ctx.not_longer"))
-elif beyond := view.beyond_factor(method, int(original), int(target), float(factor)):
+elif beyond := context_extension.beyond_factor(method, int(original), int(target), float(factor)):
     st.warning(t("ctx.beyond", target=human_number(target), covered=human_number(beyond["covered"]),
                  times=f"{beyond['times']:.3g}"))
 
@@ -111,7 +119,8 @@ if v.overshoot_unscaled > 1:
 download_csv(table_csv({t("ctx.pair_axis"): list(range(pairs)), t("ctx.wave_before"): v.wavelen_before.tolist(),
                         t("tour.csv_after", method=method): v.wavelen_after.tolist(), t("ctx.ratio_axis"): v.ratio.tolist(),
                         t("tour.csv_kind"): list(v.kinds)}), t("ctx.wave_title", method=method), key="ctx_result_csv")
-attention_formula = view.attention_latex(method, float(factor), int(original), params, v.attention_factor)
+attention_formula = rope_scaling.attention_factor_latex(method, factor=float(factor), original=int(original),
+                                                        params=params, value=v.attention_factor)
 if attention_formula:
     st.latex(attention_formula)
 else:
@@ -141,7 +150,7 @@ with right:
         t("ctx.turns_unscaled", length=length): v.turns_unscaled,
         t("ctx.turns_scaled", method=method, length=length): v.turns_scaled,
     }
-    plot(figs.rotations_chart(
+    plot(figs.turns_chart(
         turns, title=t("ctx.turns_title"), x_title=t("ctx.pair_axis"), y_title=t("ctx.turns_axis"),
         one_turn_label=t("ctx.one_turn"), dashes={t("ctx.turns_unscaled", length=length): "dot"},
         note=t("ctx.turns_note"),
@@ -160,7 +169,7 @@ st.subheader(t("ctx.calc_header"))
 st.markdown(t("ctx.calc_intro"))
 k = st.slider(t("ctx.calc_k"), 1, 32, 1, key="ctx_k", bind=BIND)
 calc = view.calculator(int(head_dim), int(target), int(k))
-st.latex(view.calculator_latex(int(head_dim), int(target), calc["k"], calc["theta"]))
+st.latex(context_extension.theta_for_context_latex(int(head_dim), int(target), calc["k"], calc["theta"]))
 if calc["clamped"]:
     st.caption(t("ctx.calc_clamped", head_dim=head_dim, pairs=head_dim // 2, k=calc["k"]))
 c = st.columns(2)

@@ -142,7 +142,7 @@ TEXT_003_Q, TEXT_003_K = (1.0, 0.0), (0.8, 0.6)  # text 003's 2-D demo vectors, 
 
 def _shifted_score(s: Mapping[str, Any]) -> tuple[str, dict]:
     """Lesson 003: RoPE's score(m, n) against score(m + s, n + s) on one pair."""
-    omega = float(rope.inverse_frequencies(s["rope_hd"], s["rope_theta"])[0][s["rope_i"]])
+    omega = float(rope.inverse_frequencies(s["rope_hd"], s["rope_theta"])[s["rope_i"]])
     m, n, shift = s["rope_m"], s["rope_n"], s["rope_s"]
     a = rope.score_2d(TEXT_003_Q, TEXT_003_K, m, n, omega)
     b = rope.score_2d(TEXT_003_Q, TEXT_003_K, m + shift, n + shift, omega)

@@ -23,4 +23,4 @@ def sinusoidal_table(num_positions: int, d_model: int, base: float):
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def inverse_frequencies(head_dim: int, theta: float):
-    return rope.inverse_frequencies(head_dim, theta)[0]
+    return rope.inverse_frequencies(head_dim, theta)

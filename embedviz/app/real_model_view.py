@@ -14,19 +14,11 @@ import streamlit as st
 
 from embedviz import position_analysis, sinusoidal
 from embedviz.app.i18n import catalog, t
-from embedviz.downsample import CELL_BUDGET, block_mean
-from embedviz.pretrained import (
-    MAX_UPLOAD_BYTES,
-    MAX_UPLOAD_ELEMENTS,
-    PretrainedEmbeddings,
-    analogy,
-    load_bundled_model,
-    load_embedding_file,
-    nearest_neighbours,
-    pair_similarity,
-    project_2d,
-)
-from embedviz.similarity import cosine_similarity_matrix
+from embedviz.downsample import CELL_BUDGET, block_mean, log_spaced_indices
+from embedviz.pretrained import PretrainedEmbeddings, load_bundled_model, load_embedding_file
+from embedviz.tensor_files import MAX_UPLOAD_BYTES, MAX_UPLOAD_ELEMENTS
+from embedviz.word_vectors import analogy, nearest_neighbours, pair_similarity, project_2d
+from embedviz.similarity import cosine_similarity_matrix, pca_2d
 
 TAB_CODES = ("pairs", "analogy", "neighbours", "map", "positions", "upload")
 TAB_KEY = "real_tab"
@@ -162,7 +154,9 @@ def word_map(text: str) -> dict:
 # ------------------------------------------------------------------------------------------------ tables of rows
 
 
-def _table(source: str, upload: PretrainedEmbeddings | None) -> np.ndarray:
+def _rows_table(source: str, upload: PretrainedEmbeddings | None) -> np.ndarray:
+    """The (L, D) table a source name stands for: the model's learned positions, a same-size sinusoidal table,
+    or the uploaded token table."""
     m = model()
     if source == "learned":
         return m.position_embeddings  # (L, D)
@@ -181,24 +175,24 @@ def row_views(source: str, start: int, stop: int, _upload: PretrainedEmbeddings 
     `source` names the table ("learned", "sinusoidal", "upload:<file id>") and is the cache key; an uploaded
     table itself is passed unhashed as `_upload`. Row numbers in the result are the table's, not the window's.
     """
-    table = _table(source, _upload)
+    table = _rows_table(source, _upload)
     if not 0 <= start < stop <= table.shape[0] or stop - start < 2:
         raise ValueError(f"rows ({start}..{stop - 1}) must be at least 2 rows inside 0..{table.shape[0] - 1}")
     if stop - start > view_row_limit(*table.shape):
         raise ValueError(f"rows ({stop - start}) must be at most {view_row_limit(*table.shape)} at once for D = "
                          f"{table.shape[1]:,}")
     rows = table[start:stop]  # (N, D)
-    pca = position_analysis.rows_pca_2d(rows)  # (N, 2)
+    pca = pca_2d(rows, solver="randomized")  # (N, 2)
     similarity, step, _ = block_mean(cosine_similarity_matrix(rows), CELL_BUDGET, CELL_BUDGET)  # (M, M), M <= budget
     smooth = position_analysis.smoothness(rows)
     steps = position_analysis.notable_steps(smooth)  # window-relative step t: rows t -> t+1
     return {
         "rows": np.arange(start, stop), "similarity": similarity.astype(np.float32), "step": step,
         "adjacent": smooth.adjacent, "typical": smooth.typical, "rough": smooth.rough_steps + start,
-        "median_norm": float(np.median(smooth.norms)), "pca": pca.astype(np.float32),
+        "median_norm": smooth.median_norm, "pca": pca.astype(np.float32),
         "turn": (turn := position_analysis.plane_turn(pca)),
         "turn_degrees": abs(float(np.degrees(turn))),
-        "period": 2 * np.pi / abs(turn) if turn else float("inf"),  # positions per full turn
+        "period": position_analysis.turn_period(turn),  # positions per full turn
         "steps": steps + start, "steps_cos": smooth.adjacent[steps], "norm_from": smooth.norms[steps],
         "norm_to": smooth.norms[steps + 1],
     }
@@ -208,9 +202,9 @@ def row_views(source: str, start: int, stop: int, _upload: PretrainedEmbeddings 
 def offset_curves(sources: tuple[str, ...]) -> dict:
     """Mean cos(row p, row p+k) against k for each named table: how similarity falls with distance."""
     L = model().num_positions
-    offsets = np.unique(np.geomspace(1, L - 1, OFFSET_POINTS).round().astype(int))
+    offsets = log_spaced_indices(L, OFFSET_POINTS, dense=0)  # 1 .. L-1, evenly per decade
     return {"offsets": offsets,
-            **{name: position_analysis.offset_similarity(_table(name, None), offsets) for name in sources}}
+            **{name: position_analysis.offset_similarity(_rows_table(name, None), offsets) for name in sources}}
 
 
 # ------------------------------------------------------------------------------------------------ uploads

@@ -38,7 +38,7 @@ def angle_heatmap(head_dim: int, theta: float, window: int, pairing: str) -> dic
 @st.cache_data(max_entries=64, show_spinner=False)
 def pair_view(head_dim: int, theta: float, pair: int, m: int, n: int, shift: int) -> dict:
     """Text 003's 2-D demo on pair ``pair`` of a head: its frequency, wavelength and the three scores."""
-    inv_freq = rope.inverse_frequencies(head_dim, theta)[0]
+    inv_freq = rope.inverse_frequencies(head_dim, theta)
     if not 0 <= pair < inv_freq.size:
         raise ValueError(f"pair ({pair}) must lie in [0, head_dim/2) = [0, {inv_freq.size})")
     omega = float(inv_freq[pair])
@@ -72,8 +72,9 @@ def decay(head_dim: int, theta: float, max_distance: int) -> dict:
 @st.cache_data(max_entries=32, show_spinner=False)
 def wavelengths(head_dim: int, theta: float, context_length: int) -> dict:
     """Per-pair wavelength and whether the pair completes a full turn inside the context."""
-    wavelen = rope.wavelengths(head_dim, theta)
-    never = rope.turns_within(head_dim, theta, context_length) < 1.0  # wavelength longer than the context
+    inv_freq = rope.inverse_frequencies(head_dim, theta)
+    wavelen = rope.wavelengths(inv_freq)
+    never = rope.turns_within(inv_freq, context_length) < 1.0  # wavelength longer than the context
     return dict(wavelen=wavelen, never=never)
 
 

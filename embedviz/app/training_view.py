@@ -6,15 +6,13 @@ first: ``_stored`` raises (exceptions are never cached) unless it is handed a fr
 """
 from __future__ import annotations
 
-import dataclasses
 import time
 from collections.abc import Callable
 
 import numpy as np
 import streamlit as st
 
-from embedviz import training
-from embedviz.similarity import pca_2d
+from embedviz import training, training_result
 
 SOFTMAX = {"vocab": 256, "groups": None}  # the head's classes: the text's 256-byte vocabulary, or the groups only
 TEXT_PAIRS = {("a", "b"): "0.03 → 0.56", ("a", "A"): "≈ 0.04"}  # what text 001 quotes (before -> after; after only)
@@ -37,28 +35,15 @@ def parse_groups(text: str) -> tuple[str, ...]:
 
 
 def _summary(result: training.TrainingResult, seconds: float, *, pairs_of_groups: bool) -> dict:
-    """What the page shows, computed once per run: similarities, group means over the snapshots, 2-D projections.
-
-    ``pairs_of_groups``: the groups are strings of tokens (the group experiment), so the text's pairs can be named:
-    the first two tokens of group 0 (text 001's 'a', 'b') and the first tokens of groups 0 and 1 ('a', 'A').
-    """
-    groups = result.group_names
-    steps = np.array([s for s, _ in result.snapshots])
-    curve = np.array([
-        dataclasses.replace(result, weights_after=w).group_similarity() for _, w in result.snapshots
-    ])  # (S, 2): mean same-group and cross-group cosine at each snapshot
-    basis = result.weights_after  # axes = the two main directions the trained vectors spread along
-    points = [pca_2d(w, basis_from=basis) for _, w in result.snapshots]  # S x (V, 2)
-    pairs = {}
-    if pairs_of_groups:
-        first = groups[0]
-        candidates = [(first[0], first[1])] + ([(first[0], groups[1][0])] if len(groups) > 1 else [])
-        for a, b in candidates:
-            pairs[(a, b)] = (result.similarity(a, b, after=False), result.similarity(a, b))
+    """What the page shows, computed once per run by the core: similarities, group means over the snapshots, 2-D
+    projections. ``pairs_of_groups``: the groups are strings of tokens (the group experiment), so the text's pairs
+    can be named."""
+    steps, curve = training_result.snapshot_curves(result)  # (S,), (S, 2)
+    points = training_result.snapshot_projections(result)  # S x (V, 2)
     return {
         "vocab": result.vocab,
         "group_of": result.group_of,
-        "group_names": groups,
+        "group_names": result.group_names,
         "losses": result.losses,
         "sim_before": result.similarity_matrix(after=False),
         "sim_after": result.similarity_matrix(after=True),
@@ -67,8 +52,8 @@ def _summary(result: training.TrainingResult, seconds: float, *, pairs_of_groups
         "snapshot_steps": steps,
         "curve": curve,
         "points": points,
-        "limit": float(max(np.abs(p).max() for p in points)) * 1.1,
-        "pairs": pairs,
+        "limit": float(max(np.abs(p).max() for p in points)) * 1.1,  # one axis range for every snapshot's picture
+        "pairs": training_result.text_pairs(result) if pairs_of_groups else {},
         "num_classes": result.num_classes,
         "seconds": seconds,
     }
@@ -125,7 +110,5 @@ def text_reference(pair: tuple[str, str]) -> str:
 
 
 def loss_floor(groups: tuple[str, ...]) -> float:
-    """The lowest loss any model can reach: each next character is uniform over its group of n, costing ln n nats,
-    and a sequence picks its group uniformly, so the floor is the mean of ln n over the groups (ln 10 = 2.30)."""
-    sizes = [len(dict.fromkeys(g)) for g in groups]
-    return float(np.mean(np.log(sizes)))
+    """The lowest loss any model can reach on these groups (the core's ``training_result.loss_floor``)."""
+    return training_result.loss_floor(groups)
