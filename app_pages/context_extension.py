@@ -116,9 +116,10 @@ else:
 if v.overshoot_unscaled > 1:
     st.caption(t("ctx.overshoot", unscaled=f"{v.overshoot_unscaled:.3g}", scaled=f"{v.overshoot_scaled:.3g}",
                  method=method))
-download_csv(table_csv({t("ctx.pair_axis"): list(range(pairs)), t("ctx.wave_before"): v.wavelen_before.tolist(),
-                        t("tour.csv_after", method=method): v.wavelen_after.tolist(), t("ctx.ratio_axis"): v.ratio.tolist(),
-                        t("tour.csv_kind"): list(v.kinds)}), t("ctx.wave_title", method=method), key="ctx_result_csv")
+result = {t("ctx.pair_axis"): list(range(pairs)), t("ctx.wave_before"): v.wavelen_before.tolist(),
+          t("tour.csv_after", method=method): v.wavelen_after.tolist(), t("ctx.ratio_axis"): v.ratio.tolist(),
+          t("tour.csv_kind"): list(v.kinds)}
+download_csv(table_csv(result), t("ctx.wave_title", method=method), key="ctx_result_csv")
 attention_formula = rope_scaling.attention_factor_latex(method, factor=float(factor), original=int(original),
                                                         params=params, value=v.attention_factor)
 if attention_formula:

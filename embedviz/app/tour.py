@@ -23,8 +23,8 @@ from embedviz.app.widgets import BIND, IMAGE_KEY, PRESENT_KEY, show_error
 
 TOUR_KEY, STEP_KEY = "tour", "step"  # URL parameters
 APPLIED = "_tour_applied"  # session state: (lesson, step) whose settings were last written into the widgets
-REVEALED = "_tour_revealed"
-ANSWERS = "_tour_answers"  # session state: {(lesson, step): the option code the student picked}  # session state: set of (lesson, step) shown without answering
+REVEALED = "_tour_revealed"  # session state: set of (lesson, step) shown without answering
+ANSWERS = "_tour_answers"  # session state: {(lesson, step): the option code the student picked}
 PICK_KEY = "_tour_pick"
 PRESENT_CSS = """<style>
 html { font-size: 20px; }
@@ -190,7 +190,8 @@ def panel(current, pages: dict[str, Any]) -> bool:
             left, right = st.columns([4, 1])
             left.warning(t("tour.differs", n=len(moved)))
             right.button(t("tour.restore"), key="tour_restore", on_click=_reapply)
-        show = True if step.question is None or target.url_path != current.url_path else _question(lesson, number, step.question)
+        here = target.url_path == current.url_path
+        show = _question(lesson, number, step.question) if step.question and here else True
         back, middle, forward, leave_col = st.columns([1, 3, 1, 1])
         back.button(t("tour.back"), key="tour_back", on_click=_go, args=(number - 1,), disabled=number == 1)
         middle.caption(t("tour.link", lesson=lesson, k=number))

@@ -15,7 +15,7 @@ from embedviz.app.i18n import t
 from embedviz.figures.export import figure_csv, file_name, slug
 
 BIND = "query-params"
-PRESENT_KEY, IMAGE_KEY = "present", "img"  # the frame's presenter switch and toolbar image format (embedviz/app/tour.py)
+PRESENT_KEY, IMAGE_KEY = "present", "img"  # presenter switch, toolbar image format (set in embedviz/app/tour.py)
 PRESENT_FONT = 20  # figure text size when projecting (the template's is 13)
 
 

@@ -40,7 +40,9 @@ def panel_text(page) -> str:
 
 
 def chart_titles(page) -> list[str]:
-    return page.evaluate("() => [...document.querySelectorAll('[data-testid=stPlotlyChart] .gtitle')].map(e => e.textContent)")
+    """Plotly's chart titles (SVG text, so read as textContent)."""
+    return page.evaluate(
+        "() => [...document.querySelectorAll('[data-testid=stPlotlyChart] .gtitle')].map(e => e.textContent)")
 
 
 def wait_for_step(page, lesson: str, k: int, *, zh: bool = False, timeout: float = 120_000) -> None:
