@@ -8,7 +8,7 @@ from embedviz.app.widgets import BIND, download_csv, human_number, notice, plot,
 from embedviz.figures import context as figs
 from embedviz.figures.export import table_csv
 
-D = view.DEFAULTS
+defaults = view.DEFAULTS  # the widgets' starting values: the default source's settings
 
 st.title(t("ctx.title"))
 st.markdown(t("ctx.intro"))
@@ -47,19 +47,19 @@ st.caption(caption)
 
 # 2. the method and its numbers
 methods = view.method_options(settings)
-method = st.segmented_control(t("ctx.method"), methods, default=D["ctx_method"], key="ctx_method", required=True,
+method = st.segmented_control(t("ctx.method"), methods, default=defaults["ctx_method"], key="ctx_method", required=True,
                               bind=BIND)
 if "longrope" not in methods:
     st.caption(t("ctx.no_longrope"))
 cols = st.columns(5)
-factor = cols[0].number_input(t("ctx.factor"), *view.FACTOR, D["ctx_factor"], step=0.5, key="ctx_factor",
+factor = cols[0].number_input(t("ctx.factor"), *view.FACTOR, defaults["ctx_factor"], step=0.5, key="ctx_factor",
                               help=t("ctx.factor_help"), bind=BIND)
-original = cols[1].number_input(t("ctx.original"), *view.LENGTH, D["ctx_orig"], step=1024, key="ctx_orig",
+original = cols[1].number_input(t("ctx.original"), *view.LENGTH, defaults["ctx_orig"], step=1024, key="ctx_orig",
                                 help=t("ctx.original_help"), bind=BIND)
-target = cols[2].number_input(t("ctx.target"), *view.LENGTH, D["ctx_target"], step=1024, key="ctx_target",
+target = cols[2].number_input(t("ctx.target"), *view.LENGTH, defaults["ctx_target"], step=1024, key="ctx_target",
                               help=t("ctx.target_help"), bind=BIND)
-head_dim = cols[3].slider(t("ctx.head_dim"), *view.HEAD_DIM, D["ctx_hd"], step=2, key="ctx_hd", bind=BIND)
-theta = cols[4].number_input(t("ctx.theta"), *view.THETA, D["ctx_theta"], step=10_000.0, format="%.0f",
+head_dim = cols[3].slider(t("ctx.head_dim"), *view.HEAD_DIM, defaults["ctx_hd"], step=2, key="ctx_hd", bind=BIND)
+theta = cols[4].number_input(t("ctx.theta"), *view.THETA, defaults["ctx_theta"], step=10_000.0, format="%.0f",
                              key="ctx_theta", bind=BIND)
 
 params = {}
@@ -69,12 +69,12 @@ if names := view.method_params(method):
         key, lo, hi, step = view.PARAM_SPECS[name]
         label, help_text = t(f"ctx.p_{name}"), t(f"ctx.p_{name}_help")
         if name == "truncate":
-            params[name] = col.toggle(label, D[key], key=key, help=help_text, bind=BIND)
+            params[name] = col.toggle(label, defaults[key], key=key, help=help_text, bind=BIND)
         else:
-            params[name] = col.number_input(label, lo, hi, D[key], step=step, key=key, help=help_text, bind=BIND)
+            params[name] = col.number_input(label, lo, hi, defaults[key], step=step, key=key, help=help_text, bind=BIND)
 ratio = 1.0
 if method in view.SEQ_LEN_METHODS:
-    ratio = st.select_slider(t("ctx.ratio"), view.RATIOS, value=D["ctx_ratio"], format_func=lambda r: f"{r:g}×",
+    ratio = st.select_slider(t("ctx.ratio"), view.RATIOS, value=defaults["ctx_ratio"], format_func=lambda r: f"{r:g}×",
                              key="ctx_ratio", bind=BIND)
 
 if changed := view.changes(settings, method):

@@ -11,10 +11,10 @@ import torch
 from torch import nn
 
 from embedviz._validate import finite_float, positive_int
+from embedviz.random_init import GPT2_STD, normal_table
 from embedviz.sinusoidal import DEFAULT_BASE, sinusoidal_table
 
 
-GPT2_STD = 0.02  # the GPT-2 / text 000 convention for a fresh table: N(0, 0.02^2) entries, whatever d_model
 
 _INT_DTYPES = (torch.int64, torch.int32, torch.int16, torch.uint8, torch.int8)
 
@@ -72,7 +72,7 @@ class TokenEmbedding(nn.Module):
         self.d_model = positive_int("d_model", d_model)
         init_std = finite_float("init_std", init_std, greater_than=0.0)
         # small Gaussian rows: no token starts out closer to another than chance
-        self.weight = nn.Parameter(torch.randn(self.vocab_size, self.d_model, generator=generator) * init_std)
+        self.weight = nn.Parameter(normal_table(self.vocab_size, self.d_model, std=init_std, generator=generator))
 
     def forward(self, ids) -> torch.Tensor:
         """ids (B, T) integers in [0, vocab_size) -> (B, T, D); any shape (...) -> (..., D)."""
@@ -96,7 +96,7 @@ class LearnedPositionalEmbedding(nn.Module):
         self.d_model = positive_int("d_model", d_model)
         init_std = finite_float("init_std", init_std, greater_than=0.0)
         self.weight = nn.Parameter(
-            torch.randn(self.max_context_length, self.d_model, generator=generator) * init_std
+            normal_table(self.max_context_length, self.d_model, std=init_std, generator=generator)
         )
 
     def forward(self, T: int) -> torch.Tensor:

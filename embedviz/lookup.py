@@ -21,7 +21,8 @@ import torch
 from torch import nn
 
 from embedviz._validate import finite_array, positive_int
-from embedviz.embeddings import GPT2_STD, TokenEmbedding
+from embedviz.embeddings import TokenEmbedding
+from embedviz.random_init import GPT2_STD, normal_table
 from embedviz.similarity import distance_matrix
 
 InitScheme = Literal["gpt2", "inv_sqrt_d", "unit"]
@@ -236,7 +237,7 @@ def gradient_step(
         if head is None:
             std = float(weight.std()) or GPT2_STD
             generator = torch.Generator().manual_seed(positive_int("seed", seed, minimum=0))
-            head_t = torch.randn(vocab_size, d_model, generator=generator) * std
+            head_t = normal_table(vocab_size, d_model, std=std, generator=generator)
         else:
             head_t = torch.from_numpy(_weight(head).copy())
             if tuple(head_t.shape) != (vocab_size, d_model):

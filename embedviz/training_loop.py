@@ -7,6 +7,7 @@ nothing about where the batches come from. All randomness comes from the caller'
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Iterator
 from typing import Literal
 
@@ -68,11 +69,16 @@ def fit(
     optimizer: Optimizer,
     snapshot_every: int,
     progress: ProgressFn | None,
+    cpu_budget_s: float | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[tuple[int, np.ndarray]]]:
     """Train ``model`` on ``steps`` batches from ``sample(n) -> (n, B, W)``.
 
+    ``cpu_budget_s``: stop after the first step at which this thread has used that much CPU time (a server bounds
+    what one request can cost; CPU time of this thread, so other sessions' load does not shorten the run). The
+    result then covers fewer steps: ``len(losses) < steps``, and the last snapshot is the step it stopped at.
     Returns (weights_before, weights_after, losses, snapshots).
     """
+    started = time.thread_time()
     context = model.context
     params = list(model.parameters())
     opt: torch.optim.Optimizer = (
@@ -103,5 +109,9 @@ def fit(
             snapshots.append((step, rows()))
         if progress is not None and (step % progress_every == 0 or step == steps):
             progress(step, steps)
+        if cpu_budget_s is not None and step < steps and time.thread_time() - started > cpu_budget_s:
+            if snapshots[-1][0] != step:
+                snapshots.append((step, rows()))
+            break
     weights_after = snapshots[-1][1]
     return weights_before, weights_after, torch.stack(losses).numpy().astype(np.float32), snapshots

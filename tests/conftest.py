@@ -1,9 +1,14 @@
-"""Shared test setup: run from the repo root so AppTest finds app.py and app_pages/; oracles that cannot vanish."""
-import importlib
-import os
-import pathlib
+"""Shared test setup: one BLAS / torch thread (as every entry point), the repo root as cwd so AppTest finds app.py
+and app_pages/, and oracles that cannot vanish."""
+from embedviz._threads import limit_threads
 
-import pytest
+limit_threads()  # first: before the tests load numpy or torch
+
+import importlib  # noqa: E402
+import os  # noqa: E402
+import pathlib  # noqa: E402
+
+import pytest  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from embedviz.app import tour
+from embedviz._threads import limit_threads
 from embedviz.app.i18n import DEFAULT_LANGUAGE, LANG_KEY, LANGUAGES, t
 
 # The page scripts live in app_pages/, not pages/: Streamlit treats a folder named pages/ next to app.py as an
@@ -58,6 +58,9 @@ def navigation():
 
 
 def run() -> None:
+    limit_threads()  # before any page loads numpy or torch: one BLAS / torch thread per server process
+    from embedviz.app import tour  # after limit_threads: the tours' answers come from the core (numpy, torch)
+
     st.set_page_config(page_title="embedviz", page_icon="🧮", layout="wide",  # an emoji: a material icon favicon is fetched from a font CDN, which fails offline
                        initial_sidebar_state=tour.sidebar_state())  # collapsed when projecting
     language_switch()
