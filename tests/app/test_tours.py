@@ -226,7 +226,7 @@ def test_every_chart_has_a_csv_that_parses_back(name, query):
     ok(at)
     charts = specs(at)
     tables = {"token_embeddings": 1 if query else 0, "context_extension": 2}.get(name, 0)
-    assert charts and len(at.get("download_button")) == len(charts) + tables
+    assert len(at.get("download_button")) == len(charts) + tables  # (a page of tables only has no chart)
     for figure in charts:
         rows = list(csv.DictReader(io.StringIO(figure_csv(figure))))
         x_col, y_col = list(rows[0])[1:3]
