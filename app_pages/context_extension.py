@@ -5,8 +5,9 @@ from embedviz import context_extension, rope_config, rope_scaling
 from embedviz.attention import logit_scale
 from embedviz.app import context_view as view
 from embedviz.app.i18n import t
-from embedviz.app.widgets import BIND, human_number, notice, plot, show_error
+from embedviz.app.widgets import BIND, download_csv, human_number, notice, plot, show_error
 from embedviz.figures import context as figs
+from embedviz.figures.export import table_csv
 
 defaults = view.DEFAULTS  # the widgets' starting values: the default source's settings
 
@@ -116,6 +117,10 @@ else:
 if v.overshoot_unscaled > 1:
     st.caption(t("ctx.overshoot", unscaled=f"{v.overshoot_unscaled:.3g}", scaled=f"{v.overshoot_scaled:.3g}",
                  method=method))
+result = {t("ctx.pair_axis"): list(range(pairs)), t("ctx.wave_before"): v.wavelen_before.tolist(),
+          t("tour.csv_after", method=method): v.wavelen_after.tolist(), t("ctx.ratio_axis"): v.ratio.tolist(),
+          t("tour.csv_kind"): list(v.kinds)}
+download_csv(table_csv(result), t("ctx.wave_title", method=method), key="ctx_result_csv")
 attention_formula = rope_scaling.attention_factor_latex(method, factor=float(factor), original=int(original),
                                                         params=params, value=v.attention_factor)
 if attention_formula:
@@ -173,18 +178,17 @@ if calc["clamped"]:
 c = st.columns(2)
 c[0].metric(t("ctx.calc_theta", k=calc["k"]), human_number(round(calc["theta"])))
 c[1].metric(t("ctx.calc_one"), human_number(round(calc["one_turn"])))
-st.dataframe(
-    {
-        t("ctx.col_model"): [r["model"] for r in calc["rows"]],
-        "head_dim": [r["head_dim"] for r in calc["rows"]],
-        t("ctx.col_trained"): [human_number(r["trained"]) for r in calc["rows"]],
-        t("ctx.col_theta"): [human_number(r["theta"]) for r in calc["rows"]],
-        t("ctx.col_one"): [human_number(round(r["one_turn"])) for r in calc["rows"]],
-        t("ctx.col_k", k=calc["k"]): [human_number(round(r["k_turn"])) for r in calc["rows"]],
-        t("ctx.col_slow"): [f"{r['slow']} / {r['pairs']}" for r in calc["rows"]],
-    },
-    hide_index=True,
-)
+calc_table = {
+    t("ctx.col_model"): [r["model"] for r in calc["rows"]],
+    "head_dim": [r["head_dim"] for r in calc["rows"]],
+    t("ctx.col_trained"): [human_number(r["trained"]) for r in calc["rows"]],
+    t("ctx.col_theta"): [human_number(r["theta"]) for r in calc["rows"]],
+    t("ctx.col_one"): [human_number(round(r["one_turn"])) for r in calc["rows"]],
+    t("ctx.col_k", k=calc["k"]): [human_number(round(r["k_turn"])) for r in calc["rows"]],
+    t("ctx.col_slow"): [f"{r['slow']} / {r['pairs']}" for r in calc["rows"]],
+}
+st.dataframe(calc_table, hide_index=True)
+download_csv(table_csv(calc_table), t("ctx.calc_header"), key="ctx_calc_csv")
 st.markdown(t("ctx.calc_honest"))
 
 notice("ctx.notice")

@@ -4,8 +4,11 @@ import streamlit as st
 from embedviz.app import lessons_view
 from embedviz.app import tokens_view as view
 from embedviz.app.i18n import t
-from embedviz.app.widgets import choice_slider, human_number, lesson_button, notice, plot, segmented, show_error
+from embedviz.app.widgets import (
+    choice_slider, download_csv, human_number, lesson_button, notice, plot, segmented, show_error,
+)
 from embedviz.figures import tokens as figs
+from embedviz.figures.export import table_csv
 from embedviz.lookup import INIT_SCHEMES
 from embedviz.params import POSITIONAL_KINDS, PRESETS
 
@@ -154,6 +157,8 @@ def parameter_tab() -> None:
     values = [c.token_embedding, c.positional_embedding, c.total, c.output_head]
     for col, key, value in zip(st.columns(4), ("token", "pos", "total", "head"), values):
         col.metric(t(f"tok.metric_{key}"), human_number(value))
+    download_csv(table_csv({t("tour.csv_quantity"): [t(f"tok.metric_{k}") for k in ("token", "pos", "total", "head")],
+                            t("tour.csv_parameters"): values}), t("tok.params_title"), key="tok_params_csv")
     st.markdown(t("tok.memory", fp32=view.human_bytes(mem["fp32"]["total"]), bf16=view.human_bytes(mem["bf16"]["total"]),
                   fp32_head=view.human_bytes(mem["fp32"]["total_with_head"]),
                   bf16_head=view.human_bytes(mem["bf16"]["total_with_head"])))

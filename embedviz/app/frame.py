@@ -53,21 +53,25 @@ def language_switch() -> str:
 
 
 def navigation():
-    pages = {
-        t(section): [
-            st.Page(file, title=t(title), icon=icon, url_path=url, default=(url == "home"))
-            for file, title, icon, url in entries
-        ]
-        for section, entries in PAGES
+    """The chosen page, and every page by its url path (the tours move between them)."""
+    by_url = {
+        url: st.Page(file, title=t(title), icon=icon, url_path=url, default=(url == "home"))
+        for _, entries in PAGES for file, title, icon, url in entries
     }
-    return st.navigation(pages)
+    sections = {t(section): [by_url[url] for *_, url in entries] for section, entries in PAGES}
+    return st.navigation(sections), by_url
 
 
 def run() -> None:
     limit_threads()  # before any page loads numpy or torch: one BLAS / torch thread per server process
-    st.set_page_config(page_title="embedviz", page_icon="🧮", layout="wide")  # an emoji: a material icon favicon is fetched from a font CDN, which fails offline
+    from embedviz.app import tour  # after limit_threads: the tours' answers come from the core (numpy, torch)
+
+    st.set_page_config(page_title="embedviz", page_icon="🧮", layout="wide",  # an emoji: a material icon favicon is fetched from a font CDN, which fails offline
+                       initial_sidebar_state=tour.sidebar_state())  # collapsed when projecting
     language_switch()
-    page = navigation()
+    page, pages = navigation()
+    tour.sidebar_controls()
     with st.sidebar:
         st.caption(t("common.sidebar_caption"))
-    page.run()
+    if tour.panel(page, pages):  # a lesson tour's step above the page; a question hides the page until answered
+        page.run()

@@ -5,6 +5,7 @@ Labels are i18n keys.
 """
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 
 import streamlit as st
@@ -12,8 +13,11 @@ import streamlit as st
 from embedviz.app.errors import localized
 from embedviz.app.i18n import t
 from embedviz.downsample import log_options  # noqa: F401  (the stops of the pages' log-scale sliders)
+from embedviz.figures.export import figure_csv, file_name, slug
 
 BIND = "query-params"
+PRESENT_KEY, IMAGE_KEY = "present", "img"  # presenter switch, toolbar image format (set in embedviz/app/tour.py)
+PRESENT_FONT = 20  # figure text size when projecting (the template's is 13)
 
 
 def int_slider(key: str, label: str, min_value: int, max_value: int, value: int, *, step: int = 1, help: str | None = None) -> int:
@@ -56,8 +60,29 @@ def page_header(prefix: str, formula: str | None = None) -> None:
 
 
 def plot(fig, *, key: str | None = None) -> None:
-    """Show a figure with the embedviz template as drawn (theme=None), full width."""
-    st.plotly_chart(fig, theme=None, key=key, config={"displaylogo": False})
+    """Show a figure with the embedviz template as drawn (theme=None), full width, with its data as CSV below it.
+
+    The toolbar's camera saves a slide-ready PNG at 2x scale, or an SVG (the sidebar's image format); plotly.js draws
+    both in the browser, offline. Projecting (the presenter switch) enlarges the figure's text.
+    """
+    title = fig.layout.title.text or "figure"
+    if st.session_state.get(PRESENT_KEY):
+        fig.update_layout(font_size=PRESENT_FONT, title_font_size=PRESENT_FONT + 6, hoverlabel_font_size=PRESENT_FONT)
+    image = {"format": st.session_state.get(IMAGE_KEY) or "png", "scale": 2, "filename": slug(title)}
+    st.plotly_chart(fig, theme=None, key=key, config={"displaylogo": False, "toImageButtonOptions": image})
+    download_csv(lambda: figure_csv(fig), title, key=key or _csv_key(fig, title))
+
+
+def _csv_key(fig, title: str) -> str:
+    """A stable key for a chart's CSV button: its title and traces (two charts on a page never share both)."""
+    names = "|".join(f"{trace.type}:{trace.name}" for trace in fig.data)
+    return "csv_" + hashlib.sha1(f"{title}|{names}".encode()).hexdigest()[:12]
+
+
+def download_csv(data: Callable[[], str] | str, title: str, *, key: str) -> None:
+    """A small "CSV" download button; ``data`` may be a function, called only when the button is clicked."""
+    st.download_button(t("common.csv"), data, file_name=file_name(title), mime="text/csv", key=f"dl_{key}",
+                       on_click="ignore", help=t("common.csv_help"))
 
 
 def notice(key: str, **values) -> None:

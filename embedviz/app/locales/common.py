@@ -26,4 +26,9 @@ STRINGS = {
     "common.position": {"en": "position", "zh": "位置"},
     "common.dimension": {"en": "dimension", "zh": "维度"},
     "common.token": {"en": "token", "zh": "token"},
+    "common.csv": {"en": "CSV", "zh": "CSV"},
+    "common.csv_help": {
+        "en": "Download the numbers this chart was drawn from (one row per point or cell, named columns).",
+        "zh": "下载绘制这张图所用的数据（每个点或格子一行，列有名称）。",
+    },
 }

@@ -1,0 +1,550 @@
+"""Lesson tours (embedviz/tours.py): the panel, each step's text and what to look at, the questions."""
+
+STRINGS = {
+    # the panel and the sidebar
+    "tour.pick": {"en": "Lesson tour", "zh": "课程导览"},
+    "tour.none": {"en": "(no tour)", "zh": "（不使用导览）"},
+    "tour.where": {"en": "{title} · step {k} of {n}", "zh": "{title} · 第 {k} 步，共 {n} 步"},
+    "tour.look": {"en": "Look at:", "zh": "看这里："},
+    "tour.back": {"en": "← Back", "zh": "← 上一步"},
+    "tour.next": {"en": "Next →", "zh": "下一步 →"},
+    "tour.leave": {"en": "Leave tour", "zh": "退出导览"},
+    "tour.link": {
+        "en": "Link to this step: add `?tour={lesson}&step={k}` to the app's address.",
+        "zh": "本步链接：在应用网址后加上 `?tour={lesson}&step={k}`。",
+    },
+    "tour.differs": {
+        "en": "You changed {n} setting(s): the view differs from this step's settings.",
+        "zh": "你改动了 {n} 项设置：当前视图与本步的设置不同。",
+    },
+    "tour.restore": {"en": "Restore", "zh": "恢复"},
+    "tour.elsewhere": {
+        "en": "This step's figure is on another page.",
+        "zh": "本步的图在另一个页面上。",
+    },
+    "tour.go": {"en": "Go there", "zh": "前往"},
+    "tour.predict_first": {
+        "en": "Predict first: pick an answer and the figure appears.",
+        "zh": "先预测：选一个答案，图就会出现。",
+    },
+    "tour.reveal": {"en": "Show without answering", "zh": "不作答直接看"},
+    "tour.right": {"en": "Right. {why}", "zh": "答对了。{why}"},
+    "tour.wrong": {"en": "Not this time: the answer is “{answer}”. {why}", "zh": "这次没猜中：答案是“{answer}”。{why}"},
+    "tour.present": {"en": "Presenter view", "zh": "演示模式"},
+    "tour.present_help": {
+        "en": "For a projector: larger text and figure labels, full-width charts, the sidebar folded away. "
+              "In a link: ?present=true.",
+        "zh": "用于投影：更大的文字和图标签、全宽图表、侧边栏收起。链接里写 ?present=true。",
+    },
+    "tour.image": {"en": "Chart toolbar saves", "zh": "图表工具栏保存为"},
+    "tour.image_png": {"en": "PNG 2×", "zh": "PNG 2×"},
+    "tour.image_svg": {"en": "SVG", "zh": "SVG"},
+    "tour.image_help": {
+        "en": "What the camera button above each chart downloads: a PNG at twice the screen size for slides, "
+              "or an SVG to edit. Drawn in your browser, nothing is sent anywhere.",
+        "zh": "每张图上方相机按钮下载的格式：适合幻灯片的两倍尺寸 PNG，或可编辑的 SVG。都在浏览器里生成，不会发送到任何地方。",
+    },
+    # take-away tables (CSV column names)
+    "tour.csv_quantity": {"en": "quantity", "zh": "项目"},
+    "tour.csv_parameters": {"en": "parameters", "zh": "参数量"},
+    "tour.csv_after": {"en": "wavelength with {method}", "zh": "使用 {method} 后的波长"},
+    "tour.csv_kind": {"en": "what happens to the pair", "zh": "该维度对的处理方式"},
+    # lesson 000: token and positional embeddings (build)
+    "tour.000.title": {"en": "Lesson 000: token and positional embeddings", "zh": "第 000 课：Token 与位置嵌入"},
+    "tour.000.lookup": {
+        "en": "The model first meets a token id as a row lookup: a (V, D) table, one row per vocabulary id. "
+              "(B, T) ids become (B, T, D) vectors; the table starts as a small Gaussian, std about 0.02.",
+        "zh": "模型第一次接触 token id，就是在 (V, D) 的表上按行查找：每个词表 id 一行。"
+              "(B, T) 的 ids 变成 (B, T, D) 的向量；表的初值是小高斯分布，标准差约 0.02。",
+    },
+    "tour.000.lookup.look": {
+        "en": "the rows picked out of the table for 'Hello', and the three ways of looking them up agreeing exactly.",
+        "zh": "从表中为 'Hello' 取出的那几行，以及三种查表方式结果完全一致。",
+    },
+    "tour.000.rows": {
+        "en": "Backpropagation only adds gradient to the rows this batch touched; a row that did not appear gets zero.",
+        "zh": "反向传播只把梯度累积到本批次真正用到的行；没出现的行梯度为 0。",
+    },
+    "tour.000.rows.look": {
+        "en": "the bars: which of the 256 rows got a gradient after one backward step on 'Hello'.",
+        "zh": "柱状图：对 'Hello' 做一次反向传播后，256 行中哪些行有梯度。",
+    },
+    "tour.000.tied": {
+        "en": "With weight tying the same matrix is also the output projection, so every backward pass reaches "
+              "every row from the output side.",
+        "zh": "共享权重（weight tying）时，同一个矩阵也是输出投影，所以每次反向传播都会从输出侧触碰到每一行。",
+    },
+    "tour.000.tied.look": {
+        "en": "the bars again, now with the head tied: compare the count with the last step.",
+        "zh": "再看柱状图，这次输出头共享权重：和上一步比较有梯度的行数。",
+    },
+    "tour.000.learned": {
+        "en": "A learned positional embedding is a second table, (max_context_length, D): L × D more parameters, "
+              "and no row for a position past L. The sinusoidal one costs 0 parameters.",
+        "zh": "learned positional embedding 是第二张表，形状 (max_context_length, D)：多出 L × D 个参数，"
+              "位置超过 L 就没有对应的行。sinusoidal 的额外参数是 0。",
+    },
+    "tour.000.learned.look": {
+        "en": "the parameter counts, and the cosine of neighbouring positions: smooth for sinusoidal, random for a "
+              "freshly initialised learned table.",
+        "zh": "参数量，以及相邻位置的余弦相似度：sinusoidal 连续平滑，刚初始化的 learned 表近似随机。",
+    },
+    "tour.000.formula": {
+        "en": "The sinusoidal embedding is a function of the position: angle = p / 10000^(2i/D), sin on even "
+              "dimensions, cos on odd ones. The wavelengths grow geometrically across the pairs.",
+        "zh": "sinusoidal positional embedding 是位置的函数：angle = p / 10000^(2i/D)，偶数维取 sin，奇数维取 cos。"
+              "各维度对的波长按几何级数增长。",
+    },
+    "tour.000.formula.look": {
+        "en": "the heatmap, and the table of frequencies and wavelengths. The lesson says low dimensions are "
+              "coarse; check which pair really changes fastest.",
+        "zh": "热力图，以及频率和波长表。课文说低维编码粗粒度位置；看看到底哪一对维度变化最快。",
+    },
+    "tour.000.rotation": {
+        "en": "Because sin and cos come in pairs, PE(p + k) is a fixed linear function (a rotation per pair) of PE(p), "
+              "so attention can learn offsets such as “look back 5 tokens”.",
+        "zh": "由于 sin 和 cos 成对出现，PE(p + k) 是 PE(p) 的一个固定线性函数（每对维度一次旋转），"
+              "所以 attention 很容易学到“往回看 5 个 token”这样的相对位移。",
+    },
+    "tour.000.rotation.look": {
+        "en": "the rotation check at the bottom: PE(5 + 5) computed directly and by rotating PE(5), and their difference.",
+        "zh": "页面底部的旋转验证：直接算的 PE(5 + 5) 和旋转 PE(5) 得到的结果，以及两者的差。",
+    },
+    "tour.000.sum": {
+        "en": "The input pipeline: look up token vectors, add the position vectors (summed, not concatenated, so "
+              "the width stays D), and hand (B, T, D) to the first block.",
+        "zh": "输入管线：查 token 向量，加上位置向量（求和而不是拼接，宽度始终是 D），把 (B, T, D) 交给第一个 block。",
+    },
+    "tour.000.sum.look": {
+        "en": "the three panels: token vectors + position vectors = the block's input.",
+        "zh": "三个面板：token 向量 + 位置向量 = block 的输入。",
+    },
+    "tour.000.d32": {
+        "en": "The lesson's exercise: change D from 64 to 32 and watch the band of wavelengths change.",
+        "zh": "课后练习：把 D 从 64 改成 32，看波长带怎么变。",
+    },
+    "tour.000.d32.look": {
+        "en": "the wavelength column: pair 0 still repeats every 6.3 positions and the slowest pair still nears "
+              "2π·10,000, but 16 pairs now span that range instead of 32, so each step between pairs is larger.",
+        "zh": "波长那一列：第 0 对仍每 6.3 个位置重复一次，最慢的一对仍接近 2π·10,000，"
+              "但现在只用 16 对（而不是 32 对）覆盖这个范围，相邻两对之间跨度更大。",
+    },
+    # lesson 001: embedding, numbers to vectors
+    "tour.001.title": {"en": "Lesson 001: embedding, numbers to vectors", "zh": "第 001 课：Embedding，数字变向量"},
+    "tour.001.lookup": {
+        "en": "An embedding is a lookup table: output = weight[token_ids]. 'Hello' is ids [72, 101, 108, 108, 111], "
+              "so the output has shape [5, d_model].",
+        "zh": "Embedding 就是查找表：output = weight[token_ids]。'Hello' 的 id 是 [72, 101, 108, 108, 111]，"
+              "所以输出形状是 [5, d_model]。",
+    },
+    "tour.001.lookup.look": {
+        "en": "the five rows taken from the 256-row table, and the ids under the text box.",
+        "zh": "从 256 行的表中取出的五行，以及输入框下方的 id。",
+    },
+    "tour.001.onehot": {
+        "en": "Why not one-hot? A one-hot vector has V dimensions with a single 1, and it cannot express that two "
+              "tokens are alike.",
+        "zh": "为什么不用 one-hot？one-hot 向量有 V 维、只有一个 1，而且无法表达两个 token 相似。",
+    },
+    "tour.001.onehot.look": {
+        "en": "the two distance matrices: one-hot on the left, dense vectors on the right.",
+        "zh": "两个距离矩阵：左边是 one-hot，右边是稠密向量。",
+    },
+    "tour.001.randn": {
+        "en": "The lesson's Embedding starts from torch.randn (std 1): before training, sim('A', 'B') is just noise.",
+        "zh": "课文里的 Embedding 用 torch.randn 初始化（标准差 1）：训练前 sim('A', 'B') 只是随机值。",
+    },
+    "tour.001.randn.look": {
+        "en": "the row lengths: about √d_model with std 1, far larger than with 0.02.",
+        "zh": "行向量的长度：标准差为 1 时约为 √d_model，比 0.02 时大得多。",
+    },
+    "tour.001.groups": {
+        "en": "train.py: two groups a–j and A–J, sequences sampled inside one group, 500 steps of next-token "
+              "prediction. Tokens of different groups never share a sequence.",
+        "zh": "train.py：小写组 a–j 与大写组 A–J，序列只在组内采样，做 500 步 next-token prediction。"
+              "两组的 token 从不出现在同一序列里。",
+    },
+    "tour.001.groups.look": {
+        "en": "the before / after table and the two similarity matrices: the blocks along the diagonal.",
+        "zh": "训练前后的数字表和两个相似度矩阵：对角线上的两个方块。",
+    },
+    "tour.001.cross": {
+        "en": "The lesson says the cross-group similarity ends near 0.04. What does this run say?",
+        "zh": "课文说跨组相似度最后约为 0.04。这次训练的结果如何？",
+    },
+    "tour.001.cross.look": {
+        "en": "the row sim('a', 'A') of the table, and the cross-group curve over the steps.",
+        "zh": "表中 sim('a', 'A') 那一行，以及跨组相似度随步数变化的曲线。",
+    },
+    "tour.001.longer": {
+        "en": "Train twice as long: the same-group similarity keeps rising, and the cross-group one does not rest "
+              "at zero, it keeps falling (the head has 256 classes to push apart).",
+        "zh": "训练时间加倍：组内相似度继续上升，而跨组相似度不会停在 0，而是继续下降（输出头要把 256 个类别推开）。",
+    },
+    "tour.001.longer.look": {
+        "en": "the group-similarity curves and the PCA picture: two clusters that move apart.",
+        "zh": "组相似度曲线和 PCA 图：两个簇越分越开。",
+    },
+    "tour.001.analogy": {
+        "en": "Real models learn the same way at scale, and their geometry carries meaning: king − man + woman ≈ queen.",
+        "zh": "真实模型按同样的机制在大规模数据上学习，向量的几何结构带有语义：king − man + woman ≈ queen。",
+    },
+    "tour.001.analogy.look": {
+        "en": "the nearest words to king − man + woman in the bundled model's table.",
+        "zh": "随附模型的词表中，与 king − man + woman 最接近的词。",
+    },
+    # lesson 002: embeddings are a lookup table, not a function (ANDREA-120M)
+    "tour.002.title": {"en": "Lesson 002: a lookup table, not a function", "zh": "第 002 课：嵌入是查找表，而非函数"},
+    "tour.002.lookup": {
+        "en": "Token id i selects row i of a (V, d_model) table: direct array access, no arithmetic. ANDREA-120M "
+              "uses d_model = 768, initialised with a normal distribution scaled by 1/√d_model.",
+        "zh": "Token ID i 选择 (V, d_model) 表的第 i 行：直接数组访问，没有运算。ANDREA-120M 的 d_model = 768，"
+              "初值按 1/√d_model 缩放的正态分布抽取。",
+    },
+    "tour.002.lookup.look": {
+        "en": "the picked rows, and the std and row length under “initialisation”.",
+        "zh": "取出的行，以及“初始化”下的标准差和行长度。",
+    },
+    "tour.002.andrea": {
+        "en": "ANDREA-120M's token table: 8,449 × 768 = 6,488,832 parameters, plus 1,024 × 768 = 786,432 for "
+              "learned positions: 7,275,264 in all.",
+        "zh": "ANDREA-120M 的 token 表：8,449 × 768 = 6,488,832 个参数，加上可学习位置表 1,024 × 768 = 786,432，"
+              "共 7,275,264。",
+    },
+    "tour.002.andrea.look": {
+        "en": "the counts, the memory in fp32 / bf16, and the bar of each preset's embedding share.",
+        "zh": "参数量、fp32 / bf16 下的内存，以及各预设模型嵌入参数占比的柱状图。",
+    },
+    "tour.002.dot": {
+        "en": "Dot product = unnormalised similarity: u · v = |u| |v| cos θ. Trained vectors of related words "
+              "point the same way.",
+        "zh": "点积 = 未归一化的相似度：u · v = |u| |v| cos θ。训练后相关词的向量指向相近的方向。",
+    },
+    "tour.002.dot.look": {
+        "en": "cat–dog against cat–car in a real model's table.",
+        "zh": "真实模型词表里 cat–dog 与 cat–car 的相似度对比。",
+    },
+    "tour.002.order": {
+        "en": "A token embedding says what the word is, not where it is: without positions, “the cat sat on a mat” "
+              "and its words reversed look the same to attention.",
+        "zh": "token 嵌入告诉模型这是什么词，却不告诉它在哪：没有位置信息时，“the cat sat on a mat”和倒过来的词序"
+              "在注意力看来是一样的。",
+    },
+    "tour.002.order.look": {
+        "en": "the max difference after matching each word with its shuffled self.",
+        "zh": "把每个词与打乱后的自己对齐之后的最大差异。",
+    },
+    "tour.002.learned": {
+        "en": "ANDREA chooses learned positions (like GPT-2): a (T, d_model) table, T = 1,024, 786,432 parameters; "
+              "simple, and fine for a fixed context.",
+        "zh": "ANDREA 选择可学习位置编码（与 GPT-2 相同）：(T, d_model) 的表，T = 1,024，786,432 个参数；"
+              "简单，适合固定上下文。",
+    },
+    "tour.002.learned.look": {
+        "en": "the parameter table at d_model 768 and length 1,024, and what happens past the last position.",
+        "zh": "d_model 768、长度 1,024 时的参数表，以及超过最后一个位置时会发生什么。",
+    },
+    "tour.002.tied": {
+        "en": "Tied or untied: GPT-2 ties the token table to the output projection and saves V × d_model "
+              "parameters; ANDREA keeps them separate.",
+        "zh": "绑定还是不绑定：GPT-2 把 token 表与输出投影绑定，省下 V × d_model 个参数；ANDREA 分开训练两者。",
+    },
+    "tour.002.tied.look": {
+        "en": "the output-head count and the total with the head.",
+        "zh": "输出头的参数量，以及含输出头的总量。",
+    },
+    "tour.002.sum": {
+        "en": "At each position t: x_t = token_embedding[token_id_t] + position_embedding[t], two vectors added "
+              "element by element, then into the first transformer block.",
+        "zh": "在每个位置 t：x_t = token_embedding[token_id_t] + position_embedding[t]，两个向量逐元素相加，"
+              "然后进入第一个 Transformer 块。",
+    },
+    "tour.002.sum.look": {
+        "en": "the three panels: tokens + positions = input.",
+        "zh": "三个面板：token + 位置 = 输入。",
+    },
+    # lesson 003: embeddings and positional encodings for inference
+    "tour.003.title": {"en": "Lesson 003: embeddings and position for inference", "zh": "第 003 课：推理中的嵌入与位置编码"},
+    "tour.003.qwen": {
+        "en": "Qwen3-0.6B's embedding matrix has shape 151,936 × 1,024: vocab_size × hidden_size, one row per token.",
+        "zh": "Qwen3-0.6B 的嵌入矩阵形状是 151,936 × 1,024：vocab_size × hidden_size，每个 token 一行。",
+    },
+    "tour.003.qwen.look": {
+        "en": "the token-table count (155,582,464), and its share of the whole model.",
+        "zh": "token 表的参数量（155,582,464），以及它在整个模型中的占比。",
+    },
+    "tour.003.pairs": {
+        "en": "The learned rows carry meaning: 猫 vs 狗 0.4233 > 猫 vs 汽车 0.1562 in Qwen3. The app bundles a "
+              "small English model; the same ordering holds there.",
+        "zh": "学出来的行带有语义：Qwen3 中 猫 vs 狗 0.4233 > 猫 vs 汽车 0.1562。应用随附一个小型英文模型，"
+              "那里的大小关系同样成立。",
+    },
+    "tour.003.pairs.look": {
+        "en": "cat–dog against cat–car.",
+        "zh": "cat–dog 与 cat–car 的对比。",
+    },
+    "tour.003.permute": {
+        "en": "Attention does not know the order: shuffle the tokens, and each output just moves with its token "
+              "(the lesson measures 1.78e-15).",
+        "zh": "注意力不知道顺序：打乱 token，每个输出只是跟着自己的 token 移动（课文测得 1.78e-15）。",
+    },
+    "tour.003.permute.look": {
+        "en": "the max difference and the difference heatmap.",
+        "zh": "最大差异和差异热力图。",
+    },
+    "tour.003.d8": {
+        "en": "The 8-dimensional sinusoidal encoding: frequencies 1, 0.1, 0.01, 0.001 and wavelengths 6.3, 63, 628, "
+              "6283 positions, like the hands of a clock.",
+        "zh": "8 维的正弦位置编码：频率 1、0.1、0.01、0.001，波长 6.3、63、628、6283 个位置，就像钟表的指针。",
+    },
+    "tour.003.d8.look": {
+        "en": "the frequency table, and the heatmap's first rows turning fast while the last barely move.",
+        "zh": "频率表，以及热力图中前几行变化很快、最后几行几乎不动。",
+    },
+    "tour.003.distance": {
+        "en": "The distance between two encodings depends only on the gap: 0.9641, 1.2962, 2.2097 for gaps 1, 5, "
+              "100, from start 0 or 100; it rises, wobbles, and stays bounded.",
+        "zh": "两个编码之间的距离只取决于间隔：间隔 1、5、100 时为 0.9641、1.2962、2.2097，"
+              "起点是 0 还是 100 都一样；距离先升后起伏，并且有界。",
+    },
+    "tour.003.distance.look": {
+        "en": "the curves from several starts lying on top of each other, and the lesson's table beside them.",
+        "zh": "不同起点的曲线彼此重合，以及旁边课文的数字表。",
+    },
+    "tour.003.heatmap": {
+        "en": "The lesson's heatmap: 64 dimensions, 100 positions. Low dimensions oscillate fast, high ones are "
+              "nearly constant.",
+        "zh": "课文里的热力图：64 维、100 个位置。低维高频振荡，高维几乎不变。",
+    },
+    "tour.003.heatmap.look": {
+        "en": "the position-similarity matrix: the bright band along the diagonal.",
+        "zh": "位置相似度矩阵：沿对角线的亮带。",
+    },
+    "tour.003.pair": {
+        "en": "RoPE rotates each (query, key) pair by m·ω_i. The 2-D demo: q = (1, 0), k = (0.8, 0.6); the score "
+              "depends only on m − n.",
+        "zh": "RoPE 把每一对 query、key 维度旋转 m·ω_i。二维示例：q = (1, 0)，k = (0.8, 0.6)；内积只取决于 m − n。",
+    },
+    "tour.003.pair.look": {
+        "en": "the three scores beside the arrows: score(5, 3), score(50, 48), score(5, 0).",
+        "zh": "箭头旁的三个分数：score(5, 3)、score(50, 48)、score(5, 0)。",
+    },
+    "tour.003.decay": {
+        "en": "Long-range decay: with D = 128 and base 10,000 the mean cos(d·ω_i) falls from 1.000 at d = 0 to "
+              "0.278 at d = 400.",
+        "zh": "远程衰减：D = 128、base 10,000 时，平均 cos(d·ω_i) 从 d = 0 的 1.000 降到 d = 400 的 0.278。",
+    },
+    "tour.003.decay.look": {
+        "en": "the decay curves for several rope_theta and the lesson's table under them.",
+        "zh": "不同 rope_theta 下的衰减曲线，以及下方课文的数字表。",
+    },
+    "tour.003.properties": {
+        "en": "Five properties of a good encoding: unique, bounded, relative, extrapolates, deterministic. Learned "
+              "tables fail to extrapolate; ALiBi adds a linear distance penalty.",
+        "zh": "好的位置编码的五条标准：唯一、有界、相对、可外推、确定。学习式编码输在可外推；ALiBi 加线性距离惩罚。",
+    },
+    "tour.003.properties.look": {
+        "en": "the property table, and ALiBi's per-head slopes.",
+        "zh": "性质对照表，以及 ALiBi 各个头的斜率。",
+    },
+    "tour.003.theta": {
+        "en": "Qwen3-0.6B: max_position_embeddings 40,960 and rope_theta 1,000,000 (earlier models 10,000). A larger "
+              "theta slows the late, low-frequency pairs most.",
+        "zh": "Qwen3-0.6B：max_position_embeddings 40,960，rope_theta 1,000,000（早期模型是 10,000）。"
+              "更大的 theta 主要减慢靠后的低频维度对。",
+    },
+    "tour.003.theta.look": {
+        "en": "the wavelengths against the context: the pairs that never complete a turn.",
+        "zh": "波长与上下文长度的对比：那些一圈都转不完的维度对。",
+    },
+    "tour.003.extend": {
+        "en": "Extending the context: position interpolation, NTK-aware scaling, YaRN. Qwen3 goes from 32K to 128K "
+              "with YaRN × 4.",
+        "zh": "扩展上下文：位置插值（PI）、NTK-aware、YaRN。Qwen3 用 YaRN × 4 从 32K 扩展到 128K。",
+    },
+    "tour.003.extend.look": {
+        "en": "which pairs are kept, blended or interpolated, and the decay before and after.",
+        "zh": "哪些维度对保持不变、混合或被插值，以及扩展前后的衰减。",
+    },
+    # lesson 004: word embedding and positional encoding
+    "tour.004.title": {"en": "Lesson 004: word embedding and positional encoding", "zh": "第 004 课：词嵌入与位置编码"},
+    "tour.004.size": {
+        "en": "A vocabulary of V = 100,000 and an embedding matrix W_E of 100,000 × 4,096: learned, randomly "
+              "initialised, then adjusted by backpropagation.",
+        "zh": "词表大小 V = 100,000，嵌入矩阵 W_E 为 100,000 × 4,096：随机初始化，再由反向传播调整。",
+    },
+    "tour.004.size.look": {
+        "en": "the token-table count and its memory.",
+        "zh": "token 表的参数量和内存。",
+    },
+    "tour.004.onehot": {
+        "en": "OneHot(爱) · W_E simply cuts one row out of W_E: the product and the lookup give the same numbers. "
+              "(Here the vocabulary is 256 bytes, so 爱 is three byte rows.)",
+        "zh": "OneHot(爱) · W_E 就是把 W_E 的一行“抠”出来：矩阵乘法和查表结果相同。"
+              "（这里的词表是 256 个字节，所以“爱”是三个字节行。）",
+    },
+    "tour.004.onehot.look": {
+        "en": "the max difference between one_hot(ids) @ W and W[ids]: zero.",
+        "zh": "one_hot(ids) @ W 与 W[ids] 的最大差异：0。",
+    },
+    "tour.004.learned": {
+        "en": "No rule is written into the embedding: gradient descent on co-occurrence pulls similar tokens together.",
+        "zh": "词嵌入没有任何预设规则：基于共现的梯度下降把相似的 token 推到一起。",
+    },
+    "tour.004.learned.look": {
+        "en": "the two blocks of the similarity matrix after training.",
+        "zh": "训练后相似度矩阵中的两个方块。",
+    },
+    "tour.004.order": {
+        "en": "Attention is a set operation: without positions, 我爱学习 and 学习爱我 give the same results.",
+        "zh": "注意力是一种“集合”运算：没有位置信息时，“我爱学习”和“学习爱我”的计算结果完全一致。",
+    },
+    "tour.004.order.look": {
+        "en": "the outputs before and after reordering, matched word by word.",
+        "zh": "调换顺序前后的输出，逐词对齐比较。",
+    },
+    "tour.004.formula": {
+        "en": "PE(pos, 2i) = sin(pos / 10000^(2i/d_model)), PE(pos, 2i+1) = cos(same), with d_model = 4,096. "
+              "i is the pair index, 0 … 2,047 (the lesson writes 0 … 4,095).",
+        "zh": "PE(pos, 2i) = sin(pos / 10000^(2i/d_model))，PE(pos, 2i+1) = cos(同一角度)，d_model = 4,096。"
+              "i 是维度对的序号，取 0 … 2,047（课文写作 0 … 4,095）。",
+    },
+    "tour.004.formula.look": {
+        "en": "the heatmap (every few pairs are shown, and the figure says which) and the frequency table's ends.",
+        "zh": "热力图（每隔几对显示一对，图中有说明）以及频率表的首尾。",
+    },
+    "tour.004.linear": {
+        "en": "The key motive: PE(pos + k) is a linear combination of PE(pos), so the model can sense the distance k "
+              "with a linear map.",
+        "zh": "最核心的动机：PE(pos + k) 可以表示为 PE(pos) 的线性组合，模型用线性变换就能感知距离 k。",
+    },
+    "tour.004.linear.look": {
+        "en": "the rotation check: PE(3 + 4) computed directly and by rotating PE(3), and the error between them.",
+        "zh": "旋转验证：直接算的 PE(3 + 4) 与旋转 PE(3) 得到的结果，以及两者的误差。",
+    },
+    "tour.004.sum": {
+        "en": "X_input = X_embedding + PE_pos: look up, compute the formula, add, and send to the first layer's "
+              "QKV projection.",
+        "zh": "X_input = X_embedding + PE_pos：查表、按公式算位置编码、两者相加，送入第一层的 QKV 投影。",
+    },
+    "tour.004.sum.look": {
+        "en": "the three panels for 我爱学习 (12 bytes, so 12 rows).",
+        "zh": "“我爱学习”的三个面板（12 个字节，所以 12 行）。",
+    },
+    "tour.004.rope": {
+        "en": "LLaMA and other modern models use RoPE instead: they rotate Q and K after the projection rather than "
+              "adding a vector at the input.",
+        "zh": "LLaMA 等现代模型改用 RoPE：不在输入端相加，而是在计算出 Q、K 之后对它们做旋转。",
+    },
+    "tour.004.rope.look": {
+        "en": "the rotation angles per pair and the score that depends only on m − n.",
+        "zh": "每对维度的旋转角度，以及只取决于 m − n 的分数。",
+    },
+    # the questions: prompt, options, why (numbers computed at the step's settings)
+    "tour.q.gradient_rows": {
+        "en": "Predict: after one backward step on 'Hello', which rows of the 256-row table get a gradient?",
+        "zh": "预测：对 'Hello' 做一次反向传播后，256 行的表中哪些行有梯度？",
+    },
+    "tour.q.gradient_rows.used": {"en": "only rows of the tokens used", "zh": "只有用到的 token 的行"},
+    "tour.q.gradient_rows.all": {"en": "all 256 rows", "zh": "全部 256 行"},
+    "tour.q.gradient_rows.why": {
+        "en": "{n} of {V} rows got a gradient at these settings.",
+        "zh": "在这组设置下，{V} 行中有 {n} 行得到了梯度。",
+    },
+    "tour.q.fastest_pair": {
+        "en": "Predict: which pair of dimensions changes fastest as the position grows?",
+        "zh": "预测：位置增加时，哪一对维度变化最快？",
+    },
+    "tour.q.fastest_pair.first": {"en": "the first pair (i = 0)", "zh": "第一对（i = 0）"},
+    "tour.q.fastest_pair.middle": {"en": "a pair in the middle", "zh": "中间的某一对"},
+    "tour.q.fastest_pair.last": {"en": "the last pair", "zh": "最后一对"},
+    "tour.q.fastest_pair.why": {
+        "en": "The first pair repeats every {first} positions, the last every {last}: the low dimensions are the fine ones.",
+        "zh": "第一对每 {first} 个位置重复一次，最后一对每 {last} 个位置才重复：低维才是细粒度的。",
+    },
+    "tour.q.one_hot": {
+        "en": "Predict: are the one-hot vectors of H, e, l, o all the same distance apart?",
+        "zh": "预测：H、e、l、o 的 one-hot 向量两两之间的距离都相等吗？",
+    },
+    "tour.q.one_hot.equal": {"en": "yes, all equal", "zh": "是，全都相等"},
+    "tour.q.one_hot.different": {"en": "no, some are closer", "zh": "不，有的更近"},
+    "tour.q.one_hot.why": {
+        "en": "Every one-hot distance lies between {lo} and {hi}: √2 for every pair.",
+        "zh": "所有 one-hot 距离都在 {lo} 到 {hi} 之间：每一对都是 √2。",
+    },
+    "tour.q.sim_ab": {
+        "en": "Predict: after training, does sim('a', 'b') go up or down?",
+        "zh": "预测：训练后 sim('a', 'b') 上升还是下降？",
+    },
+    "tour.q.sim_ab.up": {"en": "up", "zh": "上升"},
+    "tour.q.sim_ab.same": {"en": "about the same (moves less than 0.1)", "zh": "基本不变（变化小于 0.1）"},
+    "tour.q.sim_ab.down": {"en": "down", "zh": "下降"},
+    "tour.q.sim_ab.why": {
+        "en": "sim('a', 'b') goes from {before} to {after} in {steps} steps.",
+        "zh": "{steps} 步内 sim('a', 'b') 从 {before} 变为 {after}。",
+    },
+    "tour.q.sim_aA": {
+        "en": "Predict: after training, does sim('a', 'A') go up or down?",
+        "zh": "预测：训练后 sim('a', 'A') 上升还是下降？",
+    },
+    "tour.q.sim_aA.up": {"en": "up", "zh": "上升"},
+    "tour.q.sim_aA.same": {"en": "about the same (moves less than 0.1)", "zh": "基本不变（变化小于 0.1）"},
+    "tour.q.sim_aA.down": {"en": "down", "zh": "下降"},
+    "tour.q.sim_aA.why": {
+        "en": "sim('a', 'A') goes from {before} to {after} in {steps} steps.",
+        "zh": "{steps} 步内 sim('a', 'A') 从 {before} 变为 {after}。",
+    },
+    "tour.q.share": {
+        "en": "Predict: what share of ANDREA-120M's parameters sits in its embedding tables?",
+        "zh": "预测：ANDREA-120M 的参数中，嵌入表占多大比例？",
+    },
+    "tour.q.share.under10": {"en": "under 10%", "zh": "不到 10%"},
+    "tour.q.share.10to30": {"en": "10% to 30%", "zh": "10% 到 30%"},
+    "tour.q.share.over30": {"en": "over 30%", "zh": "超过 30%"},
+    "tour.q.share.why": {
+        "en": "The token and position tables hold {share} of the model; the rest is in the transformer blocks.",
+        "zh": "token 表和位置表占整个模型的 {share}；其余都在 Transformer 块里。",
+    },
+    "tour.q.shuffle": {
+        "en": "Predict: without positions, after reordering the words, do the outputs (matched word by word) change?",
+        "zh": "预测：没有位置信息时，调换词序后，逐词对齐的输出会改变吗？",
+    },
+    "tour.q.shuffle.same": {"en": "no, only rounding differs", "zh": "不会，只有舍入误差"},
+    "tour.q.shuffle.different": {"en": "yes, clearly", "zh": "会，差别明显"},
+    "tour.q.shuffle.why": {
+        "en": "The largest difference is {diff}: floating-point rounding, so attention alone cannot see the order.",
+        "zh": "最大差异是 {diff}：只是浮点舍入误差，所以单靠注意力看不出顺序。",
+    },
+    "tour.q.near_far": {
+        "en": "Predict: which is larger, cos(PE5, PE6) or cos(PE5, PE50)?",
+        "zh": "预测：cos(PE5, PE6) 和 cos(PE5, PE50) 哪个更大？",
+    },
+    "tour.q.near_far.near": {"en": "cos(PE5, PE6)", "zh": "cos(PE5, PE6)"},
+    "tour.q.near_far.far": {"en": "cos(PE5, PE50)", "zh": "cos(PE5, PE50)"},
+    "tour.q.near_far.why": {
+        "en": "cos(PE5, PE6) = {near}, cos(PE5, PE50) = {far} at these settings: near positions look alike.",
+        "zh": "在这组设置下 cos(PE5, PE6) = {near}，cos(PE5, PE50) = {far}：相近的位置编码更相似。",
+    },
+    "tour.q.shifted": {
+        "en": "Predict: compare RoPE's score(5, 3) with score(50, 48).",
+        "zh": "预测：比较 RoPE 的 score(5, 3) 与 score(50, 48)。",
+    },
+    "tour.q.shifted.first": {"en": "score(5, 3) is larger", "zh": "score(5, 3) 更大"},
+    "tour.q.shifted.equal": {"en": "they are equal", "zh": "两者相等"},
+    "tour.q.shifted.second": {"en": "score(50, 48) is larger", "zh": "score(50, 48) 更大"},
+    "tour.q.shifted.why": {
+        "en": "score({m}, {n}) = {a} and score({m2}, {n2}) = {b}: the same offset gives the same score.",
+        "zh": "score({m}, {n}) = {a}，score({m2}, {n2}) = {b}：相对距离相同，分数就相同。",
+    },
+    "tour.q.table_size": {
+        "en": "Predict: how many numbers are in a 100,000 × 4,096 embedding matrix?",
+        "zh": "预测：100,000 × 4,096 的嵌入矩阵里有多少个数？",
+    },
+    "tour.q.table_size.millions": {"en": "a few million", "zh": "几百万"},
+    "tour.q.table_size.hundreds_of_millions": {"en": "hundreds of millions", "zh": "几亿"},
+    "tour.q.table_size.billions": {"en": "billions", "zh": "几十亿"},
+    "tour.q.table_size.why": {
+        "en": "{count} parameters: the lesson's “more than 400 million floats”.",
+        "zh": "{count} 个参数：正是课文说的“4 亿多个浮点数”。",
+    },
+}

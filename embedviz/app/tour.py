@@ -1,0 +1,201 @@
+"""Lesson tours and the presenter view in the app. The tours themselves are data in ``embedviz.tours``.
+
+How a step is shown:
+- the URL says which step: ``?tour=003&step=4`` (plain query parameters, not widgets, so a link opens the step on a
+  fresh server, and a reload or the language switch keeps it);
+- when the URL's step is not the one this session last applied, the step's settings are written into session
+  state *before* the page creates its widgets (a keyed widget takes a value set in session state before it is
+  created), then, if the step lives on another page, ``st.switch_page`` goes there with ``?tour=&step=``;
+- after that the student owns the widgets: the panel compares them with the step's settings, says so when they
+  differ, and offers to restore them (the restore re-applies the step on the next run);
+- a step with a question hides the page until the student picks an answer (the page's widgets are not created
+  meanwhile, so choosing an answer re-applies the step's settings).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from embedviz import tours
+from embedviz.app.i18n import current_language, t
+from embedviz.app.widgets import BIND, IMAGE_KEY, PRESENT_KEY, show_error
+
+TOUR_KEY, STEP_KEY = "tour", "step"  # URL parameters
+APPLIED = "_tour_applied"  # session state: (lesson, step) whose settings were last written into the widgets
+REVEALED = "_tour_revealed"  # session state: set of (lesson, step) shown without answering
+ANSWERS = "_tour_answers"  # session state: {(lesson, step): the option code the student picked}
+PICK_KEY = "_tour_pick"
+PRESENT_CSS = """<style>
+html { font-size: 20px; }
+.stMainBlockContainer { max-width: 100%; padding-left: 2rem; padding-right: 2rem; }
+.st-key-tour_panel p, .st-key-tour_panel li { font-size: 1.35rem; line-height: 1.45; }
+.st-key-tour_panel h3 { font-size: 1.8rem; }
+</style>"""
+
+
+def presenting() -> bool:
+    """The presenter switch, or before it exists (the first run) the URL's ?present=true (or =1)."""
+    if PRESENT_KEY in st.session_state:
+        return bool(st.session_state[PRESENT_KEY])
+    return str(st.query_params.get(PRESENT_KEY, "")).lower() in ("1", "true")
+
+
+def sidebar_state() -> str:
+    """st.set_page_config's initial_sidebar_state: collapsed when projecting."""
+    return "collapsed" if presenting() else "auto"
+
+
+def _pick_tour(codes: dict[str, str]) -> None:
+    """Callback of the tour picker (its options are the translated titles: ``codes`` maps them back)."""
+    lesson = codes.get(st.session_state[PICK_KEY], "")
+    if lesson:
+        st.query_params[TOUR_KEY], st.query_params[STEP_KEY] = lesson, "1"
+        st.session_state[APPLIED] = None
+    else:
+        leave()
+
+
+def leave() -> None:
+    """Button callback: end the tour (the page keeps its current settings)."""
+    for key in (TOUR_KEY, STEP_KEY):
+        st.query_params.pop(key, None)
+    st.session_state[APPLIED] = None
+
+
+def sidebar_controls() -> None:
+    """The tour picker, the presenter switch and the toolbar's image format, in the sidebar (the frame calls this
+    once per run, before the page)."""
+    if PRESENT_KEY not in st.session_state and presenting():
+        st.session_state[PRESENT_KEY] = True  # ?present=1 is not a boolean the bound toggle accepts
+    # options are the titles themselves, not codes with a format_func: the picker follows the language switch
+    titles = {t(f"tour.{code}.title") if code else t("tour.none"): code for code in ["", *tours.TOURS]}
+    current = st.query_params.get(TOUR_KEY) if st.query_params.get(TOUR_KEY) in tours.TOURS else ""
+    st.session_state[PICK_KEY] = next(title for title, code in titles.items() if code == current)
+    with st.sidebar:
+        st.selectbox(t("tour.pick"), list(titles), key=PICK_KEY, on_change=_pick_tour, args=(titles,))
+        st.toggle(t("tour.present"), key=PRESENT_KEY, help=t("tour.present_help"), bind=BIND)
+        st.segmented_control(t("tour.image"), ("png", "svg"), default="png", key=IMAGE_KEY, required=True,
+                             format_func=lambda f: t(f"tour.image_{f}"), help=t("tour.image_help"), bind=BIND)
+    if presenting():
+        st.html(PRESENT_CSS)
+
+
+def _value(value: Any) -> Any:
+    """A step's setting as the widget holds it (a Label is the current language's text of its key)."""
+    return t(value) if isinstance(value, tours.Label) else value
+
+
+def _apply(lesson: str, number: int) -> None:
+    for key, value in tours.step(lesson, number).settings.items():
+        st.session_state[key] = _value(value)
+    st.session_state[APPLIED] = (lesson, number)
+
+
+def _reapply() -> None:
+    """Callback: write the step's settings again on this rerun (restore, or reveal after the page was hidden)."""
+    st.session_state[APPLIED] = None
+
+
+def _go(number: int) -> None:
+    st.query_params[STEP_KEY] = str(number)
+
+
+def _reveal(lesson: str, number: int) -> None:
+    st.session_state[REVEALED] = st.session_state.get(REVEALED, set()) | {(lesson, number)}
+    _reapply()
+
+
+def differing(lesson: str, number: int) -> list[str]:
+    """Widget keys whose current value is not the step's setting (widgets the page has not created are skipped)."""
+    out = []
+    for key, value in tours.step(lesson, number).settings.items():
+        if key in st.session_state and st.session_state[key] != _value(value):
+            out.append(key)
+    return out
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def answer(lesson: str, number: int) -> tuple[str, dict]:
+    """The question's right option at the step's settings (computed by the core, cached per step)."""
+    return tours.answer(lesson, number)
+
+
+def _answered(lesson: str, number: int, key: str, codes: dict[str, str]) -> None:
+    """Callback of a question: keep the chosen option's code (it outlives the language switch), show the page."""
+    st.session_state.setdefault(ANSWERS, {})[(lesson, number)] = codes.get(st.session_state[key])
+    _reapply()
+
+
+def question_key(lesson: str, number: int) -> str:
+    """The radio's key; per language, because its options are the translated answers."""
+    return f"tour_q_{lesson}_{number}_{current_language()}"
+
+
+def _question(lesson: str, number: int, question: tours.Question) -> bool:
+    """The question and, once answered, whether it was right. True when the page may be shown."""
+    labels = {t(f"tour.q.{question.id}.{o}"): o for o in question.options}
+    picked = st.session_state.get(ANSWERS, {}).get((lesson, number))
+    key = question_key(lesson, number)
+    st.radio(t(f"tour.q.{question.id}"), list(labels), index=question.options.index(picked) if picked else None,
+             key=key, on_change=_answered, args=(lesson, number, key, labels), horizontal=True)
+    if picked is None:
+        if (lesson, number) in st.session_state.get(REVEALED, set()):
+            return True
+        left, right = st.columns([4, 1])
+        left.caption(t("tour.predict_first"))
+        right.button(t("tour.reveal"), key=f"tour_reveal_{lesson}_{number}", on_click=_reveal, args=(lesson, number))
+        return False
+    right, facts = answer(lesson, number)
+    why = t(f"tour.q.{question.id}.why", **facts)
+    if picked == right:
+        st.success(t("tour.right", why=why))
+    else:
+        st.warning(t("tour.wrong", answer=t(f"tour.q.{question.id}.{right}"), why=why))
+    return True
+
+
+def panel(current, pages: dict[str, Any]) -> bool:
+    """The tour's panel above the page (when the URL names a tour); False when the page must stay hidden.
+
+    ``current`` is the page st.navigation chose; ``pages`` maps the frame's url paths to its st.Page objects.
+    """
+    lesson = st.query_params.get(TOUR_KEY)
+    if not lesson:
+        return True
+    try:
+        raw = st.query_params.get(STEP_KEY, "1")
+        if not raw.isdigit():
+            raise ValueError(f"step ({raw!r}) must be a whole number")
+        number = int(raw)
+        step = tours.step(lesson, number)
+    except ValueError as error:
+        show_error(error)
+        return True
+    target = pages[step.page]
+    if st.session_state.get(APPLIED) != (lesson, number):
+        _apply(lesson, number)
+        if target.url_path != current.url_path:
+            st.switch_page(target, query_params={TOUR_KEY: lesson, STEP_KEY: str(number)})
+    total = len(tours.TOURS[lesson].steps)
+    with st.container(border=True, key="tour_panel"):
+        st.caption(t("tour.where", title=t(f"tour.{lesson}.title"), k=number, n=total))
+        st.markdown(t(f"tour.{lesson}.{step.name}"))
+        st.markdown(f"**{t('tour.look')}** {t(f'tour.{lesson}.{step.name}.look')}")
+        if target.url_path != current.url_path:
+            left, right = st.columns([4, 1])
+            left.info(t("tour.elsewhere"))
+            right.button(t("tour.go"), key="tour_go", on_click=_reapply)
+        elif moved := differing(lesson, number):
+            left, right = st.columns([4, 1])
+            left.warning(t("tour.differs", n=len(moved)))
+            right.button(t("tour.restore"), key="tour_restore", on_click=_reapply)
+        here = target.url_path == current.url_path
+        show = _question(lesson, number, step.question) if step.question and here else True
+        back, middle, forward, leave_col = st.columns([1, 3, 1, 1])
+        back.button(t("tour.back"), key="tour_back", on_click=_go, args=(number - 1,), disabled=number == 1)
+        middle.caption(t("tour.link", lesson=lesson, k=number))
+        forward.button(t("tour.next"), key="tour_next", on_click=_go, args=(number + 1,), disabled=number == total,
+                       type="primary")
+        leave_col.button(t("tour.leave"), key="tour_leave", on_click=leave)
+    return show

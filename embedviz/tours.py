@@ -1,0 +1,277 @@
+"""The five lessons (``../shared/seeds/`` 000-004) as guided tours: pure data, and the answers to their questions.
+
+A tour is a list of steps in the lesson's order; a step is one row of ``TOURS``:
+
+    Step(page, settings, name, question=None)
+
+- ``page``: the url path of an app page (``"sinusoidal"``);
+- ``settings``: the page's widget values, ``{widget key: value}`` (a widget's key is its URL parameter); a
+  ``Label("tok.tab_params")`` value is an i18n key whose translated text is the value (tab widgets hold their label);
+- ``name``: names the step's texts in the catalog, ``tour.<lesson>.<name>`` (what the step says) and
+  ``tour.<lesson>.<name>.look`` (what to look at in the figure);
+- ``question``: an optional "predict, then check" question (its id, its option codes, the function that answers it).
+
+Adding a step is adding a row (and its two texts in ``embedviz/app/locales/tour.py``). The answers are computed
+from the core at the step's settings, never typed in: ``answer(lesson, step)`` gives the right option and the
+numbers that explain it. No streamlit here; ``embedviz/app/tour.py`` drives the pages and caches the answers.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from embedviz import attention, lookup, params, rope, sinusoidal, training
+from embedviz.similarity import cosine_similarity
+from embedviz.tokenizer import VOCAB_SIZE, encode
+
+
+class Label(str):
+    """A setting whose value is the translated text of this i18n key (a tab is bound to its label)."""
+
+
+@dataclass(frozen=True)
+class Question:
+    """``id`` names its texts (``tour.q.<id>``, ``tour.q.<id>.<option>``, ``tour.q.<id>.why``); ``solve(settings)``
+    returns the right option and the numbers the explanation quotes."""
+
+    id: str
+    options: tuple[str, ...]
+    solve: Callable[[Mapping[str, Any]], tuple[str, dict[str, Any]]]
+
+
+@dataclass(frozen=True)
+class Step:
+    page: str
+    settings: Mapping[str, Any]
+    name: str
+    question: Question | None = None
+
+
+@dataclass(frozen=True)
+class Tour:
+    lesson: str  # "000" .. "004", the seed text's number
+    steps: tuple[Step, ...] = field(default_factory=tuple)
+
+
+# answers: each reads the step's settings and asks the core
+
+
+def _gradient_rows(s: Mapping[str, Any]) -> tuple[str, dict]:
+    """Lesson 000: one backward step reaches only the rows of the tokens used, unless the head is tied."""
+    W = lookup.init_table(VOCAB_SIZE, s["tok_d"], scheme=s["tok_init"], seed=s["tok_seed"])
+    step = lookup.gradient_step(encode(s["tok_text"]), W, tied=s["tok_tied"], seed=s["tok_seed"] + 1)
+    n = len(step.rows_with_gradient)
+    return ("all" if n == VOCAB_SIZE else "used"), {"n": n, "V": VOCAB_SIZE}
+
+
+def _fastest_pair(s: Mapping[str, Any]) -> tuple[str, dict]:
+    """Lesson 000 says low dimensions encode coarse position; which pair of dimensions really turns fastest?"""
+    wavelen = sinusoidal.wavelengths(s["sin_d"], s["sin_base"])
+    fastest = int(np.argmin(wavelen))
+    option = "first" if fastest == 0 else "last" if fastest == len(wavelen) - 1 else "middle"
+    return option, {"first": f"{wavelen[0]:.1f}", "last": f"{wavelen[-1]:,.0f}"}
+
+
+def _one_hot_equal(s: Mapping[str, Any]) -> tuple[str, dict]:
+    """Lesson 001: every two different one-hot vectors are sqrt(2) apart; dense rows are not all equally far."""
+    ids = lookup.unique_in_order(encode(s["tok_text"]))
+    W = lookup.init_table(VOCAB_SIZE, s["tok_d"], scheme=s["tok_init"], seed=s["tok_seed"])
+    lo, hi = lookup.distance_comparison(ids, W).one_hot_range
+    return ("equal" if hi - lo < 1e-9 else "different"), {"lo": f"{lo:.4f}", "hi": f"{hi:.4f}"}
+
+
+def _group_run(s: Mapping[str, Any]) -> training.TrainingResult:
+    return _train(s["tr_steps"], s["tr_d"], s["tr_lr"], s["tr_seed"], tuple(s["tr_groups"].split()), s["tr_soft"])
+
+
+@lru_cache(maxsize=2)
+def _train(steps: int, d_model: int, lr: float, seed: int, groups: tuple[str, ...], softmax: str):
+    """The page's group experiment (the same core call with the same settings), once for both questions on it."""
+    return training.train_group_experiment(steps=steps, d_model=d_model, lr=lr, seed=seed, groups=groups,
+                                           vocab_size=VOCAB_SIZE if softmax == "vocab" else None)
+
+
+SAME = 0.1  # a similarity that moves less than this in training "stays about the same"
+
+
+def _similarity_change(a: str, b: str) -> Callable[[Mapping[str, Any]], tuple[str, dict]]:
+    """Lesson 001: after training, does sim(a, b) go up, down, or stay within SAME of where it started?"""
+
+    def solve(s: Mapping[str, Any]) -> tuple[str, dict]:
+        result = _group_run(s)
+        before, after = result.similarity(a, b, after=False), result.similarity(a, b)
+        change = after - before
+        option = "same" if abs(change) < SAME else "up" if change > 0 else "down"
+        return option, {"before": f"{before:+.3f}", "after": f"{after:+.3f}", "steps": s["tr_steps"]}
+
+    return solve
+
+
+def _embedding_share(s: Mapping[str, Any]) -> tuple[str, dict]:
+    """Lesson 002: what share of ANDREA-120M's parameters sits in its embedding tables?"""
+    share = params.preset_share(s["tok_preset"])
+    option = "under10" if share < 0.10 else "10to30" if share < 0.30 else "over30"
+    return option, {"share": f"{share:.1%}"}
+
+
+def _shuffle_difference(s: Mapping[str, Any]) -> tuple[str, dict]:
+    """Lessons 002-004: attention without positions only reorders its outputs when the words are reordered."""
+    demo = attention.word_order_demo(
+        s["why_text"], split=s["why_split"], shuffle=s["why_shuffle"], shuffled_text=s.get("why_order", ""),
+        seed=s["why_seed"], positions="none", d_model=s["why_d"],
+    ).demo
+    return ("same" if demo.max_difference < 1e-9 else "different"), {"diff": f"{demo.max_difference:.1e}"}
+
+
+PE_POSITIONS = (5, 6, 50)  # cos(PE5, PE6) against cos(PE5, PE50)
+
+
+def _near_far_cosine(s: Mapping[str, Any]) -> tuple[str, dict]:
+    """Lesson 003: is position 5 more like its neighbour 6 or like the far position 50?"""
+    pe = sinusoidal.sinusoidal_rows(list(PE_POSITIONS), s["sin_d"], s["sin_base"], dtype=np.float64)
+    near, far = cosine_similarity(pe[0], pe[1]), cosine_similarity(pe[0], pe[2])
+    return ("near" if near > far else "far"), {"near": f"{near:.3f}", "far": f"{far:.3f}"}
+
+
+TEXT_003_Q, TEXT_003_K = (1.0, 0.0), (0.8, 0.6)  # text 003's 2-D demo vectors, as the RoPE page draws them
+
+
+def _shifted_score(s: Mapping[str, Any]) -> tuple[str, dict]:
+    """Lesson 003: RoPE's score(m, n) against score(m + s, n + s) on one pair."""
+    omega = float(rope.inverse_frequencies(s["rope_hd"], s["rope_theta"])[s["rope_i"]])
+    m, n, shift = s["rope_m"], s["rope_n"], s["rope_s"]
+    a = rope.score_2d(TEXT_003_Q, TEXT_003_K, m, n, omega)
+    b = rope.score_2d(TEXT_003_Q, TEXT_003_K, m + shift, n + shift, omega)
+    option = "equal" if abs(a - b) < 1e-9 else "first" if a > b else "second"
+    return option, {"a": f"{a:.4f}", "b": f"{b:.4f}", "m": m, "n": n, "m2": m + shift, "n2": n + shift}
+
+
+def _table_size(s: Mapping[str, Any]) -> tuple[str, dict]:
+    """Lesson 004: how many numbers are in a V x d_model token table?"""
+    count = params.embedding_parameter_count(s["tok_V"], s["tok_D"], max_positions=s["tok_L"],
+                                             positional=s["tok_pe"], tied=s["tok_tie"]).token_embedding
+    option = "millions" if count < 1e8 else "hundreds_of_millions" if count < 1e9 else "billions"
+    return option, {"count": f"{count:,}"}
+
+
+GRADIENT_ROWS = Question("gradient_rows", ("used", "all"), _gradient_rows)
+FASTEST_PAIR = Question("fastest_pair", ("first", "middle", "last"), _fastest_pair)
+ONE_HOT = Question("one_hot", ("equal", "different"), _one_hot_equal)
+SIM_AB = Question("sim_ab", ("up", "same", "down"), _similarity_change("a", "b"))
+SIM_AA = Question("sim_aA", ("up", "same", "down"), _similarity_change("a", "A"))
+SHARE = Question("share", ("under10", "10to30", "over30"), _embedding_share)
+SHUFFLE = Question("shuffle", ("same", "different"), _shuffle_difference)
+NEAR_FAR = Question("near_far", ("near", "far"), _near_far_cosine)
+SHIFTED = Question("shifted", ("first", "equal", "second"), _shifted_score)
+TABLE_SIZE = Question("table_size", ("millions", "hundreds_of_millions", "billions"), _table_size)
+
+
+# the tours: one row per step, in each lesson's order
+
+TOK = {"tok_text": "Hello", "tok_d": 8, "tok_init": "gpt2", "tok_seed": 0}
+CALC = {"tok_tab": Label("tok.tab_params")}
+GROUPS = {"tr_tab": Label("train.tab_groups"), "tr_groups": "abcdefghij ABCDEFGHIJ", "tr_steps": 500, "tr_d": 16,
+          "tr_lr": 0.01, "tr_seed": 0, "tr_soft": "vocab"}
+SIN = {"sin_base": 10_000.0, "sin_p": 5, "sin_k": 3}
+WHY = {"why_split": "words", "why_shuffle": "reverse", "why_pos": "none", "why_seed": 0, "why_d": 8}
+ROPE = {"rope_preset": "custom", "rope_pairing": "half", "rope_hd": 128, "rope_theta": 10_000.0, "rope_len": 4_096,
+        "rope_i": 0, "rope_m": 5, "rope_n": 3, "rope_s": 45}
+
+
+def _calc(preset: str, **values) -> dict:
+    """The parameter calculator at a preset's numbers (or custom ones)."""
+    p = params.PRESETS.get(preset)
+    base = ({"tok_V": p.vocab_size, "tok_D": p.d_model, "tok_L": p.max_positions, "tok_pe": p.positional,
+             "tok_tie": p.tied_embeddings} if p else {})
+    return {**CALC, "tok_preset": preset, **base, **values}
+
+
+def _rope(preset: str, **values) -> dict:
+    """The RoPE page at a preset's head_dim, rope_theta and length (setting the preset box alone moves nothing)."""
+    p = params.PRESETS[preset]
+    return {**ROPE, "rope_preset": preset, "rope_hd": p.head_dim, "rope_theta": float(p.rope_theta),
+            "rope_len": p.max_positions, **values}
+
+
+TOURS: dict[str, Tour] = {
+    t.lesson: t for t in (
+        Tour("000", (
+            Step("token-embeddings", {**TOK, "tok_d": 64, "tok_tab": Label("tok.tab_lookup")}, "lookup"),
+            Step("token-embeddings", {**TOK, "tok_d": 64, "tok_tab": Label("tok.tab_grad"), "tok_tied": False},
+                 "rows", GRADIENT_ROWS),
+            Step("token-embeddings", {**TOK, "tok_d": 64, "tok_tab": Label("tok.tab_grad"), "tok_tied": True},
+                 "tied", GRADIENT_ROWS),
+            Step("compare", {"cmp_d": 64, "cmp_len": 1_024, "cmp_k": 1}, "learned"),
+            Step("sinusoidal", {**SIN, "sin_d": 64, "sin_L": 128}, "formula", FASTEST_PAIR),
+            Step("sinusoidal", {**SIN, "sin_d": 64, "sin_L": 128, "sin_p": 5, "sin_k": 5}, "rotation"),
+            Step("home", {"home_text": "Hello"}, "sum"),
+            Step("sinusoidal", {**SIN, "sin_d": 32, "sin_L": 128}, "d32"),
+        )),
+        Tour("001", (
+            Step("token-embeddings", {**TOK, "tok_tab": Label("tok.tab_lookup")}, "lookup"),
+            Step("token-embeddings", {**TOK, "tok_tab": Label("tok.tab_onehot")}, "onehot", ONE_HOT),
+            Step("token-embeddings", {**TOK, "tok_init": "unit", "tok_tab": Label("tok.tab_lookup")}, "randn"),
+            Step("trained-embedding", GROUPS, "groups", SIM_AB),
+            Step("trained-embedding", GROUPS, "cross", SIM_AA),
+            Step("trained-embedding", {**GROUPS, "tr_steps": 1_000}, "longer"),
+            Step("real-model", {"real_tab": Label("real.tab_analogy")}, "analogy"),
+        )),
+        Tour("002", (
+            Step("token-embeddings", {**TOK, "tok_d": 768, "tok_init": "inv_sqrt_d",
+                                      "tok_tab": Label("tok.tab_lookup")}, "lookup"),
+            Step("token-embeddings", _calc("ANDREA-120M"), "andrea", SHARE),
+            Step("real-model", {"real_tab": Label("real.tab_pairs")}, "dot"),
+            Step("why-position", {**WHY, "why_text": "the cat sat on a mat"}, "order", SHUFFLE),
+            Step("compare", {"cmp_d": 768, "cmp_len": 1_024, "cmp_k": 1}, "learned"),
+            Step("token-embeddings", _calc("GPT-2 (124M)"), "tied"),
+            Step("home", {"home_text": "the cat"}, "sum"),
+        )),
+        Tour("003", (
+            Step("token-embeddings", _calc("Qwen3-0.6B"), "qwen"),
+            Step("real-model", {"real_tab": Label("real.tab_pairs")}, "pairs"),
+            Step("why-position", {**WHY, "why_text": "the cat sat on the mat"}, "permute", SHUFFLE),
+            Step("sinusoidal", {**SIN, "sin_d": 8, "sin_L": 16}, "d8"),
+            Step("sinusoidal", {**SIN, "sin_d": 8, "sin_L": 128}, "distance"),
+            Step("sinusoidal", {**SIN, "sin_d": 64, "sin_L": 100}, "heatmap", NEAR_FAR),
+            Step("rope", ROPE, "pair", SHIFTED),
+            Step("rope", {**ROPE, "rope_win": 512}, "decay"),
+            Step("compare", {"cmp_d": 64, "cmp_len": 1_024, "cmp_heads": 8, "cmp_k": 1}, "properties"),
+            Step("rope", _rope("Qwen3-0.6B"), "theta"),
+            Step("context-extension", {"ctx_src": "Qwen3-0.6B (YaRN 128K)"}, "extend"),
+        )),
+        Tour("004", (
+            Step("token-embeddings", _calc("custom", tok_V=100_000, tok_D=4_096, tok_L=0, tok_pe="sinusoidal",
+                                           tok_tie=False), "size", TABLE_SIZE),
+            Step("token-embeddings", {**TOK, "tok_text": "我爱学习", "tok_tab": Label("tok.tab_lookup")}, "onehot"),
+            Step("trained-embedding", GROUPS, "learned"),
+            Step("why-position", {**WHY, "why_text": "我 爱 学习", "why_shuffle": "typed", "why_order": "学习 爱 我"},
+                 "order", SHUFFLE),
+            Step("sinusoidal", {**SIN, "sin_d": 4_096, "sin_L": 128}, "formula"),
+            Step("sinusoidal", {**SIN, "sin_d": 64, "sin_L": 128, "sin_p": 3, "sin_k": 4}, "linear"),
+            Step("home", {"home_text": "我爱学习"}, "sum"),
+            Step("rope", _rope("LLaMA-2-7B"), "rope"),
+        )),
+    )
+}
+
+
+def step(lesson: str, number: int) -> Step:
+    """Step ``number`` (1-based, as in the URL) of the lesson's tour; a ValueError names what exists."""
+    if lesson not in TOURS:
+        raise ValueError(f"tour ({lesson!r}) must be one of {', '.join(TOURS)}")
+    steps = TOURS[lesson].steps
+    if not 1 <= number <= len(steps):
+        raise ValueError(f"step ({number}) must be between 1 and {len(steps)} for tour {lesson}")
+    return steps[number - 1]
+
+
+def answer(lesson: str, number: int) -> tuple[str, dict[str, Any]]:
+    """The right option of the step's question at the step's settings, and the numbers that show why."""
+    question = step(lesson, number).question
+    if question is None:
+        raise ValueError(f"step {number} of tour {lesson} asks no question")
+    return question.solve(step(lesson, number).settings)
