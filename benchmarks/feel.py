@@ -1,0 +1,263 @@
+"""How the app feels in a browser: slider step -> redrawn and page open -> drawn, as ratios to bare Streamlit.
+
+    PYTHONPATH=. OPENBLAS_NUM_THREADS=1 .venv/bin/python benchmarks/feel.py            # every page, ~5-8 min
+    ... benchmarks/feel.py --pages rope sinusoidal --steps 2 --opens 2 --json /tmp/feel.json
+
+Starts two servers on free 127.0.0.1 ports with the same Streamlit and settings: the app (``app.py``) and the
+floor, ``benchmarks/baseline_page.py`` (one slider, one small plotly heatmap). One headless Chromium (Debian's,
+never Playwright's download) drives both, one tab at a time. For every page in ``embedviz.app.frame.PAGES``:
+
+- slider step: focus each visible slider (at most ``--sliders``), press ArrowRight (ArrowLeft at the top end)
+  ``--steps`` times; each step is timed in the page, from the keydown to the last of: a websocket message, a
+  change inside a chart, the script state turning 'notRunning', followed by 0.5 s of quiet with every visible
+  chart drawn;
+- page open: navigate to the page ``--opens`` times (after one warm-up open), timed from navigation start to the
+  same settled point.
+
+The baseline page is measured between the pages (``--base-steps`` steps and one open each time), so load that
+drifts during the run (a shared machine) reaches both sides; the ratio is page median / pooled baseline median.
+Prints a Markdown table with the date, machine and load average. Everything is bounded; both servers stop at
+the end.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from deploy.launcher import free_port, start_streamlit, stop_process, streamlit_command, wait_healthy  # noqa: E402
+from tests.e2e.conftest import CHROMIUM_ARGS, DEFAULT_URL, ENTRIES, VIEWPORT, chromium_path  # noqa: E402
+
+BASELINE = Path(__file__).with_name("baseline_page.py")
+QUIET_MS = 500
+STEP_TIMEOUT_MS = 60_000
+OPEN_TIMEOUT_MS = 120_000
+
+# Installed before any page script: timestamps (performance.now(), ms) of the last websocket message, the last
+# DOM change inside a chart, the last script-state change and the last key press.
+PROBE_JS = """(() => {
+  const F = window.__feel = {ws: 0, msgs: 0, bytes: 0, plot: 0, state: 0, key: 0};
+  const WS = window.WebSocket;
+  window.WebSocket = class extends WS {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (e) => {
+        F.ws = performance.now(); F.msgs++;
+        F.bytes += (e.data && (e.data.byteLength || e.data.size || e.data.length)) || 0;
+      });
+    }
+  };
+  new MutationObserver((records) => {
+    const now = performance.now();
+    for (const r of records) {
+      if (r.type === 'attributes' && r.attributeName === 'data-test-script-state') { F.state = now; continue; }
+      const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+      if (el && el.closest && el.closest("[data-testid='stPlotlyChart']")) F.plot = now;
+    }
+  }).observe(document, {subtree: true, childList: true, attributes: true});
+  document.addEventListener('keydown', () => { F.key = performance.now(); }, true);
+})();"""
+# Settled: a response arrived, the script is not running, every visible chart is drawn, and nothing changed for
+# QUIET_MS. Returns the settle time (ms since navigation start) or null.
+SETTLED_JS = """([msgs0, quiet]) => {
+  const F = window.__feel;
+  if (!F || F.msgs <= msgs0) return null;
+  const app = document.querySelector("[data-testid='stApp']");
+  if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return null;
+  if (!document.querySelector("[data-testid='stMain'] [data-testid='stElementContainer']")) return null;
+  if (!document.querySelector("[data-testid='stException']")) {
+    const boxes = Array.from(document.querySelectorAll("[data-testid='stPlotlyChart']")).filter(b => b.offsetParent !== null);
+    if (!boxes.every(b => b.querySelector('.js-plotly-plot .main-svg'))) return null;
+  }
+  const last = Math.max(F.ws, F.plot, F.state);
+  return performance.now() - last >= quiet ? last : null;
+}"""
+THUMB = "[data-testid='stSlider'] input[type='range']"  # react-aria's (visually hidden) range input per thumb
+
+
+@dataclass
+class Timings:
+    steps: list[float] = field(default_factory=list)  # seconds
+    opens: list[float] = field(default_factory=list)
+    step_bytes: list[int] = field(default_factory=list)  # websocket bytes received per step
+    open_bytes: list[int] = field(default_factory=list)
+    sliders: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+def settle(page, msgs0: int, timeout_ms: float) -> float:
+    """Wait until settled; return the settle time stamp (ms, page clock)."""
+    handle = page.wait_for_function(SETTLED_JS, arg=[msgs0, QUIET_MS], timeout=timeout_ms, polling=50)
+    return float(handle.json_value())
+
+
+def probe(page) -> dict:
+    return page.evaluate("() => ({...window.__feel})")
+
+
+def open_page(page, path: str, t: Timings, *, record: bool = True) -> None:
+    page.goto(path, wait_until="commit", timeout=OPEN_TIMEOUT_MS)
+    end = settle(page, 0, OPEN_TIMEOUT_MS)
+    if record:
+        t.opens.append(end / 1000)  # performance.now() counts from navigation start
+        t.open_bytes.append(probe(page)["bytes"])
+    if page.locator("[data-testid='stException']").count():
+        t.errors.append(f"/{path}: traceback on open")
+
+
+def step_sliders(page, t: Timings, *, steps: int, max_sliders: int) -> None:
+    """``steps`` key presses on each of the first ``max_sliders`` visible sliders, each timed to settled."""
+    n = min(page.locator(THUMB).count(), max_sliders)
+    t.sliders += n
+    for i in range(n):
+        for _ in range(steps):
+            thumb = page.locator(THUMB).nth(i)
+            if not thumb.is_visible():
+                break
+            at_top = thumb.evaluate("e => Number(e.value) >= Number(e.max)")
+            key = "ArrowLeft" if at_top else "ArrowRight"
+            thumb.focus()
+            before = probe(page)
+            page.keyboard.press(key)
+            try:
+                end = settle(page, before["msgs"], STEP_TIMEOUT_MS)
+            except Exception as error:  # a step that never reran (or hung) is reported, not fatal
+                t.errors.append(f"slider {i}: {type(error).__name__}: {str(error).splitlines()[0]}")
+                break
+            after = probe(page)
+            t.steps.append((end - after["key"]) / 1000)
+            t.step_bytes.append(after["bytes"] - before["bytes"])
+            if page.locator("[data-testid='stException']").count():
+                t.errors.append(f"slider {i}: traceback after a step")
+                break
+
+
+def page_paths(only: list[str] | None) -> list[tuple[str, str]]:
+    """(url, browser path) of every registered page; the default page lives at ''."""
+    out = [(url, "" if url == DEFAULT_URL else url) for *_, url in ENTRIES]
+    return [p for p in out if not only or p[0] in only]
+
+
+def start_server(script: Path | None, log: Path) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    if script is None:
+        proc = start_streamlit(port, log_path=log)
+    else:  # the same command line as the app's, with another script
+        cmd = [str(script) if c == "app.py" else c for c in streamlit_command(port)]
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=open(log, "ab"), stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    wait_healthy(f"{url}/_stcore/health", timeout=120, proc=proc, log_path=log)
+    return proc, url
+
+
+def median(v: list[float]) -> float:
+    return statistics.median(v) if v else float("nan")
+
+
+def worst(v: list[float]) -> float:
+    return max(v) if v else float("nan")
+
+
+def run(args) -> dict:
+    from playwright.sync_api import sync_playwright
+
+    chromium = chromium_path()
+    if chromium is None:
+        raise SystemExit("Chromium not found: `apt-get install chromium` (or set EMBEDVIZ_CHROMIUM)")
+    load_before = os.getloadavg()
+    procs = []
+    results: dict[str, Timings] = {}
+    base = Timings()
+    try:
+        app, app_url = start_server(None, Path("/tmp/embedviz-feel-app.log"))
+        procs.append(app)
+        bare, bare_url = start_server(BASELINE, Path("/tmp/embedviz-feel-baseline.log"))
+        procs.append(bare)
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
+            try:
+                contexts = []
+                for url in (app_url, bare_url):
+                    ctx = browser.new_context(viewport=VIEWPORT, locale="en-US", base_url=url + "/")
+                    ctx.add_init_script(PROBE_JS)
+                    contexts.append(ctx)
+                app_tab, bare_tab = (ctx.new_page() for ctx in contexts)
+                open_page(bare_tab, "", base, record=False)  # warm: plotly.js compiled, caches filled
+                for url, path in page_paths(args.pages):
+                    open_page(bare_tab, "", base)
+                    step_sliders(bare_tab, base, steps=args.base_steps, max_sliders=1)
+                    t = results[url] = Timings()
+                    try:
+                        open_page(app_tab, path, t, record=False)  # the first visit of a page is the cold one
+                        for _ in range(args.opens):
+                            open_page(app_tab, path, t)
+                        step_sliders(app_tab, t, steps=args.steps, max_sliders=args.sliders)
+                    except Exception as error:
+                        t.errors.append(f"{type(error).__name__}: {str(error).splitlines()[0]}")
+                    print(f"  {url}: open {median(t.opens):.2f} s, step {median(t.steps):.2f} s "
+                          f"({len(t.steps)} steps on {t.sliders} sliders) {t.errors or ''}", file=sys.stderr, flush=True)
+            finally:
+                browser.close()
+    finally:
+        for proc in procs:
+            stop_process(proc)
+    return {"base": base, "pages": results, "load_before": load_before, "load_after": os.getloadavg()}
+
+
+def table(res: dict) -> str:
+    base: Timings = res["base"]
+    b_step, b_open = median(base.steps), median(base.opens)
+    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")), platform.processor())
+    la, lb = res["load_before"], res["load_after"]
+    lines = [
+        f"{dt.date.today()}, {platform.system()} {platform.machine()}, {os.cpu_count()} cores ({cpu}), "
+        f"load average {la[0]:.1f} before / {lb[0]:.1f} after.",
+        "",
+        "| page | step median (s) | step worst (s) | steps | step ratio | open median (s) | open worst (s) | open ratio "
+        "| KB per step | KB per open |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        f"| *bare Streamlit (one slider, one heatmap)* | {b_step:.2f} | {worst(base.steps):.2f} | {len(base.steps)} | 1.00 "
+        f"| {b_open:.2f} | {worst(base.opens):.2f} | 1.00 | {median(base.step_bytes) / 1e3:.0f} | {median(base.open_bytes) / 1e3:.0f} |",
+    ]
+    for url, t in res["pages"].items():
+        ratio_s = f"{median(t.steps) / b_step:.2f}" if t.steps else "-"
+        lines.append(
+            f"| {url} | {median(t.steps):.2f} | {worst(t.steps):.2f} | {len(t.steps)} | {ratio_s} | {median(t.opens):.2f} "
+            f"| {worst(t.opens):.2f} | {median(t.opens) / b_open:.2f} | {median(t.step_bytes) / 1e3:.0f} "
+            f"| {median(t.open_bytes) / 1e3:.0f} |"
+        )
+    errors = [f"- {url}: {e}" for url, t in [("baseline", base), *res["pages"].items()] for e in t.errors]
+    return "\n".join(lines + ([""] + errors if errors else []))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pages", nargs="*", help="url paths to measure (default: every page)")
+    parser.add_argument("--steps", type=int, default=3, help="key presses per slider (default 3)")
+    parser.add_argument("--sliders", type=int, default=4, help="sliders per page at most (default 4)")
+    parser.add_argument("--opens", type=int, default=3, help="timed opens per page after a warm-up open (default 3)")
+    parser.add_argument("--base-steps", type=int, default=3, help="baseline steps measured before each page (default 3)")
+    parser.add_argument("--json", type=Path, help="also write the raw timings here")
+    args = parser.parse_args(argv)
+    res = run(args)
+    print(table(res))
+    if args.json:
+        raw = {k: v.__dict__ for k, v in [("baseline", res["base"]), *res["pages"].items()]}
+        args.json.write_text(json.dumps({"load": [res["load_before"], res["load_after"]], "timings": raw}, indent=1))
+    return 1 if any(t.errors for t in [res["base"], *res["pages"].values()]) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
