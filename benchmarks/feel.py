@@ -47,7 +47,7 @@ OPEN_TIMEOUT_MS = 120_000
 # Installed before any page script: timestamps (performance.now(), ms) of the last websocket message, the last
 # DOM change inside a chart, the last script-state change and the last key press.
 PROBE_JS = """(() => {
-  const F = window.__feel = {ws: 0, msgs: 0, bytes: 0, plot: 0, state: 0, key: 0};
+  const F = window.__feel = {ws: 0, msgs: 0, bytes: 0, plot: 0, state: 0, key: 0, runs: 0};
   const WS = window.WebSocket;
   window.WebSocket = class extends WS {
     constructor(...args) {
@@ -61,18 +61,23 @@ PROBE_JS = """(() => {
   new MutationObserver((records) => {
     const now = performance.now();
     for (const r of records) {
-      if (r.type === 'attributes' && r.attributeName === 'data-test-script-state') { F.state = now; continue; }
+      if (r.type === 'attributes' && r.attributeName === 'data-test-script-state') {
+        F.state = now;
+        if (r.target.getAttribute('data-test-script-state') === 'running') F.runs++;
+        continue;
+      }
       const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
       if (el && el.closest && el.closest("[data-testid='stPlotlyChart']")) F.plot = now;
     }
   }).observe(document, {subtree: true, childList: true, attributes: true});
   document.addEventListener('keydown', () => { F.key = performance.now(); }, true);
 })();"""
-# Settled: a response arrived, the script is not running, every visible chart is drawn, and nothing changed for
+# Settled: a response arrived (and, on open, a script run began: under load the first messages can come
+# well before the run), the script is not running, every visible chart is drawn, and nothing changed for
 # QUIET_MS. Returns the settle time (ms since navigation start) or null.
-SETTLED_JS = """([msgs0, quiet]) => {
+SETTLED_JS = """([msgs0, runs0, quiet]) => {
   const F = window.__feel;
-  if (!F || F.msgs <= msgs0) return null;
+  if (!F || F.msgs <= msgs0 || F.runs < runs0) return null;
   const app = document.querySelector("[data-testid='stApp']");
   if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return null;
   if (!document.querySelector("[data-testid='stMain'] [data-testid='stElementContainer']")) return null;
@@ -98,9 +103,9 @@ class Timings:
     errors: list[str] = field(default_factory=list)
 
 
-def settle(page, msgs0: int, timeout_ms: float) -> float:
+def settle(page, msgs0: int, timeout_ms: float, *, runs: int = 0) -> float:
     """Wait until settled; return the settle time stamp (ms, page clock)."""
-    handle = page.wait_for_function(SETTLED_JS, arg=[msgs0, QUIET_MS], timeout=timeout_ms, polling=50)
+    handle = page.wait_for_function(SETTLED_JS, arg=[msgs0, runs, QUIET_MS], timeout=timeout_ms, polling=50)
     return float(handle.json_value())
 
 
@@ -128,12 +133,13 @@ class Cpu:
 
 
 def open_page(page, path: str, t: Timings, cpu: Cpu, *, record: bool = True) -> None:
-    cpu0 = cpu.now()
+    server0 = cpu.now()[1]
     page.goto(path, wait_until="commit", timeout=OPEN_TIMEOUT_MS)
-    end = settle(page, 0, OPEN_TIMEOUT_MS)
+    browser0 = cpu.now()[0]  # the renderer's counter may or may not restart with the new document
+    end = settle(page, 0, OPEN_TIMEOUT_MS, runs=1)
     if record:
-        browser, server = cpu.now()  # the renderer's counter starts again with the new document
-        t.open_cpu.append((browser, server - cpu0[1]))
+        browser, server = cpu.now()
+        t.open_cpu.append((browser - browser0, server - server0))
         t.opens.append(end / 1000)  # performance.now() counts from navigation start
         t.open_bytes.append(probe(page)["bytes"])
     if page.locator("[data-testid='stException']").count():
