@@ -118,6 +118,15 @@ def test_one_blas_thread_everywhere_the_app_runs():
     assert re.search(r"^export OPENBLAS_NUM_THREADS \?= 1$", (ROOT / "Makefile").read_text(), re.M)
 
 
+def test_served_processes_warm_their_caches():
+    """The variable embedviz/app/warm.py reads is set where the app is served (not in tests: AppTest runs pages
+    in-process and must see their own first runs)."""
+    from embedviz.app.warm import ENV
+
+    assert env(container(load("deployment.yaml")))[ENV]["value"] == "1"
+    assert f"Environment={ENV}=1" in UNIT.read_text().splitlines()
+
+
 def test_service_and_ingress_point_at_the_pods_port():
     deployment, service, ingress = load("deployment.yaml"), load("service.yaml"), load("ingress.yaml")
     labels = deployment["spec"]["template"]["metadata"]["labels"]
