@@ -148,6 +148,11 @@ def open_page(page, path: str, t: Timings, cpu: Cpu, *, record: bool = True) -> 
 
 def step_sliders(page, t: Timings, cpu: Cpu, *, steps: int, max_sliders: int) -> None:
     """``steps`` key presses on each of the first ``max_sliders`` visible sliders, each timed to settled."""
+    try:  # under load React may draw a slider's box before its input: wait (bounded) until every one has it
+        page.wait_for_function(f"""() => document.querySelectorAll("{THUMB}").length >=
+            document.querySelectorAll("[data-testid='stSlider']").length""", timeout=15_000)
+    except Exception:
+        t.errors.append("a slider without its input after 15 s")
     n = min(page.locator(THUMB).count(), max_sliders)
     t.sliders += n
     for i in range(n):
