@@ -6,9 +6,8 @@ PY     := $(VENV)/bin/python
 HOST   ?= 127.0.0.1
 PORT   ?= 8501
 STAMP  := $(VENV)/.installed
-# One BLAS thread per process: a server shares its cores among sessions, and on 2 cores multi-threaded matrix
-# products that fight over them were 20-100x slower under load than single-threaded ones.
-export OPENBLAS_NUM_THREADS ?= 1
+# One BLAS / torch thread per process is set by embedviz/_threads.py, which every entry point calls (the app frame,
+# deploy/launcher.py for its replicas, tests/conftest.py, benchmarks/_apptest.py): nothing to export here.
 
 .PHONY: run test bench setup clean
 

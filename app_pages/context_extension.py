@@ -1,12 +1,13 @@
 """Context extension: PI, dynamic NTK, YaRN, Llama 3 and LongRoPE stretch RoPE past its training length (text 003)."""
 import streamlit as st
 
+from embedviz import context_extension, rope_config, rope_scaling
 from embedviz.app import context_view as view
 from embedviz.app.i18n import t
 from embedviz.app.widgets import BIND, human_number, notice, plot, show_error
 from embedviz.figures import context as figs
 
-D = view.DEFAULTS
+defaults = view.DEFAULTS  # the widgets' starting values: the default source's settings
 
 st.title(t("ctx.title"))
 st.markdown(t("ctx.intro"))
@@ -18,9 +19,16 @@ config_text = ""
 try:
     if source == view.CONFIG:
         left, right = st.columns([2, 1])
-        view.take_upload(right.file_uploader(t("ctx.upload"), type=["json"], key="ctx_upload", max_upload_size=1))
-        config_text = left.text_area(t("ctx.paste"), view.EXAMPLE_CONFIG_TEXT, height=220, key="ctx_cfg",
-                                     help=t("ctx.paste_help"))
+        view.config_from_link()
+        try:  # a refused upload says why and leaves the text as it was
+            view.take_upload(right.file_uploader(t("ctx.upload"), type=["json"], key="ctx_upload",
+                                                 max_upload_size=view.UPLOAD_MB))
+        except ValueError as error:
+            show_error(error)
+        config_text = left.text_area(t("ctx.paste"), view.EXAMPLE_CONFIG_TEXT, height=220, key=view.CONFIG_KEY,
+                                     max_chars=rope_config.MAX_CONFIG_CHARS, help=t("ctx.paste_help"))
+        if not view.config_to_link(config_text):
+            left.caption(t("ctx.link_no_config", limit=f"{view.CONFIG_URL_CHARS:,}"))
     settings = view.source_settings(source, config_text)
 except ValueError as error:
     show_error(error)
@@ -38,19 +46,19 @@ st.caption(caption)
 
 # 2. the method and its numbers
 methods = view.method_options(settings)
-method = st.segmented_control(t("ctx.method"), methods, default=D["ctx_method"], key="ctx_method", required=True,
+method = st.segmented_control(t("ctx.method"), methods, default=defaults["ctx_method"], key="ctx_method", required=True,
                               bind=BIND)
 if "longrope" not in methods:
     st.caption(t("ctx.no_longrope"))
 cols = st.columns(5)
-factor = cols[0].number_input(t("ctx.factor"), *view.FACTOR, D["ctx_factor"], step=0.5, key="ctx_factor",
+factor = cols[0].number_input(t("ctx.factor"), *view.FACTOR, defaults["ctx_factor"], step=0.5, key="ctx_factor",
                               help=t("ctx.factor_help"), bind=BIND)
-original = cols[1].number_input(t("ctx.original"), *view.LENGTH, D["ctx_orig"], step=1024, key="ctx_orig",
+original = cols[1].number_input(t("ctx.original"), *view.LENGTH, defaults["ctx_orig"], step=1024, key="ctx_orig",
                                 help=t("ctx.original_help"), bind=BIND)
-target = cols[2].number_input(t("ctx.target"), *view.LENGTH, D["ctx_target"], step=1024, key="ctx_target",
+target = cols[2].number_input(t("ctx.target"), *view.LENGTH, defaults["ctx_target"], step=1024, key="ctx_target",
                               help=t("ctx.target_help"), bind=BIND)
-head_dim = cols[3].slider(t("ctx.head_dim"), *view.HEAD_DIM, D["ctx_hd"], step=2, key="ctx_hd", bind=BIND)
-theta = cols[4].number_input(t("ctx.theta"), *view.THETA, D["ctx_theta"], step=10_000.0, format="%.0f",
+head_dim = cols[3].slider(t("ctx.head_dim"), *view.HEAD_DIM, defaults["ctx_hd"], step=2, key="ctx_hd", bind=BIND)
+theta = cols[4].number_input(t("ctx.theta"), *view.THETA, defaults["ctx_theta"], step=10_000.0, format="%.0f",
                              key="ctx_theta", bind=BIND)
 
 params = {}
@@ -60,12 +68,12 @@ if names := view.method_params(method):
         key, lo, hi, step = view.PARAM_SPECS[name]
         label, help_text = t(f"ctx.p_{name}"), t(f"ctx.p_{name}_help")
         if name == "truncate":
-            params[name] = col.toggle(label, D[key], key=key, help=help_text, bind=BIND)
+            params[name] = col.toggle(label, defaults[key], key=key, help=help_text, bind=BIND)
         else:
-            params[name] = col.number_input(label, lo, hi, D[key], step=step, key=key, help=help_text, bind=BIND)
+            params[name] = col.number_input(label, lo, hi, defaults[key], step=step, key=key, help=help_text, bind=BIND)
 ratio = 1.0
 if method in view.SEQ_LEN_METHODS:
-    ratio = st.select_slider(t("ctx.ratio"), view.RATIOS, value=D["ctx_ratio"], format_func=lambda r: f"{r:g}×",
+    ratio = st.select_slider(t("ctx.ratio"), view.RATIOS, value=defaults["ctx_ratio"], format_func=lambda r: f"{r:g}×",
                              key="ctx_ratio", bind=BIND)
 
 if changed := view.changes(settings, method):
@@ -86,12 +94,12 @@ pairs = len(v.kinds)
 # 3. what the method does, and its numbers
 st.subheader(t(f"ctx.m_{method}_title"))
 st.markdown(t(f"ctx.m_{method}"))
-st.latex(view.FORMULAS[method])
+st.latex(rope_scaling.LATEX[method])
 if seq_len is not None:
     st.caption(t("ctx.ratio_caption", seq_len=human_number(seq_len), method=method))
 if target <= original:
     st.warning(t("ctx.not_longer"))
-elif beyond := view.beyond_factor(method, int(original), int(target), float(factor)):
+elif beyond := context_extension.beyond_factor(method, int(original), int(target), float(factor)):
     st.warning(t("ctx.beyond", target=human_number(target), covered=human_number(beyond["covered"]),
                  times=f"{beyond['times']:.3g}"))
 
@@ -107,7 +115,8 @@ else:
 if v.overshoot_unscaled > 1:
     st.caption(t("ctx.overshoot", unscaled=f"{v.overshoot_unscaled:.3g}", scaled=f"{v.overshoot_scaled:.3g}",
                  method=method))
-attention_formula = view.attention_latex(method, float(factor), int(original), params, v.attention_factor)
+attention_formula = rope_scaling.attention_factor_latex(method, factor=float(factor), original=int(original),
+                                                        params=params, value=v.attention_factor)
 if attention_formula:
     st.latex(attention_formula)
 else:
@@ -137,7 +146,7 @@ with right:
         t("ctx.turns_unscaled", length=length): v.turns_unscaled,
         t("ctx.turns_scaled", method=method, length=length): v.turns_scaled,
     }
-    plot(figs.rotations_chart,
+    plot(figs.turns_chart,
         turns, title=t("ctx.turns_title"), x_title=t("ctx.pair_axis"), y_title=t("ctx.turns_axis"),
         one_turn_label=t("ctx.one_turn"), dashes={t("ctx.turns_unscaled", length=length): "dot"},
         note=t("ctx.turns_note"),
@@ -156,7 +165,7 @@ st.subheader(t("ctx.calc_header"))
 st.markdown(t("ctx.calc_intro"))
 k = st.slider(t("ctx.calc_k"), 1, 32, 1, key="ctx_k", bind=BIND)
 calc = view.calculator(int(head_dim), int(target), int(k))
-st.latex(view.calculator_latex(int(head_dim), int(target), calc["k"], calc["theta"]))
+st.latex(context_extension.theta_for_context_latex(int(head_dim), int(target), calc["k"], calc["theta"]))
 if calc["clamped"]:
     st.caption(t("ctx.calc_clamped", head_dim=head_dim, pairs=head_dim // 2, k=calc["k"]))
 c = st.columns(2)

@@ -2,7 +2,7 @@
 import streamlit as st
 
 from embedviz import figures
-from embedviz.app import cache
+from embedviz.app import home_view as view
 from embedviz.app.i18n import t
 from embedviz.app.widgets import notice, plot, show_error
 from embedviz.tokenizer import token_labels
@@ -13,7 +13,7 @@ st.markdown(t("home.journey"))
 
 text = st.text_input(t("home.try"), value="Hello", key="home_text", max_chars=64, bind="query-params")
 try:
-    ids, tok, pos, inputs = cache.embed_text(text, 16)
+    ids, tok, pos, inputs = view.embed_text(text, 16)
 except ValueError as error:
     show_error(error)
     st.stop()

@@ -158,23 +158,22 @@ if upload_tab.open:
     with upload_tab:
         st.markdown(t("real.upload_intro", **view.upload_limits()))
         uploaded = st.file_uploader(t("real.upload_label"), type=["safetensors", "npy"], key="real_upload",
-                                    max_upload_size=view.UPLOAD_MB)
-        if uploaded is None:
-            view.forget_upload()
-            st.caption(t("real.upload_hint"))
+                                    max_upload_size=view.UPLOAD_MB, on_change=view.forget_upload)
+        try:
+            table = view.uploaded_table(uploaded)
+        except ValueError as error:
+            show_error(error)
         else:
-            try:
-                table = view.uploaded_table(uploaded)
-            except ValueError as error:
-                show_error(error)
+            if table is None:
+                st.caption(t("real.upload_hint"))
             else:
-                V, D = table.token_embeddings.shape
+                V, D = table.shape
                 st.success(t("real.upload_ok", name=table.name, V=V, D=D)
                            + (f" {t('real.upload_tensor', tensor=table.token_tensor)}" if table.token_tensor else ""))
                 limit = view.view_row_limit(V, D)
                 n = (st.slider(t("real.upload_rows", limit=limit), 2, limit, min(limit, 256), key="real_rows")
                      if limit > 2 else 2)
-                views = view.row_views(f"upload:{uploaded.file_id}", 0, n, _upload=table)
+                views = view.row_views(f"upload:{table.file_id}", 0, n, _upload=table)
                 note = t("common.downsampled", rs=views["step"], cs=views["step"]) if views["step"] > 1 else None
                 plot(figs.single_matrix(views["similarity"], views["rows"][:: views["step"]],
                                         title=t("real.upload_matrix_title", n=n), x_title=t("real.row"), note=note))

@@ -2,22 +2,20 @@
 import streamlit as st
 
 from embedviz import figures
-from embedviz.app import positions as cached
+from embedviz.app import sinusoidal_view as cached
 from embedviz.app.i18n import t
-from embedviz.app.widgets import BIND, choice_slider, human_number, log_options, notice, plot, show_error
+from embedviz.app.widgets import BIND, choice_slider, human_number, log_options, notice, page_header, plot, show_error
 from embedviz.figures.sinusoidal import distance_figure, encoding_heatmap, rotation_figure
 
 D_OPTIONS = (2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096)
 L_OPTIONS = (1, 2, 4, 8, 16, 32, 64, 100, 128, 256, 512, 1000, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072)
 BASE_OPTIONS = log_options(100.0, 1e7, extra=(10_000.0, 500_000.0))
 
-st.title(t("sin.title"))
-st.markdown(t("sin.intro"))
-st.latex(
+page_header(
+    "sin",
     r"PE_{p,\,2i}=\sin(p\,\omega_i),\quad PE_{p,\,2i+1}=\cos(p\,\omega_i),"
-    r"\qquad \omega_i=\mathrm{base}^{-2i/D}"
+    r"\qquad \omega_i=\mathrm{base}^{-2i/D}",
 )
-st.caption(t("sin.formula_caption"))
 
 cols = st.columns(3)
 with cols[0]:

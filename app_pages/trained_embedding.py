@@ -28,15 +28,25 @@ class ProgressBar:
 
 
 def train(experiment, *args, steps: int):
-    """``experiment(*args, progress=bar)`` behind a progress bar; a bad setting shows its message and gives None."""
+    """``experiment(*args, progress=bar)`` behind a progress bar; a bad setting shows its message and gives None.
+
+    A run longer than the server's budget stops early and says so, with a button that trains every step."""
     bar = ProgressBar()
     try:
         r = experiment(*args, progress=bar)
+        if r["stopped"]:
+            slot = st.empty()
+            with slot.container():
+                st.warning(t("train.stopped", done=r["steps_done"], steps=steps, budget=view.RUN_CPU_BUDGET_S))
+                finish = st.button(t("train.finish", steps=steps), key=f"tr_finish_{experiment.__name__}")
+            if finish:
+                r = experiment(*args, progress=bar, full=True)
+                slot.empty()
     except ValueError as error:
         bar.slot.empty()
         show_error(error)
         return None
-    bar.done(steps, r["seconds"])
+    bar.done(r["steps_done"], r["seconds"])
     return r
 
 
@@ -64,13 +74,14 @@ def groups_tab() -> None:
     r = train(view.group_experiment, steps, d_model, lr, seed, groups, softmax, steps=steps)
     if r is None:
         return
+    done = r["steps_done"]  # all `steps` unless the run stopped at the budget
     st.subheader(t("train.numbers"))
     (same0, cross0), (same1, cross1) = r["groups_before"], r["groups_after"]
     rows = [(t("train.pair_row", a=a, b=b), before, after, view.text_reference((a, b)))
             for (a, b), (before, after) in r["pairs"].items()]
     rows += [(t("train.same_row"), same0, same1, ""), (t("train.cross_row"), cross0, cross1, "")]
     st.table({t("train.quantity"): [q for q, *_ in rows], t("train.before"): [f"{b:+.3f}" for _, b, _, _ in rows],
-              t("train.after", steps=steps): [f"{a:+.3f}" for _, _, a, _ in rows],
+              t("train.after", steps=done): [f"{a:+.3f}" for _, _, a, _ in rows],
               t("train.text_col"): [ref for *_, ref in rows]})
     if len(groups) > 1:
         if cross1 < -0.15:
@@ -79,7 +90,7 @@ def groups_tab() -> None:
             st.warning(t("train.positive", cross=cross1))
         else:
             st.success(t("train.near_zero", cross=cross1))
-        st.caption(t("train.pair_spread", steps=steps))
+        st.caption(t("train.pair_spread", steps=done))
 
     floor = view.loss_floor(groups)
     plot(figs.loss_figure, r["losses"], title=t("train.loss_title"), x_title=t("train.step"),
@@ -88,7 +99,7 @@ def groups_tab() -> None:
     sizes = [len(g) for g in r["group_names"]]
     plot(figs.similarity_before_after,
         r["sim_before"], r["sim_after"], r["vocab"], title=t("train.sim_title"), before_title=t("train.before"),
-        after_title=t("train.after", steps=steps), note=t("train.sim_note"), group_sizes=sizes,
+        after_title=t("train.after", steps=done), note=t("train.sim_note"), group_sizes=sizes,
     )
     plot(figs.group_similarity_figure,
         r["snapshot_steps"], r["curve"][:, 0], r["curve"][:, 1], title=t("train.curve_title"),

@@ -1,22 +1,20 @@
 """Why position: attention without positions is permutation-equivariant (text 003), so word order is invisible."""
 import streamlit as st
 
-from embedviz.app import positions as cached
+from embedviz.app import why_view as cached
 from embedviz.app.i18n import t
-from embedviz.app.widgets import BIND, int_slider, notice, plot, segmented, show_error
+from embedviz.app.widgets import BIND, int_slider, notice, page_header, plot, segmented, show_error
 from embedviz.figures.sinusoidal import difference_heatmap, outputs_side_by_side
 
 SPLITS = ("words", "chars")
 SHUFFLES = ("reverse", "random", "typed")
 KINDS = ("none", "sinusoidal", "learned")
 
-st.title(t("why.title"))
-st.markdown(t("why.intro"))
-st.latex(
+page_header(
+    "why",
     r"\mathrm{Attn}(X)=\mathrm{softmax}\!\Big(\tfrac{XW_q\,(XW_k)^\top}{\sqrt{d}}\Big)\,XW_v,"
-    r"\qquad \mathrm{Attn}(PX)=P\,\mathrm{Attn}(X)"
+    r"\qquad \mathrm{Attn}(PX)=P\,\mathrm{Attn}(X)",
 )
-st.caption(t("why.formula_caption"))
 
 text = st.text_input(t("why.text"), value="the cat sat on the mat", key="why_text", max_chars=200,
                      help=t("why.text_help"), bind=BIND)

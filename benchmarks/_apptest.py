@@ -11,6 +11,10 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from embedviz._threads import limit_threads
+
+limit_threads()  # every bench_*.py imports this module: it measures the thread setup the app and tests run with
+
 RERUNS = 3  # a page rerun is timed as the median of 3: one slow rerun (a GC pause, a busy core) does not count
 
 # AppTest looks a widget up per kind, so a key alone is tried against every kind a benchmark sets

@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks._apptest import chart_sizes, median_time, print_header, print_row  # noqa: E402
-from embedviz import rope_scaling  # noqa: E402
+from embedviz import context_extension, rope_config, rope_scaling  # noqa: E402
 from embedviz.app import context_view as view  # noqa: E402
 
 PAGE = str(ROOT / "app_pages" / "context_extension.py")
@@ -22,22 +22,24 @@ PAGE = str(ROOT / "app_pages" / "context_extension.py")
 
 def core_numbers() -> None:
     yarn = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}
-    llama3 = rope_scaling.build_scaling("llama3", factor=8.0, original_max_position_embeddings=8192)
-    phi = rope_scaling.extension_settings(rope_scaling.PHI3_MINI_128K)
-    longrope = rope_scaling.build_scaling("longrope", factor=32.0, original_max_position_embeddings=4096,
-                                          short_factor=phi["short_factor"], long_factor=phi["long_factor"])
+    llama3 = context_extension.build_scaling("llama3", factor=8.0, original_max_position_embeddings=8192)
+    phi = context_extension.extension_settings(context_extension.PHI3_MINI_128K)
+    longrope = context_extension.build_scaling("longrope", factor=32.0, original_max_position_embeddings=4096,
+                                               short_factor=phi["short_factor"], long_factor=phi["long_factor"])
     rows = [
         ("compute yarn (head_dim 128)", median_time(rope_scaling.compute, 128, 1e6, yarn)),
         ("extension_view Qwen3 YaRN 32K -> 128K (defaults)",
-         median_time(rope_scaling.extension_view, 128, 1e6, yarn, original=32768, target=131072)),
+         median_time(context_extension.extension_view, 128, 1e6, yarn, original=32768, target=131072)),
         ("extension_view Llama 3.1 llama3 8K -> 128K",
-         median_time(rope_scaling.extension_view, 128, 5e5, llama3, original=8192, target=131072)),
+         median_time(context_extension.extension_view, 128, 5e5, llama3, original=8192, target=131072)),
         ("extension_view Phi-3 LongRoPE at 128K",
-         median_time(rope_scaling.extension_view, 96, 1e4, longrope, original=4096, target=131072, seq_len=131072)),
+         median_time(context_extension.extension_view, 96, 1e4, longrope, original=4096, target=131072,
+                     seq_len=131072)),
         ("extension_view head_dim 512, target 2,097,152 (widget maxima)",
-         median_time(rope_scaling.extension_view, 512, 1e10, yarn, original=32768, target=2_097_152)),
+         median_time(context_extension.extension_view, 512, 1e10, yarn, original=32768, target=2_097_152)),
         ("parse_config_json + extension_settings of the Phi-3 example",
-         median_time(lambda: rope_scaling.extension_settings(rope_scaling.parse_config_json(view.EXAMPLE_CONFIG_TEXT)))),
+         median_time(lambda: context_extension.extension_settings(
+             rope_config.parse_config_json(view.EXAMPLE_CONFIG_TEXT)))),
     ]
     print(f"### Core (median of 3, load average {os.getloadavg()[0]:.1f})\n")
     print_header("what", "time", align="lr")

@@ -47,8 +47,8 @@ def _best_of(fn, repeats: int = 3) -> float:
 
 
 def main() -> None:
-    from embedviz.app.locales.tokens import STRINGS as TOK
-    from embedviz.app.locales.trained import STRINGS as TRAIN
+    from embedviz.app.locales.tok import STRINGS as TOK
+    from embedviz.app.locales.train import STRINGS as TRAIN
     from embedviz import lookup, training
     from embedviz.tokenizer import encode
 

@@ -28,6 +28,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # `python deploy/launcher.py` puts deploy/, not the repository, on the path
+    sys.path.insert(0, str(ROOT))
+
+from embedviz._threads import thread_env  # noqa: E402
 TEMPLATE = Path(__file__).with_name("nginx.conf.template")
 COOKIE_SECRET_ENV = "EMBEDVIZ_COOKIE_SECRET"
 LOOPBACK = "127.0.0.1"
@@ -66,7 +70,7 @@ def start_streamlit(
     root: Path = ROOT,
 ) -> subprocess.Popen:
     """Start one app server in the background; its output goes to ``log_path`` (or is discarded)."""
-    env = dict(os.environ)
+    env = thread_env()  # the replica loads numpy and torch already capped at one thread (embedviz/_threads.py)
     env.setdefault("EMBEDVIZ_WARM", "1")  # a served process warms its slow caches in the background (embedviz/app/warm.py)
     if cookie_secret:
         env["STREAMLIT_SERVER_COOKIE_SECRET"] = cookie_secret  # env, not argv: `ps` shows argv to every user

@@ -12,6 +12,7 @@ from typing import Literal
 import numpy as np
 
 from embedviz._validate import finite_array, positive_int
+from embedviz.random_init import normal_rows
 from embedviz.sinusoidal import sinusoidal_table
 
 MAX_TOKENS = 64  # the demo's heatmaps label every row; a few dozen tokens is plenty to see the effect
@@ -170,10 +171,13 @@ def permutation_between(tokens, shuffled) -> np.ndarray:
 
 
 def learned_position_table(num_positions: int, d_model: int, *, seed: int = 0) -> np.ndarray:
-    """An untrained learned table (L, D): standard-normal rows, on the same scale as the demo's word vectors."""
+    """An untrained learned table (L, D): standard-normal rows, on the same scale as the demo's word vectors.
+
+    Drawn as table 1 of ``seed`` (random_init.normal_rows), so no row shares a stream with a word vector.
+    """
     num_positions = positive_int("num_positions", num_positions)
     d_model = positive_int("d_model", d_model)
-    return np.random.default_rng([seed, 1]).normal(size=(num_positions, d_model))
+    return normal_rows(np.arange(num_positions), d_model, std=1.0, seed=seed, table=1)
 
 
 def position_table(kind: PositionKind, num_positions: int, d_model: int, *, seed: int = 0) -> np.ndarray | None:

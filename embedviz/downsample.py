@@ -1,15 +1,30 @@
-"""Keep figures inside a cell budget: strided indices or block means, with a note saying what was done.
+"""Keep figures inside one payload budget: strided indices, block means or log-spaced samples, and the note.
 
-A heatmap of 131072 positions x 4096 dimensions would be 2 GB of JSON; the browser gets at most CELL_BUDGET x CELL_BUDGET cells.
+A heatmap of 131072 positions x 4096 dimensions would be 2 GB of JSON; the browser gets at most CELL_BUDGET x
+CELL_BUDGET cells. Every other figure size below is a share of that one budget, so changing CELL_BUDGET scales them
+all together.
 """
 from __future__ import annotations
+
+import math
+from collections.abc import Sequence
 
 import numpy as np
 
 from embedviz._validate import positive_int
 
 CELL_BUDGET = 352  # per axis: 352 x 352 float32 cells is ~0.9 MB of chart JSON (base64, plotly escapes "/"),
-# under the 1 MB payload cap
+# under the 1 MB payload cap. The one budget: the sizes below are shares of it, in elevenths (32 cells each).
+_SHARE = CELL_BUDGET // 11
+CURVE_POINTS = 8 * _SHARE  # 256 points per curve: a smooth line on a log axis, cheap at D = 4096
+SIMILARITY_POSITIONS = 8 * _SHARE  # 256 per axis of a cosine matrix (65k cells, computed at any D)
+HEATMAP_PAIRS = 5 * _SHARE  # 160 (sin, cos) pairs = 320 columns next to CELL_BUDGET positions (a rectangle)
+ANGLE_HEATMAP_POSITIONS = 8 * _SHARE  # 256 columns of RoPE's angle heatmap x head_dim <= 256 rows
+COMPARE_CURVE_POINTS = 8 * _SHARE  # 256 positions per scheme on the adjacent-similarity curve
+COMPARE_MATRIX_POSITIONS = 3 * _SHARE  # 96 per similarity panel: four panels side by side share the budget
+ALIBI_BIAS_POSITIONS = 2 * _SHARE  # 64 per ALiBi head panel, up to four panels
+OFFSET_POINTS = 4 * _SHARE  # 128 offsets on a similarity-vs-distance curve of a real table
+DENSE_DISTANCES = 32 * _SHARE  # 1,024: RoPE's decay curve keeps every distance below this (it wiggles there)
 
 
 def stride_for(n: int, budget: int = CELL_BUDGET) -> int:
@@ -59,7 +74,7 @@ def head_tail_indices(n: int, head: int, tail: int) -> np.ndarray:
     return np.concatenate([np.arange(head), np.arange(n - tail, n)])
 
 
-def log_spaced_indices(n: int, budget: int = CELL_BUDGET, *, dense: int = 64) -> np.ndarray:
+def log_spaced_indices(n: int, budget: int = CURVE_POINTS, *, dense: int = 64) -> np.ndarray:
     """At most ``budget`` sorted unique integers from range(n): every one below ``dense``, then geometric steps.
 
     Made for curves on a log axis (distance vs gap up to 131072): the wiggles of small gaps keep every point, the
@@ -74,3 +89,25 @@ def log_spaced_indices(n: int, budget: int = CELL_BUDGET, *, dense: int = 64) ->
     head = np.arange(dense)
     rest = np.geomspace(max(dense, 1), n - 1, budget - dense)
     return np.unique(np.concatenate([head, np.round(rest).astype(np.int64)]))  # geomspace ends at n - 1
+
+
+def spread_indices(n: int, count: int) -> np.ndarray:
+    """``count`` indices spread evenly over range(n), first and last included (all of them if n <= count).
+
+    For a few panels out of many (ALiBi heads 1 and H and some between).
+    """
+    n, count = positive_int("n", n), positive_int("count", count)
+    return np.unique(np.linspace(0, n - 1, min(n, count)).round().astype(np.int64))
+
+
+def log_options(lo: float, hi: float, *, extra: Sequence[float] = ()) -> list[float]:
+    """1-2-5 steps per decade from lo to hi, plus ``extra`` values (presets), sorted: a log-scale slider's stops.
+
+    Each stop is built from its decade exponent (``float(f"{m}e{k}")``) so 0.01 is 0.01, not 0.010000000000000002.
+    """
+    if not 0 < lo <= hi:
+        raise ValueError(f"log_options needs 0 < lo <= hi, got lo={lo}, hi={hi}")
+    out = {float(v) for v in extra if lo <= v <= hi}
+    for k in range(math.floor(math.log10(lo)), math.floor(math.log10(hi)) + 1):
+        out.update(v for v in (float(f"{m}e{k}") for m in (1, 2, 5)) if lo <= v <= hi)
+    return sorted(out)

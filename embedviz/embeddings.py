@@ -11,7 +11,9 @@ import torch
 from torch import nn
 
 from embedviz._validate import finite_float, positive_int
+from embedviz.random_init import GPT2_STD, normal_table
 from embedviz.sinusoidal import DEFAULT_BASE, sinusoidal_table
+
 
 
 _INT_DTYPES = (torch.int64, torch.int32, torch.int16, torch.uint8, torch.int8)
@@ -63,28 +65,14 @@ class TokenEmbedding(nn.Module):
     """
 
     def __init__(
-        self, vocab_size: int, d_model: int, *, init_std: float = 0.02, generator: torch.Generator | None = None
+        self, vocab_size: int, d_model: int, *, init_std: float = GPT2_STD, generator: torch.Generator | None = None
     ) -> None:
         super().__init__()
         self.vocab_size = positive_int("vocab_size", vocab_size)
         self.d_model = positive_int("d_model", d_model)
         init_std = finite_float("init_std", init_std, greater_than=0.0)
         # small Gaussian rows: no token starts out closer to another than chance
-        self.weight = nn.Parameter(torch.randn(self.vocab_size, self.d_model, generator=generator) * init_std)
-
-    @classmethod
-    def from_weight(cls, weight) -> TokenEmbedding:
-        """A TokenEmbedding holding a copy of ``weight`` (V, D) (a numpy array or tensor), e.g. to compare lookups."""
-        weight = torch.as_tensor(weight).detach().to(torch.float32, copy=True)
-        if weight.dim() != 2 or 0 in weight.shape:
-            raise ValueError(
-                f"weight must be a non-empty 2-D (vocab_size, d_model) table, got shape {tuple(weight.shape)}"
-            )
-        module = cls.__new__(cls)
-        nn.Module.__init__(module)  # skip the random init: the rows are given
-        module.vocab_size, module.d_model = weight.shape
-        module.weight = nn.Parameter(weight)
-        return module
+        self.weight = nn.Parameter(normal_table(self.vocab_size, self.d_model, std=init_std, generator=generator))
 
     def forward(self, ids) -> torch.Tensor:
         """ids (B, T) integers in [0, vocab_size) -> (B, T, D); any shape (...) -> (..., D)."""
@@ -100,7 +88,7 @@ class LearnedPositionalEmbedding(nn.Module):
         max_context_length: int,
         d_model: int,
         *,
-        init_std: float = 0.02,
+        init_std: float = GPT2_STD,
         generator: torch.Generator | None = None,
     ) -> None:
         super().__init__()
@@ -108,7 +96,7 @@ class LearnedPositionalEmbedding(nn.Module):
         self.d_model = positive_int("d_model", d_model)
         init_std = finite_float("init_std", init_std, greater_than=0.0)
         self.weight = nn.Parameter(
-            torch.randn(self.max_context_length, self.d_model, generator=generator) * init_std
+            normal_table(self.max_context_length, self.d_model, std=init_std, generator=generator)
         )
 
     def forward(self, T: int) -> torch.Tensor:

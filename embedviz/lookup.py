@@ -22,11 +22,11 @@ from torch import nn
 
 from embedviz._validate import finite_array, positive_int
 from embedviz.embeddings import TokenEmbedding
+from embedviz.random_init import GPT2_STD, normal_table
 from embedviz.similarity import distance_matrix
 
 InitScheme = Literal["gpt2", "inv_sqrt_d", "unit"]
 INIT_SCHEMES: tuple[str, ...] = get_args(InitScheme)
-GPT2_STD = 0.02
 
 # helper functions
 
@@ -78,6 +78,11 @@ def _weight(weight) -> np.ndarray:
     return weight.astype(np.float32)
 
 
+def _embedding_of(weight: np.ndarray, *, freeze: bool) -> nn.Embedding:
+    """An ``nn.Embedding`` holding a copy of the checked (V, D) float32 ``weight``: the rows are given, not drawn."""
+    return nn.Embedding.from_pretrained(torch.from_numpy(weight.copy()), freeze=freeze)
+
+
 def unique_in_order(ids) -> np.ndarray:
     """The distinct ids in order of first appearance: 'Hello' [72, 101, 108, 108, 111] -> [72, 101, 108, 111]."""
     arr = np.asarray(ids).reshape(-1)
@@ -124,7 +129,7 @@ def compare_lookups(ids, weight) -> LookupComparison:
     by_index = weight[ids]  # (T, D): row gather
     # each one-hot row has one 1 and V-1 zeros, so each output entry is 1*w + exact zeros: the same float
     by_one_hot = one_hot(ids, vocab_size) @ weight  # (T, V) @ (V, D) -> (T, D)
-    emb = nn.Embedding.from_pretrained(torch.from_numpy(weight.copy()), freeze=True)
+    emb = _embedding_of(weight, freeze=True)
     with torch.no_grad():
         by_nn = emb(torch.from_numpy(ids)).numpy()  # (T, D)
     return LookupComparison(
@@ -225,14 +230,14 @@ def gradient_step(
             f"next-token prediction needs at least 2 tokens, got {ids.size}: type a longer text"
         )
     inputs, targets = ids[:-1], ids[1:]  # predict token t+1 from token t
-    table = TokenEmbedding.from_weight(weight)
+    table = _embedding_of(weight, freeze=False)  # its own copy: the caller's table stays as it was
     if tied:
         out_head = table.weight  # logits = h @ W.T: the same matrix at both ends
     else:
         if head is None:
             std = float(weight.std()) or GPT2_STD
             generator = torch.Generator().manual_seed(positive_int("seed", seed, minimum=0))
-            head_t = torch.randn(vocab_size, d_model, generator=generator) * std
+            head_t = normal_table(vocab_size, d_model, std=std, generator=generator)
         else:
             head_t = torch.from_numpy(_weight(head).copy())
             if tuple(head_t.shape) != (vocab_size, d_model):
@@ -262,6 +267,12 @@ def gradient_step(
 # initial scale
 
 
+def table_scale(weight) -> tuple[float, float]:
+    """(standard deviation of all entries, mean row length) of a (V, D) table: how big its vectors start out."""
+    weight = _weight(weight)
+    return float(weight.std()), float(np.linalg.norm(weight, axis=1).mean())
+
+
 def row_norm_stats(d_models, *, vocab_size: int = 256, seed: int = 0) -> dict[str, np.ndarray]:
     """Mean row length of a freshly initialised table for each scheme and each D in ``d_models``, shape (len,).
 
@@ -272,6 +283,6 @@ def row_norm_stats(d_models, *, vocab_size: int = 256, seed: int = 0) -> dict[st
     out = {}
     for scheme in INIT_SCHEMES:
         out[scheme] = np.array(
-            [np.linalg.norm(init_table(vocab_size, d, scheme=scheme, seed=seed), axis=1).mean() for d in d_models]
+            [table_scale(init_table(vocab_size, d, scheme=scheme, seed=seed))[1] for d in d_models]
         )
     return out

@@ -14,9 +14,10 @@ position parameters, together 7,275,264: about 6% of the model's roughly 120M pa
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
+
+from embedviz._validate import positive_int
 
 __all__ = [
     "Positional",
@@ -46,18 +47,6 @@ BYTES_PER_PARAM: dict[str, int] = {"fp32": 4, "bf16": 2, "fp16": 2, "int8": 1}
 
 def _allowed(values: tuple[str, ...]) -> str:
     return ", ".join(repr(v) for v in values)
-
-
-def _check_int(name: str, value: Any, *, minimum: int) -> int:
-    """Return `value` as an int if it is an integer >= minimum, else raise a ValueError that names it."""
-    # bool is a subclass of int in Python; True as a vocabulary size is a mistake, not the number 1.
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        kind = "a positive integer" if minimum >= 1 else "a non-negative integer"
-        raise ValueError(f"{name} ({value!r}) must be {kind}, got {type(value).__name__}")
-    if value < minimum:
-        kind = "a positive integer (>= 1)" if minimum >= 1 else f"an integer >= {minimum}"
-        raise ValueError(f"{name} ({value}) must be {kind}")
-    return int(value)
 
 
 # parameter counts
@@ -104,17 +93,17 @@ def embedding_parameter_count(
     Example: ANDREA-120M, `embedding_parameter_count(8_449, 768, max_positions=1_024, positional="learned")`
     gives token 6,488,832 + positional 786,432 = total 7,275,264, output_head 6,488,832 (untied).
     """
-    vocab_size = _check_int("vocab_size", vocab_size, minimum=1)
-    d_model = _check_int("d_model", d_model, minimum=1)
+    vocab_size = positive_int("vocab_size", vocab_size, minimum=1)
+    d_model = positive_int("d_model", d_model, minimum=1)
     if positional not in POSITIONAL_KINDS:
         raise ValueError(f"positional ({positional!r}) must be one of {_allowed(POSITIONAL_KINDS)}")
     if not isinstance(tied, bool):
         raise ValueError(f"tied ({tied!r}) must be True or False")
     if positional == "learned":
         # A learned table needs one trained row per position; with no rows no position could be encoded.
-        max_positions = _check_int("max_positions", max_positions, minimum=1)
+        max_positions = positive_int("max_positions", max_positions, minimum=1)
     else:
-        max_positions = _check_int("max_positions", max_positions, minimum=0)
+        max_positions = positive_int("max_positions", max_positions, minimum=0)
 
     # Python ints never overflow, so real sizes (V 151,936 x D 4,096) are exact.
     token = vocab_size * d_model  # the (V, D) table
@@ -137,7 +126,7 @@ def memory_bytes(num_params: int, dtype: Dtype) -> int:
 
     `num_params` may be 0 (a RoPE model's positional table stores nothing).
     """
-    num_params = _check_int("num_params", num_params, minimum=0)
+    num_params = positive_int("num_params", num_params, minimum=0)
     if dtype not in BYTES_PER_PARAM:
         raise ValueError(f"dtype ({dtype!r}) must be one of {_allowed(DTYPES)}")
     return num_params * BYTES_PER_PARAM[dtype]

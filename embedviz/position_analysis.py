@@ -7,9 +7,9 @@ random rows and only becomes smooth if training makes it so. The tools here meas
 - `smoothness(table)`            cos(row t, row t+1) for every step, its typical value, and the outlier steps
 - `notable_steps(result)`        the first and last steps plus the outliers: the rows a page should list
 - `offset_similarity(table, k)`  mean cos(row p, row p+k) over all p: how fast similarity falls with distance
-- `plane_turn(points)`           how far a 2-D picture turns per row: a learned sin/cos-like pair shows up here
-- `rows_pca_2d(table)`           the rows' first two principal components, by subspace iteration: a few thin matrix
-                                 products instead of a full SVD, so a (2048, 4096) table projects in milliseconds
+- `plane_turn(points)`           how far a 2-D picture turns per row (of `similarity.pca_2d(table, solver=
+                                 "randomized")`): a learned sin/cos-like pair shows up here
+- `turn_period(turn)`            that turn as a period in positions, 2 pi / |turn|
 
 Everything is numpy, float64 inside, and works on any (L, D) table (a model's, a sinusoidal one, an upload).
 """
@@ -21,7 +21,7 @@ from typing import Iterable
 import numpy as np
 
 from embedviz._validate import finite_array, finite_float, positive_int
-from embedviz.similarity import adjacent_similarity
+from embedviz.similarity import adjacent_similarity, normalize_rows
 
 MAD_TO_STD = 1.4826  # the median absolute deviation of a normal sample times this estimates its standard deviation
 
@@ -49,8 +49,13 @@ class Smoothness:
     def num_positions(self) -> int:
         return int(self.norms.shape[0])
 
+    @property
+    def median_norm(self) -> float:
+        """The length of an ordinary row, to compare the odd ones against."""
+        return float(np.median(self.norms))
 
-def _check_table(table) -> np.ndarray:
+
+def _position_table(table) -> np.ndarray:
     table = finite_array("table", table)
     if table.ndim != 2:
         raise ValueError(f"table has shape {table.shape}; it must be a 2-D (L, D) position table")
@@ -66,7 +71,7 @@ def smoothness(table, *, threshold: float = 5.0, min_drop: float = 0.05) -> Smoo
     deviations AND by more than `min_drop` (the second test keeps a table whose steps are all nearly equal,
     like a sinusoidal one, from calling a 1e-9 wobble an outlier).
     """
-    table = _check_table(table)
+    table = _position_table(table)
     threshold = finite_float("threshold", threshold, greater_than=0.0)
     min_drop = finite_float("min_drop", min_drop)
     if min_drop < 0:
@@ -100,47 +105,19 @@ def offset_similarity(table, offsets: Iterable[int]) -> np.ndarray:
     For a sinusoidal table every pair at offset k has the same cosine (it depends only on k), so the mean is
     that value; for a learned table the mean hides a spread, which the matrix view shows.
     """
-    table = _check_table(table)
+    table = _position_table(table)
     L = table.shape[0]
     offsets = [positive_int("offset", k, minimum=1, maximum=L - 1) for k in offsets]
     if not offsets:
         raise ValueError("offsets (empty) must name at least one offset k >= 1")
-    unit = table / np.maximum(np.linalg.norm(table, axis=1, keepdims=True), 1e-12)  # (L, D) unit rows
-    return np.array([np.einsum("ld,ld->l", unit[:-k], unit[k:]).mean() for k in offsets])  # (K,)
+    unit = normalize_rows(table, name="table")  # (L, D) once, not once per offset: row dot products are cosines
+    return np.array([np.einsum("ld,ld->l", unit[:-k], unit[k:]).clip(-1.0, 1.0).mean() for k in offsets])  # (K,)
 
 
-def rows_pca_2d(table, *, iterations: int = 8, oversample: int = 8, seed: int = 0) -> np.ndarray:
-    """(N, 2) coordinates of the rows of `table` (N, D) on their first two principal components.
-
-    Same result as a full SVD of the centred rows (`embedviz.similarity.pca_2d`), computed by randomized
-    subspace iteration (Halko, Martinsson & Tropp 2011): start from 2 + `oversample` random directions and
-    alternately multiply by X^T and X, re-orthonormalising each time. Each round multiplies the share of the
-    leading directions by (sigma_1 / sigma_k)^2, so a handful of rounds pins them down; everything else is a
-    (N, k) or (k, D) matrix with k = 10, never an (N, D) decomposition. When the second and third components
-    carry almost the same variance, the second axis may differ from a full SVD's by a rotation inside that
-    plane (a full SVD's choice there is just as arbitrary). Signs follow pca_2d: each axis's largest loading
-    is positive, so the picture does not flip between reruns.
-    """
-    X = finite_array("table", table).astype(np.float64)
-    if X.ndim != 2 or X.shape[0] < 2 or X.shape[1] < 1:
-        raise ValueError(f"table has shape {X.shape}; PCA needs a 2-D (N, D) table with at least 2 rows")
-    iterations = positive_int("iterations", iterations, minimum=0)
-    oversample = positive_int("oversample", oversample, minimum=0)
-    centred = X - X.mean(axis=0)  # (N, D) principal components are directions of variance around the mean
-    N, D = centred.shape
-    k = min(2 + oversample, N, D)
-    basis = np.random.default_rng(seed).standard_normal((D, k))  # (D, k) random start, fixed seed: same picture
-    basis, _ = np.linalg.qr(centred @ basis)  # (N, k)
-    for _ in range(iterations):
-        basis, _ = np.linalg.qr(centred.T @ basis)  # (D, k)
-        basis, _ = np.linalg.qr(centred @ basis)  # (N, k)
-    _, _, vt = np.linalg.svd(basis.T @ centred, full_matrices=False)  # (k, D): small, exact inside the subspace
-    axes = vt[:2]  # (<=2, D)
-    signs = np.sign(axes[np.arange(axes.shape[0]), np.abs(axes).argmax(axis=1)])
-    projection = centred @ (axes * signs[:, None]).T  # (N, <=2)
-    if projection.shape[1] < 2:  # D == 1: one direction only, pad the second axis with zeros
-        projection = np.pad(projection, ((0, 0), (0, 2 - projection.shape[1])))
-    return projection
+def turn_period(turn: float) -> float:
+    """Positions per full turn, 2 pi / |turn|: the period of the sin/cos pair a steady turn stands for (inf at 0)."""
+    turn = finite_float("turn", turn)
+    return 2 * np.pi / abs(turn) if turn else float("inf")
 
 
 def plane_turn(points) -> float:

@@ -34,27 +34,22 @@ def _check(head_dim, theta) -> tuple[int, float]:
     return head_dim, theta
 
 
-def inverse_frequencies(
-    head_dim: int, theta: float = DEFAULT_THETA, scaling: dict | None = None, *, seq_len: int | None = None
-) -> tuple[np.ndarray, float]:
-    """Per-pair inverse frequencies and the attention factor, as Hugging Face's ``_compute_default_rope_parameters``.
+def inverse_frequencies(head_dim: int, theta: float = DEFAULT_THETA) -> np.ndarray:
+    """Per-pair inverse frequencies of plain RoPE, w_i = theta^(-2i/d), shape (head_dim/2,), float64.
 
-    Returns ``(inv_freq, attention_factor)``: inv_freq has shape (head_dim/2,), float64, inv_freq[i] = theta^(-2i/d).
-    ``scaling`` is a Hugging Face ``rope_scaling`` / ``rope_parameters`` dict (linear, dynamic, yarn, longrope,
-    llama3); ``None`` is plain RoPE with attention_factor 1. ``seq_len`` is the current length, used by "dynamic".
+    Hugging Face's ``_compute_default_rope_parameters``; its attention factor is always 1. The scaled variants
+    (linear, dynamic, yarn, longrope, llama3) build on this in :mod:`embedviz.rope_scaling`.
     """
     head_dim, theta = _check(head_dim, theta)
-    if scaling is not None:
-        from embedviz import rope_scaling  # the context-extension variants live in their own registry
-
-        return rope_scaling.compute(head_dim, theta, scaling, seq_len=seq_len)
-    inv_freq = 1.0 / theta ** (np.arange(0, head_dim, 2, dtype=np.float64) / head_dim)
-    return inv_freq, 1.0
+    return 1.0 / theta ** (np.arange(0, head_dim, 2, dtype=np.float64) / head_dim)
 
 
-def wavelengths(head_dim: int, theta: float = DEFAULT_THETA) -> np.ndarray:
-    """Positions each pair needs for one full turn: 2*pi / inv_freq, shape (head_dim/2,)."""
-    return 2.0 * np.pi / inverse_frequencies(head_dim, theta)[0]
+def wavelengths(inv_freq) -> np.ndarray:
+    """Positions each pair needs for one full turn: 2*pi / inv_freq, shape (d/2,), float64."""
+    inv_freq = finite_array("inv_freq", inv_freq).astype(np.float64)
+    if np.any(inv_freq <= 0):
+        raise ValueError(f"inv_freq entries must all be > 0, got min {inv_freq.min():g}")
+    return 2.0 * np.pi / inv_freq
 
 
 def rotation_angles(positions, inv_freq) -> np.ndarray:
@@ -82,7 +77,7 @@ def rotate(
     T, head_dim = x.shape[-2:]
     head_dim, theta = _check(head_dim, theta)
     if inv_freq is None:
-        inv_freq = inverse_frequencies(head_dim, theta)[0]
+        inv_freq = inverse_frequencies(head_dim, theta)
     if len(inv_freq) != head_dim // 2:
         raise ValueError(f"inv_freq has {len(inv_freq)} entries, head_dim ({head_dim}) needs {head_dim // 2}")
     positions = np.asarray(positions)
@@ -93,13 +88,11 @@ def rotate(
     if pairing == "half":
         x1, x2 = x[..., : head_dim // 2], x[..., head_dim // 2 :]  # (..., T, d/2) each
         return np.concatenate([x1 * cos - x2 * sin, x2 * cos + x1 * sin], axis=-1)
-    if pairing == "interleaved":
-        x1, x2 = x[..., 0::2], x[..., 1::2]  # (..., T, d/2) each
-        out = np.empty_like(x)
-        out[..., 0::2] = x1 * cos - x2 * sin
-        out[..., 1::2] = x2 * cos + x1 * sin
-        return out
-    raise ValueError(f"pairing ({pairing!r}) must be 'half' or 'interleaved'")
+    x1, x2 = x[..., 0::2], x[..., 1::2]  # interleaved: (..., T, d/2) each
+    out = np.empty_like(x)
+    out[..., 0::2] = x1 * cos - x2 * sin
+    out[..., 1::2] = x2 * cos + x1 * sin
+    return out
 
 
 def half_to_interleaved(head_dim: int) -> np.ndarray:
@@ -112,15 +105,21 @@ def half_to_interleaved(head_dim: int) -> np.ndarray:
     return np.stack([np.arange(half), np.arange(half) + half], axis=1).reshape(-1)
 
 
-def decay_curve(head_dim: int, theta: float = DEFAULT_THETA, distances=(0,), *, inv_freq=None) -> np.ndarray:
-    """Mean over pairs of cos(distance * w_i): the score of two unit vectors aligned in every pair (text 003).
+def decay_curve(head_dim: int, theta: float = DEFAULT_THETA, distances=(0,)) -> np.ndarray:
+    """Mean over pairs of cos(distance * w_i) for plain RoPE: the score of two unit vectors aligned in every pair
+    (text 003), shape (N,) for N distances.
 
     At D=128, theta=10000 it falls 1.000, 0.970 (d=1), 0.737 (5), ..., 0.278 (400): nearby tokens score higher.
+    A scaled RoPE's curve: :func:`decay_of_frequencies` with its inv_freq.
     """
-    if inv_freq is None:
-        inv_freq = inverse_frequencies(head_dim, theta)[0]
+    return decay_of_frequencies(inverse_frequencies(head_dim, theta), distances)
+
+
+def decay_of_frequencies(inv_freq, distances) -> np.ndarray:
+    """mean_i cos(distance * inv_freq[i]) for any per-pair frequencies (plain or scaled), shape (N,)."""
+    inv_freq = finite_array("inv_freq", inv_freq).astype(np.float64).reshape(-1)
     distances = finite_array("distances", distances).astype(np.float64).reshape(-1)
-    return np.cos(distances[:, None] * np.asarray(inv_freq)[None, :]).mean(axis=1)
+    return np.cos(distances[:, None] * inv_freq[None, :]).mean(axis=1)  # (N, d/2) -> (N,)
 
 
 def rotate_2d(vector, position: float, omega: float = 1.0) -> np.ndarray:
@@ -188,8 +187,7 @@ def rotation_cos(positions, head_dim: int, theta: float = DEFAULT_THETA) -> np.n
 
     Like the sinusoidal table, fast pairs (small i) flicker from one position to the next, slow pairs barely move.
     """
-    inv_freq = inverse_frequencies(head_dim, theta)[0]
-    return np.cos(rotation_angles(positions, inv_freq))
+    return np.cos(rotation_angles(positions, inverse_frequencies(head_dim, theta)))
 
 
 def pair_of_dimension(head_dim: int, *, pairing: Pairing = "half") -> np.ndarray:
@@ -224,14 +222,14 @@ def dimension_cos(positions, head_dim: int, theta: float = DEFAULT_THETA, *, pai
     return rotation_cos(positions, head_dim, theta)[:, pair_of_dimension(head_dim, pairing=pairing)]
 
 
-def turns_within(head_dim: int, theta: float, context_length: int) -> np.ndarray:
-    """Full turns each pair makes over ``context_length`` positions, L * w_i / (2*pi), shape (head_dim/2,).
+def turns_within(inv_freq, context_length: int) -> np.ndarray:
+    """Full turns each pair makes over ``context_length`` positions, L * w_i / (2*pi), shape (d/2,).
 
     A pair with fewer than one turn never repeats an angle inside the context (wavelength > L): it is the pair that
     tells far-apart positions apart, and the one that sees unfamiliar angles first when the context grows.
     """
     context_length = positive_int("context_length", context_length)
-    return context_length / wavelengths(head_dim, theta)
+    return context_length / wavelengths(inv_freq)
 
 
 def scores_vs_offset(q, k, offsets, theta: float = DEFAULT_THETA, *, pairing: Pairing = "half", start: int = 0):
@@ -248,12 +246,3 @@ def scores_vs_offset(q, k, offsets, theta: float = DEFAULT_THETA, *, pairing: Pa
     q_rot = rotate(np.broadcast_to(q, (offsets.size, q.size)), start + offsets, theta, pairing=pairing)  # (N, d)
     k_rot = rotate(k[None, :], np.array([start]), theta, pairing=pairing)  # (1, d)
     return q_rot @ k_rot[0]
-
-
-def __getattr__(name: str):
-    # from_config lives with the scaling registry; re-exported here so callers write embedviz.rope.from_config.
-    if name == "from_config":
-        from embedviz.rope_scaling import from_config
-
-        return from_config
-    raise AttributeError(name)

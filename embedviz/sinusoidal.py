@@ -38,10 +38,18 @@ def wavelengths(d_model: int, base: float = DEFAULT_BASE) -> np.ndarray:
     return 2.0 * np.pi / frequencies(d_model, base)
 
 
+def pair_dims(pairs, d_model: int) -> np.ndarray:
+    """The columns of (sin, cos) pairs ``pairs``: 2i and 2i + 1 side by side, shape (2P,) (the last cos of an odd
+    d_model does not exist and is left out)."""
+    pairs = np.asarray(pairs, dtype=np.int64).reshape(-1)
+    dims = np.stack([2 * pairs, 2 * pairs + 1], axis=1).reshape(-1)  # (2P,): pair i's sine, then its cosine
+    return dims[dims < d_model]
+
+
 def sinusoidal_rows(positions, d_model: int, base: float = DEFAULT_BASE, *, dims=None, dtype=np.float32) -> np.ndarray:
     """Encodings of arbitrary positions (any real numbers), shape (P, D), or (P, len(dims)) for chosen columns.
 
-    Only the requested cells are computed, so a figure can show 384 rows x 384 columns of a 131072 x 4096 table
+    Only the requested cells are computed, so a figure can show a few hundred rows x columns of a 131072 x 4096 table
     without building it. The angle p * w_i is formed in float64 so that large positions stay exact.
     """
     d_model, base = _check(d_model, base)

@@ -52,6 +52,10 @@ Same-group similarity does not reach 1 in 500 steps because what each row got fr
 still there; only the shared group direction has grown. Train longer or with a larger ``lr`` and it climbs
 towards 1. Plain SGD (``optimizer="sgd"``, default lr 1.0) groups more slowly: about 0.39 / -0.06 after 500 steps.
 
+Where things live: this module builds the data and checks the settings; `embedviz.training_loop` holds the tiny
+model and the loop; `embedviz.training_result` holds `TrainingResult` and what the page reads from it (group
+means per snapshot, projections, the loss floor).
+
 Practical notes: all randomness (initial weights and the sampled batches) comes from one
 ``torch.Generator`` seeded with ``seed``, so a run is reproducible and never touches torch's global RNG (which
 is shared by every thread of a server). The tensors here are tiny, so torch runs single-threaded while training
@@ -65,16 +69,16 @@ import contextlib
 import math
 import threading
 import unicodedata
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Sequence
 from typing import Literal
 
 import numpy as np
 import torch
-import torch.nn as nn
-import torch.nn.functional as F
 
 from embedviz import tokenizer
+from embedviz._validate import positive_int
+from embedviz.training_loop import PROGRESS_CALLS, Optimizer, ProgressFn, TinyLM, fit
+from embedviz.training_result import TrainingResult
 
 __all__ = [
     "DEFAULT_GROUPS",
@@ -96,91 +100,13 @@ MAX_SNAPSHOT_FLOATS = 16_777_216  # all snapshots together: 64 MB of float32
 MAX_CONTEXT = 32
 MAX_TEXT_CHARS = 1_000_000
 MAX_TEXT_VOCAB = 4_096
-PROGRESS_CALLS = 50
-SAMPLE_CHUNK_TOKENS = 262_144  # batches are drawn this many token ids at a time (2 MB of int64)
 
 DEFAULT_GROUPS = ("abcdefghij", "ABCDEFGHIJ")
 DEFAULT_LR = {"adam": 1e-2, "sgd": 1.0}
 
-Optimizer = Literal["adam", "sgd"]
-ProgressFn = Callable[[int, int], None]
-
-
-# result
-
-
-@dataclass(eq=False)
-class TrainingResult:
-    """What one training run produced.
-
-    V: number of tokens whose vectors are shown, D: d_model.
-
-    vocab: the V token strings in the row order of the weight tables (group experiment: group by group, in the
-        order given; ``train_on_text``: sorted by code point / byte value).
-    group_of: for each token, the index of its group in ``group_names``.
-    group_names: a name per group (the group's characters, or a character class for ``train_on_text``).
-    weights_before / weights_after: (V, D) float32 embedding rows at step 0 and after the last step.
-    losses: (steps,) float32 mean cross-entropy of each step's batch (nats).
-    snapshots: [(step, (V, D) float32)] every ``snapshot_every`` steps, including 0 and the last step (copies).
-    num_classes: size of the softmax of the head (can be larger than V, see ``train_group_experiment``).
-    """
-
-    vocab: list[str]
-    group_of: list[int]
-    group_names: list[str]
-    weights_before: np.ndarray
-    weights_after: np.ndarray
-    losses: np.ndarray
-    snapshots: list[tuple[int, np.ndarray]]
-    num_classes: int
-    _index: dict[str, int] = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        self._index = {token: i for i, token in enumerate(self.vocab)}
-
-    def index(self, token: str) -> int:
-        """Row of ``token`` in the weight tables; ValueError if it is not in the vocabulary."""
-        if token not in self._index:
-            shown = ", ".join(repr(t) for t in self.vocab[:12]) + (" ..." if len(self.vocab) > 12 else "")
-            raise ValueError(f"token {token!r} is not in the vocabulary ({shown})")
-        return self._index[token]
-
-    def similarity(self, a: str, b: str, *, after: bool = True) -> float:
-        """Cosine similarity of the vectors of tokens ``a`` and ``b`` (after or before training)."""
-        weights = self.weights_after if after else self.weights_before
-        u, v = weights[self.index(a)].astype(np.float64), weights[self.index(b)].astype(np.float64)
-        # cosine = direction only: the length of a vector does not say what it means
-        return float(u @ v / (np.linalg.norm(u) * np.linalg.norm(v)))
-
-    def similarity_matrix(self, *, after: bool = True) -> np.ndarray:
-        """(V, V) float32 cosine similarities of all token vectors."""
-        return _cosine_matrix(self.weights_after if after else self.weights_before)
-
-    def group_similarity(self, *, after: bool = True) -> tuple[float, float]:
-        """(mean same-group cosine over distinct pairs, mean cross-group cosine); NaN if there are no such pairs."""
-        sim = self.similarity_matrix(after=after)
-        group = np.asarray(self.group_of)
-        same = (group[:, None] == group[None, :]) & ~np.eye(len(group), dtype=bool)
-        cross = group[:, None] != group[None, :]
-        mean_same = float(sim[same].mean()) if same.any() else math.nan
-        mean_cross = float(sim[cross].mean()) if cross.any() else math.nan
-        return mean_same, mean_cross
-
-
-def _cosine_matrix(weights: np.ndarray) -> np.ndarray:
-    unit = weights / np.maximum(np.linalg.norm(weights, axis=1, keepdims=True), 1e-12)
-    return (unit @ unit.T).astype(np.float32)
 
 
 # validation helpers
-
-
-def _check_int(name: str, value: object, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"{name} ({value!r}) must be an integer in {low}..{high}")
-    if not low <= value <= high:
-        raise ValueError(f"{name} ({value}) must be in {low}..{high}")
-    return int(value)
 
 
 def _check_lr(lr: object, optimizer: str) -> float:
@@ -198,12 +124,12 @@ def _check_lr(lr: object, optimizer: str) -> float:
 def _check_common(
     *, steps: object, d_model: object, batch_size: object, seq_len: object, snapshot_every: object
 ) -> tuple[int, int, int, int, int | None]:
-    steps = _check_int("steps", steps, 1, MAX_STEPS)
-    d_model = _check_int("d_model", d_model, MIN_D_MODEL, MAX_D_MODEL)
-    batch_size = _check_int("batch_size", batch_size, 1, MAX_BATCH_SIZE)
-    seq_len = _check_int("seq_len", seq_len, 1, MAX_SEQ_LEN)
+    steps = positive_int("steps", steps, minimum=1, maximum=MAX_STEPS)
+    d_model = positive_int("d_model", d_model, minimum=MIN_D_MODEL, maximum=MAX_D_MODEL)
+    batch_size = positive_int("batch_size", batch_size, minimum=1, maximum=MAX_BATCH_SIZE)
+    seq_len = positive_int("seq_len", seq_len, minimum=1, maximum=MAX_SEQ_LEN)
     if snapshot_every is not None:
-        snapshot_every = _check_int("snapshot_every", snapshot_every, 1, MAX_STEPS)
+        snapshot_every = positive_int("snapshot_every", snapshot_every, minimum=1, maximum=MAX_STEPS)
     return steps, d_model, batch_size, seq_len, snapshot_every
 
 
@@ -292,91 +218,6 @@ def _single_thread() -> Iterator[None]:
                 torch.set_num_threads(_threads_saved)
 
 
-class _TinyLM(nn.Module):
-    """Embedding (num_rows, D) -> mean over the last ``context`` vectors -> untied linear head (D -> num_classes)."""
-
-    def __init__(self, num_rows: int, num_classes: int, d_model: int, *, context: int, generator: torch.Generator):
-        super().__init__()
-        self.context = context
-        # skip_init: build without drawing from torch's global RNG; we initialise from `generator` below
-        self.embedding = nn.utils.skip_init(nn.Embedding, num_rows, d_model)
-        self.head = nn.utils.skip_init(nn.Linear, d_model, num_classes)
-        with torch.no_grad():
-            # N(0, 1) rows, as nn.Embedding and the text's torch.randn(vocab_size, d_model)
-            self.embedding.weight.normal_(0.0, 1.0, generator=generator)
-            # nn.Linear's own default: U(-1/sqrt(D), 1/sqrt(D)) for weight and bias
-            bound = 1.0 / math.sqrt(d_model)
-            self.head.weight.uniform_(-bound, bound, generator=generator)
-            self.head.bias.uniform_(-bound, bound, generator=generator)
-
-    def forward(self, tokens: torch.Tensor) -> torch.Tensor:
-        """tokens (B, T + context - 1) -> logits (B, T, num_classes); logits[:, t] predicts tokens[:, t + context]."""
-        x = self.embedding(tokens)  # (B, T + c - 1, D)
-        if self.context > 1:
-            # a bag of the previous `context` tokens: order inside the window is ignored, which keeps the model tiny
-            x = x.unfold(1, self.context, 1).mean(dim=-1)  # (B, T, D)
-        return self.head(x)  # (B, T, num_classes)
-
-
-def _batches(sample: Callable[[int], torch.Tensor], steps: int, tokens_per_batch: int) -> Iterator[torch.Tensor]:
-    """Yield ``steps`` batches, drawing them ``chunk`` at a time: one sampling call per chunk, not per step."""
-    chunk = max(1, min(steps, SAMPLE_CHUNK_TOKENS // tokens_per_batch))
-    done = 0
-    while done < steps:
-        n = min(chunk, steps - done)
-        yield from sample(n).unbind(0)  # n tensors of shape (B, W)
-        done += n
-
-
-def _fit(
-    model: _TinyLM,
-    sample: Callable[[int], torch.Tensor],
-    *,
-    tokens_per_batch: int,
-    steps: int,
-    lr: float,
-    optimizer: Optimizer,
-    snapshot_every: int,
-    progress: ProgressFn | None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[tuple[int, np.ndarray]]]:
-    """Train ``model`` on ``steps`` batches from ``sample(n) -> (n, B, W)``.
-
-    Returns (weights_before, weights_after, losses, snapshots).
-    """
-    context = model.context
-    params = list(model.parameters())
-    opt: torch.optim.Optimizer = (
-        # fused: one kernel per step instead of a dozen small ops per parameter (CPU Adam is per-tensor otherwise)
-        torch.optim.Adam(params, lr=lr, fused=True) if optimizer == "adam" else torch.optim.SGD(params, lr=lr)
-    )
-    weight = model.embedding.weight
-
-    def rows() -> np.ndarray:
-        return weight.detach().numpy().astype(np.float32, copy=True)
-
-    snapshots = [(0, rows())]
-    weights_before = snapshots[0][1]
-    losses: list[torch.Tensor] = []
-    progress_every = max(1, steps // PROGRESS_CALLS)
-    batches = _batches(sample, steps, tokens_per_batch)
-    for step in range(1, steps + 1):
-        tokens = next(batches)  # (B, T + context)
-        logits = model(tokens[:, :-1])  # (B, T, C)
-        targets = tokens[:, context:]  # (B, T): the token after each window
-        # next-token prediction: cross-entropy of the true next token under softmax(logits)
-        loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1))
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        opt.step()
-        losses.append(loss.detach())
-        if step % snapshot_every == 0 or step == steps:
-            snapshots.append((step, rows()))
-        if progress is not None and (step % progress_every == 0 or step == steps):
-            progress(step, steps)
-    weights_after = snapshots[-1][1]
-    return weights_before, weights_after, torch.stack(losses).numpy().astype(np.float32), snapshots
-
-
 # the experiment of text 001
 
 
@@ -393,6 +234,7 @@ def train_group_experiment(
     optimizer: Optimizer = "adam",
     snapshot_every: int | None = None,
     progress: ProgressFn | None = None,
+    cpu_budget_s: float | None = None,
 ) -> TrainingResult:
     """Train an embedding on sequences that each use the characters of one group only (text 001).
 
@@ -411,18 +253,20 @@ def train_group_experiment(
     optimizer: "adam" or "sgd". snapshot_every: steps between snapshots (default steps // 50, fewer snapshots
         when they would take more than 64 MB). batch_size * seq_len * classes is limited to 4,194,304 logits.
     progress: called as progress(step, steps) about 50 times at most.
+    cpu_budget_s: stop once the run has used this much CPU time (see ``training_loop.fit``); the result then has
+        fewer than ``steps`` losses. None trains every step.
     """
     steps, d_model, batch_size, seq_len, snapshot_every = _check_common(
         steps=steps, d_model=d_model, batch_size=batch_size, seq_len=seq_len, snapshot_every=snapshot_every
     )
     lr = _check_lr(lr, optimizer)
-    seed = _check_int("seed", seed, 0, 2**63 - 1)
+    seed = positive_int("seed", seed, minimum=0, maximum=2**63 - 1)
     cleaned = _check_groups(groups)
     num_rows = sum(len(chars) for chars in cleaned)
     if vocab_size is None:
         num_classes = num_rows
     else:
-        num_classes = _check_int("vocab_size", vocab_size, num_rows, MAX_CLASSES)
+        num_classes = positive_int("vocab_size", vocab_size, minimum=num_rows, maximum=MAX_CLASSES)
 
     snapshot_every = _check_budget(
         steps=steps, batch_size=batch_size, seq_len=seq_len, snapshot_every=snapshot_every, num_rows=num_rows,
@@ -444,10 +288,10 @@ def train_group_experiment(
         return offsets[group] + (u * sizes[group]).long().clamp_max(sizes[group] - 1)  # (n, B, T + 1)
 
     with _single_thread():
-        model = _TinyLM(num_rows, num_classes, d_model, context=1, generator=generator)
-        before, after, losses, snapshots = _fit(
+        model = TinyLM(num_rows, num_classes, d_model, context=1, generator=generator)
+        before, after, losses, snapshots = fit(
             model, sample, tokens_per_batch=batch_size * (seq_len + 1), steps=steps, lr=lr, optimizer=optimizer,
-            snapshot_every=snapshot_every, progress=progress,
+            snapshot_every=snapshot_every, progress=progress, cpu_budget_s=cpu_budget_s,
         )
     return TrainingResult(
         vocab=vocab, group_of=group_of, group_names=list(cleaned), weights_before=before, weights_after=after,
@@ -497,6 +341,7 @@ def train_on_text(
     optimizer: Optimizer = "adam",
     snapshot_every: int | None = None,
     progress: ProgressFn | None = None,
+    cpu_budget_s: float | None = None,
 ) -> TrainingResult:
     """Train the same tiny model on the user's own text and return the learned token vectors.
 
@@ -520,12 +365,12 @@ def train_on_text(
         raise ValueError(f"text ({len(text)} characters) must be at most {MAX_TEXT_CHARS} characters")
     if tokens not in ("char", "byte"):
         raise ValueError(f"tokens ({tokens!r}) must be 'char' or 'byte'")
-    context = _check_int("context", context, 1, MAX_CONTEXT)
+    context = positive_int("context", context, minimum=1, maximum=MAX_CONTEXT)
     steps, d_model, batch_size, seq_len, snapshot_every = _check_common(
         steps=steps, d_model=d_model, batch_size=batch_size, seq_len=seq_len, snapshot_every=snapshot_every
     )
     lr = _check_lr(lr, optimizer)
-    seed = _check_int("seed", seed, 0, 2**63 - 1)
+    seed = positive_int("seed", seed, minimum=0, maximum=2**63 - 1)
 
     if tokens == "char":
         codes = np.fromiter((ord(ch) for ch in text), dtype=np.int64, count=len(text))
@@ -566,10 +411,10 @@ def train_on_text(
         return data[starts + offsets]  # (n, B, W)
 
     with _single_thread():
-        model = _TinyLM(len(vocab), len(vocab), d_model, context=context, generator=generator)
-        before, after, losses, snapshots = _fit(
+        model = TinyLM(len(vocab), len(vocab), d_model, context=context, generator=generator)
+        before, after, losses, snapshots = fit(
             model, sample, tokens_per_batch=batch_size * window, steps=steps, lr=lr, optimizer=optimizer,
-            snapshot_every=snapshot_every, progress=progress,
+            snapshot_every=snapshot_every, progress=progress, cpu_budget_s=cpu_budget_s,
         )
     return TrainingResult(
         vocab=vocab, group_of=group_of, group_names=group_names, weights_before=before, weights_after=after,

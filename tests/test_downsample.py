@@ -101,3 +101,21 @@ def test_log_spaced_indices(n, budget, dense):
         # geometric beyond the dense part: ratios between neighbours stay bounded (no decade left empty)
         tail = idx[idx >= max(dense, 1)].astype(float)
         assert np.max(tail[1:] / tail[:-1]) < 2 * (n / max(dense, 1)) ** (1 / (budget - dense - 1)) + 1e-9
+
+
+@pytest.mark.parametrize(("n", "count", "expected"), [(8, 4, [0, 2, 5, 7]), (3, 4, [0, 1, 2]), (1, 4, [0]), (128, 2, [0, 127])])
+def test_spread_indices_keep_first_and_last(n, count, expected):
+    from embedviz.downsample import spread_indices
+
+    assert spread_indices(n, count).tolist() == expected
+
+
+def test_figure_sizes_derived_from_the_budget_are_the_sizes_the_pages_drew_before():
+    """Regression snapshot: the literals each view module used before the sizes became shares of CELL_BUDGET."""
+    from embedviz import downsample
+
+    sizes = {"CURVE_POINTS": 256, "SIMILARITY_POSITIONS": 256, "HEATMAP_PAIRS": 160, "ANGLE_HEATMAP_POSITIONS": 256,
+             "COMPARE_CURVE_POINTS": 256, "COMPARE_MATRIX_POSITIONS": 96, "ALIBI_BIAS_POSITIONS": 64,
+             "OFFSET_POINTS": 128, "DENSE_DISTANCES": 1_024}
+    assert downsample.CELL_BUDGET == 352
+    assert {name: getattr(downsample, name) for name in sizes} == sizes

@@ -89,16 +89,6 @@ def test_generator_makes_the_table_reproducible():
     assert torch.equal(a, b) and not torch.equal(a, c)
 
 
-def test_from_weight_copies_the_table():
-    w = np.arange(12, dtype=np.float32).reshape(4, 3)
-    emb = TokenEmbedding.from_weight(w)
-    w[0, 0] = 99.0  # the module holds its own copy
-    assert (emb.vocab_size, emb.d_model) == (4, 3)
-    assert emb(torch.tensor([3, 0])).tolist() == [[9.0, 10.0, 11.0], [0.0, 1.0, 2.0]]
-    with pytest.raises(ValueError, match=r"weight must be a non-empty 2-D \(vocab_size, d_model\) table"):
-        TokenEmbedding.from_weight(np.zeros(5))
-
-
 def test_constructor_messages():
     with pytest.raises(ValueError, match=r"vocab_size \(0\) must be >= 1"):
         TokenEmbedding(0, 4)

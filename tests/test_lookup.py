@@ -19,6 +19,7 @@ from embedviz.lookup import (
     init_table,
     one_hot,
     row_norm_stats,
+    table_scale,
     unique_in_order,
 )
 from embedviz.tokenizer import encode
@@ -174,6 +175,12 @@ def test_row_lengths_follow_std_times_sqrt_d():
     np.testing.assert_allclose(stats["gpt2"], 0.02 * np.sqrt([16, 256]), rtol=0.05)
     np.testing.assert_allclose(stats["inv_sqrt_d"], 1.0, rtol=0.05)
     np.testing.assert_allclose(stats["unit"], np.sqrt([16, 256]), rtol=0.05)
+
+
+def test_table_scale_of_a_hand_made_table():
+    # entries 3, 4, 0, 0: mean 1.75, population variance (1.5625 + 5.0625 + 3.0625 + 3.0625) / 4 = 3.1875
+    std, mean_row_norm = table_scale([[3.0, 4.0], [0.0, 0.0]])
+    assert std == pytest.approx(math.sqrt(3.1875)) and mean_row_norm == pytest.approx(2.5)  # rows of length 5 and 0
 
 
 def test_lookup_messages():

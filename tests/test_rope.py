@@ -96,37 +96,42 @@ def test_larger_theta_decays_more_slowly():
 
 @pytest.mark.parametrize("head_dim, theta", [(2, 10_000.0), (8, 10_000.0), (128, 500_000.0), (64, 1e6), (256, 100.0)])
 def test_inverse_frequencies_equal_theta_power(head_dim, theta):
-    inv_freq, attention_factor = rope.inverse_frequencies(head_dim, theta)
+    inv_freq = rope.inverse_frequencies(head_dim, theta)
     expected = [theta ** (-(2 * i) / head_dim) for i in range(head_dim // 2)]
-    assert inv_freq.shape == (head_dim // 2,)
+    assert inv_freq.shape == (head_dim // 2,) and inv_freq.dtype == np.float64
     assert np.allclose(inv_freq, expected, rtol=1e-12)
-    assert attention_factor == 1.0
 
 
 def test_wavelengths_and_turns():
-    wavelen = rope.wavelengths(8, 10_000)
-    assert np.allclose(wavelen, [2 * math.pi * 10 ** i for i in range(4)])
-    turns = rope.turns_within(8, 10_000, 1_000)
-    assert np.allclose(turns, 1_000 / wavelen)
+    # D=8, theta 10000: w = 1, 0.1, 0.01, 0.001 (text 000's table), wavelengths 6.3, 63, 628, 6283
+    inv_freq = rope.inverse_frequencies(8, 10_000)
+    np.testing.assert_allclose(rope.wavelengths(inv_freq), [6.283185, 62.83185, 628.3185, 6283.185], rtol=1e-6)
+    # over 1000 positions: 1000 / 6.283 = 159.15 turns for the fastest pair, 0.159 for the slowest (by hand)
+    np.testing.assert_allclose(rope.turns_within(inv_freq, 1_000), [159.1549, 15.91549, 1.591549, 0.1591549],
+                               rtol=1e-6)
     # at D=128, theta 10000, a 4096-token context: the slowest pairs never finish a turn
-    slow = rope.turns_within(128, 10_000, 4_096) < 1
+    slow = rope.turns_within(rope.inverse_frequencies(128, 10_000), 4_096) < 1
     assert slow[-1] and not slow[0]
     assert np.all(np.diff(slow.astype(int)) >= 0)  # once a pair is too slow, every later pair is too
 
 
-def test_scaling_is_delegated_to_rope_scaling():
-    default, _ = rope.inverse_frequencies(64, 10_000)
-    linear, factor = rope.inverse_frequencies(64, 10_000, {"rope_type": "linear", "factor": 4.0})
-    assert np.allclose(linear, default / 4.0)  # position interpolation slows every pair by the factor
-    assert factor == 1.0
+def test_decay_of_frequencies_takes_any_frequencies():
+    # halving every frequency is the same as halving every distance
+    inv_freq = rope.inverse_frequencies(64, 10_000)
+    np.testing.assert_allclose(rope.decay_of_frequencies(inv_freq / 2, [2, 10, 400]),
+                               rope.decay_curve(64, 10_000, [1, 5, 200]), rtol=1e-12)
 
 
-def test_from_config_is_re_exported_lazily():
-    from embedviz import rope_scaling
+def test_rope_does_not_import_scaling():
+    # scaling builds on plain RoPE, never the other way round (and from_config lives in rope_config)
+    import ast
+    from pathlib import Path
 
-    assert rope.from_config is rope_scaling.from_config
-    with pytest.raises(AttributeError):
-        rope.not_a_name  # noqa: B018
+    tree = ast.parse(Path(rope.__file__).read_text())
+    imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    imported |= {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
+    assert not any("rope_scaling" in name or "rope_config" in name for name in imported), imported
+    assert not hasattr(rope, "from_config")
 
 
 # rotate against the references
@@ -155,7 +160,7 @@ def test_rotate_matches_llama_and_gptj_formulas():
 def test_rotate_with_explicit_inv_freq():
     x = np.random.default_rng(2).normal(size=(4, 8))
     pos = np.arange(4)
-    inv_freq = rope.inverse_frequencies(8, 10_000)[0] / 2
+    inv_freq = rope.inverse_frequencies(8, 10_000) / 2
     # halving every frequency is the same as halving every position
     assert np.allclose(rope.rotate(x, pos, inv_freq=inv_freq), rope.rotate(x, pos / 2))
 
@@ -249,7 +254,7 @@ def test_scores_vs_offset_is_independent_of_start(pairing):
 
 
 def test_pair_demo_shift_invariance_for_any_pair():
-    w = rope.inverse_frequencies(128, 10_000)[0][40]
+    w = rope.inverse_frequencies(128, 10_000)[40]
     demo = rope.pair_demo((0.3, -1.2), (2.0, 0.5), 1_234, 17, shift=100_000, omega=w)
     assert math.isclose(demo.score, demo.score_shifted, abs_tol=1e-9)
     assert math.isclose(np.linalg.norm(demo.q_ms), math.hypot(0.3, -1.2))
@@ -276,7 +281,9 @@ def test_pair_demo_shift_invariance_for_any_pair():
         (lambda: rope.rotate(np.zeros((3, 4)), [0, 1, 2], pairing="gptj"), r"pairing \('gptj'\) must be 'half' or"),
         (lambda: rope.pair_of_dimension(8, pairing="neox"), r"pairing \('neox'\) must be 'half' or 'interleaved'"),
         (lambda: rope.rotate(np.zeros((1, 8)), [0], inv_freq=np.ones(3)), r"inv_freq has 3 entries, head_dim \(8\)"),
-        (lambda: rope.turns_within(8, 10_000, 0), r"context_length \(0\) must be >= 1"),
+        (lambda: rope.turns_within([1.0, 0.1], 0), r"context_length \(0\) must be >= 1"),
+        (lambda: rope.wavelengths([1.0, 0.0]), r"inv_freq entries must all be > 0, got min 0"),
+        (lambda: rope.decay_of_frequencies([1.0, np.nan], [1]), r"inv_freq contains non-finite values"),
         (lambda: rope.decay_curve(8, 10_000, [1, np.inf]), r"distances contains non-finite values"),
         (lambda: rope.rotate_2d((1, 0, 0), 1), r"vector must be a 2-D vector of shape \(2,\), got shape \(3,\)"),
         (lambda: rope.pair_demo((1, 0), (1, 0), 1, 2, shift=np.nan), r"shift \(nan\) must be finite"),

@@ -30,6 +30,18 @@ def test_cosine_matrix_matches_naive_loop():
     assert math.isclose(similarity.cosine_similarity(X[0], Y[1]), naive_cos(X[0], Y[1]), abs_tol=1e-12)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_cosine_to_rows_matches_naive_loop_and_scores_a_zero_row_0(dtype):
+    rng = np.random.default_rng(3)
+    table, query = rng.normal(size=(9, 7)).astype(dtype), rng.normal(size=7)
+    table[4] = 0.0  # a zero row has no direction: it scores 0, not NaN
+    got = similarity.cosine_to_rows(table, query)
+    expected = [0.0 if i == 4 else naive_cos(row, query) for i, row in enumerate(table.astype(np.float64))]
+    np.testing.assert_allclose(got, expected, atol=1e-6 if dtype == np.float32 else 1e-12)
+    with pytest.raises(ValueError, match=r"vector must be a finite vector with non-zero length"):
+        similarity.cosine_to_rows(table, np.zeros(7))
+
+
 def test_cosine_properties():
     X = np.random.default_rng(1).normal(size=(20, 8))
     S = similarity.cosine_similarity_matrix(X)

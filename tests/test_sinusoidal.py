@@ -286,3 +286,12 @@ def test_rotation_and_rows_validation():
         sinusoidal_rows([0], 8, dims=[8])
     with pytest.raises(ValueError, match=r"gaps contains non-finite values"):
         distance_vs_gap(8, [float("nan")])
+
+
+@pytest.mark.parametrize(
+    ("pairs", "d_model", "expected"), [([0, 2], 8, [0, 1, 4, 5]), ([0, 1, 2], 5, [0, 1, 2, 3, 4]), ([], 4, [])]
+)
+def test_pair_dims_are_each_pairs_sin_then_cos_column(pairs, d_model, expected):
+    from embedviz.sinusoidal import pair_dims
+
+    assert pair_dims(pairs, d_model).tolist() == expected

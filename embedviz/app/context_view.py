@@ -1,20 +1,30 @@
 """Cached core calls of the Context-extension page, and the one bit of state it keeps: which source (a preset or
-a pasted config.json) last filled the widgets. The math is in embedviz.rope_scaling."""
+a pasted config.json) last filled the widgets. The math is in embedviz.context_extension (the analysis),
+embedviz.rope_scaling (the methods and their LaTeX) and embedviz.rope_config (reading a config.json)."""
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import re
+import zlib
 from typing import Any
 
 import streamlit as st
 
-from embedviz import rope_scaling
+from embedviz import context_extension, rope_config
 from embedviz.params import PRESETS
 
 CONFIG = "config.json"  # the source option that reads a pasted / uploaded config (a language-neutral URL label)
 DEFAULT_SOURCE = "Qwen3-0.6B (YaRN 128K)"  # text 003: Qwen3 goes from 32K to 128K with YaRN
 APPLIED = "ctx__applied"  # session key: the (source, config text) whose values the widgets were last given
 UPLOAD_ID = "ctx__upload"  # session key: the uploaded file already copied into the text area
+UPLOAD_MB = 1  # a config.json is a few KB; checked here too, since the uploader's limit is only the browser's
+CONFIG_KEY = "ctx_cfg"  # the text area (session state only: a config is too long for a plain URL value)
+CONFIG_URL_KEY = "ctx_cfgz"  # the pasted config in the URL, zlib-compressed and base64url-encoded
+# Longest compressed config a link carries: nginx reads a request line into 8 KB buffers by default (uvicorn's
+# own limit is 16 KB for the whole request head), and the page's other settings need a few hundred characters.
+CONFIG_URL_CHARS = 6_000
 
 # widget ranges (a config outside them is refused with a message rather than clamped)
 HEAD_DIM = (4, 512)
@@ -23,7 +33,7 @@ FACTOR = (1.0, 256.0)
 THETA = (2.0, 1e10)
 # the current length of dynamic NTK / LongRoPE, in units of the trained length: the formulas use L / L_train
 RATIOS = (0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0, 32.0, 48.0, 64.0)
-SEQ_LEN_METHODS = ("dynamic", "longrope")
+SEQ_LEN_METHODS = context_extension.SEQ_LEN_METHODS
 # real models' choice of rope_theta for their pre-training length (the calculator's comparison)
 REAL_MODELS = {"LLaMA-2-7B": "LLaMA-2-7B", "Llama-3.1-8B": "Llama 3 / 3.1 (8B)", "Qwen3-0.6B (YaRN 128K)": "Qwen3"}
 
@@ -43,26 +53,9 @@ PARAM_SPECS: dict[str, tuple[str, float, float, float]] = {
 }
 PARAM_KEYS = {name: spec[0] for name, spec in PARAM_SPECS.items()}
 
-# each method's rule, written as the code computes it (s = factor, L_train = original, d = rotary dimension)
-FORMULAS = {
-    "linear": r"\omega_i' = \frac{\omega_i}{s}\qquad(\text{position } m \text{ turns like } m/s)",
-    "dynamic": r"\theta' = \theta\left(s\,\frac{L}{L_{train}} - (s-1)\right)^{\frac{d}{d-2}}\ \ (L > L_{train}),"
-               r"\qquad \omega_i' = \theta'^{-2i/d}",
-    "yarn": r"\omega_i' = (1-\gamma_i)\,\omega_i + \gamma_i\,\frac{\omega_i}{s},\quad "
-            r"\gamma_i = \operatorname{clip}\!\left(\frac{i - i(\beta_{fast})}{i(\beta_{slow}) - i(\beta_{fast})},"
-            r" 0, 1\right),"
-            r"\quad i(\beta) = \frac{d\,\ln\!\big(L_{train} / 2\pi\beta\big)}{2\ln\theta}",
-    "longrope": r"\omega_i' = \frac{\omega_i}{\lambda_i},\qquad \lambda = \begin{cases}\text{short\_factor} & "
-                r"L \le L_{train}\\ \text{long\_factor} & L > L_{train}\end{cases}",
-    "llama3": r"\omega_i' = \begin{cases}\omega_i & \lambda_i < L_{train}/\text{high}\\ \omega_i/s & "
-              r"\lambda_i > L_{train}/\text{low}\\ (1-\kappa_i)\,\omega_i/s + \kappa_i\,\omega_i & \text{else}"
-              r"\end{cases},\quad \kappa_i = \frac{L_{train}/\lambda_i - \text{low}}{\text{high} - \text{low}},"
-              r"\ \ \lambda_i = \frac{2\pi}{\omega_i}",
-}
-
 # microsoft/Phi-3-mini-128k-instruct: the config the text area starts with, so LongRoPE is one click away
 # (the factor lists as published: float32 values written out in full).
-EXAMPLE_CONFIG = rope_scaling.PHI3_MINI_128K
+EXAMPLE_CONFIG = context_extension.PHI3_MINI_128K
 
 
 def _compact_json(config: dict) -> str:
@@ -103,12 +96,12 @@ def _check_ranges(settings: dict[str, Any]) -> None:
 
 def _settings(source: str, config_text: str) -> dict[str, Any]:
     if source == CONFIG:
-        config = rope_scaling.parse_config_json(config_text)
+        config = rope_config.parse_config_json(config_text)
     elif source in SOURCES:
         config = preset_config(source)
     else:
         raise ValueError(f"source ({source!r}) must be one of {', '.join(SOURCES)}")
-    settings = rope_scaling.extension_settings(config)
+    settings = context_extension.extension_settings(config)
     _check_ranges(settings)
     return settings
 
@@ -137,7 +130,7 @@ DEFAULTS = widget_values(_settings(DEFAULT_SOURCE, ""))  # the widgets' defaults
 def method_options(settings: dict[str, Any]) -> list[str]:
     """Every method; LongRoPE only when the source brings its searched factor lists."""
     has_lists = settings["short_factor"] is not None and settings["long_factor"] is not None
-    return [m for m in rope_scaling.METHODS if m != "longrope" or has_lists]
+    return [m for m in context_extension.METHODS if m != "longrope" or has_lists]
 
 
 def sync(source: str, config_text: str, settings: dict[str, Any]) -> None:
@@ -166,11 +159,53 @@ def take_upload(upload) -> None:
     if upload is None or st.session_state.get(UPLOAD_ID) == upload.file_id:
         return
     st.session_state[UPLOAD_ID] = upload.file_id
+    if upload.size > UPLOAD_MB * 2**20:  # a hand-made request can pass the browser's check: never decode it
+        raise ValueError(f"{upload.name} has {upload.size:,} bytes; a config.json is a few KB (limit {UPLOAD_MB} MB)")
     data = upload.getvalue()
     try:
-        st.session_state["ctx_cfg"] = data.decode("utf-8-sig")
+        st.session_state[CONFIG_KEY] = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise ValueError(f"{upload.name} is not UTF-8 text ({error.reason} at byte {error.start})") from None
+
+
+def encode_config(text: str) -> str:
+    """A config text as a URL-safe token: zlib at level 9, then base64url without padding."""
+    return base64.urlsafe_b64encode(zlib.compress(text.encode("utf-8"), 9)).decode("ascii").rstrip("=")
+
+
+def decode_config(token: str) -> str:
+    """The text of :func:`encode_config`'s token (ValueError when the link was cut or edited)."""
+    try:
+        packed = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+        # at most MAX_CONFIG_CHARS * 4 bytes out: a tiny token must not inflate into gigabytes (a zip bomb)
+        inflater = zlib.decompressobj()
+        data = inflater.decompress(packed, rope_config.MAX_CONFIG_CHARS * 4)
+        if inflater.unconsumed_tail or not inflater.eof:
+            raise ValueError
+        return data.decode("utf-8")
+    except (ValueError, binascii.Error, zlib.error, UnicodeDecodeError):
+        raise ValueError("the link's config.json (ctx_cfgz) is cut or damaged: paste the config again") from None
+
+
+def config_from_link() -> None:
+    """On a session's first run, a config carried by the link fills the text area (before it is created)."""
+    token = st.query_params.get(CONFIG_URL_KEY)
+    if token and CONFIG_KEY not in st.session_state:
+        st.session_state[CONFIG_KEY] = decode_config(token)
+
+
+def config_to_link(text: str) -> bool:
+    """Keep the pasted config in the URL so a shared link reproduces the view; False when it is too long."""
+    if text == EXAMPLE_CONFIG_TEXT:
+        st.query_params.pop(CONFIG_URL_KEY, None)
+        return True
+    token = encode_config(text)
+    if len(token) > CONFIG_URL_CHARS:
+        st.query_params.pop(CONFIG_URL_KEY, None)
+        return False
+    if st.query_params.get(CONFIG_URL_KEY) != token:
+        st.query_params[CONFIG_URL_KEY] = token
+    return True
 
 
 def _shown(value: Any) -> str:
@@ -182,7 +217,7 @@ def _shown(value: Any) -> str:
 def changes(settings: dict[str, Any], method: str) -> list[tuple[str, str, str]]:
     """(name, now, source's value), formatted, of each shown setting the user moved away from the source."""
     state, out = st.session_state, []
-    names = [*MAIN_KEYS, *rope_scaling.METHOD_DEFAULTS.get(method, {})]
+    names = [*MAIN_KEYS, *context_extension.METHOD_DEFAULTS.get(method, {})]
     source_values = {**{n: settings[n] for n in MAIN_KEYS}, **settings["params"]}
     for name in names:
         key = MAIN_KEYS.get(name) or PARAM_KEYS[name]
@@ -191,88 +226,29 @@ def changes(settings: dict[str, Any], method: str) -> list[tuple[str, str, str]]
     return out
 
 
-def beyond_factor(method: str, original: int, target: int, factor: float) -> dict[str, float] | None:
-    """For the methods with a fixed stretch: when the target is longer than original x factor, that length and the
-    ratio target / (original x factor) by which the interpolated pairs overshoot their trained angles."""
-    covered = original * factor
-    if method not in ("linear", "yarn", "llama3") or target <= covered * (1 + 1e-9):
-        return None
-    return {"covered": round(covered), "times": target / covered}
-
-
-def seq_len_for(method: str, original: int, ratio: float) -> int | None:
-    """The current length dynamic NTK and LongRoPE see; None for the methods that ignore it."""
-    return max(1, round(ratio * original)) if method in SEQ_LEN_METHODS else None
-
-
 @st.cache_data(max_entries=64, show_spinner=False)
 def extension(source: str, config_text: str, method: str, head_dim: int, theta: float, factor: float,
               original: int, target: int, ratio: float, params: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
     """Plain RoPE against ``method`` with these numbers; LongRoPE's lists and partial rotary come from the source."""
     s = _settings(source, config_text)
-    scaling = rope_scaling.build_scaling(
+    scaling = context_extension.build_scaling(
         method, factor=factor, original_max_position_embeddings=original, params=dict(params),
         short_factor=s["short_factor"], long_factor=s["long_factor"],
         partial_rotary_factor=s["partial_rotary_factor"],
     )
-    seq_len = seq_len_for(method, original, ratio)
-    view = rope_scaling.extension_view(head_dim, theta, scaling, original=original, target=target, seq_len=seq_len)
+    seq_len = context_extension.seq_len_for(method, original, ratio)
+    view = context_extension.extension_view(head_dim, theta, scaling, original=original, target=target,
+                                            seq_len=seq_len)
     return {"view": view, "scaling": scaling, "seq_len": seq_len}
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def calculator(head_dim: int, context_length: int, slow_pairs: int) -> dict[str, Any]:
-    """theta_for_context for this head and context, and what real models chose for their pre-training length.
-
-    ``slow_pairs`` is clamped to head_dim/2 - 1 (a small head has fewer pairs); ``clamped`` says so.
-    """
-    k = max(1, min(slow_pairs, head_dim // 2 - 1))
-    rows = []
-    for name, label in REAL_MODELS.items():
-        p = PRESETS[name]
-        trained = int((p.rope_scaling or {}).get("original_max_position_embeddings", p.max_positions))
-        inv_freq, _ = rope_scaling.compute(p.head_dim, p.rope_theta, None)
-        rows.append({
-            "model": label, "head_dim": p.head_dim, "trained": trained, "theta": p.rope_theta,
-            "one_turn": rope_scaling.theta_for_context(p.head_dim, trained),
-            "k_turn": rope_scaling.theta_for_context(p.head_dim, trained, slow_pairs=min(k, p.head_dim // 2 - 1)),
-            "slow": rope_scaling.slow_pair_count(inv_freq, trained), "pairs": p.head_dim // 2,
-        })
-    return {
-        "theta": rope_scaling.theta_for_context(head_dim, context_length, slow_pairs=k),
-        "one_turn": rope_scaling.theta_for_context(head_dim, context_length),
-        "k": k,
-        "clamped": k != slow_pairs,
-        "rows": rows,
-    }
+    """theta_for_context for this head and context, and what real models chose for their pre-training length."""
+    models = {label: PRESETS[name] for name, label in REAL_MODELS.items()}
+    return context_extension.theta_calculator(head_dim, context_length, slow_pairs, models)
 
 
 def method_params(method: str) -> list[str]:
     """The tunable parameters of ``method``, in the order they are shown."""
-    return list(rope_scaling.METHOD_DEFAULTS.get(method, {}))
-
-
-def attention_latex(method: str, factor: float, original: int, params: dict[str, Any], value: float) -> str | None:
-    """The attention factor's formula with this page's numbers, or None for the methods that leave attention alone."""
-    s = f"{factor:g}"
-    if method not in ("yarn", "longrope"):
-        return None
-    if params.get("attention_factor"):
-        return rf"\text{{attention\_factor}} = {value:.4f}\quad(\text{{given}})"
-    if factor <= 1:
-        return r"\text{attention\_factor} = 1\quad(s \le 1)"
-    if method == "longrope":  # Phi-3: keep the attention entropy from growing with the context
-        return (rf"\text{{attention\_factor}} = \sqrt{{1 + \frac{{\ln s}}{{\ln L_{{train}}}}}} = "
-                rf"\sqrt{{1 + \frac{{\ln {s}}}{{\ln {original}}}}} = {value:.4f}")
-    if params.get("mscale") and params.get("mscale_all_dim"):  # DeepSeek's ratio of two temperatures
-        m, m_all = params["mscale"], params["mscale_all_dim"]
-        return (rf"\text{{attention\_factor}} = \frac{{0.1\,m\ln s + 1}}{{0.1\,m_{{all}}\ln s + 1}} = "
-                rf"\frac{{0.1 \cdot {m:g} \ln {s} + 1}}{{0.1 \cdot {m_all:g} \ln {s} + 1}} = {value:.4f}")
-    return rf"\text{{attention\_factor}} = 0.1\ln s + 1 = 0.1\ln {s} + 1 = {value:.4f}"
-
-
-def calculator_latex(head_dim: int, context_length: int, k: int, theta: float) -> str:
-    """theta >= (L / 2 pi)^(d / (d - 2k)) with this page's numbers."""
-    return (rf"\theta \ \ge\ \left(\frac{{L}}{{2\pi}}\right)^{{\frac{{d}}{{d-2k}}}} = "
-            rf"\left(\frac{{{context_length:,}}}{{2\pi}}\right)^{{\frac{{{head_dim}}}{{{head_dim - 2 * k}}}}}"
-            rf" \approx {theta:,.0f}").replace(",", "{,}")
+    return list(context_extension.METHOD_DEFAULTS.get(method, {}))

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from embedviz._threads import limit_threads
 from embedviz.app import warm
 from embedviz.app.i18n import DEFAULT_LANGUAGE, LANG_KEY, LANGUAGES, t
 
@@ -59,6 +60,7 @@ def navigation():
 
 
 def run() -> None:
+    limit_threads()  # before any page loads numpy or torch: one BLAS / torch thread per server process
     st.set_page_config(page_title="embedviz", page_icon="🧮", layout="wide")  # an emoji: a material icon favicon is fetched from a font CDN, which fails offline
     warm.start()  # once per process, in the background, when the server asked for it ($EMBEDVIZ_WARM=1)
     language_switch()

@@ -8,25 +8,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from embedviz import position_analysis, sinusoidal
 from embedviz.app.i18n import catalog, t
-from embedviz.downsample import CELL_BUDGET, block_mean
-from embedviz.pretrained import (
-    MAX_UPLOAD_BYTES,
-    MAX_UPLOAD_ELEMENTS,
-    PretrainedEmbeddings,
-    analogy,
-    load_bundled_model,
-    load_embedding_file,
-    nearest_neighbours,
-    pair_similarity,
-    project_2d,
-)
-from embedviz.similarity import cosine_similarity_matrix
+from embedviz.downsample import CELL_BUDGET, OFFSET_POINTS, block_mean, log_spaced_indices
+from embedviz.pretrained import PretrainedEmbeddings, load_bundled_model, load_embedding_file
+from embedviz.tensor_files import MAX_UPLOAD_BYTES, MAX_UPLOAD_ELEMENTS
+from embedviz.word_vectors import analogy, nearest_neighbours, pair_similarity, project_2d
+from embedviz.similarity import cosine_similarity_matrix, pca_2d
 
 TAB_CODES = ("pairs", "analogy", "neighbours", "map", "positions", "upload")
 TAB_KEY = "real_tab"
@@ -35,9 +29,9 @@ LESSON_PAIRS = (("cat", "dog"), ("cat", "car"))  # the same question asked in En
 MAX_WORDS = 200  # word-map points: enough for a classroom list, small enough to label every point
 MAX_VIEW_ROWS = 1_024  # rows of a table shown at once: GPT-2's whole position table; the matrix is block-averaged
 MAX_VIEW_VALUES = 1_000_000  # rows x D analysed at once: the (N, N) cosine matrix costs N^2 D <= 1e9 multiply-adds
-OFFSET_POINTS = 128  # offsets on the similarity-vs-distance curve
 _SPLIT = re.compile(r"[,，;；、\t]+|\s+")  # "cat, dog", "cat，dog", "cat dog": any of these separates words
 UPLOAD_MB = MAX_UPLOAD_BYTES // 1_000_000
+UPLOAD_STATE = "_real_upload"  # session key of the HeldUpload
 
 
 # ------------------------------------------------------------------------------------------------ the model
@@ -162,7 +156,9 @@ def word_map(text: str) -> dict:
 # ------------------------------------------------------------------------------------------------ tables of rows
 
 
-def _table(source: str, upload: PretrainedEmbeddings | None) -> np.ndarray:
+def _rows_table(source: str, upload: HeldUpload | None) -> np.ndarray:
+    """The (L, D) table a source name stands for: the model's learned positions, a same-size sinusoidal table,
+    or the uploaded token table."""
     m = model()
     if source == "learned":
         return m.position_embeddings  # (L, D)
@@ -174,31 +170,31 @@ def _table(source: str, upload: PretrainedEmbeddings | None) -> np.ndarray:
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def row_views(source: str, start: int, stop: int, _upload: PretrainedEmbeddings | None = None) -> dict:
+def row_views(source: str, start: int, stop: int, _upload: HeldUpload | None = None) -> dict:
     """Rows start..stop-1 of a table: their cosine matrix (block-averaged to the cell budget), step similarity,
     PCA coordinates, and the steps to report (first, last, rough) with their numbers.
 
     `source` names the table ("learned", "sinusoidal", "upload:<file id>") and is the cache key; an uploaded
     table itself is passed unhashed as `_upload`. Row numbers in the result are the table's, not the window's.
     """
-    table = _table(source, _upload)
+    table = _rows_table(source, _upload)
     if not 0 <= start < stop <= table.shape[0] or stop - start < 2:
         raise ValueError(f"rows ({start}..{stop - 1}) must be at least 2 rows inside 0..{table.shape[0] - 1}")
     if stop - start > view_row_limit(*table.shape):
         raise ValueError(f"rows ({stop - start}) must be at most {view_row_limit(*table.shape)} at once for D = "
                          f"{table.shape[1]:,}")
     rows = table[start:stop]  # (N, D)
-    pca = position_analysis.rows_pca_2d(rows)  # (N, 2)
+    pca = pca_2d(rows, solver="randomized")  # (N, 2)
     similarity, step, _ = block_mean(cosine_similarity_matrix(rows), CELL_BUDGET, CELL_BUDGET)  # (M, M), M <= budget
     smooth = position_analysis.smoothness(rows)
     steps = position_analysis.notable_steps(smooth)  # window-relative step t: rows t -> t+1
     return {
         "rows": np.arange(start, stop), "similarity": similarity.astype(np.float32), "step": step,
         "adjacent": smooth.adjacent, "typical": smooth.typical, "rough": smooth.rough_steps + start,
-        "median_norm": float(np.median(smooth.norms)), "pca": pca.astype(np.float32),
+        "median_norm": smooth.median_norm, "pca": pca.astype(np.float32),
         "turn": (turn := position_analysis.plane_turn(pca)),
         "turn_degrees": abs(float(np.degrees(turn))),
-        "period": 2 * np.pi / abs(turn) if turn else float("inf"),  # positions per full turn
+        "period": position_analysis.turn_period(turn),  # positions per full turn
         "steps": steps + start, "steps_cos": smooth.adjacent[steps], "norm_from": smooth.norms[steps],
         "norm_to": smooth.norms[steps + 1],
     }
@@ -208,9 +204,9 @@ def row_views(source: str, start: int, stop: int, _upload: PretrainedEmbeddings 
 def offset_curves(sources: tuple[str, ...]) -> dict:
     """Mean cos(row p, row p+k) against k for each named table: how similarity falls with distance."""
     L = model().num_positions
-    offsets = np.unique(np.geomspace(1, L - 1, OFFSET_POINTS).round().astype(int))
+    offsets = log_spaced_indices(L, OFFSET_POINTS + 1, dense=1)[1:]  # 1..L-1, log-spaced; 0 is no offset
     return {"offsets": offsets,
-            **{name: position_analysis.offset_similarity(_table(name, None), offsets) for name in sources}}
+            **{name: position_analysis.offset_similarity(_rows_table(name, None), offsets) for name in sources}}
 
 
 # ------------------------------------------------------------------------------------------------ uploads
@@ -221,24 +217,54 @@ def view_row_limit(V: int, D: int) -> int:
     return max(2, min(V, MAX_VIEW_ROWS, MAX_VIEW_VALUES // max(D, 1)))
 
 
-def uploaded_table(uploaded) -> PretrainedEmbeddings:
-    """The table in a st.file_uploader file, parsed once per upload and kept in this session only.
+@dataclass(frozen=True)
+class HeldUpload:
+    """What a session keeps of an uploaded table: its name and shape, and only the rows the views analyse.
 
-    A user's file is nobody else's business, so it lives in session state (dropped with the session), keyed by
-    the upload's file_id, rather than in a cache shared by all sessions. Refusals are the core's ValueErrors.
+    A 190 MB upload held whole in every student's session would take 6-12 GB for a class; the views never read
+    past ``view_row_limit(V, D)`` rows (at most 1,024 rows and 1,000,000 values: 4 MB), so that is what stays.
     """
-    held = st.session_state.get("_real_upload")
-    if held is not None and held[0] == uploaded.file_id:
-        return held[1]
-    st.session_state.pop("_real_upload", None)  # free the previous table before reading the next
+
+    file_id: str
+    name: str
+    token_tensor: str
+    shape: tuple[int, int]  # (V, D) of the whole uploaded table
+    token_embeddings: np.ndarray  # (N, D) float32: its first N = view_row_limit(V, D) rows
+
+
+def uploaded_table(uploaded) -> HeldUpload | None:
+    """The table of the st.file_uploader file, read once per upload; None when there is none.
+
+    A user's file is nobody else's business, so what is kept lives in session state (dropped with the session),
+    not in a cache shared by all sessions. Once read, the session keeps only the rows the views use, and the
+    upload's bytes are released from Streamlit's file store; the uploader may then return None for a file it
+    still shows, so a held table is kept until the uploader changes (``forget_upload`` as its on_change).
+    Refusals are the core's ValueErrors.
+    """
+    held: HeldUpload | None = st.session_state.get(UPLOAD_STATE)
+    if uploaded is None or (held is not None and held.file_id == uploaded.file_id):
+        return held
+    forget_upload()  # free the previous table before reading the next
     st.session_state.pop("real_rows", None)  # the rows slider starts afresh: the new table may be shorter
-    table = load_embedding_file(uploaded.getvalue(), uploaded.name)
-    st.session_state["_real_upload"] = (uploaded.file_id, table)
-    return table
+    loaded = load_embedding_file(uploaded.getvalue(), uploaded.name)
+    V, D = loaded.token_embeddings.shape
+    rows = np.array(loaded.token_embeddings[: view_row_limit(V, D)])  # a copy: the whole table is freed on return
+    held = HeldUpload(uploaded.file_id, loaded.name, loaded.token_tensor, (V, D), rows)
+    st.session_state[UPLOAD_STATE] = held
+    _release_upload_bytes(uploaded.file_id)
+    return held
+
+
+def _release_upload_bytes(file_id: str) -> None:
+    """Drop the upload from Streamlit's in-memory file store, as st.chat_input does for its files."""
+    ctx = get_script_run_ctx()
+    remove = getattr(ctx.uploaded_file_mgr, "remove_file", None) if ctx else None  # memory store only
+    if remove is not None:
+        remove(session_id=ctx.session_id, file_id=file_id)
 
 
 def forget_upload() -> None:
-    st.session_state.pop("_real_upload", None)
+    st.session_state.pop(UPLOAD_STATE, None)
 
 
 def upload_limits() -> dict:

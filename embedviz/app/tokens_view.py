@@ -37,14 +37,15 @@ def lookup_view(text: str, d_model: int, scheme: str, seed: int) -> dict:
     for token_id, (ch, _, n) in zip(ids, byte_pieces(text)):
         first.setdefault(token_id, (ch, n))
     distances = lookup.distance_comparison(distinct, W)
+    std, mean_row_norm = lookup.table_scale(W)
     return {
         "ids": comparison.ids,
         "labels": text_token_labels(text),
         "comparison": comparison,
         "distinct_labels": [_id_label(int(i), *first[int(i)]) for i in distinct],
         "distances": distances,
-        "std": float(W.std()),
-        "mean_row_norm": float(np.linalg.norm(W, axis=1).mean()),
+        "std": std,
+        "mean_row_norm": mean_row_norm,
         "init_std": lookup.init_std(d_model, scheme),
     }
 

@@ -6,16 +6,17 @@ first: ``_stored`` raises (exceptions are never cached) unless it is handed a fr
 """
 from __future__ import annotations
 
-import dataclasses
 import time
 from collections.abc import Callable
 
 import numpy as np
 import streamlit as st
 
-from embedviz import training
-from embedviz.similarity import pca_2d
+from embedviz import training, training_result
 
+# CPU seconds one rerun may spend training before it stops and offers a button for the rest: a link or a slider
+# must not cost a classroom server more than that (text 001's default run takes ~0.4 s here).
+RUN_CPU_BUDGET_S = 2.0
 SOFTMAX = {"vocab": 256, "groups": None}  # the head's classes: the text's 256-byte vocabulary, or the groups only
 TEXT_PAIRS = {("a", "b"): "0.03 → 0.56", ("a", "A"): "≈ 0.04"}  # what text 001 quotes (before -> after; after only)
 
@@ -25,7 +26,7 @@ class _NotCached(Exception):
 
 
 @st.cache_data(max_entries=24, show_spinner=False)
-def _stored(kind: str, settings: tuple, _fresh: dict | None = None) -> dict:
+def _stored(kind: str, settings: tuple, scope: str, _fresh: dict | None = None) -> dict:
     if _fresh is None:
         raise _NotCached  # a probe that found nothing; exceptions are not cached
     return _fresh
@@ -37,28 +38,15 @@ def parse_groups(text: str) -> tuple[str, ...]:
 
 
 def _summary(result: training.TrainingResult, seconds: float, *, pairs_of_groups: bool) -> dict:
-    """What the page shows, computed once per run: similarities, group means over the snapshots, 2-D projections.
-
-    ``pairs_of_groups``: the groups are strings of tokens (the group experiment), so the text's pairs can be named:
-    the first two tokens of group 0 (text 001's 'a', 'b') and the first tokens of groups 0 and 1 ('a', 'A').
-    """
-    groups = result.group_names
-    steps = np.array([s for s, _ in result.snapshots])
-    curve = np.array([
-        dataclasses.replace(result, weights_after=w).group_similarity() for _, w in result.snapshots
-    ])  # (S, 2): mean same-group and cross-group cosine at each snapshot
-    basis = result.weights_after  # axes = the two main directions the trained vectors spread along
-    points = [pca_2d(w, basis_from=basis) for _, w in result.snapshots]  # S x (V, 2)
-    pairs = {}
-    if pairs_of_groups:
-        first = groups[0]
-        candidates = [(first[0], first[1])] + ([(first[0], groups[1][0])] if len(groups) > 1 else [])
-        for a, b in candidates:
-            pairs[(a, b)] = (result.similarity(a, b, after=False), result.similarity(a, b))
+    """What the page shows, computed once per run by the core: similarities, group means over the snapshots, 2-D
+    projections. ``pairs_of_groups``: the groups are strings of tokens (the group experiment), so the text's pairs
+    can be named."""
+    steps, curve = training_result.snapshot_curves(result)  # (S,), (S, 2)
+    points = training_result.snapshot_projections(result)  # S x (V, 2)
     return {
         "vocab": result.vocab,
         "group_of": result.group_of,
-        "group_names": groups,
+        "group_names": result.group_names,
         "losses": result.losses,
         "sim_before": result.similarity_matrix(after=False),
         "sim_after": result.similarity_matrix(after=True),
@@ -67,27 +55,33 @@ def _summary(result: training.TrainingResult, seconds: float, *, pairs_of_groups
         "snapshot_steps": steps,
         "curve": curve,
         "points": points,
-        "limit": float(max(np.abs(p).max() for p in points)) * 1.1,
-        "pairs": pairs,
+        "limit": float(max(np.abs(p).max() for p in points)) * 1.1,  # one axis range for every snapshot's picture
+        "pairs": training_result.text_pairs(result) if pairs_of_groups else {},
         "num_classes": result.num_classes,
         "seconds": seconds,
     }
 
 
-def _run(kind: str, settings: tuple, train: Callable, progress: Callable[[int, int], None] | None) -> dict:
-    try:
-        return _stored(kind, settings)
-    except _NotCached:
-        pass
+def _run(kind: str, settings: tuple, train: Callable, progress: Callable[[int, int], None] | None, *,
+         steps: int, full: bool) -> dict:
+    """A cached run: the full one if any session trained it, else (unless ``full``) one bounded by the budget."""
+    full_key, budget_key = (kind, settings, "full"), (kind, settings, "budget")
+    for key in (full_key,) if full else (full_key, budget_key):
+        try:
+            return _stored(*key)
+        except _NotCached:
+            pass
     start = time.perf_counter()
-    result = train(progress)
+    result = train(progress, None if full else RUN_CPU_BUDGET_S)
     summary = _summary(result, time.perf_counter() - start, pairs_of_groups=kind == "groups")
-    return _stored(kind, settings, _fresh=summary)
+    summary["steps_done"] = len(result.losses)
+    summary["stopped"] = summary["steps_done"] < steps
+    return _stored(*(budget_key if summary["stopped"] else full_key), _fresh=summary)
 
 
 def group_experiment(
     steps: int, d_model: int, lr: float, seed: int, groups: tuple[str, ...], softmax: str,
-    *, progress: Callable[[int, int], None] | None = None,
+    *, progress: Callable[[int, int], None] | None = None, full: bool = False,
 ) -> dict:
     """Text 001's experiment for these settings, trained once and then served from the cache.
 
@@ -95,28 +89,29 @@ def group_experiment(
     """
     settings = (steps, d_model, lr, seed, groups, softmax)
 
-    def train(callback):
+    def train(callback, budget):
         return training.train_group_experiment(
             steps=steps, d_model=d_model, lr=lr, seed=seed, groups=groups, vocab_size=SOFTMAX[softmax],
-            progress=callback,
+            progress=callback, cpu_budget_s=budget,
         )
 
-    return _run("groups", settings, train, progress)
+    return _run("groups", settings, train, progress, steps=steps, full=full)
 
 
 def text_experiment(
     text: str, steps: int, d_model: int, lr: float, seed: int, context: int,
-    *, progress: Callable[[int, int], None] | None = None,
+    *, progress: Callable[[int, int], None] | None = None, full: bool = False,
 ) -> dict:
     """``train_on_text`` on the user's text (character tokens), cached like ``group_experiment``."""
     settings = (text, steps, d_model, lr, seed, context)
 
-    def train(callback):
+    def train(callback, budget):
         return training.train_on_text(
-            text, steps=steps, d_model=d_model, lr=lr, seed=seed, context=context, progress=callback
+            text, steps=steps, d_model=d_model, lr=lr, seed=seed, context=context, progress=callback,
+            cpu_budget_s=budget,
         )
 
-    return _run("text", settings, train, progress)
+    return _run("text", settings, train, progress, steps=steps, full=full)
 
 
 def text_reference(pair: tuple[str, str]) -> str:
@@ -125,7 +120,5 @@ def text_reference(pair: tuple[str, str]) -> str:
 
 
 def loss_floor(groups: tuple[str, ...]) -> float:
-    """The lowest loss any model can reach: each next character is uniform over its group of n, costing ln n nats,
-    and a sequence picks its group uniformly, so the floor is the mean of ln n over the groups (ln 10 = 2.30)."""
-    sizes = [len(dict.fromkeys(g)) for g in groups]
-    return float(np.mean(np.log(sizes)))
+    """The lowest loss any model can reach on these groups (the core's ``training_result.loss_floor``)."""
+    return training_result.loss_floor(groups)

@@ -37,6 +37,6 @@ def _warm() -> None:
     from embedviz.app import training_view
 
     try:
-        training_view.group_experiment(*TRAINED_DEFAULTS)
+        training_view.group_experiment(*TRAINED_DEFAULTS, full=True)  # the whole run, not one cut by the budget
     except Exception:  # a failed warm-up must never stop serving: the page then trains on its first visit
         logging.getLogger(__name__).exception("embedviz warm-up failed")

@@ -6,7 +6,6 @@ Labels are i18n keys.
 from __future__ import annotations
 
 import importlib
-import math
 from collections.abc import Callable, Sequence
 
 import plotly.graph_objects as go
@@ -14,6 +13,7 @@ import streamlit as st
 from plotly.basedatatypes import BaseFigure
 
 from embedviz.app.i18n import t
+from embedviz.downsample import log_options  # noqa: F401  (the stops of the pages' log-scale sliders)
 
 BIND = "query-params"
 
@@ -35,14 +35,6 @@ def choice_slider(
     )
 
 
-def select(key: str, label: str, options: Sequence, *, index: int = 0, format_func: Callable = str, help: str | None = None):
-    """A selectbox bound to ``?key=``."""
-    return st.selectbox(
-        t(label), list(options), index=index, format_func=format_func, key=key,
-        help=t(help) if help else None, bind=BIND,
-    )
-
-
 def segmented(key: str, label: str, options: Sequence, value, *, format_func: Callable = str):
     """A one-of-few control bound to ``?key=``; never empty (required)."""
     return st.segmented_control(
@@ -50,22 +42,19 @@ def segmented(key: str, label: str, options: Sequence, value, *, format_func: Ca
     )
 
 
-def log_options(lo: float, hi: float, *, extra: Sequence[float] = ()) -> list[float]:
-    """1-2-5 steps per decade from lo to hi, plus ``extra`` values (presets), sorted: a log-scale slider's stops.
-
-    Each stop is built from its decade exponent (``float(f"{m}e{k}")``) so 0.01 is 0.01, not 0.010000000000000002.
-    """
-    if not 0 < lo <= hi:
-        raise ValueError(f"log_options needs 0 < lo <= hi, got lo={lo}, hi={hi}")
-    out = {float(v) for v in extra if lo <= v <= hi}
-    for k in range(math.floor(math.log10(lo)), math.floor(math.log10(hi)) + 1):
-        out.update(v for v in (float(f"{m}e{k}") for m in (1, 2, 5)) if lo <= v <= hi)
-    return sorted(out)
-
-
 def human_number(x: float) -> str:
     """10000.0 -> '10,000'; 1e6 -> '1,000,000'; 0.5 -> '0.5'."""
     return f"{int(x):,}" if float(x).is_integer() else f"{x:g}"
+
+
+def page_header(prefix: str, formula: str | None = None) -> None:
+    """A page's title and intro (i18n keys ``<prefix>.title``, ``<prefix>.intro``), then its formula in LaTeX with
+    the caption ``<prefix>.formula_caption``."""
+    st.title(t(f"{prefix}.title"))
+    st.markdown(t(f"{prefix}.intro"))
+    if formula:
+        st.latex(formula)
+        st.caption(t(f"{prefix}.formula_caption"))
 
 
 def plot(fig, *args, key: str | None = None, **kwargs) -> None:

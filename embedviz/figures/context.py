@@ -110,9 +110,9 @@ def decay_chart(distances, before, after, *, original: int, target: int, names: 
     return fig
 
 
-def rotations_chart(turns: Mapping[str, np.ndarray], *, title: str, x_title: str, y_title: str,
-                    one_turn_label: str, dashes: Mapping[str, str] | None = None,
-                    note: str | None = None) -> go.Figure:
+def turns_chart(turns: Mapping[str, np.ndarray], *, title: str, x_title: str, y_title: str,
+                one_turn_label: str, dashes: Mapping[str, str] | None = None,
+                note: str | None = None) -> go.Figure:
     """Full turns per pair within a context (log y), one series per (frequencies, context); a line at one turn."""
     floor = 1e-6  # a slow pair can turn 1e-5 times: clip the log axis there rather than at 1e-12
     series = {name: np.maximum(np.asarray(values, dtype=np.float64), floor) for name, values in turns.items()}

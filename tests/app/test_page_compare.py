@@ -1,6 +1,5 @@
 """The "Compare encodings" page and its cached helpers: parameter counts, curves, past-the-end, ALiBi, properties."""
 import json
-import math
 
 import numpy as np
 import pytest
@@ -49,17 +48,6 @@ def test_learned_past_the_end_shows_the_modules_own_message(default_run):
     assert not default_run.exception  # a message, not a traceback
 
 
-def test_past_the_end_is_relative_for_rope_and_alibi():
-    past = view.past_the_end.__wrapped__(64, 1_024, 5, 8)
-    assert past["last"] == 1_028
-    assert math.isclose(past["rope_far"], past["rope_near"], abs_tol=1e-9)
-    assert past["alibi_far"] == past["alibi_near"] == -0.5  # head 1 of 8 has slope 1/2
-    assert math.isclose(past["sin_adjacent_far"], past["sin_adjacent_start"], abs_tol=1e-5)
-    w = 10_000 ** (-2 * np.arange(32) / 64)
-    assert np.allclose(past["sin_values"], [math.sin(1_028), math.cos(1_028), math.sin(1_028 * w[1]),
-                                            math.cos(1_028 * w[1])], atol=1e-6)
-
-
 def test_properties_table_follows_text_003(default_run):
     table = _table(default_run, "extrapolates").set_index("scheme")
     marks = table.map(lambda cell: cell[0])
@@ -68,26 +56,6 @@ def test_properties_table_follows_text_003(default_run):
     assert marks.loc["ALiBi", "extrapolates"] == "✓" and marks.loc["ALiBi", "relative"] == "✓"
     assert marks.loc["none", "unique"] == "✗"
     assert all(len(cell) > 3 for cell in table.to_numpy().ravel())  # every mark has its reason
-
-
-def test_adjacent_curves():
-    data = view.adjacent_curves.__wrapped__(64, 1_024)
-    c = data["curves"]
-    # sinusoidal: the same at every position, mean_i cos(w_i); RoPE's rotated all-ones vector gives the same
-    expected = np.mean(np.cos(10_000 ** (-2 * np.arange(32) / 64)))
-    assert np.allclose(c["sinusoidal"], expected, atol=1e-5)
-    assert np.allclose(c["rope"], expected, atol=1e-9)
-    assert np.all(c["none"] == 1.0) and np.all(c["alibi"] == 1.0)
-    # a random N(0, 0.02^2) table: neighbours are nearly orthogonal, spread ~ 1/sqrt(D)
-    assert abs(c["learned"].mean()) < 0.05 and 0.05 < c["learned"].std() < 0.25
-
-
-def test_learned_rows_are_a_fixed_random_table():
-    a = view.learned_rows([0, 5, 9], 4_096)
-    b = view.learned_rows([9, 100], 4_096)
-    assert np.array_equal(a[2], b[0])  # row 9 does not depend on which other rows are asked for
-    assert abs(a.std() - 0.02) < 0.001
-    assert not np.allclose(a[0], a[1])
 
 
 def test_slope_label():

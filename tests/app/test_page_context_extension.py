@@ -13,7 +13,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from embedviz.app import context_view as view
-from embedviz.rope_scaling import PHI3_MINI_128K
+from embedviz.context_extension import PHI3_MINI_128K
 from tests.app import pagetest as pt
 from tests.test_rope_scaling import LLAMA_31_8B, QWEN3_06B_YARN
 

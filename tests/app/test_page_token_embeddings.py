@@ -6,7 +6,7 @@ import math
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from embedviz.app.locales.tokens import STRINGS
+from embedviz.app.locales.tok import STRINGS
 from tests.app import pagetest as pt
 
 TABS = {name: STRINGS[f"tok.tab_{name}"]["en"] for name in ("lookup", "onehot", "grad", "params")}

@@ -11,7 +11,7 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from embedviz.app.locales.trained import STRINGS
+from embedviz.app.locales.train import STRINGS
 from embedviz.app.training_view import loss_floor, parse_groups
 from tests.app import pagetest as pt
 

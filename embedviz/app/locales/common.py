@@ -8,6 +8,10 @@ STRINGS = {
         "zh": "每个视图的设置都保存在网址里：复制网址即可分享你看到的内容。",
     },
     "common.input_error": {"en": "Cannot show this: {message}", "zh": "无法显示：{message}"},
+    "common.url_cut": {
+        "en": "The link's value for '{key}' had {sent:,} characters; this field takes {kept:,}, so the rest was cut.",
+        "zh": "链接中 '{key}' 的值有 {sent:,} 个字符；此输入框最多 {kept:,} 个，多出的部分已截去。",
+    },
     "common.notice": {"en": "What to notice", "zh": "注意观察"},
     "common.formula": {"en": "Formula", "zh": "公式"},
     "common.showing_every": {

@@ -35,6 +35,12 @@ STRINGS = {
         "zh": "任何带 rope_theta 和 rope_scaling / rope_parameters 的 Hugging Face config.json 都行。默认填的是 "
               "Phi-3-mini-128k 的配置，LongRoPE 正是靠它出名的。按 Ctrl+Enter 生效。",
     },
+    "ctx.link_no_config": {
+        "en": "This config is too long to travel in a link (compressed, over {limit} characters): a shared link "
+              "opens the page with the bundled example instead. Send the file with the link.",
+        "zh": "这个配置太长，无法放进链接（压缩后超过 {limit} 个字符）：分享的链接打开时会显示内置示例。"
+              "请把文件与链接一起发送。",
+    },
     "ctx.upload": {"en": "…or upload a config.json", "zh": "……或上传一个 config.json"},
     "ctx.source_caption": {
         "en": "{name}: head_dim {head_dim}, rope_theta {theta}, trained on {original} tokens; {method} × {factor} "

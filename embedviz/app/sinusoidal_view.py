@@ -1,4 +1,4 @@
-"""Cached core calls for the "Why position" and "Sinusoidal" pages. Plain arguments in, arrays / dicts out.
+"""Cached core calls for the "Sinusoidal" page. Plain arguments in, arrays / dicts out.
 
 Every view is computed at the size it is shown (strided positions, strided dimension pairs), never from a full
 131072 x 4096 table, so a rerun stays fast at any slider extreme.
@@ -8,31 +8,14 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from embedviz import attention, sinusoidal
-from embedviz.downsample import CELL_BUDGET, head_tail_indices, log_spaced_indices, stride_for, strided_indices
+from embedviz import sinusoidal
+from embedviz.downsample import (CELL_BUDGET, CURVE_POINTS, HEATMAP_PAIRS, SIMILARITY_POSITIONS, head_tail_indices,
+                                 log_spaced_indices, stride_for, strided_indices)
 from embedviz.similarity import cosine_similarity_matrix
 
-HEATMAP_PAIRS = 160  # 384 positions x 320 columns: plotly escapes '/' in base64, so 384 x 384 would pass 1 MB of JSON
-SIMILARITY_BUDGET = 256  # positions per axis of the similarity matrix (65k cells)
-CURVE_POINTS = 256  # gaps per distance curve: a smooth line on a log axis, cheap at D = 4096
 DISTANCE_STARTS = (0, 100, 10_000)  # text 003 compares starts 0 and 100; a far one shows the same curve again
 TEXT_GAPS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 100, 1000)  # text 003's printed gaps
 FREQ_HEAD = FREQ_TAIL = 32  # a long frequency table shows its fastest and slowest pairs
-
-
-# Why position
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def word_order(text: str, split: str, shuffle: str, shuffled_text: str, seed: int, positions: str, d_model: int):
-    """attention.WordOrderDemo for the sentence, plus the same run without positions for comparison."""
-    kwargs = dict(split=split, shuffle=shuffle, shuffled_text=shuffled_text, seed=seed, d_model=d_model)
-    result = attention.word_order_demo(text, positions=positions, **kwargs)
-    plain = result if positions == "none" else attention.word_order_demo(text, positions="none", **kwargs)
-    return result, plain.demo.max_difference
-
-
-# Sinusoidal
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -41,9 +24,7 @@ def encoding_view(num_positions: int, d_model: int, base: float) -> dict:
     positions = strided_indices(num_positions, CELL_BUDGET)
     num_pairs = (d_model + 1) // 2
     pair_step = stride_for(num_pairs, HEATMAP_PAIRS)
-    pairs = np.arange(0, num_pairs, pair_step)
-    dims = np.stack([2 * pairs, 2 * pairs + 1], axis=1).reshape(-1)  # (2 * pairs,) sin and cos columns together
-    dims = dims[dims < d_model]
+    dims = sinusoidal.pair_dims(np.arange(0, num_pairs, pair_step), d_model)  # sin and cos columns together
     z = sinusoidal.sinusoidal_rows(positions, d_model, base, dims=dims).T  # (C, P): dimension rows, position columns
     return {"z": z, "positions": positions, "dims": dims, "pos_step": int(positions[1] if positions.size > 1 else 1),
             "pair_step": int(pair_step)}
@@ -55,7 +36,7 @@ def frequency_table(d_model: int, base: float) -> dict:
     omega = sinusoidal.frequencies(d_model, base)
     idx = head_tail_indices(omega.size, FREQ_HEAD, FREQ_TAIL)
     cols = [f"{2 * i}, {2 * i + 1}" if 2 * i + 1 < d_model else f"{2 * i}" for i in idx]
-    return {"pair": idx, "dims": cols, "omega": omega[idx], "wavelength": 2 * np.pi / omega[idx],
+    return {"pair": idx, "dims": cols, "omega": omega[idx], "wavelength": sinusoidal.wavelengths(d_model, base)[idx],
             "num_pairs": int(omega.size), "truncated": bool(idx.size < omega.size)}
 
 
@@ -77,8 +58,8 @@ def text_distances(d_model: int, base: float) -> dict:
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def similarity_view(num_positions: int, d_model: int, base: float) -> dict:
-    """Cosine similarity between the encodings of every step-th position, (P, P) with P <= SIMILARITY_BUDGET."""
-    positions = strided_indices(num_positions, SIMILARITY_BUDGET)
+    """Cosine similarity between the encodings of every step-th position, (P, P) with P <= SIMILARITY_POSITIONS."""
+    positions = strided_indices(num_positions, SIMILARITY_POSITIONS)
     rows = sinusoidal.sinusoidal_rows(positions, d_model, base, dtype=np.float64)  # (P, D)
     return {"S": cosine_similarity_matrix(rows), "positions": positions,
             "step": int(positions[1] if positions.size > 1 else 1)}

@@ -30,6 +30,13 @@ STRINGS = {
     "train.tab_text": {"en": "Your own text", "zh": "你自己的文本"},
     "train.training": {"en": "training step {step} of {steps}", "zh": "训练中：第 {step} / {steps} 步"},
     "train.trained": {"en": "trained {steps} steps in {seconds:.1f} s", "zh": "已训练 {steps} 步，用时 {seconds:.1f} 秒"},
+    "train.stopped": {
+        "en": "Stopped after {done:,} of {steps:,} steps: one run may use {budget:g} s of the server's CPU when it "
+              "starts from a link or a slider, and this one needs more. The figures show step {done:,}.",
+        "zh": "训练在第 {done:,} 步（共 {steps:,} 步）停下：由链接或滑块触发的一次训练最多占用服务器 {budget:g} 秒 CPU，"
+              "这次需要更多。下面的图显示的是第 {done:,} 步的结果。",
+    },
+    "train.finish": {"en": "Train all {steps:,} steps", "zh": "训练全部 {steps:,} 步"},
     "train.numbers": {"en": "The numbers the text quotes", "zh": "原文引用的数字"},
     "train.quantity": {"en": "cosine similarity", "zh": "余弦相似度"},
     "train.pair_row": {"en": "sim('{a}', '{b}')", "zh": "sim('{a}', '{b}')"},

@@ -1,0 +1,15 @@
+"""Cached core calls for the "Why position" page: text 003's word-order experiment on the reader's sentence."""
+from __future__ import annotations
+
+import streamlit as st
+
+from embedviz import attention
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def word_order(text: str, split: str, shuffle: str, shuffled_text: str, seed: int, positions: str, d_model: int):
+    """attention.WordOrderDemo for the sentence, plus the same run without positions for comparison."""
+    kwargs = dict(split=split, shuffle=shuffle, shuffled_text=shuffled_text, seed=seed, d_model=d_model)
+    result = attention.word_order_demo(text, positions=positions, **kwargs)
+    plain = result if positions == "none" else attention.word_order_demo(text, positions="none", **kwargs)
+    return result, plain.demo.max_difference

@@ -1,0 +1,414 @@
+"""Context extension, the analysis behind the page: what each method does to each RoPE pair, and the other road.
+
+A model trained on L_train positions is asked for a longer context. :func:`extension_view` compares plain RoPE
+with a method of :mod:`embedviz.rope_scaling` pair by pair: which pairs it keeps, interpolates (w_i / factor) or
+blends, how many turns each pair makes, which pairs meet angles training never showed them, and the long-range
+decay before and after. :func:`theta_for_context` is the other road: pre-train with a larger rope_theta.
+
+The page's starting values live here too: :func:`extension_settings` reads a config (:mod:`embedviz.rope_config`)
+into them, :data:`METHOD_DEFAULTS` holds each method's tunable numbers, and :data:`PHI3_MINI_128K` is the example
+config the page opens with (the LongRoPE lists as published).
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+
+from embedviz._validate import even_int, finite_array, finite_float, positive_int
+from embedviz.downsample import log_spaced_indices
+from embedviz.rope import decay_of_frequencies, inverse_frequencies, turns_within, wavelengths
+from embedviz.rope_config import from_config
+from embedviz.rope_scaling import RopeType, compute, dynamic_base, resolve_rope_type, rotary_dim
+
+PairKind = Literal["kept", "interpolated", "blended"]
+
+# The methods a user can pick (all but "default", which is the "before" of every comparison).
+METHODS: tuple[RopeType, ...] = ("linear", "dynamic", "yarn", "longrope", "llama3")
+# Each method's tunable numbers and their defaults (transformers' / the papers'). 0.0 stands for "not set":
+# transformers treats a missing or zero mscale / mscale_all_dim the same, and attention_factor 0 means "use the
+# method's formula".
+METHOD_DEFAULTS: dict[str, dict[str, float | bool]] = {
+    "linear": {},
+    "dynamic": {},
+    "yarn": {"beta_fast": 32.0, "beta_slow": 1.0, "mscale": 0.0, "mscale_all_dim": 0.0, "attention_factor": 0.0,
+             "truncate": True},
+    "longrope": {"attention_factor": 0.0},
+    "llama3": {"low_freq_factor": 1.0, "high_freq_factor": 4.0},
+}
+UNSCALED_TARGET = 131_072  # 128K: where text 003's examples go (YaRN: LLaMA to 128K; Qwen3 32K -> 128K)
+
+# microsoft/Phi-3-mini-128k-instruct's config.json, the RoPE fields as published (the factor lists are its float32
+# values written out in full). The one copy: the page's example config and the tests' LongRoPE input both read it.
+PHI3_MINI_128K: dict[str, Any] = {
+    "model_type": "phi3",
+    "hidden_size": 3072,
+    "num_attention_heads": 32,
+    "max_position_embeddings": 131072,
+    "original_max_position_embeddings": 4096,
+    "rope_theta": 10000.0,
+    "rope_scaling": {
+        "type": "longrope",
+        "long_factor": [
+            1.0800000429153442, 1.1100000143051147, 1.1399999856948853, 1.340000033378601, 1.5899999141693115,
+            1.600000023841858, 1.6200000047683716, 2.620000123977661, 3.2300000190734863, 3.2300000190734863,
+            4.789999961853027, 7.400000095367432, 7.700000286102295, 9.09000015258789, 12.199999809265137,
+            17.670000076293945, 24.46000099182129, 28.57000160217285, 30.420001983642578, 30.840002059936523,
+            32.590003967285156, 32.93000411987305, 42.320003509521484, 44.96000289916992, 50.340003967285156,
+            50.45000457763672, 57.55000305175781, 57.93000411987305, 58.21000289916992, 60.1400032043457,
+            62.61000442504883, 62.62000274658203, 62.71000289916992, 63.1400032043457, 63.1400032043457,
+            63.77000427246094, 63.93000411987305, 63.96000289916992, 63.970001220703125, 64.02999877929688,
+            64.06999969482422, 64.08000183105469, 64.12000274658203, 64.41000366210938, 64.4800033569336,
+            64.51000213623047, 64.52999877929688, 64.83999633789062,
+        ],
+        "short_factor": [
+            1.0, 1.0199999809265137, 1.0299999713897705, 1.0299999713897705, 1.0499999523162842,
+            1.0499999523162842, 1.0499999523162842, 1.0499999523162842, 1.0499999523162842, 1.0699999332427979,
+            1.0999999046325684, 1.1099998950958252, 1.1599998474121094, 1.1599998474121094, 1.1699998378753662,
+            1.2899998426437378, 1.339999794960022, 1.679999828338623, 1.7899998426437378, 1.8199998140335083,
+            1.8499997854232788, 1.8799997568130493, 1.9099997282028198, 1.9399996995925903, 1.9899996519088745,
+            2.0199997425079346, 2.0199997425079346, 2.0199997425079346, 2.0199997425079346, 2.0199997425079346,
+            2.0199997425079346, 2.0299997329711914, 2.0299997329711914, 2.0299997329711914, 2.0299997329711914,
+            2.0299997329711914, 2.0299997329711914, 2.0299997329711914, 2.0299997329711914, 2.0299997329711914,
+            2.0799996852874756, 2.0899996757507324, 2.189999580383301, 2.2199995517730713, 2.5899994373321533,
+            2.729999542236328, 2.749999523162842, 2.8399994373321533,
+        ],
+    },
+}
+
+# the methods whose frequencies depend on the current length (the page's "current length" slider)
+SEQ_LEN_METHODS: tuple[RopeType, ...] = ("dynamic", "longrope")
+# the methods with one fixed stretch: past original x factor even their interpolated pairs overshoot
+FIXED_STRETCH_METHODS: tuple[RopeType, ...] = ("linear", "yarn", "llama3")
+
+
+def extension_settings(config: Mapping[str, Any], *, layer_type: str | None = None) -> dict[str, Any]:
+    """A model's RoPE as the context-extension page's starting values, read by :func:`from_config`.
+
+    Returns ``{"head_dim", "theta", "method", "factor", "original", "target", "params", "short_factor",
+    "long_factor", "partial_rotary_factor", "rotary_dim", "scaled"}``:
+    - a scaled config keeps its method, factor and trained length (``original``); ``target`` is the longest context
+      it claims: max(max_position_embeddings, original * factor) (the Qwen3 card keeps 40,960 beside factor 4);
+    - an unscaled one (``scaled`` False) gets a suggestion: YaRN from max_position_embeddings to 131,072 tokens
+      (4 x the trained length when it already has that many), as the YaRN paper took LLaMA 2 from 4K to 128K;
+    - ``params`` holds every method's numbers (:data:`METHOD_DEFAULTS`), the config's own where it sets them;
+    - LongRoPE's ``short_factor`` / ``long_factor`` are tuples, or None when the config has none.
+    A per-layer ``rope_parameters`` (Gemma 3) is read for ``layer_type``, "full_attention" when not given.
+    """
+    if layer_type is None and isinstance(config, Mapping):
+        nested = config.get("rope_scaling") or config.get("rope_parameters")
+        if isinstance(nested, Mapping) and any(isinstance(value, Mapping) for value in nested.values()):
+            layer_type = "full_attention" if isinstance(nested.get("full_attention"), Mapping) else next(
+                key for key, value in nested.items() if isinstance(value, Mapping))
+    out = from_config(config, layer_type=layer_type)
+    scaling = out["scaling"] or {}
+    rope_type = scaling.get("rope_type", "default")
+    original = out["original_max_position_embeddings"]
+    if rope_type == "default":
+        target = UNSCALED_TARGET if original < UNSCALED_TARGET else 4 * original
+        method, factor = "yarn", target / original
+    else:
+        method, factor = rope_type, float(scaling["factor"])
+        target = max(out["max_position_embeddings"], round(original * factor))
+    params: dict[str, float | bool] = {}
+    for defaults in METHOD_DEFAULTS.values():
+        params.update(defaults)
+    for key in METHOD_DEFAULTS[method]:
+        if scaling.get(key):  # like transformers: missing, None and 0 all mean "the default"
+            params[key] = bool(scaling[key]) if key == "truncate" else float(scaling[key])
+    if method == "yarn" and scaling.get("truncate") is False:
+        params["truncate"] = False
+
+    def factors(key: str) -> tuple[float, ...] | None:
+        return tuple(float(v) for v in scaling[key]) if scaling.get(key) is not None else None
+
+    return {
+        "head_dim": out["head_dim"],
+        "theta": out["theta"],
+        "method": method,
+        "factor": float(factor),
+        "original": int(original),
+        "target": int(target),
+        "params": params,
+        "short_factor": factors("short_factor"),
+        "long_factor": factors("long_factor"),
+        "partial_rotary_factor": scaling.get("partial_rotary_factor"),
+        "rotary_dim": rotary_dim(out["head_dim"], scaling),  # the dimensions that turn: d in every formula
+        "scaled": rope_type != "default",
+    }
+
+
+def build_scaling(
+    method: RopeType,
+    *,
+    factor: float,
+    original_max_position_embeddings: int,
+    params: Mapping[str, Any] | None = None,
+    short_factor: Sequence[float] | None = None,
+    long_factor: Sequence[float] | None = None,
+    partial_rotary_factor: float | None = None,
+) -> dict[str, Any]:
+    """The ``rope_scaling`` dict of ``method`` from the page's numbers, for :func:`compute`.
+
+    Only the keys the method reads go in; ``params`` entries of other methods are ignored, missing ones take
+    :data:`METHOD_DEFAULTS`, and the "not set" zeros (mscale, mscale_all_dim, attention_factor) are left out.
+    """
+    if method not in METHOD_DEFAULTS:
+        raise ValueError(f"method ({method!r}) must be one of {', '.join(repr(m) for m in METHODS)}")
+    scaling: dict[str, Any] = {
+        "rope_type": method,
+        "factor": factor,
+        "original_max_position_embeddings": original_max_position_embeddings,
+    }
+    for key, default in METHOD_DEFAULTS[method].items():
+        value = (params or {}).get(key, default)
+        if key in ("mscale", "mscale_all_dim", "attention_factor") and value == 0:
+            continue  # "not set": the method's own formula applies
+        scaling[key] = value
+    if method == "longrope":
+        scaling["short_factor"] = None if short_factor is None else list(short_factor)
+        scaling["long_factor"] = None if long_factor is None else list(long_factor)
+    if partial_rotary_factor is not None:
+        scaling["partial_rotary_factor"] = partial_rotary_factor
+    return scaling
+
+
+
+def seq_len_for(method: str, original: int, ratio: float) -> int | None:
+    """The current length dynamic NTK and LongRoPE see at ``ratio`` x the trained length; None for the methods that
+    ignore it."""
+    return max(1, round(ratio * original)) if method in SEQ_LEN_METHODS else None
+
+
+def beyond_factor(method: str, original: int, target: int, factor: float) -> dict[str, float] | None:
+    """For the methods with a fixed stretch: when the target is longer than original x factor, that length and the
+    ratio target / (original x factor) by which the interpolated pairs overshoot their trained angles."""
+    covered = original * factor
+    if method not in FIXED_STRETCH_METHODS or target <= covered * (1 + 1e-9):
+        return None
+    return {"covered": round(covered), "times": target / covered}
+
+
+
+# what the method does to each pair
+
+
+def classify_pairs(
+    inv_freq_before, inv_freq_after, *, rtol: float = 1e-6, factor: float | None = None
+) -> list[PairKind]:
+    """Label each pair by what the extension did to it: "kept", "interpolated" or "blended".
+
+    kept: after == before; interpolated: after == before / factor; blended: anything else (a ramp, NTK, LongRoPE's
+    per-pair factors). ``factor`` defaults to the largest before/after ratio, the full stretch of the method.
+    Both arrays have shape (d/2,); equality is up to ``rtol``.
+    """
+    before = finite_array("inv_freq_before", inv_freq_before).astype(np.float64)
+    after = finite_array("inv_freq_after", inv_freq_after).astype(np.float64)
+    if before.ndim != 1 or before.shape != after.shape:
+        raise ValueError(
+            f"inv_freq_before {before.shape} and inv_freq_after {after.shape} must be 1-D of the same length"
+        )
+    if np.any(before <= 0) or np.any(after <= 0):
+        raise ValueError("inv_freq_before and inv_freq_after entries must all be > 0")
+    rtol = finite_float("rtol", rtol, greater_than=0.0)
+    ratio = before / after  # (d/2,) how much each pair was slowed down
+    if factor is None:
+        factor = float(ratio.max()) if ratio.size else 1.0
+    factor = finite_float("factor", factor, greater_than=0.0)
+    kinds: list[PairKind] = []
+    for r in ratio:
+        if abs(r - 1.0) <= rtol:
+            kinds.append("kept")
+        elif abs(r - factor) <= rtol * factor:
+            kinds.append("interpolated")
+        else:
+            kinds.append("blended")
+    return kinds
+
+
+@dataclass(frozen=True)
+class ExtensionView:
+    """Everything the context-extension page draws, per pair i = 0..P-1 (P = rotary dimension / 2).
+
+    inv_freq_before / inv_freq_after: plain RoPE's and the method's w_i; attention_factor: the method's.
+    wavelen_before / wavelen_after: 2*pi / w_i. ratio: w_after / w_before (1 kept, 1/factor interpolated).
+    kinds: "kept" / "interpolated" / "blended" per pair (:func:`classify_pairs` with the method's factor).
+    length: the context the new frequencies serve (the target, or the current seq_len for dynamic / longrope).
+    turns_trained: turns of the plain pairs over the trained length; turns_unscaled: over ``length`` without
+    scaling (extrapolation); turns_scaled: with the method over ``length``.
+    unseen_unscaled / unseen_scaled: pairs that meet angles training never showed them (fewer than one turn in
+    training and a larger angle now), without / with the method.
+    overshoot_unscaled / overshoot_scaled: the largest of those pairs' angle over ``length`` divided by its largest
+    trained angle (1.0 when no pair overshoots): how far past training the worst pair goes.
+    distances (N,), decay_before, decay_after: mean_i cos(distance * w_i), out to the target length.
+    base: dynamic NTK's effective base at seq_len (None for the other methods).
+    """
+
+    inv_freq_before: np.ndarray
+    inv_freq_after: np.ndarray
+    attention_factor: float
+    wavelen_before: np.ndarray
+    wavelen_after: np.ndarray
+    ratio: np.ndarray
+    kinds: list[PairKind]
+    length: int
+    turns_trained: np.ndarray
+    turns_unscaled: np.ndarray
+    turns_scaled: np.ndarray
+    unseen_unscaled: np.ndarray
+    unseen_scaled: np.ndarray
+    overshoot_unscaled: float
+    overshoot_scaled: float
+    distances: np.ndarray
+    decay_before: np.ndarray
+    decay_after: np.ndarray
+    base: float | None
+
+
+def _unseen(inv_freq_trained: np.ndarray, original: int, inv_freq: np.ndarray, length: int) -> np.ndarray:
+    """Pairs whose largest angle over ``length`` exceeds the largest trained one, where training never closed the
+    circle (a pair that turned at least once in training has seen every angle)."""
+    trained_angle = original * inv_freq_trained  # (P,) the largest angle each pair reached in training
+    return (trained_angle < 2 * math.pi) & (length * inv_freq > trained_angle * (1 + 1e-9))
+
+
+def _overshoot(inv_freq_trained: np.ndarray, original: int, inv_freq: np.ndarray, length: int) -> float:
+    """max over the pairs that never closed a turn in training of (angle over ``length``) / (largest trained angle)."""
+    trained_angle = original * inv_freq_trained  # (P,)
+    open_circle = trained_angle < 2 * math.pi
+    if not open_circle.any():
+        return 1.0
+    return max(1.0, float(np.max(length * inv_freq[open_circle] / trained_angle[open_circle])))
+
+
+def extension_view(
+    head_dim: int,
+    theta: float,
+    scaling: Mapping[str, Any],
+    *,
+    original: int,
+    target: int,
+    seq_len: int | None = None,
+    decay_points: int = 768,
+) -> ExtensionView:
+    """Plain RoPE against ``scaling`` for a model trained on ``original`` tokens and asked for ``target``.
+
+    ``seq_len`` is the current length for "dynamic" and "longrope" (the frequencies depend on it) and then is the
+    context the turns are counted over; otherwise the target is. The decay curve is sampled at ``decay_points``
+    distances from 1 to ``target``: every one up to 256 (or decay_points // 2), log-spaced beyond (a log axis).
+    """
+    original = positive_int("original", original)
+    target = positive_int("target", target)
+    plain = None
+    if isinstance(scaling, Mapping) and scaling.get("partial_rotary_factor") is not None:
+        plain = {"partial_rotary_factor": scaling["partial_rotary_factor"]}  # the same rotary dimension
+    before = compute(head_dim, theta, plain).inv_freq
+    after, attention_factor = compute(head_dim, theta, scaling, seq_len=seq_len)
+    rope_type = resolve_rope_type(scaling)
+    length = positive_int("seq_len", seq_len) if seq_len is not None else target
+    factor = float(scaling.get("factor") or 1.0)
+    distances = log_spaced_indices(target + 1, positive_int("decay_points", decay_points, minimum=2),
+                                   dense=256)[1:]  # (N,) 1..target, no 0 on a log axis
+    return ExtensionView(
+        inv_freq_before=before,
+        inv_freq_after=after,
+        attention_factor=attention_factor,
+        wavelen_before=wavelengths(before),
+        wavelen_after=wavelengths(after),
+        ratio=after / before,
+        kinds=classify_pairs(before, after, factor=factor),
+        length=length,
+        turns_trained=turns_within(before, original),
+        turns_unscaled=turns_within(before, length),
+        turns_scaled=turns_within(after, length),
+        unseen_unscaled=_unseen(before, original, before, length),
+        unseen_scaled=_unseen(before, original, after, length),
+        overshoot_unscaled=_overshoot(before, original, before, length),
+        overshoot_scaled=_overshoot(before, original, after, length),
+        distances=distances,
+        decay_before=decay_of_frequencies(before, distances),
+        decay_after=decay_of_frequencies(after, distances),
+        base=dynamic_base(head_dim, theta, scaling, seq_len=seq_len) if rope_type == "dynamic" else None,
+    )
+
+
+# the other road: pre-train with a larger theta
+
+
+def theta_for_context(head_dim: int, context_length: int, *, max_turns: float = 1.0, slow_pairs: int = 1) -> float:
+    """Smallest rope_theta whose ``slow_pairs`` slowest pairs turn at most ``max_turns`` times in ``context_length``.
+
+    Pair j has w_j = theta^(-2j/d) (d = head_dim). Over L positions it turns L * w_j / (2*pi) times. The k slowest
+    pairs are j = d/2 - k .. d/2 - 1, and the fastest of them, j = d/2 - k, decides:
+
+        L * theta^(-(d-2k)/d) <= 2*pi * max_turns   <=>   theta >= (L / (2*pi * max_turns))^(d/(d-2k)).
+
+    With k = 1 (the default) this is the slowest pair alone: theta >= (L / (2*pi * max_turns))^(d/(d-2)). With one
+    turn or less no angle of those pairs repeats inside the context, which is one reason long-context models raise
+    rope_theta (Llama 3: 500_000, Qwen3: 1_000_000). The result is never below 1 (when L <= 2*pi*max_turns any
+    theta works). head_dim must be even and >= 4: with a single pair, w = theta^0 = 1 whatever theta is; for the
+    same reason k can be at most d/2 - 1 (pair 0 always turns at w = 1).
+    """
+    head_dim = even_int("head_dim", head_dim, what="RoPE")
+    if head_dim < 4:
+        raise ValueError(f"head_dim ({head_dim}) must be >= 4: with one pair, theta does not change its frequency")
+    context_length = positive_int("context_length", context_length)
+    max_turns = finite_float("max_turns", max_turns, greater_than=0.0)
+    slow_pairs = positive_int("slow_pairs", slow_pairs)
+    if slow_pairs > head_dim // 2 - 1:
+        raise ValueError(
+            f"slow_pairs ({slow_pairs}) must be in [1, head_dim/2 - 1] = [1, {head_dim // 2 - 1}] for head_dim "
+            f"{head_dim}: pair 0 turns at w = 1 whatever theta is"
+        )
+    theta = (context_length / (2.0 * math.pi * max_turns)) ** (head_dim / (head_dim - 2 * slow_pairs))
+    return max(theta, 1.0)
+
+
+def slow_pair_count(inv_freq, context_length: int, *, max_turns: float = 1.0) -> int:
+    """How many pairs make fewer than ``max_turns`` full turns over ``context_length`` positions.
+
+    With max_turns = 1 these are the pairs whose wavelength is longer than the context: no angle repeats, so they
+    tell far-apart positions apart (Llama 3 at 8,192 tokens with theta 500_000: 29 of 64 pairs).
+    """
+    max_turns = finite_float("max_turns", max_turns, greater_than=0.0)
+    return int(np.sum(turns_within(inv_freq, context_length) < max_turns))
+
+
+
+def theta_for_context_latex(head_dim: int, context_length: int, slow_pairs: int, theta: float) -> str:
+    """theta >= (L / 2 pi)^(d / (d - 2k)), :func:`theta_for_context`'s bound, with these numbers filled in."""
+    return (rf"\theta \ \ge\ \left(\frac{{L}}{{2\pi}}\right)^{{\frac{{d}}{{d-2k}}}} = "
+            rf"\left(\frac{{{context_length:,}}}{{2\pi}}\right)^{{\frac{{{head_dim}}}{{{head_dim - 2 * slow_pairs}}}}}"
+            rf" \approx {theta:,.0f}").replace(",", "{,}")
+
+
+def theta_calculator(head_dim: int, context_length: int, slow_pairs: int, models: Mapping[str, Any]) -> dict:
+    """:func:`theta_for_context` for this head and context, beside what real models chose for their pre-training.
+
+    ``models`` maps a label to a preset (:class:`embedviz.params.ModelPreset`: head_dim, rope_theta, max_positions,
+    rope_scaling); each row gives its trained length, its theta, the theta one turn (and ``slow_pairs`` turns) would
+    need, and how many of its pairs make less than one turn. ``slow_pairs`` is clamped to head_dim/2 - 1 (a small
+    head has fewer pairs); ``clamped`` says so.
+    """
+    head_dim = even_int("head_dim", head_dim, what="RoPE")
+    k = max(1, min(positive_int("slow_pairs", slow_pairs), head_dim // 2 - 1))
+    rows = []
+    for label, p in models.items():
+        trained = int((p.rope_scaling or {}).get("original_max_position_embeddings", p.max_positions))
+        rows.append({
+            "model": label, "head_dim": p.head_dim, "trained": trained, "theta": p.rope_theta,
+            "one_turn": theta_for_context(p.head_dim, trained),
+            "k_turn": theta_for_context(p.head_dim, trained, slow_pairs=min(k, p.head_dim // 2 - 1)),
+            "slow": slow_pair_count(inverse_frequencies(p.head_dim, p.rope_theta), trained),
+            "pairs": p.head_dim // 2,
+        })
+    return {
+        "theta": theta_for_context(head_dim, context_length, slow_pairs=k),
+        "one_turn": theta_for_context(head_dim, context_length),
+        "k": k,
+        "clamped": k != slow_pairs,
+        "rows": rows,
+    }

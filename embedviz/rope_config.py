@@ -1,0 +1,159 @@
+"""Reading a model's config.json into RoPE's numbers, as Hugging Face transformers reads it.
+
+Configs name the same thing several ways: transformers v4 writes a ``rope_scaling`` dict beside a top-level
+``rope_theta``; v5 writes ``rope_parameters`` with ``rope_theta`` inside (per layer type for Gemma 3); GPT-NeoX
+says ``rotary_emb_base`` and ``rotary_pct``; Phi-3 keeps ``original_max_position_embeddings`` at the top level.
+:func:`from_config` turns any of them into the arguments of :func:`embedviz.rope_scaling.compute`, filling in what
+transformers derives (head_dim, the trained length, a missing YaRN / LongRoPE ``factor``).
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from embedviz._validate import even_int, finite_float, positive_int
+from embedviz.rope_scaling import compute, resolve_rope_type
+
+MAX_CONFIG_CHARS = 1_000_000  # a config.json is a few KB (Phi-3's with its factor lists ~4 KB)
+# Sizes read from a config are checked against these before anything is allocated, so a hostile file costs
+# nothing: the widest published RoPE head is 512 (Gemma 3's global layers 256, Gemma 4's 512), and no context
+# comes near 2^32 tokens. (The page's own, narrower ranges are checked after reading.)
+MAX_HEAD_DIM = 8_192
+MAX_POSITIONS = 1 << 32
+_JSON_TYPES = {dict: "object", list: "array", str: "string", int: "number", float: "number", bool: "boolean",
+               type(None): "null"}
+# keys of a RoPE dict that hold one value, never a dict: a dict under one of them is a mistake, not a layer type
+_SCALAR_KEYS = {"rope_type", "type", "rope_theta", "factor", "partial_rotary_factor", "original_max_position_embeddings",
+                "beta_fast", "beta_slow", "mscale", "mscale_all_dim", "attention_factor", "truncate",
+                "low_freq_factor", "high_freq_factor", "short_factor", "long_factor"}
+
+
+def parse_config_json(text: str) -> dict:
+    """The dict in a pasted / uploaded config.json; a ValueError that says what is wrong otherwise."""
+    if not isinstance(text, str):
+        raise ValueError(f"config.json must be text, got {type(text).__name__}")
+    if len(text) > MAX_CONFIG_CHARS:
+        raise ValueError(f"config.json has {len(text):,} characters; a config has a few thousand (limit "
+                         f"{MAX_CONFIG_CHARS:,})")
+    if not text.strip():
+        raise ValueError("config.json is empty: paste a model's config.json (a JSON object { ... })")
+    try:
+        config = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ValueError(
+            f"config.json is not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}"
+        ) from None
+    except RecursionError:  # [[[[...]]]] thousands deep: Python's parser gives up
+        raise ValueError("config.json nests objects or arrays too deeply to read (a config has a few levels)") from None
+    except ValueError:  # an integer of more than 4,300 digits (Python's int conversion limit)
+        raise ValueError("config.json holds a number of more than 4,300 digits; a config's numbers have a few") from None
+    if not isinstance(config, dict):
+        kind = _JSON_TYPES.get(type(config), type(config).__name__)
+        raise ValueError(f"config.json must hold a JSON object {{ ... }}, got a JSON {kind}")
+    return config
+
+
+def _config_positive_int(config: Mapping[str, Any], key: str, *, maximum: int = MAX_POSITIONS) -> int:
+    if config.get(key) is None:
+        raise ValueError(f"config has no '{key}'")
+    return positive_int(key, config[key], maximum=maximum)
+
+
+def from_config(config: Mapping[str, Any], *, layer_type: str | None = None) -> dict[str, Any]:
+    """Read a model's ``config.json`` dict into the arguments of :func:`compute`, as transformers reads it.
+
+    Returns ``{"head_dim", "theta", "scaling", "max_position_embeddings", "original_max_position_embeddings"}``:
+    ``compute(out["head_dim"], out["theta"], out["scaling"])`` gives the model's frequencies. ``scaling`` is None
+    for plain RoPE over the whole head, else a normalised dict (``rope_type`` key, rope_theta removed, the trained
+    length and a derived ``factor`` filled in where transformers derives them). ``original_max_position_embeddings``
+    is the length the model was trained on before the extension (max_position_embeddings when the config has none).
+
+    Reads, in transformers' order of precedence:
+    - ``rope_scaling`` (v4 configs) or ``rope_parameters`` (v5 configs); ``layer_type`` picks one entry of a
+      per-layer ``rope_parameters`` ({"full_attention": {...}, "sliding_attention": {...}});
+    - ``rope_theta`` inside that dict, else top-level ``rope_theta`` (GPT-NeoX: ``rotary_emb_base``);
+    - ``partial_rotary_factor`` inside that dict, else top-level (GPT-NeoX: ``rotary_pct``);
+    - ``head_dim``, else hidden_size // num_attention_heads; ``max_position_embeddings``;
+    - for llama3 / yarn / longrope the trained length is a top-level ``original_max_position_embeddings`` (Phi-3
+      keeps it there), else the one in the dict, else max_position_embeddings; for dynamic it is always
+      max_position_embeddings (transformers' dynamic NTK ignores any other);
+    - yarn / longrope without ``factor``: factor = max_position_embeddings / original_max_position_embeddings.
+    """
+    if not isinstance(config, Mapping):
+        raise ValueError(f"config must be a dict read from config.json, got {type(config).__name__}")
+    # transformers: `rope_parameters = rope_scaling or rope_parameters` (an old key wins when both are set)
+    rope_parameters = config.get("rope_scaling") or config.get("rope_parameters") or {}
+    if not isinstance(rope_parameters, Mapping):
+        raise ValueError(f"rope_scaling / rope_parameters must be a dict, got {rope_parameters!r}")
+    for key in _SCALAR_KEYS & set(rope_parameters):
+        if isinstance(rope_parameters[key], Mapping):
+            raise ValueError(f"rope_scaling / rope_parameters '{key}' must be a single value, got a JSON object")
+    nested = [key for key, value in rope_parameters.items() if isinstance(value, Mapping)]
+    if layer_type is not None:
+        if layer_type not in nested:
+            raise ValueError(f"layer_type ({layer_type!r}) is not in rope_parameters; it has: {nested or 'none'}")
+        rope_parameters = rope_parameters[layer_type]
+    elif nested:
+        raise ValueError(f"rope_parameters is per layer type ({', '.join(nested)}): pass layer_type= to pick one")
+    rope_parameters = dict(rope_parameters)  # a copy: the caller's config stays as it was
+
+    theta = rope_parameters.pop("rope_theta", None)
+    if theta is None:
+        theta = config.get("rope_theta", config.get("rotary_emb_base"))
+    if theta is None:
+        raise ValueError("config has no 'rope_theta' (neither top-level nor in rope_parameters)")
+    theta = finite_float("rope_theta", theta, greater_than=1.0)
+
+    if rope_parameters.get("partial_rotary_factor") is None:
+        partial_rotary_factor = config.get("partial_rotary_factor", config.get("rotary_pct"))
+        if partial_rotary_factor is not None:
+            rope_parameters["partial_rotary_factor"] = partial_rotary_factor
+
+    if config.get("head_dim") is not None:
+        head_dim = even_int("head_dim", config["head_dim"], what="RoPE", maximum=MAX_HEAD_DIM)
+    else:
+        if config.get("hidden_size") is None or config.get("num_attention_heads") is None:
+            raise ValueError("config has neither 'head_dim' nor both 'hidden_size' and 'num_attention_heads'")
+        hidden_size = _config_positive_int(config, "hidden_size", maximum=MAX_HEAD_DIM * 1_024)
+        num_attention_heads = _config_positive_int(config, "num_attention_heads", maximum=MAX_HEAD_DIM * 1_024)
+        if hidden_size % num_attention_heads:
+            raise ValueError(
+                f"hidden_size ({hidden_size}) must be divisible by num_attention_heads ({num_attention_heads})"
+            )
+        head_dim = even_int("head_dim", hidden_size // num_attention_heads, what="RoPE", maximum=MAX_HEAD_DIM)
+    max_position_embeddings = _config_positive_int(config, "max_position_embeddings")
+
+    rope_type = resolve_rope_type(rope_parameters)
+    rope_parameters.pop("type", None)
+    rope_parameters["rope_type"] = rope_type
+    if rope_type == "dynamic":
+        original = max_position_embeddings  # what transformers' _compute_dynamic_ntk_parameters divides by
+        rope_parameters["original_max_position_embeddings"] = original
+    elif rope_type in ("llama3", "yarn", "longrope"):
+        original = config.get("original_max_position_embeddings")
+        if original is None:
+            original = rope_parameters.get("original_max_position_embeddings", max_position_embeddings)
+        original = positive_int("original_max_position_embeddings", original, maximum=MAX_POSITIONS)
+        rope_parameters["original_max_position_embeddings"] = original
+        if rope_type in ("yarn", "longrope") and rope_parameters.get("factor") is None:
+            # the extension ratio, as transformers infers it (DeepSeek-V3, Phi-3)
+            rope_parameters["factor"] = max_position_embeddings / original
+    else:
+        original = rope_parameters.get("original_max_position_embeddings", max_position_embeddings)
+        original = positive_int("original_max_position_embeddings", original, maximum=MAX_POSITIONS)
+    factor = rope_parameters.get("factor")
+    if factor is not None and finite_float("factor", factor) * original > MAX_POSITIONS:
+        raise ValueError(f"factor ({float(factor):g}) stretches original_max_position_embeddings ({original:,}) past "
+                         f"any context ({MAX_POSITIONS:,} tokens)")
+
+    plain = rope_type == "default" and rope_parameters.get("partial_rotary_factor", 1.0) == 1.0
+    scaling = None if plain else rope_parameters
+    compute(head_dim, theta, scaling)  # fail here, naming the field, rather than later in a figure
+    return {
+        "head_dim": head_dim,
+        "theta": theta,
+        "scaling": scaling,
+        "max_position_embeddings": max_position_embeddings,
+        "original_max_position_embeddings": original,
+    }

@@ -1,0 +1,117 @@
+"""The model and the loop of the training experiment: a bag-of-embeddings language model and plain next-token
+training with snapshots of the embedding table.
+
+`embedviz.training` builds the data (the text's groups, or the user's text) and calls `fit`; this module knows
+nothing about where the batches come from. All randomness comes from the caller's seeded ``torch.Generator``.
+"""
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Iterator
+from typing import Literal
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+PROGRESS_CALLS = 50
+SAMPLE_CHUNK_TOKENS = 262_144  # batches are drawn this many token ids at a time (2 MB of int64)
+
+Optimizer = Literal["adam", "sgd"]
+ProgressFn = Callable[[int, int], None]
+
+
+class TinyLM(nn.Module):
+    """Embedding (num_rows, D) -> mean over the last ``context`` vectors -> untied linear head (D -> num_classes)."""
+
+    def __init__(self, num_rows: int, num_classes: int, d_model: int, *, context: int, generator: torch.Generator):
+        super().__init__()
+        self.context = context
+        # skip_init: build without drawing from torch's global RNG; we initialise from `generator` below
+        self.embedding = nn.utils.skip_init(nn.Embedding, num_rows, d_model)
+        self.head = nn.utils.skip_init(nn.Linear, d_model, num_classes)
+        with torch.no_grad():
+            # N(0, 1) rows, as nn.Embedding and the text's torch.randn(vocab_size, d_model)
+            self.embedding.weight.normal_(0.0, 1.0, generator=generator)
+            # nn.Linear's own default: U(-1/sqrt(D), 1/sqrt(D)) for weight and bias
+            bound = 1.0 / math.sqrt(d_model)
+            self.head.weight.uniform_(-bound, bound, generator=generator)
+            self.head.bias.uniform_(-bound, bound, generator=generator)
+
+    def forward(self, tokens: torch.Tensor) -> torch.Tensor:
+        """tokens (B, T + context - 1) -> logits (B, T, num_classes); logits[:, t] predicts tokens[:, t + context]."""
+        x = self.embedding(tokens)  # (B, T + c - 1, D)
+        if self.context > 1:
+            # a bag of the previous `context` tokens: order inside the window is ignored, which keeps the model tiny
+            x = x.unfold(1, self.context, 1).mean(dim=-1)  # (B, T, D)
+        return self.head(x)  # (B, T, num_classes)
+
+
+def _batches(sample: Callable[[int], torch.Tensor], steps: int, tokens_per_batch: int) -> Iterator[torch.Tensor]:
+    """Yield ``steps`` batches, drawing them ``chunk`` at a time: one sampling call per chunk, not per step."""
+    chunk = max(1, min(steps, SAMPLE_CHUNK_TOKENS // tokens_per_batch))
+    done = 0
+    while done < steps:
+        n = min(chunk, steps - done)
+        yield from sample(n).unbind(0)  # n tensors of shape (B, W)
+        done += n
+
+
+def fit(
+    model: TinyLM,
+    sample: Callable[[int], torch.Tensor],
+    *,
+    tokens_per_batch: int,
+    steps: int,
+    lr: float,
+    optimizer: Optimizer,
+    snapshot_every: int,
+    progress: ProgressFn | None,
+    cpu_budget_s: float | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[tuple[int, np.ndarray]]]:
+    """Train ``model`` on ``steps`` batches from ``sample(n) -> (n, B, W)``.
+
+    ``cpu_budget_s``: stop after the first step at which this thread has used that much CPU time (a server bounds
+    what one request can cost; CPU time of this thread, so other sessions' load does not shorten the run). The
+    result then covers fewer steps: ``len(losses) < steps``, and the last snapshot is the step it stopped at.
+    Returns (weights_before, weights_after, losses, snapshots).
+    """
+    started = time.thread_time()
+    context = model.context
+    params = list(model.parameters())
+    opt: torch.optim.Optimizer = (
+        # fused: one kernel per step instead of a dozen small ops per parameter (CPU Adam is per-tensor otherwise)
+        torch.optim.Adam(params, lr=lr, fused=True) if optimizer == "adam" else torch.optim.SGD(params, lr=lr)
+    )
+    weight = model.embedding.weight
+
+    def rows() -> np.ndarray:
+        return weight.detach().numpy().astype(np.float32, copy=True)
+
+    snapshots = [(0, rows())]
+    weights_before = snapshots[0][1]
+    losses: list[torch.Tensor] = []
+    progress_every = max(1, steps // PROGRESS_CALLS)
+    batches = _batches(sample, steps, tokens_per_batch)
+    for step in range(1, steps + 1):
+        tokens = next(batches)  # (B, T + context)
+        logits = model(tokens[:, :-1])  # (B, T, C)
+        targets = tokens[:, context:]  # (B, T): the token after each window
+        # next-token prediction: cross-entropy of the true next token under softmax(logits)
+        loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1))
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        opt.step()
+        losses.append(loss.detach())
+        if step % snapshot_every == 0 or step == steps:
+            snapshots.append((step, rows()))
+        if progress is not None and (step % progress_every == 0 or step == steps):
+            progress(step, steps)
+        if cpu_budget_s is not None and step < steps and time.thread_time() - started > cpu_budget_s:
+            if snapshots[-1][0] != step:
+                snapshots.append((step, rows()))
+            break
+    weights_after = snapshots[-1][1]
+    return weights_before, weights_after, torch.stack(losses).numpy().astype(np.float32), snapshots

@@ -1,0 +1,67 @@
+"""URL values a widget cannot take: the widget shows its default (the page's own number), never a traceback;
+a text cut to the field's length says so, in the reader's language.
+
+Each case failed before embedviz.app.url_guard (checked by running this file with ``url_guard.install`` made a
+no-op): OverflowError tracebacks for inf / 1e999 / long digit strings, ``None`` (then KeyError, TypeError or an
+error box) for an empty required choice, and a silent cut.
+"""
+from __future__ import annotations
+
+import pytest
+from streamlit.runtime.state.session_state import SessionState
+
+from tests.app.pagetest import ok, page
+
+OVERFLOWING = ["inf", "-inf", "1e999", "9" * 5_000]
+
+
+def test_the_guard_is_installed_by_importing_the_streamlit_layer():
+    import embedviz.app  # noqa: F401  every page and the frame import it
+
+    assert getattr(SessionState._seed_widget_from_url, "embedviz_guard", False)
+
+
+@pytest.mark.parametrize(("name", "key", "default", "value"), [
+    *[("rope", "rope_m", 5, value) for value in OVERFLOWING],
+    ("sinusoidal", "sin_k", 3, "-inf"), ("compare", "cmp_k", 1, "1e999"), ("trained_embedding", "tr_seed", 0, "inf"),
+    ("context_extension", "ctx_orig", None, "9" * 5_000),  # None: the default source's value
+])
+def test_an_integer_input_falls_back_to_its_default(name, key, default, value):
+    if default is None:
+        default = page(name).run().number_input(key=key).value
+    at = page(name, **{key: value}).run()
+    ok(at)
+    assert at.number_input(key=key).value == default
+    assert key not in at.query_params  # Streamlit's own invalid-value path: the bad value leaves the URL
+
+
+@pytest.mark.parametrize(("name", "key"), [
+    ("trained_embedding", "tr_soft"), ("context_extension", "ctx_method"), ("rope", "rope_pairing"),
+    ("token_embeddings", "tok_init"), ("why_position", "why_split"), ("why_position", "why_shuffle"),
+    ("why_position", "why_pos"),
+])
+def test_an_empty_required_choice_falls_back_to_its_default(name, key):
+    default = page(name).run().get("button_group")
+    expected = {w.key: w.value for w in default}[key]
+    at = page(name, **{key: ""}).run()
+    ok(at)
+    assert {w.key: w.value for w in at.get("button_group")}[key] == expected is not None
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", "characters"), ("zh", "字符")])
+def test_a_text_cut_to_the_fields_length_says_so(lang, words):
+    sent = "the cat sat " * 100  # 1,200 characters
+    at = page("why_position", lang=lang, why_text=sent).run()
+    ok(at)
+    kept = at.text_input(key="why_text").value
+    assert 0 < len(kept) < len(sent) and sent.startswith(kept)
+    [toast] = at.toast
+    assert "why_text" in toast.value and "1,200" in toast.value and f"{len(kept):,}" in toast.value
+    assert words in toast.value
+
+
+def test_a_text_within_the_limit_is_kept_without_a_message():
+    at = page("why_position", why_text="the dog bit the man").run()
+    ok(at)
+    assert at.text_input(key="why_text").value == "the dog bit the man"
+    assert not at.toast

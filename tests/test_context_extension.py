@@ -1,0 +1,290 @@
+"""Tests for embedviz.context_extension: per-pair classification, the page's view and settings, the theta
+calculator. Expectations are worked by hand (small heads) or written as per-pair loops."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from embedviz.context_extension import (
+    METHOD_DEFAULTS,
+    METHODS,
+    PHI3_MINI_128K,
+    beyond_factor,
+    build_scaling,
+    classify_pairs,
+    extension_settings,
+    extension_view,
+    seq_len_for,
+    slow_pair_count,
+    theta_calculator,
+    theta_for_context,
+    theta_for_context_latex,
+)
+from embedviz.params import PRESETS
+from embedviz.rope import turns_within
+from embedviz.rope_config import from_config
+from embedviz.rope_scaling import ROPE_INIT_FUNCTIONS, compute
+from tests.test_rope_scaling import GLM4_PARTIAL, HEAD_DIMS, LLAMA_31_8B, QWEN3_06B_YARN, default_inv_freq
+
+def test_classify_pairs():
+    before = np.array([1.0, 0.1, 0.01, 0.001])
+    assert classify_pairs(before, before) == ["kept"] * 4
+    assert classify_pairs(before, before / 4) == ["interpolated"] * 4
+    assert classify_pairs(before, before / 4, factor=4.0) == ["interpolated"] * 4
+    # the hand-derived YaRN case above: pair 0 kept, 1 and 2 on the ramp, 3 divided by the full factor
+    yarn, _ = compute(8, 10_000, {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 1000})
+    assert classify_pairs(before, yarn) == ["kept", "blended", "blended", "interpolated"]
+    llama3 = {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+              "original_max_position_embeddings": 100}
+    assert classify_pairs(before, compute(8, 10_000, llama3)[0]) == ["kept", "blended", "interpolated", "interpolated"]
+    # rtol decides what counts as unchanged
+    assert classify_pairs([1.0, 1.0], [1.0 + 1e-8, 1.0 / (1 + 1e-3)], factor=2.0) == ["kept", "blended"]
+    assert classify_pairs([1.0, 1.0], [1.0 + 1e-8, 1.0 / (1 + 1e-3)], rtol=1e-2, factor=2.0) == ["kept", "kept"]
+    with pytest.raises(ValueError, match=r"inv_freq_before \(4,\) and inv_freq_after \(3,\) must be 1-D"):
+        classify_pairs(before, before[:3])
+
+
+@pytest.mark.parametrize("head_dim", HEAD_DIMS)
+@pytest.mark.parametrize("context_length", [4096, 32768, 131072])
+@pytest.mark.parametrize("max_turns", [0.5, 1.0, 3.0])
+def test_theta_for_context_slowest_pair_makes_max_turns(head_dim, context_length, max_turns):
+    theta = theta_for_context(head_dim, context_length, max_turns=max_turns)
+    # theta >= (L / (2 pi * max_turns))^(d / (d - 2)), and the slowest pair then turns exactly max_turns times
+    assert theta == pytest.approx((context_length / (2 * math.pi * max_turns)) ** (head_dim / (head_dim - 2)))
+    inv_freq, _ = compute(head_dim, theta, None)
+    assert turns_within(inv_freq, context_length)[-1] == pytest.approx(max_turns, rel=1e-9)
+    # a slightly smaller theta lets the slowest pair turn more than max_turns times
+    smaller, _ = compute(head_dim, theta * 0.99, None)
+    assert turns_within(smaller, context_length)[-1] > max_turns
+
+
+def test_theta_for_context_hand_numbers_and_errors():
+    # d=4: theta = (L / (2 pi * turns))^2; L=2000, 2 turns -> (2000 / (4 pi))^2 = 25_330.3
+    assert theta_for_context(4, 2000, max_turns=2.0) == pytest.approx((2000 / (4 * math.pi)) ** 2)
+    assert theta_for_context(4, 2000, max_turns=2.0) == pytest.approx(25_330.3, abs=0.1)
+    assert theta_for_context(64, 3) == 1.0  # 3 positions never complete a turn
+    with pytest.raises(ValueError, match=r"head_dim \(2\) must be >= 4"):
+        theta_for_context(2, 1000)
+    with pytest.raises(ValueError, match=r"head_dim \(5\) must be even for RoPE"):
+        theta_for_context(5, 1000)
+    with pytest.raises(ValueError, match=r"max_turns \(0\) must be > 0"):
+        theta_for_context(64, 1000, max_turns=0.0)
+    with pytest.raises(ValueError, match=r"context_length \(-5\) must be >= 1"):
+        theta_for_context(64, -5)
+
+
+def test_theta_for_context_slow_pairs_hand_numbers_and_property():
+    # d=8, k=2: theta = (L / 2 pi)^(8/4); L=2000 -> 318.31^2 = 101_321; then pairs 2 and 3 turn at most once
+    theta = theta_for_context(8, 2000, slow_pairs=2)
+    assert theta == pytest.approx((2000 / (2 * math.pi)) ** 2) and theta == pytest.approx(101_321.2, abs=0.1)
+    turns = [2000 * theta ** (-(2 * j) / 8) / (2 * math.pi) for j in range(4)]  # loop over pairs
+    assert turns[2] == pytest.approx(1.0) and turns[3] < 1.0 and turns[1] > 1.0
+    assert theta_for_context(128, 8192, slow_pairs=1) == theta_for_context(128, 8192)
+    # a bigger k always needs a bigger theta, and gives exactly k pairs under one turn (just above the bound)
+    previous = 0.0
+    for k in (1, 2, 8, 32, 63):
+        theta = theta_for_context(128, 32768, slow_pairs=k)
+        assert theta > previous
+        previous = theta
+        inv_freq = np.array([(theta * 1.001) ** (-(2 * j) / 128) for j in range(64)])
+        assert slow_pair_count(inv_freq, 32768) == k
+    with pytest.raises(ValueError, match=r"slow_pairs \(64\) must be in \[1, head_dim/2 - 1\] = \[1, 63\]"):
+        theta_for_context(128, 32768, slow_pairs=64)
+    with pytest.raises(ValueError, match=r"slow_pairs \(0\) must be >= 1"):
+        theta_for_context(128, 32768, slow_pairs=0)
+
+
+def test_slow_pair_count_real_models_by_hand():
+    # pair i turns less than once in L tokens when 2 pi theta^(i/64) > L, i.e. i > 64 ln(L / 2 pi) / ln(theta)
+    for theta, length, expected in ((500_000, 8192, 29), (1_000_000, 32768, 24), (10_000, 4096, 18)):
+        first = 64 * math.log(length / (2 * math.pi)) / math.log(theta)
+        assert 64 - math.ceil(first) == expected
+        assert slow_pair_count(default_inv_freq(128, theta), length) == expected
+    assert slow_pair_count([1.0, 0.1, 0.01, 0.001], 6283, max_turns=0.5) == 0
+    assert slow_pair_count([1.0, 0.1, 0.01, 0.001], 6283, max_turns=2.0) == 1
+
+
+
+def test_extension_settings_of_scaled_configs():
+    llama = extension_settings(LLAMA_31_8B)
+    assert {k: llama[k] for k in ("head_dim", "theta", "method", "factor", "original", "target", "scaled")} == {
+        "head_dim": 128, "theta": 500_000.0, "method": "llama3", "factor": 8.0, "original": 8192,
+        "target": 131072, "scaled": True,
+    }
+    assert llama["params"]["low_freq_factor"] == 1.0 and llama["params"]["high_freq_factor"] == 4.0
+    assert llama["short_factor"] is None and llama["partial_rotary_factor"] is None
+    # Qwen3's card keeps max_position_embeddings 40,960 next to factor 4 over 32,768: the target is 4 x 32,768
+    qwen = extension_settings(QWEN3_06B_YARN)
+    assert (qwen["method"], qwen["factor"], qwen["original"], qwen["target"]) == ("yarn", 4.0, 32768, 131072)
+    assert qwen["params"] == {**METHOD_DEFAULTS["yarn"], **METHOD_DEFAULTS["llama3"], "attention_factor": 0.0}
+    phi = extension_settings(PHI3_MINI_128K)
+    assert (phi["head_dim"], phi["method"], phi["factor"], phi["original"], phi["target"]) == (
+        96, "longrope", 32.0, 4096, 131072)
+    assert phi["long_factor"] == tuple(PHI3_MINI_128K["rope_scaling"]["long_factor"])
+    assert phi["short_factor"] == tuple(PHI3_MINI_128K["rope_scaling"]["short_factor"])
+    gpt_oss = {"head_dim": 64, "max_position_embeddings": 131072, "rope_theta": 150000, "rope_scaling": {
+        "rope_type": "yarn", "factor": 32.0, "beta_fast": 32.0, "beta_slow": 1.0, "truncate": False,
+        "original_max_position_embeddings": 4096}}
+    out = extension_settings(gpt_oss)
+    assert out["params"]["truncate"] is False and out["target"] == 131072
+    deepseek = {"head_dim": 64, "max_position_embeddings": 163840, "rope_theta": 10000, "rope_scaling": {
+        "type": "yarn", "factor": 40, "beta_fast": 32, "beta_slow": 1, "mscale": 1.0, "mscale_all_dim": 1.0,
+        "original_max_position_embeddings": 4096}}
+    out = extension_settings(deepseek)
+    assert (out["params"]["mscale"], out["params"]["mscale_all_dim"], out["target"]) == (1.0, 1.0, 163840)
+
+
+def test_extension_settings_of_unscaled_configs_suggest_yarn_to_128k():
+    llama2 = {"hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 4096, "rope_theta": 10000}
+    out = extension_settings(llama2)
+    # the YaRN paper's LLaMA 2 128K model: s = 131072 / 4096 = 32
+    assert (out["method"], out["factor"], out["original"], out["target"], out["scaled"]) == (
+        "yarn", 32.0, 4096, 131072, False)
+    long_native = {**llama2, "max_position_embeddings": 262144}
+    assert extension_settings(long_native)["target"] == 4 * 262144
+    glm = extension_settings(GLM4_PARTIAL)
+    assert glm["partial_rotary_factor"] == 0.5 and glm["factor"] == 4.0
+    assert (glm["head_dim"], glm["rotary_dim"]) == (128, 64)  # int(128 * 0.5) dimensions turn
+    assert out["rotary_dim"] == out["head_dim"] == 128
+    # per-layer rope_parameters: the full-attention layers are the ones a context extension is about
+    gemma = {"head_dim": 256, "max_position_embeddings": 131072, "rope_parameters": {
+        "sliding_attention": {"rope_type": "default", "rope_theta": 10_000.0},
+        "full_attention": {"rope_type": "linear", "factor": 8.0, "rope_theta": 1_000_000.0}}}
+    out = extension_settings(gemma)
+    assert (out["method"], out["theta"], out["factor"]) == ("linear", 1_000_000.0, 8.0)
+    assert extension_settings(gemma, layer_type="sliding_attention")["theta"] == 10_000.0
+
+
+def test_build_scaling():
+    params = {**METHOD_DEFAULTS["yarn"], "low_freq_factor": 2.0, "beta_fast": 16.0}
+    assert build_scaling("yarn", factor=4.0, original_max_position_embeddings=1000, params=params) == {
+        "rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 1000, "beta_fast": 16.0,
+        "beta_slow": 1.0, "truncate": True,  # zeros ("not set") left out, llama3's key ignored
+    }
+    assert build_scaling("llama3", factor=8.0, original_max_position_embeddings=8192) == {
+        "rope_type": "llama3", "factor": 8.0, "original_max_position_embeddings": 8192, "low_freq_factor": 1.0,
+        "high_freq_factor": 4.0,
+    }
+    longrope = build_scaling("longrope", factor=2.0, original_max_position_embeddings=64, short_factor=(1.0, 2.0),
+                             long_factor=(3.0, 4.0), params={"attention_factor": 1.5}, partial_rotary_factor=0.5)
+    assert longrope["short_factor"] == [1.0, 2.0] and longrope["attention_factor"] == 1.5
+    assert compute(8, 10_000, longrope, seq_len=65)[0] == pytest.approx([1 / 3, 0.01 / 4])
+    with pytest.raises(ValueError, match=r"missing required key\(s\): 'short_factor', 'long_factor'"):
+        compute(8, 10_000, build_scaling("longrope", factor=2.0, original_max_position_embeddings=64))
+    with pytest.raises(ValueError, match=r"method \('ntk'\) must be one of 'linear', 'dynamic', 'yarn'"):
+        build_scaling("ntk", factor=2.0, original_max_position_embeddings=64)
+    assert set(METHODS) == set(METHOD_DEFAULTS) == set(ROPE_INIT_FUNCTIONS) - {"default"}
+
+
+@pytest.mark.parametrize("config", [LLAMA_31_8B, QWEN3_06B_YARN, PHI3_MINI_128K],
+                         ids=["llama-3.1-8b", "qwen3-0.6b-yarn", "phi-3-mini-128k"])
+@pytest.mark.parametrize("seq_len", [None, 200_000])
+def test_page_path_equals_from_config(config, seq_len):
+    """config -> extension_settings -> build_scaling gives the model's own frequencies (from_config's)."""
+    s = extension_settings(config)
+    scaling = build_scaling(s["method"], factor=s["factor"], original_max_position_embeddings=s["original"],
+                            params=s["params"], short_factor=s["short_factor"], long_factor=s["long_factor"])
+    out = from_config(config)
+    ours = compute(s["head_dim"], s["theta"], scaling, seq_len=seq_len)
+    ref = compute(out["head_dim"], out["theta"], out["scaling"], seq_len=seq_len)
+    np.testing.assert_array_equal(ours[0], ref[0])
+    assert ours[1] == ref[1]
+
+
+def test_extension_view_hand_example():
+    # d=8, theta 10_000, trained on 1000, linear x4: w = 1, .1, .01, .001; only pair 3 (0.16 turns) never closed
+    # its circle in training. At 4000 tokens without scaling it reaches angle 4 > 1: unseen; with w/4 it reaches
+    # exactly the trained angle 1; at 8000 even the interpolated pair goes 2x past it.
+    scaling = {"rope_type": "linear", "factor": 4.0}
+    view = extension_view(8, 10_000, scaling, original=1000, target=4000)
+    w = np.array([1.0, 0.1, 0.01, 0.001])
+    np.testing.assert_allclose(view.inv_freq_before, w, rtol=1e-12)
+    np.testing.assert_allclose(view.inv_freq_after, w / 4, rtol=1e-12)
+    np.testing.assert_allclose(view.wavelen_after, 2 * math.pi * 4 / w, rtol=1e-12)
+    np.testing.assert_allclose(view.ratio, 0.25)
+    assert view.kinds == ["interpolated"] * 4 and view.length == 4000 and view.base is None
+    np.testing.assert_allclose(view.turns_trained, 1000 * w / (2 * math.pi))
+    np.testing.assert_allclose(view.turns_scaled, view.turns_trained)  # 4000 * w / 4 == 1000 * w
+    assert view.unseen_unscaled.tolist() == [False, False, False, True]
+    assert view.unseen_scaled.tolist() == [False] * 4
+    assert (view.overshoot_unscaled, view.overshoot_scaled) == (pytest.approx(4.0), 1.0)
+    longer = extension_view(8, 10_000, scaling, original=1000, target=8000)
+    assert longer.unseen_scaled.tolist() == [False, False, False, True]
+    assert (longer.overshoot_unscaled, longer.overshoot_scaled) == (pytest.approx(8.0), pytest.approx(2.0))
+    # every pair closed its circle in training: nothing can overshoot
+    closed = extension_view(4, 10_000, scaling, original=100_000, target=10**6)
+    assert (closed.overshoot_unscaled, closed.overshoot_scaled) == (1.0, 1.0) and not closed.unseen_unscaled.any()
+
+
+def test_extension_view_against_loops_for_llama31():
+    s = extension_settings(LLAMA_31_8B)
+    scaling = build_scaling("llama3", factor=8.0, original_max_position_embeddings=8192, params=s["params"])
+    view = extension_view(128, 500_000, scaling, original=8192, target=131072)
+    after, _ = compute(128, 500_000, scaling)
+    for i in range(64):  # per pair, written out
+        before_i = 500_000 ** (-(2 * i) / 128)
+        assert view.inv_freq_before[i] == pytest.approx(before_i, rel=1e-12)
+        assert view.turns_unscaled[i] == pytest.approx(131072 * before_i / (2 * math.pi), rel=1e-12)
+        assert view.turns_scaled[i] == pytest.approx(131072 * after[i] / (2 * math.pi), rel=1e-12)
+        never_closed = 8192 * before_i < 2 * math.pi
+        assert view.unseen_scaled[i] == (never_closed and 131072 * after[i] > 8192 * before_i)
+    # 131072 = 16 x 8192 but the factor is 8: the 29 interpolated pairs still reach 2x their trained angle
+    assert view.kinds.count("interpolated") == 29 and int(view.unseen_scaled.sum()) == 29
+    assert view.overshoot_unscaled == pytest.approx(16.0) and view.overshoot_scaled == pytest.approx(2.0)
+    d = view.distances
+    assert d[0] == 1 and d[-1] == 131072 and np.all(np.diff(d) > 0) and d.size <= 767
+    np.testing.assert_array_equal(d[:255], np.arange(1, 256))  # every distance the curve wiggles at
+    for j in (0, 10, len(d) // 2, len(d) - 1):
+        assert view.decay_before[j] == pytest.approx(np.mean([math.cos(d[j] * w) for w in view.inv_freq_before]))
+        assert view.decay_after[j] == pytest.approx(np.mean([math.cos(d[j] * w) for w in after]))
+
+
+def test_extension_view_dynamic_and_longrope_use_seq_len():
+    dynamic = {"rope_type": "dynamic", "factor": 4.0, "original_max_position_embeddings": 4096}
+    view = extension_view(64, 10_000, dynamic, original=4096, target=16384, seq_len=8192)
+    assert view.length == 8192 and view.base == pytest.approx(10_000 * (4 * 2 - 3) ** (64 / 62))
+    np.testing.assert_allclose(view.inv_freq_after, default_inv_freq(64, view.base), rtol=1e-12)
+    assert view.kinds[0] == "kept" and set(view.kinds[1:]) == {"blended"}
+    phi = extension_settings(PHI3_MINI_128K)
+    longrope = build_scaling("longrope", factor=32.0, original_max_position_embeddings=4096,
+                             short_factor=phi["short_factor"], long_factor=phi["long_factor"])
+    short = extension_view(96, 10_000, longrope, original=4096, target=131072, seq_len=4096)
+    long = extension_view(96, 10_000, longrope, original=4096, target=131072, seq_len=131072)
+    np.testing.assert_allclose(short.ratio, 1 / np.array(phi["short_factor"]), rtol=1e-12)
+    np.testing.assert_allclose(long.ratio, 1 / np.array(phi["long_factor"]), rtol=1e-12)
+    assert short.attention_factor == pytest.approx(math.sqrt(1 + math.log(32) / math.log(4096)))
+    # partial rotary: before and after have the same number of pairs
+    partial = extension_view(128, 10_000, {"rope_type": "linear", "factor": 2.0, "partial_rotary_factor": 0.5},
+                             original=100, target=200)
+    assert partial.inv_freq_before.shape == partial.inv_freq_after.shape == (32,)
+    with pytest.raises(ValueError, match=r"target \(0\) must be >= 1"):
+        extension_view(64, 10_000, dynamic, original=4096, target=0)
+
+
+def test_seq_len_for_and_beyond_factor():
+    assert seq_len_for("dynamic", 4096, 2.0) == 8192 and seq_len_for("longrope", 4096, 0.5) == 2048
+    assert seq_len_for("yarn", 4096, 2.0) is None and seq_len_for("dynamic", 1, 0.25) == 1
+    # Llama 3.1: 8192 x 8 = 65,536 covered; a 131,072 target goes 2x past it; dynamic / longrope have no fixed stretch
+    assert beyond_factor("llama3", 8192, 131072, 8.0) == {"covered": 65536, "times": 2.0}
+    assert beyond_factor("llama3", 8192, 65536, 8.0) is None
+    assert beyond_factor("dynamic", 8192, 131072, 8.0) is None
+
+
+def test_theta_calculator_rows_and_clamp():
+    models = {"Llama 3": PRESETS["Llama-3.1-8B"], "Qwen3": PRESETS["Qwen3-0.6B (YaRN 128K)"]}
+    calc = theta_calculator(128, 8192, 1, models)
+    assert calc["theta"] == calc["one_turn"] == theta_for_context(128, 8192) and not calc["clamped"]
+    llama, qwen = calc["rows"]
+    # trained lengths: the rope_scaling's original (8,192 and 32,768); slow pairs counted by hand in
+    # test_slow_pair_count_real_models_by_hand: 29 / 64 and 24 / 64
+    assert (llama["model"], llama["trained"], llama["slow"], llama["pairs"]) == ("Llama 3", 8192, 29, 64)
+    assert (qwen["trained"], qwen["slow"], qwen["theta"]) == (32768, 24, 1_000_000.0)
+    small = theta_calculator(8, 1000, 32, models)  # a head of 4 pairs has at most 3 slow pairs to ask for
+    assert small["k"] == 3 and small["clamped"] and small["theta"] == theta_for_context(8, 1000, slow_pairs=3)
+
+
+def test_theta_for_context_latex():
+    latex = theta_for_context_latex(128, 32768, 2, 123_456.7)
+    assert r"\frac{32{,}768}{2\pi}" in latex and r"\frac{128}{124}" in latex and latex.endswith("123{,}457")
