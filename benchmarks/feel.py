@@ -9,8 +9,8 @@ never Playwright's download) drives both, one tab at a time. For every page in `
 
 - slider step: focus each visible slider (at most ``--sliders``), press ArrowRight (ArrowLeft at the top end)
   ``--steps`` times; each step is timed in the page, from the keydown to the last of: a websocket message, a
-  change inside a chart, the script state turning 'notRunning', followed by 0.5 s of quiet with every visible
-  chart drawn;
+  change in the main area (charts included), the script state turning 'notRunning', followed by 1.5 s of quiet
+  with every visible chart drawn;
 - page open: navigate to the page ``--opens`` times (after one warm-up open), timed from navigation start to the
   same settled point.
 
@@ -40,7 +40,9 @@ from deploy.launcher import free_port, start_streamlit, stop_process, streamlit_
 from tests.e2e.conftest import CHROMIUM_ARGS, DEFAULT_URL, ENTRIES, VIEWPORT, chromium_path  # noqa: E402
 
 BASELINE = Path(__file__).with_name("baseline_page.py")
-QUIET_MS = 500
+# React renders in time slices and commits at the end: under load a long render shows no DOM change for a while
+# after the script finished, so "settled" waits this long without any change in the main area.
+QUIET_MS = 1_500
 STEP_TIMEOUT_MS = 60_000
 OPEN_TIMEOUT_MS = 120_000
 
@@ -67,7 +69,7 @@ PROBE_JS = """(() => {
         continue;
       }
       const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
-      if (el && el.closest && el.closest("[data-testid='stPlotlyChart']")) F.plot = now;
+      if (el && el.closest && el.closest("[data-testid='stMain']")) F.plot = now;  // any element drawn, charts too
     }
   }).observe(document, {subtree: true, childList: true, attributes: true});
   document.addEventListener('keydown', () => { F.key = performance.now(); }, true);
