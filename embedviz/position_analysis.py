@@ -15,6 +15,8 @@ Everything is numpy, float64 inside, and works on any (L, D) table (a model's, a
 """
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -118,6 +120,11 @@ def turn_period(turn: float) -> float:
     """Positions per full turn, 2 pi / |turn|: the period of the sin/cos pair a steady turn stands for (inf at 0)."""
     turn = finite_float("turn", turn)
     return 2 * np.pi / abs(turn) if turn else float("inf")
+
+
+def turn_degrees(turn: float) -> float:
+    """The size of a turn per row in degrees (its sign says only which way the picture turns)."""
+    return abs(math.degrees(turn))
 
 
 def plane_turn(points) -> float:

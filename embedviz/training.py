@@ -65,11 +65,9 @@ is shared by every thread of a server). The tensors here are tiny, so torch runs
 
 from __future__ import annotations
 
-import contextlib
 import math
-import threading
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Literal
 
 import numpy as np
@@ -189,35 +187,6 @@ def _check_groups(groups: object) -> list[str]:
     return cleaned
 
 
-# torch helpers
-
-_threads_lock = threading.Lock()
-_threads_depth = 0
-_threads_saved = 0
-
-
-@contextlib.contextmanager
-def _single_thread() -> Iterator[None]:
-    """Run torch single-threaded inside the block, restoring the previous setting afterwards.
-
-    torch's intra-op thread count is process-wide; a depth counter makes overlapping calls from several threads
-    (several sessions of a server) restore the original value exactly once, when the last one leaves.
-    """
-    global _threads_depth, _threads_saved
-    with _threads_lock:
-        if _threads_depth == 0:
-            _threads_saved = torch.get_num_threads()
-            torch.set_num_threads(1)
-        _threads_depth += 1
-    try:
-        yield
-    finally:
-        with _threads_lock:
-            _threads_depth -= 1
-            if _threads_depth == 0:
-                torch.set_num_threads(_threads_saved)
-
-
 # the experiment of text 001
 
 
@@ -287,12 +256,11 @@ def train_group_experiment(
         u = torch.rand(n, batch_size, seq_len + 1, generator=generator)  # (n, B, T + 1)
         return offsets[group] + (u * sizes[group]).long().clamp_max(sizes[group] - 1)  # (n, B, T + 1)
 
-    with _single_thread():
-        model = TinyLM(num_rows, num_classes, d_model, context=1, generator=generator)
-        before, after, losses, snapshots = fit(
-            model, sample, tokens_per_batch=batch_size * (seq_len + 1), steps=steps, lr=lr, optimizer=optimizer,
-            snapshot_every=snapshot_every, progress=progress, cpu_budget_s=cpu_budget_s,
-        )
+    model = TinyLM(num_rows, num_classes, d_model, context=1, generator=generator)
+    before, after, losses, snapshots = fit(
+        model, sample, tokens_per_batch=batch_size * (seq_len + 1), steps=steps, lr=lr, optimizer=optimizer,
+        snapshot_every=snapshot_every, progress=progress, cpu_budget_s=cpu_budget_s,
+    )
     return TrainingResult(
         vocab=vocab, group_of=group_of, group_names=list(cleaned), weights_before=before, weights_after=after,
         losses=losses, snapshots=snapshots, num_classes=num_classes,
@@ -410,12 +378,11 @@ def train_on_text(
         starts = torch.randint(len(data) - window + 1, (n, batch_size, 1), generator=generator)  # (n, B, 1)
         return data[starts + offsets]  # (n, B, W)
 
-    with _single_thread():
-        model = TinyLM(len(vocab), len(vocab), d_model, context=context, generator=generator)
-        before, after, losses, snapshots = fit(
-            model, sample, tokens_per_batch=batch_size * window, steps=steps, lr=lr, optimizer=optimizer,
-            snapshot_every=snapshot_every, progress=progress, cpu_budget_s=cpu_budget_s,
-        )
+    model = TinyLM(len(vocab), len(vocab), d_model, context=context, generator=generator)
+    before, after, losses, snapshots = fit(
+        model, sample, tokens_per_batch=batch_size * window, steps=steps, lr=lr, optimizer=optimizer,
+        snapshot_every=snapshot_every, progress=progress, cpu_budget_s=cpu_budget_s,
+    )
     return TrainingResult(
         vocab=vocab, group_of=group_of, group_names=group_names, weights_before=before, weights_after=after,
         losses=losses, snapshots=snapshots, num_classes=len(vocab),

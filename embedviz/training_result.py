@@ -94,6 +94,12 @@ def snapshot_projections(result: TrainingResult) -> list[np.ndarray]:
     return [pca_2d(weights, basis_from=result.weights_after) for _, weights in result.snapshots]
 
 
+def projection_limit(points: list[np.ndarray], *, margin: float = 1.1) -> float:
+    """One axis half-range for every snapshot's (V, 2) picture: the largest |coordinate| with a margin, so the
+    points move on fixed axes as the slider walks through the snapshots."""
+    return float(max(np.abs(p).max() for p in points)) * margin
+
+
 def text_pairs(result: TrainingResult) -> dict[tuple[str, str], tuple[float, float]]:
     """Text 001's pairs for a group experiment: {(a, b): (cos before, cos after)}.
 

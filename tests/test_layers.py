@@ -30,10 +30,7 @@ ARRAY_MATH_METHODS = {"mean", "sum", "std", "var", "max", "min", "prod", "cumsum
                       "argmax", "argmin", "clip", "trace", "nansum", "nanmean"}
 # Modules that still compute in the app layer (issue 10 moves this into the core; owners' work in progress).
 # strict: once a module is clean its test passes, xfail turns into a failure, and the entry must go.
-KNOWN_MATH = {
-    "real_model_view.py": "np.degrees of the position table's turn per row",
-    "training_view.py": "the scatter's axis limit, np.abs(p).max()",
-}
+KNOWN_MATH: dict[str, str] = {}
 
 
 def app_layer_violations(source: str) -> list[str]:

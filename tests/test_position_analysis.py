@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from embedviz.position_analysis import turn_degrees
 from embedviz.position_analysis import (
     MAD_TO_STD,
     notable_steps,
@@ -270,3 +271,8 @@ def test_plane_turn_refusals():
         plane_turn(np.ones((3, 3)))
     with pytest.raises(ValueError, match=r"points has shape \(1, 2\)"):
         plane_turn(np.ones((1, 2)))
+
+
+def test_turn_degrees_is_the_size_of_the_turn():
+    assert turn_degrees(-math.pi / 2) == 90.0
+    assert turn_degrees(math.pi) == 180.0

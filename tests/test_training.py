@@ -15,7 +15,7 @@ import torch
 
 from embedviz import tokenizer
 from embedviz.training import TrainingResult, train_group_experiment, train_on_text
-from embedviz.training_result import loss_floor, snapshot_curves, snapshot_projections, text_pairs
+from embedviz.training_result import loss_floor, projection_limit, snapshot_curves, snapshot_projections, text_pairs
 
 SEEDS = (0, 1, 2)
 LOWER, UPPER = "abcdefghij", "ABCDEFGHIJ"
@@ -176,38 +176,20 @@ def test_same_seed_same_result_and_global_state_untouched():
     assert np.array_equal(a.losses, b.losses)
     assert not np.array_equal(a.weights_before, c.weights_before)
     assert torch.equal(after_state, rng_state)  # seeded from its own generator, not the global RNG
-    assert torch.get_num_threads() == threads  # single-threaded while training, restored afterwards
+    assert torch.get_num_threads() == threads  # training leaves the thread count (set once, embedviz._threads)
 
 
-def test_single_threaded_while_training_and_restored_afterwards():
-    saved = torch.get_num_threads()
-    inside: list[int] = []
-    try:
-        torch.set_num_threads(2)
-        train_group_experiment(steps=4, progress=lambda step, total: inside.append(torch.get_num_threads()))
-        assert inside == [1, 1, 1, 1]  # tiny tensors: thread start-up would cost more than the maths
-        assert torch.get_num_threads() == 2
-    finally:
-        torch.set_num_threads(saved)
-
-
-def test_overlapping_calls_from_threads_restore_the_thread_count():
-    # a server trains for several sessions at once; the process-wide setting must come back exactly once
-    saved = torch.get_num_threads()
-    try:
-        torch.set_num_threads(2)
-        results: list[TrainingResult] = []
-        workers = [threading.Thread(target=lambda s=s: results.append(train_group_experiment(steps=40, seed=s)))
-                   for s in range(3)]
-        for w in workers:
-            w.start()
-        for w in workers:
-            w.join()
-        assert len(results) == 3 and torch.get_num_threads() == 2
-        alone = train_group_experiment(steps=40, seed=0)
-        assert any(np.array_equal(r.weights_after, alone.weights_after) for r in results)  # threads do not mix RNGs
-    finally:
-        torch.set_num_threads(saved)
+def test_overlapping_calls_from_threads_do_not_mix_their_random_streams():
+    # a server trains for several sessions at once: each run draws from its own seeded generator
+    results: list[TrainingResult] = []
+    workers = [threading.Thread(target=lambda s=s: results.append(train_group_experiment(steps=40, seed=s)))
+               for s in range(3)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    alone = train_group_experiment(steps=40, seed=0)
+    assert len(results) == 3 and any(np.array_equal(r.weights_after, alone.weights_after) for r in results)
 
 
 def test_text_training_is_reproducible():
@@ -375,3 +357,9 @@ def test_text_validation(text, kwargs, match):
 def test_unknown_token_is_named(runs):
     with pytest.raises(ValueError, match=r"token 'z' is not in the vocabulary \('a', 'b'"):
         runs[0].similarity("a", "z")
+
+
+def test_projection_limit_is_the_largest_coordinate_of_any_snapshot_with_a_margin():
+    points = [np.array([[0.5, -2.0]]), np.array([[3.0, 1.0], [-1.0, 0.0]])]
+    assert projection_limit(points) == 3.0 * 1.1
+    assert projection_limit(points, margin=1.0) == 3.0

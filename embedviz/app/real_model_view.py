@@ -193,7 +193,7 @@ def row_views(source: str, start: int, stop: int, _upload: HeldUpload | None = N
         "adjacent": smooth.adjacent, "typical": smooth.typical, "rough": smooth.rough_steps + start,
         "median_norm": smooth.median_norm, "pca": pca.astype(np.float32),
         "turn": (turn := position_analysis.plane_turn(pca)),
-        "turn_degrees": abs(float(np.degrees(turn))),
+        "turn_degrees": position_analysis.turn_degrees(turn),
         "period": position_analysis.turn_period(turn),  # positions per full turn
         "steps": steps + start, "steps_cos": smooth.adjacent[steps], "norm_from": smooth.norms[steps],
         "norm_to": smooth.norms[steps + 1],

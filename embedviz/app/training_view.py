@@ -9,7 +9,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-import numpy as np
 import streamlit as st
 
 from embedviz import training, training_result
@@ -55,7 +54,7 @@ def _summary(result: training.TrainingResult, seconds: float, *, pairs_of_groups
         "snapshot_steps": steps,
         "curve": curve,
         "points": points,
-        "limit": float(max(np.abs(p).max() for p in points)) * 1.1,  # one axis range for every snapshot's picture
+        "limit": training_result.projection_limit(points),  # one axis range for every snapshot's picture
         "pairs": training_result.text_pairs(result) if pairs_of_groups else {},
         "num_classes": result.num_classes,
         "seconds": seconds,
