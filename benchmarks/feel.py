@@ -135,6 +135,7 @@ class Cpu:
 
 
 def open_page(page, path: str, t: Timings, cpu: Cpu, *, record: bool = True) -> None:
+    page.bring_to_front()  # the other tab was active: a background tab's drawing is throttled
     server0 = cpu.now()[1]
     page.goto(path, wait_until="commit", timeout=OPEN_TIMEOUT_MS)
     browser0 = cpu.now()[0]  # the renderer's counter may or may not restart with the new document
