@@ -36,7 +36,11 @@ run: $(STAMP)
 test: $(STAMP) $(VENV)/.installed-test
 	$(PY) -m pytest
 
-bench: $(STAMP)
+$(VENV)/.installed-bench: $(STAMP) requirements-bench.txt
+	$(PY) -m pip install --quiet -r requirements-bench.txt
+	touch $@
+
+bench: $(STAMP) $(VENV)/.installed-bench
 	$(PY) benchmarks/run_all.py
 
 clean:

@@ -2,6 +2,7 @@
 import streamlit as st
 
 from embedviz.app import compare_view as view
+from embedviz.app import lessons_view
 from embedviz.app.i18n import t
 from embedviz.app.widgets import BIND, human_number, int_slider, notice, plot, show_error
 from embedviz.figures import compare as figs
@@ -84,7 +85,9 @@ plot(figs.similarity_panels, list(mats["matrices"].values()), mats["positions"],
 st.subheader(t("cmp.past_header"))
 last = past["last"]
 st.markdown(t("cmp.past_intro", T=f"{length + k:,}", last=f"{last:,}", L=f"{length:,}", lastrow=f"{length - 1:,}"))
-st.warning(t("cmp.past_learned", last=f"{last:,}", error=past["learned_error"]))
+sin_refusal = lessons_view.refusals(length, length + int(k))["SinusoidalPositionalEmbedding"]  # lesson 000's module refuses too
+st.warning(t("cmp.past_learned", last=f"{last:,}", error=past["learned_error"]) + "\n\n"
+           + t("inl.cmp_sinusoidal_refuses", last=f"{last:,}", error=sin_refusal))
 values = ", ".join(f"{v:.3f}" for v in past["sin_values"])
 st.table(
     {

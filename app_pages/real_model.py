@@ -1,6 +1,7 @@
 """Real model: the token and position tables of a pretrained model (all-MiniLM-L6-v2, bundled, offline)."""
 import streamlit as st
 
+from embedviz.app import lessons_view
 from embedviz.app import real_model_view as view
 from embedviz.app.i18n import t
 from embedviz.app.widgets import BIND, int_slider, notice, plot, show_error
@@ -52,6 +53,18 @@ st.markdown(t("real.lesson_header"))
 st.dataframe(view.lesson_rows(measured, columns=[t(f"real.col_{c}") for c in view.LESSON_COLUMNS],
                               lesson=t("real.lesson_source"), here=t("real.here_source")), hide_index=True)
 st.caption(t("real.lesson_caption", cat_dog=measured[("cat", "dog")], cat_car=measured[("cat", "car")]))
+
+st.markdown(f"**{t('sub.header')}**")  # lesson 003: subwords
+st.markdown(t("sub.text"))
+s1, s2 = st.columns([1, 2])
+sub_word = s1.text_input(t("sub.word"), value="unbelief", key="real_subword", max_chars=40, bind=BIND)
+try:
+    pieces = lessons_view.pieces(sub_word or "unbelief")
+except ValueError as error:
+    show_error(error)
+else:
+    s2.table({t("sub.col_piece"): [p for p, _ in pieces], t("sub.col_id"): [i for _, i in pieces]})
+    s1.caption(t("sub.count", word=sub_word, n=len(pieces), pieces=" + ".join(p for p, _ in pieces)))
 
 pairs_tab, analogy_tab, neighbours_tab, map_tab, positions_tab, upload_tab = st.tabs(
     view.tab_labels(), key=view.TAB_KEY, bind=BIND)

@@ -1,9 +1,10 @@
 """RoPE: queries and keys rotate with position, so attention scores depend only on the offset m - n (text 003)."""
 import streamlit as st
 
+from embedviz.app import lessons_view
 from embedviz.app import rope_view as view
 from embedviz.app.i18n import t
-from embedviz.app.widgets import BIND, human_number, log_options, notice, plot, show_error
+from embedviz.app.widgets import BIND, human_number, lesson_button, log_options, notice, plot, show_error
 from embedviz.figures import rope as figs
 
 PRESETS = view.rope_presets()
@@ -109,6 +110,8 @@ else:
 # 3. long-range decay, several thetas overlaid, text 003's table
 st.subheader(t("rope.decay_header"))
 st.markdown(t("rope.decay_intro"))
+lesson_button("rope_lesson", "lesson.rope_button", {"rope_hd": 128, "rope_theta": 10_000.0, "rope_preset": CUSTOM},
+              help="lesson.rope_help")
 dec = view.decay(head_dim, theta, max_len)
 chosen = t("rope.theta_chosen", theta=human_number(theta))
 series = {
@@ -153,5 +156,17 @@ plot(figs.pairing_scores_chart, ps["offsets"], series, dashes=dashes, title=t("r
      x_title=t("rope.offset_axis"), y_title=t("rope.score_axis"), note=t("rope.scores_note"))
 st.caption(t("rope.pairs_caption", half=ps["half_dims"], interleaved=ps["interleaved_dims"]) + " "
            + t("rope.max_diff", diff=f"{ps['max_diff']:.1e}"))
+
+# lesson 003: the comparison table, and why Qwen3's limit is 40,960
+st.subheader(t("ropel.vs_header"))
+rows = ("target", "kind", "params", "mixing", "users")
+st.table({t("ropel.col_aspect"): [t(f"ropel.row_{r}") for r in rows],
+          t("ropel.col_sin"): [t(f"ropel.sin_{r}") for r in rows], t("ropel.col_rope"): [t(f"ropel.rope_{r}") for r in rows]})
+st.subheader(t("ropel.qwen_header"))
+b = {k: human_number(v) for k, v in lessons_view.position_budget().items()}
+st.markdown(t("ropel.qwen_text", max=b["max_position_embeddings"], native=b["native"], headroom=b["headroom"],
+              factor=b["yarn_factor"], reach=b["yarn_reach"], theta=b["rope_theta"]))
+st.table({t(f"ropel.m_{key}", factor=b["yarn_factor"]): [b[field]] for key, field in (
+    ("max", "max_position_embeddings"), ("native", "native"), ("headroom", "headroom"), ("reach", "yarn_reach"))})
 
 notice("rope.notice")

@@ -4,7 +4,9 @@ import streamlit as st
 from embedviz import figures
 from embedviz.app import sinusoidal_view as cached
 from embedviz.app.i18n import t
-from embedviz.app.widgets import BIND, choice_slider, human_number, log_options, notice, page_header, plot, show_error
+from embedviz.app.widgets import (
+    BIND, choice_slider, human_number, lesson_button, log_options, notice, page_header, plot, show_error,
+)
 from embedviz.figures.sinusoidal import distance_figure, encoding_heatmap, rotation_figure
 
 D_OPTIONS = (2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096)
@@ -24,6 +26,7 @@ with cols[1]:
     num_positions = choice_slider("sin_L", "sin.positions", L_OPTIONS, 128, format_func=human_number)
 with cols[2]:
     base = choice_slider("sin_base", "sin.base", BASE_OPTIONS, 10_000.0, format_func=human_number)
+lesson_button("sin_lesson", "lesson.sin_button", {"sin_d": 8, "sin_base": 10_000.0}, help="lesson.sin_help")
 
 try:
     view = cached.encoding_view(num_positions, d_model, base)

@@ -1,9 +1,10 @@
 """Token embeddings: ids pick rows of a table; one-hot vs dense; which rows a gradient reaches; what tables cost."""
 import streamlit as st
 
+from embedviz.app import lessons_view
 from embedviz.app import tokens_view as view
 from embedviz.app.i18n import t
-from embedviz.app.widgets import choice_slider, human_number, notice, plot, segmented, show_error
+from embedviz.app.widgets import choice_slider, human_number, lesson_button, notice, plot, segmented, show_error
 from embedviz.figures import tokens as figs
 from embedviz.lookup import INIT_SCHEMES
 from embedviz.params import POSITIONAL_KINDS, PRESETS
@@ -19,6 +20,8 @@ with c2:
     scheme = segmented("tok_init", "tok.init", INIT_SCHEMES, "gpt2", format_func=view.INIT_LABELS.get)
 with c3:
     seed = int(st.number_input(t("tok.seed"), 0, 9_999, 0, key="tok_seed", bind="query-params"))
+lesson_button("tok_lesson", "lesson.tok_button", {"tok_text": "Hello", "tok_d": 8, "tok_init": "unit"},
+              help="lesson.tok_help")
 try:
     v = view.lookup_view(text or "", d_model, scheme, seed)
     st.caption(t("tok.ids", n=len(v["ids"]), ids=", ".join(map(str, v["ids"].tolist()))))
@@ -57,7 +60,31 @@ def lookup_tab() -> None:
     )
 
 
+def raw_ids_block() -> None:
+    """Lesson 001: an id is a name, not a number (byte ids, and the bundled model's id neighbours)."""
+    st.subheader(t("raw.header"))
+    st.markdown(t("raw.text"))
+    r1, r2, r3 = st.columns(3)
+    char = r1.text_input(t("raw.char"), value="B", key="tok_char", max_chars=1, bind="query-params")
+    word = r2.text_input(t("raw.word"), value="king", key="tok_word", max_chars=40, bind="query-params")
+    other = r3.text_input(t("raw.other"), value="queen", key="tok_other", max_chars=40, bind="query-params")
+    try:
+        near = lessons_view.byte_neighbours(char or "B")
+        r = lessons_view.id_neighbour_rows(word or "king", other or "queen")
+    except ValueError as error:
+        show_error(error)
+        return
+    r1.dataframe({t("raw.col_id"): [i for i, _ in near], t("raw.col_char"): [c for _, c in near]}, hide_index=True)
+    r2.dataframe({t("raw.col_id"): [i for i, _ in r["rows"]], t("raw.col_token"): r["tokens"],
+                  t("raw.col_cos", word=word): [c for _, c in r["rows"]]}, hide_index=True,
+                 column_config={t("raw.col_cos", word=word): st.column_config.NumberColumn(format="%.3f")})
+    r3.metric(t("raw.m_cos", word=word, other=other), f"{r['other_cos']:.3f}")
+    r3.metric(t("raw.m_rank", word=word, other=other), f"{r['rank']:,} / {r['vocab_size'] - 1:,}")
+    st.caption(t("raw.ids", word=word, other=other, a=r["id"], b=r["other_id"], gap=r["gap"], V=r["vocab_size"]))
+
+
 def onehot_tab() -> None:
+    raw_ids_block()
     st.markdown(t("tok.onehot_md"))
     st.latex(r"\|e_i-e_j\|=\sqrt{1^2+1^2}=\sqrt{2}\approx1.414\quad(i\neq j)")
     dist = v["distances"]

@@ -3,7 +3,7 @@ import streamlit as st
 
 from embedviz.app import training_view as view
 from embedviz.app.i18n import t
-from embedviz.app.widgets import choice_slider, notice, plot, segmented, show_error
+from embedviz.app.widgets import choice_slider, lesson_button, notice, plot, segmented, show_error
 from embedviz.figures import similarity_heatmap
 from embedviz.figures import tokens as figs
 
@@ -61,6 +61,9 @@ with c3:
     lr = choice_slider("tr_lr", "train.lr", LRS, 0.01, format_func=lambda x: f"{x:g}")
 with c4:
     seed = int(st.number_input(t("train.seed"), 0, 9_999, 0, key="tr_seed", bind="query-params"))
+lesson_button("tr_lesson", "lesson.train_button", {"tr_steps": 500, "tr_groups": "abcdefghij ABCDEFGHIJ", "tr_d": 16,
+                                                   "tr_lr": 0.01, "tr_soft": "vocab", "tr_seed": 0},
+              help="lesson.train_help")
 
 
 def groups_tab() -> None:

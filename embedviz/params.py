@@ -349,6 +349,29 @@ _PRESET_LIST: tuple[ModelPreset, ...] = (
     ),
 )
 
+# Seed text 004's worked example: a hypothetical model, not a published checkpoint (a name of numbers only, so it
+# reads the same in every language). The text gives V, D and sinusoidal positions; the context length and tying
+# are not stated: max_positions is the PE length its formula walks through (4,096), and sinusoidal costs 0 anyway.
+LESSON_004 = "V=100,000 × D=4,096 (004)"
+_PRESET_LIST += (
+    ModelPreset(
+        name=LESSON_004,
+        vocab_size=100_000,
+        d_model=4_096,
+        num_layers=None,
+        num_heads=None,
+        num_kv_heads=None,
+        head_dim=None,
+        max_positions=4_096,
+        positional="sinusoidal",
+        rope_theta=None,
+        rope_scaling=None,
+        tied_embeddings=True,  # text 004 counts the input table only
+        total_params=None,
+        source="Seed text 004: vocabulary 100,000 x d_model 4,096 = 409.6M token parameters, sinusoidal positions",
+    ),
+)
+
 PRESETS: dict[str, ModelPreset] = {preset.name: preset for preset in _PRESET_LIST}
 
 

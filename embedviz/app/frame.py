@@ -17,6 +17,7 @@ PAGES: list[tuple[str, list[tuple[str, str, str, str]]]] = [
         "nav.tokens",
         [
             ("app_pages/token_embeddings.py", "tok.nav", ":material/table_rows:", "token-embeddings"),
+            ("app_pages/dot_product.py", "dot.nav", ":material/straighten:", "dot-product"),
             ("app_pages/trained_embedding.py", "train.nav", ":material/model_training:", "trained-embedding"),
         ],
     ),
@@ -24,7 +25,9 @@ PAGES: list[tuple[str, list[tuple[str, str, str, str]]]] = [
         "nav.positions",
         [
             ("app_pages/why_position.py", "why.nav", ":material/shuffle:", "why-position"),
+            ("app_pages/why_sinusoidal.py", "naive.nav", ":material/help:", "why-sine-cosine"),
             ("app_pages/sinusoidal.py", "sin.nav", ":material/waves:", "sinusoidal"),
+            ("app_pages/input_layer.py", "inl.nav", ":material/input:", "input-layer"),
             ("app_pages/rope.py", "rope.nav", ":material/rotate_right:", "rope"),
             ("app_pages/compare.py", "cmp.nav", ":material/compare:", "compare"),
             ("app_pages/context_extension.py", "ctx.nav", ":material/open_in_full:", "context-extension"),

@@ -88,3 +88,18 @@ def notice(key: str, **values) -> None:
 def show_error(error: Exception) -> None:
     """A user-input error as a red box with its message, never a traceback."""
     st.error(t("common.input_error", message=str(error)))
+
+
+def lesson_button(key: str, label: str, values: dict, *, help: str | None = None) -> None:
+    """A button that puts a lesson's settings into URL-bound widgets (``values``: widget key -> value).
+
+    It writes session state in its on_click callback, which Streamlit runs before the next script run, so the
+    widgets are created with the new values and their bound query parameters follow.
+    """
+    st.button(t(label), key=key, help=t(help) if help else None, on_click=_set_state, args=(dict(values),),
+              icon=":material/school:")
+
+
+def _set_state(values: dict) -> None:
+    for widget_key, value in values.items():
+        st.session_state[widget_key] = value

@@ -1,0 +1,67 @@
+"""The input layer (lesson 000): (B, T) ids -> (B, T, D), positions broadcast as (1, T, D); sum vs concatenation."""
+import streamlit as st
+
+from embedviz.app import lessons_view as view
+from embedviz.app.i18n import t
+from embedviz.app.widgets import choice_slider, int_slider, notice, show_error
+
+VOCAB = 256  # the byte-level vocabulary of lessons 000 and 001
+D_OPTIONS = (2, 4, 8, 16, 32, 64, 128, 256, 512)
+T_OPTIONS = (1, 2, 4, 5, 8, 16, 32, 64, 128, 256, 512)  # B x T x D <= 8 x 512 x 512: the batch is built for real
+L_OPTIONS = (4, 8, 16, 32, 64, 128, 256, 512)
+
+
+def shape(dims) -> str:
+    return "(" + ", ".join(f"{d:,}" for d in dims) + ")"
+
+
+st.title(t("inl.title"))
+st.markdown(t("inl.intro"))
+cols = st.columns(5)
+with cols[0]:
+    batch = int_slider("inl_B", "inl.batch", 1, 8, 2)
+with cols[1]:
+    length = choice_slider("inl_T", "inl.length", T_OPTIONS, 5)
+with cols[2]:
+    d_model = choice_slider("inl_D", "common.d_model", D_OPTIONS, 8)
+with cols[3]:
+    max_length = choice_slider("inl_L", "inl.max_length", L_OPTIONS, 16)
+with cols[4]:
+    d_pos = choice_slider("inl_Dpos", "inl.d_pos", D_OPTIONS, 8)
+
+# past the maximum length first: when T > L the lesson's modules refuse, and the shapes below cannot be built
+st.subheader(t("inl.past_header"))
+st.markdown(t("inl.past_text"))
+try:
+    refusals = view.refusals(max_length, length)
+except ValueError as error:
+    show_error(error)
+    st.stop()
+if any(refusals.values()):
+    for module, message in refusals.items():
+        st.warning(t("inl.refused", module=module, message=message))  # module: the class name
+else:
+    st.success(t("inl.fits", T=f"{length:,}", L=f"{max_length:,}"))
+    try:
+        r = view.input_layer(batch, length, d_model, d_pos, VOCAB, max_length)
+    except ValueError as error:
+        show_error(error)
+        st.stop()
+    st.subheader(t("inl.trace_header"))
+    st.latex(r"x = \underbrace{W_{\mathrm{tok}}[\mathrm{ids}]}_{(B,\,T,\,D)} + "
+             r"\underbrace{P[0{:}T]\mathrm{.unsqueeze}(0)}_{(1,\,T,\,D)}")
+    st.table({t("inl.col_step"): [t(f"inl.step_{step}") for step, _ in r["trace"]["shapes"]],
+              t("inl.col_shape"): [shape(dims) for _, dims in r["trace"]["shapes"]]})
+    st.subheader(t("inl.sum_header"))
+    st.markdown(t("inl.sum_text"))
+    out_shapes = {"sum": r["trace"]["sum_shape"], "concat": r["trace"]["concat_shape"]}
+    st.dataframe({
+        t("inl.col_way"): [t(f"inl.way_{way}") for way in ("sum", "concat")],
+        t("inl.col_output"): [shape(out_shapes[way]) for way in ("sum", "concat")],
+        t("inl.col_token_table"): [f"{r[way]['token_table']:,}" for way in ("sum", "concat")],
+        t("inl.col_position_table"): [f"{r[way]['position_table']:,}" for way in ("sum", "concat")],
+        t("inl.col_width"): [f"{r[way]['width']:,}" for way in ("sum", "concat")],
+        t("inl.col_attention"): [f"{r[way]['attention_per_layer']:,}" for way in ("sum", "concat")],
+    }, hide_index=True)
+    st.caption(t("inl.table_caption"))
+notice("inl.notice")

@@ -1,0 +1,94 @@
+"""Why sine and cosine (lesson 003): raw index, index / length and binary codes, each with its flaw, then the fix."""
+import streamlit as st
+
+from embedviz.app import lessons_view as view
+from embedviz.app.i18n import t
+from embedviz.app.widgets import choice_slider, human_number, int_slider, notice, plot, show_error
+from embedviz.figures import lessons as figs
+
+LENGTHS = (4, 8, 10, 16, 32, 64, 100, 128, 256, 512, 1000, 1024, 2048, 4096)
+D_OPTIONS = (2, 4, 6, 8, 10, 12, 16, 24, 32, 48, 64)
+SCHEMES = ("raw", "normalized", "binary", "sinusoidal")
+
+st.title(t("naive.title"))
+st.markdown(t("naive.intro"))
+cols = st.columns(4)
+with cols[0]:
+    length = choice_slider("naive_L", "naive.length", LENGTHS, 1000, format_func=human_number)
+with cols[1]:
+    other = choice_slider("naive_L2", "naive.other_length", LENGTHS, 10, format_func=human_number)
+with cols[2]:
+    position = int_slider("naive_p", "naive.position", 0, LENGTHS[-1] - 1, 500)
+with cols[3]:
+    d_model = choice_slider("naive_d", "common.d_model", D_OPTIONS, 8)
+
+try:
+    v = view.naive_view(length, other, position, d_model)
+except ValueError as error:
+    show_error(error)
+    st.stop()
+p, s = v["position"], v["summary"]
+if v["clipped"]:
+    st.caption(t("naive.clipped", asked=f"{position:,}", L=f"{length:,}", p=f"{p:,}"))
+
+# 1. raw index
+st.subheader(t("naive.raw_header"))
+st.markdown(t("naive.raw_text"))
+m1, m2 = st.columns(2)
+m1.metric(t("naive.raw_max"), f"{s['raw']['max_abs']:,.0f}")
+m2.metric(t("naive.raw_ratio"), f"{s['raw_vs_embedding']:,.0f}")
+plot(figs.values_figure(v["x"], {t("naive.series_raw"): v["raw"]}, title=t("naive.raw_title", L=f"{length:,}"),
+                        x_title=t("common.position"), y_title=t("naive.value"), marker=p, marker_name=f"p = {p:,}"))
+
+# 2. index / length
+st.subheader(t("naive.norm_header"))
+st.markdown(t("naive.norm_text"))
+m1, m2, m3 = st.columns(3)
+m1.metric(t("naive.norm_value", p=f"{p:,}", L=f"{length:,}"), f"{v['value']:.4g}")
+m2.metric(t("naive.norm_other", L2=f"{other:,}"), f"{v['same_value_other']:,.4g}")
+m3.metric(t("naive.norm_step"), f"{s['normalized']['step_max']:.4g}")
+plot(figs.values_figure(
+    v["x"], {t("naive.series_norm", L=f"{L:,}"): curve for L, curve in v["normalized"].items()},
+    title=t("naive.norm_title"), x_title=t("common.position"), y_title=t("naive.value"), marker=p,
+    marker_name=f"p = {p:,}",
+))
+
+# 3. binary, and the smooth counter
+st.subheader(t("naive.bin_header"))
+st.markdown(t("naive.bin_text"))
+st.markdown(t("naive.code", p=f"{p:,}", D=d_model, code="".join(map(str, reversed(v["code"])))))
+if s["collide"]:
+    a, b = s["collide"]
+    st.warning(t("naive.collide", D=d_model, n=f"{b:,}", a=a, b=f"{b:,}"))
+plot(figs.counter_figure(
+    v["binary"], v["smooth"], v["counter_positions"], title=t("naive.counter_title", n=len(v["counter_positions"])),
+    subplot_titles=[t("naive.counter_binary"), t("naive.counter_smooth")], x_title=t("common.position"),
+    y_title=t("naive.bit"), note=t("naive.counter_note", periods=", ".join(f"{q:,.0f}" for q in v["periods"])),
+))
+if v["steps"]:
+    plot(figs.steps_figure(
+        v["step_positions"], {t(f"naive.scheme_{k}"): c for k, c in v["steps"].items()},
+        title=t("naive.steps_title", D=d_model), x_title=t("common.position"), y_title=t("naive.steps_y"),
+        note=t("naive.steps_note"),
+    ))
+st.markdown(t("naive.sin_text"))
+
+# the four side by side
+st.subheader(t("naive.table_header"))
+st.dataframe(
+    {
+        t("naive.col_scheme"): [t(f"naive.scheme_{k}") for k in SCHEMES],
+        t("naive.col_max"): [s[k]["max_abs"] for k in SCHEMES],
+        t("naive.col_step_min"): [s[k]["step_min"] for k in SCHEMES],
+        t("naive.col_step_max"): [s[k]["step_max"] for k in SCHEMES],
+        t("naive.col_distinct", L=f"{length:,}"): [s[k]["distinct"] for k in SCHEMES],
+    },
+    column_config={t(f"naive.col_{c}"): st.column_config.NumberColumn(format="%.4g")
+                   for c in ("max", "step_min", "step_max")},
+    hide_index=True,
+)
+
+# history: learned vs sinusoidal
+st.subheader(t("naive.history_header"))
+st.markdown(t("naive.history"))
+notice("naive.notice")

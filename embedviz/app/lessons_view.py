@@ -1,0 +1,125 @@
+"""Cached core calls for the lessons' small demonstrations (naive positions, the input layer's shapes, raw ids,
+dot product and cosine, subwords, Qwen3's position budget). Plain arguments in, plain values out; no math here."""
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from embedviz import dot_product, naive_positions, raw_ids, subwords
+from embedviz.downsample import strided_indices
+from embedviz.position_budget import qwen3_position_budget
+from embedviz.sinusoidal import sinusoidal_table
+
+CURVE_POINTS = 512  # points per value curve
+COUNTER_POSITIONS = 64  # positions in the binary / smooth counter picture: 2^6, every pattern of the low 6 bits
+COUNTER_BITS = 8  # rows of that picture
+STEP_POSITIONS = 40  # neighbour steps drawn: enough to see binary's uneven jumps
+
+
+# Why sine and cosine (text 003)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def naive_view(length: int, other_length: int, position: int, d_model: int) -> dict:
+    """Everything the "why sine and cosine" page draws at one setting; ``position`` is clipped to length - 1."""
+    p = min(position, length - 1)
+    x = strided_indices(max(length, other_length), CURVE_POINTS)  # shared x of the value curves
+    value = naive_positions.normalized_value(p, length)
+    counter_p = np.arange(COUNTER_POSITIONS)
+    bits = min(d_model, COUNTER_BITS)
+    step_p = np.arange(min(length, STEP_POSITIONS + 1))
+    steps = {}
+    if len(step_p) > 1:
+        steps = {
+            "binary": naive_positions.adjacent_steps(naive_positions.binary_code(step_p, d_model)),
+            "sinusoidal": naive_positions.adjacent_steps(sinusoidal_table(len(step_p), d_model)),
+        }
+    return dict(
+        position=p, clipped=p != position, summary=naive_positions.compare_schemes(length, d_model),
+        x=x, raw=naive_positions.on_axis(naive_positions.raw_index(length), x),
+        normalized={L: naive_positions.on_axis(naive_positions.normalized_index(L), x) for L in (length, other_length)},
+        value=value, same_value_other=naive_positions.position_with_value(value, other_length),
+        code=naive_positions.binary_code(np.array([p]), d_model)[0].astype(int).tolist(),
+        counter_positions=counter_p, binary=naive_positions.binary_code(counter_p, bits),
+        smooth=naive_positions.smooth_counter(counter_p, bits), periods=naive_positions.bit_periods(bits).tolist(),
+        step_positions=step_p[:-1], steps=steps,
+    )
+
+
+# The input layer (text 000)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def input_layer(batch: int, length: int, d_model: int, d_position: int, vocab_size: int, max_length: int) -> dict:
+    """The shape trace of the lesson's EmbeddingComposer and the cost of sum vs concat."""
+    from embedviz import composition  # torch: imported on first use, so pages without it never load torch
+    trace = composition.shape_trace(batch, length, d_model, vocab_size=vocab_size, max_context_length=max_length,
+                                    d_position=d_position)
+    return dict(
+        trace=trace,
+        sum=composition.width_and_params(vocab_size, max_length, d_model, d_model, combine="sum"),
+        concat=composition.width_and_params(vocab_size, max_length, d_model, d_position, combine="concat"),
+    )
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def refusals(max_length: int, length: int) -> dict[str, str]:
+    from embedviz import composition
+    return composition.refusal_messages(max_length, length)
+
+
+# Raw ids (text 001), dot product (text 002), subwords (text 003)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def byte_neighbours(char: str) -> list[tuple[int, str]]:
+    return raw_ids.byte_id_neighbours(char)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def id_neighbour_rows(word: str, other: str) -> dict:
+    """The bundled model: the rows next to ``word``'s id, and where ``other`` ranks by cosine."""
+    from embedviz.app.real_model_view import model  # the bundled table, loaded once per process
+    from embedviz.word_vectors import pair_similarity
+
+    m = model()
+    a, b = m.token_id(word), m.token_id(other)
+    rows = raw_ids.id_neighbours(m.token_embeddings, a)
+    return dict(
+        id=a, other_id=b, gap=abs(a - b), tokens=m.tokens([i for i, _ in rows]), rows=rows,
+        other_cos=pair_similarity(m.token_embeddings, a, b),
+        rank=raw_ids.cosine_rank(m.token_embeddings, a, b), vocab_size=m.vocab_size,
+    )
+
+
+def vectors(len_u: float, angle_u: float, len_v: float, angle_v: float) -> dict:
+    u, v = dot_product.polar_vector(len_u, angle_u), dot_product.polar_vector(len_v, angle_v)
+    return dict(u=u, v=v, **dot_product.compare_vectors(u, v))
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def prediction_answers() -> list[dict]:
+    """The activity's pairs with the bundled model's cosine and band."""
+    from embedviz.app.real_model_view import model
+    from embedviz.word_vectors import pair_similarity
+
+    m, out = model(), []
+    for a, b in dot_product.PREDICTION_PAIRS:
+        cos = pair_similarity(m.token_embeddings, m.token_id(a), m.token_id(b))
+        out.append(dict(a=a, b=b, cos=cos, band=dot_product.similarity_band(cos)))
+    return out
+
+
+def grade(guesses: tuple[str, ...], answers: tuple[str, ...]) -> list[bool]:
+    return dot_product.grade_guesses(guesses, answers)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def pieces(word: str) -> list[tuple[str, int]]:
+    from embedviz.app.real_model_view import model
+
+    return subwords.word_pieces(model().tokenizer, word)
+
+
+def position_budget() -> dict:
+    return qwen3_position_budget()

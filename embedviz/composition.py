@@ -1,0 +1,121 @@
+"""Text 000's input layer in shapes: (B, T) ids -> (B, T, D), and why the two parts are summed, not concatenated.
+
+    ids (B, T) --token table (V, D)--> (B, T, D)
+    0..T-1     --position table (L, D)--> (T, D) --unsqueeze(0)--> (1, T, D), broadcast over B
+    sum        -> (B, T, D)                 every later layer keeps width D
+    concat     -> (B, T, D_tok + D_pos)     a wider residual stream: every later d x d matrix grows with it
+
+Both position modules of the lesson precompute (or store) L rows and refuse T > L; the messages shown are the
+modules' own (embedviz.embeddings).
+"""
+from __future__ import annotations
+
+from typing import Literal
+
+import torch
+
+from embedviz._validate import positive_int
+from embedviz.embeddings import (
+    EmbeddingComposer,
+    LearnedPositionalEmbedding,
+    SinusoidalPositionalEmbedding,
+    TokenEmbedding,
+)
+
+Combine = Literal["sum", "concat"]
+COMBINES: tuple[str, ...] = ("sum", "concat")
+MAX_SHAPE_ELEMENTS = 8 * 512 * 512  # B * T * D of the demo batch (2,097,152): built for real, so keep it small
+
+
+def width_and_params(
+    vocab_size: int, max_context_length: int, d_token: int, d_position: int, *, combine: Combine
+) -> dict[str, int]:
+    """What summing or concatenating costs: the tables, the width every layer then sees, one layer's attention.
+
+    sum needs d_position == d_token (the two vectors are added element by element) and keeps width D.
+    concat allows any d_position and makes the width d_token + d_position; the four attention projections of the
+    next block (q, k, v, output: width x width each, biases left out) grow with the square of that width.
+    """
+    V = positive_int("vocab_size", vocab_size)
+    L = positive_int("max_context_length", max_context_length)
+    d_tok = positive_int("d_token", d_token)
+    d_pos = positive_int("d_position", d_position)
+    if combine == "sum":
+        if d_pos != d_tok:
+            raise ValueError(f"d_position ({d_pos}) must equal d_token ({d_tok}) to be summed")
+        width = d_tok
+    elif combine == "concat":
+        width = d_tok + d_pos
+    else:
+        raise ValueError(f"combine ({combine!r}) must be one of {', '.join(map(repr, COMBINES))}")
+    return dict(
+        token_table=V * d_tok,
+        position_table=L * d_pos,
+        width=width,
+        attention_per_layer=4 * width * width,
+    )
+
+
+def shape_trace(
+    batch: int, length: int, d_model: int, *, vocab_size: int = 256, max_context_length: int = 512,
+    positional: Literal["sinusoidal", "learned"] = "sinusoidal", d_position: int | None = None, seed: int = 0,
+) -> dict:
+    """Run the lesson's EmbeddingComposer on a random (B, T) batch and record every shape on the way.
+
+    Returns ``shapes``: [(step, shape tuple)] in pipeline order; ``sum_shape`` and ``concat_shape`` (the two ways
+    to combine, built for real with torch).
+    """
+    B = positive_int("batch", batch)
+    T = positive_int("length", length)
+    D = positive_int("d_model", d_model, minimum=2)
+    if B * T * D > MAX_SHAPE_ELEMENTS:
+        raise ValueError(f"batch x length x d_model ({B * T * D:,}) must be <= {MAX_SHAPE_ELEMENTS:,} for this demo")
+    generator = torch.Generator().manual_seed(positive_int("seed", seed, minimum=0))
+    tok = TokenEmbedding(vocab_size, D, generator=generator)
+    if positional == "sinusoidal":
+        pos_module = SinusoidalPositionalEmbedding(max_context_length, D)
+    elif positional == "learned":
+        pos_module = LearnedPositionalEmbedding(max_context_length, D, generator=generator)
+    else:
+        raise ValueError(f"positional ({positional!r}) must be 'sinusoidal' or 'learned'")
+    composer = EmbeddingComposer(tok, pos_module)
+    d_pos = D if d_position is None else positive_int("d_position", d_position)
+    concat_module = pos_module if d_pos == D else SinusoidalPositionalEmbedding(max_context_length, d_pos)
+    ids = torch.randint(0, vocab_size, (B, T), generator=generator)  # (B, T)
+    with torch.no_grad():
+        token_vectors = tok(ids)  # (B, T, D)
+        positions = pos_module(T)  # (T, D); raises past max_context_length
+        broadcast = positions.unsqueeze(0)  # (1, T, D)
+        summed = composer(ids)  # (B, T, D)
+        concat_pos = concat_module(T).unsqueeze(0).expand(B, T, d_pos)  # (B, T, D_pos)
+        concatenated = torch.cat([token_vectors, concat_pos], dim=-1)  # (B, T, D + D_pos)
+    return dict(
+        shapes=[
+            ("ids", tuple(ids.shape)),
+            ("token_vectors", tuple(token_vectors.shape)),
+            ("positions", tuple(positions.shape)),
+            ("broadcast", tuple(broadcast.shape)),
+            ("sum", tuple(summed.shape)),
+        ],
+        sum_shape=tuple(summed.shape),
+        concat_shape=tuple(concatenated.shape),
+    )
+
+
+def refusal_messages(max_context_length: int, length: int) -> dict[str, str]:
+    """Each lesson position module asked for ``length`` positions when it holds ``max_context_length``.
+
+    Keys are the modules' class names; the value is the module's own ValueError message, or "" when the length
+    fits. A width of 2 is enough to ask: the check depends on the length only.
+    """
+    L = positive_int("max_context_length", max_context_length)
+    T = positive_int("length", length)
+    out = {}
+    for module in (LearnedPositionalEmbedding(L, 2), SinusoidalPositionalEmbedding(L, 2)):
+        name = type(module).__name__
+        try:
+            module(T)
+            out[name] = ""
+        except ValueError as error:
+            out[name] = str(error)
+    return out

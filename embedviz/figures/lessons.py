@@ -1,0 +1,59 @@
+"""Figures for the lessons' small demonstrations: naive position schemes, the binary counter, two 2-D vectors."""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+from embedviz.figures import f32, heatmap, line_chart, new_figure, side_by_side
+
+LEGEND_BELOW = dict(orientation="h", yanchor="top", y=-0.25, xanchor="left", x=0.0)  # keeps the subtitle clear
+
+
+
+def values_figure(positions, series: Mapping[str, np.ndarray], *, title: str, x_title: str, y_title: str,
+                  note: str | None = None, marker: int | None = None, marker_name: str = ""):
+    """Each series' value at each position, with a dotted line at the chosen position."""
+    fig = line_chart(positions, series, title=title, x_title=x_title, y_title=y_title, note=note)
+    fig.update_layout(legend=LEGEND_BELOW)
+    if marker is not None:
+        fig.add_vline(x=marker, line_dash="dot", line_color="#555", annotation_text=marker_name)
+    return fig
+
+
+def counter_figure(binary, smooth, positions, *, title: str, subplot_titles: Sequence[str], x_title: str,
+                   y_title: str, note: str | None = None):
+    """Binary code beside the smooth counter (bit / dimension down, position across): the same stripes, soft."""
+    panels = [
+        heatmap(np.asarray(z).T, x=np.asarray(positions), y=[str(b) for b in range(np.asarray(z).shape[1])],
+                title="", zmin=0.0, zmax=1.0, colorscale="Blues", x_title=x_title, y_title=y_title)
+        for z in (binary, smooth)
+    ]
+    fig = side_by_side(panels, title=title, subplot_titles=subplot_titles, note=note, spacing=0.06)
+    fig.update_xaxes(title_text=x_title)
+    fig.update_yaxes(title_text=y_title, type="category", col=1)
+    fig.update_yaxes(type="category", col=2)
+    fig.update_layout(margin=dict(t=120))  # room for the subtitle above the panel titles
+    return fig
+
+
+def steps_figure(positions, steps: Mapping[str, np.ndarray], *, title: str, x_title: str, y_title: str,
+                 note: str | None = None):
+    """Distance from each position to the next, one line per scheme."""
+    fig = line_chart(positions, steps, title=title, x_title=x_title, y_title=y_title, note=note, markers=True)
+    fig.update_layout(legend=LEGEND_BELOW)
+    return fig
+
+
+def vectors_figure(u, v, *, names: Sequence[str], title: str, note: str | None = None):
+    """Two arrows from the origin on equal axes, each labelled."""
+    u, v = np.asarray(u, dtype=np.float64), np.asarray(v, dtype=np.float64)
+    lim = max(1.0, float(np.abs(np.concatenate([u, v])).max())) * 1.2
+    fig = new_figure(title, note=note, height=420)
+    for vec, name, color in ((u, names[0], "#3366CC"), (v, names[1], "#DC3912")):
+        fig.add_trace(go.Scatter(x=f32([0, vec[0]]), y=f32([0, vec[1]]), mode="lines+markers+text", name=name,
+                                 text=["", name], textposition="top center", line=dict(color=color, width=3)))
+    fig.update_xaxes(range=[-lim, lim], zeroline=True, zerolinecolor="#bbb")
+    fig.update_yaxes(range=[-lim, lim], zeroline=True, zerolinecolor="#bbb", scaleanchor="x", scaleratio=1)
+    return fig

@@ -1,0 +1,56 @@
+"""The "Dot product and cosine" page: metrics equal the core's, the activity hides then reveals computed cosines."""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from embedviz import dot_product as dp
+from tests.app import pagetest as pt
+
+
+def _metrics(at) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def test_defaults_and_widgets_match_the_core():
+    at = pt.page("dot_product").run()
+    pt.ok(at)
+    assert _metrics(at) == {"u · v": "1.500", "|u| |v| cos θ": "1.500", "cosine similarity": "0.500",
+                            "angle θ": "60.0°"}  # 2 x 1.5 x cos 60°
+    at.slider(key="dot_av").set_value(90).run()
+    assert _metrics(at)["u · v"] in ("0.000", "-0.000")  # a right angle
+    at.slider(key="dot_av").set_value(200).run()
+    at.select_slider(key="dot_lv").set_value(3.0).run()
+    pt.ok(at)
+    core = dp.compare_vectors(dp.polar_vector(2.0, 0), dp.polar_vector(3.0, 200))
+    shown = _metrics(at)
+    assert shown["u · v"] == f"{core['dot']:.3f}" == f"{6 * math.cos(math.radians(200)):.3f}"
+    assert shown["angle θ"] == "160.0°"
+
+
+def test_prediction_is_hidden_until_revealed_then_graded():
+    pretrained = pytest.importorskip("embedviz.pretrained")
+    at = pt.page("dot_product").run()
+    at.segmented_control(key="dot_g0").set_value("close").run()
+    pt.ok(at)
+    assert not at.dataframe  # nothing revealed yet
+    at.toggle(key="dot_reveal").set_value(True).run()
+    pt.ok(at)
+    table = at.dataframe[0].value
+    m = pretrained.load_bundled_model()
+    W = m.token_embeddings.astype(float)
+    for (a, b), cos in zip(dp.PREDICTION_PAIRS, table.iloc[:, 2]):
+        x, y = W[m.token_id(a)], W[m.token_id(b)]
+        assert cos == pytest.approx(float(x @ y / (x @ x) ** 0.5 / (y @ y) ** 0.5))  # the cosine by its definition
+    assert table.iloc[0, 4] == "✓"  # cat - dog guessed "close", and it is (lesson 002)
+    assert table.iloc[1, 4] == "✓"  # cat - tuesday left at "unrelated", and it is
+    right = sum(mark == "✓" for mark in table.iloc[:, 4])
+    assert _metrics(at)["right guesses"] == f"{right} / {len(dp.PREDICTION_PAIRS)}"
+
+
+def test_chinese():
+    at = pt.page("dot_product", lang="zh", dot_reveal="true").run()
+    pt.ok(at)
+    assert pt.is_chinese(at.title[0].value) and pt.is_chinese(pt.titles(at)[0])
+    assert all(pt.is_chinese(c) for c in at.dataframe[0].value.columns)

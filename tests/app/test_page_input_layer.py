@@ -1,0 +1,63 @@
+"""The "Input layer" page: the shapes shown are torch's, sum vs concat costs are the core's, both modules refuse."""
+from __future__ import annotations
+
+import torch
+
+from embedviz import composition
+from tests.app import pagetest as pt
+
+
+def test_defaults_show_the_shape_contract():
+    at = pt.page("input_layer").run()
+    pt.ok(at)
+    shapes = at.table[0].value.iloc[:, 1].tolist()
+    assert shapes == ["(2, 5)", "(2, 5, 8)", "(5, 8)", "(1, 5, 8)", "(2, 5, 8)"]
+    assert shapes[-1] == str(tuple(torch.broadcast_shapes((2, 5, 8), (1, 5, 8))))
+    table = at.dataframe[0].value
+    assert table.iloc[:, 1].tolist() == ["(2, 5, 8)", "(2, 5, 16)"]
+    assert table.iloc[:, 4].tolist() == ["8", "16"]
+
+
+def test_widgets_drive_shapes_and_costs():
+    at = pt.page("input_layer").run()
+    at.slider(key="inl_B").set_value(4).run()
+    at.select_slider(key="inl_T").set_value(16).run()
+    at.select_slider(key="inl_D").set_value(64).run()
+    at.select_slider(key="inl_Dpos").set_value(32).run()
+    pt.ok(at)
+    assert at.table[0].value.iloc[:, 1].tolist() == ["(4, 16)", "(4, 16, 64)", "(16, 64)", "(1, 16, 64)", "(4, 16, 64)"]
+    table = at.dataframe[0].value
+    concat = composition.width_and_params(256, 16, 64, 32, combine="concat")
+    assert table.iloc[1, 1] == "(4, 16, 96)"
+    assert table.iloc[1, 5] == f"{concat['attention_per_layer']:,}" == f"{4 * 96 * 96:,}"
+    assert table.iloc[0, 3] == f"{16 * 64:,}"  # the learned position table L x D
+
+
+def test_past_the_end_both_modules_refuse_with_their_own_message():
+    at = pt.page("input_layer", inl_T="32", inl_L="16").run()
+    pt.ok(at)
+    messages = composition.refusal_messages(16, 32)
+    shown = [w.value for w in at.warning]
+    assert len(shown) == 2
+    assert shown[0].endswith(messages["LearnedPositionalEmbedding"]) and shown[1].endswith(messages["SinusoidalPositionalEmbedding"])
+    assert "SinusoidalPositionalEmbedding" in shown[1]
+    assert not at.table  # no shapes: the modules refused
+
+
+def test_chinese():
+    at = pt.page("input_layer", lang="zh").run()
+    pt.ok(at)
+    assert pt.is_chinese(at.title[0].value)
+    assert all(pt.is_chinese(c) for c in at.table[0].value.columns)
+
+
+def test_compare_page_shows_the_sinusoidal_modules_refusal_too():
+    at = pt.page("compare", cmp_len="64", cmp_k="3").run()
+    pt.ok(at)
+    messages = composition.refusal_messages(64, 67)
+    assert messages["SinusoidalPositionalEmbedding"] == "Cannot embed a sequence of length T (67): max_context_length is only 64"
+    warning = at.warning[0].value
+    assert messages["LearnedPositionalEmbedding"] in warning
+    assert "SinusoidalPositionalEmbedding says: “" + messages["SinusoidalPositionalEmbedding"] + "”" in warning
+    zh = pt.page("compare", lang="zh", cmp_len="64", cmp_k="3").run()
+    assert "SinusoidalPositionalEmbedding 报错：“" + messages["SinusoidalPositionalEmbedding"] + "”" in zh.warning[0].value

@@ -1,0 +1,35 @@
+"""The subword block of the "Real model" page (lesson 003): the pieces shown are the bundled tokenizer's."""
+from __future__ import annotations
+
+import pytest
+
+from tests.app import pagetest as pt
+
+
+@pytest.fixture(scope="module")
+def minilm():
+    return pytest.importorskip("embedviz.pretrained").load_bundled_model()
+
+
+def _pieces(at):
+    table = next(d.value for d in at.table if list(d.value.columns)[0] in ("piece", "子词"))
+    return table.iloc[:, 0].tolist(), table.iloc[:, 1].tolist()
+
+
+def test_unbelief_is_shown_as_this_model_splits_it(minilm):
+    at = pt.page("real_model").run()
+    pt.ok(at)
+    pieces, ids = _pieces(at)
+    encoding = minilm.tokenizer.encode("unbelief", add_special_tokens=False)
+    assert pieces == encoding.tokens == ["un", "##bel", "##ie", "##f"]  # not the lesson's BPE "un" + "belief"
+    assert ids == list(encoding.ids)
+    assert any("4 piece(s): un + ##bel + ##ie + ##f" in c.value for c in at.caption)
+
+
+def test_another_word_and_chinese(minilm):
+    at = pt.page("real_model", real_subword="tokenization").run()
+    pt.ok(at)
+    assert _pieces(at)[0] == ["token", "##ization"]
+    zh = pt.page("real_model", lang="zh").run()
+    pt.ok(zh)
+    assert any("子词" in m.value for m in zh.markdown)

@@ -1,0 +1,64 @@
+"""Lesson blocks of the "Token embeddings" page: raw ids (lesson 001) and lesson 004's 409.6M preset."""
+from __future__ import annotations
+
+import pytest
+
+from embedviz.app.i18n import catalog
+from tests.app import pagetest as pt
+
+TAB = catalog()["tok.tab_onehot"]
+
+
+@pytest.fixture(scope="module")
+def minilm():
+    return pytest.importorskip("embedviz.pretrained").load_bundled_model()
+
+
+def test_defaults_show_byte_ids_and_king_queen(minilm):
+    at = pt.page("token_embeddings", tok_tab=TAB["en"]).run()
+    pt.ok(at)
+    bytes_table = at.dataframe[0].value
+    assert bytes_table.iloc[:, 0].tolist() == [ord(c) for c in "@ABCD"]  # 'A' 65, 'B' 66 (lesson 001)
+    king, queen = minilm.token_id("king"), minilm.token_id("queen")
+    near = at.dataframe[1].value
+    assert near.iloc[:, 0].tolist() == list(range(king - 3, king + 4))
+    assert near.iloc[:, 1].tolist() == minilm.tokens(range(king - 3, king + 4))
+    assert max(c for i, c in zip(near.iloc[:, 0], near.iloc[:, 2]) if i != king) < 0.3  # id neighbours: unrelated
+    metrics = {m.label: m.value for m in at.metric}
+    cos = pt_cos(minilm, king, queen)
+    assert metrics["cos(“king”, “queen”)"] == f"{cos:.3f}"
+    assert any(f"{abs(king - queen):,} rows apart" in c.value for c in at.caption)
+
+
+def pt_cos(m, a, b) -> float:
+    x, y = m.token_embeddings[a].astype(float), m.token_embeddings[b].astype(float)
+    return float(x @ y / (x @ x) ** 0.5 / (y @ y) ** 0.5)
+
+
+def test_other_words_and_errors(minilm):
+    at = pt.page("token_embeddings", tok_tab=TAB["en"], tok_char="a", tok_word="cat", tok_other="dog").run()
+    pt.ok(at)
+    assert at.dataframe[0].value.iloc[:, 0].tolist() == [95, 96, 97, 98, 99]
+    assert {m.label: m.value for m in at.metric}["cos(“cat”, “dog”)"] == f"{pt_cos(minilm, minilm.token_id('cat'), minilm.token_id('dog')):.3f}"
+    bad = pt.page("token_embeddings", tok_tab=TAB["en"], tok_word="xylophone").run()
+    pt.ok(bad, errors_allowed=True)
+    assert any("xylophone" in e.value and "word pieces" in e.value for e in bad.error)
+
+
+def test_chinese():
+    at = pt.page("token_embeddings", lang="zh", tok_tab=TAB["zh"]).run()
+    pt.ok(at)
+    assert pt.is_chinese(at.subheader[0].value)
+    assert any("相隔" in c.value for c in at.caption)
+
+
+def test_lesson_004_preset_shows_409_6_million():
+    from embedviz.params import LESSON_004
+
+    params_tab = catalog()["tok.tab_params"]["en"]
+    at = pt.page("token_embeddings", tok_tab=params_tab).run()
+    at.selectbox(key="tok_preset").set_value(LESSON_004).run()
+    pt.ok(at)
+    assert at.number_input(key="tok_V").value == 100_000 and at.number_input(key="tok_D").value == 4_096
+    token_metric = catalog()["tok.metric_token"]["en"]
+    assert pt.metric(at, token_metric) == "409,600,000"  # text 004: "4 亿多个浮点数"

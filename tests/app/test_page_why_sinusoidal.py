@@ -1,0 +1,61 @@
+"""The "Why sine and cosine" page: the numbers shown are the core's, the widgets drive them, and it speaks Chinese."""
+from __future__ import annotations
+
+import numpy as np
+
+from embedviz import naive_positions as naive
+from tests.app import pagetest as pt
+
+
+def _metrics(at) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def test_defaults_show_lesson_003s_example():
+    at = pt.page("why_sinusoidal").run()
+    pt.ok(at)
+    shown = _metrics(at)
+    assert shown["largest value (L − 1)"] == "999"
+    assert shown["p / L at position 500 (L = 1,000)"] == "0.5"  # lesson: 0.5 is word 500 of 1,000 ...
+    assert shown["position with the same value when L₂ = 10"] == "5"  # ... and word 5 of 10
+    assert len(at.get("plotly_chart")) == 4
+    table = at.dataframe[0].value
+    assert table.iloc[:, 4].tolist() == [1000, 1000, 0, 1000]  # 8 bits name only 256 of 1,000 positions
+    assert at.warning and "256" in at.warning[0].value
+
+
+def test_widgets_change_the_numbers_to_the_cores():
+    at = pt.page("why_sinusoidal").run()
+    at.select_slider(key="naive_L").set_value(4096).run()
+    at.select_slider(key="naive_L2").set_value(100).run()
+    at.slider(key="naive_p").set_value(1024).run()
+    at.select_slider(key="naive_d").set_value(16).run()
+    pt.ok(at)
+    shown = _metrics(at)
+    s = naive.compare_schemes(4096, 16)
+    assert shown["largest value (L − 1)"] == f"{s['raw']['max_abs']:,.0f}" == "4,095"
+    assert shown["times a token-vector entry (0.02)"] == "204,750"
+    assert shown["p / L at position 1,024 (L = 4,096)"] == "0.25"
+    assert shown["position with the same value when L₂ = 100"] == "25"
+    assert not at.warning  # 16 bits: 65,536 codes for 4,096 positions
+    assert any("**0000010000000000**" in m.value for m in at.markdown)  # 1,024 = 2^10 in 16 bits
+    steps = pt.chart(at, "Distance from position p")
+    binary = pt.values(steps["data"][0]["y"])
+    np.testing.assert_allclose(binary, naive.adjacent_steps(naive.binary_code(np.arange(41), 16)), rtol=1e-6)
+    sinus = pt.values(steps["data"][1]["y"])
+    assert np.ptp(sinus) < 1e-5  # the sinusoidal line is flat
+
+
+def test_position_past_the_length_is_clipped_not_an_error():
+    at = pt.page("why_sinusoidal", naive_L="10", naive_p="500").run()
+    pt.ok(at)
+    assert any("showing the last one, 9" in c.value for c in at.caption)
+
+
+def test_url_round_trip_and_chinese():
+    at = pt.page("why_sinusoidal", lang="zh", naive_L="256", naive_d="4").run()
+    pt.ok(at)
+    assert at.select_slider(key="naive_L").value == 256
+    assert pt.is_chinese(at.title[0].value)
+    assert all(pt.is_chinese(t) for t in pt.titles(at))
+    assert "D = 4 位只能区分 16 个位置" in at.warning[0].value
