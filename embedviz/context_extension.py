@@ -101,11 +101,19 @@ def extension_settings(config: Mapping[str, Any], *, layer_type: str | None = No
     if layer_type is None and isinstance(config, Mapping):
         nested = config.get("rope_scaling") or config.get("rope_parameters")
         if isinstance(nested, Mapping) and any(isinstance(value, Mapping) for value in nested.values()):
-            layer_type = "full_attention" if isinstance(nested.get("full_attention"), Mapping) else next(
-                key for key, value in nested.items() if isinstance(value, Mapping))
+            # full_attention first; a proportional layer (Gemma 4) is a pair layout, not a context extension
+            usable = [key for key, value in nested.items() if isinstance(value, Mapping)
+                      and value.get("rope_type", value.get("type")) != "proportional"]
+            layer_type = "full_attention" if "full_attention" in usable else (usable or [None])[0]
+            if layer_type is None:
+                raise ValueError("rope_parameters has only 'proportional' layer types: the context-extension "
+                                 "methods (linear, dynamic, yarn, longrope, llama3) do not apply to them")
     out = from_config(config, layer_type=layer_type)
     scaling = out["scaling"] or {}
     rope_type = scaling.get("rope_type", "default")
+    if rope_type == "proportional":
+        raise ValueError("rope_type 'proportional' is a layout of the pairs, not a context extension: the methods "
+                         "here are linear, dynamic, yarn, longrope, llama3")
     original = out["original_max_position_embeddings"]
     if rope_type == "default":
         target = UNSCALED_TARGET if original < UNSCALED_TARGET else 4 * original

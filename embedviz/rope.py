@@ -58,6 +58,26 @@ def rotation_angles(positions, inv_freq) -> np.ndarray:
     return positions[:, None] * np.asarray(inv_freq, dtype=np.float64)[None, :]
 
 
+def rotary_dim(head_dim: int, partial_rotary_factor: float | None = None) -> int:
+    """d = int(head_dim * partial_rotary_factor), as transformers truncates it: the rotated leading dimensions.
+
+    GPT-NeoX rotates 0.25 of each head, Phi-2 0.4, GLM 0.5; the remaining head_dim - d dimensions carry no position.
+    """
+    head_dim = even_int("head_dim", head_dim, what="RoPE")
+    if partial_rotary_factor is None:
+        return head_dim
+    partial_rotary_factor = finite_float("partial_rotary_factor", partial_rotary_factor, greater_than=0.0)
+    if partial_rotary_factor > 1.0:
+        raise ValueError(f"partial_rotary_factor ({partial_rotary_factor:g}) must be in (0, 1]")
+    dim = int(head_dim * partial_rotary_factor)
+    if dim < 2 or dim % 2:
+        raise ValueError(
+            f"rotary dimension int(head_dim * partial_rotary_factor) = int({head_dim} * {partial_rotary_factor:g}) "
+            f"= {dim} must be even and >= 2"
+        )
+    return dim
+
+
 def rotate(
     x,
     positions,
@@ -65,15 +85,24 @@ def rotate(
     *,
     pairing: Pairing = "half",
     inv_freq: np.ndarray | None = None,
+    partial_rotary_factor: float | None = None,
 ) -> np.ndarray:
     """Apply RoPE to ``x`` of shape (..., T, head_dim) at ``positions`` of shape (T,).
 
     ``inv_freq`` overrides the plain frequencies (for scaled variants). The result has x's shape; norms are kept.
+    ``partial_rotary_factor`` < 1 rotates only the first d = int(head_dim * factor) dimensions (pairs formed inside
+    them, either pairing) and passes the rest through unchanged, as GPT-NeoX, Phi and GLM do; inv_freq then has d/2
+    entries.
     """
     _check_pairing(pairing)
     x = finite_array("x", x).astype(np.float64)
     if x.ndim < 2:
         raise ValueError(f"x must have shape (..., T, head_dim), got shape {x.shape}")
+    if partial_rotary_factor is not None:
+        dim = rotary_dim(x.shape[-1], partial_rotary_factor)
+        if dim < x.shape[-1]:  # rotate the leading d dims, keep the rest: (..., T, d) + (..., T, head_dim - d)
+            rotated = rotate(x[..., :dim], positions, theta, pairing=pairing, inv_freq=inv_freq)
+            return np.concatenate([rotated, x[..., dim:]], axis=-1)
     T, head_dim = x.shape[-2:]
     head_dim, theta = _check(head_dim, theta)
     if inv_freq is None:

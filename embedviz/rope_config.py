@@ -60,6 +60,40 @@ def _config_positive_int(config: Mapping[str, Any], key: str, *, maximum: int = 
     return positive_int(key, config[key], maximum=maximum)
 
 
+def config_text_part(config: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The part of a config.json that describes the language model: ``text_config`` of a multimodal config
+    (Gemma 3, Llama 4) when the top level has no RoPE fields of its own, else the config itself."""
+    if not isinstance(config, Mapping):
+        raise ValueError(f"config must be a dict read from config.json, got {type(config).__name__}")
+    own = ("rope_theta", "rope_scaling", "rope_parameters", "hidden_size", "head_dim", "max_position_embeddings")
+    text = config.get("text_config")
+    if isinstance(text, Mapping) and not any(config.get(key) is not None for key in own):
+        return text
+    return config
+
+
+def _head_dim(config: Mapping[str, Any], layer_type: str | None) -> int:
+    """The head size RoPE works on, as transformers' config classes set it:
+    - DeepSeek-V2/V3 (MLA): ``qk_rope_head_dim`` (64), the decoupled RoPE part of each head, not hidden / heads;
+    - Gemma 4's "full_attention" layers: ``global_head_dim`` (512) when the config has it;
+    - else ``head_dim``, else hidden_size // num_attention_heads."""
+    if config.get("qk_rope_head_dim") is not None:
+        return even_int("qk_rope_head_dim", config["qk_rope_head_dim"], what="RoPE", maximum=MAX_HEAD_DIM)
+    if layer_type == "full_attention" and config.get("global_head_dim") is not None:
+        return even_int("global_head_dim", config["global_head_dim"], what="RoPE", maximum=MAX_HEAD_DIM)
+    if config.get("head_dim") is not None:
+        return even_int("head_dim", config["head_dim"], what="RoPE", maximum=MAX_HEAD_DIM)
+    if config.get("hidden_size") is None or config.get("num_attention_heads") is None:
+        raise ValueError("config has neither 'head_dim' nor both 'hidden_size' and 'num_attention_heads'")
+    hidden_size = _config_positive_int(config, "hidden_size", maximum=MAX_HEAD_DIM * 1_024)
+    num_attention_heads = _config_positive_int(config, "num_attention_heads", maximum=MAX_HEAD_DIM * 1_024)
+    if hidden_size % num_attention_heads:
+        raise ValueError(
+            f"hidden_size ({hidden_size}) must be divisible by num_attention_heads ({num_attention_heads})"
+        )
+    return even_int("head_dim", hidden_size // num_attention_heads, what="RoPE", maximum=MAX_HEAD_DIM)
+
+
 def from_config(config: Mapping[str, Any], *, layer_type: str | None = None) -> dict[str, Any]:
     """Read a model's ``config.json`` dict into the arguments of :func:`compute`, as transformers reads it.
 
@@ -80,8 +114,7 @@ def from_config(config: Mapping[str, Any], *, layer_type: str | None = None) -> 
       max_position_embeddings (transformers' dynamic NTK ignores any other);
     - yarn / longrope without ``factor``: factor = max_position_embeddings / original_max_position_embeddings.
     """
-    if not isinstance(config, Mapping):
-        raise ValueError(f"config must be a dict read from config.json, got {type(config).__name__}")
+    config = config_text_part(config)
     # transformers: `rope_parameters = rope_scaling or rope_parameters` (an old key wins when both are set)
     rope_parameters = config.get("rope_scaling") or config.get("rope_parameters") or {}
     if not isinstance(rope_parameters, Mapping):
@@ -110,20 +143,14 @@ def from_config(config: Mapping[str, Any], *, layer_type: str | None = None) -> 
         if partial_rotary_factor is not None:
             rope_parameters["partial_rotary_factor"] = partial_rotary_factor
 
-    if config.get("head_dim") is not None:
-        head_dim = even_int("head_dim", config["head_dim"], what="RoPE", maximum=MAX_HEAD_DIM)
-    else:
-        if config.get("hidden_size") is None or config.get("num_attention_heads") is None:
-            raise ValueError("config has neither 'head_dim' nor both 'hidden_size' and 'num_attention_heads'")
-        hidden_size = _config_positive_int(config, "hidden_size", maximum=MAX_HEAD_DIM * 1_024)
-        num_attention_heads = _config_positive_int(config, "num_attention_heads", maximum=MAX_HEAD_DIM * 1_024)
-        if hidden_size % num_attention_heads:
-            raise ValueError(
-                f"hidden_size ({hidden_size}) must be divisible by num_attention_heads ({num_attention_heads})"
-            )
-        head_dim = even_int("head_dim", hidden_size // num_attention_heads, what="RoPE", maximum=MAX_HEAD_DIM)
+    head_dim = _head_dim(config, layer_type)
     max_position_embeddings = _config_positive_int(config, "max_position_embeddings")
 
+    # Qwen2-VL's v4 "mrope" is plain RoPE per axis (transformers maps it to default); mrope_section is read by
+    # embedviz.rope_layers.mrope_of, not by the frequencies
+    if rope_parameters.get("rope_type", rope_parameters.get("type")) == "mrope":
+        rope_parameters["rope_type"] = "default"
+    rope_parameters.pop("mrope_section", None)
     rope_type = resolve_rope_type(rope_parameters)
     rope_parameters.pop("type", None)
     rope_parameters["rope_type"] = rope_type

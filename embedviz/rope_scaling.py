@@ -10,6 +10,7 @@ frequencies w_i = theta^(-2i/d) so that the long context maps back onto angles t
 - "yarn"      keep fast pairs, divide slow pairs by factor, ramp between; scale attention (Peng et al. 2023)
 - "longrope"  one searched factor per pair, a short and a long set         (Ding et al. 2024, Phi-3)
 - "llama3"    like yarn but the ramp is over wavelengths                  (Meta, Llama 3.1)
+- "proportional" rotate the first pairs at theta^(-2i/head_dim), give the rest frequency 0 (Gemma 4 global layers)
 
 The formulas follow ``transformers/modeling_rope_utils.py`` (transformers 5.24.0): one private function per
 method, all with one signature, picked by name from ``ROPE_INIT_FUNCTIONS``. Where transformers computes in
@@ -33,8 +34,9 @@ import numpy as np
 
 from embedviz._validate import even_int, finite_array, finite_float, positive_int
 from embedviz.rope import inverse_frequencies
+from embedviz.rope import rotary_dim as _rope_rotary_dim
 
-RopeType = Literal["default", "linear", "dynamic", "yarn", "longrope", "llama3"]
+RopeType = Literal["default", "linear", "dynamic", "yarn", "longrope", "llama3", "proportional"]
 
 
 class RopeFrequencies(NamedTuple):
@@ -56,6 +58,7 @@ _REQUIRED_KEYS: dict[RopeType, tuple[str, ...]] = {
     "yarn": ("factor", "original_max_position_embeddings"),
     "longrope": ("short_factor", "long_factor", "original_max_position_embeddings", "factor"),
     "llama3": ("factor", "original_max_position_embeddings", "low_freq_factor", "high_freq_factor"),
+    "proportional": (),
 }
 _KEY_HINTS = {
     ("dynamic", "original_max_position_embeddings"): "the trained length; transformers uses the config's "
@@ -63,7 +66,6 @@ _KEY_HINTS = {
     ("longrope", "factor"): "transformers derives it as max_position_embeddings / original_max_position_embeddings, "
     "from_config() fills it in",
 }
-
 
 
 # helper functions
@@ -137,19 +139,7 @@ def _per_pair_factors(params: Mapping[str, Any], key: str, dim: int) -> np.ndarr
 
 def rotary_dim(head_dim: int, params: Mapping[str, Any]) -> int:
     """d = int(head_dim * partial_rotary_factor), as transformers truncates it; the rest of the head is not rotated."""
-    partial_rotary_factor = params.get("partial_rotary_factor")
-    if partial_rotary_factor is None:
-        return head_dim
-    partial_rotary_factor = finite_float("partial_rotary_factor", partial_rotary_factor, greater_than=0.0)
-    if partial_rotary_factor > 1.0:
-        raise ValueError(f"partial_rotary_factor ({partial_rotary_factor:g}) must be in (0, 1]")
-    dim = int(head_dim * partial_rotary_factor)
-    if dim < 2 or dim % 2:
-        raise ValueError(
-            f"rotary dimension int(head_dim * partial_rotary_factor) = int({head_dim} * {partial_rotary_factor:g}) "
-            f"= {dim} must be even and >= 2"
-        )
-    return dim
+    return _rope_rotary_dim(head_dim, params.get("partial_rotary_factor"))
 
 
 def resolve_rope_type(scaling: Mapping[str, Any]) -> str:
@@ -316,6 +306,24 @@ def _compute_llama3_parameters(
     return np.where(is_medium_freq, smoothed, inv_freq_llama), 1.0
 
 
+def _compute_proportional_parameters(
+    dim: int, theta: float, params: Mapping[str, Any], *, seq_len: int | None = None
+) -> tuple[np.ndarray, float]:
+    """Proportional RoPE (Gemma 4's global layers): here ``dim`` is the whole head_dim, and the result always has
+    head_dim/2 entries. The first int(partial_rotary_factor * head_dim // 2) pairs turn at theta^(-2i/head_dim)
+    (the exponent counts the whole head, unlike partial RoPE); the other pairs get frequency 0, never rotated.
+    An optional ``factor`` divides every frequency (default 1).
+    """
+    proportion = finite_float("partial_rotary_factor", params.get("partial_rotary_factor", 1.0), greater_than=0.0)
+    if proportion > 1.0:
+        raise ValueError(f"partial_rotary_factor ({proportion:g}) must be in (0, 1] for rope_type 'proportional'")
+    factor = _factor(params, "proportional") if params.get("factor") is not None else 1.0
+    rotated_pairs = int(proportion * dim // 2)  # transformers' precedence: (proportion * dim) // 2
+    inv_freq = np.zeros(dim // 2, dtype=np.float64)  # (head_dim/2,): the unrotated pairs stay at 0
+    inv_freq[:rotated_pairs] = inverse_frequencies(dim, theta)[:rotated_pairs]
+    return inv_freq / factor, 1.0
+
+
 # the registry: a new method is one function above plus one line here (as transformers' ROPE_INIT_FUNCTIONS)
 ROPE_INIT_FUNCTIONS: dict[str, Callable[..., tuple[np.ndarray, float]]] = {
     "default": _compute_default_parameters,
@@ -324,6 +332,7 @@ ROPE_INIT_FUNCTIONS: dict[str, Callable[..., tuple[np.ndarray, float]]] = {
     "yarn": _compute_yarn_parameters,
     "longrope": _compute_longrope_parameters,
     "llama3": _compute_llama3_parameters,
+    "proportional": _compute_proportional_parameters,
 }
 
 
@@ -344,6 +353,8 @@ LATEX: dict[str, str] = {
               r"\lambda_i > L_{train}/\text{low}\\ (1-\kappa_i)\,\omega_i/s + \kappa_i\,\omega_i & \text{else}"
               r"\end{cases},\quad \kappa_i = \frac{L_{train}/\lambda_i - \text{low}}{\text{high} - \text{low}},"
               r"\ \ \lambda_i = \frac{2\pi}{\omega_i}",
+    "proportional": r"\omega_i = \begin{cases}\theta^{-2i/d_{head}}/s & i < \lfloor p\,d_{head}/2 \rfloor\\ 0 & "
+                    r"\text{else (not rotated)}\end{cases}",
 }
 
 
@@ -413,7 +424,8 @@ def compute(
         hints = [f" ({_KEY_HINTS[rope_type, key]})" if (rope_type, key) in _KEY_HINTS else "" for key in missing]
         names = ", ".join(f"'{key}'{hint}" for key, hint in zip(missing, hints))
         raise ValueError(f"scaling for rope_type '{rope_type}' is missing required key(s): {names}")
-    dim = rotary_dim(head_dim, scaling)
+    # proportional keeps all head_dim/2 pairs (the unrotated ones at frequency 0); the others shrink to d/2
+    dim = head_dim if rope_type == "proportional" else rotary_dim(head_dim, scaling)
     inv_freq, attention_factor = ROPE_INIT_FUNCTIONS[rope_type](dim, theta, scaling, seq_len=seq_len)
     return RopeFrequencies(np.asarray(inv_freq, dtype=np.float64), float(attention_factor))
 

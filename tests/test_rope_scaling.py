@@ -322,7 +322,7 @@ def test_old_type_key_and_su_alias():
 
 
 def test_registry_has_one_signature():
-    assert list(ROPE_INIT_FUNCTIONS) == ["default", "linear", "dynamic", "yarn", "longrope", "llama3"]
+    assert list(ROPE_INIT_FUNCTIONS) == ["default", "linear", "dynamic", "yarn", "longrope", "llama3", "proportional"]
     scaling = {"factor": 2.0, "original_max_position_embeddings": 64, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
                "short_factor": [1.0] * 4, "long_factor": [2.0] * 4}
     for rope_type, fn in ROPE_INIT_FUNCTIONS.items():
@@ -509,6 +509,10 @@ def _cases(head_dim):
                           "partial_rotary_factor": 0.5}, None),
         ("partial-llama3", {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
                             "original_max_position_embeddings": 1024, "partial_rotary_factor": 0.5}, None),
+        # proportional (Gemma 4 global layers): head_dim/2 entries, the unrotated pairs at frequency 0
+        ("proportional-quarter", {"rope_type": "proportional", "partial_rotary_factor": 0.25}, None),
+        ("proportional-whole", {"rope_type": "proportional"}, None),
+        ("proportional-odd", {"rope_type": "proportional", "partial_rotary_factor": 0.3, "factor": 8.0}, None),
     ]
 
 

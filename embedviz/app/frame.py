@@ -31,6 +31,7 @@ PAGES: list[tuple[str, list[tuple[str, str, str, str]]]] = [
             ("app_pages/rope.py", "rope.nav", ":material/rotate_right:", "rope"),
             ("app_pages/compare.py", "cmp.nav", ":material/compare:", "compare"),
             ("app_pages/context_extension.py", "ctx.nav", ":material/open_in_full:", "context-extension"),
+            ("app_pages/modern_rope.py", "mod.nav", ":material/layers:", "modern-rope"),
         ],
     ),
     ("nav.models", [("app_pages/real_model.py", "real.nav", ":material/psychology:", "real-model")]),

@@ -1,0 +1,93 @@
+"""RoPE in today's models: per-layer settings, partial / proportional rotation, NoPE layers, M-RoPE, and theory."""
+import streamlit as st
+
+from embedviz import rope_config, rope_layers
+from embedviz.app import modern_view as view
+from embedviz.app.i18n import t
+from embedviz.app.widgets import BIND, human_number, plot, show_error
+from embedviz.figures import layers as figs
+
+st.title(t("mod.title"))
+st.markdown(t("mod.intro"))
+
+# 1. the model: a published config or a pasted one
+source = st.selectbox(t("mod.source"), view.SOURCES, index=0, key="mod_src", help=t("mod.source_help"), bind=BIND)
+config_text = ""
+if source == view.CONFIG:
+    config_text = st.text_area(t("mod.paste"), view.example_text(), height=220, key="mod_config",
+                               max_chars=rope_config.MAX_CONFIG_CHARS)
+try:
+    model = view.model(source, config_text)
+except ValueError as error:
+    show_error(error)
+    st.stop()
+
+settings = model["settings"]
+names = [s["name"] for s in settings]
+colors = figs.setting_colors(names, rope_layers.NOPE)
+labels = {}
+for s in settings:
+    count = model["counts"][s["name"]]
+    if s["nope"]:
+        labels[s["name"]] = t("mod.nope_label", name=s["name"], count=count)
+    else:
+        labels[s["name"]] = t("mod.setting_label", name=s["name"], rope_type=s["rope_type"],
+                              theta=human_number(s["theta"]), rotary=s["rotary_dim"], head_dim=s["head_dim"],
+                              count=count)
+
+# 2. the layer strip
+plot(figs.layer_strip(model["layers"], labels, colors, title=t("mod.strip_title", layers=len(model["layers"])),
+                      x_title=t("mod.strip_x")), key="mod_strip")
+if model["temperature"]:
+    temp = model["temperature"]
+    st.markdown(t("mod.nope_text", attn_scale=f"{temp['attn_scale']:g}", floor_scale=human_number(temp["floor_scale"])))
+    curve = view.temperature(temp["floor_scale"], temp["attn_scale"], 64 * int(temp["floor_scale"]))
+    plot(figs.two_curves(curve["positions"], (t("mod.temp_name"), curve["scale"]), ("", None),
+                         title=t("mod.temp_title"), x_title=t("mod.temp_x"), y_title=t("mod.temp_y")),
+         key="mod_temp")
+
+# 3. each distinct setting's curves
+rope_settings = [s for s in settings if not s["nope"]]
+first = rope_settings[0]
+train = model["train_length"]
+theory_length = st.select_slider(t("mod.scan_length"), view.SCAN_LENGTHS, value=1_024, key="mod_len", bind=BIND)
+dim = first["exponent_dim"]  # the d of theta^(-2i/d): rotary dims (partial), the whole head (proportional)
+theory = view.theory(dim, first["theta"], train, theory_length)
+plot(figs.wavelength_curves({s["name"]: s["wavelengths"] for s in rope_settings}, colors,
+                            title=t("mod.wave_title"), x_title=t("mod.wave_x"), y_title=t("mod.wave_y"),
+                            lines=[(train, t("mod.train_line", length=human_number(train)))],
+                            note=t("mod.critical_note", critical=theory["critical"], head_dim=dim)),
+     key="mod_wave")
+plot(figs.decay_curves(view.DISTANCES, {s["name"]: s["decay"] for s in rope_settings}, colors,
+                       title=t("mod.decay_title"), x_title=t("mod.decay_x"), y_title=t("mod.decay_y")),
+     key="mod_decay")
+
+# 4. partial / proportional rotation: which dimensions turn
+plot(figs.head_layout([(s["name"], s["rotated"]) for s in rope_settings], colors, title=t("mod.head_title"),
+                      x_title=t("mod.head_x"), rotated_name=t("mod.rotated"), unrotated_name=t("mod.unrotated")),
+     key="mod_head")
+st.markdown(t("mod.partial_text"))
+if model["mla"]:
+    mla = model["mla"]
+    st.caption(t("mod.mla", rope=first["head_dim"], qk=int(mla["qk_head_dim"]), mscale=mla["mscale"],
+                 scale=mla["scale"]))
+
+# 5. M-RoPE bands
+if model["mrope"]:
+    axis_names = [t("mod.axis_t"), t("mod.axis_h"), t("mod.axis_w")]
+    plot(figs.mrope_band(model["mrope"]["axes"], model["mrope"]["wavelengths"], axis_names,
+                         title=t("mod.mrope_title"), x_title=t("mod.wave_x"), y_title=t("mod.wave_y")),
+         key="mod_mrope")
+    st.markdown(t("mod.mrope_text"))
+
+# 6. the theory that sizes theta
+st.subheader(t("mod.theory"))
+st.markdown(t("mod.critical", head_dim=dim, theta=human_number(first["theta"]), train=human_number(train),
+              critical=theory["critical"], rest=dim - theory["critical"]))
+st.markdown(t("mod.base_bound", length=human_number(theory_length), head_dim=dim,
+              bound=f"{theory['base_bound']:.3g}", one_turn=f"{theory['one_turn']:.3g}",
+              theta=human_number(first["theta"])))
+plot(figs.two_curves(theory["s"], (t("mod.pi_interp"), theory["interpolation"]),
+                     (t("mod.pi_extrap"), theory["extrapolation"]), title=t("mod.pi_title"), x_title=t("mod.pi_x"),
+                     y_title=t("mod.pi_y"), log_y=True), key="mod_pi")
+st.markdown(t("mod.pi_text", interp=theory["interpolation"][0], ratio=theory["ratio"]))

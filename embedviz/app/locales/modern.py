@@ -1,0 +1,116 @@
+"""Texts of the "RoPE in today's models" page (English and 简体中文)."""
+
+STRINGS = {
+    "mod.nav": {"en": "RoPE in today's models", "zh": "当今模型里的 RoPE"},
+    "mod.title": {"en": "RoPE as today's models ship it", "zh": "当今模型实际使用的 RoPE"},
+    "mod.intro": {
+        "en": ("Current models rarely use one RoPE everywhere. Gemma mixes local and global layers with different "
+               "theta, Gemma 4 rotates only part of its global heads, Llama 4 leaves every fourth layer without any "
+               "position encoding, Qwen2.5-VL splits the pairs between time, height and width, and DeepSeek rotates "
+               "only 64 dimensions of each head. Pick a published config or paste your own: every number below is "
+               "read the way Hugging Face transformers reads it."),
+        "zh": ("如今的模型很少在所有层都用同一种 RoPE：Gemma 混用 theta 不同的局部层和全局层，Gemma 4 的全局层只旋转一部分维度，"
+               "Llama 4 每四层就有一层完全不用位置编码，Qwen2.5-VL 把维度对分给时间、高度和宽度，DeepSeek 每个头只旋转 64 维。"
+               "选择一个已发布的配置或粘贴你自己的 config.json：下面每个数字都按 Hugging Face transformers 的方式读取。"),
+    },
+    "mod.source": {"en": "Model", "zh": "模型"},
+    "mod.source_help": {"en": "Published config.json files (their RoPE fields), or paste one.",
+                        "zh": "已发布的 config.json（只含 RoPE 相关字段），或粘贴一个。"},
+    "mod.paste": {"en": "config.json", "zh": "config.json"},
+    # layer strip
+    "mod.strip_title": {"en": "Which RoPE each layer uses ({layers} layers)", "zh": "每一层使用哪种 RoPE（共 {layers} 层）"},
+    "mod.strip_x": {"en": "layer", "zh": "层"},
+    "mod.setting_label": {"en": "{name}: {rope_type}, theta {theta}, {rotary}/{head_dim} dims turn ({count} layers)",
+                          "zh": "{name}：{rope_type}，theta {theta}，{head_dim} 维中 {rotary} 维旋转（{count} 层）"},
+    "mod.nope_label": {"en": "{name}: no position encoding ({count} layers)",
+                       "zh": "{name}：没有位置编码（{count} 层）"},
+    "mod.nope_text": {
+        "en": ("A NoPE layer adds nothing about position to its queries and keys: its attention scores are the same "
+               "wherever the tokens sit. It still knows order through the causal mask (a token only sees earlier "
+               "ones) and through what the RoPE layers below wrote into the hidden states. Llama 4 also multiplies "
+               "the NoPE layers' queries by a temperature that grows with the position, 1 + {attn_scale} * "
+               "ln(1 + floor((m + 1) / {floor_scale})), so attention stays sharp over very long inputs."),
+        "zh": ("NoPE 层不给 query 和 key 加任何位置信息：无论 token 在哪里，它的注意力分数都一样。它仍能知道顺序：靠因果掩码"
+               "（每个 token 只看得到前面的 token），以及下面各 RoPE 层写进隐藏状态的信息。Llama 4 还把 NoPE 层的 query 乘上"
+               "一个随位置增大的温度 1 + {attn_scale} · ln(1 + floor((m + 1) / {floor_scale}))，让超长输入上的注意力保持集中。"),
+    },
+    "mod.temp_title": {"en": "NoPE layers: query temperature by position", "zh": "NoPE 层：query 温度随位置的变化"},
+    "mod.temp_x": {"en": "position m", "zh": "位置 m"},
+    "mod.temp_y": {"en": "temperature", "zh": "温度"},
+    "mod.temp_name": {"en": "temperature", "zh": "温度"},
+    # curves
+    "mod.wave_title": {"en": "Wavelength of every turning pair, one curve per setting",
+                       "zh": "每个旋转维度对的波长（每种设置一条曲线）"},
+    "mod.wave_x": {"en": "pair i", "zh": "维度对 i"},
+    "mod.wave_y": {"en": "positions per full turn", "zh": "转一整圈所需的位置数"},
+    "mod.train_line": {"en": "trained length {length}", "zh": "训练长度 {length}"},
+    "mod.critical_note": {"en": "critical dimension {critical} of {head_dim} (Liu et al. 2023)",
+                          "zh": "临界维度 {critical} / {head_dim}（Liu 等，2023）"},
+    "mod.decay_title": {"en": "Long-range decay of each setting", "zh": "每种设置的远程衰减"},
+    "mod.decay_x": {"en": "distance", "zh": "距离"},
+    "mod.decay_y": {"en": "mean cos(distance · ωᵢ)", "zh": "平均 cos(距离 · ωᵢ)"},
+    # partial rotation
+    "mod.head_title": {"en": "Which dimensions of the head turn", "zh": "头的哪些维度会旋转"},
+    "mod.head_x": {"en": "dimension", "zh": "维度"},
+    "mod.rotated": {"en": "rotated", "zh": "旋转"},
+    "mod.unrotated": {"en": "passes through (no position)", "zh": "原样通过（不带位置）"},
+    "mod.partial_text": {
+        "en": ("Partial rotation (GPT-NeoX 0.25, Phi-2 0.4, GLM 0.5, DeepSeek's 64 of 192) turns only the first "
+               "dimensions; the rest reach the dot product unchanged, so part of every score ignores position. "
+               "Proportional RoPE (Gemma 4 global layers) keeps all pairs but gives the last ones frequency 0. "
+               "Unrotated pairs add a constant to sum cos(m·ωᵢ), so the base bound below holds for any base."),
+        "zh": ("部分旋转（GPT-NeoX 0.25、Phi-2 0.4、GLM 0.5、DeepSeek 192 维中的 64 维）只旋转前面的维度，其余维度原样进入点积，"
+               "所以每个分数都有一部分与位置无关。比例 RoPE（Gemma 4 全局层）保留所有维度对，但把后面的维度对频率设为 0。"
+               "不旋转的维度对给 Σcos(m·ωᵢ) 加上常数，因此下面的底数下界对任何底数都成立。"),
+    },
+    "mod.mla": {"en": ("MLA: RoPE turns qk_rope_head_dim = {rope} dims of a {qk} dim query/key; the softmax scale is "
+                       "{qk}^-0.5 · {mscale:.4f}² = {scale:.5f} (YaRN's mscale_all_dim)."),
+                "zh": ("MLA：RoPE 只旋转 {qk} 维 query/key 中 qk_rope_head_dim = {rope} 维；softmax 缩放为 "
+                       "{qk}^-0.5 · {mscale:.4f}² = {scale:.5f}（YaRN 的 mscale_all_dim）。")},
+    # M-RoPE
+    "mod.mrope_title": {"en": "M-RoPE: which pairs follow time, height and width", "zh": "M-RoPE：哪些维度对跟随时间、高度、宽度"},
+    "mod.axis_t": {"en": "time", "zh": "时间"},
+    "mod.axis_h": {"en": "height", "zh": "高度"},
+    "mod.axis_w": {"en": "width", "zh": "宽度"},
+    "mod.mrope_text": {
+        "en": ("Each pair takes its angle from one of three position ids. For text all three are equal, so M-RoPE is "
+               "plain RoPE; for an image the height and width pairs turn with the row and column of the patch."),
+        "zh": "每个维度对从三个位置编号之一取角度。文本的三个编号相同，所以 M-RoPE 就是普通 RoPE；图像的高度、宽度维度对随图块的行和列旋转。",
+    },
+    # theory
+    "mod.theory": {"en": "The theory that sizes theta", "zh": "决定 theta 大小的理论"},
+    "mod.scan_length": {"en": "context length for the base bound", "zh": "计算底数下界的上下文长度"},
+    "mod.critical": {
+        "en": ("**Critical dimension** (Liu et al. 2023, *Scaling Laws of RoPE-based Extrapolation*): with head_dim "
+               "{head_dim}, theta {theta} and trained length {train}, the first {critical} dimensions turn at least "
+               "once in training; the other {rest} never finish a turn and meet new angles beyond {train}."),
+        "zh": ("**临界维度**（Liu 等 2023，*Scaling Laws of RoPE-based Extrapolation*）：head_dim {head_dim}、theta {theta}、"
+               "训练长度 {train} 时，前 {critical} 维在训练中至少转满一圈；其余 {rest} 维一圈都没转完，超过 {train} 就会遇到新角度。"),
+    },
+    "mod.base_bound": {
+        "en": ("**Base lower bound** (Men et al., NeurIPS 2024, *Base of RoPE Bounds Context Length*): a similar key "
+               "should out-score a random one at every distance, which needs Σᵢ cos(m·θ^(-2i/d)) ≥ 0 for all m < L. "
+               "For L = {length} and d = {head_dim} the smallest such base is about **{bound}** (a scan from small "
+               "bases up in 0.1% steps: the condition is not monotone in the base). The one-turn rule of the Context "
+               "extension page gives {one_turn}; this model uses {theta}."),
+        "zh": ("**底数下界**（Men 等，NeurIPS 2024，*Base of RoPE Bounds Context Length*）：相似的 key 在任何距离上都应比随机 key "
+               "得分更高，这要求对所有 m < L 有 Σᵢ cos(m·θ^(-2i/d)) ≥ 0。L = {length}、d = {head_dim} 时满足条件的最小底数约为 "
+               "**{bound}**（从小到大以 0.1% 步长扫描：该条件对底数不单调）。上下文扩展页面的“转一圈”规则给出 {one_turn}；"
+               "这个模型用的是 {theta}。"),
+    },
+    "mod.pi_title": {"en": "Position Interpolation: bound on the attention score (per unit max|hⱼ|)",
+                     "zh": "位置插值：注意力分数的上界（以 max|hⱼ| 为单位）"},
+    "mod.pi_x": {"en": "relative position s", "zh": "相对位置 s"},
+    "mod.pi_y": {"en": "upper bound", "zh": "上界"},
+    "mod.pi_interp": {"en": "interpolating (Theorem 2.1)", "zh": "插值（定理 2.1）"},
+    "mod.pi_extrap": {"en": "extrapolating (Eq. 8)", "zh": "外推（式 8）"},
+    "mod.pi_text": {
+        "en": ("**Why interpolating is safer** (Chen et al. 2023, *Extending Context Window of Large Language Models "
+               "via Positional Interpolation*): between two trained offsets the score stays within d/(32 ln θ) = "
+               "{interp:.3f} of a straight line; an unseen offset is only bounded by 2·Σₖ|Aₖ₊₁(s)|, at least "
+               "{ratio:.0f} times more here."),
+        "zh": ("**为什么插值比外推安全**（Chen 等 2023，*Extending Context Window of Large Language Models via Positional "
+               "Interpolation*）：在两个训练过的偏移之间，分数与直线的偏差不超过 d/(32 ln θ) = {interp:.3f}；没见过的偏移只能用 "
+               "2·Σₖ|Aₖ₊₁(s)| 来界定，这里至少大 {ratio:.0f} 倍。"),
+    },
+}

@@ -1,0 +1,62 @@
+"""Cached calls of the "RoPE in today's models" page: a model's layer plan and the theory, shaped for its figures.
+
+No math here: every number comes from embedviz.rope_layers / rope_theory / context_extension.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import streamlit as st
+
+from embedviz import context_extension, rope_config, rope_layers, rope_theory
+
+CONFIG = "config.json"
+SOURCES: list[str] = [*rope_layers.PUBLISHED, CONFIG]
+DEFAULT_SOURCE = SOURCES[0]
+SCAN_LENGTHS = (1_024, 2_048, 4_096)  # the live scan (0.1% steps) takes seconds here; longer lengths take minutes
+SCAN_STEP = 0.001  # coarser steps skip the narrow ranges of good bases (1% finds 2.87e4 for 4K, not 2.7e4)
+DISTANCES = rope_layers.DECAY_DISTANCES
+
+
+def example_text() -> str:
+    return json.dumps(rope_layers.published_config(DEFAULT_SOURCE), indent=2)
+
+
+def _config(source: str, config_text: str) -> dict[str, Any]:
+    if source == CONFIG:
+        return rope_config.parse_config_json(config_text)
+    return rope_layers.published_config(source)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def model(source: str, config_text: str = "") -> dict[str, Any]:
+    """Everything the page draws about one model: the layer strip, each setting's curves and facts, M-RoPE, NoPE."""
+    config = _config(source, config_text)
+    plan = rope_layers.layer_plan(config)
+    settings = []
+    for s in plan.settings:
+        if s.inv_freq is None:
+            settings.append({"name": s.name, "nope": True, "head_dim": s.head_dim, "rotary_dim": 0})
+            continue
+        settings.append({"name": s.name, "nope": False, "head_dim": s.head_dim, "rotary_dim": s.rotary_dim,
+                         "theta": s.theta, "rope_type": s.rope_type, "attention_factor": s.attention_factor,
+                         **rope_layers.setting_curves(s)})
+    axes = rope_layers.mrope_of(config)
+    return {"layers": [plan.settings[i].name for i in plan.layers], "settings": settings,
+            "counts": plan.counts(), "temperature": plan.nope_temperature,
+            "train_length": next(s.train_length for s in plan.settings if s.train_length),
+            "mrope": None if axes is None else {"axes": axes, "wavelengths": settings[0]["wavelengths"]},
+            "mla": rope_layers.mla_softmax_scale(config)}
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def temperature(floor_scale: float, attn_scale: float, length: int) -> dict[str, Any]:
+    return rope_layers.temperature_curve(floor_scale, attn_scale, length)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def theory(head_dim: int, theta: float, train_length: int, scan_length: int) -> dict[str, Any]:
+    """Critical dimension, the base bound beside the one-turn rule, and the PI bounds at these settings."""
+    out = rope_theory.theory_summary(head_dim, theta, train_length, scan_length, rel_step=SCAN_STEP)
+    return {**out, "one_turn": context_extension.theta_for_context(head_dim, scan_length)}

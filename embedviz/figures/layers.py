@@ -1,0 +1,123 @@
+"""Figures of the "RoPE in today's models" page: a model's layers, its RoPE settings, M-RoPE and the theory.
+
+Arrays and already-translated strings in, ``go.Figure`` out; no math beyond picking what to draw.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+from embedviz.figures import COLORWAY, f32, new_figure
+
+NOPE_COLOR = "#9e9e9e"
+UNROTATED_COLOR = "#d9d9d9"
+AXIS_COLORS = (COLORWAY[0], COLORWAY[2], COLORWAY[3])  # time, height, width
+LEGEND_BELOW = dict(orientation="h", x=0.0, xanchor="left", y=-0.25, yanchor="top")
+
+
+def setting_colors(names: Sequence[str], nope_name: str) -> dict[str, str]:
+    """One colour per setting, grey for NoPE."""
+    colors, k = {}, 0
+    for name in names:
+        if name == nope_name:
+            colors[name] = NOPE_COLOR
+        else:
+            colors[name] = COLORWAY[k % len(COLORWAY)]
+            k += 1
+    return colors
+
+
+def layer_strip(layer_names: Sequence[str], labels: Mapping[str, str], colors: Mapping[str, str], *, title: str,
+                x_title: str, note: str | None = None) -> go.Figure:
+    """One cell per layer, coloured by the RoPE setting it uses; ``labels`` name each setting in the legend."""
+    fig = new_figure(title, note=note, x_title=x_title, height=230)
+    layers = np.arange(len(layer_names))
+    names = np.asarray(layer_names)
+    for name in dict.fromkeys(layer_names):
+        mask = names == name
+        fig.add_trace(go.Bar(x=layers[mask], y=np.ones(int(mask.sum()), dtype=np.float32), name=labels[name],
+                             marker=dict(color=colors[name], line=dict(width=0.5, color="white")), width=1.0,
+                             hovertemplate=f"{labels[name]}<br>layer %{{x}}<extra></extra>"))
+    fig.update_yaxes(visible=False, range=[0, 1])
+    fig.update_layout(barmode="overlay", bargap=0, legend=LEGEND_BELOW, margin=dict(l=20, r=20, t=70, b=90))
+    return fig
+
+
+def wavelength_curves(series: Mapping[str, np.ndarray], colors: Mapping[str, str], *, title: str, x_title: str,
+                      y_title: str, lines: Sequence[tuple[float, str]] = (), note: str | None = None) -> go.Figure:
+    """Wavelength (positions per turn) of every rotated pair, one curve per setting, log y; ``lines`` are
+    horizontal reference lines (a training length) with their labels."""
+    fig = new_figure(title, note=note, x_title=x_title, y_title=y_title)
+    for name, values in series.items():
+        fig.add_trace(go.Scatter(x=np.arange(len(values)), y=f32(values), name=name, mode="lines+markers",
+                                 marker=dict(size=4, color=colors.get(name)), line=dict(color=colors.get(name))))
+    for value, label in lines:
+        fig.add_hline(y=float(value), line=dict(color="#333", dash="dash", width=1.5), annotation_text=label,
+                      annotation_position="top left")
+    fig.update_yaxes(type="log")
+    fig.update_layout(legend=LEGEND_BELOW, margin=dict(l=60, r=20, t=80, b=110))
+    return fig
+
+
+def decay_curves(distances, series: Mapping[str, np.ndarray], colors: Mapping[str, str], *, title: str,
+                 x_title: str, y_title: str) -> go.Figure:
+    """mean_i cos(distance * w_i) over distance, one curve per setting (log x)."""
+    fig = new_figure(title, x_title=x_title, y_title=y_title)
+    for name, values in series.items():
+        fig.add_trace(go.Scatter(x=f32(distances), y=f32(values), name=name, mode="lines",
+                                 line=dict(color=colors.get(name))))
+    fig.update_xaxes(type="log")
+    fig.update_layout(legend=LEGEND_BELOW, margin=dict(l=60, r=20, t=80, b=110))
+    return fig
+
+
+def head_layout(rows: Sequence[tuple[str, np.ndarray]], colors: Mapping[str, str], *, title: str, x_title: str,
+                rotated_name: str, unrotated_name: str) -> go.Figure:
+    """Each setting's head, dimension by dimension: coloured where RoPE turns it, grey where it passes through.
+    ``rows`` holds (setting name, boolean mask of rotated dimensions, shape (head_dim,))."""
+    fig = new_figure(title, x_title=x_title, height=140 + 40 * len(rows))
+    shown = set()
+    for name, rotated in rows:
+        rotated = np.asarray(rotated, dtype=bool)
+        for flag, label, color in ((True, rotated_name, colors.get(name)), (False, unrotated_name, UNROTATED_COLOR)):
+            dims = np.flatnonzero(rotated == flag)
+            if not dims.size:
+                continue
+            fig.add_trace(go.Bar(x=np.ones(dims.size, dtype=np.float32), y=[name] * dims.size, base=f32(dims),
+                                 orientation="h", marker=dict(color=color), width=0.6,
+                                 name=f"{name}: {label}" if flag else label, showlegend=flag or label not in shown,
+                                 hovertemplate=f"{name}<br>{label}<br>dim %{{base}}<extra></extra>"))
+            shown.add(label)
+    fig.update_layout(barmode="overlay", legend=LEGEND_BELOW, margin=dict(l=140, r=20, t=70, b=90))
+    return fig
+
+
+def mrope_band(axes: np.ndarray, wavelengths: np.ndarray, axis_names: Sequence[str], *, title: str, x_title: str,
+               y_title: str) -> go.Figure:
+    """Wavelength per pair, coloured by the position axis (time / height / width) the pair follows."""
+    fig = new_figure(title, x_title=x_title, y_title=y_title)
+    pairs = np.arange(len(axes))
+    for axis, name in enumerate(axis_names):
+        mask = np.asarray(axes) == axis
+        if not mask.any():
+            continue
+        fig.add_trace(go.Bar(x=pairs[mask], y=f32(np.asarray(wavelengths)[mask]), name=name,
+                             marker=dict(color=AXIS_COLORS[axis % 3])))
+    fig.update_yaxes(type="log")
+    fig.update_layout(bargap=0.05, legend=LEGEND_BELOW, margin=dict(l=60, r=20, t=80, b=110))
+    return fig
+
+
+def two_curves(x, first: tuple[str, np.ndarray], second: tuple[str, np.ndarray], *, title: str, x_title: str,
+               y_title: str, log_y: bool = False, note: str | None = None) -> go.Figure:
+    """Two named curves over the same x (the PI bound against the extrapolation bound; a temperature)."""
+    fig = new_figure(title, note=note, x_title=x_title, y_title=y_title)
+    for (name, values), color in ((first, COLORWAY[2]), (second, COLORWAY[1])):
+        if values is not None:
+            fig.add_trace(go.Scatter(x=f32(x), y=f32(values), name=name, mode="lines", line=dict(color=color)))
+    if log_y:
+        fig.update_yaxes(type="log")
+    fig.update_layout(legend=LEGEND_BELOW, margin=dict(l=60, r=20, t=80, b=110))
+    return fig

@@ -1,0 +1,344 @@
+"""RoPE layer by layer, as current models ship it: per-layer-type settings, NoPE layers, M-RoPE sections, MLA.
+
+One config.json may hold several RoPEs:
+- Gemma 3 / Gemma 4 (``layer_types`` + a ``rope_parameters`` dict per layer type): local "sliding_attention"
+  layers with theta 10,000 and global "full_attention" layers with theta 1,000,000 (5 local : 1 global); Gemma 4's
+  global layers use "proportional" RoPE on a wider head (``global_head_dim``);
+- Llama 4 (``no_rope_layers``, 1 = RoPE, 0 = NoPE): every fourth layer has no position encoding at all and instead
+  scales its queries by a temperature that grows with the position (``attn_temperature_tuning``);
+- Qwen2-VL / Qwen2.5-VL (``mrope_section``): the pairs are split into time, height and width sections, each turned
+  by its own position id;
+- DeepSeek-V2 / V3 (MLA): only ``qk_rope_head_dim`` (64) dimensions of each head rotate, with YaRN's ``mscale``.
+
+:func:`layer_plan` reads all of these (through :func:`embedviz.rope_config.from_config` for each distinct setting)
+into one setting per layer. The numbers equal transformers 5.24's (tests/test_rope_layers.py).
+"""
+from __future__ import annotations
+
+import json
+import math
+import pathlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from embedviz._validate import finite_array, finite_float, positive_int
+from embedviz.rope import decay_of_frequencies, wavelengths
+from embedviz.rope_config import config_text_part, from_config
+from embedviz.rope_scaling import compute
+
+MAX_LAYERS = 1_024  # the deepest published models have ~130 layers; a pasted config may claim anything
+NOPE = "nope"  # the layer-type name this module gives Llama 4's layers without RoPE
+MROPE_AXES = ("time", "height", "width")
+
+
+@dataclass(frozen=True)
+class LayerRope:
+    """One distinct RoPE setting of a model (or NoPE). ``inv_freq`` has one entry per pair of the head (proportional:
+    head_dim/2 with zeros for the unrotated pairs; partial: rotary_dim/2); None and rotary_dim 0 for a NoPE layer."""
+
+    name: str  # the layer type ("sliding_attention", "full_attention", ...) or NOPE
+    head_dim: int
+    rotary_dim: int  # dimensions that turn: 0 (NoPE) ... head_dim
+    theta: float | None
+    rope_type: str | None
+    inv_freq: np.ndarray | None
+    attention_factor: float
+    scaling: dict[str, Any] | None
+    train_length: int | None = None  # original_max_position_embeddings as from_config reads it
+
+
+@dataclass(frozen=True)
+class LayerPlan:
+    """A model's RoPE layer by layer: ``layers[k]`` indexes ``settings`` for layer k (shape (num_layers,))."""
+
+    settings: tuple[LayerRope, ...]
+    layers: np.ndarray  # (num_layers,) int
+    nope_temperature: dict[str, float] | None  # Llama 4: {"floor_scale", "attn_scale"} when tuning is on
+
+    def counts(self) -> dict[str, int]:
+        """How many layers use each setting, by name."""
+        return {s.name: int(np.sum(self.layers == i)) for i, s in enumerate(self.settings)}
+
+
+# helper functions
+
+
+def _flag_list(config: Mapping[str, Any], key: str, num_layers: int) -> list[bool] | None:
+    values = config.get(key)
+    if values is None or (isinstance(values, list) and not values):
+        return None
+    if not isinstance(values, list) or any(v not in (0, 1) or isinstance(v, float) for v in values):
+        raise ValueError(f"{key} must be a list of 0 / 1 (one per layer, 1 = RoPE), got {str(values)[:80]}")
+    if len(values) != num_layers:
+        raise ValueError(f"{key} has {len(values)} entries, num_hidden_layers ({num_layers}) needs one per layer")
+    return [bool(v) for v in values]
+
+
+def num_layers_of(config: Mapping[str, Any]) -> int:
+    """num_hidden_layers (or the length of layer_types), at most :data:`MAX_LAYERS`."""
+    config = config_text_part(config)
+    count = config.get("num_hidden_layers")
+    if count is None and isinstance(config.get("layer_types"), list):
+        count = len(config["layer_types"])
+    if count is None:
+        raise ValueError("config has no 'num_hidden_layers' (nor a 'layer_types' list): the layers cannot be counted")
+    count = positive_int("num_hidden_layers", count)
+    if count > MAX_LAYERS:
+        raise ValueError(f"num_hidden_layers ({count:,}) must be <= {MAX_LAYERS:,}")
+    return count
+
+
+def layer_types_of(config: Mapping[str, Any]) -> list[str] | None:
+    """Each layer's type: ``layer_types`` as given, or Gemma's ``sliding_window_pattern`` (every n-th layer global,
+    the others sliding, as transformers derives it), or None when the config does not distinguish layers."""
+    config = config_text_part(config)
+    num_layers = num_layers_of(config)
+    types = config.get("layer_types")
+    if types is not None:
+        if not isinstance(types, list) or not all(isinstance(t, str) for t in types):
+            raise ValueError(f"layer_types must be a list of strings, got {str(types)[:80]}")
+        if len(types) != num_layers:
+            raise ValueError(f"layer_types has {len(types)} entries, num_hidden_layers ({num_layers}) needs one each")
+        return list(types)
+    pattern = config.get("sliding_window_pattern")
+    if pattern is not None:
+        pattern = positive_int("sliding_window_pattern", pattern)
+        return ["sliding_attention" if (i + 1) % pattern else "full_attention" for i in range(num_layers)]
+    return None
+
+
+def rope_layer_flags(config: Mapping[str, Any]) -> list[bool] | None:
+    """Llama 4: True for a RoPE layer, False for a NoPE layer (``no_rope_layers``, 1 = RoPE), or None for a model
+    with RoPE everywhere. An empty list with ``no_rope_layer_interval`` means every interval-th layer is NoPE."""
+    config = config_text_part(config)
+    num_layers = num_layers_of(config)
+    flags = _flag_list(config, "no_rope_layers", num_layers)
+    if flags is None and config.get("no_rope_layer_interval") is not None:
+        interval = positive_int("no_rope_layer_interval", config["no_rope_layer_interval"])
+        flags = [(i + 1) % interval != 0 for i in range(num_layers)]
+    return flags
+
+
+def _v4_gemma_nested(config: Mapping[str, Any], types: list[str]) -> dict[str, Any] | None:
+    """Gemma 3's v4 config.json: ``rope_local_base_freq`` for the sliding layers, rope_theta + rope_scaling for the
+    global ones; as the v5 nested ``rope_parameters`` transformers' Gemma3TextConfig builds from it."""
+    if config.get("rope_local_base_freq") is None or isinstance(config.get("rope_parameters"), Mapping) and any(
+            isinstance(v, Mapping) for v in config["rope_parameters"].values()):
+        return None
+    full = dict(config.get("rope_scaling") or config.get("rope_parameters") or {})
+    full.setdefault("rope_theta", config.get("rope_theta"))
+    nested = {"full_attention": full, "sliding_attention": {"rope_type": "default",
+                                                            "rope_theta": config["rope_local_base_freq"]}}
+    return {key: value for key, value in nested.items() if key in types}
+
+
+def _per_layer_head_dims(config: Mapping[str, Any], num_layers: int) -> list[int | None]:
+    """transformers v5's ``per_layer_config`` ({"05": {"head_dim": 512}, ...}, Gemma 4's global layers): each
+    layer's head_dim override, None where the layer keeps the config's own."""
+    overrides = config.get("per_layer_config") or {}
+    if not isinstance(overrides, Mapping):
+        raise ValueError(f"per_layer_config must be a dict of layer index -> overrides, got {str(overrides)[:80]}")
+    out: list[int | None] = [None] * num_layers
+    for key, value in overrides.items():
+        if not (isinstance(key, str) and key.isdigit() and int(key) < num_layers) or not isinstance(value, Mapping):
+            raise ValueError(f"per_layer_config key {key!r} must be a layer index below num_hidden_layers "
+                             f"({num_layers}) with a dict of overrides")
+        if value.get("head_dim") is not None:
+            out[int(key)] = positive_int(f"per_layer_config[{key!r}]['head_dim']", value["head_dim"])
+    return out
+
+
+def _setting(config: Mapping[str, Any], name: str, layer_type: str | None) -> LayerRope:
+    out = from_config(config, layer_type=layer_type)
+    inv_freq, attention_factor = compute(out["head_dim"], out["theta"], out["scaling"])
+    scaling = out["scaling"]
+    rope_type = (scaling or {}).get("rope_type", "default")
+    rotated = 2 * int(np.count_nonzero(inv_freq)) if rope_type == "proportional" else 2 * len(inv_freq)
+    return LayerRope(name, out["head_dim"], rotated, out["theta"], rope_type, inv_freq, attention_factor, scaling,
+                     out["original_max_position_embeddings"])
+
+
+# public API
+
+
+def layer_plan(config: Mapping[str, Any]) -> LayerPlan:
+    """Which RoPE each layer of the model uses, read as transformers reads the config.
+
+    - per-layer-type ``rope_parameters`` ({"sliding_attention": {...}, "full_attention": {...}}) with
+      ``layer_types`` (or Gemma's ``sliding_window_pattern``; v4 Gemma 3: ``rope_local_base_freq``);
+    - Llama 4's ``no_rope_layers``: NoPE layers get the setting named :data:`NOPE`;
+    - otherwise one setting for every layer (named after the layer types when the config lists them).
+    """
+    config = config_text_part(config)
+    num_layers = num_layers_of(config)
+    types = layer_types_of(config)
+    nested = config.get("rope_parameters") or config.get("rope_scaling")
+    gemma_v4 = _v4_gemma_nested(config, types) if types else None
+    if gemma_v4:
+        config = {**{k: v for k, v in config.items() if k not in ("rope_scaling", "rope_theta")},
+                  "rope_parameters": gemma_v4}
+        nested = gemma_v4
+    per_type = isinstance(nested, Mapping) and any(isinstance(v, Mapping) for v in nested.values())
+    settings: list[LayerRope] = []
+    layers = np.zeros(num_layers, dtype=int)
+    if per_type:
+        if types is None:
+            raise ValueError("rope_parameters is per layer type but the config has no 'layer_types' list (nor "
+                             "'sliding_window_pattern'): which layer uses which cannot be known")
+        missing = sorted(set(types) - {k for k, v in nested.items() if isinstance(v, Mapping)})
+        if missing:
+            raise ValueError(f"layer_types names {', '.join(missing)}, but rope_parameters has no entry for it; it "
+                             f"has: {', '.join(k for k, v in nested.items() if isinstance(v, Mapping))}")
+        head_dims = _per_layer_head_dims(config, num_layers)
+        keys = list(dict.fromkeys(zip(types, head_dims)))  # (layer type, head_dim override), first-seen order
+        for name, head_dim in keys:
+            layer_config = config if head_dim is None else {**config, "head_dim": head_dim}
+            settings.append(_setting(layer_config, name, name))
+        layers[:] = [keys.index(key) for key in zip(types, head_dims)]
+    else:
+        names = list(dict.fromkeys(types)) if types else ["rope"]
+        one = _setting(config, names[0], None)
+        settings = [LayerRope(name, one.head_dim, one.rotary_dim, one.theta, one.rope_type, one.inv_freq,
+                              one.attention_factor, one.scaling, one.train_length) for name in names]
+        layers[:] = [names.index(t) for t in types] if types else 0
+    flags = rope_layer_flags(config)
+    temperature = None
+    if flags is not None and not all(flags):
+        head_dim = settings[0].head_dim
+        settings.append(LayerRope(NOPE, head_dim, 0, None, None, None, 1.0, None))
+        layers[~np.array(flags)] = len(settings) - 1
+        if config.get("attn_temperature_tuning", True):  # transformers' default is on; Scout's file says 4
+            temperature = {"floor_scale": finite_float("floor_scale", config.get("floor_scale", 8192),
+                                                       greater_than=0.0),
+                           "attn_scale": finite_float("attn_scale", config.get("attn_scale", 0.1))}
+    used = sorted(set(layers.tolist()))  # drop settings no layer uses, keep the order
+    layers = np.array([used.index(i) for i in layers], dtype=int)
+    return LayerPlan(tuple(settings[i] for i in used), layers, temperature)
+
+
+def nope_attention_scale(positions, *, floor_scale: float = 8192, attn_scale: float = 0.1) -> np.ndarray:
+    """Llama 4's temperature on a NoPE layer's queries: 1 + attn_scale * ln(1 + floor((m + 1) / floor_scale)),
+    shape (T,). It is 1 up to position floor_scale - 2 and then grows like log m, sharpening attention over long
+    inputs (the only thing a NoPE layer knows about position, apart from the causal mask)."""
+    positions = finite_array("positions", positions).astype(np.float64).reshape(-1)
+    floor_scale = finite_float("floor_scale", floor_scale, greater_than=0.0)
+    attn_scale = finite_float("attn_scale", attn_scale)
+    return np.log1p(np.floor((positions + 1.0) / floor_scale)) * attn_scale + 1.0
+
+
+def mrope_sections(mrope_section: Sequence[int], num_pairs: int) -> np.ndarray:
+    """Which position axis each pair follows in Qwen2-VL's M-RoPE, shape (num_pairs,): 0 time, 1 height, 2 width.
+
+    ``mrope_section`` splits the pairs into consecutive blocks (Qwen2.5-VL: [16, 24, 24] of 64 pairs); block j takes
+    its angle from position id j % 3 (transformers' recomposition). Text tokens have equal t, h, w ids, so for them
+    M-RoPE is plain RoPE.
+    """
+    num_pairs = positive_int("num_pairs", num_pairs)
+    if isinstance(mrope_section, (str, bytes)) or not isinstance(mrope_section, Sequence) or not mrope_section:
+        raise ValueError(f"mrope_section must be a list of section sizes like [16, 24, 24], got {mrope_section!r}")
+    sizes = [positive_int("mrope_section entry", size) for size in mrope_section]
+    if sum(sizes) != num_pairs:
+        raise ValueError(f"mrope_section {sizes} sums to {sum(sizes)}, head_dim/2 = {num_pairs} pairs need that sum")
+    return np.concatenate([np.full(size, j % 3) for j, size in enumerate(sizes)])
+
+
+def mrope_of(config: Mapping[str, Any]) -> np.ndarray | None:
+    """M-RoPE axis per pair (:func:`mrope_sections`) of a Qwen2-VL-style config, or None when it has none."""
+    config = config_text_part(config)
+    params = config.get("rope_scaling") or config.get("rope_parameters") or {}
+    section = params.get("mrope_section") if isinstance(params, Mapping) else None
+    if section is None:
+        return None
+    out = from_config(config)
+    return mrope_sections(section, len(compute(out["head_dim"], out["theta"], out["scaling"]).inv_freq))
+
+
+def mla_softmax_scale(config: Mapping[str, Any]) -> dict[str, float] | None:
+    """DeepSeek-V2/V3 (MLA): the attention's softmax scale, qk_head_dim^-0.5 times mscale^2 with
+    mscale = 0.1 * mscale_all_dim * ln(factor) + 1 for a scaled RoPE, as transformers' DeepSeek attention sets it.
+
+    Returns {"qk_head_dim", "base", "mscale", "scale"}, or None for a config without ``qk_rope_head_dim``.
+    (YaRN's own attention_factor is mscale / mscale_all_dim: 1 for DeepSeek-V3, whose both are 1.0.)
+    """
+    config = config_text_part(config)
+    if config.get("qk_rope_head_dim") is None:
+        return None
+    nope_dim = positive_int("qk_nope_head_dim", config["qk_nope_head_dim"]) if config.get("qk_nope_head_dim") else 0
+    qk_head_dim = nope_dim + positive_int("qk_rope_head_dim", config["qk_rope_head_dim"])  # q.k spans both parts
+    params = config.get("rope_scaling") or config.get("rope_parameters") or {}
+    mscale = 1.0
+    rope_type = params.get("rope_type", params.get("type", "default")) if isinstance(params, Mapping) else "default"
+    if rope_type != "default" and params.get("mscale_all_dim"):
+        factor = finite_float("factor", params.get("factor"), greater_than=0.0)
+        mscale_all_dim = finite_float("mscale_all_dim", params["mscale_all_dim"])
+        mscale = 1.0 if factor <= 1 else 0.1 * mscale_all_dim * math.log(factor) + 1.0
+    base = qk_head_dim ** -0.5
+    return {"qk_head_dim": float(qk_head_dim), "base": base, "mscale": mscale, "scale": base * mscale * mscale}
+
+
+# the published configs the page offers (copies of tests/fixtures/configs/, a test keeps them identical)
+
+_CONFIG_DIR = pathlib.Path(__file__).parent / "model_configs"
+PUBLISHED: dict[str, str] = {
+    "Gemma 3 12B (5 local : 1 global)": "gemma-3-12b-it.json",
+    "Gemma 4 E2B (proportional global layers)": "gemma-4-e2b.v5.json",
+    "Llama 4 Scout (NoPE every 4th layer)": "llama-4-scout-17b-16e.json",
+    "Qwen2.5-VL 7B (M-RoPE)": "qwen2.5-vl-7b.json",
+    "DeepSeek-V3 (MLA, RoPE on 64 dims)": "deepseek-v3.json",
+    "Phi-2 (partial 0.4)": "phi-2.json",
+    "GPT-NeoX-20B (partial 0.25)": "gpt-neox-20b.json",
+    "Llama 3.1 8B (one RoPE)": "llama-3.1-8b.json",
+}
+
+
+def published_config(name: str) -> dict[str, Any]:
+    """The published config.json (RoPE fields) of one of :data:`PUBLISHED`."""
+    if name not in PUBLISHED:
+        raise ValueError(f"model ({name!r}) must be one of: {', '.join(PUBLISHED)}")
+    return json.loads((_CONFIG_DIR / PUBLISHED[name]).read_text(encoding="utf-8"))
+
+
+def rotated_dimensions(setting: LayerRope) -> np.ndarray:
+    """Which of the head's dimensions RoPE turns, shape (head_dim,) bool, half pairing (dims i and i + d/2 of the
+    rotated block): partial RoPE turns the first rotary_dim dims; proportional turns the pairs with a frequency, so
+    its still dims sit at the end of each half; NoPE turns none."""
+    mask = np.zeros(setting.head_dim, dtype=bool)
+    if setting.inv_freq is None:
+        return mask
+    if setting.rope_type == "proportional":
+        pairs = np.flatnonzero(setting.inv_freq > 0)
+        mask[pairs] = True
+        mask[pairs + setting.head_dim // 2] = True
+        return mask
+    mask[: setting.rotary_dim] = True
+    return mask
+
+
+def exponent_dim(setting: LayerRope) -> int:
+    """The d in w_i = theta^(-2i/d) of a setting: the rotary dimension, except for proportional RoPE, whose
+    exponent counts the whole head (0 for NoPE). The theory (critical dimension, base bound) reads this d."""
+    if setting.inv_freq is None:
+        return 0
+    return setting.head_dim if setting.rope_type == "proportional" else setting.rotary_dim
+
+
+DECAY_DISTANCES = np.unique(np.geomspace(1, 1_000_000, 240).astype(int))  # log-spaced distances for decay curves
+
+
+def setting_curves(setting: LayerRope) -> dict[str, Any]:
+    """What the page draws of one RoPE setting: wavelengths of the pairs that turn, how many pairs stay still,
+    the decay curve over :data:`DECAY_DISTANCES`, the rotated-dimension mask and the exponent's d."""
+    turning = setting.inv_freq[setting.inv_freq > 0]
+    return {"wavelengths": wavelengths(turning), "still_pairs": int(np.sum(setting.inv_freq == 0)),
+            "decay": decay_of_frequencies(setting.inv_freq, DECAY_DISTANCES),
+            "rotated": rotated_dimensions(setting), "exponent_dim": exponent_dim(setting)}
+
+
+def temperature_curve(floor_scale: float, attn_scale: float, length: int) -> dict[str, np.ndarray]:
+    """Llama 4's NoPE temperature at 400 log-spaced positions up to ``length``."""
+    positions = np.unique(np.geomspace(1, positive_int("length", length), 400).astype(int))
+    return {"positions": positions,
+            "scale": nope_attention_scale(positions, floor_scale=floor_scale, attn_scale=attn_scale)}

@@ -1,0 +1,172 @@
+"""The theory that sizes RoPE's theta: three published results, computed as their papers state them.
+
+- Critical dimension (Liu et al. 2023, "Scaling Laws of RoPE-based Extrapolation", arXiv:2310.05209): a pair whose
+  wavelength 2*pi*theta^(2i/d) is longer than the training length never sees a full turn in training, so its angles
+  past that length are new. The pairs that do turn fully are the first d_extra / 2:
+  d_extra = 2 * ceil((d / 2) * log_theta(L_train / (2*pi))); d = 128, theta = 10,000, L = 4,096 -> 92.
+- Base lower bound (Men et al. 2024, "Base of RoPE Bounds Context Length", NeurIPS, arXiv:2405.14591): a similar
+  key should out-score a random one at every distance, which needs B(m) = sum_i cos(m * theta^(-2i/d)) >= 0 for
+  m = 0 .. L-1. The smallest such base is found by a scan; the criterion is not monotone in the base (a base can
+  pass while a larger one fails), so bisection would be wrong.
+- Position Interpolation bound (Chen et al. 2023, "Extending Context Window of Large Language Models via
+  Positional Interpolation", arXiv:2306.15595, Theorem 2.1 and Eq. 8): between two trained integer offsets the
+  interpolated score stays within d * max|h| * (s - s1)(s2 - s) / (8 ln c) of the straight line (d / (32 ln c) at the
+  midpoint: 128 / 294.73 for LLaMA); extrapolating, the only bound is 2 * max|h| * B(s), B(s) = sum_k |A_{k+1}(s)|,
+  A_k(s) = sum_{j<k} e^{i s theta_j}, at least d and usually much more.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from embedviz._validate import even_int, finite_array, finite_float, positive_int
+from embedviz.rope import inverse_frequencies
+
+MAX_SCAN_LENGTH = 131_072  # the base scan visits every m < L for every candidate base: bounded work per call
+_SCAN_ELEMENTS = 4_000_000  # cos evaluations per numpy call in the scan (~32 MB of float64)
+
+
+def critical_dimension(head_dim: int, theta: float, train_length: int) -> int:
+    """d_extra = 2 * ceil((d / 2) * log_theta(L_train / (2*pi))), clipped to [0, d] (Liu et al. 2023, Eq. 10).
+
+    The first d_extra / 2 pairs turn at least once inside the training length; the rest never finish a turn, and
+    their angles beyond L_train are ones the model never saw.
+    """
+    head_dim = even_int("head_dim", head_dim, what="RoPE")
+    theta = finite_float("theta", theta, greater_than=1.0)
+    train_length = positive_int("train_length", train_length)
+    pairs = (head_dim / 2) * math.log(train_length / (2 * math.pi)) / math.log(theta)
+    return int(min(max(2 * math.ceil(pairs), 0), head_dim))
+
+
+def score_sum(positions, head_dim: int, theta: float) -> np.ndarray:
+    """B(m) = sum_i cos(m * theta^(-2i/d)) for every position m, shape (N,) (Men et al. 2024's long-term decay of
+    token discrimination, up to the factor 2 sigma^2)."""
+    positions = finite_array("positions", positions).astype(np.float64).reshape(-1)
+    inv_freq = inverse_frequencies(head_dim, theta)
+    return np.cos(np.multiply.outer(positions, inv_freq)).sum(axis=1)  # (N, d/2) -> (N,)
+
+
+def first_negative(head_dim: int, theta: float, context_length: int) -> int | None:
+    """The first m < context_length with B(m) < 0, or None when B stays >= 0 (chunked, stops at the first one)."""
+    head_dim = even_int("head_dim", head_dim, what="RoPE")
+    context_length = positive_int("context_length", context_length)
+    found = _first_negatives(head_dim, np.array([finite_float("theta", theta, greater_than=1.0)]), context_length)
+    return None if found[0] < 0 else int(found[0])
+
+
+def _first_negatives(head_dim: int, bases: np.ndarray, length: int, *, stride: int = 1) -> np.ndarray:
+    """For each base, the first m in 0, stride, 2*stride, ... < length with B(m) < 0, -1 where there is none.
+
+    All bases advance over m together in chunks; a base leaves as soon as it fails, so small (failing) bases cost
+    little, and the chunk grows as fewer bases remain. Shape (n_bases,).
+    """
+    exponents = np.arange(0, head_dim, 2, dtype=np.float64) / head_dim
+    out = np.full(len(bases), -1, dtype=np.int64)
+    alive = np.arange(len(bases))
+    start = 0
+    while alive.size and start < length:
+        size = max(16, _SCAN_ELEMENTS // (alive.size * (head_dim // 2)))
+        m = np.arange(start, min(length, start + size * stride), stride, dtype=np.float64)  # (M,)
+        inv_freq = bases[alive, None] ** -exponents[None, :]  # (A, d/2)
+        sums = np.cos(m[None, :, None] * inv_freq[:, None, :]).sum(axis=2)  # (A, M, d/2) -> (A, M)
+        negative = sums < 0
+        failed = negative.any(axis=1)
+        out[alive[failed]] = m[negative[failed].argmax(axis=1)].astype(np.int64)
+        alive = alive[~failed]
+        start += size * stride
+    return out
+
+
+@dataclass(frozen=True)
+class BaseBound:
+    """The scan's result: ``base`` the smallest candidate with B(m) >= 0 for all m < L; ``scanned`` how many
+    candidates were tried; ``rel_step`` the grid's relative spacing (the answer is exact to that spacing)."""
+
+    base: float
+    context_length: int
+    head_dim: int
+    scanned: int
+    rel_step: float
+
+
+def base_lower_bound(
+    context_length: int, head_dim: int = 128, *, rel_step: float = 1e-3, start: float = 2.0,
+    max_base: float = 1e13, batch: int = 512,
+) -> BaseBound:
+    """Smallest base b on the grid start * (1 + rel_step)^k with sum_i cos(m * b^(-2i/d)) >= 0 for m = 0 .. L-1.
+
+    A scan from small bases upwards, never bisection: the set of good bases is not an interval (at d = 128,
+    L = 4,096 the base 26,953 passes, 27,500 does not, 29,000 does again). Bases are tried ``batch`` at a time,
+    each dropped at its first negative m.
+    Men et al. report (d = 128) 4.3e3 for 1K, 2.7e4 for 4K, 8.4e4 for 8K (and 1.6e4 for 2K, which a finer scan
+    lowers to 1.2e4, as Su Jianlin's brute force also found).
+    """
+    context_length = positive_int("context_length", context_length)
+    if context_length > MAX_SCAN_LENGTH:
+        raise ValueError(f"context_length ({context_length:,}) must be <= {MAX_SCAN_LENGTH:,} for the base scan")
+    head_dim = even_int("head_dim", head_dim, what="RoPE")
+    rel_step = finite_float("rel_step", rel_step, greater_than=0.0)
+    start = finite_float("start", start, greater_than=1.0)
+    max_base = finite_float("max_base", max_base, greater_than=start)
+    batch = positive_int("batch", batch)
+    scanned, k = 0, 0
+    growth = math.log1p(rel_step)
+    while True:
+        bases = start * np.exp(growth * np.arange(k, k + batch, dtype=np.float64))  # ascending
+        bases = bases[bases <= max_base]
+        if not bases.size:
+            raise ValueError(f"no base up to max_base ({max_base:g}) keeps B(m) >= 0 up to {context_length:,}")
+        # a strided look finds most failures at a fraction of the cost; only its survivors get every m checked
+        survivors = np.flatnonzero(_first_negatives(head_dim, bases, context_length, stride=8) < 0)
+        if survivors.size:
+            full = _first_negatives(head_dim, bases[survivors], context_length)
+            passed = survivors[full < 0]
+            if passed.size:
+                return BaseBound(float(bases[passed[0]]), context_length, head_dim,
+                                 scanned + int(passed[0]) + 1, rel_step)
+        scanned += len(bases)
+        k += batch
+
+
+def interpolation_bound(head_dim: int, theta: float, s) -> np.ndarray:
+    """Chen et al. 2023, Theorem 2.1, per unit max|h_j|: d * (s - s1)(s2 - s) / (8 ln c) with s1 = floor(s),
+    s2 = s1 + 1 (the neighbouring trained offsets), shape (N,). At most d / (32 ln c); 128 / 294.73 at c = 10,000."""
+    head_dim = even_int("head_dim", head_dim, what="RoPE")
+    theta = finite_float("theta", theta, greater_than=1.0)
+    s = finite_array("s", s).astype(np.float64).reshape(-1)
+    s1 = np.floor(s)
+    return head_dim * (s - s1) * (s1 + 1 - s) / (8 * math.log(theta))
+
+
+def extrapolation_bound(head_dim: int, theta: float, s) -> np.ndarray:
+    """Chen et al. 2023, Eq. 8 (RoFormer Sec. 3.4.3), per unit max|h_j|: 2 * B(s), B(s) = sum_{k=0}^{d/2-1}
+    |A_{k+1}(s)|, A_k(s) = sum_{j<k} e^{i s theta_j}, shape (N,)."""
+    s = finite_array("s", s).astype(np.float64).reshape(-1)
+    inv_freq = inverse_frequencies(head_dim, theta)
+    partial_sums = np.cumsum(np.exp(1j * np.multiply.outer(s, inv_freq)), axis=1)  # (N, d/2): A_1 .. A_{d/2}
+    return 2.0 * np.abs(partial_sums).sum(axis=1)
+
+
+def extrapolation_to_interpolation(head_dim: int, theta: float, s) -> float:
+    """How many times the smallest extrapolation bound over ``s`` exceeds the largest interpolation bound
+    (d / (32 ln c)): Chen et al.'s "at least 2 * 294.73 ~ 600 times" at d = 128, c = 10,000."""
+    return float(extrapolation_bound(head_dim, theta, s).min() / interpolation_bound(head_dim, theta, [0.5])[0])
+
+
+def theory_summary(head_dim: int, theta: float, train_length: int, scan_length: int, *,
+                   rel_step: float = 1e-3) -> dict:
+    """The three results at one setting, for the page: critical dimension, base bound for ``scan_length``, and
+    the PI bounds over s in [0, 2 * train_length] (1,500 points) with their ratio."""
+    s = np.linspace(0, 2 * positive_int("train_length", train_length), 1_500)
+    interpolation = float(interpolation_bound(head_dim, theta, [0.5])[0])
+    return {
+        "critical": critical_dimension(head_dim, theta, train_length),
+        "base_bound": base_lower_bound(scan_length, head_dim, rel_step=rel_step).base,
+        "s": s,
+        "interpolation": np.full(s.shape, interpolation),
+        "extrapolation": extrapolation_bound(head_dim, theta, s),
+        "ratio": extrapolation_to_interpolation(head_dim, theta, s),
+    }

@@ -1,0 +1,95 @@
+"""AppTest of the "RoPE in today's models" page: each preset shows its layer strip, partial rotation, NoPE layers,
+M-RoPE bands and the theory; a pasted config is read; a bad config is a translated message."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from embedviz.rope_layers import PUBLISHED, published_config
+from tests.app.pagetest import chart_json, is_chinese, ok, page
+
+NAMES = list(PUBLISHED)
+
+
+def run(**kwargs):
+    at = page("modern_rope", timeout=120, **kwargs)
+    at.run()
+    return at
+
+
+def titles(at) -> list[str]:
+    return [json.loads(spec)["layout"]["title"]["text"] for spec in chart_json(at)]
+
+
+@pytest.mark.parametrize("name, expected", [
+    (NAMES[0], ["sliding_attention", "full_attention"]),  # Gemma 3: two settings on the strip
+    (NAMES[1], ["proportional"]),  # Gemma 4
+    (NAMES[2], ["nope"]),  # Llama 4
+])
+def test_presets_show_their_layer_strip(name, expected):
+    at = run(mod_src=name)
+    ok(at)
+    strip = json.loads(chart_json(at)[0])
+    legend = " ".join(trace["name"] for trace in strip["data"])
+    for word in expected:
+        assert word in legend, (word, legend)
+
+
+def test_llama4_says_what_a_nope_layer_sees():
+    at = run(mod_src=NAMES[2])
+    ok(at)
+    text = " ".join(m.value for m in at.markdown)
+    assert "causal mask" in text and "temperature" in text
+    assert any("temperature" in title for title in titles(at))
+
+
+def test_qwen_vl_shows_mrope_bands():
+    at = run(mod_src=NAMES[3])
+    ok(at)
+    band = next(json.loads(s) for s in chart_json(at) if "M-RoPE" in json.loads(s)["layout"]["title"]["text"])
+    assert [trace["name"] for trace in band["data"]] == ["time", "height", "width"]
+
+
+def test_partial_rotation_and_mla():
+    at = run(mod_src=NAMES[4])  # DeepSeek-V3
+    ok(at)
+    assert any("qk_rope_head_dim = 64" in c.value for c in at.caption)
+    at = run(mod_src=NAMES[5])  # Phi-2: 32 of 80 dims turn
+    ok(at)
+    head = next(json.loads(s) for s in chart_json(at) if "dimensions of the head" in json.loads(s)["layout"]["title"]["text"])
+    assert any("passes through" in trace["name"] for trace in head["data"])
+
+
+def test_theory_is_shown_with_its_papers():
+    at = run(mod_src=NAMES[7])  # Llama 3.1, base bound for 1,024 positions
+    ok(at)
+    text = " ".join(m.value for m in at.markdown)
+    for paper in ("Scaling Laws of RoPE-based Extrapolation", "Base of RoPE Bounds Context Length",
+                  "Positional Interpolation"):
+        assert paper in text
+    assert "4.3e+03" in text  # the scan for 1,024 positions (the paper: 4.3e3)
+
+
+def test_pasted_config_is_read():
+    config = published_config(NAMES[0])
+    at = run(mod_src="config.json", session={"mod_config": json.dumps(config)})
+    ok(at)
+    assert "48 layers" in titles(at)[0]
+    bad = run(mod_src="config.json", session={"mod_config": json.dumps({**config["text_config"], "rope_scaling":
+                                                                        {"rope_type": "nonsense"}})})
+    ok(bad, errors_allowed=True)
+    assert bad.error and "rope_type ('nonsense') is unknown" in bad.error[0].value
+
+
+def test_chinese():
+    at = run(mod_src=NAMES[2], lang="zh")
+    ok(at)
+    assert is_chinese(at.title[0].value) and all(is_chinese(title) for title in titles(at))
+
+
+def test_package_presets_equal_the_test_fixtures():
+    from pathlib import Path
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "configs"
+    for name, file in PUBLISHED.items():
+        assert published_config(name) == json.loads((fixtures / file).read_text()), file

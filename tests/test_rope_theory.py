@@ -1,0 +1,93 @@
+"""Tests for embedviz.rope_theory: the papers' numbers, naive loops, and the non-monotone base criterion."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from embedviz.rope_theory import (
+    MAX_SCAN_LENGTH,
+    base_lower_bound,
+    critical_dimension,
+    extrapolation_bound,
+    first_negative,
+    interpolation_bound,
+    score_sum,
+)
+
+
+def naive_full_turn_dims(head_dim, theta, train_length):
+    """Count pairs whose wavelength 2*pi*theta^(2i/d) fits in the training length, two dims per pair."""
+    return 2 * sum(1 for i in range(head_dim // 2) if 2 * math.pi * theta ** (2 * i / head_dim) <= train_length)
+
+
+def test_critical_dimension_is_92_for_llama2():
+    assert critical_dimension(128, 10_000, 4_096) == 92  # Liu et al. 2023: LLaMA 2, d=128, 4K
+
+
+@pytest.mark.parametrize("head_dim, theta, length", [(128, 10_000, 4_096), (128, 500_000, 8_192), (64, 10_000, 2_048),
+                                                     (128, 1_000_000, 32_768), (96, 10_000, 4_096), (128, 10_000, 5)])
+def test_critical_dimension_matches_a_naive_count(head_dim, theta, length):
+    assert critical_dimension(head_dim, theta, length) == naive_full_turn_dims(head_dim, theta, length)
+
+
+def test_score_sum_matches_a_loop():
+    expected = [sum(math.cos(m * 10_000 ** (-2 * i / 8)) for i in range(4)) for m in (0, 1, 7, 100)]
+    np.testing.assert_allclose(score_sum([0, 1, 7, 100], 8, 10_000), expected, rtol=1e-12)
+
+
+def naive_passes(base, length, head_dim=128):
+    return all(sum(math.cos(m * base ** (-2 * i / head_dim)) for i in range(head_dim // 2)) >= 0
+               for m in range(length))
+
+
+def test_base_bound_for_1k_matches_the_paper_and_a_naive_check():
+    out = base_lower_bound(1_024)
+    assert f"{out.base:.1e}" == "4.3e+03"  # Men et al. 2024, Table (d=128): 1K -> 4.3e3
+    assert naive_passes(out.base, 1_024)
+    assert not naive_passes(out.base / (1 + out.rel_step), 1_024)  # the grid point below fails
+
+
+def test_base_bound_for_4k_matches_the_paper():
+    out = base_lower_bound(4_096)
+    assert f"{out.base:.1e}" == "2.7e+04"  # Men et al. 2024: 4K -> 2.7e4
+    assert first_negative(128, out.base, 4_096) is None
+
+
+def test_the_criterion_is_not_monotone_in_the_base():
+    # why the scan cannot bisect: at L = 4,096 a base passes, a larger one fails, a larger one passes again
+    assert first_negative(128, 26_953, 4_096) is None
+    assert first_negative(128, 27_500, 4_096) is not None
+    assert first_negative(128, 29_000, 4_096) is None
+
+
+def test_base_bound_errors():
+    with pytest.raises(ValueError, match=r"context_length \(200,000\) must be <= 131,072"):
+        base_lower_bound(200_000)
+    assert MAX_SCAN_LENGTH == 131_072
+    with pytest.raises(ValueError, match=r"no base up to max_base \(100\)"):
+        base_lower_bound(1_024, max_base=100)
+
+
+def test_interpolation_bound_is_d_over_294_73_at_the_midpoint():
+    # Chen et al. 2023, Eq. 7: d / (32 ln c) * max|h|, 32 ln 10000 = 294.73
+    assert 32 * math.log(10_000) == pytest.approx(294.73, abs=0.005)
+    assert interpolation_bound(128, 10_000, [0.5])[0] == pytest.approx(128 / 294.73, rel=1e-4)
+    np.testing.assert_array_equal(interpolation_bound(128, 10_000, [0.0, 1.0, 7.0]), [0, 0, 0])  # trained offsets
+
+
+def test_extrapolation_bound_matches_a_loop_and_exceeds_d():
+    s, d = 37.25, 16
+    theta_j = [10_000 ** (-2 * j / d) for j in range(d // 2)]
+    loop = 2 * sum(abs(sum(complex(math.cos(s * t), math.sin(s * t)) for t in theta_j[:k + 1])) for k in range(d // 2))
+    assert extrapolation_bound(d, 10_000, [s])[0] == pytest.approx(loop, rel=1e-12)
+    # the paper: B(s) is "at least larger than d" -> 2 B(s) / (d / (32 ln c)) >= 2 * 294.73 ~ 600 times
+    s = np.linspace(0, 4096, 40_001)
+    assert (extrapolation_bound(128, 10_000, s) / 2).min() > 128
+
+
+def test_extrapolation_is_hundreds_of_times_looser():
+    from embedviz.rope_theory import extrapolation_to_interpolation
+    ratio = extrapolation_to_interpolation(128, 10_000, np.linspace(0, 4096, 4_001))
+    assert ratio > 2 * 294.73 * 0.99  # the paper's "at least ~600x" (B(s) > d)
