@@ -69,18 +69,18 @@ st.dataframe(
 st.subheader(t("cmp.adjacent_header"))
 st.markdown(t("cmp.adjacent_intro"))
 note = t("common.showing_every", step=adjacent["step"]) if adjacent["step"] > 1 else None
-plot(figs.adjacent_chart(adjacent["positions"], {name(s): c for s, c in adjacent["curves"].items()},
-                         title=t("cmp.adjacent_title", D=d_model), x_title=t("common.position"),
-                         y_title=t("cmp.adjacent_y"), note=note))
+plot(figs.adjacent_chart, adjacent["positions"], {name(s): c for s, c in adjacent["curves"].items()},
+     title=t("cmp.adjacent_title", D=d_model), x_title=t("common.position"),
+     y_title=t("cmp.adjacent_y"), note=note)
 
 # 3. all positions against all
 st.subheader(t("cmp.matrix_header"))
 st.markdown(t("cmp.matrix_intro"))
 note = t("common.showing_every", step=mats["step"]) if mats["step"] > 1 else None
 panel_titles = [name("sinusoidal"), name("learned"), t("cmp.panel_rope"), t("cmp.panel_same")]
-plot(figs.similarity_panels(list(mats["matrices"].values()), mats["positions"], subplot_titles=panel_titles,
-                            title=t("cmp.matrix_title", D=d_model, L=human_number(length)),
-                            hover=t("cmp.matrix_hover"), note=note))
+plot(figs.similarity_panels, list(mats["matrices"].values()), mats["positions"], subplot_titles=panel_titles,
+     title=t("cmp.matrix_title", D=d_model, L=human_number(length)),
+     hover=t("cmp.matrix_hover"), note=note)
 
 # 4. past the maximum length
 st.subheader(t("cmp.past_header"))
@@ -114,13 +114,13 @@ slopes = ali["slopes"]
 note = t("cmp.bias_note")
 if ali["step"] > 1:
     note += " · " + t("common.showing_every", step=ali["step"])
-plot(figs.alibi_bias_panels(
+plot(figs.alibi_bias_panels,
     ali["bias"], ali["positions"], hover=t("cmp.bias_hover"), note=note,
     title=t("cmp.bias_title", n=len(ali["heads"]), H=num_heads, L=human_number(length)),
     subplot_titles=[t("cmp.bias_panel", h=h + 1, slope=view.slope_label(slopes[h])) for h in ali["heads"]],
-))
-plot(figs.slopes_chart(slopes, title=t("cmp.slopes_title", H=num_heads), x_title=t("cmp.head"),
-                       y_title=t("cmp.slope"), note=t("cmp.slopes_note")))
+)
+plot(figs.slopes_chart, slopes, title=t("cmp.slopes_title", H=num_heads), x_title=t("cmp.head"),
+     y_title=t("cmp.slope"), note=t("cmp.slopes_note"))
 
 # 6. the five properties
 st.subheader(t("cmp.props_header"))

@@ -133,19 +133,19 @@ else:
 kind_names = {k: t(f"ctx.{k}") for k in figs.KINDS}
 lines = [t("ctx.trained_line", length=human_number(original)), t("ctx.target_line", length=human_number(target))]
 st.subheader(t("ctx.wave_header"))
-plot(figs.wavelength_chart(
+plot(figs.wavelength_chart,
     v.wavelen_before, v.wavelen_after, v.kinds, original=int(original), target=int(target),
     title=t("ctx.wave_title", method=method), x_title=t("ctx.pair_axis"), y_title=t("ctx.wave_axis"),
     before_name=t("ctx.wave_before"), kind_names=kind_names, context_labels=lines, hover=t("ctx.wave_hover"),
     note=t("ctx.wave_note"),
-))
+)
 left, right = st.columns(2)
 with left:
-    plot(figs.ratio_chart(
+    plot(figs.ratio_chart,
         v.ratio, v.kinds, factor=float(factor), title=t("ctx.ratio_title", method=method, factor=f"{factor:g}"),
         x_title=t("ctx.pair_axis"), y_title=t("ctx.ratio_axis"), kind_names=kind_names,
         factor_label=t("ctx.ratio_line"), hover=t("ctx.ratio_hover"), note=t("ctx.ratio_note"),
-    ))
+    )
 with right:
     length = human_number(v.length)
     turns = {
@@ -153,17 +153,17 @@ with right:
         t("ctx.turns_unscaled", length=length): v.turns_unscaled,
         t("ctx.turns_scaled", method=method, length=length): v.turns_scaled,
     }
-    plot(figs.turns_chart(
+    plot(figs.turns_chart,
         turns, title=t("ctx.turns_title"), x_title=t("ctx.pair_axis"), y_title=t("ctx.turns_axis"),
         one_turn_label=t("ctx.one_turn"), dashes={t("ctx.turns_unscaled", length=length): "dot"},
         note=t("ctx.turns_note"),
-    ))
-plot(figs.decay_chart(
+    )
+plot(figs.decay_chart,
     v.distances, v.decay_before, v.decay_after, original=int(original), target=int(target),
     names=[t("ctx.decay_before"), t("ctx.decay_after", method=method)],
     title=t("ctx.decay_title", length=human_number(target)), x_title=t("ctx.decay_axis_x"),
     y_title=t("ctx.decay_axis_y"), context_labels=lines, note=t("ctx.decay_note"),
-))
+)
 with st.expander(t("ctx.all_methods")):
     st.markdown(t("ctx.about"))
 

@@ -26,10 +26,10 @@ panels = [
     figures.heatmap(m, y=labels, title="", x_title=t("common.dimension")) for m in (tok, pos, inputs)
 ]
 plot(
-    figures.side_by_side(
+    figures.side_by_side,
         panels,
         title=t("home.figure_title"),
         subplot_titles=[t("home.panel_tokens"), t("home.panel_positions"), t("home.panel_sum")],
-    )
+    
 )
 notice("home.notice")

@@ -19,7 +19,7 @@ def ranked(tokens, scores, title: str) -> None:
     left, right = st.columns([2, 3])
     left.dataframe(view.ranked_rows(tokens, scores, token_column=t("common.token")), hide_index=True)
     with right:
-        plot(figs.score_bars(tokens, scores, title=title, x_title="cos"))
+        plot(figs.score_bars, tokens, scores, title=title, x_title="cos")
 
 
 def steps_table(views: dict) -> None:
@@ -29,6 +29,7 @@ def steps_table(views: dict) -> None:
 def step_figure(views: dict, series: dict, axis: str) -> None:
     """cos(row t, row t+1) along the table(s), the first table's rough steps circled, then those steps' numbers."""
     rough = views["rough"]
+    # built directly, never through the shared figure cache: an uploaded table is used here too
     plot(figs.step_curves(views["rows"][:-1], series, rough_steps=rough,
                           rough_values=views["adjacent"][rough - views["rows"][0]], rough_name=t("real.rough"),
                           title=t("real.steps_title"), x_title=t("real.step_axis", axis=axis), y_title="cos",
@@ -83,8 +84,8 @@ if pairs_tab.open:
                 st.warning(t("real.pair_skipped", line=row["line"], message=localized(row["error"])))
         good = [row for row in rows if row["cos"] is not None]
         if good:
-            plot(figs.pair_bars([f"{r['a']} / {r['b']}" for r in good], [r["cos"] for r in good],
-                                title=t("real.pairs_title"), y_title="cos", note=t("real.pairs_note")))
+            plot(figs.pair_bars, [f"{r['a']} / {r['b']}" for r in good], [r["cos"] for r in good],
+                 title=t("real.pairs_title"), y_title="cos", note=t("real.pairs_note"))
         else:
             st.warning(t("real.pairs_none"))
         notice("real.pairs_notice")
@@ -130,8 +131,8 @@ if map_tab.open:
         else:
             for word, message in result["skipped"]:
                 st.warning(t("real.map_skipped", word=word, message=localized(message)))
-            plot(figs.word_map(result["points"], result["labels"], result["groups"], title=t("real.map_title"),
-                               note=t("real.map_note")))
+            plot(figs.word_map, result["points"], result["labels"], result["groups"], title=t("real.map_title"),
+                 note=t("real.map_note"))
             notice("real.map_notice")
 
 if positions_tab.open:
@@ -152,22 +153,22 @@ if positions_tab.open:
             show_error(error)
         else:
             step = window["step"]
-            plot(figs.matrices_side_by_side(
+            plot(figs.matrices_side_by_side,
                 window["similarity"], sin_window["similarity"], window["rows"][::step],
                 title=t("real.matrix_title", a=start, b=stop), x_title=t("common.position"),
                 note=t("real.matrix_note") if step == 1 else t("common.downsampled", rs=step, cs=step),
-                subplot_titles=[t("real.learned"), t("real.sinusoidal")]))
-            plot(figs.rows_pca(window["pca"], window["rows"], title=t("real.pca_positions_title", a=start, b=stop),
-                               color_title=t("common.position"), note=t("real.pca_positions_note")))
+                subplot_titles=[t("real.learned"), t("real.sinusoidal")])
+            plot(figs.rows_pca, window["pca"], window["rows"], title=t("real.pca_positions_title", a=start, b=stop),
+                 color_title=t("common.position"), note=t("real.pca_positions_note"))
             st.markdown(t("real.turn" if window["rotation"] else "real.no_turn", deg=window["turn_degrees"],
                           period=window["period"]))
         step_figure(learned, {t("real.learned"): learned["adjacent"], t("real.sinusoidal"): sinusoidal["adjacent"]},
                     t("common.position"))
         curves = view.offset_curves(("learned", "sinusoidal"))
-        plot(figs.offset_curve(curves["offsets"], {t("real.learned"): curves["learned"],
-                                                   t("real.sinusoidal"): curves["sinusoidal"]},
-                               title=t("real.offset_title"), x_title=t("real.offset_axis"), y_title="cos",
-                               note=t("real.offset_note", period=learned["period"])))
+        plot(figs.offset_curve, curves["offsets"], {t("real.learned"): curves["learned"],
+                                 t("real.sinusoidal"): curves["sinusoidal"]},
+             title=t("real.offset_title"), x_title=t("real.offset_axis"), y_title="cos",
+             note=t("real.offset_note", period=learned["period"]))
         notice("real.positions_notice")
 
 if upload_tab.open:

@@ -77,8 +77,8 @@ except ValueError as error:
 note = t("rope.heat_note")
 if heat["step"] > 1:
     note += " · " + t("common.showing_every", step=heat["step"])
-plot(figs.angle_heatmap(heat["z"], heat["positions"], heat["pair"], title=t("rope.heat_title"), note=note,
-                        x_title=t("common.position"), y_title=t("common.dimension"), hover=t("rope.heat_hover")))
+plot(figs.angle_heatmap, heat["z"], heat["positions"], heat["pair"], title=t("rope.heat_title"), note=note,
+     x_title=t("common.position"), y_title=t("common.dimension"), hover=t("rope.heat_hover"))
 
 # 2. one pair in the plane: text 003's q=(1,0), k=(0.8,0.6)
 st.subheader(t("rope.pair_header"))
@@ -99,8 +99,8 @@ else:
     names = [t("rope.arrow_q", m=m), t("rope.arrow_k", n=n), t("rope.arrow_q", m=m + shift),
              t("rope.arrow_k", n=n + shift)]
     with left:
-        plot(figs.pair_plane(demo, names=names, title=t("rope.pair_title", i=pair, omega=omega),
-                             note=t("rope.pair_note")))
+        plot(figs.pair_plane, demo, names=names, title=t("rope.pair_title", i=pair, omega=omega),
+             note=t("rope.pair_note"))
     with right:
         st.metric(t("rope.score", m=m, n=n), f"{demo.score:.4f}")
         st.metric(t("rope.score", m=m + shift, n=n + shift), f"{demo.score_shifted:.4f}",
@@ -119,8 +119,8 @@ series = {
     (chosen if th == theta else t("rope.theta_label", theta=human_number(th))): curve
     for th, curve in dec["curves"].items()
 }
-plot(figs.decay_chart(dec["distances"], series, highlight=chosen, title=t("rope.decay_title", hd=head_dim),
-                      x_title=t("rope.distance"), y_title=t("rope.mean_cos"), note=t("rope.decay_note")))
+plot(figs.decay_chart, dec["distances"], series, highlight=chosen, title=t("rope.decay_title", hd=head_dim),
+     x_title=t("rope.distance"), y_title=t("rope.mean_cos"), note=t("rope.decay_note"))
 table = dec["table"]
 st.dataframe(
     {
@@ -144,12 +144,12 @@ plot(line_chart(
 # 4. wavelengths against the context length
 st.subheader(t("rope.wave_header"))
 wl = view.wavelengths(head_dim, theta, max_len)
-plot(figs.wavelength_chart(
+plot(figs.wavelength_chart,
     wl["wavelen"], wl["never"], max_len, title=t("rope.wave_title"), x_title=t("rope.pair_axis"),
     y_title=t("rope.wavelength_axis"), legend=[t("rope.wave_turns"), t("rope.wave_never")],
     context_label=t("rope.wave_context", length=human_number(max_len)), hover=t("rope.wave_hover"),
     note=t("rope.wave_note", never=int(wl["never"].sum()), pairs=half, length=human_number(max_len)),
-))
+)
 st.markdown(t("rope.wave_explain"))
 
 # 5. the two pairings
@@ -157,13 +157,13 @@ st.subheader(t("rope.pairing_header"))
 st.markdown(t("rope.pairing_intro"))
 ps = view.pairing_scores(head_dim, theta, min(max_len - 1, 200))
 rows = [("▶ " if p == pairing else "") + t(f"rope.pairing_{p}") for p in PAIRINGS]
-plot(figs.pairing_map(ps["half_pair"], ps["interleaved_pair"], title=t("rope.map_title"), row_names=rows,
-                      x_title=t("common.dimension"), hover=t("rope.map_hover"), note=t("rope.map_note")))
+plot(figs.pairing_map, ps["half_pair"], ps["interleaved_pair"], title=t("rope.map_title"), row_names=rows,
+     x_title=t("common.dimension"), hover=t("rope.map_hover"), note=t("rope.map_note"))
 series = {t("rope.series_half"): ps["half"], t("rope.series_permuted"): ps["permuted"],
           t("rope.series_raw"): ps["raw"]}
 dashes = {t("rope.series_permuted"): "dash", t("rope.series_raw"): "dot"}
-plot(figs.pairing_scores_chart(ps["offsets"], series, dashes=dashes, title=t("rope.scores_title", hd=head_dim),
-                               x_title=t("rope.offset_axis"), y_title=t("rope.score_axis"), note=t("rope.scores_note")))
+plot(figs.pairing_scores_chart, ps["offsets"], series, dashes=dashes, title=t("rope.scores_title", hd=head_dim),
+     x_title=t("rope.offset_axis"), y_title=t("rope.score_axis"), note=t("rope.scores_note"))
 st.caption(t("rope.pairs_caption", half=ps["half_dims"], interleaved=ps["interleaved_dims"]) + " "
            + t("rope.max_diff", diff=f"{ps['max_diff']:.1e}"))
 

@@ -45,11 +45,11 @@ if view["pos_step"] > 1:
 if view["pair_step"] > 1:
     notes.append(t("sin.every_pair", step=view["pair_step"]))
 plot(
-    encoding_heatmap(
+    encoding_heatmap,
         view["z"], view["positions"], view["dims"], note=" · ".join(notes) or t("sin.heatmap_note"),
         title=t("sin.heatmap_title", L=human_number(num_positions), D=d_model),
         x_title=t("common.position"), y_title=t("common.dimension"),
-    )
+    
 )
 if notes:
     st.caption(t("sin.heatmap_note"))
@@ -77,14 +77,14 @@ st.markdown(t("sin.distance_text"))
 left, right = st.columns([2.2, 1])
 with left:
     plot(
-        distance_figure(
+        distance_figure,
             curves["gaps"], curves["distances"], [t("sin.from_start", s=human_number(s)) for s in curves["starts"]],
             typical=curves["typical"], bound=curves["bound"],
             typical_name=t("sin.typical", v=f"{curves['typical']:.2f}", w=human_number(freq["wavelength"][-1])),
             bound_name=t("sin.bound", v=f"{curves['bound']:.2f}"),
             title=t("sin.distance_title"), note=t("sin.distance_note"),
             x_title=t("sin.gap"), y_title=t("sin.distance"),
-        )
+        
     )
 with right:
     st.dataframe(
@@ -101,10 +101,10 @@ with right:
 st.subheader(t("sin.similarity_header"))
 sim_step = t("common.showing_every", step=sim["step"]) if sim["step"] > 1 else None
 plot(
-    figures.similarity_heatmap(
+    figures.similarity_heatmap,
         sim["S"], list(sim["positions"]), title=t("sin.similarity_title"), note=sim_step or t("sin.similarity_note"),
         x_title=t("common.position"), y_title=t("common.position"), height=560,
-    )
+    
 )
 if sim_step:
     st.caption(t("sin.similarity_note"))
@@ -129,10 +129,10 @@ else:
     cols[2].metric(t("sin.rotation_error"), f"{check.max_error:.1e}")
     names = [t("sin.series_start"), t("sin.series_direct"), t("sin.series_rotated")]
     plot(
-        rotation_figure(
+        rotation_figure,
             check.start, check.direct, check.rotated, names, title=t("sin.rotation_title"),
             note=t("sin.rotation_note"), x_title=t("common.dimension"), y_title=t("sin.value"),
-        )
+        
     )
 
 notice("sin.notice")

@@ -38,12 +38,12 @@ def lookup_tab() -> None:
     st.latex(r"X = W[\mathrm{ids}] = \mathrm{one\_hot}(\mathrm{ids})\,W,\qquad W\in\mathbb{R}^{V\times D},\;"
              r"X\in\mathbb{R}^{T\times D}")
     cmp, T = v["comparison"], len(v["ids"])
-    plot(figs.lookup_figure(
+    plot(figs.lookup_figure,
         view.table(d_model, scheme, seed), v["ids"], cmp.by_index, v["labels"],
         title=t("tok.lookup_title", T=T, D=d_model), table_title=t("tok.table_title", D=d_model),
         block_title=t("tok.block_title", T=T, D=d_model), x_title=t("common.dimension"),
         id_title=t("tok.token_id"), downsample_note=t("common.downsampled"),
-    ))
+    )
     m1, m2, m3 = st.columns(3)
     m1.metric(t("tok.way_index"), f"({T}, {d_model})")
     m2.metric(t("tok.way_one_hot"), f"{cmp.max_diff_one_hot:.1e}", help=t("tok.max_diff_help"))
@@ -57,10 +57,10 @@ def lookup_tab() -> None:
     i1.metric(t("tok.metric_init_std"), f"{v['init_std']:.4g}")
     i2.metric(t("tok.metric_std"), f"{v['std']:.4g}")
     i3.metric(t("tok.metric_norm"), f"{v['mean_row_norm']:.3g}")
-    plot(figs.init_scale_figure(
+    plot(figs.init_scale_figure,
         view.D_MODELS, view.init_scales(seed), view.INIT_LABELS, d_model,
         title=t("tok.init_title"), x_title=t("common.d_model"), y_title=t("tok.init_y"), note=t("tok.init_note"),
-    ))
+    )
 
 
 def raw_ids_block() -> None:
@@ -91,10 +91,10 @@ def onehot_tab() -> None:
     st.markdown(t("tok.onehot_md"))
     st.latex(r"\|e_i-e_j\|=\sqrt{1^2+1^2}=\sqrt{2}\approx1.414\quad(i\neq j)")
     dist = v["distances"]
-    plot(figs.distance_pair(
+    plot(figs.distance_pair,
         dist.one_hot, dist.dense, v["distinct_labels"], title=t("tok.dist_title", n=len(dist.ids)),
         one_hot_title=t("tok.dist_onehot"), dense_title=t("tok.dist_dense", D=d_model),
-    ))
+    )
     if dist.one_hot_range is None:
         st.caption(t("tok.dist_single"))
     else:
@@ -116,11 +116,11 @@ def gradient_tab() -> None:
         return
     step, V = g["step"], len(g["step"].row_grad_norm)
     count = len(step.rows_with_gradient)
-    plot(figs.gradient_rows_figure(
+    plot(figs.gradient_rows_figure,
         step.row_grad_norm, step.input_ids, step.target_ids, g["hover"], title=t("tok.grad_title", n=count, V=V),
         x_title=t("tok.token_id"), y_title=t("tok.grad_y"), strip_title=t("tok.grad_strip"),
         names=(t("tok.grad_used"), t("tok.grad_target"), t("tok.grad_other")),
-    ))
+    )
     g1, g2, g3 = st.columns(3)
     g1.metric(t("tok.metric_rows"), f"{count} / {V}")
     g2.metric(t("tok.metric_moved"), f"{len(step.rows_changed)} / {V}")
@@ -169,12 +169,12 @@ def parameter_tab() -> None:
     else:
         st.caption(t("tok.share_unknown"))
     tables = [c.token_embedding, c.positional_embedding, c.output_head]
-    plot(figs.parameter_bars([t("tok.bar_token"), t("tok.bar_pos"), t("tok.bar_head")], tables,
-                             title=t("tok.params_title"), y_title=t("tok.params_y"),
-                             text=[human_number(x) for x in tables]))
-    plot(figs.parameter_bars(list(shares), [100 * s for s in shares.values()], title=t("tok.shares_title"),
-                             y_title=t("tok.shares_y"), highlight=preset, note=t("tok.shares_note"),
-                             text=[f"{s:.1%}" for s in shares.values()]))
+    plot(figs.parameter_bars, [t("tok.bar_token"), t("tok.bar_pos"), t("tok.bar_head")], tables,
+         title=t("tok.params_title"), y_title=t("tok.params_y"),
+         text=[human_number(x) for x in tables])
+    plot(figs.parameter_bars, list(shares), [100 * s for s in shares.values()], title=t("tok.shares_title"),
+         y_title=t("tok.shares_y"), highlight=preset, note=t("tok.shares_note"),
+         text=[f"{s:.1%}" for s in shares.values()])
     notice("tok.notice_params")
 
 

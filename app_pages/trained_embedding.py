@@ -96,20 +96,19 @@ def groups_tab() -> None:
         st.caption(t("train.pair_spread", steps=done))
 
     floor = view.loss_floor(groups)
-    plot(figs.loss_figure(r["losses"], title=t("train.loss_title"), x_title=t("train.step"),
-                          y_title=t("train.loss_y"), floor=floor, floor_name=t("train.floor", floor=floor),
-                          series_name=t("train.loss_series"), mean_name=t("train.loss_mean"),
-                          note=t("train.loss_note")))
+    plot(figs.loss_figure, r["losses"], title=t("train.loss_title"), x_title=t("train.step"),
+         y_title=t("train.loss_y"), floor=floor, floor_name=t("train.floor", floor=floor),
+         series_name=t("train.loss_series"), mean_name=t("train.loss_mean"), note=t("train.loss_note"))
     sizes = [len(g) for g in r["group_names"]]
-    plot(figs.similarity_before_after(
+    plot(figs.similarity_before_after,
         r["sim_before"], r["sim_after"], r["vocab"], title=t("train.sim_title"), before_title=t("train.before"),
         after_title=t("train.after", steps=done), note=t("train.sim_note"), group_sizes=sizes,
-    ))
-    plot(figs.group_similarity_figure(
+    )
+    plot(figs.group_similarity_figure,
         r["snapshot_steps"], r["curve"][:, 0], r["curve"][:, 1], title=t("train.curve_title"),
         x_title=t("train.step"), y_title=t("train.curve_y"), names=(t("train.curve_same"), t("train.curve_cross")),
         reference={t("train.ref_ab"): 0.56, t("train.ref_aA"): 0.04} if groups[:1] == ("abcdefghij",) else None,
-    ))
+    )
     snapshot_view(r)
     notice("train.notice")
 
@@ -121,8 +120,8 @@ def snapshot_view(r: dict) -> None:
     at = choice_slider("tr_snap", "train.snapshot", snaps, snaps[-1]) if len(snaps) > 1 else snaps[0]
     k = snaps.index(at) if at in snaps else len(snaps) - 1
     names = [r["group_names"][g] for g in r["group_of"]]
-    plot(figs.pca_figure(r["points"][k], r["vocab"], names, title=t("train.pca_title", step=snaps[k]),
-                         note=t("train.pca_note"), limit=r["limit"]))
+    plot(figs.pca_figure, r["points"][k], r["vocab"], names, title=t("train.pca_title", step=snaps[k]),
+         note=t("train.pca_note"), limit=r["limit"])
 
 
 def text_tab() -> None:
@@ -135,15 +134,14 @@ def text_tab() -> None:
         return
     order = sorted(range(len(r["vocab"])), key=lambda i: (r["group_of"][i], r["vocab"][i]))
     labels = [r["vocab"][i] for i in order]
-    plot(figs.loss_figure(r["losses"], title=t("train.loss_title"), x_title=t("train.step"),
-                          y_title=t("train.loss_y"), series_name=t("train.loss_series"),
-                          mean_name=t("train.loss_mean")))
-    plot(similarity_heatmap(r["sim_after"][order][:, order], labels,
-                            title=t("train.text_sim_title", n=len(labels)), note=t("train.sim_note"),
-                            downsample_note=t("common.downsampled")))
+    plot(figs.loss_figure, r["losses"], title=t("train.loss_title"), x_title=t("train.step"),
+         y_title=t("train.loss_y"), series_name=t("train.loss_series"), mean_name=t("train.loss_mean"))
+    plot(similarity_heatmap, r["sim_after"][order][:, order], labels,
+         title=t("train.text_sim_title", n=len(labels)), note=t("train.sim_note"),
+         downsample_note=t("common.downsampled"))
     names = [t("train.class_" + r["group_names"][g].replace(" ", "_").replace("-", "_").lower())
              for g in r["group_of"]]
-    plot(figs.pca_figure(r["points"][-1], r["vocab"], names, title=t("train.text_pca_title")))
+    plot(figs.pca_figure, r["points"][-1], r["vocab"], names, title=t("train.text_pca_title"))
     notice("train.text_notice")
 
 

@@ -54,18 +54,16 @@ if kind != "none":
 labels = [f"{i}: {tok}" for i, tok in enumerate(result.tokens)]
 shuffled_labels = [f"{i}: {tok}" for i, tok in enumerate(result.shuffled_tokens)]
 plot(
-    outputs_side_by_side(
-        demo.outputs, demo.shuffled_outputs, labels, shuffled_labels,
-        title=t("why.figure_title"), note=t("why.figure_note"),
-        subplot_titles=[t("why.panel_before"), t("why.panel_after")], x_title=t("common.dimension"),
-    )
+    outputs_side_by_side,
+    demo.outputs, demo.shuffled_outputs, labels, shuffled_labels,
+    title=t("why.figure_title"), note=t("why.figure_note"),
+    subplot_titles=[t("why.panel_before"), t("why.panel_after")], x_title=t("common.dimension"),
 )
 plot(
-    difference_heatmap(
-        demo.difference, labels, title=t("why.diff_title"), x_title=t("common.dimension"),
-        note=t("why.diff_note_causal" if causal and kind == "none" else
-               "why.diff_note_none" if kind == "none" else "why.diff_note_pos"),
-    )
+    difference_heatmap,
+    demo.difference, labels, title=t("why.diff_title"), x_title=t("common.dimension"),
+    note=t("why.diff_note_causal" if causal and kind == "none" else
+           "why.diff_note_none" if kind == "none" else "why.diff_note_pos"),
 )
 
 st.subheader(t("why.dog_header"))

@@ -71,6 +71,7 @@ def start_streamlit(
 ) -> subprocess.Popen:
     """Start one app server in the background; its output goes to ``log_path`` (or is discarded)."""
     env = thread_env()  # the replica loads numpy and torch already capped at one thread (embedviz/_threads.py)
+    env.setdefault("EMBEDVIZ_WARM", "1")  # a served process warms its slow caches in the background (embedviz/app/warm.py)
     if cookie_secret:
         env["STREAMLIT_SERVER_COOKIE_SECRET"] = cookie_secret  # env, not argv: `ps` shows argv to every user
     out = open(log_path, "ab") if log_path else subprocess.DEVNULL

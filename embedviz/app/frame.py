@@ -4,6 +4,7 @@ from __future__ import annotations
 import streamlit as st
 
 from embedviz._threads import limit_threads
+from embedviz.app import warm
 from embedviz.app.i18n import DEFAULT_LANGUAGE, LANG_KEY, LANGUAGES, t
 
 # The page scripts live in app_pages/, not pages/: Streamlit treats a folder named pages/ next to app.py as an
@@ -68,6 +69,7 @@ def run() -> None:
 
     st.set_page_config(page_title="embedviz", page_icon="🧮", layout="wide",  # an emoji: a material icon favicon is fetched from a font CDN, which fails offline
                        initial_sidebar_state=tour.sidebar_state())  # collapsed when projecting
+    warm.start()  # once per process, in the background, when the server asked for it ($EMBEDVIZ_WARM=1)
     language_switch()
     page, pages = navigation()
     tour.sidebar_controls()

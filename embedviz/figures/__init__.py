@@ -47,11 +47,10 @@ def titled(title: str, note: str | None = None) -> dict:
 
 
 def new_figure(title: str, *, note: str | None = None, x_title: str = "", y_title: str = "", height: int = 420):
-    fig = go.Figure()
-    fig.update_layout(template=TEMPLATE, title=titled(title, note), height=height)
-    fig.update_xaxes(title_text=x_title)
-    fig.update_yaxes(title_text=y_title)
-    return fig
+    # One Layout at construction: each update_* call on a plotly Figure is a validated batch update, and the
+    # four calls this replaced took ~10x longer than this (the same JSON), on every rerun of every chart.
+    return go.Figure(layout=dict(template=TEMPLATE, title=titled(title, note), height=height,
+                                 xaxis=dict(title=dict(text=x_title)), yaxis=dict(title=dict(text=y_title))))
 
 
 def _downsampled_labels(labels, step: int):
@@ -100,10 +99,7 @@ def heatmap(
             hoverongaps=False,
         )
     )
-    if reverse_y:
-        fig.update_yaxes(autorange="reversed")
-    fig.update_xaxes(showgrid=False)
-    fig.update_yaxes(showgrid=False)
+    fig.update_layout(xaxis_showgrid=False, yaxis=dict(showgrid=False, **({"autorange": "reversed"} if reverse_y else {})))
     return fig
 
 
@@ -129,16 +125,11 @@ def line_chart(
     """One line per named series over a shared x."""
     fig = new_figure(title, note=note, x_title=x_title, y_title=y_title, height=height)
     x = f32(x) if not isinstance(x, list) else x
-    for name, y in series.items():
-        fig.add_trace(
-            go.Scatter(
-                x=x,
-                y=f32(y),
-                name=name,
-                mode="lines+markers" if markers else "lines",
-                line=dict(dash=(dashes or {}).get(name)),
-            )
-        )
+    fig.add_traces([  # one call: each add_trace is a validated update of the whole figure
+        go.Scatter(x=x, y=f32(y), name=name, mode="lines+markers" if markers else "lines",
+                   line=dict(dash=(dashes or {}).get(name)))
+        for name, y in series.items()
+    ])
     if log_x:
         fig.update_xaxes(type="log")
     if log_y:

@@ -29,3 +29,58 @@ def test_log_options_refuse_an_empty_range():
 @pytest.mark.parametrize(("x", "text"), [(10_000.0, "10,000"), (1e6, "1,000,000"), (0.5, "0.5")])
 def test_human_number(x, text):
     assert human_number(x) == text
+
+
+def test_plot_through_a_builder_draws_the_builders_figure_and_caches_it():
+    """plot(builder, *args) shows exactly the figure builder(*args) makes, and a rerun does not rebuild it."""
+    import json
+
+    import numpy as np
+    import plotly.io as pio
+    from streamlit.testing.v1 import AppTest
+
+    import embedviz.figures as figures
+    from embedviz.app import widgets
+
+    def script():
+        import numpy as np
+
+        from embedviz.app.widgets import plot
+        from embedviz.figures import heatmap
+
+        z = np.outer(np.arange(30), np.arange(20)) / 600.0
+        plot(heatmap, z, title="through the cache", key="cached")
+        plot(heatmap(z, title="through the cache"), key="direct")
+
+    z = np.outer(np.arange(30), np.arange(20)) / 600.0
+    expected = json.loads(pio.to_json(figures.heatmap(z, title="through the cache"), validate=False))
+    real, calls = figures.heatmap, []
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    counted.__module__, counted.__qualname__ = real.__module__, real.__qualname__  # the same cache key
+    widgets._figure_spec.clear()
+    figures.heatmap = counted
+    try:
+        at = AppTest.from_function(script).run()
+        assert not at.exception, at.exception
+        assert [json.loads(c.proto.spec) for c in at.get("plotly_chart")] == [expected, expected]
+        assert len(calls) == 2  # first run: the cache was empty
+        at.run()
+        assert not at.exception, at.exception
+        assert len(calls) == 3  # the rerun built only the direct figure; the builder form came from the cache
+        assert json.loads(at.get("plotly_chart")[0].proto.spec) == expected
+    finally:
+        figures.heatmap = real
+        widgets._figure_spec.clear()
+
+
+def test_plot_refuses_arguments_beside_a_built_figure():
+    import plotly.graph_objects as go
+
+    from embedviz.app.widgets import plot
+
+    with pytest.raises(TypeError, match="builds one"):
+        plot(go.Figure(), 1)

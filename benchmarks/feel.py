@@ -1,0 +1,321 @@
+"""How the app feels in a browser: slider step -> redrawn and page open -> drawn, as ratios to bare Streamlit.
+
+    PYTHONPATH=. OPENBLAS_NUM_THREADS=1 .venv/bin/python benchmarks/feel.py            # every page, ~5-8 min
+    ... benchmarks/feel.py --pages rope sinusoidal --steps 2 --opens 2 --json /tmp/feel.json
+
+Starts two servers on free 127.0.0.1 ports with the same Streamlit and settings: the app (``app.py``) and the
+floor, ``benchmarks/baseline_page.py`` (one slider, one small plotly heatmap). One headless Chromium (Debian's,
+never Playwright's download) drives both, one tab at a time. For every page in ``embedviz.app.frame.PAGES``:
+
+- slider step: focus each visible slider (at most ``--sliders``), press ArrowRight (ArrowLeft at the top end)
+  ``--steps`` times; each step is timed in the page, from the keydown to the last of: a websocket message, a
+  change in the main area (charts included), the script state turning 'notRunning', followed by 1.5 s of quiet
+  with every visible chart drawn;
+- page open: navigate to the page ``--opens`` times (after one warm-up open), timed from navigation start to the
+  same settled point.
+
+The baseline page is measured between the pages (``--base-steps`` steps and one open each time), so load that
+drifts during the run (a shared machine) reaches both sides; the ratio is page median / pooled baseline median.
+Prints a Markdown table with the date, machine and load average. Everything is bounded; both servers stop at
+the end.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from deploy.launcher import free_port, start_streamlit, stop_process, streamlit_command, wait_healthy  # noqa: E402
+from tests.e2e.conftest import CHROMIUM_ARGS, DEFAULT_URL, ENTRIES, VIEWPORT, chromium_path  # noqa: E402
+
+BASELINE = Path(__file__).with_name("baseline_page.py")
+# React renders in time slices and commits at the end: under load a long render shows no DOM change for a while
+# after the script finished, so "settled" waits this long without any change in the main area.
+QUIET_MS = 1_500
+STEP_TIMEOUT_MS = 60_000
+OPEN_TIMEOUT_MS = 120_000
+
+# Installed before any page script: timestamps (performance.now(), ms) of the last websocket message, the last
+# DOM change inside a chart, the last script-state change and the last key press.
+PROBE_JS = """(() => {
+  const F = window.__feel = {ws: 0, msgs: 0, bytes: 0, plot: 0, state: 0, key: 0, runs: 0};
+  const WS = window.WebSocket;
+  window.WebSocket = class extends WS {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (e) => {
+        F.ws = performance.now(); F.msgs++;
+        F.bytes += (e.data && (e.data.byteLength || e.data.size || e.data.length)) || 0;
+      });
+    }
+  };
+  new MutationObserver((records) => {
+    const now = performance.now();
+    for (const r of records) {
+      if (r.type === 'attributes' && r.attributeName === 'data-test-script-state') {
+        F.state = now;
+        if (r.target.getAttribute('data-test-script-state') === 'running') F.runs++;
+        continue;
+      }
+      const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+      if (el && el.closest && el.closest("[data-testid='stMain']")) F.plot = now;  // any element drawn, charts too
+    }
+  }).observe(document, {subtree: true, childList: true, attributes: true});
+  document.addEventListener('keydown', () => { F.key = performance.now(); }, true);
+})();"""
+# Settled: a response arrived (and, on open, a script run began: under load the first messages can come
+# well before the run), the script is not running, every visible chart is drawn, and nothing changed for
+# QUIET_MS. Returns the settle time (ms since navigation start) or null.
+SETTLED_JS = """([msgs0, runs0, quiet]) => {
+  const F = window.__feel;
+  if (!F || F.msgs <= msgs0 || F.runs < runs0) return null;
+  const app = document.querySelector("[data-testid='stApp']");
+  if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return null;
+  if (!document.querySelector("[data-testid='stMain'] [data-testid='stElementContainer']")) return null;
+  if (!document.querySelector("[data-testid='stException']")) {
+    const boxes = Array.from(document.querySelectorAll("[data-testid='stPlotlyChart']")).filter(b => b.offsetParent !== null);
+    if (!boxes.every(b => b.querySelector('.js-plotly-plot .main-svg'))) return null;
+  }
+  const last = Math.max(F.ws, F.plot, F.state);
+  return performance.now() - last >= quiet ? last : null;
+}"""
+THUMB = "[data-testid='stSlider'] input[type='range']"  # react-aria's (visually hidden) range input per thumb
+
+
+@dataclass
+class Timings:
+    steps: list[float] = field(default_factory=list)  # seconds
+    opens: list[float] = field(default_factory=list)
+    step_bytes: list[int] = field(default_factory=list)  # websocket bytes received per step
+    open_bytes: list[int] = field(default_factory=list)
+    step_cpu: list[tuple[float, float]] = field(default_factory=list)  # (browser, server) CPU seconds per step
+    open_cpu: list[tuple[float, float]] = field(default_factory=list)
+    sliders: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+def settle(page, msgs0: int, timeout_ms: float, *, runs: int = 0) -> float:
+    """Wait until settled; return the settle time stamp (ms, page clock)."""
+    handle = page.wait_for_function(SETTLED_JS, arg=[msgs0, runs, QUIET_MS], timeout=timeout_ms, polling=50)
+    return float(handle.json_value())
+
+
+def probe(page) -> dict:
+    return page.evaluate("() => ({...window.__feel})")
+
+
+class Cpu:
+    """CPU seconds spent so far by a tab's renderer main thread (CDP's TaskDuration) and by the server process
+    (utime + stime of all its threads): unlike wall time, they barely move when other jobs load the machine."""
+
+    def __init__(self, page, pid: int):
+        self.cdp, self.pid = page.context.new_cdp_session(page), pid
+        self.cdp.send("Performance.enable", {"timeDomain": "threadTicks"})  # thread CPU time, not task wall time
+        self.tick = os.sysconf("SC_CLK_TCK")
+
+    def now(self) -> tuple[float, float]:
+        metrics = {m["name"]: m["value"] for m in self.cdp.send("Performance.getMetrics")["metrics"]}
+        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return metrics.get("TaskDuration", 0.0), (int(fields[11]) + int(fields[12])) / self.tick
+
+    @staticmethod
+    def delta(a, b) -> tuple[float, float]:
+        return b[0] - a[0], b[1] - a[1]
+
+
+def open_page(page, path: str, t: Timings, cpu: Cpu, *, record: bool = True) -> None:
+    page.bring_to_front()  # the other tab was active: a background tab's drawing is throttled
+    server0 = cpu.now()[1]
+    page.goto(path, wait_until="commit", timeout=OPEN_TIMEOUT_MS)
+    browser0 = cpu.now()[0]  # the renderer's counter may or may not restart with the new document
+    end = settle(page, 0, OPEN_TIMEOUT_MS, runs=1)
+    if record:
+        browser, server = cpu.now()
+        t.open_cpu.append((browser - browser0, server - server0))
+        t.opens.append(end / 1000)  # performance.now() counts from navigation start
+        t.open_bytes.append(probe(page)["bytes"])
+    if page.locator("[data-testid='stException']").count():
+        t.errors.append(f"/{path}: traceback on open")
+
+
+def step_sliders(page, t: Timings, cpu: Cpu, *, steps: int, max_sliders: int) -> None:
+    """``steps`` key presses on each of the first ``max_sliders`` visible sliders, each timed to settled."""
+    try:  # under load React may draw a slider's box before its input: wait (bounded) until every one has it
+        page.wait_for_function(f"""() => document.querySelectorAll("{THUMB}").length >=
+            document.querySelectorAll("[data-testid='stSlider']").length""", timeout=15_000)
+    except Exception:
+        t.errors.append("a slider without its input after 15 s")
+    n = min(page.locator(THUMB).count(), max_sliders)
+    t.sliders += n
+    for i in range(n):
+        for _ in range(steps):
+            thumb = page.locator(THUMB).nth(i)
+            if not thumb.is_visible():
+                t.errors.append(f"slider {i}: not visible")
+                break
+            at_top = thumb.evaluate("e => Number(e.value) >= Number(e.max)")
+            key = "ArrowLeft" if at_top else "ArrowRight"
+            thumb.focus()
+            before, cpu0 = probe(page), cpu.now()
+            page.keyboard.press(key)
+            try:
+                end = settle(page, before["msgs"], STEP_TIMEOUT_MS)
+            except Exception as error:  # a step that never reran (or hung) is reported, not fatal
+                t.errors.append(f"slider {i}: {type(error).__name__}: {str(error).splitlines()[0]}")
+                break
+            after = probe(page)
+            t.step_cpu.append(Cpu.delta(cpu0, cpu.now()))
+            t.steps.append((end - after["key"]) / 1000)
+            t.step_bytes.append(after["bytes"] - before["bytes"])
+            if page.locator("[data-testid='stException']").count():
+                t.errors.append(f"slider {i}: traceback after a step")
+                break
+
+
+def page_paths(only: list[str] | None) -> list[tuple[str, str]]:
+    """(url, browser path) of every registered page; the default page lives at ''."""
+    out = [(url, "" if url == DEFAULT_URL else url) for *_, url in ENTRIES]
+    return [p for p in out if not only or p[0] in only]
+
+
+def start_server(script: Path | None, log: Path) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    if script is None:
+        proc = start_streamlit(port, log_path=log)
+    else:  # the same command line as the app's, with another script
+        cmd = [str(script) if c == "app.py" else c for c in streamlit_command(port)]
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=open(log, "ab"), stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    wait_healthy(f"{url}/_stcore/health", timeout=120, proc=proc, log_path=log)
+    return proc, url
+
+
+def median(v: list[float]) -> float:
+    return statistics.median(v) if v else float("nan")
+
+
+def cpu_ms(pairs: list[tuple[float, float]]) -> tuple[float, float, float]:
+    """Median browser, server and total CPU milliseconds."""
+    if not pairs:
+        return (float("nan"),) * 3
+    return tuple(1e3 * median(list(v)) for v in (*zip(*pairs), [a + b for a, b in pairs]))
+
+
+def worst(v: list[float]) -> float:
+    return max(v) if v else float("nan")
+
+
+def run(args) -> dict:
+    from playwright.sync_api import sync_playwright
+
+    chromium = chromium_path()
+    if chromium is None:
+        raise SystemExit("Chromium not found: `apt-get install chromium` (or set EMBEDVIZ_CHROMIUM)")
+    load_before = os.getloadavg()
+    procs = []
+    results: dict[str, Timings] = {}
+    base = Timings()
+    try:
+        app, app_url = start_server(None, Path("/tmp/embedviz-feel-app.log"))
+        procs.append(app)
+        bare, bare_url = start_server(BASELINE, Path("/tmp/embedviz-feel-baseline.log"))
+        procs.append(bare)
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
+            try:
+                contexts = []
+                for url in (app_url, bare_url):
+                    ctx = browser.new_context(viewport=VIEWPORT, locale="en-US", base_url=url + "/")
+                    ctx.add_init_script(PROBE_JS)
+                    contexts.append(ctx)
+                app_tab, bare_tab = (ctx.new_page() for ctx in contexts)
+                app_cpu, bare_cpu = Cpu(app_tab, app.pid), Cpu(bare_tab, bare.pid)
+                open_page(bare_tab, "", base, bare_cpu, record=False)  # warm: plotly.js compiled, caches filled
+                for url, path in page_paths(args.pages):
+                    open_page(bare_tab, "", base, bare_cpu)
+                    step_sliders(bare_tab, base, bare_cpu, steps=args.base_steps, max_sliders=1)
+                    t = results[url] = Timings()
+                    try:
+                        open_page(app_tab, path, t, app_cpu, record=False)  # the first visit of a page is the cold one
+                        for _ in range(args.opens):
+                            open_page(app_tab, path, t, app_cpu)
+                        step_sliders(app_tab, t, app_cpu, steps=args.steps, max_sliders=args.sliders)
+                    except Exception as error:
+                        t.errors.append(f"{type(error).__name__}: {str(error).splitlines()[0]}")
+                    print(f"  {url}: open {median(t.opens):.2f} s, step {median(t.steps):.2f} s "
+                          f"({len(t.steps)} steps on {t.sliders} sliders) {t.errors or ''}", file=sys.stderr, flush=True)
+            finally:
+                browser.close()
+    finally:
+        for proc in procs:
+            stop_process(proc)
+    return {"base": base, "pages": results, "load_before": load_before, "load_after": os.getloadavg()}
+
+
+def table(res: dict) -> str:
+    base: Timings = res["base"]
+    b_step, b_open = median(base.steps), median(base.opens)
+    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")), platform.processor())
+    la, lb = res["load_before"], res["load_after"]
+    bs_cpu, bo_cpu = cpu_ms(base.step_cpu), cpu_ms(base.open_cpu)
+    lines = [
+        f"{dt.date.today()}, {platform.system()} {platform.machine()}, {os.cpu_count()} cores ({cpu}), "
+        f"load average {la[0]:.1f} before / {lb[0]:.1f} after.",
+        "",
+        "Wall time from the key press (page open: navigation start) to script done and charts drawn; the ratio is "
+        "to the bare page's median. CPU: renderer main thread + server process per step or open (ms), and its "
+        "ratio, which a loaded machine moves much less than wall time.",
+        "",
+        "| page | step median (s) | step worst (s) | steps | **step ratio** | step CPU ms browser+server | CPU ratio "
+        "| open median (s) | open worst (s) | **open ratio** | open CPU ms browser+server | CPU ratio | KB per step | KB per open |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+
+    def row(name: str, t: Timings) -> str:
+        s_cpu, o_cpu = cpu_ms(t.step_cpu), cpu_ms(t.open_cpu)
+        r_step = f"{median(t.steps) / b_step:.2f}" if t.steps else "-"
+        r_scpu = f"{s_cpu[2] / bs_cpu[2]:.2f}" if t.steps else "-"
+        return (
+            f"| {name} | {median(t.steps):.2f} | {worst(t.steps):.2f} | {len(t.steps)} | **{r_step}** "
+            f"| {s_cpu[0]:.0f}+{s_cpu[1]:.0f} | {r_scpu} | {median(t.opens):.2f} | {worst(t.opens):.2f} "
+            f"| **{median(t.opens) / b_open:.2f}** | {o_cpu[0]:.0f}+{o_cpu[1]:.0f} | {o_cpu[2] / bo_cpu[2]:.2f} "
+            f"| {median(t.step_bytes) / 1e3:.0f} | {median(t.open_bytes) / 1e3:.0f} |"
+        )
+
+    lines.append(row("*bare Streamlit (one slider, one heatmap)*", base))
+    lines += [row(url, t) for url, t in res["pages"].items()]
+    errors = [f"- {url}: {e}" for url, t in [("baseline", base), *res["pages"].items()] for e in t.errors]
+    return "\n".join(lines + ([""] + errors if errors else []))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pages", nargs="*", help="url paths to measure (default: every page)")
+    parser.add_argument("--steps", type=int, default=3, help="key presses per slider (default 3)")
+    parser.add_argument("--sliders", type=int, default=4, help="sliders per page at most (default 4)")
+    parser.add_argument("--opens", type=int, default=3, help="timed opens per page after a warm-up open (default 3)")
+    parser.add_argument("--base-steps", type=int, default=3, help="baseline steps measured before each page (default 3)")
+    parser.add_argument("--json", type=Path, help="also write the raw timings here")
+    args = parser.parse_args(argv)
+    res = run(args)
+    print(table(res))
+    if args.json:
+        raw = {k: v.__dict__ for k, v in [("baseline", res["base"]), *res["pages"].items()]}
+        args.json.write_text(json.dumps({"load": [res["load_before"], res["load_after"]], "timings": raw}, indent=1))
+    return 1 if any(t.errors for t in [res["base"], *res["pages"].values()]) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

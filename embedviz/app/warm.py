@@ -1,0 +1,42 @@
+"""Warm the slow caches once per served process, in the background, so a first visitor does not wait for them.
+
+At the defaults every page reruns in milliseconds except the Trained embedding page, whose first visit trains text
+001's experiment (0.4 s on an idle core, 3 s on a loaded one). A server started with ``EMBEDVIZ_WARM=1`` (``make
+run``, ``deploy/launcher.py``, the systemd unit and the Kubernetes Deployment set it) trains that default run in a
+daemon thread on its first session, into the same ``st.cache_data`` entry the page reads; until it is done the
+page trains as before. Off by default, so tests (AppTest) see the page's own first run and its progress bar.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import threading
+
+ENV = "EMBEDVIZ_WARM"
+# The Trained embedding page's defaults (its widgets' values): steps, d_model, lr, seed, groups, softmax.
+# tests/app/test_warm.py checks that a page run at its defaults reads exactly this cache entry.
+TRAINED_DEFAULTS = (500, 16, 0.01, 0, ("abcdefghij", "ABCDEFGHIJ"), "vocab")
+
+_lock = threading.Lock()
+_thread: threading.Thread | None = None
+
+
+def start() -> threading.Thread | None:
+    """Start the warm-up thread once per process (when $EMBEDVIZ_WARM is 1); returns it, or None when off."""
+    global _thread
+    if os.environ.get(ENV) != "1":
+        return None
+    with _lock:
+        if _thread is None:
+            _thread = threading.Thread(target=_warm, name="embedviz-warm", daemon=True)
+            _thread.start()
+    return _thread
+
+
+def _warm() -> None:
+    from embedviz.app import training_view
+
+    try:
+        training_view.group_experiment(*TRAINED_DEFAULTS, full=True)  # the whole run, not one cut by the budget
+    except Exception:  # a failed warm-up must never stop serving: the page then trains on its first visit
+        logging.getLogger(__name__).exception("embedviz warm-up failed")

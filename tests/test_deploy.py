@@ -1,0 +1,195 @@
+"""deploy/k8s and deploy/systemd, checked offline: valid against Kubernetes' own schemas, and in agreement with the
+app (the health path Streamlit serves, the port, the cookie secret's config variable, the affinity cookie of the
+loopback nginx recipe, the one-BLAS-thread setting) and with each other (names, ports and keys they refer to).
+
+There is no cluster here: the schemas are the ones shipped in kubernetes-validate (requirements-test.txt).
+"""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from deploy.launcher import TEMPLATE as NGINX_TEMPLATE, streamlit_command
+
+ROOT = Path(__file__).resolve().parents[1]
+K8S = ROOT / "deploy" / "k8s"
+UNIT = ROOT / "deploy" / "systemd" / "embedviz.service"
+K8S_VERSION = "1.37.0"
+
+
+def load(name: str) -> dict:
+    docs = [d for d in yaml.safe_load_all((K8S / name).read_text()) if d]
+    assert len(docs) == 1, f"{name} holds {len(docs)} documents, expected one"
+    return docs[0]
+
+
+def flags(argv: list[str]) -> dict[str, str]:
+    """Streamlit's options from a command line, '--a=b' and '--a b' alike: {'server.port': '8501', ...}."""
+    out, it = {}, iter(argv)
+    for arg in it:
+        if arg.startswith("--"):
+            key, eq, value = arg[2:].partition("=")
+            out[key] = value if eq else next(it)
+    return out
+
+
+def container(deployment: dict) -> dict:
+    (c,) = deployment["spec"]["template"]["spec"]["containers"]
+    return c
+
+
+def env(c: dict) -> dict[str, dict]:
+    return {e["name"]: e for e in c["env"]}
+
+
+# schemas
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in K8S.glob("*.yaml")))
+def test_manifest_is_valid_for_kubernetes(name):
+    """Strict: an unknown field (a typo such as `readinesProbe`) is an error, not silently ignored."""
+    import kubernetes_validate
+
+    kubernetes_validate.validate(load(name), K8S_VERSION, strict=True)
+
+
+def test_the_validator_rejects_a_broken_manifest():
+    """The oracle can fail: a misspelt probe and a port given as text are both rejected."""
+    import kubernetes_validate
+
+    broken = load("deployment.yaml")
+    c = container(broken)
+    c["readinesProbe"] = c.pop("readinessProbe")
+    with pytest.raises(kubernetes_validate.ValidationError):
+        kubernetes_validate.validate(broken, K8S_VERSION, strict=True)
+    broken = load("service.yaml")
+    broken["spec"]["ports"][0]["port"] = "eighty"
+    with pytest.raises(kubernetes_validate.ValidationError):
+        kubernetes_validate.validate(broken, K8S_VERSION, strict=True)
+
+
+# the manifests agree with the app
+
+
+def test_probes_ask_the_health_path_streamlit_serves_on_the_served_port():
+    from streamlit.web.server.starlette.starlette_routes import ROUTE_HEALTH
+
+    c = container(load("deployment.yaml"))
+    opts = flags(c["command"][3:])
+    ports = {p["name"]: p["containerPort"] for p in c["ports"]}
+    assert int(opts["server.port"]) == ports["http"]
+    for probe in ("readinessProbe", "livenessProbe"):
+        get = c[probe]["httpGet"]
+        assert get["path"] == "/" + ROUTE_HEALTH, probe
+        assert get["port"] in ("http", ports["http"]), probe
+
+
+def test_container_runs_the_launchers_command_listening_beyond_loopback():
+    """Same options as `make run` / the launcher (headless, no file watcher), but on all of the pod's addresses."""
+    c = container(load("deployment.yaml"))
+    assert c["command"][:3] == ["streamlit", "run", "app.py"]
+    mine, launcher = flags(c["command"][3:]), flags(streamlit_command(8501)[5:])
+    assert streamlit_command(8501)[3:5] == ["run", "app.py"]
+    assert mine.pop("server.address") == "0.0.0.0" and launcher.pop("server.address") == "127.0.0.1"
+    assert mine == launcher
+
+
+def test_every_replica_gets_the_one_cookie_secret_from_the_secret():
+    from streamlit import config
+
+    c = container(load("deployment.yaml"))
+    secret = load("secret.yaml")
+    name = config._config_options_template["server.cookieSecret"].env_var  # the variable Streamlit reads
+    ref = env(c)[name]["valueFrom"]["secretKeyRef"]
+    assert ref["name"] == secret["metadata"]["name"]
+    assert ref["key"] in secret["stringData"]
+    assert secret["stringData"][ref["key"]].startswith("REPLACE"), "the template must not hold a real secret"
+
+
+def test_one_blas_thread_everywhere_the_app_runs():
+    """The thread variables of embedviz/_threads.py, set before Python starts (BLAS reads them once, at load)."""
+    from embedviz._threads import THREAD_ENV
+
+    c = container(load("deployment.yaml"))
+    assert {name: env(c)[name]["value"] for name in THREAD_ENV} == THREAD_ENV
+    unit_env = dict(pair.split("=", 1) for line in unit_entries()["Environment"] for pair in line.split())
+    assert {name: unit_env[name] for name in THREAD_ENV} == THREAD_ENV
+
+
+def test_served_processes_warm_their_caches():
+    """The variable embedviz/app/warm.py reads is set where the app is served (not in tests: AppTest runs pages
+    in-process and must see their own first runs)."""
+    from embedviz.app.warm import ENV
+
+    assert env(container(load("deployment.yaml")))[ENV]["value"] == "1"
+    assert f"Environment={ENV}=1" in UNIT.read_text().splitlines()
+
+
+def test_service_and_ingress_point_at_the_pods_port():
+    deployment, service, ingress = load("deployment.yaml"), load("service.yaml"), load("ingress.yaml")
+    labels = deployment["spec"]["template"]["metadata"]["labels"]
+    assert deployment["spec"]["selector"]["matchLabels"].items() <= labels.items()
+    assert service["spec"]["selector"].items() <= labels.items()
+    (svc_port,) = service["spec"]["ports"]
+    assert svc_port["targetPort"] in [p["name"] for p in container(deployment)["ports"]]
+    (rule,) = ingress["spec"]["rules"]
+    (path,) = rule["http"]["paths"]
+    backend = path["backend"]["service"]
+    assert backend["name"] == service["metadata"]["name"]
+    assert backend["port"].get("name") == svc_port["name"] or backend["port"].get("number") == svc_port["port"]
+    assert path["path"] == "/" and path["pathType"] == "Prefix"  # the websocket /_stcore/stream goes through too
+
+
+def test_ingress_pins_a_browser_by_cookie_and_keeps_websockets_open():
+    notes = load("ingress.yaml")["metadata"]["annotations"]
+    prefix = "nginx.ingress.kubernetes.io/"
+    assert notes[prefix + "affinity"] == "cookie"  # not the client IP: a classroom behind one NAT shares one
+    # the same cookie as the loopback recipe (deploy/nginx.conf.template), so logs and docs speak of one name
+    assert f"$cookie_{notes[prefix + 'session-cookie-name']}" in NGINX_TEMPLATE.read_text()
+    for timeout in ("proxy-read-timeout", "proxy-send-timeout"):
+        assert int(notes[prefix + timeout]) >= 3600, f"{timeout}: a lesson's websocket must stay open"
+
+
+# systemd
+
+
+def unit_entries() -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for line in UNIT.read_text().splitlines():
+        if line and not line.startswith(("#", "[")):
+            key, _, value = line.partition("=")
+            out.setdefault(key, []).append(value)
+    return out
+
+
+def test_systemd_unit_runs_the_launchers_command():
+    entries = unit_entries()
+    (exec_start,) = entries["ExecStart"]
+    argv = exec_start.split()
+    workdir = Path(entries["WorkingDirectory"][0])
+    assert argv[0] == str(workdir / ".venv" / "bin" / "streamlit")  # the venv `make setup` creates
+    assert argv[1:3] == ["run", "app.py"]
+    mine, launcher = flags(argv[3:]), flags(streamlit_command(8501)[5:])
+    assert mine.pop("server.address") == "0.0.0.0" and launcher.pop("server.address") == "127.0.0.1"
+    assert mine == launcher
+    assert entries["Restart"] == ["on-failure"]
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze not installed (the unit is parsed above)")
+def test_systemd_analyze_verifies_the_unit(tmp_path):
+    """systemd's own checker, on the unit pointed at this checkout (its /opt/embedviz paths do not exist here)."""
+    venv_streamlit = ROOT / ".venv" / "bin" / "streamlit"
+    if not venv_streamlit.exists():
+        venv_streamlit = Path(shutil.which("streamlit") or "/work/main/.venv/bin/streamlit")
+    text = (UNIT.read_text().replace("/opt/embedviz/.venv/bin/streamlit", str(venv_streamlit))
+            .replace("/opt/embedviz", str(ROOT)).replace("User=embedviz", "User=root"))
+    unit = tmp_path / "embedviz.service"
+    unit.write_text(text)
+    done = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True, text=True, timeout=60)
+    problems = [line for line in (done.stdout + done.stderr).splitlines() if "embedviz.service" in line]
+    assert done.returncode == 0 and not problems, done.stdout + done.stderr
