@@ -84,9 +84,13 @@ if model["mrope"]:
 st.subheader(t("mod.theory"))
 st.markdown(t("mod.critical", head_dim=dim, theta=human_number(first["theta"]), train=human_number(train),
               critical=theory["critical"], rest=dim - theory["critical"]))
-st.markdown(t("mod.base_bound", length=human_number(theory_length), head_dim=dim,
-              bound=f"{theory['base_bound']:.3g}", one_turn=f"{theory['one_turn']:.3g}",
-              theta=human_number(first["theta"])))
+if theory["base_bound"] is None:  # the scan ran out of the server's time budget for one request
+    st.info(t("mod.base_bound_stopped", length=human_number(theory_length), head_dim=dim,
+              below=f"{theory['base_below']:.3g}", budget=view.SCAN_CPU_BUDGET_S))
+else:
+    st.markdown(t("mod.base_bound", length=human_number(theory_length), head_dim=dim,
+                  bound=f"{theory['base_bound']:.3g}", one_turn=f"{theory['one_turn']:.3g}",
+                  theta=human_number(first["theta"])))
 plot(figs.two_curves(theory["s"], (t("mod.pi_interp"), theory["interpolation"]),
                      (t("mod.pi_extrap"), theory["extrapolation"]), title=t("mod.pi_title"), x_title=t("mod.pi_x"),
                      y_title=t("mod.pi_y"), log_y=True), key="mod_pi")

@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -92,15 +93,24 @@ class BaseBound:
     rel_step: float
 
 
+class ScanStopped(ValueError):
+    """The base scan used its CPU budget before finding a base; ``below`` is the largest base it had ruled out."""
+
+    def __init__(self, message: str, below: float) -> None:
+        super().__init__(message)
+        self.below = below
+
+
 def base_lower_bound(
     context_length: int, head_dim: int = 128, *, rel_step: float = 1e-3, start: float = 2.0,
-    max_base: float = 1e13, batch: int = 512,
+    max_base: float = 1e13, batch: int = 512, cpu_budget_s: float | None = None,
 ) -> BaseBound:
     """Smallest base b on the grid start * (1 + rel_step)^k with sum_i cos(m * b^(-2i/d)) >= 0 for m = 0 .. L-1.
 
     A scan from small bases upwards, never bisection: the set of good bases is not an interval (at d = 128,
     L = 4,096 the base 26,953 passes, 27,500 does not, 29,000 does again). Bases are tried ``batch`` at a time,
-    each dropped at its first negative m.
+    each dropped at its first negative m. ``cpu_budget_s``: raise :class:`ScanStopped` once this thread has spent
+    that much CPU time (a server bounds what one request may cost; wide heads and long contexts take minutes).
     Men et al. report (d = 128) 4.3e3 for 1K, 2.7e4 for 4K, 8.4e4 for 8K (and 1.6e4 for 2K, which a finer scan
     lowers to 1.2e4, as Su Jianlin's brute force also found).
     """
@@ -114,8 +124,12 @@ def base_lower_bound(
     batch = positive_int("batch", batch)
     scanned, k = 0, 0
     growth = math.log1p(rel_step)
+    started = time.thread_time()
     while True:
         bases = start * np.exp(growth * np.arange(k, k + batch, dtype=np.float64))  # ascending
+        if cpu_budget_s is not None and time.thread_time() - started > cpu_budget_s:
+            raise ScanStopped(f"the base scan for head_dim {head_dim} and {context_length:,} positions stopped after "
+                              f"{cpu_budget_s:g} s of CPU; every base below {bases[0]:.3g} fails", float(bases[0]))
         bases = bases[bases <= max_base]
         if not bases.size:
             raise ValueError(f"no base up to max_base ({max_base:g}) keeps B(m) >= 0 up to {context_length:,}")
@@ -157,14 +171,20 @@ def extrapolation_to_interpolation(head_dim: int, theta: float, s) -> float:
 
 
 def theory_summary(head_dim: int, theta: float, train_length: int, scan_length: int, *,
-                   rel_step: float = 1e-3) -> dict:
+                   rel_step: float = 1e-3, cpu_budget_s: float | None = None) -> dict:
     """The three results at one setting, for the page: critical dimension, base bound for ``scan_length``, and
-    the PI bounds over s in [0, 2 * train_length] (1,500 points) with their ratio."""
+    the PI bounds over s in [0, 2 * train_length] (1,500 points) with their ratio. When the base scan runs out of
+    ``cpu_budget_s``, "base_bound" is None and "base_below" says how far it got."""
     s = np.linspace(0, 2 * positive_int("train_length", train_length), 1_500)
     interpolation = float(interpolation_bound(head_dim, theta, [0.5])[0])
+    try:
+        bound, below = base_lower_bound(scan_length, head_dim, rel_step=rel_step, cpu_budget_s=cpu_budget_s).base, None
+    except ScanStopped as stopped:
+        bound, below = None, stopped.below
     return {
         "critical": critical_dimension(head_dim, theta, train_length),
-        "base_bound": base_lower_bound(scan_length, head_dim, rel_step=rel_step).base,
+        "base_bound": bound,
+        "base_below": below,
         "s": s,
         "interpolation": np.full(s.shape, interpolation),
         "extrapolation": extrapolation_bound(head_dim, theta, s),

@@ -6,6 +6,7 @@ import math
 import numpy as np
 import pytest
 
+from embedviz import rope_theory
 from embedviz.rope_theory import (
     MAX_SCAN_LENGTH,
     base_lower_bound,
@@ -91,3 +92,11 @@ def test_extrapolation_is_hundreds_of_times_looser():
     from embedviz.rope_theory import extrapolation_to_interpolation
     ratio = extrapolation_to_interpolation(128, 10_000, np.linspace(0, 4096, 4_001))
     assert ratio > 2 * 294.73 * 0.99  # the paper's "at least ~600x" (B(s) > d)
+
+
+def test_the_base_scan_stops_at_its_cpu_budget_and_says_how_far_it_got():
+    with pytest.raises(rope_theory.ScanStopped) as stopped:
+        rope_theory.base_lower_bound(4_096, 512, cpu_budget_s=0.0)
+    assert stopped.value.below >= 2.0 and "stopped after 0 s of CPU" in str(stopped.value)
+    summary = rope_theory.theory_summary(512, 10_000.0, 4_096, 4_096, cpu_budget_s=0.0)
+    assert summary["base_bound"] is None and summary["base_below"] >= 2.0 and summary["critical"] > 0

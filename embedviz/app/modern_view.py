@@ -14,6 +14,9 @@ from embedviz import context_extension, rope_config, rope_layers, rope_theory
 CONFIG = "config.json"
 SOURCES: list[str] = [*rope_layers.PUBLISHED, CONFIG]
 DEFAULT_SOURCE = SOURCES[0]
+# CPU seconds one request may spend on the base scan (d = 128 takes 1.6 s at 1K, 2.5 s at 4K here; d = 256 at 4K
+# takes 4.6 s and is refused with a message rather than holding a classroom server)
+SCAN_CPU_BUDGET_S = 3.0
 SCAN_LENGTHS = (1_024, 2_048, 4_096)  # the live scan (0.1% steps) takes seconds here; longer lengths take minutes
 SCAN_STEP = 0.001  # coarser steps skip the narrow ranges of good bases (1% finds 2.87e4 for 4K, not 2.7e4)
 DISTANCES = rope_layers.DECAY_DISTANCES
@@ -58,5 +61,6 @@ def temperature(floor_scale: float, attn_scale: float, length: int) -> dict[str,
 @st.cache_data(max_entries=64, show_spinner=False)
 def theory(head_dim: int, theta: float, train_length: int, scan_length: int) -> dict[str, Any]:
     """Critical dimension, the base bound beside the one-turn rule, and the PI bounds at these settings."""
-    out = rope_theory.theory_summary(head_dim, theta, train_length, scan_length, rel_step=SCAN_STEP)
+    out = rope_theory.theory_summary(head_dim, theta, train_length, scan_length, rel_step=SCAN_STEP,
+                                     cpu_budget_s=SCAN_CPU_BUDGET_S)
     return {**out, "one_turn": context_extension.theta_for_context(head_dim, scan_length)}

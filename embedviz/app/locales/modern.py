@@ -87,6 +87,13 @@ STRINGS = {
         "zh": ("**临界维度**（Liu 等 2023，*Scaling Laws of RoPE-based Extrapolation*）：head_dim {head_dim}、theta {theta}、"
                "训练长度 {train} 时，前 {critical} 维在训练中至少转满一圈；其余 {rest} 维一圈都没转完，超过 {train} 就会遇到新角度。"),
     },
+    "mod.base_bound_stopped": {
+        "en": "**Base lower bound** (Men et al., NeurIPS 2024): the scan for L = {length} and d = {head_dim} needs "
+              "more than the {budget:g} s of CPU one request may use on this server; every base below {below} fails. "
+              "Pick a shorter length to see the bound.",
+        "zh": "**底数下界**（Men 等，NeurIPS 2024）：L = {length}、d = {head_dim} 的扫描超过了本服务器单次请求可用的 "
+              "{budget:g} 秒 CPU；低于 {below} 的底数都不满足条件。请选较短的长度查看下界。",
+    },
     "mod.base_bound": {
         "en": ("**Base lower bound** (Men et al., NeurIPS 2024, *Base of RoPE Bounds Context Length*): a similar key "
                "should out-score a random one at every distance, which needs Σᵢ cos(m·θ^(-2i/d)) ≥ 0 for all m < L. "
