@@ -55,7 +55,8 @@ dim = first["exponent_dim"]  # the d of theta^(-2i/d): rotary dims (partial), th
 theory = view.theory(dim, first["theta"], train, theory_length)
 plot(figs.wavelength_curves({s["name"]: s["wavelengths"] for s in rope_settings}, colors,
                             title=t("mod.wave_title"), x_title=t("mod.wave_x"), y_title=t("mod.wave_y"),
-                            lines=[(train, t("mod.train_line", length=human_number(train)))],
+                            lines=[(train, t("mod.train_line", length=human_number(train))),
+                                   (theory_length, t("mod.scan_line", length=human_number(theory_length)))],
                             note=t("mod.critical_note", critical=theory["critical"], head_dim=dim)),
      key="mod_wave")
 plot(figs.decay_curves(view.DISTANCES, {s["name"]: s["decay"] for s in rope_settings}, colors,

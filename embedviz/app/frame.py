@@ -60,7 +60,7 @@ def navigation():
         for _, entries in PAGES for file, title, icon, url in entries
     }
     sections = {t(section): [by_url[url] for *_, url in entries] for section, entries in PAGES}
-    return st.navigation(sections), by_url
+    return st.navigation(sections, expanded=True), by_url  # every page listed: by default Streamlit folds past 10
 
 
 def run() -> None:

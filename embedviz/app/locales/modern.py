@@ -43,6 +43,7 @@ STRINGS = {
                        "zh": "每个旋转维度对的波长（每种设置一条曲线）"},
     "mod.wave_x": {"en": "pair i", "zh": "维度对 i"},
     "mod.wave_y": {"en": "positions per full turn", "zh": "转一整圈所需的位置数"},
+    "mod.scan_line": {"en": "L = {length} (the base bound below)", "zh": "L = {length}（下方底数下界所用）"},
     "mod.train_line": {"en": "trained length {length}", "zh": "训练长度 {length}"},
     "mod.critical_note": {"en": "critical dimension {critical} of {head_dim} (Liu et al. 2023)",
                           "zh": "临界维度 {critical} / {head_dim}（Liu 等，2023）"},

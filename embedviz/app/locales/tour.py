@@ -203,7 +203,7 @@ STRINGS = {
     },
     "tour.002.lookup.look": {
         "en": "the picked rows, and the std and row length under “initialisation”.",
-        "zh": "取出的行，以及“初始化”下的标准差和行长度。",
+        "zh": "取出的行，以及“初始化”下的标准差和平均模长。",
     },
     "tour.002.andrea": {
         "en": "ANDREA-120M's token table: 8,449 × 768 = 6,488,832 parameters, plus 1,024 × 768 = 786,432 for "
