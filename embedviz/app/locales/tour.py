@@ -208,7 +208,7 @@ STRINGS = {
     "tour.002.andrea": {
         "en": "ANDREA-120M's token table: 8,449 × 768 = 6,488,832 parameters, plus 1,024 × 768 = 786,432 for "
               "learned positions: 7,275,264 in all.",
-        "zh": "ANDREA-120M 的 token 表：8,449 × 768 = 6,488,832 个参数，加上可学习位置表 1,024 × 768 = 786,432，"
+        "zh": "ANDREA-120M 的 词嵌入表：8,449 × 768 = 6,488,832 个参数，加上可学习位置表 1,024 × 768 = 786,432，"
               "共 7,275,264。",
     },
     "tour.002.andrea.look": {
@@ -227,7 +227,7 @@ STRINGS = {
     "tour.002.order": {
         "en": "A token embedding says what the word is, not where it is: without positions, “the cat sat on a mat” "
               "and its words reversed look the same to attention.",
-        "zh": "token 嵌入告诉模型这是什么词，却不告诉它在哪：没有位置信息时，“the cat sat on a mat”和倒过来的词序"
+        "zh": "词嵌入告诉模型这是什么词，却不告诉它在哪：没有位置信息时，“the cat sat on a mat”和倒过来的词序"
               "在注意力看来是一样的。",
     },
     "tour.002.order.look": {
@@ -247,7 +247,7 @@ STRINGS = {
     "tour.002.tied": {
         "en": "Tied or untied: GPT-2 ties the token table to the output projection and saves V × d_model "
               "parameters; ANDREA keeps them separate.",
-        "zh": "绑定还是不绑定：GPT-2 把 token 表与输出投影绑定，省下 V × d_model 个参数；ANDREA 分开训练两者。",
+        "zh": "绑定还是不绑定：GPT-2 把 词嵌入表与输出投影绑定，省下 V × d_model 个参数；ANDREA 分开训练两者。",
     },
     "tour.002.tied.look": {
         "en": "the output-head count and the total with the head.",
@@ -271,7 +271,7 @@ STRINGS = {
     },
     "tour.003.qwen.look": {
         "en": "the token-table count (155,582,464), and its share of the whole model.",
-        "zh": "token 表的参数量（155,582,464），以及它在整个模型中的占比。",
+        "zh": "词嵌入表的参数量（155,582,464），以及它在整个模型中的占比。",
     },
     "tour.003.pairs": {
         "en": "The learned rows carry meaning: 猫 vs 狗 0.4233 > 猫 vs 汽车 0.1562 in Qwen3. The app bundles a "
@@ -375,7 +375,7 @@ STRINGS = {
     },
     "tour.004.size.look": {
         "en": "the token-table count and its memory.",
-        "zh": "token 表的参数量和内存。",
+        "zh": "词嵌入表的参数量和内存。",
     },
     "tour.004.onehot": {
         "en": "OneHot(爱) · W_E simply cuts one row out of W_E: the product and the lookup give the same numbers. "
@@ -503,7 +503,7 @@ STRINGS = {
     "tour.q.share.over30": {"en": "over 30%", "zh": "超过 30%"},
     "tour.q.share.why": {
         "en": "The token and position tables hold {share} of the model; the rest is in the transformer blocks.",
-        "zh": "token 表和位置表占整个模型的 {share}；其余都在 Transformer 块里。",
+        "zh": "词嵌入表和位置表占整个模型的 {share}；其余都在 Transformer 块里。",
     },
     "tour.q.shuffle": {
         "en": "Predict: without positions, after reordering the words, do the outputs (matched word by word) change?",
