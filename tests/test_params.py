@@ -462,6 +462,8 @@ def test_presets_carry_the_length_they_were_trained_on():
     assert PRESETS["Qwen3-0.6B"].pretrained_length == 32_768
     assert PRESETS["Mistral-7B-v0.1"].pretrained_length == 8_192
     for preset in PRESETS.values():
+        if preset.name == params.LESSON_004:
+            continue  # lesson 004's worked example (100,000 x 4,096), not a model anyone trained
         assert preset.trained_length is not None, preset.name
         if preset.rope_scaling:  # a scaled config says its trained length itself
             assert preset.pretrained_length == preset.rope_scaling["original_max_position_embeddings"]
