@@ -28,6 +28,6 @@ def test_the_heaviest_page_setting_stops_near_its_budget():
     cpu = time.thread_time()
     r = train_on_text(CJK * 2, steps=2_000, d_model=256, lr=1.0, context=8, cpu_budget_s=budget)
     cpu = time.thread_time() - cpu
-    assert 1 <= len(r.losses) < 2_000
+    assert 0 < len(r.losses) < 2_000  # stopped early, after at least one step
     # the budget plus one step and the result's bookkeeping; without the budget this run takes ~6.6 s of CPU
     assert cpu < budget + 1.5, f"{cpu:.2f} s of CPU for a {budget} s budget"
