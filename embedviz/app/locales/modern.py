@@ -17,6 +17,17 @@ STRINGS = {
     "mod.source_help": {"en": "Published config.json files (their RoPE fields), or paste one.",
                         "zh": "已发布的 config.json（只含 RoPE 相关字段），或粘贴一个。"},
     "mod.paste": {"en": "config.json", "zh": "config.json"},
+    # the tabs, one section each
+    "mod.tab_layers": {"en": "Layers", "zh": "各层设置"},
+    "mod.tab_decay": {"en": "Long-range decay", "zh": "远程衰减"},
+    "mod.tab_head": {"en": "Rotated dimensions", "zh": "旋转的维度"},
+    "mod.tab_mrope": {"en": "M-RoPE (images, video)", "zh": "M-RoPE（图像、视频）"},
+    "mod.tab_theory": {"en": "Wavelengths and the theory of theta", "zh": "波长与 theta 的理论"},
+    "mod.no_mrope": {
+        "en": ("This model gives every pair the same position id, as text does. {name} splits its pairs between time, "
+               "height and width: choose it above to see the bands."),
+        "zh": "这个模型的所有维度对都用同一个位置编号，和文本一样。{name} 把维度对分给时间、高度和宽度：在上方选择它即可看到分组。",
+    },
     # layer strip
     "mod.strip_title": {"en": "Which RoPE each layer uses ({layers} layers)", "zh": "每一层使用哪种 RoPE（共 {layers} 层）"},
     "mod.strip_x": {"en": "layer", "zh": "层"},
