@@ -237,10 +237,10 @@ TOURS: dict[str, Tour] = {
             Step("sinusoidal", {**SIN, "sin_d": 8, "sin_L": 16}, "d8"),
             Step("sinusoidal", {**SIN, "sin_d": 8, "sin_L": 128}, "distance"),
             Step("sinusoidal", {**SIN, "sin_d": 64, "sin_L": 100}, "heatmap", NEAR_FAR),
-            Step("rope", ROPE, "pair", SHIFTED),
-            Step("rope", {**ROPE, "rope_win": 512}, "decay"),
+            Step("rope", {**ROPE, "rope_tab": Label("rope.tab_pair")}, "pair", SHIFTED),
+            Step("rope", {**ROPE, "rope_tab": Label("rope.tab_decay")}, "decay"),
             Step("compare", {"cmp_d": 64, "cmp_len": 1_024, "cmp_heads": 8, "cmp_k": 1}, "properties"),
-            Step("rope", _rope("Qwen3-0.6B"), "theta"),
+            Step("rope", _rope("Qwen3-0.6B", rope_tab=Label("rope.tab_wave")), "theta"),
             Step("context-extension", {"ctx_src": "Qwen3-0.6B (YaRN 128K)"}, "extend"),
         )),
         Tour("004", (
@@ -253,7 +253,7 @@ TOURS: dict[str, Tour] = {
             Step("sinusoidal", {**SIN, "sin_d": 4_096, "sin_L": 128}, "formula"),
             Step("sinusoidal", {**SIN, "sin_d": 64, "sin_L": 128, "sin_p": 3, "sin_k": 4}, "linear"),
             Step("home", {"home_text": "我爱学习"}, "sum"),
-            Step("rope", _rope("LLaMA-2-7B"), "rope"),
+            Step("rope", _rope("LLaMA-2-7B", rope_tab=Label("rope.tab_angles")), "rope"),
         )),
     )
 }

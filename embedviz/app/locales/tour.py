@@ -437,8 +437,9 @@ STRINGS = {
         "zh": "LLaMA 等现代模型改用 RoPE：不在输入端相加，而是在计算出 Q、K 之后对它们做旋转。",
     },
     "tour.004.rope.look": {
-        "en": "the rotation angles per pair and the score that depends only on m − n.",
-        "zh": "每对维度的旋转角度，以及只取决于 m − n 的分数。",
+        "en": "the rotation angle of every pair at every position: the first pairs turn fast, the last barely move "
+              "(the next tab shows that the score depends only on m − n).",
+        "zh": "每个维度对在每个位置的旋转角度：前面的维度对转得快，后面的几乎不动（下一个标签页展示分数只取决于 m − n）。",
     },
     # the questions: prompt, options, why (numbers computed at the step's settings)
     "tour.q.gradient_rows": {
