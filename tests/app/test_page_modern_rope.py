@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from embedviz import rope_layers, rope_theory
@@ -121,7 +122,7 @@ def test_every_published_model_gets_its_base_bound_at_every_scan_length(name):
         ok(at)
         text = " ".join(m.value for m in at.markdown)
         assert not at.info, at.info[0].value
-        assert f"L = {length:,} and d = {dim}" in text
+        assert f"L = {length:,} and d = {dim} (the rotated dimensions)" in text
         assert f"about **{rope_theory.base_bound(length, dim).base:.3g}**" in text
         wave = next(json.loads(s) for s in chart_json(at) if "Wavelength" in json.loads(s)["layout"]["title"]["text"])
         assert any(f"L = {length:,}" in note["text"] for note in wave["layout"]["annotations"])  # its L line
@@ -138,3 +139,19 @@ def test_package_presets_equal_the_test_fixtures():
     fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "configs"
     for name, file in PUBLISHED.items():
         assert published_config(name) == json.loads((fixtures / file).read_text()), file
+
+
+@pytest.mark.parametrize("name", [NAMES[5], NAMES[6]])  # Phi-2 (32 of 80 dims turn), GPT-NeoX-20B (24 of 96)
+def test_unrotated_pairs_keep_the_sum_nonnegative_for_any_base(name):
+    """What the rotated-dimensions tab says: each unrotated pair adds cos 0 = 1, and with at least as many of them
+    as rotated pairs, sum cos(m * w_i) over the whole head stays >= 0 even at base 2 (the rotated pairs alone fail)."""
+    plan = rope_layers.layer_plan(published_config(name))
+    s = next(x for x in plan.settings if x.inv_freq is not None)
+    still, turning = (s.head_dim - s.rotary_dim) // 2, s.rotary_dim // 2
+    assert still >= turning
+    m = np.arange(4_096, dtype=np.float64)[:, None]
+    rotated = np.cos(m * 2.0 ** (-2 * np.arange(turning) / s.rotary_dim)).sum(axis=1)
+    assert rotated.min() < 0 <= (still + rotated).min()
+    at = run("head", mod_src=name)
+    ok(at)
+    assert any("at least as many unrotated pairs" in md.value for md in at.markdown)
