@@ -115,7 +115,7 @@ def numpy_passes(base: float, length: int, head_dim: int) -> bool:
 @pytest.mark.parametrize("head_dim, length", sorted(rope_theory.KNOWN_SCANS))
 def test_every_known_scan_passes_and_the_grid_base_below_fails(head_dim, length):
     out = rope_theory.base_bound(length, head_dim)
-    assert out.base == pytest.approx(2.0 * 1.001 ** (out.scanned - 1), rel=1e-12)  # a point of the scan's grid
+    assert out.base == pytest.approx(2.0 * 1.001 ** (out.scanned - 1), rel=1e-9)  # a point of the scan's grid
     assert numpy_passes(out.base, length, head_dim)
     assert not numpy_passes(out.base / 1.001, length, head_dim)
 
