@@ -142,6 +142,12 @@ STRINGS = {
         "en": "The target is not longer than the trained length: there is nothing to extend.",
         "zh": "目标长度没有超过训练长度：不需要扩展。",
     },
+    # the sections, one per tab
+    "ctx.tab_pairs": {"en": "The method and its pairs", "zh": "方法与维度对"},
+    "ctx.tab_ratio": {"en": "Stretch per pair", "zh": "每对的拉伸倍数"},
+    "ctx.tab_turns": {"en": "Turns within a context", "zh": "上下文内的圈数"},
+    "ctx.tab_decay": {"en": "Long-range decay", "zh": "远程衰减"},
+    "ctx.tab_calc": {"en": "Calculator: rope_theta", "zh": "计算器：rope_theta"},
     # the selected method
     "ctx.m_linear_title": {"en": "Position interpolation (linear)", "zh": "位置插值（linear）"},
     "ctx.m_linear": {
