@@ -241,7 +241,8 @@ TOURS: dict[str, Tour] = {
             Step("rope", {**ROPE, "rope_win": 512}, "decay"),
             Step("compare", {"cmp_d": 64, "cmp_len": 1_024, "cmp_heads": 8, "cmp_k": 1}, "properties"),
             Step("rope", _rope("Qwen3-0.6B"), "theta"),
-            Step("context-extension", {"ctx_src": "Qwen3-0.6B (YaRN 128K)"}, "extend"),
+            Step("context-extension", {"ctx_src": "Qwen3-0.6B (YaRN 128K)", "ctx_method": "yarn",
+                                       "ctx_tab": Label("ctx.tab_pairs")}, "extend"),
         )),
         Tour("004", (
             Step("token-embeddings", _calc("custom", tok_V=100_000, tok_D=4_096, tok_L=0, tok_pe="sinusoidal",

@@ -202,7 +202,8 @@ def test_toolbar_exports_png_at_twice_the_scale_or_svg():
 
 # every page of the navigation at its defaults (a short training run), plus the parameter calculator's tab
 PAGE_RUNS = [(Path(file).stem, {"tr_steps": "50"} if Path(file).stem == "trained_embedding" else {})
-             for _, entries in PAGES for file, *_ in entries] + [("token_embeddings", {"tok_tab": "Parameter cost"})]
+             for _, entries in PAGES for file, *_ in entries] + [("token_embeddings", {"tok_tab": "Parameter cost"})] + [
+    ("context_extension", {"ctx_tab": text(f"ctx.tab_{code}", "en")}) for code in ("ratio", "turns", "decay", "calc")]
 
 
 def _column(field) -> list:
@@ -225,7 +226,9 @@ def test_every_chart_has_a_csv_that_parses_back(name, query):
     at = page(name, **query).run()
     ok(at)
     charts = specs(at)
-    tables = {"token_embeddings": 1 if query else 0, "context_extension": 2}.get(name, 0)
+    # context extension: the method tab's per-pair table (the default) and the calculator's table
+    ctx_table = query.get("ctx_tab") in (None, text("ctx.tab_calc", "en"))
+    tables = {"token_embeddings": 1 if query else 0, "context_extension": int(ctx_table)}.get(name, 0)
     assert len(at.get("download_button")) == len(charts) + tables  # (a page of tables only has no chart)
     for figure in charts:
         rows = list(csv.DictReader(io.StringIO(figure_csv(figure))))

@@ -363,8 +363,10 @@ STRINGS = {
         "zh": "扩展上下文：位置插值（PI）、NTK-aware、YaRN。Qwen3 用 YaRN × 4 从 32K 扩展到 128K。",
     },
     "tour.003.extend.look": {
-        "en": "which pairs are kept, blended or interpolated, and the decay before and after.",
-        "zh": "哪些维度对保持不变、混合或被插值，以及扩展前后的衰减。",
+        "en": "which pairs YaRN keeps, blends or interpolates (the colours of the wavelength chart), and how many "
+              "pairs meet angles training never showed them, without scaling and with YaRN.",
+        "zh": "YaRN 让哪些维度对保持不变、过渡或被插值（波长图上的颜色），以及不缩放和用 YaRN 时各有多少维度对"
+              "遇到训练中没见过的角度。",
     },
     # lesson 004: word embedding and positional encoding
     "tour.004.title": {"en": "Lesson 004: word embedding and positional encoding", "zh": "第 004 课：词嵌入与位置编码"},
