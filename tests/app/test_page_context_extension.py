@@ -422,6 +422,19 @@ def test_chinese():
     pt.ok(at)
     assert pt.metric(at, "注意力系数") == "1.1386"
     assert any("Qwen3" in block.value and "YaRN" in block.value for block in at.markdown)
+    blended = pt.metric(at, "保持 / 过渡 / 插值").split(" / ")[1]  # the core's count, 16
+    assert any(f"64 对里有 {blended} 对" in block.value for block in at.info)
+
+
+@pytest.mark.parametrize("name", ["Qwen3-0.6B", "Mistral-7B-v0.1"])
+def test_trained_length_in_chinese(name):
+    """Issue 12: the trained length, not max_position_embeddings (Qwen3-0.6B 32,768; Mistral-7B 8,192)."""
+    at = pt.page(PAGE, lang="zh", ctx_src=name).run()
+    pt.ok(at)
+    trained = PRESETS[name].pretrained_length
+    assert trained == {"Qwen3-0.6B": 32_768, "Mistral-7B-v0.1": 8_192}[name] != PRESETS[name].max_positions
+    assert any(f"训练长度 {trained:,} 个 token" in c.value for c in at.caption)
+    assert at.number_input(key="ctx_orig").value == trained
 
 
 def test_a_tab_chosen_in_one_language_opens_in_the_other():
