@@ -1,0 +1,30 @@
+"""How alike neighbouring rows of a table are: the step curve, its rough steps, and their numbers.
+
+Shared by the Learned positions page (the bundled position table beside a sinusoidal one) and the Real model
+page's upload tab (a reader's own table): one drawing of one idea.
+"""
+from __future__ import annotations
+
+import streamlit as st
+
+from embedviz.app import real_model_view as view
+from embedviz.app.i18n import t
+from embedviz.app.widgets import plot
+from embedviz.figures import real_model as figs
+
+
+def steps_table(views: dict) -> None:
+    st.dataframe(view.step_rows(views, columns=[t(f"real.col_{c}") for c in view.STEP_COLUMNS]), hide_index=True)
+
+
+def step_figure(views: dict, series: dict, axis: str) -> None:
+    """cos(row t, row t+1) along the table(s), the first table's rough steps circled, then those steps' numbers."""
+    rough = views["rough"]
+    # built directly, never through the shared figure cache: an uploaded table is used here too
+    plot(figs.step_curves(views["rows"][:-1], series, rough_steps=rough,
+                          rough_values=views["adjacent"][rough - views["rows"][0]], rough_name=t("real.rough"),
+                          title=t("real.steps_title"), x_title=t("real.step_axis", axis=axis), y_title="cos",
+                          note=t("real.steps_note", typical=views["typical"])))
+    st.markdown(t("real.rough_header", steps=", ".join(f"{s}→{s + 1}" for s in rough) or "–",
+                  norm=views["median_norm"]))
+    steps_table(views)
