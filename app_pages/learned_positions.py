@@ -33,7 +33,7 @@ steps_tab, matrix_tab, rotation_tab, distance_tab = st.tabs(
 if steps_tab.open:
     with steps_tab:
         step_figure(learned, {names["learned"]: learned["adjacent"], names["sinusoidal"]: sinusoidal["adjacent"]},
-                    t("common.position"))
+                    t("common.position"), shared=True)
         st.markdown(t("learn.jump", p0=CAP - 2, p1=CAP - 1, p2=CAP, cap=CAP, a=learned["adjacent"][CAP - 2],
                       b=learned["adjacent"][CAP - 1], typical=learned["typical"]))
         notice("learn.notice")

@@ -36,8 +36,8 @@ st.latex(r"\cos(u, v) = \frac{u \cdot v}{\lVert u \rVert\,\lVert v \rVert}\in[-1
 
 measured = view.lesson_pairs()
 st.markdown(t("real.lesson_header"))
-st.dataframe(view.lesson_rows(measured, columns=[t(f"real.col_{c}") for c in view.LESSON_COLUMNS],
-                              lesson=t("real.lesson_source"), here=t("real.here_source")), hide_index=True)
+st.table(view.lesson_rows(measured, columns=[t(f"real.col_{c}") for c in view.LESSON_COLUMNS],
+                          lesson=t("real.lesson_source"), here=t("real.here_source")), hide_index=True)
 st.caption(t("real.lesson_caption", cat_dog=measured[("cat", "dog")], cat_car=measured[("cat", "car")],
              rank=view.neighbour_rank("cat", "car"), V=f"{view.model_info()['vocab_size']:,}",
              cat_airplane=measured[("cat", "airplane")], cat_tuesday=measured[("cat", "tuesday")]))

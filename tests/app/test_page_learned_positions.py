@@ -61,7 +61,7 @@ def test_defaults_show_the_measured_ends_and_the_jump_at_127(lang):
     assert ("128 tokens (its model card)" if lang == "en" else "128 个 token（见它的模型卡）") in text
     steps = next(m.value for m in at.markdown if m.value.startswith(("**Where it is not smooth", "**不平滑的地方")))
     assert "0→1" in steps and "126→127" in steps and "127→128" in steps and "510→511" in steps
-    rough = at.dataframe[0].value
+    rough = at.table[0].value  # five rows: an HTML table
     assert rough.iloc[0, 0] == "0 → 1" and rough.iloc[-1, 0] == "510 → 511"
     learned, sinusoidal = pt.specs(at)[0]["data"][:2]
     np.testing.assert_allclose(pt.values(learned["y"]), adjacent, atol=1e-5)

@@ -87,7 +87,7 @@ def test_defaults_show_the_lesson_pairs_and_the_word_pair_bars():
 
 def test_lesson_table_keeps_qwen_numbers_apart_from_the_live_ones():
     at = _page()
-    table = at.dataframe[0].value
+    table = at.table[0].value  # four rows: an HTML table, the page opens without the data grid
     rows = {row["pair"]: (row["model"], row["cos"]) for _, row in table.iterrows()}
     assert rows["猫 / 狗"] == ("Qwen3-0.6B", 0.4233) and rows["猫 / 汽车"] == ("Qwen3-0.6B", 0.1562)  # text 003
     assert rows["cat / dog"] == ("all-MiniLM-L6-v2", 0.4239) and rows["cat / car"] == ("all-MiniLM-L6-v2", 0.3212)
@@ -132,7 +132,7 @@ def test_analogy_default_is_queen_as_numpy_finds_it():
     scores = tokens @ target / (np.linalg.norm(tokens, axis=1) * np.linalg.norm(target))
     scores[[vocab["king"], vocab["man"], vocab["woman"]]] = -np.inf
     order = np.argsort(-scores)[:10]
-    table = at.dataframe[1].value
+    table = at.dataframe[0].value
     assert table["token"].iloc[0] == "queen" and vocab["queen"] == order[0]
     np.testing.assert_allclose(table["cos"], np.round(scores[order], 4), atol=1e-4)
     assert round(float(scores[order[0]]), 4) == 0.5115
@@ -152,18 +152,18 @@ def test_analogy_slider_extremes(k):
     at = _page("analogy")
     at.slider(key="real_ak").set_value(k).run()
     pt.ok(at)
-    assert len(at.dataframe[1].value) == k
+    assert len(at.dataframe[0].value) == k
 
 
 def test_neighbours_slider_extremes_and_a_changed_word():
     at = _page("neighbours")
     pt.ok(at)
-    assert list(at.dataframe[1].value["token"][:3]) == ["cats", "kitten", "kitty"]
+    assert list(at.dataframe[0].value["token"][:3]) == ["cats", "kitten", "kitty"]
     before = pt.chart_json(at)
     for k in (1, 50):
         at.slider(key="real_k").set_value(k).run()
         pt.ok(at)
-        assert len(at.dataframe[1].value) == k
+        assert len(at.dataframe[0].value) == k
     assert pt.chart_json(at) != before
     at.text_input(key="real_word").set_value("unbelievably").run()
     assert not at.exception and len(at.error) == 1 and "word pieces" in at.error[0].value
@@ -229,9 +229,9 @@ def test_query_params_round_trip_into_the_widgets():
     at = _page(real_tab=TABS["neighbours"], real_word="river", real_k="3")
     pt.ok(at)
     assert at.text_input(key="real_word").value == "river" and at.slider(key="real_k").value == 3
-    assert len(at.dataframe[1].value) == 3
+    assert len(at.dataframe[0].value) == 3
     at = _page(real_tab=TABS["analogy"], real_a="paris", real_b="france", real_c="england")
-    assert at.dataframe[1].value["token"].iloc[0] == "london"
+    assert at.dataframe[0].value["token"].iloc[0] == "london"
 
 
 def test_chinese_changes_the_text_and_keeps_the_open_tab():
