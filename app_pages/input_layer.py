@@ -51,11 +51,11 @@ else:
     st.latex(r"x = \underbrace{W_{\mathrm{tok}}[\mathrm{ids}]}_{(B,\,T,\,D)} + "
              r"\underbrace{P[0{:}T]\mathrm{.unsqueeze}(0)}_{(1,\,T,\,D)}")
     st.table({t("inl.col_step"): [t(f"inl.step_{step}") for step, _ in r["trace"]["shapes"]],
-              t("inl.col_shape"): [shape(dims) for _, dims in r["trace"]["shapes"]]})
+              t("inl.col_shape"): [shape(dims) for _, dims in r["trace"]["shapes"]]}, hide_index=True)
     st.subheader(t("inl.sum_header"))
     st.markdown(t("inl.sum_text"))
     out_shapes = {"sum": r["trace"]["sum_shape"], "concat": r["trace"]["concat_shape"]}
-    st.dataframe({
+    st.table({  # static HTML: no data-grid bundle to load on open (issue 14), the cells are short strings anyway
         t("inl.col_way"): [t(f"inl.way_{way}") for way in ("sum", "concat")],
         t("inl.col_output"): [shape(out_shapes[way]) for way in ("sum", "concat")],
         t("inl.col_token_table"): [f"{r[way]['token_table']:,}" for way in ("sum", "concat")],
