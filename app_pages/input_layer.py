@@ -2,6 +2,7 @@
 import streamlit as st
 
 from embedviz.app import lessons_view as view
+from embedviz.app.errors import localized
 from embedviz.app.i18n import t
 from embedviz.app.widgets import choice_slider, int_slider, notice, show_error
 
@@ -39,7 +40,7 @@ except ValueError as error:
     st.stop()
 if any(refusals.values()):
     for module, message in refusals.items():
-        st.warning(t("inl.refused", module=module, message=message))  # module: the class name
+        st.warning(t("inl.refused", module=module, message=localized(message)))  # module: the class name
 else:
     st.success(t("inl.fits", T=f"{length:,}", L=f"{max_length:,}"))
     try:

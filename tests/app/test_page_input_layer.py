@@ -44,6 +44,18 @@ def test_past_the_end_both_modules_refuse_with_their_own_message():
     assert not at.table  # no shapes: the modules refused
 
 
+def test_refusals_reach_a_chinese_reader_in_chinese():
+    from embedviz.app.errors import localized
+
+    at = pt.page("input_layer", lang="zh", inl_T="32", inl_L="16").run()
+    pt.ok(at)
+    message = composition.refusal_messages(16, 32)["SinusoidalPositionalEmbedding"]
+    zh = localized(message, "zh")
+    assert zh.startswith("无法嵌入长度 T 为 32 的序列")
+    assert [w.value for w in at.warning] == [f"{m} 拒绝：{zh}" for m in ("LearnedPositionalEmbedding",
+                                                                       "SinusoidalPositionalEmbedding")]
+
+
 def test_chinese():
     at = pt.page("input_layer", lang="zh").run()
     pt.ok(at)
