@@ -42,10 +42,10 @@ STRINGS = {
         "zh": "词 {word} 在 {model} 里不是单个 token：它被切成 {n} 个 WordPiece 片段 {pieces}；请选其中一个片段或更常见的词",
     },
     "err.empty_text": {"en": "ids is empty: type at least one character", "zh": "没有任何 id：请至少输入一个字符"},
-    "err.config_missing": {"en": "config has no '{key}'", "zh": "config 里没有 '{key}'"},
+    "err.config_missing": {"en": "config has no '{key}'", "zh": "config.json 里没有 '{key}'"},
     "err.config_no_theta": {
         "en": "config has no 'rope_theta' (neither top-level nor in rope_parameters)",
-        "zh": "config 里没有 'rope_theta'（顶层和 rope_parameters 里都没有）",
+        "zh": "config.json 里没有 'rope_theta'（顶层和 rope_parameters 里都没有）",
     },
     "err.config_empty": {
         "en": "config.json is empty: paste a model's config.json (a JSON object {{ ... }})",
@@ -65,7 +65,7 @@ STRINGS = {
     },
     "err.text_short": {
         "en": "text ({n} {kind} tokens) must be at least context + 1 = {need} tokens long",
-        "zh": "文本只有 {n} 个 token（{kind}），至少需要 context + 1 = {need} 个",
+        "zh": "文本只有 {n} 个 token（{kind}），至少需要 上下文长度 + 1 = {need} 个",
     },
     "err.text_distinct": {
         "en": "text must hold at least 2 distinct {kind} tokens, it has {n}",
