@@ -38,7 +38,7 @@ ALLOWED = frozenset({
     # words Chinese technical writing keeps in English (one term each, see the glossary in the report/README)
     "token", "tokens", "id", "ids", "one-hot", "query", "key",
     # identifiers written as plain words: rope_type / layer-type values from a model's config.json
-    "default", "linear", "dynamic", "yarn", "longrope", "base", "theta", "mscale", "truncate",
+    "default", "linear", "dynamic", "yarn", "longrope", "base", "theta", "mscale", "truncate", "factor",
 })
 # the English example words of the bundled model (an English vocabulary), which the pages quote as data
 EXAMPLE_WORDS = frozenset({
@@ -60,8 +60,9 @@ _STRIP = [
     re.compile(r"\b[A-Z][a-z]+(?= ?等)|\bet al\b"),  # authors cited: "Chen 等"
     re.compile(r"##\w+"),  # WordPiece pieces
 ]
-# a word starts and ends at a letter or digit; glued to "_" or a Greek letter it is part of an identifier (β_fast)
-_WORD = re.compile(r"(?<![A-Za-z0-9_\u0370-\u03ff])[A-Za-z](?:[A-Za-z0-9_.-]*[A-Za-z0-9])?(?![A-Za-z0-9_])")
+# a word starts and ends at a letter or digit; glued to "_", "." or a Greek letter it is part of an identifier
+# (β_fast, .npy)
+_WORD = re.compile(r"(?<![A-Za-z0-9_.\u0370-\u03ff])[A-Za-z](?:[A-Za-z0-9_.-]*[A-Za-z0-9])?(?![A-Za-z0-9_])")
 
 
 def _children(node) -> list:
@@ -221,3 +222,30 @@ def test_no_english_words_in_any_chinese_catalog_entry():
 
     found = {key: english_words(re.sub(r"\{[^}]*\}", " ", texts["zh"])) for key, texts in catalog().items()}
     assert not {key: words for key, words in found.items() if words}
+
+
+# one term per idea: the Chinese term the app uses, and the variants it replaced (the README's glossary)
+GLOSSARY = {
+    "lesson": ("第 00N 课 / 课里", ["课文", "课程", "文章", "原文", "第 00N 篇"]),
+    "token embedding (the table)": ("词嵌入 / 词嵌入表", ["token 嵌入", "Token 嵌入", "token 表"]),
+    "learned positional embedding": ("可学习位置表", ["可学习位置编码", "learned positional"]),
+    "sinusoidal positional encoding": ("正弦位置编码 / 正弦编码", ["sinusoidal positional", "正余弦编码"]),
+    "trained embedding": ("训练后的嵌入", ["训练嵌入"]),
+    "long-term decay": ("远程衰减", ["远距离衰减", "长程衰减"]),
+    "mean row norm": ("平均模长", ["行长度"]),
+    "next-token prediction": ("下一个 token 预测", ["next-token"]),
+    "batch": ("批", ["batch"]),
+    "transformer block": ("Transformer 块", ["block"]),
+}
+
+
+@pytest.mark.parametrize("idea", sorted(GLOSSARY))
+def test_one_chinese_term_per_idea(idea):
+    from embedviz.app.i18n import catalog
+
+    term, variants = GLOSSARY[idea]
+    zh = " ".join(texts["zh"] for texts in catalog().values())
+    for variant in variants:
+        pattern = re.escape(variant).replace("00N", r"00\d")
+        assert not re.search(pattern, zh), f"{idea}: {variant!r} instead of {term!r}"
+    assert term.split(" / ")[0].replace("00N", "001") in zh, f"{idea}: the term {term!r} is not used"

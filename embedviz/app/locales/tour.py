@@ -50,7 +50,7 @@ STRINGS = {
     "tour.csv_after": {"en": "wavelength with {method}", "zh": "使用 {method} 后的波长"},
     "tour.csv_kind": {"en": "what happens to the pair", "zh": "该维度对的处理方式"},
     # lesson 000: token and positional embeddings (build)
-    "tour.000.title": {"en": "Lesson 000: token and positional embeddings", "zh": "第 000 课：Token 与位置嵌入"},
+    "tour.000.title": {"en": "Lesson 000: token and positional embeddings", "zh": "第 000 课：词嵌入与位置嵌入"},
     "tour.000.lookup": {
         "en": "The model first meets a token id as a row lookup: a (V, D) table, one row per vocabulary id. "
               "(B, T) ids become (B, T, D) vectors; the table starts as a small Gaussian, std about 0.02.",
@@ -237,7 +237,7 @@ STRINGS = {
     "tour.002.learned": {
         "en": "ANDREA chooses learned positions (like GPT-2): a (T, d_model) table, T = 1,024, 786,432 parameters; "
               "simple, and fine for a fixed context.",
-        "zh": "ANDREA 选择可学习位置编码（与 GPT-2 相同）：(T, d_model) 的表，T = 1,024，786,432 个参数；"
+        "zh": "ANDREA 选择可学习位置表（与 GPT-2 相同）：(T, d_model) 的表，T = 1,024，786,432 个参数；"
               "简单，适合固定上下文。",
     },
     "tour.002.learned.look": {
