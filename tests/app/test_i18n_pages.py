@@ -249,3 +249,23 @@ def test_one_chinese_term_per_idea(idea):
         pattern = re.escape(variant).replace("00N", r"00\d")
         assert not re.search(pattern, zh), f"{idea}: {variant!r} instead of {term!r}"
     assert term.split(" / ")[0].replace("00N", "001") in zh, f"{idea}: the term {term!r} is not used"
+
+
+def test_an_averaged_figure_says_so_in_the_readers_language():
+    """plot(builder, ...) hands the figure code the reader's "block-averaged" note: a sinusoidal table wider than
+    the cell budget (d_model 4,096) is averaged, and its subtitle says so in Chinese."""
+    def script():
+        import numpy as np
+
+        from embedviz.app.widgets import plot
+        from embedviz.figures.sinusoidal import encoding_heatmap
+
+        plot(encoding_heatmap, np.zeros((4_096, 64)), np.arange(64), np.arange(4_096), title="t", x_title="x",
+             y_title="y")
+
+    at = AppTest.from_function(script, default_timeout=60)
+    at.session_state["lang"] = "zh"
+    at.run()
+    pt.ok(at)
+    subtitle = pt.specs(at)[0]["layout"]["title"]["subtitle"]["text"]
+    assert subtitle == "按 12×1 的块取平均以适应屏幕", subtitle  # ceil(4096 / 352) = 12 rows per block
