@@ -20,6 +20,7 @@ STRINGS = {
     "tok.init": {"en": "Initial std σ of the table", "zh": "嵌入表初始化的标准差 σ"},
     "tok.ids": {"en": "{n} ids: [{ids}]", "zh": "共 {n} 个 id：[{ids}]"},
     "tok.tab_lookup": {"en": "Lookup", "zh": "查表"},
+    "tok.tab_init": {"en": "Initialisation", "zh": "初始化"},
     "tok.tab_onehot": {"en": "One-hot vs dense", "zh": "one-hot 与稠密向量"},
     "tok.tab_grad": {"en": "Which rows learn", "zh": "哪些行会被更新"},
     "tok.tab_params": {"en": "Parameter cost", "zh": "参数开销"},
@@ -177,6 +178,18 @@ STRINGS = {
             "动量或权重衰减时，从第二步起，批次之外的行也会移动（被之前的梯度带着走，或被衰减缩小）。"
         ),
     },
+    "tok.second_md": {
+        "en": "A second step, on the text “{other}”, after the step above (untied, learning rate 0.01): its gradient "
+              "reaches only the rows of “{other}”, yet which of the {V} rows move depends on the optimiser.",
+        "zh": "在上面这一步之后，再用文本“{other}”走第二步（不共享权重，学习率 0.01）：这一步的梯度只到达“{other}”"
+              "的行，但 {V} 行中哪些会移动取决于优化器。",
+    },
+    "tok.second_opt": {"en": "optimiser", "zh": "优化器"},
+    "tok.second_moved": {"en": "rows that move in step 2", "zh": "第二步中移动的行"},
+    "tok.second_outside": {"en": "of them outside step 2's batch", "zh": "其中不在第二步批次里的行"},
+    "tok.opt_sgd": {"en": "SGD", "zh": "SGD（随机梯度下降）"},
+    "tok.opt_adam": {"en": "Adam (momentum)", "zh": "Adam（动量）"},
+    "tok.opt_adamw": {"en": "AdamW (weight decay 0.01)", "zh": "AdamW（权重衰减 0.01）"},
     "tok.notice_grad_tied": {
         "en": (
             "Tied, the table is also the output layer: the softmax gives every one of the 256 tokens a probability, "
