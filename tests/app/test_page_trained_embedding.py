@@ -207,3 +207,21 @@ def test_helpers():
     assert parse_groups("abc  ABC\nxyz") == ("abc", "ABC", "xyz")
     assert loss_floor(("abcdefghij", "ABCDEFGHIJ")) == pytest.approx(math.log(10))  # text: loss ~2.3 at the end
     assert loss_floor(("ab", "abcd")) == pytest.approx((math.log(2) + math.log(4)) / 2)
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", "this reproduction"), ("zh", "这次复现")])
+def test_intro_says_the_settings_are_this_reproductions(lang, words):
+    """Issue 12: lesson 001 states no d_model, optimiser or learning rate; the intro says the page's are its own, and
+    the ones it names are the core's defaults and the form's (read from the core and the page, not typed)."""
+    import inspect
+
+    from embedviz import training
+
+    defaults = inspect.signature(training.train_group_experiment).parameters
+    at = _page(lang=lang, tr_steps="10").run()
+    pt.ok(at)
+    intro = at.markdown[0].value
+    assert words in intro
+    d_model, lr = defaults["d_model"].default, training.DEFAULT_LR[defaults["optimizer"].default]
+    assert f"d_model {d_model}" in intro and "Adam" in intro and f"{lr:g}" in intro
+    assert at.select_slider(key="tr_d").value == d_model and at.select_slider(key="tr_lr").value == lr
