@@ -11,7 +11,7 @@ STRINGS = {
             "settings below (d_model 16, Adam, learning rate 0.01 by default) are those of this reproduction."
         ),
         "zh": (
-            "现场重做第 001 的实验。每条序列只从一组字符里采样（小写 a–j 或大写 A–J），"
+            "现场重做第 001 课的实验。每条序列只从一组字符里采样（小写 a–j 或大写 A–J），"
             "不同组的 token 永远不会出现在同一条序列中。一个极小的模型（只有嵌入表和输出层）学习预测下一个字符。"
             "能塑造这张表的只有 **接下来出现什么 token**：同一组的 token 最后会不会得到相似的向量？"
             "第 001 课没有给出 d_model、优化器和学习率：下面的设置（默认 d_model 16、Adam、学习率 0.01）是这次复现自己选的。"
@@ -54,7 +54,7 @@ STRINGS = {
     "train.pair_row": {"en": "sim('{a}', '{b}')", "zh": "sim('{a}', '{b}')"},
     "train.same_row": {"en": "mean over same-group pairs", "zh": "同组词对的平均值"},
     "train.cross_row": {"en": "mean over cross-group pairs", "zh": "跨组词对的平均值"},
-    "train.text_col": {"en": "lesson 001 says", "zh": "第 001 的数字"},
+    "train.text_col": {"en": "lesson 001 says", "zh": "第 001 课的数字"},
     "train.negative": {
         "en": (
             "The cross-group similarity went **negative** ({cross:.2f}), not to about 0 as lesson 001 says. Why: the "
