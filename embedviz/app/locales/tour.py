@@ -236,8 +236,9 @@ STRINGS = {
               "初值按 1/√d_model 缩放的正态分布抽取。",
     },
     "tour.002.lookup.look": {
-        "en": "the picked rows, and the std and row length under “initialisation”.",
-        "zh": "取出的行，以及“初始化”下的标准差和平均模长。",
+        "en": "the std and the mean row length at d_model 768 in this “Initialisation” tab (the picked rows are in "
+              "the “Lookup” tab).",
+        "zh": "这个“初始化”标签页里 d_model 768 时的标准差和平均模长（取出的行在“查表”标签页里）。",
     },
     "tour.002.andrea": {
         "en": "ANDREA-120M's token table: 8,449 × 768 = 6,488,832 parameters, plus 1,024 × 768 = 786,432 for "
