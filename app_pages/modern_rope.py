@@ -46,7 +46,7 @@ def head_tab(model: dict, rope_settings: list, colors: dict) -> None:
 def mrope_tab(model: dict) -> None:
     """M-RoPE bands, or a pointer to the model that has them."""
     if not model["mrope"]:
-        st.info(t("mod.no_mrope", name=view.MROPE_SOURCE))
+        st.info(t("mod.no_mrope", name=view.source_label(view.MROPE_SOURCE)))
         return
     axis_names = [t("mod.axis_t"), t("mod.axis_h"), t("mod.axis_w")]
     plot(figs.mrope_band, model["mrope"]["axes"], model["mrope"]["wavelengths"], axis_names,
@@ -92,7 +92,8 @@ st.title(t("mod.title"))
 st.markdown(t("mod.intro"))
 
 # the model: a published config or a pasted one
-source = st.selectbox(t("mod.source"), view.SOURCES, index=0, key="mod_src", help=t("mod.source_help"), bind=BIND)
+source = st.selectbox(t("mod.source"), view.SOURCES, index=0, key="mod_src", help=t("mod.source_help"), bind=BIND,
+                      format_func=view.source_label)
 config_text = ""
 if source == view.CONFIG:
     config_text = st.text_area(t("mod.paste"), view.example_text(), height=220, key="mod_config",

@@ -10,10 +10,21 @@ from typing import Any
 import streamlit as st
 
 from embedviz import context_extension, rope_config, rope_layers, rope_theory
+from embedviz.app.i18n import t
 
 CONFIG = "config.json"
 SOURCES: list[str] = [*rope_layers.PUBLISHED, CONFIG]
 DEFAULT_SOURCE = SOURCES[0]
+
+
+def source_label(source: str) -> str:
+    """A model choice as the reader reads it: the core names the presets in English ("Gemma 3 12B (5 local : 1
+    global)"); the catalog has each one (key "mod.preset_" + its config file) in both languages."""
+    if source == CONFIG:
+        return source
+    return t("mod.preset_" + rope_layers.PUBLISHED[source].removesuffix(".json"))
+
+
 # CPU seconds one request may spend on a base scan that rope_theory.KNOWN_SCANS does not hold (a pasted config's
 # head size): d = 128 takes 1.6 s at 1K, 2.5 s at 4K here; d = 512 at 4K is refused with a message rather than
 # holding a classroom server. The published configs' head sizes at these lengths are read from KNOWN_SCANS.
