@@ -202,7 +202,7 @@ def test_no_english_words_in_the_chinese_page(name):
             for word in english_words(text, typed):
                 found.setdefault(f"{word!r} in {kind}", set()).add(f"{view}: {text[:90]}")
     assert not found, "\n".join(f"{where} ({sorted(seen)[0]})" for where, seen in sorted(found.items()))
-    if name == "real_model":  # the tabs are found in the tree: its five word/table tabs were all opened
+    if name == "real_model":  # the tabs are found in the tree: its five token-table tabs were all opened
         assert len(views) >= 5, views
 
 

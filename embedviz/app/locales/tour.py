@@ -96,9 +96,9 @@ STRINGS = {
               "各维度对的波长按几何级数增长。",
     },
     "tour.000.formula.look": {
-        "en": "the heatmap, and the table of frequencies and wavelengths. The lesson says low dimensions are "
-              "coarse; check which pair really changes fastest.",
-        "zh": "热力图，以及频率和波长表。课里说低维编码粗粒度位置；看看到底哪一对维度变化最快。",
+        "en": "the table of frequencies and wavelengths (the first tab draws the same encoding as a heatmap). "
+              "The lesson says low dimensions are coarse; check which pair really changes fastest.",
+        "zh": "频率和波长表（第一个标签页把同一个编码画成热力图）。课里说低维编码粗粒度位置；看看到底哪一对维度变化最快。",
     },
     "tour.000.rotation": {
         "en": "Because sin and cos come in pairs, PE(p + k) is a fixed linear function (a rotation per pair) of PE(p), "
@@ -107,8 +107,8 @@ STRINGS = {
               "所以注意力很容易学到“往回看 5 个 token”这样的相对位移。",
     },
     "tour.000.rotation.look": {
-        "en": "the rotation check at the bottom: PE(5 + 5) computed directly and by rotating PE(5), and their difference.",
-        "zh": "页面底部的旋转验证：直接算的 PE(5 + 5) 和旋转 PE(5) 得到的结果，以及两者的差。",
+        "en": "the rotation check: PE(5 + 5) computed directly and by rotating PE(5), and their difference.",
+        "zh": "旋转验证：直接算的 PE(5 + 5) 和旋转 PE(5) 得到的结果，以及两者的差。",
     },
     "tour.000.sum": {
         "en": "The input pipeline: look up token vectors, add the position vectors (summed, not concatenated, so "
@@ -118,6 +118,40 @@ STRINGS = {
     "tour.000.sum.look": {
         "en": "the three panels: token vectors + position vectors = the block's input.",
         "zh": "三个面板：token 向量 + 位置向量 = Transformer 块的输入。",
+    },
+    "tour.000.refuse": {
+        "en": "The lesson's two position modules both hold L rows: the learned table has no row past L − 1, and "
+              "the lesson's sinusoidal module precomputes L rows and refuses longer inputs too, although its "
+              "formula is defined at any position.",
+        "zh": "本课的两种位置模块都只有 L 行：可学习表在第 L − 1 行之后没有行；本课的正弦模块预先算好 L 行，"
+              "虽然公式对任何位置都有定义，也同样拒绝更长的输入。",
+    },
+    "tour.000.refuse.look": {
+        "en": "T = 32 against L = 16: both modules refuse, each with its own message. Set T back to 16 or less "
+              "and both answer.",
+        "zh": "T = 32、L = 16：两种模块都拒绝，各自给出报错信息。把 T 调回 16 或更小，两者就都能正常返回。",
+    },
+    "tour.000.broadcast": {
+        "en": "Adding the position vectors: positions 0 … T − 1 give a (T, D) block; unsqueeze(0) makes it "
+              "(1, T, D), and PyTorch broadcasts it over the batch, so every sequence gets the same position "
+              "vectors and the sum is (B, T, D).",
+        "zh": "加上位置向量：位置 0 … T − 1 得到一个 (T, D) 的块；unsqueeze(0) 把它变成 (1, T, D)，"
+              "PyTorch 再沿 batch 维广播，所以每条序列拿到的位置向量都一样，求和结果是 (B, T, D)。",
+    },
+    "tour.000.broadcast.look": {
+        "en": "the shape table: ids (2, 5), token vectors (2, 5, 8), positions (5, 8) then (1, 5, 8), the sum "
+              "(2, 5, 8). Move B: only the first number of the batch shapes changes.",
+        "zh": "形状表：id 是 (2, 5)，token 向量 (2, 5, 8)，位置向量 (5, 8) 再变成 (1, 5, 8)，求和 (2, 5, 8)。"
+              "改变 B：只有 batch 相关形状的第一个数会变。",
+    },
+    "tour.000.concat": {
+        "en": "The lesson sums token and position vectors instead of concatenating them: the sum keeps the width "
+              "D through the whole network; concatenation widens every later layer.",
+        "zh": "本课把 token 向量和位置向量相加，而不是拼接：求和让整条网络保持宽度 D；拼接会让之后每一层都变宽。",
+    },
+    "tour.000.concat.look": {
+        "en": "the sum-vs-concatenation table: output width and one attention block's parameters for each way.",
+        "zh": "求和与拼接对比表：两种方式的输出宽度，以及一个注意力块的参数量。",
     },
     "tour.000.d32": {
         "en": "The lesson's exercise: change D from 64 to 32 and watch the band of wavelengths change.",
@@ -202,8 +236,9 @@ STRINGS = {
               "初值按 1/√d_model 缩放的正态分布抽取。",
     },
     "tour.002.lookup.look": {
-        "en": "the picked rows, and the std and row length under “initialisation”.",
-        "zh": "取出的行，以及“初始化”下的标准差和平均模长。",
+        "en": "the std and the mean row length at d_model 768 in this “Initialisation” tab (the picked rows are in "
+              "the “Lookup” tab).",
+        "zh": "这个“初始化”标签页里 d_model 768 时的标准差和平均模长（取出的行在“查表”标签页里）。",
     },
     "tour.002.andrea": {
         "en": "ANDREA-120M's token table: 8,449 × 768 = 6,488,832 parameters, plus 1,024 × 768 = 786,432 for "
@@ -313,14 +348,15 @@ STRINGS = {
               "起点是 0 还是 100 都一样；距离先升后起伏，并且有界。",
     },
     "tour.003.d8.look": {
-        "en": "the frequency table, the heatmap's first rows turning fast while the last barely move, and the "
-              "distance curves from several starts lying on top of each other.",
-        "zh": "频率表；热力图中前几行变化很快、最后几行几乎不动；以及不同起点的距离曲线彼此重合。",
+        "en": "the frequency table (the first pair turns every 6.3 positions, the last every 6,283), and the distance "
+              "curves from several starts lying on top of each other beside the lesson's table.",
+        "zh": "频率表（第一对每 6.3 个位置转一圈，最后一对每 6,283 个位置才转一圈），以及不同起点的距离曲线彼此重合，"
+              "旁边是课里的数字表。",
     },
     "tour.003.heatmap": {
         "en": "The lesson's heatmap: 64 dimensions, 100 positions. Low dimensions oscillate fast, high ones are "
-              "nearly constant.",
-        "zh": "课里的热力图：64 维、100 个位置。低维高频振荡，高维几乎不变。",
+              "nearly constant (the first tab draws it).",
+        "zh": "课里的热力图：64 维、100 个位置。低维高频振荡，高维几乎不变（第一个标签页画的就是它）。",
     },
     "tour.003.heatmap.look": {
         "en": "the position-similarity matrix: the bright band along the diagonal.",
@@ -430,8 +466,9 @@ STRINGS = {
               "i 是维度对的序号，取 0 … 2,047（课里写作 0 … 4,095）。",
     },
     "tour.004.formula.look": {
-        "en": "the heatmap (every few pairs are shown, and the figure says which) and the frequency table's ends.",
-        "zh": "热力图（每隔几对显示一对，图中有说明）以及频率表的首尾。",
+        "en": "the heatmap (every few pairs are shown, and the figure says which); the next tab lists the "
+              "frequency table's ends.",
+        "zh": "热力图（每隔几对显示一对，图中有说明）；下一个标签页列出频率表的首尾。",
     },
     "tour.004.linear": {
         "en": "The key motive: PE(pos + k) is a linear combination of PE(pos), so the model can sense the distance k "
@@ -555,6 +592,21 @@ STRINGS = {
     "tour.q.shifted.why": {
         "en": "score({m}, {n}) = {a} and score({m2}, {n2}) = {b}: the same offset gives the same score.",
         "zh": "score({m}, {n}) = {a}，score({m2}, {n2}) = {b}：相对距离相同，分数就相同。",
+    },
+    "tour.q.concat": {
+        "en": "Predict: concatenate 64-dimensional position vectors onto 64-dimensional token vectors. How much "
+              "larger do one attention block's four projections (width × width each) get than with the sum?",
+        "zh": "预测：把 64 维的位置向量拼接到 64 维的 token 向量上。与求和相比，一个注意力块的四个投影矩阵"
+              "（每个 宽度 × 宽度）会变大多少？",
+    },
+    "tour.q.concat.same": {"en": "about the same", "zh": "差不多一样"},
+    "tour.q.concat.twice": {"en": "twice as large", "zh": "两倍"},
+    "tour.q.concat.four": {"en": "four times as large", "zh": "四倍"},
+    "tour.q.concat.more": {"en": "more than five times", "zh": "五倍以上"},
+    "tour.q.concat.why": {
+        "en": "The width doubles to {width}, and each width × width matrix grows with its square: {concat} "
+              "parameters instead of {sum}, {ratio} times as many.",
+        "zh": "宽度翻倍到 {width}，每个 宽度 × 宽度 矩阵按宽度的平方增长：参数从 {sum} 变成 {concat}，是原来的 {ratio} 倍。",
     },
     "tour.q.table_size": {
         "en": "Predict: how many numbers are in a 100,000 × 4,096 embedding matrix?",
