@@ -136,13 +136,13 @@ STRINGS = {
               "(1, T, D), and PyTorch broadcasts it over the batch, so every sequence gets the same position "
               "vectors and the sum is (B, T, D).",
         "zh": "加上位置向量：位置 0 … T − 1 得到一个 (T, D) 的块；unsqueeze(0) 把它变成 (1, T, D)，"
-              "PyTorch 再沿 batch 维广播，所以每条序列拿到的位置向量都一样，求和结果是 (B, T, D)。",
+              "PyTorch 再沿批维度广播，所以每条序列拿到的位置向量都一样，求和结果是 (B, T, D)。",
     },
     "tour.000.broadcast.look": {
         "en": "the shape table: ids (2, 5), token vectors (2, 5, 8), positions (5, 8) then (1, 5, 8), the sum "
               "(2, 5, 8). Move B: only the first number of the batch shapes changes.",
         "zh": "形状表：id 是 (2, 5)，token 向量 (2, 5, 8)，位置向量 (5, 8) 再变成 (1, 5, 8)，求和 (2, 5, 8)。"
-              "改变 B：只有 batch 相关形状的第一个数会变。",
+              "改变 B：只有与批有关的形状的第一个数会变。",
     },
     "tour.000.concat": {
         "en": "The lesson sums token and position vectors instead of concatenating them: the sum keeps the width "
