@@ -70,21 +70,24 @@ PROBE_JS = """(() => {
         continue;
       }
       const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
-      if (el && el.closest && el.closest("[data-testid='stMain']")) F.plot = now;  // any element drawn, charts too
+      // any element drawn in the page or its sidebar (the navigation, the sidebar's widgets), charts too
+      if (el && el.closest && el.closest("[data-testid='stMain'], [data-testid='stSidebar']")) F.plot = now;
     }
   }).observe(document, {subtree: true, childList: true, attributes: true});
   document.addEventListener('keydown', () => { F.key = performance.now(); }, true);
   document.addEventListener('mousedown', () => { F.key = performance.now(); }, true);  // a tab or a button
 })();"""
 # Settled: a response arrived (and, on open, a script run began: under load the first messages can come
-# well before the run), the script is not running, every visible chart is drawn, and nothing changed for
-# QUIET_MS. Returns the settle time (ms since navigation start) or null.
+# well before the run), the script is not running, no element still shows its loading skeleton, every visible
+# chart is drawn, and nothing changed in the page or the sidebar for QUIET_MS. Returns the settle time (ms since navigation start) or null.
 SETTLED_JS = """([msgs0, runs0, quiet]) => {
   const F = window.__feel;
   if (!F || F.msgs <= msgs0 || F.runs < runs0) return null;
   const app = document.querySelector("[data-testid='stApp']");
   if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return null;
   if (!document.querySelector("[data-testid='stMain'] [data-testid='stElementContainer']")) return null;
+  // a lazily loaded element (slider, chart, toggle...) shows a skeleton until its code is loaded: not drawn yet
+  if (Array.from(document.querySelectorAll("[data-testid='stSkeleton']")).some(s => s.offsetParent !== null)) return null;
   if (!document.querySelector("[data-testid='stException']")) {
     const boxes = Array.from(document.querySelectorAll("[data-testid='stPlotlyChart']")).filter(b => b.offsetParent !== null);
     if (!boxes.every(b => b.querySelector('.js-plotly-plot .main-svg'))) return null;
@@ -305,8 +308,11 @@ def run(args) -> dict:
                 targets = [(url, path, app_tab, app_cpu) for url, path in page_paths(args.pages)]
                 targets += [(f"*{s.stem}*", "", tab, cpu) for s, (tab, cpu) in zip(args.script or [], script_tabs)]
                 for name, path, tab, cpu in targets:
-                    open_page(bare_tab, "", base, bare_cpu)
-                    step_sliders(bare_tab, base, bare_cpu, steps=args.base_steps, max_sliders=1)
+                    try:  # a floor open that times out on a crowded machine is reported, not fatal
+                        open_page(bare_tab, "", base, bare_cpu)
+                        step_sliders(bare_tab, base, bare_cpu, steps=args.base_steps, max_sliders=1)
+                    except Exception as error:
+                        base.errors.append(f"{type(error).__name__}: {str(error).splitlines()[0]}")
                     t = results[name] = Timings()
                     extra = {"train": Timings(), "tab switch": Timings()}
                     try:
