@@ -22,7 +22,7 @@ except ValueError as error:
 st.caption(t("home.ids", n=len(ids), ids=list(map(int, ids))))
 plot(
     view.input_figure, tok, pos, inputs, tuple(token_labels(ids)),
-    title=t("home.figure_title"), x_title=t("common.dimension"),
+    title=t("home.figure_title"), x_title=t("common.dimension"), downsample_note=t("common.downsampled"),
     subplot_titles=(t("home.panel_tokens"), t("home.panel_positions"), t("home.panel_sum")),
 )
 notice("home.notice")

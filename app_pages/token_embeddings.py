@@ -119,7 +119,7 @@ def gradient_tab() -> None:
     plot(figs.gradient_rows_figure,
         step.row_grad_norm, step.input_ids, step.target_ids, g["hover"], title=t("tok.grad_title", n=count, V=V),
         x_title=t("tok.token_id"), y_title=t("tok.grad_y"), strip_title=t("tok.grad_strip"),
-        names=(t("tok.grad_used"), t("tok.grad_target"), t("tok.grad_other")),
+        names=(t("tok.grad_used"), t("tok.grad_target"), t("tok.grad_other")), grad_title=t("common.grad_norm"),
     )
     g1, g2, g3 = st.columns(3)
     g1.metric(t("tok.metric_rows"), f"{count} / {V}")

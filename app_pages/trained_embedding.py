@@ -3,7 +3,7 @@ import streamlit as st
 
 from embedviz.app import training_view as view
 from embedviz.app.i18n import t
-from embedviz.app.widgets import choice_slider, lesson_button, notice, plot, segmented, show_error
+from embedviz.app.widgets import choice_slider, lesson_button, notice, pc_axes, plot, segmented, show_error
 from embedviz.figures import similarity_heatmap
 from embedviz.figures import tokens as figs
 
@@ -121,7 +121,7 @@ def snapshot_view(r: dict) -> None:
     k = snaps.index(at) if at in snaps else len(snaps) - 1
     names = [r["group_names"][g] for g in r["group_of"]]
     plot(figs.pca_figure, r["points"][k], r["vocab"], names, title=t("train.pca_title", step=snaps[k]),
-         note=t("train.pca_note"), limit=r["limit"])
+         note=t("train.pca_note"), limit=r["limit"], axis_titles=pc_axes())
 
 
 def text_tab() -> None:
@@ -141,7 +141,7 @@ def text_tab() -> None:
          downsample_note=t("common.downsampled"))
     names = [t("train.class_" + r["group_names"][g].replace(" ", "_").replace("-", "_").lower())
              for g in r["group_of"]]
-    plot(figs.pca_figure, r["points"][-1], r["vocab"], names, title=t("train.text_pca_title"))
+    plot(figs.pca_figure, r["points"][-1], r["vocab"], names, title=t("train.text_pca_title"), axis_titles=pc_axes())
     notice("train.text_notice")
 
 

@@ -128,7 +128,7 @@ STRINGS = {
             "W does the backward pass reach?"
         ),
         "zh": (
-            "在你的文本上做一步 next-token prediction：查出每个 token 的行，通过输出矩阵 H 预测下一个字节。"
+            "在你的文本上做一步下一个 token 预测：查出每个 token 的行，通过输出矩阵 H 预测下一个字节。"
             "最后一个字节只作为目标，不会被查表。反向传播会到达 W 的哪些行？"
         ),
     },

@@ -117,7 +117,7 @@ STRINGS = {
             "组平均值更稳定。出于同样的原因，训练 {steps} 步后同组相似度也达不到 1：增长的只是组共同的方向。"
         ),
     },
-    "train.loss_title": {"en": "Next-token loss during training", "zh": "训练过程中的 next-token 损失"},
+    "train.loss_title": {"en": "Next-token loss during training", "zh": "训练过程中的下一个 token 预测损失"},
     "train.loss_y": {"en": "cross-entropy (nats)", "zh": "交叉熵（nat）"},
     "train.step": {"en": "step", "zh": "步数"},
     "train.loss_series": {"en": "loss", "zh": "损失"},
