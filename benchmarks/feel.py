@@ -14,6 +14,14 @@ never Playwright's download) drives both, one tab at a time. For every page in `
 - page open: navigate to the page ``--opens`` times (after one warm-up open), timed from navigation start to the
   same settled point.
 
+Sliders inside an ``st.form`` send nothing until the form is submitted: they are not stepped; instead one of them
+is moved and the form's submit button pressed, timed from the click, as a row of its own, ``<page> (train)``.
+With ``--tabs``, each tab of the page's first tab bar is clicked in turn and timed to drawn (``<page> (tab
+switch)``; a lazy URL-bound tab reruns the page, a plain one only shows what it has). Sliders are those a reader
+sees: on a page with lazy tabs, the default tab's and those above the tabs. ``--script PATH`` measures any other
+script served like the floor (``benchmarks/framed_page.py``: the floor inside the app's frame, which is what the
+frame itself costs).
+
 The baseline page is measured between the pages (``--base-steps`` steps and one open each time), so load that
 drifts during the run (a shared machine) reaches both sides; the ratio is page median / pooled baseline median.
 Prints a Markdown table with the date, machine and load average. Everything is bounded; both servers stop at
@@ -369,7 +377,7 @@ def table(res: dict) -> str:
         return (
             f"| {name} | {median(t.steps):.2f} | {worst(t.steps):.2f} | {len(t.steps)} | **{r_step}** "
             f"| {s_cpu[0]:.0f}+{s_cpu[1]:.0f} | {r_scpu} | {opens} | {median(t.step_bytes) / 1e3:.0f} "
-            f"| {median(t.open_bytes) / 1e3:.0f} |"
+            f"| {f'{median(t.open_bytes) / 1e3:.0f}' if t.open_bytes else '-'} |"
         )
 
     lines.append(row("*bare Streamlit (one slider, one heatmap)*", base))
