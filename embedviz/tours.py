@@ -187,7 +187,7 @@ CONCAT = Question("concat", ("same", "twice", "four", "more"), _concat_growth)
 TOK = {"tok_text": "Hello", "tok_d": 8, "tok_init": "gpt2", "tok_seed": 0}
 CALC = {"tok_tab": Label("tok.tab_params")}
 GROUPS = {"tr_tab": Label("train.tab_groups"), "tr_groups": "abcdefghij ABCDEFGHIJ", "tr_steps": 500, "tr_d": 16,
-          "tr_lr": 0.01, "tr_seed": 0, "tr_soft": "vocab"}
+          "tr_lr": 0.01, "tr_seed": 0, "tr_soft": "vocab", "tr_view": Label("train.view_sim")}
 SIN = {"sin_base": 10_000.0, "sin_p": 5, "sin_k": 3}
 NAIVE = {"naive_tab": Label("naive.tab_norm"), "naive_L": 1_000, "naive_L2": 10, "naive_p": 500, "naive_d": 8}
 SIN_TAB = {name: Label(f"sin.tab_{name}") for name in ("encoding", "lesson", "similarity", "rotation")}
@@ -234,15 +234,15 @@ TOURS: dict[str, Tour] = {
         Tour("001", (
             Step("token-embeddings", {**TOK, "tok_tab": Label("tok.tab_lookup")}, "lookup"),
             Step("token-embeddings", {**TOK, "tok_tab": Label("tok.tab_onehot")}, "onehot", ONE_HOT),
-            Step("token-embeddings", {**TOK, "tok_init": "unit", "tok_tab": Label("tok.tab_lookup")}, "randn"),
+            Step("token-embeddings", {**TOK, "tok_init": "unit", "tok_tab": Label("tok.tab_init")}, "randn"),
             Step("trained-embedding", GROUPS, "groups", SIM_AB),
-            Step("trained-embedding", GROUPS, "cross", SIM_AA),
-            Step("trained-embedding", {**GROUPS, "tr_steps": 1_000}, "longer"),
+            Step("trained-embedding", {**GROUPS, "tr_view": Label("train.view_time")}, "cross", SIM_AA),
+            Step("trained-embedding", {**GROUPS, "tr_steps": 1_000, "tr_view": Label("train.view_time")}, "longer"),
             Step("real-model", {"real_tab": Label("real.tab_analogy")}, "analogy"),
         )),
         Tour("002", (
             Step("token-embeddings", {**TOK, "tok_d": 768, "tok_init": "inv_sqrt_d",
-                                      "tok_tab": Label("tok.tab_lookup")}, "lookup"),
+                                      "tok_tab": Label("tok.tab_init")}, "lookup"),
             Step("token-embeddings", _calc("ANDREA-120M"), "andrea", SHARE),
             Step("real-model", {"real_tab": Label("real.tab_pairs")}, "dot"),
             Step("why-position", {**WHY, "why_text": "the cat sat on a mat"}, "order", SHUFFLE),

@@ -174,7 +174,10 @@ def _cos(W, run, a, b) -> float:
 def test_similarity_questions_follow_the_training_run():
     """Lesson 001: the answer is the sign of the change of sim(a, b) and sim(a, A) in the run at the step's
     settings; the reference reads the trained weights and computes the cosines by hand."""
-    assert tours.step("001", 5).settings == tours.step("001", 4).settings
+    def run(k: int) -> dict:  # the settings that train (the open view, tr_view, does not)
+        return {key: v for key, v in tours.step("001", k).settings.items() if key != "tr_view"}
+
+    assert run(5) == run(4)
     for k in (4, 5):
         assert tours.answer("001", k)[0] == expected("001", k)
     assert tours.answer("001", 4)[0] == "up"  # text 001: 0.03 -> 0.56, same-group vectors pull together

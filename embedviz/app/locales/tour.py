@@ -137,13 +137,13 @@ STRINGS = {
               "(1, T, D), and PyTorch broadcasts it over the batch, so every sequence gets the same position "
               "vectors and the sum is (B, T, D).",
         "zh": "加上位置向量：位置 0 … T − 1 得到一个 (T, D) 的块；unsqueeze(0) 把它变成 (1, T, D)，"
-              "PyTorch 再沿 batch 维广播，所以每条序列拿到的位置向量都一样，求和结果是 (B, T, D)。",
+              "PyTorch 再沿批维度广播，所以每条序列拿到的位置向量都一样，求和结果是 (B, T, D)。",
     },
     "tour.000.broadcast.look": {
         "en": "the shape table: ids (2, 5), token vectors (2, 5, 8), positions (5, 8) then (1, 5, 8), the sum "
               "(2, 5, 8). Move B: only the first number of the batch shapes changes.",
         "zh": "形状表：id 是 (2, 5)，token 向量 (2, 5, 8)，位置向量 (5, 8) 再变成 (1, 5, 8)，求和 (2, 5, 8)。"
-              "改变 B：只有 batch 相关形状的第一个数会变。",
+              "改变 B：只有与批有关的形状的第一个数会变。",
     },
     "tour.000.concat": {
         "en": "The lesson sums token and position vectors instead of concatenating them: the sum keeps the width "
@@ -237,8 +237,9 @@ STRINGS = {
               "初值按 1/√d_model 缩放的正态分布抽取。",
     },
     "tour.002.lookup.look": {
-        "en": "the picked rows, and the std and row length under “initialisation”.",
-        "zh": "取出的行，以及“初始化”下的标准差和平均模长。",
+        "en": "the std and the mean row length at d_model 768 in this “Initialisation” tab (the picked rows are in "
+              "the “Lookup” tab).",
+        "zh": "这个“初始化”标签页里 d_model 768 时的标准差和平均模长（取出的行在“查表”标签页里）。",
     },
     "tour.002.andrea": {
         "en": "ANDREA-120M's token table: 8,449 × 768 = 6,488,832 parameters, plus 1,024 × 768 = 786,432 for "
