@@ -4,6 +4,7 @@ STRINGS = {
     # the panel and the sidebar
     "tour.pick": {"en": "Lesson tour", "zh": "按课导览"},
     "tour.none": {"en": "(no tour)", "zh": "（不使用导览）"},
+    "tour.controls": {"en": "Tour, presenter view, images", "zh": "导览、演示模式与图片"},
     "tour.where": {"en": "{title} · step {k} of {n}", "zh": "{title} · 第 {k} 步，共 {n} 步"},
     "tour.look": {"en": "Look at:", "zh": "看这里："},
     "tour.back": {"en": "← Back", "zh": "← 上一步"},
