@@ -53,21 +53,37 @@ if kind != "none":
 
 labels = [f"{i}: {tok}" for i, tok in enumerate(result.tokens)]
 shuffled_labels = [f"{i}: {tok}" for i, tok in enumerate(result.shuffled_tokens)]
-plot(
-    outputs_side_by_side,
-    demo.outputs, demo.shuffled_outputs, labels, shuffled_labels,
-    title=t("why.figure_title"), note=t("why.figure_note"),
-    subplot_titles=[t("why.panel_before"), t("why.panel_after")], x_title=t("common.dimension"),
-)
-plot(
-    difference_heatmap,
-    demo.difference, labels, title=t("why.diff_title"), x_title=t("common.dimension"),
-    note=t("why.diff_note_causal" if causal and kind == "none" else
-           "why.diff_note_none" if kind == "none" else "why.diff_note_pos"),
-)
 
-st.subheader(t("why.dog_header"))
-st.markdown(t("why.dog"))
-st.subheader(t("why.causal_header"))
-st.markdown(t("why.causal_md"))
+
+def outputs_tab() -> None:
+    plot(
+        outputs_side_by_side,
+        demo.outputs, demo.shuffled_outputs, labels, shuffled_labels,
+        title=t("why.figure_title"), note=t("why.figure_note"),
+        subplot_titles=[t("why.panel_before"), t("why.panel_after")], x_title=t("common.dimension"),
+    )
+
+
+def difference_tab() -> None:
+    plot(
+        difference_heatmap,
+        demo.difference, labels, title=t("why.diff_title"), x_title=t("common.dimension"),
+        note=t("why.diff_note_causal" if causal and kind == "none" else
+               "why.diff_note_none" if kind == "none" else "why.diff_note_pos"),
+    )
+
+
+def words_tab() -> None:
+    st.subheader(t("why.dog_header"))
+    st.markdown(t("why.dog"))
+    st.subheader(t("why.causal_header"))
+    st.markdown(t("why.causal_md"))
+
+
+# bound tabs run lazily: a slider step draws the open tab's one chart, not both (issue 14); the tab is in the URL
+tabs = st.tabs([t("why.tab_outputs"), t("why.tab_difference"), t("why.tab_words")], key="why_tab", bind=BIND)
+for tab, render in zip(tabs, (outputs_tab, difference_tab, words_tab)):
+    if tab.open:
+        with tab:
+            render()
 notice("why.notice")
