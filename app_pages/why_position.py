@@ -81,8 +81,9 @@ def words_tab() -> None:
 
 
 # bound tabs run lazily: a slider step draws the open tab's one chart, not both (issue 14); the tab is in the URL
-tabs = st.tabs([t("why.tab_outputs"), t("why.tab_difference"), t("why.tab_words")], key="why_tab", bind=BIND)
-for tab, render in zip(tabs, (outputs_tab, difference_tab, words_tab)):
+# (the difference first: it is what the metric above measures, token by token)
+tabs = st.tabs([t("why.tab_difference"), t("why.tab_outputs"), t("why.tab_words")], key="why_tab", bind=BIND)
+for tab, render in zip(tabs, (difference_tab, outputs_tab, words_tab)):
     if tab.open:
         with tab:
             render()

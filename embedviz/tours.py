@@ -192,8 +192,8 @@ CALC = {"tok_tab": Label("tok.tab_params")}
 GROUPS = {"tr_tab": Label("train.tab_groups"), "tr_groups": "abcdefghij ABCDEFGHIJ", "tr_steps": 500, "tr_d": 16,
           "tr_lr": 0.01, "tr_seed": 0, "tr_soft": "vocab"}
 SIN = {"sin_base": 10_000.0, "sin_p": 5, "sin_k": 3}
-WHY = {"why_split": "words", "why_shuffle": "reverse", "why_pos": "none", "why_seed": 0, "why_d": 8,
-       "why_tab": Label("why.tab_difference")}
+WHY = {"why_split": "words", "why_shuffle": "reverse", "why_pos": "none", "why_seed": 0, "why_d": 8}
+# (Why position opens on its difference tab: the steps that read the difference need not set it)
 DOT = {"dot_tab": Label("dot.tab_arrows"), "dot_lu": 2.0, "dot_au": 0, "dot_lv": 1.5}
 CMP = {"cmp_d": 64, "cmp_len": 1_024, "cmp_heads": 8, "cmp_k": 1}
 ROPE = {"rope_preset": "custom", "rope_pairing": "half", "rope_hd": 128, "rope_theta": 10_000.0, "rope_len": 4_096,

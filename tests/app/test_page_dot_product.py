@@ -75,3 +75,13 @@ def test_arrows_tab_opens_first_and_the_activity_waits_in_its_own_tab():
     at = pt.page("dot_product", session={"dot_tab": PREDICT}).run()
     pt.ok(at)
     assert not at.get("plotly_chart") and len(at.get("button_group")) == len(dp.PREDICTION_PAIRS)
+
+
+def test_the_notices_surprise_is_the_models():
+    """The notice says good/bad lands close, not opposite: the bundled model's cosine, by its definition."""
+    from embedviz import pretrained
+
+    m = pretrained.load_bundled_model()
+    u, v = (m.token_embeddings[m.token_id(w)].astype(float) for w in ("good", "bad"))
+    assert float(u @ v / (u @ u) ** 0.5 / (v @ v) ** 0.5) >= 0.4  # the "close" band's lower edge
+    assert "good/bad" in catalog()["dot.notice"]["en"] and "close, not opposite" in catalog()["dot.notice"]["en"]

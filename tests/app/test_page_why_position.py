@@ -6,10 +6,10 @@ import pytest
 from embedviz.app.i18n import catalog
 from tests.app import pagetest as pt
 
-TABS = ("outputs", "difference", "words")  # the page's bound tabs: one chart each, then the text
+TABS = ("difference", "outputs", "words")  # the page's bound tabs: one chart each, then the text
 
 
-def page(tab: str = "outputs", *, lang: str = "en", **query):
+def page(tab: str = "difference", *, lang: str = "en", **query):
     return pt.page("why_position", lang=lang, session={"why_tab": catalog()[f"why.tab_{tab}"][lang]}, **query)
 
 
@@ -19,7 +19,7 @@ def metric_values(at) -> list[float]:
 
 @pytest.fixture(scope="module")
 def default_run():
-    return pt.page("why_position").run()
+    return page("outputs").run()
 
 
 def test_default_run_shows_equivariance(default_run):
@@ -38,7 +38,7 @@ def test_default_run_shows_equivariance(default_run):
 
 @pytest.mark.parametrize("kind", ["sinusoidal", "learned"])
 def test_positions_break_the_equivalence(kind):
-    at = page("difference").run()
+    at = pt.page("why_position").run()  # opens on the difference tab
     before = pt.spec(at.get("plotly_chart")[0])
     at.segmented_control(key="why_pos").set_value(kind).run()
     assert not at.exception

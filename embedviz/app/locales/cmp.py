@@ -208,8 +208,9 @@ STRINGS = {
     },
     "cmp.why_alibi_deterministic": {"en": "fixed slopes, no parameters", "zh": "固定斜率，没有参数"},
     "cmp.why_none_unique": {
-        "en": "every position looks the same: “dog bites man” = “man bites dog”",
-        "zh": "所有位置看起来都一样：“狗咬人”等于“人咬狗”",
+        "en": "every position looks the same: without a causal mask “dog bites man” = “man bites dog” (a decoder's "
+              "mask still leaks order: see Why position)",
+        "zh": "所有位置看起来都一样：不加因果掩码时“狗咬人”等于“人咬狗”（解码器的掩码仍会泄露顺序，见“为什么需要位置”页）",
     },
     "cmp.why_none_bounded": {"en": "trivially: nothing is added", "zh": "显然成立：什么都没加"},
     "cmp.why_none_relative": {"en": "no distance information at all", "zh": "完全没有距离信息"},
