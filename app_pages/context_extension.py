@@ -1,4 +1,6 @@
-"""Context extension: PI, dynamic NTK, YaRN, Llama 3 and LongRoPE stretch RoPE past its training length (text 003)."""
+"""Context extension: PI, dynamic NTK, YaRN, Llama 3 and LongRoPE stretch RoPE past its training length (text 003).
+
+It opens on the simplest, position interpolation on LLaMA-2-7B (4K x 4); the shared controls sit above the tabs."""
 import streamlit as st
 
 from embedviz import context_extension, rope_config, rope_scaling
@@ -46,7 +48,7 @@ if settings["partial_rotary_factor"]:
                        p=f"{settings['partial_rotary_factor']:g}")
 st.caption(caption)
 
-# 2. the method and its numbers
+# 2. the method and its settings
 methods = view.method_options(settings)
 method = st.segmented_control(t("ctx.method"), methods, default=defaults["ctx_method"], key="ctx_method", required=True,
                               bind=BIND)
@@ -92,11 +94,6 @@ except ValueError as error:
     st.stop()
 v, seq_len = ext["view"], ext["seq_len"]
 pairs = len(v.kinds)
-
-# 3. what the method does, and its numbers
-st.subheader(t(f"ctx.m_{method}_title"))
-st.markdown(t(f"ctx.m_{method}"))
-st.latex(rope_scaling.LATEX[method])
 if seq_len is not None:
     st.caption(t("ctx.ratio_caption", seq_len=human_number(seq_len), method=method))
 if target <= original:
@@ -104,49 +101,60 @@ if target <= original:
 elif beyond := context_extension.beyond_factor(method, int(original), int(target), float(factor)):
     st.warning(t("ctx.beyond", target=human_number(target), covered=human_number(beyond["covered"]),
                  times=f"{beyond['times']:.3g}"))
-
-m = st.columns(4)
-help_unseen = t("ctx.unseen_help", length=human_number(v.length))
-m[0].metric(t("ctx.unseen_without"), f"{int(v.unseen_unscaled.sum())} / {pairs}", help=help_unseen)
-m[1].metric(t("ctx.unseen_with", method=method), f"{int(v.unseen_scaled.sum())} / {pairs}", help=help_unseen)
-m[2].metric(t("ctx.attention"), f"{v.attention_factor:.4f}", help=t("ctx.attention_help"))
-if v.base is not None:
-    m[3].metric(t("ctx.base"), human_number(round(v.base)))
-else:
-    m[3].metric(t("ctx.kinds"), " / ".join(str(v.kinds.count(k)) for k in figs.KINDS))
-if v.overshoot_unscaled > 1:
-    st.caption(t("ctx.overshoot", unscaled=f"{v.overshoot_unscaled:.3g}", scaled=f"{v.overshoot_scaled:.3g}",
-                 method=method))
-result = {t("ctx.pair_axis"): list(range(pairs)), t("ctx.wave_before"): v.wavelen_before.tolist(),
-          t("tour.csv_after", method=method): v.wavelen_after.tolist(), t("ctx.ratio_axis"): v.ratio.tolist(),
-          t("tour.csv_kind"): list(v.kinds)}
-download_csv(table_csv(result), t("ctx.wave_title", method=method), key="ctx_result_csv")
-attention_formula = rope_scaling.attention_factor_latex(method, factor=float(factor), original=int(original),
-                                                        params=params, value=v.attention_factor)
-if attention_formula:
-    st.latex(attention_formula)
-    st.caption(t("ctx.logit_scale", af=f"{v.attention_factor:.4f}", logit=f"{logit_scale(v.attention_factor):.4f}"))
-else:
-    st.caption(t("ctx.attention_none", method=method))
-
-# 4. the figures
 kind_names = {k: t(f"ctx.{k}") for k in figs.KINDS}
 lines = [t("ctx.trained_line", length=human_number(original)), t("ctx.target_line", length=human_number(target))]
-st.subheader(t("ctx.wave_header"))
-plot(figs.wavelength_chart,
-    v.wavelen_before, v.wavelen_after, v.kinds, original=int(original), target=int(target),
-    title=t("ctx.wave_title", method=method), x_title=t("ctx.pair_axis"), y_title=t("ctx.wave_axis"),
-    before_name=t("ctx.wave_before"), kind_names=kind_names, context_labels=lines, hover=t("ctx.wave_hover"),
-    note=t("ctx.wave_note"),
-)
-left, right = st.columns(2)
-with left:
+
+
+def pairs_tab() -> None:
+    """What the method does, its numbers, and which pairs it stretches (the wavelength chart)."""
+    st.subheader(t(f"ctx.m_{method}_title"))
+    st.markdown(t(f"ctx.m_{method}"))
+    st.latex(rope_scaling.LATEX[method])
+    m = st.columns(4)
+    help_unseen = t("ctx.unseen_help", length=human_number(v.length))
+    m[0].metric(t("ctx.unseen_without"), f"{int(v.unseen_unscaled.sum())} / {pairs}", help=help_unseen)
+    m[1].metric(t("ctx.unseen_with", method=method), f"{int(v.unseen_scaled.sum())} / {pairs}", help=help_unseen)
+    m[2].metric(t("ctx.attention"), f"{v.attention_factor:.4f}", help=t("ctx.attention_help"))
+    if v.base is not None:
+        m[3].metric(t("ctx.base"), human_number(round(v.base)))
+    else:
+        m[3].metric(t("ctx.kinds"), " / ".join(str(v.kinds.count(k)) for k in figs.KINDS))
+    if v.overshoot_unscaled > 1:
+        st.caption(t("ctx.overshoot", unscaled=f"{v.overshoot_unscaled:.3g}", scaled=f"{v.overshoot_scaled:.3g}",
+                     method=method))
+    result = {t("ctx.pair_axis"): list(range(pairs)), t("ctx.wave_before"): v.wavelen_before.tolist(),
+              t("tour.csv_after", method=method): v.wavelen_after.tolist(), t("ctx.ratio_axis"): v.ratio.tolist(),
+              t("tour.csv_kind"): list(v.kinds)}
+    download_csv(table_csv(result), t("ctx.wave_title", method=method), key="ctx_result_csv")
+    attention_formula = rope_scaling.attention_factor_latex(method, factor=float(factor), original=int(original),
+                                                            params=params, value=v.attention_factor)
+    if attention_formula:
+        st.latex(attention_formula)
+        st.caption(t("ctx.logit_scale", af=f"{v.attention_factor:.4f}",
+                     logit=f"{logit_scale(v.attention_factor):.4f}"))
+    else:
+        st.caption(t("ctx.attention_none", method=method))
+    st.subheader(t("ctx.wave_header"))
+    plot(figs.wavelength_chart,
+        v.wavelen_before, v.wavelen_after, v.kinds, original=int(original), target=int(target),
+        title=t("ctx.wave_title", method=method), x_title=t("ctx.pair_axis"), y_title=t("ctx.wave_axis"),
+        before_name=t("ctx.wave_before"), kind_names=kind_names, context_labels=lines, hover=t("ctx.wave_hover"),
+        note=t("ctx.wave_note"),
+    )
+    notice("ctx.notice")
+    with st.expander(t("ctx.all_methods")):
+        st.markdown(t("ctx.about"))
+
+
+def ratio_tab() -> None:
     plot(figs.ratio_chart,
         v.ratio, v.kinds, factor=float(factor), title=t("ctx.ratio_title", method=method, factor=f"{factor:g}"),
         x_title=t("ctx.pair_axis"), y_title=t("ctx.ratio_axis"), kind_names=kind_names,
         factor_label=t("ctx.ratio_line"), hover=t("ctx.ratio_hover"), note=t("ctx.ratio_note"),
     )
-with right:
+
+
+def turns_tab() -> None:
     length = human_number(v.length)
     turns = {
         t("ctx.turns_trained", length=human_number(original)): v.turns_trained,
@@ -158,37 +166,49 @@ with right:
         one_turn_label=t("ctx.one_turn"), dashes={t("ctx.turns_unscaled", length=length): "dot"},
         note=t("ctx.turns_note"),
     )
-plot(figs.decay_chart,
-    v.distances, v.decay_before, v.decay_after, original=int(original), target=int(target),
-    names=[t("ctx.decay_before"), t("ctx.decay_after", method=method)],
-    title=t("ctx.decay_title", length=human_number(target)), x_title=t("ctx.decay_axis_x"),
-    y_title=t("ctx.decay_axis_y"), context_labels=lines, note=t("ctx.decay_note"),
-)
-with st.expander(t("ctx.all_methods")):
-    st.markdown(t("ctx.about"))
 
-# 5. the other road: pre-train with a larger theta
-st.subheader(t("ctx.calc_header"))
-st.markdown(t("ctx.calc_intro"))
-k = st.slider(t("ctx.calc_k"), 1, 32, 1, key="ctx_k", bind=BIND)
-calc = view.calculator(int(head_dim), int(target), int(k))
-st.latex(context_extension.theta_for_context_latex(int(head_dim), int(target), calc["k"], calc["theta"]))
-if calc["clamped"]:
-    st.caption(t("ctx.calc_clamped", head_dim=head_dim, pairs=head_dim // 2, k=calc["k"]))
-c = st.columns(2)
-c[0].metric(t("ctx.calc_theta", k=calc["k"]), human_number(round(calc["theta"])))
-c[1].metric(t("ctx.calc_one"), human_number(round(calc["one_turn"])))
-calc_table = {
-    t("ctx.col_model"): [r["model"] for r in calc["rows"]],
-    "head_dim": [r["head_dim"] for r in calc["rows"]],
-    t("ctx.col_trained"): [human_number(r["trained"]) for r in calc["rows"]],
-    t("ctx.col_theta"): [human_number(r["theta"]) for r in calc["rows"]],
-    t("ctx.col_one"): [human_number(round(r["one_turn"])) for r in calc["rows"]],
-    t("ctx.col_k", k=calc["k"]): [human_number(round(r["k_turn"])) for r in calc["rows"]],
-    t("ctx.col_slow"): [f"{r['slow']} / {r['pairs']}" for r in calc["rows"]],
-}
-st.dataframe(calc_table, hide_index=True)
-download_csv(table_csv(calc_table), t("ctx.calc_header"), key="ctx_calc_csv")
-st.markdown(t("ctx.calc_honest"))
 
-notice("ctx.notice")
+def decay_tab() -> None:
+    plot(figs.decay_chart,
+        v.distances, v.decay_before, v.decay_after, original=int(original), target=int(target),
+        names=[t("ctx.decay_before"), t("ctx.decay_after", method=method)],
+        title=t("ctx.decay_title", length=human_number(target)), x_title=t("ctx.decay_axis_x"),
+        y_title=t("ctx.decay_axis_y"), context_labels=lines, note=t("ctx.decay_note"),
+    )
+
+
+@st.fragment
+def calculator_tab(head_dim: int, target: int) -> None:
+    """The other road, pre-train with a larger theta. Its k slider reruns this tab only (a fragment)."""
+    st.subheader(t("ctx.calc_header"))
+    st.markdown(t("ctx.calc_intro"))
+    k = st.slider(t("ctx.calc_k"), 1, 32, 1, key="ctx_k", bind=BIND)
+    calc = view.calculator(head_dim, target, int(k))
+    st.latex(context_extension.theta_for_context_latex(head_dim, target, calc["k"], calc["theta"]))
+    if calc["clamped"]:
+        st.caption(t("ctx.calc_clamped", head_dim=head_dim, pairs=head_dim // 2, k=calc["k"]))
+    c = st.columns(2)
+    c[0].metric(t("ctx.calc_theta", k=calc["k"]), human_number(round(calc["theta"])))
+    c[1].metric(t("ctx.calc_one"), human_number(round(calc["one_turn"])))
+    rows = calc["rows"]
+    calc_table = {
+        t("ctx.col_model"): [r["model"] for r in rows],
+        "head_dim": [r["head_dim"] for r in rows],
+        t("ctx.col_trained"): [human_number(r["trained"]) for r in rows],
+        t("ctx.col_theta"): [human_number(r["theta"]) for r in rows],
+        t("ctx.col_one"): [human_number(round(r["one_turn"])) for r in rows],
+        t("ctx.col_k", k=calc["k"]): [human_number(round(r["k_turn"])) for r in rows],
+        t("ctx.col_slow"): [f"{r['slow']} / {r['pairs']}" for r in rows],
+    }
+    st.dataframe(calc_table, hide_index=True)
+    download_csv(table_csv(calc_table), t("ctx.calc_header"), key="ctx_calc_csv")
+    st.markdown(t("ctx.calc_honest"))
+
+
+# 3. one section per tab; bound tabs are lazy: only the open one runs and is sent, and it is in the URL
+tabs = st.tabs(view.tab_labels(), key=view.TAB_KEY, bind=BIND)
+sections = (pairs_tab, ratio_tab, turns_tab, decay_tab, lambda: calculator_tab(int(head_dim), int(target)))
+for tab, render in zip(tabs, sections, strict=True):
+    if tab.open:
+        with tab:
+            render()

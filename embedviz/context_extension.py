@@ -6,8 +6,8 @@ blends, how many turns each pair makes, which pairs meet angles training never s
 decay before and after. :func:`theta_for_context` is the other road: pre-train with a larger rope_theta.
 
 The page's starting values live here too: :func:`extension_settings` reads a config (:mod:`embedviz.rope_config`)
-into them, :data:`METHOD_DEFAULTS` holds each method's tunable numbers, and :data:`PHI3_MINI_128K` is the example
-config the page opens with (the LongRoPE lists as published).
+into them, :data:`METHOD_DEFAULTS` holds each method's tunable numbers, :data:`LLAMA2_7B_PI_16K` is the view the
+page opens on and :data:`PHI3_MINI_128K` the example config of its text area (the LongRoPE lists as published).
 """
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ import numpy as np
 
 from embedviz._validate import even_int, finite_array, finite_float, positive_int
 from embedviz.downsample import log_spaced_indices
+from embedviz.params import PRESETS
 from embedviz.rope import decay_of_frequencies, inverse_frequencies, turns_within, wavelengths
 from embedviz.rope_config import from_config
 from embedviz.rope_scaling import RopeType, compute, dynamic_base, resolve_rope_type, rotary_dim
@@ -27,7 +28,10 @@ from embedviz.rope_scaling import RopeType, compute, dynamic_base, resolve_rope_
 PairKind = Literal["kept", "interpolated", "blended"]
 
 # The methods a user can pick (all but "default", which is the "before" of every comparison).
-METHODS: tuple[RopeType, ...] = ("linear", "dynamic", "yarn", "longrope", "llama3")
+# Simple -> complex, the order the page offers them: one division (linear), a new base (dynamic NTK), a ramp by
+# turns plus a temperature (yarn), YaRN's three groups drawn by wavelength (llama3: its text builds on YaRN's),
+# then a searched factor per pair with two tables (longrope: only a config brings its lists).
+METHODS: tuple[RopeType, ...] = ("linear", "dynamic", "yarn", "llama3", "longrope")
 # Each method's tunable numbers and their defaults (transformers' / the papers'). 0.0 stands for "not set":
 # transformers treats a missing or zero mscale / mscale_all_dim the same, and attention_factor 0 means "use the
 # method's formula".
@@ -36,8 +40,8 @@ METHOD_DEFAULTS: dict[str, dict[str, float | bool]] = {
     "dynamic": {},
     "yarn": {"beta_fast": 32.0, "beta_slow": 1.0, "mscale": 0.0, "mscale_all_dim": 0.0, "attention_factor": 0.0,
              "truncate": True},
-    "longrope": {"attention_factor": 0.0},
     "llama3": {"low_freq_factor": 1.0, "high_freq_factor": 4.0},
+    "longrope": {"attention_factor": 0.0},
 }
 UNSCALED_TARGET = 131_072  # 128K: where text 003's examples go (YaRN: LLaMA to 128K; Qwen3 32K -> 128K)
 
@@ -77,6 +81,25 @@ PHI3_MINI_128K: dict[str, Any] = {
             2.729999542236328, 2.749999523162842, 2.8399994373321533,
         ],
     },
+}
+
+# The page's first view: the simplest method, position interpolation (Chen et al. 2023), on LLaMA-2-7B, its 4,096
+# trained positions stretched x4 to 16,384. x4 is the PI paper's smallest stretch (LLaMA 2,048 -> 8,192), the shape
+# of published PI checkpoints of this very model (LongLoRA's Llama-2-7b-longlora-16k: linear, factor 4) and the
+# factor of the Qwen3 YaRN preset, so switching the method compares methods at one stretch. At x4 the fastest pair's
+# step per token drops from 1 radian to 0.25, which is PI's cost. Written as a config.json (the preset's numbers);
+# original_max_position_embeddings is spelt out because a linear config cannot say its trained length otherwise
+# (transformers' linear scaling ignores it).
+_LLAMA2 = PRESETS["LLaMA-2-7B"]
+PI_FACTOR = 4.0
+LLAMA2_7B_PI_16K: dict[str, Any] = {
+    "model_type": "llama",
+    "hidden_size": _LLAMA2.d_model,
+    "num_attention_heads": _LLAMA2.num_heads,
+    "max_position_embeddings": round(_LLAMA2.pretrained_length * PI_FACTOR),
+    "rope_theta": _LLAMA2.rope_theta,
+    "rope_scaling": {"rope_type": "linear", "factor": PI_FACTOR,
+                     "original_max_position_embeddings": _LLAMA2.pretrained_length},
 }
 
 # the methods whose frequencies depend on the current length (the page's "current length" slider)

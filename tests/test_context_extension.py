@@ -9,6 +9,7 @@ import pytest
 
 from embedviz.context_extension import (
     METHOD_DEFAULTS,
+    LLAMA2_7B_PI_16K,
     METHODS,
     PHI3_MINI_128K,
     beyond_factor,
@@ -136,6 +137,32 @@ def test_extension_settings_of_scaled_configs():
     assert (out["params"]["mscale"], out["params"]["mscale_all_dim"], out["target"]) == (1.0, 1.0, 163840)
 
 
+def test_the_page_opens_on_linear_pi_over_llama2s_trained_length():
+    """The default view: LLaMA-2-7B's own numbers (the preset), its 4,096 trained positions x 4 by linear PI."""
+    p = PRESETS["LLaMA-2-7B"]
+    s = extension_settings(LLAMA2_7B_PI_16K)
+    assert {k: s[k] for k in ("head_dim", "theta", "method", "factor", "original", "target", "scaled")} == {
+        "head_dim": p.head_dim, "theta": p.rope_theta, "method": "linear", "factor": 4.0,
+        "original": p.pretrained_length, "target": 4 * p.pretrained_length, "scaled": True}
+    assert (s["original"], s["target"]) == (4096, 16384)  # the Llama 2 paper's 4k; PI's 4x
+    scaling = build_scaling("linear", factor=4.0, original_max_position_embeddings=4096)
+    v = extension_view(128, 10_000.0, scaling, original=4096, target=16384)
+    # PI divides every frequency by s, pair by pair
+    np.testing.assert_allclose(v.inv_freq_after, [10_000 ** (-(2 * i) / 128) / 4 for i in range(64)], rtol=1e-12)
+    assert v.kinds == ["interpolated"] * 64 and v.attention_factor == 1.0
+    # the pairs that never closed a turn in 4,096 tokens (wavelength 2 pi 10000^(2i/128) > 4096): i = 46..63
+    never = [i for i in range(64) if 2 * math.pi * 10_000 ** (2 * i / 128) > 4096]
+    assert never == list(range(46, 64))
+    assert np.flatnonzero(v.unseen_unscaled).tolist() == never and not v.unseen_scaled.any()
+    assert v.overshoot_unscaled == pytest.approx(4.0) and v.overshoot_scaled == pytest.approx(1.0)
+
+
+def test_methods_run_simple_to_complex():
+    """linear (one division) < dynamic (a new base) < yarn (a ramp and a temperature) < llama3 (YaRN's groups by
+    wavelength) < longrope (a searched factor per pair)."""
+    assert METHODS == ("linear", "dynamic", "yarn", "llama3", "longrope")
+
+
 def test_extension_settings_of_unscaled_configs_suggest_yarn_to_128k():
     llama2 = {"hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 4096, "rope_theta": 10000}
     out = extension_settings(llama2)
@@ -179,8 +206,8 @@ def test_build_scaling():
     assert set(METHODS) == set(METHOD_DEFAULTS) == set(ROPE_INIT_FUNCTIONS) - {"default", "proportional"}
 
 
-@pytest.mark.parametrize("config", [LLAMA_31_8B, QWEN3_06B_YARN, PHI3_MINI_128K],
-                         ids=["llama-3.1-8b", "qwen3-0.6b-yarn", "phi-3-mini-128k"])
+@pytest.mark.parametrize("config", [LLAMA_31_8B, QWEN3_06B_YARN, PHI3_MINI_128K, LLAMA2_7B_PI_16K],
+                         ids=["llama-3.1-8b", "qwen3-0.6b-yarn", "phi-3-mini-128k", "llama-2-7b-pi-16k"])
 @pytest.mark.parametrize("seq_len", [None, 200_000])
 def test_page_path_equals_from_config(config, seq_len):
     """config -> extension_settings -> build_scaling gives the model's own frequencies (from_config's)."""

@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from embedviz.context_extension import (
+    LLAMA2_7B_PI_16K,  # the context page's first view: LLaMA-2-7B x 4 by linear PI
     PHI3_MINI_128K,  # microsoft/Phi-3-mini-128k-instruct as published: input data, kept in one place
     build_scaling,
     classify_pairs,
@@ -567,8 +568,9 @@ def _fields(config: dict) -> dict:
     return copy.deepcopy({k: v for k, v in config.items() if k != "model_type"})
 
 
-@pytest.mark.parametrize("config", [LLAMA_31_8B, QWEN3_06B_YARN, PHI3_MINI_128K, GLM4_PARTIAL],
-                         ids=["llama-3.1-8b", "qwen3-0.6b-yarn", "phi-3-mini-128k", "glm4-partial"])
+@pytest.mark.parametrize("config", [LLAMA_31_8B, QWEN3_06B_YARN, PHI3_MINI_128K, GLM4_PARTIAL, LLAMA2_7B_PI_16K],
+                         ids=["llama-3.1-8b", "qwen3-0.6b-yarn", "phi-3-mini-128k", "glm4-partial",
+                              "llama-2-7b-pi-16k"])
 @pytest.mark.parametrize("seq_len", [None, 200_000])
 def test_from_config_matches_transformers_config_classes(hf_config_classes, config, seq_len):
     """The whole path: config.json -> transformers' config class -> its rope function, versus from_config."""
@@ -591,8 +593,8 @@ def test_from_config_matches_transformers_config_classes(hf_config_classes, conf
     assert ours_attention == pytest.approx(ref_attention, rel=RTOL)
 
 
-@pytest.mark.parametrize("config", [LLAMA_31_8B, QWEN3_06B_YARN, PHI3_MINI_128K],
-                         ids=["llama-3.1-8b", "qwen3-0.6b-yarn", "phi-3-mini-128k"])
+@pytest.mark.parametrize("config", [LLAMA_31_8B, QWEN3_06B_YARN, PHI3_MINI_128K, LLAMA2_7B_PI_16K],
+                         ids=["llama-3.1-8b", "qwen3-0.6b-yarn", "phi-3-mini-128k", "llama-2-7b-pi-16k"])
 def test_page_path_matches_transformers(hf_config_classes, config):
     """What the context-extension page computes from a pasted config is what transformers computes."""
     hf_config = hf_config_classes[config["model_type"]](**_fields(config))

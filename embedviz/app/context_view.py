@@ -13,10 +13,14 @@ from typing import Any
 import streamlit as st
 
 from embedviz import context_extension, rope_config
+from embedviz.app.i18n import catalog, t
 from embedviz.params import PRESETS
 
 CONFIG = "config.json"  # the source option that reads a pasted / uploaded config (a language-neutral URL label)
-DEFAULT_SOURCE = "Qwen3-0.6B (YaRN 128K)"  # text 003: Qwen3 goes from 32K to 128K with YaRN
+# The page opens on the simplest method: position interpolation on LLaMA-2-7B, 4K x 4 = 16K (the core says why)
+PI_SOURCE = "LLaMA-2-7B (PI 16K)"
+DEFAULT_SOURCE = PI_SOURCE
+YARN_SOURCE = "Qwen3-0.6B (YaRN 128K)"  # text 003: Qwen3 goes from 32K to 128K with YaRN
 APPLIED = "ctx__applied"  # session key: the (source, config text) whose values the widgets were last given
 UPLOAD_ID = "ctx__upload"  # session key: the uploaded file already copied into the text area
 UPLOAD_MB = 1  # a config.json is a few KB; checked here too, since the uploader's limit is only the browser's
@@ -25,6 +29,10 @@ CONFIG_URL_KEY = "ctx_cfgz"  # the pasted config in the URL, zlib-compressed and
 # Longest compressed config a link carries: nginx reads a request line into 8 KB buffers by default (uvicorn's
 # own limit is 16 KB for the whole request head), and the page's other settings need a few hundred characters.
 CONFIG_URL_CHARS = 6_000
+
+# the sections below the shared controls, one per tab (lazy: only the open one runs and is sent)
+TAB_CODES = ("pairs", "ratio", "turns", "decay", "calc")
+TAB_KEY = "ctx_tab"
 
 # widget ranges (a config outside them is refused with a message rather than clamped)
 HEAD_DIM = (4, 512)
@@ -35,7 +43,7 @@ THETA = (2.0, 1e10)
 RATIOS = (0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0, 32.0, 48.0, 64.0)
 SEQ_LEN_METHODS = context_extension.SEQ_LEN_METHODS
 # real models' choice of rope_theta for their pre-training length (the calculator's comparison)
-REAL_MODELS = {"LLaMA-2-7B": "LLaMA-2-7B", "Llama-3.1-8B": "Llama 3 / 3.1 (8B)", "Qwen3-0.6B (YaRN 128K)": "Qwen3"}
+REAL_MODELS = {"LLaMA-2-7B": "LLaMA-2-7B", "Llama-3.1-8B": "Llama 3 / 3.1 (8B)", YARN_SOURCE: "Qwen3"}
 
 # widget key of every setting; method parameters by their transformers name
 MAIN_KEYS = {"method": "ctx_method", "factor": "ctx_factor", "original": "ctx_orig", "target": "ctx_target",
@@ -73,11 +81,14 @@ def rope_presets() -> list[str]:
     return [name for name, p in PRESETS.items() if p.positional == "rope" and p.head_dim and p.rope_theta]
 
 
-SOURCES = [*rope_presets(), CONFIG]
+EXAMPLE_SOURCES = {PI_SOURCE: context_extension.LLAMA2_7B_PI_16K}  # sources that are a config, not a preset
+SOURCES = [*EXAMPLE_SOURCES, *rope_presets(), CONFIG]
 
 
 def preset_config(name: str) -> dict[str, Any]:
     """A preset written as the config.json fields RoPE reads, so presets and pasted configs take one path."""
+    if name in EXAMPLE_SOURCES:
+        return EXAMPLE_SOURCES[name]
     p = PRESETS[name]
     scaling = dict(p.rope_scaling) if p.rope_scaling else None
     if scaling is None and p.pretrained_length != p.max_positions:
@@ -257,3 +268,15 @@ def calculator(head_dim: int, context_length: int, slow_pairs: int) -> dict[str,
 def method_params(method: str) -> list[str]:
     """The tunable parameters of ``method``, in the order they are shown."""
     return list(context_extension.METHOD_DEFAULTS.get(method, {}))
+
+
+def tab_labels() -> list[str]:
+    """The tab labels in the current language. The tabs are bound to ?ctx_tab= by label, so a tab chosen in the
+    other language (a session that just switched, or a shared link) is mapped to this language's label."""
+    labels = [t(f"ctx.tab_{code}") for code in TAB_CODES]
+    chosen = st.session_state.get(TAB_KEY) or st.query_params.get(TAB_KEY)
+    if chosen and chosen not in labels:
+        for code, label in zip(TAB_CODES, labels):
+            if chosen in catalog()[f"ctx.tab_{code}"].values():
+                st.session_state[TAB_KEY] = label
+    return labels

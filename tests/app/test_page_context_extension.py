@@ -1,7 +1,9 @@
 """The Context-extension page driven through streamlit's AppTest.
 
-Numbers the page shows are checked against formulas written out here (YaRN's 0.1 ln s + 1, LongRoPE's
+Numbers the page shows are checked against formulas written out here (PI's w / s, YaRN's 0.1 ln s + 1, LongRoPE's
 sqrt(1 + ln s / ln L), dynamic NTK's base, the one-turn theta, per-pair loops) and against the presets' own runs.
+The page opens on position interpolation; the tests about YaRN choose its Qwen3 preset themselves. One section per
+tab: a test opens the tab that holds what it checks.
 """
 from __future__ import annotations
 
@@ -13,12 +15,33 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from embedviz.app import context_view as view
+from embedviz.app.i18n import catalog
 from embedviz.context_extension import PHI3_MINI_128K
+from embedviz.params import PRESETS
 from tests.app import pagetest as pt
 from tests.test_rope_scaling import LLAMA_31_8B, QWEN3_06B_YARN
 
 PAGE = "context_extension"
-CHARTS = 4  # wavelength, ratio, turns, decay
+YARN = view.YARN_SOURCE
+TABS = {code: catalog()[f"ctx.tab_{code}"]["en"] for code in view.TAB_CODES}
+CHART_TABS = ("pairs", "ratio", "turns", "decay")  # wavelength, ratio, turns, decay: one chart each
+
+
+def _open_tab(at: AppTest, code: str) -> AppTest:
+    at.session_state[view.TAB_KEY] = TABS[code]
+    return at.run()
+
+
+def _all_specs(at: AppTest) -> list[dict]:
+    """The four charts in page order, each tab opened in turn (then back to the first tab)."""
+    out = []
+    for code in CHART_TABS:
+        _open_tab(at, code)
+        pt.ok(at)
+        assert len(at.get("plotly_chart")) == 1, code  # one section, one chart per tab
+        out += pt.specs(at)
+    _open_tab(at, "pairs")
+    return out
 
 
 def _trace_data(spec: dict) -> list[tuple[str, np.ndarray, np.ndarray]]:
@@ -42,22 +65,68 @@ def _use_config(at: AppTest, config: dict) -> AppTest:
 # defaults
 
 
-def test_default_view_is_qwen3_yarn_to_128k():
+def test_default_view_is_position_interpolation_on_llama2():
+    """The page opens on the simplest method: linear PI, LLaMA-2-7B's trained length x 4 (numbers from the preset)."""
     at = pt.page(PAGE).run()
     pt.ok(at)
     assert at.title[0].value.startswith("Context extension")
-    assert len(at.get("plotly_chart")) == CHARTS
+    assert at.selectbox(key="ctx_src").value == view.PI_SOURCE == view.SOURCES[0]
+    assert at.segmented_control(key="ctx_method").value == "linear"
+    # simple -> complex; LongRoPE needs a config's lists
+    assert at.segmented_control(key="ctx_method").options == ["linear", "dynamic", "yarn", "llama3"]
+    p = PRESETS["LLaMA-2-7B"]
+    got = {key: at.number_input(key=key).value for key in ("ctx_factor", "ctx_orig", "ctx_target", "ctx_theta")}
+    assert got == {"ctx_factor": 4.0, "ctx_orig": p.pretrained_length, "ctx_target": 4 * p.pretrained_length,
+                   "ctx_theta": p.rope_theta} == {"ctx_factor": 4.0, "ctx_orig": 4096, "ctx_target": 16384,
+                                                  "ctx_theta": 10_000.0}
+    assert at.slider(key="ctx_hd").value == p.head_dim == 128
+    assert not any("(was " in c.value for c in at.caption)  # the default is the source's own view
+    assert len(at.get("plotly_chart")) == 1  # the first tab: the method and its pairs
+    d, theta, trained = p.head_dim, p.rope_theta, p.pretrained_length
+    # pair i never closed a turn in 4,096 tokens when 2 pi theta^(2i/d) > 4096: i >= 46, 18 pairs; x4 brings
+    # each of them to 4x its largest trained angle, PI (every w / 4 over 4 x 4,096) to exactly 1x
+    unseen = sum(1 for i in range(d // 2) if 2 * math.pi * theta ** (2 * i / d) > trained)
+    assert unseen == 18
+    assert pt.metric(at, "pairs meeting unseen angles") == f"{unseen} / {d // 2}"
+    assert pt.metric(at, "… with linear") == f"0 / {d // 2}"
+    assert pt.metric(at, "attention factor") == "1.0000"
+    assert pt.metric(at, "kept / blended / interpolated") == f"0 / 0 / {d // 2}"
+    assert any("4× its largest trained angle without scaling, 1× with linear" in c.value for c in at.caption)
+    assert any("linear leaves attention alone" in c.value for c in at.caption)
+    # the wavelength chart: every pair's wavelength x 4, pair by pair
+    expected = [4 * 2 * math.pi * theta ** (2 * i / d) for i in range(d // 2)]
+    np.testing.assert_allclose(_after_wavelengths(pt.specs(at)[0]), expected, rtol=1e-6)
+    assert "linear" in pt.titles(at)[0]
+    assert any("Position interpolation" in s.value for s in at.subheader)
+
+
+def test_yarn_preset_on_qwen3_to_128k():
+    at = pt.page(PAGE, ctx_src=YARN).run()
+    pt.ok(at)
     assert at.segmented_control(key="ctx_method").value == "yarn"
     assert "longrope" not in at.segmented_control(key="ctx_method").options
     assert any("LongRoPE is not offered" in c.value for c in at.caption)
-    # YaRN's temperature for s = 4, written out: 0.1 ln 4 + 1
+    # YaRN's temperature for s = 4, written out: 0.1 ln 4 + 1, on q and on k; the logits get its square
     assert pt.metric(at, "attention factor") == f"{0.1 * math.log(4) + 1:.4f}" == "1.1386"
+    assert any("1.1386² = 1.2965" in c.value for c in at.caption)
     # Qwen3's theta 1e6, 32K: pair i never closes a turn when 2 pi 1e6^(i/64) > 32768 -> i >= 40: 24 pairs;
     # YaRN (4 x 32K = 128K exactly) shows none of them a new angle
     assert pt.metric(at, "pairs meeting unseen angles") == "24 / 64"
     assert pt.metric(at, "… with yarn") == "0 / 64"
     assert any("0.1\\ln 4 + 1 = 1.1386" in latex.value for latex in at.latex)
-    for spec in pt.specs(at):
+    # YaRN's ramp by turns in training, r = L / wavelength: r > beta_fast = 32 kept, r < beta_slow = 1 fully
+    # interpolated; its ends are the pair indices d ln(L / (beta 2 pi)) / (2 ln theta), floored and ceiled
+    d, theta, trained = 128, 1e6, 32_768
+    low = math.floor(d * math.log(trained / (32 * 2 * math.pi)) / (2 * math.log(theta)))
+    high = math.ceil(d * math.log(trained / (1 * 2 * math.pi)) / (2 * math.log(theta)))
+    kept, blended = low + 1, high - low - 1
+    assert (kept, blended, d // 2 - kept - blended) == (24, 16, 24)
+    assert pt.metric(at, "kept / blended / interpolated") == f"{kept} / {blended} / {d // 2 - kept - blended}"
+    # the notice's "16 of 64" is this count, in both languages
+    for lang, words in (("en", f"{blended} of {d // 2} pairs"), ("zh", f"{d // 2} 对里有 {blended} 对")):
+        assert words in catalog()["ctx.notice"][lang]
+    assert any(f"{blended} of {d // 2}" in block.value for block in at.info)
+    for spec in _all_specs(at):
         assert spec["layout"]["title"]["text"]
         assert len(json.dumps(spec)) < 1_000_000
 
@@ -72,13 +141,16 @@ def test_every_source_and_method_runs(source):
     pt.ok(at)
     options = at.segmented_control(key="ctx_method").options
     assert ("longrope" in options) == (source == view.CONFIG)  # the example config is Phi-3's
-    for method in options:
-        at.segmented_control(key="ctx_method").set_value(method).run()
-        pt.ok(at)
-        assert len(at.get("plotly_chart")) == CHARTS, method
-        assert at.subheader[0].value, method
-        titles = [spec["layout"]["title"]["text"] for spec in pt.specs(at)]
-        assert method in titles[0] and method in titles[1], titles
+    for code in ("pairs", "ratio"):  # the two charts whose titles name the method
+        _open_tab(at, code)
+        for method in options:
+            at.segmented_control(key="ctx_method").set_value(method).run()
+            pt.ok(at)
+            assert len(at.get("plotly_chart")) == 1, (code, method)
+            if code == "pairs":
+                assert at.subheader[0].value, method
+            assert method in pt.titles(at)[0], (code, pt.titles(at))
+    assert len(_all_specs(at)) == len(CHART_TABS)
 
 
 def test_preset_fills_the_settings_and_unscaled_ones_get_a_suggestion():
@@ -111,12 +183,12 @@ def test_preset_fills_the_settings_and_unscaled_ones_get_a_suggestion():
 def test_pasted_config_reproduces_the_preset(config, preset):
     at = pt.page(PAGE).run()
     at.selectbox(key="ctx_src").set_value(preset).run()
-    from_preset = [_trace_data(spec) for spec in pt.specs(at)]
+    from_preset = [_trace_data(spec) for spec in _all_specs(at)]
     metrics = [m.value for m in at.metric]
     _use_config(at, config)
     pt.ok(at)
     assert [m.value for m in at.metric] == metrics
-    for ours, theirs in zip((_trace_data(spec) for spec in pt.specs(at)), from_preset, strict=True):
+    for ours, theirs in zip((_trace_data(spec) for spec in _all_specs(at)), from_preset, strict=True):
         for (name, x, y), (name_p, x_p, y_p) in zip(ours, theirs, strict=True):
             assert name == name_p
             np.testing.assert_array_equal(x, x_p)
@@ -182,11 +254,11 @@ def test_bad_config_shows_the_message(text, message):
 
 
 def test_factor_changes_every_figure():
-    at = pt.page(PAGE).run()
-    before = pt.specs(at)
+    at = pt.page(PAGE, ctx_src=YARN).run()
+    before = _all_specs(at)
     at.number_input(key="ctx_factor").set_value(8.0).run()
     pt.ok(at)
-    after = pt.specs(at)
+    after = _all_specs(at)
     for old, new in zip(before, after, strict=True):
         assert json.dumps(old["data"]) != json.dumps(new["data"]), old["layout"]["title"]["text"]
     assert pt.metric(at, "attention factor") == f"{0.1 * math.log(8) + 1:.4f}"
@@ -197,8 +269,23 @@ def test_factor_changes_every_figure():
     assert not any("(was " in c.value for c in at.caption)
 
 
-def test_dynamic_base_follows_the_sequence_length():
+def test_pi_factor_divides_every_frequency():
+    """Linear PI at the default: w_i / s for every pair, s from the widget, against a loop over the pairs."""
     at = pt.page(PAGE).run()
+    for s in (2.0, 8.0):
+        at.number_input(key="ctx_factor").set_value(s).run()
+        pt.ok(at)
+        expected = [s * 2 * math.pi * 10_000 ** (2 * i / 128) for i in range(64)]
+        np.testing.assert_allclose(_after_wavelengths(pt.specs(at)[0]), expected, rtol=1e-6)
+        assert any(f"factor {s:g} (was 4)" in c.value for c in at.caption)
+    _open_tab(at, "ratio")
+    [points] = [y for name, _, y in _trace_data(pt.specs(at)[0]) if name == "interpolated (÷ s)"]
+    assert points.shape == (64,)
+    np.testing.assert_allclose(points, 1 / 8.0, rtol=1e-6)
+
+
+def test_dynamic_base_follows_the_sequence_length():
+    at = pt.page(PAGE, ctx_src=YARN).run()
     at.segmented_control(key="ctx_method").set_value("dynamic").run()
     pt.ok(at)
     for ratio in (1.0, 4.0, 64.0):
@@ -210,7 +297,9 @@ def test_dynamic_base_follows_the_sequence_length():
 
 
 def test_calculator_against_the_formula_and_real_models():
-    at = pt.page(PAGE).run()
+    at = pt.page(PAGE, ctx_src=YARN, ctx_tab=TABS["calc"]).run()
+    pt.ok(at)
+    assert not at.get("plotly_chart")  # the calculator's tab: a table, no chart
     # (L / 2 pi)^(d / (d - 2k)) with L = 131072, d = 128, k = 1
     assert pt.metric(at, "rope_theta ≥ (k = 1)") == f"{round((131072 / (2 * math.pi)) ** (128 / 126)):,}"
     table = at.dataframe[0].value
@@ -230,7 +319,6 @@ WIDGET_EXTREMES = [
     ("number_input", "ctx_target", view.LENGTH),
     ("slider", "ctx_hd", view.HEAD_DIM),
     ("number_input", "ctx_theta", view.THETA),
-    ("slider", "ctx_k", (1, 32)),
 ]
 
 
@@ -241,13 +329,19 @@ def _reset(at: AppTest) -> None:
 
 
 def test_every_widget_at_its_extremes():
-    at = pt.page(PAGE).run()
+    at = pt.page(PAGE, ctx_src=YARN).run()  # YaRN: the method with the most parameters
     for kind, key, (lo, hi) in WIDGET_EXTREMES:
         for value in (lo, hi):
             getattr(at, kind)(key=key).set_value(value).run()
             pt.ok(at)
-            assert len(at.get("plotly_chart")) == CHARTS, (key, value)
+            assert len(_all_specs(at)) == len(CHART_TABS), (key, value)  # every chart at every extreme
         _reset(at)
+    _open_tab(at, "calc")
+    for value in (1, 32):  # the calculator's k: its own tab, its own fragment
+        at.slider(key="ctx_k").set_value(value).run()
+        pt.ok(at)
+        assert at.dataframe
+    _open_tab(at, "pairs")
     for name in view.method_params("yarn"):
         key, lo, hi, _ = view.PARAM_SPECS[name]
         if name == "truncate":
@@ -272,16 +366,30 @@ def test_every_widget_at_its_extremes():
 
 
 def test_query_params_reopen_the_view():
+    # a shared link carries the values that differ from the widgets' defaults (the PI view's): target too
     at = pt.page(PAGE, ctx_src="Llama-3.1-8B", ctx_method="llama3", ctx_factor="8", ctx_orig="8192",
-                 ctx_theta="500000", ctx_hd="128", ctx_k="4").run()
+                 ctx_target="131072", ctx_theta="500000", ctx_hd="128", ctx_k="4").run()
     pt.ok(at)
     assert at.selectbox(key="ctx_src").value == "Llama-3.1-8B"
     assert at.segmented_control(key="ctx_method").value == "llama3"
     assert at.number_input(key="ctx_factor").value == 8.0
     assert at.number_input(key="ctx_orig").value == 8192
-    assert at.slider(key="ctx_k").value == 4
     assert pt.metric(at, "kept / blended / interpolated") == "29 / 6 / 29"
     assert not any("(was " in c.value for c in at.caption)  # the link's values are the preset's: no changes
+    _open_tab(at, "calc")
+    assert at.slider(key="ctx_k").value == 4
+
+
+@pytest.mark.parametrize("code", view.TAB_CODES)
+def test_a_link_opens_its_tab(code):
+    """?ctx_tab= names the open tab; only that section runs (the others send nothing)."""
+    at = pt.page(PAGE, ctx_tab=TABS[code]).run()
+    pt.ok(at)
+    charts = pt.titles(at)
+    assert len(charts) == (0 if code == "calc" else 1)
+    assert any("Calculator" in h.value for h in at.subheader) == (code == "calc")
+    assert bool(at.get("slider") and any(s.key == "ctx_k" for s in at.slider)) == (code == "calc")
+    assert bool(at.metric) == (code in ("pairs", "calc"))
 
 
 def test_a_url_naming_only_the_source_gets_its_values():
@@ -307,5 +415,29 @@ def test_chinese():
     pt.ok(at)
     assert pt.is_chinese(at.title[0].value)
     assert at.title[0].value.startswith("上下文扩展")
+    assert pt.metric(at, "注意力系数") == "1.0000"  # linear PI leaves attention alone
+    assert any("位置插值" in block.value for block in at.markdown)
+    assert [tab.label for tab in at.tabs] == [catalog()[f"ctx.tab_{code}"]["zh"] for code in view.TAB_CODES]
+    at = pt.page(PAGE, lang="zh", ctx_src=YARN).run()
+    pt.ok(at)
     assert pt.metric(at, "注意力系数") == "1.1386"
     assert any("Qwen3" in block.value and "YaRN" in block.value for block in at.markdown)
+    blended = pt.metric(at, "保持 / 过渡 / 插值").split(" / ")[1]  # the core's count, 16
+    assert any(f"64 对里有 {blended} 对" in block.value for block in at.info)
+
+
+@pytest.mark.parametrize("name", ["Qwen3-0.6B", "Mistral-7B-v0.1"])
+def test_trained_length_in_chinese(name):
+    """Issue 12: the trained length, not max_position_embeddings (Qwen3-0.6B 32,768; Mistral-7B 8,192)."""
+    at = pt.page(PAGE, lang="zh", ctx_src=name).run()
+    pt.ok(at)
+    trained = PRESETS[name].pretrained_length
+    assert trained == {"Qwen3-0.6B": 32_768, "Mistral-7B-v0.1": 8_192}[name] != PRESETS[name].max_positions
+    assert any(f"训练长度 {trained:,} 个 token" in c.value for c in at.caption)
+    assert at.number_input(key="ctx_orig").value == trained
+
+
+def test_a_tab_chosen_in_one_language_opens_in_the_other():
+    at = pt.page(PAGE, lang="zh", ctx_tab=TABS["decay"]).run()  # an English link opened by a Chinese reader
+    pt.ok(at)
+    assert catalog()["ctx.decay_title"]["zh"].split("{")[0] in pt.titles(at)[0]

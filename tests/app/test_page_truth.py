@@ -47,7 +47,7 @@ def test_rope_page_preset_says_its_trained_length():
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_yarn_logits_grow_by_the_square(lang):
-    at = pt.page("context_extension", lang=lang).run()  # Qwen3-0.6B, YaRN x 4
+    at = pt.page("context_extension", lang=lang, ctx_src="Qwen3-0.6B (YaRN 128K)").run()  # YaRN x 4
     pt.ok(at)
     factor = 0.1 * math.log(4) + 1  # YaRN paper: sqrt(1/t) = 0.1 ln s + 1, applied to q and to k
     assert any(f"{factor ** 2:.4f}" in c.value and f"{factor:.4f}" in c.value for c in at.caption)
@@ -146,7 +146,7 @@ def test_real_model_names_unrelated_pairs_the_data_supports():
 
 @pytest.mark.parametrize(("window", "rotation"), [((0, 511), True), ((1, 126), False)])
 def test_rotation_sentence_only_when_the_rows_rotate(window, rotation):
-    at = pt.page("real_model", session={"real_tab": "Position table", "real_window": window}).run()
+    at = pt.page("learned_positions", session={"learn_tab": "Rotation (PCA)", "learn_rows": window}).run()
     pt.ok(at)
     text = " ".join(md.value for md in at.markdown)
     assert ("training found such a rotation" in text) == rotation

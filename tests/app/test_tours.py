@@ -143,13 +143,13 @@ def test_an_answer_outlives_the_language_switch():
 
 
 def test_a_moved_widget_is_not_fought_and_can_be_restored():
-    at = app("003", 4).run()
+    at = app("003", 5).run()
     at.select_slider(key="sin_d").set_value(16).run()
     ok(at)
     assert at.session_state["sin_d"] == 16  # the student's choice stands
     assert any("1 setting" in w.value for w in at.warning)
     at.button(key="tour_restore").click().run()
-    check_step(at, "003", 4, "en")
+    check_step(at, "003", 5, "en")
     assert at.session_state["sin_d"] == 8
     assert not at.warning
 
@@ -166,7 +166,7 @@ def test_bad_links_are_messages():
     at = app("009", 1).run()
     assert not at.exception and "tour ('009') must be one of" in at.error[0].value
     at = app("003", 99).run()
-    assert not at.exception and "step (99) must be between 1 and 11" in at.error[0].value
+    assert not at.exception and "step (99) must be between 1 and 12" in at.error[0].value
 
 
 def test_tour_picker_starts_and_leave_ends_a_tour():
@@ -203,7 +203,8 @@ def test_toolbar_exports_png_at_twice_the_scale_or_svg():
 
 # every page of the navigation at its defaults (a short training run), plus the parameter calculator's tab
 PAGE_RUNS = [(Path(file).stem, {"tr_steps": "50"} if Path(file).stem == "trained_embedding" else {})
-             for _, entries in PAGES for file, *_ in entries] + [("token_embeddings", {"tok_tab": "Parameter cost"})]
+             for _, entries in PAGES for file, *_ in entries] + [("token_embeddings", {"tok_tab": "Parameter cost"})] + [
+    ("context_extension", {"ctx_tab": text(f"ctx.tab_{code}", "en")}) for code in ("ratio", "turns", "decay", "calc")]
 
 
 def _column(field) -> list:
@@ -226,7 +227,9 @@ def test_every_chart_has_a_csv_that_parses_back(name, query):
     at = page(name, **query).run()
     ok(at)
     charts = specs(at)
-    tables = {"token_embeddings": 1 if query else 0, "context_extension": 2}.get(name, 0)
+    # context extension: the method tab's per-pair table (the default) and the calculator's table
+    ctx_table = query.get("ctx_tab") in (None, text("ctx.tab_calc", "en"))
+    tables = {"token_embeddings": 1 if query else 0, "context_extension": int(ctx_table)}.get(name, 0)
     assert len(at.get("download_button")) == len(charts) + tables  # (a page of tables only has no chart)
     for figure in charts:
         rows = list(csv.DictReader(io.StringIO(figure_csv(figure))))

@@ -142,6 +142,12 @@ STRINGS = {
         "en": "The target is not longer than the trained length: there is nothing to extend.",
         "zh": "目标长度没有超过训练长度：不需要扩展。",
     },
+    # the sections, one per tab
+    "ctx.tab_pairs": {"en": "The method and its pairs", "zh": "方法与维度对"},
+    "ctx.tab_ratio": {"en": "Stretch per pair", "zh": "每对的拉伸倍数"},
+    "ctx.tab_turns": {"en": "Turns within a context", "zh": "上下文内的圈数"},
+    "ctx.tab_decay": {"en": "Long-range decay", "zh": "远程衰减"},
+    "ctx.tab_calc": {"en": "Calculator: rope_theta", "zh": "计算器：rope_theta"},
     # the selected method
     "ctx.m_linear_title": {"en": "Position interpolation (linear)", "zh": "位置插值（linear）"},
     "ctx.m_linear": {
@@ -341,13 +347,16 @@ STRINGS = {
               "（Men 等 2024，*Base of RoPE Bounds Context Length*）。所以这个计算器给的是最低要求，不是配方。",
     },
     "ctx.notice": {
-        "en": "The fast pairs (left) are kept by YaRN and Llama 3: they already went round many times in training. "
+        "en": "Position interpolation slows every pair by the full factor, the fast ones (left) too: no angle is new, "
+              "but in every pair the angle between neighbouring positions shrinks s times. YaRN and Llama 3 keep the fast pairs instead: they "
+              "already went round many times in training. "
               "The slow pairs, above the trained line, are stretched by the full factor, and after it their turns "
               "within the target length match their turns in training. The blended pairs between them are partly "
               "stretched too (YaRN on Qwen3 × 4: 16 of 64 pairs), although they had turned at least once in "
               "training. Without scaling, the pairs above the line are the ones that meet angles the model has "
               "never seen.",
-        "zh": "YaRN 和 Llama 3 都不动快维度（左侧）：它们在训练中已经转过很多圈。慢维度，也就是波长高于训练长度线的那些，"
+        "zh": "位置插值把每个维度对都按完整倍数放慢，左侧的快维度也不例外：没有新角度，但每个维度对里相邻位置之间的角度都缩小为原来的 1/s。"
+              "YaRN 和 Llama 3 则不动快维度：它们在训练中已经转过很多圈。慢维度，也就是波长高于训练长度线的那些，"
               "按完整倍数拉伸；拉伸之后，它们在目标长度内转的圈数和训练时一致。两者之间的过渡维度也被部分拉伸"
               "（YaRN 用在 Qwen3 × 4 上：64 对里有 16 对），尽管它们在训练中至少转过一圈。不缩放的话，遇到新角度的"
               "正是训练长度线以上的那些维度对。",
