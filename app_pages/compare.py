@@ -112,7 +112,7 @@ def alibi_tab() -> None:
     if ali["step"] > 1:
         note += " · " + t("common.showing_every", step=ali["step"])
     plot(figs.alibi_bias_panels,
-         ali["bias"], ali["positions"], hover=t("cmp.bias_hover"), note=note,
+         ali["bias"], ali["positions"], hover=t("cmp.bias_hover"), note=note, colorbar_title=t("common.bias"),
          title=t("cmp.bias_title", n=len(ali["heads"]), H=num_heads, L=human_number(length)),
          subplot_titles=[t("cmp.bias_panel", h=h + 1, slope=view.slope_label(slopes[h])) for h in ali["heads"]])
     plot(figs.slopes_chart, slopes, title=t("cmp.slopes_title", H=num_heads), x_title=t("cmp.head"),

@@ -86,7 +86,7 @@ STRINGS = {
     "why.tab_outputs": {"en": "Outputs in both orders", "zh": "两种顺序的输出"},
     "why.tab_difference": {"en": "Difference per token", "zh": "每个 token 的差异"},
     "why.tab_words": {"en": "Dog bites man (狗咬人), and the causal mask", "zh": "狗咬人与因果掩码"},
-    "why.dog_header": {"en": "狗咬人 vs 人咬狗 (dog bites man vs man bites dog)", "zh": "狗咬人 vs 人咬狗"},
+    "why.dog_header": {"en": "狗咬人 vs 人咬狗 (dog bites man vs man bites dog)", "zh": "狗咬人与人咬狗"},
     "why.dog": {
         "en": (
             "狗咬人 (\"dog bites man\") and 人咬狗 (\"man bites dog\") use the same three characters. After "
