@@ -15,6 +15,7 @@ FORMULAS = {
     "rope": r"s_{mn} = \langle R(m)\,q_m,\ R(n)\,k_n \rangle",
     "alibi": r"s^{(h)}_{ij} = q_i \cdot k_j - \mathrm{slope}_h\,(i - j)",
 }
+TABS = ("params", "adjacent", "matrix", "past", "alibi", "props")  # one section per tab, in the story's order
 
 
 def name(scheme: str) -> str:
@@ -42,93 +43,98 @@ with cols[1]:
 with cols[2]:
     num_heads = int_slider("cmp_heads", "cmp.heads", 1, 128, 8)
 with cols[3]:
-    k = st.number_input(t("cmp.k"), 1, 1_000_000, 1, key="cmp_k", bind=BIND)
+    k = int(st.number_input(t("cmp.k"), 1, 1_000_000, 1, key="cmp_k", bind=BIND))
 
-try:
+
+def params_tab() -> None:
     params = view.parameter_counts(d_model, length)
+    st.table(  # five rows: a plain table draws faster than the interactive grid on the page's first tab
+        {
+            t("cmp.col_scheme"): [name(s) for s in view.SCHEMES],
+            t("cmp.col_params"): [f"{params[s]:,}" for s in view.SCHEMES],
+            t("cmp.col_why"): [t(f"cmp.params_{s}", L=f"{length:,}", D=f"{d_model:,}") for s in view.SCHEMES],
+        },
+    )
+    notice("cmp.notice")
+
+
+def adjacent_tab() -> None:
+    st.markdown(t("cmp.adjacent_intro"))
     adjacent = view.adjacent_curves(d_model, length)
+    note = t("common.showing_every", step=adjacent["step"]) if adjacent["step"] > 1 else None
+    plot(figs.adjacent_chart, adjacent["positions"], {name(s): c for s, c in adjacent["curves"].items()},
+         title=t("cmp.adjacent_title", D=d_model), x_title=t("common.position"),
+         y_title=t("cmp.adjacent_y"), note=note)
+
+
+def matrix_tab() -> None:
+    st.markdown(t("cmp.matrix_intro"))
     mats = view.similarity_matrices(d_model, length)
-    past = view.past_the_end(d_model, length, int(k), num_heads)
+    note = t("common.showing_every", step=mats["step"]) if mats["step"] > 1 else None
+    panel_titles = [name("sinusoidal"), name("learned"), t("cmp.panel_rope"), name("none")]
+    plot(figs.similarity_panels, list(mats["matrices"].values()), mats["positions"], subplot_titles=panel_titles,
+         title=t("cmp.matrix_title", D=d_model, L=human_number(length)),
+         hover=t("cmp.matrix_hover"), note=note)
+
+
+def past_tab() -> None:
+    past = view.past_the_end(d_model, length, k, num_heads)
+    last = past["last"]
+    st.markdown(t("cmp.past_intro", T=f"{length + k:,}", last=f"{last:,}", L=f"{length:,}",
+                  lastrow=f"{length - 1:,}"))
+    sin_refusal = lessons_view.refusals(length, length + k)["SinusoidalPositionalEmbedding"]  # lesson 000's module
+    st.warning(t("cmp.past_learned", last=f"{last:,}", error=localized(past["learned_error"])) + "\n\n"
+               + t("inl.cmp_sinusoidal_refuses", last=f"{last:,}", error=localized(sin_refusal)))
+    values = ", ".join(f"{v:.3f}" for v in past["sin_values"])
+    st.table(
+        {
+            t("cmp.col_scheme"): [name(s) for s in view.SCHEMES],
+            t("cmp.col_result", last=f"{last:,}"): [
+                t("cmp.past_sinusoidal", values=values, far=f"{past['sin_adjacent_far']:.4f}",
+                  near=f"{past['sin_adjacent_start']:.4f}"),
+                t("cmp.past_learned_cell"),
+                t("cmp.past_rope", last=f"{last:,}", prev=f"{last - 1:,}", far=f"{past['rope_far']:.4f}",
+                  near=f"{past['rope_near']:.4f}"),
+                t("cmp.past_alibi", last=f"{last:,}", prev=f"{last - 1:,}", far=f"{past['alibi_far']:.4f}",
+                  near=f"{past['alibi_near']:.4f}"),
+                t("cmp.past_none"),
+            ],
+        },
+    )
+    st.caption(t("cmp.past_caption"))
+
+
+def alibi_tab() -> None:
+    st.markdown(t("cmp.alibi_intro"))
     ali = view.alibi_view(num_heads, length)
-except ValueError as error:
-    show_error(error)
-    st.stop()
+    slopes = ali["slopes"]
+    note = t("cmp.bias_note")
+    if ali["step"] > 1:
+        note += " · " + t("common.showing_every", step=ali["step"])
+    plot(figs.alibi_bias_panels,
+         ali["bias"], ali["positions"], hover=t("cmp.bias_hover"), note=note, colorbar_title=t("common.bias"),
+         title=t("cmp.bias_title", n=len(ali["heads"]), H=num_heads, L=human_number(length)),
+         subplot_titles=[t("cmp.bias_panel", h=h + 1, slope=view.slope_label(slopes[h])) for h in ali["heads"]])
+    plot(figs.slopes_chart, slopes, title=t("cmp.slopes_title", H=num_heads), x_title=t("cmp.head"),
+         y_title=t("cmp.slope"), note=t("cmp.slopes_note"))
 
-# 1. parameters
-st.subheader(t("cmp.params_header"))
-st.dataframe(
-    {
-        t("cmp.col_scheme"): [name(s) for s in view.SCHEMES],
-        t("cmp.col_params"): [f"{params[s]:,}" for s in view.SCHEMES],
-        t("cmp.col_why"): [t(f"cmp.params_{s}", L=f"{length:,}", D=f"{d_model:,}") for s in view.SCHEMES],
-    },
-    hide_index=True,
-)
 
-# 2. neighbouring positions
-st.subheader(t("cmp.adjacent_header"))
-st.markdown(t("cmp.adjacent_intro"))
-note = t("common.showing_every", step=adjacent["step"]) if adjacent["step"] > 1 else None
-plot(figs.adjacent_chart, adjacent["positions"], {name(s): c for s, c in adjacent["curves"].items()},
-     title=t("cmp.adjacent_title", D=d_model), x_title=t("common.position"),
-     y_title=t("cmp.adjacent_y"), note=note)
+def props_tab() -> None:
+    st.markdown(t("cmp.props_intro"))
+    table = {t("cmp.col_scheme"): [name(s) for s in view.SCHEMES]}
+    for i, prop in enumerate(view.PROPERTIES):
+        table[t(f"cmp.prop_{prop}")] = [mark(view.MEETS[s][i], t(f"cmp.why_{s}_{prop}")) for s in view.SCHEMES]
+    st.table(table)
+    st.caption(t("cmp.props_caption"))
 
-# 3. all positions against all
-st.subheader(t("cmp.matrix_header"))
-st.markdown(t("cmp.matrix_intro"))
-note = t("common.showing_every", step=mats["step"]) if mats["step"] > 1 else None
-panel_titles = [name("sinusoidal"), name("learned"), t("cmp.panel_rope"), t("cmp.panel_same")]
-plot(figs.similarity_panels, list(mats["matrices"].values()), mats["positions"], subplot_titles=panel_titles,
-     title=t("cmp.matrix_title", D=d_model, L=human_number(length)),
-     hover=t("cmp.matrix_hover"), note=note)
 
-# 4. past the maximum length
-st.subheader(t("cmp.past_header"))
-last = past["last"]
-st.markdown(t("cmp.past_intro", T=f"{length + k:,}", last=f"{last:,}", L=f"{length:,}", lastrow=f"{length - 1:,}"))
-sin_refusal = lessons_view.refusals(length, length + int(k))["SinusoidalPositionalEmbedding"]  # lesson 000's module refuses too
-st.warning(t("cmp.past_learned", last=f"{last:,}", error=localized(past["learned_error"])) + "\n\n"
-           + t("inl.cmp_sinusoidal_refuses", last=f"{last:,}", error=localized(sin_refusal)))
-values = ", ".join(f"{v:.3f}" for v in past["sin_values"])
-st.table(
-    {
-        t("cmp.col_scheme"): [name(s) for s in view.SCHEMES],
-        t("cmp.col_result", last=f"{last:,}"): [
-            t("cmp.past_sinusoidal", values=values, far=f"{past['sin_adjacent_far']:.4f}",
-              near=f"{past['sin_adjacent_start']:.4f}"),
-            t("cmp.past_learned_cell"),
-            t("cmp.past_rope", last=f"{last:,}", prev=f"{last - 1:,}", far=f"{past['rope_far']:.4f}",
-              near=f"{past['rope_near']:.4f}"),
-            t("cmp.past_alibi", last=f"{last:,}", prev=f"{last - 1:,}", far=f"{past['alibi_far']:.4f}",
-              near=f"{past['alibi_near']:.4f}"),
-            t("cmp.past_none"),
-        ],
-    },
-)
-st.caption(t("cmp.past_caption"))
-
-# 5. ALiBi per head
-st.subheader(t("cmp.alibi_header"))
-st.markdown(t("cmp.alibi_intro"))
-slopes = ali["slopes"]
-note = t("cmp.bias_note")
-if ali["step"] > 1:
-    note += " · " + t("common.showing_every", step=ali["step"])
-plot(figs.alibi_bias_panels,
-    ali["bias"], ali["positions"], hover=t("cmp.bias_hover"), note=note, colorbar_title=t("common.bias"),
-    title=t("cmp.bias_title", n=len(ali["heads"]), H=num_heads, L=human_number(length)),
-    subplot_titles=[t("cmp.bias_panel", h=h + 1, slope=view.slope_label(slopes[h])) for h in ali["heads"]],
-)
-plot(figs.slopes_chart, slopes, title=t("cmp.slopes_title", H=num_heads), x_title=t("cmp.head"),
-     y_title=t("cmp.slope"), note=t("cmp.slopes_note"))
-
-# 6. the five properties
-st.subheader(t("cmp.props_header"))
-st.markdown(t("cmp.props_intro"))
-table = {t("cmp.col_scheme"): [name(s) for s in view.SCHEMES]}
-for i, prop in enumerate(view.PROPERTIES):
-    table[t(f"cmp.prop_{prop}")] = [mark(view.MEETS[s][i], t(f"cmp.why_{s}_{prop}")) for s in view.SCHEMES]
-st.table(table)
-st.caption(t("cmp.props_caption"))
-
-notice("cmp.notice")
+# bound tabs run lazily: a page open or a slider step builds and draws the open tab's section only (issue 14);
+# the open tab is in the URL, so a shared link reopens it
+tabs = st.tabs([t(f"cmp.tab_{tab}") for tab in TABS], key="cmp_tab", bind=BIND)
+for tab, render in zip(tabs, (params_tab, adjacent_tab, matrix_tab, past_tab, alibi_tab, props_tab)):
+    if tab.open:
+        with tab:
+            try:
+                render()
+            except ValueError as error:
+                show_error(error)

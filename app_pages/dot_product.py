@@ -13,55 +13,69 @@ st.title(t("dot.title"))
 st.markdown(t("dot.intro"))
 st.latex(r"\|u\| = \sqrt{u_0^2 + u_1^2 + \dots},\qquad u\cdot v = u_0 v_0 + u_1 v_1 + \dots"
          r" = \|u\|\,\|v\|\cos\theta,\qquad \cos\theta = \frac{u\cdot v}{\|u\|\,\|v\|}")
-cols = st.columns(4)
-with cols[0]:
-    len_u = st.select_slider(t("dot.len_u"), LENGTHS, value=2.0, key="dot_lu", bind=BIND)
-with cols[1]:
-    ang_u = int_slider("dot_au", "dot.ang_u", 0, 359, 0)
-with cols[2]:
-    len_v = st.select_slider(t("dot.len_v"), LENGTHS, value=1.5, key="dot_lv", bind=BIND)
-with cols[3]:
-    ang_v = int_slider("dot_av", "dot.ang_v", 0, 359, 60)
-try:
-    r = view.vectors(len_u, ang_u, len_v, ang_v)
-except ValueError as error:
-    show_error(error)
-    st.stop()
-m = st.columns(4)
-m[0].metric(t("dot.m_dot"), f"{r['dot']:.3f}")
-m[1].metric(t("dot.m_product"), f"{r['lengths_times_cos']:.3f}")
-m[2].metric(t("dot.m_cos"), f"{r['cos']:.3f}")
-m[3].metric(t("dot.m_angle"), f"{r['angle_deg']:.1f}°")
-(ux, uy), (vx, vy) = (f"{c:.2f}" for c in r["u"]), (f"{c:.2f}" for c in r["v"])
-plot(figs.vectors_figure(r["u"], r["v"], names=["u", "v"], note=t("dot.fig_note"),
-                         title=t("dot.fig_title", ux=ux, uy=uy, vx=vx, vy=vy)))
-st.markdown(t("dot.rules"))
 
-# predict the similarity
-st.subheader(t("dot.predict_header"))
-st.markdown(t("dot.predict_text"))
-guesses = []
-grid = st.columns(2)
-for i, (a, b) in enumerate(PREDICTION_PAIRS):
-    with grid[i % 2]:
-        st.markdown(f"**{a} – {b}**")
-        guesses.append(segmented(f"dot_g{i}", "dot.col_guess", BAND_NAMES, "unrelated",
-                                 format_func=lambda band: t(f"dot.band_{band}")))
-if st.toggle(t("dot.reveal"), key="dot_reveal", bind=BIND):
+
+@st.fragment
+def arrows_tab() -> None:
+    """The four sliders move only the arrows, so a step reruns and redraws this section, not the page (issue 14)."""
+    cols = st.columns(4)
+    with cols[0]:
+        len_u = st.select_slider(t("dot.len_u"), LENGTHS, value=2.0, key="dot_lu", bind=BIND)
+    with cols[1]:
+        ang_u = int_slider("dot_au", "dot.ang_u", 0, 359, 0)
+    with cols[2]:
+        len_v = st.select_slider(t("dot.len_v"), LENGTHS, value=1.5, key="dot_lv", bind=BIND)
+    with cols[3]:
+        ang_v = int_slider("dot_av", "dot.ang_v", 0, 359, 60)
+    try:
+        r = view.vectors(len_u, ang_u, len_v, ang_v)
+    except ValueError as error:
+        show_error(error)
+        return
+    m = st.columns(4)
+    m[0].metric(t("dot.m_dot"), f"{r['dot']:.3f}")
+    m[1].metric(t("dot.m_product"), f"{r['lengths_times_cos']:.3f}")
+    m[2].metric(t("dot.m_cos"), f"{r['cos']:.3f}")
+    m[3].metric(t("dot.m_angle"), f"{r['angle_deg']:.1f}°")
+    (ux, uy), (vx, vy) = (f"{c:.2f}" for c in r["u"]), (f"{c:.2f}" for c in r["v"])
+    plot(figs.vectors_figure, r["u"], r["v"], names=("u", "v"), note=t("dot.fig_note"),
+         title=t("dot.fig_title", ux=ux, uy=uy, vx=vx, vy=vy))
+    st.markdown(t("dot.rules"))
+
+
+def predict_tab() -> None:
+    """Lesson 002's activity: guess a band per pair, then reveal the bundled model's cosines."""
+    st.markdown(t("dot.predict_text"))
+    guesses = []
+    grid = st.columns(2)
+    for i, (a, b) in enumerate(PREDICTION_PAIRS):
+        with grid[i % 2]:
+            st.markdown(f"**{a} – {b}**")
+            guesses.append(segmented(f"dot_g{i}", "dot.col_guess", BAND_NAMES, "unrelated",
+                                     format_func=lambda band: t(f"dot.band_{band}")))
+    if not st.toggle(t("dot.reveal"), key="dot_reveal", bind=BIND):
+        st.caption(t("dot.hidden"))
+        return
     try:
         answers = view.prediction_answers()
     except ValueError as error:
         show_error(error)
-    else:
-        right = view.grade(tuple(guesses), tuple(ans["band"] for ans in answers))
-        st.metric(t("dot.score"), f"{sum(right)} / {len(right)}")
-        st.dataframe({
-            t("dot.col_pair"): [f"{ans['a']} – {ans['b']}" for ans in answers],
-            t("dot.col_guess"): [t(f"dot.band_{g}") for g in guesses],
-            t("dot.col_cos"): [ans["cos"] for ans in answers],
-            t("dot.col_band"): [t(f"dot.band_{ans['band']}") for ans in answers],
-            t("dot.col_right"): ["✓" if ok else "✗" for ok in right],
-        }, column_config={t("dot.col_cos"): st.column_config.NumberColumn(format="%.3f")}, hide_index=True)
-else:
-    st.caption(t("dot.hidden"))
+        return
+    right = view.grade(tuple(guesses), tuple(ans["band"] for ans in answers))
+    st.metric(t("dot.score"), f"{sum(right)} / {len(right)}")
+    st.dataframe({
+        t("dot.col_pair"): [f"{ans['a']} – {ans['b']}" for ans in answers],
+        t("dot.col_guess"): [t(f"dot.band_{g}") for g in guesses],
+        t("dot.col_cos"): [ans["cos"] for ans in answers],
+        t("dot.col_band"): [t(f"dot.band_{ans['band']}") for ans in answers],
+        t("dot.col_right"): ["✓" if ok else "✗" for ok in right],
+    }, column_config={t("dot.col_cos"): st.column_config.NumberColumn(format="%.3f")}, hide_index=True)
+
+
+# bound tabs run lazily: the page opens on the arrows only, the activity draws when its tab is opened
+tabs = st.tabs([t("dot.tab_arrows"), t("dot.tab_predict")], key="dot_tab", bind=BIND)
+for tab, render in zip(tabs, (arrows_tab, predict_tab)):
+    if tab.open:
+        with tab:
+            render()
 notice("dot.notice")

@@ -16,58 +16,73 @@ page_header(
     r"\qquad \mathrm{Attn}(PX)=P\,\mathrm{Attn}(X)",
 )
 
-text = st.text_input(t("why.text"), value="the cat sat on the mat", key="why_text", max_chars=200,
-                     help=t("why.text_help"), bind=BIND)
-left, right = st.columns(2)
-with left:
-    split = segmented("why_split", "why.split", SPLITS, "words", format_func=lambda s: t(f"why.split_{s}"))
-with right:
-    shuffle = segmented("why_shuffle", "why.shuffle", SHUFFLES, "reverse", format_func=lambda s: t(f"why.shuffle_{s}"))
-shuffled_text = ""
-if shuffle == "typed":
-    shuffled_text = st.text_input(t("why.order"), value="mat the on sat cat the", key="why_order", max_chars=200,
-                                  bind=BIND)
-left, middle, right = st.columns([1.6, 1, 1])
-with left:
-    kind = segmented("why_pos", "why.positions", KINDS, "none", format_func=lambda s: t(f"why.pos_{s}"))
-    causal = st.toggle(t("why.causal"), False, key="why_causal", help=t("why.causal_help"), bind=BIND)
-with middle:
-    seed = int_slider("why_seed", "why.seed", 0, 99, 0)
-with right:
-    d_model = int_slider("why_d", "common.d_model", 2, 64, 8)
 
-try:
-    result, plain_difference = cached.word_order(text, split, shuffle, shuffled_text, seed, kind, d_model, causal)
-except ValueError as error:
-    show_error(error)
-    st.stop()
 
-demo = result.demo
-st.markdown(t("why.sentences", original=" ".join(result.tokens), shuffled=" ".join(result.shuffled_tokens)))
-metrics = st.columns(2)
-metrics[0].metric(t("why.metric_plain_causal" if causal else "why.metric_plain"), f"{plain_difference:.2e}",
-                  help=t("why.metric_help"))
-if kind != "none":
-    kind_name = t(f"why.pos_{kind}")
-    metrics[1].metric(t("why.metric_with", kind=kind_name), f"{demo.max_difference:.2e}", help=t("why.metric_help"))
+@st.fragment
+def experiment() -> None:
+    """The whole experiment below the header: its widgets affect only it, so a step reruns and redraws this part,
+    not the frame and the header (issue 14)."""
+    text = st.text_input(t("why.text"), value="the cat sat on the mat", key="why_text", max_chars=200,
+                         help=t("why.text_help"), bind=BIND)
+    left, right = st.columns(2)
+    with left:
+        split = segmented("why_split", "why.split", SPLITS, "words", format_func=lambda s: t(f"why.split_{s}"))
+    with right:
+        shuffle = segmented("why_shuffle", "why.shuffle", SHUFFLES, "reverse",
+                            format_func=lambda s: t(f"why.shuffle_{s}"))
+    shuffled_text = ""
+    if shuffle == "typed":
+        shuffled_text = st.text_input(t("why.order"), value="mat the on sat cat the", key="why_order", max_chars=200,
+                                      bind=BIND)
+    left, middle, right = st.columns([1.6, 1, 1])
+    with left:
+        kind = segmented("why_pos", "why.positions", KINDS, "none", format_func=lambda s: t(f"why.pos_{s}"))
+        causal = st.toggle(t("why.causal"), False, key="why_causal", help=t("why.causal_help"), bind=BIND)
+    with middle:
+        seed = int_slider("why_seed", "why.seed", 0, 99, 0)
+    with right:
+        d_model = int_slider("why_d", "common.d_model", 2, 64, 8)
 
-labels = [f"{i}: {tok}" for i, tok in enumerate(result.tokens)]
-shuffled_labels = [f"{i}: {tok}" for i, tok in enumerate(result.shuffled_tokens)]
-plot(
-    outputs_side_by_side,
-    demo.outputs, demo.shuffled_outputs, labels, shuffled_labels,
-    title=t("why.figure_title"), note=t("why.figure_note"),
-    subplot_titles=[t("why.panel_before"), t("why.panel_after")], x_title=t("common.dimension"),
-)
-plot(
-    difference_heatmap,
-    demo.difference, labels, title=t("why.diff_title"), x_title=t("common.dimension"),
-    note=t("why.diff_note_causal" if causal and kind == "none" else
-           "why.diff_note_none" if kind == "none" else "why.diff_note_pos"),
-)
+    try:
+        result, plain_difference = cached.word_order(text, split, shuffle, shuffled_text, seed, kind, d_model, causal)
+    except ValueError as error:
+        show_error(error)
+        return
 
-st.subheader(t("why.dog_header"))
-st.markdown(t("why.dog"))
-st.subheader(t("why.causal_header"))
-st.markdown(t("why.causal_md"))
+    demo = result.demo
+    st.markdown(t("why.sentences", original=" ".join(result.tokens), shuffled=" ".join(result.shuffled_tokens)))
+    metrics = st.columns(2)
+    metrics[0].metric(t("why.metric_plain_causal" if causal else "why.metric_plain"), f"{plain_difference:.2e}",
+                      help=t("why.metric_help"))
+    if kind != "none":
+        kind_name = t(f"why.pos_{kind}")
+        metrics[1].metric(t("why.metric_with", kind=kind_name), f"{demo.max_difference:.2e}", help=t("why.metric_help"))
+
+    labels = [f"{i}: {tok}" for i, tok in enumerate(result.tokens)]
+    shuffled_labels = [f"{i}: {tok}" for i, tok in enumerate(result.shuffled_tokens)]
+    # (the difference first: it is what the metric above measures, token by token); bound tabs run lazily
+    tabs = st.tabs([t("why.tab_difference"), t("why.tab_outputs"), t("why.tab_words")], key="why_tab", bind=BIND)
+    if tabs[0].open:
+        with tabs[0]:
+            plot(difference_heatmap, demo.difference, labels, title=t("why.diff_title"), x_title=t("common.dimension"),
+                 note=t("why.diff_note_causal" if causal and kind == "none" else
+                        "why.diff_note_none" if kind == "none" else "why.diff_note_pos"))
+    if tabs[1].open:
+        with tabs[1]:
+            plot(outputs_side_by_side, demo.outputs, demo.shuffled_outputs, labels, shuffled_labels,
+                 title=t("why.figure_title"), note=t("why.figure_note"),
+                 subplot_titles=[t("why.panel_before"), t("why.panel_after")], x_title=t("common.dimension"))
+    if tabs[2].open:
+        with tabs[2]:
+            words_tab()
+
+
+def words_tab() -> None:
+    st.subheader(t("why.dog_header"))
+    st.markdown(t("why.dog"))
+    st.subheader(t("why.causal_header"))
+    st.markdown(t("why.causal_md"))
+
+
+experiment()
 notice("why.notice")

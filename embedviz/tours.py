@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from embedviz import attention, composition, lookup, params, rope, sinusoidal, training
+from embedviz import attention, composition, dot_product, lookup, params, rope, sinusoidal, training
 from embedviz.similarity import cosine_similarity
 from embedviz.tokenizer import VOCAB_SIZE, encode
 
@@ -127,6 +127,20 @@ def _shuffle_difference(s: Mapping[str, Any]) -> tuple[str, dict]:
     return ("same" if demo.max_difference < 1e-9 else "different"), {"diff": f"{demo.max_difference:.1e}"}
 
 
+def _pair_band(a: str, b: str) -> Callable[[Mapping[str, Any]], tuple[str, dict]]:
+    """Lesson 002's "predict the similarity": which band does cos(a, b) fall in, in a trained model's table?"""
+
+    def solve(s: Mapping[str, Any]) -> tuple[str, dict]:
+        from embedviz.pretrained import load_bundled_model  # the bundled MiniLM, read once per process
+        from embedviz.word_vectors import pair_similarity
+
+        m = load_bundled_model()
+        cos = pair_similarity(m.token_embeddings, m.token_id(a), m.token_id(b))
+        return dot_product.similarity_band(cos), {"a": a, "b": b, "cos": f"{cos:.3f}"}
+
+    return solve
+
+
 PE_POSITIONS = (5, 6, 50)  # cos(PE5, PE6) against cos(PE5, PE50)
 
 
@@ -176,6 +190,7 @@ SIM_AB = Question("sim_ab", ("up", "same", "down"), _similarity_change("a", "b")
 SIM_AA = Question("sim_aA", ("up", "same", "down"), _similarity_change("a", "A"))
 SHARE = Question("share", ("under10", "10to30", "over30"), _embedding_share)
 SHUFFLE = Question("shuffle", ("same", "different"), _shuffle_difference)
+PAIR_BAND = Question("pair_band", dot_product.BAND_NAMES, _pair_band("cat", "tuesday"))  # text 002's own pair
 NEAR_FAR = Question("near_far", ("near", "far"), _near_far_cosine)
 SHIFTED = Question("shifted", ("first", "equal", "second"), _shifted_score)
 TABLE_SIZE = Question("table_size", ("millions", "hundreds_of_millions", "billions"), _table_size)
@@ -193,6 +208,9 @@ NAIVE = {"naive_tab": Label("naive.tab_norm"), "naive_L": 1_000, "naive_L2": 10,
 SIN_TAB = {name: Label(f"sin.tab_{name}") for name in ("encoding", "lesson", "similarity", "rotation")}
 INL = {"inl_B": 2, "inl_T": 5, "inl_D": 8, "inl_L": 16, "inl_Dpos": 8}  # the Input layer page's defaults
 WHY = {"why_split": "words", "why_shuffle": "reverse", "why_pos": "none", "why_seed": 0, "why_d": 8}
+# (Why position opens on its difference tab: the steps that read the difference need not set it)
+DOT = {"dot_tab": Label("dot.tab_arrows"), "dot_lu": 2.0, "dot_au": 0, "dot_lv": 1.5}
+CMP = {"cmp_d": 64, "cmp_len": 1_024, "cmp_heads": 8, "cmp_k": 1}
 ROPE = {"rope_preset": "custom", "rope_pairing": "half", "rope_hd": 128, "rope_theta": 10_000.0, "rope_len": 4_096,
         "rope_i": 0, "rope_m": 5, "rope_n": 3, "rope_s": 45}
 
@@ -220,7 +238,7 @@ TOURS: dict[str, Tour] = {
                  "rows", GRADIENT_ROWS),
             Step("token-embeddings", {**TOK, "tok_d": 64, "tok_tab": Label("tok.tab_grad"), "tok_tied": True},
                  "tied", GRADIENT_ROWS),
-            Step("compare", {"cmp_d": 64, "cmp_len": 1_024, "cmp_k": 1}, "learned"),
+            Step("compare", {**CMP, "cmp_tab": Label("cmp.tab_params")}, "learned"),
             Step("input-layer", {**INL, "inl_T": 32}, "refuse"),
             Step("sinusoidal", {**SIN, "sin_d": 64, "sin_L": 128, "sin_tab": SIN_TAB["lesson"]}, "formula",
                  FASTEST_PAIR),
@@ -244,9 +262,10 @@ TOURS: dict[str, Tour] = {
             Step("token-embeddings", {**TOK, "tok_d": 768, "tok_init": "inv_sqrt_d",
                                       "tok_tab": Label("tok.tab_init")}, "lookup"),
             Step("token-embeddings", _calc("ANDREA-120M"), "andrea", SHARE),
-            Step("real-model", {"real_tab": Label("real.tab_pairs")}, "dot"),
+            Step("dot-product", {**DOT, "dot_av": 90}, "dot"),
+            Step("dot-product", {"dot_tab": Label("dot.tab_predict"), "dot_reveal": True}, "predict", PAIR_BAND),
             Step("why-position", {**WHY, "why_text": "the cat sat on a mat"}, "order", SHUFFLE),
-            Step("compare", {"cmp_d": 768, "cmp_len": 1_024, "cmp_k": 1}, "learned"),
+            Step("compare", {**CMP, "cmp_d": 768, "cmp_tab": Label("cmp.tab_past")}, "learned"),
             Step("token-embeddings", _calc("GPT-2 (124M)"), "tied"),
             Step("home", {"home_text": "the cat"}, "sum"),
         )),
@@ -261,7 +280,7 @@ TOURS: dict[str, Tour] = {
             Step("rope", {**ROPE, "rope_tab": Label("rope.tab_pair")}, "pair", SHIFTED),
             Step("rope", {**ROPE, "rope_tab": Label("rope.tab_decay")}, "decay"),
             Step("learned-positions", {"learn_tab": Label("learn.tab_steps")}, "learned"),
-            Step("compare", {"cmp_d": 64, "cmp_len": 1_024, "cmp_heads": 8, "cmp_k": 1}, "properties"),
+            Step("compare", {**CMP, "cmp_tab": Label("cmp.tab_props")}, "properties"),
             Step("rope", _rope("Qwen3-0.6B", rope_tab=Label("rope.tab_wave")), "theta"),
             Step("context-extension", {"ctx_src": "Qwen3-0.6B (YaRN 128K)", "ctx_method": "yarn",
                                        "ctx_tab": Label("ctx.tab_pairs")}, "extend"),
@@ -271,8 +290,8 @@ TOURS: dict[str, Tour] = {
                                            tok_tie=False), "size", TABLE_SIZE),
             Step("token-embeddings", {**TOK, "tok_text": "我爱学习", "tok_tab": Label("tok.tab_lookup")}, "onehot"),
             Step("trained-embedding", GROUPS, "learned"),
-            Step("why-position", {**WHY, "why_text": "我 爱 学习", "why_shuffle": "typed", "why_order": "学习 爱 我"},
-                 "order", SHUFFLE),
+            Step("why-position", {**WHY, "why_text": "我 爱 学习", "why_shuffle": "typed",
+                                  "why_order": "学习 爱 我", "why_tab": Label("why.tab_outputs")}, "order", SHUFFLE),
             Step("sinusoidal", {**SIN, "sin_d": 4_096, "sin_L": 128, "sin_tab": SIN_TAB["encoding"]}, "formula"),
             Step("sinusoidal", {**SIN, "sin_d": 64, "sin_L": 128, "sin_p": 3, "sin_k": 4,
                                 "sin_tab": SIN_TAB["rotation"]}, "linear"),

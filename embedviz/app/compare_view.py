@@ -17,6 +17,10 @@ from embedviz.params import embedding_parameter_count
 SCHEMES, PROPERTIES, MEETS = encodings.SCHEMES, encodings.PROPERTIES, encodings.MEETS
 MARKS = {"yes": "✓", "defined": "◐", "no": "✗"}  # the three states of encodings.MEETS
 MAX_BIAS_HEADS = 4
+# the schemes that give a position a vector of its own, drawn on the vector plots. ALiBi is left out: it adds no
+# vector (the core's stand-in is the constant one, cos = 1 everywhere), and a flat line at cos = 1 labelled ALiBi
+# reads as "ALiBi cannot tell neighbours apart" when its signal is a penalty on the scores (issue 12)
+VECTOR_SCHEMES = tuple(s for s in SCHEMES if s != "alibi")
 
 
 def slope_label(slope: float) -> str:
@@ -40,15 +44,15 @@ def parameter_counts(d_model: int, length: int) -> dict[str, int]:
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def adjacent_curves(d_model: int, length: int) -> dict:
-    """cos(V(p), V(p + 1)) for p in 0..L-2 (strided to COMPARE_CURVE_POINTS), one curve per scheme."""
+    """cos(V(p), V(p + 1)) for p in 0..L-2 (strided to COMPARE_CURVE_POINTS), one curve per vector scheme."""
     p = strided_indices(length - 1, COMPARE_CURVE_POINTS)
-    curves = {s: encodings.adjacent_cosines(s, p, d_model) for s in SCHEMES}
+    curves = {s: encodings.adjacent_cosines(s, p, d_model) for s in VECTOR_SCHEMES}
     return dict(positions=p, curves=curves, step=_step(p))
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def similarity_matrices(d_model: int, length: int) -> dict:
-    """cos(V(p), V(q)) at strided positions: sinusoidal, learned, RoPE, and ALiBi / none (identical vectors)."""
+    """cos(V(p), V(q)) at strided positions: sinusoidal, learned, RoPE and none (one vector everywhere)."""
     p = strided_indices(length, COMPARE_MATRIX_POSITIONS)
     mats = {s: encodings.similarity_matrix(s, p, d_model) for s in ("sinusoidal", "learned", "rope", "none")}
     return dict(positions=p, matrices=mats, step=_step(p))

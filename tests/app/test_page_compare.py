@@ -6,7 +6,29 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from embedviz.app import compare_view as view
+from embedviz.app.i18n import catalog
 from tests.app import pagetest as pt
+
+TABS = ("params", "adjacent", "matrix", "past", "alibi", "props")  # the page's bound tabs, in order
+
+
+def label(tab: str, lang: str = "en") -> str:
+    return catalog()[f"cmp.tab_{tab}"][lang]
+
+
+def page(tab: str = "params", *, lang: str = "en", session: dict | None = None, **query) -> AppTest:
+    """The page with one tab open (bound tabs are lazy: only the open tab's section runs)."""
+    return pt.page("compare", lang=lang, session={"cmp_tab": label(tab, lang), **(session or {})}, **query)
+
+
+def every_tab(**session) -> list[dict]:
+    """The page at these widget values, opened once on each tab: the charts of all tabs, in page order."""
+    charts = []
+    for tab in TABS:
+        at = page(tab, session=session).run()
+        pt.ok(at)
+        charts += pt.specs(at)
+    return charts
 
 
 def _table(at: AppTest, header: str):
@@ -23,13 +45,42 @@ def default_run() -> AppTest:
     return at
 
 
-def test_defaults_run_with_four_charts(default_run):
+def test_defaults_run_with_four_charts_one_section_per_tab(default_run):
     assert not default_run.error
-    charts = pt.specs(default_run)
+    assert not default_run.get("plotly_chart")  # the first tab is the parameter table: nothing else is drawn
+    charts = every_tab()
     assert len(charts) == 4
     for chart in charts:
         assert chart["layout"]["title"]["text"].strip()
         assert len(json.dumps(chart)) < 1_000_000
+
+
+def test_each_tab_draws_its_own_section_only():
+    sections = {"adjacent": ["position p + 1"], "matrix": ["Cosine similarity of position vectors"],
+                "alibi": ["ALiBi bias", "Slopes"], "params": [], "past": [], "props": []}
+    for tab, titles in sections.items():
+        at = page(tab).run()
+        pt.ok(at)
+        shown = [chart["layout"]["title"]["text"] for chart in pt.specs(at)]
+        assert len(shown) == len(titles) and all(t in text for t, text in zip(titles, shown)), (tab, shown)
+
+
+def test_alibi_is_not_drawn_as_a_vector_at_cos_1():
+    """ALiBi adds no position vector: a flat ALiBi line at cos = 1 would read as "ALiBi cannot tell neighbours
+    apart" (issue 12). The vector plots show sinusoidal, learned, RoPE and none, with the core's numbers."""
+    from embedviz import encodings
+
+    at = page("adjacent").run()
+    pt.ok(at)
+    traces = {trace["name"]: pt.values(trace["y"]) for trace in pt.chart(at, "position p + 1")["data"]}
+    assert list(traces) == ["sinusoidal", "learned", "RoPE", "none"]
+    x = pt.values(pt.chart(at, "position p + 1")["data"][0]["x"]).astype(int)
+    for scheme, name in (("sinusoidal", "sinusoidal"), ("learned", "learned"), ("rope", "RoPE"), ("none", "none")):
+        np.testing.assert_allclose(traces[name], encodings.adjacent_cosines(scheme, x, 64), atol=1e-6)
+    assert "ALiBi has no line here" in " ".join(m.value for m in at.markdown)
+    at = page("matrix").run()
+    titles = [a["text"] for a in pt.specs(at)[0]["layout"]["annotations"]]
+    assert not any("ALiBi" in title for title in titles) and "none" in titles
 
 
 def test_parameter_table_learned_is_L_times_D(default_run):
@@ -38,18 +89,19 @@ def test_parameter_table_learned_is_L_times_D(default_run):
     assert counts == {"sinusoidal": "0", "learned": f"{1_024 * 64:,}", "RoPE": "0", "ALiBi": "0", "none": "0"}
 
 
-def test_learned_past_the_end_shows_the_modules_own_message(default_run):
+def test_learned_past_the_end_shows_the_modules_own_message():
     from embedviz.embeddings import LearnedPositionalEmbedding
 
     with pytest.raises(ValueError) as info:
         LearnedPositionalEmbedding(1_024, 64)(1_025)
+    default_run = page("past").run()
     warnings = [w.value for w in default_run.warning]
     assert len(warnings) == 1 and str(info.value) in warnings[0]
     assert not default_run.exception  # a message, not a traceback
 
 
-def test_properties_table_follows_text_003(default_run):
-    table = _table(default_run, "extrapolates").set_index("scheme")
+def test_properties_table_follows_text_003():
+    table = _table(page("props").run(), "extrapolates").set_index("scheme")
     marks = table.map(lambda cell: cell[0])
     # defined at any position but not generalising past the trained length (issue 12): ◐, every other property ✓
     assert (marks.loc[["sinusoidal", "RoPE"], "extrapolates"] == "◐").all()
@@ -79,18 +131,20 @@ def test_slope_label():
 def test_controls_at_extremes(kind, key, value):
     at = pt.page("compare").run()
     getattr(at, kind)(key=key).set_value(value).run()
-    assert not at.exception, at.exception
-    assert not at.error, [e.value for e in at.error]
-    assert len(at.get("plotly_chart")) == 4
-    for chart in pt.specs(at):
+    pt.ok(at)
+    charts = every_tab(**{key: value})
+    assert len(charts) == 4
+    for chart in charts:
         assert len(json.dumps(chart)) < 1_000_000
 
 
 def test_widgets_change_the_figures():
-    at = pt.page("compare").run()
-    adjacent, slopes = pt.trace_json(pt.chart(at, "position p + 1")), pt.trace_json(pt.chart(at, "Slopes"))
+    at = page("adjacent").run()
+    adjacent = pt.trace_json(pt.chart(at, "position p + 1"))
     at.slider(key="cmp_d").set_value(256).run()
     assert pt.trace_json(pt.chart(at, "position p + 1")) != adjacent
+    at = page("alibi").run()
+    slopes = pt.trace_json(pt.chart(at, "Slopes"))
     at.slider(key="cmp_heads").set_value(12).run()
     assert pt.trace_json(pt.chart(at, "Slopes")) != slopes
 
@@ -100,13 +154,12 @@ def test_query_params_round_trip_and_bloom_slopes():
     at.query_params["cmp_d"] = "128"
     at.query_params["cmp_len"] = "4,096"  # a bound select_slider keeps its displayed label in the URL
     at.query_params["cmp_heads"] = "12"
+    at.query_params["cmp_tab"] = label("alibi")
     at.run()
     assert not at.exception
     assert at.slider(key="cmp_d").value == 128
     assert at.select_slider(key="cmp_len").value == 4_096
     assert at.slider(key="cmp_heads").value == 12
-    table = _table(at, "position parameters")
-    assert dict(zip(table["scheme"], table["position parameters"]))["learned"] == f"{4_096 * 128:,}"
     bars = pt.chart(at, "Slopes")["data"][0]
     y = bars["y"]
     if isinstance(y, dict):  # plotly sends numpy arrays as base64 typed arrays
@@ -116,10 +169,13 @@ def test_query_params_round_trip_and_bloom_slopes():
     # BLOOM, 12 heads: 2^-1 .. 2^-8, then 2^-0.5, 2^-1.5, 2^-2.5, 2^-3.5
     expected = [2.0**-i for i in range(1, 9)] + [2.0 ** -(i + 0.5) for i in range(4)]
     assert np.allclose(y, expected, rtol=1e-6)
+    at = page("params", cmp_d="128", cmp_len="4,096").run()
+    table = _table(at, "position parameters")
+    assert dict(zip(table["scheme"], table["position parameters"]))["learned"] == f"{4_096 * 128:,}"
 
 
 def test_chinese():
-    at = pt.page("compare", lang="zh").run()
+    at = page("past", lang="zh").run()
     assert not at.exception
     assert pt.is_chinese(at.title[0].value)
     assert at.title[0].value != "Compare positional encodings"

@@ -6,7 +6,10 @@ import math
 import pytest
 
 from embedviz import dot_product as dp
+from embedviz.app.i18n import catalog
 from tests.app import pagetest as pt
+
+PREDICT = catalog()["dot.tab_predict"]["en"]
 
 
 def _metrics(at) -> dict[str, str]:
@@ -30,8 +33,9 @@ def test_defaults_and_widgets_match_the_core():
 
 
 def test_prediction_is_hidden_until_revealed_then_graded():
-    pretrained = pytest.importorskip("embedviz.pretrained")
-    at = pt.page("dot_product").run()
+    from embedviz import pretrained
+
+    at = pt.page("dot_product", session={"dot_tab": PREDICT}).run()
     at.segmented_control(key="dot_g0").set_value("close").run()
     pt.ok(at)
     assert not at.dataframe  # nothing revealed yet
@@ -50,7 +54,34 @@ def test_prediction_is_hidden_until_revealed_then_graded():
 
 
 def test_chinese():
-    at = pt.page("dot_product", lang="zh", dot_reveal="true").run()
+    at = pt.page("dot_product", lang="zh", session={"dot_tab": catalog()["dot.tab_predict"]["zh"]},
+                 dot_reveal="true").run()
     pt.ok(at)
-    assert pt.is_chinese(at.title[0].value) and pt.is_chinese(pt.titles(at)[0])
+    assert pt.is_chinese(at.title[0].value)
     assert all(pt.is_chinese(c) for c in at.dataframe[0].value.columns)
+
+
+def test_zh_arrows_tab():
+    at = pt.page("dot_product", lang="zh").run()
+    pt.ok(at)
+    assert pt.is_chinese(pt.titles(at)[0])
+
+
+def test_arrows_tab_opens_first_and_the_activity_waits_in_its_own_tab():
+    """Bound tabs are lazy (issue 14): the page opens on the arrows; the activity's widgets exist only in its tab."""
+    at = pt.page("dot_product").run()
+    pt.ok(at)
+    assert len(at.get("plotly_chart")) == 1 and not at.get("button_group") and not at.toggle
+    at = pt.page("dot_product", session={"dot_tab": PREDICT}).run()
+    pt.ok(at)
+    assert not at.get("plotly_chart") and len(at.get("button_group")) == len(dp.PREDICTION_PAIRS)
+
+
+def test_the_notices_surprise_is_the_models():
+    """The notice says good/bad lands close, not opposite: the bundled model's cosine, by its definition."""
+    from embedviz import pretrained
+
+    m = pretrained.load_bundled_model()
+    u, v = (m.token_embeddings[m.token_id(w)].astype(float) for w in ("good", "bad"))
+    assert float(u @ v / (u @ u) ** 0.5 / (v @ v) ** 0.5) >= 0.4  # the "close" band's lower edge
+    assert "good/bad" in catalog()["dot.notice"]["en"] and "close, not opposite" in catalog()["dot.notice"]["en"]

@@ -64,14 +64,17 @@ def test_chinese():
 
 
 def test_compare_page_shows_the_sinusoidal_modules_refusal_too():
-    at = pt.page("compare", cmp_len="64", cmp_k="3").run()
+    from embedviz.app.i18n import catalog
+
+    past = catalog()["cmp.tab_past"]  # the page's tab that holds the past-the-end section
+    at = pt.page("compare", cmp_len="64", cmp_k="3", cmp_tab=past["en"]).run()
     pt.ok(at)
     messages = composition.refusal_messages(64, 67)
     assert messages["SinusoidalPositionalEmbedding"] == "Cannot embed a sequence of length T (67): max_context_length is only 64"
     warning = at.warning[0].value
     assert messages["LearnedPositionalEmbedding"] in warning
     assert "SinusoidalPositionalEmbedding says: “" + messages["SinusoidalPositionalEmbedding"] + "”" in warning
-    zh = pt.page("compare", lang="zh", cmp_len="64", cmp_k="3").run()
+    zh = pt.page("compare", lang="zh", cmp_len="64", cmp_k="3", cmp_tab=past["zh"]).run()
     # a Chinese reader gets the core's message in Chinese (embedviz.app.errors, issue 12)
     from embedviz.app.errors import localized
 

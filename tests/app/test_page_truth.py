@@ -115,7 +115,7 @@ def test_causal_mask_makes_order_visible_without_positions(lang):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_extrapolates_is_three_state(lang):
-    at = pt.page("compare", lang=lang).run()
+    at = pt.page("compare", lang=lang, cmp_tab=catalog()["cmp.tab_props"][lang]).run()
     pt.ok(at)
     column = catalog()["cmp.prop_extrapolates"][lang]
     table = next(tb.value for tb in at.table if column in tb.value.columns)

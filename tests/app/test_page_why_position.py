@@ -3,7 +3,14 @@ from __future__ import annotations
 
 import pytest
 
+from embedviz.app.i18n import catalog
 from tests.app import pagetest as pt
+
+TABS = ("difference", "outputs", "words")  # the page's bound tabs: one chart each, then the text
+
+
+def page(tab: str = "difference", *, lang: str = "en", **query):
+    return pt.page("why_position", lang=lang, session={"why_tab": catalog()[f"why.tab_{tab}"][lang]}, **query)
 
 
 def metric_values(at) -> list[float]:
@@ -12,13 +19,13 @@ def metric_values(at) -> list[float]:
 
 @pytest.fixture(scope="module")
 def default_run():
-    return pt.page("why_position").run()
+    return page("outputs").run()
 
 
 def test_default_run_shows_equivariance(default_run):
     at = default_run
     assert not at.exception and not at.error
-    assert len(at.get("plotly_chart")) == 2
+    assert len(at.get("plotly_chart")) == 1  # bound tabs are lazy: the open tab's one chart
     # the default sentence reversed: the same vectors in another order give the same outputs
     assert "the cat sat on the mat" in at.markdown[1].value and "mat the on sat cat the" in at.markdown[1].value
     (difference,) = metric_values(at)
@@ -31,13 +38,13 @@ def test_default_run_shows_equivariance(default_run):
 
 @pytest.mark.parametrize("kind", ["sinusoidal", "learned"])
 def test_positions_break_the_equivalence(kind):
-    at = pt.page("why_position").run()
-    before = pt.spec(at.get("plotly_chart")[1])
+    at = pt.page("why_position").run()  # opens on the difference tab
+    before = pt.spec(at.get("plotly_chart")[0])
     at.segmented_control(key="why_pos").set_value(kind).run()
     assert not at.exception
     plain, with_positions = metric_values(at)
     assert plain < 1e-12 and with_positions > 1e-2
-    assert pt.spec(at.get("plotly_chart")[1])["data"] != before["data"]  # the difference heatmap changed
+    assert pt.spec(at.get("plotly_chart")[0])["data"] != before["data"]  # the difference heatmap changed
 
 
 def test_dog_bites_man_typed_shuffle():
@@ -71,7 +78,7 @@ def test_sliders_at_their_extremes():
         for value in (slider.min, slider.max):
             at.slider(key=key).set_value(value).run()
             assert not at.exception, (key, value)
-            assert len(at.get("plotly_chart")) == 2
+            assert len(at.get("plotly_chart")) == 1
     at.segmented_control(key="why_split").set_value("chars")
     at.segmented_control(key="why_shuffle").set_value("random")
     at.run()
@@ -96,8 +103,48 @@ def test_query_params_round_trip():
     assert len(metric_values(at)) == 2
 
 
+def test_each_tab_draws_its_own_section():
+    titles = {"outputs": "Attention outputs", "difference": "Per-token difference"}
+    for tab in TABS:
+        at = page(tab).run()
+        pt.ok(at)
+        shown = [chart["layout"]["title"]["text"] for chart in pt.specs(at)]
+        assert len(shown) == (tab in titles) and all(titles[tab] in text for text in shown), (tab, shown)
+
+
+def test_the_causal_mask_number_the_page_quotes_is_the_cores():
+    """Lesson 003's own x, Wq, Wk, Wv and shuffle [2, 0, 3, 1] with a causal mask: the page quotes the core's 6.43,
+    says why a decoder can infer position without an encoding, and the words tab shows it (issue 12)."""
+    import numpy as np
+
+    from embedviz.attention import permutation_demo, text003_setup
+
+    x, W = text003_setup()
+    masked = permutation_demo(x, np.array([2, 0, 3, 1]), projections=W, causal=True).max_difference
+    plain = permutation_demo(x, np.array([2, 0, 3, 1]), projections=W).max_difference
+    assert plain < 1e-12 < 1 < masked
+    for lang, why in (("en", "can count how many tokens it sees"), ("zh", "数出自己看到了多少个 token")):
+        text = catalog()["why.causal_md"][lang]
+        assert f"{masked:.2f}" in text and why in text
+        at = page("words", lang=lang).run()
+        pt.ok(at)
+        assert text in [m.value for m in at.markdown]
+    # a token that stayed in its slot changes too once positions are added: its context changed
+    assert "a token that stayed changes too" in catalog()["why.diff_note_pos"]["en"]
+    # swap the first two words: "sat on the mat" stay in their slots, and their outputs still change
+    swapped = dict(why_text="the cat sat on the mat", why_shuffle="type it", why_order="cat the sat on the mat")
+    for kind, changed in (("none", False), ("sinusoidal", True)):
+        at = page("difference", why_pos=kind, **swapped).run()
+        pt.ok(at)
+        trace = pt.spec(at.get("plotly_chart")[0])["data"][0]
+        diff = pt.values(trace["z"]).astype(float).reshape(len(trace["y"]), -1)  # (tokens, d_model)
+        assert diff.shape == (6, 8)
+        stayed = np.abs(np.nan_to_num(diff[2:])).max(axis=1)
+        assert ((stayed > 1e-6).all() if changed else (stayed < 1e-12).all()), (kind, stayed)  # vs rounding
+
+
 def test_chinese(default_run):
-    at = pt.page("why_position", lang="zh").run()
+    at = page("words", lang="zh").run()
     assert not at.exception
     assert at.title[0].value != default_run.title[0].value
     assert pt.is_chinese(at.title[0].value)

@@ -68,8 +68,9 @@ def check_step(at: AppTest, lesson: str, k: int, lang: str, *, shown: bool = Tru
     assert at.title and at.title[0].value == text(TITLE[step.page], lang), (lesson, k, step.page)
     if step.page == "input-layer":  # a page of tables, and of the modules' refusals past L: no chart
         assert at.table or [w for w in at.warning if "SinusoidalPositionalEmbedding" in w.value], (lesson, k)
-    else:
-        assert at.get("plotly_chart"), f"{lesson}/{k}: no figure"
+    else:  # the step's tab shows its section: a figure, or a table (Compare's parameter, past-the-end and property
+        # tabs, Dot product's revealed activity)
+        assert at.get("plotly_chart") or at.table or at.dataframe, f"{lesson}/{k}: no figure or table"
     for key, value in step.settings.items():
         if key in at.session_state:
             assert at.session_state[key] == setting(value, lang), (lesson, k, key)
@@ -114,7 +115,8 @@ def test_question_marks_right_and_wrong(lesson, k):
     radio = f"tour_q_{lesson}_{k}_en"
     at.radio(key=radio).set_value(option_text(step, right)).run()
     ok(at)
-    assert panel_marks(at) == ([panel_marks(at)[0][0]], []) and (at.get("plotly_chart") or at.table)  # page shown
+    assert panel_marks(at) == ([panel_marks(at)[0][0]], []) and (at.get("plotly_chart") or at.table
+                                                               or at.dataframe)  # page shown
     for wrong in (o for o in step.question.options if o != right):
         at.radio(key=radio).set_value(option_text(step, wrong)).run()
         ok(at)

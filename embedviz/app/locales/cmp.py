@@ -23,7 +23,12 @@ STRINGS = {
     "cmp.length": {"en": "context length L", "zh": "上下文长度 L"},
     "cmp.heads": {"en": "attention heads (ALiBi)", "zh": "注意力头数（ALiBi）"},
     "cmp.k": {"en": "k positions past the end", "zh": "超出末尾 k 个位置"},
-    "cmp.params_header": {"en": "Parameters", "zh": "参数量"},
+    "cmp.tab_params": {"en": "Parameters", "zh": "参数量"},
+    "cmp.tab_adjacent": {"en": "Neighbouring positions", "zh": "相邻位置"},
+    "cmp.tab_matrix": {"en": "All positions", "zh": "所有位置两两对比"},
+    "cmp.tab_past": {"en": "Past the maximum length", "zh": "超出最大长度"},
+    "cmp.tab_alibi": {"en": "ALiBi", "zh": "ALiBi"},
+    "cmp.tab_props": {"en": "Five properties", "zh": "五条性质"},
     "cmp.col_scheme": {"en": "scheme", "zh": "方案"},
     "cmp.col_params": {"en": "position parameters", "zh": "位置参数量"},
     "cmp.col_why": {"en": "why", "zh": "原因"},
@@ -32,25 +37,24 @@ STRINGS = {
     "cmp.params_rope": {"en": "rotation angles from a formula", "zh": "旋转角度由公式算出"},
     "cmp.params_alibi": {"en": "fixed slopes, one per head", "zh": "每个头一个固定斜率"},
     "cmp.params_none": {"en": "nothing at all", "zh": "什么都没有"},
-    "cmp.adjacent_header": {"en": "Neighbouring positions", "zh": "相邻位置"},
     "cmp.adjacent_intro": {
         "en": (
             "How alike are the position vectors of p and p + 1? Sinusoidal gives the same value at every p: each "
             "pair turns by ω_i per step, wherever it starts. A freshly initialised learned table is random noise "
             "around 0 (training may smooth it later). RoPE adds no vector, so we rotate the all-ones vector (q = k "
             "aligned in every pair, as in lesson 003's decay demo): its similarities are RoPE's relative scores, and "
-            "they coincide with the sinusoidal curve because both are sums of cos(ω_i). ALiBi and no encoding put "
-            "nothing into the vectors: p and p + 1 look identical (cos = 1). For ALiBi that flat line does not mean “no "
-            "position signal”: its signal is a penalty on the attention scores (see its section below), which this "
-            "plot of vectors cannot show."
+            "they coincide with the sinusoidal curve because both are sums of cos(ω_i). No encoding puts "
+            "nothing into the vectors: p and p + 1 look identical (cos = 1 everywhere). ALiBi has no line here on "
+            "purpose: it adds no vector either, yet it does tell positions apart, through a penalty on the attention "
+            "scores (its own tab), which a plot of vectors cannot show."
         ),
         "zh": (
             "位置 p 和 p + 1 的位置向量有多像？正弦编码在每个 p 上都一样：每个维度对每走一步转 ω_i，与起点无关。刚初始化"
             "的可学习位置表只是 0 附近的随机噪声（训练之后才可能变得平滑）。RoPE 不添加向量，所以这里旋转全 1 向量（q、k 在"
             "每个维度对上同向，和第 003 的衰减实验一样）：它的相似度就是 RoPE 的相对位置分数，并且和正弦曲线完全重合，因为两"
-            "者都是 cos(ω_i) 之和。ALiBi 和无位置编码都不往向量里放任何东西：p 和 p + 1 看起来完全相同（cos "
-            "= 1）。对 ALiBi 来说，这条平线并不表示“没有位置信号”：它的信号是加在注意力分数上的惩罚（见下面 ALiBi 一节），"
-            "这张向量图显示不出来。"
+            "者都是 cos(ω_i) 之和。无位置编码不往向量里放任何东西：p 和 p + 1 看起来完全相同（处处 cos "
+            "= 1）。这里特意没有画 ALiBi：它同样不添加向量，却能区分位置，靠的是加在注意力分数上的惩罚（见 ALiBi 标签页），"
+            "这种向量图显示不出来。"
         ),
     },
     "cmp.adjacent_title": {
@@ -58,16 +62,16 @@ STRINGS = {
         "zh": "cos(位置 p, 位置 p + 1)，d_model {D}",
     },
     "cmp.adjacent_y": {"en": "cosine similarity", "zh": "余弦相似度"},
-    "cmp.matrix_header": {"en": "Similarity between all positions", "zh": "所有位置两两之间的相似度"},
     "cmp.matrix_intro": {
         "en": (
             "Sinusoidal and RoPE: high near the diagonal, falling with distance, the same along every diagonal "
-            "(only the gap counts). Learned at initialisation: no structure off the diagonal. ALiBi and no "
-            "encoding: every position is the same vector; ALiBi's distance lives in the scores (below)."
+            "(only the gap counts). Learned at initialisation: no structure off the diagonal. No encoding: every "
+            "position is the same vector. ALiBi has no panel: it adds no vector, its distance lives in the scores "
+            "(ALiBi tab)."
         ),
         "zh": (
             "正弦和 RoPE：对角线附近高，随距离下降，每条对角线上数值相同（只有间隔起作用）。刚初始化的可学习编码：对角线之外没有任何"
-            "结构。ALiBi 和无位置编码：每个位置都是同一个向量；ALiBi 的距离信息在分数里（见下文）。"
+            "结构。无位置编码：每个位置都是同一个向量。ALiBi 没有对应的面板：它不添加向量，距离信息在分数里（见 ALiBi 标签页）。"
         ),
     },
     "cmp.matrix_title": {
@@ -75,9 +79,7 @@ STRINGS = {
         "zh": "位置向量的余弦相似度，d_model {D}，L = {L}",
     },
     "cmp.panel_rope": {"en": "RoPE q·k", "zh": "RoPE q·k"},
-    "cmp.panel_same": {"en": "ALiBi / none", "zh": "ALiBi / 无"},
     "cmp.matrix_hover": {"en": "p = %{y}, q = %{x}<br>cos = %{z:.3f}", "zh": "p = %{y}，q = %{x}<br>cos = %{z:.3f}"},
-    "cmp.past_header": {"en": "Past the maximum length", "zh": "超出最大长度"},
     "cmp.past_intro": {
         "en": (
             "Ask every scheme for a sequence of L + k = {T} tokens, i.e. up to position {last}, while the context "
@@ -114,7 +116,6 @@ STRINGS = {
         ),
         "zh": "能算出来不等于效果好：只在 L 个位置上训练过的模型从没见过超出 L 的角度或距离，这正是上下文扩展方法存在的原因。",
     },
-    "cmp.alibi_header": {"en": "ALiBi: a linear penalty per head", "zh": "ALiBi：每个头一个线性惩罚"},
     "cmp.alibi_intro": {
         "en": (
             "ALiBi (Press et al. 2021, BLOOM, MPT) adds no vectors. Head h subtracts slope_h × (i − j) from the "
@@ -146,7 +147,6 @@ STRINGS = {
     },
     "cmp.head": {"en": "head", "zh": "注意力头"},
     "cmp.slope": {"en": "slope (log)", "zh": "斜率（对数坐标）"},
-    "cmp.props_header": {"en": "Five properties of a good encoding", "zh": "好的位置编码应满足的五条性质"},
     "cmp.props_intro": {
         "en": (
             "Lesson 003's checklist: **unique** (no two positions collide), **bounded** (values do not grow with the "
@@ -208,8 +208,9 @@ STRINGS = {
     },
     "cmp.why_alibi_deterministic": {"en": "fixed slopes, no parameters", "zh": "固定斜率，没有参数"},
     "cmp.why_none_unique": {
-        "en": "every position looks the same: “dog bites man” = “man bites dog”",
-        "zh": "所有位置看起来都一样：“狗咬人”等于“人咬狗”",
+        "en": "every position looks the same: without a causal mask “dog bites man” = “man bites dog” (a decoder's "
+              "mask still leaks order: see Why position)",
+        "zh": "所有位置看起来都一样：不加因果掩码时“狗咬人”等于“人咬狗”（解码器的掩码仍会泄露顺序，见“为什么需要位置”页）",
     },
     "cmp.why_none_bounded": {"en": "trivially: nothing is added", "zh": "显然成立：什么都没加"},
     "cmp.why_none_relative": {"en": "no distance information at all", "zh": "完全没有距离信息"},

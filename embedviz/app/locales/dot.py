@@ -41,7 +41,8 @@ STRINGS = {
             "query 和 key 的点积；后面页面里的相似度表都是余弦相似度。"
         ),
     },
-    "dot.predict_header": {"en": "Predict the similarity", "zh": "预测相似度"},
+    "dot.tab_arrows": {"en": "Two arrows", "zh": "两个箭头"},
+    "dot.tab_predict": {"en": "Predict the similarity", "zh": "预测相似度"},
     "dot.predict_text": {
         "en": (
             "Lesson 002's activity. For each pair of words, guess how close their vectors are in a trained model "

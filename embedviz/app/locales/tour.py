@@ -86,9 +86,11 @@ STRINGS = {
               "位置超过 L 就没有对应的行。正弦编码的额外参数是 0。",
     },
     "tour.000.learned.look": {
-        "en": "the parameter counts, and the cosine of neighbouring positions: smooth for sinusoidal, random for a "
-              "freshly initialised learned table.",
-        "zh": "参数量，以及相邻位置的余弦相似度：正弦编码连续平滑，刚初始化的可学习位置表近似随机。",
+        "en": "the parameter counts: L × D for the learned table, 0 for sinusoidal. The next tab, “Neighbouring "
+              "positions”, shows the cosine of neighbours: smooth for sinusoidal, random for a freshly initialised "
+              "learned table.",
+        "zh": "参数量：可学习位置表是 L × D，正弦编码是 0。下一个标签页“相邻位置”给出相邻位置的余弦相似度："
+              "正弦编码连续平滑，刚初始化的可学习位置表近似随机。",
     },
     "tour.000.formula": {
         "en": "The sinusoidal embedding is a function of the position: angle = p / 10000^(2i/D), sin on even "
@@ -252,13 +254,29 @@ STRINGS = {
         "zh": "参数量、fp32 / bf16 下的内存，以及各预设模型嵌入参数占比的柱状图。",
     },
     "tour.002.dot": {
-        "en": "Dot product = unnormalised similarity: u · v = |u| |v| cos θ. Trained vectors of related words "
-              "point the same way.",
-        "zh": "点积 = 未归一化的相似度：u · v = |u| |v| cos θ。训练后相关词的向量指向相近的方向。",
+        "en": "Before any similarity: the length |u| = √(u₀² + u₁² + …) and the dot product u · v = u₀v₀ + u₁v₁ + … "
+              "= |u| |v| cos θ. Same direction: large and positive; opposite: large and negative; a right angle: 0. "
+              "Dot product = unnormalised similarity; the cosine divides the lengths out.",
+        "zh": "先定义两个量：模长 |u| = √(u₀² + u₁² + …)，点积 u · v = u₀v₀ + u₁v₁ + … = |u| |v| cos θ。"
+              "方向相同时点积是大的正数，方向相反时是大的负数，互相垂直时为 0。点积 = 未归一化的相似度；"
+              "余弦相似度把两个模长除掉了。",
     },
     "tour.002.dot.look": {
-        "en": "cat–dog against cat–car in a real model's table.",
-        "zh": "真实模型词表里 cat–dog 与 cat–car 的相似度对比。",
+        "en": "v at a right angle to u: u · v = 0 whatever the lengths. Turn v towards u, then away past 90°, and "
+              "watch the sign.",
+        "zh": "v 与 u 垂直：无论长度多少，u · v = 0。把 v 转向 u，再转过 90° 以外，看点积的正负号怎么变。",
+    },
+    "tour.002.predict": {
+        "en": "Lesson 002's activity, predict the similarity: after training, cat and dog get close vectors "
+              "(both predict pet contexts), while cat and Tuesday predict different contexts.",
+        "zh": "第 002 课的课堂活动“预测相似度”：训练之后，cat 和 dog 的向量很接近（两者都预测与宠物相关的上下文），"
+              "而 cat 和 Tuesday 预测的上下文不同。",
+    },
+    "tour.002.predict.look": {
+        "en": "the cosines of all six pairs in the bundled model. The guesses on the page start at “unrelated”: set "
+              "your own to play the whole activity (good–bad is the usual surprise).",
+        "zh": "内置模型里六对词的余弦相似度。页面上的猜测默认都是“无关”：换成你自己的猜测，完整地玩一遍"
+              "（通常最出人意料的是 good–bad）。",
     },
     "tour.002.order": {
         "en": "A token embedding says what the word is, not where it is: without positions, “the cat sat on a mat” "
@@ -277,8 +295,10 @@ STRINGS = {
               "简单，适合固定上下文。",
     },
     "tour.002.learned.look": {
-        "en": "the parameter table at d_model 768 and length 1,024, and what happens past the last position.",
-        "zh": "d_model 768、长度 1,024 时的参数表，以及超过最后一个位置时会发生什么。",
+        "en": "what happens past the last position at d_model 768 and length 1,024: both of lesson 000's modules "
+              "refuse; the “Parameters” tab holds the 1,024 × 768 count.",
+        "zh": "d_model 768、长度 1,024 时超过最后一个位置会发生什么：第 000 课的两个模块都会报错；"
+              "“参数量”标签页里是 1,024 × 768 的参数量。",
     },
     "tour.002.tied": {
         "en": "Tied or untied: GPT-2 ties the token table to the output projection and saves V × d_model "
@@ -399,8 +419,10 @@ STRINGS = {
         "zh": "好的位置编码的五条标准：唯一、有界、相对、可外推、确定。学习式编码输在可外推；ALiBi 加线性距离惩罚。",
     },
     "tour.003.properties.look": {
-        "en": "the property table, and ALiBi's per-head slopes.",
-        "zh": "性质对照表，以及 ALiBi 各个头的斜率。",
+        "en": "the property table: ◐ marks “defined at any position, but not generalising past the trained length”, "
+              "where the lesson ticks sinusoidal and RoPE. ALiBi's per-head slopes are in the “ALiBi” tab.",
+        "zh": "性质对照表：◐ 表示“任意位置都能算出，但超过训练长度不能泛化”，第 003 课在这里给正弦和 RoPE 打了勾。"
+              "ALiBi 各个头的斜率在“ALiBi”标签页里。",
     },
     "tour.003.theta": {
         "en": "Qwen3-0.6B: max_position_embeddings 40,960 and rope_theta 1,000,000 (earlier models 10,000). A larger "
@@ -563,6 +585,20 @@ STRINGS = {
     "tour.q.share.why": {
         "en": "The token and position tables hold {share} of the model; the rest is in the transformer blocks.",
         "zh": "词嵌入表和位置表占整个模型的 {share}；其余都在 Transformer 块里。",
+    },
+    "tour.q.pair_band": {
+        "en": "Predict: in a trained model's token table, how similar are the vectors of cat and tuesday?",
+        "zh": "预测：在训练好的模型的词嵌入表里，cat 和 tuesday 的向量有多相似？",
+    },
+    "tour.q.pair_band.close": {"en": "close (cosine ≥ 0.4)", "zh": "很接近（余弦 ≥ 0.4）"},
+    "tour.q.pair_band.related": {"en": "somewhat related (0.15 to 0.4)", "zh": "有些相关（0.15 到 0.4）"},
+    "tour.q.pair_band.unrelated": {"en": "unrelated, about 0 (−0.15 to 0.15)", "zh": "无关，接近 0（−0.15 到 0.15）"},
+    "tour.q.pair_band.opposite": {"en": "opposite (below −0.15)", "zh": "相反（低于 −0.15）"},
+    "tour.q.pair_band.why": {
+        "en": "cos({a}, {b}) = {cos} in the bundled model: nearly orthogonal, as the lesson says. Unrelated words "
+              "point in unrelated directions, at about a right angle, not in opposite ones.",
+        "zh": "内置模型里 cos({a}, {b}) = {cos}：几乎正交，与第 002 课所说一致。无关的词指向互不相关的方向，"
+              "大约成直角，而不是方向相反。",
     },
     "tour.q.shuffle": {
         "en": "Predict: without positions, after reordering the words, do the outputs (matched word by word) change?",

@@ -83,6 +83,9 @@ STRINGS = {
         "en": "with the mask a token sees only the tokens before its slot: shuffling changes what each one sees",
         "zh": "有掩码时，每个 token 只能看到它所在槽位之前的 token：打乱顺序就改变了每个 token 看到的内容",
     },
+    "why.tab_outputs": {"en": "Outputs in both orders", "zh": "两种顺序的输出"},
+    "why.tab_difference": {"en": "Difference per token", "zh": "每个 token 的差异"},
+    "why.tab_words": {"en": "Dog bites man (狗咬人), and the causal mask", "zh": "狗咬人与因果掩码"},
     "why.dog_header": {"en": "狗咬人 vs 人咬狗 (dog bites man vs man bites dog)", "zh": "狗咬人与人咬狗"},
     "why.dog": {
         "en": (
