@@ -1,10 +1,12 @@
-"""Real model: the token and position tables of a pretrained model (all-MiniLM-L6-v2, bundled, offline)."""
+"""Real model: the token table of a pretrained model (all-MiniLM-L6-v2, bundled, offline); its learned position
+table has its own page (learned_positions.py)."""
 import streamlit as st
 
 from embedviz.app import lessons_view
 from embedviz.app import real_model_view as view
 from embedviz.app.errors import localized
 from embedviz.app.i18n import t
+from embedviz.app.step_section import step_figure
 from embedviz.app.widgets import BIND, int_slider, notice, plot, show_error
 from embedviz.figures import real_model as figs
 
@@ -22,26 +24,9 @@ def ranked(tokens, scores, title: str) -> None:
         plot(figs.score_bars, tokens, scores, title=title, x_title="cos")
 
 
-def steps_table(views: dict) -> None:
-    st.dataframe(view.step_rows(views, columns=[t(f"real.col_{c}") for c in view.STEP_COLUMNS]), hide_index=True)
-
-
-def step_figure(views: dict, series: dict, axis: str) -> None:
-    """cos(row t, row t+1) along the table(s), the first table's rough steps circled, then those steps' numbers."""
-    rough = views["rough"]
-    # built directly, never through the shared figure cache: an uploaded table is used here too
-    plot(figs.step_curves(views["rows"][:-1], series, rough_steps=rough,
-                          rough_values=views["adjacent"][rough - views["rows"][0]], rough_name=t("real.rough"),
-                          title=t("real.steps_title"), x_title=t("real.step_axis", axis=axis), y_title="cos",
-                          note=t("real.steps_note", typical=views["typical"])))
-    st.markdown(t("real.rough_header", steps=", ".join(f"{s}→{s + 1}" for s in rough) or "–",
-                  norm=views["median_norm"]))
-    steps_table(views)
-
-
 st.title(t("real.title"))
-st.markdown(t("real.intro"))
 info = view.model_info()
+st.markdown(f'{t("real.intro")}\n\n{t("real.positions_moved", L=info["num_positions"], D=info["d_model"])}')
 metrics = st.columns(4)
 metrics[0].metric(t("real.metric_vocab"), f"{info['vocab_size']:,}")
 metrics[1].metric("d_model", f"{info['d_model']:,}")
@@ -51,8 +36,8 @@ st.latex(r"\cos(u, v) = \frac{u \cdot v}{\lVert u \rVert\,\lVert v \rVert}\in[-1
 
 measured = view.lesson_pairs()
 st.markdown(t("real.lesson_header"))
-st.dataframe(view.lesson_rows(measured, columns=[t(f"real.col_{c}") for c in view.LESSON_COLUMNS],
-                              lesson=t("real.lesson_source"), here=t("real.here_source")), hide_index=True)
+st.table(view.lesson_rows(measured, columns=[t(f"real.col_{c}") for c in view.LESSON_COLUMNS],
+                          lesson=t("real.lesson_source"), here=t("real.here_source")), hide_index=True)
 st.caption(t("real.lesson_caption", cat_dog=measured[("cat", "dog")], cat_car=measured[("cat", "car")],
              rank=view.neighbour_rank("cat", "car"), V=f"{view.model_info()['vocab_size']:,}",
              cat_airplane=measured[("cat", "airplane")], cat_tuesday=measured[("cat", "tuesday")]))
@@ -69,7 +54,7 @@ else:
     s2.table({t("sub.col_piece"): [p for p, _ in pieces], t("sub.col_id"): [i for _, i in pieces]})
     s1.caption(t("sub.count", word=sub_word, n=len(pieces), pieces=" + ".join(p for p, _ in pieces)))
 
-pairs_tab, analogy_tab, neighbours_tab, map_tab, positions_tab, upload_tab = st.tabs(
+pairs_tab, analogy_tab, neighbours_tab, map_tab, upload_tab = st.tabs(
     view.tab_labels(), key=view.TAB_KEY, bind=BIND)
 
 if pairs_tab.open:
@@ -134,42 +119,6 @@ if map_tab.open:
             plot(figs.word_map, result["points"], result["labels"], result["groups"], title=t("real.map_title"),
                  note=t("real.map_note"))
             notice("real.map_notice")
-
-if positions_tab.open:
-    with positions_tab:
-        L = info["num_positions"]
-        st.markdown(t("real.positions_intro", L=L, D=info["d_model"]))
-        start, stop = st.slider(t("real.window"), 0, L - 1, (0, L - 1), key="real_window", bind=BIND)
-        learned, sinusoidal = view.row_views("learned", 0, L), view.row_views("sinusoidal", 0, L)
-        first, last = learned["adjacent"][0], learned["adjacent"][-1]
-        cols = st.columns(4)
-        cols[0].metric(t("real.metric_typical"), f"{learned['typical']:.4f}")
-        cols[1].metric(t("real.metric_first"), f"{first:.4f}", f"{first - learned['typical']:+.4f}")
-        cols[2].metric(t("real.metric_last", a=L - 2, b=L - 1), f"{last:.4f}", f"{last - learned['typical']:+.4f}")
-        cols[3].metric(t("real.metric_sinusoidal"), f"{sinusoidal['typical']:.4f}")
-        try:
-            window, sin_window = (view.row_views(s, start, stop + 1) for s in ("learned", "sinusoidal"))
-        except ValueError as error:
-            show_error(error)
-        else:
-            step = window["step"]
-            plot(figs.matrices_side_by_side,
-                window["similarity"], sin_window["similarity"], window["rows"][::step],
-                title=t("real.matrix_title", a=start, b=stop), x_title=t("common.position"),
-                note=t("real.matrix_note") if step == 1 else t("common.downsampled", rs=step, cs=step),
-                subplot_titles=[t("real.learned"), t("real.sinusoidal")])
-            plot(figs.rows_pca, window["pca"], window["rows"], title=t("real.pca_positions_title", a=start, b=stop),
-                 color_title=t("common.position"), note=t("real.pca_positions_note"))
-            st.markdown(t("real.turn" if window["rotation"] else "real.no_turn", deg=window["turn_degrees"],
-                          period=window["period"]))
-        step_figure(learned, {t("real.learned"): learned["adjacent"], t("real.sinusoidal"): sinusoidal["adjacent"]},
-                    t("common.position"))
-        curves = view.offset_curves(("learned", "sinusoidal"))
-        plot(figs.offset_curve, curves["offsets"], {t("real.learned"): curves["learned"],
-                                 t("real.sinusoidal"): curves["sinusoidal"]},
-             title=t("real.offset_title"), x_title=t("real.offset_axis"), y_title="cos",
-             note=t("real.offset_note", period=learned["period"]))
-        notice("real.positions_notice")
 
 if upload_tab.open:
     with upload_tab:

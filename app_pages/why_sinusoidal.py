@@ -3,12 +3,13 @@ import streamlit as st
 
 from embedviz.app import lessons_view as view
 from embedviz.app.i18n import t
-from embedviz.app.widgets import choice_slider, human_number, int_slider, notice, plot, show_error
+from embedviz.app.widgets import choice_slider, human_number, int_slider, notice, plot, show_error, tab_labels
 from embedviz.figures import lessons as figs
 
 LENGTHS = (4, 8, 10, 16, 32, 64, 100, 128, 256, 512, 1000, 1024, 2048, 4096)
 D_OPTIONS = (2, 4, 6, 8, 10, 12, 16, 24, 32, 48, 64)
 SCHEMES = ("raw", "normalized", "binary", "sinusoidal")
+TABS = ("raw", "norm", "binary", "smooth", "table")  # tab codes: naive.tab_<code>
 
 st.title(t("naive.title"))
 st.markdown(t("naive.intro"))
@@ -31,64 +32,75 @@ p, s = v["position"], v["summary"]
 if v["clipped"]:
     st.caption(t("naive.clipped", asked=f"{position:,}", L=f"{length:,}", p=f"{p:,}"))
 
-# 1. raw index
-st.subheader(t("naive.raw_header"))
-st.markdown(t("naive.raw_text"))
-m1, m2 = st.columns(2)
-m1.metric(t("naive.raw_max"), f"{s['raw']['max_abs']:,.0f}")
-m2.metric(t("naive.raw_ratio"), f"{s['raw_vs_embedding']:,.0f}")
-plot(figs.values_figure(v["x"], {t("naive.series_raw"): v["raw"]}, title=t("naive.raw_title", L=f"{length:,}"),
-                        x_title=t("common.position"), y_title=t("naive.value"), marker=p, marker_name=f"p = {p:,}"))
+# bound tabs run lazily: a page open or a slider step draws the open tab's section only, and the tab is in the URL
+raw_tab, norm_tab, binary_tab, smooth_tab, table_tab = st.tabs(
+    tab_labels("naive_tab", [f"naive.tab_{code}" for code in TABS]), key="naive_tab", bind="query-params")
 
-# 2. index / length
-st.subheader(t("naive.norm_header"))
-st.markdown(t("naive.norm_text"))
-m1, m2, m3 = st.columns(3)
-m1.metric(t("naive.norm_value", p=f"{p:,}", L=f"{length:,}"), f"{v['value']:.4g}")
-m2.metric(t("naive.norm_other", L2=f"{other:,}"), f"{v['same_value_other']:,.4g}")
-m3.metric(t("naive.norm_step"), f"{s['normalized']['step_max']:.4g}")
-plot(figs.values_figure(
-    v["x"], {t("naive.series_norm", L=f"{L:,}"): curve for L, curve in v["normalized"].items()},
-    title=t("naive.norm_title"), x_title=t("common.position"), y_title=t("naive.value"), marker=p,
-    marker_name=f"p = {p:,}",
-))
+if raw_tab.open:  # 1. raw index
+    with raw_tab:
+        st.subheader(t("naive.raw_header"))
+        st.markdown(t("naive.raw_text"))
+        m1, m2 = st.columns(2)
+        m1.metric(t("naive.raw_max"), f"{s['raw']['max_abs']:,.0f}")
+        m2.metric(t("naive.raw_ratio"), f"{s['raw_vs_embedding']:,.0f}")
+        plot(figs.values_figure(v["x"], {t("naive.series_raw"): v["raw"]}, title=t("naive.raw_title", L=f"{length:,}"),
+                                x_title=t("common.position"), y_title=t("naive.value"), marker=p,
+                                marker_name=f"p = {p:,}"))
 
-# 3. binary, and the smooth counter
-st.subheader(t("naive.bin_header"))
-st.markdown(t("naive.bin_text"))
-st.markdown(t("naive.code", p=f"{p:,}", D=d_model, code="".join(map(str, reversed(v["code"])))))
-if s["collide"]:
-    a, b = s["collide"]
-    st.warning(t("naive.collide", D=d_model, n=f"{b:,}", a=a, b=f"{b:,}"))
-plot(figs.counter_figure(
-    v["binary"], v["smooth"], v["counter_positions"], title=t("naive.counter_title", n=len(v["counter_positions"])),
-    subplot_titles=[t("naive.counter_binary"), t("naive.counter_smooth")], x_title=t("common.position"),
-    y_title=t("naive.bit"), note=t("naive.counter_note", periods=", ".join(f"{q:,.0f}" for q in v["periods"])),
-))
-if v["steps"]:
-    plot(figs.steps_figure(
-        v["step_positions"], {t(f"naive.scheme_{k}"): c for k, c in v["steps"].items()},
-        title=t("naive.steps_title", D=d_model), x_title=t("common.position"), y_title=t("naive.steps_y"),
-        note=t("naive.steps_note"),
-    ))
-st.markdown(t("naive.sin_text"))
+if norm_tab.open:  # 2. index / length
+    with norm_tab:
+        st.subheader(t("naive.norm_header"))
+        st.markdown(t("naive.norm_text"))
+        m1, m2, m3 = st.columns(3)
+        m1.metric(t("naive.norm_value", p=f"{p:,}", L=f"{length:,}"), f"{v['value']:.4g}")
+        m2.metric(t("naive.norm_other", L2=f"{other:,}"), f"{v['same_value_other']:,.4g}")
+        m3.metric(t("naive.norm_step"), f"{s['normalized']['step_max']:.4g}")
+        plot(figs.values_figure(
+            v["x"], {t("naive.series_norm", L=f"{L:,}"): curve for L, curve in v["normalized"].items()},
+            title=t("naive.norm_title"), x_title=t("common.position"), y_title=t("naive.value"), marker=p,
+            marker_name=f"p = {p:,}",
+        ))
 
-# the four side by side
-st.subheader(t("naive.table_header"))
-st.dataframe(
-    {
-        t("naive.col_scheme"): [t(f"naive.scheme_{k}") for k in SCHEMES],
-        t("naive.col_max"): [s[k]["max_abs"] for k in SCHEMES],
-        t("naive.col_step_min"): [s[k]["step_min"] for k in SCHEMES],
-        t("naive.col_step_max"): [s[k]["step_max"] for k in SCHEMES],
-        t("naive.col_distinct", L=f"{length:,}"): [s[k]["distinct"] for k in SCHEMES],
-    },
-    column_config={t(f"naive.col_{c}"): st.column_config.NumberColumn(format="%.4g")
-                   for c in ("max", "step_min", "step_max")},
-    hide_index=True,
-)
+if binary_tab.open:  # 3. binary, and the smooth counter with the same periods
+    with binary_tab:
+        st.subheader(t("naive.bin_header"))
+        st.markdown(t("naive.bin_text"))
+        st.markdown(t("naive.code", p=f"{p:,}", D=d_model, code="".join(map(str, reversed(v["code"])))))
+        if s["collide"]:
+            a, b = s["collide"]
+            st.warning(t("naive.collide", D=d_model, n=f"{b:,}", a=a, b=f"{b:,}"))
+        plot(figs.counter_figure(
+            v["binary"], v["smooth"], v["counter_positions"],
+            title=t("naive.counter_title", n=len(v["counter_positions"])),
+            subplot_titles=[t("naive.counter_binary"), t("naive.counter_smooth")], x_title=t("common.position"),
+            y_title=t("naive.bit"), note=t("naive.counter_note", periods=", ".join(f"{q:,.0f}" for q in v["periods"])),
+        ))
 
-# history: learned vs sinusoidal
-st.subheader(t("naive.history_header"))
-st.markdown(t("naive.history"))
+if smooth_tab.open:  # the fix: every step the same distance
+    with smooth_tab:
+        st.markdown(t("naive.sin_text"))
+        if v["steps"]:
+            plot(figs.steps_figure(
+                v["step_positions"], {t(f"naive.scheme_{k}"): c for k, c in v["steps"].items()},
+                title=t("naive.steps_title", D=d_model), x_title=t("common.position"), y_title=t("naive.steps_y"),
+                note=t("naive.steps_note"),
+            ))
+
+if table_tab.open:  # the four side by side
+    with table_tab:
+        st.subheader(t("naive.table_header"))
+        st.dataframe(
+            {
+                t("naive.col_scheme"): [t(f"naive.scheme_{k}") for k in SCHEMES],
+                t("naive.col_max"): [s[k]["max_abs"] for k in SCHEMES],
+                t("naive.col_step_min"): [s[k]["step_min"] for k in SCHEMES],
+                t("naive.col_step_max"): [s[k]["step_max"] for k in SCHEMES],
+                t("naive.col_distinct", L=f"{length:,}"): [s[k]["distinct"] for k in SCHEMES],
+            },
+            column_config={t(f"naive.col_{c}"): st.column_config.NumberColumn(format="%.4g")
+                           for c in ("max", "step_min", "step_max")},
+            hide_index=True,
+        )
+
+st.markdown(t("naive.history_pointer"))  # learned vs sinusoidal: on the Learned positions page
 notice("naive.notice")

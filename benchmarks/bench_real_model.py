@@ -1,4 +1,5 @@
-"""Real model page: model load, core lookups, PCA, and page rerun times at the defaults and slider extremes.
+"""Real model and Learned positions pages: model load, core lookups, PCA, and page rerun times at the defaults and
+slider extremes.
 
 Run: .venv/bin/python benchmarks/bench_real_model.py
 """
@@ -17,19 +18,21 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks._apptest import chart_sizes, median_time, print_header, print_row  # noqa: E402
 from embedviz import position_analysis  # noqa: E402
+from embedviz.app.locales.learn import STRINGS as LEARN  # noqa: E402
 from embedviz.app.locales.real import STRINGS  # noqa: E402
 from embedviz.pretrained import load_bundled_model  # noqa: E402
 from embedviz.similarity import cosine_similarity_matrix, pca_2d  # noqa: E402
 from embedviz.word_vectors import analogy, nearest_neighbours  # noqa: E402
 
 PAGE = str(ROOT / "app_pages" / "real_model.py")
-TABS = {code: STRINGS[f"real.tab_{code}"]["en"] for code in ("pairs", "analogy", "neighbours", "map", "positions",
-                                                               "upload")}
+TABS = {code: STRINGS[f"real.tab_{code}"]["en"] for code in ("pairs", "analogy", "neighbours", "map", "upload")}
+LEARNED = str(ROOT / "app_pages" / "learned_positions.py")  # the position table's own page since issue 12
+LEARN_TABS = {code: LEARN[f"learn.tab_{code}"]["en"] for code in ("steps", "matrix", "rotation", "distance")}
 UPLOAD_SHAPE = (1_024, 976)  # the costliest table the upload views take whole: 1,024 rows x 976 = 1M values (the cap)
 
 
 def randomized_pca(table: np.ndarray) -> np.ndarray:
-    return pca_2d(table, solver="randomized")  # what the page's position tab draws
+    return pca_2d(table, solver="randomized")  # what the Learned positions page's rotation tab draws
 
 
 def core_numbers() -> None:
@@ -73,11 +76,12 @@ def page_numbers() -> None:
 
     results, largest = [], (0, "")
 
-    def measure(label: str, tab: str, change=None) -> None:
+    def measure(label: str, tab: str, change=None, *, page: str = PAGE, key: str = "real_tab",
+                tabs: dict = TABS) -> None:
         """First run after the change (cold caches for a new value), then the median of 3 reruns."""
         nonlocal largest
-        at = AppTest.from_file(PAGE, default_timeout=120)
-        at.session_state["real_tab"] = TABS[tab]
+        at = AppTest.from_file(page, default_timeout=120)
+        at.session_state[key] = tabs[tab]
         at.run()
         start = time.perf_counter()
         if change is not None:
@@ -107,9 +111,14 @@ def page_numbers() -> None:
     measure("analogy k = 30", "analogy", lambda at: at.slider(key="real_ak").set_value(30))
     measure("neighbours k = 1", "neighbours", lambda at: at.slider(key="real_k").set_value(1))
     measure("neighbours k = 50", "neighbours", lambda at: at.slider(key="real_k").set_value(50))
-    measure("positions window (0, 1)", "positions", lambda at: at.slider(key="real_window").set_value((0, 1)))
-    measure("positions window (3, 509)", "positions", lambda at: at.slider(key="real_window").set_value((3, 509)))
-    measure("positions window (500, 511)", "positions", lambda at: at.slider(key="real_window").set_value((500, 511)))
+    learned = {"page": LEARNED, "key": "learn_tab", "tabs": LEARN_TABS}
+    for tab in LEARN_TABS:
+        measure(f"learned positions: {tab} tab, defaults", tab, **learned)
+    for window in ((0, 1), (3, 509), (500, 511)):
+        measure(f"learned positions: matrix window {window}", "matrix",
+                lambda at, w=window: at.slider(key="learn_window").set_value(w), **learned)
+        measure(f"learned positions: PCA window {window}", "rotation",
+                lambda at, w=window: at.slider(key="learn_rows").set_value(w), **learned)
     measure(f"upload {UPLOAD_SHAPE[0]:,} x {UPLOAD_SHAPE[1]}, 256 rows (default)", "upload", upload(None))
     measure(f"upload {UPLOAD_SHAPE[0]:,} x {UPLOAD_SHAPE[1]}, rows = 2", "upload", upload(2))
     measure(f"upload {UPLOAD_SHAPE[0]:,} x {UPLOAD_SHAPE[1]}, rows = 1,024 (max)", "upload", upload(1_024))

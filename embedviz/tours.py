@@ -177,6 +177,7 @@ CALC = {"tok_tab": Label("tok.tab_params")}
 GROUPS = {"tr_tab": Label("train.tab_groups"), "tr_groups": "abcdefghij ABCDEFGHIJ", "tr_steps": 500, "tr_d": 16,
           "tr_lr": 0.01, "tr_seed": 0, "tr_soft": "vocab"}
 SIN = {"sin_base": 10_000.0, "sin_p": 5, "sin_k": 3}
+NAIVE = {"naive_tab": Label("naive.tab_norm"), "naive_L": 1_000, "naive_L2": 10, "naive_p": 500, "naive_d": 8}
 WHY = {"why_split": "words", "why_shuffle": "reverse", "why_pos": "none", "why_seed": 0, "why_d": 8}
 ROPE = {"rope_preset": "custom", "rope_pairing": "half", "rope_hd": 128, "rope_theta": 10_000.0, "rope_len": 4_096,
         "rope_i": 0, "rope_m": 5, "rope_n": 3, "rope_s": 45}
@@ -234,11 +235,12 @@ TOURS: dict[str, Tour] = {
             Step("token-embeddings", _calc("Qwen3-0.6B"), "qwen"),
             Step("real-model", {"real_tab": Label("real.tab_pairs")}, "pairs"),
             Step("why-position", {**WHY, "why_text": "the cat sat on the mat"}, "permute", SHUFFLE),
-            Step("sinusoidal", {**SIN, "sin_d": 8, "sin_L": 16}, "d8"),
-            Step("sinusoidal", {**SIN, "sin_d": 8, "sin_L": 128}, "distance"),
+            Step("why-sine-cosine", NAIVE, "naive"),
+            Step("sinusoidal", {**SIN, "sin_d": 8, "sin_L": 128}, "d8"),
             Step("sinusoidal", {**SIN, "sin_d": 64, "sin_L": 100}, "heatmap", NEAR_FAR),
             Step("rope", ROPE, "pair", SHIFTED),
             Step("rope", {**ROPE, "rope_win": 512}, "decay"),
+            Step("learned-positions", {"learn_tab": Label("learn.tab_steps")}, "learned"),
             Step("compare", {"cmp_d": 64, "cmp_len": 1_024, "cmp_heads": 8, "cmp_k": 1}, "properties"),
             Step("rope", _rope("Qwen3-0.6B"), "theta"),
             Step("context-extension", {"ctx_src": "Qwen3-0.6B (YaRN 128K)", "ctx_method": "yarn",

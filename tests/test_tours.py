@@ -35,7 +35,7 @@ def test_steps_name_real_pages_and_their_widget_keys():
     urls = {url for _, entries in PAGES for *_, url in entries}
     prefixes = {"home": "home_", "token-embeddings": "tok_", "trained-embedding": "tr_", "why-position": "why_",
                 "sinusoidal": "sin_", "rope": "rope_", "compare": "cmp_", "context-extension": "ctx_",
-                "real-model": "real_"}
+                "real-model": "real_", "why-sine-cosine": "naive_", "learned-positions": "learn_"}
     for lesson, tour in tours.TOURS.items():
         for step in tour.steps:
             assert step.page in urls, (lesson, step.page)
@@ -44,11 +44,11 @@ def test_steps_name_real_pages_and_their_widget_keys():
 
 
 def test_step_lookup_names_what_exists():
-    assert tours.step("003", 4).name == "d8"
+    assert tours.step("003", 5).name == "d8"
     with pytest.raises(ValueError, match=r"tour \('007'\) must be one of 000, 001"):
         tours.step("007", 1)
-    with pytest.raises(ValueError, match=r"step \(12\) must be between 1 and 11 for tour 003"):
-        tours.step("003", 12)
+    with pytest.raises(ValueError, match=r"step \(13\) must be between 1 and 12 for tour 003"):
+        tours.step("003", 13)
     with pytest.raises(ValueError, match="asks no question"):
         tours.answer("003", 1)
 
@@ -56,7 +56,7 @@ def test_step_lookup_names_what_exists():
 def test_lesson_settings_are_the_lessons_numbers():
     """A few rows carry the lessons' own settings: text 003's D = 8 table, text 001's 500 steps, text 004's
     100,000 x 4,096 matrix, text 002's ANDREA-120M and text 003's Qwen3-0.6B tables."""
-    assert tours.step("003", 4).settings["sin_d"] == 8
+    assert tours.step("003", 5).settings["sin_d"] == 8
     assert tours.step("001", 4).settings["tr_steps"] == 500
     s = tours.step("004", 1).settings
     assert (s["tok_V"], s["tok_D"]) == (100_000, 4_096)

@@ -31,8 +31,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from stclient import StreamlitSession  # noqa: E402
 
 # Pages whose widgets include sliders (the home and real-model pages have text inputs and selects only).
-SLIDER_PAGES = ["token-embeddings", "trained-embedding", "why-position", "sinusoidal", "rope", "compare",
-                "context-extension"]
+# url paths (with a query where the sliders sit in a tab other than the one a page opens on)
+SLIDER_PAGES = ["token-embeddings", "trained-embedding", "why-position", "why-sine-cosine", "sinusoidal",
+                "learned-positions?learn_tab=Rotation+%28PCA%29", "rope", "compare", "context-extension"]
 PAGES = [p for p in os.environ.get("EMBEDVIZ_LOAD_PAGES", ",".join(SLIDER_PAGES)).split(",") if p]
 THINK = tuple(float(x) for x in os.environ.get("EMBEDVIZ_LOAD_THINK", "3,8").split(","))
 TIMEOUT = float(os.environ.get("EMBEDVIZ_LOAD_TIMEOUT", "60"))

@@ -168,8 +168,10 @@ class StreamlitSession:
     # what a student does
 
     def open(self, page: str, query_string: str = "") -> StepResult:
-        """Open a tab on ``page`` (its URL path, "" for the default page) and wait for the first run."""
-        self.page_name, self.query_string, self.page_script_hash = page, query_string, ""
+        """Open a tab on ``page`` (its URL path, "" for the default page; "path?query" as a link has it, e.g. a
+        page's tab) and wait for the first run."""
+        page, _, query = page.partition("?")
+        self.page_name, self.query_string, self.page_script_hash = page, query_string or query, ""
         if self.ws is None:
             self.connect()
         start = time.perf_counter()

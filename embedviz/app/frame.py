@@ -29,6 +29,8 @@ PAGES: list[tuple[str, list[tuple[str, str, str, str]]]] = [
             ("app_pages/why_position.py", "why.nav", ":material/shuffle:", "why-position"),
             ("app_pages/why_sinusoidal.py", "naive.nav", ":material/help:", "why-sine-cosine"),
             ("app_pages/sinusoidal.py", "sin.nav", ":material/waves:", "sinusoidal"),
+            # learned positions get their place before RoPE: the road BERT and GPT-2 took, the paper's alternative
+            ("app_pages/learned_positions.py", "learn.nav", ":material/view_list:", "learned-positions"),
             ("app_pages/input_layer.py", "inl.nav", ":material/input:", "input-layer"),
             ("app_pages/rope.py", "rope.nav", ":material/rotate_right:", "rope"),
             ("app_pages/compare.py", "cmp.nav", ":material/compare:", "compare"),

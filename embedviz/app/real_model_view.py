@@ -1,4 +1,5 @@
-"""Cached calls for the "Real model" page: the bundled MiniLM tables, word lookups, and position-table views.
+"""Cached calls for the "Real model" and "Learned positions" pages: the bundled MiniLM tables, word lookups, and
+the views of a table's rows (the learned position table, or an uploaded table).
 
 The model is one shared resource (st.cache_resource, read-only arrays); every result is st.cache_data keyed by
 plain strings and ints. Words that are not a single token of the vocabulary come back as per-row messages (pairs,
@@ -15,15 +16,17 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from embedviz import position_analysis, sinusoidal
-from embedviz.app.i18n import catalog, t
+from embedviz.app import widgets
+from embedviz.app.i18n import t
 from embedviz.downsample import CELL_BUDGET, OFFSET_POINTS, block_mean, log_spaced_indices
 from embedviz.pretrained import PretrainedEmbeddings, load_bundled_model, load_embedding_file
 from embedviz.tensor_files import MAX_UPLOAD_BYTES, MAX_UPLOAD_ELEMENTS
 from embedviz.word_vectors import analogy, nearest_neighbours, pair_similarity, project_2d
 from embedviz.similarity import cosine_similarity_matrix, pca_2d
 
-TAB_CODES = ("pairs", "analogy", "neighbours", "map", "positions", "upload")
+TAB_CODES = ("pairs", "analogy", "neighbours", "map", "upload")
 TAB_KEY = "real_tab"
+FINE_TUNE_LENGTH = 128  # all-MiniLM-L6-v2's model card: its sentence fine-tuning truncated inputs to 128 tokens
 LESSON_QWEN = {("猫", "狗"): 0.4233, ("猫", "汽车"): 0.1562}  # text 003's printout for Qwen3-0.6B (not computable here)
 LESSON_PAIRS = (("cat", "dog"), ("cat", "car"))  # the same question asked in English of the bundled model
 # car is no unrelated word for cat in this model (its 9th nearest token): pairs the data supports as unrelated
@@ -53,15 +56,8 @@ def model_info() -> dict:
 
 
 def tab_labels() -> list[str]:
-    """The tab labels in the current language. The tabs are bound to ?real_tab= by label, so a tab chosen in the
-    other language (a session that just switched, or a shared link) is mapped to this language's label."""
-    labels = [t(f"real.tab_{code}") for code in TAB_CODES]
-    chosen = st.session_state.get(TAB_KEY) or st.query_params.get(TAB_KEY)
-    if chosen and chosen not in labels:
-        for code, label in zip(TAB_CODES, labels):
-            if chosen in catalog()[f"real.tab_{code}"].values():
-                st.session_state[TAB_KEY] = label
-    return labels
+    """The Real model page's tab labels in the current language (see widgets.tab_labels)."""
+    return widgets.tab_labels(TAB_KEY, [f"real.tab_{code}" for code in TAB_CODES])
 
 
 # ------------------------------------------------------------------------------------------------ words

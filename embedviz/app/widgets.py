@@ -14,7 +14,7 @@ import streamlit as st
 from plotly.basedatatypes import BaseFigure
 
 from embedviz.app.errors import localized
-from embedviz.app.i18n import t
+from embedviz.app.i18n import catalog, t
 from embedviz.downsample import log_options  # noqa: F401  (the stops of the pages' log-scale sliders)
 from embedviz.figures.export import figure_csv, file_name, slug
 
@@ -122,6 +122,21 @@ def lesson_button(key: str, label: str, values: dict, *, help: str | None = None
     """
     st.button(t(label), key=key, help=t(help) if help else None, on_click=_set_state, args=(dict(values),),
               icon=":material/school:")
+
+
+def tab_labels(key: str, label_keys: Sequence[str]) -> list[str]:
+    """The labels (i18n keys) of tabs bound to the URL as ?<key>=, in the current language.
+
+    Bound tabs hold their label, so a tab chosen in the other language (a session that just switched, or a shared
+    link) is mapped to this language's label, and a label no tab has any more (an old link to a tab that moved to
+    a page of its own, such as Real model's "Position table") opens the first tab.
+    """
+    labels = [t(k) for k in label_keys]
+    chosen = st.session_state.get(key) or st.query_params.get(key)
+    if chosen and chosen not in labels:
+        known = {text: label for k, label in zip(label_keys, labels) for text in catalog()[k].values()}
+        st.session_state[key] = known.get(chosen, labels[0])
+    return labels
 
 
 def _set_state(values: dict) -> None:

@@ -22,8 +22,7 @@ from tests.app import pagetest as pt
 from tests.conftest import ROOT
 
 PAGE = str(ROOT / "app_pages" / "real_model.py")
-TABS = {code: STRINGS[f"real.tab_{code}"]["en"] for code in ("pairs", "analogy", "neighbours", "map", "positions",
-                                                               "upload")}
+TABS = {code: STRINGS[f"real.tab_{code}"]["en"] for code in ("pairs", "analogy", "neighbours", "map", "upload")}
 
 
 # ------------------------------------------------------------------------------------------------ helpers
@@ -88,7 +87,7 @@ def test_defaults_show_the_lesson_pairs_and_the_word_pair_bars():
 
 def test_lesson_table_keeps_qwen_numbers_apart_from_the_live_ones():
     at = _page()
-    table = at.dataframe[0].value
+    table = at.table[0].value  # four rows: an HTML table, the page opens without the data grid
     rows = {row["pair"]: (row["model"], row["cos"]) for _, row in table.iterrows()}
     assert rows["猫 / 狗"] == ("Qwen3-0.6B", 0.4233) and rows["猫 / 汽车"] == ("Qwen3-0.6B", 0.1562)  # text 003
     assert rows["cat / dog"] == ("all-MiniLM-L6-v2", 0.4239) and rows["cat / car"] == ("all-MiniLM-L6-v2", 0.3212)
@@ -96,8 +95,7 @@ def test_lesson_table_keeps_qwen_numbers_apart_from_the_live_ones():
     assert "0.4239 > cat–car 0.3212" in at.caption[0].value
 
 
-@pytest.mark.parametrize("tab, charts", [("analogy", 1), ("neighbours", 1), ("map", 1), ("positions", 4),
-                                         ("upload", 0)])
+@pytest.mark.parametrize("tab, charts", [("analogy", 1), ("neighbours", 1), ("map", 1), ("upload", 0)])
 def test_every_tab_runs_at_its_defaults(tab, charts):
     at = _page(tab)
     pt.ok(at)
@@ -134,7 +132,7 @@ def test_analogy_default_is_queen_as_numpy_finds_it():
     scores = tokens @ target / (np.linalg.norm(tokens, axis=1) * np.linalg.norm(target))
     scores[[vocab["king"], vocab["man"], vocab["woman"]]] = -np.inf
     order = np.argsort(-scores)[:10]
-    table = at.dataframe[1].value
+    table = at.dataframe[0].value
     assert table["token"].iloc[0] == "queen" and vocab["queen"] == order[0]
     np.testing.assert_allclose(table["cos"], np.round(scores[order], 4), atol=1e-4)
     assert round(float(scores[order[0]]), 4) == 0.5115
@@ -154,18 +152,18 @@ def test_analogy_slider_extremes(k):
     at = _page("analogy")
     at.slider(key="real_ak").set_value(k).run()
     pt.ok(at)
-    assert len(at.dataframe[1].value) == k
+    assert len(at.dataframe[0].value) == k
 
 
 def test_neighbours_slider_extremes_and_a_changed_word():
     at = _page("neighbours")
     pt.ok(at)
-    assert list(at.dataframe[1].value["token"][:3]) == ["cats", "kitten", "kitty"]
+    assert list(at.dataframe[0].value["token"][:3]) == ["cats", "kitten", "kitty"]
     before = pt.chart_json(at)
     for k in (1, 50):
         at.slider(key="real_k").set_value(k).run()
         pt.ok(at)
-        assert len(at.dataframe[1].value) == k
+        assert len(at.dataframe[0].value) == k
     assert pt.chart_json(at) != before
     at.text_input(key="real_word").set_value("unbelievably").run()
     assert not at.exception and len(at.error) == 1 and "word pieces" in at.error[0].value
@@ -183,46 +181,6 @@ def test_word_map_groups_skips_bad_words_and_needs_two():
     assert list(trace["text"]) == ["cat", "dog", "car"]
     at.text_area(key="real_words").set_value("cat").run()
     assert not at.exception and len(at.error) == 1 and "at least 2" in at.error[0].value
-
-
-# ------------------------------------------------------------------------------------------------ positions
-
-
-def test_position_tab_shows_the_measured_ends():
-    at = _page("positions")
-    pt.ok(at)
-    _, _, positions = _reference()
-    adjacent = [_cos(positions[t], positions[t + 1]) for t in range(positions.shape[0] - 1)]
-    assert pt.metric(at, "typical step") == f"{np.median(adjacent):.4f}" == "0.8513"
-    assert pt.metric(at, "first step") == f"{adjacent[0]:.4f}" == "0.2757"
-    assert pt.metric(at, "last step 510 → 511") == f"{adjacent[-1]:.4f}" == "0.5162"
-    steps = next(m.value for m in at.markdown if m.value.startswith("**Where it is not smooth"))
-    assert "0→1" in steps and "510→511" in steps
-    rough = at.dataframe[1].value
-    assert rough.iloc[0, 0] == "0 → 1" and rough.iloc[-1, 0] == "510 → 511"
-    # Side by side: learned and sinusoidal matrices of the same (block-averaged) size.
-    left, right = _traces(at, 0)[:2]
-    assert pt.values(left["z"]).size == pt.values(right["z"]).size == 256 * 256
-    assert any("62°" in m.value for m in at.markdown)  # the rotation training found, measured live
-
-
-@pytest.mark.parametrize("window", [(0, 1), (0, 511), (500, 511), (100, 160)])
-def test_position_window_extremes(window):
-    at = _page("positions")
-    at.slider(key="real_window").set_value(window).run()
-    pt.ok(at)
-    left = _traces(at, 0)[0]
-    size = window[1] - window[0] + 1
-    expected = size if size <= 384 else -(-size // -(-size // 384))
-    assert pt.values(left["z"]).size == expected * expected
-
-
-def test_a_window_of_one_position_is_an_error_not_a_traceback():
-    at = _page("positions")
-    at.slider(key="real_window").set_value((7, 7)).run()
-    assert not at.exception
-    assert len(at.error) == 1 and "at least 2 rows" in at.error[0].value
-    assert len(at.get("plotly_chart")) == 2  # the whole-table curves still show
 
 
 # ------------------------------------------------------------------------------------------------ uploads
@@ -271,25 +229,37 @@ def test_query_params_round_trip_into_the_widgets():
     at = _page(real_tab=TABS["neighbours"], real_word="river", real_k="3")
     pt.ok(at)
     assert at.text_input(key="real_word").value == "river" and at.slider(key="real_k").value == 3
-    assert len(at.dataframe[1].value) == 3
-    at = _page(real_tab=TABS["positions"], real_window=["100", "160"])
-    assert at.slider(key="real_window").value == (100, 160)
+    assert len(at.dataframe[0].value) == 3
     at = _page(real_tab=TABS["analogy"], real_a="paris", real_b="france", real_c="england")
-    assert at.dataframe[1].value["token"].iloc[0] == "london"
+    assert at.dataframe[0].value["token"].iloc[0] == "london"
 
 
 def test_chinese_changes_the_text_and_keeps_the_open_tab():
-    english = _page("positions")
-    at = _page("positions", lang="zh")
+    english = _page("upload")
+    at = _page("upload", lang="zh")
     pt.ok(at)
     assert at.title[0].value != english.title[0].value
     assert pt.is_chinese(at.title[0].value)
     assert [tab.label for tab in at.tabs] == [STRINGS[f"real.tab_{c}"]["zh"] for c in TABS]
-    assert len(at.get("plotly_chart")) == 4  # still the position table, now labelled in Chinese
+    assert at.file_uploader(key="real_upload")  # still the upload tab, now labelled in Chinese
     english.session_state["lang"] = "zh"  # switching language mid-session keeps the chosen tab open
     english.run()
     pt.ok(english)
-    assert len(english.get("plotly_chart")) == 4
+    assert at.session_state["real_tab"] == STRINGS["real.tab_upload"]["zh"]
+    assert english.session_state["real_tab"] == STRINGS["real.tab_upload"]["zh"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_old_link_to_the_position_tab_opens_the_word_pairs_and_says_where_positions_went(lang):
+    # The position table moved to its own page (Learned positions); ?real_tab=Position table (or 位置表) was a
+    # shared link before: it opens the default tab, and the intro names the page the table went to.
+    old = {"en": "Position table", "zh": "位置表"}[lang]
+    at = _page(lang=lang, real_tab=old)
+    pt.ok(at)
+    assert at.session_state["real_tab"] == STRINGS["real.tab_pairs"][lang]
+    assert len(at.get("plotly_chart")) == 1  # the word-pair bars
+    from embedviz.app.locales.learn import STRINGS as LEARN
+    assert LEARN["learn.nav"][lang] in at.markdown[0].value
 
 
 def test_the_page_never_reaches_the_network_nor_imports_model_hub_code():

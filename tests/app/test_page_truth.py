@@ -146,7 +146,7 @@ def test_real_model_names_unrelated_pairs_the_data_supports():
 
 @pytest.mark.parametrize(("window", "rotation"), [((0, 511), True), ((1, 126), False)])
 def test_rotation_sentence_only_when_the_rows_rotate(window, rotation):
-    at = pt.page("real_model", session={"real_tab": "Position table", "real_window": window}).run()
+    at = pt.page("learned_positions", session={"learn_tab": "Rotation (PCA)", "learn_rows": window}).run()
     pt.ok(at)
     text = " ".join(md.value for md in at.markdown)
     assert ("training found such a rotation" in text) == rotation

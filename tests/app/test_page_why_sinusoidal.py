@@ -4,7 +4,15 @@ from __future__ import annotations
 import numpy as np
 
 from embedviz import naive_positions as naive
+from embedviz.app.locales.naive import STRINGS
 from tests.app import pagetest as pt
+
+TABS = ("raw", "norm", "binary", "smooth", "table")  # bound lazy tabs: only the open one is drawn
+
+
+def _open(at, tab: str, lang: str = "en"):
+    at.session_state["naive_tab"] = STRINGS[f"naive.tab_{tab}"][lang]
+    return at.run()
 
 
 def _metrics(at) -> dict[str, str]:
@@ -14,14 +22,19 @@ def _metrics(at) -> dict[str, str]:
 def test_defaults_show_lesson_003s_example():
     at = pt.page("why_sinusoidal").run()
     pt.ok(at)
-    shown = _metrics(at)
-    assert shown["largest value (L − 1)"] == "999"
+    assert [tab.label for tab in at.tabs] == [STRINGS[f"naive.tab_{c}"]["en"] for c in TABS]
+    assert len(at.get("plotly_chart")) == 1  # the open tab only: the raw index
+    assert _metrics(at)["largest value (L − 1)"] == "999"
+    shown = _metrics(_open(at, "norm"))
     assert shown["p / L at position 500 (L = 1,000)"] == "0.5"  # lesson: 0.5 is word 500 of 1,000 ...
     assert shown["position with the same value when L₂ = 10"] == "5"  # ... and word 5 of 10
-    assert len(at.get("plotly_chart")) == 4
-    table = at.dataframe[0].value
-    assert table.iloc[:, 4].tolist() == [1000, 1000, 0, 1000]  # 8 bits name only 256 of 1,000 positions
+    # raw, p / L, the binary counter, the step distances: one figure in each tab, none lost
+    assert [len(_open(at, tab).get("plotly_chart")) for tab in TABS[:4]] == [1, 1, 1, 1]
+    pt.ok(at)
+    _open(at, "binary")
     assert at.warning and "256" in at.warning[0].value
+    table = _open(at, "table").dataframe[0].value
+    assert table.iloc[:, 4].tolist() == [1000, 1000, 0, 1000]  # 8 bits name only 256 of 1,000 positions
 
 
 def test_widgets_change_the_numbers_to_the_cores():
@@ -35,11 +48,13 @@ def test_widgets_change_the_numbers_to_the_cores():
     s = naive.compare_schemes(4096, 16)
     assert shown["largest value (L − 1)"] == f"{s['raw']['max_abs']:,.0f}" == "4,095"
     assert shown["times a token-vector entry (0.02)"] == "204,750"
+    shown = _metrics(_open(at, "norm"))
     assert shown["p / L at position 1,024 (L = 4,096)"] == "0.25"
     assert shown["position with the same value when L₂ = 100"] == "25"
+    _open(at, "binary")
     assert not at.warning  # 16 bits: 65,536 codes for 4,096 positions
     assert any("**0000010000000000**" in m.value for m in at.markdown)  # 1,024 = 2^10 in 16 bits
-    steps = pt.chart(at, "Distance from position p")
+    steps = pt.chart(_open(at, "smooth"), "Distance from position p")
     binary = pt.values(steps["data"][0]["y"])
     np.testing.assert_allclose(binary, naive.adjacent_steps(naive.binary_code(np.arange(41), 16)), rtol=1e-6)
     sinus = pt.values(steps["data"][1]["y"])
@@ -53,9 +68,11 @@ def test_position_past_the_length_is_clipped_not_an_error():
 
 
 def test_url_round_trip_and_chinese():
-    at = pt.page("why_sinusoidal", lang="zh", naive_L="256", naive_d="4").run()
+    at = pt.page("why_sinusoidal", lang="zh", naive_L="256", naive_d="4",
+                 naive_tab=STRINGS["naive.tab_binary"]["zh"]).run()
     pt.ok(at)
     assert at.select_slider(key="naive_L").value == 256
+    assert [tab.label for tab in at.tabs] == [STRINGS[f"naive.tab_{c}"]["zh"] for c in TABS]
     assert pt.is_chinese(at.title[0].value)
     assert all(pt.is_chinese(t) for t in pt.titles(at))
     assert "D = 4 位只能区分 16 个位置" in at.warning[0].value

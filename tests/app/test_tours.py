@@ -142,13 +142,13 @@ def test_an_answer_outlives_the_language_switch():
 
 
 def test_a_moved_widget_is_not_fought_and_can_be_restored():
-    at = app("003", 4).run()
+    at = app("003", 5).run()
     at.select_slider(key="sin_d").set_value(16).run()
     ok(at)
     assert at.session_state["sin_d"] == 16  # the student's choice stands
     assert any("1 setting" in w.value for w in at.warning)
     at.button(key="tour_restore").click().run()
-    check_step(at, "003", 4, "en")
+    check_step(at, "003", 5, "en")
     assert at.session_state["sin_d"] == 8
     assert not at.warning
 
@@ -165,7 +165,7 @@ def test_bad_links_are_messages():
     at = app("009", 1).run()
     assert not at.exception and "tour ('009') must be one of" in at.error[0].value
     at = app("003", 99).run()
-    assert not at.exception and "step (99) must be between 1 and 11" in at.error[0].value
+    assert not at.exception and "step (99) must be between 1 and 12" in at.error[0].value
 
 
 def test_tour_picker_starts_and_leave_ends_a_tour():

@@ -14,6 +14,12 @@ STRINGS = {
             "逐一看清每个毛病。"
         ),
     },
+    # tabs: labels are also the ?naive_tab= values, so keep them short and unique
+    "naive.tab_raw": {"en": "1. Raw index", "zh": "1. 位置编号"},
+    "naive.tab_norm": {"en": "2. Index / length", "zh": "2. 编号归一化"},
+    "naive.tab_binary": {"en": "3. Binary", "zh": "3. 二进制"},
+    "naive.tab_smooth": {"en": "The fix: sine and cosine", "zh": "解决办法：正弦和余弦"},
+    "naive.tab_table": {"en": "Side by side", "zh": "并排对比"},
     "naive.length": {"en": "sequence length L", "zh": "序列长度 L"},
     "naive.other_length": {"en": "another length L₂", "zh": "另一个长度 L₂"},
     "naive.position": {"en": "position p", "zh": "位置 p"},
@@ -125,27 +131,12 @@ STRINGS = {
     "naive.scheme_normalized": {"en": "index / length p / L", "zh": "编号归一化 p / L"},
     "naive.scheme_binary": {"en": "binary (D bits)", "zh": "二进制（D 位）"},
     "naive.scheme_sinusoidal": {"en": "sinusoidal (D dimensions)", "zh": "正弦编码（D 维）"},
-    "naive.history_header": {
-        "en": "Learned or sinusoidal? What the Transformer paper found",
-        "zh": "可学习还是正弦？Transformer 原论文的发现",
-    },
-    "naive.history": {
+    "naive.history_pointer": {
         "en": (
-            "Vaswani et al. (2017, *Attention Is All You Need*, §3.5 and Table 3 row E) also tried a learned "
-            "position table and found the two versions gave nearly identical results. They chose the sinusoidal "
-            "one because it *may* let the model extrapolate to sequences longer than those seen in training: a "
-            "hope, not a result (the Context extension page shows why the formula alone does not make a model work "
-            "past its trained length). Later models went the other way: BERT (Devlin et al., 2019; 512 positions) "
-            "and GPT-2 (Radford et al., 2019; 1,024 positions) learn their position tables, and most recent open "
-            "models use RoPE."
+            "Learned or sinusoidal? The Transformer paper tried both; what it found, and a real learned table, are on "
+            "the **Learned positions** page."
         ),
-        "zh": (
-            "Vaswani 等人（2017，*Attention Is All You Need*，第 3.5 节和表 3 第 E 行）也试过可学习的位置表，"
-            "发现两种方案的效果几乎一样。他们选择正弦版，是因为它*有可能*让模型外推到比训练时更长的序列："
-            "这是一种期望，并不是实验结论（“上下文扩展”页说明了为什么单靠公式并不能让模型在训练长度之外"
-            "正常工作）。后来的模型走了另一条路：BERT（Devlin 等，2019；512 个位置）和 GPT-2（Radford 等，"
-            "2019；1,024 个位置）都使用可学习的位置表，而近年的主流开源模型大多使用 RoPE。"
-        ),
+        "zh": "可学习还是正弦？Transformer 原论文两种都试过；论文的结论以及一张真实的可学习位置表，见“可学习的位置编码”页。",
     },
     "naive.notice": {
         "en": (

@@ -67,7 +67,6 @@ STRINGS = {
     "real.tab_analogy": {"en": "Analogy", "zh": "类比"},
     "real.tab_neighbours": {"en": "Neighbours", "zh": "近邻"},
     "real.tab_map": {"en": "Word map", "zh": "词图"},
-    "real.tab_positions": {"en": "Position table", "zh": "位置表"},
     "real.tab_upload": {"en": "Your table", "zh": "上传你的表"},
     # word pairs
     "real.pairs_input": {"en": "Word pairs, one per line", "zh": "词对，每行一对"},
@@ -167,67 +166,14 @@ STRINGS = {
             "两行，第一个方向就会把动物和交通工具分开。"
         ),
     },
-    # positions
-    "real.positions_intro": {
+    "real.positions_moved": {
         "en": (
-            "BERT-style models add a **learned** vector for each position: a table of {L} rows × {D} columns, "
-            "trained like the token table. Lesson 000 says such a table starts as independent random rows and only "
-            "becomes smooth if training makes it so. Here is what training made of it, next to a sinusoidal table "
-            "of the same size, which is smooth by construction."
+            "The learned position table ({L} rows × {D}) has its own page: **Learned positions**, in the Positions "
+            "section of the menu."
         ),
-        "zh": (
-            "BERT 这类模型给每个位置加一个**可学习**的向量：一张 {L} 行 × {D} 列的表，和 词嵌入表一样靠训练得到。"
-            "第 000 说过，这张表初始化时每一行都是独立的随机向量，只有训练才可能让它变得平滑。下面是训练后的样子，"
-            "旁边是同样大小、天生平滑的正弦位置表。"
-        ),
+        "zh": "可学习的位置表（{L} 行 × {D}）有单独的一页：菜单“位置编码”部分的“可学习的位置编码”。",
     },
-    "real.window": {"en": "positions shown in the matrix and the PCA", "zh": "矩阵和 PCA 中显示的位置范围"},
-    "real.metric_typical": {"en": "typical step cos (median)", "zh": "相邻相似度中位数"},
-    "real.metric_first": {"en": "first step 0 → 1", "zh": "第一步 0 → 1"},
-    "real.metric_last": {"en": "last step {a} → {b}", "zh": "最后一步 {a} → {b}"},
-    "real.metric_sinusoidal": {"en": "sinusoidal, every step", "zh": "正弦表，每一步都是"},
-    "real.learned": {"en": "learned (MiniLM)", "zh": "可学习（MiniLM）"},
-    "real.sinusoidal": {"en": "sinusoidal (same size)", "zh": "正弦（同样大小）"},
-    "real.matrix_title": {
-        "en": "cos(position i, position j) for positions {a} to {b}",
-        "zh": "位置 {a} 到 {b} 之间两两的 cos(位置 i, 位置 j)",
-    },
-    "real.matrix_note": {
-        "en": "every cell shown; the bright diagonal band is 'nearby positions look alike'",
-        "zh": "每个格子都显示；对角线附近的亮带表示“相近的位置彼此相似”",
-    },
-    "real.pca_positions_title": {
-        "en": "The learned position rows {a} to {b} in their two main directions (PCA)",
-        "zh": "可学习位置表第 {a} 到 {b} 行在两个主方向上的投影（PCA）",
-    },
-    "real.pca_positions_note": {
-        "en": "colour = position; the first 12 positions of the range are joined in order",
-        "zh": "颜色表示位置；范围内的前 12 个位置按顺序连起来",
-    },
-    "real.turn": {
-        "en": (
-            "Follow the numbered points: from one position to the next, the table turns by about **{deg:.0f}°** "
-            "around the centre of this picture, a full circle every **{period:.1f}** positions. That is what "
-            "one sin/cos pair of a sinusoidal encoding does (it turns by its frequency ω per position): training "
-            "found such a rotation on its own."
-        ),
-        "zh": (
-            "沿着编号的点看：从一个位置到下一个位置，表在这张图里绕中心转了大约 **{deg:.0f}°**，每 **{period:.1f}** "
-            "个位置转满一圈。这就是正弦编码中一对 sin/cos 维度的行为（每个位置转过它的频率 ω）：训练自己找到了这样的旋转。"
-        ),
-    },
-    "real.no_turn": {
-        "en": (
-            "Follow the numbered points: they do not go round the centre steadily here (about **{deg:.0f}°** per "
-            "step, and the two axes are not a circle). A random walk gives such a picture too, so these rows show no "
-            "sin/cos-like rotation. Widen the range (rows 128 and beyond) to see the rotation this table does have."
-        ),
-        "zh": (
-            "沿着编号的点看：这里它们并没有稳定地绕中心转（每步大约 **{deg:.0f}°**，两个坐标轴也构不成一个圆）。"
-            "随机游走也会画出这样的图，所以这些行看不出类似 sin/cos 的旋转。把范围放宽（第 128 行以后），"
-            "就能看到这张表确实存在的旋转。"
-        ),
-    },
+    # steps between neighbouring rows: the Learned positions page and an uploaded table share these
     "real.steps_title": {"en": "How alike are neighbouring rows: cos(row t, row t+1)", "zh": "相邻两行有多像：cos(第 t 行, 第 t+1 行)"},
     "real.step_axis": {"en": "{axis} t", "zh": "{axis} t"},
     "real.steps_note": {
@@ -238,36 +184,6 @@ STRINGS = {
     "real.rough_header": {
         "en": "**Where it is not smooth:** {steps}. The first and last steps are always listed; the median row length is {norm:.3f}.",
         "zh": "**不平滑的地方：** {steps}。第一步和最后一步总会列出；各行模长的中位数是 {norm:.3f}。",
-    },
-    "real.offset_title": {
-        "en": "Similarity against distance: mean cos(position p, position p+k)",
-        "zh": "相似度随距离的变化：cos(位置 p, 位置 p+k) 的平均值",
-    },
-    "real.offset_axis": {"en": "distance k (log scale)", "zh": "距离 k（对数坐标）"},
-    "real.offset_note": {
-        "en": (
-            "the sinusoidal curve depends only on k; the learned one averages many different pairs, and its bumps "
-            "about every {period:.1f} positions are the rotation seen in the PCA picture"
-        ),
-        "zh": "正弦曲线只取决于 k；可学习表的曲线是许多位置对的平均，它大约每 {period:.1f} 个位置出现的起伏就是 PCA 图里看到的旋转",
-    },
-    "real.positions_notice": {
-        "en": (
-            "Inside, the learned table came out smooth: neighbouring positions have cosine about 0.85, and the matrix "
-            "shows a bright band along the diagonal, a pattern nobody built in. It breaks at the ends. Position 0 "
-            "always holds [CLS], so its row is long and unlike its neighbour; the last positions appear only in the "
-            "longest inputs and are the least trained; and around position 127 the table jumps: this model's own "
-            "sentence fine-tuning capped its inputs at 128 tokens (its model card), so rows 0 … 127 kept training "
-            "while the rows beyond did not (BERT-style pretraining also runs most of its steps at 128 tokens). The "
-            "sinusoidal table has none of this: every step is the same rotation."
-        ),
-        "zh": (
-            "在中间部分，可学习的位置表训练后变得平滑：相邻位置的余弦约为 0.85，矩阵沿对角线出现一条亮带，这并不是"
-            "谁设计进去的。到了两端就不平滑了：位置 0 永远放着 [CLS]，它那一行特别长，也和邻居不像；最后几个位置只"
-            "在最长的输入里出现，训练得最少；在位置 127 附近也有一次跳变：这个模型自己的句向量微调把输入截断在 128 个 "
-            "token（见它的模型卡），所以第 0 … 127 行一直在继续训练，后面的行没有（BERT 类预训练的大部分步数也只用 128 "
-            "个 token）。正弦表没有这些问题：每一步都是同一个旋转。"
-        ),
     },
     # upload
     "real.upload_intro": {

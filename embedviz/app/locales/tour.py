@@ -292,24 +292,30 @@ STRINGS = {
         "en": "the max difference and the difference heatmap.",
         "zh": "最大差异和差异热力图。",
     },
+    "tour.003.naive": {
+        "en": "Why sine and cosine? The obvious codes each fail: the raw index p is unbounded, p / L gives 0.5 to "
+              "word 5 of 10 and to word 500 of 1,000, and binary bits jump. Sinusoidal is a smooth binary counter.",
+        "zh": "为什么用正弦和余弦？最直接的编码各有毛病：位置编号 p 没有上界；p / L 让 10 个词里的第 5 个和 1000 个词里"
+              "的第 500 个都等于 0.5；二进制每一位都硬跳变。正弦编码是一个平滑的二进制计数器。",
+    },
+    "tour.003.naive.look": {
+        "en": "the two lengths' p / L lines, and in the other tabs the bits jumping at 7 → 8 while sine and cosine "
+              "move the same distance at every step.",
+        "zh": "两个长度下的 p / L 直线；再看其他标签页：二进制在 7 → 8 处跳变，而正弦和余弦每一步移动的距离都相同。",
+    },
     "tour.003.d8": {
         "en": "The 8-dimensional sinusoidal encoding: frequencies 1, 0.1, 0.01, 0.001 and wavelengths 6.3, 63, 628, "
-              "6283 positions, like the hands of a clock.",
-        "zh": "8 维的正弦位置编码：频率 1、0.1、0.01、0.001，波长 6.3、63、628、6283 个位置，就像钟表的指针。",
-    },
-    "tour.003.d8.look": {
-        "en": "the frequency table, and the heatmap's first rows turning fast while the last barely move.",
-        "zh": "频率表，以及热力图中前几行变化很快、最后几行几乎不动。",
-    },
-    "tour.003.distance": {
-        "en": "The distance between two encodings depends only on the gap: 0.9641, 1.2962, 2.2097 for gaps 1, 5, "
-              "100, from start 0 or 100; it rises, wobbles, and stays bounded.",
-        "zh": "两个编码之间的距离只取决于间隔：间隔 1、5、100 时为 0.9641、1.2962、2.2097，"
+              "6283 positions, like the hands of a clock. The distance between two encodings depends only on the "
+              "gap: 0.9641, 1.2962, 2.2097 for gaps 1, 5, 100, from start 0 or 100; it rises, wobbles, and stays "
+              "bounded.",
+        "zh": "8 维的正弦位置编码：频率 1、0.1、0.01、0.001，波长 6.3、63、628、6283 个位置，就像钟表的指针。"
+              "两个编码之间的距离只取决于间隔：间隔 1、5、100 时为 0.9641、1.2962、2.2097，"
               "起点是 0 还是 100 都一样；距离先升后起伏，并且有界。",
     },
-    "tour.003.distance.look": {
-        "en": "the curves from several starts lying on top of each other, and the lesson's table beside them.",
-        "zh": "不同起点的曲线彼此重合，以及旁边课文的数字表。",
+    "tour.003.d8.look": {
+        "en": "the frequency table, the heatmap's first rows turning fast while the last barely move, and the "
+              "distance curves from several starts lying on top of each other.",
+        "zh": "频率表；热力图中前几行变化很快、最后几行几乎不动；以及不同起点的距离曲线彼此重合。",
     },
     "tour.003.heatmap": {
         "en": "The lesson's heatmap: 64 dimensions, 100 positions. Low dimensions oscillate fast, high ones are "
@@ -337,6 +343,18 @@ STRINGS = {
     "tour.003.decay.look": {
         "en": "the decay curves for several rope_theta and the lesson's table under them.",
         "zh": "不同 rope_theta 下的衰减曲线，以及下方课文的数字表。",
+    },
+    "tour.003.learned": {
+        "en": "The other road: a learned position table, as in BERT and GPT-2. The Transformer paper tried it and "
+              "found nearly the same quality; it kept sinusoidal in the hope of longer inputs. A real learned table "
+              "came out smooth inside and rough where training rarely reached.",
+        "zh": "另一条路：可学习的位置表，BERT 和 GPT-2 都这样做。Transformer 原论文试过它，效果几乎一样；"
+              "论文保留正弦版，是希望它能处理更长的输入。一张真实的可学习位置表训练后中间平滑，"
+              "训练很少触及的地方则不平滑。",
+    },
+    "tour.003.learned.look": {
+        "en": "the neighbour-similarity curve: flat near 0.85, with drops at 0 → 1, around 127 and at the end.",
+        "zh": "相邻相似度曲线：大致平稳在 0.85 附近，在 0 → 1、127 附近和末尾下跌。",
     },
     "tour.003.properties": {
         "en": "Five properties of a good encoding: unique, bounded, relative, extrapolates, deterministic. Learned "

@@ -1,0 +1,75 @@
+"""Learned positions: a trained position table (all-MiniLM-L6-v2's, bundled) beside a sinusoidal one of the same
+size, and what the Transformer paper found when it compared the two (lesson 003)."""
+import streamlit as st
+
+from embedviz.app import real_model_view as view
+from embedviz.app.i18n import t
+from embedviz.app.step_section import step_figure
+from embedviz.app.widgets import BIND, notice, plot, show_error, tab_labels
+from embedviz.figures import real_model as figs
+
+TABS = ("steps", "matrix", "rotation", "distance")  # tab codes: learn.tab_<code>
+
+info = view.model_info()
+L, CAP = info["num_positions"], view.FINE_TUNE_LENGTH
+st.title(t("learn.title"))
+st.markdown(t("learn.intro", L=L, D=info["d_model"]))
+st.subheader(t("learn.paper_header"))
+st.markdown(t("learn.paper"))
+
+learned, sinusoidal = view.row_views("learned", 0, L), view.row_views("sinusoidal", 0, L)
+first, last = learned["adjacent"][0], learned["adjacent"][-1]
+cols = st.columns(4)
+cols[0].metric(t("learn.metric_typical"), f"{learned['typical']:.4f}")
+cols[1].metric(t("learn.metric_first"), f"{first:.4f}", f"{first - learned['typical']:+.4f}")
+cols[2].metric(t("learn.metric_last", a=L - 2, b=L - 1), f"{last:.4f}", f"{last - learned['typical']:+.4f}")
+cols[3].metric(t("learn.metric_sinusoidal"), f"{sinusoidal['typical']:.4f}")
+names = {"learned": t("learn.learned"), "sinusoidal": t("learn.sinusoidal")}
+
+# bound tabs run lazily: a page open or a slider step draws the open tab's one main chart, and the tab is in the URL
+steps_tab, matrix_tab, rotation_tab, distance_tab = st.tabs(
+    tab_labels("learn_tab", [f"learn.tab_{code}" for code in TABS]), key="learn_tab", bind=BIND)
+
+if steps_tab.open:
+    with steps_tab:
+        step_figure(learned, {names["learned"]: learned["adjacent"], names["sinusoidal"]: sinusoidal["adjacent"]},
+                    t("common.position"), shared=True)
+        st.markdown(t("learn.jump", p0=CAP - 2, p1=CAP - 1, p2=CAP, cap=CAP, a=learned["adjacent"][CAP - 2],
+                      b=learned["adjacent"][CAP - 1], typical=learned["typical"]))
+        notice("learn.notice")
+
+if matrix_tab.open:
+    with matrix_tab:
+        start, stop = st.slider(t("learn.window"), 0, L - 1, (0, L - 1), key="learn_window", bind=BIND)
+        try:
+            window, sin_window = (view.row_views(s, start, stop + 1) for s in ("learned", "sinusoidal"))
+        except ValueError as error:
+            show_error(error)
+        else:
+            step = window["step"]
+            plot(figs.matrices_side_by_side,
+                 window["similarity"], sin_window["similarity"], window["rows"][::step],
+                 title=t("learn.matrix_title", a=start, b=stop), x_title=t("common.position"),
+                 note=t("learn.matrix_note") if step == 1 else t("common.downsampled", rs=step, cs=step),
+                 subplot_titles=[names["learned"], names["sinusoidal"]])
+
+if rotation_tab.open:
+    with rotation_tab:
+        start, stop = st.slider(t("learn.rows"), 0, L - 1, (0, L - 1), key="learn_rows", bind=BIND)
+        try:
+            window = view.row_views("learned", start, stop + 1)
+        except ValueError as error:
+            show_error(error)
+        else:
+            plot(figs.rows_pca, window["pca"], window["rows"], title=t("learn.pca_title", a=start, b=stop),
+                 color_title=t("common.position"), note=t("learn.pca_note"))
+            # the rotation sentence only where the two PCA axes carry similar variance and turn steadily
+            st.markdown(t("learn.turn" if window["rotation"] else "learn.no_turn", deg=window["turn_degrees"],
+                          period=window["period"]))
+
+if distance_tab.open:
+    with distance_tab:
+        curves = view.offset_curves(("learned", "sinusoidal"))
+        plot(figs.offset_curve, curves["offsets"], {names[s]: curves[s] for s in ("learned", "sinusoidal")},
+             title=t("learn.offset_title"), x_title=t("learn.offset_axis"), y_title="cos",
+             note=t("learn.offset_note", period=learned["period"]))
