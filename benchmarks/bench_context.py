@@ -88,6 +88,7 @@ def page_numbers() -> None:
             measure(f"{key} = {int(value):,}", lambda: getattr(at, kind)(key=key).set_value(value))
         reset()
     open_tab("calc")
+    at.run()
     for value in (1, 32):  # the calculator's k lives in its own tab
         measure(f"ctx_k = {value} (calculator tab)", lambda: at.slider(key="ctx_k").set_value(value))
     open_tab("pairs")
