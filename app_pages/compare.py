@@ -115,7 +115,7 @@ note = t("cmp.bias_note")
 if ali["step"] > 1:
     note += " · " + t("common.showing_every", step=ali["step"])
 plot(figs.alibi_bias_panels,
-    ali["bias"], ali["positions"], hover=t("cmp.bias_hover"), note=note,
+    ali["bias"], ali["positions"], hover=t("cmp.bias_hover"), note=note, colorbar_title=t("common.bias"),
     title=t("cmp.bias_title", n=len(ali["heads"]), H=num_heads, L=human_number(length)),
     subplot_titles=[t("cmp.bias_panel", h=h + 1, slope=view.slope_label(slopes[h])) for h in ali["heads"]],
 )

@@ -23,7 +23,8 @@ except ValueError as error:
 st.caption(t("home.ids", n=len(ids), ids=list(map(int, ids))))
 labels = token_labels(ids)
 panels = [
-    figures.heatmap(m, y=labels, title="", x_title=t("common.dimension")) for m in (tok, pos, inputs)
+    figures.heatmap(m, y=labels, title="", x_title=t("common.dimension"), downsample_note=t("common.downsampled"))
+    for m in (tok, pos, inputs)
 ]
 plot(
     figures.side_by_side,

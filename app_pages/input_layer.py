@@ -2,6 +2,7 @@
 import streamlit as st
 
 from embedviz.app import lessons_view as view
+from embedviz.app.errors import localized
 from embedviz.app.i18n import t
 from embedviz.app.widgets import choice_slider, int_slider, notice, show_error
 
@@ -39,7 +40,7 @@ except ValueError as error:
     st.stop()
 if any(refusals.values()):
     for module, message in refusals.items():
-        st.warning(t("inl.refused", module=module, message=message))  # module: the class name
+        st.warning(t("inl.refused", module=module, message=localized(message)))  # module: the class name
 else:
     st.success(t("inl.fits", T=f"{length:,}", L=f"{max_length:,}"))
     try:
@@ -51,11 +52,11 @@ else:
     st.latex(r"x = \underbrace{W_{\mathrm{tok}}[\mathrm{ids}]}_{(B,\,T,\,D)} + "
              r"\underbrace{P[0{:}T]\mathrm{.unsqueeze}(0)}_{(1,\,T,\,D)}")
     st.table({t("inl.col_step"): [t(f"inl.step_{step}") for step, _ in r["trace"]["shapes"]],
-              t("inl.col_shape"): [shape(dims) for _, dims in r["trace"]["shapes"]]})
+              t("inl.col_shape"): [shape(dims) for _, dims in r["trace"]["shapes"]]}, hide_index=True)
     st.subheader(t("inl.sum_header"))
     st.markdown(t("inl.sum_text"))
     out_shapes = {"sum": r["trace"]["sum_shape"], "concat": r["trace"]["concat_shape"]}
-    st.dataframe({
+    st.table({  # static HTML: no data-grid bundle to load on open (issue 14), the cells are short strings anyway
         t("inl.col_way"): [t(f"inl.way_{way}") for way in ("sum", "concat")],
         t("inl.col_output"): [shape(out_shapes[way]) for way in ("sum", "concat")],
         t("inl.col_token_table"): [f"{r[way]['token_table']:,}" for way in ("sum", "concat")],

@@ -5,7 +5,7 @@ import streamlit as st
 from embedviz.app import real_model_view as view
 from embedviz.app.i18n import t
 from embedviz.app.step_section import step_figure
-from embedviz.app.widgets import BIND, notice, plot, show_error, tab_labels
+from embedviz.app.widgets import BIND, notice, pc_axes, plot, show_error, tab_labels
 from embedviz.figures import real_model as figs
 
 TABS = ("steps", "matrix", "rotation", "distance")  # tab codes: learn.tab_<code>
@@ -62,7 +62,7 @@ if rotation_tab.open:
             show_error(error)
         else:
             plot(figs.rows_pca, window["pca"], window["rows"], title=t("learn.pca_title", a=start, b=stop),
-                 color_title=t("common.position"), note=t("learn.pca_note"))
+                 color_title=t("common.position"), note=t("learn.pca_note"), axis_titles=pc_axes())
             # the rotation sentence only where the two PCA axes carry similar variance and turn steadily
             st.markdown(t("learn.turn" if window["rotation"] else "learn.no_turn", deg=window["turn_degrees"],
                           period=window["period"]))

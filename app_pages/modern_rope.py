@@ -11,7 +11,8 @@ st.title(t("mod.title"))
 st.markdown(t("mod.intro"))
 
 # 1. the model: a published config or a pasted one
-source = st.selectbox(t("mod.source"), view.SOURCES, index=0, key="mod_src", help=t("mod.source_help"), bind=BIND)
+source = st.selectbox(t("mod.source"), view.SOURCES, index=0, key="mod_src", help=t("mod.source_help"), bind=BIND,
+                      format_func=view.source_label)
 config_text = ""
 if source == view.CONFIG:
     config_text = st.text_area(t("mod.paste"), view.example_text(), height=220, key="mod_config",

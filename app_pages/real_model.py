@@ -7,7 +7,7 @@ from embedviz.app import real_model_view as view
 from embedviz.app.errors import localized
 from embedviz.app.i18n import t
 from embedviz.app.step_section import step_figure
-from embedviz.app.widgets import BIND, int_slider, notice, plot, show_error
+from embedviz.app.widgets import BIND, int_slider, notice, pc_axes, plot, show_error
 from embedviz.figures import real_model as figs
 
 DEFAULT_PAIRS = "cat, dog\ncat, car\nking, queen\nman, woman"
@@ -117,6 +117,7 @@ if map_tab.open:
             for word, message in result["skipped"]:
                 st.warning(t("real.map_skipped", word=word, message=localized(message)))
             plot(figs.word_map, result["points"], result["labels"], result["groups"], title=t("real.map_title"),
+                 axis_titles=pc_axes(),
                  note=t("real.map_note"))
             notice("real.map_notice")
 
@@ -145,5 +146,5 @@ if upload_tab.open:
                                         title=t("real.upload_matrix_title", n=n), x_title=t("real.row"), note=note))
                 step_figure(views, {table.name: views["adjacent"]}, t("real.row"))
                 plot(figs.rows_pca(views["pca"], views["rows"], title=t("real.pca_rows_title", n=n),
-                                   color_title=t("real.row"), note=t("real.pca_rows_note")))
+                                   color_title=t("real.row"), note=t("real.pca_rows_note"), axis_titles=pc_axes()))
                 notice("real.upload_notice")

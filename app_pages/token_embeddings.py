@@ -49,6 +49,9 @@ def lookup_tab() -> None:
     m2.metric(t("tok.way_one_hot"), f"{cmp.max_diff_one_hot:.1e}", help=t("tok.max_diff_help"))
     m3.metric(t("tok.way_nn"), f"{cmp.max_diff_nn_embedding:.1e}", help=t("tok.max_diff_help"))
     notice("tok.notice_lookup")
+
+
+def init_tab() -> None:
     st.subheader(t("tok.init_header"))
     st.markdown(t("tok.init_md"))
     st.latex(r"W_{ij}\sim\mathcal{N}(0,\sigma^2),\quad \sigma\in\{0.02,\;1/\sqrt{D},\;1\},\qquad"
@@ -119,7 +122,7 @@ def gradient_tab() -> None:
     plot(figs.gradient_rows_figure,
         step.row_grad_norm, step.input_ids, step.target_ids, g["hover"], title=t("tok.grad_title", n=count, V=V),
         x_title=t("tok.token_id"), y_title=t("tok.grad_y"), strip_title=t("tok.grad_strip"),
-        names=(t("tok.grad_used"), t("tok.grad_target"), t("tok.grad_other")),
+        names=(t("tok.grad_used"), t("tok.grad_target"), t("tok.grad_other")), grad_title=t("common.grad_norm"),
     )
     g1, g2, g3 = st.columns(3)
     g1.metric(t("tok.metric_rows"), f"{count} / {V}")
@@ -129,6 +132,12 @@ def gradient_tab() -> None:
         st.warning(t("tok.grad_saturated", n=V - count))
     used = ", ".join(g["hover"][i] for i in step.rows_with_gradient[:20])
     notice("tok.notice_grad_tied" if tied else "tok.notice_grad_untied", used=used)
+    if not tied:  # the notice's last sentence, shown: a second step with each optimiser
+        moved = view.second_step(text, d_model, scheme, seed)
+        st.caption(t("tok.second_md", other=view.SECOND_TEXT, V=V))
+        st.table({t("tok.second_opt"): [t(f"tok.opt_{o}") for o in moved],
+                  t("tok.second_moved"): [f"{n} / {V}" for n, _ in moved.values()],
+                  t("tok.second_outside"): [k for _, k in moved.values()]})
 
 
 def parameter_tab() -> None:
@@ -179,9 +188,11 @@ def parameter_tab() -> None:
 
 
 # bound tabs run lazily: only the open tab's figures are built on a rerun, and the open tab is in the URL
-tabs = st.tabs([t("tok.tab_lookup"), t("tok.tab_onehot"), t("tok.tab_grad"), t("tok.tab_params")],
+# (one main figure per tab: a page open or a d_model step redraws one chart)
+tabs = st.tabs([t("tok.tab_lookup"), t("tok.tab_init"), t("tok.tab_onehot"), t("tok.tab_grad"), t("tok.tab_params")],
                key="tok_tab", bind="query-params")
-for tab, render, needs_text in zip(tabs, (lookup_tab, onehot_tab, gradient_tab, parameter_tab), (1, 1, 1, 0)):
+for tab, render, needs_text in zip(tabs, (lookup_tab, init_tab, onehot_tab, gradient_tab, parameter_tab),
+                                   (1, 1, 1, 1, 0)):
     if tab.open and (v is not None or not needs_text):
         with tab:
             render()

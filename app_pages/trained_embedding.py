@@ -1,9 +1,12 @@
-"""Trained embedding: text 001's experiment live; tokens that share contexts end up with similar vectors."""
+"""Trained embedding: text 001's experiment live; tokens that share contexts end up with similar vectors.
+
+Training is an explicit action: the settings sit in a form, so moving a slider costs nothing and the page trains
+once when the reader presses Train (a link with the settings in its URL trains them on open, within the budget)."""
 import streamlit as st
 
 from embedviz.app import training_view as view
 from embedviz.app.i18n import t
-from embedviz.app.widgets import choice_slider, lesson_button, notice, plot, segmented, show_error
+from embedviz.app.widgets import choice_slider, lesson_button, notice, pc_axes, plot, segmented, show_error
 from embedviz.figures import similarity_heatmap
 from embedviz.figures import tokens as figs
 
@@ -50,29 +53,37 @@ def train(experiment, *args, steps: int):
     return r
 
 
-st.title(t("train.title"))
-st.markdown(t("train.intro"))
-c1, c2, c3, c4 = st.columns([3, 3, 3, 1])
-with c1:
-    steps = choice_slider("tr_steps", "train.steps", STEPS, 500)
-with c2:
-    d_model = choice_slider("tr_d", "common.d_model", D_MODELS, 16)
-with c3:
-    lr = choice_slider("tr_lr", "train.lr", LRS, 0.01, format_func=lambda x: f"{x:g}")
-with c4:
-    seed = int(st.number_input(t("train.seed"), 0, 9_999, 0, key="tr_seed", bind="query-params"))
-lesson_button("tr_lesson", "lesson.train_button", {"tr_steps": 500, "tr_groups": "abcdefghij ABCDEFGHIJ", "tr_d": 16,
-                                                   "tr_lr": 0.01, "tr_soft": "vocab", "tr_seed": 0},
-              help="lesson.train_help")
+def settings_form(name: str, extra) -> tuple:
+    """The training settings of one experiment in a form: sliders stage their values (and the URL) without a rerun;
+    the Train button reruns the page once with all of them. Returns (steps, d_model, lr, seed, *extra())."""
+    with st.form(f"tr_form_{name}", enter_to_submit=False):
+        c1, c2, c3, c4 = st.columns([3, 3, 3, 1])
+        with c1:
+            steps = choice_slider("tr_steps", "train.steps", STEPS, 500)
+        with c2:
+            d_model = choice_slider("tr_d", "common.d_model", D_MODELS, 16)
+        with c3:
+            lr = choice_slider("tr_lr", "train.lr", LRS, 0.01, format_func=lambda x: f"{x:g}")
+        with c4:
+            seed = int(st.number_input(t("train.seed"), 0, 9_999, 0, key="tr_seed", bind="query-params"))
+        more = extra()
+        st.form_submit_button(t("train.train"), key=f"tr_train_{name}", type="primary",
+                              icon=":material/model_training:", help=t("train.train_help"))
+    return (steps, d_model, lr, seed, *more)
 
 
-def groups_tab() -> None:
+def group_settings() -> tuple:
     g1, g2 = st.columns([3, 2])
     text = g1.text_input(t("train.groups"), value="abcdefghij ABCDEFGHIJ", key="tr_groups", max_chars=300,
                          help=t("train.groups_help"), bind="query-params")
     with g2:
         softmax = segmented("tr_soft", "train.softmax", tuple(view.SOFTMAX), "vocab",
                             format_func=lambda k: t(f"train.softmax_{k}"))
+    return text, softmax
+
+
+def groups_tab() -> None:
+    steps, d_model, lr, seed, text, softmax = settings_form("groups", group_settings)
     groups = view.parse_groups(text or "")
     r = train(view.group_experiment, steps, d_model, lr, seed, groups, softmax, steps=steps)
     if r is None:
@@ -95,22 +106,34 @@ def groups_tab() -> None:
             st.success(t("train.near_zero", cross=cross1))
         st.caption(t("train.pair_spread", steps=done))
 
-    floor = view.loss_floor(groups)
-    plot(figs.loss_figure, r["losses"], title=t("train.loss_title"), x_title=t("train.step"),
-         y_title=t("train.loss_y"), floor=floor, floor_name=t("train.floor", floor=floor),
-         series_name=t("train.loss_series"), mean_name=t("train.loss_mean"), note=t("train.loss_note"))
-    sizes = [len(g) for g in r["group_names"]]
-    plot(figs.similarity_before_after,
-        r["sim_before"], r["sim_after"], r["vocab"], title=t("train.sim_title"), before_title=t("train.before"),
-        after_title=t("train.after", steps=done), note=t("train.sim_note"), group_sizes=sizes,
-    )
-    plot(figs.group_similarity_figure,
-        r["snapshot_steps"], r["curve"][:, 0], r["curve"][:, 1], title=t("train.curve_title"),
-        x_title=t("train.step"), y_title=t("train.curve_y"), names=(t("train.curve_same"), t("train.curve_cross")),
-        reference={t("train.ref_ab"): 0.56, t("train.ref_aA"): 0.04} if groups[:1] == ("abcdefghij",) else None,
-    )
-    snapshot_view(r)
+    # one figure (or two) per view; bound tabs run lazily, so an open or a Train redraws only the open view
+    sim, time, loss = st.tabs([t("train.view_sim"), t("train.view_time"), t("train.view_loss")], key="tr_view",
+                              bind="query-params")
+    if sim.open:
+        with sim:
+            plot(figs.similarity_before_after,
+                 r["sim_before"], r["sim_after"], r["vocab"], title=t("train.sim_title"),
+                 before_title=t("train.before"), after_title=t("train.after", steps=done), note=t("train.sim_note"),
+                 group_sizes=[len(g) for g in r["group_names"]])
+    if time.open:
+        with time:
+            plot(figs.group_similarity_figure,
+                 r["snapshot_steps"], r["curve"][:, 0], r["curve"][:, 1], title=t("train.curve_title"),
+                 x_title=t("train.step"), y_title=t("train.curve_y"),
+                 names=(t("train.curve_same"), t("train.curve_cross")),
+                 reference={t("train.ref_ab"): 0.56, t("train.ref_aA"): 0.04} if groups[:1] == ("abcdefghij",) else None)
+            snapshot_view(r)
+    if loss.open:
+        with loss:
+            loss_view(r, floor=view.loss_floor(groups))
     notice("train.notice")
+
+
+def loss_view(r: dict, floor: float | None = None) -> None:
+    extra = {} if floor is None else {"floor": floor, "floor_name": t("train.floor", floor=floor),
+                                      "note": t("train.loss_note")}
+    plot(figs.loss_figure, r["losses"], title=t("train.loss_title"), x_title=t("train.step"),
+         y_title=t("train.loss_y"), series_name=t("train.loss_series"), mean_name=t("train.loss_mean"), **extra)
 
 
 @st.fragment
@@ -121,30 +144,48 @@ def snapshot_view(r: dict) -> None:
     k = snaps.index(at) if at in snaps else len(snaps) - 1
     names = [r["group_names"][g] for g in r["group_of"]]
     plot(figs.pca_figure, r["points"][k], r["vocab"], names, title=t("train.pca_title", step=snaps[k]),
-         note=t("train.pca_note"), limit=r["limit"])
+         note=t("train.pca_note"), limit=r["limit"], axis_titles=pc_axes())
+
+
+def text_settings() -> tuple:
+    text = st.text_area(t("train.text"), value=t("train.text_default"), key="tr_text", max_chars=2_000,
+                        bind="query-params")
+    context = st.slider(t("train.context"), 1, 8, 1, key="tr_ctx", bind="query-params")
+    return text, context
 
 
 def text_tab() -> None:
     st.markdown(t("train.text_md"))
-    text = st.text_area(t("train.text"), value=t("train.text_default"), key="tr_text", max_chars=2_000,
-                        bind="query-params")
-    context = st.slider(t("train.context"), 1, 8, 1, key="tr_ctx", bind="query-params")
+    steps, d_model, lr, seed, text, context = settings_form("text", text_settings)
     r = train(view.text_experiment, text, steps, d_model, lr, seed, context, steps=steps)
     if r is None:
         return
     order = sorted(range(len(r["vocab"])), key=lambda i: (r["group_of"][i], r["vocab"][i]))
     labels = [r["vocab"][i] for i in order]
-    plot(figs.loss_figure, r["losses"], title=t("train.loss_title"), x_title=t("train.step"),
-         y_title=t("train.loss_y"), series_name=t("train.loss_series"), mean_name=t("train.loss_mean"))
-    plot(similarity_heatmap, r["sim_after"][order][:, order], labels,
-         title=t("train.text_sim_title", n=len(labels)), note=t("train.sim_note"),
-         downsample_note=t("common.downsampled"))
-    names = [t("train.class_" + r["group_names"][g].replace(" ", "_").replace("-", "_").lower())
-             for g in r["group_of"]]
-    plot(figs.pca_figure, r["points"][-1], r["vocab"], names, title=t("train.text_pca_title"))
+    sim, space, loss = st.tabs([t("train.view_sim"), t("train.view_map"), t("train.view_loss")], key="tr_tview",
+                               bind="query-params")
+    if sim.open:
+        with sim:
+            plot(similarity_heatmap, r["sim_after"][order][:, order], labels,
+                 title=t("train.text_sim_title", n=len(labels)), note=t("train.sim_note"),
+                 downsample_note=t("common.downsampled"))
+    if space.open:
+        with space:
+            names = [t("train.class_" + r["group_names"][g].replace(" ", "_").replace("-", "_").lower())
+                     for g in r["group_of"]]
+            plot(figs.pca_figure, r["points"][-1], r["vocab"], names, title=t("train.text_pca_title"),
+                 axis_titles=pc_axes())
+    if loss.open:
+        with loss:
+            loss_view(r)
     notice("train.text_notice")
 
 
+st.title(t("train.title"))
+st.markdown(t("train.intro"))
+lesson_button("tr_lesson", "lesson.train_button", {"tr_steps": 500, "tr_groups": "abcdefghij ABCDEFGHIJ", "tr_d": 16,
+                                                   "tr_lr": 0.01, "tr_soft": "vocab", "tr_seed": 0},
+              help="lesson.train_help")
 tabs = st.tabs([t("train.tab_groups"), t("train.tab_text")], key="tr_tab", bind="query-params")
 for tab, render in zip(tabs, (groups_tab, text_tab)):
     if tab.open:

@@ -264,6 +264,52 @@ def gradient_step(
     )
 
 
+Optimizer = Literal["sgd", "adam", "adamw"]
+OPTIMIZERS: tuple[str, ...] = get_args(Optimizer)
+
+
+def second_step_rows(first_ids, second_ids, weight, *, optimizer: Optimizer = "adam", learning_rate: float = 0.01,
+                     weight_decay: float = 0.01, seed: int = 1) -> np.ndarray:
+    """Sorted ids of the rows that move on a *second* optimiser step, trained on ``second_ids`` after a first step
+    on ``first_ids`` (untied head drawn from ``seed``, as in ``gradient_step``).
+
+    The second step's gradient is zero outside the rows ``second_ids`` looks up, yet what moves depends on the
+    optimiser: plain SGD moves only those rows; Adam keeps a running mean of past gradients (momentum), so the
+    rows of the first batch keep moving; AdamW's decoupled weight decay shrinks every row at every step.
+    """
+    weight = _weight(weight)
+    if optimizer not in OPTIMIZERS:
+        raise ValueError(f"optimizer ({optimizer!r}) must be one of {', '.join(map(repr, OPTIMIZERS))}")
+    vocab_size, d_model = weight.shape
+    batches = [_ids(ids, vocab_size) for ids in (first_ids, second_ids)]
+    if min(b.size for b in batches) < 2:
+        raise ValueError("each batch needs at least 2 tokens (an input and the next token)")
+    table = _embedding_of(weight, freeze=False)
+    generator = torch.Generator().manual_seed(positive_int("seed", seed, minimum=0))
+    head = nn.Parameter(normal_table(vocab_size, d_model, std=float(weight.std()) or GPT2_STD, generator=generator))
+    params = [table.weight, head]
+    opt = {"sgd": lambda: torch.optim.SGD(params, lr=learning_rate),
+           "adam": lambda: torch.optim.Adam(params, lr=learning_rate),
+           "adamw": lambda: torch.optim.AdamW(params, lr=learning_rate, weight_decay=weight_decay)}[optimizer]()
+    for ids in batches:
+        before = table.weight.detach().clone()  # (V, D) as the step starts: what the last step changed is compared
+        opt.zero_grad()
+        logits = table(torch.from_numpy(ids[:-1])) @ head.T  # (T-1, V)
+        nn.functional.cross_entropy(logits, torch.from_numpy(ids[1:])).backward()
+        opt.step()
+    return np.flatnonzero((table.weight.detach() != before).any(dim=1).numpy())
+
+
+def second_step_summary(first_ids, second_ids, weight, **options) -> dict[str, tuple[int, int]]:
+    """For each optimiser: (rows that move on the second step, how many of them the second batch never looked up)."""
+    looked_up = set(np.asarray(second_ids).reshape(-1)[:-1].tolist())  # inputs of step 2: the rows with gradient
+    out = {}
+    for optimizer in OPTIMIZERS:
+        rows = second_step_rows(first_ids, second_ids, weight, optimizer=optimizer, **options)
+        out[optimizer] = (len(rows), sum(1 for r in rows.tolist() if r not in looked_up))
+    return out
+
+
 # initial scale
 
 

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from embedviz import attention, lookup, params, rope, sinusoidal, training
+from embedviz import attention, composition, lookup, params, rope, sinusoidal, training
 from embedviz.similarity import cosine_similarity
 from embedviz.tokenizer import VOCAB_SIZE, encode
 
@@ -158,6 +158,17 @@ def _table_size(s: Mapping[str, Any]) -> tuple[str, dict]:
     return option, {"count": f"{count:,}"}
 
 
+def _concat_growth(s: Mapping[str, Any]) -> tuple[str, dict]:
+    """Lesson 000: concatenating positions instead of summing them widens every later layer; by how much does one
+    attention block's four projections grow?"""
+    cost = {way: composition.width_and_params(VOCAB_SIZE, s["inl_L"], s["inl_D"], s["inl_Dpos"], combine=way)
+            for way in ("sum", "concat")}
+    ratio = cost["concat"]["attention_per_layer"] / cost["sum"]["attention_per_layer"]
+    option = "same" if ratio < 1.5 else "twice" if ratio < 3 else "four" if ratio < 6 else "more"
+    return option, {"sum": f"{cost['sum']['attention_per_layer']:,}", "concat": f"{cost['concat']['attention_per_layer']:,}",
+                    "ratio": f"{ratio:g}", "width": cost["concat"]["width"]}
+
+
 GRADIENT_ROWS = Question("gradient_rows", ("used", "all"), _gradient_rows)
 FASTEST_PAIR = Question("fastest_pair", ("first", "middle", "last"), _fastest_pair)
 ONE_HOT = Question("one_hot", ("equal", "different"), _one_hot_equal)
@@ -168,6 +179,7 @@ SHUFFLE = Question("shuffle", ("same", "different"), _shuffle_difference)
 NEAR_FAR = Question("near_far", ("near", "far"), _near_far_cosine)
 SHIFTED = Question("shifted", ("first", "equal", "second"), _shifted_score)
 TABLE_SIZE = Question("table_size", ("millions", "hundreds_of_millions", "billions"), _table_size)
+CONCAT = Question("concat", ("same", "twice", "four", "more"), _concat_growth)
 
 
 # the tours: one row per step, in each lesson's order
@@ -175,9 +187,11 @@ TABLE_SIZE = Question("table_size", ("millions", "hundreds_of_millions", "billio
 TOK = {"tok_text": "Hello", "tok_d": 8, "tok_init": "gpt2", "tok_seed": 0}
 CALC = {"tok_tab": Label("tok.tab_params")}
 GROUPS = {"tr_tab": Label("train.tab_groups"), "tr_groups": "abcdefghij ABCDEFGHIJ", "tr_steps": 500, "tr_d": 16,
-          "tr_lr": 0.01, "tr_seed": 0, "tr_soft": "vocab"}
+          "tr_lr": 0.01, "tr_seed": 0, "tr_soft": "vocab", "tr_view": Label("train.view_sim")}
 SIN = {"sin_base": 10_000.0, "sin_p": 5, "sin_k": 3}
 NAIVE = {"naive_tab": Label("naive.tab_norm"), "naive_L": 1_000, "naive_L2": 10, "naive_p": 500, "naive_d": 8}
+SIN_TAB = {name: Label(f"sin.tab_{name}") for name in ("encoding", "lesson", "similarity", "rotation")}
+INL = {"inl_B": 2, "inl_T": 5, "inl_D": 8, "inl_L": 16, "inl_Dpos": 8}  # the Input layer page's defaults
 WHY = {"why_split": "words", "why_shuffle": "reverse", "why_pos": "none", "why_seed": 0, "why_d": 8}
 ROPE = {"rope_preset": "custom", "rope_pairing": "half", "rope_hd": 128, "rope_theta": 10_000.0, "rope_len": 4_096,
         "rope_i": 0, "rope_m": 5, "rope_n": 3, "rope_s": 45}
@@ -207,23 +221,28 @@ TOURS: dict[str, Tour] = {
             Step("token-embeddings", {**TOK, "tok_d": 64, "tok_tab": Label("tok.tab_grad"), "tok_tied": True},
                  "tied", GRADIENT_ROWS),
             Step("compare", {"cmp_d": 64, "cmp_len": 1_024, "cmp_k": 1}, "learned"),
-            Step("sinusoidal", {**SIN, "sin_d": 64, "sin_L": 128}, "formula", FASTEST_PAIR),
-            Step("sinusoidal", {**SIN, "sin_d": 64, "sin_L": 128, "sin_p": 5, "sin_k": 5}, "rotation"),
+            Step("input-layer", {**INL, "inl_T": 32}, "refuse"),
+            Step("sinusoidal", {**SIN, "sin_d": 64, "sin_L": 128, "sin_tab": SIN_TAB["lesson"]}, "formula",
+                 FASTEST_PAIR),
+            Step("sinusoidal", {**SIN, "sin_d": 64, "sin_L": 128, "sin_p": 5, "sin_k": 5,
+                                "sin_tab": SIN_TAB["rotation"]}, "rotation"),
             Step("home", {"home_text": "Hello"}, "sum"),
-            Step("sinusoidal", {**SIN, "sin_d": 32, "sin_L": 128}, "d32"),
+            Step("input-layer", INL, "broadcast"),
+            Step("input-layer", {**INL, "inl_D": 64, "inl_Dpos": 64}, "concat", CONCAT),
+            Step("sinusoidal", {**SIN, "sin_d": 32, "sin_L": 128, "sin_tab": SIN_TAB["lesson"]}, "d32"),
         )),
         Tour("001", (
             Step("token-embeddings", {**TOK, "tok_tab": Label("tok.tab_lookup")}, "lookup"),
             Step("token-embeddings", {**TOK, "tok_tab": Label("tok.tab_onehot")}, "onehot", ONE_HOT),
-            Step("token-embeddings", {**TOK, "tok_init": "unit", "tok_tab": Label("tok.tab_lookup")}, "randn"),
+            Step("token-embeddings", {**TOK, "tok_init": "unit", "tok_tab": Label("tok.tab_init")}, "randn"),
             Step("trained-embedding", GROUPS, "groups", SIM_AB),
-            Step("trained-embedding", GROUPS, "cross", SIM_AA),
-            Step("trained-embedding", {**GROUPS, "tr_steps": 1_000}, "longer"),
+            Step("trained-embedding", {**GROUPS, "tr_view": Label("train.view_time")}, "cross", SIM_AA),
+            Step("trained-embedding", {**GROUPS, "tr_steps": 1_000, "tr_view": Label("train.view_time")}, "longer"),
             Step("real-model", {"real_tab": Label("real.tab_analogy")}, "analogy"),
         )),
         Tour("002", (
             Step("token-embeddings", {**TOK, "tok_d": 768, "tok_init": "inv_sqrt_d",
-                                      "tok_tab": Label("tok.tab_lookup")}, "lookup"),
+                                      "tok_tab": Label("tok.tab_init")}, "lookup"),
             Step("token-embeddings", _calc("ANDREA-120M"), "andrea", SHARE),
             Step("real-model", {"real_tab": Label("real.tab_pairs")}, "dot"),
             Step("why-position", {**WHY, "why_text": "the cat sat on a mat"}, "order", SHUFFLE),
@@ -236,8 +255,9 @@ TOURS: dict[str, Tour] = {
             Step("real-model", {"real_tab": Label("real.tab_pairs")}, "pairs"),
             Step("why-position", {**WHY, "why_text": "the cat sat on the mat"}, "permute", SHUFFLE),
             Step("why-sine-cosine", NAIVE, "naive"),
-            Step("sinusoidal", {**SIN, "sin_d": 8, "sin_L": 128}, "d8"),
-            Step("sinusoidal", {**SIN, "sin_d": 64, "sin_L": 100}, "heatmap", NEAR_FAR),
+            Step("sinusoidal", {**SIN, "sin_d": 8, "sin_L": 128, "sin_tab": SIN_TAB["lesson"]}, "d8"),
+            Step("sinusoidal", {**SIN, "sin_d": 64, "sin_L": 100, "sin_tab": SIN_TAB["similarity"]}, "heatmap",
+                 NEAR_FAR),
             Step("rope", ROPE, "pair", SHIFTED),
             Step("rope", {**ROPE, "rope_win": 512}, "decay"),
             Step("learned-positions", {"learn_tab": Label("learn.tab_steps")}, "learned"),
@@ -253,8 +273,9 @@ TOURS: dict[str, Tour] = {
             Step("trained-embedding", GROUPS, "learned"),
             Step("why-position", {**WHY, "why_text": "我 爱 学习", "why_shuffle": "typed", "why_order": "学习 爱 我"},
                  "order", SHUFFLE),
-            Step("sinusoidal", {**SIN, "sin_d": 4_096, "sin_L": 128}, "formula"),
-            Step("sinusoidal", {**SIN, "sin_d": 64, "sin_L": 128, "sin_p": 3, "sin_k": 4}, "linear"),
+            Step("sinusoidal", {**SIN, "sin_d": 4_096, "sin_L": 128, "sin_tab": SIN_TAB["encoding"]}, "formula"),
+            Step("sinusoidal", {**SIN, "sin_d": 64, "sin_L": 128, "sin_p": 3, "sin_k": 4,
+                                "sin_tab": SIN_TAB["rotation"]}, "linear"),
             Step("home", {"home_text": "我爱学习"}, "sum"),
             Step("rope", _rope("LLaMA-2-7B"), "rope"),
         )),

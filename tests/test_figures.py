@@ -25,12 +25,12 @@ def test_small_heatmap_is_sent_as_is():
 def test_large_heatmap_is_block_averaged_and_says_so():
     rng = np.random.default_rng(0)
     z = rng.normal(size=(5000, 900))
-    fig = figures.heatmap(z, title="big", y=list(range(5000)))
+    fig = figures.heatmap(z, title="big", y=list(range(5000)), downsample_note="按 {rs}×{cs} 的块取平均")
     got = _z(fig)
     assert got.shape[0] <= CELL_BUDGET and got.shape[1] <= CELL_BUDGET
     rs, cs = -(-5000 // CELL_BUDGET), -(-900 // CELL_BUDGET)
     assert got[0, 0] == pytest.approx(z[:rs, :cs].mean(), rel=1e-5)
-    assert f"{rs}×{cs}" in fig.layout.title.subtitle.text
+    assert fig.layout.title.subtitle.text == f"按 {rs}×{cs} 的块取平均"  # the caller's words, not the figure code's
     assert len(fig.data[0].y) == got.shape[0]
     assert len(fig.to_json()) < 1_000_000
 
@@ -66,3 +66,32 @@ def test_side_by_side_shares_one_colour_axis():
     assert {tr.coloraxis for tr in fig.data} == {"coloraxis"}
     assert (fig.layout.coloraxis.cmin, fig.layout.coloraxis.cmax) == (-1.0, 1.0)
     json.loads(fig.to_json())  # serialisable
+
+
+def test_an_averaged_heatmap_without_the_callers_note_refuses_rather_than_speak_english():
+    with pytest.raises(ValueError, match="downsample_note"):
+        figures.heatmap(np.ones((CELL_BUDGET + 1, 2)), title="big")
+    figures.heatmap(np.ones((CELL_BUDGET, 2)), title="fits")  # within the budget no note is needed
+
+
+def _builders():
+    import importlib
+    import inspect
+    import pkgutil
+
+    modules = [figures] + [importlib.import_module(f"embedviz.figures.{m.name}") for m in pkgutil.iter_modules(figures.__path__)]
+    for module in modules:
+        for name, fn in inspect.getmembers(module, inspect.isfunction):
+            if fn.__module__ == module.__name__ and not name.startswith("_"):
+                yield f"{module.__name__}.{name}", inspect.signature(fn)
+
+
+def test_no_figure_builder_has_words_of_its_own():
+    """Titles, names, notes, labels and hovers come from the caller (translated); a default there would be English."""
+    words = ("title", "name", "note", "label", "hover", "legend")
+    found = [
+        f"{builder}({p.name}={p.default!r})"
+        for builder, sig in _builders() for p in sig.parameters.values()
+        if any(w in p.name for w in words) and isinstance(p.default, str) and any(c.isalpha() for c in p.default)
+    ]
+    assert not found, found

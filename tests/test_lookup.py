@@ -199,3 +199,23 @@ def test_lookup_messages():
         init_std(8, "xavier")
     with pytest.raises(ValueError, match=r"seed \(-1\) must be >= 0"):
         init_table(4, 4, seed=-1)
+
+
+# issue 12: with Adam's momentum or weight decay, rows outside the batch still move after step 1
+
+
+def test_second_step_moves_rows_outside_its_batch_only_with_momentum_or_decay():
+    from embedviz import lookup
+
+    W = lookup.init_table(256, 8, seed=0)
+    first, second = [72, 101, 108, 108, 111], [120, 121, 122]  # 'Hello', then 'xyz': no row in common
+    inputs1, inputs2 = {72, 101, 108}, {120, 121}  # the looked-up rows (every token but the last), by hand
+    rows = {o: set(lookup.second_step_rows(first, second, W, optimizer=o).tolist()) for o in lookup.OPTIMIZERS}
+    assert rows["sgd"] == inputs2  # plain SGD: a zero gradient row does not move
+    assert rows["adam"] == inputs1 | inputs2  # momentum: step 1's rows keep moving in step 2
+    assert rows["adamw"] == set(range(256))  # decoupled decay shrinks every row
+    summary = lookup.second_step_summary(first, second, W)
+    assert summary == {"sgd": (2, 0), "adam": (5, 3), "adamw": (256, 254)}
+    with pytest.raises(ValueError, match=r"optimizer \('rmsprop'\)"):
+        lookup.second_step_rows(first, second, W, optimizer="rmsprop")
+

@@ -10,10 +10,19 @@ from typing import Any
 import streamlit as st
 
 from embedviz import context_extension, rope_config, rope_layers, rope_theory
+from embedviz.app.i18n import t
 
 CONFIG = "config.json"
 SOURCES: list[str] = [*rope_layers.PUBLISHED, CONFIG]
 DEFAULT_SOURCE = SOURCES[0]
+
+
+def source_label(source: str) -> str:
+    """A model choice as the reader reads it: the core names the presets in English ("Gemma 3 12B (5 local : 1
+    global)"); the catalog has each one (key "mod.preset_" + its config file) in both languages."""
+    if source == CONFIG:
+        return source
+    return t("mod.preset_" + rope_layers.PUBLISHED[source].removesuffix(".json"))
 # CPU seconds one request may spend on the base scan (d = 128 takes 1.6 s at 1K, 2.5 s at 4K here; d = 256 at 4K
 # takes 4.6 s and is refused with a message rather than holding a classroom server)
 SCAN_CPU_BUDGET_S = 3.0

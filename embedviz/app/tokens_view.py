@@ -59,6 +59,15 @@ def gradient_view(text: str, d_model: int, scheme: str, seed: int, tied: bool) -
     return {"step": step, "hover": hover}
 
 
+SECOND_TEXT = "xyz"  # the second step's batch on the gradient tab (any text whose rows differ from the reader's)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def second_step(text: str, d_model: int, scheme: str, seed: int) -> dict[str, tuple[int, int]]:
+    """Rows moved by a second step on SECOND_TEXT after a step on ``text``, per optimiser (lr 0.01, AdamW decay 0.01)."""
+    return lookup.second_step_summary(encode(text), encode(SECOND_TEXT), table(d_model, scheme, seed), seed=seed + 1)
+
+
 @st.cache_data(max_entries=4, show_spinner=False)
 def init_scales(seed: int) -> dict[str, np.ndarray]:
     """Mean row length of a fresh 256-row table for each scheme at every d_model stop."""

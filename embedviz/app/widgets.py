@@ -5,8 +5,10 @@ Labels are i18n keys.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib
+import inspect
 from collections.abc import Callable, Sequence
 
 import plotly.graph_objects as go
@@ -47,6 +49,12 @@ def segmented(key: str, label: str, options: Sequence, value, *, format_func: Ca
     )
 
 
+def pc_axes() -> tuple[str, str]:
+    """The two axis titles of a PCA picture in the reader's language (principal component 1, 2)."""
+    first, second = t("common.pc_axes").split("|")
+    return first, second
+
+
 def human_number(x: float) -> str:
     """10000.0 -> '10,000'; 1e6 -> '1,000,000'; 0.5 -> '0.5'."""
     return f"{int(x):,}" if float(x).is_integer() else f"{x:g}"
@@ -73,6 +81,8 @@ def plot(fig, *args, key: str | None = None, **kwargs) -> None:
     both in the browser, offline. Projecting (the presenter switch) enlarges the figure's text.
     """
     if not isinstance(fig, BaseFigure):
+        if "downsample_note" not in kwargs and _takes(fig, "downsample_note"):
+            kwargs["downsample_note"] = t("common.downsampled")  # the figure code's one note, in the reader's words
         spec = _figure_spec(fig.__module__, fig.__qualname__, args, tuple(sorted(kwargs.items())))
         fig = go.Figure(spec, _validate=False)  # the builder's own figure, validated once when it was built
     elif args or kwargs:
@@ -83,6 +93,12 @@ def plot(fig, *args, key: str | None = None, **kwargs) -> None:
     image = {"format": st.session_state.get(IMAGE_KEY) or "png", "scale": 2, "filename": slug(title)}
     st.plotly_chart(fig, theme=None, key=key, config={"displaylogo": False, "toImageButtonOptions": image})
     download_csv(lambda: figure_csv(fig), title, key=key or _csv_key(fig, title))
+
+
+@functools.lru_cache(maxsize=None)
+def _takes(builder, name: str) -> bool:
+    """Whether a figure builder has a parameter ``name``."""
+    return name in inspect.signature(builder).parameters
 
 
 def _csv_key(fig, title: str) -> str:
@@ -142,3 +158,18 @@ def tab_labels(key: str, label_keys: Sequence[str]) -> list[str]:
 def _set_state(values: dict) -> None:
     for widget_key, value in values.items():
         st.session_state[widget_key] = value
+
+
+def bound_tabs(key: str, label_keys: Sequence[str]):
+    """Tabs bound to ``?key=`` by label (Streamlit then runs them lazily: test ``tab.open`` before drawing one).
+
+    ``label_keys`` are i18n keys. A tab chosen in the other language (a session that just switched, a shared link
+    or a tour step) is mapped to this language's label, so the open tab survives the language switch.
+    """
+    labels = [t(k) for k in label_keys]
+    chosen = st.session_state.get(key) or st.query_params.get(key)
+    if chosen and chosen not in labels:
+        for label_key, label in zip(label_keys, labels):
+            if chosen in catalog()[label_key].values():
+                st.session_state[key] = label
+    return st.tabs(labels, key=key, bind=BIND)

@@ -53,6 +53,15 @@ def new_figure(title: str, *, note: str | None = None, x_title: str = "", y_titl
                                  xaxis=dict(title=dict(text=x_title)), yaxis=dict(title=dict(text=y_title))))
 
 
+def downsample_template(note: str | None) -> str:
+    """The translated "block-averaged {rs}×{cs}" template a builder was given; the figure code has no words of its own,
+    so a figure that averages without one is a bug in its caller, not a reason to show English."""
+    if not note:
+        raise ValueError("downsample_note (None) must be given: this figure is block-averaged and must say so in the "
+                         "reader's language")
+    return note
+
+
 def _downsampled_labels(labels, step: int):
     if labels is None or step == 1:
         return labels
@@ -74,15 +83,16 @@ def heatmap(
     zmax: float | None = None,
     colorbar_title: str = "",
     budget: int = CELL_BUDGET,
-    downsample_note: str = "block-averaged {rs}×{cs} cells to fit the screen",
+    downsample_note: str | None = None,
     reverse_y: bool = True,
     height: int = 460,
 ) -> go.Figure:
-    """A heatmap of z (rows x cols). Above ``budget`` per axis, blocks are averaged and the subtitle says so."""
+    """A heatmap of z (rows x cols). Above ``budget`` per axis, blocks are averaged and the subtitle says so in
+    ``downsample_note``, a translated template with {rs} and {cs} (``plot()`` passes the reader's one)."""
     z = np.asarray(z, dtype=np.float64)
     z, rs, cs = block_mean(z, budget, budget)
     if rs > 1 or cs > 1:
-        extra = downsample_note.format(rs=rs, cs=cs)
+        extra = downsample_template(downsample_note).format(rs=rs, cs=cs)
         note = f"{note} · {extra}" if note else extra
         x, y = _downsampled_labels(x, cs), _downsampled_labels(y, rs)
     fig = new_figure(title, note=note, x_title=x_title, y_title=y_title, height=height)
@@ -144,8 +154,8 @@ def scatter_2d(
     title: str,
     groups: Sequence[str] | None = None,
     note: str | None = None,
-    x_title: str = "PC 1",
-    y_title: str = "PC 2",
+    x_title: str = "",
+    y_title: str = "",
     height: int = 460,
 ) -> go.Figure:
     """Labelled points in 2-D (e.g. a PCA projection), one colour per group."""
@@ -161,7 +171,7 @@ def scatter_2d(
                 text=[labels[i] for i in idx],
                 mode="markers+text",
                 textposition="top center",
-                name=g or "tokens",
+                name=g,
                 marker=dict(size=9),
                 showlegend=bool(g),
             )

@@ -52,11 +52,11 @@ def similarity_panels(matrices: Sequence[np.ndarray], positions, *, title: str, 
                    colorscale="RdBu_r", colorbar_title="cos", hover=hover)
 
 
-def alibi_bias_panels(bias, positions, *, title: str, subplot_titles: Sequence[str], hover: str,
+def alibi_bias_panels(bias, positions, *, title: str, subplot_titles: Sequence[str], hover: str, colorbar_title: str,
                       floor: float = -8.0, note: str | None = None) -> go.Figure:
     """ALiBi bias -slope * (i - j) of a few heads; the colour scale stops at ``floor`` (softmax weight e^floor ~ 0)."""
     return _panels(list(bias), positions, title=title, subplot_titles=subplot_titles, note=note, zmin=floor,
-                   zmax=0.0, colorscale="Blues_r", colorbar_title="bias", hover=hover)
+                   zmax=0.0, colorscale="Blues_r", colorbar_title=colorbar_title, hover=hover)
 
 
 def slopes_chart(slopes, *, title: str, x_title: str, y_title: str, note: str | None = None) -> go.Figure:

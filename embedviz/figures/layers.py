@@ -31,7 +31,8 @@ def setting_colors(names: Sequence[str], nope_name: str) -> dict[str, str]:
 
 def layer_strip(layer_names: Sequence[str], labels: Mapping[str, str], colors: Mapping[str, str], *, title: str,
                 x_title: str, note: str | None = None) -> go.Figure:
-    """One cell per layer, coloured by the RoPE setting it uses; ``labels`` name each setting in the legend."""
+    """One cell per layer, coloured by the RoPE setting it uses; ``labels`` name each setting in the legend and the
+    hover names the layer by ``x_title`` (both translated)."""
     fig = new_figure(title, note=note, x_title=x_title, height=230)
     layers = np.arange(len(layer_names))
     names = np.asarray(layer_names)
@@ -39,7 +40,7 @@ def layer_strip(layer_names: Sequence[str], labels: Mapping[str, str], colors: M
         mask = names == name
         fig.add_trace(go.Bar(x=layers[mask], y=np.ones(int(mask.sum()), dtype=np.float32), name=labels[name],
                              marker=dict(color=colors[name], line=dict(width=0.5, color="white")), width=1.0,
-                             hovertemplate=f"{labels[name]}<br>layer %{{x}}<extra></extra>"))
+                             hovertemplate=f"{labels[name]}<br>{x_title} %{{x}}<extra></extra>"))
     fig.update_yaxes(visible=False, range=[0, 1])
     fig.update_layout(barmode="overlay", bargap=0, legend=LEGEND_BELOW, margin=dict(l=20, r=20, t=70, b=90))
     return fig
@@ -88,7 +89,7 @@ def head_layout(rows: Sequence[tuple[str, np.ndarray]], colors: Mapping[str, str
             fig.add_trace(go.Bar(x=np.ones(dims.size, dtype=np.float32), y=[name] * dims.size, base=f32(dims),
                                  orientation="h", marker=dict(color=color), width=0.6,
                                  name=f"{name}: {label}" if flag else label, showlegend=flag or label not in shown,
-                                 hovertemplate=f"{name}<br>{label}<br>dim %{{base}}<extra></extra>"))
+                                 hovertemplate=f"{name}<br>{label}<br>{x_title} %{{base}}<extra></extra>"))
             shown.add(label)
     fig.update_layout(barmode="overlay", legend=LEGEND_BELOW, margin=dict(l=140, r=20, t=70, b=90))
     return fig

@@ -23,11 +23,12 @@ def values_figure(positions, series: Mapping[str, np.ndarray], *, title: str, x_
 
 
 def counter_figure(binary, smooth, positions, *, title: str, subplot_titles: Sequence[str], x_title: str,
-                   y_title: str, note: str | None = None):
+                   y_title: str, note: str | None = None, downsample_note: str | None = None):
     """Binary code beside the smooth counter (bit / dimension down, position across): the same stripes, soft."""
     panels = [
         heatmap(np.asarray(z).T, x=np.asarray(positions), y=[str(b) for b in range(np.asarray(z).shape[1])],
-                title="", zmin=0.0, zmax=1.0, colorscale="Blues", x_title=x_title, y_title=y_title)
+                title="", zmin=0.0, zmax=1.0, colorscale="Blues", x_title=x_title, y_title=y_title,
+                downsample_note=downsample_note)
         for z in (binary, smooth)
     ]
     fig = side_by_side(panels, title=title, subplot_titles=subplot_titles, note=note, spacing=0.06)

@@ -35,19 +35,21 @@ def score_bars(tokens: Sequence[str], scores, *, title: str, x_title: str, note:
     return fig
 
 
-def word_map(points, labels: Sequence[str], groups: Sequence[str] | None, *, title: str,
+def word_map(points, labels: Sequence[str], groups: Sequence[str] | None, *, title: str, axis_titles: Sequence[str],
              note: str | None = None) -> go.Figure:
-    """The word list's PCA projection, coloured by group when the reader gave groups."""
-    fig = scatter_2d(points, labels, groups=groups, title=title, note=note, height=540)
+    """The word list's PCA projection, coloured by group when the reader gave groups; ``axis_titles`` names the two
+    principal components (translated)."""
+    fig = scatter_2d(points, labels, groups=groups, title=title, note=note, height=540, x_title=axis_titles[0],
+                     y_title=axis_titles[1])
     fig.update_layout(legend=LEGEND_BELOW)
     return fig
 
 
 def matrices_side_by_side(left, right, rows, *, title: str, subplot_titles: Sequence[str], x_title: str,
-                          note: str | None = None) -> go.Figure:
+                          note: str | None = None, downsample_note: str | None = None) -> go.Figure:
     """Two cosine matrices over the same rows, on the same [-1, 1] colour scale (learned vs sinusoidal)."""
     labels = np.asarray(rows)
-    panels = [similarity_heatmap(m, labels, title="") for m in (left, right)]
+    panels = [similarity_heatmap(m, labels, title="", downsample_note=downsample_note) for m in (left, right)]
     fig = side_by_side(panels, title=title, subplot_titles=subplot_titles, note=note)
     fig.update_xaxes(title_text=x_title)
     # A subtitle (the downsampling note) needs room above the panel titles.
@@ -55,8 +57,10 @@ def matrices_side_by_side(left, right, rows, *, title: str, subplot_titles: Sequ
     return fig
 
 
-def single_matrix(matrix, rows, *, title: str, x_title: str, note: str | None = None) -> go.Figure:
-    fig = similarity_heatmap(matrix, np.asarray(rows), title=title, note=note, x_title=x_title, y_title=x_title)
+def single_matrix(matrix, rows, *, title: str, x_title: str, note: str | None = None,
+                  downsample_note: str | None = None) -> go.Figure:
+    fig = similarity_heatmap(matrix, np.asarray(rows), title=title, note=note, x_title=x_title, y_title=x_title,
+                             downsample_note=downsample_note)
     fig.update_layout(height=520)
     return fig
 
@@ -86,7 +90,7 @@ def offset_curve(offsets, series: Mapping[str, np.ndarray], *, title: str, x_tit
     return fig
 
 
-def rows_pca(points, rows, *, title: str, color_title: str, note: str | None = None,
+def rows_pca(points, rows, *, title: str, color_title: str, axis_titles: Sequence[str], note: str | None = None,
              path: int = PATH_POINTS) -> go.Figure:
     """Each row of a table as a point in its first two principal components, coloured by its row number.
 
@@ -94,7 +98,7 @@ def rows_pca(points, rows, *, title: str, color_title: str, note: str | None = N
     row to the next (a steady turn around the centre is a sin/cos-like pair).
     """
     points, rows = np.asarray(points, dtype=np.float64), np.asarray(rows)
-    fig = new_figure(title, note=note, x_title="PC 1", y_title="PC 2", height=540)
+    fig = new_figure(title, note=note, x_title=axis_titles[0], y_title=axis_titles[1], height=540)
     fig.add_trace(go.Scatter(
         x=f32(points[:, 0]), y=f32(points[:, 1]), mode="markers", showlegend=False,
         customdata=rows, hovertemplate=f"{color_title} %{{customdata}}<extra></extra>",

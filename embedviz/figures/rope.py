@@ -14,11 +14,12 @@ NEVER_COLOR, TURNS_COLOR = COLORWAY[1], COLORWAY[0]
 LEGEND_BELOW = dict(orientation="h", yanchor="top", y=-0.24, xanchor="left", x=0.0)
 
 
-def angle_heatmap(z, positions, pair, *, title: str, x_title: str, y_title: str, hover: str, note: str | None = None):
+def angle_heatmap(z, positions, pair, *, title: str, x_title: str, y_title: str, hover: str, note: str | None = None,
+                  downsample_note: str | None = None):
     """cos(m * w_i) per dimension (rows) and position (columns); hover names the pair each dimension belongs to."""
     dims = np.arange(z.shape[0])
     fig = heatmap(z, x=f32(positions), y=dims, title=title, x_title=x_title, y_title=y_title, note=note,
-                  zmin=-1.0, zmax=1.0, colorbar_title="cos")
+                  zmin=-1.0, zmax=1.0, colorbar_title="cos", downsample_note=downsample_note)
     # uint8 (pairs < 128) keeps the hover data at a quarter of the heatmap's own payload
     pair_grid = np.repeat(np.asarray(pair, dtype=np.uint8)[:, None], len(positions), axis=1)  # (head_dim, T')
     fig.data[0].update(customdata=pair_grid, hovertemplate=hover + "<extra></extra>")
@@ -68,8 +69,7 @@ def decay_chart(distances, curves: Mapping[str, np.ndarray], *, highlight: str, 
 
 
 def wavelength_chart(wavelen, never, context_length: int, *, title: str, x_title: str, y_title: str,
-                     legend: Sequence[str], context_label: str, note: str | None = None,
-                     hover: str = "pair %{x}: %{y:,.0f}") -> go.Figure:
+                     legend: Sequence[str], context_label: str, hover: str, note: str | None = None) -> go.Figure:
     """Wavelength 2*pi / w_i of each pair (log y) against the context length; pairs that never turn once in red.
 
     ``legend`` = (name of pairs that turn at least once, name of pairs that never finish a turn).

@@ -12,10 +12,12 @@ DASHES = ("solid", "dash", "dot", "dashdot")
 LEGEND_BELOW = dict(orientation="h", yanchor="top", y=-0.3, xanchor="left", x=0.0)  # keeps the subtitle clear
 
 
-def encoding_heatmap(z, positions, dims, *, title: str, x_title: str, y_title: str, note: str | None = None):
+def encoding_heatmap(z, positions, dims, *, title: str, x_title: str, y_title: str, note: str | None = None,
+                     downsample_note: str | None = None):
     """The encoding as position (x) by dimension (y), like text 003's imshow(pe.T): fast stripes at the top."""
     fig = heatmap(z, x=np.asarray(positions), y=[str(d) for d in dims], title=title, x_title=x_title,
-                  y_title=y_title, note=note, zmin=-1.0, zmax=1.0, colorbar_title="PE")
+                  y_title=y_title, note=note, zmin=-1.0, zmax=1.0, colorbar_title="PE",
+                  downsample_note=downsample_note)
     fig.update_yaxes(type="category", nticks=min(len(dims), 16))
     return fig
 
@@ -64,9 +66,9 @@ def rotation_figure(start, direct, rotated, names: Sequence[str], *, title: str,
 
 
 def outputs_side_by_side(before, after, labels_before, labels_after, *, title: str, subplot_titles: Sequence[str],
-                         x_title: str, note: str | None = None):
+                         x_title: str, note: str | None = None, downsample_note: str | None = None):
     """Attention outputs (T, D) for the sentence and its shuffle, rows labelled by token, one shared colour scale."""
-    panels = [heatmap(z, y=list(labels), title="", x_title=x_title) for z, labels in
+    panels = [heatmap(z, y=list(labels), title="", x_title=x_title, downsample_note=downsample_note) for z, labels in
               ((before, labels_before), (after, labels_after))]
     fig = side_by_side(panels, title=title, subplot_titles=subplot_titles, note=note)
     fig.update_layout(margin=dict(t=120), height=max(360, 140 + 34 * len(labels_before)))  # room for the subtitle
@@ -79,12 +81,13 @@ def outputs_side_by_side(before, after, labels_before, labels_after, *, title: s
     return fig
 
 
-def difference_heatmap(diff, labels, *, title: str, x_title: str, note: str | None = None):
+def difference_heatmap(diff, labels, *, title: str, x_title: str, note: str | None = None,
+                       downsample_note: str | None = None):
     """|output before - re-aligned output after| per token and dimension, white at 0 on a fixed scale of at least 1
     (so ~1e-15 of rounding stays white instead of being stretched to full colour)."""
     diff = np.asarray(diff, dtype=np.float64)
     fig = heatmap(diff, y=list(labels), title=title, x_title=x_title, note=note, colorscale="Reds",
                   zmin=0.0, zmax=max(1.0, float(diff.max())), colorbar_title="|Δ|",
-                  height=max(300, 120 + 28 * len(labels)))
+                  height=max(300, 120 + 28 * len(labels)), downsample_note=downsample_note)
     fig.update_yaxes(type="category")
     return fig

@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from embedviz.downsample import CELL_BUDGET, block_mean
-from embedviz.figures import DIVERGING, TEMPLATE, f32, scatter_2d, titled
+from embedviz.figures import DIVERGING, TEMPLATE, downsample_template, f32, scatter_2d, titled
 
 PICKED = "#DC3912"  # rows a lookup (or a gradient) touched
 TARGET = "#FF9900"  # rows that only appear as a next-token target
@@ -65,7 +65,7 @@ def lookup_figure(
     x_title: str,
     id_title: str,
     note: str | None = None,
-    downsample_note: str = "block-averaged {rs}×{cs} cells to fit the screen",
+    downsample_note: str | None = None,
 ) -> go.Figure:
     """Left: the whole (V, D) table with the picked rows outlined; right: the picked (T, D) block, one row per token.
 
@@ -81,7 +81,7 @@ def lookup_figure(
     table_z, _, cs = block_mean(table, CELL_BUDGET, columns)  # V = 256 rows always fit; columns may not
     block_z, rs_b, cs_b = block_mean(block, CELL_BUDGET, columns)
     if cs > 1 or rs_b > 1:
-        extra = downsample_note.format(rs=rs_b, cs=cs)
+        extra = downsample_template(downsample_note).format(rs=rs_b, cs=cs)
         note = f"{note} · {extra}" if note else extra
     labels = list(row_labels)[::rs_b]
     fig = _two_panels(table_title, block_title, left_width=0.42, gap=0.14)
@@ -161,10 +161,12 @@ def gradient_rows_figure(
     y_title: str,
     strip_title: str,
     names: tuple[str, str, str],
+    grad_title: str,
     note: str | None = None,
 ) -> go.Figure:
     """Top: |dL/dW[v]| of every row v (log scale, so an exactly-zero row has no bar); bottom: a strip marking the
     rows whose gradient is not zero. Looked-up rows red, rows that are only targets orange, the rest grey.
+    The hover names the row by ``x_title`` (token id) and its gradient norm by ``grad_title``, both translated.
     """
     norm = np.asarray(row_grad_norm, dtype=np.float64)
     V = norm.size
@@ -181,7 +183,7 @@ def gradient_rows_figure(
             go.Bar(
                 x=ids[sel], y=f32(norm[sel]), name=name, marker_color=color, marker_line_width=0, showlegend=True,
                 customdata=[hover_labels[v] for v in ids[sel]],
-                hovertemplate="%{customdata} (id %{x})<br>|grad| %{y:.3g}<extra></extra>",
+                hovertemplate=f"%{{customdata}} ({x_title} %{{x}})<br>{grad_title} %{{y:.3g}}<extra></extra>",
             ),
             row=1, col=1,
         )
@@ -189,7 +191,7 @@ def gradient_rows_figure(
     fig.add_trace(
         go.Heatmap(
             z=nonzero, x=ids, y=[strip_title], colorscale=[[0, "#f4f4f4"], [1, "#222222"]], zmin=0, zmax=1,
-            showscale=False, hovertemplate="id %{x}: %{z}<extra></extra>",
+            showscale=False, hovertemplate=f"{x_title} %{{x}}: %{{z}}<extra></extra>",
         ),
         row=2, col=1,
     )
@@ -245,8 +247,7 @@ def parameter_bars(
 
 
 def loss_figure(losses, *, title: str, x_title: str, y_title: str, floor: float | None = None,
-                floor_name: str = "", series_name: str = "loss", mean_name: str = "{name} (mean of {window})",
-                note: str | None = None) -> go.Figure:
+                floor_name: str = "", series_name: str, mean_name: str, note: str | None = None) -> go.Figure:
     """Per-step loss (thin) and its running mean over ~2% of the steps (thick), with an optional floor line.
 
     ``series_name`` and ``mean_name`` (a template with {name} and {window}) are the legend, already translated."""
@@ -299,10 +300,12 @@ def similarity_before_after(
     return fig
 
 
-def pca_figure(points, labels: Sequence[str], groups: Sequence[str], *, title: str, note: str | None = None,
-               limit: float | None = None) -> go.Figure:
-    """The 2-D projection of the token vectors, coloured by group; fixed axis range so snapshots are comparable."""
-    fig = scatter_2d(points, list(labels), groups=list(groups), title=title, note=note)
+def pca_figure(points, labels: Sequence[str], groups: Sequence[str], *, title: str, axis_titles: Sequence[str],
+               note: str | None = None, limit: float | None = None) -> go.Figure:
+    """The 2-D projection of the token vectors, coloured by group; fixed axis range so snapshots are comparable.
+    ``axis_titles`` names the two principal components (translated)."""
+    fig = scatter_2d(points, list(labels), groups=list(groups), title=title, note=note, x_title=axis_titles[0],
+                     y_title=axis_titles[1])
     fig.update_layout(legend=_BELOW, margin=dict(b=90))
     if limit:
         fig.update_xaxes(range=[-limit, limit])

@@ -2,12 +2,13 @@
 with its parameter names and values kept; the English reader sees the core's own message."""
 from __future__ import annotations
 
+import io
 import re
 
 import numpy as np
 import pytest
 
-from embedviz import _validate, attention, rope, rope_config, training
+from embedviz import _validate, attention, lookup, rope, rope_config, tensor_files, training
 from embedviz.app.errors import PATTERNS, localized
 from embedviz.app.i18n import catalog
 from embedviz.embeddings import LearnedPositionalEmbedding
@@ -15,6 +16,15 @@ from embedviz.pretrained import load_bundled_model
 from tests.app import pagetest as pt
 
 _HAN = re.compile(r"[\u4e00-\u9fff]")
+
+
+_BASE = {"rope_theta": 1e4, "max_position_embeddings": 8, "head_dim": 8}
+
+
+def _npy(array) -> bytes:
+    out = io.BytesIO()
+    np.save(out, array)
+    return out.getvalue()
 
 
 def _message(call) -> str:
@@ -41,6 +51,31 @@ CALLS = {
     "err.group_small": lambda: training.train_group_experiment(groups=("a", "ABC"), steps=1),
     "err.group_shared": lambda: training.train_group_experiment(groups=("abc", "cde"), steps=1),
     "err.too_long": lambda: LearnedPositionalEmbedding(4, 8)(5),
+    # added with the catalog-wide check of Chinese words: the messages a reader can reach by typing, pasting a
+    # config.json or uploading a table (before, they came in English under the "only in English" lead-in)
+    "err.non_empty": lambda: load_bundled_model().token_id(""),
+    "err.chars": lambda: training.train_on_text("a" * (training.MAX_TEXT_CHARS + 1)),
+    "err.next_token": lambda: lookup.gradient_step(np.array([5]), lookup.init_table(256, 8)),
+    "err.config_long": lambda: rope_config.parse_config_json("{" + " " * rope_config.MAX_CONFIG_CHARS + "}"),
+    "err.config_not_object": lambda: rope_config.parse_config_json("[1]"),
+    "err.config_deep": lambda: rope_config.parse_config_json("[" * 100_000),
+    "err.config_digits": lambda: rope_config.parse_config_json('{"a": ' + "9" * 5_000 + "}"),
+    "err.config_no_head": lambda: rope_config.from_config({"rope_theta": 1e4, "max_position_embeddings": 8}),
+    "err.divisible": lambda: rope_config.from_config({"rope_theta": 1e4, "max_position_embeddings": 8,
+                                                     "hidden_size": 10, "num_attention_heads": 3}),
+    "err.scaling_factor": lambda: rope_config.from_config({**_BASE, "rope_scaling": {"rope_type": "linear", "factor": 0.5}}),
+    "err.scaling_missing": lambda: rope_config.from_config({**_BASE, "rope_scaling": {"rope_type": "linear"}}),
+    "err.scaling_positive": lambda: rope_config.from_config(
+        {**_BASE, "rope_scaling": {"rope_type": "yarn", "factor": 2, "beta_fast": -1}}),
+    "err.scaling_finite": lambda: rope_config.from_config(
+        {**_BASE, "rope_scaling": {"rope_type": "yarn", "factor": 2, "beta_fast": "x"}}),
+    "err.file_suffix": lambda: tensor_files.read_upload(b"x", "table.pt"),
+    "err.file_size": lambda: tensor_files.read_upload(b"x" * 10, "table.npy", max_bytes=5),
+    "err.file_empty": lambda: tensor_files.read_upload(b"", "table.npy"),
+    "err.file_no_tensors": lambda: tensor_files.read_upload((2).to_bytes(8, "little") + b"{}", "table.safetensors"),
+    "err.table_2d": lambda: tensor_files.read_upload(_npy(np.ones(4)), "table.npy"),
+    "err.table_rows": lambda: tensor_files.read_upload(_npy(np.ones((1, 4))), "table.npy"),
+    "err.table_non_finite": lambda: tensor_files.read_upload(_npy(np.array([[1.0, np.nan], [0.0, 1.0]])), "table.npy"),
 }
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from embedviz.app.i18n import catalog
 from tests.app import pagetest as pt
 
 
@@ -33,7 +34,8 @@ def test_rope_button_restores_lesson_003s_decay_table():
 
 
 def test_token_button_sets_lesson_001s_run():
-    at = pt.page("token_embeddings", tok_text="abc", tok_d="64").run()
+    init_tab = catalog()["tok.tab_init"]["en"]  # where the table's scale is shown
+    at = pt.page("token_embeddings", tok_text="abc", tok_d="64", tok_tab=init_tab).run()
     at.button(key="tok_lesson").click().run()
     pt.ok(at)
     assert at.text_input(key="tok_text").value == "Hello"

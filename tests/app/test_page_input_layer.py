@@ -13,7 +13,7 @@ def test_defaults_show_the_shape_contract():
     shapes = at.table[0].value.iloc[:, 1].tolist()
     assert shapes == ["(2, 5)", "(2, 5, 8)", "(5, 8)", "(1, 5, 8)", "(2, 5, 8)"]
     assert shapes[-1] == str(tuple(torch.broadcast_shapes((2, 5, 8), (1, 5, 8))))
-    table = at.dataframe[0].value
+    table = at.table[1].value  # the sum-vs-concatenation table
     assert table.iloc[:, 1].tolist() == ["(2, 5, 8)", "(2, 5, 16)"]
     assert table.iloc[:, 4].tolist() == ["8", "16"]
 
@@ -26,7 +26,7 @@ def test_widgets_drive_shapes_and_costs():
     at.select_slider(key="inl_Dpos").set_value(32).run()
     pt.ok(at)
     assert at.table[0].value.iloc[:, 1].tolist() == ["(4, 16)", "(4, 16, 64)", "(16, 64)", "(1, 16, 64)", "(4, 16, 64)"]
-    table = at.dataframe[0].value
+    table = at.table[1].value  # the sum-vs-concatenation table
     concat = composition.width_and_params(256, 16, 64, 32, combine="concat")
     assert table.iloc[1, 1] == "(4, 16, 96)"
     assert table.iloc[1, 5] == f"{concat['attention_per_layer']:,}" == f"{4 * 96 * 96:,}"
@@ -42,6 +42,18 @@ def test_past_the_end_both_modules_refuse_with_their_own_message():
     assert shown[0].endswith(messages["LearnedPositionalEmbedding"]) and shown[1].endswith(messages["SinusoidalPositionalEmbedding"])
     assert "SinusoidalPositionalEmbedding" in shown[1]
     assert not at.table  # no shapes: the modules refused
+
+
+def test_refusals_reach_a_chinese_reader_in_chinese():
+    from embedviz.app.errors import localized
+
+    at = pt.page("input_layer", lang="zh", inl_T="32", inl_L="16").run()
+    pt.ok(at)
+    message = composition.refusal_messages(16, 32)["SinusoidalPositionalEmbedding"]
+    zh = localized(message, "zh")
+    assert zh.startswith("无法嵌入长度 T 为 32 的序列")
+    assert [w.value for w in at.warning] == [f"{m} 拒绝：{zh}" for m in ("LearnedPositionalEmbedding",
+                                                                       "SinusoidalPositionalEmbedding")]
 
 
 def test_chinese():

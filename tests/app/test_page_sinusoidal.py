@@ -1,4 +1,7 @@
-"""The "Sinusoidal" page: runs at defaults and at every slider extreme, reproduces text 003's numbers, URL state, zh."""
+"""The "Sinusoidal" page: runs at defaults and at every slider extreme, reproduces text 003's numbers, URL state, zh.
+
+Its sections are lazy tabs bound to ?sin_tab= (issue 14): a run draws the open tab only, so the tests open each.
+"""
 from __future__ import annotations
 
 import numpy as np
@@ -10,6 +13,23 @@ from embedviz.downsample import CELL_BUDGET, stride_for
 from tests.app import pagetest as pt
 
 SLIDERS = ("sin_d", "sin_L", "sin_base")
+TABS = ("sin.tab_encoding", "sin.tab_lesson", "sin.tab_similarity", "sin.tab_rotation")
+
+
+def tab(key: str, lang: str = "en") -> dict:
+    """The session state that opens the tab whose label is the i18n key ``key``."""
+    return {"sin_tab": catalog()[key][lang]}
+
+
+def charts_of_every_tab(at) -> list:
+    """Open each tab in turn on this AppTest (its other widgets as they are) and collect every chart drawn."""
+    charts = []
+    for key in TABS:
+        at.session_state["sin_tab"] = catalog()[key]["en"]
+        at.run()
+        assert not at.exception and not at.error, (key, at.exception)
+        charts += list(at.get("plotly_chart"))
+    return charts
 
 
 @pytest.fixture(scope="module")
@@ -20,19 +40,22 @@ def default_run():
 def test_default_run(default_run):
     at = default_run
     assert not at.exception and not at.error
-    assert len(at.get("plotly_chart")) == 4  # encoding, distance vs gap, similarity, rotation
+    assert len(at.get("plotly_chart")) == 1  # the first tab, the encoding, is the only one drawn
     assert "128 positions × 64 dimensions" in pt.titles(at)[0]
+    assert not at.dataframe and not at.metric  # the other tabs' tables and metric are not built
     assert at.select_slider(key="sin_d").value == 64
     assert at.select_slider(key="sin_L").value == 128
     assert at.select_slider(key="sin_base").value == 10_000.0
-    assert float(at.metric[0].value) < 1e-12  # PE(p + k) vs R(k) PE(p)
-    for chart in at.get("plotly_chart"):
-        assert len(chart.proto.spec) < 1_000_000
+    charts = charts_of_every_tab(pt.page("sinusoidal"))
+    assert len(charts) == 4  # encoding, distance vs gap, similarity, rotation: one per tab
+    assert all(len(chart.proto.spec) < 1_000_000 for chart in charts)
+    rotation = pt.page("sinusoidal", session=tab("sin.tab_rotation")).run()
+    assert float(rotation.metric[0].value) < 1e-12  # PE(p + k) vs R(k) PE(p)
 
 
 def test_text003_numbers_at_d8():
     # d_model 8, base 10000: the lesson's frequency table and distances appear on the page
-    at = pt.page("sinusoidal")
+    at = pt.page("sinusoidal", session=tab("sin.tab_lesson"))
     at.query_params["sin_d"] = "8"
     at.run()
     assert not at.exception
@@ -45,7 +68,7 @@ def test_text003_numbers_at_d8():
     assert np.round(table.iloc[:, 0].to_numpy(), 2).tolist() == expected
     # the distance curves from starts 0, 100 and 10,000 coincide
     curves = [np.asarray(tr["y"]["bdata"] if isinstance(tr["y"], dict) else tr["y"]) for tr in
-              pt.spec(at.get("plotly_chart")[1])["data"]]
+              pt.spec(at.get("plotly_chart")[0])["data"]]
     assert len(curves) == 3 and all(np.array_equal(curves[0], c) for c in curves)
 
 
@@ -60,8 +83,9 @@ def test_each_slider_at_min_and_max(key):
         at.select_slider(key=key).set_value(value).run()
         assert not at.exception and not at.error, (key, value, at.exception)
         assert at.select_slider(key=key).value == value
-        assert len(at.get("plotly_chart")) == 4
-        for chart in at.get("plotly_chart"):
+        charts = charts_of_every_tab(at)
+        assert len(charts) == 4
+        for chart in charts:
             assert len(chart.proto.spec) < 1_000_000, (key, value)
     at.select_slider(key=key).set_value(lo).run()
     assert at.select_slider(key=key).value == lo  # min and max are the ends of the slider
@@ -78,8 +102,8 @@ def test_all_extremes_together_stay_within_budget():
     step = stride_for(131_072, CELL_BUDGET)
     expected = catalog()["common.showing_every"]["en"].format(step=step)
     assert expected in heatmap["layout"]["title"]["subtitle"]["text"]  # strided, and the figure says so
-    assert float(at.metric[0].value) < 1e-8
-    assert max(len(c.proto.spec) for c in at.get("plotly_chart")) < 1_000_000
+    assert max(len(c.proto.spec) for c in charts_of_every_tab(at)) < 1_000_000
+    assert float(at.metric[0].value) < 1e-8  # the last tab opened: the rotation check
 
 
 def test_widget_change_changes_the_figure(default_run):
@@ -88,18 +112,25 @@ def test_widget_change_changes_the_figure(default_run):
     assert not at.exception
     before, after = pt.spec(default_run.get("plotly_chart")[0]), pt.spec(at.get("plotly_chart")[0])
     assert before["data"][0]["z"] != after["data"][0]["z"]
-    at.number_input(key="sin_k").set_value(50).run()
-    assert pt.spec(at.get("plotly_chart")[3])["data"][1] != pt.spec(default_run.get("plotly_chart")[3])["data"][1]
+    rotation = pt.page("sinusoidal", session=tab("sin.tab_rotation")).run()
+    before = pt.spec(rotation.get("plotly_chart")[0])["data"][1]
+    rotation.number_input(key="sin_k").set_value(50).run()
+    assert pt.spec(rotation.get("plotly_chart")[0])["data"][1] != before
 
 
 def test_query_params_round_trip():
     at = pt.page("sinusoidal")
-    at.query_params.update({"sin_d": "512", "sin_L": "1,024", "sin_base": "500,000", "sin_p": "17", "sin_k": "-4"})
+    at.query_params.update({"sin_d": "512", "sin_L": "1,024", "sin_base": "500,000", "sin_p": "17", "sin_k": "-4",
+                            "sin_tab": catalog()["sin.tab_rotation"]["en"]})
     at.run()
+    assert at.session_state["sin_tab"] == catalog()["sin.tab_rotation"]["en"]  # the link opens its tab
+    assert "PE(p + k)" in pt.titles(at)[0]
     assert at.select_slider(key="sin_d").value == 512
     assert at.select_slider(key="sin_L").value == 1024
     assert at.select_slider(key="sin_base").value == 500_000.0
     assert at.number_input(key="sin_p").value == 17 and at.number_input(key="sin_k").value == -4
+    at.query_params["sin_tab"] = at.session_state["sin_tab"] = catalog()["sin.tab_encoding"]["en"]
+    at.run()
     assert "1,024 positions × 512 dimensions" in pt.titles(at)[0]
 
 
@@ -109,3 +140,52 @@ def test_chinese(default_run):
     assert at.title[0].value != default_run.title[0].value
     assert pt.is_chinese(at.title[0].value)
     assert pt.is_chinese(pt.titles(at)[0])
+
+
+def test_the_open_tab_survives_the_language_switch():
+    at = pt.page("sinusoidal", session=tab("sin.tab_similarity")).run()
+    at.session_state["lang"] = "zh"
+    at.run()
+    pt.ok(at)
+    assert at.session_state["sin_tab"] == catalog()["sin.tab_similarity"]["zh"]
+    assert pt.titles(at) == [catalog()["sin.similarity_title"]["zh"]]
+
+
+def test_sqrt_d_level_says_when_it_is_reached():
+    """Issue 12: at the defaults (D = 64, gaps up to 127) the curve stays well under sqrt(D) = 8; the level is where
+    it hovers once the gap passes the slowest wavelength, and the legend names that wavelength (from the core)."""
+    from embedviz import sinusoidal
+
+    at = pt.page("sinusoidal", session=tab("sin.tab_lesson")).run()
+    pt.ok(at)
+    figure = pt.spec(at.get("plotly_chart")[0])
+    shown = np.concatenate([pt.values(trace["y"]) for trace in figure["data"]])
+    typical, _ = sinusoidal.distance_levels(64)
+    assert typical == 8.0 and shown.max() < 0.85 * typical  # about 6.5 at most: not yet at the level
+    slowest = sinusoidal.wavelengths(64)[-1]  # 2*pi*10000^(62/64), about 47,117
+    label = next(a["text"] for a in figure["layout"]["annotations"] if a["text"].startswith("√D"))
+    assert f"{round(slowest):,} positions" in label and "hovers around once the gap passes" in label
+    rng = np.random.default_rng(0)
+    beyond = sinusoidal.distance_vs_gap(64, rng.integers(round(slowest), 20 * round(slowest), 4_000))[0]
+    assert np.sqrt(np.mean(beyond**2)) == pytest.approx(typical, rel=0.03)  # beyond it: around sqrt(D)
+
+
+def test_sign_note_matches_rope_rotation():
+    """The note: the page's R(k) on (sin, cos) and RoPE's rotation of (cos, sin) turn the point by the same +k*w."""
+    from embedviz import rope, sinusoidal
+
+    p, k, omega = 5, 3, 1.0  # pair 0 of any D has w = 1
+    pe = sinusoidal.sinusoidal_rows([p], 8, dtype=np.float64)[0]
+    ours = sinusoidal.rotate_encoding(pe, k)[:2]  # (sin, cos) of p + k
+    ropes = rope.rotate_2d((pe[1], pe[0]), k, omega)  # RoPE turns (a, b) = (cos, sin) by +k*w
+    np.testing.assert_allclose([ropes[1], ropes[0]], ours, atol=1e-12)
+    np.testing.assert_allclose(ours, [np.sin(8.0), np.cos(8.0)], atol=1e-12)
+    at = pt.page("sinusoidal", session=tab("sin.tab_rotation")).run()
+    assert catalog()["sin.sign_note"]["en"] in [c.value for c in at.caption]
+
+
+def test_lesson_button_opens_the_lesson_tables():
+    at = pt.page("sinusoidal", sin_d="512").run()
+    at.button(key="sin_lesson").click().run()
+    pt.ok(at)
+    assert at.session_state["sin_tab"] == catalog()["sin.tab_lesson"]["en"] and len(at.dataframe) == 2

@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 from embedviz.app.locales.tok import STRINGS
 from tests.app import pagetest as pt
 
-TABS = {name: STRINGS[f"tok.tab_{name}"]["en"] for name in ("lookup", "onehot", "grad", "params")}
+TABS = {name: STRINGS[f"tok.tab_{name}"]["en"] for name in ("lookup", "init", "onehot", "grad", "params")}
 
 
 def _page(tab: str = "lookup", **query) -> AppTest:
@@ -21,14 +21,17 @@ def test_defaults_show_hello_and_the_lookup_three_ways():
     at = _page()
     pt.ok(at)
     assert "[72, 101, 108, 108, 111]" in at.caption[0].value  # text 001's 'Hello'
-    assert len(at.get("plotly_chart")) == 2  # lookup figure + init scales; the other tabs are not computed
+    assert len(at.get("plotly_chart")) == 1  # the lookup figure; the other tabs are not computed
     assert pt.metric(at, "W[ids]") == "(5, 8)"
     assert pt.metric(at, "one_hot(ids) @ W") == "0.0e+00"
     assert pt.metric(at, "nn.Embedding") == "0.0e+00"
+    at = _page("init")
+    pt.ok(at)
     assert float(pt.metric(at, "σ of the chosen scheme")) == 0.02
+    assert len(at.get("plotly_chart")) == 1  # the row length of each scheme against d_model
 
 
-@pytest.mark.parametrize("tab, charts", [("onehot", 1), ("grad", 1), ("params", 2)])
+@pytest.mark.parametrize("tab, charts", [("init", 1), ("onehot", 1), ("grad", 1), ("params", 2)])
 def test_every_tab_runs(tab, charts):
     at = _page(tab)
     pt.ok(at)
@@ -120,6 +123,8 @@ def test_widget_changes_change_the_figure():
     assert wider != before
     at.segmented_control(key="tok_init").set_value("unit").run()
     assert pt.chart_json(at)[0] != wider
+    at.session_state["tok_tab"] = TABS["init"]
+    at.run()
     assert float(pt.metric(at, "σ of the chosen scheme")) == 1.0
 
 
@@ -131,9 +136,11 @@ def test_query_params_round_trip():
     assert at.segmented_control(key="tok_init").value == "inv_sqrt_d"
     assert at.number_input(key="tok_seed").value == 7
     assert "6 ids" in at.caption[0].value  # two Chinese characters, three UTF-8 bytes each
-    assert float(pt.metric(at, "σ of the chosen scheme")) == pytest.approx(1 / math.sqrt(32), abs=1e-4)
     spec = pt.specs(at)[0]
     assert any("你 (1/3)" in str(trace.get("y")) for trace in spec["data"])  # rows labelled by character
+    at.session_state["tok_tab"] = TABS["init"]
+    at.run()
+    assert float(pt.metric(at, "σ of the chosen scheme")) == pytest.approx(1 / math.sqrt(32), abs=1e-4)
 
 
 def test_preset_from_the_url():
@@ -148,3 +155,16 @@ def test_language_switch():
     pt.ok(at)
     assert at.title[0].value != english
     assert pt.is_chinese(at.title[0].value)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_second_step_shows_rows_moving_outside_the_batch_with_adam(lang):
+    """Issue 12: "with Adam's momentum or weight decay, rows outside the batch still move after step 1", shown.
+    'Hello' then 'xyz': step 2 looks up x and y (2 rows); Adam also moves H, e, l from step 1; AdamW all 256."""
+    at = pt.page("token_embeddings", lang=lang, session={"tok_tab": STRINGS["tok.tab_grad"][lang]}).run()
+    pt.ok(at)
+    df = at.table[0].value
+    assert df.iloc[:, 1].tolist() == ["2 / 256", "5 / 256", "256 / 256"]  # SGD, Adam, AdamW
+    assert [int(x) for x in df.iloc[:, 2]] == [0, 3, 254]
+    if lang == "zh":
+        assert pt.is_chinese(df.columns[1]) and pt.is_chinese(df.iloc[1, 0])

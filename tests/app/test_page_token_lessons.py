@@ -62,3 +62,12 @@ def test_lesson_004_preset_shows_409_6_million():
     assert at.number_input(key="tok_V").value == 100_000 and at.number_input(key="tok_D").value == 4_096
     token_metric = catalog()["tok.metric_token"]["en"]
     assert pt.metric(at, token_metric) == "409,600,000"  # text 004: "4 亿多个浮点数"
+
+
+def test_chinese_names_each_lesson_with_its_word():
+    """'第 001 课', never a bare '第 001', on this page's and the Trained embedding page's texts (issue 12: one name)."""
+    import re
+
+    for key, texts in catalog().items():
+        if key.split(".")[0] in ("tok", "train", "raw", "sub"):
+            assert not re.search(r"第 ?00\d(?! ?课)", texts["zh"]), key

@@ -1,6 +1,7 @@
 """The Trained embedding page: text 001's experiment runs once per setting, and shows what training really gives.
 
-Only the first test trains the default 500 steps; the others use 10-200 steps to stay fast.
+Only the first test trains the default 500 steps; the others use 10-200 steps to stay fast. The settings sit in a
+form: a changed slider trains nothing until the Train button is pressed (``_train``).
 """
 from __future__ import annotations
 
@@ -17,10 +18,22 @@ from tests.app import pagetest as pt
 
 TEXT_TAB = STRINGS["train.tab_text"]["en"]
 GROUPS_ONLY = STRINGS["train.softmax_groups"]["en"]  # a bound widget keeps its formatted option in the URL
+VIEWS = {name: STRINGS[f"train.view_{name}"]["en"] for name in ("sim", "time", "loss", "map")}
 
 
 def _page(*, lang: str | None = None, **query) -> AppTest:
     return pt.page("trained_embedding", timeout=120, lang=lang, **query)  # a run may train: more time than others
+
+
+def _train(at: AppTest, form: str = "groups") -> AppTest:
+    """Press the form's Train button: the staged settings reach the script, which trains once."""
+    return at.button(key=f"tr_train_{form}").click().run()
+
+
+def _view(at: AppTest, view: str, key: str = "tr_view") -> AppTest:
+    """Open one of the result views (bound tabs: only the open one is computed)."""
+    at.session_state[key] = VIEWS[view]
+    return at.run()
 
 
 def _numbers(at: AppTest) -> dict[str, tuple[float, float]]:
@@ -39,7 +52,7 @@ def test_default_run_reproduces_the_texts_claims_and_is_cached():
     at = _page().run()
     pt.ok(at)
     assert _progress_texts(at) and _progress_texts(at)[0].startswith("trained 500 steps")
-    assert len(at.get("plotly_chart")) == 4  # loss, before/after similarity, group curves, PCA
+    assert pt.titles(at) == ["Cosine similarity of every pair of token vectors"]  # the open view only
     n = _numbers(at)
     ab_before, ab_after = n["sim('a', 'b')"]
     same_before, same_after = n["mean over same-group pairs"]
@@ -50,11 +63,34 @@ def test_default_run_reproduces_the_texts_claims_and_is_cached():
     assert 0.35 < same_after < 0.75
     assert abs(cross_after) < 0.2
     assert at.table[0].value.iloc[0, 3] == "0.03 → 0.56"
-    # a rerun with the same widgets does not retrain: no progress bar, same numbers
-    at.run()
+    # a rerun with the same widgets does not retrain: no progress bar, same numbers; each view shows its figures
+    # (loss, before/after similarity, group curves, PCA: none is lost)
+    charts = {}
+    for view in ("time", "loss", "sim"):
+        _view(at, view)
+        pt.ok(at)
+        assert not _progress_texts(at)
+        assert _numbers(at) == n
+        charts[view] = len(at.get("plotly_chart"))
+    assert charts == {"sim": 1, "time": 2, "loss": 1}
+
+
+def test_a_slider_trains_nothing_until_train_is_pressed():
+    at = _page(tr_steps="20").run()
+    before = pt.chart_json(at)
+    at.select_slider(key="tr_steps").set_value(50)
+    at.select_slider(key="tr_d").set_value(8).run()  # staged in the form: the script still sees the old values
     pt.ok(at)
-    assert not _progress_texts(at)
-    assert _numbers(at) == n
+    assert not _progress_texts(at) and pt.chart_json(at) == before
+    assert at.table[0].value.columns[2] == "after 20 steps"
+    at.select_slider(key="tr_steps").set_value(50)  # AppTest's rerun dropped the staged values: stage them again
+    at.select_slider(key="tr_d").set_value(8)
+    _train(at)
+    pt.ok(at)
+    assert _progress_texts(at)[0].startswith("trained 50 steps")
+    assert at.table[0].value.columns[2] == "after 50 steps" and pt.chart_json(at) != before
+    again = _page(tr_steps="50", tr_d="8").run()  # a link with the trained settings (the browser's URL)
+    assert not _progress_texts(again) and _numbers(again) == _numbers(at)  # from the cache: the same run
 
 
 def test_only_group_tokens_in_the_softmax_push_the_groups_apart():
@@ -72,11 +108,15 @@ def test_only_group_tokens_in_the_softmax_push_the_groups_apart():
 )
 def test_slider_extremes(key, value):
     at = _page(tr_steps="10").run()
-    at.select_slider(key=key).set_value(value).run()
+    at.select_slider(key=key).set_value(value)
+    _train(at)
     pt.ok(at)
-    assert len(at.get("plotly_chart")) == 4
-    for chart in at.get("plotly_chart"):
-        assert len(chart.proto.spec) < 1_000_000
+    assert at.select_slider(key=key).value == pytest.approx(value)
+    for view, charts in (("sim", 1), ("time", 2), ("loss", 1)):
+        _view(at, view)
+        assert len(at.get("plotly_chart")) == charts
+        for chart in at.get("plotly_chart"):
+            assert len(chart.proto.spec) < 1_000_000
 
 
 @pytest.mark.slow
@@ -87,7 +127,7 @@ def test_most_steps():
 
 
 def test_snapshot_slider_moves_the_points():
-    at = _page(tr_steps="20").run()
+    at = _page(tr_steps="20", tr_view=VIEWS["time"]).run()
     last = at.get("plotly_chart")[-1].proto.spec
     snaps = at.select_slider(key="tr_snap").options
     at.select_slider(key="tr_snap").set_value(int(snaps[0])).run()
@@ -97,7 +137,8 @@ def test_snapshot_slider_moves_the_points():
     assert "step 0" in first  # the title names the snapshot
     # fewer steps: a snapshot that no longer exists falls back to the last one instead of failing
     at.select_slider(key="tr_snap").set_value(15).run()
-    at.select_slider(key="tr_steps").set_value(10).run()
+    at.select_slider(key="tr_steps").set_value(10)
+    _train(at)
     pt.ok(at)
     assert at.select_slider(key="tr_snap").value == 10
 
@@ -105,7 +146,8 @@ def test_snapshot_slider_moves_the_points():
 def test_seed_changes_the_figures():
     at = _page(tr_steps="10").run()
     before = [c.proto.spec for c in at.get("plotly_chart")]
-    at.number_input(key="tr_seed").set_value(1).run()
+    at.number_input(key="tr_seed").set_value(1)
+    _train(at)
     pt.ok(at)
     assert [c.proto.spec for c in at.get("plotly_chart")] != before
 
@@ -136,13 +178,22 @@ def test_own_text_tab():
     at.session_state["tr_tab"] = TEXT_TAB
     at.run()
     pt.ok(at)
-    assert len(at.get("plotly_chart")) == 3
-    at.text_area(key="tr_text").set_value("a").run()
+    charts = []
+    for view in ("map", "loss", "sim"):
+        _view(at, view, "tr_tview")
+        pt.ok(at)
+        charts.append(len(at.get("plotly_chart")))
+    assert charts == [1, 1, 1]  # 2-D map, loss, similarity: one figure per view
+    at.text_area(key="tr_text").set_value("a")
+    _train(at, "text")
     assert not at.exception
     assert at.error and "at least context + 1 = 2" in at.error[0].value
-    at.text_area(key="tr_text").set_value("abab cdcd " * 20).run()
-    at.slider(key="tr_ctx").set_value(8).run()
+    at.text_area(key="tr_text").set_value("abab cdcd " * 20)
+    at.slider(key="tr_ctx").set_value(8)
+    before = _progress_texts(at)
+    _train(at, "text")
     pt.ok(at)
+    assert _progress_texts(at) != before and at.slider(key="tr_ctx").value == 8
 
 
 def test_language_switch():
@@ -156,3 +207,21 @@ def test_helpers():
     assert parse_groups("abc  ABC\nxyz") == ("abc", "ABC", "xyz")
     assert loss_floor(("abcdefghij", "ABCDEFGHIJ")) == pytest.approx(math.log(10))  # text: loss ~2.3 at the end
     assert loss_floor(("ab", "abcd")) == pytest.approx((math.log(2) + math.log(4)) / 2)
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", "this reproduction"), ("zh", "这次复现")])
+def test_intro_says_the_settings_are_this_reproductions(lang, words):
+    """Issue 12: lesson 001 states no d_model, optimiser or learning rate; the intro says the page's are its own, and
+    the ones it names are the core's defaults and the form's (read from the core and the page, not typed)."""
+    import inspect
+
+    from embedviz import training
+
+    defaults = inspect.signature(training.train_group_experiment).parameters
+    at = _page(lang=lang, tr_steps="10").run()
+    pt.ok(at)
+    intro = at.markdown[0].value
+    assert words in intro
+    d_model, lr = defaults["d_model"].default, training.DEFAULT_LR[defaults["optimizer"].default]
+    assert f"d_model {d_model}" in intro and "Adam" in intro and f"{lr:g}" in intro
+    assert at.select_slider(key="tr_d").value == d_model and at.select_slider(key="tr_lr").value == lr

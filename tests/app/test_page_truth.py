@@ -187,7 +187,7 @@ def test_training_legends_and_class_names_are_translated():
     for name in training._CLASS_NAMES:
         key = "train.class_" + name.replace(" ", "_").replace("-", "_").lower()
         assert pt.is_chinese(catalog()[key]["zh"]) or name == "UTF-8 byte", name
-    at = pt.page("trained_embedding", lang="zh").run()
+    at = pt.page("trained_embedding", lang="zh", session={"tr_view": catalog()["train.view_loss"]["zh"]}).run()
     pt.ok(at)
     loss = pt.specs(at)[0]
     assert [tr["name"] for tr in loss["data"][:2]] == ["损失", "损失（10 步平均）"]

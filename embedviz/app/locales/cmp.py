@@ -129,7 +129,7 @@ STRINGS = {
     },
     "cmp.bias_title": {
         "en": "ALiBi bias −slope × (i − j) of {n} of {H} heads, L = {L}",
-        "zh": "ALiBi 偏置 −slope × (i − j)：{H} 个头中的 {n} 个，L = {L}",
+        "zh": "ALiBi 偏置 −斜率 × (i − j)：{H} 个头中的 {n} 个，L = {L}",
     },
     "cmp.bias_note": {
         "en": "colour stops at −8: a key with that penalty gets e⁻⁸ ≈ 0.03% of its weight; blank: future keys, hidden by a "

@@ -22,6 +22,9 @@ STRINGS = {
         "en": "block-averaged {rs}×{cs} cells to fit the screen",
         "zh": "按 {rs}×{cs} 的块取平均以适应屏幕",
     },
+    "common.grad_norm": {"en": "|grad|", "zh": "|梯度|"},
+    "common.pc_axes": {"en": "PC 1|PC 2", "zh": "主成分 1|主成分 2"},  # the PCA pictures' axes, split at "|"
+    "common.bias": {"en": "bias", "zh": "偏置"},
     "common.d_model": {"en": "d_model (vector width)", "zh": "d_model（向量维度）"},
     "common.position": {"en": "position", "zh": "位置"},
     "common.dimension": {"en": "dimension", "zh": "维度"},

@@ -42,10 +42,10 @@ STRINGS = {
         "zh": "词 {word} 在 {model} 里不是单个 token：它被切成 {n} 个 WordPiece 片段 {pieces}；请选其中一个片段或更常见的词",
     },
     "err.empty_text": {"en": "ids is empty: type at least one character", "zh": "没有任何 id：请至少输入一个字符"},
-    "err.config_missing": {"en": "config has no '{key}'", "zh": "config 里没有 '{key}'"},
+    "err.config_missing": {"en": "config has no '{key}'", "zh": "config.json 里没有 '{key}'"},
     "err.config_no_theta": {
         "en": "config has no 'rope_theta' (neither top-level nor in rope_parameters)",
-        "zh": "config 里没有 'rope_theta'（顶层和 rope_parameters 里都没有）",
+        "zh": "config.json 里没有 'rope_theta'（顶层和 rope_parameters 里都没有）",
     },
     "err.config_empty": {
         "en": "config.json is empty: paste a model's config.json (a JSON object {{ ... }})",
@@ -65,7 +65,7 @@ STRINGS = {
     },
     "err.text_short": {
         "en": "text ({n} {kind} tokens) must be at least context + 1 = {need} tokens long",
-        "zh": "文本只有 {n} 个 token（{kind}），至少需要 context + 1 = {need} 个",
+        "zh": "文本只有 {n} 个 token（{kind}），至少需要 上下文长度 + 1 = {need} 个",
     },
     "err.text_distinct": {
         "en": "text must hold at least 2 distinct {kind} tokens, it has {n}",
@@ -82,6 +82,77 @@ STRINGS = {
     "err.token_id": {
         "en": "token id ({value}) is outside [0, vocab_size) = [0, {limit})",
         "zh": "token id（{value}）超出了 [0, vocab_size) = [0, {limit})",
+    },
+    "err.non_empty": {"en": "{name} ({value}) must be a non-empty string", "zh": "{name}（{value}）不能为空"},
+    "err.chars": {
+        "en": "{name} ({n} characters) must be at most {limit} characters",
+        "zh": "{name} 有 {n} 个字符，最多只能有 {limit} 个",
+    },
+    "err.next_token": {
+        "en": "next-token prediction needs at least 2 tokens, got {n}: type a longer text",
+        "zh": "预测下一个 token 至少需要 2 个 token，现在只有 {n} 个：请输入更长的文字",
+    },
+    "err.config_long": {
+        "en": "config.json has {n} characters; a config has a few thousand (limit {limit})",
+        "zh": "config.json 有 {n} 个字符；一个配置通常只有几千个（上限 {limit}）",
+    },
+    "err.config_not_object": {
+        "en": "config.json must hold a JSON object {{ ... }}, got a JSON {kind}",
+        "zh": "config.json 必须是一个 JSON 对象 {{ ... }}，这里却是 JSON `{kind}`",
+    },
+    "err.config_deep": {
+        "en": "config.json nests objects or arrays too deeply to read (a config has a few levels)",
+        "zh": "config.json 的对象或数组嵌套太深，无法读取（一个配置通常只有几层）",
+    },
+    "err.config_digits": {
+        "en": "config.json holds a number of more than 4,300 digits; a config's numbers have a few",
+        "zh": "config.json 里有一个超过 4,300 位的数；配置里的数通常只有几位",
+    },
+    "err.config_no_head": {
+        "en": "config has neither 'head_dim' nor both 'hidden_size' and 'num_attention_heads'",
+        "zh": "config.json 里既没有 'head_dim'，也没有同时给出 'hidden_size' 和 'num_attention_heads'",
+    },
+    "err.divisible": {
+        "en": "{name} ({value}) must be divisible by {other} ({other_value})",
+        "zh": "{name}（{value}）必须能被 {other}（{other_value}）整除",
+    },
+    "err.scaling_factor": {
+        "en": "factor ({value}) must be a number >= 1 for rope_type '{rope_type}'",
+        "zh": "rope_type '{rope_type}' 的 factor（{value}）必须是 ≥ 1 的数",
+    },
+    "err.scaling_missing": {
+        "en": "scaling for rope_type '{rope_type}' is missing required key(s): {keys}",
+        "zh": "rope_type '{rope_type}' 的缩放设置缺少必需的键：{keys}",
+    },
+    "err.scaling_positive": {
+        "en": "{name} ({value}) must be > 0 for rope_type '{rope_type}'",
+        "zh": "rope_type '{rope_type}' 的 {name}（{value}）必须 > 0",
+    },
+    "err.scaling_finite": {
+        "en": "{name} ({value}) must be a finite number for rope_type '{rope_type}'",
+        "zh": "rope_type '{rope_type}' 的 {name}（{value}）必须是有限的数",
+    },
+    "err.file_suffix": {
+        "en": "filename ({value}) must end in .safetensors or .npy (pickle and .pt are refused)",
+        "zh": "文件名（{value}）必须以 .safetensors 或 .npy 结尾（不接受 pickle 和 .pt）",
+    },
+    "err.file_size": {
+        "en": "file size ({n} bytes) must be at most {limit} bytes",
+        "zh": "文件大小为 {n} 字节，最多只能有 {limit} 字节",
+    },
+    "err.file_empty": {"en": "file {file} is empty", "zh": "文件 {file} 是空的"},
+    "err.file_no_tensors": {"en": "file {file} holds no tensors", "zh": "文件 {file} 里没有任何张量"},
+    "err.table_2d": {
+        "en": "embedding table in {file} has shape {shape}; it must be 2-D (V, D)",
+        "zh": "{file} 里的嵌入表形状是 {shape}；它必须是二维的 (V, D)",
+    },
+    "err.table_rows": {
+        "en": "embedding table in {file} has {V} row(s); it must have at least 2 (V >= 2)",
+        "zh": "{file} 里的嵌入表只有 {V} 行；至少需要 2 行（V ≥ 2）",
+    },
+    "err.table_non_finite": {
+        "en": "embedding table in {file} has {bad} non-finite values (NaN or inf); all must be finite",
+        "zh": "{file} 里的嵌入表有 {bad} 个非有限值（NaN 或 inf）；所有值都必须是有限的数",
     },
     "err.untranslated": {"en": "{message}", "zh": "（以下说明只有英文）{message}"},
 }

@@ -12,11 +12,11 @@ STRINGS = {
         "zh": (
             "第 000 课的形状契约。输入是 B 条序列、每条 T 个 token id；每个 id 从 词嵌入表 (V, D) 里取一行，"
             "位置 0 … T−1 从位置表 (L, D) 里取行，两者**相加**。(T, D) 的位置向量先加一个前导维度变成 "
-            "(1, T, D)，再由 PyTorch 沿 batch 维广播：batch 里每条序列拿到的位置向量都一样。下面用本课自己的"
-            "模块在一个随机 batch 上运行。"
+            "(1, T, D)，再由 PyTorch 沿批维度广播：批里每条序列拿到的位置向量都一样。下面用本课自己的"
+            "模块在一个随机批上运行。"
         ),
     },
-    "inl.batch": {"en": "batch size B", "zh": "batch 大小 B"},
+    "inl.batch": {"en": "batch size B", "zh": "批大小 B"},
     "inl.length": {"en": "sequence length T", "zh": "序列长度 T"},
     "inl.max_length": {"en": "max_context_length L", "zh": "最大上下文长度 L"},
     "inl.d_pos": {"en": "position width if concatenated", "zh": "拼接时位置向量的维度"},
@@ -27,7 +27,7 @@ STRINGS = {
     "inl.step_token_vectors": {"en": "token table lookup W[ids]", "zh": "查 词嵌入表 W[ids]"},
     "inl.step_positions": {"en": "position vectors for 0 … T−1", "zh": "位置 0 … T−1 的位置向量"},
     "inl.step_broadcast": {"en": "unsqueeze(0): broadcast over B", "zh": "unsqueeze(0)：沿 B 维广播"},
-    "inl.step_sum": {"en": "token + position: the input of block 1", "zh": "token + 位置：第一个 block 的输入"},
+    "inl.step_sum": {"en": "token + position: the input of block 1", "zh": "token + 位置：第一个 Transformer 块的输入"},
     "inl.sum_header": {"en": "Sum, not concatenation", "zh": "求和，而不是拼接"},
     "inl.sum_text": {
         "en": (

@@ -129,14 +129,14 @@ STRINGS = {
     },
     "rope.decay_title": {
         "en": "Score of aligned q, k vs distance: mean cos(d·ω_i), head_dim {hd}",
-        "zh": "同向 q、k 的分数随距离的变化：mean cos(d·ω_i)，head_dim {hd}",
+        "zh": "同向 q、k 的分数随距离的变化：平均 cos(d·ω_i)，head_dim {hd}",
     },
     "rope.decay_note": {
         "en": "every distance up to 1,024, log-spaced beyond; thick line: the chosen rope_theta",
         "zh": "1,024 以内取每个距离，之后按对数间隔取样；粗线为当前选择的 rope_theta",
     },
     "rope.distance": {"en": "distance d = m − n (tokens)", "zh": "距离 d = m − n（token）"},
-    "rope.mean_cos": {"en": "mean cos(d·ω_i)", "zh": "mean cos(d·ω_i)"},
+    "rope.mean_cos": {"en": "mean cos(d·ω_i)", "zh": "平均 cos(d·ω_i)"},
     "rope.theta_label": {"en": "θ = {theta}", "zh": "θ = {theta}"},
     "rope.theta_chosen": {"en": "θ = {theta} (chosen)", "zh": "θ = {theta}（当前）"},
     "rope.random_intro": {
@@ -160,7 +160,7 @@ STRINGS = {
         "en": "{n} random unit pairs: their mean stays at 0; the dotted lines are one standard deviation of a single pair",
         "zh": "{n} 对随机单位向量：平均值始终在 0 附近；点线是单独一对的一个标准差",
     },
-    "rope.series_aligned": {"en": "q, k aligned (mean cos(d·ω_i))", "zh": "q、k 同向（mean cos(d·ω_i)）"},
+    "rope.series_aligned": {"en": "q, k aligned (mean cos(d·ω_i))", "zh": "q、k 同向（平均 cos(d·ω_i)）"},
     "rope.series_random": {"en": "independent q, k: mean", "zh": "独立的 q、k：平均值"},
     "rope.series_spread_hi": {"en": "mean + 1 std", "zh": "平均值 + 1 个标准差"},
     "rope.series_spread_lo": {"en": "mean − 1 std", "zh": "平均值 − 1 个标准差"},

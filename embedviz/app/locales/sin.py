@@ -24,6 +24,20 @@ STRINGS = {
     },
     "sin.positions": {"en": "number of positions", "zh": "位置个数"},
     "sin.base": {"en": "base (10,000 in the paper)", "zh": "基底 base（论文中为 10,000）"},
+    "sin.tab_encoding": {"en": "The encoding", "zh": "编码本身"},
+    "sin.tab_lesson": {"en": "Frequencies and distance (lesson 003)", "zh": "频率与距离（第 003 课）"},
+    "sin.tab_similarity": {"en": "Similarity of positions", "zh": "位置之间的相似度"},
+    "sin.tab_rotation": {"en": "Rotation: PE(p + k) from PE(p)", "zh": "旋转：由 PE(p) 得到 PE(p + k)"},
+    "sin.encoding_more": {
+        "en": (
+            "The other tabs: each pair's frequency and wavelength, the distance between two positions against their "
+            "gap (lesson 003's tables), how alike two positions are, and PE(p + k) as a rotation of PE(p)."
+        ),
+        "zh": (
+            "其他标签页：每个维度对的频率和波长、两个位置的距离随间隔的变化（第 003 课的两张表）、"
+            "两个位置有多相似，以及 PE(p + k) 如何由 PE(p) 旋转得到。"
+        ),
+    },
     "sin.heatmap_title": {
         "en": "The encoding: {L} positions × {D} dimensions",
         "zh": "位置编码：{L} 个位置 × {D} 个维度",
@@ -67,8 +81,10 @@ STRINGS = {
     },
     "sin.from_start": {"en": "from position {s}", "zh": "起点 {s}"},
     "sin.typical": {
-        "en": "√D = {v}: the level it reaches only at gaps beyond the slowest wavelength ({w} positions)",
-        "zh": "√D = {v}：只有间隔超过最慢的波长（{w} 个位置）时距离才会到达这个水平",
+        "en": "√D = {v}: the level it hovers around once the gap passes the slowest wavelength ({w} positions) "
+              "and every pair has turned; at short gaps it is lower",
+        "zh": "√D = {v}：间隔超过最慢的波长（{w} 个位置）、每个维度对都转过一圈之后，距离才围绕这个水平上下波动；"
+              "间隔较短时低于它",
     },
     "sin.bound": {"en": "bound √(2D) = {v}", "zh": "上界 √(2D) = {v}"},
     "sin.gap": {"en": "gap k (positions)", "zh": "间隔 k（位置数）"},

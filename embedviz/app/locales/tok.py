@@ -20,6 +20,7 @@ STRINGS = {
     "tok.init": {"en": "Initial std σ of the table", "zh": "嵌入表初始化的标准差 σ"},
     "tok.ids": {"en": "{n} ids: [{ids}]", "zh": "共 {n} 个 id：[{ids}]"},
     "tok.tab_lookup": {"en": "Lookup", "zh": "查表"},
+    "tok.tab_init": {"en": "Initialisation", "zh": "初始化"},
     "tok.tab_onehot": {"en": "One-hot vs dense", "zh": "one-hot 与稠密向量"},
     "tok.tab_grad": {"en": "Which rows learn", "zh": "哪些行会被更新"},
     "tok.tab_params": {"en": "Parameter cost", "zh": "参数开销"},
@@ -69,8 +70,8 @@ STRINGS = {
             "`torch.randn`) uses std **1**. What changes is the length of a row: about σ·√D."
         ),
         "zh": (
-            "训练开始前，每个元素都是一个很小的随机数。第 000 用标准差 **0.02** 的高斯分布（GPT-2 也是这样）；"
-            "第 002 按 **1/√d_model** 缩放；`nn.Embedding` 自己的默认值（以及第 001 里的 `torch.randn`）"
+            "训练开始前，每个元素都是一个很小的随机数。第 000 课用标准差 **0.02** 的高斯分布（GPT-2 也是这样）；"
+            "第 002 课按 **1/√d_model** 缩放；`nn.Embedding` 自己的默认值（以及第 001 课里的 `torch.randn`）"
             "是标准差 **1**。真正不同的是每一行的模长：大约 σ·√D。"
         ),
     },
@@ -92,7 +93,7 @@ STRINGS = {
             "between the distinct tokens of your text."
         ),
         "zh": (
-            "为什么不直接把 256 维、只有一个 1 的 one-hot 向量交给模型？第 001 给了两个理由：真实词表有 3 万到 10 万个"
+            "为什么不直接把 256 维、只有一个 1 的 one-hot 向量交给模型？第 001 课给了两个理由：真实词表有 3 万到 10 万个"
             "token（这是课里的范围；也有更大的，Qwen3-0.6B 有 151,936 个）；而且任意两个不同的 one-hot 向量之间的距离都完全一样，几何上无法表达“这两个 token 相近”。"
             "下面是你输入文本中各个不同 token 之间的距离。"
         ),
@@ -128,7 +129,7 @@ STRINGS = {
             "W does the backward pass reach?"
         ),
         "zh": (
-            "在你的文本上做一步 next-token prediction：查出每个 token 的行，通过输出矩阵 H 预测下一个字节。"
+            "在你的文本上做一步下一个 token 预测：查出每个 token 的行，通过输出矩阵 H 预测下一个字节。"
             "最后一个字节只作为目标，不会被查表。反向传播会到达 W 的哪些行？"
         ),
     },
@@ -177,6 +178,18 @@ STRINGS = {
             "动量或权重衰减时，从第二步起，批次之外的行也会移动（被之前的梯度带着走，或被衰减缩小）。"
         ),
     },
+    "tok.second_md": {
+        "en": "A second step, on the text “{other}”, after the step above (untied, learning rate 0.01): its gradient "
+              "reaches only the rows of “{other}”, yet which of the {V} rows move depends on the optimiser.",
+        "zh": "在上面这一步之后，再用文本“{other}”走第二步（不共享权重，学习率 0.01）：这一步的梯度只到达“{other}”"
+              "的行，但 {V} 行中哪些会移动取决于优化器。",
+    },
+    "tok.second_opt": {"en": "optimiser", "zh": "优化器"},
+    "tok.second_moved": {"en": "rows that move in step 2", "zh": "第二步中移动的行"},
+    "tok.second_outside": {"en": "of them outside step 2's batch", "zh": "其中不在第二步批次里的行"},
+    "tok.opt_sgd": {"en": "SGD", "zh": "SGD（随机梯度下降）"},
+    "tok.opt_adam": {"en": "Adam (momentum)", "zh": "Adam（动量）"},
+    "tok.opt_adamw": {"en": "AdamW (weight decay 0.01)", "zh": "AdamW（权重衰减 0.01）"},
     "tok.notice_grad_tied": {
         "en": (
             "Tied, the table is also the output layer: the softmax gives every one of the 256 tokens a probability, "

@@ -2,7 +2,7 @@
 
 STRINGS = {
     # the panel and the sidebar
-    "tour.pick": {"en": "Lesson tour", "zh": "课程导览"},
+    "tour.pick": {"en": "Lesson tour", "zh": "按课导览"},
     "tour.none": {"en": "(no tour)", "zh": "（不使用导览）"},
     "tour.where": {"en": "{title} · step {k} of {n}", "zh": "{title} · 第 {k} 步，共 {n} 步"},
     "tour.look": {"en": "Look at:", "zh": "看这里："},
@@ -34,7 +34,7 @@ STRINGS = {
     "tour.present_help": {
         "en": "For a projector: larger text and figure labels, full-width charts, the sidebar folded away. "
               "In a link: ?present=true.",
-        "zh": "用于投影：更大的文字和图标签、全宽图表、侧边栏收起。链接里写 ?present=true。",
+        "zh": "用于投影：更大的文字和图标签、全宽图表、侧边栏收起。链接里写 `?present=true`。",
     },
     "tour.image": {"en": "Chart toolbar saves", "zh": "图表工具栏保存为"},
     "tour.image_png": {"en": "PNG 2×", "zh": "PNG 2×"},
@@ -50,7 +50,7 @@ STRINGS = {
     "tour.csv_after": {"en": "wavelength with {method}", "zh": "使用 {method} 后的波长"},
     "tour.csv_kind": {"en": "what happens to the pair", "zh": "该维度对的处理方式"},
     # lesson 000: token and positional embeddings (build)
-    "tour.000.title": {"en": "Lesson 000: token and positional embeddings", "zh": "第 000 课：Token 与位置嵌入"},
+    "tour.000.title": {"en": "Lesson 000: token and positional embeddings", "zh": "第 000 课：词嵌入与位置嵌入"},
     "tour.000.lookup": {
         "en": "The model first meets a token id as a row lookup: a (V, D) table, one row per vocabulary id. "
               "(B, T) ids become (B, T, D) vectors; the table starts as a small Gaussian, std about 0.02.",
@@ -72,7 +72,7 @@ STRINGS = {
     "tour.000.tied": {
         "en": "With weight tying the same matrix is also the output projection, so every backward pass reaches "
               "every row from the output side.",
-        "zh": "共享权重（weight tying）时，同一个矩阵也是输出投影，所以每次反向传播都会从输出侧触碰到每一行。",
+        "zh": "共享权重时，嵌入表同时也是输出投影，所以每次反向传播都会从输出侧触碰到每一行。",
     },
     "tour.000.tied.look": {
         "en": "the bars again, now with the head tied: compare the count with the last step.",
@@ -81,43 +81,77 @@ STRINGS = {
     "tour.000.learned": {
         "en": "A learned positional embedding is a second table, (max_context_length, D): L × D more parameters, "
               "and no row for a position past L. The sinusoidal one costs 0 parameters.",
-        "zh": "learned positional embedding 是第二张表，形状 (max_context_length, D)：多出 L × D 个参数，"
-              "位置超过 L 就没有对应的行。sinusoidal 的额外参数是 0。",
+        "zh": "可学习位置表是第二张表，形状 (max_context_length, D)：多出 L × D 个参数，"
+              "位置超过 L 就没有对应的行。正弦编码的额外参数是 0。",
     },
     "tour.000.learned.look": {
         "en": "the parameter counts, and the cosine of neighbouring positions: smooth for sinusoidal, random for a "
               "freshly initialised learned table.",
-        "zh": "参数量，以及相邻位置的余弦相似度：sinusoidal 连续平滑，刚初始化的 learned 表近似随机。",
+        "zh": "参数量，以及相邻位置的余弦相似度：正弦编码连续平滑，刚初始化的可学习位置表近似随机。",
     },
     "tour.000.formula": {
         "en": "The sinusoidal embedding is a function of the position: angle = p / 10000^(2i/D), sin on even "
               "dimensions, cos on odd ones. The wavelengths grow geometrically across the pairs.",
-        "zh": "sinusoidal positional embedding 是位置的函数：angle = p / 10000^(2i/D)，偶数维取 sin，奇数维取 cos。"
+        "zh": "正弦位置编码是位置的函数：angle = p / 10000^(2i/D)，偶数维取 sin，奇数维取 cos。"
               "各维度对的波长按几何级数增长。",
     },
     "tour.000.formula.look": {
-        "en": "the heatmap, and the table of frequencies and wavelengths. The lesson says low dimensions are "
-              "coarse; check which pair really changes fastest.",
-        "zh": "热力图，以及频率和波长表。课文说低维编码粗粒度位置；看看到底哪一对维度变化最快。",
+        "en": "the table of frequencies and wavelengths (the first tab draws the same encoding as a heatmap). "
+              "The lesson says low dimensions are coarse; check which pair really changes fastest.",
+        "zh": "频率和波长表（第一个标签页把同一个编码画成热力图）。课里说低维编码粗粒度位置；看看到底哪一对维度变化最快。",
     },
     "tour.000.rotation": {
         "en": "Because sin and cos come in pairs, PE(p + k) is a fixed linear function (a rotation per pair) of PE(p), "
               "so attention can learn offsets such as “look back 5 tokens”.",
         "zh": "由于 sin 和 cos 成对出现，PE(p + k) 是 PE(p) 的一个固定线性函数（每对维度一次旋转），"
-              "所以 attention 很容易学到“往回看 5 个 token”这样的相对位移。",
+              "所以注意力很容易学到“往回看 5 个 token”这样的相对位移。",
     },
     "tour.000.rotation.look": {
-        "en": "the rotation check at the bottom: PE(5 + 5) computed directly and by rotating PE(5), and their difference.",
-        "zh": "页面底部的旋转验证：直接算的 PE(5 + 5) 和旋转 PE(5) 得到的结果，以及两者的差。",
+        "en": "the rotation check: PE(5 + 5) computed directly and by rotating PE(5), and their difference.",
+        "zh": "旋转验证：直接算的 PE(5 + 5) 和旋转 PE(5) 得到的结果，以及两者的差。",
     },
     "tour.000.sum": {
         "en": "The input pipeline: look up token vectors, add the position vectors (summed, not concatenated, so "
               "the width stays D), and hand (B, T, D) to the first block.",
-        "zh": "输入管线：查 token 向量，加上位置向量（求和而不是拼接，宽度始终是 D），把 (B, T, D) 交给第一个 block。",
+        "zh": "输入管线：查 token 向量，加上位置向量（求和而不是拼接，宽度始终是 D），把 (B, T, D) 交给第一个 Transformer 块。",
     },
     "tour.000.sum.look": {
         "en": "the three panels: token vectors + position vectors = the block's input.",
-        "zh": "三个面板：token 向量 + 位置向量 = block 的输入。",
+        "zh": "三个面板：token 向量 + 位置向量 = Transformer 块的输入。",
+    },
+    "tour.000.refuse": {
+        "en": "The lesson's two position modules both hold L rows: the learned table has no row past L − 1, and "
+              "the lesson's sinusoidal module precomputes L rows and refuses longer inputs too, although its "
+              "formula is defined at any position.",
+        "zh": "本课的两种位置模块都只有 L 行：可学习表在第 L − 1 行之后没有行；本课的正弦模块预先算好 L 行，"
+              "虽然公式对任何位置都有定义，也同样拒绝更长的输入。",
+    },
+    "tour.000.refuse.look": {
+        "en": "T = 32 against L = 16: both modules refuse, each with its own message. Set T back to 16 or less "
+              "and both answer.",
+        "zh": "T = 32、L = 16：两种模块都拒绝，各自给出报错信息。把 T 调回 16 或更小，两者就都能正常返回。",
+    },
+    "tour.000.broadcast": {
+        "en": "Adding the position vectors: positions 0 … T − 1 give a (T, D) block; unsqueeze(0) makes it "
+              "(1, T, D), and PyTorch broadcasts it over the batch, so every sequence gets the same position "
+              "vectors and the sum is (B, T, D).",
+        "zh": "加上位置向量：位置 0 … T − 1 得到一个 (T, D) 的块；unsqueeze(0) 把它变成 (1, T, D)，"
+              "PyTorch 再沿 batch 维广播，所以每条序列拿到的位置向量都一样，求和结果是 (B, T, D)。",
+    },
+    "tour.000.broadcast.look": {
+        "en": "the shape table: ids (2, 5), token vectors (2, 5, 8), positions (5, 8) then (1, 5, 8), the sum "
+              "(2, 5, 8). Move B: only the first number of the batch shapes changes.",
+        "zh": "形状表：id 是 (2, 5)，token 向量 (2, 5, 8)，位置向量 (5, 8) 再变成 (1, 5, 8)，求和 (2, 5, 8)。"
+              "改变 B：只有 batch 相关形状的第一个数会变。",
+    },
+    "tour.000.concat": {
+        "en": "The lesson sums token and position vectors instead of concatenating them: the sum keeps the width "
+              "D through the whole network; concatenation widens every later layer.",
+        "zh": "本课把 token 向量和位置向量相加，而不是拼接：求和让整条网络保持宽度 D；拼接会让之后每一层都变宽。",
+    },
+    "tour.000.concat.look": {
+        "en": "the sum-vs-concatenation table: output width and one attention block's parameters for each way.",
+        "zh": "求和与拼接对比表：两种方式的输出宽度，以及一个注意力块的参数量。",
     },
     "tour.000.d32": {
         "en": "The lesson's exercise: change D from 64 to 32 and watch the band of wavelengths change.",
@@ -130,11 +164,11 @@ STRINGS = {
               "但现在只用 16 对（而不是 32 对）覆盖这个范围，相邻两对之间跨度更大。",
     },
     # lesson 001: embedding, numbers to vectors
-    "tour.001.title": {"en": "Lesson 001: embedding, numbers to vectors", "zh": "第 001 课：Embedding，数字变向量"},
+    "tour.001.title": {"en": "Lesson 001: embedding, numbers to vectors", "zh": "第 001 课：嵌入，把数字变成向量"},
     "tour.001.lookup": {
         "en": "An embedding is a lookup table: output = weight[token_ids]. 'Hello' is ids [72, 101, 108, 108, 111], "
               "so the output has shape [5, d_model].",
-        "zh": "Embedding 就是查找表：output = weight[token_ids]。'Hello' 的 id 是 [72, 101, 108, 108, 111]，"
+        "zh": "嵌入就是查找表：output = weight[token_ids]。'Hello' 的 id 是 [72, 101, 108, 108, 111]，"
               "所以输出形状是 [5, d_model]。",
     },
     "tour.001.lookup.look": {
@@ -152,7 +186,7 @@ STRINGS = {
     },
     "tour.001.randn": {
         "en": "The lesson's Embedding starts from torch.randn (std 1): before training, sim('A', 'B') is just noise.",
-        "zh": "课文里的 Embedding 用 torch.randn 初始化（标准差 1）：训练前 sim('A', 'B') 只是随机值。",
+        "zh": "课里的嵌入表用 torch.randn 初始化（标准差 1）：训练前 sim('A', 'B') 只是随机值。",
     },
     "tour.001.randn.look": {
         "en": "the row lengths: about √d_model with std 1, far larger than with 0.02.",
@@ -161,7 +195,7 @@ STRINGS = {
     "tour.001.groups": {
         "en": "train.py: two groups a–j and A–J, sequences sampled inside one group, 500 steps of next-token "
               "prediction. Tokens of different groups never share a sequence.",
-        "zh": "train.py：小写组 a–j 与大写组 A–J，序列只在组内采样，做 500 步 next-token prediction。"
+        "zh": "train.py：小写组 a–j 与大写组 A–J，序列只在组内采样，做 500 步下一个 token 预测。"
               "两组的 token 从不出现在同一序列里。",
     },
     "tour.001.groups.look": {
@@ -170,7 +204,7 @@ STRINGS = {
     },
     "tour.001.cross": {
         "en": "The lesson says the cross-group similarity ends near 0.04. What does this run say?",
-        "zh": "课文说跨组相似度最后约为 0.04。这次训练的结果如何？",
+        "zh": "课里说跨组相似度最后约为 0.04。这次训练的结果如何？",
     },
     "tour.001.cross.look": {
         "en": "the row sim('a', 'A') of the table, and the cross-group curve over the steps.",
@@ -202,8 +236,9 @@ STRINGS = {
               "初值按 1/√d_model 缩放的正态分布抽取。",
     },
     "tour.002.lookup.look": {
-        "en": "the picked rows, and the std and row length under “initialisation”.",
-        "zh": "取出的行，以及“初始化”下的标准差和平均模长。",
+        "en": "the std and the mean row length at d_model 768 in this “Initialisation” tab (the picked rows are in "
+              "the “Lookup” tab).",
+        "zh": "这个“初始化”标签页里 d_model 768 时的标准差和平均模长（取出的行在“查表”标签页里）。",
     },
     "tour.002.andrea": {
         "en": "ANDREA-120M's token table: 8,449 × 768 = 6,488,832 parameters, plus 1,024 × 768 = 786,432 for "
@@ -237,7 +272,7 @@ STRINGS = {
     "tour.002.learned": {
         "en": "ANDREA chooses learned positions (like GPT-2): a (T, d_model) table, T = 1,024, 786,432 parameters; "
               "simple, and fine for a fixed context.",
-        "zh": "ANDREA 选择可学习位置编码（与 GPT-2 相同）：(T, d_model) 的表，T = 1,024，786,432 个参数；"
+        "zh": "ANDREA 选择可学习位置表（与 GPT-2 相同）：(T, d_model) 的表，T = 1,024，786,432 个参数；"
               "简单，适合固定上下文。",
     },
     "tour.002.learned.look": {
@@ -276,7 +311,7 @@ STRINGS = {
     "tour.003.pairs": {
         "en": "The learned rows carry meaning: 猫 vs 狗 0.4233 > 猫 vs 汽车 0.1562 in Qwen3. The app bundles a "
               "small English model; the same ordering holds there.",
-        "zh": "学出来的行带有语义：Qwen3 中 猫 vs 狗 0.4233 > 猫 vs 汽车 0.1562。应用随附一个小型英文模型，"
+        "zh": "学出来的行带有语义：Qwen3 中 猫–狗 0.4233 > 猫–汽车 0.1562。应用随附一个小型英文模型，"
               "那里的大小关系同样成立。",
     },
     "tour.003.pairs.look": {
@@ -286,7 +321,7 @@ STRINGS = {
     "tour.003.permute": {
         "en": "Attention does not know the order: shuffle the tokens, and each output just moves with its token "
               "(the lesson measures 1.78e-15).",
-        "zh": "注意力不知道顺序：打乱 token，每个输出只是跟着自己的 token 移动（课文测得 1.78e-15）。",
+        "zh": "注意力不知道顺序：打乱 token，每个输出只是跟着自己的 token 移动（课里测得 1.78e-15）。",
     },
     "tour.003.permute.look": {
         "en": "the max difference and the difference heatmap.",
@@ -313,14 +348,15 @@ STRINGS = {
               "起点是 0 还是 100 都一样；距离先升后起伏，并且有界。",
     },
     "tour.003.d8.look": {
-        "en": "the frequency table, the heatmap's first rows turning fast while the last barely move, and the "
-              "distance curves from several starts lying on top of each other.",
-        "zh": "频率表；热力图中前几行变化很快、最后几行几乎不动；以及不同起点的距离曲线彼此重合。",
+        "en": "the frequency table (the first pair turns every 6.3 positions, the last every 6,283), and the distance "
+              "curves from several starts lying on top of each other beside the lesson's table.",
+        "zh": "频率表（第一对每 6.3 个位置转一圈，最后一对每 6,283 个位置才转一圈），以及不同起点的距离曲线彼此重合，"
+              "旁边是课里的数字表。",
     },
     "tour.003.heatmap": {
         "en": "The lesson's heatmap: 64 dimensions, 100 positions. Low dimensions oscillate fast, high ones are "
-              "nearly constant.",
-        "zh": "课文里的热力图：64 维、100 个位置。低维高频振荡，高维几乎不变。",
+              "nearly constant (the first tab draws it).",
+        "zh": "课里的热力图：64 维、100 个位置。低维高频振荡，高维几乎不变（第一个标签页画的就是它）。",
     },
     "tour.003.heatmap.look": {
         "en": "the position-similarity matrix: the bright band along the diagonal.",
@@ -342,7 +378,7 @@ STRINGS = {
     },
     "tour.003.decay.look": {
         "en": "the decay curves for several rope_theta and the lesson's table under them.",
-        "zh": "不同 rope_theta 下的衰减曲线，以及下方课文的数字表。",
+        "zh": "不同 rope_theta 下的衰减曲线，以及下方课里的数字表。",
     },
     "tour.003.learned": {
         "en": "The other road: a learned position table, as in BERT and GPT-2. The Transformer paper tried it and "
@@ -427,11 +463,12 @@ STRINGS = {
         "en": "PE(pos, 2i) = sin(pos / 10000^(2i/d_model)), PE(pos, 2i+1) = cos(same), with d_model = 4,096. "
               "i is the pair index, 0 … 2,047 (the lesson writes 0 … 4,095).",
         "zh": "PE(pos, 2i) = sin(pos / 10000^(2i/d_model))，PE(pos, 2i+1) = cos(同一角度)，d_model = 4,096。"
-              "i 是维度对的序号，取 0 … 2,047（课文写作 0 … 4,095）。",
+              "i 是维度对的序号，取 0 … 2,047（课里写作 0 … 4,095）。",
     },
     "tour.004.formula.look": {
-        "en": "the heatmap (every few pairs are shown, and the figure says which) and the frequency table's ends.",
-        "zh": "热力图（每隔几对显示一对，图中有说明）以及频率表的首尾。",
+        "en": "the heatmap (every few pairs are shown, and the figure says which); the next tab lists the "
+              "frequency table's ends.",
+        "zh": "热力图（每隔几对显示一对，图中有说明）；下一个标签页列出频率表的首尾。",
     },
     "tour.004.linear": {
         "en": "The key motive: PE(pos + k) is a linear combination of PE(pos), so the model can sense the distance k "
@@ -556,6 +593,21 @@ STRINGS = {
         "en": "score({m}, {n}) = {a} and score({m2}, {n2}) = {b}: the same offset gives the same score.",
         "zh": "score({m}, {n}) = {a}，score({m2}, {n2}) = {b}：相对距离相同，分数就相同。",
     },
+    "tour.q.concat": {
+        "en": "Predict: concatenate 64-dimensional position vectors onto 64-dimensional token vectors. How much "
+              "larger do one attention block's four projections (width × width each) get than with the sum?",
+        "zh": "预测：把 64 维的位置向量拼接到 64 维的 token 向量上。与求和相比，一个注意力块的四个投影矩阵"
+              "（每个 宽度 × 宽度）会变大多少？",
+    },
+    "tour.q.concat.same": {"en": "about the same", "zh": "差不多一样"},
+    "tour.q.concat.twice": {"en": "twice as large", "zh": "两倍"},
+    "tour.q.concat.four": {"en": "four times as large", "zh": "四倍"},
+    "tour.q.concat.more": {"en": "more than five times", "zh": "五倍以上"},
+    "tour.q.concat.why": {
+        "en": "The width doubles to {width}, and each width × width matrix grows with its square: {concat} "
+              "parameters instead of {sum}, {ratio} times as many.",
+        "zh": "宽度翻倍到 {width}，每个 宽度 × 宽度 矩阵按宽度的平方增长：参数从 {sum} 变成 {concat}，是原来的 {ratio} 倍。",
+    },
     "tour.q.table_size": {
         "en": "Predict: how many numbers are in a 100,000 × 4,096 embedding matrix?",
         "zh": "预测：100,000 × 4,096 的嵌入矩阵里有多少个数？",
@@ -565,6 +617,6 @@ STRINGS = {
     "tour.q.table_size.billions": {"en": "billions", "zh": "几十亿"},
     "tour.q.table_size.why": {
         "en": "{count} parameters: the lesson's “more than 400 million floats”.",
-        "zh": "{count} 个参数：正是课文说的“4 亿多个浮点数”。",
+        "zh": "{count} 个参数：正是课里说的“4 亿多个浮点数”。",
     },
 }

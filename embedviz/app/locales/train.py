@@ -11,7 +11,7 @@ STRINGS = {
             "settings below (d_model 16, Adam, learning rate 0.01 by default) are those of this reproduction."
         ),
         "zh": (
-            "现场重做第 001 的实验。每条序列只从一组字符里采样（小写 a–j 或大写 A–J），"
+            "现场重做第 001 课的实验。每条序列只从一组字符里采样（小写 a–j 或大写 A–J），"
             "不同组的 token 永远不会出现在同一条序列中。一个极小的模型（只有嵌入表和输出层）学习预测下一个字符。"
             "能塑造这张表的只有 **接下来出现什么 token**：同一组的 token 最后会不会得到相似的向量？"
             "第 001 课没有给出 d_model、优化器和学习率：下面的设置（默认 d_model 16、Adam、学习率 0.01）是这次复现自己选的。"
@@ -34,17 +34,27 @@ STRINGS = {
     "train.trained": {"en": "trained {steps} steps in {seconds:.1f} s", "zh": "已训练 {steps} 步，用时 {seconds:.1f} 秒"},
     "train.stopped": {
         "en": "Stopped after {done:,} of {steps:,} steps: one run may use {budget:g} s of the server's CPU when it "
-              "starts from a link or a slider, and this one needs more. The figures show step {done:,}.",
-        "zh": "训练在第 {done:,} 步（共 {steps:,} 步）停下：由链接或滑块触发的一次训练最多占用服务器 {budget:g} 秒 CPU，"
+              "starts from a link or the Train button, and this one needs more. The figures show step {done:,}.",
+        "zh": "训练在第 {done:,} 步（共 {steps:,} 步）停下：由链接或“训练”按钮触发的一次训练最多占用服务器 {budget:g} 秒 CPU，"
               "这次需要更多。下面的图显示的是第 {done:,} 步的结果。",
     },
+    "train.train": {"en": "Train", "zh": "训练"},
+    "train.train_help": {
+        "en": "Moving a setting changes nothing until you press Train: then the model is trained once with all of "
+              "them (a run trained before, by anyone, is shown at once).",
+        "zh": "移动设置不会立刻生效，按下“训练”后才用全部设置训练一次（任何人训练过的同一组设置会立即显示）。",
+    },
+    "train.view_sim": {"en": "Similarity before / after", "zh": "训练前后的相似度"},
+    "train.view_time": {"en": "Over training", "zh": "训练过程"},
+    "train.view_loss": {"en": "Loss", "zh": "损失"},
+    "train.view_map": {"en": "2-D map", "zh": "二维投影"},
     "train.finish": {"en": "Train all {steps:,} steps", "zh": "训练全部 {steps:,} 步"},
     "train.numbers": {"en": "The numbers lesson 001 quotes", "zh": "第 001 课给出的数字"},
     "train.quantity": {"en": "cosine similarity", "zh": "余弦相似度"},
     "train.pair_row": {"en": "sim('{a}', '{b}')", "zh": "sim('{a}', '{b}')"},
     "train.same_row": {"en": "mean over same-group pairs", "zh": "同组词对的平均值"},
     "train.cross_row": {"en": "mean over cross-group pairs", "zh": "跨组词对的平均值"},
-    "train.text_col": {"en": "lesson 001 says", "zh": "第 001 的数字"},
+    "train.text_col": {"en": "lesson 001 says", "zh": "第 001 课的数字"},
     "train.negative": {
         "en": (
             "The cross-group similarity went **negative** ({cross:.2f}), not to about 0 as lesson 001 says. Why: the "
@@ -117,7 +127,7 @@ STRINGS = {
             "组平均值更稳定。出于同样的原因，训练 {steps} 步后同组相似度也达不到 1：增长的只是组共同的方向。"
         ),
     },
-    "train.loss_title": {"en": "Next-token loss during training", "zh": "训练过程中的 next-token 损失"},
+    "train.loss_title": {"en": "Next-token loss during training", "zh": "训练过程中的下一个 token 预测损失"},
     "train.loss_y": {"en": "cross-entropy (nats)", "zh": "交叉熵（nat）"},
     "train.step": {"en": "step", "zh": "步数"},
     "train.loss_series": {"en": "loss", "zh": "损失"},
@@ -155,11 +165,11 @@ STRINGS = {
         "en": (
             "Before training the matrix is noise. After training the two diagonal blocks light up: tokens that are "
             "followed by the same things get similar vectors, although no label ever said which group a token is "
-            "in. Drag the snapshot slider to watch the groups separate."
+            "in. In the \"Over training\" view, drag the snapshot slider to watch the groups separate."
         ),
         "zh": (
             "训练前，相似度矩阵只是噪声。训练后两个对角块亮了起来：后面跟着相同 token 的 token 得到了相似的向量，"
-            "尽管从来没有标签告诉模型哪个 token 属于哪一组。拖动快照滑块，看两组如何分开。"
+            "尽管从来没有标签告诉模型哪个 token 属于哪一组。在“训练过程”视图里拖动快照滑块，看两组如何分开。"
         ),
     },
     # your own text

@@ -83,7 +83,7 @@ STRINGS = {
         "en": "with the mask a token sees only the tokens before its slot: shuffling changes what each one sees",
         "zh": "有掩码时，每个 token 只能看到它所在槽位之前的 token：打乱顺序就改变了每个 token 看到的内容",
     },
-    "why.dog_header": {"en": "狗咬人 vs 人咬狗 (dog bites man vs man bites dog)", "zh": "狗咬人 vs 人咬狗"},
+    "why.dog_header": {"en": "狗咬人 vs 人咬狗 (dog bites man vs man bites dog)", "zh": "狗咬人与人咬狗"},
     "why.dog": {
         "en": (
             "狗咬人 (\"dog bites man\") and 人咬狗 (\"man bites dog\") use the same three characters. After "

@@ -1,0 +1,278 @@
+"""No English words in the Chinese interface: every page of the navigation, at its defaults and with each of its
+URL-bound tabs opened, in Chinese; every string a reader sees (text elements, labels, help, options, metrics, table
+headers, and each plotly figure's titles, axis and colour-bar titles, legend names, annotations and hover templates)
+is searched for English words.
+
+What may stay English is decided by rules, not by a list of what the pages happen to say today:
+- formulas and code (st.latex, st.code, $...$, `...`), quoted data ('Hello', “cat”), titles in 《...》 or *...*,
+  what the reader typed into a text field, and hover placeholders (%{y:.3f});
+- identifiers and names: one letter (q, k, T), a digit, "_" or "." inside (d_model, Qwen3, nn.Embedding), a
+  capital after the first letter (RoPE, ALiBi, PE, GPT-NeoX), an author before 等 (Chen 等);
+- the short ALLOWED list below: names with one capital (Transformer, Llama), formula functions (cos, ln), units
+  (nat) and the few identifiers spelled as plain words (rope_type values "linear", "yarn").
+Tabs are found in the AppTest tree (a tab_container with a query_param_key), not listed here, so a section moved
+into a new bound tab is checked too.
+"""
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+
+import pytest
+from google.protobuf.descriptor import FieldDescriptor
+from streamlit.testing.v1 import AppTest
+
+from embedviz.app.frame import PAGES
+from tests.app import pagetest as pt
+
+PAGE_NAMES = [file.removeprefix("app_pages/").removesuffix(".py") for _, entries in PAGES for file, *_ in entries]
+
+ALLOWED = frozenset({
+    # names of things (architectures, models, libraries, people and places cited), spelled as they are
+    "transformer", "transformers", "llama", "qwen", "gemma", "mistral", "phi", "bert", "scout", "maverick",
+    "python", "numpy", "pytorch", "torch", "pickle", "safetensors", "npy", "hugging", "face", "reddit", "meta",
+    "andrea", "adam", "roformer", "bloom", "glm", "embedviz", "mpt", "emozilla", "kaiokendev", "gpt-oss", "minilm", "ctrl", "enter",
+    # formula functions and operators, and units
+    "cos", "sin", "exp", "ln", "log", "max", "min", "inf", "floor", "argmax", "softmax", "sim", "perm", "mod", "nat", "nats",
+    # words Chinese technical writing keeps in English (one term each, see the glossary in the report/README)
+    "token", "tokens", "id", "ids", "one-hot", "query", "key",
+    # identifiers written as plain words: rope_type / layer-type values from a model's config.json
+    "default", "linear", "dynamic", "yarn", "longrope", "base", "theta", "mscale", "truncate", "factor",
+})
+# the English example words of the bundled model (an English vocabulary), which the pages quote as data
+EXAMPLE_WORDS = frozenset({
+    "cat", "cats", "dog", "car", "airplane", "tuesday", "king", "kings", "queen", "queens", "man", "woman", "paris",
+    "france", "england", "kitten", "pets", "monarch", "good", "bad", "big", "large", "un",
+    "animals", "royals", "vehicles", "numbers",  # the group names of the default word list
+})
+
+# fields of an element's protobuf that are not text a reader reads (ids, URL keys, formats, icons, chart specs)
+_NOT_TEXT = {"id", "query_param_key", "format", "type", "icon", "tag", "config", "deferred_file_id", "default",
+             "value", "url", "form_id", "spec", "raw_value", "raw_values", "columns", "data", "arrow_data"}
+_STRIP = [
+    re.compile(r"\$\$.*?\$\$|\$[^$\n]*\$", re.S),  # LaTeX
+    re.compile(r"`[^`]*`"),  # code
+    re.compile(r"%\{[^}]*\}|<[^>]*>"),  # hover placeholders, HTML tags
+    re.compile(r"https?://\S+"),
+    re.compile(r"《[^》]*》|(?<![*\w])\*(?!\*)[^*\n]+(?<!\*)\*(?![*\w])"),  # titles
+    re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|“[^”]*”|‘[^’]*’|「[^」]*」"),  # quoted data
+    re.compile(r"\b[A-Z][a-z]+(?= ?等)|\bet al\b"),  # authors cited: "Chen 等"
+    re.compile(r"##\w+"),  # WordPiece pieces
+]
+# a word starts and ends at a letter or digit; glued to "_", "." or a Greek letter it is part of an identifier
+# (β_fast, .npy)
+_WORD = re.compile(r"(?<![A-Za-z0-9_.\u0370-\u03ff])[A-Za-z](?:[A-Za-z0-9_.-]*[A-Za-z0-9])?(?![A-Za-z0-9_])")
+
+
+def _children(node) -> list:
+    kids = getattr(node, "children", None) or {}
+    return list(kids.values()) if isinstance(kids, dict) else list(kids)
+
+
+def _walk(node) -> Iterator:
+    yield node
+    for child in _children(node):
+        yield from _walk(child)
+
+
+def _proto_strings(message) -> Iterator[str]:
+    for field, value in message.ListFields():
+        if field.name in _NOT_TEXT:
+            continue
+        values = value if field.is_repeated else [value]
+        if field.type == FieldDescriptor.TYPE_MESSAGE:
+            for item in values:
+                yield from _proto_strings(item)
+        elif field.type == FieldDescriptor.TYPE_STRING:
+            yield from values
+
+
+def _figure_strings(figure: dict) -> Iterator[str]:
+    """Titles, subtitles, axis / colour-bar / legend titles, annotations, tick texts of the layout; names, hover and
+    text templates and colour-bar titles of the traces (not the data: x, y, text are values and token labels)."""
+    def walk(obj, key=""):
+        if isinstance(obj, dict):
+            for k, v in obj.items():
+                if k == "template":
+                    continue
+                if isinstance(v, str) and k in ("text", "title", "name", "hovertemplate", "texttemplate"):
+                    yield v
+                else:
+                    yield from walk(v, k)
+        elif isinstance(obj, list):
+            for v in obj:
+                if isinstance(v, str) and key == "ticktext":
+                    yield v
+                elif not isinstance(v, str):
+                    yield from walk(v, key)
+
+    yield from walk(figure.get("layout", {}))
+    for trace in figure.get("data", []):
+        for k in ("name", "hovertemplate", "texttemplate"):
+            if isinstance(trace.get(k), str):
+                yield trace[k]
+        yield from walk({k: trace[k] for k in ("colorbar", "marker") if isinstance(trace.get(k), dict)})
+
+
+def shown_text(at: AppTest) -> tuple[list[tuple[str, str]], set[str]]:
+    """(element kind, string) for everything a reader reads on the page as run, and the words typed into its text
+    fields (the reader's own data)."""
+    out, typed = [], set()
+    for node in _walk(at._tree):
+        proto = getattr(node, "proto", None)
+        kind = type(node).__name__
+        if proto is None or kind in ("Latex", "Code"):
+            continue
+        if kind == "Dataframe":
+            frame = node.value
+            out += [(kind, str(c)) for c in frame.columns]
+            continue
+        out += [(kind, s) for s in _proto_strings(proto)]
+        if kind in ("TextInput", "TextArea"):
+            typed.update(_WORD.findall(str(node.value or "")))
+        if getattr(node, "type", "") == "plotly_chart" or (kind == "UnknownElement" and getattr(proto, "spec", "")):
+            out += [("plotly_chart", s) for s in _figure_strings(json.loads(proto.spec))]
+    return out, typed
+
+
+def english_words(text: str, typed: set[str] = frozenset()) -> list[str]:
+    """The English words of ``text`` that the rules above do not excuse."""
+    for pattern in _STRIP:
+        text = pattern.sub(" ", text)
+    formula = set(re.findall(r"([A-Za-z]\w*)\s?[(\[=]", text)) | set(re.findall(r"[(\[=,]\s?([A-Za-z]\w*)", text))
+    bad = []
+    for word in _WORD.findall(text):
+        if word in typed or len(word) == 1 or re.search(r"[\d_.]", word) or word.lower() in ALLOWED | EXAMPLE_WORDS:
+            continue
+        if re.fullmatch(r"[A-Z][a-z]", word):  # a symbol with a subscript letter: Wq, Wk
+            continue
+        if word in formula:  # a function or variable of a formula: score(5, 3), PE(pos, 2i), angle = p / ...
+            continue
+        parts = word.split("-")
+        if any(len(p) <= 1 or re.search(r"[\d_.]", p) or re.search(r".[A-Z]", p) for p in parts):
+            continue  # GPT-NeoX, Phi-3-mini, all-MiniLM-L6-v2, x-axis-like names with an identifier part
+        if all(p.lower() in ALLOWED for p in parts):
+            continue
+        bad.append(word)
+    return bad
+
+
+def _containers(at: AppTest) -> Iterator[Iterator[tuple[str, str]]]:
+    """For every URL-bound tab container on the page as run, its tabs as (session key, label)."""
+    for node in _walk(at._tree):
+        if getattr(node, "type", "") == "tab_container":
+            key = node.proto.tab_container.query_param_key
+            if key:
+                yield iter([(key, child.label) for child in _children(node)])
+
+
+def _bound_tabs(at: AppTest) -> Iterator[tuple[str, str]]:
+    for tabs in _containers(at):
+        yield from tabs
+
+
+def every_view(name: str, lang: str = "zh") -> Iterator[tuple[str, AppTest]]:
+    """The page at its defaults, then with each bound tab opened in turn (tabs inside tabs included)."""
+    at = pt.page(name, lang=lang, timeout=120).run()
+    yield "defaults", at
+    opened = {next(tabs) for tabs in _containers(at)}  # each container's first tab is open at the defaults
+    while True:
+        todo = [tab for tab in _bound_tabs(at) if tab not in opened]
+        if not todo:
+            return
+        key, label = todo[0]
+        opened.add((key, label))
+        at.session_state[key] = label
+        at.run()
+        yield f"{key}={label}", at
+
+
+@pytest.mark.parametrize("name", PAGE_NAMES)
+def test_no_english_words_in_the_chinese_page(name):
+    found: dict[str, set[str]] = {}
+    views = []
+    for view, at in every_view(name):
+        views.append(view)
+        assert not at.exception, (view, at.exception)
+        assert not at.error, (view, [e.value for e in at.error])
+        texts, typed = shown_text(at)
+        assert texts and any(pt.is_chinese(s) for _, s in texts), view
+        for kind, text in texts:
+            for word in english_words(text, typed):
+                found.setdefault(f"{word!r} in {kind}", set()).add(f"{view}: {text[:90]}")
+    assert not found, "\n".join(f"{where} ({sorted(seen)[0]})" for where, seen in sorted(found.items()))
+    if name == "real_model":  # the tabs are found in the tree: its five token-table tabs were all opened
+        assert len(views) >= 5, views
+
+
+# the checker itself: it must see an English word where a page would show one, and pass what the rules allow
+
+
+@pytest.mark.parametrize("text", ["训练 loss", "第 3 个 pair", "showing one position in every 4", "块平均 (block-averaged)",
+                                  "层 %{x}<br>mean cos", "Positional 编码", "位置 vs 维度"])
+def test_the_checker_sees_english_words(text):
+    assert english_words(text)
+
+
+@pytest.mark.parametrize("text", ["d_model（向量维度）", "RoPE 的 θ", "$\\mathrm{loss}$ 的曲线", "`nn.Embedding` 查表",
+                                  "'Hello' 里的两个 'l'", "Chen 等 2023，*Extending Context Window*", "q、k 的 cos",
+                                  "Qwen3-0.6B 与 GPT-NeoX", "%{y:.3f}<extra></extra>", "ln 2 nat"])
+def test_the_checker_lets_formulas_identifiers_and_quotes_pass(text):
+    assert not english_words(text)
+
+
+def test_no_english_words_in_any_chinese_catalog_entry():
+    """The same rules over the whole catalog: what no page shows at its defaults (tour steps, error messages,
+    notes of other settings) is Chinese too. Placeholders ({name}) are values, not words."""
+    from embedviz.app.i18n import catalog
+
+    found = {key: english_words(re.sub(r"\{[^}]*\}", " ", texts["zh"])) for key, texts in catalog().items()}
+    assert not {key: words for key, words in found.items() if words}
+
+
+# one term per idea: the Chinese term the app uses, and the variants it replaced (the README's glossary)
+GLOSSARY = {
+    "lesson": ("第 00N 课 / 课里", ["课文", "课程", "文章", "原文", "第 00N 篇"]),
+    "token embedding (the table)": ("词嵌入 / 词嵌入表", ["token 嵌入", "Token 嵌入", "token 表"]),
+    "learned positional embedding": ("可学习位置表", ["可学习位置编码", "learned positional"]),
+    "sinusoidal positional encoding": ("正弦位置编码 / 正弦编码", ["sinusoidal positional", "正余弦编码"]),
+    "trained embedding": ("训练后的嵌入", ["训练嵌入"]),
+    "long-term decay": ("远程衰减", ["远距离衰减", "长程衰减"]),
+    "mean row norm": ("平均模长", ["行长度"]),
+    "next-token prediction": ("下一个 token 预测", ["next-token"]),
+    "batch": ("批", ["batch"]),
+    "transformer block": ("Transformer 块", ["block"]),
+}
+
+
+@pytest.mark.parametrize("idea", sorted(GLOSSARY))
+def test_one_chinese_term_per_idea(idea):
+    from embedviz.app.i18n import catalog
+
+    term, variants = GLOSSARY[idea]
+    zh = " ".join(texts["zh"] for texts in catalog().values())
+    for variant in variants:
+        pattern = re.escape(variant).replace("00N", r"00\d")
+        assert not re.search(pattern, zh), f"{idea}: {variant!r} instead of {term!r}"
+    assert term.split(" / ")[0].replace("00N", "001") in zh, f"{idea}: the term {term!r} is not used"
+
+
+def test_an_averaged_figure_says_so_in_the_readers_language():
+    """plot(builder, ...) hands the figure code the reader's "block-averaged" note: a sinusoidal table wider than
+    the cell budget (d_model 4,096) is averaged, and its subtitle says so in Chinese."""
+    def script():
+        import numpy as np
+
+        from embedviz.app.widgets import plot
+        from embedviz.figures.sinusoidal import encoding_heatmap
+
+        plot(encoding_heatmap, np.zeros((4_096, 64)), np.arange(64), np.arange(4_096), title="t", x_title="x",
+             y_title="y")
+
+    at = AppTest.from_function(script, default_timeout=60)
+    at.session_state["lang"] = "zh"
+    at.run()
+    pt.ok(at)
+    subtitle = pt.specs(at)[0]["layout"]["title"]["subtitle"]["text"]
+    assert subtitle == "按 12×1 的块取平均以适应屏幕", subtitle  # ceil(4096 / 352) = 12 rows per block
