@@ -1,7 +1,6 @@
 """Home: the journey from ids to vectors to positions, with one live figure."""
 import streamlit as st
 
-from embedviz import figures
 from embedviz.app import home_view as view
 from embedviz.app.i18n import t
 from embedviz.app.widgets import notice, plot, show_error
@@ -21,16 +20,9 @@ except ValueError as error:
     st.stop()
 
 st.caption(t("home.ids", n=len(ids), ids=list(map(int, ids))))
-labels = token_labels(ids)
-panels = [
-    figures.heatmap(m, y=labels, title="", x_title=t("common.dimension"), downsample_note=t("common.downsampled"))
-    for m in (tok, pos, inputs)
-]
 plot(
-    figures.side_by_side,
-        panels,
-        title=t("home.figure_title"),
-        subplot_titles=[t("home.panel_tokens"), t("home.panel_positions"), t("home.panel_sum")],
-    
+    view.input_figure, tok, pos, inputs, tuple(token_labels(ids)),
+    title=t("home.figure_title"), x_title=t("common.dimension"), downsample_note=t("common.downsampled"),
+    subplot_titles=(t("home.panel_tokens"), t("home.panel_positions"), t("home.panel_sum")),
 )
 notice("home.notice")

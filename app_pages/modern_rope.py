@@ -1,16 +1,97 @@
-"""RoPE in today's models: per-layer settings, partial / proportional rotation, NoPE layers, M-RoPE, and theory."""
+"""RoPE in today's models: per-layer settings, partial / proportional rotation, NoPE layers, M-RoPE, and theory.
+
+The model choice stays above; each section is a tab bound to ``?mod_tab=`` (only the open tab runs and is sent).
+The scan-length slider redraws its own fragment only (the wavelength chart's L line and the base bound); the
+bound is read from rope_theory.KNOWN_SCANS for the published head sizes, so a step costs no scan.
+"""
 import streamlit as st
 
 from embedviz import rope_config, rope_layers
 from embedviz.app import modern_view as view
 from embedviz.app.i18n import t
-from embedviz.app.widgets import BIND, human_number, plot, show_error
+from embedviz.app.widgets import BIND, human_number, plot, show_error, tab_labels
 from embedviz.figures import layers as figs
+
+
+def layers_tab(model: dict, labels: dict, colors: dict) -> None:
+    """The layer strip, and Llama 4's NoPE temperature."""
+    plot(figs.layer_strip, model["layers"], labels, colors, title=t("mod.strip_title", layers=len(model["layers"])),
+         x_title=t("mod.strip_x"), key="mod_strip")
+    if model["temperature"]:
+        temp = model["temperature"]
+        st.markdown(t("mod.nope_text", attn_scale=f"{temp['attn_scale']:g}",
+                      floor_scale=human_number(temp["floor_scale"])))
+        curve = view.temperature(temp["floor_scale"], temp["attn_scale"], 64 * int(temp["floor_scale"]))
+        plot(figs.two_curves, curve["positions"], (t("mod.temp_name"), curve["scale"]), ("", None),
+             title=t("mod.temp_title"), x_title=t("mod.temp_x"), y_title=t("mod.temp_y"), key="mod_temp")
+
+
+def decay_tab(rope_settings: list, colors: dict) -> None:
+    """Each distinct setting's long-range decay."""
+    plot(figs.decay_curves, view.DISTANCES, {s["name"]: s["decay"] for s in rope_settings}, colors,
+         title=t("mod.decay_title"), x_title=t("mod.decay_x"), y_title=t("mod.decay_y"), key="mod_decay")
+
+
+def head_tab(model: dict, rope_settings: list, colors: dict) -> None:
+    """Partial / proportional rotation: which dimensions turn; MLA's softmax scale."""
+    plot(figs.head_layout, [(s["name"], s["rotated"]) for s in rope_settings], colors, title=t("mod.head_title"),
+         x_title=t("mod.head_x"), rotated_name=t("mod.rotated"), unrotated_name=t("mod.unrotated"), key="mod_head")
+    st.markdown(t("mod.partial_text"))
+    if model["mla"]:
+        mla = model["mla"]
+        st.caption(t("mod.mla", rope=rope_settings[0]["head_dim"], qk=int(mla["qk_head_dim"]), mscale=mla["mscale"],
+                     scale=mla["scale"]))
+
+
+def mrope_tab(model: dict) -> None:
+    """M-RoPE bands, or a pointer to the model that has them."""
+    if not model["mrope"]:
+        st.info(t("mod.no_mrope", name=view.source_label(view.MROPE_SOURCE)))
+        return
+    axis_names = [t("mod.axis_t"), t("mod.axis_h"), t("mod.axis_w")]
+    plot(figs.mrope_band, model["mrope"]["axes"], model["mrope"]["wavelengths"], axis_names,
+         title=t("mod.mrope_title"), x_title=t("mod.wave_x"), y_title=t("mod.wave_y"), key="mod_mrope")
+    st.markdown(t("mod.mrope_text"))
+
+
+@st.fragment
+def scan_section(rope_settings: list, colors: dict, dim: int, theta: float, train: int, critical: int) -> None:
+    """The scan-length slider reruns this fragment only: the wavelengths with L marked, and the base bound."""
+    theory_length = st.select_slider(t("mod.scan_length"), view.SCAN_LENGTHS, value=1_024, key="mod_len", bind=BIND)
+    bound = view.base_bound(dim, theory_length)
+    plot(figs.wavelength_curves, {s["name"]: s["wavelengths"] for s in rope_settings}, colors,
+         title=t("mod.wave_title"), x_title=t("mod.wave_x"), y_title=t("mod.wave_y"),
+         lines=[(train, t("mod.train_line", length=human_number(train))),
+                (theory_length, t("mod.scan_line", length=human_number(theory_length)))],
+         note=t("mod.critical_note", critical=critical, head_dim=dim), key="mod_wave")
+    if bound["base_bound"] is None:  # a pasted head size: the scan ran out of the server's time budget
+        st.info(t("mod.base_bound_stopped", length=human_number(theory_length), head_dim=dim,
+                  below=f"{bound['base_below']:.3g}", budget=view.SCAN_CPU_BUDGET_S))
+    else:
+        st.markdown(t("mod.base_bound", length=human_number(theory_length), head_dim=dim,
+                      bound=f"{bound['base_bound']:.3g}", one_turn=f"{bound['one_turn']:.3g}",
+                      theta=human_number(theta)))
+
+
+def theory_tab(model: dict, rope_settings: list, colors: dict) -> None:
+    """The theory that sizes theta: critical dimension, base bound, Position Interpolation's bounds."""
+    first, train = rope_settings[0], model["train_length"]
+    dim = first["exponent_dim"]  # the d of theta^(-2i/d): rotary dims (partial), the whole head (proportional)
+    theory = view.theory(dim, first["theta"], train)
+    st.subheader(t("mod.theory"))
+    st.markdown(t("mod.critical", head_dim=dim, theta=human_number(first["theta"]), train=human_number(train),
+                  critical=theory["critical"], rest=dim - theory["critical"]))
+    scan_section(rope_settings, colors, dim, first["theta"], train, theory["critical"])
+    plot(figs.two_curves, theory["s"], (t("mod.pi_interp"), theory["interpolation"]),
+         (t("mod.pi_extrap"), theory["extrapolation"]), title=t("mod.pi_title"), x_title=t("mod.pi_x"),
+         y_title=t("mod.pi_y"), log_y=True, key="mod_pi")
+    st.markdown(t("mod.pi_text", interp=theory["interpolation"][0], ratio=theory["ratio"]))
+
 
 st.title(t("mod.title"))
 st.markdown(t("mod.intro"))
 
-# 1. the model: a published config or a pasted one
+# the model: a published config or a pasted one
 source = st.selectbox(t("mod.source"), view.SOURCES, index=0, key="mod_src", help=t("mod.source_help"), bind=BIND,
                       format_func=view.source_label)
 config_text = ""
@@ -24,8 +105,7 @@ except ValueError as error:
     st.stop()
 
 settings = model["settings"]
-names = [s["name"] for s in settings]
-colors = figs.setting_colors(names, rope_layers.NOPE)
+colors = figs.setting_colors([s["name"] for s in settings], rope_layers.NOPE)
 labels = {}
 for s in settings:
     count = model["counts"][s["name"]]
@@ -35,65 +115,19 @@ for s in settings:
         labels[s["name"]] = t("mod.setting_label", name=s["name"], rope_type=s["rope_type"],
                               theta=human_number(s["theta"]), rotary=s["rotary_dim"], head_dim=s["head_dim"],
                               count=count)
-
-# 2. the layer strip
-plot(figs.layer_strip(model["layers"], labels, colors, title=t("mod.strip_title", layers=len(model["layers"])),
-                      x_title=t("mod.strip_x")), key="mod_strip")
-if model["temperature"]:
-    temp = model["temperature"]
-    st.markdown(t("mod.nope_text", attn_scale=f"{temp['attn_scale']:g}", floor_scale=human_number(temp["floor_scale"])))
-    curve = view.temperature(temp["floor_scale"], temp["attn_scale"], 64 * int(temp["floor_scale"]))
-    plot(figs.two_curves(curve["positions"], (t("mod.temp_name"), curve["scale"]), ("", None),
-                         title=t("mod.temp_title"), x_title=t("mod.temp_x"), y_title=t("mod.temp_y")),
-         key="mod_temp")
-
-# 3. each distinct setting's curves
 rope_settings = [s for s in settings if not s["nope"]]
-first = rope_settings[0]
-train = model["train_length"]
-theory_length = st.select_slider(t("mod.scan_length"), view.SCAN_LENGTHS, value=1_024, key="mod_len", bind=BIND)
-dim = first["exponent_dim"]  # the d of theta^(-2i/d): rotary dims (partial), the whole head (proportional)
-theory = view.theory(dim, first["theta"], train, theory_length)
-plot(figs.wavelength_curves({s["name"]: s["wavelengths"] for s in rope_settings}, colors,
-                            title=t("mod.wave_title"), x_title=t("mod.wave_x"), y_title=t("mod.wave_y"),
-                            lines=[(train, t("mod.train_line", length=human_number(train))),
-                                   (theory_length, t("mod.scan_line", length=human_number(theory_length)))],
-                            note=t("mod.critical_note", critical=theory["critical"], head_dim=dim)),
-     key="mod_wave")
-plot(figs.decay_curves(view.DISTANCES, {s["name"]: s["decay"] for s in rope_settings}, colors,
-                       title=t("mod.decay_title"), x_title=t("mod.decay_x"), y_title=t("mod.decay_y")),
-     key="mod_decay")
 
-# 4. partial / proportional rotation: which dimensions turn
-plot(figs.head_layout([(s["name"], s["rotated"]) for s in rope_settings], colors, title=t("mod.head_title"),
-                      x_title=t("mod.head_x"), rotated_name=t("mod.rotated"), unrotated_name=t("mod.unrotated")),
-     key="mod_head")
-st.markdown(t("mod.partial_text"))
-if model["mla"]:
-    mla = model["mla"]
-    st.caption(t("mod.mla", rope=first["head_dim"], qk=int(mla["qk_head_dim"]), mscale=mla["mscale"],
-                 scale=mla["scale"]))
-
-# 5. M-RoPE bands
-if model["mrope"]:
-    axis_names = [t("mod.axis_t"), t("mod.axis_h"), t("mod.axis_w")]
-    plot(figs.mrope_band(model["mrope"]["axes"], model["mrope"]["wavelengths"], axis_names,
-                         title=t("mod.mrope_title"), x_title=t("mod.wave_x"), y_title=t("mod.wave_y")),
-         key="mod_mrope")
-    st.markdown(t("mod.mrope_text"))
-
-# 6. the theory that sizes theta
-st.subheader(t("mod.theory"))
-st.markdown(t("mod.critical", head_dim=dim, theta=human_number(first["theta"]), train=human_number(train),
-              critical=theory["critical"], rest=dim - theory["critical"]))
-if theory["base_bound"] is None:  # the scan ran out of the server's time budget for one request
-    st.info(t("mod.base_bound_stopped", length=human_number(theory_length), head_dim=dim,
-              below=f"{theory['base_below']:.3g}", budget=view.SCAN_CPU_BUDGET_S))
-else:
-    st.markdown(t("mod.base_bound", length=human_number(theory_length), head_dim=dim,
-                  bound=f"{theory['base_bound']:.3g}", one_turn=f"{theory['one_turn']:.3g}",
-                  theta=human_number(first["theta"])))
-plot(figs.two_curves(theory["s"], (t("mod.pi_interp"), theory["interpolation"]),
-                     (t("mod.pi_extrap"), theory["extrapolation"]), title=t("mod.pi_title"), x_title=t("mod.pi_x"),
-                     y_title=t("mod.pi_y"), log_y=True), key="mod_pi")
-st.markdown(t("mod.pi_text", interp=theory["interpolation"][0], ratio=theory["ratio"]))
+# bound tabs run lazily: only the open tab runs and is sent; the open tab is in the URL
+tabs = st.tabs(tab_labels(view.TAB_KEY, [f"mod.tab_{code}" for code in view.TAB_CODES]), key=view.TAB_KEY,
+               bind=BIND)
+sections = {
+    "layers": lambda: layers_tab(model, labels, colors),
+    "decay": lambda: decay_tab(rope_settings, colors),
+    "head": lambda: head_tab(model, rope_settings, colors),
+    "mrope": lambda: mrope_tab(model),
+    "theory": lambda: theory_tab(model, rope_settings, colors),
+}
+for tab, code in zip(tabs, view.TAB_CODES):
+    if tab.open:
+        with tab:
+            sections[code]()

@@ -1,10 +1,15 @@
-"""RoPE: queries and keys rotate with position, so attention scores depend only on the offset m - n (text 003)."""
+"""RoPE: queries and keys rotate with position, so attention scores depend only on the offset m - n (lesson 003).
+
+The header, formula and shared controls stay above; each section is a tab bound to ``?rope_tab=`` (only the open
+tab runs and is sent), in the lesson's order. Widgets that change one section only (the heatmap's window, the
+pair demo's inputs) sit in fragments, so moving them redraws that section alone.
+"""
 import streamlit as st
 
 from embedviz.app import lessons_view
 from embedviz.app import rope_view as view
 from embedviz.app.i18n import t
-from embedviz.app.widgets import BIND, human_number, lesson_button, log_options, notice, plot, show_error
+from embedviz.app.widgets import BIND, human_number, lesson_button, log_options, notice, plot, show_error, tab_labels
 from embedviz.figures import line_chart
 from embedviz.figures import rope as figs
 
@@ -26,6 +31,136 @@ def to_custom() -> None:
     st.session_state["rope_preset"] = CUSTOM
 
 
+@st.fragment
+def angles_tab(head_dim: int, theta: float, max_len: int, pairing: str) -> None:
+    """1. per-dimension rotation angles; the window slider reruns this fragment only."""
+    st.subheader(t("rope.heat_header"))
+    window = st.select_slider(t("rope.window"), WINDOWS, value=256, format_func=human_number, key="rope_win",
+                              bind=BIND)
+    if window > max_len:
+        st.caption(t("rope.window_clipped", length=human_number(max_len)))
+    try:
+        heat = view.angle_heatmap(head_dim, theta, min(window, max_len), pairing)
+    except ValueError as error:
+        show_error(error)
+        return
+    note = t("rope.heat_note")
+    if heat["step"] > 1:
+        note += " · " + t("common.showing_every", step=heat["step"])
+    plot(figs.angle_heatmap, heat["z"], heat["positions"], heat["pair"], title=t("rope.heat_title"), note=note,
+         x_title=t("common.position"), y_title=t("common.dimension"), hover=t("rope.heat_hover"))
+
+
+@st.fragment
+def pair_tab(head_dim: int, theta: float) -> None:
+    """2. one pair in the plane, lesson 003's q = (1, 0), k = (0.8, 0.6); its inputs rerun this fragment only."""
+    st.subheader(t("rope.pair_header"))
+    st.markdown(t("rope.pair_intro"))
+    cols = st.columns(4)
+    half = head_dim // 2
+    pair = cols[0].slider(t("rope.pair_index"), 0, half - 1, 0, key="rope_i", bind=BIND) if half > 1 else 0
+    m = cols[1].number_input(t("rope.m"), 0, 1_000_000, 5, key="rope_m", bind=BIND)
+    n = cols[2].number_input(t("rope.n"), 0, 1_000_000, 3, key="rope_n", bind=BIND)
+    shift = cols[3].number_input(t("rope.shift"), 0, 1_000_000, 45, key="rope_s", bind=BIND)
+    try:
+        pv = view.pair_view(head_dim, theta, int(pair), int(m), int(n), int(shift))
+    except ValueError as error:
+        show_error(error)
+        return
+    demo, omega = pv["demo"], f"{pv['omega']:.4g}"
+    left, right = st.columns([3, 1])
+    names = [t("rope.arrow_q", m=m), t("rope.arrow_k", n=n), t("rope.arrow_q", m=m + shift),
+             t("rope.arrow_k", n=n + shift)]
+    with left:
+        plot(figs.pair_plane, demo, names=names, title=t("rope.pair_title", i=pair, omega=omega),
+             note=t("rope.pair_note"))
+    with right:
+        st.metric(t("rope.score", m=m, n=n), f"{demo.score:.4f}")
+        st.metric(t("rope.score", m=m + shift, n=n + shift), f"{demo.score_shifted:.4f}",
+                  help=t("rope.score_help_same", d=m - n))
+        st.metric(t("rope.score", m=m, n=0), f"{demo.score_other:.4f}", help=t("rope.score_help_other", d=m))
+    st.caption(t("rope.pair_caption", i=pair, omega=omega, wavelen=f"{pv['wavelen']:,.1f}"))
+
+
+def decay_tab(head_dim: int, theta: float, max_len: int) -> None:
+    """3. long-range decay of aligned q, k: several thetas overlaid, and lesson 003's table."""
+    st.subheader(t("rope.decay_header"))
+    st.markdown(t("rope.decay_intro"))
+    lesson_button("rope_lesson", "lesson.rope_button",
+                  {"rope_hd": 128, "rope_theta": 10_000.0, "rope_preset": CUSTOM}, help="lesson.rope_help")
+    dec = view.decay(head_dim, theta, max_len)
+    chosen = t("rope.theta_chosen", theta=human_number(theta))
+    series = {(chosen if th == theta else t("rope.theta_label", theta=human_number(th))): curve
+              for th, curve in dec["curves"].items()}
+    plot(figs.decay_chart, dec["distances"], series, highlight=chosen, title=t("rope.decay_title", hd=head_dim),
+         x_title=t("rope.distance"), y_title=t("rope.mean_cos"), note=t("rope.decay_note"))
+    table = dec["table"]
+    st.dataframe({
+        t("rope.col_distance"): table["distance"],
+        t("rope.col_text"): [f"{v:.3f}" for v in table["text"]],
+        t("rope.col_chosen", hd=head_dim, theta=human_number(theta)): [f"{v:.3f}" for v in table["chosen"]],
+    }, hide_index=True)
+    st.caption(t("rope.table_caption"))
+
+
+def random_tab(head_dim: int, theta: float, max_len: int) -> None:
+    """4. aligned q, k against independent random q, k: decay is a property of aligned vectors only."""
+    st.subheader(t("rope.random_header"))
+    st.markdown(t("rope.random_intro"))
+    dec = view.aligned_and_random(head_dim, theta, max_len)
+    hi, lo = t("rope.series_spread_hi"), t("rope.series_spread_lo")
+    plot(line_chart, dec["distances"],
+         {t("rope.series_aligned"): dec["aligned"], t("rope.series_random"): dec["random"].mean,
+          hi: dec["random"].high, lo: dec["random"].low},
+         title=t("rope.random_title", hd=head_dim, theta=human_number(theta)), x_title=t("rope.distance"),
+         y_title=t("rope.score_cos"), note=t("rope.random_note", n=view.RANDOM_SAMPLES), log_x=True,
+         dashes={hi: "dot", lo: "dot"})
+
+
+def wave_tab(head_dim: int, theta: float, max_len: int) -> None:
+    """5. wavelengths against the context length."""
+    st.subheader(t("rope.wave_header"))
+    wl = view.wavelengths(head_dim, theta, max_len)
+    plot(figs.wavelength_chart, wl["wavelen"], wl["never"], max_len, title=t("rope.wave_title"),
+         x_title=t("rope.pair_axis"), y_title=t("rope.wavelength_axis"),
+         legend=[t("rope.wave_turns"), t("rope.wave_never")],
+         context_label=t("rope.wave_context", length=human_number(max_len)), hover=t("rope.wave_hover"),
+         note=t("rope.wave_note", never=int(wl["never"].sum()), pairs=head_dim // 2, length=human_number(max_len)))
+    st.markdown(t("rope.wave_explain"))
+
+
+def pairing_tab(head_dim: int, theta: float, max_len: int, pairing: str) -> None:
+    """6. the two pairings: the same rotation with the dimensions listed in another order."""
+    st.subheader(t("rope.pairing_header"))
+    st.markdown(t("rope.pairing_intro"))
+    ps = view.pairing_scores(head_dim, theta, min(max_len - 1, 200))
+    rows = [("▶ " if p == pairing else "") + t(f"rope.pairing_{p}") for p in PAIRINGS]
+    plot(figs.pairing_map, ps["half_pair"], ps["interleaved_pair"], title=t("rope.map_title"), row_names=rows,
+         x_title=t("common.dimension"), hover=t("rope.map_hover"), note=t("rope.map_note"))
+    series = {t("rope.series_half"): ps["half"], t("rope.series_permuted"): ps["permuted"],
+              t("rope.series_raw"): ps["raw"]}
+    dashes = {t("rope.series_permuted"): "dash", t("rope.series_raw"): "dot"}
+    plot(figs.pairing_scores_chart, ps["offsets"], series, dashes=dashes, title=t("rope.scores_title", hd=head_dim),
+         x_title=t("rope.offset_axis"), y_title=t("rope.score_axis"), note=t("rope.scores_note"))
+    st.caption(t("rope.pairs_caption", half=ps["half_dims"], interleaved=ps["interleaved_dims"]) + " "
+               + t("rope.max_diff", diff=f"{ps['max_diff']:.1e}"))
+
+
+def lesson_tab() -> None:
+    """7. lesson 003: the sinusoidal-vs-RoPE table, and why Qwen3's limit is 40,960."""
+    st.subheader(t("ropel.vs_header"))
+    rows = ("target", "kind", "params", "mixing", "users")
+    st.table({t("ropel.col_aspect"): [t(f"ropel.row_{r}") for r in rows],
+              t("ropel.col_sin"): [t(f"ropel.sin_{r}") for r in rows],
+              t("ropel.col_rope"): [t(f"ropel.rope_{r}") for r in rows]})
+    st.subheader(t("ropel.qwen_header"))
+    b = {k: human_number(v) for k, v in lessons_view.position_budget().items()}
+    st.markdown(t("ropel.qwen_text", max=b["max_position_embeddings"], native=b["native"], headroom=b["headroom"],
+                  factor=b["yarn_factor"], reach=b["yarn_reach"], theta=b["rope_theta"]))
+    st.table({t(f"ropel.m_{key}", factor=b["yarn_factor"]): [b[field]] for key, field in (
+        ("max", "max_position_embeddings"), ("native", "native"), ("headroom", "headroom"), ("reach", "yarn_reach"))})
+
+
 st.title(t("rope.title"))
 st.markdown(t("rope.intro"))
 st.latex(
@@ -34,8 +169,8 @@ st.latex(
     r"\begin{pmatrix} q_{a} \\ q_{b} \end{pmatrix},\qquad \omega_i = \theta^{-2i/d}"
 )
 st.latex(r"\langle R(m)\,q,\; R(n)\,k \rangle = \langle q,\; R(n-m)\,k \rangle")
-
 st.caption(t("rope.formula_caption"))
+st.caption(t("sin.sign_note"))  # one note for the sign of R(k), shared with the Sinusoidal page
 
 cols = st.columns(2)
 preset = cols[0].selectbox(
@@ -64,119 +199,21 @@ if preset in PRESETS:
                 max_len=human_number(p["max_len"]), trained=human_number(p["trained"]))
     st.caption(caption + (" " + t("rope.preset_scaling", scaling=p["scaling"]) if p["scaling"] else ""))
 
-# 1. per-dimension rotation angles
-st.subheader(t("rope.heat_header"))
-window = st.select_slider(t("rope.window"), WINDOWS, value=256, format_func=human_number, key="rope_win", bind=BIND)
-if window > max_len:
-    st.caption(t("rope.window_clipped", length=human_number(max_len)))
-try:
-    heat = view.angle_heatmap(head_dim, theta, min(window, max_len), pairing)
-except ValueError as error:
-    show_error(error)
-    st.stop()
-note = t("rope.heat_note")
-if heat["step"] > 1:
-    note += " · " + t("common.showing_every", step=heat["step"])
-plot(figs.angle_heatmap, heat["z"], heat["positions"], heat["pair"], title=t("rope.heat_title"), note=note,
-     x_title=t("common.position"), y_title=t("common.dimension"), hover=t("rope.heat_hover"))
-
-# 2. one pair in the plane: text 003's q=(1,0), k=(0.8,0.6)
-st.subheader(t("rope.pair_header"))
-st.markdown(t("rope.pair_intro"))
-cols = st.columns(4)
-half = head_dim // 2
-pair = cols[0].slider(t("rope.pair_index"), 0, half - 1, 0, key="rope_i", bind=BIND) if half > 1 else 0
-m = cols[1].number_input(t("rope.m"), 0, 1_000_000, 5, key="rope_m", bind=BIND)
-n = cols[2].number_input(t("rope.n"), 0, 1_000_000, 3, key="rope_n", bind=BIND)
-shift = cols[3].number_input(t("rope.shift"), 0, 1_000_000, 45, key="rope_s", bind=BIND)
-try:
-    pv = view.pair_view(head_dim, theta, int(pair), int(m), int(n), int(shift))
-except ValueError as error:
-    show_error(error)
-else:
-    demo, omega = pv["demo"], f"{pv['omega']:.4g}"
-    left, right = st.columns([3, 1])
-    names = [t("rope.arrow_q", m=m), t("rope.arrow_k", n=n), t("rope.arrow_q", m=m + shift),
-             t("rope.arrow_k", n=n + shift)]
-    with left:
-        plot(figs.pair_plane, demo, names=names, title=t("rope.pair_title", i=pair, omega=omega),
-             note=t("rope.pair_note"))
-    with right:
-        st.metric(t("rope.score", m=m, n=n), f"{demo.score:.4f}")
-        st.metric(t("rope.score", m=m + shift, n=n + shift), f"{demo.score_shifted:.4f}",
-                  help=t("rope.score_help_same", d=m - n))
-        st.metric(t("rope.score", m=m, n=0), f"{demo.score_other:.4f}", help=t("rope.score_help_other", d=m))
-    st.caption(t("rope.pair_caption", i=pair, omega=omega, wavelen=f"{pv['wavelen']:,.1f}"))
-
-# 3. long-range decay, several thetas overlaid, text 003's table
-st.subheader(t("rope.decay_header"))
-st.markdown(t("rope.decay_intro"))
-lesson_button("rope_lesson", "lesson.rope_button", {"rope_hd": 128, "rope_theta": 10_000.0, "rope_preset": CUSTOM},
-              help="lesson.rope_help")
-dec = view.decay(head_dim, theta, max_len)
-chosen = t("rope.theta_chosen", theta=human_number(theta))
-series = {
-    (chosen if th == theta else t("rope.theta_label", theta=human_number(th))): curve
-    for th, curve in dec["curves"].items()
+# bound tabs run lazily: only the open tab runs and is sent; the open tab is in the URL
+tabs = st.tabs(tab_labels(view.TAB_KEY, [f"rope.tab_{code}" for code in view.TAB_CODES]), key=view.TAB_KEY,
+               bind=BIND)
+sections = {
+    "angles": lambda: angles_tab(head_dim, theta, max_len, pairing),
+    "pair": lambda: pair_tab(head_dim, theta),
+    "decay": lambda: decay_tab(head_dim, theta, max_len),
+    "random": lambda: random_tab(head_dim, theta, max_len),
+    "wave": lambda: wave_tab(head_dim, theta, max_len),
+    "pairing": lambda: pairing_tab(head_dim, theta, max_len, pairing),
+    "lesson": lesson_tab,
 }
-plot(figs.decay_chart, dec["distances"], series, highlight=chosen, title=t("rope.decay_title", hd=head_dim),
-     x_title=t("rope.distance"), y_title=t("rope.mean_cos"), note=t("rope.decay_note"))
-table = dec["table"]
-st.dataframe(
-    {
-        t("rope.col_distance"): table["distance"],
-        t("rope.col_text"): [f"{v:.3f}" for v in table["text"]],
-        t("rope.col_chosen", hd=head_dim, theta=human_number(theta)): [f"{v:.3f}" for v in table["chosen"]],
-    },
-    hide_index=True,
-)
-st.caption(t("rope.table_caption"))
-st.markdown(t("rope.random_intro"))
-hi, lo = t("rope.series_spread_hi"), t("rope.series_spread_lo")
-plot(line_chart(
-    dec["distances"], {t("rope.series_aligned"): dec["curves"][theta], t("rope.series_random"): dec["random"].mean,
-                       hi: dec["random"].high, lo: dec["random"].low},
-    title=t("rope.random_title", hd=head_dim, theta=human_number(theta)), x_title=t("rope.distance"),
-    y_title=t("rope.score_cos"), note=t("rope.random_note", n=view.RANDOM_SAMPLES), log_x=True,
-    dashes={hi: "dot", lo: "dot"},
-))
-
-# 4. wavelengths against the context length
-st.subheader(t("rope.wave_header"))
-wl = view.wavelengths(head_dim, theta, max_len)
-plot(figs.wavelength_chart,
-    wl["wavelen"], wl["never"], max_len, title=t("rope.wave_title"), x_title=t("rope.pair_axis"),
-    y_title=t("rope.wavelength_axis"), legend=[t("rope.wave_turns"), t("rope.wave_never")],
-    context_label=t("rope.wave_context", length=human_number(max_len)), hover=t("rope.wave_hover"),
-    note=t("rope.wave_note", never=int(wl["never"].sum()), pairs=half, length=human_number(max_len)),
-)
-st.markdown(t("rope.wave_explain"))
-
-# 5. the two pairings
-st.subheader(t("rope.pairing_header"))
-st.markdown(t("rope.pairing_intro"))
-ps = view.pairing_scores(head_dim, theta, min(max_len - 1, 200))
-rows = [("▶ " if p == pairing else "") + t(f"rope.pairing_{p}") for p in PAIRINGS]
-plot(figs.pairing_map, ps["half_pair"], ps["interleaved_pair"], title=t("rope.map_title"), row_names=rows,
-     x_title=t("common.dimension"), hover=t("rope.map_hover"), note=t("rope.map_note"))
-series = {t("rope.series_half"): ps["half"], t("rope.series_permuted"): ps["permuted"],
-          t("rope.series_raw"): ps["raw"]}
-dashes = {t("rope.series_permuted"): "dash", t("rope.series_raw"): "dot"}
-plot(figs.pairing_scores_chart, ps["offsets"], series, dashes=dashes, title=t("rope.scores_title", hd=head_dim),
-     x_title=t("rope.offset_axis"), y_title=t("rope.score_axis"), note=t("rope.scores_note"))
-st.caption(t("rope.pairs_caption", half=ps["half_dims"], interleaved=ps["interleaved_dims"]) + " "
-           + t("rope.max_diff", diff=f"{ps['max_diff']:.1e}"))
-
-# lesson 003: the comparison table, and why Qwen3's limit is 40,960
-st.subheader(t("ropel.vs_header"))
-rows = ("target", "kind", "params", "mixing", "users")
-st.table({t("ropel.col_aspect"): [t(f"ropel.row_{r}") for r in rows],
-          t("ropel.col_sin"): [t(f"ropel.sin_{r}") for r in rows], t("ropel.col_rope"): [t(f"ropel.rope_{r}") for r in rows]})
-st.subheader(t("ropel.qwen_header"))
-b = {k: human_number(v) for k, v in lessons_view.position_budget().items()}
-st.markdown(t("ropel.qwen_text", max=b["max_position_embeddings"], native=b["native"], headroom=b["headroom"],
-              factor=b["yarn_factor"], reach=b["yarn_reach"], theta=b["rope_theta"]))
-st.table({t(f"ropel.m_{key}", factor=b["yarn_factor"]): [b[field]] for key, field in (
-    ("max", "max_position_embeddings"), ("native", "native"), ("headroom", "headroom"), ("reach", "yarn_reach"))})
+for tab, code in zip(tabs, view.TAB_CODES):
+    if tab.open:
+        with tab:
+            sections[code]()
 
 notice("rope.notice")

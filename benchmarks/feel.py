@@ -14,6 +14,14 @@ never Playwright's download) drives both, one tab at a time. For every page in `
 - page open: navigate to the page ``--opens`` times (after one warm-up open), timed from navigation start to the
   same settled point.
 
+Sliders inside an ``st.form`` send nothing until the form is submitted: they are not stepped; instead one of them
+is moved and the form's submit button pressed, timed from the click, as a row of its own, ``<page> (train)``.
+With ``--tabs``, each tab of the page's first tab bar is clicked in turn and timed to drawn (``<page> (tab
+switch)``; a lazy URL-bound tab reruns the page, a plain one only shows what it has). Sliders are those a reader
+sees: on a page with lazy tabs, the default tab's and those above the tabs. ``--script PATH`` measures any other
+script served like the floor (``benchmarks/framed_page.py``: the floor inside the app's frame, which is what the
+frame itself costs).
+
 The baseline page is measured between the pages (``--base-steps`` steps and one open each time), so load that
 drifts during the run (a shared machine) reaches both sides; the ratio is page median / pooled baseline median.
 Prints a Markdown table with the date, machine and load average. Everything is bounded; both servers stop at
@@ -36,6 +44,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from embedviz._threads import thread_env  # noqa: E402
 from deploy.launcher import free_port, start_streamlit, stop_process, streamlit_command, wait_healthy  # noqa: E402
 from tests.e2e.conftest import CHROMIUM_ARGS, DEFAULT_URL, ENTRIES, VIEWPORT, chromium_path  # noqa: E402
 
@@ -69,20 +78,24 @@ PROBE_JS = """(() => {
         continue;
       }
       const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
-      if (el && el.closest && el.closest("[data-testid='stMain']")) F.plot = now;  // any element drawn, charts too
+      // any element drawn in the page or its sidebar (the navigation, the sidebar's widgets), charts too
+      if (el && el.closest && el.closest("[data-testid='stMain'], [data-testid='stSidebar']")) F.plot = now;
     }
   }).observe(document, {subtree: true, childList: true, attributes: true});
   document.addEventListener('keydown', () => { F.key = performance.now(); }, true);
+  document.addEventListener('mousedown', () => { F.key = performance.now(); }, true);  // a tab or a button
 })();"""
 # Settled: a response arrived (and, on open, a script run began: under load the first messages can come
-# well before the run), the script is not running, every visible chart is drawn, and nothing changed for
-# QUIET_MS. Returns the settle time (ms since navigation start) or null.
+# well before the run), the script is not running, no element still shows its loading skeleton, every visible
+# chart is drawn, and nothing changed in the page or the sidebar for QUIET_MS. Returns the settle time (ms since navigation start) or null.
 SETTLED_JS = """([msgs0, runs0, quiet]) => {
   const F = window.__feel;
   if (!F || F.msgs <= msgs0 || F.runs < runs0) return null;
   const app = document.querySelector("[data-testid='stApp']");
   if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return null;
   if (!document.querySelector("[data-testid='stMain'] [data-testid='stElementContainer']")) return null;
+  // a lazily loaded element (slider, chart, toggle...) shows a skeleton until its code is loaded: not drawn yet
+  if (Array.from(document.querySelectorAll("[data-testid='stSkeleton']")).some(s => s.offsetParent !== null)) return null;
   if (!document.querySelector("[data-testid='stException']")) {
     const boxes = Array.from(document.querySelectorAll("[data-testid='stPlotlyChart']")).filter(b => b.offsetParent !== null);
     if (!boxes.every(b => b.querySelector('.js-plotly-plot .main-svg'))) return null;
@@ -149,38 +162,89 @@ def open_page(page, path: str, t: Timings, cpu: Cpu, *, record: bool = True) -> 
         t.errors.append(f"/{path}: traceback on open")
 
 
+# The sliders a reader can move now: visible (a lazy tab's hidden content is not even drawn; a plain tab's is
+# hidden) and outside a form (a slider in an st.form sends nothing until the form's submit button is pressed).
+FREE_THUMBS = f"""() => Array.from(document.querySelectorAll("{THUMB}")).filter(e => {{
+    const box = e.closest("[data-testid='stSlider']");
+    return box && box.offsetParent !== null && !e.closest("[data-testid='stForm']"); }})"""
+
+
+def _timed(page, t: Timings, cpu: Cpu, act, *, what: str, rerun: bool = True) -> bool:
+    """Do ``act()`` (a key press or a click) and time it to settled into ``t.steps``. ``rerun=False``: the action
+    may not send anything (a plain tab shows content it already has), so no message is waited for unless one
+    comes within a second. False when it failed (recorded in ``t.errors``)."""
+    before, cpu0 = probe(page), cpu.now()
+    act()
+    msgs0 = before["msgs"]
+    if not rerun:
+        try:
+            page.wait_for_function("n => window.__feel.msgs > n", arg=msgs0, timeout=1_000, polling=20)
+        except Exception:  # nothing sent: settled once the page is quiet
+            msgs0 = -1
+    try:
+        end = settle(page, msgs0, STEP_TIMEOUT_MS)
+    except Exception as error:  # a step that never reran (or hung) is reported, not fatal
+        t.errors.append(f"{what}: {type(error).__name__}: {str(error).splitlines()[0]}")
+        return False
+    after = probe(page)
+    t.step_cpu.append(Cpu.delta(cpu0, cpu.now()))
+    t.steps.append((end - after["key"]) / 1000)
+    t.step_bytes.append(after["bytes"] - before["bytes"])
+    if page.locator("[data-testid='stException']").count():
+        t.errors.append(f"{what}: traceback")
+        return False
+    return True
+
+
 def step_sliders(page, t: Timings, cpu: Cpu, *, steps: int, max_sliders: int) -> None:
-    """``steps`` key presses on each of the first ``max_sliders`` visible sliders, each timed to settled."""
+    """``steps`` key presses on each of the first ``max_sliders`` visible sliders outside a form, each timed to
+    settled."""
     try:  # under load React may draw a slider's box before its input: wait (bounded) until every one has it
         page.wait_for_function(f"""() => document.querySelectorAll("{THUMB}").length >=
             document.querySelectorAll("[data-testid='stSlider']").length""", timeout=15_000)
     except Exception:
         t.errors.append("a slider without its input after 15 s")
-    n = min(page.locator(THUMB).count(), max_sliders)
+    n = min(page.evaluate_handle(FREE_THUMBS).evaluate("a => a.length"), max_sliders)
     t.sliders += n
     for i in range(n):
         for _ in range(steps):
-            thumb = page.locator(THUMB).nth(i)
-            if not thumb.is_visible():
+            thumb = page.evaluate_handle(f"() => ({FREE_THUMBS})()[{i}] || null").as_element()
+            if thumb is None or not thumb.is_visible():
                 t.errors.append(f"slider {i}: not visible")
                 break
-            at_top = thumb.evaluate("e => Number(e.value) >= Number(e.max)")
-            key = "ArrowLeft" if at_top else "ArrowRight"
+            key = "ArrowLeft" if thumb.evaluate("e => Number(e.value) >= Number(e.max)") else "ArrowRight"
             thumb.focus()
-            before, cpu0 = probe(page), cpu.now()
-            page.keyboard.press(key)
-            try:
-                end = settle(page, before["msgs"], STEP_TIMEOUT_MS)
-            except Exception as error:  # a step that never reran (or hung) is reported, not fatal
-                t.errors.append(f"slider {i}: {type(error).__name__}: {str(error).splitlines()[0]}")
+            if not _timed(page, t, cpu, lambda: page.keyboard.press(key), what=f"slider {i}"):
                 break
-            after = probe(page)
-            t.step_cpu.append(Cpu.delta(cpu0, cpu.now()))
-            t.steps.append((end - after["key"]) / 1000)
-            t.step_bytes.append(after["bytes"] - before["bytes"])
-            if page.locator("[data-testid='stException']").count():
-                t.errors.append(f"slider {i}: traceback after a step")
+
+
+def submit_forms(page, t: Timings, cpu: Cpu, *, presses: int) -> None:
+    """Each visible form (e.g. training settings with a Train button): move its first slider one step, then press
+    its submit button, timed from the click to settled, ``presses`` times."""
+    forms = page.locator("[data-testid='stForm']")
+    for f in range(forms.count()):
+        form = forms.nth(f)
+        if not form.is_visible():
+            continue
+        button = form.locator("[data-testid='stFormSubmitButton'] button").first
+        for _ in range(presses):
+            thumb = form.locator(THUMB).first
+            if thumb.count():
+                key = "ArrowLeft" if thumb.evaluate("e => Number(e.value) >= Number(e.max)") else "ArrowRight"
+                thumb.focus()
+                page.keyboard.press(key)  # sends nothing: the form holds it until submitted
+            if not _timed(page, t, cpu, lambda: button.click(), what=f"form {f} submit"):
                 break
+
+
+def switch_tabs(page, t: Timings, cpu: Cpu) -> None:
+    """Click every tab of the first tab bar but the open one, then back to the first, each timed to settled
+    (a lazy, URL-bound tab reruns the script and draws its section; a plain tab only shows it)."""
+    tabs = page.locator("[data-testid='stTabs']").first.locator("[role='tab']")
+    order = [*range(1, tabs.count()), 0] if tabs.count() > 1 else []
+    for i in order:
+        if not _timed(page, t, cpu, lambda: tabs.nth(i).click(), what=f"tab {i}", rerun=False):
+            break
 
 
 def page_paths(only: list[str] | None) -> list[tuple[str, str]]:
@@ -193,9 +257,11 @@ def start_server(script: Path | None, log: Path) -> tuple[subprocess.Popen, str]
     port = free_port()
     if script is None:
         proc = start_streamlit(port, log_path=log)
-    else:  # the same command line as the app's, with another script
+    else:  # the same command line as the app's, with another script (and no background warm-up)
         cmd = [str(script) if c == "app.py" else c for c in streamlit_command(port)]
-        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=open(log, "ab"), stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        env = {**thread_env(), "PYTHONPATH": str(ROOT)}  # a script in benchmarks/ may import embedviz
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=open(log, "ab"), stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     wait_healthy(f"{url}/_stcore/health", timeout=120, proc=proc, log_path=log)
     return proc, url
@@ -231,30 +297,49 @@ def run(args) -> dict:
         procs.append(app)
         bare, bare_url = start_server(BASELINE, Path("/tmp/embedviz-feel-baseline.log"))
         procs.append(bare)
+        servers = [(app, app_url), (bare, bare_url)]
+        for script in args.script or []:  # each extra script on its own server, measured like a page
+            proc, url = start_server(script, Path(f"/tmp/embedviz-feel-{script.stem}.log"))
+            procs.append(proc)
+            servers.append((proc, url))
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
             try:
-                contexts = []
-                for url in (app_url, bare_url):
+                tabs = []
+                for proc, url in servers:
                     ctx = browser.new_context(viewport=VIEWPORT, locale="en-US", base_url=url + "/")
                     ctx.add_init_script(PROBE_JS)
-                    contexts.append(ctx)
-                app_tab, bare_tab = (ctx.new_page() for ctx in contexts)
-                app_cpu, bare_cpu = Cpu(app_tab, app.pid), Cpu(bare_tab, bare.pid)
+                    tab = ctx.new_page()
+                    tabs.append((tab, Cpu(tab, proc.pid)))
+                (app_tab, app_cpu), (bare_tab, bare_cpu), *script_tabs = tabs
                 open_page(bare_tab, "", base, bare_cpu, record=False)  # warm: plotly.js compiled, caches filled
-                for url, path in page_paths(args.pages):
-                    open_page(bare_tab, "", base, bare_cpu)
-                    step_sliders(bare_tab, base, bare_cpu, steps=args.base_steps, max_sliders=1)
-                    t = results[url] = Timings()
+                targets = [(url, path, app_tab, app_cpu) for url, path in page_paths(args.pages)]
+                targets += [(f"*{s.stem}*", "", tab, cpu) for s, (tab, cpu) in zip(args.script or [], script_tabs)]
+                for name, path, tab, cpu in targets:
+                    try:  # a floor open that times out on a crowded machine is reported, not fatal
+                        open_page(bare_tab, "", base, bare_cpu)
+                        step_sliders(bare_tab, base, bare_cpu, steps=args.base_steps, max_sliders=1)
+                    except Exception as error:
+                        base.errors.append(f"{type(error).__name__}: {str(error).splitlines()[0]}")
+                    t = results[name] = Timings()
+                    extra = {"train": Timings(), "tab switch": Timings()}
                     try:
-                        open_page(app_tab, path, t, app_cpu, record=False)  # the first visit of a page is the cold one
+                        open_page(tab, path, t, cpu, record=False)  # the first visit of a page is the cold one
                         for _ in range(args.opens):
-                            open_page(app_tab, path, t, app_cpu)
-                        step_sliders(app_tab, t, app_cpu, steps=args.steps, max_sliders=args.sliders)
+                            open_page(tab, path, t, cpu)
+                        step_sliders(tab, t, cpu, steps=args.steps, max_sliders=args.sliders)
+                        submit_forms(tab, extra["train"], cpu, presses=args.steps)
+                        if args.tabs:
+                            switch_tabs(tab, extra["tab switch"], cpu)
                     except Exception as error:
                         t.errors.append(f"{type(error).__name__}: {str(error).splitlines()[0]}")
-                    print(f"  {url}: open {median(t.opens):.2f} s, step {median(t.steps):.2f} s "
+                    print(f"  {name}: open {median(t.opens):.2f} s, step {median(t.steps):.2f} s "
                           f"({len(t.steps)} steps on {t.sliders} sliders) {t.errors or ''}", file=sys.stderr, flush=True)
+                    for what, x in extra.items():  # rows of their own, under the page's
+                        if x.steps or x.errors:
+                            results[f"{name} ({what})"] = x
+                            print(f"  {name} ({what}): {median(x.steps):.2f} s ({len(x.steps)}) {x.errors or ''}",
+                                  file=sys.stderr, flush=True)
             finally:
                 browser.close()
     finally:
@@ -287,11 +372,12 @@ def table(res: dict) -> str:
         s_cpu, o_cpu = cpu_ms(t.step_cpu), cpu_ms(t.open_cpu)
         r_step = f"{median(t.steps) / b_step:.2f}" if t.steps else "-"
         r_scpu = f"{s_cpu[2] / bs_cpu[2]:.2f}" if t.steps else "-"
+        opens = (f"{median(t.opens):.2f} | {worst(t.opens):.2f} | **{median(t.opens) / b_open:.2f}** "
+                 f"| {o_cpu[0]:.0f}+{o_cpu[1]:.0f} | {o_cpu[2] / bo_cpu[2]:.2f}") if t.opens else "- | - | **-** | - | -"
         return (
             f"| {name} | {median(t.steps):.2f} | {worst(t.steps):.2f} | {len(t.steps)} | **{r_step}** "
-            f"| {s_cpu[0]:.0f}+{s_cpu[1]:.0f} | {r_scpu} | {median(t.opens):.2f} | {worst(t.opens):.2f} "
-            f"| **{median(t.opens) / b_open:.2f}** | {o_cpu[0]:.0f}+{o_cpu[1]:.0f} | {o_cpu[2] / bo_cpu[2]:.2f} "
-            f"| {median(t.step_bytes) / 1e3:.0f} | {median(t.open_bytes) / 1e3:.0f} |"
+            f"| {s_cpu[0]:.0f}+{s_cpu[1]:.0f} | {r_scpu} | {opens} | {median(t.step_bytes) / 1e3:.0f} "
+            f"| {f'{median(t.open_bytes) / 1e3:.0f}' if t.open_bytes else '-'} |"
         )
 
     lines.append(row("*bare Streamlit (one slider, one heatmap)*", base))
@@ -301,14 +387,24 @@ def table(res: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    global QUIET_MS
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pages", nargs="*", help="url paths to measure (default: every page)")
     parser.add_argument("--steps", type=int, default=3, help="key presses per slider (default 3)")
     parser.add_argument("--sliders", type=int, default=4, help="sliders per page at most (default 4)")
     parser.add_argument("--opens", type=int, default=3, help="timed opens per page after a warm-up open (default 3)")
     parser.add_argument("--base-steps", type=int, default=3, help="baseline steps measured before each page (default 3)")
+    parser.add_argument("--quiet-ms", type=int, default=QUIET_MS,
+                        help=f"settled after this long without a change (default {QUIET_MS}; more on a loaded machine, "
+                             "where a starved renderer can pause longer mid-draw)")
+    parser.add_argument("--tabs", action="store_true",
+                        help="also time switching to each tab of a page's first tab bar (a row '<page> (tab switch)')")
+    parser.add_argument("--script", type=Path, action="append", metavar="PATH",
+                        help="also measure this Streamlit script, served like the floor, as a row '*<name>*' "
+                             "(e.g. benchmarks/framed_page.py: the floor inside the app's frame); repeatable")
     parser.add_argument("--json", type=Path, help="also write the raw timings here")
     args = parser.parse_args(argv)
+    QUIET_MS = args.quiet_ms
     res = run(args)
     print(table(res))
     if args.json:

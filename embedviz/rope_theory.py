@@ -26,6 +26,20 @@ from embedviz._validate import even_int, finite_array, finite_float, positive_in
 from embedviz.rope import inverse_frequencies
 
 MAX_SCAN_LENGTH = 131_072  # the base scan visits every m < L for every candidate base: bounded work per call
+# Scans already run (rel_step 1e-3 from start 2.0, as base_lower_bound's defaults): (head_dim, L) -> how many grid
+# bases were tried, so the bound is 2 * 1.001^(scanned - 1). Each costs 1-5 s of CPU (more on a loaded server), so
+# a page showing the published head sizes at its lengths reads them here instead of scanning per request;
+# tests/test_rope_theory.py checks every entry (it passes, the grid base below it fails) and re-runs some scans.
+KNOWN_SCANS = {
+    (24, 1_024): 10_839, (24, 2_048): 12_542, (24, 4_096): 14_310,
+    (32, 1_024): 10_284, (32, 2_048): 11_542, (32, 4_096): 13_235,
+    (64, 1_024): 8_268, (64, 2_048): 9_609, (64, 4_096): 10_827,
+    (80, 1_024): 8_399, (80, 2_048): 8_929, (80, 4_096): 10_424,
+    (96, 1_024): 7_821, (96, 2_048): 9_151, (96, 4_096): 10_221,
+    (128, 1_024): 7_677, (128, 2_048): 8_670, (128, 4_096): 9_515,
+    (256, 1_024): 7_307, (256, 2_048): 8_102, (256, 4_096): 9_096,
+}
+_KNOWN_START, _KNOWN_STEP = 2.0, 1e-3
 _SCAN_ELEMENTS = 4_000_000  # cos evaluations per numpy call in the scan (~32 MB of float64)
 
 
@@ -170,23 +184,44 @@ def extrapolation_to_interpolation(head_dim: int, theta: float, s) -> float:
     return float(extrapolation_bound(head_dim, theta, s).min() / interpolation_bound(head_dim, theta, [0.5])[0])
 
 
-def theory_summary(head_dim: int, theta: float, train_length: int, scan_length: int, *,
-                   rel_step: float = 1e-3, cpu_budget_s: float | None = None) -> dict:
-    """The three results at one setting, for the page: critical dimension, base bound for ``scan_length``, and
-    the PI bounds over s in [0, 2 * train_length] (1,500 points) with their ratio. When the base scan runs out of
-    ``cpu_budget_s``, "base_bound" is None and "base_below" says how far it got."""
+def base_bound(context_length: int, head_dim: int = 128, *, rel_step: float = 1e-3,
+               cpu_budget_s: float | None = None) -> BaseBound:
+    """:func:`base_lower_bound` from its default start: read from :data:`KNOWN_SCANS` when that scan was run
+    before, else scanned now (``cpu_budget_s`` bounds the scan, as there)."""
+    scanned = KNOWN_SCANS.get((head_dim, context_length)) if rel_step == _KNOWN_STEP else None
+    if scanned is None:
+        return base_lower_bound(context_length, head_dim, rel_step=rel_step, cpu_budget_s=cpu_budget_s)
+    base = _KNOWN_START * math.exp(math.log1p(rel_step) * (scanned - 1))  # the grid of base_lower_bound
+    return BaseBound(float(base), context_length, head_dim, scanned, rel_step)
+
+
+def base_bound_summary(head_dim: int, scan_length: int, *, rel_step: float = 1e-3,
+                       cpu_budget_s: float | None = None) -> dict:
+    """The base bound for ``scan_length`` as the page shows it: "base_bound", or None and "base_below" (how far
+    the scan got) when it ran out of ``cpu_budget_s``."""
+    try:
+        return {"base_bound": base_bound(scan_length, head_dim, rel_step=rel_step, cpu_budget_s=cpu_budget_s).base,
+                "base_below": None}
+    except ScanStopped as stopped:
+        return {"base_bound": None, "base_below": stopped.below}
+
+
+def training_theory(head_dim: int, theta: float, train_length: int) -> dict:
+    """The critical dimension and the PI bounds over s in [0, 2 * train_length] (1,500 points) with their ratio."""
     s = np.linspace(0, 2 * positive_int("train_length", train_length), 1_500)
     interpolation = float(interpolation_bound(head_dim, theta, [0.5])[0])
-    try:
-        bound, below = base_lower_bound(scan_length, head_dim, rel_step=rel_step, cpu_budget_s=cpu_budget_s).base, None
-    except ScanStopped as stopped:
-        bound, below = None, stopped.below
     return {
         "critical": critical_dimension(head_dim, theta, train_length),
-        "base_bound": bound,
-        "base_below": below,
         "s": s,
         "interpolation": np.full(s.shape, interpolation),
         "extrapolation": extrapolation_bound(head_dim, theta, s),
         "ratio": extrapolation_to_interpolation(head_dim, theta, s),
     }
+
+
+def theory_summary(head_dim: int, theta: float, train_length: int, scan_length: int, *,
+                   rel_step: float = 1e-3, cpu_budget_s: float | None = None) -> dict:
+    """The three results at one setting: :func:`training_theory` and :func:`base_bound_summary` together. When the
+    base scan runs out of ``cpu_budget_s``, "base_bound" is None and "base_below" says how far it got."""
+    return {**training_theory(head_dim, theta, train_length),
+            **base_bound_summary(head_dim, scan_length, rel_step=rel_step, cpu_budget_s=cpu_budget_s)}

@@ -258,11 +258,11 @@ TOURS: dict[str, Tour] = {
             Step("sinusoidal", {**SIN, "sin_d": 8, "sin_L": 128, "sin_tab": SIN_TAB["lesson"]}, "d8"),
             Step("sinusoidal", {**SIN, "sin_d": 64, "sin_L": 100, "sin_tab": SIN_TAB["similarity"]}, "heatmap",
                  NEAR_FAR),
-            Step("rope", ROPE, "pair", SHIFTED),
-            Step("rope", {**ROPE, "rope_win": 512}, "decay"),
+            Step("rope", {**ROPE, "rope_tab": Label("rope.tab_pair")}, "pair", SHIFTED),
+            Step("rope", {**ROPE, "rope_tab": Label("rope.tab_decay")}, "decay"),
             Step("learned-positions", {"learn_tab": Label("learn.tab_steps")}, "learned"),
             Step("compare", {"cmp_d": 64, "cmp_len": 1_024, "cmp_heads": 8, "cmp_k": 1}, "properties"),
-            Step("rope", _rope("Qwen3-0.6B"), "theta"),
+            Step("rope", _rope("Qwen3-0.6B", rope_tab=Label("rope.tab_wave")), "theta"),
             Step("context-extension", {"ctx_src": "Qwen3-0.6B (YaRN 128K)", "ctx_method": "yarn",
                                        "ctx_tab": Label("ctx.tab_pairs")}, "extend"),
         )),
@@ -277,7 +277,7 @@ TOURS: dict[str, Tour] = {
             Step("sinusoidal", {**SIN, "sin_d": 64, "sin_L": 128, "sin_p": 3, "sin_k": 4,
                                 "sin_tab": SIN_TAB["rotation"]}, "linear"),
             Step("home", {"home_text": "我爱学习"}, "sum"),
-            Step("rope", _rope("LLaMA-2-7B"), "rope"),
+            Step("rope", _rope("LLaMA-2-7B", rope_tab=Label("rope.tab_angles")), "rope"),
         )),
     )
 }

@@ -100,3 +100,40 @@ def test_the_base_scan_stops_at_its_cpu_budget_and_says_how_far_it_got():
     assert stopped.value.below >= 2.0 and "stopped after 0 s of CPU" in str(stopped.value)
     summary = rope_theory.theory_summary(512, 10_000.0, 4_096, 4_096, cpu_budget_s=0.0)
     assert summary["base_bound"] is None and summary["base_below"] >= 2.0 and summary["critical"] > 0
+
+
+# the scans already run (KNOWN_SCANS): what the page reads instead of scanning per request
+
+
+def numpy_passes(base: float, length: int, head_dim: int) -> bool:
+    """sum_i cos(m * base^(-2i/d)) >= 0 for every m < length, written out with numpy (not the scan's code)."""
+    m = np.arange(length, dtype=np.float64)[:, None]
+    i = np.arange(head_dim // 2, dtype=np.float64)[None, :]
+    return bool((np.cos(m * base ** (-2 * i / head_dim)).sum(axis=1) >= 0).all())
+
+
+@pytest.mark.parametrize("head_dim, length", sorted(rope_theory.KNOWN_SCANS))
+def test_every_known_scan_passes_and_the_grid_base_below_fails(head_dim, length):
+    out = rope_theory.base_bound(length, head_dim)
+    assert out.base == pytest.approx(2.0 * 1.001 ** (out.scanned - 1), rel=1e-9)  # a point of the scan's grid
+    assert numpy_passes(out.base, length, head_dim)
+    assert not numpy_passes(out.base / 1.001, length, head_dim)
+
+
+def test_known_scans_give_the_papers_numbers():
+    # Men et al. 2024, d = 128: 4.3e3 for 1K, 2.7e4 for 4K (their 1.6e4 for 2K is lowered to 1.2e4 by a finer scan)
+    assert f"{rope_theory.base_bound(1_024).base:.1e}" == "4.3e+03"
+    assert f"{rope_theory.base_bound(4_096).base:.1e}" == "2.7e+04"
+    assert f"{rope_theory.base_bound(2_048).base:.1e}" == "1.2e+04"
+
+
+def test_a_known_scan_equals_a_fresh_scan():
+    assert rope_theory.base_bound(1_024, 24) == base_lower_bound(1_024, 24)  # the cheapest entry, scanned now
+    fresh = rope_theory.base_bound(1_024, 48)  # not in the table: scanned, and equal to a direct scan
+    assert (48, 1_024) not in rope_theory.KNOWN_SCANS and fresh == base_lower_bound(1_024, 48)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("head_dim, length", sorted(rope_theory.KNOWN_SCANS))
+def test_every_known_scan_equals_a_fresh_scan(head_dim, length):
+    assert rope_theory.base_bound(length, head_dim) == base_lower_bound(length, head_dim)

@@ -23,12 +23,20 @@ def source_label(source: str) -> str:
     if source == CONFIG:
         return source
     return t("mod.preset_" + rope_layers.PUBLISHED[source].removesuffix(".json"))
-# CPU seconds one request may spend on the base scan (d = 128 takes 1.6 s at 1K, 2.5 s at 4K here; d = 256 at 4K
-# takes 4.6 s and is refused with a message rather than holding a classroom server)
+
+
+# CPU seconds one request may spend on a base scan that rope_theory.KNOWN_SCANS does not hold (a pasted config's
+# head size): d = 128 takes 1.6 s at 1K, 2.5 s at 4K here; d = 512 at 4K is refused with a message rather than
+# holding a classroom server. The published configs' head sizes at these lengths are read from KNOWN_SCANS.
 SCAN_CPU_BUDGET_S = 3.0
-SCAN_LENGTHS = (1_024, 2_048, 4_096)  # the live scan (0.1% steps) takes seconds here; longer lengths take minutes
+SCAN_LENGTHS = (1_024, 2_048, 4_096)  # a live scan (0.1% steps) takes seconds here; longer lengths take minutes
+TAB_KEY = "mod_tab"  # the page's sections, one tab each (labels: mod.tab_<code>)
+TAB_CODES = ("layers", "decay", "head", "mrope", "theory")
 SCAN_STEP = 0.001  # coarser steps skip the narrow ranges of good bases (1% finds 2.87e4 for 4K, not 2.7e4)
 DISTANCES = rope_layers.DECAY_DISTANCES
+# the published model whose pairs follow time, height and width (the M-RoPE tab points to it for the others)
+MROPE_SOURCE = next(name for name in rope_layers.PUBLISHED
+                    if rope_layers.mrope_of(rope_layers.published_config(name)) is not None)
 
 
 def example_text() -> str:
@@ -68,8 +76,13 @@ def temperature(floor_scale: float, attn_scale: float, length: int) -> dict[str,
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def theory(head_dim: int, theta: float, train_length: int, scan_length: int) -> dict[str, Any]:
-    """Critical dimension, the base bound beside the one-turn rule, and the PI bounds at these settings."""
-    out = rope_theory.theory_summary(head_dim, theta, train_length, scan_length, rel_step=SCAN_STEP,
-                                     cpu_budget_s=SCAN_CPU_BUDGET_S)
+def theory(head_dim: int, theta: float, train_length: int) -> dict[str, Any]:
+    """Critical dimension and the PI bounds at these settings (the scan length does not enter)."""
+    return rope_theory.training_theory(head_dim, theta, train_length)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def base_bound(head_dim: int, scan_length: int) -> dict[str, Any]:
+    """The base bound for ``scan_length`` (depends on head_dim and length only) beside the one-turn rule."""
+    out = rope_theory.base_bound_summary(head_dim, scan_length, rel_step=SCAN_STEP, cpu_budget_s=SCAN_CPU_BUDGET_S)
     return {**out, "one_turn": context_extension.theta_for_context(head_dim, scan_length)}

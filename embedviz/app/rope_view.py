@@ -12,6 +12,8 @@ TEXT_DISTANCES = (0, 1, 5, 10, 20, 50, 100, 200, 400)  # text 003's decay table
 REFERENCE_THETAS = (10_000.0, 500_000.0, 1_000_000.0)  # original RoPE, Llama 3, Qwen3
 TEXT_Q, TEXT_K = (1.0, 0.0), (0.8, 0.6)  # text 003's 2-D demo vectors
 RANDOM_SAMPLES = 256  # independent random (q, k) pairs averaged for the "not aligned" curve
+TAB_KEY = "rope_tab"  # the page's sections, one tab each, in lesson 003's order (labels: rope.tab_<code>)
+TAB_CODES = ("angles", "pair", "decay", "random", "wave", "pairing", "lesson")
 
 
 def rope_presets() -> dict[str, dict]:
@@ -46,21 +48,32 @@ def pair_view(head_dim: int, theta: float, pair: int, m: int, n: int, shift: int
     return dict(demo=demo, omega=omega, wavelen=float(rope.wavelengths(inv_freq)[pair]))
 
 
+def _distances(max_distance: int):
+    """Distances 1..max_distance: every one below DENSE_DISTANCES (the curves wiggle there), log-spaced above."""
+    return log_spaced_indices(max_distance + 1, 2 * DENSE_DISTANCES, dense=DENSE_DISTANCES)[1:]
+
+
 @st.cache_data(max_entries=32, show_spinner=False)
 def decay(head_dim: int, theta: float, max_distance: int) -> dict:
-    """mean_i cos(d * w_i) for the reference thetas and the chosen one; lesson 003's table; and, at the chosen theta,
-    the mean and spread of the score of independent random unit q, k (expected 0 at every distance)."""
-    # distances 1..max_distance: every one below DENSE_DISTANCES (the curve wiggles there), log-spaced above
-    distances = log_spaced_indices(max_distance + 1, 2 * DENSE_DISTANCES, dense=DENSE_DISTANCES)[1:]
+    """mean_i cos(d * w_i) (aligned q, k) for the reference thetas and the chosen one, and lesson 003's table."""
+    distances = _distances(max_distance)
     thetas = list(dict.fromkeys((*REFERENCE_THETAS, float(theta))))
     curves = {t: rope.decay_curve(head_dim, t, distances) for t in thetas}
     table = dict(
         distance=list(TEXT_DISTANCES),
-        text=rope.decay_curve(128, 10_000.0, TEXT_DISTANCES),  # the text's setting, computed live
+        text=rope.decay_curve(128, 10_000.0, TEXT_DISTANCES),  # the lesson's setting, computed live
         chosen=rope.decay_curve(head_dim, theta, TEXT_DISTANCES),
     )
-    spread = rope.random_score_stats(head_dim, theta, distances, samples=RANDOM_SAMPLES)
-    return dict(distances=distances, curves=curves, table=table, random=spread)
+    return dict(distances=distances, curves=curves, table=table)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def aligned_and_random(head_dim: int, theta: float, max_distance: int) -> dict:
+    """At the chosen theta: the aligned curve beside the mean and spread of the score of independent random unit
+    q, k (expected 0 at every distance)."""
+    distances = _distances(max_distance)
+    return dict(distances=distances, aligned=rope.decay_curve(head_dim, theta, distances),
+                random=rope.random_score_stats(head_dim, theta, distances, samples=RANDOM_SAMPLES))
 
 
 @st.cache_data(max_entries=32, show_spinner=False)

@@ -173,18 +173,23 @@ def _bound_tabs(at: AppTest) -> Iterator[tuple[str, str]]:
 
 
 def every_view(name: str, lang: str = "zh") -> Iterator[tuple[str, AppTest]]:
-    """The page at its defaults, then with each bound tab opened in turn (tabs inside tabs included)."""
+    """The page at its defaults, then with each bound tab opened in turn (tabs inside tabs included).
+
+    Each tab opens in a fresh run with the tabs chosen so far in its session, as a link would open it: a rerun of
+    the same AppTest re-sends every widget's value formatted in the test process's language, which a translated
+    selectbox option (RoPE's "custom" preset, the modern page's model names) does not survive."""
     at = pt.page(name, lang=lang, timeout=120).run()
     yield "defaults", at
     opened = {next(tabs) for tabs in _containers(at)}  # each container's first tab is open at the defaults
+    chosen: dict[str, str] = {}
     while True:
         todo = [tab for tab in _bound_tabs(at) if tab not in opened]
         if not todo:
             return
         key, label = todo[0]
         opened.add((key, label))
-        at.session_state[key] = label
-        at.run()
+        chosen[key] = label
+        at = pt.page(name, lang=lang, timeout=120, session=dict(chosen)).run()
         yield f"{key}={label}", at
 
 

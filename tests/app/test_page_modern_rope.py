@@ -1,19 +1,31 @@
 """AppTest of the "RoPE in today's models" page: each preset shows its layer strip, partial rotation, NoPE layers,
-M-RoPE bands and the theory; a pasted config is read; a bad config is a translated message."""
+M-RoPE bands and the theory; a pasted config is read; a bad config is a translated message.
+
+Each section is a tab bound to ?mod_tab= (only the open tab runs): a test opens the tab holding what it checks."""
 from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
+from embedviz import rope_layers, rope_theory
+from embedviz.app.i18n import catalog
+from embedviz.app.modern_view import SCAN_LENGTHS, TAB_CODES
 from embedviz.rope_layers import PUBLISHED, published_config
 from tests.app.pagetest import chart_json, is_chinese, ok, page
 
 NAMES = list(PUBLISHED)
 
 
-def run(**kwargs):
-    at = page("modern_rope", timeout=120, **kwargs)
+def tab(code: str, lang: str = "en") -> str:
+    return catalog()[f"mod.tab_{code}"][lang]
+
+
+def run(tab_code: str | None = None, session: dict | None = None, lang: str | None = None, **kwargs):
+    """The page, with tab ``tab_code`` open (the first, the layer strip, when None)."""
+    state = {**(session or {}), **({"mod_tab": tab(tab_code, lang or "en")} if tab_code else {})}
+    at = page("modern_rope", timeout=120, session=state, lang=lang, **kwargs)
     at.run()
     return at
 
@@ -45,24 +57,24 @@ def test_llama4_says_what_a_nope_layer_sees():
 
 
 def test_qwen_vl_shows_mrope_bands():
-    at = run(mod_src=NAMES[3])
+    at = run("mrope", mod_src=NAMES[3])
     ok(at)
     band = next(json.loads(s) for s in chart_json(at) if "M-RoPE" in json.loads(s)["layout"]["title"]["text"])
     assert [trace["name"] for trace in band["data"]] == ["time", "height", "width"]
 
 
 def test_partial_rotation_and_mla():
-    at = run(mod_src=NAMES[4])  # DeepSeek-V3
+    at = run("head", mod_src=NAMES[4])  # DeepSeek-V3
     ok(at)
     assert any("qk_rope_head_dim = 64" in c.value for c in at.caption)
-    at = run(mod_src=NAMES[5])  # Phi-2: 32 of 80 dims turn
+    at = run("head", mod_src=NAMES[5])  # Phi-2: 32 of 80 dims turn
     ok(at)
     head = next(json.loads(s) for s in chart_json(at) if "dimensions of the head" in json.loads(s)["layout"]["title"]["text"])
     assert any("passes through" in trace["name"] for trace in head["data"])
 
 
 def test_theory_is_shown_with_its_papers():
-    at = run(mod_src=NAMES[7])  # Llama 3.1, base bound for 1,024 positions
+    at = run("theory", mod_src=NAMES[7])  # Llama 3.1, base bound for 1,024 positions
     ok(at)
     text = " ".join(m.value for m in at.markdown)
     for paper in ("Scaling Laws of RoPE-based Extrapolation", "Base of RoPE Bounds Context Length",
@@ -83,9 +95,43 @@ def test_pasted_config_is_read():
 
 
 def test_chinese():
-    at = run(mod_src=NAMES[2], lang="zh")
+    for code in TAB_CODES:
+        at = run(code, mod_src=NAMES[2] if code != "mrope" else NAMES[3], lang="zh")
+        ok(at)
+        assert is_chinese(at.title[0].value) and all(is_chinese(title) for title in titles(at)), code
+
+
+def test_one_section_per_tab():
+    charts = {code: len(run(code, mod_src=NAMES[2]).get("plotly_chart")) for code in TAB_CODES}
+    # Llama 4: strip + NoPE temperature; decay; head layout; no M-RoPE (a pointer instead); wavelengths + PI bounds
+    assert charts == {"layers": 2, "decay": 1, "head": 1, "mrope": 0, "theory": 2}
+    at = run("mrope", mod_src=NAMES[2])
+    assert at.info and "Qwen2.5-VL" in at.info[0].value
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_published_model_gets_its_base_bound_at_every_scan_length(name):
+    """The scan-length slider never meets the scan's CPU budget for a published model: the bound shown is the
+    scan's (rope_theory.base_lower_bound's grid, re-checked in tests/test_rope_theory.py)."""
+    at = run("theory", mod_src=name)
     ok(at)
-    assert is_chinese(at.title[0].value) and all(is_chinese(title) for title in titles(at))
+    plan = rope_layers.layer_plan(published_config(name))
+    dim = rope_layers.exponent_dim(next(s for s in plan.settings if s.inv_freq is not None))
+    for length in SCAN_LENGTHS:
+        at.select_slider(key="mod_len").set_value(length).run()
+        ok(at)
+        text = " ".join(m.value for m in at.markdown)
+        assert not at.info, at.info[0].value
+        assert f"L = {length:,} and d = {dim} (the rotated dimensions)" in text
+        assert f"about **{rope_theory.base_bound(length, dim).base:.3g}**" in text
+        wave = next(json.loads(s) for s in chart_json(at) if "Wavelength" in json.loads(s)["layout"]["title"]["text"])
+        assert any(f"L = {length:,}" in note["text"] for note in wave["layout"]["annotations"])  # its L line
+
+
+def test_llama_4k_bound_is_the_papers():
+    at = run("theory", session={"mod_len": 4_096}, mod_src=NAMES[7])  # Llama 3.1: d = 128
+    ok(at)
+    assert "about **2.7e+04**" in " ".join(m.value for m in at.markdown)  # Men et al. 2024: 4K -> 2.7e4
 
 
 def test_package_presets_equal_the_test_fixtures():
@@ -93,3 +139,19 @@ def test_package_presets_equal_the_test_fixtures():
     fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "configs"
     for name, file in PUBLISHED.items():
         assert published_config(name) == json.loads((fixtures / file).read_text()), file
+
+
+@pytest.mark.parametrize("name", [NAMES[5], NAMES[6]])  # Phi-2 (32 of 80 dims turn), GPT-NeoX-20B (24 of 96)
+def test_unrotated_pairs_keep_the_sum_nonnegative_for_any_base(name):
+    """What the rotated-dimensions tab says: each unrotated pair adds cos 0 = 1, and with at least as many of them
+    as rotated pairs, sum cos(m * w_i) over the whole head stays >= 0 even at base 2 (the rotated pairs alone fail)."""
+    plan = rope_layers.layer_plan(published_config(name))
+    s = next(x for x in plan.settings if x.inv_freq is not None)
+    still, turning = (s.head_dim - s.rotary_dim) // 2, s.rotary_dim // 2
+    assert still >= turning
+    m = np.arange(4_096, dtype=np.float64)[:, None]
+    rotated = np.cos(m * 2.0 ** (-2 * np.arange(turning) / s.rotary_dim)).sum(axis=1)
+    assert rotated.min() < 0 <= (still + rotated).min()
+    at = run("head", mod_src=name)
+    ok(at)
+    assert any("at least as many unrotated pairs" in md.value for md in at.markdown)

@@ -1,4 +1,8 @@
-"""The RoPE page: text 003's numbers on screen, every control at its extremes, URL state, presets, language."""
+"""The RoPE page: lesson 003's numbers on screen, every control at its extremes, URL state, presets, language.
+
+Each section is a tab bound to ?rope_tab= (only the open tab runs), so a test opens the tab that holds what it
+checks; the shared controls are checked on every tab.
+"""
 import json
 import re
 
@@ -6,66 +10,114 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from embedviz.app.i18n import catalog
+from embedviz.app.rope_view import TAB_CODES
 from tests.app import pagetest as pt
 
+# the charts each tab draws at the defaults: seven on the page, as before the tabs (six, plus aligned vs
+# independent q, k from issue 12), one section per tab
+CHARTS = {"angles": 1, "pair": 1, "decay": 1, "random": 1, "wave": 1, "pairing": 2, "lesson": 0}
 
-@pytest.fixture(scope="module")
-def default_run() -> AppTest:
-    at = pt.page("rope").run()
-    assert not at.exception, at.exception
+
+def tab(code: str, lang: str = "en") -> str:
+    return catalog()[f"rope.tab_{code}"][lang]
+
+
+def on(code: str, lang: str | None = None, **query) -> AppTest:
+    """The page with tab ``code`` open, run."""
+    at = pt.page("rope", lang=lang, session={"rope_tab": tab(code, lang or "en")}, **query).run()
+    pt.ok(at)
     return at
 
 
-def test_defaults_show_text_003_numbers(default_run):
-    at = default_run
-    assert not at.error
-    assert len(at.get("plotly_chart")) == 7  # 6, plus aligned vs independent q, k (issue 12)
+def every_tab(at: AppTest) -> dict[str, AppTest]:
+    """Open each tab in turn on the same session (the other widgets keep their values)."""
+    out = {}
+    for code in TAB_CODES:
+        at.session_state["rope_tab"] = tab(code)
+        at.run()
+        pt.ok(at)
+        out[code] = [json.loads(text) for text in pt.chart_json(at)]
+    return out
+
+
+@pytest.fixture(scope="module")
+def tabs_run() -> dict:
+    return every_tab(pt.page("rope").run())
+
+
+def test_defaults_show_lesson_003_numbers():
+    at = on("pair")
     assert [m.value for m in at.metric] == ["0.2127", "0.2127", "-0.3484"]
     assert [m.label for m in at.metric] == ["score(5, 3)", "score(50, 48)", "score(5, 0)"]
-    table = at.dataframe[0].value
+    table = on("decay").dataframe[0].value
     assert list(table.iloc[:, 1]) == ["1.000", "0.970", "0.737", "0.669", "0.608", "0.546", "0.477", "0.306", "0.278"]
 
 
-def test_every_chart_has_a_title_and_stays_small(default_run):
-    for chart in pt.specs(default_run):
-        assert chart["layout"]["title"]["text"].strip()
-        assert len(json.dumps(chart)) < 1_000_000
+def test_one_section_per_tab_and_only_the_open_tab_runs(tabs_run):
+    assert {code: len(charts) for code, charts in tabs_run.items()} == CHARTS
+    first = pt.page("rope").run()  # no tab chosen: the first one, the rotation angles
+    assert pt.titles(first) == [tabs_run["angles"][0]["layout"]["title"]["text"]]
 
 
-def test_decay_chart_overlays_reference_thetas(default_run):
-    names = [tr["name"] for tr in pt.chart(default_run, "vs distance")["data"] if tr.get("name")]
+def test_every_chart_has_a_title_and_stays_small(tabs_run):
+    for charts in tabs_run.values():
+        for chart in charts:
+            assert chart["layout"]["title"]["text"].strip()
+            assert len(json.dumps(chart)) < 1_000_000
+
+
+def test_decay_chart_overlays_reference_thetas():
+    names = [tr["name"] for tr in pt.chart(on("decay"), "vs distance")["data"] if tr.get("name")]
     assert names == ["θ = 10,000 (chosen)", "θ = 500,000", "θ = 1,000,000"]
 
 
-def test_wavelength_note_counts_slow_pairs(default_run):
+def test_wavelength_note_counts_slow_pairs():
     # D=128, theta 10000, 4096 tokens: pairs with 2*pi*10000^(2i/128) > 4096 are i >= 46, i.e. 18 of 64
-    subtitle = pt.chart(default_run, "Wavelength")["layout"]["title"]["subtitle"]["text"]
+    subtitle = pt.chart(on("wave"), "Wavelength")["layout"]["title"]["subtitle"]["text"]
     assert subtitle.startswith("18 of 64 pairs never complete")
 
 
-@pytest.mark.parametrize(
-    "kind, key, value",
-    [
-        ("slider", "rope_hd", 2),
-        ("slider", "rope_hd", 256),
-        ("select_slider", "rope_theta", 100.0),
-        ("select_slider", "rope_theta", 1e7),
-        ("select_slider", "rope_len", 16),
-        ("select_slider", "rope_len", 131_072),
-        ("select_slider", "rope_win", 32),
-        ("select_slider", "rope_win", 131_072),
-        ("slider", "rope_i", 63),
-        ("number_input", "rope_m", 1_000_000),
-        ("number_input", "rope_n", 1_000_000),
-        ("number_input", "rope_s", 1_000_000),
-    ],
-)
-def test_controls_at_extremes(kind, key, value):
+def test_a_tab_chosen_in_one_language_stays_open_in_the_other():
+    at = on("decay")
+    at.session_state["lang"] = "zh"
+    at.run()
+    pt.ok(at)
+    assert at.session_state["rope_tab"] == tab("decay", "zh") and at.dataframe  # the decay table, in Chinese
+    assert pt.is_chinese(at.dataframe[0].value.columns[0])
+
+
+SHARED = [("slider", "rope_hd", 2), ("slider", "rope_hd", 256), ("select_slider", "rope_theta", 100.0),
+          ("select_slider", "rope_theta", 1e7), ("select_slider", "rope_len", 16),
+          ("select_slider", "rope_len", 131_072)]
+
+
+@pytest.mark.parametrize("kind, key, value", SHARED)
+def test_shared_controls_at_extremes_on_every_tab(kind, key, value):
     at = pt.page("rope").run()
     getattr(at, kind)(key=key).set_value(value).run()
-    assert not at.exception, at.exception
-    assert not at.error, [e.value for e in at.error]
-    assert len(at.get("plotly_chart")) == 7  # 6, plus aligned vs independent q, k (issue 12)
+    pt.ok(at)
+    charts = every_tab(at)
+    assert {code: len(c) for code, c in charts.items()} == CHARTS
+    for chart in (c for cs in charts.values() for c in cs):
+        assert len(json.dumps(chart)) < 1_000_000
+
+
+@pytest.mark.parametrize(
+    "code, kind, key, value",
+    [
+        ("angles", "select_slider", "rope_win", 32),
+        ("angles", "select_slider", "rope_win", 131_072),
+        ("pair", "slider", "rope_i", 63),
+        ("pair", "number_input", "rope_m", 1_000_000),
+        ("pair", "number_input", "rope_n", 1_000_000),
+        ("pair", "number_input", "rope_s", 1_000_000),
+    ],
+)
+def test_section_controls_at_extremes(code, kind, key, value):
+    at = on(code)
+    getattr(at, kind)(key=key).set_value(value).run()
+    pt.ok(at)
+    assert len(at.get("plotly_chart")) == CHARTS[code]
     for chart in pt.specs(at):
         assert len(json.dumps(chart)) < 1_000_000
 
@@ -77,19 +129,21 @@ def test_everything_at_its_maximum_at_once():
     at.select_slider(key="rope_len").set_value(131_072)
     at.select_slider(key="rope_win").set_value(131_072)
     at.run()
-    assert not at.exception and not at.error
+    pt.ok(at)
     heat = pt.chart(at, "cos(m·ω_i)")
     # 131072 positions strided to at most 256 columns: every 512th, and the subtitle says so
     expected = catalog()["common.showing_every"]["en"].format(step=512)
     assert expected in heat["layout"]["title"]["subtitle"]["text"]
+    assert {code: len(c) for code, c in every_tab(at).items()} == CHARTS
 
 
 def test_changing_theta_changes_the_decay_and_wavelengths():
-    at = pt.page("rope").run()
-    decay_before, wave_before = pt.trace_json(pt.chart(at, "vs distance")), pt.trace_json(pt.chart(at, "Wavelength"))
-    at.select_slider(key="rope_theta").set_value(1_000_000.0).run()
-    assert pt.trace_json(pt.chart(at, "vs distance")) != decay_before
-    assert pt.trace_json(pt.chart(at, "Wavelength")) != wave_before
+    for code, title in (("decay", "vs distance"), ("wave", "Wavelength")):
+        at = on(code)
+        before = pt.trace_json(pt.chart(at, title))
+        at.select_slider(key="rope_theta").set_value(1_000_000.0).run()
+        pt.ok(at)
+        assert pt.trace_json(pt.chart(at, title)) != before
 
 
 def test_pairing_reorders_the_heatmap_rows():
@@ -99,12 +153,14 @@ def test_pairing_reorders_the_heatmap_rows():
     after = pt.chart(at, "cos(m·ω_i)")
     assert pt.trace_json(after) != pt.trace_json(before)
     # the scores of the two pairings agree after the permutation (the caption reports rounding only)
+    at.session_state["rope_tab"] = tab("pairing")
+    at.run()
     caption = [c.value for c in at.caption if "Largest difference" in c.value][0]
     assert float(re.search(r"permutation: ([0-9.e+-]+)", caption).group(1)) < 1e-9
 
 
 def test_shift_does_not_change_the_score_but_the_offset_does():
-    at = pt.page("rope").run()
+    at = on("pair")
     at.number_input(key="rope_s").set_value(100_000).run()
     assert at.metric[0].value == at.metric[1].value == "0.2127"
     at.number_input(key="rope_n").set_value(4).run()
@@ -116,6 +172,7 @@ def test_query_params_round_trip():
     at.query_params["rope_hd"] = "64"
     at.query_params["rope_theta"] = "500,000"  # a bound select_slider keeps its displayed label in the URL
     at.query_params["rope_m"] = "7"
+    at.query_params["rope_tab"] = tab("pair")  # a shared link opens its tab
     at.run()
     assert not at.exception
     assert at.slider(key="rope_hd").value == 64
@@ -145,8 +202,7 @@ def test_scaled_preset_says_so():
 
 
 def test_chinese():
-    at = pt.page("rope", lang="zh").run()
-    assert not at.exception
+    at = on("pair", lang="zh")
     assert pt.is_chinese(at.title[0].value)
     assert at.title[0].value != pt.page("rope").run().title[0].value
     assert [m.value for m in at.metric] == ["0.2127", "0.2127", "-0.3484"]

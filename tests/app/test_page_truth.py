@@ -72,7 +72,7 @@ def test_decay_text_numbers_come_from_the_curves():
 
 
 def test_rope_page_shows_aligned_and_independent_scores():
-    at = pt.page("rope").run()
+    at = pt.page("rope", session={"rope_tab": catalog()["rope.tab_random"]["en"]}).run()  # the section's tab
     pt.ok(at)
     chart = pt.chart(at, "independent random q, k")
     traces = {tr["name"]: pt.values(tr["y"]) for tr in chart["data"]}

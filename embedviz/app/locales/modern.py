@@ -28,6 +28,17 @@ STRINGS = {
     "mod.source_help": {"en": "Published config.json files (their RoPE fields), or paste one.",
                         "zh": "已发布的 config.json（只含 RoPE 相关字段），或粘贴一个。"},
     "mod.paste": {"en": "config.json", "zh": "config.json"},
+    # the tabs, one section each
+    "mod.tab_layers": {"en": "Layers", "zh": "各层设置"},
+    "mod.tab_decay": {"en": "Long-range decay", "zh": "远程衰减"},
+    "mod.tab_head": {"en": "Rotated dimensions", "zh": "旋转的维度"},
+    "mod.tab_mrope": {"en": "M-RoPE (images, video)", "zh": "M-RoPE（图像、视频）"},
+    "mod.tab_theory": {"en": "Wavelengths and the theory of theta", "zh": "波长与 theta 的理论"},
+    "mod.no_mrope": {
+        "en": ("This model gives every pair the same position id, as text does. {name} splits its pairs between time, "
+               "height and width: choose it above to see the bands."),
+        "zh": "这个模型的所有维度对都用同一个位置编号，和文本一样。{name} 把维度对分给时间、高度和宽度：在上方选择它即可看到分组。",
+    },
     # layer strip
     "mod.strip_title": {"en": "Which RoPE each layer uses ({layers} layers)", "zh": "每一层使用哪种 RoPE（共 {layers} 层）"},
     "mod.strip_x": {"en": "layer", "zh": "层"},
@@ -70,10 +81,13 @@ STRINGS = {
         "en": ("Partial rotation (GPT-NeoX 0.25, Phi-2 0.4, GLM 0.5, DeepSeek's 64 of 192) turns only the first "
                "dimensions; the rest reach the dot product unchanged, so part of every score ignores position. "
                "Proportional RoPE (Gemma 4 global layers) keeps all pairs but gives the last ones frequency 0. "
-               "Unrotated pairs add a constant to sum cos(m·ωᵢ), so the base bound below holds for any base."),
+               "Unrotated pairs add a constant to Σᵢ cos(m·ωᵢ) (cos 0 = 1): with at least as many unrotated pairs as "
+               "rotated ones the sum stays ≥ 0 for any base, so the base bound on the theory tab counts the rotated "
+               "dimensions alone."),
         "zh": ("部分旋转（GPT-NeoX 0.25、Phi-2 0.4、GLM 0.5、DeepSeek 192 维中的 64 维）只旋转前面的维度，其余维度原样进入点积，"
                "所以每个分数都有一部分与位置无关。比例 RoPE（Gemma 4 全局层）保留所有维度对，但把后面的维度对频率设为 0。"
-               "不旋转的维度对给 Σcos(m·ωᵢ) 加上常数，因此下面的底数下界对任何底数都成立。"),
+               "不旋转的维度对给 Σᵢ cos(m·ωᵢ) 加上常数（cos 0 = 1）：只要不旋转的维度对不少于旋转的，这个和对任何底数都不小于 0，"
+               "所以理论标签页里的底数下界只统计旋转的维度。"),
     },
     "mod.mla": {"en": ("MLA: RoPE turns qk_rope_head_dim = {rope} dims of a {qk} dim query/key; the softmax scale is "
                        "{qk}^-0.5 · {mscale:.4f}² = {scale:.5f} (YaRN's mscale_all_dim)."),
@@ -109,11 +123,11 @@ STRINGS = {
     "mod.base_bound": {
         "en": ("**Base lower bound** (Men et al., NeurIPS 2024, *Base of RoPE Bounds Context Length*): a similar key "
                "should out-score a random one at every distance, which needs Σᵢ cos(m·θ^(-2i/d)) ≥ 0 for all m < L. "
-               "For L = {length} and d = {head_dim} the smallest such base is about **{bound}** (a scan from small "
+               "For L = {length} and d = {head_dim} (the rotated dimensions) the smallest such base is about **{bound}** (a scan from small "
                "bases up in 0.1% steps: the condition is not monotone in the base). The one-turn rule of the Context "
                "extension page gives {one_turn}; this model uses {theta}."),
         "zh": ("**底数下界**（Men 等，NeurIPS 2024，*Base of RoPE Bounds Context Length*）：相似的 key 在任何距离上都应比随机 key "
-               "得分更高，这要求对所有 m < L 有 Σᵢ cos(m·θ^(-2i/d)) ≥ 0。L = {length}、d = {head_dim} 时满足条件的最小底数约为 "
+               "得分更高，这要求对所有 m < L 有 Σᵢ cos(m·θ^(-2i/d)) ≥ 0。L = {length}、d = {head_dim}（旋转的维度）时满足条件的最小底数约为 "
                "**{bound}**（从小到大以 0.1% 步长扫描：该条件对底数不单调）。上下文扩展页面的“转一圈”规则给出 {one_turn}；"
                "这个模型用的是 {theta}。"),
     },

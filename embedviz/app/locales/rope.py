@@ -56,6 +56,13 @@ STRINGS = {
     "rope.pairing": {"en": "pairing of dimensions", "zh": "维度配对方式"},
     "rope.pairing_half": {"en": "half-split (NeoX, Llama)", "zh": "前后半配对（NeoX、Llama）"},
     "rope.pairing_interleaved": {"en": "interleaved (GPT-J)", "zh": "相邻配对（GPT-J）"},
+    "rope.tab_angles": {"en": "Rotation angles", "zh": "旋转角度"},
+    "rope.tab_pair": {"en": "One pair: only the offset counts", "zh": "单个维度对：只看相对距离"},
+    "rope.tab_decay": {"en": "Long-range decay", "zh": "远程衰减"},
+    "rope.tab_random": {"en": "Aligned vs random q, k", "zh": "同向与随机的 q、k"},
+    "rope.tab_wave": {"en": "Wavelengths", "zh": "波长"},
+    "rope.tab_pairing": {"en": "Two pairings", "zh": "两种配对"},
+    "rope.tab_lesson": {"en": "Sinusoidal vs RoPE, Qwen3's 40,960", "zh": "正弦编码与 RoPE、Qwen3 的 40,960"},
     "rope.heat_header": {"en": "Every pair turns at its own speed", "zh": "每个维度对以各自的速度旋转"},
     "rope.window": {"en": "positions in the heatmap", "zh": "热力图显示的位置数"},
     "rope.heat_title": {
@@ -82,7 +89,7 @@ STRINGS = {
             "between them, and so their dot product, stays the same."
         ),
         "zh": (
-            "第 003 的实验：q = (1, 0)，k = (0.8, 0.6)，只看频率为 ω 的一个维度对。query 转 "
+            "第 003 课的实验：q = (1, 0)，k = (0.8, 0.6)，只看频率为 ω 的一个维度对。query 转 "
             "m·ω，key 转 n·ω。把两者同时平移 s，两支箭头多转了同样的角度：它们之间的夹角不变，内积也就不变。"
         ),
     },
@@ -141,17 +148,18 @@ STRINGS = {
     "rope.theta_chosen": {"en": "θ = {theta} (chosen)", "zh": "θ = {theta}（当前）"},
     "rope.random_intro": {
         "en": (
-            "And \"nearby tokens score higher\" holds only for aligned q and k. For a query and a key drawn "
+            "\"Nearby tokens score higher\" holds only for aligned q and k. For a query and a key drawn "
             "independently the expected score is 0 at every distance: the rotation turns k, it does not pull it "
             "towards q. RoFormer (Su et al., section 3.4.3) proves that an upper bound of the score falls with "
             "distance, not the score itself. What a trained model does with distance is learned into q and k."
         ),
         "zh": (
-            "而且“近处的 token 得分更高”只对同向的 q、k 成立。q 和 k 相互独立随机时，每个距离上分数的期望都是 0："
+            "“近处的 token 得分更高”只对同向的 q、k 成立。q 和 k 相互独立随机时，每个距离上分数的期望都是 0："
             "旋转只是转动 k，并不会把它拉向 q。RoFormer（苏剑林等，3.4.3 节）证明的是分数的一个上界随距离下降，"
             "而不是分数本身。训练好的模型如何利用距离，是学进 q 和 k 里的。"
         ),
     },
+    "rope.random_header": {"en": "Decay is a property of aligned q, k", "zh": "衰减只属于同向的 q、k"},
     "rope.random_title": {
         "en": "Aligned q, k against independent random q, k: head_dim {hd}, θ = {theta}",
         "zh": "同向的 q、k 与相互独立的随机 q、k 对比：head_dim {hd}，θ = {theta}",
@@ -170,7 +178,7 @@ STRINGS = {
     "rope.col_chosen": {"en": "D = {hd}, θ = {theta} (chosen)", "zh": "D = {hd}，θ = {theta}（当前）"},
     "rope.table_caption": {
         "en": "Computed live; the first column reproduces lesson 003's table (1.000, 0.970, 0.737, … 0.278).",
-        "zh": "实时计算；第一列复现了第 003 的表格（1.000、0.970、0.737……0.278）。",
+        "zh": "实时计算；第一列复现了第 003 课的表格（1.000、0.970、0.737……0.278）。",
     },
     "rope.wave_header": {"en": "Wavelengths and the context length", "zh": "波长与上下文长度"},
     "rope.wave_title": {"en": "Wavelength 2π/ω_i of each pair vs the context length", "zh": "每个维度对的波长 2π/ω_i 与上下文长度对比"},

@@ -119,14 +119,17 @@ STRINGS = {
     },
     "sin.p": {"en": "position p", "zh": "位置 p"},
     "sin.k": {"en": "offset k", "zh": "偏移 k"},
-    "sin.sign_note": {
+    "sin.sign_note": {  # one note, shown on both the Sinusoidal and the RoPE page
         "en": (
-            "The matrix looks like RoPE's turned over because the pair is written (sin, cos) here; RoPE writes it "
-            "(a, b) like (cos, sin). Both turn the point by +k·ωᵢ: only the order of the two coordinates differs."
+            "Sign convention (the Sinusoidal and RoPE pages): the sinusoidal table writes each pair as (sin, cos), so "
+            "its R(k) reads [[cos, sin], [−sin, cos]]; RoPE writes a pair (a, b) in the order (cos, sin), so its R(m) "
+            "reads [[cos, −sin], [sin, cos]]. Both advance the pair's angle by +k·ωᵢ: only the order of the two "
+            "coordinates differs, not the rotation."
         ),
         "zh": (
-            "这个矩阵看起来和 RoPE 的正负号相反，是因为这里维度对写成 (sin, cos)；RoPE 写成 (a, b)，相当于 (cos, sin)。"
-            "两者都是把这个点转过 +k·ωᵢ，只是两个坐标的先后顺序不同。"
+            "正负号约定（正弦编码页与 RoPE 页通用）：正弦编码表把每个维度对写成 (sin, cos)，所以它的 R(k) 是 "
+            "[[cos, sin], [−sin, cos]]；RoPE 把维度对 (a, b) 按 (cos, sin) 的顺序写，所以它的 R(m) 是 "
+            "[[cos, −sin], [sin, cos]]。两者都让这个维度对的角度增加 +k·ωᵢ：不同的只是两个坐标的先后顺序，而不是旋转本身。"
         ),
     },
     "sin.rotation_title": {

@@ -4,6 +4,7 @@ STRINGS = {
     # the panel and the sidebar
     "tour.pick": {"en": "Lesson tour", "zh": "按课导览"},
     "tour.none": {"en": "(no tour)", "zh": "（不使用导览）"},
+    "tour.controls": {"en": "Tour, presenter view, images", "zh": "导览、演示模式与图片"},
     "tour.where": {"en": "{title} · step {k} of {n}", "zh": "{title} · 第 {k} 步，共 {n} 步"},
     "tour.look": {"en": "Look at:", "zh": "看这里："},
     "tour.back": {"en": "← Back", "zh": "← 上一步"},
@@ -136,13 +137,13 @@ STRINGS = {
               "(1, T, D), and PyTorch broadcasts it over the batch, so every sequence gets the same position "
               "vectors and the sum is (B, T, D).",
         "zh": "加上位置向量：位置 0 … T − 1 得到一个 (T, D) 的块；unsqueeze(0) 把它变成 (1, T, D)，"
-              "PyTorch 再沿 batch 维广播，所以每条序列拿到的位置向量都一样，求和结果是 (B, T, D)。",
+              "PyTorch 再沿批维度广播，所以每条序列拿到的位置向量都一样，求和结果是 (B, T, D)。",
     },
     "tour.000.broadcast.look": {
         "en": "the shape table: ids (2, 5), token vectors (2, 5, 8), positions (5, 8) then (1, 5, 8), the sum "
               "(2, 5, 8). Move B: only the first number of the batch shapes changes.",
         "zh": "形状表：id 是 (2, 5)，token 向量 (2, 5, 8)，位置向量 (5, 8) 再变成 (1, 5, 8)，求和 (2, 5, 8)。"
-              "改变 B：只有 batch 相关形状的第一个数会变。",
+              "改变 B：只有与批有关的形状的第一个数会变。",
     },
     "tour.000.concat": {
         "en": "The lesson sums token and position vectors instead of concatenating them: the sum keeps the width "
@@ -494,8 +495,9 @@ STRINGS = {
         "zh": "LLaMA 等现代模型改用 RoPE：不在输入端相加，而是在计算出 Q、K 之后对它们做旋转。",
     },
     "tour.004.rope.look": {
-        "en": "the rotation angles per pair and the score that depends only on m − n.",
-        "zh": "每对维度的旋转角度，以及只取决于 m − n 的分数。",
+        "en": "the rotation angle of every pair at every position: the first pairs turn fast, the last barely move "
+              "(the next tab shows that the score depends only on m − n).",
+        "zh": "每个维度对在每个位置的旋转角度：前面的维度对转得快，后面的几乎不动（下一个标签页展示分数只取决于 m − n）。",
     },
     # the questions: prompt, options, why (numbers computed at the step's settings)
     "tour.q.gradient_rows": {

@@ -1,0 +1,24 @@
+"""The floor inside the app's frame: what every embedviz page pays for the frame alone, for benchmarks/feel.py.
+
+The app's own frame (``embedviz.app.frame.run``: page config, language switch, the navigation of every page, the
+sidebar's tour controls, the tour panel) with the default page replaced by the floor (benchmarks/baseline_page.py:
+one slider, one small heatmap). Its ratio to the bare floor in the same run is the frame's cost per open and per
+step:
+
+    PYTHONPATH=. OPENBLAS_NUM_THREADS=1 .venv/bin/python benchmarks/feel.py --pages none --script benchmarks/framed_page.py
+"""
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from embedviz.app import frame  # noqa: E402
+
+FLOOR = str(Path(__file__).with_name("baseline_page.py"))
+# every page as the app lists it (paths made absolute: st.Page resolves relative ones next to this script)
+frame.PAGES = [
+    (section, [(FLOOR if url == "home" else str(ROOT / file), title, icon, url) for file, title, icon, url in entries])
+    for section, entries in frame.PAGES
+]
+frame.run()
