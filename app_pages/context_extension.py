@@ -200,7 +200,7 @@ def calculator_tab(head_dim: int, target: int) -> None:
         t("ctx.col_k", k=calc["k"]): [human_number(round(r["k_turn"])) for r in rows],
         t("ctx.col_slow"): [f"{r['slow']} / {r['pairs']}" for r in rows],
     }
-    st.dataframe(calc_table, hide_index=True)
+    st.table(calc_table, hide_index=True)  # three rows: an HTML table, the tab opens without the data grid
     download_csv(table_csv(calc_table), t("ctx.calc_header"), key="ctx_calc_csv")
     st.markdown(t("ctx.calc_honest"))
 

@@ -16,6 +16,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks._apptest import chart_sizes, median_time, print_header, print_row  # noqa: E402
 from embedviz import context_extension, rope_config, rope_scaling  # noqa: E402
 from embedviz.app import context_view as view  # noqa: E402
+from embedviz.app.i18n import catalog  # noqa: E402
 
 PAGE = str(ROOT / "app_pages" / "context_extension.py")
 
@@ -72,13 +73,25 @@ def page_numbers() -> None:
         if any(button.key == "ctx_reset" for button in at.button):
             at.button(key="ctx_reset").click().run()
 
-    measure("defaults (Qwen3-0.6B YaRN 128K)")
+    def open_tab(code: str) -> None:
+        at.session_state[view.TAB_KEY] = catalog()[f"ctx.tab_{code}"]["en"]
+
+    measure(f"defaults ({view.DEFAULT_SOURCE}, tab 'pairs')")
+    for code in view.TAB_CODES[1:]:  # one section per tab: each tab's own run and chart
+        measure(f"tab '{code}'", lambda: open_tab(code))
+    measure(f"source {view.YARN_SOURCE}, tab 'pairs'", lambda: (open_tab("pairs"),
+                                                                 at.selectbox(key="ctx_src").set_value(view.YARN_SOURCE)))
     for kind, key, (lo, hi) in [("number_input", "ctx_factor", view.FACTOR), ("number_input", "ctx_orig", view.LENGTH),
                                 ("number_input", "ctx_target", view.LENGTH), ("slider", "ctx_hd", view.HEAD_DIM),
-                                ("number_input", "ctx_theta", view.THETA), ("slider", "ctx_k", (1, 32))]:
+                                ("number_input", "ctx_theta", view.THETA)]:
         for value in (lo, hi):
             measure(f"{key} = {int(value):,}", lambda: getattr(at, kind)(key=key).set_value(value))
         reset()
+    open_tab("calc")
+    at.run()
+    for value in (1, 32):  # the calculator's k lives in its own tab
+        measure(f"ctx_k = {value} (calculator tab)", lambda: at.slider(key="ctx_k").set_value(value))
+    open_tab("pairs")
     measure("head_dim 512 + target 2,097,152", lambda: (at.slider(key="ctx_hd").set_value(512),
                                                         at.number_input(key="ctx_target").set_value(2_097_152)))
     reset()

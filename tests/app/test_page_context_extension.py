@@ -302,7 +302,7 @@ def test_calculator_against_the_formula_and_real_models():
     assert not at.get("plotly_chart")  # the calculator's tab: a table, no chart
     # (L / 2 pi)^(d / (d - 2k)) with L = 131072, d = 128, k = 1
     assert pt.metric(at, "rope_theta ≥ (k = 1)") == f"{round((131072 / (2 * math.pi)) ** (128 / 126)):,}"
-    table = at.dataframe[0].value
+    table = at.table[0].value
     llama = table[table.iloc[:, 0].str.startswith("Llama 3")].iloc[0].tolist()
     assert llama[1:5] == [128, "8,192", "500,000", f"{round((8192 / (2 * math.pi)) ** (128 / 126)):,}"]
     assert llama[-1] == "29 / 64"
@@ -340,7 +340,7 @@ def test_every_widget_at_its_extremes():
     for value in (1, 32):  # the calculator's k: its own tab, its own fragment
         at.slider(key="ctx_k").set_value(value).run()
         pt.ok(at)
-        assert at.dataframe
+        assert at.table
     _open_tab(at, "pairs")
     for name in view.method_params("yarn"):
         key, lo, hi, _ = view.PARAM_SPECS[name]
