@@ -5,7 +5,7 @@ from embedviz.app import compare_view as view
 from embedviz.app import lessons_view
 from embedviz.app.errors import localized
 from embedviz.app.i18n import t
-from embedviz.app.widgets import BIND, human_number, int_slider, notice, plot, show_error
+from embedviz.app.widgets import bound_tabs, BIND, human_number, int_slider, notice, plot, show_error
 from embedviz.figures import compare as figs
 
 LENGTHS = [2**p for p in range(4, 18)]
@@ -130,7 +130,7 @@ def props_tab() -> None:
 
 # bound tabs run lazily: a page open or a slider step builds and draws the open tab's section only (issue 14);
 # the open tab is in the URL, so a shared link reopens it
-tabs = st.tabs([t(f"cmp.tab_{tab}") for tab in TABS], key="cmp_tab", bind=BIND)
+tabs = bound_tabs("cmp_tab", [f"cmp.tab_{tab}" for tab in TABS])
 for tab, render in zip(tabs, (params_tab, adjacent_tab, matrix_tab, past_tab, alibi_tab, props_tab)):
     if tab.open:
         with tab:

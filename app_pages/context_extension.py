@@ -7,7 +7,7 @@ from embedviz import context_extension, rope_config, rope_scaling
 from embedviz.attention import logit_scale
 from embedviz.app import context_view as view
 from embedviz.app.i18n import t
-from embedviz.app.widgets import BIND, download_csv, human_number, notice, plot, show_error
+from embedviz.app.widgets import BIND, bound_tabs, download_csv, human_number, notice, plot, show_error
 from embedviz.figures import context as figs
 from embedviz.figures.export import table_csv
 
@@ -206,7 +206,7 @@ def calculator_tab(head_dim: int, target: int) -> None:
 
 
 # 3. one section per tab; bound tabs are lazy: only the open one runs and is sent, and it is in the URL
-tabs = st.tabs(view.tab_labels(), key=view.TAB_KEY, bind=BIND)
+tabs = bound_tabs(view.TAB_KEY, [f"ctx.tab_{code}" for code in view.TAB_CODES])
 sections = (pairs_tab, ratio_tab, turns_tab, decay_tab, lambda: calculator_tab(int(head_dim), int(target)))
 for tab, render in zip(tabs, sections, strict=True):
     if tab.open:

@@ -3,7 +3,7 @@ import streamlit as st
 
 from embedviz.app import lessons_view as view
 from embedviz.app.i18n import t
-from embedviz.app.widgets import BIND, int_slider, notice, plot, segmented, show_error
+from embedviz.app.widgets import bound_tabs, BIND, int_slider, notice, plot, segmented, show_error
 from embedviz.dot_product import BAND_NAMES, PREDICTION_PAIRS
 from embedviz.figures import lessons as figs
 
@@ -73,7 +73,7 @@ def predict_tab() -> None:
 
 
 # bound tabs run lazily: the page opens on the arrows only, the activity draws when its tab is opened
-tabs = st.tabs([t("dot.tab_arrows"), t("dot.tab_predict")], key="dot_tab", bind=BIND)
+tabs = bound_tabs("dot_tab", ["dot.tab_arrows", "dot.tab_predict"])
 for tab, render in zip(tabs, (arrows_tab, predict_tab)):
     if tab.open:
         with tab:

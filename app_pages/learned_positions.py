@@ -5,7 +5,7 @@ import streamlit as st
 from embedviz.app import real_model_view as view
 from embedviz.app.i18n import t
 from embedviz.app.step_section import step_figure
-from embedviz.app.widgets import BIND, notice, pc_axes, plot, show_error, tab_labels
+from embedviz.app.widgets import bound_tabs, BIND, notice, pc_axes, plot, show_error
 from embedviz.figures import real_model as figs
 
 TABS = ("steps", "matrix", "rotation", "distance")  # tab codes: learn.tab_<code>
@@ -27,8 +27,8 @@ cols[3].metric(t("learn.metric_sinusoidal"), f"{sinusoidal['typical']:.4f}")
 names = {"learned": t("learn.learned"), "sinusoidal": t("learn.sinusoidal")}
 
 # bound tabs run lazily: a page open or a slider step draws the open tab's one main chart, and the tab is in the URL
-steps_tab, matrix_tab, rotation_tab, distance_tab = st.tabs(
-    tab_labels("learn_tab", [f"learn.tab_{code}" for code in TABS]), key="learn_tab", bind=BIND)
+steps_tab, matrix_tab, rotation_tab, distance_tab = bound_tabs(
+    "learn_tab", [f"learn.tab_{code}" for code in TABS])
 
 if steps_tab.open:
     with steps_tab:

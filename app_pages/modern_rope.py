@@ -9,7 +9,7 @@ import streamlit as st
 from embedviz import rope_config, rope_layers
 from embedviz.app import modern_view as view
 from embedviz.app.i18n import t
-from embedviz.app.widgets import BIND, human_number, plot, show_error, tab_labels
+from embedviz.app.widgets import bound_tabs, BIND, human_number, plot, show_error
 from embedviz.figures import layers as figs
 
 
@@ -118,8 +118,7 @@ for s in settings:
 rope_settings = [s for s in settings if not s["nope"]]
 
 # bound tabs run lazily: only the open tab runs and is sent; the open tab is in the URL
-tabs = st.tabs(tab_labels(view.TAB_KEY, [f"mod.tab_{code}" for code in view.TAB_CODES]), key=view.TAB_KEY,
-               bind=BIND)
+tabs = bound_tabs(view.TAB_KEY, [f"mod.tab_{code}" for code in view.TAB_CODES])
 sections = {
     "layers": lambda: layers_tab(model, labels, colors),
     "decay": lambda: decay_tab(rope_settings, colors),

@@ -7,7 +7,7 @@ from embedviz.app import real_model_view as view
 from embedviz.app.errors import localized
 from embedviz.app.i18n import t
 from embedviz.app.step_section import step_figure
-from embedviz.app.widgets import BIND, int_slider, notice, pc_axes, plot, show_error
+from embedviz.app.widgets import bound_tabs, BIND, int_slider, notice, pc_axes, plot, show_error
 from embedviz.figures import real_model as figs
 
 DEFAULT_PAIRS = "cat, dog\ncat, car\nking, queen\nman, woman"
@@ -54,8 +54,8 @@ else:
     s2.table({t("sub.col_piece"): [p for p, _ in pieces], t("sub.col_id"): [i for _, i in pieces]})
     s1.caption(t("sub.count", word=sub_word, n=len(pieces), pieces=" + ".join(p for p, _ in pieces)))
 
-pairs_tab, analogy_tab, neighbours_tab, map_tab, upload_tab = st.tabs(
-    view.tab_labels(), key=view.TAB_KEY, bind=BIND)
+pairs_tab, analogy_tab, neighbours_tab, map_tab, upload_tab = bound_tabs(
+    view.TAB_KEY, view.TAB_LABEL_KEYS)
 
 if pairs_tab.open:
     with pairs_tab:

@@ -9,7 +9,7 @@ import streamlit as st
 from embedviz.app import lessons_view
 from embedviz.app import rope_view as view
 from embedviz.app.i18n import t
-from embedviz.app.widgets import BIND, human_number, lesson_button, log_options, notice, plot, show_error, tab_labels
+from embedviz.app.widgets import bound_tabs, BIND, human_number, lesson_button, log_options, notice, plot, show_error
 from embedviz.figures import line_chart
 from embedviz.figures import rope as figs
 
@@ -200,8 +200,7 @@ if preset in PRESETS:
     st.caption(caption + (" " + t("rope.preset_scaling", scaling=p["scaling"]) if p["scaling"] else ""))
 
 # bound tabs run lazily: only the open tab runs and is sent; the open tab is in the URL
-tabs = st.tabs(tab_labels(view.TAB_KEY, [f"rope.tab_{code}" for code in view.TAB_CODES]), key=view.TAB_KEY,
-               bind=BIND)
+tabs = bound_tabs(view.TAB_KEY, [f"rope.tab_{code}" for code in view.TAB_CODES])
 sections = {
     "angles": lambda: angles_tab(head_dim, theta, max_len, pairing),
     "pair": lambda: pair_tab(head_dim, theta),

@@ -5,7 +5,7 @@ from embedviz.app import lessons_view
 from embedviz.app import tokens_view as view
 from embedviz.app.i18n import t
 from embedviz.app.widgets import (
-    choice_slider, download_csv, human_number, lesson_button, notice, plot, segmented, show_error,
+    bound_tabs, choice_slider, download_csv, human_number, lesson_button, notice, plot, segmented, show_error,
 )
 from embedviz.figures import tokens as figs
 from embedviz.figures.export import table_csv
@@ -189,8 +189,7 @@ def parameter_tab() -> None:
 
 # bound tabs run lazily: only the open tab's figures are built on a rerun, and the open tab is in the URL
 # (one main figure per tab: a page open or a d_model step redraws one chart)
-tabs = st.tabs([t("tok.tab_lookup"), t("tok.tab_init"), t("tok.tab_onehot"), t("tok.tab_grad"), t("tok.tab_params")],
-               key="tok_tab", bind="query-params")
+tabs = bound_tabs("tok_tab", ["tok.tab_lookup", "tok.tab_init", "tok.tab_onehot", "tok.tab_grad", "tok.tab_params"])
 for tab, render, needs_text in zip(tabs, (lookup_tab, init_tab, onehot_tab, gradient_tab, parameter_tab),
                                    (1, 1, 1, 1, 0)):
     if tab.open and (v is not None or not needs_text):

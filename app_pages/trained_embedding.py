@@ -6,7 +6,7 @@ import streamlit as st
 
 from embedviz.app import training_view as view
 from embedviz.app.i18n import t
-from embedviz.app.widgets import choice_slider, lesson_button, notice, pc_axes, plot, segmented, show_error
+from embedviz.app.widgets import bound_tabs, choice_slider, lesson_button, notice, pc_axes, plot, segmented, show_error
 from embedviz.figures import similarity_heatmap
 from embedviz.figures import tokens as figs
 
@@ -107,8 +107,7 @@ def groups_tab() -> None:
         st.caption(t("train.pair_spread", steps=done))
 
     # one figure (or two) per view; bound tabs run lazily, so an open or a Train redraws only the open view
-    sim, time, loss = st.tabs([t("train.view_sim"), t("train.view_time"), t("train.view_loss")], key="tr_view",
-                              bind="query-params")
+    sim, time, loss = bound_tabs("tr_view", ["train.view_sim", "train.view_time", "train.view_loss"])
     if sim.open:
         with sim:
             plot(figs.similarity_before_after,
@@ -162,8 +161,7 @@ def text_tab() -> None:
         return
     order = sorted(range(len(r["vocab"])), key=lambda i: (r["group_of"][i], r["vocab"][i]))
     labels = [r["vocab"][i] for i in order]
-    sim, space, loss = st.tabs([t("train.view_sim"), t("train.view_map"), t("train.view_loss")], key="tr_tview",
-                               bind="query-params")
+    sim, space, loss = bound_tabs("tr_tview", ["train.view_sim", "train.view_map", "train.view_loss"])
     if sim.open:
         with sim:
             plot(similarity_heatmap, r["sim_after"][order][:, order], labels,
@@ -186,7 +184,7 @@ st.markdown(t("train.intro"))
 lesson_button("tr_lesson", "lesson.train_button", {"tr_steps": 500, "tr_groups": "abcdefghij ABCDEFGHIJ", "tr_d": 16,
                                                    "tr_lr": 0.01, "tr_soft": "vocab", "tr_seed": 0},
               help="lesson.train_help")
-tabs = st.tabs([t("train.tab_groups"), t("train.tab_text")], key="tr_tab", bind="query-params")
+tabs = bound_tabs("tr_tab", ["train.tab_groups", "train.tab_text"])
 for tab, render in zip(tabs, (groups_tab, text_tab)):
     if tab.open:
         with tab:

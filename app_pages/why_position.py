@@ -3,7 +3,7 @@ import streamlit as st
 
 from embedviz.app import why_view as cached
 from embedviz.app.i18n import t
-from embedviz.app.widgets import BIND, int_slider, notice, page_header, plot, segmented, show_error
+from embedviz.app.widgets import bound_tabs, BIND, int_slider, notice, page_header, plot, segmented, show_error
 from embedviz.figures.sinusoidal import difference_heatmap, outputs_side_by_side
 
 SPLITS = ("words", "chars")
@@ -61,7 +61,7 @@ def experiment() -> None:
     labels = [f"{i}: {tok}" for i, tok in enumerate(result.tokens)]
     shuffled_labels = [f"{i}: {tok}" for i, tok in enumerate(result.shuffled_tokens)]
     # (the difference first: it is what the metric above measures, token by token); bound tabs run lazily
-    tabs = st.tabs([t("why.tab_difference"), t("why.tab_outputs"), t("why.tab_words")], key="why_tab", bind=BIND)
+    tabs = bound_tabs("why_tab", ["why.tab_difference", "why.tab_outputs", "why.tab_words"])
     if tabs[0].open:
         with tabs[0]:
             plot(difference_heatmap, demo.difference, labels, title=t("why.diff_title"), x_title=t("common.dimension"),

@@ -3,7 +3,7 @@ import streamlit as st
 
 from embedviz.app import lessons_view as view
 from embedviz.app.i18n import t
-from embedviz.app.widgets import choice_slider, human_number, int_slider, notice, plot, show_error, tab_labels
+from embedviz.app.widgets import bound_tabs, choice_slider, human_number, int_slider, notice, plot, show_error
 from embedviz.figures import lessons as figs
 
 LENGTHS = (4, 8, 10, 16, 32, 64, 100, 128, 256, 512, 1000, 1024, 2048, 4096)
@@ -33,8 +33,8 @@ if v["clipped"]:
     st.caption(t("naive.clipped", asked=f"{position:,}", L=f"{length:,}", p=f"{p:,}"))
 
 # bound tabs run lazily: a page open or a slider step draws the open tab's section only, and the tab is in the URL
-raw_tab, norm_tab, binary_tab, smooth_tab, table_tab = st.tabs(
-    tab_labels("naive_tab", [f"naive.tab_{code}" for code in TABS]), key="naive_tab", bind="query-params")
+raw_tab, norm_tab, binary_tab, smooth_tab, table_tab = bound_tabs(
+    "naive_tab", [f"naive.tab_{code}" for code in TABS])
 
 if raw_tab.open:  # 1. raw index
     with raw_tab:

@@ -13,7 +13,6 @@ from typing import Any
 import streamlit as st
 
 from embedviz import context_extension, rope_config
-from embedviz.app.i18n import catalog, t
 from embedviz.params import PRESETS
 
 CONFIG = "config.json"  # the source option that reads a pasted / uploaded config (a language-neutral URL label)
@@ -268,15 +267,3 @@ def calculator(head_dim: int, context_length: int, slow_pairs: int) -> dict[str,
 def method_params(method: str) -> list[str]:
     """The tunable parameters of ``method``, in the order they are shown."""
     return list(context_extension.METHOD_DEFAULTS.get(method, {}))
-
-
-def tab_labels() -> list[str]:
-    """The tab labels in the current language. The tabs are bound to ?ctx_tab= by label, so a tab chosen in the
-    other language (a session that just switched, or a shared link) is mapped to this language's label."""
-    labels = [t(f"ctx.tab_{code}") for code in TAB_CODES]
-    chosen = st.session_state.get(TAB_KEY) or st.query_params.get(TAB_KEY)
-    if chosen and chosen not in labels:
-        for code, label in zip(TAB_CODES, labels):
-            if chosen in catalog()[f"ctx.tab_{code}"].values():
-                st.session_state[TAB_KEY] = label
-    return labels

@@ -16,8 +16,6 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from embedviz import position_analysis, sinusoidal
-from embedviz.app import widgets
-from embedviz.app.i18n import t
 from embedviz.downsample import CELL_BUDGET, OFFSET_POINTS, block_mean, log_spaced_indices
 from embedviz.pretrained import PretrainedEmbeddings, load_bundled_model, load_embedding_file
 from embedviz.tensor_files import MAX_UPLOAD_BYTES, MAX_UPLOAD_ELEMENTS
@@ -26,6 +24,7 @@ from embedviz.similarity import cosine_similarity_matrix, pca_2d
 
 TAB_CODES = ("pairs", "analogy", "neighbours", "map", "upload")
 TAB_KEY = "real_tab"
+TAB_LABEL_KEYS = [f"real.tab_{code}" for code in TAB_CODES]
 FINE_TUNE_LENGTH = 128  # all-MiniLM-L6-v2's model card: its sentence fine-tuning truncated inputs to 128 tokens
 LESSON_QWEN = {("猫", "狗"): 0.4233, ("猫", "汽车"): 0.1562}  # text 003's printout for Qwen3-0.6B (not computable here)
 LESSON_PAIRS = (("cat", "dog"), ("cat", "car"))  # the same question asked in English of the bundled model
@@ -54,10 +53,6 @@ def model_info() -> dict:
     return {"name": m.name, "vocab_size": m.vocab_size, "d_model": m.d_model, "num_positions": m.num_positions,
             "token_params": m.vocab_size * m.d_model}
 
-
-def tab_labels() -> list[str]:
-    """The Real model page's tab labels in the current language (see widgets.tab_labels)."""
-    return widgets.tab_labels(TAB_KEY, [f"real.tab_{code}" for code in TAB_CODES])
 
 
 # ------------------------------------------------------------------------------------------------ words

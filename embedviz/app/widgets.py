@@ -163,13 +163,6 @@ def _set_state(values: dict) -> None:
 def bound_tabs(key: str, label_keys: Sequence[str]):
     """Tabs bound to ``?key=`` by label (Streamlit then runs them lazily: test ``tab.open`` before drawing one).
 
-    ``label_keys`` are i18n keys. A tab chosen in the other language (a session that just switched, a shared link
-    or a tour step) is mapped to this language's label, so the open tab survives the language switch.
+    ``label_keys`` are i18n keys; a tab chosen in the other language stays open across the switch (``tab_labels``).
     """
-    labels = [t(k) for k in label_keys]
-    chosen = st.session_state.get(key) or st.query_params.get(key)
-    if chosen and chosen not in labels:
-        for label_key, label in zip(label_keys, labels):
-            if chosen in catalog()[label_key].values():
-                st.session_state[key] = label
-    return st.tabs(labels, key=key, bind=BIND)
+    return st.tabs(tab_labels(key, label_keys), key=key, bind=BIND)

@@ -7,6 +7,7 @@ import io
 import numpy as np
 
 from embedviz.app import real_model_view as view
+from embedviz.app.i18n import catalog
 from tests.app import pagetest as pt
 
 
@@ -18,7 +19,7 @@ def _npy(table: np.ndarray) -> bytes:
 
 def test_a_large_upload_keeps_only_the_rows_the_views_use():
     table = np.random.default_rng(1).standard_normal((10_000, 1_000)).astype(np.float32)  # 40 MB
-    at = pt.page("real_model", real_tab=view.tab_labels()[-1]).run()
+    at = pt.page("real_model", real_tab=catalog()["real.tab_upload"]["en"]).run()
     at.file_uploader(key="real_upload").upload("big.npy", _npy(table)).run()
     pt.ok(at)
     assert "10,000 rows × 1,000 columns" in at.success[0].value
