@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 from streamlit.runtime.state.session_state import SessionState
 
+from embedviz.app.i18n import catalog
 from tests.app.pagetest import ok, page
 
 OVERFLOWING = ["inf", "-inf", "1e999", "9" * 5_000]
@@ -27,9 +28,10 @@ def test_the_guard_is_installed_by_importing_the_streamlit_layer():
     ("context_extension", "ctx_orig", None, "9" * 5_000),  # None: the default source's value
 ])
 def test_an_integer_input_falls_back_to_its_default(name, key, default, value):
+    tab = {"sin_tab": catalog()["sin.tab_rotation"]["en"]} if name == "sinusoidal" else {}  # sin_k's tab
     if default is None:
         default = page(name).run().number_input(key=key).value
-    at = page(name, **{key: value}).run()
+    at = page(name, **{key: value}, **tab).run()
     ok(at)
     assert at.number_input(key=key).value == default
     assert key not in at.query_params  # Streamlit's own invalid-value path: the bad value leaves the URL
