@@ -60,22 +60,22 @@ def test_tour_link_on_a_fresh_server_then_next_reload_and_language(fresh_server)
     errors: list[str] = []
     page = new_tab(fresh_server, errors=errors)
     try:
-        # the first request this server sees: lesson 003, step 4 (sinusoidal, D = 8, 16 positions)
+        # the first request this server sees: lesson 003, step 4 (Why sine and cosine, the index / length tab)
         open_app(page, "?tour=003&step=4", charts=1)
         wait_for_step(page, "003", 4)
         assert not exceptions(page), exceptions(page)
-        assert h1_text(page) == t_en("sin.title")
+        assert h1_text(page) == t_en("naive.title")
         assert re.search(r"[?&]tour=003", page.url) and re.search(r"[?&]step=4", page.url), page.url
-        assert t_en("sin.heatmap_title").format(L=16, D=8) in chart_titles(page)
         page.screenshot(path=str(SHOTS / "tour-003-4.png"), full_page=True)
 
-        # Next: step 5 is the same page at 128 positions
+        # Next: step 5 is the Sinusoidal page at D = 8, on the tab with lesson 003's tables and distance curve
         page.get_by_role("button", name=t_en("tour.next")).click()
         wait_for_step(page, "003", 5)
         page.wait_for_function(
             "(t) => [...document.querySelectorAll('.gtitle')].some(e => e.textContent === t)",
-            arg=t_en("sin.heatmap_title").format(L=128, D=8), timeout=60_000,
+            arg=t_en("sin.distance_title"), timeout=60_000,
         )
+        assert h1_text(page) == t_en("sin.title")
         assert re.search(r"[?&]step=5", page.url), page.url
 
         # a reload keeps the step

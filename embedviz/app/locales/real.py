@@ -31,7 +31,7 @@ STRINGS = {
             "text printed them, and the English pairs ask the same question of this model, live:"
         ),
         "zh": (
-            "**第 003 课的例子，以及在这里问同一个问题。** 第 003 在 Qwen3-0.6B 上比较了 猫/狗 和 猫/汽车。本模型的词表是"
+            "**第 003 课的例子，以及在这里问同一个问题。** 第 003 课在 Qwen3-0.6B 上比较了 猫/狗 和 猫/汽车。本模型的词表是"
             "小写英文 WordPiece，“猫”在这里只是 `[UNK]`（未知词），查不到中文词对；下表中第 003 课的数字来自 Qwen3"
             "（照录该课打印的结果），英文词对则在本模型上实时计算，问的是同一个问题："
         ),
