@@ -32,8 +32,8 @@ from stclient import StreamlitSession  # noqa: E402
 
 # Pages whose widgets include sliders (the home and real-model pages have text inputs and selects only).
 # url paths (with a query where the sliders sit in a tab other than the one a page opens on)
-SLIDER_PAGES = ["token-embeddings", "trained-embedding", "why-position", "why-sine-cosine", "sinusoidal",
-                "learned-positions?learn_tab=Rotation+%28PCA%29", "rope", "compare", "context-extension"]
+SLIDER_PAGES = ["token-embeddings", "dot-product", "trained-embedding", "why-position", "why-sine-cosine", "sinusoidal",
+                "learned-positions?learn_tab=Rotation+%28PCA%29", "input-layer", "rope", "compare", "context-extension"]
 PAGES = [p for p in os.environ.get("EMBEDVIZ_LOAD_PAGES", ",".join(SLIDER_PAGES)).split(",") if p]
 THINK = tuple(float(x) for x in os.environ.get("EMBEDVIZ_LOAD_THINK", "3,8").split(","))
 TIMEOUT = float(os.environ.get("EMBEDVIZ_LOAD_TIMEOUT", "60"))

@@ -22,7 +22,7 @@ def test_sinusoidal_button_shows_lesson_003s_table():
 
 
 def test_rope_button_restores_lesson_003s_decay_table():
-    at = pt.page("rope").run()
+    at = pt.page("rope", rope_tab=catalog()["rope.tab_decay"]["en"]).run()  # the tab holding the decay table
     at.slider(key="rope_hd").set_value(64).run()
     at.select_slider(key="rope_theta").set_value(1_000_000.0).run()
     at.button(key="rope_lesson").click().run()

@@ -28,7 +28,9 @@ def test_the_guard_is_installed_by_importing_the_streamlit_layer():
     ("context_extension", "ctx_orig", None, "9" * 5_000),  # None: the default source's value
 ])
 def test_an_integer_input_falls_back_to_its_default(name, key, default, value):
-    tab = {"sin_tab": catalog()["sin.tab_rotation"]["en"]} if name == "sinusoidal" else {}  # sin_k's tab
+    tabs = {"sinusoidal": {"sin_tab": catalog()["sin.tab_rotation"]["en"]},  # the tab holding the input
+            "rope": {"rope_tab": catalog()["rope.tab_pair"]["en"]}}
+    tab = tabs.get(name, {})
     if default is None:
         default = page(name).run().number_input(key=key).value
     at = page(name, **{key: value}, **tab).run()

@@ -52,10 +52,14 @@ def test_page_renders_reacts_to_a_slider_and_switches_language(tab, entry):
     tab.screenshot(path=str(SHOTS / f"{spec.url}.png"), full_page=True)
     print(f"/{spec.url}: loaded with {plots} charts in {seconds:.1f} s")
 
-    # A slider moved with the keyboard (focus, ArrowRight, then End) redraws a chart.
+    # A slider moved with the keyboard (focus, ArrowRight, then End) redraws a chart; a page whose sliders all sit
+    # in a form (Trained embedding: training is an explicit action) redraws when the form is submitted.
     sliders = tab.locator(SLIDER_INPUT)
-    if sliders.count() and spec.charts:
+    in_form = [sliders.nth(i).evaluate("e => !!e.closest(\"[data-testid='stForm']\")") for i in range(sliders.count())]
+    if spec.charts and not all(in_form):
         _slider_changes_a_chart(tab, spec, sliders)
+    elif spec.charts and in_form:
+        _submitted_form_changes_a_chart(tab, spec, sliders.nth(0))
 
     # The language switch in the sidebar: the title turns Chinese, and so does the rest of the page.
     english_title, english_text = h1_text(tab), tab.locator("[data-testid='stMain']").inner_text()
@@ -75,11 +79,27 @@ def test_page_renders_reacts_to_a_slider_and_switches_language(tab, entry):
     assert not exceptions(tab), f"/{spec.url} in Chinese: {exceptions(tab)}"
 
 
+def _submitted_form_changes_a_chart(tab, spec, slider) -> None:
+    """Move a slider inside a form: nothing reruns until the form's submit button is pressed, then a chart redraws."""
+    start, before = float(slider.input_value()), chart_hash(tab)
+    lo, hi = float(slider.get_attribute("min")), float(slider.get_attribute("max"))
+    slider.focus()
+    tab.keyboard.press("ArrowRight" if start < hi else "ArrowLeft")
+    assert float(slider.input_value()) != start and lo <= float(slider.input_value()) <= hi
+    tab.wait_for_timeout(1_000)
+    assert chart_hash(tab) == before, f"/{spec.url}: a slider inside a form reran the page before its submit"
+    slider.locator("xpath=ancestor::*[@data-testid='stForm']").locator("[data-testid='stFormSubmitButton'] button").first.click()
+    wait_settled(tab, before, timeout=60_000)
+    wait_idle(tab)
+    assert not tab.locator(EXCEPTION).count(), f"/{spec.url} after submitting its form: {exceptions(tab)}"
+
+
 def _slider_changes_a_chart(tab, spec, sliders) -> None:
-    """Try the page's sliders in order (at most 3): at least one must redraw a chart when moved by keyboard."""
+    """Try the page's sliders outside forms in order (at most 3): one must redraw a chart when moved by keyboard."""
     tried = []
-    for i in range(min(sliders.count(), 3)):
-        slider = sliders.nth(i)
+    free = [sliders.nth(i) for i in range(sliders.count())
+            if not sliders.nth(i).evaluate("e => !!e.closest(\"[data-testid='stForm']\")")]
+    for i, slider in enumerate(free[:3]):
         lo, hi = float(slider.get_attribute("min")), float(slider.get_attribute("max"))
         start = float(slider.input_value())
         before = chart_hash(tab)

@@ -79,7 +79,7 @@ STRINGS = {
         "zh": "位置向量的余弦相似度，d_model {D}，L = {L}",
     },
     "cmp.panel_rope": {"en": "RoPE q·k", "zh": "RoPE q·k"},
-    "cmp.matrix_hover": {"en": "p = %{y}, q = %{x}<br>cos = %{z:.3f}", "zh": "p = %{y}，q = %{x}<br>cos = %{z:.3f}"},
+    "cmp.matrix_hover": {"en": "p = %{y}, p′ = %{x}<br>cos = %{z:.3f}", "zh": "p = %{y}，p′ = %{x}<br>cos = %{z:.3f}"},
     "cmp.past_intro": {
         "en": (
             "Ask every scheme for a sequence of L + k = {T} tokens, i.e. up to position {last}, while the context "
@@ -218,7 +218,7 @@ STRINGS = {
     "cmp.why_none_deterministic": {"en": "trivially: there is nothing random", "zh": "显然成立：没有任何随机性"},
     "cmp.props_caption": {
         "en": (
-            "Lesson 003 sums up: learned loses on extrapolation; ALiBi trades flexibility for extrapolation; "
+            "Lesson 003 sums up: learned loses on extrapolation; ALiBi trades flexibility over long-range dependencies for extrapolation; "
             "sinusoidal and RoPE meet all five, sinusoidal hiding distance inside a sum, RoPE putting it straight "
             "into q·k, which is why it became the default. On extrapolation the lesson contradicts itself: its own "
             "section on long contexts explains that RoPE models fail past their trained length and need PI, NTK or "

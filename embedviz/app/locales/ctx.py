@@ -31,9 +31,9 @@ STRINGS = {
     "ctx.paste": {"en": "config.json (paste here)", "zh": "config.json（粘贴到这里）"},
     "ctx.paste_help": {
         "en": "Any Hugging Face config.json with rope_theta and rope_scaling / rope_parameters. It starts with "
-              "Phi-3-mini-128k's, the model that made LongRoPE known. Press Ctrl+Enter to apply.",
+              "Phi-3-mini-128k's, a well-known model that uses LongRoPE. Press Ctrl+Enter to apply.",
         "zh": "任何带 rope_theta 和 rope_scaling / rope_parameters 的 Hugging Face config.json 都行。默认填的是 "
-              "Phi-3-mini-128k 的配置，LongRoPE 正是靠它出名的。按 Ctrl+Enter 生效。",
+              "Phi-3-mini-128k 的配置，它是使用 LongRoPE 的知名模型。按 Ctrl+Enter 生效。",
     },
     "ctx.link_no_config": {
         "en": "This config is too long to travel in a link (compressed, over {limit} characters): a shared link "
@@ -165,10 +165,10 @@ STRINGS = {
               "touch positions: it raises the base θ, which barely changes the fast pairs and slows the slow ones "
               "most. The exponent d/(d−2) makes the slowest pair slow down by exactly the wanted ratio. **Dynamic** "
               "NTK (emozilla) recomputes the base for the current length, so texts within the trained length are "
-              "untouched. Move the sequence-length slider to watch the base grow.",
+              "untouched. Move the sequence-length slider above to watch the base grow.",
         "zh": "**NTK-aware 缩放**（bloc97 2023 年在 Reddit 上发的帖子，名字来自神经正切核理论）不动位置，而是调大基底 θ："
               "快维度几乎不变，越慢的维度被拉伸得越多。指数 d/(d−2) 保证最慢的那一对恰好按需要的倍数放慢。"
-              "**动态** NTK（emozilla）按当前序列长度重新计算基底，训练长度以内的文本完全不受影响。拖动下面的序列长度"
+              "**动态** NTK（emozilla）按当前序列长度重新计算基底，训练长度以内的文本完全不受影响。拖动上方的序列长度"
               "滑块，看基底怎么变大。",
     },
     "ctx.m_yarn_title": {"en": "YaRN", "zh": "YaRN"},
@@ -190,10 +190,10 @@ STRINGS = {
     "ctx.m_longrope": {
         "en": "**LongRoPE** (Ding et al. 2024, used by Phi-3) gives every pair its own stretch, found by an "
               "evolutionary search instead of a formula: short_factor up to the trained length, long_factor beyond "
-              "it. Its attention factor is √(1 + ln s / ln L_train). Move the sequence-length slider across the "
-              "trained length to see the model switch tables.",
+              "it. Its attention factor is √(1 + ln s / ln L_train). Move the sequence-length slider above across "
+              "the trained length to see the model switch tables.",
         "zh": "**LongRoPE**（Ding 等 2024，Phi-3 在用）给每个维度对单独一个拉伸倍数，不靠公式，而是用进化搜索找出来的："
-              "训练长度以内用 short_factor，超过后用 long_factor。它的注意力系数是 √(1 + ln s / ln L_train)。把序列长度"
+              "训练长度以内用 short_factor，超过后用 long_factor。它的注意力系数是 √(1 + ln s / ln L_train)。把上方的序列长度"
               "滑块拖过训练长度，就能看到模型换表。",
     },
     "ctx.m_llama3_title": {"en": "Llama 3 rope scaling", "zh": "Llama 3 的 RoPE 缩放"},

@@ -5,30 +5,32 @@ STRINGS = {
         "en": (
             "A transformer never sees text. A tokenizer turns text into integer **ids**; the first layer looks each id "
             "up as a row of a table (the **token embedding**), and a second signal says **where** each token stands "
-            "(a **positional encoding**: added to the vectors, or rotating queries and keys inside attention). "
+            "(a **positional encoding**: added to the vectors, or acting inside attention: RoPE rotates queries and keys, ALiBi biases the scores). "
             "This app lets you change every number involved and watch what happens."
         ),
         "zh": (
             "Transformer 从不直接看到文字。分词器把文字变成整数 **id**；第一层把每个 id 当作一张表里的一行查出来"
-            "（**词嵌入**），再用第二种信号告诉模型每个 token **在哪里**（**位置编码**：加到向量上，或在注意力里"
-            "旋转 query 和 key）。在这里你可以改动其中的每一个数字，看看会发生什么。"
+            "（**词嵌入**），再用第二种信号告诉模型每个 token **在哪里**（**位置编码**：加到向量上，或在注意力内部"
+            "起作用：RoPE 旋转 query 和 key，ALiBi 给分数加偏置）。在这里你可以改动其中的每一个数字，看看会发生什么。"
         ),
     },
     "home.journey": {
         "en": (
-            "1. **Token embeddings**: ids → rows of a (V, D) table; parameter costs of real models; "
-            "a small embedding trained live.\n"
-            "2. **Why position**: attention alone cannot tell word order.\n"
-            "3. **Sinusoidal**, **RoPE**, **ALiBi**, learned tables: how each encodes position, compared side by side.\n"
-            "4. **Context extension**: how Llama-3 and Qwen3 stretch RoPE to 128K tokens.\n"
-            "5. **Real model**: a pretrained model's embeddings, explored offline."
+            "1. **Token embeddings**: ids → rows of a (V, D) table and their parameter cost; dot product and "
+            "cosine; a small embedding trained live; then a pretrained model's table (**Real model**).\n"
+            "2. **Why position**: attention without a causal mask cannot tell word order.\n"
+            "3. **Why sine and cosine**, **Sinusoidal**, **Learned positions**, the input layer, **RoPE**: how each "
+            "encodes position; then all of them and **ALiBi** compared side by side.\n"
+            "4. **Context extension**: from position interpolation to YaRN and Llama 3, how RoPE is stretched past "
+            "its trained length; then **RoPE in today's models**."
         ),
         "zh": (
-            "1. **词嵌入**：id → (V, D) 表中的行；真实模型的参数开销；现场训练一个小嵌入。\n"
-            "2. **为什么需要位置**：仅靠注意力分不出词序。\n"
-            "3. **正弦**、**RoPE**、**ALiBi**、可学习位置表：各自如何编码位置，并排对比。\n"
-            "4. **上下文扩展**：Llama-3 和 Qwen3 如何把 RoPE 拉长到 128K。\n"
-            "5. **真实模型**：离线探索一个预训练模型的嵌入。"
+            "1. **词嵌入**：id → (V, D) 表中的行及其参数开销；点积与余弦相似度；现场训练一个小嵌入；"
+            "再看一个预训练模型的表（**真实模型**）。\n"
+            "2. **为什么需要位置**：不加因果掩码的注意力分不出词序。\n"
+            "3. **为什么用正弦和余弦**、**正弦位置编码**、**可学习的位置编码**、输入层、**RoPE**：各自如何编码位置；"
+            "再把它们和 **ALiBi** 并排对比。\n"
+            "4. **上下文扩展**：从位置插值到 YaRN 和 Llama 3，RoPE 如何拉长到训练长度以外；最后看**当今模型里的 RoPE**。"
         ),
     },
     "home.lessons_header": {"en": "The five lessons", "zh": "五节课"},

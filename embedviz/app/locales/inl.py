@@ -10,7 +10,7 @@ STRINGS = {
             "every sequence gets the same position vectors. Below, the lesson's own modules run on a random batch."
         ),
         "zh": (
-            "第 000 课的形状契约。输入是 B 条序列、每条 T 个 token id；每个 id 从 词嵌入表 (V, D) 里取一行，"
+            "第 000 课的形状契约。输入是 B 条序列、每条 T 个 token id；每个 id 从词嵌入表 (V, D) 里取一行，"
             "位置 0 … T−1 从位置表 (L, D) 里取行，两者**相加**。(T, D) 的位置向量先加一个前导维度变成 "
             "(1, T, D)，再由 PyTorch 沿批维度广播：批里每条序列拿到的位置向量都一样。下面用本课自己的"
             "模块在一个随机批上运行。"
@@ -24,7 +24,7 @@ STRINGS = {
     "inl.col_step": {"en": "step", "zh": "步骤"},
     "inl.col_shape": {"en": "shape", "zh": "形状"},
     "inl.step_ids": {"en": "token ids", "zh": "token id"},
-    "inl.step_token_vectors": {"en": "token table lookup W[ids]", "zh": "查 词嵌入表 W[ids]"},
+    "inl.step_token_vectors": {"en": "token table lookup W[ids]", "zh": "查词嵌入表 W[ids]"},
     "inl.step_positions": {"en": "position vectors for 0 … T−1", "zh": "位置 0 … T−1 的位置向量"},
     "inl.step_broadcast": {"en": "unsqueeze(0): broadcast over B", "zh": "unsqueeze(0)：沿 B 维广播"},
     "inl.step_sum": {"en": "token + position: the input of block 1", "zh": "token + 位置：第一个 Transformer 块的输入"},

@@ -36,7 +36,7 @@ STRINGS = {
             "of the same size, which is smooth by construction."
         ),
         "zh": (
-            "BERT 这类模型给每个位置加一个**可学习**的向量：一张 {L} 行 × {D} 列的表，和 词嵌入表一样靠训练得到。"
+            "BERT 这类模型给每个位置加一个**可学习**的向量：一张 {L} 行 × {D} 列的表，和词嵌入表一样靠训练得到。"
             "第 000 课说过，这张表初始化时每一行都是独立的随机向量，只有训练才可能让它变得平滑。下面是训练后的样子，"
             "旁边是同样大小、天生平滑的正弦位置表。"
         ),
@@ -102,14 +102,14 @@ STRINGS = {
     },
     "learn.notice": {
         "en": (
-            "Inside, the learned table came out smooth: neighbouring positions have cosine about 0.85, and the matrix "
-            "shows a bright band along the diagonal, a pattern nobody built in. It breaks at the ends. Position 0 "
+            "Inside, the learned table came out smooth: neighbouring positions have cosine about 0.85, and the Similarity "
+            "matrix tab shows a bright band along the diagonal, a pattern nobody built in. It breaks at the ends. Position 0 "
             "always holds [CLS], so its row is long and unlike its neighbour; the last positions appear only in the "
             "longest inputs and are the least trained; and around position 127 the table jumps (why: above). The "
             "sinusoidal table has none of this: every step is the same rotation."
         ),
         "zh": (
-            "在中间部分，可学习的位置表训练后变得平滑：相邻位置的余弦约为 0.85，矩阵沿对角线出现一条亮带，这并不是"
+            "在中间部分，可学习的位置表训练后变得平滑：相邻位置的余弦约为 0.85，“相似度矩阵”标签页里沿对角线出现一条亮带，这并不是"
             "谁设计进去的。到了两端就不平滑了：位置 0 永远放着 [CLS]，它那一行特别长，也和邻居不像；最后几个位置只"
             "在最长的输入里出现，训练得最少；在位置 127 附近也有一次跳变（原因见上文）。正弦表没有这些问题："
             "每一步都是同一个旋转。"

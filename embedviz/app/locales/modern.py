@@ -5,7 +5,7 @@ STRINGS = {
     "mod.title": {"en": "RoPE as today's models ship it", "zh": "当今模型实际使用的 RoPE"},
     "mod.intro": {
         "en": ("Current models rarely use one RoPE everywhere. Gemma mixes local and global layers with different "
-               "theta, Gemma 4 rotates only part of its global heads, Llama 4 leaves every fourth layer without any "
+               "theta, Gemma 4 rotates only part of the dimensions in its global layers, Llama 4 leaves every fourth layer without any "
                "position encoding, Qwen2.5-VL splits the pairs between time, height and width, and DeepSeek rotates "
                "only 64 dimensions of each head. Pick a published config or paste your own: every number below is "
                "read the way Hugging Face transformers reads it."),
@@ -49,11 +49,11 @@ STRINGS = {
     "mod.nope_text": {
         "en": ("A NoPE layer adds nothing about position to its queries and keys: its attention scores are the same "
                "wherever the tokens sit. It still knows order through the causal mask (a token only sees earlier "
-               "ones) and through what the RoPE layers below wrote into the hidden states. Llama 4 also multiplies "
+               "ones) and through what the earlier RoPE layers wrote into the hidden states. Llama 4 also multiplies "
                "the NoPE layers' queries by a temperature that grows with the position, 1 + {attn_scale} * "
                "ln(1 + floor((m + 1) / {floor_scale})), so attention stays sharp over very long inputs."),
         "zh": ("NoPE 层不给 query 和 key 加任何位置信息：无论 token 在哪里，它的注意力分数都一样。它仍能知道顺序：靠因果掩码"
-               "（每个 token 只看得到前面的 token），以及下面各 RoPE 层写进隐藏状态的信息。Llama 4 还把 NoPE 层的 query 乘上"
+               "（每个 token 只看得到前面的 token），以及更底层的 RoPE 层写进隐藏状态的信息。Llama 4 还把 NoPE 层的 query 乘上"
                "一个随位置增大的温度 1 + {attn_scale} · ln(1 + floor((m + 1) / {floor_scale}))，让超长输入上的注意力保持集中。"),
     },
     "mod.temp_title": {"en": "NoPE layers: query temperature by position", "zh": "NoPE 层：query 温度随位置的变化"},

@@ -32,12 +32,12 @@ STRINGS = {
         "en": (
             "Put the integer itself into the vector. Nothing bounds it: the largest value is L − 1 and grows with "
             "every longer text, while token vectors start with entries of a few hundredths (standard deviation "
-            "0.02, lesson 000). Position values thousands of times larger drown the token's meaning and make "
+            "0.02, lesson 000). Position values hundreds to hundreds of thousands of times larger drown the token's meaning and make "
             "training unstable."
         ),
         "zh": (
             "把整数本身塞进向量。它没有上界：最大值是 L − 1，文本越长越大；而 token 向量初始化时每个分量只有"
-            "百分之几（标准差 0.02，第 000 课）。大出几千倍的位置数值会淹没 token 的语义，训练也不稳定。"
+            "百分之几（标准差 0.02，第 000 课）。大出几百到几十万倍的位置数值会淹没 token 的语义，训练也不稳定。"
         ),
     },
     "naive.raw_max": {"en": "largest value (L − 1)", "zh": "最大值（L − 1）"},

@@ -88,8 +88,8 @@ STRINGS = {
     },
     "real.pairs_title": {"en": "Cosine similarity of the two words' token rows", "zh": "两个词的 token 行向量的余弦相似度"},
     "real.pairs_note": {
-        "en": "rows of the raw token table, before any transformer layer",
-        "zh": "取自原始 词嵌入表的行，还没有经过任何 Transformer 层",
+        "en": "rows of the raw token table, before any transformer block",
+        "zh": "取自原始词嵌入表的行，还没有经过任何 Transformer 块",
     },
     "real.pairs_notice": {
         "en": (
@@ -193,7 +193,7 @@ STRINGS = {
             "numbers: pickled objects and `.pt` files are refused, and the table stays in your session."
         ),
         "zh": (
-            "上传你自己的表：一个 `.safetensors` 或 `.npy` 文件，里面是一个二维 (V, D) 数组（模型的 词嵌入表、位置表，"
+            "上传你自己的表：一个 `.safetensors` 或 `.npy` 文件，里面是一个二维 (V, D) 数组（模型的词嵌入表、位置表，"
             "或者别的任何表）。文件最大 {mb} MB，最多 {values:,} 个数。文件只会被当作数字读取：pickle 对象和 `.pt` "
             "文件一律拒绝，表格只保存在你自己的会话里。"
         ),
@@ -231,7 +231,7 @@ STRINGS = {
             "table the row order is just the vocabulary's, so expect no pattern along the diagonal."
         ),
         "zh": (
-            "如果是位置表，对角线上的亮带和平稳的相邻曲线说明位置是平滑变化的；如果是 词嵌入表，行的顺序只是词表的顺序，"
+            "如果是位置表，对角线上的亮带和平稳的相邻曲线说明位置是平滑变化的；如果是词嵌入表，行的顺序只是词表的顺序，"
             "沿对角线不会有什么规律。"
         ),
     },

@@ -64,11 +64,11 @@ STRINGS = {
     "sin.distance_text": {
         "en": (
             "Each pair adds 2(1 − cos ωk) to the squared distance between PE(s) and PE(s + k): the gap k is in it, "
-            "the start s is not. The distance rises, then saturates: it is bounded, however far apart."
+            "the start s is not. The distance rises, then wobbles below a ceiling: it is bounded, however far apart."
         ),
         "zh": (
             "每个维度对对 PE(s) 与 PE(s + k) 距离平方的贡献是 2(1 − cos ωk)：只含间隔 k，不含起点 s。"
-            "距离先上升后饱和：无论隔多远，它都有上界。"
+            "距离先上升，之后在一个上限以下起伏：无论隔多远，它都有上界。"
         ),
     },
     "sin.distance_title": {

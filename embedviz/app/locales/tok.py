@@ -136,7 +136,7 @@ STRINGS = {
     "tok.tied": {"en": "Tie the output head to the table (H = W)", "zh": "输出层与嵌入表共享权重（H = W）"},
     "tok.tied_help": {
         "en": "GPT-2 and Qwen3-0.6B reuse the token table as the output projection; ANDREA and LLaMA do not.",
-        "zh": "GPT-2 和 Qwen3-0.6B 把 词嵌入表复用为输出投影；ANDREA 和 LLaMA 不共享。",
+        "zh": "GPT-2 和 Qwen3-0.6B 把词嵌入表复用为输出投影；ANDREA 和 LLaMA 不共享。",
     },
     "tok.grad_title": {
         "en": "{n} of {V} rows receive a gradient from one backward step",
@@ -174,8 +174,8 @@ STRINGS = {
         ),
         "zh": (
             "只有被查表的行收到梯度（{used}）；其余每一行的梯度都恰好为 0，这一步不会改变它们。"
-            "一个 token 如果没有出现在批次里，就不会从这个批次学到任何东西。这对这里的普通 SGD 一步成立；用 Adam 的"
-            "动量或权重衰减时，从第二步起，批次之外的行也会移动（被之前的梯度带着走，或被衰减缩小）。"
+            "一个 token 如果没有出现在批里，就不会从这个批学到任何东西。这对这里的普通 SGD 一步成立；用 Adam 的"
+            "动量或权重衰减时，从第二步起，批之外的行也会移动（被之前的梯度带着走，或被衰减缩小）。"
         ),
     },
     "tok.second_md": {
@@ -186,7 +186,7 @@ STRINGS = {
     },
     "tok.second_opt": {"en": "optimiser", "zh": "优化器"},
     "tok.second_moved": {"en": "rows that move in step 2", "zh": "第二步中移动的行"},
-    "tok.second_outside": {"en": "of them outside step 2's batch", "zh": "其中不在第二步批次里的行"},
+    "tok.second_outside": {"en": "of them outside step 2's batch", "zh": "其中不在第二步批里的行"},
     "tok.opt_sgd": {"en": "SGD", "zh": "SGD（随机梯度下降）"},
     "tok.opt_adam": {"en": "Adam (momentum)", "zh": "Adam（动量）"},
     "tok.opt_adamw": {"en": "AdamW (weight decay 0.01)", "zh": "AdamW（权重衰减 0.01）"},

@@ -64,7 +64,7 @@ STRINGS = {
     },
     "tour.000.rows": {
         "en": "Backpropagation only adds gradient to the rows this batch touched; a row that did not appear gets zero.",
-        "zh": "反向传播只把梯度累积到本批次真正用到的行；没出现的行梯度为 0。",
+        "zh": "反向传播只把梯度累积到本批真正用到的行；没出现的行梯度为 0。",
     },
     "tour.000.rows.look": {
         "en": "the bars: which of the 256 rows got a gradient after one backward step on 'Hello'.",
@@ -107,7 +107,7 @@ STRINGS = {
         "en": "Because sin and cos come in pairs, PE(p + k) is a fixed linear function (a rotation per pair) of PE(p), "
               "so attention can learn offsets such as “look back 5 tokens”.",
         "zh": "由于 sin 和 cos 成对出现，PE(p + k) 是 PE(p) 的一个固定线性函数（每对维度一次旋转），"
-              "所以注意力很容易学到“往回看 5 个 token”这样的相对位移。",
+              "所以注意力能够学到“往回看 5 个 token”这样的相对位移。",
     },
     "tour.000.rotation.look": {
         "en": "the rotation check: PE(5 + 5) computed directly and by rotating PE(5), and their difference.",
@@ -206,8 +206,8 @@ STRINGS = {
         "zh": "训练前后的数字表和两个相似度矩阵：对角线上的两个方块。",
     },
     "tour.001.cross": {
-        "en": "The lesson says the cross-group similarity ends near 0.04. What does this run say?",
-        "zh": "课里说跨组相似度最后约为 0.04。这次训练的结果如何？",
+        "en": "The lesson says the cross-group pair sim('a', 'A') ends near 0.04 (“unrelated”). What does this run say?",
+        "zh": "课里说跨组的 sim('a', 'A') 最后约为 0.04（“向量无关”）。这次训练的结果如何？",
     },
     "tour.001.cross.look": {
         "en": "the row sim('a', 'A') of the table, and the cross-group curve over the steps.",
@@ -246,7 +246,7 @@ STRINGS = {
     "tour.002.andrea": {
         "en": "ANDREA-120M's token table: 8,449 × 768 = 6,488,832 parameters, plus 1,024 × 768 = 786,432 for "
               "learned positions: 7,275,264 in all.",
-        "zh": "ANDREA-120M 的 词嵌入表：8,449 × 768 = 6,488,832 个参数，加上可学习位置表 1,024 × 768 = 786,432，"
+        "zh": "ANDREA-120M 的词嵌入表：8,449 × 768 = 6,488,832 个参数，加上可学习位置表 1,024 × 768 = 786,432，"
               "共 7,275,264。",
     },
     "tour.002.andrea.look": {
@@ -280,9 +280,9 @@ STRINGS = {
     },
     "tour.002.order": {
         "en": "A token embedding says what the word is, not where it is: without positions, “the cat sat on a mat” "
-              "and its words reversed look the same to attention.",
+              "and its words reversed look the same to attention without a causal mask.",
         "zh": "词嵌入告诉模型这是什么词，却不告诉它在哪：没有位置信息时，“the cat sat on a mat”和倒过来的词序"
-              "在注意力看来是一样的。",
+              "在不加因果掩码的注意力看来是一样的。",
     },
     "tour.002.order.look": {
         "en": "the max difference after matching each word with its shuffled self.",
@@ -303,7 +303,7 @@ STRINGS = {
     "tour.002.tied": {
         "en": "Tied or untied: GPT-2 ties the token table to the output projection and saves V × d_model "
               "parameters; ANDREA keeps them separate.",
-        "zh": "绑定还是不绑定：GPT-2 把 词嵌入表与输出投影绑定，省下 V × d_model 个参数；ANDREA 分开训练两者。",
+        "zh": "绑定还是不绑定：GPT-2 把词嵌入表与输出投影绑定，省下 V × d_model 个参数；ANDREA 分开训练两者。",
     },
     "tour.002.tied.look": {
         "en": "the output-head count and the total with the head.",
@@ -340,9 +340,9 @@ STRINGS = {
         "zh": "cat–dog 与 cat–car 的对比。",
     },
     "tour.003.permute": {
-        "en": "Attention does not know the order: shuffle the tokens, and each output just moves with its token "
+        "en": "Attention without a causal mask does not know the order: shuffle the tokens, and each output just moves with its token "
               "(the lesson measures 1.78e-15).",
-        "zh": "注意力不知道顺序：打乱 token，每个输出只是跟着自己的 token 移动（课里测得 1.78e-15）。",
+        "zh": "不加因果掩码的注意力不知道顺序：打乱 token，每个输出只是跟着自己的 token 移动（课里测得 1.78e-15）。",
     },
     "tour.003.permute.look": {
         "en": "the max difference and the difference heatmap.",
@@ -475,8 +475,8 @@ STRINGS = {
         "zh": "训练后相似度矩阵中的两个方块。",
     },
     "tour.004.order": {
-        "en": "Attention is a set operation: without positions, 我爱学习 and 学习爱我 give the same results.",
-        "zh": "注意力是一种“集合”运算：没有位置信息时，“我爱学习”和“学习爱我”的计算结果完全一致。",
+        "en": "Attention without a mask is a set operation: without positions, 我爱学习 and 学习爱我 give the same results.",
+        "zh": "不加掩码的注意力是一种“集合”运算：没有位置信息时，“我爱学习”和“学习爱我”的计算结果完全一致。",
     },
     "tour.004.order.look": {
         "en": "the outputs before and after reordering, matched word by word.",
@@ -595,7 +595,7 @@ STRINGS = {
     "tour.q.pair_band.unrelated": {"en": "unrelated, about 0 (−0.15 to 0.15)", "zh": "无关，接近 0（−0.15 到 0.15）"},
     "tour.q.pair_band.opposite": {"en": "opposite (below −0.15)", "zh": "相反（低于 −0.15）"},
     "tour.q.pair_band.why": {
-        "en": "cos({a}, {b}) = {cos} in the bundled model: nearly orthogonal, as the lesson says. Unrelated words "
+        "en": "cos({a}, {b}) = {cos} in the bundled model: nearly orthogonal, as lesson 002 says. Unrelated words "
               "point in unrelated directions, at about a right angle, not in opposite ones.",
         "zh": "内置模型里 cos({a}, {b}) = {cos}：几乎正交，与第 002 课所说一致。无关的词指向互不相关的方向，"
               "大约成直角，而不是方向相反。",
@@ -607,8 +607,8 @@ STRINGS = {
     "tour.q.shuffle.same": {"en": "no, only rounding differs", "zh": "不会，只有舍入误差"},
     "tour.q.shuffle.different": {"en": "yes, clearly", "zh": "会，差别明显"},
     "tour.q.shuffle.why": {
-        "en": "The largest difference is {diff}: floating-point rounding, so attention alone cannot see the order.",
-        "zh": "最大差异是 {diff}：只是浮点舍入误差，所以单靠注意力看不出顺序。",
+        "en": "The largest difference is {diff}: floating-point rounding, so attention alone, without a causal mask, cannot see the order.",
+        "zh": "最大差异是 {diff}：只是浮点舍入误差，所以不加因果掩码时，单靠注意力看不出顺序。",
     },
     "tour.q.near_far": {
         "en": "Predict: which is larger, cos(PE5, PE6) or cos(PE5, PE50)?",
