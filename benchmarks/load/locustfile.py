@@ -7,7 +7,8 @@ comma-separated list of URL paths), then every 3-8 s (think time; $EMBEDVIZ_LOAD
 page's sliders a few steps and waits for the rerun to finish. Locust records two request types:
 
 - ``WS open``: first run of the page (connect -> ``script_finished``);
-- ``WS step``: one slider move (``rerun_script`` sent -> ``script_finished``), the wait a student feels.
+- ``WS step``: one slider move (``rerun_script`` sent -> ``script_finished``), the wait a student feels;
+- ``WS train``: the same on Trained embedding, whose sliders sit in a form: a press of its Train button.
 
 A run that ends in a traceback, a compile error or no ``script_finished`` within $EMBEDVIZ_LOAD_TIMEOUT seconds
 (default 60) is a Locust failure. With $EMBEDVIZ_LOAD_STEPS=n each student leaves after n steps, and Locust
@@ -34,6 +35,7 @@ from stclient import StreamlitSession  # noqa: E402
 # url paths (with a query where the sliders sit in a tab other than the one a page opens on)
 SLIDER_PAGES = ["token-embeddings", "dot-product", "trained-embedding", "why-position", "why-sine-cosine", "sinusoidal",
                 "learned-positions?learn_tab=Rotation+%28PCA%29", "input-layer", "rope", "compare", "context-extension"]
+FORM_PAGES = {"trained-embedding"}  # its sliders sit in a form: the server sees them only when Train is pressed
 PAGES = [p for p in os.environ.get("EMBEDVIZ_LOAD_PAGES", ",".join(SLIDER_PAGES)).split(",") if p]
 THINK = tuple(float(x) for x in os.environ.get("EMBEDVIZ_LOAD_THINK", "3,8").split(","))
 TIMEOUT = float(os.environ.get("EMBEDVIZ_LOAD_TIMEOUT", "60"))
@@ -61,7 +63,10 @@ class Student(User):
         if self.session is None:
             self._open()
             return
-        if not self._record("step", self.session.move_slider):
+        # On a page whose sliders sit in a form (training is an explicit action), a move sent to the server is a
+        # press of its Train button: recorded apart, as "train", so it does not pass for a slider step.
+        kind = "train" if self.page.split("?")[0] in FORM_PAGES else "step"
+        if not self._record(kind, self.session.move_slider):
             self.session.close()
             self.session = None
         self.steps = getattr(self, "steps", 0) + 1

@@ -135,6 +135,7 @@ def run_class(url: str, students: int, duration: float, think: tuple[float, floa
     samples = json.loads(samples_path.read_text()) if samples_path.exists() else []
     steps = [s["seconds"] for s in samples if s["kind"] == "step" and not s["error"]]
     opens = [s["seconds"] for s in samples if s["kind"] == "open" and not s["error"]]
+    trains = [s["seconds"] for s in samples if s["kind"] == "train" and not s["error"]]
     errors = [s for s in samples if s["error"]]
     return {
         "students": students, "steps": len(steps), "opens": len(opens), "errors": len(errors),
@@ -143,9 +144,12 @@ def run_class(url: str, students: int, duration: float, think: tuple[float, floa
         "p95": percentile(steps, 95) if steps else float("nan"),
         "p99": percentile(steps, 99) if steps else float("nan"),
         "open_p95": percentile(opens, 95) if opens else float("nan"),
+        "trains": len(trains),
+        "train_p50": percentile(trains, 50) if trains else float("nan"),
+        "train_p95": percentile(trains, 95) if trains else float("nan"),
         "rss_mb": [sampler.peak[pid] / 2**20 for pid in pids],
         # The servers' CPU per finished run (opens and steps): what a step costs whatever else loads the machine.
-        "cpu_per_run": cpu / max(1, len(steps) + len(opens)),
+        "cpu_per_run": cpu / max(1, len(steps) + len(opens) + len(trains)),
         "load": (load_before, os.getloadavg()[0]),
     }
 
@@ -182,11 +186,11 @@ def main(argv: list[str] | None = None) -> int:
           f"{os.cpu_count()} cores, Python {platform.python_version()}; think time {args.think[0]:g}-{args.think[1]:g} s, "
           f"{args.duration:.0f} s per class size; students spread over: {', '.join(args.pages)}. "
           f"Run time {time.monotonic() - started:.0f} s.\n")
-    print("| replicas | students | steps | step p50 (s) | step p95 (s) | step p99 (s) | open p95 (s) | errors | peak RSS per replica (MB) | server CPU per run (s) | load avg (1 min, before/after) |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---|")
+    print("| replicas | students | steps | step p50 (s) | step p95 (s) | step p99 (s) | open p95 (s) | Train presses | Train p50 / p95 (s) | errors | peak RSS per replica (MB) | server CPU per run (s) | load avg (1 min, before/after) |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---|")
     for r in rows:
         print(f"| {r['replicas']} | {r['students']} | {r['steps']} | {r['p50']:.2f} | {r['p95']:.2f} | {r['p99']:.2f} | "
-              f"{r['open_p95']:.2f} | {r['errors']} | {', '.join(f'{m:.0f}' for m in r['rss_mb'])} | {r['cpu_per_run']:.2f} | "
+              f"{r['open_p95']:.2f} | {r['trains']} | {r['train_p50']:.2f} / {r['train_p95']:.2f} | {r['errors']} | {', '.join(f'{m:.0f}' for m in r['rss_mb'])} | {r['cpu_per_run']:.2f} | "
               f"{r['load'][0]:.1f} / {r['load'][1]:.1f} |")
     print()
     for replicas in args.replicas:
