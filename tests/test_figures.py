@@ -95,3 +95,17 @@ def test_no_figure_builder_has_words_of_its_own():
         if any(w in p.name for w in words) and isinstance(p.default, str) and any(c.isalpha() for c in p.default)
     ]
     assert not found, found
+
+
+def test_a_reference_line_label_sits_on_its_line_on_a_log_axis():
+    """plotly reads an annotation's y as log10 on a log axis (a shape's y as the data value): the label of the
+    4,096 line must be at 10**y == 4,096, not at 10**4096 (add_hline(annotation_text=...) put it there)."""
+    from embedviz.figures.layers import wavelength_curves
+
+    fig = wavelength_curves({"a": np.array([1.0, 10.0, 1e5])}, {"a": "red"}, title="t", x_title="x", y_title="y",
+                            lines=[(4096, "trained 4,096")])
+    assert fig.layout.yaxis.type == "log"
+    (shape,) = fig.layout.shapes
+    assert shape.y0 == shape.y1 == 4096
+    (label,) = [a for a in fig.layout.annotations if a.text == "trained 4,096"]
+    assert label.yref == "y" and 10 ** label.y == pytest.approx(4096)
