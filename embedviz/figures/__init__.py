@@ -228,3 +228,27 @@ def side_by_side(
         height=460,
     )
     return fig
+
+
+def reference_lines(fig: go.Figure, lines: Sequence[tuple[float, dict, str, str]], *, axis: str,
+                     log: bool) -> None:
+    """Horizontal (axis "y") or vertical (axis "x") lines across the plot, each with a label at one end.
+
+    ``lines`` = (value, line style, label, "left" / "right" or "top" / "bottom" end). Shapes are set in one layout
+    update (plotly's add_hline costs ~50 ms a line); a label on a log axis is placed at log10(value), as plotly
+    wants annotation positions there, while shapes take the value itself.
+    """
+    shapes, annotations = list(fig.layout.shapes), list(fig.layout.annotations)
+    for value, line, label, end in lines:
+        at = float(np.log10(value)) if log else float(value)
+        if axis == "y":
+            shapes.append(dict(type="line", xref="paper", x0=0, x1=1, yref="y", y0=value, y1=value, line=line))
+            if label:
+                annotations.append(dict(text=label, xref="paper", x=0.0 if end == "left" else 1.0, yref="y", y=at,
+                                        xanchor=end, yanchor="bottom", showarrow=False, font=dict(size=11)))
+        else:
+            shapes.append(dict(type="line", yref="paper", y0=0, y1=1, xref="x", x0=value, x1=value, line=line))
+            if label:
+                annotations.append(dict(text=label, yref="paper", y=1.0 if end == "top" else 0.0, xref="x", x=at,
+                                        xanchor="left", yanchor=end, showarrow=False, font=dict(size=11)))
+    fig.update_layout(shapes=shapes, annotations=annotations)

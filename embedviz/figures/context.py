@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from embedviz.figures import COLORWAY, f32, line_chart, new_figure
+from embedviz.figures import COLORWAY, f32, line_chart, new_figure, reference_lines
 
 KINDS = ("kept", "blended", "interpolated")
 KIND_COLORS = {"kept": COLORWAY[0], "blended": COLORWAY[3], "interpolated": COLORWAY[1]}
@@ -35,35 +35,11 @@ def _pairs_by_kind(fig: go.Figure, values, kinds: Sequence[str], kind_names: Map
                                  hovertemplate=f"{kind_names[kind]}<br>{hover}<extra></extra>"))
 
 
-def _reference_lines(fig: go.Figure, lines: Sequence[tuple[float, dict, str, str]], *, axis: str,
-                     log: bool) -> None:
-    """Horizontal (axis "y") or vertical (axis "x") lines across the plot, each with a label at one end.
-
-    ``lines`` = (value, line style, label, "left" / "right" or "top" / "bottom" end). Shapes are set in one layout
-    update (plotly's add_hline costs ~50 ms a line); a label on a log axis is placed at log10(value), as plotly
-    wants annotation positions there, while shapes take the value itself.
-    """
-    shapes, annotations = list(fig.layout.shapes), list(fig.layout.annotations)
-    for value, line, label, end in lines:
-        at = float(np.log10(value)) if log else float(value)
-        if axis == "y":
-            shapes.append(dict(type="line", xref="paper", x0=0, x1=1, yref="y", y0=value, y1=value, line=line))
-            if label:
-                annotations.append(dict(text=label, xref="paper", x=0.0 if end == "left" else 1.0, yref="y", y=at,
-                                        xanchor=end, yanchor="bottom", showarrow=False, font=dict(size=11)))
-        else:
-            shapes.append(dict(type="line", yref="paper", y0=0, y1=1, xref="x", x0=value, x1=value, line=line))
-            if label:
-                annotations.append(dict(text=label, yref="paper", y=1.0 if end == "top" else 0.0, xref="x", x=at,
-                                        xanchor="left", yanchor=end, showarrow=False, font=dict(size=11)))
-    fig.update_layout(shapes=shapes, annotations=annotations)
-
-
 def _context_lines(fig: go.Figure, original: int, target: int, labels: Sequence[str], *, axis: str,
                    log: bool) -> None:
     """The trained (original) and the target context length as reference lines, labelled."""
     ends = ("top", "bottom") if axis == "x" else ("left", "right")
-    _reference_lines(fig, [(original, ORIGINAL_LINE, labels[0], ends[0]), (target, TARGET_LINE, labels[1], ends[1])],
+    reference_lines(fig, [(original, ORIGINAL_LINE, labels[0], ends[0]), (target, TARGET_LINE, labels[1], ends[1])],
                      axis=axis, log=log)
 
 
@@ -91,7 +67,7 @@ def ratio_chart(ratio, kinds, *, factor: float, title: str, x_title: str, y_titl
     lines = [(1.0, dict(color="#999", width=1), "", "left")]
     if factor > 1:
         lines.append((1.0 / factor, ORIGINAL_LINE, factor_label, "right"))
-    _reference_lines(fig, lines, axis="y", log=True)
+    reference_lines(fig, lines, axis="y", log=True)
     fig.update_yaxes(type="log")
     fig.update_layout(legend=LEGEND_BELOW, margin=BELOW_MARGIN)
     return fig
@@ -104,7 +80,7 @@ def decay_chart(distances, before, after, *, original: int, target: int, names: 
                      y_title=y_title, note=note, log_x=True, height=420)
     fig.data[0].line.update(color=BEFORE_COLOR, width=3)
     fig.data[1].line.update(color=COLORWAY[1], width=2)
-    _reference_lines(fig, [(0.0, dict(color="#999", width=1), "", "left")], axis="y", log=False)
+    reference_lines(fig, [(0.0, dict(color="#999", width=1), "", "left")], axis="y", log=False)
     _context_lines(fig, original, target, context_labels, axis="x", log=True)
     fig.update_layout(legend=LEGEND_BELOW, margin=BELOW_MARGIN)
     return fig
@@ -122,7 +98,7 @@ def turns_chart(turns: Mapping[str, np.ndarray], *, title: str, x_title: str, y_
     colors = [BEFORE_COLOR, "#555", COLORWAY[1]]
     for trace, color in zip(fig.data, colors):
         trace.update(line=dict(color=color), marker=dict(size=4, color=color))
-    _reference_lines(fig, [(1.0, TARGET_LINE, one_turn_label, "right")], axis="y", log=True)
+    reference_lines(fig, [(1.0, TARGET_LINE, one_turn_label, "right")], axis="y", log=True)
     fig.update_yaxes(exponentformat="power")
     fig.update_layout(legend=LEGEND_BELOW, margin=BELOW_MARGIN)
     return fig

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from embedviz.figures import COLORWAY, f32, new_figure
+from embedviz.figures import COLORWAY, f32, new_figure, reference_lines
 
 NOPE_COLOR = "#9e9e9e"
 UNROTATED_COLOR = "#d9d9d9"
@@ -54,12 +54,9 @@ def wavelength_curves(series: Mapping[str, np.ndarray], colors: Mapping[str, str
     for name, values in series.items():
         fig.add_trace(go.Scatter(x=np.arange(len(values)), y=f32(values), name=name, mode="lines+markers",
                                  marker=dict(size=4, color=colors.get(name)), line=dict(color=colors.get(name))))
-    for value, label in lines:
-        # the line is a shape (data units on a log axis); its label an annotation, whose y plotly reads as log10 on
-        # a log axis: add_hline(annotation_text=...) passed the raw value and put the label at 10**value, off chart
-        fig.add_hline(y=float(value), line=dict(color="#333", dash="dash", width=1.5))
-        fig.add_annotation(text=label, x=0, xref="x domain", xanchor="left", y=float(np.log10(value)), yref="y",
-                           yanchor="bottom", showarrow=False)
+    # not add_hline(annotation_text=...): on a log axis it put the label at 10**value, off the chart
+    style = dict(color="#333", dash="dash", width=1.5)
+    reference_lines(fig, [(value, style, label, "left") for value, label in lines], axis="y", log=True)
     fig.update_yaxes(type="log")
     fig.update_layout(legend=LEGEND_BELOW, margin=dict(l=60, r=20, t=80, b=110))
     return fig
