@@ -83,6 +83,28 @@ PATTERNS: tuple[tuple[re.Pattern, str], ...] = tuple(
          "err.table_rows"),
         (r"^embedding table in (?P<file>.*) has (?P<bad>[\d,]+) non-finite values \(NaN or inf\); all must be finite$",
          "err.table_non_finite"),
+        (r"^embedding table in (?P<file>.*) has (?P<D>-?[\d,]+) columns; it must have at least 1 \(D >= 1\)$",
+         "err.table_columns"),
+        (r"^embedding table in (?P<file>.*) has (?P<V>[\d,]+) x (?P<D>[\d,]+) = (?P<n>[\d,]+) values; at most "
+         r"(?P<limit>[\d,]+) allowed$", "err.table_too_big"),
+        (r"^embedding table in (?P<file>.*) has dtype (?P<dtype>\S+); it must hold real numbers$", "err.table_dtype"),
+        (r"^tensor dtype \((?P<dtype>[^)]*)\) must be numeric: one of (?P<allowed>.+)$", "err.tensor_dtype"),
+        (r"^file (?P<file>.*) is not a valid \.npy file \(bad header\)$", "err.npy_header"),
+        (r"^file (?P<file>.*) is not a valid \.npy file \(data truncated or corrupt\)$", "err.npy_corrupt"),
+        (r"^file (?P<file>.*) holds Python objects \(dtype (?P<dtype>.*)\), which would need pickle; only plain "
+         r"numeric arrays are accepted$", "err.npy_objects"),
+        (r"^file (?P<file>.*) is not a valid safetensors file: (?P<detail>.*)$", "err.safetensors_invalid"),
+        (r"^file (?P<file>.*) holds several tensors and none is clearly the embedding table: (?P<listed>.*)\. "
+         r"Save just the \(V, D\) table, or name it e\.g\. 'embeddings\.word_embeddings\.weight'$",
+         "err.several_tensors"),
+        # a pasted config.json's rope_scaling / rope_parameters
+        (r"^rope_scaling / rope_parameters must be a dict, got (?P<got>.*)$", "err.scaling_not_dict"),
+        (r"^rope_scaling / rope_parameters '(?P<key>[^']+)' must be a single value, got a JSON object$",
+         "err.scaling_nested"),
+        (r"^factor \((?P<factor>[^)]*)\) stretches original_max_position_embeddings \((?P<original>[^)]*)\) past "
+         r"any context \((?P<limit>[\d,]+) tokens\)$", "err.factor_past"),
+        (r"^layer_type \((?P<value>.*)\) is not in rope_parameters; it has: (?P<types>.*)$", "err.layer_type"),
+        (r"^rope_parameters is per layer type \((?P<types>.*)\): pass layer_type= to pick one$", "err.per_layer"),
     )
 )
 

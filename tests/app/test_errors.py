@@ -7,6 +7,7 @@ import re
 
 import numpy as np
 import pytest
+import safetensors.numpy
 
 from embedviz import _validate, attention, lookup, rope, rope_config, tensor_files, training
 from embedviz.app.errors import PATTERNS, localized
@@ -76,6 +77,28 @@ CALLS = {
     "err.table_2d": lambda: tensor_files.read_upload(_npy(np.ones(4)), "table.npy"),
     "err.table_rows": lambda: tensor_files.read_upload(_npy(np.ones((1, 4))), "table.npy"),
     "err.table_non_finite": lambda: tensor_files.read_upload(_npy(np.array([[1.0, np.nan], [0.0, 1.0]])), "table.npy"),
+    # the rest of what an upload or a pasted config.json can meet
+    "err.table_columns": lambda: tensor_files.read_upload(_npy(np.ones((3, 0))), "table.npy"),
+    "err.table_too_big": lambda: tensor_files.read_upload(_npy(np.ones((4, 4))), "table.npy", max_elements=10),
+    "err.table_dtype": lambda: tensor_files.read_upload(_npy(np.ones((2, 2), dtype=bool)), "table.npy"),
+    "err.tensor_dtype": lambda: tensor_files.read_upload(
+        safetensors.numpy.save({"w": np.ones((2, 2), dtype=bool)}), "table.safetensors"),
+    "err.npy_header": lambda: tensor_files.read_upload(b"\x93NUMPY\x01\x00garbage", "table.npy"),
+    "err.npy_corrupt": lambda: tensor_files.read_upload(_npy(np.ones((4, 4)))[:-8], "table.npy"),
+    "err.npy_objects": lambda: tensor_files.read_upload(_npy(np.array([[1, "a"], [2, "b"]], dtype=object)),
+                                                        "table.npy"),
+    "err.safetensors_invalid": lambda: tensor_files.read_upload(b"not a safetensors file", "table.safetensors"),
+    "err.several_tensors": lambda: tensor_files.read_upload(
+        safetensors.numpy.save({"a": np.ones((2, 2), np.float32), "b": np.ones((3, 2), np.float32)}),
+        "table.safetensors"),
+    "err.scaling_not_dict": lambda: rope_config.from_config({**_BASE, "rope_scaling": [1]}),
+    "err.scaling_nested": lambda: rope_config.from_config(
+        {**_BASE, "rope_scaling": {"rope_type": "linear", "factor": {"a": 1}}}),
+    "err.factor_past": lambda: rope_config.from_config(
+        {**_BASE, "rope_scaling": {"rope_type": "linear", "factor": 1e30}}),
+    "err.layer_type": lambda: rope_config.from_config({**_BASE, "rope_parameters": {"full": {"rope_theta": 1e4}}},
+                                                      layer_type="sliding"),
+    "err.per_layer": lambda: rope_config.from_config({**_BASE, "rope_parameters": {"full": {"rope_theta": 1e4}}}),
 }
 
 

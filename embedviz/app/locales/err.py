@@ -155,4 +155,56 @@ STRINGS = {
         "zh": "{file} 里的嵌入表有 {bad} 个非有限值（NaN 或 inf）；所有值都必须是有限的数",
     },
     "err.untranslated": {"en": "{message}", "zh": "（以下说明只有英文）{message}"},
+    # the rest of what an upload or a pasted config.json can meet (session 4: these reached a Chinese reader in English)
+    "err.table_columns": {
+        "en": "embedding table in {file} has {D} columns; it must have at least 1 (D >= 1)",
+        "zh": "{file} 里的嵌入表有 {D} 列；至少要有 1 列（D >= 1）",
+    },
+    "err.table_too_big": {
+        "en": "embedding table in {file} has {V} x {D} = {n} values; at most {limit} allowed",
+        "zh": "{file} 里的嵌入表有 {V} x {D} = {n} 个数；最多允许 {limit} 个",
+    },
+    "err.table_dtype": {
+        "en": "embedding table in {file} has dtype {dtype}; it must hold real numbers",
+        "zh": "{file} 里的嵌入表的数据类型是 {dtype}；它必须是实数",
+    },
+    "err.tensor_dtype": {
+        "en": "tensor dtype ({dtype}) must be numeric: one of {allowed}",
+        "zh": "张量的数据类型（{dtype}）必须是数值类型，可选：{allowed}",
+    },
+    "err.npy_header": {"en": "file {file} is not a valid .npy file (bad header)",
+                       "zh": "文件 {file} 不是有效的 .npy 文件（文件头损坏）"},
+    "err.npy_corrupt": {"en": "file {file} is not a valid .npy file (data truncated or corrupt)",
+                        "zh": "文件 {file} 不是有效的 .npy 文件（数据被截断或损坏）"},
+    "err.npy_objects": {
+        "en": "file {file} holds Python objects (dtype {dtype}), which would need pickle; only plain numeric arrays "
+              "are accepted",
+        "zh": "文件 {file} 里存的是 Python 对象（数据类型 {dtype}），读取它需要 pickle；这里只接受普通的数值数组",
+    },
+    "err.safetensors_invalid": {"en": "file {file} is not a valid safetensors file: {detail}",
+                                "zh": "文件 {file} 不是有效的 safetensors 文件：{detail}"},
+    "err.several_tensors": {
+        "en": "file {file} holds several tensors and none is clearly the embedding table: {listed}. Save just the "
+              "(V, D) table, or name it e.g. 'embeddings.word_embeddings.weight'",
+        "zh": "文件 {file} 里有多个张量，看不出哪个是嵌入表：{listed}。请只保存那张 (V, D) 的表，"
+              "或者把它命名为例如 'embeddings.word_embeddings.weight'",
+    },
+    "err.scaling_not_dict": {"en": "rope_scaling / rope_parameters must be a dict, got {got}",
+                             "zh": "rope_scaling / rope_parameters 必须是一个 JSON 对象 {{ ... }}，而这里是 {got}"},
+    "err.scaling_nested": {
+        "en": "rope_scaling / rope_parameters '{key}' must be a single value, got a JSON object",
+        "zh": "rope_scaling / rope_parameters 里的 '{key}' 必须是单个值，而这里是一个 JSON 对象",
+    },
+    "err.factor_past": {
+        "en": "factor ({factor}) stretches original_max_position_embeddings ({original}) past any context "
+              "({limit} tokens)",
+        "zh": "factor（{factor}）把 original_max_position_embeddings（{original}）拉长到超出了能显示的任何上下文"
+              "（{limit} 个 token）",
+    },
+    "err.layer_type": {"en": "layer_type ({value}) is not in rope_parameters; it has: {types}",
+                       "zh": "rope_parameters 里没有 layer_type（{value}）；它有：{types}"},
+    "err.per_layer": {
+        "en": "rope_parameters is per layer type ({types}): pass layer_type= to pick one",
+        "zh": "rope_parameters 按层类型分开给出（{types}）：请选一种层类型（layer_type=）",
+    },
 }
