@@ -242,6 +242,19 @@ def test_heatmap_without_axes_uses_indices_and_subplots_fall_back_to_x_y():
         ("trace 1", "0", "1.0"), ("trace 1", "1", "2.0"), ("trace 2", "0", "3.0"), ("trace 2", "1", "4.0")]
 
 
+def test_a_chinese_reader_gets_the_csv_columns_in_chinese():
+    """The page passes the catalog's column names: a Chinese reader's table says 系列 / 数值, not trace / value,
+    and only the columns the figure has are there."""
+    from embedviz.app.i18n import catalog
+    from embedviz.figures.export import COLUMNS
+
+    zh = {name: catalog()[f"common.csv_col_{name}"]["zh"] for name in COLUMNS}
+    fig = go.Figure([go.Heatmap(z=[[1.0, 2.0]]), go.Heatmap(z=[[3.0]], name="第二张")])
+    rows = _read(figure_csv(fig, zh))
+    assert list(rows[0]) == ["系列", "x", "y", "数值"]
+    assert [r["系列"] for r in rows] == ["系列 1", "系列 1", "第二张"]
+
+
 def test_table_csv_and_file_name():
     text = table_csv({"quantity": ["token", "total"], "parameters": [6_488_832, 7_275_264]})
     assert text == "quantity,parameters\ntoken,6488832\ntotal,7275264\n"

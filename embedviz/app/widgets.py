@@ -18,7 +18,7 @@ from plotly.basedatatypes import BaseFigure
 from embedviz.app.errors import localized
 from embedviz.app.i18n import catalog, t
 from embedviz.downsample import log_options  # noqa: F401  (the stops of the pages' log-scale sliders)
-from embedviz.figures.export import figure_csv, file_name, slug
+from embedviz.figures.export import COLUMNS, figure_csv, file_name, slug
 
 BIND = "query-params"
 PRESENT_KEY, IMAGE_KEY = "present", "img"  # presenter switch, toolbar image format (set in embedviz/app/tour.py)
@@ -92,7 +92,8 @@ def plot(fig, *args, key: str | None = None, **kwargs) -> None:
         fig.update_layout(font_size=PRESENT_FONT, title_font_size=PRESENT_FONT + 6, hoverlabel_font_size=PRESENT_FONT)
     image = {"format": st.session_state.get(IMAGE_KEY) or "png", "scale": 2, "filename": slug(title)}
     st.plotly_chart(fig, theme=None, key=key, config={"displaylogo": False, "toImageButtonOptions": image})
-    download_csv(lambda: figure_csv(fig), title, key=key or _csv_key(fig, title))
+    columns = {name: t(f"common.csv_col_{name}") for name in COLUMNS}
+    download_csv(lambda: figure_csv(fig, columns), title, key=key or _csv_key(fig, title))
 
 
 @functools.lru_cache(maxsize=None)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import base64
 import csv
 import io
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 import numpy as np
 import plotly.graph_objects as go
@@ -76,20 +76,27 @@ def _number(value) -> str:
     return "" if value is None else str(value)
 
 
-def figure_csv(figure: go.Figure | dict) -> str:
-    """The figure's traces as one CSV table (see the module docstring for its columns)."""
+# the column names a table gets unless the caller names them in its reader's language (``{n}``: the trace number)
+COLUMNS = {"trace": "trace", "x": "x", "y": "y", "value": "value", "text": "text", "unnamed": "trace {n}"}
+
+
+def figure_csv(figure: go.Figure | dict, columns: Mapping[str, str] | None = None) -> str:
+    """The figure's traces as one CSV table (see the module docstring for its columns); ``columns`` renames the
+    columns of :data:`COLUMNS` (e.g. into the reader's language), any it leaves out keep their English name."""
+    names = {**COLUMNS, **(columns or {})}
     fig = figure if isinstance(figure, go.Figure) else go.Figure(figure)
     traces = list(fig.data)
     x_titles = {_axis_title(fig.layout, getattr(tr, "xaxis", None) or "x") for tr in traces}
     y_titles = {_axis_title(fig.layout, getattr(tr, "yaxis", None) or "y") for tr in traces}
-    x_name = x_titles.pop() if len(x_titles) == 1 and "" not in x_titles else "x"
-    y_name = y_titles.pop() if len(y_titles) == 1 and "" not in y_titles else "y"
+    x_name = x_titles.pop() if len(x_titles) == 1 and "" not in x_titles else names["x"]
+    y_name = y_titles.pop() if len(y_titles) == 1 and "" not in y_titles else names["y"]
     if y_name == x_name:
         x_name, y_name = f"{x_name} (x)", f"{y_name} (y)"
-    table = [(tr.name or f"trace {i + 1}", *row) for i, tr in enumerate(traces) for row in _rows(tr)]
+    table = [(tr.name or names["unnamed"].format(n=i + 1), *row) for i, tr in enumerate(traces) for row in _rows(tr)]
     has_value = any(tr.type == "heatmap" for tr in traces)
     has_text = any(row[4] not in ("", None) for row in table)
-    header = ["trace", x_name, y_name] + (["value"] if has_value else []) + (["text"] if has_text else [])
+    header = [names["trace"], x_name, y_name]
+    header += ([names["value"]] if has_value else []) + ([names["text"]] if has_text else [])
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(header)

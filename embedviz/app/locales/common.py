@@ -30,6 +30,13 @@ STRINGS = {
     "common.dimension": {"en": "dimension", "zh": "维度"},
     "common.token": {"en": "token", "zh": "token"},
     "common.csv": {"en": "CSV", "zh": "CSV"},
+    # a figure's CSV columns (embedviz.figures.export.COLUMNS); x / y are the axis titles when the figure has them
+    "common.csv_col_trace": {"en": "trace", "zh": "系列"},
+    "common.csv_col_x": {"en": "x", "zh": "x"},
+    "common.csv_col_y": {"en": "y", "zh": "y"},
+    "common.csv_col_value": {"en": "value", "zh": "数值"},
+    "common.csv_col_text": {"en": "text", "zh": "标签"},
+    "common.csv_col_unnamed": {"en": "trace {n}", "zh": "系列 {n}"},
     "common.csv_help": {
         "en": "Download the numbers this chart was drawn from (one row per point or cell, named columns).",
         "zh": "下载绘制这张图所用的数据（每个点或格子一行，列有名称）。",
