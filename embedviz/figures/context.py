@@ -40,7 +40,7 @@ def _context_lines(fig: go.Figure, original: int, target: int, labels: Sequence[
     """The trained (original) and the target context length as reference lines, labelled."""
     ends = ("top", "bottom") if axis == "x" else ("left", "right")
     reference_lines(fig, [(original, ORIGINAL_LINE, labels[0], ends[0]), (target, TARGET_LINE, labels[1], ends[1])],
-                     axis=axis, log=log)
+                    axis=axis, log=log)
 
 
 def wavelength_chart(wavelen_before, wavelen_after, kinds, *, original: int, target: int, title: str,
