@@ -48,7 +48,8 @@ def angles_tab(head_dim: int, theta: float, max_len: int, pairing: str) -> None:
     if heat["step"] > 1:
         note += " · " + t("common.showing_every", step=heat["step"])
     plot(figs.angle_heatmap, heat["z"], heat["positions"], heat["pair"], title=t("rope.heat_title"), note=note,
-         x_title=t("common.position"), y_title=t("common.dimension"), hover=t("rope.heat_hover"))
+         x_title=t("common.position"), y_title=t("common.dimension"), hover=t("rope.heat_hover"),
+         row_label=t("rope.heat_row"))
 
 
 @st.fragment

@@ -109,3 +109,20 @@ def test_a_reference_line_label_sits_on_its_line_on_a_log_axis():
     assert shape.y0 == shape.y1 == 4096
     (label,) = [a for a in fig.layout.annotations if a.text == "trained 4,096"]
     assert label.yref == "y" and 10 ** label.y == pytest.approx(4096)
+
+
+def test_a_scale_key_replaces_the_colour_bar_and_its_words_are_the_colour_scales():
+    """Issue 14: a heatmap a slider step redraws may say its fixed -1..1 scale in words (subtitle) instead of a colour
+    bar; the words the app uses (common.scale_key) must be what plotly draws: RdBu_r is blue at -1, white at 0,
+    red at +1 (sampled from plotly's own scale)."""
+    from plotly.colors import sample_colorscale, unlabel_rgb
+
+    from embedviz.app.i18n import catalog
+
+    key = catalog()["common.scale_key"]["en"]
+    fig = figures.heatmap(np.eye(3), title="t", note="n", zmin=-1.0, zmax=1.0, scale_key=key)
+    assert fig.data[0].showscale is False and fig.layout.title.subtitle.text == f"n · {key}"
+    assert figures.heatmap(np.eye(3), title="t").data[0].showscale is not False  # no key: the colour bar stays
+    blue, white, red = (unlabel_rgb(c) for c in sample_colorscale(figures.DIVERGING, [0.0, 0.5, 1.0]))
+    assert key == "colour: blue −1, white 0, red +1"
+    assert blue[2] > 2 * blue[0] and red[0] > 2 * red[2] and min(white) > 230

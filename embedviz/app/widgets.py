@@ -81,8 +81,9 @@ def plot(fig, *args, key: str | None = None, **kwargs) -> None:
     both in the browser, offline. Projecting (the presenter switch) enlarges the figure's text.
     """
     if not isinstance(fig, BaseFigure):
-        if "downsample_note" not in kwargs and _takes(fig, "downsample_note"):
-            kwargs["downsample_note"] = t("common.downsampled")  # the figure code's one note, in the reader's words
+        for name, words in (("downsample_note", "common.downsampled"), ("scale_key", "common.scale_key")):
+            if name not in kwargs and _takes(fig, name):
+                kwargs[name] = t(words)  # the figure code's few words of its own, in the reader's language
         spec = _figure_spec(fig.__module__, fig.__qualname__, args, tuple(sorted(kwargs.items())))
         fig = go.Figure(spec, _validate=False)  # the builder's own figure, validated once when it was built
     elif args or kwargs:

@@ -86,15 +86,23 @@ def heatmap(
     downsample_note: str | None = None,
     reverse_y: bool = True,
     height: int = 460,
+    scale_key: str | None = None,
 ) -> go.Figure:
     """A heatmap of z (rows x cols). Above ``budget`` per axis, blocks are averaged and the subtitle says so in
-    ``downsample_note``, a translated template with {rs} and {cs} (``plot()`` passes the reader's one)."""
+    ``downsample_note``, a translated template with {rs} and {cs} (``plot()`` passes the reader's one).
+
+    ``scale_key``: the colour scale in the reader's words (e.g. "colour: blue −1, white 0, red +1", for a fixed
+    zmin..zmax) ends the subtitle instead of a colour bar. For a heatmap a slider step redraws: the colour bar is
+    the costliest part of plotly's redraw (its labels are measured, then the margins pushed and laid out again).
+    """
     z = np.asarray(z, dtype=np.float64)
     z, rs, cs = block_mean(z, budget, budget)
     if rs > 1 or cs > 1:
         extra = downsample_template(downsample_note).format(rs=rs, cs=cs)
         note = f"{note} · {extra}" if note else extra
         x, y = _downsampled_labels(x, cs), _downsampled_labels(y, rs)
+    if scale_key:
+        note = f"{note} · {scale_key}" if note else scale_key
     fig = new_figure(title, note=note, x_title=x_title, y_title=y_title, height=height)
     fig.add_trace(
         go.Heatmap(
@@ -106,6 +114,7 @@ def heatmap(
             zmin=zmin,
             zmax=zmax,
             colorbar=dict(title=dict(text=colorbar_title)),
+            showscale=not scale_key,
             hoverongaps=False,
         )
     )

@@ -12,12 +12,15 @@ DASHES = ("solid", "dash", "dot", "dashdot")
 LEGEND_BELOW = dict(orientation="h", yanchor="top", y=-0.3, xanchor="left", x=0.0)  # keeps the subtitle clear
 
 
-def encoding_heatmap(z, positions, dims, *, title: str, x_title: str, y_title: str, note: str | None = None,
-                     downsample_note: str | None = None):
-    """The encoding as position (x) by dimension (y), like text 003's imshow(pe.T): fast stripes at the top."""
+def encoding_heatmap(z, positions, dims, *, title: str, x_title: str, y_title: str, scale_key: str,
+                     note: str | None = None, downsample_note: str | None = None):
+    """The encoding as position (x) by dimension (y), like text 003's imshow(pe.T): fast stripes at the top.
+
+    ``scale_key`` (the fixed -1..1 scale in words) ends the subtitle instead of a colour bar: a slider step redraws
+    this chart, and the colour bar was its costliest part."""
     fig = heatmap(z, x=np.asarray(positions), y=[str(d) for d in dims], title=title, x_title=x_title,
                   y_title=y_title, note=note, zmin=-1.0, zmax=1.0, colorbar_title="PE",
-                  downsample_note=downsample_note)
+                  downsample_note=downsample_note, scale_key=scale_key)
     fig.update_yaxes(type="category", nticks=min(len(dims), 16))
     return fig
 

@@ -265,7 +265,8 @@ def test_one_chinese_term_per_idea(idea):
 
 def test_an_averaged_figure_says_so_in_the_readers_language():
     """plot(builder, ...) hands the figure code the reader's "block-averaged" note: a sinusoidal table wider than
-    the cell budget (d_model 4,096) is averaged, and its subtitle says so in Chinese."""
+    the cell budget (d_model 4,096) is averaged, and its subtitle says so in Chinese, followed by the colour scale
+    in words (the encoding heatmap has no colour bar since issue 14)."""
     def script():
         import numpy as np
 
@@ -280,4 +281,4 @@ def test_an_averaged_figure_says_so_in_the_readers_language():
     at.run()
     pt.ok(at)
     subtitle = pt.specs(at)[0]["layout"]["title"]["subtitle"]["text"]
-    assert subtitle == "按 12×1 的块取平均以适应屏幕", subtitle  # ceil(4096 / 352) = 12 rows per block
+    assert subtitle == "按 12×1 的块取平均以适应屏幕 · 颜色：蓝 −1，白 0，红 +1", subtitle  # ceil(4096 / 352) = 12 rows

@@ -4,8 +4,10 @@ Each section is a tab bound to ?rope_tab= (only the open tab runs), so a test op
 checks; the shared controls are checked on every tab.
 """
 import json
+import math
 import re
 
+import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -131,8 +133,8 @@ def test_everything_at_its_maximum_at_once():
     at.run()
     pt.ok(at)
     heat = pt.chart(at, "cos(m·ω_i)")
-    # 131072 positions strided to at most 256 columns: every 512th, and the subtitle says so
-    expected = catalog()["common.showing_every"]["en"].format(step=512)
+    # 131072 positions strided to at most 128 columns: every 1024th, and the subtitle says so
+    expected = catalog()["common.showing_every"]["en"].format(step=1024)
     assert expected in heat["layout"]["title"]["subtitle"]["text"]
     assert {code: len(c) for code, c in every_tab(at).items()} == CHARTS
 
@@ -206,3 +208,57 @@ def test_chinese():
     assert pt.is_chinese(at.title[0].value)
     assert at.title[0].value != pt.page("rope").run().title[0].value
     assert [m.value for m in at.metric] == ["0.2127", "0.2127", "-0.3484"]
+
+
+def _heat(**session) -> tuple[dict, np.ndarray, np.ndarray]:
+    """The angle heatmap as sent, its positions (x) and its cells (rows = dimensions)."""
+    at = pt.page("rope", session=session).run()
+    pt.ok(at)
+    figure = pt.chart(at, "cos(m·ω_i)")
+    trace = figure["data"][0]
+    x = pt.values(trace["x"]).astype(np.float64)
+    z = pt.values(trace["z"]).astype(np.float64).reshape(len(trace["y"]), x.size)
+    return figure, x, z
+
+
+@pytest.mark.parametrize("pairing", ["half", "interleaved"])
+def test_heatmap_hover_names_each_rows_pair_and_the_cell_value(pairing):
+    """Issue 14: the pair comes from the row's label (one per row), not a per-cell array; the hover still shows the
+    dimension, its pair and cos(m ω_i), checked against the pairing's definition and cos by hand."""
+    head_dim, theta = 64, 500_000.0
+    figure, x, z = _heat(rope_pairing=pairing, rope_hd=head_dim, rope_theta=theta)
+    trace = figure["data"][0]
+    assert "customdata" not in trace
+    assert "%{y}" in trace["hovertemplate"] and "%{z:.3f}" in trace["hovertemplate"]
+    half = head_dim // 2
+    for d, label in enumerate(trace["y"]):
+        i = (d if d < half else d - half) if pairing == "half" else d // 2  # half: (i, i + d/2); interleaved: (2i, 2i+1)
+        assert label == f"dimension {d} (pair {i})"
+        omega = theta ** (-2 * i / head_dim)
+        for c in (0, 1, 57, x.size - 1):
+            assert z[d, c] == pytest.approx(math.cos(x[c] * omega), abs=1e-6)
+    # the axis still reads by dimension number
+    axis = figure["layout"]["yaxis"]
+    assert axis["ticktext"][:3] == ["0", "4", "8"] and axis["tickvals"][:2] == [trace["y"][0], trace["y"][4]]
+
+
+def test_heatmap_hover_in_chinese_names_the_pair():
+    at = pt.page("rope", lang="zh").run()
+    pt.ok(at)
+    rows = [f for f in pt.specs(at) if f["data"] and f["data"][0]["type"] == "heatmap"][0]["data"][0]["y"]
+    assert rows[65] == "维度 65（第 1 对）"  # head_dim 128, half pairing: dims 1 and 65 are pair 1
+
+
+def test_strided_heatmap_shows_every_sign_change_of_every_row():
+    """The default window (256 positions) is drawn at every 2nd position (ANGLE_HEATMAP_POSITIONS): the fastest
+    pair turns 1 rad per position, 2 rad per column < pi, so no row aliases: each row changes sign exactly as often
+    as the same row drawn at every position (counted by hand with math.cos)."""
+    _, x, z = _heat()
+    assert x[1] - x[0] == 2 and x[-1] == 254
+    half = 64
+    for d in range(128):
+        omega = 10_000.0 ** (-2 * (d % half) / 128)
+        full = [math.cos(m * omega) for m in range(int(x[-1]) + 1)]
+        changes = sum((a > 0) != (b > 0) for a, b in zip(full, full[1:]))
+        shown = sum((a > 0) != (b > 0) for a, b in zip(z[d], z[d][1:]))
+        assert shown == changes, d

@@ -189,3 +189,29 @@ def test_lesson_button_opens_the_lesson_tables():
     at.button(key="sin_lesson").click().run()
     pt.ok(at)
     assert at.session_state["sin_tab"] == catalog()["sin.tab_lesson"]["en"] and len(at.dataframe) == 2
+
+
+def test_wide_encoding_heatmap_shows_every_fourth_pair_fast_to_slow():
+    """Issue 14: the encoding heatmap a slider step redraws keeps at most 64 (sin, cos) pairs (128 rows). At D = 512
+    (256 pairs) it draws pairs 0, 4, 8, ...: each row is sin / cos(p * base^(-2i/D)) of its pair (by hand with
+    math), the subtitle says one pair in four, and the picture keeps its structure: rows slow down from top to
+    bottom (each sin row changes sign no more often than the one above it)."""
+    import math
+
+    at = pt.page("sinusoidal", session={"sin_d": 512, "sin_L": 1024})
+    at.run()
+    pt.ok(at)
+    figure = pt.spec(at.get("plotly_chart")[0])
+    trace = figure["data"][0]
+    assert catalog()["sin.every_pair"]["en"].format(step=4) in figure["layout"]["title"]["subtitle"]["text"]
+    rows = [int(label) for label in trace["y"]]
+    assert rows == [d for i in range(0, 256, 4) for d in (2 * i, 2 * i + 1)]  # 128 rows
+    x = pt.values(trace["x"]).astype(np.float64)
+    z = pt.values(trace["z"]).astype(np.float64).reshape(len(rows), x.size)
+    for r, d in enumerate(rows):
+        omega = 10_000.0 ** (-2 * (d // 2) / 512)
+        wave = math.sin if d % 2 == 0 else math.cos
+        for c in (0, 1, 100, x.size - 1):
+            assert z[r, c] == pytest.approx(wave(x[c] * omega), abs=1e-6)
+    changes = [int(np.sum(np.diff(np.sign(z[r])) != 0)) for r in range(0, len(rows), 2)]  # sin rows
+    assert changes == sorted(changes, reverse=True) and changes[0] > 100 and changes[-1] <= 1

@@ -22,6 +22,10 @@ STRINGS = {
         "en": "block-averaged {rs}×{cs} cells to fit the screen",
         "zh": "按 {rs}×{cs} 的块取平均以适应屏幕",
     },
+    "common.scale_key": {  # a heatmap on the fixed -1..1 diverging scale (RdBu_r) says it in words, no colour bar
+        "en": "colour: blue −1, white 0, red +1",
+        "zh": "颜色：蓝 −1，白 0，红 +1",
+    },
     "common.grad_norm": {"en": "|grad|", "zh": "|梯度|"},
     "common.pc_axes": {"en": "PC 1|PC 2", "zh": "主成分 1|主成分 2"},  # the PCA pictures' axes, split at "|"
     "common.bias": {"en": "bias", "zh": "偏置"},

@@ -74,9 +74,10 @@ STRINGS = {
         "zh": "同一维度对的两个维度条纹相同；配对方式决定它们是哪两行",
     },
     "rope.heat_hover": {
-        "en": "position %{x}<br>dimension %{y} (pair %{customdata})<br>cos = %{z:.3f}",
-        "zh": "位置 %{x}<br>维度 %{y}（第 %{customdata} 对）<br>cos = %{z:.3f}",
+        "en": "position %{x}<br>%{y}<br>cos = %{z:.3f}",
+        "zh": "位置 %{x}<br>%{y}<br>cos = %{z:.3f}",
     },
+    "rope.heat_row": {"en": "dimension {d} (pair {i})", "zh": "维度 {d}（第 {i} 对）"},
     "rope.window_clipped": {
         "en": "The context has only {length} positions, so the heatmap shows those.",
         "zh": "上下文只有 {length} 个位置，热力图就显示这些。",
