@@ -30,7 +30,7 @@ CONFIG_URL_KEY = "ctx_cfgz"  # the pasted config in the URL, zlib-compressed and
 CONFIG_URL_CHARS = 6_000
 
 # the sections below the shared controls, one per tab (lazy: only the open one runs and is sent)
-TAB_CODES = ("pairs", "ratio", "turns", "decay", "calc")
+TAB_CODES = ("pairs", "method", "ratio", "turns", "decay", "calc")
 TAB_KEY = "ctx_tab"
 
 # widget ranges (a config outside them is refused with a message rather than clamped)
@@ -160,8 +160,17 @@ def sync(source: str, config_text: str, settings: dict[str, Any]) -> None:
     if state.get(APPLIED) != signature:
         values = widget_values(settings)
         if APPLIED in state or not any(key in st.query_params for key in values):
-            state.update(values)
+            # only the values that differ: a widget given its own value again would be redrawn on the next rerun
+            state.update({key: value for key, value in values.items() if _differs(key, value)})
         state[APPLIED] = signature
+
+
+def _differs(key: str, value: Any) -> bool:
+    """Whether widget ``key`` would show something else than ``value`` without being told."""
+    state = st.session_state
+    if key in state:
+        return state[key] != value
+    return key in st.query_params or value != DEFAULTS[key]
 
 
 def request_reset() -> None:
