@@ -85,7 +85,7 @@ with st.container():
 status = st.container()  # what was changed, the current length, warnings
 if changed := view.changes(settings, method):
     left, right = status.columns([6, 1])
-    items = [t("ctx.change_item", name=name, now=now, was=was) for name, now, was in changed]
+    items = [t("ctx.change_item", name=name, was=was) for name, was in changed]  # the widgets show the new values
     left.caption(t("ctx.changed", source=source, changes=", ".join(items)))
     right.button(t("ctx.reset"), on_click=view.request_reset, key="ctx_reset")
 
@@ -124,17 +124,16 @@ def pairs_tab() -> None:
         st.caption(t("ctx.overshoot", unscaled=f"{v.overshoot_unscaled:.3g}", scaled=f"{v.overshoot_scaled:.3g}",
                      method=method))
 
-    def result() -> str:  # built only when the button is pressed
+    def result() -> str:  # the chart's CSV: one row per pair, built only when the button is pressed
         return table_csv({t("ctx.pair_axis"): list(range(pairs)), t("ctx.wave_before"): v.wavelen_before.tolist(),
                           t("tour.csv_after", method=method): v.wavelen_after.tolist(),
                           t("ctx.ratio_axis"): v.ratio.tolist(), t("tour.csv_kind"): list(v.kinds)})
 
-    download_csv(result, t("ctx.wave_title", method=method), key="ctx_result_csv")
     plot(figs.wavelength_chart,
         v.wavelen_before, v.wavelen_after, v.kinds, original=int(original), target=int(target),
         title=t("ctx.wave_title", method=method), x_title=t("ctx.pair_axis"), y_title=t("ctx.wave_axis"),
         before_name=t("ctx.wave_before"), kind_names=kind_names, context_labels=lines, hover=t("ctx.wave_hover"),
-        note=t("ctx.wave_note"),
+        note=t("ctx.wave_note"), csv=result, key="ctx_wave",
     )
     notice("ctx.notice")
 

@@ -238,15 +238,17 @@ def _shown(value: Any) -> str:
     return f"{int(value):,}" if float(value).is_integer() else f"{value:g}"
 
 
-def changes(settings: dict[str, Any], method: str) -> list[tuple[str, str, str]]:
-    """(name, now, source's value), formatted, of each shown setting the user moved away from the source."""
+def changes(settings: dict[str, Any], method: str) -> list[tuple[str, str]]:
+    """(name, source's value), formatted, of each shown setting the user moved away from the source.
+
+    Not the new value: the widget shows it, and a line that repeats it would be redrawn on every step."""
     state, out = st.session_state, []
     names = [*MAIN_KEYS, *context_extension.METHOD_DEFAULTS.get(method, {})]
     source_values = {**{n: settings[n] for n in MAIN_KEYS}, **settings["params"]}
     for name in names:
         key = MAIN_KEYS.get(name) or PARAM_KEYS[name]
         if key in state and state[key] != source_values[name]:
-            out.append((name, _shown(state[key]), _shown(source_values[name])))
+            out.append((name, _shown(source_values[name])))
     return out
 
 

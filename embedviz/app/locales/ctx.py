@@ -129,7 +129,7 @@ STRINGS = {
         "zh": "模型当前在读 {seq_len} 个 token：{method} 会按这个长度重新计算频率。",
     },
     "ctx.changed": {"en": "Changed from {source}: {changes}.", "zh": "相对 {source} 的改动：{changes}。"},
-    "ctx.change_item": {"en": "{name} {now} (was {was})", "zh": "{name} {now}（原为 {was}）"},
+    "ctx.change_item": {"en": "{name} (was {was})", "zh": "{name}（原为 {was}）"},
     "ctx.reset": {"en": "Reset", "zh": "恢复"},
     "ctx.beyond": {
         "en": "The target ({target}) is longer than trained length × factor = {covered}: the interpolated pairs "
