@@ -95,3 +95,17 @@ def test_no_figure_builder_has_words_of_its_own():
         if any(w in p.name for w in words) and isinstance(p.default, str) and any(c.isalpha() for c in p.default)
     ]
     assert not found, found
+
+
+def test_a_constant_curve_is_sent_as_its_two_ends():
+    """The PI bound is one value over s: two points draw the same line; the other curve keeps every point."""
+    from embedviz.figures import layers
+
+    s = np.linspace(0, 8192, 1_500)
+    wiggle = 2 + np.sin(s / 300)
+    fig = layers.two_curves(s, ("flat", np.full(s.shape, 0.25)), ("wiggle", wiggle), title="t", x_title="s",
+                            y_title="b")
+    flat, curve = fig.data
+    assert list(flat.x) == [0.0, 8192.0] and list(flat.y) == [0.25, 0.25]
+    np.testing.assert_allclose(np.asarray(curve.y, dtype=np.float64), wiggle, rtol=1e-6)
+    assert len(curve.x) == 1_500
