@@ -65,24 +65,27 @@ head_dim = cols[3].slider(t("ctx.head_dim"), *view.HEAD_DIM, defaults["ctx_hd"],
 theta = cols[4].number_input(t("ctx.theta"), *view.THETA, defaults["ctx_theta"], step=10_000.0, format="%.0f",
                              key="ctx_theta", bind=BIND)
 
-params = {}
-if names := view.method_params(method):
-    st.markdown(f"**{t('ctx.params_header', method=method)}**")
-    for col, name in zip(st.columns(max(len(names), 4)), names):
-        key, lo, hi, step = view.PARAM_SPECS[name]
-        label, help_text = t(f"ctx.p_{name}"), t(f"ctx.p_{name}_help")
-        if name == "truncate":
-            params[name] = col.toggle(label, defaults[key], key=key, help=help_text, bind=BIND)
-        else:
-            params[name] = col.number_input(label, lo, hi, defaults[key], step=step, key=key, help=help_text, bind=BIND)
-ratio = 1.0
-if method in view.SEQ_LEN_METHODS:
-    ratio = st.select_slider(t("ctx.ratio"), view.RATIOS, value=defaults["ctx_ratio"], format_func=lambda r: f"{r:g}×",
-                             key="ctx_ratio", bind=BIND)
-
+# Fixed slots: rows that come and go (a method's parameters, what was changed, warnings) live in containers that
+# are always there, so the tabs below keep their place and a step does not redraw them as new elements.
+params, ratio = {}, 1.0
+with st.container():
+    if names := view.method_params(method):
+        st.markdown(f"**{t('ctx.params_header', method=method)}**")
+        for col, name in zip(st.columns(max(len(names), 4)), names):
+            key, lo, hi, step = view.PARAM_SPECS[name]
+            label, help_text = t(f"ctx.p_{name}"), t(f"ctx.p_{name}_help")
+            if name == "truncate":
+                params[name] = col.toggle(label, defaults[key], key=key, help=help_text, bind=BIND)
+            else:
+                params[name] = col.number_input(label, lo, hi, defaults[key], step=step, key=key, help=help_text,
+                                                bind=BIND)
+    if method in view.SEQ_LEN_METHODS:
+        ratio = st.select_slider(t("ctx.ratio"), view.RATIOS, value=defaults["ctx_ratio"],
+                                 format_func=lambda r: f"{r:g}×", key="ctx_ratio", bind=BIND)
+status = st.container()  # what was changed, the current length, warnings
 if changed := view.changes(settings, method):
-    left, right = st.columns([6, 1])
-    items = [t("ctx.change_item", name=name, now=now, was=was) for name, now, was in changed]
+    left, right = status.columns([6, 1])
+    items = [t("ctx.change_item", name=name, was=was) for name, was in changed]  # the widgets show the new values
     left.caption(t("ctx.changed", source=source, changes=", ".join(items)))
     right.button(t("ctx.reset"), on_click=view.request_reset, key="ctx_reset")
 
@@ -95,37 +98,52 @@ except ValueError as error:
 v, seq_len = ext["view"], ext["seq_len"]
 pairs = len(v.kinds)
 if seq_len is not None:
-    st.caption(t("ctx.ratio_caption", seq_len=human_number(seq_len), method=method))
+    status.caption(t("ctx.ratio_caption", seq_len=human_number(seq_len), method=method))
 if target <= original:
-    st.warning(t("ctx.not_longer"))
+    status.warning(t("ctx.not_longer"))
 elif beyond := context_extension.beyond_factor(method, int(original), int(target), float(factor)):
-    st.warning(t("ctx.beyond", target=human_number(target), covered=human_number(beyond["covered"]),
-                 times=f"{beyond['times']:.3g}"))
+    status.warning(t("ctx.beyond", target=human_number(target), covered=human_number(beyond["covered"]),
+                     times=f"{beyond['times']:.3g}"))
 kind_names = {k: t(f"ctx.{k}") for k in figs.KINDS}
 lines = [t("ctx.trained_line", length=human_number(original)), t("ctx.target_line", length=human_number(target))]
 
 
 def pairs_tab() -> None:
-    """What the method does, its numbers, and which pairs it stretches (the wavelength chart)."""
-    st.subheader(t(f"ctx.m_{method}_title"))
-    st.markdown(t(f"ctx.m_{method}"))
-    st.latex(rope_scaling.LATEX[method])
-    m = st.columns(4)
+    """Which pairs the method stretches (the wavelength chart) and how many meet angles training never showed.
+
+    The method's text and formulas sit in their own tab: this view is light to open and to redraw on a step."""
+    m = st.columns(3)
     help_unseen = t("ctx.unseen_help", length=human_number(v.length))
     m[0].metric(t("ctx.unseen_without"), f"{int(v.unseen_unscaled.sum())} / {pairs}", help=help_unseen)
     m[1].metric(t("ctx.unseen_with", method=method), f"{int(v.unseen_scaled.sum())} / {pairs}", help=help_unseen)
-    m[2].metric(t("ctx.attention"), f"{v.attention_factor:.4f}", help=t("ctx.attention_help"))
     if v.base is not None:
-        m[3].metric(t("ctx.base"), human_number(round(v.base)))
+        m[2].metric(t("ctx.base"), human_number(round(v.base)))
     else:
-        m[3].metric(t("ctx.kinds"), " / ".join(str(v.kinds.count(k)) for k in figs.KINDS))
+        m[2].metric(t("ctx.kinds"), " / ".join(str(v.kinds.count(k)) for k in figs.KINDS))
     if v.overshoot_unscaled > 1:
         st.caption(t("ctx.overshoot", unscaled=f"{v.overshoot_unscaled:.3g}", scaled=f"{v.overshoot_scaled:.3g}",
                      method=method))
-    result = {t("ctx.pair_axis"): list(range(pairs)), t("ctx.wave_before"): v.wavelen_before.tolist(),
-              t("tour.csv_after", method=method): v.wavelen_after.tolist(), t("ctx.ratio_axis"): v.ratio.tolist(),
-              t("tour.csv_kind"): list(v.kinds)}
-    download_csv(table_csv(result), t("ctx.wave_title", method=method), key="ctx_result_csv")
+
+    def result() -> str:  # the chart's CSV: one row per pair, built only when the button is pressed
+        return table_csv({t("ctx.pair_axis"): list(range(pairs)), t("ctx.wave_before"): v.wavelen_before.tolist(),
+                          t("tour.csv_after", method=method): v.wavelen_after.tolist(),
+                          t("ctx.ratio_axis"): v.ratio.tolist(), t("tour.csv_kind"): list(v.kinds)})
+
+    plot(figs.wavelength_chart,
+        v.wavelen_before, v.wavelen_after, v.kinds, original=int(original), target=int(target),
+        title=t("ctx.wave_title", method=method), x_title=t("ctx.pair_axis"), y_title=t("ctx.wave_axis"),
+        before_name=t("ctx.wave_before"), kind_names=kind_names, context_labels=lines, hover=t("ctx.wave_hover"),
+        note=t("ctx.wave_note"), csv=result, key="ctx_wave",
+    )
+    notice("ctx.notice")
+
+
+def method_tab() -> None:
+    """What the method does: its text, its formula, and what it does to attention."""
+    st.subheader(t(f"ctx.m_{method}_title"))
+    st.markdown(t(f"ctx.m_{method}"))
+    st.latex(rope_scaling.LATEX[method])
+    st.metric(t("ctx.attention"), f"{v.attention_factor:.4f}", help=t("ctx.attention_help"))
     attention_formula = rope_scaling.attention_factor_latex(method, factor=float(factor), original=int(original),
                                                             params=params, value=v.attention_factor)
     if attention_formula:
@@ -134,14 +152,6 @@ def pairs_tab() -> None:
                      logit=f"{logit_scale(v.attention_factor):.4f}"))
     else:
         st.caption(t("ctx.attention_none", method=method))
-    st.subheader(t("ctx.wave_header"))
-    plot(figs.wavelength_chart,
-        v.wavelen_before, v.wavelen_after, v.kinds, original=int(original), target=int(target),
-        title=t("ctx.wave_title", method=method), x_title=t("ctx.pair_axis"), y_title=t("ctx.wave_axis"),
-        before_name=t("ctx.wave_before"), kind_names=kind_names, context_labels=lines, hover=t("ctx.wave_hover"),
-        note=t("ctx.wave_note"),
-    )
-    notice("ctx.notice")
     with st.expander(t("ctx.all_methods")):
         st.markdown(t("ctx.about"))
 
@@ -207,7 +217,7 @@ def calculator_tab(head_dim: int, target: int) -> None:
 
 # 3. one section per tab; bound tabs are lazy: only the open one runs and is sent, and it is in the URL
 tabs = bound_tabs(view.TAB_KEY, [f"ctx.tab_{code}" for code in view.TAB_CODES])
-sections = (pairs_tab, ratio_tab, turns_tab, decay_tab, lambda: calculator_tab(int(head_dim), int(target)))
+sections = (pairs_tab, method_tab, ratio_tab, turns_tab, decay_tab, lambda: calculator_tab(int(head_dim), int(target)))
 for tab, render in zip(tabs, sections, strict=True):
     if tab.open:
         with tab:

@@ -126,3 +126,17 @@ def test_a_scale_key_replaces_the_colour_bar_and_its_words_are_the_colour_scales
     blue, white, red = (unlabel_rgb(c) for c in sample_colorscale(figures.DIVERGING, [0.0, 0.5, 1.0]))
     assert key == "colour: blue −1, white 0, red +1"
     assert blue[2] > 2 * blue[0] and red[0] > 2 * red[2] and min(white) > 230
+
+
+def test_a_constant_curve_is_sent_as_its_two_ends():
+    """The PI bound is one value over s: two points draw the same line; the other curve keeps every point."""
+    from embedviz.figures import layers
+
+    s = np.linspace(0, 8192, 1_500)
+    wiggle = 2 + np.sin(s / 300)
+    fig = layers.two_curves(s, ("flat", np.full(s.shape, 0.25)), ("wiggle", wiggle), title="t", x_title="s",
+                            y_title="b")
+    flat, curve = fig.data
+    assert list(flat.x) == [0.0, 8192.0] and list(flat.y) == [0.25, 0.25]
+    np.testing.assert_allclose(np.asarray(curve.y, dtype=np.float64), wiggle, rtol=1e-6)
+    assert len(curve.x) == 1_500

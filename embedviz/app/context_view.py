@@ -30,7 +30,7 @@ CONFIG_URL_KEY = "ctx_cfgz"  # the pasted config in the URL, zlib-compressed and
 CONFIG_URL_CHARS = 6_000
 
 # the sections below the shared controls, one per tab (lazy: only the open one runs and is sent)
-TAB_CODES = ("pairs", "ratio", "turns", "decay", "calc")
+TAB_CODES = ("pairs", "method", "ratio", "turns", "decay", "calc")
 TAB_KEY = "ctx_tab"
 
 # widget ranges (a config outside them is refused with a message rather than clamped)
@@ -160,8 +160,17 @@ def sync(source: str, config_text: str, settings: dict[str, Any]) -> None:
     if state.get(APPLIED) != signature:
         values = widget_values(settings)
         if APPLIED in state or not any(key in st.query_params for key in values):
-            state.update(values)
+            # only the values that differ: a widget given its own value again would be redrawn on the next rerun
+            state.update({key: value for key, value in values.items() if _differs(key, value)})
         state[APPLIED] = signature
+
+
+def _differs(key: str, value: Any) -> bool:
+    """Whether widget ``key`` would show something else than ``value`` without being told."""
+    state = st.session_state
+    if key in state:
+        return state[key] != value
+    return key in st.query_params or value != DEFAULTS[key]
 
 
 def request_reset() -> None:
@@ -229,15 +238,17 @@ def _shown(value: Any) -> str:
     return f"{int(value):,}" if float(value).is_integer() else f"{value:g}"
 
 
-def changes(settings: dict[str, Any], method: str) -> list[tuple[str, str, str]]:
-    """(name, now, source's value), formatted, of each shown setting the user moved away from the source."""
+def changes(settings: dict[str, Any], method: str) -> list[tuple[str, str]]:
+    """(name, source's value), formatted, of each shown setting the user moved away from the source.
+
+    Not the new value: the widget shows it, and a line that repeats it would be redrawn on every step."""
     state, out = st.session_state, []
     names = [*MAIN_KEYS, *context_extension.METHOD_DEFAULTS.get(method, {})]
     source_values = {**{n: settings[n] for n in MAIN_KEYS}, **settings["params"]}
     for name in names:
         key = MAIN_KEYS.get(name) or PARAM_KEYS[name]
         if key in state and state[key] != source_values[name]:
-            out.append((name, _shown(state[key]), _shown(source_values[name])))
+            out.append((name, _shown(source_values[name])))
     return out
 
 

@@ -70,7 +70,7 @@ def page_header(prefix: str, formula: str | None = None) -> None:
         st.caption(t(f"{prefix}.formula_caption"))
 
 
-def plot(fig, *args, key: str | None = None, **kwargs) -> None:
+def plot(fig, *args, key: str | None = None, csv: Callable[[], str] | None = None, **kwargs) -> None:
     """Show a figure with the embedviz template as drawn (theme=None), full width, with its data as CSV below it.
 
     ``plot(builder, *args, **kwargs)`` (a function of ``embedviz.figures``, not its result) builds the figure
@@ -79,6 +79,8 @@ def plot(fig, *args, key: str | None = None, **kwargs) -> None:
     cache about 10 ms (each caller gets its own copy). The arguments are what the builder takes.
     The toolbar's camera saves a slide-ready PNG at 2x scale, or an SVG (the sidebar's image format); plotly.js draws
     both in the browser, offline. Projecting (the presenter switch) enlarges the figure's text.
+    ``csv``: a function giving the CSV instead of the traces' rows (one row per item with every column the chart
+    was drawn from), so a chart has one CSV button, not two: each button is redrawn on every rerun.
     """
     if not isinstance(fig, BaseFigure):
         for name, words in (("downsample_note", "common.downsampled"), ("scale_key", "common.scale_key")):
@@ -94,7 +96,7 @@ def plot(fig, *args, key: str | None = None, **kwargs) -> None:
     image = {"format": st.session_state.get(IMAGE_KEY) or "png", "scale": 2, "filename": slug(title)}
     st.plotly_chart(fig, theme=None, key=key, config={"displaylogo": False, "toImageButtonOptions": image})
     columns = {name: t(f"common.csv_col_{name}") for name in COLUMNS}
-    download_csv(lambda: figure_csv(fig, columns), title, key=key or _csv_key(fig, title))
+    download_csv(csv or (lambda: figure_csv(fig, columns)), title, key=key or _csv_key(fig, title))
 
 
 @functools.lru_cache(maxsize=None)

@@ -113,11 +113,17 @@ def mrope_band(axes: np.ndarray, wavelengths: np.ndarray, axis_names: Sequence[s
 
 def two_curves(x, first: tuple[str, np.ndarray], second: tuple[str, np.ndarray], *, title: str, x_title: str,
                y_title: str, log_y: bool = False, note: str | None = None) -> go.Figure:
-    """Two named curves over the same x (the PI bound against the extrapolation bound; a temperature)."""
+    """Two named curves over the same x (the PI bound against the extrapolation bound; a temperature).
+
+    A constant curve (the PI bound) is drawn from its two ends: the same line, without 1,500 equal points."""
     fig = new_figure(title, note=note, x_title=x_title, y_title=y_title)
+    x = np.asarray(x)
     for (name, values), color in ((first, COLORWAY[2]), (second, COLORWAY[1])):
         if values is not None:
-            fig.add_trace(go.Scatter(x=f32(x), y=f32(values), name=name, mode="lines", line=dict(color=color)))
+            values = np.asarray(values)
+            ends = len(values) > 2 and bool(np.all(values == values[0]))
+            fig.add_trace(go.Scatter(x=f32(x[[0, -1]] if ends else x), y=f32(values[[0, -1]] if ends else values),
+                                     name=name, mode="lines", line=dict(color=color)))
     if log_y:
         fig.update_yaxes(type="log")
     fig.update_layout(legend=LEGEND_BELOW, margin=dict(l=60, r=20, t=80, b=110))

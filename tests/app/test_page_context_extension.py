@@ -81,7 +81,8 @@ def test_default_view_is_position_interpolation_on_llama2():
                                                   "ctx_theta": 10_000.0}
     assert at.slider(key="ctx_hd").value == p.head_dim == 128
     assert not any("(was " in c.value for c in at.caption)  # the default is the source's own view
-    assert len(at.get("plotly_chart")) == 1  # the first tab: the method and its pairs
+    assert len(at.get("plotly_chart")) == 1  # the first tab: which pairs the method stretches
+    assert not at.latex  # the method's text and formulas wait in their own tab
     d, theta, trained = p.head_dim, p.rope_theta, p.pretrained_length
     # pair i never closed a turn in 4,096 tokens when 2 pi theta^(2i/d) > 4096: i >= 46, 18 pairs; x4 brings
     # each of them to 4x its largest trained angle, PI (every w / 4 over 4 x 4,096) to exactly 1x
@@ -89,15 +90,18 @@ def test_default_view_is_position_interpolation_on_llama2():
     assert unseen == 18
     assert pt.metric(at, "pairs meeting unseen angles") == f"{unseen} / {d // 2}"
     assert pt.metric(at, "… with linear") == f"0 / {d // 2}"
-    assert pt.metric(at, "attention factor") == "1.0000"
     assert pt.metric(at, "kept / blended / interpolated") == f"0 / 0 / {d // 2}"
     assert any("4× its largest trained angle without scaling, 1× with linear" in c.value for c in at.caption)
-    assert any("linear leaves attention alone" in c.value for c in at.caption)
     # the wavelength chart: every pair's wavelength x 4, pair by pair
     expected = [4 * 2 * math.pi * theta ** (2 * i / d) for i in range(d // 2)]
     np.testing.assert_allclose(_after_wavelengths(pt.specs(at)[0]), expected, rtol=1e-6)
     assert "linear" in pt.titles(at)[0]
+    _open_tab(at, "method")
+    pt.ok(at)
     assert any("Position interpolation" in s.value for s in at.subheader)
+    assert any("\\frac{\\omega_i}{s}" in latex.value for latex in at.latex)  # w_i' = w_i / s
+    assert pt.metric(at, "attention factor") == "1.0000"
+    assert any("linear leaves attention alone" in c.value for c in at.caption)
 
 
 def test_yarn_preset_on_qwen3_to_128k():
@@ -106,14 +110,10 @@ def test_yarn_preset_on_qwen3_to_128k():
     assert at.segmented_control(key="ctx_method").value == "yarn"
     assert "longrope" not in at.segmented_control(key="ctx_method").options
     assert any("LongRoPE is not offered" in c.value for c in at.caption)
-    # YaRN's temperature for s = 4, written out: 0.1 ln 4 + 1, on q and on k; the logits get its square
-    assert pt.metric(at, "attention factor") == f"{0.1 * math.log(4) + 1:.4f}" == "1.1386"
-    assert any("1.1386² = 1.2965" in c.value for c in at.caption)
     # Qwen3's theta 1e6, 32K: pair i never closes a turn when 2 pi 1e6^(i/64) > 32768 -> i >= 40: 24 pairs;
     # YaRN (4 x 32K = 128K exactly) shows none of them a new angle
     assert pt.metric(at, "pairs meeting unseen angles") == "24 / 64"
     assert pt.metric(at, "… with yarn") == "0 / 64"
-    assert any("0.1\\ln 4 + 1 = 1.1386" in latex.value for latex in at.latex)
     # YaRN's ramp by turns in training, r = L / wavelength: r > beta_fast = 32 kept, r < beta_slow = 1 fully
     # interpolated; its ends are the pair indices d ln(L / (beta 2 pi)) / (2 ln theta), floored and ceiled
     d, theta, trained = 128, 1e6, 32_768
@@ -129,6 +129,12 @@ def test_yarn_preset_on_qwen3_to_128k():
     for spec in _all_specs(at):
         assert spec["layout"]["title"]["text"]
         assert len(json.dumps(spec)) < 1_000_000
+    # YaRN's temperature for s = 4, written out: 0.1 ln 4 + 1, on q and on k; the logits get its square
+    _open_tab(at, "method")
+    pt.ok(at)
+    assert pt.metric(at, "attention factor") == f"{0.1 * math.log(4) + 1:.4f}" == "1.1386"
+    assert any("1.1386² = 1.2965" in c.value for c in at.caption)
+    assert any("0.1\\ln 4 + 1 = 1.1386" in latex.value for latex in at.latex)
 
 
 # every source with every method it offers
@@ -141,14 +147,15 @@ def test_every_source_and_method_runs(source):
     pt.ok(at)
     options = at.segmented_control(key="ctx_method").options
     assert ("longrope" in options) == (source == view.CONFIG)  # the example config is Phi-3's
-    for code in ("pairs", "ratio"):  # the two charts whose titles name the method
+    for code in ("pairs", "method", "ratio"):  # the two charts whose titles name the method, and its text
         _open_tab(at, code)
         for method in options:
             at.segmented_control(key="ctx_method").set_value(method).run()
             pt.ok(at)
+            if code == "method":  # its own words and formula, no chart
+                assert not at.get("plotly_chart") and at.subheader[0].value and at.latex[0].value, method
+                continue
             assert len(at.get("plotly_chart")) == 1, (code, method)
-            if code == "pairs":
-                assert at.subheader[0].value, method
             assert method in pt.titles(at)[0], (code, pt.titles(at))
     assert len(_all_specs(at)) == len(CHART_TABS)
 
@@ -205,7 +212,9 @@ def test_pasted_phi3_config_is_longrope_with_its_long_factors():
     long_factor = PHI3_MINI_128K["rope_scaling"]["long_factor"]
     expected = [2 * math.pi / (10_000 ** (-(2 * i) / 96) / long_factor[i]) for i in range(48)]
     np.testing.assert_allclose(_after_wavelengths(pt.specs(at)[0]), expected, rtol=1e-6)  # float32 in the chart
+    _open_tab(at, "method")
     assert pt.metric(at, "attention factor") == f"{math.sqrt(1 + math.log(32) / math.log(4096)):.4f}"
+    _open_tab(at, "pairs")
     # within the trained length it switches to short_factor
     at.select_slider(key="ctx_ratio").set_value(1.0).run()
     short_factor = PHI3_MINI_128K["rope_scaling"]["short_factor"]
@@ -261,9 +270,10 @@ def test_factor_changes_every_figure():
     after = _all_specs(at)
     for old, new in zip(before, after, strict=True):
         assert json.dumps(old["data"]) != json.dumps(new["data"]), old["layout"]["title"]["text"]
+    _open_tab(at, "method")
     assert pt.metric(at, "attention factor") == f"{0.1 * math.log(8) + 1:.4f}"
     # the page remembers where the view came from and offers to go back
-    assert any("factor 8 (was 4)" in c.value for c in at.caption)
+    assert any("factor (was 4)" in c.value for c in at.caption)
     at.button(key="ctx_reset").click().run()
     assert at.number_input(key="ctx_factor").value == 4.0
     assert not any("(was " in c.value for c in at.caption)
@@ -277,7 +287,7 @@ def test_pi_factor_divides_every_frequency():
         pt.ok(at)
         expected = [s * 2 * math.pi * 10_000 ** (2 * i / 128) for i in range(64)]
         np.testing.assert_allclose(_after_wavelengths(pt.specs(at)[0]), expected, rtol=1e-6)
-        assert any(f"factor {s:g} (was 4)" in c.value for c in at.caption)
+        assert any("factor (was 4)" in c.value for c in at.caption)
     _open_tab(at, "ratio")
     [points] = [y for name, _, y in _trace_data(pt.specs(at)[0]) if name == "interpolated (÷ s)"]
     assert points.shape == (64,)
@@ -386,10 +396,11 @@ def test_a_link_opens_its_tab(code):
     at = pt.page(PAGE, ctx_tab=TABS[code]).run()
     pt.ok(at)
     charts = pt.titles(at)
-    assert len(charts) == (0 if code == "calc" else 1)
+    assert len(charts) == (0 if code in ("method", "calc") else 1)
     assert any("Calculator" in h.value for h in at.subheader) == (code == "calc")
     assert bool(at.get("slider") and any(s.key == "ctx_k" for s in at.slider)) == (code == "calc")
-    assert bool(at.metric) == (code in ("pairs", "calc"))
+    assert bool(at.metric) == (code in ("pairs", "method", "calc"))
+    assert bool(at.latex) == (code in ("method", "calc"))
 
 
 def test_a_url_naming_only_the_source_gets_its_values():
@@ -407,7 +418,7 @@ def test_query_params_keep_a_changed_view():
     pt.ok(at)
     assert at.number_input(key="ctx_factor").value == 2.5
     assert at.segmented_control(key="ctx_method").value == "linear"
-    assert any("factor 2.5 (was 4)" in c.value for c in at.caption)
+    assert any("factor (was 4)" in c.value for c in at.caption)
 
 
 def test_chinese():
@@ -415,15 +426,18 @@ def test_chinese():
     pt.ok(at)
     assert pt.is_chinese(at.title[0].value)
     assert at.title[0].value.startswith("上下文扩展")
+    assert [tab.label for tab in at.tabs] == [catalog()[f"ctx.tab_{code}"]["zh"] for code in view.TAB_CODES]
+    _open_tab(at, "method")  # an English tab label in the session: the Chinese page opens the same tab
+    pt.ok(at)
     assert pt.metric(at, "注意力系数") == "1.0000"  # linear PI leaves attention alone
     assert any("位置插值" in block.value for block in at.markdown)
-    assert [tab.label for tab in at.tabs] == [catalog()[f"ctx.tab_{code}"]["zh"] for code in view.TAB_CODES]
     at = pt.page(PAGE, lang="zh", ctx_src=YARN).run()
     pt.ok(at)
-    assert pt.metric(at, "注意力系数") == "1.1386"
     assert any("Qwen3" in block.value and "YaRN" in block.value for block in at.markdown)
     blended = pt.metric(at, "保持 / 过渡 / 插值").split(" / ")[1]  # the core's count, 16
     assert any(f"64 对里有 {blended} 对" in block.value for block in at.info)
+    _open_tab(at, "method")
+    assert pt.metric(at, "注意力系数") == "1.1386"
 
 
 @pytest.mark.parametrize("name", ["Qwen3-0.6B", "Mistral-7B-v0.1"])

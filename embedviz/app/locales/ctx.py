@@ -129,7 +129,7 @@ STRINGS = {
         "zh": "模型当前在读 {seq_len} 个 token：{method} 会按这个长度重新计算频率。",
     },
     "ctx.changed": {"en": "Changed from {source}: {changes}.", "zh": "相对 {source} 的改动：{changes}。"},
-    "ctx.change_item": {"en": "{name} {now} (was {was})", "zh": "{name} {now}（原为 {was}）"},
+    "ctx.change_item": {"en": "{name} (was {was})", "zh": "{name}（原为 {was}）"},
     "ctx.reset": {"en": "Reset", "zh": "恢复"},
     "ctx.beyond": {
         "en": "The target ({target}) is longer than trained length × factor = {covered}: the interpolated pairs "
@@ -143,7 +143,8 @@ STRINGS = {
         "zh": "目标长度没有超过训练长度：不需要扩展。",
     },
     # the sections, one per tab
-    "ctx.tab_pairs": {"en": "The method and its pairs", "zh": "方法与维度对"},
+    "ctx.tab_pairs": {"en": "Which pairs it stretches", "zh": "拉伸了哪些维度对"},
+    "ctx.tab_method": {"en": "The method and its formula", "zh": "方法与公式"},
     "ctx.tab_ratio": {"en": "Stretch per pair", "zh": "每对的拉伸倍数"},
     "ctx.tab_turns": {"en": "Turns within a context", "zh": "上下文内的圈数"},
     "ctx.tab_decay": {"en": "Long-range decay", "zh": "远程衰减"},
@@ -263,7 +264,6 @@ STRINGS = {
     "ctx.pair_axis": {"en": "pair i (fast → slow)", "zh": "维度对 i（快 → 慢）"},
     "ctx.trained_line": {"en": "trained {length}", "zh": "训练长度 {length}"},
     "ctx.target_line": {"en": "target {length}", "zh": "目标长度 {length}"},
-    "ctx.wave_header": {"en": "Which pairs does the method stretch?", "zh": "方法拉伸了哪些维度对？"},
     "ctx.wave_title": {
         "en": "Wavelength of each pair before (grey) and after {method}",
         "zh": "每个维度对在 {method} 前（灰线）后的波长",
