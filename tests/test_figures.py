@@ -140,3 +140,33 @@ def test_a_constant_curve_is_sent_as_its_two_ends():
     assert list(flat.x) == [0.0, 8192.0] and list(flat.y) == [0.25, 0.25]
     np.testing.assert_allclose(np.asarray(curve.y, dtype=np.float64), wiggle, rtol=1e-6)
     assert len(curve.x) == 1_500
+
+
+def test_lookup_figure_without_colour_bar_still_shows_the_table_the_picked_rows_and_their_values():
+    """Issue 14: the d_model step redraws this figure, so it carries no colour bar; what it teaches stays: the whole
+    table, a box on each picked row, a block that is the table's rows at the ids (naive loop), values in the hover."""
+    from embedviz.figures.tokens import lookup_figure
+
+    rng = np.random.default_rng(3)
+    table, ids = rng.normal(size=(256, 8)), np.array([72, 101, 108, 108, 111])
+    block = np.stack([table[i] for i in ids])  # the lookup, by hand
+    fig = lookup_figure(table, ids, block, [f"{k}: {i}" for k, i in enumerate(ids)], title="t", table_title="W",
+                        block_title="W[ids]", x_title="dim", id_title="id")
+    assert fig.layout.coloraxis.showscale is False
+    np.testing.assert_allclose(_z(fig), table, atol=1e-6)  # float32 on the wire
+    np.testing.assert_allclose(np.asarray(fig.data[1].z, dtype=np.float64), block, atol=1e-6)
+    assert sorted(round(s.y0 + 0.5) for s in fig.layout.shapes) == sorted(set(ids.tolist()))
+    assert all("%{z:.4f}" in tr.hovertemplate for tr in fig.data)
+    assert (fig.layout.coloraxis.cmin, fig.layout.coloraxis.cmax) == (-np.abs(table).max(), np.abs(table).max())
+
+
+def test_difference_heatmap_without_colour_bar_keeps_white_at_zero_and_the_value_in_the_hover():
+    from embedviz.figures.sinusoidal import difference_heatmap
+
+    diff = np.array([[0.0, 0.5], [2.0, 1e-15]])
+    fig = difference_heatmap(diff, ["0: a", "1: b"], title="t", x_title="dim")
+    trace = fig.data[0]
+    assert trace.showscale is False
+    assert (trace.zmin, trace.zmax) == (0.0, 2.0)  # a fixed scale from 0, so rounding noise stays white
+    assert "|Δ| %{z" in trace.hovertemplate and "dim %{x}" in trace.hovertemplate
+    np.testing.assert_array_equal(_z(fig), diff.astype(np.float32))

@@ -90,7 +90,10 @@ def difference_heatmap(diff, labels, *, title: str, x_title: str, note: str | No
     (so ~1e-15 of rounding stays white instead of being stretched to full colour)."""
     diff = np.asarray(diff, dtype=np.float64)
     fig = heatmap(diff, y=list(labels), title=title, x_title=x_title, note=note, colorscale="Reds",
-                  zmin=0.0, zmax=max(1.0, float(diff.max())), colorbar_title="|Δ|",
+                  zmin=0.0, zmax=max(1.0, float(diff.max())),
                   height=max(300, 120 + 28 * len(labels)), downsample_note=downsample_note)
+    # no colour bar (white = no difference, the note says so; the values are in the hover): a colour bar is a
+    # costly part of every redraw when the seed or d_model slider moves (issue 14)
+    fig.update_traces(showscale=False, hovertemplate=f"%{{y}}<br>{x_title} %{{x}}<br>|Δ| %{{z:.3g}}<extra></extra>")
     fig.update_yaxes(type="category")
     return fig

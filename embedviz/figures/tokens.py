@@ -69,7 +69,9 @@ def lookup_figure(
 ) -> go.Figure:
     """Left: the whole (V, D) table with the picked rows outlined; right: the picked (T, D) block, one row per token.
 
-    Both panels share one colour scale, so the right panel is visibly a copy of the outlined rows.
+    Both panels share one colour scale, so the right panel is visibly a copy of the outlined rows. No colour bar:
+    the picture is read by comparing colours between the panels and each cell's value is in its hover; a colour bar
+    is a costly part of every redraw when the d_model slider moves (issue 14).
     """
     table = np.asarray(table, dtype=np.float64)
     block = np.asarray(block, dtype=np.float64)
@@ -109,7 +111,7 @@ def lookup_figure(
     fig.update_layout(
         template=TEMPLATE,
         title=titled(title, note),
-        coloraxis=dict(colorscale=DIVERGING, cmin=-vmax, cmax=vmax, colorbar=dict(title=dict(text="w"))),
+        coloraxis=dict(colorscale=DIVERGING, cmin=-vmax, cmax=vmax, showscale=False),
         height=max(460, min(900, 140 + 18 * len(labels))),
         margin=dict(t=110 if note else 80),
     )
