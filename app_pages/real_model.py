@@ -42,19 +42,9 @@ st.caption(t("real.lesson_caption", cat_dog=measured[("cat", "dog")], cat_car=me
              rank=view.neighbour_rank("cat", "car"), V=f"{view.model_info()['vocab_size']:,}",
              cat_airplane=measured[("cat", "airplane")], cat_tuesday=measured[("cat", "tuesday")]))
 
-st.markdown(f"**{t('sub.header')}**")  # lesson 003: subwords
-st.markdown(t("sub.text"))
-s1, s2 = st.columns([1, 2])
-sub_word = s1.text_input(t("sub.word"), value="unbelief", key="real_subword", max_chars=40, bind=BIND)
-try:
-    pieces = lessons_view.pieces(sub_word or "unbelief")
-except ValueError as error:
-    show_error(error)
-else:
-    s2.table({t("sub.col_piece"): [p for p, _ in pieces], t("sub.col_id"): [i for _, i in pieces]})
-    s1.caption(t("sub.count", word=sub_word, n=len(pieces), pieces=" + ".join(p for p, _ in pieces)))
-
-pairs_tab, analogy_tab, neighbours_tab, map_tab, upload_tab = bound_tabs(
+# bound tabs run lazily: a page open draws the header and the open tab only (the subwords' input and table
+# included, which sit in a tab of their own)
+pairs_tab, subwords_tab, analogy_tab, neighbours_tab, map_tab, upload_tab = bound_tabs(
     view.TAB_KEY, view.TAB_LABEL_KEYS)
 
 if pairs_tab.open:
@@ -74,6 +64,19 @@ if pairs_tab.open:
         else:
             st.warning(t("real.pairs_none"))
         notice("real.pairs_notice")
+
+if subwords_tab.open:  # lesson 003: subwords
+    with subwords_tab:
+        st.markdown(f"**{t('sub.header')}**\n\n{t('sub.text')}")
+        s1, s2 = st.columns([1, 2])
+        sub_word = s1.text_input(t("sub.word"), value="unbelief", key="real_subword", max_chars=40, bind=BIND)
+        try:
+            pieces = lessons_view.pieces(sub_word or "unbelief")
+        except ValueError as error:
+            show_error(error)
+        else:
+            s2.table({t("sub.col_piece"): [p for p, _ in pieces], t("sub.col_id"): [i for _, i in pieces]})
+            s1.caption(t("sub.count", word=sub_word, n=len(pieces), pieces=" + ".join(p for p, _ in pieces)))
 
 if analogy_tab.open:
     with analogy_tab:

@@ -22,7 +22,7 @@ from embedviz.tensor_files import MAX_UPLOAD_BYTES, MAX_UPLOAD_ELEMENTS
 from embedviz.word_vectors import analogy, nearest_neighbours, pair_similarity, project_2d
 from embedviz.similarity import cosine_similarity_matrix, pca_2d
 
-TAB_CODES = ("pairs", "analogy", "neighbours", "map", "upload")
+TAB_CODES = ("pairs", "subwords", "analogy", "neighbours", "map", "upload")
 TAB_KEY = "real_tab"
 TAB_LABEL_KEYS = [f"real.tab_{code}" for code in TAB_CODES]
 FINE_TUNE_LENGTH = 128  # all-MiniLM-L6-v2's model card: its sentence fine-tuning truncated inputs to 128 tokens

@@ -22,7 +22,8 @@ from tests.app import pagetest as pt
 from tests.conftest import ROOT
 
 PAGE = str(ROOT / "app_pages" / "real_model.py")
-TABS = {code: STRINGS[f"real.tab_{code}"]["en"] for code in ("pairs", "analogy", "neighbours", "map", "upload")}
+TABS = {code: STRINGS[f"real.tab_{code}"]["en"]
+        for code in ("pairs", "subwords", "analogy", "neighbours", "map", "upload")}
 
 
 # ------------------------------------------------------------------------------------------------ helpers

@@ -64,6 +64,7 @@ STRINGS = {
     "real.col_norm_to": {"en": "length of row p+1", "zh": "第 p+1 行的模长"},
     # tabs: labels are also the ?real_tab= values, so keep them short and unique
     "real.tab_pairs": {"en": "Word pairs", "zh": "词对"},
+    "real.tab_subwords": {"en": "Subwords", "zh": "子词"},
     "real.tab_analogy": {"en": "Analogy", "zh": "类比"},
     "real.tab_neighbours": {"en": "Neighbours", "zh": "近邻"},
     "real.tab_map": {"en": "Word map", "zh": "词图"},
