@@ -47,7 +47,8 @@ def test_rope_page_preset_says_its_trained_length():
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_yarn_logits_grow_by_the_square(lang):
-    at = pt.page("context_extension", lang=lang, ctx_src="Qwen3-0.6B (YaRN 128K)").run()  # YaRN x 4
+    method_tab = catalog()["ctx.tab_method"][lang]  # the attention factor is said with the method's formula
+    at = pt.page("context_extension", lang=lang, ctx_src="Qwen3-0.6B (YaRN 128K)", ctx_tab=method_tab).run()  # x 4
     pt.ok(at)
     factor = 0.1 * math.log(4) + 1  # YaRN paper: sqrt(1/t) = 0.1 ln s + 1, applied to q and to k
     assert any(f"{factor ** 2:.4f}" in c.value and f"{factor:.4f}" in c.value for c in at.caption)
