@@ -42,7 +42,7 @@ def lookup_tab() -> None:
         view.table(d_model, scheme, seed), v["ids"], cmp.by_index, v["labels"],
         title=t("tok.lookup_title", T=T, D=d_model), table_title=t("tok.table_title", D=d_model),
         block_title=t("tok.block_title", T=T, D=d_model), x_title=t("common.dimension"),
-        id_title=t("tok.token_id"), downsample_note=t("common.downsampled"),
+        id_title=t("tok.token_id"), colour_key=t("common.scale_key_signed"), downsample_note=t("common.downsampled"),
     )
     m1, m2, m3 = st.columns(3)
     m1.metric(t("tok.way_index"), f"({T}, {d_model})")

@@ -65,6 +65,7 @@ def experiment() -> None:
     if tabs[0].open:
         with tabs[0]:
             plot(difference_heatmap, demo.difference, labels, title=t("why.diff_title"), x_title=t("common.dimension"),
+                 colour_key=t("why.diff_scale"),
                  note=t("why.diff_note_causal" if causal and kind == "none" else
                         "why.diff_note_none" if kind == "none" else "why.diff_note_pos"))
     if tabs[1].open:

@@ -144,15 +144,23 @@ def test_a_constant_curve_is_sent_as_its_two_ends():
 
 def test_lookup_figure_without_colour_bar_still_shows_the_table_the_picked_rows_and_their_values():
     """Issue 14: the d_model step redraws this figure, so it carries no colour bar; what it teaches stays: the whole
-    table, a box on each picked row, a block that is the table's rows at the ids (naive loop), values in the hover."""
+    table, a box on each picked row, a block that is the table's rows at the ids (naive loop), values in the hover,
+    and the colour scale in words (blue negative, white 0, red positive: plotly's RdBu_r on a range symmetric about 0)."""
+    from plotly.colors import sample_colorscale, unlabel_rgb
+
+    from embedviz.app.i18n import catalog
     from embedviz.figures.tokens import lookup_figure
 
     rng = np.random.default_rng(3)
     table, ids = rng.normal(size=(256, 8)), np.array([72, 101, 108, 108, 111])
     block = np.stack([table[i] for i in ids])  # the lookup, by hand
     fig = lookup_figure(table, ids, block, [f"{k}: {i}" for k, i in enumerate(ids)], title="t", table_title="W",
-                        block_title="W[ids]", x_title="dim", id_title="id")
-    assert fig.layout.coloraxis.showscale is False
+                        block_title="W[ids]", x_title="dim", id_title="id", colour_key="KEY")
+    assert fig.layout.coloraxis.showscale is False and fig.layout.title.subtitle.text.endswith("KEY")
+    key = catalog()["common.scale_key_signed"]["en"]
+    assert key == "colour: blue negative, white 0, red positive" and fig.layout.coloraxis.colorscale
+    blue, white, red = (unlabel_rgb(c) for c in sample_colorscale(figures.DIVERGING, [0.0, 0.5, 1.0]))
+    assert blue[2] > 2 * blue[0] and red[0] > 2 * red[2] and min(white) > 230  # low end blue, middle white, top red
     np.testing.assert_allclose(_z(fig), table, atol=1e-6)  # float32 on the wire
     np.testing.assert_allclose(np.asarray(fig.data[1].z, dtype=np.float64), block, atol=1e-6)
     assert sorted(round(s.y0 + 0.5) for s in fig.layout.shapes) == sorted(set(ids.tolist()))
@@ -161,12 +169,21 @@ def test_lookup_figure_without_colour_bar_still_shows_the_table_the_picked_rows_
 
 
 def test_difference_heatmap_without_colour_bar_keeps_white_at_zero_and_the_value_in_the_hover():
+    """The colour key in the subtitle says what plotly's Reds draws: white at 0, deeper red for a larger |Δ|."""
+    from plotly.colors import unlabel_rgb
+
+    from embedviz.app.i18n import catalog
     from embedviz.figures.sinusoidal import difference_heatmap
 
     diff = np.array([[0.0, 0.5], [2.0, 1e-15]])
-    fig = difference_heatmap(diff, ["0: a", "1: b"], title="t", x_title="dim")
+    key = catalog()["why.diff_scale"]["en"]
+    fig = difference_heatmap(diff, ["0: a", "1: b"], title="t", x_title="dim", colour_key=key)
     trace = fig.data[0]
-    assert trace.showscale is False
+    assert trace.showscale is False and fig.layout.title.subtitle.text.endswith(key)
+    assert key == "colour: white 0, deeper red = larger |Δ|"
+    stops = dict(trace.colorscale)  # plotly's Reds as the trace carries it: (position, 'rgb(...)') pairs
+    zero, half, top = (unlabel_rgb(stops[x]) for x in (0.0, 0.5, 1.0))
+    assert min(zero) >= 235 and sum(top) < sum(half) < sum(zero) and top[0] > 2 * top[1]  # white -> deeper red
     assert (trace.zmin, trace.zmax) == (0.0, 2.0)  # a fixed scale from 0, so rounding noise stays white
     assert "|Δ| %{z" in trace.hovertemplate and "dim %{x}" in trace.hovertemplate
     np.testing.assert_array_equal(_z(fig), diff.astype(np.float32))

@@ -84,16 +84,17 @@ def outputs_side_by_side(before, after, labels_before, labels_after, *, title: s
     return fig
 
 
-def difference_heatmap(diff, labels, *, title: str, x_title: str, note: str | None = None,
+def difference_heatmap(diff, labels, *, title: str, x_title: str, colour_key: str, note: str | None = None,
                        downsample_note: str | None = None):
     """|output before - re-aligned output after| per token and dimension, white at 0 on a fixed scale of at least 1
-    (so ~1e-15 of rounding stays white instead of being stretched to full colour)."""
+    (so ~1e-15 of rounding stays white instead of being stretched to full colour). ``colour_key`` says the scale in
+    the reader's words at the end of the subtitle, in place of a colour bar."""
     diff = np.asarray(diff, dtype=np.float64)
     fig = heatmap(diff, y=list(labels), title=title, x_title=x_title, note=note, colorscale="Reds",
                   zmin=0.0, zmax=max(1.0, float(diff.max())),
-                  height=max(300, 120 + 28 * len(labels)), downsample_note=downsample_note)
-    # no colour bar (white = no difference, the note says so; the values are in the hover): a colour bar is a
-    # costly part of every redraw when the seed or d_model slider moves (issue 14)
-    fig.update_traces(showscale=False, hovertemplate=f"%{{y}}<br>{x_title} %{{x}}<br>|Δ| %{{z:.3g}}<extra></extra>")
+                  height=max(300, 120 + 28 * len(labels)), downsample_note=downsample_note, scale_key=colour_key)
+    # no colour bar (the subtitle's colour key says white = no difference; the values are in the hover): a colour
+    # bar is a costly part of every redraw when the seed or d_model slider moves (issue 14)
+    fig.update_traces(hovertemplate=f"%{{y}}<br>{x_title} %{{x}}<br>|Δ| %{{z:.3g}}<extra></extra>")
     fig.update_yaxes(type="category")
     return fig

@@ -64,6 +64,7 @@ def lookup_figure(
     block_title: str,
     x_title: str,
     id_title: str,
+    colour_key: str,
     note: str | None = None,
     downsample_note: str | None = None,
 ) -> go.Figure:
@@ -71,7 +72,8 @@ def lookup_figure(
 
     Both panels share one colour scale, so the right panel is visibly a copy of the outlined rows. No colour bar:
     the picture is read by comparing colours between the panels and each cell's value is in its hover; a colour bar
-    is a costly part of every redraw when the d_model slider moves (issue 14).
+    is a costly part of every redraw when the d_model slider moves (issue 14). ``colour_key`` (the diverging scale
+    in the reader's words: blue negative, white 0, red positive) ends the subtitle instead.
     """
     table = np.asarray(table, dtype=np.float64)
     block = np.asarray(block, dtype=np.float64)
@@ -85,6 +87,7 @@ def lookup_figure(
     if cs > 1 or rs_b > 1:
         extra = downsample_template(downsample_note).format(rs=rs_b, cs=cs)
         note = f"{note} · {extra}" if note else extra
+    note = f"{note} · {colour_key}" if note else colour_key
     labels = list(row_labels)[::rs_b]
     fig = _two_panels(table_title, block_title, left_width=0.42, gap=0.14)
     x_table = np.arange(table_z.shape[1]) * cs

@@ -22,6 +22,10 @@ STRINGS = {
         "en": "block-averaged {rs}×{cs} cells to fit the screen",
         "zh": "按 {rs}×{cs} 的块取平均以适应屏幕",
     },
+    "common.scale_key_signed": {  # a diverging heatmap symmetric about 0 (the token table), no colour bar
+        "en": "colour: blue negative, white 0, red positive",
+        "zh": "颜色：蓝为负，白为 0，红为正",
+    },
     "common.scale_key": {  # a heatmap on the fixed -1..1 diverging scale (RdBu_r) says it in words, no colour bar
         "en": "colour: blue −1, white 0, red +1",
         "zh": "颜色：蓝 −1，白 0，红 +1",

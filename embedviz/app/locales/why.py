@@ -69,6 +69,10 @@ STRINGS = {
         "en": "Per-token difference once the shuffled outputs are put back in the original order",
         "zh": "把打乱后的输出排回原顺序后，每个 token 的差异",
     },
+    "why.diff_scale": {  # the difference heatmap's colour scale (Reds from 0), said in words instead of a colour bar
+        "en": "colour: white 0, deeper red = larger |Δ|",
+        "zh": "颜色：白为 0，红色越深 |Δ| 越大",
+    },
     "why.diff_note_none": {
         "en": "all white: each token's output did not change at all, it only moved",
         "zh": "一片空白：每个 token 的输出完全没变，只是换了位置",
