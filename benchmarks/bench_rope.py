@@ -15,6 +15,9 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks._apptest import median_times, print_cold_warm_reruns, print_header, print_row  # noqa: E402
 from embedviz import rope, similarity  # noqa: E402
+from embedviz.app.i18n import catalog  # noqa: E402
+
+PAIR_TAB = catalog()["rope.tab_pair"]["en"]  # the 2-D pair demo's inputs exist only when its lazy tab is open
 
 B_HEADS, T_ROTATE, D_HEAD = 32, 4_096, 128  # one Llama-2-7B layer's queries for a 4K context
 CORE = {"repeats": 5, "warm_up": True}  # core calls: median of 5 after one untimed call
@@ -70,8 +73,9 @@ CASES = {
         ("rope_len=16", {"rope_len": 16}),
         ("rope_len=131,072", {"rope_len": 131_072}),
         ("rope_win=131,072", {"rope_win": 131_072}),
-        ("rope_i=63", {"rope_i": 63}),
-        ("rope_m, n, s = 1,000,000", {"rope_m": 1_000_000, "rope_n": 1_000_000, "rope_s": 1_000_000}),
+        ("rope_i=63 (pair tab)", {"rope_tab": PAIR_TAB, "rope_i": 63}),
+        ("rope_m, n, s = 1,000,000 (pair tab)",
+         {"rope_tab": PAIR_TAB, "rope_m": 1_000_000, "rope_n": 1_000_000, "rope_s": 1_000_000}),
         ("rope_pairing=interleaved", {"rope_pairing": "interleaved"}),
         ("preset Qwen3-0.6B", {"rope_preset": "Qwen3-0.6B"}),
         ("all maxima", {"rope_hd": 256, "rope_theta": 1e7, "rope_len": 131_072, "rope_win": 131_072}),
