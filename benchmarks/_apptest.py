@@ -73,6 +73,19 @@ def set_widget(at, key: str, value) -> None:
     raise KeyError(key)
 
 
+def apply_settings(at, values: dict) -> None:
+    """Set a case's widgets on a page that has run once. A ``*_tab`` key opens that tab first (its English label):
+    a lazy tab's widgets exist only once it is open. tests/test_bench_cases.py runs every case through this."""
+    tabs = {key: value for key, value in values.items() if key.endswith("_tab")}
+    if tabs:
+        for key, value in tabs.items():
+            at.session_state[key] = value
+        at.run()
+    for key, value in values.items():
+        if key not in tabs:
+            set_widget(at, key, value)
+
+
 # Markdown tables
 
 
@@ -109,14 +122,7 @@ def print_cold_warm_reruns(root: Path, cases: Cases) -> None:
         AppTest.from_file(str(root / page), default_timeout=120).run()  # first run: imports (torch), not timed
         for name, values in settings:
             at = AppTest.from_file(str(root / page), default_timeout=120).run()
-            tabs = {key: value for key, value in values.items() if key.endswith("_tab")}
-            if tabs:  # a lazy tab's widgets exist only once the tab is open: open it first (its label, in English)
-                for key, value in tabs.items():
-                    at.session_state[key] = value
-                at.run()
-            for key, value in values.items():
-                if key not in tabs:
-                    set_widget(at, key, value)
+            apply_settings(at, values)
             st.cache_data.clear()
             cold, cold_cpu = median_times(at.run, repeats=1)
             assert not at.exception and not at.error, (page, name, at.exception, at.error)

@@ -17,7 +17,9 @@ from benchmarks._apptest import median_times, print_cold_warm_reruns, print_head
 from embedviz import rope, similarity  # noqa: E402
 from embedviz.app.i18n import catalog  # noqa: E402
 
-PAIR_TAB = catalog()["rope.tab_pair"]["en"]  # the 2-D pair demo's inputs exist only when its lazy tab is open
+TAB = {code: catalog()[f"rope.tab_{code}"]["en"] for code in ("pair", "decay", "random", "wave", "pairing")}
+PAIR_TAB = TAB["pair"]  # the 2-D pair demo's inputs exist only when its lazy tab is open
+MAXIMA = {"rope_hd": 256, "rope_theta": 1e7, "rope_len": 131_072}
 
 B_HEADS, T_ROTATE, D_HEAD = 32, 4_096, 128  # one Llama-2-7B layer's queries for a 4K context
 CORE = {"repeats": 5, "warm_up": True}  # core calls: median of 5 after one untimed call
@@ -78,7 +80,8 @@ CASES = {
          {"rope_tab": PAIR_TAB, "rope_m": 1_000_000, "rope_n": 1_000_000, "rope_s": 1_000_000}),
         ("rope_pairing=interleaved", {"rope_pairing": "interleaved"}),
         ("preset Qwen3-0.6B", {"rope_preset": "Qwen3-0.6B"}),
-        ("all maxima", {"rope_hd": 256, "rope_theta": 1e7, "rope_len": 131_072, "rope_win": 131_072}),
+        ("all maxima", {**MAXIMA, "rope_win": 131_072}),
+        *[(f"all maxima, tab '{code}'", {"rope_tab": TAB[code], **MAXIMA}) for code in ("decay", "random", "wave", "pairing")],
     ],
     "app_pages/compare.py": [
         ("defaults", {}),

@@ -13,6 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks._apptest import median_time, print_cold_warm_reruns, print_header, print_row  # noqa: E402
+from embedviz.app.i18n import catalog  # noqa: E402
 from embedviz.sinusoidal import frequencies, sinusoidal_table  # noqa: E402
 
 L_SPEED, D_SPEED = 32_768, 1024
@@ -80,6 +81,9 @@ def core_numbers() -> None:
 
 # page reruns
 
+# each section is a lazy tab (?sin_tab= holds its English label): a case names the tab whose widgets it sets
+TAB = {code: catalog()[f"sin.tab_{code}"]["en"] for code in ("lesson", "similarity", "rotation")}
+
 CASES = {
     "app_pages/why_position.py": [
         ("defaults", {}),
@@ -87,7 +91,8 @@ CASES = {
         ("why_d=2", {"why_d": 2}),
         ("why_d=64", {"why_d": 64}),
         ("why_pos=sinusoidal", {"why_pos": "sinusoidal"}),
-        ("64 tokens, d=64, learned", {"why_text": " ".join(f"w{i}" for i in range(64)), "why_d": 64,
+        # 64 one-letter words (127 characters: the text box holds 200)
+        ("64 tokens, d=64, learned", {"why_text": " ".join(chr(97 + i % 26) for i in range(64)), "why_d": 64,
                                       "why_pos": "learned"}),
     ],
     "app_pages/sinusoidal.py": [
@@ -98,7 +103,11 @@ CASES = {
         ("sin_L=131,072", {"sin_L": 131_072}),
         ("sin_base=100", {"sin_base": 100.0}),
         ("sin_base=10,000,000", {"sin_base": 1e7}),
-        ("all maxima", {"sin_d": 4096, "sin_L": 131_072, "sin_base": 1e7, "sin_p": 1_000_000}),
+        ("all maxima", {"sin_d": 4096, "sin_L": 131_072, "sin_base": 1e7}),
+        *[(f"all maxima, tab '{code}'", {"sin_tab": TAB[code], "sin_d": 4096, "sin_L": 131_072, "sin_base": 1e7})
+          for code in ("lesson", "similarity")],
+        ("all maxima, tab 'rotation', p = 1,000,000",
+         {"sin_tab": TAB["rotation"], "sin_d": 4096, "sin_L": 131_072, "sin_base": 1e7, "sin_p": 1_000_000}),
     ],
 }
 
