@@ -20,6 +20,8 @@ from embedviz.app.i18n import catalog  # noqa: E402
 TAB = {code: catalog()[f"rope.tab_{code}"]["en"] for code in ("pair", "decay", "random", "wave", "pairing")}
 PAIR_TAB = TAB["pair"]  # the 2-D pair demo's inputs exist only when its lazy tab is open
 MAXIMA = {"rope_hd": 256, "rope_theta": 1e7, "rope_len": 131_072}
+CMP_TAB = {code: catalog()[f"cmp.tab_{code}"]["en"] for code in ("adjacent", "matrix", "past", "alibi", "props")}
+CMP_MAXIMA = {"cmp_d": 4_096, "cmp_len": 131_072, "cmp_heads": 128, "cmp_k": 1_000_000}
 
 B_HEADS, T_ROTATE, D_HEAD = 32, 4_096, 128  # one Llama-2-7B layer's queries for a 4K context
 CORE = {"repeats": 5, "warm_up": True}  # core calls: median of 5 after one untimed call
@@ -92,7 +94,8 @@ CASES = {
         ("cmp_heads=1", {"cmp_heads": 1}),
         ("cmp_heads=128", {"cmp_heads": 128}),
         ("cmp_k=1,000,000", {"cmp_k": 1_000_000}),
-        ("all maxima", {"cmp_d": 4_096, "cmp_len": 131_072, "cmp_heads": 128, "cmp_k": 1_000_000}),
+        ("all maxima", CMP_MAXIMA),  # the first tab (parameters) has no chart: each chart tab at the maxima
+        *[(f"all maxima, tab '{code}'", {"cmp_tab": CMP_TAB[code], **CMP_MAXIMA}) for code in CMP_TAB],
     ],
 }
 
