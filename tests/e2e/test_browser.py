@@ -159,3 +159,36 @@ def test_a_shared_link_reopens_the_same_view(tab, entry):
             tab.wait_for_timeout(500)
             shown_text = field.input_value()
         assert shown_text == SHARED_TEXT, f"/{spec.url}?{query}: {text_key} shows {shown_text!r}"
+
+
+def test_a_chart_stays_usable_inside_its_layout_boundary(tab):
+    """frame.CHART_CSS makes each chart a layout and paint boundary (a step redraws faster, issue 14); paint
+    containment clips whatever a chart draws outside its box. A hover label at the chart's corner must stay inside the
+    box; the modebar and Streamlit's full-screen button must be what the browser's hit test finds at their centres
+    (it follows the clipping); full screen must still enlarge the chart. A clip over the toolbar fails this test."""
+    open_app(tab, "rope", charts=1)
+    chart = tab.locator("[data-testid='stPlotlyChart']").first
+    chart.scroll_into_view_if_needed()
+    box = chart.bounding_box()
+    heat = chart.locator(".nsewdrag").first.bounding_box()  # the plot area (hover target)
+    tab.mouse.move(heat["x"] + heat["width"] - 3, heat["y"] + heat["height"] - 3)  # the bottom-right cell
+    label = chart.locator(".hoverlayer .hovertext").first
+    label.wait_for(state="attached", timeout=10_000)
+    hit = """(e) => { const r = e.getBoundingClientRect(), x = r.x + r.width / 2, y = r.y + r.height / 2;
+                        const at = document.elementFromPoint(x, y);
+                        return {box: [r.x, r.y, r.width, r.height], painted: !!at && (e === at || e.contains(at))}; }"""
+    seen = label.evaluate(hit)
+    # plotly's hover layer ignores the pointer, so no hit test: paint containment clips at the chart's box
+    x, y, w, h = seen["box"]
+    right, bottom = box["x"] + box["width"] + 1, box["y"] + box["height"] + 1
+    inside = box["x"] <= x and x + w <= right and box["y"] <= y and y + h <= bottom
+    assert w > 0 and inside, f"the corner's hover label reaches outside the chart's box (clipped there): {seen}"
+    modebar = chart.locator(".modebar-btn").first
+    assert modebar.evaluate(hit)["painted"], "the modebar is clipped"
+    tab.mouse.move(box["x"] + box["width"] - 60, box["y"] + 20)  # over the chart's top-right corner: its toolbars
+    full = tab.get_by_role("button", name="Fullscreen").first  # Streamlit's, beside plotly's modebar
+    full.wait_for(state="visible", timeout=10_000)
+    assert full.evaluate(hit)["painted"], "the full-screen button is clipped or covered"
+    full.click()
+    tab.wait_for_timeout(1_000)
+    assert chart.bounding_box()["height"] > box["height"] * 1.2, "full screen did not enlarge the chart"
