@@ -75,7 +75,7 @@ def set_widget(at, key: str, value) -> None:
 
 def apply_settings(at, values: dict) -> None:
     """Set a case's widgets on a page that has run once. A ``*_tab`` key opens that tab first (its English label):
-    a lazy tab's widgets exist only once it is open. tests/test_bench_cases.py runs every case through this."""
+    a lazy tab's widgets exist only once it is open. tests/app/test_bench_cases.py runs every case through this."""
     tabs = {key: value for key, value in values.items() if key.endswith("_tab")}
     if tabs:
         for key, value in tabs.items():

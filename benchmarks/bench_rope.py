@@ -83,7 +83,8 @@ CASES = {
         ("rope_pairing=interleaved", {"rope_pairing": "interleaved"}),
         ("preset Qwen3-0.6B", {"rope_preset": "Qwen3-0.6B"}),
         ("all maxima", {**MAXIMA, "rope_win": 131_072}),
-        *[(f"all maxima, tab '{code}'", {"rope_tab": TAB[code], **MAXIMA}) for code in ("decay", "random", "wave", "pairing")],
+        *[(f"all maxima, tab '{code}'", {"rope_tab": TAB[code], **MAXIMA})
+          for code in ("decay", "random", "wave", "pairing")],
     ],
     "app_pages/compare.py": [
         ("defaults", {}),
