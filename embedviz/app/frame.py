@@ -1,4 +1,4 @@
-"""The picture frame every page shares: page config, the language switch, and the navigation."""
+"""The frame every page shares: page config, the charts' layout boundary, the language switch, the navigation."""
 from __future__ import annotations
 
 import streamlit as st
