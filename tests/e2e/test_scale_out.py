@@ -42,6 +42,19 @@ def log_entries(cluster) -> list[dict]:
     return entries
 
 
+def logged_upstream(cluster, route: str, timeout: float = 5.0) -> str:
+    """The replica that answered the request with this route cookie. nginx writes the access-log line in its log
+    phase, after the response has gone out, so a client can read the log before the line is there: wait for it."""
+    deadline = time.monotonic() + timeout
+    while True:
+        upstream = next((e["upstream"] for e in reversed(log_entries(cluster)) if e["route"] == route), None)
+        if upstream is not None:
+            return upstream
+        if time.monotonic() > deadline:
+            pytest.fail(f"no access-log line for route {route} after {timeout} s")
+        time.sleep(0.05)
+
+
 def route_per_replica(cluster) -> dict[str, str]:
     """A route cookie value that nginx sends to each replica, found with plain HTTP probes (bounded)."""
     found: dict[str, str] = {}
@@ -50,8 +63,7 @@ def route_per_replica(cluster) -> dict[str, str]:
         request = urllib.request.Request(f"{cluster.url}/_stcore/health", headers={"Cookie": f"{ROUTE_COOKIE}={route}"})
         with urllib.request.urlopen(request, timeout=10) as response:
             assert response.status == 200
-        upstream = next(e["upstream"] for e in reversed(log_entries(cluster)) if e["route"] == route)
-        found.setdefault(upstream, route)
+        found.setdefault(logged_upstream(cluster, route), route)
         if len(found) == len(cluster.nodes):
             return found
     pytest.fail(f"64 route cookies all went to {sorted(found)}: the consistent hash does not spread browsers")
