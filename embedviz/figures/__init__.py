@@ -38,6 +38,11 @@ def f32(a) -> np.ndarray:
     return np.asarray(a, dtype=np.float32)
 
 
+def joined(*notes: str | None) -> str | None:
+    """The subtitle's parts that are there, in order, joined by " · " (None when there is none)."""
+    return " · ".join(n for n in notes if n) or None
+
+
 def titled(title: str, note: str | None = None) -> dict:
     """Title dict with an optional subtitle (used for downsampling notes and 'what to notice')."""
     out: dict = {"text": title, "x": 0.0, "xanchor": "left"}
@@ -98,11 +103,9 @@ def heatmap(
     z = np.asarray(z, dtype=np.float64)
     z, rs, cs = block_mean(z, budget, budget)
     if rs > 1 or cs > 1:
-        extra = downsample_template(downsample_note).format(rs=rs, cs=cs)
-        note = f"{note} · {extra}" if note else extra
+        note = joined(note, downsample_template(downsample_note).format(rs=rs, cs=cs))
         x, y = _downsampled_labels(x, cs), _downsampled_labels(y, rs)
-    if scale_key:
-        note = f"{note} · {scale_key}" if note else scale_key
+    note = joined(note, scale_key)
     fig = new_figure(title, note=note, x_title=x_title, y_title=y_title, height=height)
     fig.add_trace(
         go.Heatmap(

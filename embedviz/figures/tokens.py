@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from embedviz.downsample import CELL_BUDGET, block_mean
-from embedviz.figures import DIVERGING, TEMPLATE, downsample_template, f32, scatter_2d, titled
+from embedviz.figures import DIVERGING, TEMPLATE, downsample_template, f32, joined, scatter_2d, titled
 
 PICKED = "#DC3912"  # rows a lookup (or a gradient) touched
 TARGET = "#FF9900"  # rows that only appear as a next-token target
@@ -85,9 +85,8 @@ def lookup_figure(
     table_z, _, cs = block_mean(table, CELL_BUDGET, columns)  # V = 256 rows always fit; columns may not
     block_z, rs_b, cs_b = block_mean(block, CELL_BUDGET, columns)
     if cs > 1 or rs_b > 1:
-        extra = downsample_template(downsample_note).format(rs=rs_b, cs=cs)
-        note = f"{note} · {extra}" if note else extra
-    note = f"{note} · {colour_key}" if note else colour_key
+        note = joined(note, downsample_template(downsample_note).format(rs=rs_b, cs=cs))
+    note = joined(note, colour_key)
     labels = list(row_labels)[::rs_b]
     fig = _two_panels(table_title, block_title, left_width=0.42, gap=0.14)
     x_table = np.arange(table_z.shape[1]) * cs
