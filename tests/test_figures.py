@@ -187,3 +187,45 @@ def test_difference_heatmap_without_colour_bar_keeps_white_at_zero_and_the_value
     assert (trace.zmin, trace.zmax) == (0.0, 2.0)  # a fixed scale from 0, so rounding noise stays white
     assert "|Δ| %{z" in trace.hovertemplate and "dim %{x}" in trace.hovertemplate
     np.testing.assert_array_equal(_z(fig), diff.astype(np.float32))
+
+
+# `figures.merged` builds a figure's layout at once instead of through update_layout calls: nested settings must merge
+# as plotly merges them. The reference is plotly's own update of a Layout, on random nested settings of the kinds
+# builders use. Lists (shapes, annotations) are the one difference, by design: a builder gives the whole list.
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as hst  # noqa: E402
+
+_AXIS = hst.fixed_dictionaries({}, optional={
+    "title": hst.fixed_dictionaries({}, optional={"text": hst.text(max_size=5)}),
+    "type": hst.sampled_from(["log", "linear", "category"]),
+    "showgrid": hst.booleans(),
+    "autorange": hst.sampled_from([True, "reversed"]),
+})
+_LAYOUT = hst.fixed_dictionaries({}, optional={
+    "xaxis": _AXIS, "yaxis": _AXIS, "xaxis2": _AXIS,
+    "height": hst.integers(100, 900),
+    "margin": hst.fixed_dictionaries({}, optional={"t": hst.integers(0, 200), "b": hst.integers(0, 200)}),
+    "title": hst.fixed_dictionaries({}, optional={"text": hst.text(max_size=5), "x": hst.floats(0, 1)}),
+})
+
+
+@settings(max_examples=150, deadline=None)
+@given(_LAYOUT, _LAYOUT)
+def test_merged_layout_is_what_plotly_update_layout_gives(base, extra):
+    expected = go.Layout(base)
+    expected.update(extra)
+    assert go.Layout(figures.merged(base, extra)).to_plotly_json() == expected.to_plotly_json()
+
+
+def test_merged_takes_a_list_whole():
+    line = {"type": "line", "x0": 0.5}
+    assert figures.merged({"shapes": [line], "height": 3}, {"shapes": []}) == {"shapes": [], "height": 3}
+    assert figures.merged({"title": {"text": "a"}}, {"title": "b"}) == {"title": "b"}  # a plain value replaces
+
+
+def test_a_figure_built_at_once_keeps_the_base_settings_and_adds_the_builders():
+    fig = figures.new_figure("t", x_title="x", height=300, data=[go.Scatter(x=[1, 2], y=[3, 4])],
+                             layout={"xaxis": {"type": "log"}, "margin": {"t": 9}})
+    assert fig.layout.xaxis.title.text == "x" and fig.layout.xaxis.type == "log"  # merged, not replaced
+    assert fig.layout.height == 300 and fig.layout.margin.t == 9 and len(fig.data) == 1
+    assert fig.layout.template.layout.font.family == figures.pio.templates[figures.TEMPLATE].layout.font.family

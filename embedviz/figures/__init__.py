@@ -51,11 +51,28 @@ def titled(title: str, note: str | None = None) -> dict:
     return out
 
 
-def new_figure(title: str, *, note: str | None = None, x_title: str = "", y_title: str = "", height: int = 420):
-    # One Layout at construction: each update_* call on a plotly Figure is a validated batch update, and the
-    # four calls this replaced took ~10x longer than this (the same JSON), on every rerun of every chart.
-    return go.Figure(layout=dict(template=TEMPLATE, title=titled(title, note), height=height,
-                                 xaxis=dict(title=dict(text=x_title)), yaxis=dict(title=dict(text=y_title))))
+def merged(base: dict, extra: Mapping | None) -> dict:
+    """``base`` with ``extra`` merged in, nested dicts key by key as ``update_layout`` merges them; a list (shapes,
+    annotations) is taken whole, where ``update_layout`` would merge it element by element. A new dict."""
+    out = dict(base)
+    for key, value in (extra or {}).items():
+        out[key] = merged(out[key], value) if isinstance(out.get(key), dict) and isinstance(value, Mapping) else value
+    return out
+
+
+def new_figure(title: str, *, note: str | None = None, x_title: str = "", y_title: str = "", height: int = 420,
+               data: Sequence = (), layout: Mapping | None = None) -> go.Figure:
+    """A figure with the template, its title (and subtitle), axis titles and height; ``data`` (traces) and ``layout``
+    (merged into those settings) let a builder give everything at once.
+
+    Build a figure in one construction where it is redrawn on a slider step: plotly validates a Figure's layout and
+    traces once when they are given to it, but every later ``add_trace`` / ``update_*`` call is a validated batch
+    update of the whole figure. The token lookup figure took 49 ms through seven such calls and takes 8 ms built at
+    once (the same JSON), and this is server time on every step that changes the figure (issue 14).
+    """
+    base = dict(template=TEMPLATE, title=titled(title, note), height=height,
+                xaxis=dict(title=dict(text=x_title)), yaxis=dict(title=dict(text=y_title)))
+    return go.Figure(data=list(data), layout=merged(base, layout))
 
 
 def downsample_template(note: str | None) -> str:
@@ -92,9 +109,12 @@ def heatmap(
     reverse_y: bool = True,
     height: int = 460,
     scale_key: str | None = None,
+    hovertemplate: str | None = None,
+    yaxis: Mapping | None = None,
 ) -> go.Figure:
-    """A heatmap of z (rows x cols). Above ``budget`` per axis, blocks are averaged and the subtitle says so in
-    ``downsample_note``, a translated template with {rs} and {cs} (``plot()`` passes the reader's one).
+    """A heatmap of z (rows x cols), built in one construction (see ``new_figure``); ``yaxis`` adds to its y axis.
+    Above ``budget`` per axis, blocks are averaged and the subtitle says so in ``downsample_note``, a translated
+    template with {rs} and {cs} (``plot()`` passes the reader's one).
 
     ``scale_key``: the colour scale in the reader's words (e.g. "colour: blue −1, white 0, red +1", for a fixed
     zmin..zmax) ends the subtitle instead of a colour bar. For a heatmap a slider step redraws: the colour bar is
@@ -106,23 +126,22 @@ def heatmap(
         note = joined(note, downsample_template(downsample_note).format(rs=rs, cs=cs))
         x, y = _downsampled_labels(x, cs), _downsampled_labels(y, rs)
     note = joined(note, scale_key)
-    fig = new_figure(title, note=note, x_title=x_title, y_title=y_title, height=height)
-    fig.add_trace(
-        go.Heatmap(
-            z=f32(z),
-            x=x,
-            y=y,
-            colorscale=colorscale,
-            zmid=zmid if zmin is None and zmax is None else None,
-            zmin=zmin,
-            zmax=zmax,
-            colorbar=dict(title=dict(text=colorbar_title)),
-            showscale=not scale_key,
-            hoverongaps=False,
-        )
+    trace = go.Heatmap(
+        z=f32(z),
+        x=x,
+        y=y,
+        colorscale=colorscale,
+        zmid=zmid if zmin is None and zmax is None else None,
+        zmin=zmin,
+        zmax=zmax,
+        colorbar=dict(title=dict(text=colorbar_title)),
+        showscale=not scale_key,
+        hoverongaps=False,
+        hovertemplate=hovertemplate,
     )
-    fig.update_layout(xaxis_showgrid=False, yaxis=dict(showgrid=False, **({"autorange": "reversed"} if reverse_y else {})))
-    return fig
+    axes = dict(xaxis=dict(showgrid=False),
+                yaxis=merged(dict(showgrid=False, **({"autorange": "reversed"} if reverse_y else {})), yaxis))
+    return new_figure(title, note=note, x_title=x_title, y_title=y_title, height=height, data=[trace], layout=axes)
 
 
 def similarity_heatmap(S, labels: Sequence[str] | None = None, *, title: str, note: str | None = None, **kw):
@@ -144,19 +163,13 @@ def line_chart(
     dashes: Mapping[str, str] | None = None,
     height: int = 420,
 ) -> go.Figure:
-    """One line per named series over a shared x."""
-    fig = new_figure(title, note=note, x_title=x_title, y_title=y_title, height=height)
+    """One line per named series over a shared x (built in one construction, see ``new_figure``)."""
     x = f32(x) if not isinstance(x, list) else x
-    fig.add_traces([  # one call: each add_trace is a validated update of the whole figure
-        go.Scatter(x=x, y=f32(y), name=name, mode="lines+markers" if markers else "lines",
-                   line=dict(dash=(dashes or {}).get(name)))
-        for name, y in series.items()
-    ])
-    if log_x:
-        fig.update_xaxes(type="log")
-    if log_y:
-        fig.update_yaxes(type="log")
-    return fig
+    traces = [go.Scatter(x=x, y=f32(y), name=name, mode="lines+markers" if markers else "lines",
+                         line=dict(dash=(dashes or {}).get(name)))
+              for name, y in series.items()]
+    axes = dict(xaxis=dict(type="log") if log_x else {}, yaxis=dict(type="log") if log_y else {})
+    return new_figure(title, note=note, x_title=x_title, y_title=y_title, height=height, data=traces, layout=axes)
 
 
 def scatter_2d(
@@ -242,15 +255,14 @@ def side_by_side(
     return fig
 
 
-def reference_lines(fig: go.Figure, lines: Sequence[tuple[float, dict, str, str]], *, axis: str,
-                     log: bool) -> None:
-    """Horizontal (axis "y") or vertical (axis "x") lines across the plot, each with a label at one end.
+def reference_marks(lines: Sequence[tuple[float, dict, str, str]], *, axis: str, log: bool) -> dict:
+    """Horizontal (axis "y") or vertical (axis "x") lines across the plot, each with a label at one end, as the
+    layout's ``shapes`` and ``annotations`` (for ``new_figure(layout=...)``; ``reference_lines`` adds them to a figure).
 
-    ``lines`` = (value, line style, label, "left" / "right" or "top" / "bottom" end). Shapes are set in one layout
-    update (plotly's add_hline costs ~50 ms a line); a label on a log axis is placed at log10(value), as plotly
-    wants annotation positions there, while shapes take the value itself.
+    ``lines`` = (value, line style, label, "left" / "right" or "top" / "bottom" end). A label on a log axis is placed
+    at log10(value), as plotly wants annotation positions there, while shapes take the value itself.
     """
-    shapes, annotations = list(fig.layout.shapes), list(fig.layout.annotations)
+    shapes, annotations = [], []
     for value, line, label, end in lines:
         at = float(np.log10(value)) if log else float(value)
         if axis == "y":
@@ -263,4 +275,17 @@ def reference_lines(fig: go.Figure, lines: Sequence[tuple[float, dict, str, str]
             if label:
                 annotations.append(dict(text=label, yref="paper", y=1.0 if end == "top" else 0.0, xref="x", x=at,
                                         xanchor="left", yanchor=end, showarrow=False, font=dict(size=11)))
-    fig.update_layout(shapes=shapes, annotations=annotations)
+    return dict(shapes=shapes, annotations=annotations)
+
+
+def add_marks(fig: go.Figure, marks: Mapping[str, list]) -> None:
+    """Shapes and annotations (``reference_marks``) added to a built figure after its own, in one layout update
+    (plotly's add_hline costs ~50 ms a line)."""
+    fig.update_layout(shapes=[*(fig.layout.shapes or ()), *marks["shapes"]],
+                      annotations=[*(fig.layout.annotations or ()), *marks["annotations"]])
+
+
+def reference_lines(fig: go.Figure, lines: Sequence[tuple[float, dict, str, str]], *, axis: str,
+                     log: bool) -> None:
+    """``reference_marks`` added to a built figure (``add_marks``)."""
+    add_marks(fig, reference_marks(lines, axis=axis, log=log))

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from embedviz.figures import COLORWAY, f32, line_chart, new_figure, reference_lines
+from embedviz.figures import COLORWAY, f32, line_chart, new_figure, reference_lines, reference_marks
 
 KINDS = ("kept", "blended", "interpolated")
 KIND_COLORS = {"kept": COLORWAY[0], "blended": COLORWAY[3], "interpolated": COLORWAY[1]}
@@ -21,56 +21,49 @@ LEGEND_BELOW = dict(orientation="h", x=0.0, xanchor="left", y=0.0, yanchor="bott
 BELOW_MARGIN = dict(l=60, r=20, t=80, b=120)  # room for the axis title and a legend of one or two rows
 
 
-def _pairs_by_kind(fig: go.Figure, values, kinds: Sequence[str], kind_names: Mapping[str, str], *,
-                   hover: str) -> None:
+def _kind_traces(values, kinds: Sequence[str], kind_names: Mapping[str, str], *, hover: str) -> list[go.Scatter]:
     """One trace per kind (so the legend explains the colours); x is the pair index."""
     values, kinds = np.asarray(values), np.asarray(kinds)
     pairs = np.arange(values.size)
-    for kind in KINDS:
-        mask = kinds == kind
-        if not mask.any():
-            continue
-        fig.add_trace(go.Scatter(x=pairs[mask], y=f32(values[mask]), name=kind_names[kind], mode="markers",
-                                 marker=dict(color=KIND_COLORS[kind], size=7),
-                                 hovertemplate=f"{kind_names[kind]}<br>{hover}<extra></extra>"))
+    return [go.Scatter(x=pairs[kinds == kind], y=f32(values[kinds == kind]), name=kind_names[kind], mode="markers",
+                       marker=dict(color=KIND_COLORS[kind], size=7),
+                       hovertemplate=f"{kind_names[kind]}<br>{hover}<extra></extra>")
+            for kind in KINDS if (kinds == kind).any()]
 
 
-def _context_lines(fig: go.Figure, original: int, target: int, labels: Sequence[str], *, axis: str,
-                   log: bool) -> None:
-    """The trained (original) and the target context length as reference lines, labelled."""
+def _context_lines(original: int, target: int, labels: Sequence[str], *, axis: str, log: bool) -> list[tuple]:
+    """The trained (original) and the target context length as labelled reference lines (``reference_marks``)."""
     ends = ("top", "bottom") if axis == "x" else ("left", "right")
-    reference_lines(fig, [(original, ORIGINAL_LINE, labels[0], ends[0]), (target, TARGET_LINE, labels[1], ends[1])],
-                    axis=axis, log=log)
+    return [(original, ORIGINAL_LINE, labels[0], ends[0]), (target, TARGET_LINE, labels[1], ends[1])]
 
 
 def wavelength_chart(wavelen_before, wavelen_after, kinds, *, original: int, target: int, title: str,
                      x_title: str, y_title: str, before_name: str, kind_names: Mapping[str, str],
                      context_labels: Sequence[str], hover: str, note: str | None = None) -> go.Figure:
     """Wavelength 2*pi / w_i per pair (log y) before (grey line) and after (coloured points), against the
-    trained and the target context. ``context_labels`` = (trained, target)."""
-    fig = new_figure(title, note=note, x_title=x_title, y_title=y_title, height=460)
+    trained and the target context. ``context_labels`` = (trained, target). Built in one construction: a head_dim
+    or factor step redraws it (see ``embedviz.figures.new_figure``)."""
     pairs = np.arange(len(wavelen_before))
-    fig.add_trace(go.Scatter(x=pairs, y=f32(wavelen_before), mode="lines", name=before_name,
-                             line=dict(color=BEFORE_COLOR, width=3), hovertemplate=hover + "<extra></extra>"))
-    _pairs_by_kind(fig, wavelen_after, kinds, kind_names, hover=hover)
-    _context_lines(fig, original, target, context_labels, axis="y", log=True)
-    fig.update_yaxes(type="log", exponentformat="power")
-    fig.update_layout(legend=LEGEND_BELOW, margin=BELOW_MARGIN)
-    return fig
+    before = go.Scatter(x=pairs, y=f32(wavelen_before), mode="lines", name=before_name,
+                        line=dict(color=BEFORE_COLOR, width=3), hovertemplate=hover + "<extra></extra>")
+    lines = _context_lines(original, target, context_labels, axis="y", log=True)
+    return new_figure(title, note=note, x_title=x_title, y_title=y_title, height=460,
+                      data=[before, *_kind_traces(wavelen_after, kinds, kind_names, hover=hover)],
+                      layout=dict(**reference_marks(lines, axis="y", log=True),
+                                  yaxis=dict(type="log", exponentformat="power"), legend=LEGEND_BELOW,
+                                  margin=BELOW_MARGIN))
 
 
 def ratio_chart(ratio, kinds, *, factor: float, title: str, x_title: str, y_title: str,
                 kind_names: Mapping[str, str], factor_label: str, hover: str, note: str | None = None) -> go.Figure:
     """New / old frequency per pair (log y): 1 = kept, 1/factor = fully interpolated, a line at each."""
-    fig = new_figure(title, note=note, x_title=x_title, y_title=y_title, height=420)
-    _pairs_by_kind(fig, ratio, kinds, kind_names, hover=hover)
     lines = [(1.0, dict(color="#999", width=1), "", "left")]
     if factor > 1:
         lines.append((1.0 / factor, ORIGINAL_LINE, factor_label, "right"))
-    reference_lines(fig, lines, axis="y", log=True)
-    fig.update_yaxes(type="log")
-    fig.update_layout(legend=LEGEND_BELOW, margin=BELOW_MARGIN)
-    return fig
+    return new_figure(title, note=note, x_title=x_title, y_title=y_title, height=420,
+                      data=_kind_traces(ratio, kinds, kind_names, hover=hover),
+                      layout=dict(**reference_marks(lines, axis="y", log=True), yaxis=dict(type="log"),
+                                  legend=LEGEND_BELOW, margin=BELOW_MARGIN))
 
 
 def decay_chart(distances, before, after, *, original: int, target: int, names: Sequence[str], title: str,
@@ -81,7 +74,7 @@ def decay_chart(distances, before, after, *, original: int, target: int, names: 
     fig.data[0].line.update(color=BEFORE_COLOR, width=3)
     fig.data[1].line.update(color=COLORWAY[1], width=2)
     reference_lines(fig, [(0.0, dict(color="#999", width=1), "", "left")], axis="y", log=False)
-    _context_lines(fig, original, target, context_labels, axis="x", log=True)
+    reference_lines(fig, _context_lines(original, target, context_labels, axis="x", log=True), axis="x", log=True)
     fig.update_layout(legend=LEGEND_BELOW, margin=BELOW_MARGIN)
     return fig
 

@@ -26,13 +26,12 @@ def angle_heatmap(z, positions, pair, *, title: str, x_title: str, y_title: str,
     """
     pair = np.asarray(pair)
     rows = [row_label.format(d=d, i=int(i)) for d, i in enumerate(pair)]
-    fig = heatmap(z, x=f32(positions), y=rows, title=title, x_title=x_title, y_title=y_title, note=note,
-                  zmin=-1.0, zmax=1.0, colorbar_title="cos", downsample_note=downsample_note, scale_key=scale_key)
-    fig.data[0].update(hovertemplate=hover + "<extra></extra>")
     every = -(-len(rows) // 16)  # at most 16 ticks
-    fig.update_yaxes(type="category", tickmode="array", tickvals=rows[::every],
-                     ticktext=[str(d) for d in range(0, len(rows), every)])
-    return fig
+    return heatmap(z, x=f32(positions), y=rows, title=title, x_title=x_title, y_title=y_title, note=note,
+                   zmin=-1.0, zmax=1.0, colorbar_title="cos", downsample_note=downsample_note, scale_key=scale_key,
+                   hovertemplate=hover + "<extra></extra>",
+                   yaxis=dict(type="category", tickmode="array", tickvals=rows[::every],
+                              ticktext=[str(d) for d in range(0, len(rows), every)]))
 
 
 def _arrow(fig: go.Figure, vec, *, name: str, color: str, dash: str | None = None, opacity: float = 1.0) -> None:

@@ -18,11 +18,10 @@ def encoding_heatmap(z, positions, dims, *, title: str, x_title: str, y_title: s
 
     ``scale_key`` (the fixed -1..1 scale in words) ends the subtitle instead of a colour bar: a slider step redraws
     this chart, and the colour bar was its costliest part."""
-    fig = heatmap(z, x=np.asarray(positions), y=[str(d) for d in dims], title=title, x_title=x_title,
-                  y_title=y_title, note=note, zmin=-1.0, zmax=1.0, colorbar_title="PE",
-                  downsample_note=downsample_note, scale_key=scale_key)
-    fig.update_yaxes(type="category", nticks=min(len(dims), 16))
-    return fig
+    return heatmap(z, x=np.asarray(positions), y=[str(d) for d in dims], title=title, x_title=x_title,
+                   y_title=y_title, note=note, zmin=-1.0, zmax=1.0, colorbar_title="PE",
+                   downsample_note=downsample_note, scale_key=scale_key,
+                   yaxis=dict(type="category", nticks=min(len(dims), 16)))
 
 
 def distance_figure(

@@ -8,7 +8,9 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from embedviz.downsample import CELL_BUDGET, block_mean
-from embedviz.figures import DIVERGING, TEMPLATE, downsample_template, f32, joined, scatter_2d, titled
+from embedviz.figures import (
+    DIVERGING, TEMPLATE, add_marks, downsample_template, f32, joined, merged, scatter_2d, titled,
+)
 
 PICKED = "#DC3912"  # rows a lookup (or a gradient) touched
 TARGET = "#FF9900"  # rows that only appear as a next-token target
@@ -18,10 +20,10 @@ _BELOW = dict(orientation="h", x=0.0, y=-0.18, xanchor="left", yanchor="top")
 _INSIDE_TOP_LEFT = dict(orientation="v", x=0.01, y=0.99, xanchor="left", yanchor="top", bgcolor="rgba(255,255,255,0.8)")
 
 
-def _lines(fig: go.Figure, *, h: Sequence[tuple] = (), v: Sequence[tuple] = ()) -> None:
-    """Full-width horizontal lines (y, label, dash, color) and full-height vertical ones (x, dash, color), added in
-    one layout update: ``add_hline`` re-validates the whole figure on every call (~10 ms each)."""
-    shapes, notes = list(fig.layout.shapes or ()), list(fig.layout.annotations or ())
+def _line_marks(*, h: Sequence[tuple] = (), v: Sequence[tuple] = ()) -> dict:
+    """Full-width horizontal lines (y, label, dash, color) and full-height vertical ones (x, dash, color), as the
+    layout's ``shapes`` and ``annotations`` (given at construction, or added by ``_lines``)."""
+    shapes, notes = [], []
     for y, label, dash, color in h:
         shapes.append(dict(type="line", xref="paper", yref="y", x0=0, x1=1, y0=y, y1=y,
                            line=dict(dash=dash, color=color, width=1.5)))
@@ -31,21 +33,28 @@ def _lines(fig: go.Figure, *, h: Sequence[tuple] = (), v: Sequence[tuple] = ()) 
     for x, dash, color in v:
         shapes.append(dict(type="line", xref="x", yref="paper", x0=x, x1=x, y0=0, y1=1,
                            line=dict(dash=dash, color=color, width=1.5)))
-    fig.update_layout(shapes=shapes, annotations=notes)
+    return dict(shapes=shapes, annotations=notes)
 
 
-def _two_panels(left_title: str, right_title: str, *, left_width: float = 0.5, gap: float = 0.1) -> go.Figure:
-    """Two side-by-side panels (axes x/y and x2/y2) with titles: what make_subplots(1, 2) builds, ~20x faster."""
+def _lines(fig: go.Figure, *, h: Sequence[tuple] = (), v: Sequence[tuple] = ()) -> None:
+    """``_line_marks`` added to a built figure (``add_hline`` would re-validate the whole figure for each line)."""
+    add_marks(fig, _line_marks(h=h, v=v))
+
+
+def _two_panels(left_title: str, right_title: str, *, left_width: float = 0.5, gap: float = 0.1, data=(),
+                layout: dict | None = None) -> go.Figure:
+    """Two side-by-side panels (axes x/y and x2/y2) with titles: what make_subplots(1, 2) builds, ~20x faster.
+    ``data`` and ``layout`` (merged in) build the whole figure at once (see ``embedviz.figures.new_figure``)."""
     split = left_width * (1 - gap)
     right = split + gap
     titles = [dict(text=text, x=(lo + hi) / 2, y=1.0, xref="paper", yref="paper", xanchor="center",
                    yanchor="bottom", showarrow=False, font=dict(size=14))
               for text, lo, hi in ((left_title, 0.0, split), (right_title, right, 1.0))]
-    return go.Figure(layout=dict(
+    return go.Figure(data=list(data), layout=merged(dict(
         xaxis=dict(domain=[0.0, split], anchor="y"), yaxis=dict(domain=[0.0, 1.0], anchor="x"),
         xaxis2=dict(domain=[right, 1.0], anchor="y2"), yaxis2=dict(domain=[0.0, 1.0], anchor="x2"),
         annotations=titles,
-    ))
+    ), layout))
 
 
 def _symmetric_range(*arrays) -> float:
@@ -88,36 +97,32 @@ def lookup_figure(
         note = joined(note, downsample_template(downsample_note).format(rs=rs_b, cs=cs))
     note = joined(note, colour_key)
     labels = list(row_labels)[::rs_b]
-    fig = _two_panels(table_title, block_title, left_width=0.42, gap=0.14)
     x_table = np.arange(table_z.shape[1]) * cs
     x_block = np.arange(block_z.shape[1]) * cs_b
-    fig.add_trace(
+    traces = [
         go.Heatmap(z=f32(table_z), x=x_table, y=np.arange(V), coloraxis="coloraxis", hovertemplate=(
             f"{id_title} %{{y}}<br>{x_title} %{{x}}<br>%{{z:.4f}}<extra></extra>")),
-    )
-    fig.add_trace(
         go.Heatmap(z=f32(block_z), x=x_block, y=labels, coloraxis="coloraxis", xaxis="x2", yaxis="y2",
                    hovertemplate=f"%{{y}}<br>{x_title} %{{x}}<br>%{{z:.4f}}<extra></extra>"),
-    )
+    ]
     width = x_table[-1] + cs if len(x_table) else D
-    # outline each picked row once; one layout update (add_shape per row re-validates the figure every time)
-    fig.update_layout(shapes=[
-        dict(type="rect", xref="x", yref="y", x0=-0.5 * cs, x1=width - 0.5 * cs, y0=token_id - 0.5,
-             y1=token_id + 0.5, line=dict(color="black", width=1))
-        for token_id in np.unique(ids).tolist()
-    ])
-    fig.update_yaxes(autorange="reversed", showgrid=False)
-    fig.update_xaxes(showgrid=False, title_text=x_title)
-    fig.update_layout(yaxis_title_text=id_title, yaxis2_type="category")
+    # each picked row outlined once
+    outlines = [dict(type="rect", xref="x", yref="y", x0=-0.5 * cs, x1=width - 0.5 * cs, y0=token_id - 0.5,
+                     y1=token_id + 0.5, line=dict(color="black", width=1))
+                for token_id in np.unique(ids).tolist()]
     vmax = _symmetric_range(table_z)  # the range of what is drawn: block means are smaller than single entries
-    fig.update_layout(
+    x_axis = dict(showgrid=False, title=dict(text=x_title))
+    return _two_panels(table_title, block_title, left_width=0.42, gap=0.14, data=traces, layout=dict(
+        shapes=outlines,
+        xaxis=x_axis, xaxis2=x_axis,
+        yaxis=dict(autorange="reversed", showgrid=False, title=dict(text=id_title)),
+        yaxis2=dict(autorange="reversed", showgrid=False, type="category"),
         template=TEMPLATE,
         title=titled(title, note),
         coloraxis=dict(colorscale=DIVERGING, cmin=-vmax, cmax=vmax, showscale=False),
         height=max(460, min(900, 140 + 18 * len(labels))),
         margin=dict(t=110 if note else 80),
-    )
-    return fig
+    ))
 
 
 def distance_pair(
@@ -217,14 +222,13 @@ def init_scale_figure(
     note: str | None = None,
 ) -> go.Figure:
     """Mean row length against d_model (log-log) for each initialisation, with the current d_model marked."""
-    fig = go.Figure()
-    for scheme, values in norms.items():
-        fig.add_trace(go.Scatter(x=f32(d_models), y=f32(values), name=names[scheme], mode="lines+markers"))
-    _lines(fig, v=[(current_d_model, "dot", "#555")])
-    fig.update_xaxes(type="log", title_text=x_title)
-    fig.update_yaxes(type="log", title_text=y_title)
-    fig.update_layout(template=TEMPLATE, title=titled(title, note), height=420, legend=_INSIDE_TOP_LEFT)
-    return fig
+    traces = [go.Scatter(x=f32(d_models), y=f32(values), name=names[scheme], mode="lines+markers")
+              for scheme, values in norms.items()]
+    return go.Figure(data=traces, layout=dict(
+        **_line_marks(v=[(current_d_model, "dot", "#555")]),
+        xaxis=dict(type="log", title=dict(text=x_title)), yaxis=dict(type="log", title=dict(text=y_title)),
+        template=TEMPLATE, title=titled(title, note), height=420, legend=_INSIDE_TOP_LEFT,
+    ))
 
 
 def parameter_bars(
