@@ -22,6 +22,10 @@ sees: on a page with lazy tabs, the default tab's and those above the tabs. ``--
 script served like the floor (``benchmarks/framed_page.py``: the floor inside the app's frame, which is what the
 frame itself costs).
 
+Each step is also split in phases (medians, ms from the key press): the first message back (the server has the
+rerun), the script shown done (the browser has rendered the run's last message: until then it re-renders the page
+as the messages stream in), and drawn (charts redrawn, the page quiet). The bare page's are the floor of each.
+
 The baseline page is measured between the pages (``--base-steps`` steps and one open each time), so load that
 drifts during the run (a shared machine) reaches both sides; the ratio is page median / pooled baseline median.
 Prints a Markdown table with the date, machine and load average. Everything is bounded; both servers stop at
@@ -58,13 +62,14 @@ OPEN_TIMEOUT_MS = 120_000
 # Installed before any page script: timestamps (performance.now(), ms) of the last websocket message, the last
 # DOM change inside a chart, the last script-state change and the last key press.
 PROBE_JS = """(() => {
-  const F = window.__feel = {ws: 0, msgs: 0, bytes: 0, plot: 0, state: 0, key: 0, runs: 0};
+  const F = window.__feel = {ws: 0, msgs: 0, bytes: 0, plot: 0, state: 0, key: 0, runs: 0, first: 0, done: 0};
   const WS = window.WebSocket;
   window.WebSocket = class extends WS {
     constructor(...args) {
       super(...args);
       this.addEventListener('message', (e) => {
         F.ws = performance.now(); F.msgs++;
+        if (!F.first) F.first = F.ws;  // the first message after the key press: the server has the rerun
         F.bytes += (e.data && (e.data.byteLength || e.data.size || e.data.length)) || 0;
       });
     }
@@ -74,7 +79,9 @@ PROBE_JS = """(() => {
     for (const r of records) {
       if (r.type === 'attributes' && r.attributeName === 'data-test-script-state') {
         F.state = now;
-        if (r.target.getAttribute('data-test-script-state') === 'running') F.runs++;
+        const state = r.target.getAttribute('data-test-script-state');
+        if (state === 'running') F.runs++;
+        if (state === 'notRunning') F.done = now;  // drawn by React: the script's last message is rendered
         continue;
       }
       const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
@@ -82,8 +89,9 @@ PROBE_JS = """(() => {
       if (el && el.closest && el.closest("[data-testid='stMain'], [data-testid='stSidebar']")) F.plot = now;
     }
   }).observe(document, {subtree: true, childList: true, attributes: true});
-  document.addEventListener('keydown', () => { F.key = performance.now(); }, true);
-  document.addEventListener('mousedown', () => { F.key = performance.now(); }, true);  // a tab or a button
+  const press = () => { F.key = performance.now(); F.first = 0; F.done = 0; };
+  document.addEventListener('keydown', press, true);
+  document.addEventListener('mousedown', press, true);  // a tab or a button
 })();"""
 # Settled: a response arrived (and, on open, a script run began: under load the first messages can come
 # well before the run), the script is not running, no element still shows its loading skeleton, every visible
@@ -113,6 +121,8 @@ class Timings:
     step_bytes: list[int] = field(default_factory=list)  # websocket bytes received per step
     open_bytes: list[int] = field(default_factory=list)
     step_cpu: list[tuple[float, float]] = field(default_factory=list)  # (browser, server) CPU seconds per step
+    # per step, seconds from the key press to the first message back and to the script shown done (then: drawing)
+    step_phases: list[tuple[float, float]] = field(default_factory=list)
     open_cpu: list[tuple[float, float]] = field(default_factory=list)
     sliders: int = 0
     errors: list[str] = field(default_factory=list)
@@ -189,6 +199,8 @@ def _timed(page, t: Timings, cpu: Cpu, act, *, what: str, rerun: bool = True) ->
     after = probe(page)
     t.step_cpu.append(Cpu.delta(cpu0, cpu.now()))
     t.steps.append((end - after["key"]) / 1000)
+    if after["first"] > after["key"] and after["done"] > after["key"]:  # a plain tab's switch sends nothing
+        t.step_phases.append(((after["first"] - after["key"]) / 1000, (after["done"] - after["key"]) / 1000))
     t.step_bytes.append(after["bytes"] - before["bytes"])
     if page.locator("[data-testid='stException']").count():
         t.errors.append(f"{what}: traceback")
@@ -361,21 +373,26 @@ def table(res: dict) -> str:
         "",
         "Wall time from the key press (page open: navigation start) to script done and charts drawn; the ratio is "
         "to the bare page's median. CPU: renderer main thread + server process per step or open (ms), and its "
-        "ratio, which a loaded machine moves much less than wall time.",
+        "ratio, which a loaded machine moves much less than wall time. Step phases (medians, ms from the key press): "
+        "the first message back (the server has the rerun), the script shown done (its last message rendered), "
+        "drawn (the step's end: charts redrawn, the page quiet).",
         "",
-        "| page | step median (s) | step worst (s) | steps | **step ratio** | step CPU ms browser+server | CPU ratio "
+        "| page | step median (s) | step worst (s) | steps | **step ratio** | step phases ms: first message / done / "
+        "drawn | step CPU ms browser+server | CPU ratio "
         "| open median (s) | open worst (s) | **open ratio** | open CPU ms browser+server | CPU ratio | KB per step | KB per open |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
 
     def row(name: str, t: Timings) -> str:
         s_cpu, o_cpu = cpu_ms(t.step_cpu), cpu_ms(t.open_cpu)
         r_step = f"{median(t.steps) / b_step:.2f}" if t.steps else "-"
         r_scpu = f"{s_cpu[2] / bs_cpu[2]:.2f}" if t.steps else "-"
+        phases = " / ".join(f"{1e3 * median(list(v)):.0f}" for v in zip(*t.step_phases))
+        phases = f"{phases} / {1e3 * median(t.steps):.0f}" if t.step_phases else "-"
         opens = (f"{median(t.opens):.2f} | {worst(t.opens):.2f} | **{median(t.opens) / b_open:.2f}** "
                  f"| {o_cpu[0]:.0f}+{o_cpu[1]:.0f} | {o_cpu[2] / bo_cpu[2]:.2f}") if t.opens else "- | - | **-** | - | -"
         return (
-            f"| {name} | {median(t.steps):.2f} | {worst(t.steps):.2f} | {len(t.steps)} | **{r_step}** "
+            f"| {name} | {median(t.steps):.2f} | {worst(t.steps):.2f} | {len(t.steps)} | **{r_step}** | {phases} "
             f"| {s_cpu[0]:.0f}+{s_cpu[1]:.0f} | {r_scpu} | {opens} | {median(t.step_bytes) / 1e3:.0f} "
             f"| {f'{median(t.open_bytes) / 1e3:.0f}' if t.open_bytes else '-'} |"
         )
