@@ -60,7 +60,8 @@ STEP_TIMEOUT_MS = 60_000
 OPEN_TIMEOUT_MS = 120_000
 
 # Installed before any page script: timestamps (performance.now(), ms) of the last websocket message, the last
-# DOM change inside a chart, the last script-state change and the last key press.
+# DOM change inside a chart, the last script-state change and the last key press, and since that press the first
+# message and the script's end (its state shown 'notRunning').
 PROBE_JS = """(() => {
   const F = window.__feel = {ws: 0, msgs: 0, bytes: 0, plot: 0, state: 0, key: 0, runs: 0, first: 0, done: 0};
   const WS = window.WebSocket;
@@ -294,11 +295,60 @@ def worst(v: list[float]) -> float:
     return max(v) if v else float("nan")
 
 
-def run(args) -> dict:
+def measure(browser, servers: list, args, base: Timings, results: dict[str, Timings]) -> None:
+    """Drive one tab per server (the app, the floor, each ``--script``) in ``browser`` and fill ``base`` and
+    ``results``; the tabs' contexts are closed at the end, the browser is left open."""
+    contexts = []
+    try:
+        tabs = []
+        for proc, url in servers:
+            ctx = browser.new_context(viewport=VIEWPORT, locale="en-US", base_url=url + "/")
+            contexts.append(ctx)
+            ctx.add_init_script(PROBE_JS)
+            tab = ctx.new_page()
+            tabs.append((tab, Cpu(tab, proc.pid)))
+        (app_tab, app_cpu), (bare_tab, bare_cpu), *script_tabs = tabs
+        open_page(bare_tab, "", base, bare_cpu, record=False)  # warm: plotly.js compiled, caches filled
+        targets = [(url, path, app_tab, app_cpu) for url, path in page_paths(args.pages)]
+        targets += [(f"*{s.stem}*", "", tab, cpu) for s, (tab, cpu) in zip(args.script or [], script_tabs)]
+        for name, path, tab, cpu in targets:
+            try:  # a floor open that times out on a crowded machine is reported, not fatal
+                open_page(bare_tab, "", base, bare_cpu)
+                step_sliders(bare_tab, base, bare_cpu, steps=args.base_steps, max_sliders=1)
+            except Exception as error:
+                base.errors.append(f"{type(error).__name__}: {str(error).splitlines()[0]}")
+            t = results[name] = Timings()
+            extra = {"train": Timings(), "tab switch": Timings()}
+            try:
+                open_page(tab, path, t, cpu, record=False)  # the first visit of a page is the cold one
+                for _ in range(args.opens):
+                    open_page(tab, path, t, cpu)
+                step_sliders(tab, t, cpu, steps=args.steps, max_sliders=args.sliders)
+                submit_forms(tab, extra["train"], cpu, presses=args.steps)
+                if args.tabs:
+                    switch_tabs(tab, extra["tab switch"], cpu)
+            except Exception as error:
+                t.errors.append(f"{type(error).__name__}: {str(error).splitlines()[0]}")
+            print(f"  {name}: open {median(t.opens):.2f} s, step {median(t.steps):.2f} s "
+                  f"({len(t.steps)} steps on {t.sliders} sliders) {t.errors or ''}", file=sys.stderr, flush=True)
+            for what, x in extra.items():  # rows of their own, under the page's
+                if x.steps or x.errors:
+                    results[f"{name} ({what})"] = x
+                    print(f"  {name} ({what}): {median(x.steps):.2f} s ({len(x.steps)}) {x.errors or ''}",
+                          file=sys.stderr, flush=True)
+    finally:
+        for ctx in contexts:
+            ctx.close()
+
+
+def run(args, browser=None) -> dict:
+    """Serve the app, the floor and each ``--script``, measure them (in ``browser``, a Playwright Chromium, or one
+    launched here), stop the servers. ``browser`` lets a caller that already runs Playwright's sync API (the e2e
+    tests' session browser) lend it: a second sync Playwright cannot start inside the first one's event loop."""
     from playwright.sync_api import sync_playwright
 
     chromium = chromium_path()
-    if chromium is None:
+    if chromium is None and browser is None:
         raise SystemExit("Chromium not found: `apt-get install chromium` (or set EMBEDVIZ_CHROMIUM)")
     load_before = os.getloadavg()
     procs = []
@@ -314,46 +364,15 @@ def run(args) -> dict:
             proc, url = start_server(script, Path(f"/tmp/embedviz-feel-{script.stem}.log"))
             procs.append(proc)
             servers.append((proc, url))
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
-            try:
-                tabs = []
-                for proc, url in servers:
-                    ctx = browser.new_context(viewport=VIEWPORT, locale="en-US", base_url=url + "/")
-                    ctx.add_init_script(PROBE_JS)
-                    tab = ctx.new_page()
-                    tabs.append((tab, Cpu(tab, proc.pid)))
-                (app_tab, app_cpu), (bare_tab, bare_cpu), *script_tabs = tabs
-                open_page(bare_tab, "", base, bare_cpu, record=False)  # warm: plotly.js compiled, caches filled
-                targets = [(url, path, app_tab, app_cpu) for url, path in page_paths(args.pages)]
-                targets += [(f"*{s.stem}*", "", tab, cpu) for s, (tab, cpu) in zip(args.script or [], script_tabs)]
-                for name, path, tab, cpu in targets:
-                    try:  # a floor open that times out on a crowded machine is reported, not fatal
-                        open_page(bare_tab, "", base, bare_cpu)
-                        step_sliders(bare_tab, base, bare_cpu, steps=args.base_steps, max_sliders=1)
-                    except Exception as error:
-                        base.errors.append(f"{type(error).__name__}: {str(error).splitlines()[0]}")
-                    t = results[name] = Timings()
-                    extra = {"train": Timings(), "tab switch": Timings()}
-                    try:
-                        open_page(tab, path, t, cpu, record=False)  # the first visit of a page is the cold one
-                        for _ in range(args.opens):
-                            open_page(tab, path, t, cpu)
-                        step_sliders(tab, t, cpu, steps=args.steps, max_sliders=args.sliders)
-                        submit_forms(tab, extra["train"], cpu, presses=args.steps)
-                        if args.tabs:
-                            switch_tabs(tab, extra["tab switch"], cpu)
-                    except Exception as error:
-                        t.errors.append(f"{type(error).__name__}: {str(error).splitlines()[0]}")
-                    print(f"  {name}: open {median(t.opens):.2f} s, step {median(t.steps):.2f} s "
-                          f"({len(t.steps)} steps on {t.sliders} sliders) {t.errors or ''}", file=sys.stderr, flush=True)
-                    for what, x in extra.items():  # rows of their own, under the page's
-                        if x.steps or x.errors:
-                            results[f"{name} ({what})"] = x
-                            print(f"  {name} ({what}): {median(x.steps):.2f} s ({len(x.steps)}) {x.errors or ''}",
-                                  file=sys.stderr, flush=True)
-            finally:
-                browser.close()
+        if browser is not None:
+            measure(browser, servers, args, base, results)
+        else:
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
+                try:
+                    measure(browser, servers, args, base, results)
+                finally:
+                    browser.close()
     finally:
         for proc in procs:
             stop_process(proc)

@@ -13,11 +13,11 @@ from benchmarks import feel
 pytestmark = pytest.mark.e2e
 
 
-def test_feel_measures_a_page_and_the_floor_and_splits_each_step_in_ordered_phases(chromium, monkeypatch):
+def test_feel_measures_a_page_and_the_floor_and_splits_each_step_in_ordered_phases(browser, monkeypatch):
     monkeypatch.setattr(feel, "QUIET_MS", 500)  # settled sooner: this checks the harness, not the numbers
     args = feel.argparse.Namespace(pages=["dot-product"], steps=1, sliders=1, opens=1, base_steps=1, tabs=False,
                                    script=None)
-    res = feel.run(args)
+    res = feel.run(args, browser)  # the session's browser: one sync Playwright per process
     base, page = res["base"], res["pages"]["dot-product"]
     assert not base.errors and not page.errors, (base.errors, page.errors)
     for t in (base, page):
