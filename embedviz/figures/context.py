@@ -25,10 +25,11 @@ def _kind_traces(values, kinds: Sequence[str], kind_names: Mapping[str, str], *,
     """One trace per kind (so the legend explains the colours); x is the pair index."""
     values, kinds = np.asarray(values), np.asarray(kinds)
     pairs = np.arange(values.size)
-    return [go.Scatter(x=pairs[kinds == kind], y=f32(values[kinds == kind]), name=kind_names[kind], mode="markers",
+    masks = {kind: kinds == kind for kind in KINDS}
+    return [go.Scatter(x=pairs[mask], y=f32(values[mask]), name=kind_names[kind], mode="markers",
                        marker=dict(color=KIND_COLORS[kind], size=7),
                        hovertemplate=f"{kind_names[kind]}<br>{hover}<extra></extra>")
-            for kind in KINDS if (kinds == kind).any()]
+            for kind, mask in masks.items() if mask.any()]
 
 
 def _context_lines(original: int, target: int, labels: Sequence[str], *, axis: str, log: bool) -> list[tuple]:

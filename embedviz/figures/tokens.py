@@ -9,7 +9,7 @@ from plotly.subplots import make_subplots
 
 from embedviz.downsample import CELL_BUDGET, block_mean
 from embedviz.figures import (
-    DIVERGING, TEMPLATE, add_marks, downsample_template, f32, joined, merged, scatter_2d, titled,
+    DIVERGING, TEMPLATE, add_marks, downsample_template, f32, joined, merged, new_figure, scatter_2d, titled,
 )
 
 PICKED = "#DC3912"  # rows a lookup (or a gradient) touched
@@ -224,10 +224,9 @@ def init_scale_figure(
     """Mean row length against d_model (log-log) for each initialisation, with the current d_model marked."""
     traces = [go.Scatter(x=f32(d_models), y=f32(values), name=names[scheme], mode="lines+markers")
               for scheme, values in norms.items()]
-    return go.Figure(data=traces, layout=dict(
+    return new_figure(title, note=note, x_title=x_title, y_title=y_title, height=420, data=traces, layout=dict(
         **_line_marks(v=[(current_d_model, "dot", "#555")]),
-        xaxis=dict(type="log", title=dict(text=x_title)), yaxis=dict(type="log", title=dict(text=y_title)),
-        template=TEMPLATE, title=titled(title, note), height=420, legend=_INSIDE_TOP_LEFT,
+        xaxis=dict(type="log"), yaxis=dict(type="log"), legend=_INSIDE_TOP_LEFT,
     ))
 
 
