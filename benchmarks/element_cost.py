@@ -1,4 +1,4 @@
-"""What one more thing on a page costs a slider step in the browser: the cost model behind the README's Feel table.
+"""What one more thing on a page costs a slider step in the browser: the parts behind "Where the time goes" (README).
 
     PYTHONPATH=. OPENBLAS_NUM_THREADS=1 .venv/bin/python benchmarks/element_cost.py            # ~5 min
     ... benchmarks/element_cost.py --only paragraphs-36 fragment-36 --steps 6
