@@ -30,6 +30,8 @@ def test_the_floor_is_a_title_a_slider_and_a_chart_when_served_and_nothing_when_
     assert not at.exception
     assert [e.value for e in at.title] == ["Baseline"] and len(at.slider) == 1 and len(at.get("plotly_chart")) == 1
     assert all(n == 0 for n in counts(at).values()), counts(at)
+    imported = AppTest.from_string("from benchmarks.baseline_page import floor", default_timeout=30).run()
+    assert not imported.exception and not imported.title and not imported.slider  # a probe draws the floor itself
 
 
 @pytest.mark.parametrize("name", list(element_cost.PROBES))
