@@ -84,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     print("- *framed_page*: the app's frame (navigation, language switch, tour controls)")
     for name in args.only or PROBES:
         print(f"- *{name}*: {PROBES[name][0]}")
-    return 1 if any(t.errors for t in [res["base"], *res["pages"].values()]) else 0
+    return 1 if feel.failed(res) else 0
 
 
 if __name__ == "__main__":

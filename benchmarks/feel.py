@@ -421,6 +421,11 @@ def table(res: dict) -> str:
     return "\n".join(lines + ([""] + errors if errors else []))
 
 
+def failed(res: dict) -> bool:
+    """Whether any step or open of a run failed (the floor's included): the exit status of a benchmark that ran it."""
+    return any(t.errors for t in [res["base"], *res["pages"].values()])
+
+
 def main(argv: list[str] | None = None) -> int:
     global QUIET_MS
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -445,7 +450,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         raw = {k: v.__dict__ for k, v in [("baseline", res["base"]), *res["pages"].items()]}
         args.json.write_text(json.dumps({"load": [res["load_before"], res["load_after"]], "timings": raw}, indent=1))
-    return 1 if any(t.errors for t in [res["base"], *res["pages"].values()]) else 0
+    return 1 if failed(res) else 0
 
 
 if __name__ == "__main__":
