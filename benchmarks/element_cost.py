@@ -1,6 +1,6 @@
 """What one more thing on a page costs a slider step in the browser: the parts behind "Where the time goes" (README).
 
-    PYTHONPATH=. OPENBLAS_NUM_THREADS=1 .venv/bin/python benchmarks/element_cost.py            # ~5 min
+    PYTHONPATH=. OPENBLAS_NUM_THREADS=1 .venv/bin/python benchmarks/element_cost.py            # ~6 min
     ... benchmarks/element_cost.py --only paragraphs-36 fragment-36 --steps 6
 
 Each probe is the floor (``benchmarks/baseline_page.py``: a title, one slider, one small heatmap) with one thing
@@ -49,6 +49,10 @@ PROBES: dict[str, tuple[str, str]] = {
                    "with st.tabs(TABS, key='tab', bind='query-params')[0]:\n    floor()\n"),
     "tabs-plain": ("the slider and chart in the first of 5 plain tabs",
                    "with st.tabs(TABS)[0]:\n    floor()\n"),
+    "tabs-above": ("the same bound tab bar, with the slider and chart under it instead of inside the first tab",
+                   "st.tabs(TABS, key='tab', bind='query-params')\nfloor()\n"),
+    "tabs-above-fragment": ("the bound tab bar, with the slider and chart under it in an st.fragment",
+                            "st.tabs(TABS, key='tab', bind='query-params')\nst.fragment(floor)()\n"),
     "segmented-5": ("a 5-option segmented control above the slider and chart (a tab bar's job, as one widget)",
                     "st.segmented_control('section', TABS, default=TABS[0], key='tab', bind='query-params')\n"
                     "floor()\n"),

@@ -43,7 +43,7 @@ def test_each_probe_keeps_the_floor_and_adds_what_its_name_says(probes, name):
     expected = {
         "paragraphs-36": {"markdown": 36}, "one-markdown-36": {"markdown": 1}, "metrics-12": {"metric": 12},
         "latex-12": {"latex": 12}, "number-inputs-8": {"number_input": 8}, "tabs-bound": {"tabs": 5},
-        "tabs-plain": {"tabs": 5}, "segmented-5": {"segmented": 1}, "fragment-36": {"markdown": 36},
+        "tabs-plain": {"tabs": 5}, "tabs-above": {"tabs": 5}, "tabs-above-fragment": {"tabs": 5}, "segmented-5": {"segmented": 1}, "fragment-36": {"markdown": 36},
     }[name]
     assert added == expected
 
@@ -58,3 +58,9 @@ def test_the_tab_probes_draw_the_slider_and_chart_inside_the_first_tab(probes, n
     first = probes[name].tabs[0]
     assert len(first.slider) == 1 and len(first.get("plotly_chart")) == 1
     assert all(not tab.children for tab in probes[name].tabs[1:])
+
+
+@pytest.mark.parametrize("name", ["tabs-above", "tabs-above-fragment"])
+def test_the_tab_above_probes_keep_every_tab_empty_and_the_slider_and_chart_under_the_bar(probes, name):
+    assert all(not tab.children for tab in probes[name].tabs)
+    assert len(probes[name].main.slider) == 1 and len(probes[name].main.get("plotly_chart")) == 1
