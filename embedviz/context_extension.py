@@ -22,7 +22,7 @@ from embedviz._validate import even_int, finite_array, finite_float, positive_in
 from embedviz.downsample import log_spaced_indices
 from embedviz.params import PRESETS
 from embedviz.rope import decay_of_frequencies, inverse_frequencies, turns_within, wavelengths
-from embedviz.rope_config import from_config
+from embedviz.rope_config import from_config, scaling_of
 from embedviz.rope_scaling import RopeType, compute, dynamic_base, resolve_rope_type, rotary_dim
 
 PairKind = Literal["kept", "interpolated", "blended"]
@@ -122,8 +122,8 @@ def extension_settings(config: Mapping[str, Any], *, layer_type: str | None = No
     A per-layer ``rope_parameters`` (Gemma 3) is read for ``layer_type``, "full_attention" when not given.
     """
     if layer_type is None and isinstance(config, Mapping):
-        nested = config.get("rope_scaling") or config.get("rope_parameters")
-        if isinstance(nested, Mapping) and any(isinstance(value, Mapping) for value in nested.values()):
+        nested = scaling_of(config)
+        if any(isinstance(value, Mapping) for value in nested.values()):
             # full_attention first; a proportional layer (Gemma 4) is a pair layout, not a context extension
             usable = [key for key, value in nested.items() if isinstance(value, Mapping)
                       and value.get("rope_type", value.get("type")) != "proportional"]

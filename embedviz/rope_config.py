@@ -94,6 +94,16 @@ def _head_dim(config: Mapping[str, Any], layer_type: str | None) -> int:
     return even_int("head_dim", hidden_size // num_attention_heads, what="RoPE", maximum=MAX_HEAD_DIM)
 
 
+def scaling_of(config: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The config's ``rope_scaling``, else ``rope_parameters``, else {}: transformers reads
+    `rope_parameters = rope_scaling or rope_parameters` (an old key wins when both are set). A value that is not a
+    JSON object is refused."""
+    params = config.get("rope_scaling") or config.get("rope_parameters") or {}
+    if not isinstance(params, Mapping):
+        raise ValueError(f"rope_scaling / rope_parameters must be a dict, got {params!r}")
+    return params
+
+
 def from_config(config: Mapping[str, Any], *, layer_type: str | None = None) -> dict[str, Any]:
     """Read a model's ``config.json`` dict into the arguments of :func:`compute`, as transformers reads it.
 
@@ -115,10 +125,7 @@ def from_config(config: Mapping[str, Any], *, layer_type: str | None = None) -> 
     - yarn / longrope without ``factor``: factor = max_position_embeddings / original_max_position_embeddings.
     """
     config = config_text_part(config)
-    # transformers: `rope_parameters = rope_scaling or rope_parameters` (an old key wins when both are set)
-    rope_parameters = config.get("rope_scaling") or config.get("rope_parameters") or {}
-    if not isinstance(rope_parameters, Mapping):
-        raise ValueError(f"rope_scaling / rope_parameters must be a dict, got {rope_parameters!r}")
+    rope_parameters = scaling_of(config)
     for key in _SCALAR_KEYS & set(rope_parameters):
         if isinstance(rope_parameters[key], Mapping):
             raise ValueError(f"rope_scaling / rope_parameters '{key}' must be a single value, got a JSON object")

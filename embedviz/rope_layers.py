@@ -26,7 +26,7 @@ import numpy as np
 
 from embedviz._validate import finite_array, finite_float, positive_int
 from embedviz.rope import decay_of_frequencies, wavelengths
-from embedviz.rope_config import config_text_part, from_config
+from embedviz.rope_config import config_text_part, from_config, scaling_of
 from embedviz.rope_scaling import compute
 
 MAX_LAYERS = 1_024  # the deepest published models have ~130 layers; a pasted config may claim anything
@@ -128,7 +128,7 @@ def _v4_gemma_nested(config: Mapping[str, Any], types: list[str]) -> dict[str, A
     if config.get("rope_local_base_freq") is None or isinstance(config.get("rope_parameters"), Mapping) and any(
             isinstance(v, Mapping) for v in config["rope_parameters"].values()):
         return None
-    full = dict(config.get("rope_scaling") or config.get("rope_parameters") or {})
+    full = dict(scaling_of(config))
     full.setdefault("rope_theta", config.get("rope_theta"))
     nested = {"full_attention": full, "sliding_attention": {"rope_type": "default",
                                                             "rope_theta": config["rope_local_base_freq"]}}
@@ -248,8 +248,7 @@ def mrope_sections(mrope_section: Sequence[int], num_pairs: int) -> np.ndarray:
 def mrope_of(config: Mapping[str, Any]) -> np.ndarray | None:
     """M-RoPE axis per pair (:func:`mrope_sections`) of a Qwen2-VL-style config, or None when it has none."""
     config = config_text_part(config)
-    params = config.get("rope_scaling") or config.get("rope_parameters") or {}
-    section = params.get("mrope_section") if isinstance(params, Mapping) else None
+    section = scaling_of(config).get("mrope_section")
     if section is None:
         return None
     out = from_config(config)
@@ -268,9 +267,9 @@ def mla_softmax_scale(config: Mapping[str, Any]) -> dict[str, float] | None:
         return None
     nope_dim = positive_int("qk_nope_head_dim", config["qk_nope_head_dim"]) if config.get("qk_nope_head_dim") else 0
     qk_head_dim = nope_dim + positive_int("qk_rope_head_dim", config["qk_rope_head_dim"])  # q.k spans both parts
-    params = config.get("rope_scaling") or config.get("rope_parameters") or {}
+    params = scaling_of(config)
     mscale = 1.0
-    rope_type = params.get("rope_type", params.get("type", "default")) if isinstance(params, Mapping) else "default"
+    rope_type = params.get("rope_type", params.get("type", "default"))
     if rope_type != "default" and params.get("mscale_all_dim"):
         factor = finite_float("factor", params.get("factor"), greater_than=0.0)
         mscale_all_dim = finite_float("mscale_all_dim", params["mscale_all_dim"])

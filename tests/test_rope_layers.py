@@ -24,6 +24,7 @@ from embedviz.rope_layers import (
     mrope_of,
     mrope_sections,
     nope_attention_scale,
+    published_config,
 )
 from embedviz.rope_scaling import compute
 from tests.conftest import require_oracle
@@ -269,3 +270,14 @@ def test_rotated_dimensions_partial_proportional_nope():
     assert exponent_dim(glob) == 512 and exponent_dim(local) == 256
     nope = layer_plan(load("llama-4-scout-17b-16e.json")).settings[-1]
     assert not rotated_dimensions(nope).any() and exponent_dim(nope) == 0
+
+
+@pytest.mark.parametrize("value", [1, "yarn", [1, 2]])
+def test_a_scaling_that_is_not_an_object_is_refused_with_a_message_on_every_road(value):
+    """Gemma 3's v4 config (rope_local_base_freq) took another road than from_config and crashed on `dict(1)`."""
+    gemma3 = copy.deepcopy(published_config("Gemma 3 12B (5 local : 1 global)"))
+    gemma3["text_config"]["rope_scaling"] = value
+    deepseek = {**published_config("DeepSeek-V3 (MLA, RoPE on 64 dims)"), "rope_scaling": value}
+    for call in (lambda: layer_plan(gemma3), lambda: mla_softmax_scale(deepseek), lambda: mrope_of(deepseek)):
+        with pytest.raises(ValueError, match=r"rope_scaling / rope_parameters must be a dict"):
+            call()
