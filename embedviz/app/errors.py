@@ -15,11 +15,15 @@ import re
 from embedviz.app.i18n import DEFAULT_LANGUAGE, catalog, current_language
 
 _NV = r"^(?P<name>[^\s(]+(?: [^\s(]+)?) \((?P<value>.*)\) "  # "d_model (7) ", "target context (9) "
+_HUGE = r"^(?P<name>[^\s(]+(?: [^\s(]+)?) \(an integer of about (?P<digits>[\d,]+) digits\) "  # a 400-digit number
 
 # (pattern, catalog key): the first that matches the whole message wins
 PATTERNS: tuple[tuple[re.Pattern, str], ...] = tuple(
     (re.compile(pattern), key)
     for pattern, key in (
+        # before the generic "name (value) ..." kinds, which would also match them
+        (_HUGE + r"must be <= (?P<limit>\S+)$", "err.huge_at_most"),
+        (_HUGE + r"must be a finite number$", "err.huge_finite"),
         (_NV + r"must be an integer, got (?P<kind>\S+)$", "err.integer"),
         (_NV + r"must be an integer in (?P<low>\S+)\.\.(?P<high>\S+)$", "err.integer_range"),
         (_NV + r"must be in (?P<low>\S+)\.\.(?P<high>\S+)$", "err.range"),
@@ -29,6 +33,9 @@ PATTERNS: tuple[tuple[re.Pattern, str], ...] = tuple(
         (_NV + r"must be a number$", "err.number"),
         (_NV + r"must be finite$", "err.finite"),
         (_NV + r"must be even for (?P<what>.+)$", "err.even"),
+        (_NV + r"must be one of (?P<allowed>.+)$", "err.one_of"),
+        (_NV + r"is unknown; known rope types: (?P<known>.+)$", "err.rope_type_unknown"),
+        (_NV + r"must be a whole number$", "err.whole_number"),
         (_NV + r"is outside what this page can show \((?P<low>\S+) to (?P<high>\S+)\)$", "err.page_range"),
         (r"^(?P<name>\S+) contains non-finite values \(NaN or inf\)$", "err.non_finite"),
         (r"^the text has (?P<n>\d+) token\(s\); at least 2 are needed to change their order$", "err.too_few_tokens"),
@@ -39,7 +46,8 @@ PATTERNS: tuple[tuple[re.Pattern, str], ...] = tuple(
          r"(?P<pieces>.*) \(unknown\); try another word$", "err.word_unknown"),
         (r"^word \((?P<word>.*)\) is not a single token in (?P<model>\S+): it splits into (?P<n>\d+) word pieces "
          r"(?P<pieces>.*); pick one piece or a more common word$", "err.word_pieces"),
-        (r"^ids is empty: type at least one character$", "err.empty_text"),
+        (r"^text is empty: type at least one character$", "err.empty_text"),
+        (r"^ids is empty: type at least one character$", "err.empty_ids"),
         (r"^config has no '(?P<key>[^']+)'$", "err.config_missing"),
         (r"^config has no 'rope_theta' \(neither top-level nor in rope_parameters\)$", "err.config_no_theta"),
         (r"^config\.json is empty: paste a model's config\.json \(a JSON object \{ \.\.\. \}\)$", "err.config_empty"),
@@ -67,7 +75,8 @@ PATTERNS: tuple[tuple[re.Pattern, str], ...] = tuple(
         (r"^config has neither 'head_dim' nor both 'hidden_size' and 'num_attention_heads'$", "err.config_no_head"),
         (_NV + r"must be divisible by (?P<other>\S+) \((?P<other_value>[^)]*)\)$", "err.divisible"),
         (r"^factor \((?P<value>[^)]*)\) must be a number >= 1 for rope_type '(?P<rope_type>[^']+)'$", "err.scaling_factor"),
-        (r"^scaling for rope_type '(?P<rope_type>[^']+)' is missing required key\(s\): (?P<keys>.+)$",
+        # "key 'factor'" (one method's own check) or "key(s): 'factor', ..." (compute's check of all of them)
+        (r"^scaling for rope_type '(?P<rope_type>[^']+)' is missing required key(?P<plural>(?:\(s\):)?) (?P<keys>.+)$",
          "err.scaling_missing"),
         (r"^(?P<name>\S+) \((?P<value>[^)]*)\) must be > 0 for rope_type '(?P<rope_type>[^']+)'$", "err.scaling_positive"),
         (r"^(?P<name>\S+) \((?P<value>[^)]*)\) must be a finite number for rope_type '(?P<rope_type>[^']+)'$",
@@ -105,6 +114,70 @@ PATTERNS: tuple[tuple[re.Pattern, str], ...] = tuple(
          r"any context \((?P<limit>[\d,]+) tokens\)$", "err.factor_past"),
         (r"^layer_type \((?P<value>.*)\) is not in rope_parameters; it has: (?P<types>.*)$", "err.layer_type"),
         (r"^rope_parameters is per layer type \((?P<types>.*)\): pass layer_type= to pick one$", "err.per_layer"),
+        # partial RoPE and the methods' own checks (rope.py, rope_scaling.py)
+        (r"^partial_rotary_factor \((?P<value>[^)]*)\) must be in \(0, 1\]$", "err.partial_factor"),
+        (r"^partial_rotary_factor \((?P<value>[^)]*)\) must be in \(0, 1\] for rope_type '(?P<rope_type>[^']+)'$",
+         "err.partial_factor_type"),
+        (r"^rotary dimension int\(head_dim \* partial_rotary_factor\) = int\((?P<head_dim>\S+) \* (?P<factor>[^)]+)\) "
+         r"= (?P<dim>-?\d+) must be even and >= 2$", "err.rotary_dim"),
+        (r"^beta_fast \((?P<fast>[^)]*)\) must be >= beta_slow \((?P<slow>[^)]*)\) for rope_type 'yarn': beta_fast "
+         r"counts the turns of the fast pairs that are kept$", "err.beta_order"),
+        (r"^truncate \((?P<value>.*)\) must be True or False for rope_type 'yarn'$", "err.truncate"),
+        (r"^(?P<name>beta_fast|beta_slow) \((?P<value>[^)]*)\) is too large: no pair turns that often in "
+         r"(?P<n>[\d,]+) tokens \(the number of turns that marks a fast pair\)$", "err.beta_large"),
+        (r"^high_freq_factor \((?P<high>[^)]*)\) must be greater than low_freq_factor \((?P<low>[^)]*)\) for "
+         r"rope_type 'llama3'$", "err.llama3_order"),
+        (r"^(?P<key>short_factor|long_factor) has (?P<n>\d+) entries, the rotary dimension \((?P<dim>\d+)\) needs "
+         r"(?P<half>\d+) \(one per pair\)$", "err.pair_factors_count"),
+        (r"^(?P<key>short_factor|long_factor) must be a list of d/2 = (?P<half>\d+) numbers, got (?P<got>\S+)$",
+         "err.pair_factors_list"),
+        (r"^(?P<key>short_factor|long_factor) must be a flat list of (?P<half>\d+) numbers, got nested lists$",
+         "err.pair_factors_flat"),
+        (r"^(?P<key>short_factor|long_factor) entries must all be > 0, got min (?P<min>\S+)$",
+         "err.pair_factors_positive"),
+        # a config's layers (rope_layers.py)
+        (r"^(?P<key>\S+) must be a list of 0 / 1 \(one per layer, 1 = RoPE\), got (?P<got>.*)$", "err.layer_flags"),
+        (r"^(?P<key>\S+) has (?P<n>\d+) entries, num_hidden_layers \((?P<layers>\d+)\) needs one per layer$",
+         "err.layer_flags_count"),
+        (r"^config has no 'num_hidden_layers' \(nor a 'layer_types' list\): the layers cannot be counted$",
+         "err.no_layer_count"),
+        (r"^layer_types must be a list of strings, got (?P<got>.*)$", "err.layer_types_list"),
+        (r"^layer_types has (?P<n>\d+) entries, num_hidden_layers \((?P<layers>\d+)\) needs one each$",
+         "err.layer_types_count"),
+        (r"^per_layer_config must be a dict of layer index -> overrides, got (?P<got>.*)$", "err.per_layer_config"),
+        (r"^per_layer_config key (?P<key>.+) must be a layer index below num_hidden_layers \((?P<layers>\d+)\) with "
+         r"a dict of overrides$", "err.per_layer_key"),
+        (r"^rope_parameters is per layer type but the config has no 'layer_types' list \(nor "
+         r"'sliding_window_pattern'\): which layer uses which cannot be known$", "err.per_layer_no_types"),
+        (r"^layer_types names (?P<missing>.+), but rope_parameters has no entry for it; it has: (?P<has>.*)$",
+         "err.per_layer_missing"),
+        (r"^mrope_section must be a list of section sizes like \[16, 24, 24\], got (?P<got>.*)$", "err.mrope_list"),
+        (r"^mrope_section (?P<sizes>\[.*\]) sums to (?P<total>\d+), head_dim/2 = (?P<pairs>\d+) pairs need that "
+         r"sum$", "err.mrope_sum"),
+        # the base bound (rope_theory.py) and the context-extension page
+        (r"^context_length \((?P<value>[^)]*)\) must be <= (?P<limit>\S+) for the base scan$", "err.scan_length"),
+        (r"^no base up to max_base \((?P<max_base>[^)]*)\) keeps B\(m\) >= 0 up to (?P<length>[\d,]+)$",
+         "err.no_base"),
+        (r"^rope_parameters has only 'proportional' layer types: the context-extension methods \(linear, dynamic, "
+         r"yarn, longrope, llama3\) do not apply to them$", "err.proportional_only"),
+        (r"^rope_type 'proportional' is a layout of the pairs, not a context extension: the methods here are "
+         r"linear, dynamic, yarn, longrope, llama3$", "err.proportional_layout"),
+        (r"^(?P<file>.+) has (?P<n>[\d,]+) bytes; a config\.json is a few KB \(limit (?P<limit>\S+) MB\)$",
+         "err.config_upload_size"),
+        (r"^(?P<file>.+) is not UTF-8 text \((?P<reason>.+) at byte (?P<byte>\d+)\)$", "err.not_utf8"),
+        (r"^the link's config\.json \(ctx_cfgz\) is cut or damaged: paste the config again$", "err.link_damaged"),
+        # the token lessons (raw_ids.py, training.py) and the word map (Real model page)
+        (r"^char \((?P<char>.*)\) is (?P<n>\d+) bytes in UTF-8, so it has (?P=n) ids; pick an ASCII one$",
+         "err.char_bytes"),
+        (r"^other_id \((?P<value>[^)]*)\) must differ from token_id$", "err.other_id"),
+        (r"^groups \(empty\) must hold at least 1 group$", "err.groups_empty"),
+        (r"^groups hold (?P<n>[\d,]+) distinct characters in total; at most (?P<limit>[\d,]+) allowed$",
+         "err.groups_total"),
+        (r"^word list \((?P<n>[\d,]+) words\) must have at most (?P<limit>[\d,]+) words$", "err.word_list_long"),
+        (r"^word list \((?P<n>[\d,]+) usable words\) must name at least 2 single-token words$",
+         "err.word_list_short"),
+        # a tour's URL (tours.py)
+        (r"^step \((?P<value>[^)]*)\) must be between 1 and (?P<n>\d+) for tour (?P<tour>\S+)$", "err.tour_step"),
     )
 )
 

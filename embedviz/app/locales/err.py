@@ -10,6 +10,14 @@ STRINGS = {
     "err.at_least": {"en": "{name} ({value}) must be >= {limit}", "zh": "{name}（{value}）必须 ≥ {limit}"},
     "err.at_most": {"en": "{name} ({value}) must be <= {limit}", "zh": "{name}（{value}）必须 ≤ {limit}"},
     "err.above": {"en": "{name} ({value}) must be > {limit}", "zh": "{name}（{value}）必须 > {limit}"},
+    "err.huge_at_most": {"en": "{name} (an integer of about {digits} digits) must be <= {limit}",
+                         "zh": "{name}（约 {digits} 位的整数）必须 ≤ {limit}"},
+    "err.huge_finite": {"en": "{name} (an integer of about {digits} digits) must be a finite number",
+                        "zh": "{name}（约 {digits} 位的整数）太大，必须是有限的数"},
+    "err.one_of": {"en": "{name} ({value}) must be one of {allowed}", "zh": "{name}（{value}）必须是以下之一：{allowed}"},
+    "err.rope_type_unknown": {"en": "{name} ({value}) is unknown; known rope types: {known}",
+                              "zh": "{name}（{value}）未知；已知的 rope_type 有：{known}"},
+    "err.whole_number": {"en": "{name} ({value}) must be a whole number", "zh": "{name}（{value}）必须是整数"},
     "err.number": {"en": "{name} ({value}) must be a number", "zh": "{name}（{value}）必须是数字"},
     "err.finite": {"en": "{name} ({value}) must be finite", "zh": "{name}（{value}）必须是有限的数"},
     "err.even": {"en": "{name} ({value}) must be even for {what}", "zh": "{name}（{value}）必须是偶数（{what} 的要求）"},
@@ -41,7 +49,8 @@ STRINGS = {
               "piece or a more common word",
         "zh": "词 {word} 在 {model} 里不是单个 token：它被切成 {n} 个 WordPiece 片段 {pieces}；请选其中一个片段或更常见的词",
     },
-    "err.empty_text": {"en": "ids is empty: type at least one character", "zh": "没有任何 id：请至少输入一个字符"},
+    "err.empty_text": {"en": "text is empty: type at least one character", "zh": "文字是空的：请至少输入一个字符"},
+    "err.empty_ids": {"en": "ids is empty: type at least one character", "zh": "没有任何 id：请至少输入一个字符"},
     "err.config_missing": {"en": "config has no '{key}'", "zh": "config.json 里没有 '{key}'"},
     "err.config_no_theta": {
         "en": "config has no 'rope_theta' (neither top-level nor in rope_parameters)",
@@ -121,7 +130,7 @@ STRINGS = {
         "zh": "rope_type '{rope_type}' 的 factor（{value}）必须是 ≥ 1 的数",
     },
     "err.scaling_missing": {
-        "en": "scaling for rope_type '{rope_type}' is missing required key(s): {keys}",
+        "en": "scaling for rope_type '{rope_type}' is missing required key{plural} {keys}",
         "zh": "rope_type '{rope_type}' 的缩放设置缺少必需的键：{keys}",
     },
     "err.scaling_positive": {
@@ -207,4 +216,137 @@ STRINGS = {
         "en": "rope_parameters is per layer type ({types}): pass layer_type= to pick one",
         "zh": "rope_parameters 按层类型分开给出（{types}）：请选一种层类型（layer_type=）",
     },
+    # the rest of what a pasted config.json, a link or a lesson's input can meet (these reached a Chinese reader in
+    # English under the "only in English" lead-in)
+    "err.partial_factor": {"en": "partial_rotary_factor ({value}) must be in (0, 1]",
+                           "zh": "partial_rotary_factor（{value}）必须在 (0, 1] 之内"},
+    "err.partial_factor_type": {
+        "en": "partial_rotary_factor ({value}) must be in (0, 1] for rope_type '{rope_type}'",
+        "zh": "rope_type '{rope_type}' 的 partial_rotary_factor（{value}）必须在 (0, 1] 之内",
+    },
+    "err.rotary_dim": {
+        "en": "rotary dimension int(head_dim * partial_rotary_factor) = int({head_dim} * {factor}) = {dim} must be "
+              "even and >= 2",
+        "zh": "旋转维度 int(head_dim * partial_rotary_factor) = int({head_dim} * {factor}) = {dim}，它必须是 ≥ 2 的偶数",
+    },
+    "err.beta_order": {
+        "en": "beta_fast ({fast}) must be >= beta_slow ({slow}) for rope_type 'yarn': beta_fast counts the turns of "
+              "the fast pairs that are kept",
+        "zh": "rope_type 'yarn' 的 beta_fast（{fast}）必须 ≥ beta_slow（{slow}）：beta_fast 是快速维度对的圈数，"
+              "转得比它多的维度对保持不变",
+    },
+    "err.truncate": {"en": "truncate ({value}) must be True or False for rope_type 'yarn'",
+                     "zh": "rope_type 'yarn' 的 truncate（{value}）必须是 `True` 或 `False`"},
+    "err.beta_large": {
+        "en": "{name} ({value}) is too large: no pair turns that often in {n} tokens (the number of turns that marks "
+              "a fast pair)",
+        "zh": "{name}（{value}）太大了：在 {n} 个 token 内没有哪个维度对能转这么多圈（它是划分快速维度对的圈数）",
+    },
+    "err.llama3_order": {
+        "en": "high_freq_factor ({high}) must be greater than low_freq_factor ({low}) for rope_type 'llama3'",
+        "zh": "rope_type 'llama3' 的 high_freq_factor（{high}）必须大于 low_freq_factor（{low}）",
+    },
+    "err.pair_factors_count": {
+        "en": "{key} has {n} entries, the rotary dimension ({dim}) needs {half} (one per pair)",
+        "zh": "{key} 有 {n} 项，而旋转维度（{dim}）需要 {half} 项（每个维度对一项）",
+    },
+    "err.pair_factors_list": {"en": "{key} must be a list of d/2 = {half} numbers, got {got}",
+                              "zh": "{key} 必须是由 d/2 = {half} 个数组成的列表，而这里是 `{got}`"},
+    "err.pair_factors_flat": {"en": "{key} must be a flat list of {half} numbers, got nested lists",
+                              "zh": "{key} 必须是由 {half} 个数组成的一层列表，不能嵌套列表"},
+    "err.pair_factors_positive": {"en": "{key} entries must all be > 0, got min {min}",
+                                  "zh": "{key} 的每一项都必须 > 0，而最小的一项是 {min}"},
+    "err.layer_flags": {
+        "en": "{key} must be a list of 0 / 1 (one per layer, 1 = RoPE), got {got}",
+        "zh": "{key} 必须是由 0 / 1 组成的列表（每层一个，1 表示使用 RoPE），而这里是 {got}",
+    },
+    "err.layer_flags_count": {
+        "en": "{key} has {n} entries, num_hidden_layers ({layers}) needs one per layer",
+        "zh": "{key} 有 {n} 项，而 num_hidden_layers（{layers}）要求每层一项",
+    },
+    "err.no_layer_count": {
+        "en": "config has no 'num_hidden_layers' (nor a 'layer_types' list): the layers cannot be counted",
+        "zh": "config.json 里没有 'num_hidden_layers'（也没有 'layer_types' 列表）：无法知道模型有多少层",
+    },
+    "err.layer_types_list": {"en": "layer_types must be a list of strings, got {got}",
+                             "zh": "layer_types 必须是由字符串组成的列表，而这里是 {got}"},
+    "err.layer_types_count": {
+        "en": "layer_types has {n} entries, num_hidden_layers ({layers}) needs one each",
+        "zh": "layer_types 有 {n} 项，而 num_hidden_layers（{layers}）要求每层一项",
+    },
+    "err.per_layer_config": {
+        "en": "per_layer_config must be a dict of layer index -> overrides, got {got}",
+        "zh": "per_layer_config 必须是一个 JSON 对象（层序号 -> 要覆盖的设置），而这里是 {got}",
+    },
+    "err.per_layer_key": {
+        "en": "per_layer_config key {key} must be a layer index below num_hidden_layers ({layers}) with a dict of "
+              "overrides",
+        "zh": "per_layer_config 的键 {key} 必须是小于 num_hidden_layers（{layers}）的层序号，"
+              "并对应一个写明要覆盖哪些设置的 JSON 对象",
+    },
+    "err.per_layer_no_types": {
+        "en": "rope_parameters is per layer type but the config has no 'layer_types' list (nor "
+              "'sliding_window_pattern'): which layer uses which cannot be known",
+        "zh": "rope_parameters 按层类型分开给出，但 config.json 里没有 'layer_types' 列表（也没有 "
+              "'sliding_window_pattern'）：无法知道哪一层用哪一种设置",
+    },
+    "err.per_layer_missing": {
+        "en": "layer_types names {missing}, but rope_parameters has no entry for it; it has: {has}",
+        "zh": "layer_types 里有 {missing}，但 rope_parameters 里没有它的设置；rope_parameters 里有：{has}",
+    },
+    "err.mrope_list": {
+        "en": "mrope_section must be a list of section sizes like [16, 24, 24], got {got}",
+        "zh": "mrope_section 必须是由各段大小组成的列表，例如 [16, 24, 24]，而这里是 {got}",
+    },
+    "err.mrope_sum": {
+        "en": "mrope_section {sizes} sums to {total}, head_dim/2 = {pairs} pairs need that sum",
+        "zh": "mrope_section {sizes} 的总和是 {total}，而 head_dim/2 = {pairs} 个维度对要求总和正好是 {pairs}",
+    },
+    "err.scan_length": {"en": "context_length ({value}) must be <= {limit} for the base scan",
+                        "zh": "扫描底数下界时，context_length（{value}）必须 ≤ {limit}"},
+    "err.no_base": {
+        "en": "no base up to max_base ({max_base}) keeps B(m) >= 0 up to {length}",
+        "zh": "在 max_base（{max_base}）以内，没有哪个底数能让 B(m) 在长度 {length} 以内始终 ≥ 0",
+    },
+    "err.proportional_only": {
+        "en": "rope_parameters has only 'proportional' layer types: the context-extension methods (linear, dynamic, "
+              "yarn, longrope, llama3) do not apply to them",
+        "zh": "rope_parameters 里只有 'proportional' 类型的层：上下文扩展方法（linear、dynamic、yarn、longrope、llama3）"
+              "不适用于它们",
+    },
+    "err.proportional_layout": {
+        "en": "rope_type 'proportional' is a layout of the pairs, not a context extension: the methods here are "
+              "linear, dynamic, yarn, longrope, llama3",
+        "zh": "rope_type 'proportional' 是维度对的一种排布方式，不是上下文扩展方法：这里的方法是 "
+              "linear、dynamic、yarn、longrope、llama3",
+    },
+    "err.config_upload_size": {
+        "en": "{file} has {n} bytes; a config.json is a few KB (limit {limit} MB)",
+        "zh": "{file} 有 {n} 字节；一个 config.json 通常只有几 KB（上限 {limit} MB）",
+    },
+    "err.not_utf8": {"en": "{file} is not UTF-8 text ({reason} at byte {byte})",
+                     "zh": "{file} 不是 UTF-8 文本（字节偏移 {byte} 处：{reason}）"},
+    "err.link_damaged": {
+        "en": "the link's config.json (ctx_cfgz) is cut or damaged: paste the config again",
+        "zh": "链接里的 config.json（ctx_cfgz）被截断或损坏了：请重新粘贴配置",
+    },
+    "err.char_bytes": {
+        "en": "char ({char}) is {n} bytes in UTF-8, so it has {n} ids; pick an ASCII one",
+        "zh": "字符 {char} 在 UTF-8 里占 {n} 个字节，所以有 {n} 个 id；请选一个 ASCII 字符",
+    },
+    "err.other_id": {"en": "other_id ({value}) must differ from token_id",
+                     "zh": "other_id（{value}）不能与 token_id 相同"},
+    "err.groups_empty": {"en": "groups (empty) must hold at least 1 group", "zh": "分组是空的：至少要有 1 组"},
+    "err.groups_total": {
+        "en": "groups hold {n} distinct characters in total; at most {limit} allowed",
+        "zh": "各组一共有 {n} 个不同的字符；最多允许 {limit} 个",
+    },
+    "err.word_list_long": {"en": "word list ({n} words) must have at most {limit} words",
+                           "zh": "词列表有 {n} 个词，最多只能有 {limit} 个"},
+    "err.word_list_short": {
+        "en": "word list ({n} usable words) must name at least 2 single-token words",
+        "zh": "词列表里只有 {n} 个可用的词；至少需要 2 个只占一个 token 的词",
+    },
+    "err.tour_step": {"en": "step ({value}) must be between 1 and {n} for tour {tour}",
+                      "zh": "导览 {tour} 的步骤（{value}）必须在 1 到 {n} 之间"},
 }
