@@ -17,11 +17,15 @@ def layers_tab(model: dict, labels: dict, colors: dict) -> None:
     """The layer strip, and Llama 4's NoPE temperature."""
     plot(figs.layer_strip, model["layers"], labels, colors, title=t("mod.strip_title", layers=len(model["layers"])),
          x_title=t("mod.strip_x"), key="mod_strip")
+    all_nope = all(s["nope"] for s in model["settings"])
+    if all_nope:  # nope_text speaks of the RoPE layers under a NoPE one
+        st.info(t("mod.all_nope"))
     if model["temperature"]:
         temp = model["temperature"]
-        st.markdown(t("mod.nope_text", attn_scale=f"{temp['attn_scale']:g}",
-                      floor_scale=human_number(temp["floor_scale"])))
-        curve = view.temperature(temp["floor_scale"], temp["attn_scale"], 64 * int(temp["floor_scale"]))
+        if not all_nope:
+            st.markdown(t("mod.nope_text", attn_scale=f"{temp['attn_scale']:g}",
+                          floor_scale=human_number(temp["floor_scale"])))
+        curve = view.temperature(temp["floor_scale"], temp["attn_scale"])
         plot(figs.two_curves, curve["positions"], (t("mod.temp_name"), curve["scale"]), ("", None),
              title=t("mod.temp_title"), x_title=t("mod.temp_x"), y_title=t("mod.temp_y"), key="mod_temp")
 
@@ -58,12 +62,16 @@ def mrope_tab(model: dict) -> None:
 def scan_section(rope_settings: list, colors: dict, dim: int, theta: float, train: int, critical: int) -> None:
     """The scan-length slider reruns this fragment only: the wavelengths with L marked, and the base bound."""
     theory_length = st.select_slider(t("mod.scan_length"), view.SCAN_LENGTHS, value=1_024, key="mod_len", bind=BIND)
-    bound = view.base_bound(dim, theory_length)
     plot(figs.wavelength_curves, {s["name"]: s["wavelengths"] for s in rope_settings}, colors,
          title=t("mod.wave_title"), x_title=t("mod.wave_x"), y_title=t("mod.wave_y"),
          lines=[(train, t("mod.train_line", length=human_number(train))),
                 (theory_length, t("mod.scan_line", length=human_number(theory_length)))],
          note=t("mod.critical_note", critical=critical, head_dim=dim), key="mod_wave")
+    try:
+        bound = view.base_bound(dim, theory_length)
+    except ValueError as error:  # a pasted head of a few dimensions: no base keeps B(m) >= 0 this far
+        show_error(error)
+        return
     if bound["base_bound"] is None:  # a pasted head size: the scan ran out of the server's time budget
         st.info(t("mod.base_bound_stopped", length=human_number(theory_length), head_dim=dim,
                   below=f"{bound['base_below']:.3g}", budget=view.SCAN_CPU_BUDGET_S))
@@ -129,4 +137,7 @@ sections = {
 for tab, code in zip(tabs, view.TAB_CODES):
     if tab.open:
         with tab:
-            sections[code]()
+            if code != "layers" and not rope_settings:  # every layer NoPE: no pair turns, nothing to draw here
+                st.info(t("mod.all_nope"))
+            else:
+                sections[code]()

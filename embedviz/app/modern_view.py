@@ -62,16 +62,23 @@ def model(source: str, config_text: str = "") -> dict[str, Any]:
         settings.append({"name": s.name, "nope": False, "head_dim": s.head_dim, "rotary_dim": s.rotary_dim,
                          "theta": s.theta, "rope_type": s.rope_type, "attention_factor": s.attention_factor,
                          **rope_layers.setting_curves(s)})
-    axes = rope_layers.mrope_of(config)
+    axes, rope = rope_layers.mrope_of(config), [s for s in settings if not s["nope"]]
     return {"layers": [plan.settings[i].name for i in plan.layers], "settings": settings,
             "counts": plan.counts(), "temperature": plan.nope_temperature,
-            "train_length": next(s.train_length for s in plan.settings if s.train_length),
-            "mrope": None if axes is None else {"axes": axes, "wavelengths": settings[0]["wavelengths"]},
+            # None when every layer is NoPE (no_rope_layers all 0): nothing turns, the page says so
+            "train_length": next((s.train_length for s in plan.settings if s.train_length), None),
+            "mrope": None if axes is None or not rope else {"axes": axes, "wavelengths": rope[0]["wavelengths"]},
             "mla": rope_layers.mla_softmax_scale(config)}
 
 
+# The NoPE temperature curve runs to 64 x floor_scale: flat up to floor_scale, then its log growth. A pasted
+# floor_scale below 1 still gets 64 positions; an absurd one stops at 1e15 (past any context, inside int64).
+TEMPERATURE_SPAN, MAX_TEMPERATURE_POSITION = 64, 10**15
+
+
 @st.cache_data(max_entries=64, show_spinner=False)
-def temperature(floor_scale: float, attn_scale: float, length: int) -> dict[str, Any]:
+def temperature(floor_scale: float, attn_scale: float) -> dict[str, Any]:
+    length = int(min(max(TEMPERATURE_SPAN * floor_scale, TEMPERATURE_SPAN), MAX_TEMPERATURE_POSITION))
     return rope_layers.temperature_curve(floor_scale, attn_scale, length)
 
 

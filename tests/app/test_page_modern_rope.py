@@ -13,7 +13,7 @@ from embedviz import rope_layers, rope_theory
 from embedviz.app.i18n import catalog
 from embedviz.app.modern_view import SCAN_LENGTHS, TAB_CODES
 from embedviz.rope_layers import PUBLISHED, published_config
-from tests.app.pagetest import chart_json, is_chinese, ok, page
+from tests.app.pagetest import chart_json, is_chinese, ok, page, values
 
 NAMES = list(PUBLISHED)
 
@@ -155,3 +155,53 @@ def test_unrotated_pairs_keep_the_sum_nonnegative_for_any_base(name):
     at = run("head", mod_src=name)
     ok(at)
     assert any("at least as many unrotated pairs" in md.value for md in at.markdown)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_pasted_head_too_small_for_any_base_bound_says_so_and_keeps_the_charts(lang):
+    """head_dim 4 (two pairs): no base up to the scan's ceiling keeps B(m) >= 0 for 1,024 positions; the page says
+    so in the reader's language instead of a traceback, and still draws the wavelengths and PI's bounds."""
+    config = {"rope_theta": 10_000.0, "max_position_embeddings": 4_096, "head_dim": 4, "num_attention_heads": 32,
+              "hidden_size": 4_096, "num_hidden_layers": 2}
+    with pytest.raises(ValueError, match="no base"):  # what the core says (the page must catch it)
+        rope_theory.base_bound(1_024, 4)
+    at = run("theory", session={"mod_config": json.dumps(config)}, lang=lang, mod_src="config.json")
+    ok(at, errors_allowed=True)
+    assert len(at.error) == 1 and "B(m)" in at.error[0].value and "1,024" in at.error[0].value
+    assert is_chinese(at.error[0].value.split("B(m)")[0]) == (lang == "zh")
+    assert catalog()["err.untranslated"]["zh"].split("{")[0] not in at.error[0].value  # a translated kind
+    assert len(at.get("plotly_chart")) == 2
+
+
+_NOPE_BASE = {"rope_theta": 10_000.0, "max_position_embeddings": 4_096, "head_dim": 64, "num_hidden_layers": 4}
+
+
+@pytest.mark.parametrize("nope", [{"no_rope_layers": [0, 0, 0, 0]}, {"no_rope_layer_interval": 1}])
+def test_a_model_whose_every_layer_is_nope_is_drawn_and_said_in_each_tab(nope):
+    """Nothing turns: the layer strip and the temperature are drawn, every other tab says why it is empty."""
+    config = {**_NOPE_BASE, **nope}
+    assert all(s.inv_freq is None for s in rope_layers.layer_plan(config).settings)  # the core: no RoPE setting
+    for code in TAB_CODES:
+        at = run(code, session={"mod_config": json.dumps(config)}, mod_src="config.json")
+        ok(at)
+        if code == "layers":
+            assert len(at.get("plotly_chart")) == 2 and "4 layers" in titles(at)[0]  # strip + NoPE temperature
+        else:
+            assert not at.get("plotly_chart")
+        assert [i.value for i in at.info] == [catalog()["mod.all_nope"]["en"]], code
+
+
+@pytest.mark.parametrize("floor_scale, last, grows", [(0.5, 64, True), (1e18, 10**15, False)])
+def test_a_pasted_floor_scale_far_from_llama4s_still_draws_the_temperature(floor_scale, last, grows):
+    """Llama 4's temperature 1 + attn_scale * ln(1 + floor((m + 1) / floor_scale)) at the positions drawn, read off
+    the chart: for floor_scale 0.5 it grows from the start (drawn to 64 positions, the least); for 1e18 it stays 1
+    everywhere drawn (to 1e15 positions, the most: past any context, inside int64)."""
+    config = {**_NOPE_BASE, "no_rope_layers": [1, 0, 1, 0], "floor_scale": floor_scale, "attn_scale": 0.1}
+    at = run("layers", session={"mod_config": json.dumps(config)}, mod_src="config.json")
+    ok(at)
+    curve = json.loads(chart_json(at)[1])["data"][0]
+    m, scale = values(curve["x"]).astype(float), values(curve["y"]).astype(float)
+    assert m.max() == pytest.approx(last, rel=1e-6)  # positions are sent as float32
+    expected = [1 + 0.1 * np.log(1 + np.floor((p + 1) / floor_scale)) for p in m]
+    np.testing.assert_allclose(scale, expected, rtol=1e-6)
+    assert (scale > 1).any() == grows

@@ -56,6 +56,13 @@ STRINGS = {
                "（每个 token 只看得到前面的 token），以及更底层的 RoPE 层写进隐藏状态的信息。Llama 4 还把 NoPE 层的 query 乘上"
                "一个随位置增大的温度 1 + {attn_scale} · ln(1 + floor((m + 1) / {floor_scale}))，让超长输入上的注意力保持集中。"),
     },
+    "mod.all_nope": {
+        "en": ("Every layer of this model is NoPE: no pair of dimensions turns, so there are no wavelengths, decay, "
+               "head layout or bounds to draw. Such a model knows the order of its tokens only through the causal "
+               "mask (a token sees only the earlier ones)."),
+        "zh": ("这个模型的每一层都是 NoPE：没有任何一对维度在旋转，所以没有波长、衰减、头内布局或上下界可画。这样的模型只能靠"
+               "因果掩码（每个 token 只看得到前面的 token）知道 token 的顺序。"),
+    },
     "mod.temp_title": {"en": "NoPE layers: query temperature by position", "zh": "NoPE 层：query 温度随位置的变化"},
     "mod.temp_x": {"en": "position m", "zh": "位置 m"},
     "mod.temp_y": {"en": "temperature", "zh": "温度"},
