@@ -118,7 +118,7 @@ def extension_settings(config: Mapping[str, Any], *, layer_type: str | None = No
     - an unscaled one (``scaled`` False) gets a suggestion: YaRN from max_position_embeddings to 131,072 tokens
       (4 x the trained length when it already has that many), as the YaRN paper took LLaMA 2 from 4K to 128K;
     - ``params`` holds every method's numbers (:data:`METHOD_DEFAULTS`), the config's own where it sets them;
-    - LongRoPE's ``short_factor`` / ``long_factor`` are tuples, or None when the config has none.
+    - LongRoPE's ``short_factor`` / ``long_factor`` are tuples, or None when the config has none or is not longrope.
     A per-layer ``rope_parameters`` (Gemma 3) is read for ``layer_type``, "full_attention" when not given.
     """
     if layer_type is None and isinstance(config, Mapping):
@@ -154,7 +154,9 @@ def extension_settings(config: Mapping[str, Any], *, layer_type: str | None = No
         params["truncate"] = False
 
     def factors(key: str) -> tuple[float, ...] | None:
-        return tuple(float(v) for v in scaling[key]) if scaling.get(key) is not None else None
+        """LongRoPE's per-pair lists, which from_config checked for a longrope config; the other methods ignore
+        them, as transformers does (a linear config with a stray short_factor of 6 crashed here)."""
+        return tuple(float(v) for v in scaling[key]) if method == "longrope" and scaling.get(key) is not None else None
 
     return {
         "head_dim": out["head_dim"],

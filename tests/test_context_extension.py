@@ -125,6 +125,11 @@ def test_extension_settings_of_scaled_configs():
         96, "longrope", 32.0, 4096, 131072)
     assert phi["long_factor"] == tuple(PHI3_MINI_128K["rope_scaling"]["long_factor"])
     assert phi["short_factor"] == tuple(PHI3_MINI_128K["rope_scaling"]["short_factor"])
+    # a stray list on another method is ignored, as transformers ignores it (a bare 6 once crashed the page)
+    for stray in (6, "x", [[1]], list(PHI3_MINI_128K["rope_scaling"]["short_factor"])):
+        linear = extension_settings({**LLAMA_31_8B, "rope_scaling": {"rope_type": "linear", "factor": 8.0,
+                                                                     "short_factor": stray}})
+        assert linear["method"] == "linear" and linear["short_factor"] is None
     gpt_oss = {"head_dim": 64, "max_position_embeddings": 131072, "rope_theta": 150000, "rope_scaling": {
         "rope_type": "yarn", "factor": 32.0, "beta_fast": 32.0, "beta_slow": 1.0, "truncate": False,
         "original_max_position_embeddings": 4096}}
