@@ -1,7 +1,7 @@
 """Random combinations of every page's widget values (hypothesis + AppTest), through app.py's navigation.
 
 For each page of ``embedviz.app.frame.PAGES``: run it at its defaults, find its widgets (and the sidebar's language
-switch), set each to a random valid value, run again. Then: no traceback; every ``st.error`` says something; the
+switch), set each to a random valid value, run again. Then: no traceback; every ``st.error`` says something, in the reader's language; the
 process's peak memory stays under 1 GiB; the rerun stays within a few seconds of CPU.
 
 `make test` runs EMBEDVIZ_FUZZ_EXAMPLES (default 8) derandomized examples per page, the same every run. The nightly
@@ -55,6 +55,7 @@ def _run_page(file: str) -> AppTest:
 def test_random_widget_values_never_break_a_page(entry):
     file = entry[0]
     empty_errors = _empty_error_texts()
+    untranslated = catalog()["err.untranslated"]["zh"].split("{")[0]  # a Chinese reader's lead-in to English
     can_reset_peak = reset_peak_rss()
 
     @FUZZ_SETTINGS
@@ -75,6 +76,7 @@ def test_random_widget_values_never_break_a_page(entry):
         assert not at.exception, f"{where}: traceback shown:\n{at.exception[0].value}"
         for error in at.error:
             assert error.value.strip() and error.value.strip() not in empty_errors, f"{where}: an empty error box"
+            assert untranslated not in error.value, f"{where}: a message only in English: {error.value}"
         peak = peak_rss_bytes()
         assert peak < MAX_RSS, f"{where}: peak memory {peak / 2**20:.0f} MiB >= 1024 MiB"
         assert cpu < MAX_RERUN_CPU_S, f"{where}: the rerun took {cpu:.1f} s of CPU ({wall:.1f} s wall)"
