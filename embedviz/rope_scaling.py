@@ -80,7 +80,7 @@ def _real(key: str, value: Any, rope_type: str) -> float:
 def _number(params: Mapping[str, Any], key: str, rope_type: str) -> float:
     """``params[key]`` as a finite float; the key must be there."""
     if params.get(key) is None:
-        raise ValueError(f"scaling for rope_type '{rope_type}' is missing required key '{key}'")
+        raise ValueError(f"scaling for rope_type '{rope_type}' is missing required key(s): '{key}'")  # as compute
     return _real(key, params[key], rope_type)
 
 

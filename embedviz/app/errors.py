@@ -75,8 +75,7 @@ PATTERNS: tuple[tuple[re.Pattern, str], ...] = tuple(
         (r"^config has neither 'head_dim' nor both 'hidden_size' and 'num_attention_heads'$", "err.config_no_head"),
         (_NV + r"must be divisible by (?P<other>\S+) \((?P<other_value>[^)]*)\)$", "err.divisible"),
         (r"^factor \((?P<value>[^)]*)\) must be a number >= 1 for rope_type '(?P<rope_type>[^']+)'$", "err.scaling_factor"),
-        # "key 'factor'" (one method's own check) or "key(s): 'factor', ..." (compute's check of all of them)
-        (r"^scaling for rope_type '(?P<rope_type>[^']+)' is missing required key(?P<plural>(?:\(s\):)?) (?P<keys>.+)$",
+        (r"^scaling for rope_type '(?P<rope_type>[^']+)' is missing required key\(s\): (?P<keys>.+)$",
          "err.scaling_missing"),
         (r"^(?P<name>\S+) \((?P<value>[^)]*)\) must be > 0 for rope_type '(?P<rope_type>[^']+)'$", "err.scaling_positive"),
         (r"^(?P<name>\S+) \((?P<value>[^)]*)\) must be a finite number for rope_type '(?P<rope_type>[^']+)'$",

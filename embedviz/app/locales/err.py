@@ -130,7 +130,7 @@ STRINGS = {
         "zh": "rope_type '{rope_type}' 的 factor（{value}）必须是 ≥ 1 的数",
     },
     "err.scaling_missing": {
-        "en": "scaling for rope_type '{rope_type}' is missing required key{plural} {keys}",
+        "en": "scaling for rope_type '{rope_type}' is missing required key(s): {keys}",
         "zh": "rope_type '{rope_type}' 的缩放设置缺少必需的键：{keys}",
     },
     "err.scaling_positive": {
