@@ -1,6 +1,7 @@
 """Tests for embedviz.rope_theory: the papers' numbers, naive loops, and the non-monotone base criterion."""
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -127,13 +128,21 @@ def test_known_scans_give_the_papers_numbers():
     assert f"{rope_theory.base_bound(2_048).base:.1e}" == "1.2e+04"
 
 
+def assert_same_scan(known, fresh):
+    """The same grid point of the same scan. The base may differ in its last bit: the table was scanned on another
+    CPU, whose libm rounds a power differently (204511.71209372955 there, ...53 here for d = 32 at 2K)."""
+    assert dataclasses.replace(known, base=0.0) == dataclasses.replace(fresh, base=0.0)
+    assert known.base == pytest.approx(fresh.base, rel=1e-12)
+
+
 def test_a_known_scan_equals_a_fresh_scan():
-    assert rope_theory.base_bound(1_024, 24) == base_lower_bound(1_024, 24)  # the cheapest entry, scanned now
+    assert_same_scan(rope_theory.base_bound(1_024, 24), base_lower_bound(1_024, 24))  # the cheapest entry, scanned now
     fresh = rope_theory.base_bound(1_024, 48)  # not in the table: scanned, and equal to a direct scan
-    assert (48, 1_024) not in rope_theory.KNOWN_SCANS and fresh == base_lower_bound(1_024, 48)
+    assert (48, 1_024) not in rope_theory.KNOWN_SCANS
+    assert_same_scan(fresh, base_lower_bound(1_024, 48))
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("head_dim, length", sorted(rope_theory.KNOWN_SCANS))
 def test_every_known_scan_equals_a_fresh_scan(head_dim, length):
-    assert rope_theory.base_bound(length, head_dim) == base_lower_bound(length, head_dim)
+    assert_same_scan(rope_theory.base_bound(length, head_dim), base_lower_bound(length, head_dim))
