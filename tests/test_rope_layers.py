@@ -25,6 +25,7 @@ from embedviz.rope_layers import (
     mrope_sections,
     nope_attention_scale,
     published_config,
+    temperature_curve,
 )
 from embedviz.rope_scaling import compute
 from tests.conftest import require_oracle
@@ -281,3 +282,13 @@ def test_a_scaling_that_is_not_an_object_is_refused_with_a_message_on_every_road
     for call in (lambda: layer_plan(gemma3), lambda: mla_softmax_scale(deepseek), lambda: mrope_of(deepseek)):
         with pytest.raises(ValueError, match=r"rope_scaling / rope_parameters must be a dict"):
             call()
+
+
+@pytest.mark.parametrize("floor_scale, last", [(8192, 64 * 8192), (0.5, 64), (1e18, 10**15)])
+def test_the_temperature_curve_reaches_64_floor_scales_within_int64_and_follows_llama4(floor_scale, last):
+    """Llama 4 Scout's floor_scale 8192 draws to 524,288 positions; a pasted 0.5 still draws 64, an absurd 1e18
+    stops at 1e15 (positions stay integers). Values: transformers' Llama4 formula, one position at a time."""
+    curve = temperature_curve(floor_scale, 0.1)
+    assert curve["positions"][0] == 1 and curve["positions"][-1] == last
+    expected = [1 + 0.1 * math.log(1 + math.floor((int(m) + 1) / floor_scale)) for m in curve["positions"]]
+    np.testing.assert_allclose(curve["scale"], expected, rtol=1e-12)

@@ -71,15 +71,9 @@ def model(source: str, config_text: str = "") -> dict[str, Any]:
             "mla": rope_layers.mla_softmax_scale(config)}
 
 
-# The NoPE temperature curve runs to 64 x floor_scale: flat up to floor_scale, then its log growth. A pasted
-# floor_scale below 1 still gets 64 positions; an absurd one stops at 1e15 (past any context, inside int64).
-TEMPERATURE_SPAN, MAX_TEMPERATURE_POSITION = 64, 10**15
-
-
 @st.cache_data(max_entries=64, show_spinner=False)
 def temperature(floor_scale: float, attn_scale: float) -> dict[str, Any]:
-    length = int(min(max(TEMPERATURE_SPAN * floor_scale, TEMPERATURE_SPAN), MAX_TEMPERATURE_POSITION))
-    return rope_layers.temperature_curve(floor_scale, attn_scale, length)
+    return rope_layers.temperature_curve(floor_scale, attn_scale)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
