@@ -190,7 +190,7 @@ CALLS = {
 }
 # other raise sites of a kind (the same words from another function)
 MORE_CALLS = [
-    ("err.scaling_missing", lambda: rope_scaling.ROPE_INIT_FUNCTIONS["linear"](8, 1e4, {})),  # key 'factor'
+    ("err.scaling_missing", lambda: rope_scaling.ROPE_INIT_FUNCTIONS["linear"](8, 1e4, {})),  # a method's own check
     ("err.partial_factor", lambda: rope.rotary_dim(8, 1.5)),
     ("err.pair_factors_flat", _scaling("longrope", **{**_LONGROPE, "short_factor": [[1], [1, 2], 1, 1]})),
     ("err.pair_factors_list", _scaling("longrope", **{**_LONGROPE, "short_factor": 5})),
