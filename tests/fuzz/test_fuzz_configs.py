@@ -56,9 +56,11 @@ def configs(draw) -> dict:
     fields = config.get("text_config", config)  # where the language model's fields are
     for key in draw(st.lists(st.sampled_from(KEYS), min_size=0, max_size=3, unique=True)):
         fields[key] = copy.deepcopy(draw(st.one_of(PLAUSIBLE, ODD)))  # a fresh object: the samples are shared
-    scaling = fields.get("rope_scaling")
+    scaling = fields.get("rope_scaling") or fields.get("rope_parameters")
     if isinstance(scaling, dict) and draw(st.booleans()):
-        scaling[draw(st.sampled_from(SCALING_KEYS))] = copy.deepcopy(draw(st.one_of(PLAUSIBLE, ODD)))
+        per_type = [value for value in scaling.values() if isinstance(value, dict)]  # Gemma 4: one per layer type
+        target = draw(st.sampled_from(per_type)) if per_type else scaling
+        target[draw(st.sampled_from([*SCALING_KEYS, "rope_theta"]))] = copy.deepcopy(draw(st.one_of(PLAUSIBLE, ODD)))
     return config
 
 
