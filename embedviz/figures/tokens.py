@@ -9,7 +9,8 @@ from plotly.subplots import make_subplots
 
 from embedviz.downsample import CELL_BUDGET, block_mean
 from embedviz.figures import (
-    DIVERGING, TEMPLATE, add_marks, downsample_template, f32, joined, merged, new_figure, scatter_2d, titled,
+    DIVERGING, TEMPLATE, downsample_template, f32, joined, merged, new_figure, reference_lines, reference_marks,
+    scatter_2d, titled,
 )
 
 PICKED = "#DC3912"  # rows a lookup (or a gradient) touched
@@ -20,25 +21,9 @@ _BELOW = dict(orientation="h", x=0.0, y=-0.18, xanchor="left", yanchor="top")
 _INSIDE_TOP_LEFT = dict(orientation="v", x=0.01, y=0.99, xanchor="left", yanchor="top", bgcolor="rgba(255,255,255,0.8)")
 
 
-def _line_marks(*, h: Sequence[tuple] = (), v: Sequence[tuple] = ()) -> dict:
-    """Full-width horizontal lines (y, label, dash, color) and full-height vertical ones (x, dash, color), as the
-    layout's ``shapes`` and ``annotations`` (given at construction, or added by ``_lines``)."""
-    shapes, notes = [], []
-    for y, label, dash, color in h:
-        shapes.append(dict(type="line", xref="paper", yref="y", x0=0, x1=1, y0=y, y1=y,
-                           line=dict(dash=dash, color=color, width=1.5)))
-        if label:
-            notes.append(dict(xref="paper", yref="y", x=1, y=y, text=label, showarrow=False, xanchor="right",
-                              yanchor="bottom", font=dict(size=11, color="#555")))
-    for x, dash, color in v:
-        shapes.append(dict(type="line", xref="x", yref="paper", x0=x, x1=x, y0=0, y1=1,
-                           line=dict(dash=dash, color=color, width=1.5)))
-    return dict(shapes=shapes, annotations=notes)
-
-
-def _lines(fig: go.Figure, *, h: Sequence[tuple] = (), v: Sequence[tuple] = ()) -> None:
-    """``_line_marks`` added to a built figure (``add_hline`` would re-validate the whole figure for each line)."""
-    add_marks(fig, _line_marks(h=h, v=v))
+def _line(dash: str, color: str) -> dict:
+    """A reference line's style (``embedviz.figures.reference_marks``) on these charts."""
+    return dict(dash=dash, color=color, width=1.5)
 
 
 def _two_panels(left_title: str, right_title: str, *, left_width: float = 0.5, gap: float = 0.1, data=(),
@@ -225,7 +210,7 @@ def init_scale_figure(
     traces = [go.Scatter(x=f32(d_models), y=f32(values), name=names[scheme], mode="lines+markers")
               for scheme, values in norms.items()]
     return new_figure(title, note=note, x_title=x_title, y_title=y_title, height=420, data=traces, layout=dict(
-        **_line_marks(v=[(current_d_model, "dot", "#555")]),
+        **reference_marks([(current_d_model, _line("dot", "#555"), "", "top")], axis="x", log=False),
         xaxis=dict(type="log"), yaxis=dict(type="log"), legend=_INSIDE_TOP_LEFT,
     ))
 
@@ -268,7 +253,7 @@ def loss_figure(losses, *, title: str, x_title: str, y_title: str, floor: float 
     fig.add_trace(go.Scatter(x=steps[window - 1:], y=f32(smooth), name=mean_name.format(name=series_name, window=window),
                              mode="lines", line=dict(width=2.5, color="#3366CC")))
     if floor is not None:
-        _lines(fig, h=[(floor, floor_name, "dash", "#109618")])
+        reference_lines(fig, [(floor, _line("dash", "#109618"), floor_name, "right")], axis="y", log=False)
     fig.update_xaxes(title_text=x_title)
     fig.update_yaxes(title_text=y_title)
     fig.update_layout(template=TEMPLATE, title=titled(title, note), height=380,
@@ -327,8 +312,8 @@ def group_similarity_figure(steps, same, cross, *, title: str, x_title: str, y_t
     fig = go.Figure()
     fig.add_trace(go.Scatter(x=f32(steps), y=f32(same), name=names[0], mode="lines", line=dict(color=PICKED)))
     fig.add_trace(go.Scatter(x=f32(steps), y=f32(cross), name=names[1], mode="lines", line=dict(color="#3366CC")))
-    refs = [(value, name, "dot", "#777") for name, value in (reference or {}).items()]
-    _lines(fig, h=[*refs, (0.0, "", "solid", "#bbb")])
+    refs = [(value, _line("dot", "#777"), name, "right") for name, value in (reference or {}).items()]
+    reference_lines(fig, [*refs, (0.0, _line("solid", "#bbb"), "", "right")], axis="y", log=False)
     fig.update_xaxes(title_text=x_title)
     fig.update_yaxes(title_text=y_title, range=[-1.0, 1.0])
     fig.update_layout(template=TEMPLATE, title=titled(title, note), height=380, legend=_INSIDE_TOP_LEFT)
