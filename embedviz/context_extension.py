@@ -22,8 +22,8 @@ from embedviz._validate import even_int, finite_array, finite_float, positive_in
 from embedviz.downsample import log_spaced_indices
 from embedviz.params import PRESETS
 from embedviz.rope import decay_of_frequencies, inverse_frequencies, turns_within, wavelengths
-from embedviz.rope_config import from_config, scaling_of
-from embedviz.rope_scaling import RopeType, compute, dynamic_base, resolve_rope_type, rotary_dim
+from embedviz.rope_config import config_text_part, from_config, scaling_of
+from embedviz.rope_scaling import RopeType, compute, dynamic_base, per_pair_factors, resolve_rope_type, rotary_dim
 
 PairKind = Literal["kept", "interpolated", "blended"]
 
@@ -118,11 +118,12 @@ def extension_settings(config: Mapping[str, Any], *, layer_type: str | None = No
     - an unscaled one (``scaled`` False) gets a suggestion: YaRN from max_position_embeddings to 131,072 tokens
       (4 x the trained length when it already has that many), as the YaRN paper took LLaMA 2 from 4K to 128K;
     - ``params`` holds every method's numbers (:data:`METHOD_DEFAULTS`), the config's own where it sets them;
-    - LongRoPE's ``short_factor`` / ``long_factor`` are tuples, or None when the config has none or is not longrope.
+    - LongRoPE's ``short_factor`` / ``long_factor`` are tuples, or None when the config has none (or, for another
+      method, a malformed one).
     A per-layer ``rope_parameters`` (Gemma 3) is read for ``layer_type``, "full_attention" when not given.
     """
     if layer_type is None and isinstance(config, Mapping):
-        nested = scaling_of(config)
+        nested = scaling_of(config_text_part(config))  # a multimodal config keeps them in text_config
         if any(isinstance(value, Mapping) for value in nested.values()):
             # full_attention first; a proportional layer (Gemma 4) is a pair layout, not a context extension
             usable = [key for key, value in nested.items() if isinstance(value, Mapping)
@@ -154,9 +155,15 @@ def extension_settings(config: Mapping[str, Any], *, layer_type: str | None = No
         params["truncate"] = False
 
     def factors(key: str) -> tuple[float, ...] | None:
-        """LongRoPE's per-pair lists, which from_config checked for a longrope config; the other methods ignore
-        them, as transformers does (a linear config with a stray short_factor of 6 crashed here)."""
-        return tuple(float(v) for v in scaling[key]) if method == "longrope" and scaling.get(key) is not None else None
+        """LongRoPE's per-pair lists, kept when well formed whatever the method (the page then offers LongRoPE
+        on the config); a malformed one on another method is ignored, as transformers ignores it (a stray
+        short_factor of 6 on a linear config crashed here). from_config already refused it for longrope."""
+        if scaling.get(key) is None:
+            return None
+        try:
+            return tuple(per_pair_factors(scaling, key, rotary_dim(out["head_dim"], scaling)).tolist())
+        except ValueError:
+            return None
 
     return {
         "head_dim": out["head_dim"],

@@ -116,7 +116,7 @@ def _attention_factor(params: Mapping[str, Any], rope_type: str) -> float | None
     return _positive(params, "attention_factor", rope_type)
 
 
-def _per_pair_factors(params: Mapping[str, Any], key: str, dim: int) -> np.ndarray:
+def per_pair_factors(params: Mapping[str, Any], key: str, dim: int) -> np.ndarray:
     """``short_factor`` / ``long_factor``: one positive number per pair, shape (d/2,)."""
     values = params[key]
     if isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, np.ndarray)):
@@ -269,8 +269,8 @@ def _compute_longrope_parameters(
     """
     factor = _factor(params, "longrope")
     original_length = _original_length(params)
-    short_factor = _per_pair_factors(params, "short_factor", dim)
-    long_factor = _per_pair_factors(params, "long_factor", dim)
+    short_factor = per_pair_factors(params, "short_factor", dim)
+    long_factor = per_pair_factors(params, "long_factor", dim)
     attention_factor = _attention_factor(params, "longrope")
     if attention_factor is None:
         # keeps the attention entropy from growing with the longer context (Phi-3's choice)

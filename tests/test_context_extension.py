@@ -26,6 +26,7 @@ from embedviz.context_extension import (
 from embedviz.params import PRESETS
 from embedviz.rope import turns_within
 from embedviz.rope_config import from_config
+from embedviz.rope_layers import published_config
 from embedviz.rope_scaling import ROPE_INIT_FUNCTIONS, compute
 from tests.test_rope_scaling import GLM4_PARTIAL, HEAD_DIMS, LLAMA_31_8B, QWEN3_06B_YARN, default_inv_freq
 
@@ -125,11 +126,18 @@ def test_extension_settings_of_scaled_configs():
         96, "longrope", 32.0, 4096, 131072)
     assert phi["long_factor"] == tuple(PHI3_MINI_128K["rope_scaling"]["long_factor"])
     assert phi["short_factor"] == tuple(PHI3_MINI_128K["rope_scaling"]["short_factor"])
-    # a stray list on another method is ignored, as transformers ignores it (a bare 6 once crashed the page)
-    for stray in (6, "x", [[1]], list(PHI3_MINI_128K["rope_scaling"]["short_factor"])):
+    # on another method a malformed list is ignored, as transformers ignores it (a bare 6 once crashed the page),
+    # and well-formed ones are kept: the page then offers LongRoPE on that config too
+    phi_yarn = {**PHI3_MINI_128K, "rope_scaling": {**PHI3_MINI_128K["rope_scaling"], "type": "yarn"}}
+    for stray in (6, "x", [[1]], [1.0, 2.0], [-1.0] * 48):
         linear = extension_settings({**LLAMA_31_8B, "rope_scaling": {"rope_type": "linear", "factor": 8.0,
                                                                      "short_factor": stray}})
-        assert linear["method"] == "linear" and linear["short_factor"] is None
+        assert linear["method"] == "linear" and linear["short_factor"] is None, stray
+        odd = extension_settings({**phi_yarn, "rope_scaling": {**phi_yarn["rope_scaling"], "short_factor": stray}})
+        assert odd["method"] == "yarn" and odd["short_factor"] is None and odd["long_factor"] == phi["long_factor"]
+    kept = extension_settings(phi_yarn)
+    assert kept["method"] == "yarn" and (kept["short_factor"], kept["long_factor"]) == (
+        phi["short_factor"], phi["long_factor"])
     gpt_oss = {"head_dim": 64, "max_position_embeddings": 131072, "rope_theta": 150000, "rope_scaling": {
         "rope_type": "yarn", "factor": 32.0, "beta_fast": 32.0, "beta_slow": 1.0, "truncate": False,
         "original_max_position_embeddings": 4096}}
@@ -321,3 +329,10 @@ def test_theta_calculator_rows_and_clamp():
 def test_theta_for_context_latex():
     latex = theta_for_context_latex(128, 32768, 2, 123_456.7)
     assert r"\frac{32{,}768}{2\pi}" in latex and r"\frac{128}{124}" in latex and latex.endswith("123{,}457")
+
+
+def test_a_multimodal_config_reads_its_per_layer_rope_parameters_from_text_config():
+    """Gemma 4's config wrapped as a multimodal one ({"text_config": ...}) reads as the bare one; before, the
+    per-layer check looked at the top level and asked the reader for a layer_type= they cannot give."""
+    gemma4 = published_config("Gemma 4 E2B (proportional global layers)")
+    assert extension_settings({"text_config": gemma4}) == extension_settings(gemma4)
