@@ -17,12 +17,11 @@ def layers_tab(model: dict, labels: dict, colors: dict) -> None:
     """The layer strip, and Llama 4's NoPE temperature."""
     plot(figs.layer_strip, model["layers"], labels, colors, title=t("mod.strip_title", layers=len(model["layers"])),
          x_title=t("mod.strip_x"), key="mod_strip")
-    all_nope = all(s["nope"] for s in model["settings"])
-    if all_nope:  # nope_text speaks of the RoPE layers under a NoPE one
+    if not model["rope_settings"]:  # nope_text speaks of the RoPE layers under a NoPE one
         st.info(t("mod.all_nope"))
     if model["temperature"]:
         temp = model["temperature"]
-        if not all_nope:
+        if model["rope_settings"]:
             st.markdown(t("mod.nope_text", attn_scale=f"{temp['attn_scale']:g}",
                           floor_scale=human_number(temp["floor_scale"])))
         curve = view.temperature(temp["floor_scale"], temp["attn_scale"])
@@ -123,7 +122,7 @@ for s in settings:
         labels[s["name"]] = t("mod.setting_label", name=s["name"], rope_type=s["rope_type"],
                               theta=human_number(s["theta"]), rotary=s["rotary_dim"], head_dim=s["head_dim"],
                               count=count)
-rope_settings = [s for s in settings if not s["nope"]]
+rope_settings = model["rope_settings"]
 
 # bound tabs run lazily: only the open tab runs and is sent; the open tab is in the URL
 tabs = bound_tabs(view.TAB_KEY, [f"mod.tab_{code}" for code in view.TAB_CODES])

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
+from embedviz.app.i18n import catalog
 from tests.conftest import ROOT
 
 CHART_JSON_LIMIT = 1_000_000  # bytes of one chart's JSON the browser is sent at most
@@ -35,6 +36,12 @@ def ok(at: AppTest, *, errors_allowed: bool = False) -> None:
     assert not at.exception, at.exception
     if not errors_allowed:
         assert not at.error, [e.value for e in at.error]
+
+
+def english_only(text: str) -> bool:
+    """Whether a Chinese reader's error box holds a message the error catalog does not know: the core's English
+    under the lead-in "only in English" (embedviz/app/errors.py)."""
+    return catalog()["err.untranslated"]["zh"].split("{")[0] in text
 
 
 def is_chinese(text: str) -> bool:

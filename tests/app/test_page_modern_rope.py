@@ -13,7 +13,7 @@ from embedviz import rope_layers, rope_theory
 from embedviz.app.i18n import catalog
 from embedviz.app.modern_view import SCAN_LENGTHS, TAB_CODES
 from embedviz.rope_layers import PUBLISHED, published_config
-from tests.app.pagetest import chart_json, is_chinese, ok, page, values
+from tests.app.pagetest import chart_json, english_only, is_chinese, ok, page, values
 
 NAMES = list(PUBLISHED)
 
@@ -169,7 +169,7 @@ def test_a_pasted_head_too_small_for_any_base_bound_says_so_and_keeps_the_charts
     ok(at, errors_allowed=True)
     assert len(at.error) == 1 and "B(m)" in at.error[0].value and "1,024" in at.error[0].value
     assert is_chinese(at.error[0].value.split("B(m)")[0]) == (lang == "zh")
-    assert catalog()["err.untranslated"]["zh"].split("{")[0] not in at.error[0].value  # a translated kind
+    assert not english_only(at.error[0].value)  # a kind the catalog knows
     assert len(at.get("plotly_chart")) == 2
 
 
@@ -191,17 +191,16 @@ def test_a_model_whose_every_layer_is_nope_is_drawn_and_said_in_each_tab(nope):
         assert [i.value for i in at.info] == [catalog()["mod.all_nope"]["en"]], code
 
 
-@pytest.mark.parametrize("floor_scale, last, grows", [(0.5, 64, True), (1e18, 10**15, False)])
-def test_a_pasted_floor_scale_far_from_llama4s_still_draws_the_temperature(floor_scale, last, grows):
-    """Llama 4's temperature 1 + attn_scale * ln(1 + floor((m + 1) / floor_scale)) at the positions drawn, read off
-    the chart: for floor_scale 0.5 it grows from the start (drawn to 64 positions, the least); for 1e18 it stays 1
-    everywhere drawn (to 1e15 positions, the most: past any context, inside int64)."""
+@pytest.mark.parametrize("floor_scale, last, ends", [(0.5, 64, (1.16094379124341, 1.487519732320115)),
+                                                     (1e18, 10**15, (1.0, 1.0))])
+def test_a_pasted_floor_scale_far_from_llama4s_still_draws_the_temperature(floor_scale, last, ends):
+    """Llama 4's temperature 1 + 0.1 ln(1 + floor((m + 1) / floor_scale)), read off the chart at its two ends (worked
+    out by hand): for 0.5, 1 + 0.1 ln 5 at m = 1 and 1 + 0.1 ln 131 at m = 64, the least reach; for 1e18, 1 up to
+    1e15 positions, the most (past any context, inside int64)."""
     config = {**_NOPE_BASE, "no_rope_layers": [1, 0, 1, 0], "floor_scale": floor_scale, "attn_scale": 0.1}
     at = run("layers", session={"mod_config": json.dumps(config)}, mod_src="config.json")
     ok(at)
     curve = json.loads(chart_json(at)[1])["data"][0]
     m, scale = values(curve["x"]).astype(float), values(curve["y"]).astype(float)
     assert m.max() == pytest.approx(last, rel=1e-6)  # positions are sent as float32
-    expected = [1 + 0.1 * np.log(1 + np.floor((p + 1) / floor_scale)) for p in m]
-    np.testing.assert_allclose(scale, expected, rtol=1e-6)
-    assert (scale > 1).any() == grows
+    assert [scale[0], scale[-1]] == pytest.approx(list(ends), rel=1e-6)  # values are sent as float32

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from streamlit.proto.NumberInput_pb2 import NumberInput as NumberInputProto
 from streamlit.proto.WidgetStates_pb2 import WidgetState
@@ -199,3 +200,15 @@ def discover(at) -> list[Knob]:
 def examples() -> int:
     """Examples per page: small for `make test`; the nightly run sets EMBEDVIZ_FUZZ_EXAMPLES=200."""
     return int(os.environ.get("EMBEDVIZ_FUZZ_EXAMPLES", "8"))
+
+
+RANDOM = os.environ.get("EMBEDVIZ_FUZZ_RANDOM") == "1"
+# every fuzz test's settings: derandomized (the same examples every run) unless EMBEDVIZ_FUZZ_RANDOM=1
+FUZZ_SETTINGS = settings(
+    max_examples=examples(),
+    deadline=None,  # timing is checked per rerun in CPU seconds instead
+    derandomize=not RANDOM,
+    database=None if not RANDOM else settings.default.database,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
+    print_blob=True,
+)

@@ -14,29 +14,20 @@ import os
 import time
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
 from embedviz.app.frame import PAGES
 from embedviz.app.i18n import catalog
-from tests.fuzz.conftest import ROOT, discover, examples, peak_rss_bytes, reset_peak_rss
+from tests.app.pagetest import english_only
+from tests.fuzz.conftest import FUZZ_SETTINGS, ROOT, discover, peak_rss_bytes, reset_peak_rss
 
 ENTRIES = [entry for _, entries in PAGES for entry in entries]
 MAX_RSS = 1 << 30  # 1 GiB: a classroom server runs many sessions; one view must not take a gigabyte
 # CPU seconds, not wall time: the limit must not depend on what else the machine is doing. Pages aim at <= 1 s
 # at any slider extreme; a few seconds leaves room for AppTest itself and for cold caches.
 MAX_RERUN_CPU_S = float(os.environ.get("EMBEDVIZ_FUZZ_MAX_SECONDS", "5"))
-RANDOM = os.environ.get("EMBEDVIZ_FUZZ_RANDOM") == "1"
-
-FUZZ_SETTINGS = settings(
-    max_examples=examples(),
-    deadline=None,  # timing is checked per rerun in CPU seconds instead
-    derandomize=not RANDOM,
-    database=None if not RANDOM else settings.default.database,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
-    print_blob=True,
-)
 
 
 def _empty_error_texts() -> set[str]:
@@ -55,7 +46,6 @@ def _run_page(file: str) -> AppTest:
 def test_random_widget_values_never_break_a_page(entry):
     file = entry[0]
     empty_errors = _empty_error_texts()
-    untranslated = catalog()["err.untranslated"]["zh"].split("{")[0]  # a Chinese reader's lead-in to English
     can_reset_peak = reset_peak_rss()
 
     @FUZZ_SETTINGS
@@ -76,7 +66,7 @@ def test_random_widget_values_never_break_a_page(entry):
         assert not at.exception, f"{where}: traceback shown:\n{at.exception[0].value}"
         for error in at.error:
             assert error.value.strip() and error.value.strip() not in empty_errors, f"{where}: an empty error box"
-            assert untranslated not in error.value, f"{where}: a message only in English: {error.value}"
+            assert not english_only(error.value), f"{where}: a message only in English: {error.value}"
         peak = peak_rss_bytes()
         assert peak < MAX_RSS, f"{where}: peak memory {peak / 2**20:.0f} MiB >= 1024 MiB"
         assert cpu < MAX_RERUN_CPU_S, f"{where}: the rerun took {cpu:.1f} s of CPU ({wall:.1f} s wall)"

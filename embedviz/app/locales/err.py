@@ -49,7 +49,7 @@ STRINGS = {
               "piece or a more common word",
         "zh": "词 {word} 在 {model} 里不是单个 token：它被切成 {n} 个 WordPiece 片段 {pieces}；请选其中一个片段或更常见的词",
     },
-    "err.empty_text": {"en": "text is empty: type at least one character", "zh": "文字是空的：请至少输入一个字符"},
+    "err.empty_text": {"en": "text is empty: type at least one character", "zh": "文本为空：请至少输入一个字符"},
     "err.empty_ids": {"en": "ids is empty: type at least one character", "zh": "没有任何 id：请至少输入一个字符"},
     "err.config_missing": {"en": "config has no '{key}'", "zh": "config.json 里没有 '{key}'"},
     "err.config_no_theta": {
