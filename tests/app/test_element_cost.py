@@ -43,7 +43,8 @@ def test_each_probe_keeps_the_floor_and_adds_what_its_name_says(probes, name):
     expected = {
         "paragraphs-36": {"markdown": 36}, "one-markdown-36": {"markdown": 1}, "metrics-12": {"metric": 12},
         "latex-12": {"latex": 12}, "number-inputs-8": {"number_input": 8}, "tabs-bound": {"tabs": 5},
-        "tabs-plain": {"tabs": 5}, "tabs-above": {"tabs": 5}, "tabs-above-fragment": {"tabs": 5}, "segmented-5": {"segmented": 1}, "fragment-36": {"markdown": 36},
+        "tabs-plain": {"tabs": 5}, "tabs-above": {"tabs": 5}, "tabs-above-fragment": {"tabs": 5},
+        "segmented-5": {"segmented": 1}, "fragment-36": {"markdown": 36},
     }[name]
     assert added == expected
 
