@@ -21,9 +21,8 @@ def layers_tab(model: dict, labels: dict, colors: dict) -> None:
         st.info(t("mod.all_nope"))
     if model["temperature"]:
         temp = model["temperature"]
-        if model["rope_settings"]:
-            st.markdown(t("mod.nope_text", attn_scale=f"{temp['attn_scale']:g}",
-                          floor_scale=human_number(temp["floor_scale"])))
+        text = t("mod.temp_text", attn_scale=f"{temp['attn_scale']:g}", floor_scale=human_number(temp["floor_scale"]))
+        st.markdown(f"{t('mod.nope_text')} {text}" if model["rope_settings"] else text)
         curve = view.temperature(temp["floor_scale"], temp["attn_scale"])
         plot(figs.two_curves, curve["positions"], (t("mod.temp_name"), curve["scale"]), ("", None),
              title=t("mod.temp_title"), x_title=t("mod.temp_x"), y_title=t("mod.temp_y"), key="mod_temp")

@@ -186,6 +186,9 @@ def test_a_model_whose_every_layer_is_nope_is_drawn_and_said_in_each_tab(nope):
         ok(at)
         if code == "layers":
             assert len(at.get("plotly_chart")) == 2 and "4 layers" in titles(at)[0]  # strip + NoPE temperature
+            text = " ".join(m.value for m in at.markdown)
+            assert "ln(1 + floor((m + 1) / 8,192))" in text  # the temperature chart is explained (the default 8192)
+            assert "RoPE layers wrote" not in text  # ... without the sentence about RoPE layers it does not have
         else:
             assert not at.get("plotly_chart")
         assert [i.value for i in at.info] == [catalog()["mod.all_nope"]["en"]], code

@@ -49,12 +49,16 @@ STRINGS = {
     "mod.nope_text": {
         "en": ("A NoPE layer adds nothing about position to its queries and keys: its attention scores are the same "
                "wherever the tokens sit. It still knows order through the causal mask (a token only sees earlier "
-               "ones) and through what the earlier RoPE layers wrote into the hidden states. Llama 4 also multiplies "
-               "the NoPE layers' queries by a temperature that grows with the position, 1 + {attn_scale} * "
-               "ln(1 + floor((m + 1) / {floor_scale})), so attention stays sharp over very long inputs."),
+               "ones) and through what the earlier RoPE layers wrote into the hidden states."),
         "zh": ("NoPE 层不给 query 和 key 加任何位置信息：无论 token 在哪里，它的注意力分数都一样。它仍能知道顺序：靠因果掩码"
-               "（每个 token 只看得到前面的 token），以及更底层的 RoPE 层写进隐藏状态的信息。Llama 4 还把 NoPE 层的 query 乘上"
-               "一个随位置增大的温度 1 + {attn_scale} · ln(1 + floor((m + 1) / {floor_scale}))，让超长输入上的注意力保持集中。"),
+               "（每个 token 只看得到前面的 token），以及更底层的 RoPE 层写进隐藏状态的信息。"),
+    },
+    "mod.temp_text": {
+        "en": ("Llama 4 also multiplies the NoPE layers' queries by a temperature that grows with the position, "
+               "1 + {attn_scale} * ln(1 + floor((m + 1) / {floor_scale})), so attention stays sharp over very long "
+               "inputs."),
+        "zh": ("Llama 4 还把 NoPE 层的 query 乘上一个随位置增大的温度 1 + {attn_scale} · ln(1 + floor((m + 1) / "
+               "{floor_scale}))，让超长输入上的注意力保持集中。"),
     },
     "mod.all_nope": {
         "en": ("Every layer of this model is NoPE: no pair of dimensions turns, so there are no wavelengths, decay, "
