@@ -123,6 +123,7 @@ class Timings:
     step_cpu: list[tuple[float, float]] = field(default_factory=list)  # (browser, server) CPU seconds per step
     # per step, seconds from the key press to the first message back and to the script shown done (then: drawing)
     step_phases: list[tuple[float, float]] = field(default_factory=list)
+    early_done: int = 0  # of those, steps whose "done" is the last message's arrival (see _timed)
     open_cpu: list[tuple[float, float]] = field(default_factory=list)
     sliders: int = 0
     errors: list[str] = field(default_factory=list)
@@ -204,6 +205,7 @@ def _timed(page, t: Timings, cpu: Cpu, act, *, what: str, rerun: bool = True) ->
     done = after["done"] if after["done"] > after["key"] else after["ws"]
     if after["first"] > after["key"] and done > after["key"]:  # a plain tab's switch sends nothing
         t.step_phases.append(((after["first"] - after["key"]) / 1000, (done - after["key"]) / 1000))
+        t.early_done += after["done"] <= after["key"]
     t.step_bytes.append(after["bytes"] - before["bytes"])
     if page.locator("[data-testid='stException']").count():
         t.errors.append(f"{what}: traceback")
@@ -396,7 +398,8 @@ def table(res: dict) -> str:
         "to the bare page's median. CPU: renderer main thread + server process per step or open (ms), and its "
         "ratio, which a loaded machine moves much less than wall time. Step phases (medians, ms from the key press): "
         "the first message back (the server has the rerun), the script shown done (its last message rendered), "
-        "drawn (the step's end: charts redrawn, the page quiet).",
+        "drawn (the step's end: charts redrawn, the page quiet). (k early): in k steps the run ended before React "
+        "drew it running, so its last message's arrival stands for done.",
         "",
         "| page | step median (s) | step worst (s) | steps | **step ratio** | step phases ms: first message / done / "
         "drawn | step CPU ms browser+server | CPU ratio "
@@ -410,6 +413,7 @@ def table(res: dict) -> str:
         r_scpu = f"{s_cpu[2] / bs_cpu[2]:.2f}" if t.steps else "-"
         phases = " / ".join(f"{1e3 * median(list(v)):.0f}" for v in zip(*t.step_phases))
         phases = f"{phases} / {1e3 * median(t.steps):.0f}" if t.step_phases else "-"
+        phases += f" ({t.early_done} early)" if t.early_done else ""
         opens = (f"{median(t.opens):.2f} | {worst(t.opens):.2f} | **{median(t.opens) / b_open:.2f}** "
                  f"| {o_cpu[0]:.0f}+{o_cpu[1]:.0f} | {o_cpu[2] / bo_cpu[2]:.2f}") if t.opens else "- | - | **-** | - | -"
         return (
