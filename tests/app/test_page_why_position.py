@@ -130,7 +130,7 @@ def test_the_causal_mask_number_the_page_quotes_is_the_cores():
         pt.ok(at)
         assert text in [m.value for m in at.markdown]
     # a token that stayed in its slot changes too once positions are added: its context changed
-    assert "a token that stayed changes too" in catalog()["why.diff_note_pos"]["en"]
+    assert "a token that stayed usually changes too" in catalog()["why.diff_note_pos"]["en"]  # not always: saturated
     # swap the first two words: "sat on the mat" stay in their slots, and their outputs still change
     swapped = dict(why_text="the cat sat on the mat", why_shuffle="type it", why_order="cat the sat on the mat")
     for kind, changed in (("none", False), ("sinusoidal", True)):

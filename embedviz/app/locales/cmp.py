@@ -63,16 +63,14 @@ STRINGS = {
     },
     "cmp.adjacent_y": {"en": "cosine similarity", "zh": "余弦相似度"},
     "cmp.matrix_intro": {
-        "en": (
-            "Sinusoidal and RoPE: high near the diagonal, falling with distance, the same along every diagonal "
-            "(only the gap counts). Learned at initialisation: no structure off the diagonal. No encoding: every "
-            "position is the same vector. ALiBi has no panel: it adds no vector, its distance lives in the scores "
-            "(ALiBi tab)."
-        ),
-        "zh": (
-            "正弦和 RoPE：对角线附近高，随距离下降，每条对角线上数值相同（只有间隔起作用）。刚初始化的可学习编码：对角线之外没有任何"
-            "结构。无位置编码：每个位置都是同一个向量。ALiBi 没有对应的面板：它不添加向量，距离信息在分数里（见 ALiBi 标签页）。"
-        ),
+        "en": ("Sinusoidal and RoPE: high near the diagonal and, with enough pairs, falling with distance (at "
+               "d_model 2 or 4 it swings back up), the same along every diagonal (only the gap counts). Learned at "
+               "initialisation: no structure off the diagonal. No encoding: every position is the same vector. "
+               "ALiBi has no panel: it adds no vector, its distance lives in the scores (ALiBi tab)."),
+        "zh": ("正弦和 RoPE：对角线附近高，维度对足够多时随距离下降（d_model 为 2 或 4 时会来回起伏）"
+               "，每条对角线上数值相同（只有间隔起作用）。刚初始化的可学习编码：对角线之外没有任何结构。无位置编码：每个"
+               "位置都是同一个向量。ALiBi 没有对应的面板：它不添加向量，距离信息在分数里（见 ALiBi 标签页）"
+               "。"),
     },
     "cmp.matrix_title": {
         "en": "Cosine similarity of position vectors, d_model {D}, L = {L}",

@@ -162,30 +162,35 @@ STRINGS = {
     },
     "ctx.m_dynamic_title": {"en": "Dynamic NTK scaling", "zh": "动态 NTK 缩放"},
     "ctx.m_dynamic": {
-        "en": "**NTK-aware scaling** (bloc97, a Reddit post in 2023, after the Neural Tangent Kernel theory) does not "
-              "touch positions: it raises the base θ, which barely changes the fast pairs and slows the slow ones "
-              "most. The exponent d/(d−2) makes the slowest pair slow down by exactly the wanted ratio. **Dynamic** "
-              "NTK (emozilla) recomputes the base for the current length, so texts within the trained length are "
-              "untouched. Move the sequence-length slider above to watch the base grow.",
-        "zh": "**NTK-aware 缩放**（bloc97 2023 年在 Reddit 上发的帖子，名字来自神经正切核理论）不动位置，而是调大基底 θ："
-              "快维度几乎不变，越慢的维度被拉伸得越多。指数 d/(d−2) 保证最慢的那一对恰好按需要的倍数放慢。"
-              "**动态** NTK（emozilla）按当前序列长度重新计算基底，训练长度以内的文本完全不受影响。拖动上方的序列长度"
-              "滑块，看基底怎么变大。",
+        "en": ("**NTK-aware scaling** (bloc97, a Reddit post in 2023, after the Neural Tangent Kernel theory) does "
+               "not touch positions: it raises the base θ, which barely changes the fast pairs and slows the slow "
+               "ones most. The exponent d/(d−2) makes the slowest pair slow down by exactly the factor s. "
+               "**Dynamic** NTK (emozilla) recomputes the base for the current length L, with s·L/L_train − (s − 1) "
+               "in place of s, so texts within the trained length are untouched and the slowest pair slows more as "
+               "L grows. Move the sequence-length slider above to watch the base grow."),
+        "zh": ("**NTK-aware 缩放**（bloc97 2023 年在 Reddit 上发的帖子，名字来自神经正"
+               "切核理论）不动位置，而是调大基底 θ：快维度几乎不变，越慢的维度被拉伸得越多。指数 d/(d−2) 保证"
+               "最慢的那一对恰好放慢 s 倍。**动态** NTK（emozilla）按当前序列长度 L 重新计算基底，"
+               "用 s·L/L_train − (s − 1) 代替 s：训练长度以内的文本完全不受影响，L 越长，最慢"
+               "的那一对放慢得越多。拖动上方的序列长度滑块，看基底怎么变大。"),
     },
     "ctx.m_yarn_title": {"en": "YaRN", "zh": "YaRN"},
     "ctx.m_yarn": {
-        "en": "**YaRN** (*Yet another RoPE extensioN*, Peng et al. 2023) treats pairs by how often they turned during "
-              "training: more than β_fast = 32 turns, keep them (they have seen every angle); fewer than β_slow = 1 "
-              "turn, interpolate them by the full factor; in between, blend along a ramp. It also multiplies cos and "
-              "sin, so q and k each, by attention_factor = 0.1 ln s + 1 (the paper's √(1/t)): the attention logits "
-              "q·k grow by its **square**, 1/t (Qwen3's s = 4: 1.1386² = 1.2965), which keeps attention from "
-              "spreading too thin over the longer context. Qwen3 reaches 128K this way (factor 4 over 32K), and the YaRN paper "
-              "extended LLaMA 2 to 128K (factor 32 over 4K).",
-        "zh": "**YaRN**（*Yet another RoPE extensioN*，Peng 等 2023）按维度对在训练中转过的圈数区别对待：转了超过 "
-              "β_fast = 32 圈的保持不变（所有角度都见过）；不到 β_slow = 1 圈的按完整倍数插值；介于两者之间的沿一段斜坡"
-              "平滑过渡。它还把 cos 和 sin（也就是 q 和 k 各自）乘上 attention_factor = 0.1 ln s + 1（论文中的 √(1/t)）："
-              "注意力分数 q·k 因此放大为它的**平方**，即 1/t（Qwen3 的 s = 4：1.1386² = 1.2965），防止注意力在更长的"
-              "上下文里被摊得太薄。Qwen3 就是这样扩到 128K 的（在 32K 上乘 4），YaRN 论文也把 LLaMA 2 扩到了 128K（在 4K 上乘 32）。",
+        "en": ("**YaRN** (*Yet another RoPE extensioN*, Peng et al. 2023) treats pairs by how often they turned "
+               "during training: more than β_fast turns (32 by default), keep them (they have seen every angle); "
+               "fewer than β_slow (1 by default), interpolate them by the full factor; in between, blend along a "
+               "ramp. It also multiplies cos and sin, so q and k each, by attention_factor, by default 0.1 ln s + 1 "
+               "(the paper's √(1/t)): the attention logits q·k grow by its **square**, 1/t (Qwen3's s = 4: 1.1386² "
+               "= 1.2965), which keeps attention from spreading too thin over the longer context. Qwen3 reaches "
+               "128K this way (factor 4 over 32K), and the YaRN paper extended LLaMA 2 to 128K (factor 32 over 4K)."),
+        "zh": ("**YaRN**（*Yet another RoPE extensioN*，Peng 等 2023）按维"
+               "度对在训练中转过的圈数区别对待：转了超过 β_fast 圈（默认 32）的保持不变（所有角度都见过）；不"
+               "到 β_slow 圈（默认 1）的按完整倍数插值；介于两者之间的沿一段斜坡平滑过渡。它还把 cos 和 "
+               "sin（也就是 q 和 k 各自）乘上 attention_factor，默认为 0.1 ln s + "
+               "1（论文中的 √(1/t)）：注意力分数 q·k 因此放大为它的**平方**，即 1/t（Qwen3 的"
+               " s = 4：1.1386² = 1.2965），防止注意力在更长的上下文里被摊得太薄。Qwen3 就是"
+               "这样扩到 128K 的（在 32K 上乘 4），YaRN 论文也把 LLaMA 2 扩到了 128K（在"
+               " 4K 上乘 32）。"),
     },
     "ctx.m_longrope_title": {"en": "LongRoPE", "zh": "LongRoPE"},
     "ctx.m_longrope": {

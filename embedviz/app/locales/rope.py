@@ -117,23 +117,22 @@ STRINGS = {
     },
     "rope.decay_header": {"en": "Long-range decay", "zh": "远程衰减"},
     "rope.decay_intro": {
-        "en": (
-            "Take q and k aligned in every pair (the cleanest case: a query looking for a key just like itself). After "
-            "rotation their score is the mean of cos(d·ω_i) over the pairs, d = m − n. It is 1 at d = 0 and falls at "
-            "first, so a nearby copy scores higher than a far one. Read the curves closely, though. The fall is not "
-            "monotone: at θ = 10,000 (head_dim 128) it stalls and rises again after d = 11, and inside a 4,096 context "
-            "it goes negative (−0.131 near d = 4,060). A larger rope_theta slows the later pairs most (pair 0 turns by "
-            "1 radian per token for every θ), so at short distances a larger θ scores higher, but the curves cross: "
-            "θ = 500,000 against 1,000,000 gives 0.611 vs 0.586 at d = 100 and 0.383 vs 0.278 at d = 4,096."
-        ),
-        "zh": (
-            "取每个维度对上都同向的 q 和 k（最干净的情形：query 找的 key 和它自己一模一样）。旋转后它们的分数是各维度对 "
-            "cos(d·ω_i) 的平均，d = m − n。距离为 0 时等于 1，开始时随距离下降，所以近处的同向 key 比远处的得分高。"
-            "但要仔细看曲线：下降并不单调。θ = 10,000（head_dim 128）时，它在 d = 11 之后停住又回升，在 4,096 的上下文"
-            "之内还会变成负数（d = 4,060 附近为 −0.131）。rope_theta 越大，越靠后的维度对被放慢得越多（第 0 对无论 θ "
-            "多大，每个 token 都转 1 弧度），所以短距离上 θ 越大分数越高，但曲线会交叉：θ = 500,000 与 1,000,000 相比，"
-            "d = 100 时是 0.611 对 0.586，d = 4,096 时是 0.383 对 0.278。"
-        ),
+        "en": ("Take q and k aligned in every pair (the cleanest case: a query looking for a key just like itself). "
+               "After rotation their score is the mean of cos(d·ω_i) over the pairs, d = m − n. It is 1 at d = 0 "
+               "and falls at first, so a nearby copy scores higher than a far one. Read the curves closely, though. "
+               "The fall is not monotone: at θ = 10,000 (head_dim 128) it stalls and rises again after d = 11, and "
+               "inside a 4,096 context it goes negative (−0.131 near d = 4,060). A larger rope_theta slows the "
+               "later pairs most (pair 0 turns by 1 radian per token for every θ), so at short distances a larger θ "
+               "scores higher, but the curves cross: at head_dim 128, θ = 500,000 against 1,000,000 gives 0.611 vs "
+               "0.586 at d = 100 and 0.383 vs 0.278 at d = 4,096."),
+        "zh": ("取每个维度对上都同向的 q 和 k（最干净的情形：query 找的 key 和它自己一模一样）。旋转后它"
+               "们的分数是各维度对 cos(d·ω_i) 的平均，d = m − n。距离为 0 时等于 1，开始时随距"
+               "离下降，所以近处的同向 key 比远处的得分高。但要仔细看曲线：下降并不单调。θ = 10,000（he"
+               "ad_dim 128）时，它在 d = 11 之后停住又回升，在 4,096 的上下文之内还会变成负数（"
+               "d = 4,060 附近为 −0.131）。rope_theta 越大，越靠后的维度对被放慢得越多（第 "
+               "0 对无论 θ 多大，每个 token 都转 1 弧度），所以短距离上 θ 越大分数越高，但曲线会交叉："
+               "head_dim 128 时，θ = 500,000 与 1,000,000 相比，d = 100 时是"
+               " 0.611 对 0.586，d = 4,096 时是 0.383 对 0.278。"),
     },
     "rope.decay_title": {
         "en": "Score of aligned q, k vs distance: mean cos(d·ω_i), head_dim {hd}",

@@ -43,8 +43,9 @@ STRINGS = {
         "zh": "位置编码：{L} 个位置 × {D} 个维度",
     },
     "sin.heatmap_note": {
-        "en": "fine stripes in the low dimensions (fast), almost flat in the high ones (slow); every column is unique",
-        "zh": "低维区域条纹细密（转得快），高维区域几乎不变（转得慢）；每一列都独一无二",
+        "en": ("fine stripes in the low dimensions (fast), almost flat in the high ones (slow) while L stays below "
+               "their wavelength; every column is unique"),
+        "zh": "低维区域条纹细密（转得快），高维区域在 L 短于其波长时几乎不变（转得慢）；每一列都独一无二",
     },
     "sin.every_pair": {"en": "showing one dimension pair in every {step}", "zh": "每隔 {step} 个维度对显示一对"},
     "sin.freq_header": {"en": "Frequency and wavelength of each dimension pair", "zh": "每个维度对的频率和波长"},

@@ -78,10 +78,10 @@ STRINGS = {
         "zh": "一片空白：每个 token 的输出完全没变，只是换了位置",
     },
     "why.diff_note_pos": {
-        "en": "a position vector stays with its slot, so a token that moved now carries a different one: its output "
-              "changes; a token that stayed changes too, because the vectors it attends to did",
-        "zh": "位置向量跟着槽位走，换了位置的 token 加上的是另一个位置向量，所以输出变了；没动的 token 也会变，"
-              "因为它所关注的那些向量变了",
+        "en": ("a position vector stays with its slot, so a token that moved now carries a different one: its "
+               "output usually changes; a token that stayed usually changes too, because the vectors it attends to "
+               "did"),
+        "zh": "位置向量跟着槽位走，换了位置的 token 加上的是另一个位置向量，所以输出通常会变；没动的 token 通常也会变，因为它所关注的那些向量变了",
     },
     "why.diff_note_causal": {
         "en": "with the mask a token sees only the tokens before its slot: shuffling changes what each one sees",
@@ -112,31 +112,27 @@ STRINGS = {
     "why.causal_header": {"en": "With a causal mask, order shows even without positions",
                           "zh": "有因果掩码时，不加位置也能看出顺序"},
     "why.causal_md": {
-        "en": (
-            "Lesson 003's claim holds for attention without a mask. A decoder (GPT, Llama, Qwen) masks the future: "
-            "token i attends only to tokens 0 … i. The mask belongs to the slot, not to the token, so after a "
-            "shuffle every token sees a different prefix and its output changes: switch the mask on above (lesson "
-            "003's own setting, 4 tokens, d_model 8, seed 0, gives a difference of 6.43 instead of 1e-15). The first "
-            "token sees only itself, the last sees everything: a decoder can count how many tokens it sees, which "
-            "is why decoder-only models learn position even without any positional encoding (Haviv et al. 2022). "
-            "Positional encodings still help, and an encoder such as BERT, with no mask, cannot do without them. "
-            "The blank triangle in the ALiBi figure on the Compare page is this mask."
-        ),
-        "zh": (
-            "第 003 课的结论对不加掩码的注意力成立。解码器（GPT、Llama、Qwen）会遮住未来：第 i 个 token 只关注第 0 … i "
-            "个 token。掩码属于槽位而不属于 token，所以打乱顺序后每个 token 看到的前缀都不同，输出也就变了：在上面打开"
-            "掩码试试（第 003 课自己的设置，4 个 token、d_model 8、种子 0，差异是 6.43 而不是 1e-15）。第一个 token "
-            "只看到它自己，最后一个看到全部：解码器可以数出自己看到了多少个 token，所以只有解码器的模型即使不加任何位置编码"
-            "也能学到位置（Haviv 等 2022）。位置编码仍然有用，而像 BERT 这样不加掩码的编码器离不开它。"
-            "位置编码对比页 ALiBi 图里空白的三角形就是这个掩码。"
-        ),
+        "en": ("Lesson 003's claim holds for attention without a mask. A decoder (GPT, Llama, Qwen) masks the "
+               "future: token i attends only to tokens 0 … i. The mask belongs to the slot, not to the token, so "
+               "after a shuffle every token sees a different prefix and its output changes: switch the mask on "
+               "above (in lesson 003's own script, 4 tokens, d_model 8, seed 0, the difference is 6.43 instead of "
+               "1e-15; here it depends on the sentence). The first token sees only itself, the last sees "
+               "everything: a decoder can count how many tokens it sees, which is why decoder-only models learn "
+               "position even without any positional encoding (Haviv et al. 2022). Positional encodings still help, "
+               "and an encoder such as BERT, with no mask, cannot do without them. The blank triangle in the ALiBi "
+               "figure on the Compare page is this mask."),
+        "zh": ("第 003 课的结论对不加掩码的注意力成立。解码器（GPT、Llama、Qwen）会遮住未来：第 i 个"
+               " token 只关注第 0 … i 个 token。掩码属于槽位而不属于 token，所以打乱顺序后每个"
+               " token 看到的前缀都不同，输出也就变了：在上面打开掩码试试（在第 003 课自己的脚本里，4 个 "
+               "token、d_model 8、种子 0，差异是 6.43 而不是 1e-15；这里的数值取决于句子）。"
+               "第一个 token 只看到它自己，最后一个看到全部：解码器可以数出自己看到了多少个 token，所以只有"
+               "解码器的模型即使不加任何位置编码也能学到位置（Haviv 等 2022）。位置编码仍然有用，而像 BER"
+               "T 这样不加掩码的编码器离不开它。位置编码对比页 ALiBi 图里空白的三角形就是这个掩码。"),
     },
     "why.notice": {
-        "en": (
-            "Without positions and without the mask the difference is about 1e-15, pure rounding, whatever the "
-            "sentence or the shuffle. Add positions, or the causal mask, and it jumps to the size of the values "
-            "themselves."
-        ),
-        "zh": "不加位置也不加掩码时，无论句子和打乱方式如何，差异都在 1e-15 左右，纯属舍入误差。加上位置或因果掩码后，差异立刻跳到和数值本身相当的量级。",
+        "en": ("Without positions and without the mask the difference is about 1e-15, pure rounding, whatever the "
+               "sentence or the shuffle. Add positions, or the causal mask, and for a shuffle that moves distinct "
+               "tokens it usually jumps to the size of the values themselves."),
+        "zh": "不加位置也不加掩码时，无论句子和打乱方式如何，差异都在 1e-15 左右，纯属舍入误差。加上位置或因果掩码后，只要打乱移动了不同的 token，差异通常会跳到和数值本身相当的量级。",
     },
 }
