@@ -98,12 +98,14 @@ def groups_tab() -> None:
               t("train.after", steps=done): [f"{a:+.3f}" for _, _, a, _ in rows],
               t("train.text_col"): [ref for *_, ref in rows]})
     if len(groups) > 1:
+        peak_step, peak = r["cross_peak"]  # the blue curve's top: the texts below name it, true for this run
+        run = dict(classes=r["num_classes"], unseen=r["unseen_classes"], peak=peak, peak_step=peak_step)
         if cross1 < -0.15:
-            st.warning(t("train.negative", cross=cross1, why=t(f"train.why_{softmax}")))
+            st.warning(t("train.negative", cross=cross1, why=t(f"train.why_{softmax}", **run)))
         elif cross1 > 0.15:
             st.warning(t("train.positive", cross=cross1))
         else:
-            st.success(t("train.near_zero", cross=cross1))
+            st.success(t("train.near_zero" if softmax == "vocab" else "train.near_zero_groups", cross=cross1, **run))
         st.caption(t("train.pair_spread", steps=done))
 
     # one figure (or two) per view; bound tabs run lazily, so an open or a Train redraws only the open view

@@ -15,7 +15,9 @@ import torch
 
 from embedviz import tokenizer
 from embedviz.training import TrainingResult, train_group_experiment, train_on_text
-from embedviz.training_result import loss_floor, projection_limit, snapshot_curves, snapshot_projections, text_pairs
+from embedviz.training_result import (
+    cross_group_peak, loss_floor, projection_limit, snapshot_curves, snapshot_projections, text_pairs,
+)
 
 SEEDS = (0, 1, 2)
 LOWER, UPPER = "abcdefghij", "ABCDEFGHIJ"
@@ -110,6 +112,20 @@ def test_snapshot_curves_are_the_group_means_of_every_snapshot(runs):
     assert list(steps) == [step for step, _ in r.snapshots] and curve.shape == (len(r.snapshots), 2)
     for k in (0, len(r.snapshots) // 2, len(r.snapshots) - 1):
         assert tuple(curve[k]) == pytest.approx(naive_group_means(r.snapshots[k][1], r.group_of), abs=1e-5)
+
+
+def test_the_cross_group_peak_is_the_highest_snapshot_and_the_unseen_classes_are_the_heads_rest(runs):
+    """Text 001's run: a 256-byte head over 20 characters leaves 236 classes no token is; the cross-group curve's
+    top, found by naive means over every snapshot, rises above its start early on (the shared push)."""
+    r = runs[0]
+    assert r.unseen_classes == 236
+    means = [naive_group_means(weights, r.group_of)[1] for _, weights in r.snapshots]
+    best = int(np.argmax(means))
+    step, value = cross_group_peak(r)
+    assert step == r.snapshots[best][0] and value == pytest.approx(means[best], abs=1e-5)
+    assert 0 < step < r.snapshots[-1][0] and value > means[0] + 0.05
+    single = train_group_experiment(groups=("abc",), steps=5)
+    assert cross_group_peak(single) is None and single.unseen_classes == 256 - 3
 
 
 def test_snapshot_projections_share_the_trained_axes(runs):

@@ -57,6 +57,8 @@ def _summary(result: training.TrainingResult, seconds: float, *, pairs_of_groups
         "limit": training_result.projection_limit(points),  # one axis range for every snapshot's picture
         "pairs": training_result.text_pairs(result) if pairs_of_groups else {},
         "num_classes": result.num_classes,
+        "unseen_classes": result.unseen_classes,
+        "cross_peak": training_result.cross_group_peak(result) if pairs_of_groups else None,
         "seconds": seconds,
     }
 

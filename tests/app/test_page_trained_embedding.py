@@ -225,3 +225,32 @@ def test_intro_says_the_settings_are_this_reproductions(lang, words):
     d_model, lr = defaults["d_model"].default, training.DEFAULT_LR[defaults["optimizer"].default]
     assert f"d_model {d_model}" in intro and "Adam" in intro and f"{lr:g}" in intro
     assert at.select_slider(key="tr_d").value == d_model and at.select_slider(key="tr_lr").value == lr
+
+
+def _cross_curve_top(at: AppTest) -> tuple[int, float]:
+    """(step, value) of the highest point of the drawn cross-group curve ("Over training" view)."""
+    _view(at, "time")
+    figure = next(f for f in pt.specs(at) if len(f["data"]) >= 2)  # the group-similarity curves
+    cross = figure["data"][1]
+    steps, values = pt.values(cross["x"]).astype(float), pt.values(cross["y"]).astype(float)
+    return int(steps[values.argmax()]), float(values.max())
+
+
+@pytest.mark.parametrize("query, box, unseen", [
+    ({}, "success", 236),  # lesson 001: two groups of 10 characters in a 256-class head, near 0 after 500 steps
+    ({"tr_groups": "abc ABC", "tr_steps": "200"}, None, 250),  # 6 characters: 250 never-seen classes
+    ({"tr_steps": "50", "tr_soft": GROUPS_ONLY}, "success", None),  # no never-seen classes at all
+])
+def test_the_group_message_names_this_runs_classes_and_the_curves_top(query, box, unseen):
+    """The explanation under the numbers holds for the run shown: its never-seen class count and the step and
+    height of the blue curve's top as drawn, not lesson 001's 236 and +0.1 whatever the settings."""
+    at = _page(**query).run()
+    pt.ok(at)
+    boxes = {"success": at.success, "warning": at.warning}
+    text = " ".join(b.value for kind, found in boxes.items() if box in (None, kind) for b in found)
+    step, top = _cross_curve_top(at)
+    assert f"step {step} ({top:+.2f})" in text or f"step {step}, {top:+.2f}" in text, text
+    if unseen is None:
+        assert "not for lesson 001's reason" in text and "never-seen classes to pull" in text
+    else:
+        assert f" {unseen} " in text and (unseen == 236) == (" 236 " in text)

@@ -67,43 +67,48 @@ STRINGS = {
         ),
     },
     "train.why_groups": {
-        "en": (
-            "With only the group tokens in the softmax, the probability a lowercase token must give up sits on the "
-            "uppercase rows: \"towards lowercase\" is \"away from uppercase\", so the two groups end on opposite "
-            "sides of one axis. Switch the output layer to 256 classes to see lesson 001's setting."
-        ),
-        "zh": (
-            "当 softmax 只包含组内 token 时，小写 token 要让出的概率都在大写字母的输出行上：“靠近小写”就等于"
-            "“远离大写”，于是两组落在同一条轴的两端。把输出层切换到 256 个类别，就是第 001 课的设置。"
-        ),
+        "en": ("With only the group tokens in the softmax, the probability a token of one group must give up sits "
+               "on the other groups' rows: \"towards my group\" is \"away from the others\", so the groups are pushed "
+               "to opposite sides. Switch the output layer to 256 classes to see lesson 001's setting."),
+        "zh": ("当 softmax 只包含组内 token 时，一组的 token 要让出的概率都在其他组的输出行上：“"
+               "靠近本组”就等于“远离其他组”，于是各组被推向相反的方向。把输出层切换到 256 个类别，就是第 001"
+               " 课的设置。"),
     },
     "train.why_vocab": {
-        "en": (
-            "With 256 classes the first steps push both groups away from the same 236 classes that never occur, a "
-            "shared direction that makes them more alike (the blue curve rises to about +0.1). Once those classes "
-            "have lost their probability, what is left to give up sits on the other group's rows, and the groups "
-            "drift apart. Lesson 001's 500 steps happen to land near the crossing; a longer or faster run goes "
-            "negative."
-        ),
-        "zh": (
-            "有 256 个类别时，最初几步把两组都推离同样的 236 个从不出现的类别，这是一个共同方向，"
-            "让两组更相似（蓝色曲线先升到约 +0.1）。等这些类别失去概率后，剩下要让出的概率都在另一组的输出行上，"
-            "两组便逐渐分开。第 001 课的 500 步恰好落在穿过 0 的位置附近；训练更久或学习率更大，就会变成负数。"
-        ),
+        "en": ("With {classes} classes the early steps push both groups away from the same {unseen} classes that "
+               "never occur, a shared direction that pulls them together, while each group is also pushed away from "
+               "the other. Which wins when depends on the settings: here the blue curve is highest at step "
+               "{peak_step} ({peak:+.2f}); at lesson 001's settings it rises to about +0.1, and its 500 steps land "
+               "near the crossing. Once the never-seen classes have lost their probability, what is left to give up "
+               "sits on the other group's rows, and the groups drift apart: a longer or faster run goes negative."),
+        "zh": ("有 {classes} 个类别时，最初几步把两组都推离同样的 {unseen} 个从不出现的类别，这个共"
+               "同方向让两组靠近；同时每一组也被推离另一组。哪一边先占上风取决于设置：这里蓝色曲线在第 {peak_st"
+               "ep} 步最高（{peak:+.2f}）；在第 001 课的设置下，它先升到约 +0.1，500 步恰好"
+               "落在穿过 0 的位置附近。等这些类别失去概率后，剩下要让出的概率都在另一组的输出行上，两组便逐渐分开：训"
+               "练更久或学习率更大，就会变成负数。"),
     },
     "train.near_zero": {
-        "en": (
-            "Cross-group similarity is near 0 ({cross:.2f}), as in lesson 001. But follow the blue curve: it first "
-            "rises (both groups are pushed away from the same 236 never-seen classes), then falls steadily (once "
-            "those have no probability left, each group is pushed away from the other). 500 steps is close to "
-            "where it crosses 0; more steps make it negative. With \"only the group tokens\" it goes negative at "
-            "once."
-        ),
-        "zh": (
-            "跨组相似度接近 0（{cross:.2f}），与第 001 课一致。但请看蓝色曲线：它先上升（两组都被推离同样的 236 个从不出现的类别），"
-            "然后持续下降（这些类别的概率耗尽后，每一组都被推离另一组）。500 步正好接近它穿过 0 的位置；"
-            "步数更多就会变成负数。选择“只有组内的 token”时，它会立刻变成负数。"
-        ),
+        "en": ("Cross-group similarity is near 0 ({cross:.2f}), as in lesson 001. But follow the blue curve: it is "
+               "highest at step {peak_step} ({peak:+.2f}). Early on both groups are pushed away from the same "
+               "{unseen} never-seen classes, which pulls them together; once those have no probability left, each "
+               "group is pushed away from the other. At lesson 001's settings 500 steps is close to where the curve "
+               "crosses 0; more steps make it negative. With \"only the group tokens\" there are no never-seen "
+               "classes to pull the groups together."),
+        "zh": ("跨组相似度接近 0（{cross:.2f}），与第 001 课一致。但请看蓝色曲线：它在第 {peak_"
+               "step} 步最高（{peak:+.2f}）。起初两组都被推离同样的 {unseen} 个从不出现的类别"
+               "，这让它们靠近；这些类别的概率耗尽后，每一组都被推离另一组。在第 001 课的设置下，500 步正好接近"
+               "曲线穿过 0 的位置；步数更多就会变成负数。选择“只有组内的 token”时，没有从不出现的类别把两组拉"
+               "近。"),
+    },
+    "train.near_zero_groups": {
+        "en": ("Cross-group similarity is near 0 ({cross:.2f}), as lesson 001 reports, but not for lesson 001's "
+               "reason: with only the group tokens in the softmax there are no never-seen classes to pull the groups "
+               "together, and each group is pushed away from the others from the start (the blue curve is highest at "
+               "step {peak_step}, {peak:+.2f}). More steps make it negative; switch the output layer to 256 classes "
+               "to see lesson 001's setting."),
+        "zh": ("跨组相似度接近 0（{cross:.2f}），与第 001 课报告的一致，但原因不同：softmax 只包含组内 token 时，没有从不出现的"
+               "类别把两组拉近，每一组从一开始就被推离其他组（蓝色曲线在第 {peak_step} 步最高，{peak:+.2f}）。步数更多就会变成"
+               "负数；把输出层切换到 256 个类别，就是第 001 课的设置。"),
     },
     "train.positive": {
         "en": (
@@ -142,8 +147,9 @@ STRINGS = {
     "train.class_other": {"en": "other", "zh": "其他"},
     "train.floor": {"en": "best possible: {floor:.2f}", "zh": "理论最优：{floor:.2f}"},
     "train.loss_note": {
-        "en": "the next character is uniform within its group, so no model can beat the dashed line",
-        "zh": "下一个字符在组内是均匀分布的，任何模型都无法低于虚线",
+        "en": ("the next character is uniform within its group, so on average no model can go below the dashed line "
+               "(a single step's loss can dip under it)"),
+        "zh": "下一个字符在组内是均匀分布的，平均而言任何模型都无法低于虚线（单步的损失可能略低于它）",
     },
     "train.sim_title": {"en": "Cosine similarity of every pair of token vectors", "zh": "每对 token 向量的余弦相似度"},
     "train.before": {"en": "before training", "zh": "训练前"},
@@ -162,15 +168,13 @@ STRINGS = {
         "zh": "坐标轴：训练后向量的两个主方向（PCA），所有快照共用",
     },
     "train.notice": {
-        "en": (
-            "Before training the matrix is noise. After training the two diagonal blocks light up: tokens that are "
-            "followed by the same things get similar vectors, although no label ever said which group a token is "
-            "in. In the \"Over training\" view, drag the snapshot slider to watch the groups separate."
-        ),
-        "zh": (
-            "训练前，相似度矩阵只是噪声。训练后两个对角块亮了起来：后面跟着相同 token 的 token 得到了相似的向量，"
-            "尽管从来没有标签告诉模型哪个 token 属于哪一组。在“训练过程”视图里拖动快照滑块，看两组如何分开。"
-        ),
+        "en": ("Before training the matrix is noise. After training the diagonal blocks (one per group) light up: "
+               "tokens that are followed by the same things get similar vectors, although no label ever said which "
+               "group a token is in. In the \"Over training\" view, drag the snapshot slider to watch the groups "
+               "separate."),
+        "zh": ("训练前，相似度矩阵只是噪声。训练后对角块（每组一块）亮了起来：后面跟着相同 token 的 token "
+               "得到了相似的向量，尽管从来没有标签告诉模型哪个 token 属于哪一组。在“训练过程”视图里拖动快照滑块"
+               "，看各组如何分开。"),
     },
     # your own text
     "train.text_md": {
