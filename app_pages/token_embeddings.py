@@ -131,7 +131,8 @@ def gradient_tab() -> None:
     if tied and count < V:
         st.warning(t("tok.grad_saturated", n=V - count))
     used = ", ".join(g["hover"][i] for i in step.rows_with_gradient[:20])
-    notice("tok.notice_grad_tied" if tied else "tok.notice_grad_untied", used=used)
+    if not (tied and count < V):  # the tied notice says every row moves: the warning above says why not here
+        notice("tok.notice_grad_tied" if tied else "tok.notice_grad_untied", used=used)
     if not tied:  # the notice's last sentence, shown: a second step with each optimiser
         moved = view.second_step(text, d_model, scheme, seed)
         st.caption(t("tok.second_md", other=view.SECOND_TEXT, V=V))

@@ -168,3 +168,17 @@ def test_second_step_shows_rows_moving_outside_the_batch_with_adam(lang):
     assert [int(x) for x in df.iloc[:, 2]] == [0, 3, 254]
     if lang == "zh":
         assert pt.is_chinese(df.columns[1]) and pt.is_chinese(df.iloc[1, 0])
+
+
+def test_the_tied_notice_that_every_row_moves_shows_only_when_every_row_does():
+    """σ = 1 at d_model 256 saturates the tied softmax: 'Hello' then moves a few rows, and the page says why (the
+    warning) instead of the notice that every row is pushed a little."""
+    every_row = STRINGS["tok.notice_grad_tied"]["en"].split(":")[0]
+    at = _page("grad", tok_tied="true")
+    assert pt.metric(at, "rows with a non-zero gradient") == "256 / 256"
+    assert any(every_row in box.value for box in at.info) and not at.warning
+    at = _page("grad", tok_tied="true", tok_init="1 (nn.Embedding)", tok_d="256")
+    pt.ok(at)
+    moved = int(pt.metric(at, "rows with a non-zero gradient").split(" / ")[0])
+    assert moved < 256 and at.warning  # saturated: the page's own count says so
+    assert not any(every_row in box.value for box in at.info)
