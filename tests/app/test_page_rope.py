@@ -169,6 +169,16 @@ def test_shift_does_not_change_the_score_but_the_offset_does():
     assert at.metric[0].value == at.metric[1].value != "0.2127"
 
 
+def test_the_third_score_is_called_different_only_when_its_offset_is():
+    """The third metric is the score at (m, 0), offset m: a different score than at (m, n) unless n = 0."""
+    at = on("pair")
+    at.number_input(key="rope_n").set_value(0).run()
+    assert at.metric[0].value == at.metric[2].value and at.metric[2].proto.help == catalog()[
+        "rope.score_help_same"]["en"].format(d=at.number_input(key="rope_m").value)
+    at.number_input(key="rope_n").set_value(2).run()
+    assert at.metric[0].value != at.metric[2].value and "different" in at.metric[2].proto.help
+
+
 def test_query_params_round_trip():
     at = pt.page("rope")
     at.query_params["rope_hd"] = "64"

@@ -352,18 +352,19 @@ STRINGS = {
               "（Men 等 2024，*Base of RoPE Bounds Context Length*）。所以这个计算器给的是最低要求，不是配方。",
     },
     "ctx.notice": {
-        "en": "Position interpolation slows every pair by the full factor, the fast ones (left) too: no angle is new, "
-              "but in every pair the angle between neighbouring positions shrinks s times. YaRN and Llama 3 keep the fast pairs instead: they "
-              "already went round many times in training. "
-              "The slow pairs, above the trained line, are stretched by the full factor, and after it their turns "
-              "within the target length match their turns in training. The blended pairs between them are partly "
-              "stretched too (YaRN on Qwen3 × 4: 16 of 64 pairs), although they had turned at least once in "
-              "training. Without scaling, the pairs above the line are the ones that meet angles the model has "
-              "never seen.",
-        "zh": "位置插值把每个维度对都按完整倍数放慢，左侧的快维度也不例外：没有新角度，但每个维度对里相邻位置之间的角度都缩小为原来的 1/s。"
-              "YaRN 和 Llama 3 则不动快维度：它们在训练中已经转过很多圈。慢维度，也就是波长高于训练长度线的那些，"
-              "按完整倍数拉伸；拉伸之后，它们在目标长度内转的圈数和训练时一致。两者之间的过渡维度也被部分拉伸"
-              "（YaRN 用在 Qwen3 × 4 上：64 对里有 16 对），尽管它们在训练中至少转过一圈。不缩放的话，遇到新角度的"
-              "正是训练长度线以上的那些维度对。",
+        "en": ("Position interpolation slows every pair by the full factor, the fast ones (left) too: no angle is "
+               "new, but in every pair the angle between neighbouring positions shrinks s times. YaRN and Llama 3 "
+               "keep the fast pairs instead: they already went round many times in training. The slow pairs, above "
+               "the trained line, are stretched by the full factor (dynamic NTK slows them by its own amount, which "
+               "grows with the length), and when the target is s times the trained length their turns within it "
+               "match their turns in training. The blended pairs between them are partly stretched too (YaRN on "
+               "Qwen3 × 4: 16 of 64 pairs), although they had turned at least once in training. Without scaling, "
+               "the pairs above the line are the ones that meet angles the model has never seen."),
+        "zh": ("位置插值把每个维度对都按完整倍数放慢，左侧的快维度也不例外：没有新角度，但每个维度对里相邻位置之间的角度"
+               "都缩小为原来的 1/s。YaRN 和 Llama 3 则不动快维度：它们在训练中已经转过很多圈。慢维度，"
+               "也就是波长高于训练长度线的那些，按完整倍数拉伸（动态 NTK 按它自己的倍数放慢，长度越长放慢越多）；当"
+               "目标长度正好是训练长度的 s 倍时，拉伸之后它们在目标长度内转的圈数和训练时一致。两者之间的过渡维度也被"
+               "部分拉伸（YaRN 用在 Qwen3 × 4 上：64 对里有 16 对），尽管它们在训练中至少转过一圈"
+               "。不缩放的话，遇到新角度的正是训练长度线以上的那些维度对。"),
     },
 }

@@ -147,14 +147,9 @@ STRINGS = {
     "sin.rotation_error": {"en": "max |PE(p + k) − R(k)·PE(p)|", "zh": "最大误差 |PE(p + k) − R(k)·PE(p)|"},
     "sin.value": {"en": "value", "zh": "数值"},
     "sin.notice": {
-        "en": (
-            "Increase the base and the slow pairs get slower: the heatmap's flat region grows, the similarity band "
-            "widens. Whatever you choose, the distance curves from different starts coincide and the markers sit "
-            "on the line."
-        ),
-        "zh": (
-            "把 base 调大，慢速维度对转得更慢：热力图中平坦的区域变大，相似度的亮带变宽。"
-            "无论怎么调，不同起点的距离曲线始终重合，旋转的标记始终落在曲线上。"
-        ),
+        "en": ("Increase the base and the slow pairs get slower (pair 0 always turns 1 radian per position): the "
+               "heatmap's flat region grows, the similarity band widens. Whatever you choose, the distance curves "
+               "from different starts coincide and the markers sit on the line."),
+        "zh": "把 base 调大，慢速维度对转得更慢（第 0 对始终每个位置转 1 弧度）：热力图中平坦的区域变大，相似度的亮带变宽。无论怎么调，不同起点的距离曲线始终重合，旋转的标记始终落在曲线上。",
     },
 }
