@@ -118,8 +118,7 @@ def extension_settings(config: Mapping[str, Any], *, layer_type: str | None = No
     - an unscaled one (``scaled`` False) gets a suggestion: YaRN from max_position_embeddings to 131,072 tokens
       (4 x the trained length when it already has that many), as the YaRN paper took LLaMA 2 from 4K to 128K;
     - ``params`` holds every method's numbers (:data:`METHOD_DEFAULTS`), the config's own where it sets them;
-    - LongRoPE's ``short_factor`` / ``long_factor`` are tuples, or None when the config has none (or, for another
-      method, a malformed one).
+    - LongRoPE's ``short_factor`` / ``long_factor`` are tuples, or None when absent (or malformed, off longrope).
     A per-layer ``rope_parameters`` (Gemma 3) is read for ``layer_type``, "full_attention" when not given.
     """
     if layer_type is None and isinstance(config, Mapping):
@@ -155,14 +154,11 @@ def extension_settings(config: Mapping[str, Any], *, layer_type: str | None = No
         params["truncate"] = False
 
     def factors(key: str) -> tuple[float, ...] | None:
-        """LongRoPE's per-pair lists, kept when well formed whatever the method (the page then offers LongRoPE
-        on the config); a malformed one on another method is ignored, as transformers ignores it (a stray
-        short_factor of 6 on a linear config crashed here). from_config already refused it for longrope."""
-        if scaling.get(key) is None:
-            return None
+        """LongRoPE's per-pair list when well formed, whatever the method (the page then offers LongRoPE); else
+        None, as transformers ignores one off longrope (from_config already refused a malformed one on it)."""
         try:
             return tuple(per_pair_factors(scaling, key, rotary_dim(out["head_dim"], scaling)).tolist())
-        except ValueError:
+        except (KeyError, ValueError):  # none (missing, or null: not a list), or malformed (a stray 6 crashed here)
             return None
 
     return {
