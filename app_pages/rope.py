@@ -79,7 +79,8 @@ def pair_tab(head_dim: int, theta: float) -> None:
         st.metric(t("rope.score", m=m, n=n), f"{demo.score:.4f}")
         st.metric(t("rope.score", m=m + shift, n=n + shift), f"{demo.score_shifted:.4f}",
                   help=t("rope.score_help_same", d=m - n))
-        st.metric(t("rope.score", m=m, n=0), f"{demo.score_other:.4f}", help=t("rope.score_help_other" if n else "rope.score_help_same", d=m))  # n = 0: the same pair of positions
+        other = "rope.score_help_other" if n else "rope.score_help_same"  # n = 0: the same two positions
+        st.metric(t("rope.score", m=m, n=0), f"{demo.score_other:.4f}", help=t(other, d=m))
     st.caption(t("rope.pair_caption", i=pair, omega=omega, wavelen=f"{pv['wavelen']:,.1f}"))
 
 
