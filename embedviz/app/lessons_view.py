@@ -27,11 +27,12 @@ def naive_view(length: int, other_length: int, position: int, d_model: int) -> d
     value = naive_positions.normalized_value(p, length)
     counter_p = np.arange(COUNTER_POSITIONS)
     bits = min(d_model, COUNTER_BITS)
+    code_bits = min(d_model, naive_positions.MAX_BITS)  # D = 64: bits 62, 63 of a position are 0 (as compare_schemes)
     step_p = np.arange(min(length, STEP_POSITIONS + 1))
     steps = {}
     if len(step_p) > 1:
         steps = {
-            "binary": naive_positions.adjacent_steps(naive_positions.binary_code(step_p, d_model)),
+            "binary": naive_positions.adjacent_steps(naive_positions.binary_code(step_p, code_bits)),
             "sinusoidal": naive_positions.adjacent_steps(sinusoidal_table(len(step_p), d_model)),
         }
     return dict(
@@ -39,7 +40,7 @@ def naive_view(length: int, other_length: int, position: int, d_model: int) -> d
         x=x, raw=naive_positions.on_axis(naive_positions.raw_index(length), x),
         normalized={L: naive_positions.on_axis(naive_positions.normalized_index(L), x) for L in (length, other_length)},
         value=value, same_value_other=naive_positions.position_with_value(value, other_length),
-        code=naive_positions.binary_code(np.array([p]), d_model)[0].astype(int).tolist(),
+        code=naive_positions.binary_code(np.array([p]), code_bits)[0].astype(int).tolist() + [0] * (d_model - code_bits),
         counter_positions=counter_p, binary=naive_positions.binary_code(counter_p, bits),
         smooth=naive_positions.smooth_counter(counter_p, bits), periods=naive_positions.bit_periods(bits).tolist(),
         step_positions=step_p[:-1], steps=steps,

@@ -76,3 +76,13 @@ def test_url_round_trip_and_chinese():
     assert pt.is_chinese(at.title[0].value)
     assert all(pt.is_chinese(t) for t in pt.titles(at))
     assert "D = 4 位只能区分 16 个位置" in at.warning[0].value
+
+
+def test_the_widest_d_model_shows_every_tab():
+    """D = 64, the slider's last option: a position's binary code has 64 digits (bits 62 and 63 of any position the
+    page shows are 0) and every tab draws, where each used to say num_bits (64) must be <= 62."""
+    for tab in TABS:
+        at = pt.page("why_sinusoidal", naive_d="64")
+        _open(at, tab)
+        pt.ok(at)
+        assert at.get("plotly_chart") or at.table or at.dataframe, tab
