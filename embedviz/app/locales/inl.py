@@ -52,7 +52,7 @@ STRINGS = {
     "inl.way_sum": {"en": "sum (lesson 000)", "zh": "求和（第 000 课）"},
     "inl.way_concat": {"en": "concatenate", "zh": "拼接"},
     "inl.table_caption": {
-        "en": "V = 256 (byte-level ids). Sinusoidal positions store no table: their row would be 0.",
+        "en": "V = 256 (byte-level ids). Sinusoidal positions store no table: their column would be 0.",
         "zh": "V = 256（字节级 id）。正弦位置编码不存表：这一列对它是 0。",
     },
     "inl.past_header": {"en": "Past max_context_length", "zh": "超出最大上下文长度"},

@@ -47,11 +47,13 @@ STRINGS = {
     "mod.nope_label": {"en": "{name}: no position encoding ({count} layers)",
                        "zh": "{name}：没有位置编码（{count} 层）"},
     "mod.nope_text": {
-        "en": ("A NoPE layer adds nothing about position to its queries and keys: its attention scores are the same "
-               "wherever the tokens sit. It still knows order through the causal mask (a token only sees earlier "
-               "ones) and through what the earlier RoPE layers wrote into the hidden states."),
-        "zh": ("NoPE 层不给 query 和 key 加任何位置信息：无论 token 在哪里，它的注意力分数都一样。它仍能知道顺序：靠因果掩码"
-               "（每个 token 只看得到前面的 token），以及更底层的 RoPE 层写进隐藏状态的信息。"),
+        "en": ("A NoPE layer adds nothing about position to its queries and keys: apart from the temperature below, "
+               "its attention scores are the same wherever the tokens sit. It still knows order through the causal "
+               "mask (a token only sees earlier ones) and through what the RoPE layers below it (if any) wrote into "
+               "the hidden states."),
+        "zh": ("NoPE 层不给 query 和 key 加任何位置信息：除了下面的温度之外，无论 token 在哪里，"
+               "它的注意力分数都一样。它仍能知道顺序：靠因果掩码（每个 token 只看得到前面的 token），以及它"
+               "下面的 RoPE 层（如果有的话）写进隐藏状态的信息。"),
     },
     "mod.temp_text": {
         "en": ("Llama 4 also multiplies the NoPE layers' queries by a temperature that grows with the position, "
@@ -89,16 +91,17 @@ STRINGS = {
     "mod.rotated": {"en": "rotated", "zh": "旋转"},
     "mod.unrotated": {"en": "passes through (no position)", "zh": "原样通过（不带位置）"},
     "mod.partial_text": {
-        "en": ("Partial rotation (GPT-NeoX 0.25, Phi-2 0.4, GLM 0.5, DeepSeek's 64 of 192) turns only the first "
-               "dimensions; the rest reach the dot product unchanged, so part of every score ignores position. "
-               "Proportional RoPE (Gemma 4 global layers) keeps all pairs but gives the last ones frequency 0. "
-               "Unrotated pairs add a constant to Σᵢ cos(m·ωᵢ) (cos 0 = 1): with at least as many unrotated pairs as "
-               "rotated ones the sum stays ≥ 0 for any base, so the base bound on the theory tab counts the rotated "
-               "dimensions alone."),
-        "zh": ("部分旋转（GPT-NeoX 0.25、Phi-2 0.4、GLM 0.5、DeepSeek 192 维中的 64 维）只旋转前面的维度，其余维度原样进入点积，"
-               "所以每个分数都有一部分与位置无关。比例 RoPE（Gemma 4 全局层）保留所有维度对，但把后面的维度对频率设为 0。"
-               "不旋转的维度对给 Σᵢ cos(m·ωᵢ) 加上常数（cos 0 = 1）：只要不旋转的维度对不少于旋转的，这个和对任何底数都不小于 0，"
-               "所以理论标签页里的底数下界只统计旋转的维度。"),
+        "en": ("Partial rotation (GPT-NeoX 0.25, Phi-2 0.4, GLM 0.5, DeepSeek's 64 of 192) turns only part of each "
+               "head (the first dimensions; DeepSeek's are the last 64); the rest reach the dot product unchanged, "
+               "so part of every score ignores position. Proportional RoPE (Gemma 4 global layers) keeps all pairs "
+               "but gives the last ones frequency 0. Unrotated pairs add a constant to Σᵢ cos(m·ωᵢ) (cos 0 = 1): "
+               "with at least as many unrotated pairs as rotated ones the sum stays ≥ 0 for any base, so the base "
+               "bound on the theory tab counts the rotated dimensions alone."),
+        "zh": ("部分旋转（GPT-NeoX 0.25、Phi-2 0.4、GLM 0.5、DeepSeek 192 维中"
+               "的 64 维）只旋转每个头的一部分维度（前面的维度；DeepSeek 是最后 64 维），其余维度原样进"
+               "入点积，所以每个分数都有一部分与位置无关。比例 RoPE（Gemma 4 全局层）保留所有维度对，但把后"
+               "面的维度对频率设为 0。不旋转的维度对给 Σᵢ cos(m·ωᵢ) 加上常数（cos 0 = 1）：只要"
+               "不旋转的维度对不少于旋转的，这个和对任何底数都不小于 0，所以理论标签页里的底数下界只统计旋转的维度。"),
     },
     "mod.mla": {"en": ("MLA: RoPE turns qk_rope_head_dim = {rope} dims of a {qk} dim query/key; the softmax scale is "
                        "{qk}^-0.5 · {mscale:.4f}² = {scale:.5f} (YaRN's mscale_all_dim)."),
@@ -118,11 +121,14 @@ STRINGS = {
     "mod.theory": {"en": "The theory that sizes theta", "zh": "决定 theta 大小的理论"},
     "mod.scan_length": {"en": "context length for the base bound", "zh": "计算底数下界的上下文长度"},
     "mod.critical": {
-        "en": ("**Critical dimension** (Liu et al. 2023, *Scaling Laws of RoPE-based Extrapolation*): with head_dim "
-               "{head_dim}, theta {theta} and trained length {train}, the first {critical} dimensions turn at least "
-               "once in training; the other {rest} never finish a turn and meet new angles beyond {train}."),
-        "zh": ("**临界维度**（Liu 等 2023，*Scaling Laws of RoPE-based Extrapolation*）：head_dim {head_dim}、theta {theta}、"
-               "训练长度 {train} 时，前 {critical} 维在训练中至少转满一圈；其余 {rest} 维一圈都没转完，超过 {train} 就会遇到新角度。"),
+        "en": ("**Critical dimension** (Liu et al. 2023, *Scaling Laws of RoPE-based Extrapolation*): with d = "
+               "{head_dim} in θ^(−2i/d), theta {theta} and trained length {train}, the first {critical} dimensions "
+               "turn at least once in training; the other {rest} never finish a turn and meet new angles beyond "
+               "{train}."),
+        "zh": ("**临界维度**（Liu 等 2023，*Scaling Laws of RoPE-based Extr"
+               "apolation*）：θ^(−2i/d) 中 d = {head_dim}、theta {theta}"
+               "、训练长度 {train} 时，前 {critical} 维在训练中至少转满一圈；其余 {rest} 维"
+               "一圈都没转完，超过 {train} 就会遇到新角度。"),
     },
     "mod.base_bound_stopped": {
         "en": "**Base lower bound** (Men et al., NeurIPS 2024): the scan for L = {length} and d = {head_dim} needs "

@@ -66,19 +66,15 @@ STRINGS = {
     "naive.series_norm": {"en": "p / {L}", "zh": "p / {L}"},
     "naive.bin_header": {"en": "3. Binary: one bit per dimension", "zh": "3. 二进制编码：每一位占一个维度"},
     "naive.bin_text": {
-        "en": (
-            "Write p in binary, one bit per dimension. Bounded (0 or 1), unique (up to 2^D positions) and "
-            "independent of the length: the first two flaws are gone. But every bit jumps between 0 and 1, and "
-            "the distance between neighbours is uneven: from 7 to 8 four bits flip at once, from 8 to 9 only one. "
-            "Bit b flips with period 2, 4, 8, 16, … (doubling); the smooth counter on the right keeps those "
-            "periods and replaces each square wave with a cosine."
-        ),
-        "zh": (
-            "把 p 写成二进制，每一位占一个维度。有界（0 或 1）、唯一（最多 2^D 个位置）、与序列长度无关："
-            "前两个毛病都解决了。但每一位都在 0 和 1 之间硬跳变，相邻位置的距离也忽大忽小：从 7 到 8 有四位"
-            "同时翻转，从 8 到 9 只翻转一位。第 b 位的翻转周期是 2、4、8、16……（逐位翻倍）；右图的平滑计数器"
-            "保留这些周期，只把每个方波换成余弦波。"
-        ),
+        "en": ("Write p in binary, one bit per dimension. Bounded (0 or 1), unique (up to 2^D positions) and "
+               "independent of the length: the first two flaws are gone. But every bit jumps between 0 and 1, and "
+               "the distance between neighbours is uneven: from 7 to 8 four bits flip at once (D ≥ 4), from 8 to 9 "
+               "only one. Bit b flips with period 2, 4, 8, 16, … (doubling); the smooth counter on the right keeps "
+               "those periods and replaces each square wave with a cosine."),
+        "zh": ("把 p 写成二进制，每一位占一个维度。有界（0 或 1）、唯一（最多 2^D 个位置）、与序列长度无关："
+               "前两个毛病都解决了。但每一位都在 0 和 1 之间硬跳变，相邻位置的距离也忽大忽小：从 7 到 8 有四"
+               "位同时翻转（D ≥ 4 时），从 8 到 9 只翻转一位。第 b 位的翻转周期是 2、4、8、16……（"
+               "逐位翻倍）；右图的平滑计数器保留这些周期，只把每个方波换成余弦波。"),
     },
     "naive.code": {
         "en": "p = {p} in {D} bits (highest bit first): **{code}**",
@@ -139,15 +135,13 @@ STRINGS = {
         "zh": "可学习还是正弦？Transformer 原论文两种都试过；论文的结论以及一张真实的可学习位置表，见“可学习的位置编码”页。",
     },
     "naive.notice": {
-        "en": (
-            "Set L to 4,096: the raw index reaches 4,095, about 200,000 times a token-vector entry. Set L₂ to 10 "
-            "and L to 1,000: the value 0.5 is position 5 in one and position 500 in the other. In the distance "
-            "plot, the binary line jumps at 7 → 8, 15 → 16, 31 → 32 while the sinusoidal line stays flat."
-        ),
-        "zh": (
-            "把 L 调到 4,096：位置编号最大到 4,095，约是 token 向量分量的 20 万倍。把 L₂ 设为 10、L 设为 1,000："
-            "同一个值 0.5 在一个序列里是位置 5，在另一个里是位置 500。距离图里，二进制曲线在 7 → 8、15 → 16、"
-            "31 → 32 处跳高，正弦曲线始终是一条水平线。"
-        ),
+        "en": ("Set L to 4,096: the raw index reaches 4,095, about 200,000 times a token-vector entry. Set L₂ to 10 "
+               "and L to 1,000: the value 0.5 is position 5 in one and position 500 in the other. In the distance "
+               "plot (D = 8, L ≥ 33), the binary line jumps at 7 → 8, 15 → 16, 31 → 32 while the sinusoidal line "
+               "stays flat."),
+        "zh": ("把 L 调到 4,096：位置编号最大到 4,095，约是 token 向量分量的 20 万倍。把 L₂"
+               " 设为 10、L 设为 1,000：同一个值 0.5 在一个序列里是位置 5，在另一个里是位置 500。"
+               "距离图里（D = 8、L ≥ 33），二进制曲线在 7 → 8、15 → 16、31 → 32 处跳高，"
+               "正弦曲线始终是一条水平线。"),
     },
 }

@@ -93,14 +93,12 @@ STRINGS = {
         "zh": "取自原始词嵌入表的行，还没有经过任何 Transformer 块",
     },
     "real.pairs_notice": {
-        "en": (
-            "Related words are only moderately similar (around 0.4 to 0.6), yet unrelated ones are clearly lower. "
-            "Try 'cat, kitten' or 'big, large'. These are input vectors: the layers above refine meaning by context."
-        ),
-        "zh": (
-            "相关的词也只是中等程度相似（大约 0.4 到 0.6），但无关的词明显更低。试试 'cat, kitten' 或 'big, large'。"
-            "这些都是输入向量：上面的各层还会根据上下文细化词义。"
-        ),
+        "en": ("With the default pairs, related words are only moderately similar (around 0.4 to 0.6) and unrelated "
+               "ones lower; inflections such as cat, cats score about 0.8. Try 'cat, kitten' or 'big, large'. These "
+               "are input vectors: the layers above refine meaning by context."),
+        "zh": ("默认的词对里，相关的词也只是中等程度相似（大约 0.4 到 0.6），无关的词更低；cat、cats 这"
+               "样的词形变化约为 0.8。试试 'cat, kitten' 或 'big, large'。这些都是输入向"
+               "量：上面的各层还会根据上下文细化词义。"),
     },
     # analogy
     "real.analogy_intro": {
@@ -130,14 +128,11 @@ STRINGS = {
     "real.word": {"en": "word", "zh": "词"},
     "real.neighbours_title": {"en": "The {k} nearest tokens to '{word}'", "zh": "与 '{word}' 最接近的 {k} 个 token"},
     "real.neighbours_notice": {
-        "en": (
-            "The nearest rows are inflections (cats), near-synonyms (kitten) and words that appear in the same "
-            "places (dog, pets); a WordPiece fragment such as ##cat can sneak in because it shares the spelling."
-        ),
-        "zh": (
-            "最近的行是词形变化（cats）、近义词（kitten）以及常出现在相同位置的词（dog、pets）；像 ##cat 这样的 "
-            "WordPiece 片段因为拼写相同也可能混进来。"
-        ),
+        "en": ("For cat at k = 10, the nearest rows are inflections (cats), near-synonyms (kitten) and words that "
+               "appear in the same places (dog, pets); a WordPiece fragment such as ##cat can sneak in because it "
+               "shares the spelling."),
+        "zh": ("以 cat、k = 10 为例，最近的行是词形变化（cats）、近义词（kitten）以及常出现在相同位"
+               "置的词（dog、pets）；像 ##cat 这样的 WordPiece 片段因为拼写相同也可能混进来。"),
     },
     # word map
     "real.map_input": {"en": "Words to place on the map", "zh": "要放到图上的词"},
@@ -155,17 +150,13 @@ STRINGS = {
         "zh": "把 384 维压到 2 维：距离只能大致保留",
     },
     "real.map_notice": {
-        "en": (
-            "Nobody told the model which words are royals or numbers, yet each group gathers in its own corner: the "
-            "table learned it from which words occur in similar contexts. Animals and vehicles overlap here because "
-            "PCA keeps only the two directions along which *this list* spreads most; delete the royals and numbers "
-            "lines and the first direction separates animals from vehicles."
-        ),
-        "zh": (
-            "没有人告诉模型哪些词是王室、哪些是数字，但每一组都聚到了自己的角落：这是表从“哪些词出现在相似的上下文里”"
-            "学到的。动物和交通工具在这里重叠，是因为 PCA 只保留*这份词表*分散得最开的两个方向；删掉 royals 和 numbers "
-            "两行，第一个方向就会把动物和交通工具分开。"
-        ),
+        "en": ("Nobody told the model which words are royals or numbers, yet with the default list each group "
+               "gathers in its own corner: the table learned it from which words occur in similar contexts. Animals "
+               "and vehicles overlap here because PCA keeps only the two directions along which *this list* spreads "
+               "most; delete the royals and numbers lines and the first direction separates animals from vehicles."),
+        "zh": ("没有人告诉模型哪些词是王室、哪些是数字，但在默认词表下每一组都聚到了自己的角落：这是表从“哪些词出现在相"
+               "似的上下文里”学到的。动物和交通工具在这里重叠，是因为 PCA 只保留*这份词表*分散得最开的两个方向；"
+               "删掉 royals 和 numbers 两行，第一个方向就会把动物和交通工具分开。"),
     },
     "real.positions_moved": {
         "en": (

@@ -63,8 +63,9 @@ STRINGS = {
         "zh": "从表中为 'Hello' 取出的那几行，以及三种查表方式结果完全一致。",
     },
     "tour.000.rows": {
-        "en": "Backpropagation only adds gradient to the rows this batch touched; a row that did not appear gets zero.",
-        "zh": "反向传播只把梯度累积到本批真正用到的行；没出现的行梯度为 0。",
+        "en": ("Backpropagation only adds gradient to the rows of this batch's input tokens; any other row gets "
+               "zero (the last token is only a target)."),
+        "zh": "反向传播只把梯度累积到本批输入 token 的行；其他行梯度为 0（最后一个 token 只是预测目标）。",
     },
     "tour.000.rows.look": {
         "en": "the bars: which of the 256 rows got a gradient after one backward step on 'Hello'.",
@@ -583,8 +584,9 @@ STRINGS = {
     "tour.q.share.10to30": {"en": "10% to 30%", "zh": "10% 到 30%"},
     "tour.q.share.over30": {"en": "over 30%", "zh": "超过 30%"},
     "tour.q.share.why": {
-        "en": "The token and position tables hold {share} of the model; the rest is in the transformer blocks.",
-        "zh": "词嵌入表和位置表占整个模型的 {share}；其余都在 Transformer 块里。",
+        "en": ("The token and position tables hold {share} of the model; the rest is the transformer blocks (and an "
+               "untied output head, where the model has one)."),
+        "zh": "词嵌入表和位置表占整个模型的 {share}；其余是 Transformer 块（以及不共享的输出层，如果模型有的话）。",
     },
     "tour.q.pair_band": {
         "en": "Predict: in a trained model's token table, how similar are the vectors of cat and tuesday?",
