@@ -27,7 +27,7 @@ def test_defaults_show_lesson_003s_example():
     assert _metrics(at)["largest value (L − 1)"] == "999"
     shown = _metrics(_open(at, "norm"))
     assert shown["p / L at position 500 (L = 1,000)"] == "0.5"  # lesson: 0.5 is word 500 of 1,000 ...
-    assert shown["position with the same value when L₂ = 10"] == "5"  # ... and word 5 of 10
+    assert shown["where the same value falls when L₂ = 10"] == "5"  # ... and word 5 of 10
     # raw, p / L, the binary counter, the step distances: one figure in each tab, none lost
     assert [len(_open(at, tab).get("plotly_chart")) for tab in TABS[:4]] == [1, 1, 1, 1]
     pt.ok(at)
@@ -50,7 +50,7 @@ def test_widgets_change_the_numbers_to_the_cores():
     assert shown["times a token-vector entry (0.02)"] == "204,750"
     shown = _metrics(_open(at, "norm"))
     assert shown["p / L at position 1,024 (L = 4,096)"] == "0.25"
-    assert shown["position with the same value when L₂ = 100"] == "25"
+    assert shown["where the same value falls when L₂ = 100"] == "25"
     _open(at, "binary")
     assert not at.warning  # 16 bits: 65,536 codes for 4,096 positions
     assert any("**0000010000000000**" in m.value for m in at.markdown)  # 1,024 = 2^10 in 16 bits

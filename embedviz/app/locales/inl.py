@@ -71,15 +71,10 @@ STRINGS = {
     "inl.refused": {"en": "{module} refuses: {message}", "zh": "{module} 拒绝：{message}"},
     "inl.fits": {"en": "T = {T} ≤ L = {L}: both modules answer.", "zh": "T = {T} ≤ L = {L}：两种模块都能正常返回。"},
     "inl.notice": {
-        "en": (
-            "Change B: only the first number of every shape changes, and the position vectors stay (1, T, D). "
-            "Raise the concatenated position width: the width and the attention block grow, while the sum stays "
-            "at D."
-        ),
-        "zh": (
-            "改变 B：每个形状只有第一个数跟着变，位置向量始终是 (1, T, D)。调大拼接时的位置维度：宽度和注意力"
-            "块的参数都跟着增长，而求和始终保持 D。"
-        ),
+        "en": ("Change B: only the shapes that carry the batch change, in their first number, and the position "
+               "vectors stay (1, T, D). Raise the concatenated position width: the width and the attention block "
+               "grow, while the sum stays at D."),
+        "zh": "改变 B：只有带批次的形状会变，而且只变第一个数，位置向量始终是 (1, T, D)。调大拼接时的位置维度：宽度和注意力块的参数都跟着增长，而求和始终保持 D。",
     },
     "inl.cmp_sinusoidal_refuses": {
         "en": (

@@ -60,7 +60,7 @@ STRINGS = {
         ),
     },
     "naive.norm_value": {"en": "p / L at position {p} (L = {L})", "zh": "位置 {p} 的 p / L（L = {L}）"},
-    "naive.norm_other": {"en": "position with the same value when L₂ = {L2}", "zh": "L₂ = {L2} 时取同一个值的位置"},
+    "naive.norm_other": {"en": "where the same value falls when L₂ = {L2}", "zh": "L₂ = {L2} 时同一个值落在的位置"},
     "naive.norm_step": {"en": "step between neighbours (1 / L)", "zh": "相邻位置的差（1 / L）"},
     "naive.norm_title": {"en": "p / L for two lengths: one value, two positions", "zh": "两个长度下的 p / L：同一个值，两个位置"},
     "naive.series_norm": {"en": "p / {L}", "zh": "p / {L}"},
