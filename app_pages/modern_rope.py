@@ -85,6 +85,9 @@ def theory_tab(model: dict, rope_settings: list, colors: dict) -> None:
     dim = first["exponent_dim"]  # the d of theta^(-2i/d): rotary dims (partial), the whole head (proportional)
     theory = view.theory(dim, first["theta"], train)
     st.subheader(t("mod.theory"))
+    if len(rope_settings) > 1:  # the numbers below are one setting's: say which (Gemma: the sliding layers' theta)
+        st.caption(t("mod.theory_setting", n=len(rope_settings), name=first["name"],
+                     theta=human_number(first["theta"])))
     st.markdown(t("mod.critical", head_dim=dim, theta=human_number(first["theta"]), train=human_number(train),
                   critical=theory["critical"], rest=dim - theory["critical"]))
     scan_section(rope_settings, colors, dim, first["theta"], train, theory["critical"])

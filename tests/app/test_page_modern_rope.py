@@ -207,3 +207,14 @@ def test_a_pasted_floor_scale_far_from_llama4s_still_draws_the_temperature(floor
     m, scale = values(curve["x"]).astype(float), values(curve["y"]).astype(float)
     assert m.max() == pytest.approx(last, rel=1e-6)  # positions are sent as float32
     assert [scale[0], scale[-1]] == pytest.approx(list(ends), rel=1e-6)  # values are sent as float32
+
+
+def test_the_theory_says_which_setting_its_numbers_are_for():
+    """Gemma 3 has two RoPE settings (sliding layers theta 10,000, global ones 1,000,000): the theory tab's numbers
+    are the first's, and it says so; a model with one setting needs no such line."""
+    at = run("theory", mod_src=NAMES[0])
+    ok(at)
+    assert [c.value for c in at.caption if "RoPE settings" in c.value] == [
+        catalog()["mod.theory_setting"]["en"].format(n=2, name="sliding_attention", theta="10,000")]
+    assert "theta 10,000" in " ".join(m.value for m in at.markdown)
+    assert not [c.value for c in run("theory", mod_src=NAMES[7]).caption if "RoPE settings" in c.value]

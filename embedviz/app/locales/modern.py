@@ -119,6 +119,11 @@ STRINGS = {
     },
     # theory
     "mod.theory": {"en": "The theory that sizes theta", "zh": "决定 theta 大小的理论"},
+    "mod.theory_setting": {
+        "en": ("This model has {n} RoPE settings; the numbers below are for its first, {name} (theta {theta}). The "
+               "layers tab lists the others."),
+        "zh": "这个模型有 {n} 种 RoPE 设置；下面的数字属于第一种，{name}（theta {theta}）。其余设置见层标签页。",
+    },
     "mod.scan_length": {"en": "context length for the base bound", "zh": "计算底数下界的上下文长度"},
     "mod.critical": {
         "en": ("**Critical dimension** (Liu et al. 2023, *Scaling Laws of RoPE-based Extrapolation*): with d = "
