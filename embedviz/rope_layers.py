@@ -336,16 +336,15 @@ def setting_curves(setting: LayerRope) -> dict[str, Any]:
             "rotated": rotated_dimensions(setting), "exponent_dim": exponent_dim(setting)}
 
 
-# The temperature curve's default reach: 64 x floor_scale (flat up to floor_scale, then the log growth), at least 64
+# The temperature curve's reach: 64 x floor_scale (flat up to floor_scale, then the log growth), at least 64
 # positions for a floor_scale below 1, at most 1e15 (past any context, inside int64) for an absurd one.
 TEMPERATURE_SPAN, MAX_TEMPERATURE_POSITION = 64, 10**15
 
 
-def temperature_curve(floor_scale: float, attn_scale: float, length: int | None = None) -> dict[str, np.ndarray]:
-    """Llama 4's NoPE temperature at 400 log-spaced positions up to ``length`` (default: see TEMPERATURE_SPAN)."""
-    if length is None:
-        reach = TEMPERATURE_SPAN * finite_float("floor_scale", floor_scale, greater_than=0.0)
-        length = int(min(max(reach, TEMPERATURE_SPAN), MAX_TEMPERATURE_POSITION))
-    positions = np.unique(np.geomspace(1, positive_int("length", length), 400).astype(int))
+def temperature_curve(floor_scale: float, attn_scale: float) -> dict[str, np.ndarray]:
+    """Llama 4's NoPE temperature at 400 log-spaced positions up to its reach (see TEMPERATURE_SPAN)."""
+    reach = TEMPERATURE_SPAN * finite_float("floor_scale", floor_scale, greater_than=0.0)
+    length = int(min(max(reach, TEMPERATURE_SPAN), MAX_TEMPERATURE_POSITION))
+    positions = np.unique(np.geomspace(1, length, 400).astype(int))
     return {"positions": positions,
             "scale": nope_attention_scale(positions, floor_scale=floor_scale, attn_scale=attn_scale)}
