@@ -15,11 +15,10 @@ from __future__ import annotations
 import copy
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
-
-import pytest
 
 from embedviz import context_extension, rope_layers
 from embedviz.app import context_view, modern_view
