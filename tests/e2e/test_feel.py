@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks import feel
+from benchmarks import feel, profile_step
 
 pytestmark = pytest.mark.e2e
 
@@ -27,3 +27,13 @@ def test_feel_measures_a_page_and_the_floor_and_splits_each_step_in_ordered_phas
     table = feel.table(res)
     row = next(line for line in table.splitlines() if line.startswith("| dot-product |"))
     assert row.count("|") == table.splitlines()[4].count("|")  # every column filled, the header's count
+
+
+def test_profile_step_finds_the_scripts_a_slider_step_runs_on_a_page_and_on_the_floor(browser, monkeypatch):
+    """benchmarks/profile_step.py, whose tables say where a step's browser time goes, on one page."""
+    monkeypatch.setattr(feel, "QUIET_MS", 500)
+    floor, pages = profile_step.run(["dot-product"], steps=2, opens=1, browser=browser)
+    for parts in (floor, pages["dot-product"]):
+        for kind in ("step", "open"):  # a step redraws the chart (plotly.js) through React, an open too
+            assert parts[kind]["PlotlyChart"] > 0 and parts[kind]["react-dom"] > 0, (kind, parts[kind].most_common(5))
+            assert "(idle)" not in parts[kind]
