@@ -59,7 +59,12 @@ PROBES: dict[str, tuple[str, str]] = {
     "fragment-36": ("36 paragraphs under the chart, with the slider and chart in an st.fragment: a step reruns "
                     "the fragment, the paragraphs are not sent again",
                     "st.fragment(floor)()\nfor i in range(36):\n    st.markdown(f'{i} {PARA}')\n"),
+    "framed-fragment": ("the floor inside the app's frame, its slider and chart in an st.fragment: a step reruns the "
+                        "fragment, not the frame (compare *framed_page*, where a step reruns both)",
+                        "st.fragment(floor)()\n"),
 }
+# probes served inside the app's frame (benchmarks/framed_page.py), as the default page
+FRAMED = {"framed-fragment"}
 
 
 def write_probes(folder: Path, names: list[str] | None = None) -> list[Path]:
@@ -68,6 +73,9 @@ def write_probes(folder: Path, names: list[str] | None = None) -> list[Path]:
     for name in names or PROBES:
         path = folder / f"{name}.py"
         path.write_text(HEADER + PROBES[name][1])
+        if name in FRAMED:  # the probe becomes the frame's default page; the served script is the frame
+            body, path = path.rename(folder / f"{name}-body.py"), path
+            path.write_text(f"from benchmarks.framed_page import framed\n\nframed({str(body)!r})\n")
         paths.append(path)
     return paths
 

@@ -16,9 +16,17 @@ sys.path.insert(0, str(ROOT))
 from embedviz.app import frame  # noqa: E402
 
 FLOOR = str(Path(__file__).with_name("baseline_page.py"))
-# every page as the app lists it (paths made absolute: st.Page resolves relative ones next to this script)
-frame.PAGES = [
-    (section, [(FLOOR if url == "home" else str(ROOT / file), title, icon, url) for file, title, icon, url in entries])
-    for section, entries in frame.PAGES
-]
-frame.run()
+
+
+def framed(body: str) -> None:
+    """Run the app's frame with the default page replaced by the script ``body`` (a path), every other page as the
+    app lists it (paths made absolute: st.Page resolves relative ones next to the running script)."""
+    frame.PAGES = [
+        (section, [(body if url == "home" else str(ROOT / file), title, icon, url) for file, title, icon, url in entries])
+        for section, entries in frame.PAGES
+    ]
+    frame.run()
+
+
+if __name__ == "__main__":  # served by Streamlit; benchmarks/element_cost.py imports framed() for its framed probes
+    framed(FLOOR)

@@ -20,7 +20,8 @@ def probes(tmp_path_factory) -> dict[str, AppTest]:
             for path in element_cost.write_probes(folder)}
 
 
-def counts(at: AppTest) -> dict[str, int]:
+def counts(at) -> dict[str, int]:
+    """What a probe adds, counted in ``at`` (an AppTest or one of its blocks)."""
     return {"markdown": len(at.markdown), "metric": len(at.metric), "latex": len(at.latex),
             "number_input": len(at.number_input), "tabs": len(at.tabs), "segmented": len(at.button_group)}
 
@@ -39,12 +40,13 @@ def test_each_probe_keeps_the_floor_and_adds_what_its_name_says(probes, name):
     at = probes[name]
     assert not at.exception, at.exception
     assert len(at.slider) == 1 and len(at.get("plotly_chart")) == 1  # the floor: what feel.py steps and waits for
-    added = {k: n for k, n in counts(at).items() if n}
+    added = {k: n for k, n in counts(at.main).items() if n}  # a framed probe's frame is in the sidebar
     expected = {
         "paragraphs-36": {"markdown": 36}, "one-markdown-36": {"markdown": 1}, "metrics-12": {"metric": 12},
         "latex-12": {"latex": 12}, "number-inputs-8": {"number_input": 8}, "tabs-bound": {"tabs": 5},
         "tabs-plain": {"tabs": 5}, "tabs-above": {"tabs": 5}, "tabs-above-fragment": {"tabs": 5},
         "segmented-5": {"segmented": 1}, "fragment-36": {"markdown": 36},
+        "framed-fragment": {},  # the floor alone in the main area, the frame around it
     }[name]
     assert added == expected
 
@@ -65,3 +67,8 @@ def test_the_tab_probes_draw_the_slider_and_chart_inside_the_first_tab(probes, n
 def test_the_tab_above_probes_keep_every_tab_empty_and_the_slider_and_chart_under_the_bar(probes, name):
     assert all(not tab.children for tab in probes[name].tabs)
     assert len(probes[name].main.slider) == 1 and len(probes[name].main.get("plotly_chart")) == 1
+
+
+def test_the_framed_probe_is_the_floor_as_the_frames_default_page(probes):
+    at = probes["framed-fragment"]
+    assert "Language / 语言" in [s.label for s in at.sidebar.button_group]  # the frame around it
