@@ -6,6 +6,9 @@ reopens the same view. Screenshots go to /tmp/embedviz-e2e/ (not committed).
 """
 from __future__ import annotations
 
+import json
+import urllib.request
+
 import pytest
 
 try:
@@ -192,3 +195,11 @@ def test_a_chart_stays_usable_inside_its_layout_boundary(tab):
     full.click()
     tab.wait_for_timeout(1_000)
     assert chart.bounding_box()["height"] > box["height"] * 1.2, "full screen did not enlarge the chart"
+
+
+def test_no_other_site_may_control_the_app_through_postmessage(app_server):
+    """The served app (`make run`'s .streamlit/config.toml) allows no origin to send it control messages (stop,
+    rerun, auth tokens): it is never embedded in another site's page. Streamlit's default list names Community
+    Cloud's domains, and with any list the page checks each message it posts to itself against every pattern."""
+    with urllib.request.urlopen(f"{app_server.url}/_stcore/host-config", timeout=10) as response:
+        assert json.load(response)["allowedOrigins"] == []
