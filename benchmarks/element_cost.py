@@ -33,6 +33,23 @@ TABS = ["Lookup", "Initialisation", "One-hot vs dense", "Which rows learn", "Par
 st.title("Baseline")
 '''
 
+PAGE_LIKE = """st.markdown(PARA)
+st.text_input('text', 'Hello', key='text')
+c1, c2, c3 = st.columns([3, 5, 1])
+c1.number_input('width', 1, 64, 8, key='width')
+c2.segmented_control('init', ['a', 'b', 'c'], default='a', key='init')
+c3.number_input('seed', 0, 99, 0, key='seed')
+st.button('lesson')
+st.caption(PARA)
+with st.tabs(TABS, key='tab', bind='query-params')[0]:
+    st.markdown(PARA)
+    st.latex(r'X = W[\\mathrm{ids}] = \\mathrm{one\\_hot}(\\mathrm{ids})\\,W')
+    floor()
+    for col in st.columns(3):
+        col.metric('metric', '1.0', help='help')
+    st.info(PARA)
+"""
+
 # name -> (what it adds to the floor, the code after HEADER)
 PROBES: dict[str, tuple[str, str]] = {
     "paragraphs-36": ("36 markdown paragraphs under the chart, each its own element, sent again on every step",
@@ -62,9 +79,13 @@ PROBES: dict[str, tuple[str, str]] = {
     "framed-fragment": ("the floor inside the app's frame, its slider and chart in an st.fragment: a step reruns the "
                         "fragment, not the frame (compare *framed_page*, where a step reruns both)",
                         "st.fragment(floor)()\n"),
+    "framed-page-like": ("inside the app's frame, what a lesson page has around its chart: a paragraph, a text box, "
+                         "three controls in columns, a button, a caption, then 5 bound tabs, the first holding a "
+                         "paragraph, a formula, the slider and chart, 3 metrics with help and a notice",
+                         PAGE_LIKE),
 }
 # probes served inside the app's frame (benchmarks/framed_page.py), as the default page
-FRAMED = {"framed-fragment"}
+FRAMED = {"framed-fragment", "framed-page-like"}
 
 
 def write_probes(folder: Path, names: list[str] | None = None) -> list[Path]:

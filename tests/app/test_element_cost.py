@@ -47,6 +47,7 @@ def test_each_probe_keeps_the_floor_and_adds_what_its_name_says(probes, name):
         "tabs-plain": {"tabs": 5}, "tabs-above": {"tabs": 5}, "tabs-above-fragment": {"tabs": 5},
         "segmented-5": {"segmented": 1}, "fragment-36": {"markdown": 36},
         "framed-fragment": {},  # the floor alone in the main area, the frame around it
+        "framed-page-like": {"markdown": 2, "latex": 1, "number_input": 2, "segmented": 1, "tabs": 5, "metric": 3},
     }[name]
     assert added == expected
 
@@ -56,7 +57,7 @@ def test_the_one_markdown_probe_holds_the_same_36_paragraphs_as_the_36_elements(
     assert one == [m.value.strip() for m in probes["paragraphs-36"].markdown]  # Streamlit strips an element's text
 
 
-@pytest.mark.parametrize("name", ["tabs-bound", "tabs-plain"])
+@pytest.mark.parametrize("name", ["tabs-bound", "tabs-plain", "framed-page-like"])
 def test_the_tab_probes_draw_the_slider_and_chart_inside_the_first_tab(probes, name):
     first = probes[name].tabs[0]
     assert len(first.slider) == 1 and len(first.get("plotly_chart")) == 1
@@ -69,6 +70,7 @@ def test_the_tab_above_probes_keep_every_tab_empty_and_the_slider_and_chart_unde
     assert len(probes[name].main.slider) == 1 and len(probes[name].main.get("plotly_chart")) == 1
 
 
-def test_the_framed_probe_is_the_floor_as_the_frames_default_page(probes):
-    at = probes["framed-fragment"]
+@pytest.mark.parametrize("name", sorted(element_cost.FRAMED))
+def test_a_framed_probe_is_the_frames_default_page(probes, name):
+    at = probes[name]
     assert "Language / 语言" in [s.label for s in at.sidebar.button_group]  # the frame around it
