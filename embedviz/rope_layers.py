@@ -175,7 +175,7 @@ def layer_plan(config: Mapping[str, Any]) -> LayerPlan:
     config = config_text_part(config)
     num_layers = num_layers_of(config)
     types = layer_types_of(config)
-    nested = config.get("rope_parameters") or config.get("rope_scaling")
+    nested = scaling_of(config)  # as transformers reads it: rope_scaling (an old key) wins over rope_parameters
     gemma_v4 = _v4_gemma_nested(config, types) if types else None
     if gemma_v4:
         config = {**{k: v for k, v in config.items() if k not in ("rope_scaling", "rope_theta")},

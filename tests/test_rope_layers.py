@@ -117,6 +117,18 @@ def test_v5_files_read_like_their_v4_originals():
             np.testing.assert_allclose(a.inv_freq, b.inv_freq, rtol=1e-12)
 
 
+
+def test_an_old_rope_scaling_wins_over_a_per_layer_rope_parameters_as_in_transformers():
+    """A config carrying both keys (an edited file): transformers reads `rope_scaling or rope_parameters`, so a
+    flat rope_scaling makes one setting for every layer even beside a per-layer-type rope_parameters."""
+    config = {**load("qwen3-0.6b.json"), "layer_types": ["full_attention"] * 28,
+              "rope_parameters": {"full_attention": {"rope_type": "default", "rope_theta": 10_000.0}},
+              "rope_scaling": {"rope_type": "linear", "factor": 4.0}}
+    plan, reference = layer_plan(config), hf_layer_frequencies(config)
+    assert {s.rope_type for s in plan.settings} == {"linear"}
+    for i, (inv_freq, _) in enumerate(reference):
+        np.testing.assert_allclose(plan.settings[plan.layers[i]].inv_freq, inv_freq, rtol=RTOL, err_msg=f"layer {i}")
+
 # layer strips, by hand
 
 
