@@ -26,6 +26,7 @@ from embedviz._validate import finite_array, finite_float, positive_int
 from embedviz.similarity import adjacent_similarity, normalize_rows
 
 MAD_TO_STD = 1.4826  # the median absolute deviation of a normal sample times this estimates its standard deviation
+ROUGH_SPREADS, ROUGH_MIN_DROP = 5.0, 0.05  # smoothness(): how far below the typical step a rough step lies
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,7 @@ class Smoothness:
     rough_steps: (R,) int64, every t whose step t -> t+1 is an outlier: below `typical` by more than
                  threshold x spread and by more than min_drop.
     norms:       (L,) float64, the length of every row (a rarely trained row often keeps an odd length).
+    threshold, min_drop: the two bounds rough_steps was found with (a figure says what its circles mean).
     """
 
     adjacent: np.ndarray
@@ -46,6 +48,8 @@ class Smoothness:
     spread: float
     rough_steps: np.ndarray
     norms: np.ndarray
+    threshold: float = ROUGH_SPREADS
+    min_drop: float = ROUGH_MIN_DROP
 
     @property
     def num_positions(self) -> int:
@@ -66,7 +70,7 @@ def _position_table(table) -> np.ndarray:
     return table.astype(np.float64)
 
 
-def smoothness(table, *, threshold: float = 5.0, min_drop: float = 0.05) -> Smoothness:
+def smoothness(table, *, threshold: float = ROUGH_SPREADS, min_drop: float = ROUGH_MIN_DROP) -> Smoothness:
     """Adjacent-row cosine similarity of `table` (L, D) and the steps where it drops far below the usual value.
 
     A step counts as rough when its cosine is below the median by more than `threshold` robust standard
@@ -86,7 +90,7 @@ def smoothness(table, *, threshold: float = 5.0, min_drop: float = 0.05) -> Smoo
     rough = np.flatnonzero((drop > threshold * spread) & (drop > min_drop))
     norms = np.sqrt(np.einsum("ld,ld->l", table, table))  # (L,)
     return Smoothness(adjacent=adjacent, typical=typical, spread=spread, rough_steps=rough.astype(np.int64),
-                      norms=norms)
+                      norms=norms, threshold=threshold, min_drop=min_drop)
 
 
 def notable_steps(result: Smoothness, *, edge: int = 1) -> np.ndarray:

@@ -195,6 +195,7 @@ def row_views(source: str, start: int, stop: int, _upload: HeldUpload | None = N
     return {
         "rows": np.arange(start, stop), "similarity": similarity.astype(np.float32), "step": step,
         "adjacent": smooth.adjacent, "typical": smooth.typical, "rough": smooth.rough_steps + start,
+        "rough_bounds": (smooth.threshold, smooth.min_drop),
         "median_norm": smooth.median_norm, "pca": pca.astype(np.float32),
         "turn": (turn := position_analysis.plane_turn(pca)),
         "turn_degrees": position_analysis.turn_degrees(turn),

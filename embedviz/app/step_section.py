@@ -32,9 +32,10 @@ def step_figure(views: dict, series: dict, axis: str, *, shared: bool = False) -
     """
     rough = views["rough"]
     args = (views["rows"][:-1], series)
+    spreads, drop = views["rough_bounds"]  # what the circles mean, as the core found them
     kwargs = dict(rough_steps=rough, rough_values=views["adjacent"][rough - views["rows"][0]],
                   rough_name=t("real.rough"), title=t("real.steps_title"), x_title=t("real.step_axis", axis=axis),
-                  y_title="cos", note=t("real.steps_note", typical=views["typical"]))
+                  y_title="cos", note=t("real.steps_note", typical=views["typical"], spreads=spreads, drop=drop))
     if shared:
         plot(figs.step_curves, *args, **kwargs)
     else:

@@ -155,3 +155,20 @@ def test_switching_language_keeps_the_open_tab():
     pt.ok(at)
     assert at.session_state["learn_tab"] == TABS["distance"]["zh"]
     assert pt.is_chinese(pt.titles(at)[0]) and "cos(" in pt.titles(at)[0]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_step_chart_says_both_bounds_its_circles_were_found_with(lang):
+    """The circles are steps far below the typical one in robust spreads AND in cosine (position_analysis's second
+    bound keeps a table of near-equal steps from circling a 1e-9 wobble): the note names both, and every circle on
+    the drawn curve keeps them."""
+    at = _page(lang=lang)
+    spec = pt.specs(at)[0]
+    note = spec["layout"]["title"]["subtitle"]["text"]
+    core = position_analysis.smoothness(load_bundled_model().position_embeddings)
+    spreads, drop = (f"{core.threshold:g}", f"{core.min_drop:g}")
+    assert (f"more than {spreads} robust standard deviations and by more than {drop}" if lang == "en"
+            else f"低 {spreads} 个稳健标准差以上、且低 {drop} 以上") in note
+    circles = next(trace for trace in spec["data"] if trace.get("mode") == "markers")
+    assert len(pt.values(circles["x"])) == len(core.rough_steps) > 0
+    assert all(core.typical - y > core.min_drop for y in pt.values(circles["y"]))

@@ -169,8 +169,9 @@ STRINGS = {
     "real.steps_title": {"en": "How alike are neighbouring rows: cos(row t, row t+1)", "zh": "相邻两行有多像：cos(第 t 行, 第 t+1 行)"},
     "real.step_axis": {"en": "{axis} t", "zh": "{axis} t"},
     "real.steps_note": {
-        "en": "typical step {typical:.4f}; circles: steps far below it (more than 5 robust standard deviations)",
-        "zh": "典型值 {typical:.4f}；圆圈：远低于典型值的步（超过 5 个稳健标准差）",
+        "en": "typical step {typical:.4f}; circles: steps below it by more than {spreads:g} robust standard deviations "
+              "and by more than {drop:g}",
+        "zh": "典型值 {typical:.4f}；圆圈：比典型值低 {spreads:g} 个稳健标准差以上、且低 {drop:g} 以上的步",
     },
     "real.rough": {"en": "rough steps", "zh": "不平滑的步"},
     "real.rough_header": {
