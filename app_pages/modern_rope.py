@@ -88,13 +88,15 @@ def theory_tab(model: dict, rope_settings: list, colors: dict) -> None:
     if len(rope_settings) > 1:  # the numbers below are one setting's: say which (Gemma: the sliding layers' theta)
         st.caption(t("mod.theory_setting", n=len(rope_settings), name=first["name"],
                      theta=human_number(first["theta"])))
-    st.markdown(t("mod.critical", head_dim=dim, theta=human_number(first["theta"]), train=human_number(train),
+    critical = "mod.critical" if theory["critical"] < dim else "mod.critical_all"  # every pair turns in training
+    st.markdown(t(critical, head_dim=dim, theta=human_number(first["theta"]), train=human_number(train),
                   critical=theory["critical"], rest=dim - theory["critical"]))
     scan_section(rope_settings, colors, dim, first["theta"], train, theory["critical"])
     plot(figs.two_curves, theory["s"], (t("mod.pi_interp"), theory["interpolation"]),
          (t("mod.pi_extrap"), theory["extrapolation"]), title=t("mod.pi_title"), x_title=t("mod.pi_x"),
          y_title=t("mod.pi_y"), log_y=True, key="mod_pi")
-    st.markdown(t("mod.pi_text", interp=theory["interpolation"][0], ratio=theory["ratio"]))
+    pi_text = "mod.pi_text" if theory["ratio"] >= 10 else "mod.pi_text_loose"  # a pasted theta barely above 1
+    st.markdown(t(pi_text, interp=theory["interpolation"][0], ratio=theory["ratio"]))
 
 
 st.title(t("mod.title"))

@@ -218,3 +218,23 @@ def test_the_theory_says_which_setting_its_numbers_are_for():
         catalog()["mod.theory_setting"]["en"].format(n=2, name="sliding_attention", theta="10,000")]
     assert "theta 10,000" in " ".join(m.value for m in at.markdown)
     assert not [c.value for c in run("theory", mod_src=NAMES[7]).caption if "RoPE settings" in c.value]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_pasted_theta_barely_above_one_does_not_claim_interpolation_is_hundreds_of_times_safer(lang):
+    """ln θ is tiny at θ = 1.0001, so d/(32 ln θ) is huge: PI's extrapolation bound is then a tenth of it, and the
+    page says so instead of "at least 0 times more"."""
+    config = {"rope_theta": 1.0001, "max_position_embeddings": 4_096, "head_dim": 128, "num_attention_heads": 32,
+              "hidden_size": 4_096, "num_hidden_layers": 2}
+    ratio = rope_theory.training_theory(128, 1.0001, 4_096)["ratio"]
+    assert ratio < 1  # the core: the "extrapolation" bound is the tighter one here
+    at = run("theory", session={"mod_config": json.dumps(config)}, lang=lang, mod_src="config.json")
+    ok(at)
+    text = " ".join(m.value for m in at.markdown)
+    assert catalog()["mod.pi_text_loose"][lang].split("(")[0] in text and f"{ratio:.2g}" in text
+    assert "times more" not in text and "至少大" not in text
+    # and every pair turns within 4,096 positions at this theta: no "the other 0 never finish a turn"
+    assert rope_theory.critical_dimension(128, 1.0001, 4_096) == 128
+    assert ("all 128 dimensions turn" if lang == "en" else "全部 128 维") in text
+    default = run("theory", lang=lang)
+    assert catalog()["mod.pi_text"][lang].split("(")[0] in " ".join(m.value for m in default.markdown)
