@@ -20,13 +20,17 @@ FLOOR = str(Path(__file__).with_name("baseline_page.py"))
 
 def framed(body: str) -> None:
     """Run the app's frame with the default page replaced by the script ``body`` (a path), every other page as the
-    app lists it (paths made absolute: st.Page resolves relative ones next to the running script)."""
+    app lists it (paths made absolute: st.Page resolves relative ones next to the running script). The app's own
+    list is put back after the run: AppTest runs probes in the test process, where other tests read it."""
+    app_pages = frame.PAGES
     frame.PAGES = [
         (section, [(body if url == "home" else str(ROOT / file), title, icon, url) for file, title, icon, url in entries])
-        for section, entries in frame.PAGES
+        for section, entries in app_pages
     ]
-    frame.run()
-
+    try:
+        frame.run()
+    finally:
+        frame.PAGES = app_pages
 
 if __name__ == "__main__":  # served by Streamlit; benchmarks/element_cost.py imports framed() for its framed probes
     framed(FLOOR)
