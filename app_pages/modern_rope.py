@@ -83,20 +83,26 @@ def theory_tab(model: dict, rope_settings: list, colors: dict) -> None:
     """The theory that sizes theta: critical dimension, base bound, Position Interpolation's bounds."""
     first, train = rope_settings[0], model["train_length"]
     dim = first["exponent_dim"]  # the d of theta^(-2i/d): rotary dims (partial), the whole head (proportional)
-    theory = view.theory(dim, first["theta"], train)
+    turning = first["rotary_dim"]  # < dim for proportional RoPE, whose other pairs have frequency 0
+    theory = view.theory(dim, first["theta"], train, turning)
     st.subheader(t("mod.theory"))
     if len(rope_settings) > 1:  # the numbers below are one setting's: say which (Gemma: the sliding layers' theta)
         st.caption(t("mod.theory_setting", n=len(rope_settings), name=first["name"],
                      theta=human_number(first["theta"])))
-    critical = "mod.critical" if theory["critical"] < dim else "mod.critical_all"  # every pair turns in training
-    st.markdown(t(critical, head_dim=dim, theta=human_number(first["theta"]), train=human_number(train),
-                  critical=theory["critical"], rest=dim - theory["critical"]))
+    critical = "mod.critical" if theory["critical"] < turning else "mod.critical_all"  # every turning pair turns
+    text = t(critical, head_dim=dim, theta=human_number(first["theta"]), train=human_number(train),
+             critical=theory["critical"], rest=turning - theory["critical"], turning=turning)
+    st.markdown(f"{text} {t('mod.critical_still', still=dim - turning)}" if turning < dim else text)
     scan_section(rope_settings, colors, dim, first["theta"], train, theory["critical"])
     plot(figs.two_curves, theory["s"], (t("mod.pi_interp"), theory["interpolation"]),
          (t("mod.pi_extrap"), theory["extrapolation"]), title=t("mod.pi_title"), x_title=t("mod.pi_x"),
          y_title=t("mod.pi_y"), log_y=True, key="mod_pi")
-    pi_text = "mod.pi_text" if theory["ratio"] >= 10 else "mod.pi_text_loose"  # a pasted theta barely above 1
-    st.markdown(t(pi_text, interp=theory["interpolation"][0], ratio=theory["ratio"]))
+    ratio = theory["ratio"]  # the extrapolation bound's minimum over the offsets drawn, per the interpolation bound
+    if ratio >= 1:  # "at least 6.5 times" at theta 1.5 (6.57): cut, never rounded up
+        st.markdown(t("mod.pi_text", interp=theory["interpolation"][0],
+                      ratio=f"{int(ratio):,}" if ratio >= 10 else f"{int(ratio * 10) / 10:g}"))
+    else:  # a pasted theta barely above 1: the interpolation bound is the looser one
+        st.markdown(t("mod.pi_text_loose", interp=theory["interpolation"][0], ratio=ratio))
 
 
 st.title(t("mod.title"))

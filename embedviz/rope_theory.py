@@ -43,17 +43,22 @@ _KNOWN_START, _KNOWN_STEP = 2.0, 1e-3
 _SCAN_ELEMENTS = 4_000_000  # cos evaluations per numpy call in the scan (~32 MB of float64)
 
 
-def critical_dimension(head_dim: int, theta: float, train_length: int) -> int:
+def critical_dimension(head_dim: int, theta: float, train_length: int, *, turning: int | None = None) -> int:
     """d_extra = 2 * ceil((d / 2) * log_theta(L_train / (2*pi))), clipped to [0, d] (Liu et al. 2023, Eq. 10).
 
     The first d_extra / 2 pairs turn at least once inside the training length; the rest never finish a turn, and
-    their angles beyond L_train are ones the model never saw.
+    their angles beyond L_train are ones the model never saw. ``turning``: how many of the d dimensions have a
+    frequency at all (proportional RoPE keeps theta^(-2i/d) over the whole head but zeroes the pairs past its
+    rotated ones, which never turn), so at most that many.
     """
     head_dim = even_int("head_dim", head_dim, what="RoPE")
     theta = finite_float("theta", theta, greater_than=1.0)
     train_length = positive_int("train_length", train_length)
     pairs = (head_dim / 2) * math.log(train_length / (2 * math.pi)) / math.log(theta)
-    return int(min(max(2 * math.ceil(pairs), 0), head_dim))
+    critical = int(min(max(2 * math.ceil(pairs), 0), head_dim))
+    if turning is not None:
+        critical = min(critical, positive_int("turning", turning, minimum=0, maximum=head_dim))
+    return critical
 
 
 def score_sum(positions, head_dim: int, theta: float) -> np.ndarray:
@@ -206,12 +211,13 @@ def base_bound_summary(head_dim: int, scan_length: int, *, rel_step: float = 1e-
         return {"base_bound": None, "base_below": stopped.below}
 
 
-def training_theory(head_dim: int, theta: float, train_length: int) -> dict:
-    """The critical dimension and the PI bounds over s in [0, 2 * train_length] (1,500 points) with their ratio."""
+def training_theory(head_dim: int, theta: float, train_length: int, *, turning: int | None = None) -> dict:
+    """The critical dimension (``turning``: see :func:`critical_dimension`) and the PI bounds over s in
+    [0, 2 * train_length] (1,500 points) with their ratio."""
     s = np.linspace(0, 2 * positive_int("train_length", train_length), 1_500)
     interpolation = float(interpolation_bound(head_dim, theta, [0.5])[0])
     return {
-        "critical": critical_dimension(head_dim, theta, train_length),
+        "critical": critical_dimension(head_dim, theta, train_length, turning=turning),
         "s": s,
         "interpolation": np.full(s.shape, interpolation),
         "extrapolation": extrapolation_bound(head_dim, theta, s),

@@ -146,3 +146,12 @@ def test_a_known_scan_equals_a_fresh_scan():
 @pytest.mark.parametrize("head_dim, length", sorted(rope_theory.KNOWN_SCANS))
 def test_every_known_scan_equals_a_fresh_scan(head_dim, length):
     assert_same_scan(rope_theory.base_bound(length, head_dim), base_lower_bound(length, head_dim))
+
+
+def test_the_critical_dimension_counts_at_most_the_dimensions_that_turn():
+    """Proportional RoPE: θ^(−2i/d) over a 256-dim head, but only 64 dims have a frequency (the rest are 0)."""
+    assert critical_dimension(256, 1_000.0, 131_072) == 256  # every pair would turn within 131,072 positions
+    assert critical_dimension(256, 1_000.0, 131_072, turning=64) == 64
+    assert critical_dimension(256, 1e6, 4_096, turning=192) == critical_dimension(256, 1e6, 4_096) < 192
+    with pytest.raises(ValueError, match=r"turning \(258\) must be <= 256"):
+        critical_dimension(256, 1_000.0, 131_072, turning=258)

@@ -78,9 +78,10 @@ def temperature(floor_scale: float, attn_scale: float) -> dict[str, Any]:
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def theory(head_dim: int, theta: float, train_length: int) -> dict[str, Any]:
-    """Critical dimension and the PI bounds at these settings (the scan length does not enter)."""
-    return rope_theory.training_theory(head_dim, theta, train_length)
+def theory(head_dim: int, theta: float, train_length: int, turning: int) -> dict[str, Any]:
+    """Critical dimension and the PI bounds at these settings (the scan length does not enter); ``turning``: the
+    dimensions that turn at all (fewer than head_dim for proportional RoPE)."""
+    return rope_theory.training_theory(head_dim, theta, train_length, turning=turning)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

@@ -5,6 +5,7 @@ Each section is a tab bound to ?mod_tab= (only the open tab runs): a test opens 
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -220,21 +221,52 @@ def test_the_theory_says_which_setting_its_numbers_are_for():
     assert not [c.value for c in run("theory", mod_src=NAMES[7]).caption if "RoPE settings" in c.value]
 
 
+def _theory_text(config: dict, lang: str = "en") -> str:
+    at = run("theory", session={"mod_config": json.dumps(config)}, lang=lang, mod_src="config.json")
+    ok(at)
+    return " ".join(m.value for m in at.markdown)
+
+
+_PASTED = {"max_position_embeddings": 4_096, "head_dim": 128, "num_attention_heads": 32, "hidden_size": 4_096,
+           "num_hidden_layers": 2}
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_pasted_theta_barely_above_one_does_not_claim_interpolation_is_hundreds_of_times_safer(lang):
     """ln θ is tiny at θ = 1.0001, so d/(32 ln θ) is huge: PI's extrapolation bound is then a tenth of it, and the
     page says so instead of "at least 0 times more"."""
-    config = {"rope_theta": 1.0001, "max_position_embeddings": 4_096, "head_dim": 128, "num_attention_heads": 32,
-              "hidden_size": 4_096, "num_hidden_layers": 2}
     ratio = rope_theory.training_theory(128, 1.0001, 4_096)["ratio"]
     assert ratio < 1  # the core: the "extrapolation" bound is the tighter one here
-    at = run("theory", session={"mod_config": json.dumps(config)}, lang=lang, mod_src="config.json")
-    ok(at)
-    text = " ".join(m.value for m in at.markdown)
-    assert catalog()["mod.pi_text_loose"][lang].split("(")[0] in text and f"{ratio:.2g}" in text
+    text = _theory_text({**_PASTED, "rope_theta": 1.0001}, lang)
+    assert (f"here only {ratio:.2g} times that" if lang == "en" else f"这里只是前者的 {ratio:.2g} 倍") in text
     assert "times more" not in text and "至少大" not in text
     # and every pair turns within 4,096 positions at this theta: no "the other 0 never finish a turn"
     assert rope_theory.critical_dimension(128, 1.0001, 4_096) == 128
-    assert ("all 128 dimensions turn" if lang == "en" else "全部 128 维") in text
+    assert ("all 128 rotated dimensions turn" if lang == "en" else "全部 128 个旋转维度") in text
     default = run("theory", lang=lang)
     assert catalog()["mod.pi_text"][lang].split("(")[0] in " ".join(m.value for m in default.markdown)
+
+
+def test_a_ratio_under_ten_is_cut_not_rounded_up():
+    """θ = 1.5: the extrapolation bound is at least 6.5... times the other; "at least 7" would be false."""
+    ratio = rope_theory.training_theory(128, 1.5, 4_096)["ratio"]
+    assert 1 < ratio < 10
+    shown = re.search(r"at least ([\d.]+) times more", _theory_text({**_PASTED, "rope_theta": 1.5})).group(1)
+    assert float(shown) <= ratio < float(shown) + 0.1
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_proportional_rope_counts_only_its_turning_pairs_as_turning(lang):
+    """Proportional RoPE (Gemma 4's global layers) keeps θ^(−2i/d) over the whole 256-dim head but gives the pairs
+    past partial_rotary_factor 0.25 frequency 0: 64 dims turn, all within 131,072 positions at θ = 1,000, and the
+    other 192 never turn, so they neither "turn at least once" nor "meet new angles"."""
+    config = {**_PASTED, "head_dim": 256, "max_position_embeddings": 131_072, "rope_parameters": {
+        "rope_type": "proportional", "partial_rotary_factor": 0.25, "rope_theta": 1_000.0}}
+    assert rope_theory.critical_dimension(256, 1_000.0, 131_072) == 256  # every pair, had they all a frequency
+    text = _theory_text(config, lang)
+    if lang == "en":
+        assert "all 64 rotated dimensions turn at least once" in text
+        assert "The last 192 of the d dimensions do not turn at all" in text
+        assert "never finish a turn" not in text
+    else:
+        assert "全部 64 个旋转维度" in text and "最后 192 个根本不转" in text

@@ -135,13 +135,17 @@ STRINGS = {
                "、训练长度 {train} 时，前 {critical} 维在训练中至少转满一圈；其余 {rest} 维"
                "一圈都没转完，超过 {train} 就会遇到新角度。"),
     },
-    "mod.critical_all": {  # every pair turns within the trained length (a small theta or a long training)
+    "mod.critical_all": {  # every turning pair turns within the trained length (a small theta or a long training)
         "en": ("**Critical dimension** (Liu et al. 2023, *Scaling Laws of RoPE-based Extrapolation*): with d = "
-               "{head_dim} in θ^(−2i/d), theta {theta} and trained length {train}, all {head_dim} dimensions turn at "
-               "least once in training, so beyond {train} no pair meets an angle it has not seen."),
+               "{head_dim} in θ^(−2i/d), theta {theta} and trained length {train}, all {turning} rotated dimensions "
+               "turn at least once in training, so beyond {train} no pair meets an angle it has not seen."),
         "zh": ("**临界维度**（Liu 等 2023，*Scaling Laws of RoPE-based Extr"
                "apolation*）：θ^(−2i/d) 中 d = {head_dim}、theta {theta}"
-               "、训练长度 {train} 时，全部 {head_dim} 维在训练中都至少转满一圈，所以超过 {train} 后没有哪一对会遇到没见过的角度。"),
+               "、训练长度 {train} 时，全部 {turning} 个旋转维度在训练中都至少转满一圈，所以超过 {train} 后没有哪一对会遇到没见过的角度。"),
+    },
+    "mod.critical_still": {  # proportional RoPE: theta^(-2i/d) over the whole head, the pairs past the rotated ones at 0
+        "en": "The last {still} of the d dimensions do not turn at all: proportional RoPE gives their pairs frequency 0.",
+        "zh": "d 个维度中最后 {still} 个根本不转：比例式 RoPE 把这些维度对的频率设为 0。",
     },
     "mod.base_bound_stopped": {
         "en": "**Base lower bound** (Men et al., NeurIPS 2024): the scan for L = {length} and d = {head_dim} needs "
@@ -171,21 +175,22 @@ STRINGS = {
         "en": ("**Why interpolating is safer** (Chen et al. 2023, *Extending Context Window of Large Language Models "
                "via Positional Interpolation*): between two trained offsets the score stays within d/(32 ln θ) = "
                "{interp:.3f} of a straight line; an unseen offset is only bounded by 2·Σₖ|Aₖ₊₁(s)|, at least "
-               "{ratio:,.0f} times more here."),
+               "{ratio} times more here."),
         "zh": ("**为什么插值比外推安全**（Chen 等 2023，*Extending Context Window of Large Language Models via Positional "
                "Interpolation*）：在两个训练过的偏移之间，分数与直线的偏差不超过 d/(32 ln θ) = {interp:.3f}；没见过的偏移只能用 "
-               "2·Σₖ|Aₖ₊₁(s)| 来界定，这里至少大 {ratio:,.0f} 倍。"),
+               "2·Σₖ|Aₖ₊₁(s)| 来界定，这里至少大 {ratio} 倍。"),
     },
-    # theta barely above 1: ln θ is tiny, so the interpolation bound d/(32 ln θ) is as loose as the other one or looser
+    # theta barely above 1: ln θ is tiny, so the interpolation bound d/(32 ln θ) is looser than the other one
     "mod.pi_text_loose": {
         "en": ("**Interpolating and extrapolating** (Chen et al. 2023, *Extending Context Window of Large Language "
                "Models via Positional Interpolation*): between two trained offsets the score stays within "
                "d/(32 ln θ) = {interp:.4g} of a straight line; an unseen offset is bounded by 2·Σₖ|Aₖ₊₁(s)|, here "
-               "only {ratio:.2g} times that. With θ this close to 1, ln θ is tiny and the guarantee hardly favours "
-               "interpolating; at a usual θ (10,000 for d = 128) the second bound is hundreds of times the first."),
+               "only {ratio:.2g} times that. With θ this close to 1, ln θ is tiny and this guarantee does not favour "
+               "interpolating; at a usual θ such as 10,000 (d = 128) the second bound is hundreds of times the first "
+               "or more."),
         "zh": ("**插值与外推**（Chen 等 2023，*Extending Context Window of Large Language Models via Positional "
                "Interpolation*）：在两个训练过的偏移之间，分数与直线的偏差不超过 d/(32 ln θ) = {interp:.4g}；没见过的偏移"
-               "用 2·Σₖ|Aₖ₊₁(s)| 来界定，这里只是前者的 {ratio:.2g} 倍。θ 这么接近 1 时 ln θ 很小，这个保证几乎不偏向插值；"
-               "在常见的 θ 下（d = 128 时 θ = 10,000），后一个上界是前一个的数百倍。"),
+               "用 2·Σₖ|Aₖ₊₁(s)| 来界定，这里只是前者的 {ratio:.2g} 倍。θ 这么接近 1 时 ln θ 很小，这个保证并不偏向插值；"
+               "在常见的 θ 下（例如 d = 128 时 θ = 10,000），后一个上界是前一个的数百倍甚至更多。"),
     },
 }
