@@ -299,6 +299,14 @@ def worst(v: list[float]) -> float:
     return max(v) if v else float("nan")
 
 
+def new_tab(browser, url: str, contexts: list):
+    """A tab on ``url`` in a context of its own (added to ``contexts``, for the caller to close), with the probe."""
+    ctx = browser.new_context(viewport=VIEWPORT, locale="en-US", base_url=url + "/")
+    contexts.append(ctx)
+    ctx.add_init_script(PROBE_JS)
+    return ctx.new_page()
+
+
 def measure(browser, servers: list, args, base: Timings, results: dict[str, Timings]) -> None:
     """Drive one tab per server (the app, the floor, each ``--script``) in ``browser`` and fill ``base`` and
     ``results``; the tabs' contexts are closed at the end, the browser is left open."""
@@ -306,10 +314,7 @@ def measure(browser, servers: list, args, base: Timings, results: dict[str, Timi
     try:
         tabs = []
         for proc, url in servers:
-            ctx = browser.new_context(viewport=VIEWPORT, locale="en-US", base_url=url + "/")
-            contexts.append(ctx)
-            ctx.add_init_script(PROBE_JS)
-            tab = ctx.new_page()
+            tab = new_tab(browser, url, contexts)
             tabs.append((tab, Cpu(tab, proc.pid)))
         (app_tab, app_cpu), (bare_tab, bare_cpu), *script_tabs = tabs
         open_page(bare_tab, "", base, bare_cpu, record=False)  # warm: plotly.js compiled, caches filled
@@ -345,41 +350,40 @@ def measure(browser, servers: list, args, base: Timings, results: dict[str, Timi
             ctx.close()
 
 
-def run(args, browser=None) -> dict:
-    """Serve the app, the floor and each ``--script``, measure them (in ``browser``, a Playwright Chromium, or one
-    launched here), stop the servers. ``browser`` lets a caller that already runs Playwright's sync API (the e2e
-    tests' session browser) lend it: a second sync Playwright cannot start inside the first one's event loop."""
+def serve(drive, scripts=(), browser=None):
+    """Serve the app, the floor and each of ``scripts`` on loopback, call ``drive(browser, servers)`` with
+    servers = [(process, url), ...] in that order, stop the servers, return what ``drive`` returned. ``browser``:
+    a Playwright Chromium to lend (the e2e tests' session browser: a second sync Playwright cannot start inside the
+    first one's event loop), else one is launched here and closed."""
     from playwright.sync_api import sync_playwright
 
     chromium = chromium_path()
     if chromium is None and browser is None:
         raise SystemExit("Chromium not found: `apt-get install chromium` (or set EMBEDVIZ_CHROMIUM)")
+    servers = []
+    try:
+        for script, log in [(None, "app"), (BASELINE, "baseline"), *((s, s.stem) for s in scripts)]:
+            servers.append(start_server(script, Path(f"/tmp/embedviz-feel-{log}.log")))
+        if browser is not None:
+            return drive(browser, servers)
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
+            try:
+                return drive(browser, servers)
+            finally:
+                browser.close()
+    finally:
+        for proc, _ in servers:
+            stop_process(proc)
+
+
+def run(args, browser=None) -> dict:
+    """Serve the app, the floor and each ``--script`` (each on its own server, measured like a page), measure them
+    in ``browser`` or a Chromium launched here (see :func:`serve`), stop the servers."""
     load_before = os.getloadavg()
-    procs = []
     results: dict[str, Timings] = {}
     base = Timings()
-    try:
-        app, app_url = start_server(None, Path("/tmp/embedviz-feel-app.log"))
-        procs.append(app)
-        bare, bare_url = start_server(BASELINE, Path("/tmp/embedviz-feel-baseline.log"))
-        procs.append(bare)
-        servers = [(app, app_url), (bare, bare_url)]
-        for script in args.script or []:  # each extra script on its own server, measured like a page
-            proc, url = start_server(script, Path(f"/tmp/embedviz-feel-{script.stem}.log"))
-            procs.append(proc)
-            servers.append((proc, url))
-        if browser is not None:
-            measure(browser, servers, args, base, results)
-        else:
-            with sync_playwright() as pw:
-                browser = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
-                try:
-                    measure(browser, servers, args, base, results)
-                finally:
-                    browser.close()
-    finally:
-        for proc in procs:
-            stop_process(proc)
+    serve(lambda b, servers: measure(b, servers, args, base, results), args.script or [], browser)
     return {"base": base, "pages": results, "load_before": load_before, "load_after": os.getloadavg()}
 
 

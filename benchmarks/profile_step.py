@@ -28,7 +28,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import feel  # noqa: E402
-from tests.e2e.conftest import CHROMIUM_ARGS, VIEWPORT, chromium_path  # noqa: E402
 
 SAMPLE_US = 100
 ROWS = 14  # the largest parts shown per page; the rest are summed in "other"
@@ -79,16 +78,20 @@ def profile_page(tab, path: str, pid: int, *, opens: int, steps: int) -> dict[st
     for _ in range(opens):
         total_open += rec.record(lambda: feel.open_page(tab, path, t, cpu))
     total_step = rec.record(lambda: feel.step_sliders(tab, t, cpu, steps=steps, max_sliders=1))
-    if t.errors:
-        raise RuntimeError(f"/{path}: {t.errors}")
+    if t.errors or not t.steps:
+        raise RuntimeError(f"/{path}: {t.errors or 'no slider a reader can step on its first tab'}")
     per = {"open": collections.Counter({k: v / opens for k, v in total_open.items()})}
-    per["step"] = collections.Counter({k: v / max(len(t.steps), 1) for k, v in total_step.items()})
+    per["step"] = collections.Counter({k: v / len(t.steps) for k, v in total_step.items()})
     return per
 
 
 def table(name: str, page: dict, bare: dict) -> str:
-    """One page's parts as a Markdown table, ms per step and per open, the page's next to the bare page's."""
-    order = sorted(set(page["step"]) | set(page["open"]), key=lambda k: -(page["step"][k] + page["open"][k] / 10))
+    """One page's parts as a Markdown table, ms per step and per open, the page's next to the bare page's: the
+    largest (by the page's step, then a tenth of its open, then the bare page's) first, the rest summed in one row,
+    so each column adds up to its total."""
+    kinds = ("step", "open")
+    weight = lambda k: (page["step"][k] + page["open"][k] / 10, bare["step"][k] + bare["open"][k] / 10)
+    order = sorted({k for side in (page, bare) for kind in kinds for k in side[kind]}, key=weight, reverse=True)
     shown, rest = order[:ROWS], order[ROWS:]
     lines = [f"\n### {name}: renderer CPU by script, ms (page / bare page)\n",
              "| where | per step | per open |", "|---|---:|---:|"]
@@ -97,49 +100,31 @@ def table(name: str, page: dict, bare: dict) -> str:
         lines.append(f"| {key} | {cell('step', [key])} | {cell('open', [key])} |")
     if rest:
         lines.append(f"| other ({len(rest)}) | {cell('step', rest)} | {cell('open', rest)} |")
-    every = set(page["step"]) | set(page["open"]) | set(bare["step"]) | set(bare["open"])
-    lines.append(f"| **busy in all** | {cell('step', every)} | {cell('open', every)} |")
+    lines.append(f"| **busy in all** | {cell('step', order)} | {cell('open', order)} |")
     return "\n".join(lines)
 
 
-def measure(browser, servers: list, pages: list[str], *, steps: int, opens: int) -> tuple[dict, dict[str, dict]]:
-    """The floor's parts and each page's, in ``browser`` (one tab per server: the app, then the floor)."""
-    contexts = []
-    try:
-        tabs = []
-        for _, url in servers:
-            ctx = browser.new_context(viewport=VIEWPORT, locale="en-US", base_url=url + "/")
-            contexts.append(ctx)
-            ctx.add_init_script(feel.PROBE_JS)
-            tabs.append(ctx.new_page())
-        (app, _), (bare, _) = servers
-        floor = profile_page(tabs[1], "", bare.pid, opens=opens, steps=steps)
-        return floor, {path: profile_page(tabs[0], path, app.pid, opens=opens, steps=steps) for path in pages}
-    finally:
-        for ctx in contexts:
-            ctx.close()
-
-
 def run(pages: list[str], *, steps: int, opens: int, browser=None) -> tuple[dict, dict[str, dict]]:
-    """Serve the app and the floor, profile them (in ``browser``, or a Chromium launched here), stop the servers.
-    ``browser``: the e2e tests' session browser (one sync Playwright per process), as for feel.run."""
-    from playwright.sync_api import sync_playwright
+    """Serve the app and the floor, profile the floor and each page in one tab per server (``browser``: as for
+    feel.serve), stop the servers; returns the floor's parts and each page's (or the RuntimeError it raised)."""
 
-    procs = []
-    try:
-        for script, log in ((None, "app"), (feel.BASELINE, "baseline")):
-            procs.append(feel.start_server(script, Path(f"/tmp/embedviz-profile-{log}.log")))
-        if browser is not None:
-            return measure(browser, procs, pages, steps=steps, opens=opens)
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS)
-            try:
-                return measure(browser, procs, pages, steps=steps, opens=opens)
-            finally:
-                browser.close()
-    finally:
-        for proc, _ in procs:
-            feel.stop_process(proc)
+    def drive(browser, servers):
+        contexts = []
+        try:
+            (app, app_url), (bare, bare_url) = servers
+            app_tab, bare_tab = feel.new_tab(browser, app_url, contexts), feel.new_tab(browser, bare_url, contexts)
+            floor, out = profile_page(bare_tab, "", bare.pid, opens=opens, steps=steps), {}
+            for path in pages:
+                try:
+                    out[path] = profile_page(app_tab, path, app.pid, opens=opens, steps=steps)
+                except RuntimeError as error:  # e.g. a page with no slider on its first tab: said, not fatal
+                    out[path] = error
+            return floor, out
+        finally:
+            for ctx in contexts:
+                ctx.close()
+
+    return feel.serve(drive, browser=browser)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -150,8 +135,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     floor, pages = run(args.pages, steps=args.steps, opens=args.opens)
     for path, parts in pages.items():
-        print(table(path, parts, floor))
-    return 0
+        print(f"\n### {path}: {parts}" if isinstance(parts, RuntimeError) else table(path, parts, floor))
+    return 1 if any(isinstance(parts, RuntimeError) for parts in pages.values()) else 0
 
 
 if __name__ == "__main__":

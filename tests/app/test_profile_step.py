@@ -40,11 +40,14 @@ def test_each_sample_counts_until_the_next_one_and_idle_is_left_out():
     assert dict(profile_step.self_ms(profile)) == pytest.approx({"react-dom": 0.3, "(getBoundingClientRect)": 0.3})
 
 
-def test_the_table_puts_the_page_next_to_the_floor_largest_first_and_sums_the_rest():
+def test_the_table_puts_the_page_next_to_the_floor_largest_first_and_each_column_adds_up():
     page = {"step": collections.Counter({"react-dom": 20.0, "PlotlyChart": 30.0, **{f"x{i}": 1.0 for i in range(20)}}),
             "open": collections.Counter({"react-dom": 50.0})}
     floor = {"step": collections.Counter({"PlotlyChart": 28.0, "(program)": 5.0}), "open": collections.Counter()}
     rows = profile_step.table("p", page, floor).splitlines()
     assert rows[5:7] == ["| PlotlyChart | 30.0 / 28.0 | 0.0 / 0.0 |", "| react-dom | 20.0 / 0.0 | 50.0 / 0.0 |"]
-    assert rows[-2] == "| other (8) | 8.0 / 0.0 | 0.0 / 0.0 |"  # 22 parts, 14 shown
+    # 23 parts, 14 shown: the floor's own (program) is among the 9 summed, not dropped
+    assert rows[-2] == "| other (9) | 8.0 / 5.0 | 0.0 / 0.0 |"
     assert rows[-1] == "| **busy in all** | 70.0 / 33.0 | 50.0 / 0.0 |"
+    cells = [row.split(" | ")[1].split(" / ") for row in rows[5:-1]]
+    assert [sum(float(c[i]) for c in cells) for i in (0, 1)] == [70.0, 33.0]  # each step column adds up
