@@ -23,7 +23,9 @@ def probes(tmp_path_factory) -> dict[str, AppTest]:
 def counts(at) -> dict[str, int]:
     """What a probe adds, counted in ``at`` (an AppTest or one of its blocks)."""
     return {"markdown": len(at.markdown), "metric": len(at.metric), "latex": len(at.latex),
-            "number_input": len(at.number_input), "tabs": len(at.tabs), "segmented": len(at.button_group)}
+            "number_input": len(at.number_input), "tabs": len(at.tabs), "segmented": len(at.button_group),
+            "text_input": len(at.text_input), "button": len(at.button), "caption": len(at.caption),
+            "info": len(at.info)}
 
 
 def test_the_floor_is_a_title_a_slider_and_a_chart_when_served_and_nothing_when_imported():
@@ -47,7 +49,8 @@ def test_each_probe_keeps_the_floor_and_adds_what_its_name_says(probes, name):
         "tabs-plain": {"tabs": 5}, "tabs-above": {"tabs": 5}, "tabs-above-fragment": {"tabs": 5},
         "segmented-5": {"segmented": 1}, "fragment-36": {"markdown": 36},
         "framed-fragment": {},  # the floor alone in the main area, the frame around it
-        "framed-page-like": {"markdown": 2, "latex": 1, "number_input": 2, "segmented": 1, "tabs": 5, "metric": 3},
+        "framed-page-like": {"markdown": 2, "latex": 1, "number_input": 2, "segmented": 1, "tabs": 5, "metric": 3,
+                             "text_input": 1, "button": 1, "caption": 1, "info": 1},
     }[name]
     assert added == expected
 

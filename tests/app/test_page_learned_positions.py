@@ -170,5 +170,9 @@ def test_the_step_chart_says_both_bounds_its_circles_were_found_with(lang):
     assert (f"more than {spreads} robust standard deviations and by more than {drop}" if lang == "en"
             else f"低 {spreads} 个稳健标准差以上、且低 {drop} 以上") in note
     circles = next(trace for trace in spec["data"] if trace.get("mode") == "markers")
-    assert len(pt.values(circles["x"])) == len(core.rough_steps) > 0
-    assert all(core.typical - y > core.min_drop for y in pt.values(circles["y"]))
+    circled, curve = pt.values(circles["y"]), pt.values(spec["data"][0]["y"])
+    assert len(circled) == len(core.rough_steps) > 0
+    assert all(core.typical - y > core.min_drop for y in circled)  # the second bound, on every circle
+    # both bounds are cut-offs below one typical value: the circles are exactly the lowest steps of the curve
+    uncircled = np.delete(curve, pt.values(circles["x"]).astype(int))
+    assert max(circled) < min(uncircled)
