@@ -92,7 +92,8 @@ def theory_tab(model: dict, rope_settings: list, colors: dict) -> None:
     critical = "mod.critical" if theory["critical"] < turning else "mod.critical_all"  # every turning pair turns
     text = t(critical, head_dim=dim, theta=human_number(first["theta"]), train=human_number(train),
              critical=theory["critical"], rest=turning - theory["critical"], turning=turning)
-    st.markdown(f"{text} {t('mod.critical_still', still=dim - turning)}" if turning < dim else text)
+    still = t("mod.critical_still", still=dim - turning, still_pairs=(dim - turning) // 2, pairs=dim // 2)
+    st.markdown(f"{text} {still}" if turning < dim else text)
     scan_section(rope_settings, colors, dim, first["theta"], train, theory["critical"])
     plot(figs.two_curves, theory["s"], (t("mod.pi_interp"), theory["interpolation"]),
          (t("mod.pi_extrap"), theory["extrapolation"]), title=t("mod.pi_title"), x_title=t("mod.pi_x"),

@@ -246,13 +246,15 @@ def mrope_sections(mrope_section: Sequence[int], num_pairs: int) -> np.ndarray:
 
 
 def mrope_of(config: Mapping[str, Any]) -> np.ndarray | None:
-    """M-RoPE axis per pair (:func:`mrope_sections`) of a Qwen2-VL-style config, or None when it has none."""
+    """M-RoPE axis per turning pair (:func:`mrope_sections`) of a Qwen2-VL-style config, or None when it has none;
+    the pairs a proportional RoPE leaves at frequency 0 follow no axis and are left out, as from its wavelengths."""
     config = config_text_part(config)
     section = scaling_of(config).get("mrope_section")
     if section is None:
         return None
     out = from_config(config)
-    return mrope_sections(section, len(compute(out["head_dim"], out["theta"], out["scaling"]).inv_freq))
+    inv_freq = compute(out["head_dim"], out["theta"], out["scaling"]).inv_freq
+    return mrope_sections(section, len(inv_freq))[inv_freq > 0]
 
 
 def mla_softmax_scale(config: Mapping[str, Any]) -> dict[str, float] | None:

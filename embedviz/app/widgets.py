@@ -56,7 +56,10 @@ def pc_axes() -> tuple[str, str]:
 
 
 def human_number(x: float) -> str:
-    """10000.0 -> '10,000'; 1e6 -> '1,000,000'; 0.5 -> '0.5'."""
+    """10000.0 -> '10,000'; 1e6 -> '1,000,000'; 0.5 -> '0.5'; 1e23 -> '1e+23' (past 1e15 a float's digits are not
+    all exact: int(1e23) prints 99,999,999,999,999,991,611,392)."""
+    if abs(x) >= 1e15:
+        return f"{x:.4g}"
     return f"{int(x):,}" if float(x).is_integer() else f"{x:g}"
 
 

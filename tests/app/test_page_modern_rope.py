@@ -266,7 +266,21 @@ def test_proportional_rope_counts_only_its_turning_pairs_as_turning(lang):
     text = _theory_text(config, lang)
     if lang == "en":
         assert "all 64 rotated dimensions turn at least once" in text
-        assert "The last 192 of the d dimensions do not turn at all" in text
+        assert "192 of the d dimensions do not turn at all" in text and "the last 96 of its 128 pairs" in text
         assert "never finish a turn" not in text
     else:
-        assert "全部 64 个旋转维度" in text and "最后 192 个根本不转" in text
+        assert "全部 64 个旋转维度" in text and "有 192 个根本不转" in text and "最后 96 对" in text
+    # the core: 32 pairs with a frequency, the other 96 at 0 (the slowest, at the end of the pair order)
+    (setting,) = rope_layers.layer_plan(config).settings
+    assert int((setting.inv_freq > 0).sum()) == 32 and not setting.inv_freq[32:].any()
+
+
+def test_m_rope_on_a_proportional_rope_draws_the_turning_pairs_only():
+    """Proportional RoPE leaves half of these 8 pairs at frequency 0: they have no wavelength and follow no axis
+    (this was an IndexError: 8 axes against 4 wavelengths)."""
+    config = {"num_hidden_layers": 2, "head_dim": 16, "max_position_embeddings": 4_096, "rope_parameters": {
+        "rope_type": "proportional", "partial_rotary_factor": 0.5, "rope_theta": 1e4, "mrope_section": [4, 2, 2]}}
+    at = run("mrope", session={"mod_config": json.dumps(config)}, mod_src="config.json")
+    ok(at)
+    bars = [values(trace["x"]).tolist() for trace in json.loads(chart_json(at)[0])["data"]]
+    assert sum(bars, []) == [0, 1, 2, 3]  # the 4 pairs that turn; the section's first 4 are time's

@@ -26,7 +26,8 @@ def test_log_options_refuse_an_empty_range():
         log_options(10.0, 1.0)
 
 
-@pytest.mark.parametrize(("x", "text"), [(10_000.0, "10,000"), (1e6, "1,000,000"), (0.5, "0.5")])
+@pytest.mark.parametrize(("x", "text"), [(10_000.0, "10,000"), (1e6, "1,000,000"), (0.5, "0.5"),
+                                         (1e14, "100,000,000,000,000"), (1e23, "1e+23"), (1e300, "1e+300")])
 def test_human_number(x, text):
     assert human_number(x) == text
 

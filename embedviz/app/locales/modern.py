@@ -144,8 +144,9 @@ STRINGS = {
                "、训练长度 {train} 时，全部 {turning} 个旋转维度在训练中都至少转满一圈，所以超过 {train} 后没有哪一对会遇到没见过的角度。"),
     },
     "mod.critical_still": {  # proportional RoPE: theta^(-2i/d) over the whole head, the pairs past the rotated ones at 0
-        "en": "The last {still} of the d dimensions do not turn at all: proportional RoPE gives their pairs frequency 0.",
-        "zh": "d 个维度中最后 {still} 个根本不转：比例式 RoPE 把这些维度对的频率设为 0。",
+        "en": ("{still} of the d dimensions do not turn at all: proportional RoPE gives the last {still_pairs} of "
+               "its {pairs} pairs frequency 0."),
+        "zh": "d 个维度中有 {still} 个根本不转：比例式 RoPE 把 {pairs} 个维度对中最后 {still_pairs} 对的频率设为 0。",
     },
     "mod.base_bound_stopped": {
         "en": "**Base lower bound** (Men et al., NeurIPS 2024): the scan for L = {length} and d = {head_dim} needs "
