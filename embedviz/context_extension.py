@@ -149,7 +149,7 @@ def extension_settings(config: Mapping[str, Any], *, layer_type: str | None = No
         params.update(defaults)
     for key in METHOD_DEFAULTS[method]:
         if scaling.get(key):  # like transformers: missing, None and 0 all mean "the default"
-            params[key] = bool(scaling[key]) if key == "truncate" else float(scaling[key])
+            params[key] = bool(scaling[key]) if key == "truncate" else finite_float(key, scaling[key])
     if method == "yarn" and scaling.get("truncate") is False:
         params["truncate"] = False
 
