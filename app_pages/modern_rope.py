@@ -13,12 +13,17 @@ from embedviz.app.widgets import bound_tabs, BIND, human_number, plot, show_erro
 from embedviz.figures import layers as figs
 
 
+def all_nope(model: dict) -> None:
+    """Every layer NoPE: why a tab is empty, and where the model's sense of order comes from."""
+    st.info(t("mod.all_nope_temp" if model["temperature"] else "mod.all_nope"))
+
+
 def layers_tab(model: dict, labels: dict, colors: dict) -> None:
     """The layer strip, and Llama 4's NoPE temperature."""
     plot(figs.layer_strip, model["layers"], labels, colors, title=t("mod.strip_title", layers=len(model["layers"])),
          x_title=t("mod.strip_x"), key="mod_strip")
     if not model["rope_settings"]:  # nope_text speaks of the RoPE layers under a NoPE one
-        st.info(t("mod.all_nope"))
+        all_nope(model)
     if model["temperature"]:
         temp = model["temperature"]
         text = t("mod.temp_text", attn_scale=f"{temp['attn_scale']:g}", floor_scale=human_number(temp["floor_scale"]))
@@ -148,6 +153,6 @@ for tab, code in zip(tabs, view.TAB_CODES):
     if tab.open:
         with tab:
             if code != "layers" and not rope_settings:  # every layer NoPE: no pair turns, nothing to draw here
-                st.info(t("mod.all_nope"))
+                all_nope(model)
             else:
                 sections[code]()

@@ -210,10 +210,13 @@ def layer_plan(config: Mapping[str, Any]) -> LayerPlan:
         head_dim = settings[0].head_dim
         settings.append(LayerRope(NOPE, head_dim, 0, None, None, None, 1.0, None))
         layers[~np.array(flags)] = len(settings) - 1
-        if config.get("attn_temperature_tuning", True):  # transformers' default is on; Scout's file says 4
+        tuning = config.get("attn_temperature_tuning")  # Scout's file says 4
+        if tuning is None:  # Llama4TextConfig's default is on; other models with NoPE layers (SmolLM3) have none
+            tuning = str(config.get("model_type", "")).startswith("llama4")
+        attn_scale = finite_float("attn_scale", config.get("attn_scale", 0.1))
+        if tuning and attn_scale != 0:  # a scale of 0 multiplies by 1 at every position: no temperature
             temperature = {"floor_scale": finite_float("floor_scale", config.get("floor_scale", 8192),
-                                                       greater_than=0.0),
-                           "attn_scale": finite_float("attn_scale", config.get("attn_scale", 0.1))}
+                                                       greater_than=0.0), "attn_scale": attn_scale}
     used = sorted(set(layers.tolist()))  # drop settings no layer uses, keep the order
     layers = np.array([used.index(i) for i in layers], dtype=int)
     return LayerPlan(tuple(settings[i] for i in used), layers, temperature)

@@ -174,7 +174,8 @@ def test_a_pasted_head_too_small_for_any_base_bound_says_so_and_keeps_the_charts
     assert len(at.get("plotly_chart")) == 2
 
 
-_NOPE_BASE = {"rope_theta": 10_000.0, "max_position_embeddings": 4_096, "head_dim": 64, "num_hidden_layers": 4}
+_NOPE_BASE = {"model_type": "llama4_text", "rope_theta": 10_000.0, "max_position_embeddings": 4_096, "head_dim": 64,
+              "num_hidden_layers": 4}
 
 
 @pytest.mark.parametrize("nope", [{"no_rope_layers": [0, 0, 0, 0]}, {"no_rope_layer_interval": 1}])
@@ -192,7 +193,7 @@ def test_a_model_whose_every_layer_is_nope_is_drawn_and_said_in_each_tab(nope):
             assert "RoPE layers wrote" not in text  # ... without the sentence about RoPE layers it does not have
         else:
             assert not at.get("plotly_chart")
-        assert [i.value for i in at.info] == [catalog()["mod.all_nope"]["en"]], code
+        assert [i.value for i in at.info] == [catalog()["mod.all_nope_temp"]["en"]], code
 
 
 @pytest.mark.parametrize("floor_scale, last, ends", [(0.5, 64, (1.16094379124341, 1.487519732320115)),
@@ -284,3 +285,17 @@ def test_m_rope_on_a_proportional_rope_draws_the_turning_pairs_only():
     ok(at)
     bars = [values(trace["x"]).tolist() for trace in json.loads(chart_json(at)[0])["data"]]
     assert sum(bars, []) == [0, 1, 2, 3]  # the 4 pairs that turn; the section's first 4 are time's
+
+
+@pytest.mark.parametrize("extra", [{"model_type": "smollm3"}, {"model_type": "llama4_text", "attn_scale": 0}])
+def test_nope_layers_without_llama4s_temperature_draw_none(extra):
+    """SmolLM3 has NoPE layers but no query temperature (Llama4TextConfig alone defaults it on), and a scale of 0
+    multiplies by 1 everywhere: no temperature chart or text, and an all-NoPE model's order is the mask's alone."""
+    some = {**_NOPE_BASE, **extra, "no_rope_layers": [1, 1, 1, 0]}
+    assert rope_layers.layer_plan(some).nope_temperature is None
+    at = run("layers", session={"mod_config": json.dumps(some)}, mod_src="config.json")
+    ok(at)
+    assert len(at.get("plotly_chart")) == 1 and "temperature" not in " ".join(m.value for m in at.markdown)
+    every = {**_NOPE_BASE, **extra, "no_rope_layers": [0, 0, 0, 0]}
+    at = run("layers", session={"mod_config": json.dumps(every)}, mod_src="config.json")
+    assert [i.value for i in at.info] == [catalog()["mod.all_nope"]["en"]]

@@ -69,6 +69,14 @@ STRINGS = {
         "zh": ("这个模型的每一层都是 NoPE：没有任何一对维度在旋转，所以没有波长、衰减、头内布局或上下界可画。这样的模型只能靠"
                "因果掩码（每个 token 只看得到前面的 token）知道 token 的顺序。"),
     },
+    "mod.all_nope_temp": {  # every layer NoPE, with Llama 4's query temperature: a second source of position
+        "en": ("Every layer of this model is NoPE: no pair of dimensions turns, so there are no wavelengths, decay, "
+               "head layout or bounds to draw. Such a model knows the order of its tokens through the causal mask "
+               "(a token sees only the earlier ones) and through Llama 4's query temperature, which grows with the "
+               "position."),
+        "zh": ("这个模型的每一层都是 NoPE：没有任何一对维度在旋转，所以没有波长、衰减、头内布局或上下界可画。这样的模型靠"
+               "因果掩码（每个 token 只看得到前面的 token）和随位置增大的 Llama 4 query 温度知道 token 的顺序。"),
+    },
     "mod.temp_title": {"en": "NoPE layers: query temperature by position", "zh": "NoPE 层：query 温度随位置的变化"},
     "mod.temp_x": {"en": "position m", "zh": "位置 m"},
     "mod.temp_y": {"en": "temperature", "zh": "温度"},
