@@ -91,8 +91,8 @@ def theory_tab(model: dict, rope_settings: list, colors: dict) -> None:
     turning = first["rotary_dim"]  # < dim for proportional RoPE, whose other pairs have frequency 0
     theory = view.theory(dim, first["theta"], train, turning)
     st.subheader(t("mod.theory"))
-    if len(rope_settings) > 1:  # the numbers below are one setting's: say which (Gemma: the sliding layers' theta)
-        st.caption(t("mod.theory_setting", n=len(rope_settings), name=first["name"],
+    if model["distinct_ropes"] > 1:  # the numbers below are one setting's: say which (Gemma: the sliding layers')
+        st.caption(t("mod.theory_setting", n=model["distinct_ropes"], name=first["name"],
                      theta=human_number(first["theta"])))
     critical = "mod.critical" if theory["critical"] < turning else "mod.critical_all"  # every turning pair turns
     text = t(critical, head_dim=dim, theta=human_number(first["theta"]), train=human_number(train),

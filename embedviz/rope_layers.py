@@ -62,6 +62,13 @@ class LayerPlan:
         """How many layers use each setting, by name."""
         return {s.name: int(np.sum(self.layers == i)) for i, s in enumerate(self.settings)}
 
+    def distinct_ropes(self) -> int:
+        """How many different RoPEs the model's turning settings are: layer types that share one rope (GPT-OSS's
+        sliding and full layers, one rope_scaling for both) count once."""
+        kinds = {(s.head_dim, s.rotary_dim, s.attention_factor, s.inv_freq.tobytes())
+                 for s in self.settings if s.inv_freq is not None}
+        return len(kinds)
+
 
 # helper functions
 

@@ -65,6 +65,7 @@ def model(source: str, config_text: str = "") -> dict[str, Any]:
     axes, rope = rope_layers.mrope_of(config), [s for s in settings if not s["nope"]]
     return {"layers": [plan.settings[i].name for i in plan.layers], "settings": settings,
             "rope_settings": rope,  # the settings that turn pairs; empty when every layer is NoPE
+            "distinct_ropes": plan.distinct_ropes(),  # layer types sharing one rope count once
             "counts": plan.counts(), "temperature": plan.nope_temperature,
             # None when every layer is NoPE (no_rope_layers all 0): nothing turns, the page says so
             "train_length": next((s.train_length for s in plan.settings if s.train_length), None),

@@ -299,3 +299,18 @@ def test_nope_layers_without_llama4s_temperature_draw_none(extra):
     every = {**_NOPE_BASE, **extra, "no_rope_layers": [0, 0, 0, 0]}
     at = run("layers", session={"mod_config": json.dumps(every)}, mod_src="config.json")
     assert [i.value for i in at.info] == [catalog()["mod.all_nope"]["en"]]
+
+
+def test_layer_types_that_share_one_rope_are_one_setting_in_the_theory():
+    """GPT-OSS: sliding and full layers, one YaRN rope_scaling for both; the theory does not speak of "2 RoPE
+    settings" and "its first" (Gemma 3, whose two layer types differ, does: checked above)."""
+    config = {"num_hidden_layers": 4, "head_dim": 64, "max_position_embeddings": 131_072, "rope_theta": 150_000,
+              "layer_types": ["sliding_attention", "full_attention"] * 2,
+              "rope_scaling": {"rope_type": "yarn", "factor": 32, "beta_fast": 32, "beta_slow": 1,
+                               "original_max_position_embeddings": 4_096}}
+    plan = rope_layers.layer_plan(config)
+    assert len(plan.settings) == 2 and plan.distinct_ropes() == 1
+    np.testing.assert_array_equal(plan.settings[0].inv_freq, plan.settings[1].inv_freq)
+    at = run("theory", session={"mod_config": json.dumps(config)}, mod_src="config.json")
+    ok(at)
+    assert not [c.value for c in at.caption if "RoPE settings" in c.value]
