@@ -243,6 +243,18 @@ def test_deepseek_softmax_scale_matches_transformers():
     assert ours["mscale"] == pytest.approx(0.1 * math.log(40) + 1)  # 1.3689, squared into the scale
 
 
+
+def test_deepseek_softmax_scale_without_a_factor_takes_the_factor_the_frequencies_take():
+    """A YaRN block that leaves out `factor` (transformers 5.24 refuses it; v4 and rope_config.from_config read it
+    as max / original positions: 163,840 / 4,096 = 40, DeepSeek-V3's published factor). The softmax scale takes
+    the same factor as the frequencies; it used to fail on the missing key instead."""
+    deepseek = require_oracle("transformers.models.deepseek_v3.modeling_deepseek_v3")
+    reference = deepseek.yarn_apply_mscale(hf_text_config(load("deepseek-v3.json")).rope_parameters, 192 ** -0.5)
+    config = load("deepseek-v3.json")
+    assert config["max_position_embeddings"] / config["rope_scaling"]["original_max_position_embeddings"] == 40
+    del config["rope_scaling"]["factor"]
+    assert mla_softmax_scale(config)["scale"] == pytest.approx(reference, rel=1e-12)
+
 # what is not understood says so
 
 
