@@ -133,7 +133,8 @@ labels = {}
 for s in settings:
     count = model["counts"][s["name"]]
     if s["nope"]:
-        labels[s["name"]] = t("mod.nope_label", name=s["name"], count=count)
+        labels[s["name"]] = t("mod.nope_label" if s["attention"] else "mod.no_attention_label", name=s["name"],
+                              count=count)
     else:
         labels[s["name"]] = t("mod.setting_label", name=s["name"], rope_type=s["rope_type"],
                               theta=human_number(s["theta"]), rotary=s["rotary_dim"], head_dim=s["head_dim"],

@@ -31,6 +31,9 @@ from embedviz.rope_scaling import compute
 
 MAX_LAYERS = 1_024  # the deepest published models have ~130 layers; a pasted config may claim anything
 NOPE = "nope"  # the layer-type name this module gives Llama 4's layers without RoPE
+# transformers' layer types with no attention scores, hence no RoPE: LFM2's convolutions, Qwen3-Next's and Mamba's
+# linear attention ("mamba" is its old name), Nemotron-H's MoE layers
+NO_ATTENTION = frozenset({"conv", "linear_attention", "mamba", "moe"})
 MROPE_AXES = ("time", "height", "width")
 
 
@@ -195,7 +198,7 @@ def layer_plan(config: Mapping[str, Any]) -> LayerPlan:
         if types is None:
             raise ValueError("rope_parameters is per layer type but the config has no 'layer_types' list (nor "
                              "'sliding_window_pattern'): which layer uses which cannot be known")
-        missing = sorted(set(types) - {k for k, v in nested.items() if isinstance(v, Mapping)})
+        missing = sorted(set(types) - NO_ATTENTION - {k for k, v in nested.items() if isinstance(v, Mapping)})
         if missing:
             raise ValueError(f"layer_types names {', '.join(missing)}, but rope_parameters has no entry for it; it "
                              f"has: {', '.join(k for k, v in nested.items() if isinstance(v, Mapping))}")
@@ -203,14 +206,19 @@ def layer_plan(config: Mapping[str, Any]) -> LayerPlan:
         keys = list(dict.fromkeys(zip(types, head_dims)))  # (layer type, head_dim override), first-seen order
         for name, head_dim in keys:
             layer_config = config if head_dim is None else {**config, "head_dim": head_dim}
-            settings.append(_setting(layer_config, name, name))
+            settings.append(name if name in NO_ATTENTION else _setting(layer_config, name, name))
         layers[:] = [keys.index(key) for key in zip(types, head_dims)]
     else:
         names = list(dict.fromkeys(types)) if types else ["rope"]
-        one = _setting(config, names[0], None)
-        settings = [LayerRope(name, one.head_dim, one.rotary_dim, one.theta, one.rope_type, one.inv_freq,
-                              one.attention_factor, one.scaling, one.train_length) for name in names]
+        one = _setting(config, next((n for n in names if n not in NO_ATTENTION), names[0]), None)
+        settings = [name if name in NO_ATTENTION else LayerRope(
+            name, one.head_dim, one.rotary_dim, one.theta, one.rope_type, one.inv_freq, one.attention_factor,
+            one.scaling, one.train_length) for name in names]
         layers[:] = [names.index(t) for t in types] if types else 0
+    # a layer without attention (a name left above) turns nothing: no frequencies, like a NoPE layer
+    head_dim = next((s.head_dim for s in settings if not isinstance(s, str)), 0)
+    settings = [LayerRope(s, head_dim, 0, None, None, None, 1.0, None) if isinstance(s, str) else s
+                for s in settings]
     flags = rope_layer_flags(config)
     temperature = None
     if flags is not None and not all(flags):

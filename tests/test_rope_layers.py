@@ -323,3 +323,17 @@ def test_the_temperature_curve_reaches_64_floor_scales_within_int64(floor_scale)
     assert curve["positions"][0] == 1 and curve["positions"][-1] == last
     assert curve["scale"][[0, -1]].tolist() == pytest.approx([first_value, last_value], rel=1e-12)
     assert np.all(np.diff(curve["scale"]) >= 0)  # never falls with the position
+
+
+@pytest.mark.parametrize("kind", ["conv", "linear_attention"])
+def test_layers_without_attention_turn_nothing(kind):
+    """LFM2's convolutions and Qwen3-Next's linear attention have no attention scores, so no RoPE: only the
+    full-attention layers get the config's rope (transformers applies its rotary embedding in attention only)."""
+    config = {"num_hidden_layers": 6, "hidden_size": 2048, "num_attention_heads": 32, "max_position_embeddings": 128_000,
+              "rope_theta": 1e6, "layer_types": [kind, kind, "full_attention"] * 2}
+    plan = layer_plan(config)
+    assert plan.counts() == {kind: 4, "full_attention": 2}
+    still, rope = plan.settings
+    assert still.inv_freq is None and still.rotary_dim == 0 and rope.rotary_dim == 64
+    np.testing.assert_allclose(rope.inv_freq, 1e6 ** (-np.arange(0, 64, 2) / 64), rtol=1e-12)
+    assert plan.distinct_ropes() == 1

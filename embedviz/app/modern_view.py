@@ -57,7 +57,8 @@ def model(source: str, config_text: str = "") -> dict[str, Any]:
     settings = []
     for s in plan.settings:
         if s.inv_freq is None:
-            settings.append({"name": s.name, "nope": True, "head_dim": s.head_dim, "rotary_dim": 0})
+            settings.append({"name": s.name, "nope": True, "head_dim": s.head_dim, "rotary_dim": 0,
+                             "attention": s.name not in rope_layers.NO_ATTENTION})  # NoPE, or a conv layer
             continue
         settings.append({"name": s.name, "nope": False, "head_dim": s.head_dim, "rotary_dim": s.rotary_dim,
                          "theta": s.theta, "rope_type": s.rope_type, "attention_factor": s.attention_factor,

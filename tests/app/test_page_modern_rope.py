@@ -314,3 +314,17 @@ def test_layer_types_that_share_one_rope_are_one_setting_in_the_theory():
     at = run("theory", session={"mod_config": json.dumps(config)}, mod_src="config.json")
     ok(at)
     assert not [c.value for c in at.caption if "RoPE settings" in c.value]
+
+
+def test_conv_layers_are_drawn_as_layers_without_attention_and_the_theory_reads_the_attention_layers():
+    """LFM2: 4 convolution layers and 2 attention layers; the convolutions were labelled "64/64 dims turn"."""
+    config = {"num_hidden_layers": 6, "hidden_size": 2048, "num_attention_heads": 32, "max_position_embeddings": 128_000,
+              "rope_theta": 1e6, "layer_types": ["conv", "conv", "full_attention"] * 2}
+    at = run("layers", session={"mod_config": json.dumps(config)}, mod_src="config.json")
+    ok(at)
+    names = " ".join(trace.get("name", "") for trace in json.loads(chart_json(at)[0])["data"])
+    assert "conv: no attention, so no RoPE (4 layers)" in names and "full_attention: default" in names
+    theory = run("theory", session={"mod_config": json.dumps(config)}, mod_src="config.json")
+    ok(theory)
+    assert not theory.caption or "RoPE settings" not in " ".join(c.value for c in theory.caption)
+    assert "d = 64 in θ^(−2i/d), theta 1,000,000" in " ".join(m.value for m in theory.markdown)

@@ -46,6 +46,8 @@ STRINGS = {
                           "zh": "{name}：{rope_type}，theta {theta}，{head_dim} 维中 {rotary} 维旋转（{count} 层）"},
     "mod.nope_label": {"en": "{name}: no position encoding ({count} layers)",
                        "zh": "{name}：没有位置编码（{count} 层）"},
+    "mod.no_attention_label": {"en": "{name}: no attention, so no RoPE ({count} layers)",
+                               "zh": "{name}：没有注意力，因此没有 RoPE（{count} 层）"},
     "mod.nope_text": {
         "en": ("A NoPE layer adds nothing about position to its queries and keys: apart from the temperature below, "
                "its attention scores are the same wherever the tokens sit. It still knows order through the causal "
