@@ -247,12 +247,13 @@ def nope_attention_scale(positions, *, floor_scale: float = 8192, attn_scale: fl
     return np.log1p(np.floor((positions + 1.0) / floor_scale)) * attn_scale + 1.0
 
 
-def mrope_sections(mrope_section: Sequence[int], num_pairs: int) -> np.ndarray:
+def mrope_sections(mrope_section: Sequence[int], num_pairs: int, *, interleaved: bool = False) -> np.ndarray:
     """Which position axis each pair follows in Qwen2-VL's M-RoPE, shape (num_pairs,): 0 time, 1 height, 2 width.
 
     ``mrope_section`` splits the pairs into consecutive blocks (Qwen2.5-VL: [16, 24, 24] of 64 pairs); block j takes
-    its angle from position id j % 3 (transformers' recomposition). Text tokens have equal t, h, w ids, so for them
-    M-RoPE is plain RoPE.
+    its angle from position id j % 3 (transformers' recomposition). ``interleaved`` (Qwen3-VL, [24, 20, 20]): the
+    axes take turns instead, height on pairs 1, 4, 7, ... below 3 x its section, width on 2, 5, 8, ..., time on the
+    rest. Text tokens have equal t, h, w ids, so for them M-RoPE is plain RoPE.
     """
     num_pairs = positive_int("num_pairs", num_pairs)
     if isinstance(mrope_section, (str, bytes)) or not isinstance(mrope_section, Sequence) or not mrope_section:
@@ -260,7 +261,14 @@ def mrope_sections(mrope_section: Sequence[int], num_pairs: int) -> np.ndarray:
     sizes = [positive_int("mrope_section entry", size) for size in mrope_section]
     if sum(sizes) != num_pairs:
         raise ValueError(f"mrope_section {sizes} sums to {sum(sizes)}, head_dim/2 = {num_pairs} pairs need that sum")
-    return np.concatenate([np.full(size, j % 3) for j, size in enumerate(sizes)])
+    if not interleaved:
+        return np.concatenate([np.full(size, j % 3) for j, size in enumerate(sizes)])
+    if len(sizes) != 3:
+        raise ValueError(f"an interleaved mrope_section needs 3 sizes (time, height, width), got {sizes}")
+    axes = np.zeros(num_pairs, dtype=int)
+    for axis in (1, 2):  # Qwen3-VL's apply_interleaved_mrope: axis k on pairs k, k + 3, ... below 3 x its size
+        axes[axis: 3 * sizes[axis]: 3] = axis
+    return axes
 
 
 def mrope_of(config: Mapping[str, Any]) -> np.ndarray | None:
@@ -272,7 +280,8 @@ def mrope_of(config: Mapping[str, Any]) -> np.ndarray | None:
         return None
     out = from_config(config)
     inv_freq = compute(out["head_dim"], out["theta"], out["scaling"]).inv_freq
-    return mrope_sections(section, len(inv_freq))[inv_freq > 0]
+    interleaved = bool(scaling_of(config).get("mrope_interleaved"))  # Qwen3-VL / Qwen3.5 write it
+    return mrope_sections(section, len(inv_freq), interleaved=interleaved)[inv_freq > 0]
 
 
 def mla_softmax_scale(config: Mapping[str, Any]) -> dict[str, float] | None:

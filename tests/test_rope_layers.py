@@ -337,3 +337,20 @@ def test_layers_without_attention_turn_nothing(kind):
     assert still.inv_freq is None and still.rotary_dim == 0 and rope.rotary_dim == 64
     np.testing.assert_allclose(rope.inv_freq, 1e6 ** (-np.arange(0, 64, 2) / 64), rtol=1e-12)
     assert plan.distinct_ropes() == 1
+
+
+def test_interleaved_mrope_matches_qwen3_vl_recomposition():
+    """Qwen3-VL (mrope_interleaved, [24, 20, 20]): the axes take turns over the pairs; the blocks of Qwen2.5-VL
+    would put pairs 0-23 on time, 24-43 on height, 44-63 on width."""
+    torch = require_oracle("torch")
+    qwen3 = require_oracle("transformers.models.qwen3_vl.modeling_qwen3_vl")
+    config = {"model_type": "qwen3_vl_text", "head_dim": 128, "hidden_size": 4096, "num_attention_heads": 32,
+              "num_hidden_layers": 2, "max_position_embeddings": 4096,
+              "rope_scaling": {"rope_type": "default", "rope_theta": 5e6, "mrope_section": [24, 20, 20],
+                               "mrope_interleaved": True}}
+    rotary = qwen3.Qwen3VLTextRotaryEmbedding(hf_text_config(config))
+    freq = torch.stack([torch.full((1, 1, 64), float(axis + 1)) for axis in range(3)])  # (3, B, T, d/2)
+    picked = rotary.recomposition_frequencies(freq)[0, 0, :64].numpy()
+    axes = mrope_of({**config, "rope_theta": 5e6})
+    np.testing.assert_array_equal(axes, picked - 1)
+    assert np.bincount(axes).tolist() == [24, 20, 20] and axes[:6].tolist() == [0, 1, 2, 0, 1, 2]

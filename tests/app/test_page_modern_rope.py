@@ -328,3 +328,16 @@ def test_conv_layers_are_drawn_as_layers_without_attention_and_the_theory_reads_
     ok(theory)
     assert not theory.caption or "RoPE settings" not in " ".join(c.value for c in theory.caption)
     assert "d = 64 in θ^(−2i/d), theta 1,000,000" in " ".join(m.value for m in theory.markdown)
+
+
+def test_an_interleaved_m_rope_is_drawn_interleaved():
+    """Qwen3-VL's mrope_interleaved: height on pairs 1, 4, 7, ..., width on 2, 5, 8, ... (it was drawn as
+    Qwen2.5-VL's three consecutive blocks)."""
+    config = {"head_dim": 128, "max_position_embeddings": 4_096, "num_hidden_layers": 2, "rope_theta": 1e4,
+              "rope_scaling": {"rope_type": "default", "mrope_section": [24, 20, 20], "mrope_interleaved": True}}
+    at = run("mrope", session={"mod_config": json.dumps(config)}, mod_src="config.json")
+    ok(at)
+    pairs = [values(trace["x"]).astype(int).tolist() for trace in json.loads(chart_json(at)[0])["data"]]
+    time, height, width = pairs
+    assert height[:3] == [1, 4, 7] and width[:3] == [2, 5, 8] and time[:4] == [0, 3, 6, 9]
+    assert (len(time), len(height), len(width)) == (24, 20, 20)
