@@ -341,3 +341,31 @@ def test_an_interleaved_m_rope_is_drawn_interleaved():
     time, height, width = pairs
     assert height[:3] == [1, 4, 7] and width[:3] == [2, 5, 8] and time[:4] == [0, 3, 6, 9]
     assert (len(time), len(height), len(width)) == (24, 20, 20)
+
+
+def _proportional(factor: float) -> dict:
+    return {**_PASTED, "head_dim": 64, "rope_parameters": {"rope_type": "proportional",
+                                                         "partial_rotary_factor": factor, "rope_theta": 1e4}}
+
+
+def test_a_proportional_rope_with_more_still_pairs_than_turning_ones_has_no_base_bound():
+    """Gemma 4's global layers: 8 of 32 pairs turn. Each still pair adds cos 0 = 1 to Σ cos(m·ωᵢ) at every m, so
+    the sum is at least 24 - 8 > 0 whatever the base: the scan over a head whose every pair turns (d = 64) does
+    not apply."""
+    config = _proportional(0.25)
+    (setting,) = rope_layers.layer_plan(config).settings
+    turning = int((setting.inv_freq > 0).sum())
+    assert (turning, len(setting.inv_freq) - turning) == (8, 24)
+    m = np.arange(1_024, dtype=np.float64)[:, None]
+    assert (np.cos(m * setting.inv_freq).sum(axis=1) >= 24 - 8).all()  # the sum the bound is about, as the model has it
+    text = _theory_text(config)
+    assert "24 of the 32 pairs never turn" in text and "the sum stays ≥ 0 for any base" in text
+    assert "the smallest such base is about" not in text
+
+
+def test_a_proportional_rope_with_fewer_still_pairs_says_the_full_head_bound_is_an_upper_bound():
+    """24 of 32 pairs turn, 8 stay still: the page scans the full head and says what that number is for it."""
+    text = _theory_text(_proportional(0.75))
+    assert "d = 64 (the whole head, every pair counted as turning)" in text
+    at = run("theory", session={"mod_config": json.dumps(_proportional(0.75))}, mod_src="config.json")
+    assert any("turns 24 of them" in c.value and "at most this" in c.value for c in at.caption)

@@ -105,13 +105,15 @@ STRINGS = {
                "head (the first dimensions; DeepSeek's are the last 64); the rest reach the dot product unchanged, "
                "so part of every score ignores position. Proportional RoPE (Gemma 4 global layers) keeps all pairs "
                "but gives the last ones frequency 0. Unrotated pairs add a constant to Σᵢ cos(m·ωᵢ) (cos 0 = 1): "
-               "with at least as many unrotated pairs as rotated ones the sum stays ≥ 0 for any base, so the base "
-               "bound on the theory tab counts the rotated dimensions alone."),
+               "with at least as many unrotated pairs as rotated ones the sum stays ≥ 0 for any base. The theory "
+               "tab's base bound counts a partial rotation's rotated dimensions alone, and says when a proportional "
+               "RoPE's still pairs let any base pass."),
         "zh": ("部分旋转（GPT-NeoX 0.25、Phi-2 0.4、GLM 0.5、DeepSeek 192 维中"
                "的 64 维）只旋转每个头的一部分维度（前面的维度；DeepSeek 是最后 64 维），其余维度原样进"
                "入点积，所以每个分数都有一部分与位置无关。比例 RoPE（Gemma 4 全局层）保留所有维度对，但把后"
                "面的维度对频率设为 0。不旋转的维度对给 Σᵢ cos(m·ωᵢ) 加上常数（cos 0 = 1）：只要"
-               "不旋转的维度对不少于旋转的，这个和对任何底数都不小于 0，所以理论标签页里的底数下界只统计旋转的维度。"),
+               "不旋转的维度对不少于旋转的，这个和对任何底数都不小于 0。理论标签页里的底数下界对部分旋转只统计旋转的维度，"
+               "对比例 RoPE 则会说明不转的维度对何时让任何底数都满足条件。"),
     },
     "mod.mla": {"en": ("MLA: RoPE turns qk_rope_head_dim = {rope} dims of a {qk} dim query/key; the softmax scale is "
                        "{qk}^-0.5 · {mscale:.4f}² = {scale:.5f} (YaRN's mscale_all_dim)."),
@@ -168,13 +170,30 @@ STRINGS = {
     "mod.base_bound": {
         "en": ("**Base lower bound** (Men et al., NeurIPS 2024, *Base of RoPE Bounds Context Length*): a similar key "
                "should out-score a random one at every distance, which needs Σᵢ cos(m·θ^(-2i/d)) ≥ 0 for all m < L. "
-               "For L = {length} and d = {head_dim} (the rotated dimensions) the smallest such base is about **{bound}** (a scan from small "
+               "For L = {length} and d = {head_dim} ({which}) the smallest such base is about **{bound}** (a scan from small "
                "bases up in 0.1% steps: the condition is not monotone in the base). The one-turn rule of the Context "
                "extension page gives {one_turn}; this model uses {theta}."),
         "zh": ("**底数下界**（Men 等，NeurIPS 2024，*Base of RoPE Bounds Context Length*）：相似的 key 在任何距离上都应比随机 key "
-               "得分更高，这要求对所有 m < L 有 Σᵢ cos(m·θ^(-2i/d)) ≥ 0。L = {length}、d = {head_dim}（旋转的维度）时满足条件的最小底数约为 "
+               "得分更高，这要求对所有 m < L 有 Σᵢ cos(m·θ^(-2i/d)) ≥ 0。L = {length}、d = {head_dim}（{which}）时满足条件的最小底数约为 "
                "**{bound}**（从小到大以 0.1% 步长扫描：该条件对底数不单调）。上下文扩展页面的“转一圈”规则给出 {one_turn}；"
                "这个模型用的是 {theta}。"),
+    },
+    "mod.d_rotated": {"en": "the rotated dimensions", "zh": "旋转的维度"},
+    "mod.d_whole_head": {"en": "the whole head, every pair counted as turning", "zh": "整个头，每个维度对都按旋转计"},
+    "mod.base_bound_any": {  # proportional RoPE with at least as many still pairs as turning ones
+        "en": ("**Base lower bound** (Men et al., NeurIPS 2024, *Base of RoPE Bounds Context Length*): a similar key "
+               "should out-score a random one at every distance, which needs Σᵢ cos(m·ωᵢ) ≥ 0 for all m < L. Here "
+               "{still} of the {pairs} pairs never turn and add 1 each at every m, at least as much as the {turning} "
+               "turning pairs can take away: the sum stays ≥ 0 for any base and any L. This model uses {theta}."),
+        "zh": ("**底数下界**（Men 等，NeurIPS 2024，*Base of RoPE Bounds Context Length*）：相似的 key 在任何距离上都应比随机 key "
+               "得分更高，这要求对所有 m < L 有 Σᵢ cos(m·ωᵢ) ≥ 0。这里 {pairs} 个维度对中有 {still} 对从不旋转，在每个 m 上各加 1，"
+               "至少抵得过 {turning} 个旋转维度对能减去的量：对任何底数和任何 L，这个和都不小于 0。这个模型用的是 {theta}。"),
+    },
+    "mod.base_bound_prop": {  # proportional RoPE with fewer still pairs than turning ones: the full-head bound
+        "en": ("The bound counts all {pairs} pairs as turning. This proportional RoPE turns {turning} of them; each "
+               "still pair adds 1, never less than a cosine, so its own smallest base is at most this."),
+        "zh": ("这个下界把全部 {pairs} 个维度对都当作旋转的。这个比例式 RoPE 只旋转其中 {turning} 对；每个不转的维度对加 1，"
+               "不小于任何余弦，所以它自己的最小底数不超过这个值。"),
     },
     "mod.pi_title": {"en": "Position Interpolation: bound on the attention score (per unit max|hⱼ|)",
                      "zh": "位置插值：注意力分数的上界（以 max|hⱼ| 为单位）"},
