@@ -43,7 +43,7 @@ caption = t("ctx.source_caption", name=source, head_dim=settings["head_dim"], th
             factor=f"{settings['factor']:g}", target=human_number(settings["target"]))
 if not settings["scaled"]:
     caption += " " + t("ctx.suggested", target=human_number(settings["target"]))
-if settings["partial_rotary_factor"]:
+if settings["partial_rotary_factor"] and settings["rotary_dim"] < settings["head_dim"]:  # 1.0 rotates them all
     caption += " " + t("ctx.partial", dims=settings["rotary_dim"], head_dim=settings["head_dim"],
                        p=f"{settings['partial_rotary_factor']:g}")
 st.caption(caption)
@@ -99,7 +99,7 @@ v, seq_len = ext["view"], ext["seq_len"]
 pairs = len(v.kinds)
 if seq_len is not None:
     status.caption(t("ctx.ratio_caption", seq_len=human_number(seq_len), method=method))
-if target <= original:
+if v.length <= original:  # the length analysed: the target, or dynamic / LongRoPE's current length
     status.warning(t("ctx.not_longer"))
 elif beyond := context_extension.beyond_factor(method, int(original), int(target), float(factor)):
     status.warning(t("ctx.beyond", target=human_number(target), covered=human_number(beyond["covered"]),
@@ -148,8 +148,10 @@ def method_tab() -> None:
                                                             params=params, value=v.attention_factor)
     if attention_formula:
         st.latex(attention_formula)
-        st.caption(t("ctx.logit_scale", af=f"{v.attention_factor:.4f}",
-                     logit=f"{logit_scale(v.attention_factor):.4f}"))
+        rotated = 2 * pairs  # partial rotary: the attention factor scales cos and sin, the rotated dims only
+        key = "ctx.logit_scale" if rotated == int(head_dim) else "ctx.logit_scale_partial"
+        st.caption(t(key, af=f"{v.attention_factor:.4f}", logit=f"{logit_scale(v.attention_factor):.4f}",
+                     dims=rotated, head_dim=int(head_dim)))
     else:
         st.caption(t("ctx.attention_none", method=method))
     with st.expander(t("ctx.all_methods")):
@@ -217,7 +219,8 @@ def calculator_tab(head_dim: int, target: int) -> None:
 
 # 3. one section per tab; bound tabs are lazy: only the open one runs and is sent, and it is in the URL
 tabs = bound_tabs(view.TAB_KEY, [f"ctx.tab_{code}" for code in view.TAB_CODES])
-sections = (pairs_tab, method_tab, ratio_tab, turns_tab, decay_tab, lambda: calculator_tab(int(head_dim), int(target)))
+# the calculator's d is the rotated dimensions (a partial rotation turns 2 x pairs of the head_dim)
+sections = (pairs_tab, method_tab, ratio_tab, turns_tab, decay_tab, lambda: calculator_tab(2 * pairs, int(target)))
 for tab, render in zip(tabs, sections, strict=True):
     if tab.open:
         with tab:

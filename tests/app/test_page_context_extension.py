@@ -16,6 +16,7 @@ from streamlit.testing.v1 import AppTest
 
 from embedviz.app import context_view as view
 from embedviz.app.i18n import catalog
+from embedviz import context_extension
 from embedviz.context_extension import PHI3_MINI_128K
 from embedviz.params import PRESETS
 from tests.app import pagetest as pt
@@ -178,7 +179,7 @@ def test_preset_fills_the_settings_and_unscaled_ones_get_a_suggestion():
     pt.ok(at)
     # the YaRN paper's LLaMA 2 at 128K: factor 131072 / 4096 = 32
     assert at.number_input(key="ctx_factor").value == 32.0
-    assert any("ships without rope_scaling" in c.value for c in at.caption)
+    assert any("config scales no RoPE" in c.value for c in at.caption)
 
 
 # a pasted config gives the preset's numbers
@@ -467,3 +468,39 @@ def test_a_yarn_temperature_that_is_not_a_number_is_said_in_the_readers_language
     pt.ok(at, errors_allowed=True)
     assert at.error and all("mscale" in e.value and not pt.english_only(e.value) for e in at.error)
     assert pt.is_chinese(at.error[0].value) == (lang == "zh")
+
+
+_PARTIAL_YARN = {"head_dim": 128, "hidden_size": 4096, "num_attention_heads": 32, "num_hidden_layers": 2,
+                 "partial_rotary_factor": 0.5, "max_position_embeddings": 16_384, "rope_theta": 10_000.0,
+                 "rope_scaling": {"rope_type": "yarn", "factor": 4, "original_max_position_embeddings": 4_096}}
+
+
+def test_a_partial_rotation_scales_the_rotated_part_of_the_logits_and_sizes_theta_for_the_rotated_pairs():
+    """transformers multiplies cos and sin by the attention factor, and they touch the 64 rotated dimensions only;
+    the calculator's d is those 64 (the slowest of their pairs must turn at most once within the target)."""
+    at = _use_config(pt.page(PAGE).run(), _PARTIAL_YARN)
+    _open_tab(at, "method")
+    pt.ok(at)
+    assert any("The rotated 64 of the 128 dimensions of q and k" in c.value for c in at.caption)
+    _open_tab(at, "calc")
+    theta = float(pt.metric(at, "rope_theta ≥ (slowest pair only)").replace(",", ""))
+    assert theta == round(context_extension.theta_for_context(64, 16_384))
+    slowest = 2 * math.pi * theta ** ((64 - 2) / 64)  # the wavelength of pair 31 of 32 at this theta
+    assert slowest == pytest.approx(16_384, rel=1e-3)
+
+
+def test_a_partial_rotary_factor_of_one_is_not_called_partial():
+    at = _use_config(pt.page(PAGE).run(), {**_PARTIAL_YARN, "partial_rotary_factor": 1.0})
+    pt.ok(at)
+    assert not any("Only 128 of the 128" in c.value for c in at.caption)
+
+
+def test_dynamic_ntk_at_a_longer_current_length_is_not_told_there_is_nothing_to_extend():
+    """The analysis follows the current length (4 x the trained 4,096), not the target (the trained length)."""
+    at = pt.page(PAGE).run()
+    at.segmented_control(key="ctx_method").set_value("dynamic").run()
+    at.number_input(key="ctx_target").set_value(4_096).run()
+    at.select_slider(key="ctx_ratio").set_value(4.0).run()
+    pt.ok(at)
+    assert any("16,384 tokens" in c.value for c in at.caption)
+    assert not any("nothing to extend" in w.value for w in at.warning)

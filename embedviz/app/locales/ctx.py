@@ -49,8 +49,8 @@ STRINGS = {
               "扩到 {target} 个 token。",
     },
     "ctx.suggested": {
-        "en": "This model ships without rope_scaling, so the settings are a suggestion: YaRN to {target} tokens.",
-        "zh": "这个模型的配置里没有 rope_scaling，下面的设置只是一个建议：用 YaRN 扩到 {target} 个 token。",
+        "en": "This model's config scales no RoPE, so the settings are a suggestion: YaRN to {target} tokens.",
+        "zh": "这个模型的配置没有对 RoPE 做缩放，下面的设置只是一个建议：用 YaRN 扩到 {target} 个 token。",
     },
     "ctx.partial": {
         "en": "Only {dims} of the {head_dim} dimensions of a head rotate (partial_rotary_factor {p}).",
@@ -132,10 +132,10 @@ STRINGS = {
     "ctx.change_item": {"en": "{name} (was {was})", "zh": "{name}（原为 {was}）"},
     "ctx.reset": {"en": "Reset", "zh": "恢复"},
     "ctx.beyond": {
-        "en": "The target ({target}) is longer than trained length × factor = {covered}: the interpolated pairs "
+        "en": "The target ({target}) is longer than trained length × factor = {covered}: the slowest pairs "
               "still reach {times}× the largest angle training showed them. A model trained further on long documents "
               "does see those angles: Llama 3.1, whose factor 8 covers 64K, did so up to 128K.",
-        "zh": "目标长度（{target}）超过了训练长度 × 倍数 = {covered}：被插值的维度对仍会转到训练时最大角度的 {times} 倍。"
+        "zh": "目标长度（{target}）超过了训练长度 × 倍数 = {covered}：最慢的维度对仍会转到训练时最大角度的 {times} 倍。"
               "之后再在长文档上继续训练的模型会见到这些角度：Llama 3.1 的倍数 8 只覆盖 64K，它就是这样继续训练到 128K 的。",
     },
     "ctx.not_longer": {
@@ -154,10 +154,11 @@ STRINGS = {
     "ctx.m_linear": {
         "en": "**Position interpolation** (Chen et al. 2023; kaiokendev found it at the same time) squeezes the long "
               "context back into the trained window: position *m* is treated as *m/s*, which is the same as dividing "
-              "every frequency by *s*. No pair meets a new angle, but the fast pairs that tell neighbours apart are "
+              "every frequency by *s*. Up to *s* times the trained length no pair meets a new angle, but the fast "
+              "pairs that tell neighbours apart are "
               "slowed down too, so nearby tokens look more alike; a short fine-tune repairs most of it.",
         "zh": "**位置插值**（Chen 等 2023；kaiokendev 几乎同时独立提出）把长上下文等比压缩回训练窗口：位置 *m* 当作 *m/s* "
-              "来用，等价于把每个频率都除以 *s*。没有任何维度对会遇到新角度，但负责区分相邻 token 的快维度也被放慢了，"
+              "来用，等价于把每个频率都除以 *s*。在训练长度的 *s* 倍以内，没有任何维度对会遇到新角度，但负责区分相邻 token 的快维度也被放慢了，"
               "相邻 token 变得更难区分，需要少量微调来弥补。",
     },
     "ctx.m_dynamic_title": {"en": "Dynamic NTK scaling", "zh": "动态 NTK 缩放"},
@@ -255,6 +256,11 @@ STRINGS = {
     "ctx.logit_scale": {
         "en": "q and k are each multiplied by {af}, so every attention logit q·k is multiplied by {af}² = {logit}.",
         "zh": "q 和 k 各乘 {af}，所以每个注意力分数 q·k 都乘上 {af}² = {logit}。",
+    },
+    "ctx.logit_scale_partial": {  # partial rotary: transformers scales cos and sin, which touch the rotated dims only
+        "en": ("The rotated {dims} of the {head_dim} dimensions of q and k are each multiplied by {af}, so their part "
+               "of every attention logit q·k is multiplied by {af}² = {logit}; the part of the other dimensions is not."),
+        "zh": "q 和 k 的 {head_dim} 维中旋转的 {dims} 维各乘 {af}，所以注意力分数 q·k 中这部分乘上 {af}² = {logit}；其余维度那部分不变。",
     },
     "ctx.attention_none": {
         "en": "{method} leaves attention alone: attention_factor = 1.",
