@@ -180,13 +180,15 @@ STRINGS = {
         "en": ("**YaRN** (*Yet another RoPE extensioN*, Peng et al. 2023) treats pairs by how often they turned "
                "during training: more than β_fast turns (32 by default), keep them (they have seen every angle); "
                "fewer than β_slow (1 by default), interpolate them by the full factor; in between, blend along a "
-               "ramp. It also multiplies cos and sin, so q and k each, by attention_factor, by default 0.1 ln s + 1 "
+               "ramp (transformers rounds its ends to whole pairs and keeps them inside the head, so at an extreme θ "
+               "or β the split differs: the kept / blended / interpolated counts say how). It also multiplies cos and sin, so q and k each, by attention_factor, by default 0.1 ln s + 1 "
                "(the paper's √(1/t)): the attention logits q·k grow by its **square**, 1/t (Qwen3's s = 4: 1.1386² "
                "= 1.2965), which keeps attention from spreading too thin over the longer context. Qwen3 reaches "
                "128K this way (factor 4 over 32K), and the YaRN paper extended LLaMA 2 to 128K (factor 32 over 4K)."),
         "zh": ("**YaRN**（*Yet another RoPE extensioN*，Peng 等 2023）按维"
                "度对在训练中转过的圈数区别对待：转了超过 β_fast 圈（默认 32）的保持不变（所有角度都见过）；不"
-               "到 β_slow 圈（默认 1）的按完整倍数插值；介于两者之间的沿一段斜坡平滑过渡。它还把 cos 和 "
+               "到 β_slow 圈（默认 1）的按完整倍数插值；介于两者之间的沿一段斜坡平滑过渡（transformers 把斜坡两端取整到整对、"
+               "并限制在头内，所以 θ 或 β 取极端值时划分会不同：看保持 / 过渡 / 插值的计数）。它还把 cos 和 "
                "sin（也就是 q 和 k 各自）乘上 attention_factor，默认为 0.1 ln s + "
                "1（论文中的 √(1/t)）：注意力分数 q·k 因此放大为它的**平方**，即 1/t（Qwen3 的"
                " s = 4：1.1386² = 1.2965），防止注意力在更长的上下文里被摊得太薄。Qwen3 就是"
@@ -359,18 +361,19 @@ STRINGS = {
     },
     "ctx.notice": {
         "en": ("Position interpolation slows every pair by the full factor, the fast ones (left) too: no angle is "
-               "new, but in every pair the angle between neighbouring positions shrinks s times. YaRN and Llama 3 "
-               "keep the fast pairs instead: they already went round many times in training. The slow pairs, above "
-               "the trained line, are stretched by the full factor (dynamic NTK slows them by its own amount, which "
-               "grows with the length), and when the target is s times the trained length their turns within it "
-               "match their turns in training. The blended pairs between them are partly stretched too (YaRN on "
-               "Qwen3 × 4: 16 of 64 pairs), although they had turned at least once in training. Without scaling, "
-               "the pairs above the line are the ones that meet angles the model has never seen."),
+               "new, but in every pair the angle between neighbouring positions shrinks s times. With their default "
+               "parameters, YaRN and Llama 3 keep the fast pairs instead: they already went round many times in "
+               "training. The slow pairs, above the trained line, are stretched by the full factor, and when the "
+               "target is s times the trained length their turns within it match their turns in training (dynamic "
+               "NTK slows them by its own amount, which grows with the length, and LongRoPE by its per-pair "
+               "factors). The blended pairs between them are partly stretched too (YaRN on Qwen3 × 4: 16 of 64 "
+               "pairs), although they had turned at least once in training. Without scaling, the pairs above the "
+               "line are the ones that meet angles the model has never seen."),
         "zh": ("位置插值把每个维度对都按完整倍数放慢，左侧的快维度也不例外：没有新角度，但每个维度对里相邻位置之间的角度"
-               "都缩小为原来的 1/s。YaRN 和 Llama 3 则不动快维度：它们在训练中已经转过很多圈。慢维度，"
-               "也就是波长高于训练长度线的那些，按完整倍数拉伸（动态 NTK 按它自己的倍数放慢，长度越长放慢越多）；当"
-               "目标长度正好是训练长度的 s 倍时，拉伸之后它们在目标长度内转的圈数和训练时一致。两者之间的过渡维度也被"
-               "部分拉伸（YaRN 用在 Qwen3 × 4 上：64 对里有 16 对），尽管它们在训练中至少转过一圈"
-               "。不缩放的话，遇到新角度的正是训练长度线以上的那些维度对。"),
+               "都缩小为原来的 1/s。在默认参数下，YaRN 和 Llama 3 则不动快维度：它们在训练中已经转过很多圈。慢维度，"
+               "也就是波长高于训练长度线的那些，按完整倍数拉伸；当目标长度正好是训练长度的 s 倍时，拉伸之后它们在目标长度内"
+               "转的圈数和训练时一致（动态 NTK 按它自己的倍数放慢，长度越长放慢越多；LongRoPE 按它逐对的倍数）。两者之间"
+               "的过渡维度也被部分拉伸（YaRN 用在 Qwen3 × 4 上：64 对里有 16 对），尽管它们在训练中至少转过一圈。"
+               "不缩放的话，遇到新角度的正是训练长度线以上的那些维度对。"),
     },
 }
