@@ -142,13 +142,14 @@ colors = figs.setting_colors([s["name"] for s in settings], rope_layers.NOPE)
 labels = {}
 for s in settings:
     count = model["counts"][s["name"]]
+    count = t("mod.layer_count_one") if count == 1 else t("mod.layer_count", n=count)
     if s["nope"]:
         labels[s["name"]] = t("mod.nope_label" if s["attention"] else "mod.no_attention_label", name=s["name"],
-                              count=count)
+                              layers=count)
     else:
         labels[s["name"]] = t("mod.setting_label", name=s["name"], rope_type=s["rope_type"],
                               theta=human_number(s["theta"]), rotary=s["rotary_dim"], head_dim=s["head_dim"],
-                              count=count)
+                              layers=count)
 rope_settings = model["rope_settings"]
 
 # bound tabs run lazily: only the open tab runs and is sent; the open tab is in the URL

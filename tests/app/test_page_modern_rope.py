@@ -369,3 +369,12 @@ def test_a_proportional_rope_with_fewer_still_pairs_says_the_full_head_bound_is_
     assert "d = 64 (the whole head, every pair counted as turning)" in text
     at = run("theory", session={"mod_config": json.dumps(_proportional(0.75))}, mod_src="config.json")
     assert any("turns 24 of them" in c.value and "at most this" in c.value for c in at.caption)
+
+
+def test_a_setting_on_one_layer_says_1_layer():
+    config = {"num_hidden_layers": 2, "head_dim": 64, "max_position_embeddings": 4_096, "rope_theta": 1e4,
+              "layer_types": ["conv", "full_attention"]}
+    at = run("layers", session={"mod_config": json.dumps(config)}, mod_src="config.json")
+    ok(at)
+    names = [trace.get("name", "") for trace in json.loads(chart_json(at)[0])["data"]]
+    assert any(n.endswith("(1 layer)") for n in names) and not any("(1 layers)" in n for n in names)

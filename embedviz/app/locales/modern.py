@@ -40,14 +40,16 @@ STRINGS = {
         "zh": "这个模型的所有维度对都用同一个位置编号，和文本一样。{name} 把维度对分给时间、高度和宽度：在上方选择它即可看到分组。",
     },
     # layer strip
+    "mod.layer_count": {"en": "{n} layers", "zh": "{n} 层"},
+    "mod.layer_count_one": {"en": "1 layer", "zh": "1 层"},
     "mod.strip_title": {"en": "Which RoPE each layer uses ({layers} layers)", "zh": "每一层使用哪种 RoPE（共 {layers} 层）"},
     "mod.strip_x": {"en": "layer", "zh": "层"},
-    "mod.setting_label": {"en": "{name}: {rope_type}, theta {theta}, {rotary}/{head_dim} dims turn ({count} layers)",
-                          "zh": "{name}：{rope_type}，theta {theta}，{head_dim} 维中 {rotary} 维旋转（{count} 层）"},
-    "mod.nope_label": {"en": "{name}: no position encoding ({count} layers)",
-                       "zh": "{name}：没有位置编码（{count} 层）"},
-    "mod.no_attention_label": {"en": "{name}: no attention, so no RoPE ({count} layers)",
-                               "zh": "{name}：没有注意力，因此没有 RoPE（{count} 层）"},
+    "mod.setting_label": {"en": "{name}: {rope_type}, theta {theta}, {rotary}/{head_dim} dims turn ({layers})",
+                          "zh": "{name}：{rope_type}，theta {theta}，{head_dim} 维中 {rotary} 维旋转（{layers}）"},
+    "mod.nope_label": {"en": "{name}: no position encoding ({layers})",
+                       "zh": "{name}：没有位置编码（{layers}）"},
+    "mod.no_attention_label": {"en": "{name}: no attention, so no RoPE ({layers})",
+                               "zh": "{name}：没有注意力，因此没有 RoPE（{layers}）"},
     "mod.nope_text": {
         "en": ("A NoPE layer adds nothing about position to its queries and keys: apart from the temperature below, "
                "its attention scores are the same wherever the tokens sit. It still knows order through the causal "
@@ -90,8 +92,8 @@ STRINGS = {
     "mod.wave_y": {"en": "positions per full turn", "zh": "转一整圈所需的位置数"},
     "mod.scan_line": {"en": "L = {length} (the base bound below)", "zh": "L = {length}（下方底数下界所用）"},
     "mod.train_line": {"en": "trained length {length}", "zh": "训练长度 {length}"},
-    "mod.critical_note": {"en": "critical dimension {critical} of {head_dim} (Liu et al. 2023)",
-                          "zh": "临界维度 {critical} / {head_dim}（Liu 等，2023）"},
+    "mod.critical_note": {"en": "critical dimension {critical} of {head_dim} before any scaling (Liu et al. 2023)",
+                          "zh": "缩放之前的临界维度 {critical} / {head_dim}（Liu 等，2023）"},
     "mod.decay_title": {"en": "Long-range decay of each setting", "zh": "每种设置的远程衰减"},
     "mod.decay_x": {"en": "distance", "zh": "距离"},
     "mod.decay_y": {"en": "mean cos(distance · ωᵢ)", "zh": "平均 cos(距离 · ωᵢ)"},
