@@ -229,3 +229,16 @@ def test_a_figure_built_at_once_keeps_the_base_settings_and_adds_the_builders():
     assert fig.layout.xaxis.title.text == "x" and fig.layout.xaxis.type == "log"  # merged, not replaced
     assert fig.layout.height == 300 and fig.layout.margin.t == 9 and len(fig.data) == 1
     assert fig.layout.template.layout.font.family == figures.pio.templates[figures.TEMPLATE].layout.font.family
+
+
+def test_the_turns_chart_draws_a_pair_that_turns_a_millionth_of_a_time_where_it_is():
+    """At theta 1e10 a slow pair turns ~1e-7 times in training and ~4e-7 times unscaled: a fixed 1e-6 floor drew
+    both at 1e-6, one on the other, hiding that the second is an angle never seen. Only a frequency-0 pair (0 turns,
+    which a log axis cannot show) sits at the smallest count drawn."""
+    from embedviz.figures.context import turns_chart
+
+    fig = turns_chart({"training": np.array([10.0, 1.9e-7, 0.0]), "unscaled": np.array([40.0, 7.7e-7, 0.0])},
+                      title="t", x_title="x", y_title="y", one_turn_label="1")
+    training, unscaled = (list(map(float, trace.y)) for trace in fig.data[:2])
+    assert training[:2] == pytest.approx([10.0, 1.9e-7], rel=1e-6) and unscaled[:2] == pytest.approx([40.0, 7.7e-7], rel=1e-6)
+    assert training[2] == unscaled[2] == pytest.approx(1.9e-7, rel=1e-6)  # the 0 turns, at the smallest count drawn

@@ -84,8 +84,12 @@ def turns_chart(turns: Mapping[str, np.ndarray], *, title: str, x_title: str, y_
                 one_turn_label: str, dashes: Mapping[str, str] | None = None,
                 note: str | None = None) -> go.Figure:
     """Full turns per pair within a context (log y), one series per (frequencies, context); a line at one turn."""
-    floor = 1e-6  # a slow pair can turn 1e-5 times: clip the log axis there rather than at 1e-12
-    series = {name: np.maximum(np.asarray(values, dtype=np.float64), floor) for name, values in turns.items()}
+    series = {name: np.asarray(values, dtype=np.float64) for name, values in turns.items()}
+    # a log axis cannot show 0 turns (a pair at frequency 0): those sit at the smallest positive count; the
+    # others are drawn as they are, however few turns (at theta 1e10 a slow pair turns 1e-7 times)
+    positive = [v[v > 0].min() for v in series.values() if (v > 0).any()]
+    floor = min(positive, default=1.0)
+    series = {name: np.where(v > 0, v, floor) for name, v in series.items()}
     pairs = np.arange(len(next(iter(series.values()))))
     fig = line_chart(pairs, series, title=title, x_title=x_title, y_title=y_title, note=note, log_y=True,
                      markers=True, dashes=dashes, height=420)
