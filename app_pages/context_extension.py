@@ -154,6 +154,9 @@ def method_tab() -> None:
                      dims=rotated, head_dim=int(head_dim)))
     else:
         st.caption(t("ctx.attention_none", method=method))
+    if settings["mla"] and settings["mla"]["logit_factor"] != 1:
+        st.caption(t("ctx.mla_logits", logit=f"{settings['mla']['logit_factor']:.4f}",
+                     factor=f"{settings['mla']['factor']:g}"))
     with st.expander(t("ctx.all_methods")):
         st.markdown(t("ctx.about"))
 

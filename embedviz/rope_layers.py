@@ -288,7 +288,8 @@ def mla_softmax_scale(config: Mapping[str, Any]) -> dict[str, float] | None:
     """DeepSeek-V2/V3 (MLA): the attention's softmax scale, qk_head_dim^-0.5 times mscale^2 with
     mscale = 0.1 * mscale_all_dim * ln(factor) + 1 for a scaled RoPE, as transformers' DeepSeek attention sets it.
 
-    Returns {"qk_head_dim", "base", "mscale", "scale"}, or None for a config without ``qk_rope_head_dim``.
+    Returns {"qk_head_dim", "base", "mscale", "scale", "logit_factor" (mscale², what every logit is multiplied by),
+    "factor" (the YaRN factor read)}, or None for a config without ``qk_rope_head_dim``.
     (YaRN's own attention_factor is mscale / mscale_all_dim: 1 for DeepSeek-V3, whose both are 1.0.)
     """
     config = config_text_part(config)
@@ -304,7 +305,8 @@ def mla_softmax_scale(config: Mapping[str, Any]) -> dict[str, float] | None:
         mscale_all_dim = finite_float("mscale_all_dim", params["mscale_all_dim"])
         mscale = 1.0 if factor <= 1 else 0.1 * mscale_all_dim * math.log(factor) + 1.0
     base = qk_head_dim ** -0.5
-    return {"qk_head_dim": float(qk_head_dim), "base": base, "mscale": mscale, "scale": base * mscale * mscale}
+    return {"qk_head_dim": float(qk_head_dim), "base": base, "mscale": mscale, "scale": base * mscale * mscale,
+            "logit_factor": mscale * mscale, "factor": float(params.get("factor") or 1.0)}
 
 
 # the published configs the page offers (copies of tests/fixtures/configs/, a test keeps them identical)

@@ -12,7 +12,7 @@ from typing import Any
 
 import streamlit as st
 
-from embedviz import context_extension, rope_config
+from embedviz import context_extension, rope_config, rope_layers
 from embedviz.params import PRESETS
 
 CONFIG = "config.json"  # the source option that reads a pasted / uploaded config (a language-neutral URL label)
@@ -118,7 +118,8 @@ def _settings(source: str, config_text: str) -> dict[str, Any]:
         raise ValueError(f"source ({source!r}) must be one of {', '.join(SOURCES)}")
     settings = context_extension.extension_settings(config)
     _check_ranges(settings)
-    return settings
+    # DeepSeek (MLA) scales its logits in the attention, not through attention_factor: the method tab says so
+    return {**settings, "mla": rope_layers.mla_softmax_scale(config)}
 
 
 @st.cache_data(max_entries=16, show_spinner=False)

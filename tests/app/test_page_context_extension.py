@@ -504,3 +504,19 @@ def test_dynamic_ntk_at_a_longer_current_length_is_not_told_there_is_nothing_to_
     pt.ok(at)
     assert any("16,384 tokens" in c.value for c in at.caption)
     assert not any("nothing to extend" in w.value for w in at.warning)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_deepseeks_logits_are_said_to_grow_by_its_own_softmax_scale(lang):
+    """DeepSeek-V3: mscale = mscale_all_dim = 1, so attention_factor is 1 and "every logit × 1.0000" told half the
+    story; its attention multiplies the softmax scale by mscale² (transformers' DeepseekV3Attention)."""
+    from tests.conftest import require_oracle
+    from tests.test_rope_layers import hf_text_config, load
+
+    deepseek = require_oracle("transformers.models.deepseek_v3.modeling_deepseek_v3")
+    config = load("deepseek-v3.json")
+    logit = deepseek.yarn_apply_mscale(hf_text_config(config).rope_parameters, 1.0)  # the base scale 1: mscale²
+    at = _open_tab(_use_config(pt.page(PAGE, lang=lang).run(), config), "method")
+    pt.ok(at)
+    assert any(f"{logit:.4f}" in c.value and "40" in c.value and "MLA" in c.value for c in at.caption)
+    assert logit == pytest.approx((0.1 * math.log(40) + 1) ** 2)  # 1.8739: the paper's mscale, squared

@@ -264,6 +264,13 @@ STRINGS = {
                "of every attention logit q·k is multiplied by {af}² = {logit}; the part of the other dimensions is not."),
         "zh": "q 和 k 的 {head_dim} 维中旋转的 {dims} 维各乘 {af}，所以注意力分数 q·k 中这部分乘上 {af}² = {logit}；其余维度那部分不变。",
     },
+    "ctx.mla_logits": {  # DeepSeek-V2/V3: the attention multiplies its softmax scale by mscale(s, mscale_all_dim)²
+        "en": ("This config is DeepSeek's (MLA): besides attention_factor, its attention multiplies the softmax scale "
+               "by (0.1·mscale_all_dim·ln s + 1)² = {logit} at the config's factor {factor}, so its logits grow by "
+               "that."),
+        "zh": ("这是 DeepSeek 的配置（MLA）：除了 attention_factor，它的注意力还把 softmax 缩放系数乘上 "
+               "(0.1·mscale_all_dim·ln s + 1)²，在配置的倍数 {factor} 下为 {logit}，注意力分数也就放大这么多。"),
+    },
     "ctx.attention_none": {
         "en": "{method} leaves attention alone: attention_factor = 1.",
         "zh": "{method} 不改变注意力：attention_factor = 1。",
