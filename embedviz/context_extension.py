@@ -44,6 +44,7 @@ METHOD_DEFAULTS: dict[str, dict[str, float | bool]] = {
     "longrope": {"attention_factor": 0.0},
 }
 UNSCALED_TARGET = 131_072  # 128K: where text 003's examples go (YaRN: LLaMA to 128K; Qwen3 32K -> 128K)
+SUGGESTED_MAX_FACTOR = 32  # a suggestion for an unscaled model stretches at most this much (YaRN's LLaMA 2: 4K x 32)
 
 # microsoft/Phi-3-mini-128k-instruct's config.json, the RoPE fields as published (the factor lists are its float32
 # values written out in full). The one copy: the page's example config and the tests' LongRoPE input both read it.
@@ -139,7 +140,7 @@ def extension_settings(config: Mapping[str, Any], *, layer_type: str | None = No
                          "here are linear, dynamic, yarn, longrope, llama3")
     original = out["original_max_position_embeddings"]
     if rope_type == "default":
-        target = UNSCALED_TARGET if original < UNSCALED_TARGET else 4 * original
+        target = min(UNSCALED_TARGET, SUGGESTED_MAX_FACTOR * original) if original < UNSCALED_TARGET else 4 * original
         method, factor = "yarn", target / original
     else:
         method, factor = rope_type, float(scaling["factor"])

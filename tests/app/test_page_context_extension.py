@@ -520,3 +520,14 @@ def test_deepseeks_logits_are_said_to_grow_by_its_own_softmax_scale(lang):
     pt.ok(at)
     assert any(f"{logit:.4f}" in c.value and "40" in c.value and "MLA" in c.value for c in at.caption)
     assert logit == pytest.approx((0.1 * math.log(40) + 1) ** 2)  # 1.8739: the paper's mscale, squared
+
+
+def test_an_unscaled_model_with_a_short_window_gets_a_suggestion_the_page_can_show():
+    """max_position_embeddings 64 with no scaling: 128K would be a factor of 2,048, past the factor slider, and the
+    page refused its own suggestion ("factor (2048) is outside what this page can show"). It suggests YaRN x32."""
+    config = {"head_dim": 64, "hidden_size": 512, "num_attention_heads": 8, "num_hidden_layers": 2,
+              "max_position_embeddings": 64, "rope_theta": 10_000.0}
+    at = _use_config(pt.page(PAGE).run(), config)
+    pt.ok(at)
+    assert any("YaRN to 2,048 tokens" in c.value for c in at.caption)
+    assert at.number_input(key="ctx_factor").value == 32
