@@ -99,7 +99,7 @@ v, seq_len = ext["view"], ext["seq_len"]
 pairs = len(v.kinds)
 if seq_len is not None:
     status.caption(t("ctx.ratio_caption", seq_len=human_number(seq_len), method=method))
-if v.length <= original:  # the length analysed: the target, or dynamic / LongRoPE's current length
+if target <= original and v.length <= original:  # neither the target nor dynamic / LongRoPE's current length
     status.warning(t("ctx.not_longer"))
 elif beyond := context_extension.beyond_factor(method, int(original), int(target), float(factor)):
     status.warning(t("ctx.beyond", target=human_number(target), covered=human_number(beyond["covered"]),
@@ -148,10 +148,13 @@ def method_tab() -> None:
                                                             params=params, value=v.attention_factor)
     if attention_formula:
         st.latex(attention_formula)
-        rotated = 2 * pairs  # partial rotary: the attention factor scales cos and sin, the rotated dims only
-        key = "ctx.logit_scale" if rotated == int(head_dim) else "ctx.logit_scale_partial"
+        # the attention factor scales cos and sin, so the rotated dims only: part of q.k under a partial rotation,
+        # and under DeepSeek's MLA, whose q.k also spans qk_nope_head_dim dims that never rotate
+        rotated = 2 * pairs
+        qk_dims = int(settings["mla"]["qk_head_dim"]) if settings["mla"] else int(head_dim)
+        key = "ctx.logit_scale" if rotated == qk_dims else "ctx.logit_scale_partial"
         st.caption(t(key, af=f"{v.attention_factor:.4f}", logit=f"{logit_scale(v.attention_factor):.4f}",
-                     dims=rotated, head_dim=int(head_dim)))
+                     dims=rotated, head_dim=qk_dims))
     else:
         st.caption(t("ctx.attention_none", method=method))
     if settings["mla"] and settings["mla"]["logit_factor"] != 1:
@@ -194,11 +197,16 @@ def decay_tab() -> None:
 
 @st.fragment
 def calculator_tab(head_dim: int, target: int) -> None:
-    """The other road, pre-train with a larger theta. Its k slider reruns this tab only (a fragment)."""
+    """The other road, pre-train with a larger theta. Its k slider reruns this tab only (a fragment).
+    ``head_dim``: the d of the bound, the dimensions that rotate."""
     st.subheader(t("ctx.calc_header"))
-    st.markdown(t("ctx.calc_intro"))
+    st.markdown(t("ctx.calc_intro", d=head_dim))
     k = st.slider(t("ctx.calc_k"), 1, 32, 1, key="ctx_k", bind=BIND)
-    calc = view.calculator(head_dim, target, int(k))
+    try:
+        calc = view.calculator(head_dim, target, int(k))
+    except ValueError as error:  # a partial rotation of a small head: 2 rotated dimensions, one pair
+        show_error(error)
+        return
     st.latex(context_extension.theta_for_context_latex(head_dim, target, calc["k"], calc["theta"]))
     if calc["clamped"]:
         st.caption(t("ctx.calc_clamped", head_dim=head_dim, pairs=head_dim // 2, k=calc["k"]))

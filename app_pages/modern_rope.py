@@ -14,8 +14,11 @@ from embedviz.figures import layers as figs
 
 
 def all_nope(model: dict) -> None:
-    """Every layer NoPE: why a tab is empty, and where the model's sense of order comes from."""
-    st.info(t("mod.all_nope_temp" if model["temperature"] else "mod.all_nope"))
+    """No layer turns a pair: why a tab is empty, and (every layer NoPE) where the model's sense of order comes from."""
+    if any(not s.get("attention", True) for s in model["settings"]):  # conv / linear-attention layers are not NoPE ones
+        st.info(t("mod.no_rope"))
+    else:
+        st.info(t("mod.all_nope_temp" if model["temperature"] else "mod.all_nope"))
 
 
 def layers_tab(model: dict, labels: dict, colors: dict) -> None:

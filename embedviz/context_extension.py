@@ -116,8 +116,9 @@ def extension_settings(config: Mapping[str, Any], *, layer_type: str | None = No
     "long_factor", "partial_rotary_factor", "rotary_dim", "scaled"}``:
     - a scaled config keeps its method, factor and trained length (``original``); ``target`` is the longest context
       it claims: max(max_position_embeddings, original * factor) (the Qwen3 card keeps 40,960 beside factor 4);
-    - an unscaled one (``scaled`` False) gets a suggestion: YaRN from max_position_embeddings to 131,072 tokens
-      (4 x the trained length when it already has that many), as the YaRN paper took LLaMA 2 from 4K to 128K;
+    - an unscaled one (``scaled`` False) gets a suggestion: YaRN from max_position_embeddings to 131,072 tokens,
+      at most x :data:`SUGGESTED_MAX_FACTOR` (4 x the trained length when it already has 131,072), as the YaRN
+      paper took LLaMA 2 from 4K to 128K;
     - ``params`` holds every method's numbers (:data:`METHOD_DEFAULTS`), the config's own where it sets them;
     - LongRoPE's ``short_factor`` / ``long_factor`` are tuples, or None when absent (or malformed, off longrope).
     A per-layer ``rope_parameters`` (Gemma 3) is read for ``layer_type``, "full_attention" when not given.

@@ -297,7 +297,7 @@ def mla_softmax_scale(config: Mapping[str, Any]) -> dict[str, float] | None:
         return None
     nope_dim = positive_int("qk_nope_head_dim", config["qk_nope_head_dim"]) if config.get("qk_nope_head_dim") else 0
     qk_head_dim = nope_dim + positive_int("qk_rope_head_dim", config["qk_rope_head_dim"])  # q.k spans both parts
-    params = from_config(config)["scaling"]  # as transformers standardizes it: a YaRN factor left out is inferred
+    params = from_config(config)["scaling"] or {}  # as transformers reads it: a YaRN factor left out is inferred
     mscale = 1.0
     rope_type = params.get("rope_type", params.get("type", "default"))
     if rope_type != "default" and params.get("mscale_all_dim"):

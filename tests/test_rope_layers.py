@@ -255,6 +255,16 @@ def test_deepseek_softmax_scale_without_a_factor_takes_the_factor_the_frequencie
     del config["rope_scaling"]["factor"]
     assert mla_softmax_scale(config)["scale"] == pytest.approx(reference, rel=1e-12)
 
+
+def test_deepseek_without_rope_scaling_has_the_plain_softmax_scale():
+    """An MLA model with a plain RoPE (Moonlight: rope_scaling null): 1/sqrt(192), no mscale, as transformers."""
+    deepseek = require_oracle("transformers.models.deepseek_v3.modeling_deepseek_v3")
+    config = {**load("deepseek-v3.json"), "rope_scaling": None}
+    attention = deepseek.DeepseekV3Attention(hf_text_config(config), layer_idx=0)
+    mla = mla_softmax_scale(config)
+    assert mla["scale"] == pytest.approx(attention.scaling, rel=1e-12) and mla["logit_factor"] == 1.0
+
+
 # what is not understood says so
 
 
@@ -335,7 +345,8 @@ def test_layers_without_attention_turn_nothing(kind):
     assert plan.counts() == {kind: 4, "full_attention": 2}
     still, rope = plan.settings
     assert still.inv_freq is None and still.rotary_dim == 0 and rope.rotary_dim == 64
-    np.testing.assert_allclose(rope.inv_freq, 1e6 ** (-np.arange(0, 64, 2) / 64), rtol=1e-12)
+    attention_only = layer_plan({**config, "layer_types": ["full_attention"] * 6})  # read as any plain config
+    np.testing.assert_array_equal(rope.inv_freq, attention_only.settings[0].inv_freq)
     assert plan.distinct_ropes() == 1
 
 

@@ -27,6 +27,7 @@ PATTERNS: tuple[tuple[re.Pattern, str], ...] = tuple(
         (_NV + r"must be an integer, got (?P<kind>\S+)$", "err.integer"),
         (_NV + r"must be an integer in (?P<low>\S+)\.\.(?P<high>\S+)$", "err.integer_range"),
         (_NV + r"must be in (?P<low>\S+)\.\.(?P<high>\S+)$", "err.range"),
+        (_NV + r"must be >= (?P<limit>\S+): with one pair, theta does not change its frequency$", "err.one_pair"),
         (_NV + r"must be >= (?P<limit>\S+)$", "err.at_least"),
         (_NV + r"must be <= (?P<limit>\S+)$", "err.at_most"),
         (_NV + r"must be > (?P<limit>\S+)$", "err.above"),

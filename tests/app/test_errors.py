@@ -70,6 +70,7 @@ def _message(call) -> str:
 CALLS = {
     "err.integer": lambda: _validate.positive_int("d_model", 2.5),
     "err.at_least": lambda: _validate.positive_int("d_model", 0),
+    "err.one_pair": lambda: context_extension.theta_for_context(2, 4_096),
     "err.above": lambda: rope.inverse_frequencies(8, 0.5),
     "err.finite": lambda: rope.inverse_frequencies(8, float("nan")),
     "err.even": lambda: rope.inverse_frequencies(7),

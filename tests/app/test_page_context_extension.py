@@ -321,7 +321,7 @@ def test_calculator_against_the_formula_and_real_models():
     assert pt.metric(at, "rope_theta ≥ (k = 8)") == f"{round((131072 / (2 * math.pi)) ** (128 / 112)):,}"
     at.slider(key="ctx_hd").set_value(8).run()  # 4 pairs: k is at most 3
     pt.ok(at)
-    assert any("head_dim 8 has only 4 pairs, so k is 3" in c.value for c in at.caption)
+    assert any("d = 8 has only 4 pairs, so k is 3" in c.value for c in at.caption)
 
 
 WIDGET_EXTREMES = [
@@ -531,3 +531,33 @@ def test_an_unscaled_model_with_a_short_window_gets_a_suggestion_the_page_can_sh
     pt.ok(at)
     assert any("YaRN to 2,048 tokens" in c.value for c in at.caption)
     assert at.number_input(key="ctx_factor").value == 32
+
+
+def test_the_calculator_of_a_head_with_one_rotating_pair_says_why_it_cannot_size_theta():
+    """head_dim 8 at partial 0.25: 2 dimensions rotate, one pair, too few for the bound (was a traceback)."""
+    at = _use_config(pt.page(PAGE, lang="zh").run(), {**_PARTIAL_YARN, "head_dim": 8, "partial_rotary_factor": 0.25})
+    _open_tab(at, "calc")
+    pt.ok(at, errors_allowed=True)
+    assert len(at.error) == 1 and not pt.english_only(at.error[0].value) and pt.is_chinese(at.error[0].value)
+
+
+def test_longrope_at_its_short_length_with_a_long_target_is_not_told_there_is_nothing_to_extend():
+    """Phi-3's target is 131,072 against 4,096 trained; at a current length of 1x LongRoPE uses its short factors,
+    and the target is still longer than the trained length."""
+    at = _use_config(pt.page(PAGE).run(), PHI3_MINI_128K)
+    at.select_slider(key="ctx_ratio").set_value(1.0).run()
+    pt.ok(at)
+    assert at.number_input(key="ctx_target").value == 131_072
+    assert not any("nothing to extend" in w.value for w in at.warning)
+
+
+def test_deepseeks_attention_factor_is_said_to_scale_its_64_rotated_of_192_dimensions():
+    """MLA: q.k spans qk_nope_head_dim 128 + qk_rope_head_dim 64; cos and sin, which attention_factor scales,
+    touch the 64 only (here mscale 2 over mscale_all_dim 1, so attention_factor is not 1)."""
+    from tests.test_rope_layers import load
+
+    config = load("deepseek-v3.json")
+    config["rope_scaling"] = {**config["rope_scaling"], "mscale": 2.0}
+    at = _open_tab(_use_config(pt.page(PAGE).run(), config), "method")
+    pt.ok(at)
+    assert any("The rotated 64 of the 192 dimensions of q and k" in c.value for c in at.caption)

@@ -337,17 +337,18 @@ STRINGS = {
         "en": "The other way to reach a long context is to pre-train with a large base θ. The slowest pairs turn "
               "L·θ^(−(d−2k)/d)/(2π) times in L tokens; asking the *k* slowest pairs to stay below one full turn "
               "(no repeated angle, so they tell far-apart positions apart) gives a lower bound on θ for the target "
-              "length and head_dim above.",
+              "length above and d, the dimensions that rotate ({d}: the whole head_dim, or its rotated part under a "
+              "partial rotation).",
         "zh": "另一条通往长上下文的路，是预训练时就用大的基底 θ。最慢的维度对在 L 个 token 内转 L·θ^(−(d−2k)/d)/(2π) 圈；"
-              "要求最慢的 *k* 对都转不满一圈（角度不重复，才能区分相隔很远的位置），就得到上面目标长度和 head_dim 下 θ 的"
-              "下限。",
+              "要求最慢的 *k* 对都转不满一圈（角度不重复，才能区分相隔很远的位置），就得到上面目标长度和 d 下 θ 的下限；"
+              "d 是旋转的维度数（{d}：整个 head_dim，部分旋转时是其中旋转的部分）。",
     },
     "ctx.calc_k": {"en": "k: slowest pairs kept below one full turn", "zh": "k：最慢的几对要保持在一圈以内"},
     "ctx.calc_theta": {"en": "rope_theta ≥ (k = {k})", "zh": "rope_theta ≥（k = {k}）"},
     "ctx.calc_one": {"en": "rope_theta ≥ (slowest pair only)", "zh": "rope_theta ≥（只看最慢的一对）"},
     "ctx.calc_clamped": {
-        "en": "head_dim {head_dim} has only {pairs} pairs, so k is {k}.",
-        "zh": "head_dim {head_dim} 只有 {pairs} 个维度对，所以 k 取 {k}。",
+        "en": "d = {head_dim} has only {pairs} pairs, so k is {k}.",
+        "zh": "d = {head_dim} 只有 {pairs} 个维度对，所以 k 取 {k}。",
     },
     "ctx.col_model": {"en": "model", "zh": "模型"},
     "ctx.col_trained": {"en": "pre-training length", "zh": "预训练长度"},

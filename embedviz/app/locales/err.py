@@ -8,6 +8,8 @@ STRINGS = {
                           "zh": "{name}（{value}）必须是 {low}..{high} 之间的整数"},
     "err.range": {"en": "{name} ({value}) must be in {low}..{high}", "zh": "{name}（{value}）必须在 {low}..{high} 之间"},
     "err.at_least": {"en": "{name} ({value}) must be >= {limit}", "zh": "{name}（{value}）必须 ≥ {limit}"},
+    "err.one_pair": {"en": "{name} ({value}) must be >= {limit}: with one pair, theta does not change its frequency",
+                     "zh": "{name}（{value}）必须 ≥ {limit}：只有一个维度对时，theta 不改变它的频率"},
     "err.at_most": {"en": "{name} ({value}) must be <= {limit}", "zh": "{name}（{value}）必须 ≤ {limit}"},
     "err.above": {"en": "{name} ({value}) must be > {limit}", "zh": "{name}（{value}）必须 > {limit}"},
     "err.huge_at_most": {"en": "{name} (an integer of about {digits} digits) must be <= {limit}",

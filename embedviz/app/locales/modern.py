@@ -48,8 +48,13 @@ STRINGS = {
                           "zh": "{name}：{rope_type}，theta {theta}，{head_dim} 维中 {rotary} 维旋转（{layers}）"},
     "mod.nope_label": {"en": "{name}: no position encoding ({layers})",
                        "zh": "{name}：没有位置编码（{layers}）"},
-    "mod.no_attention_label": {"en": "{name}: no attention, so no RoPE ({layers})",
-                               "zh": "{name}：没有注意力，因此没有 RoPE（{layers}）"},
+    "mod.no_attention_label": {"en": "{name}: no attention scores to rotate, so no RoPE ({layers})",
+                               "zh": "{name}：没有要旋转的注意力分数，因此没有 RoPE（{layers}）"},
+    "mod.no_rope": {  # no layer turns a pair, and some layers have no attention at all (conv, linear attention)
+        "en": ("No layer of this model uses RoPE: its attention layers, if any, are NoPE, and its other layers have "
+               "no attention scores to rotate. There are no wavelengths, decay, head layout or bounds to draw."),
+        "zh": "这个模型没有任何一层使用 RoPE：它的注意力层（如果有）都是 NoPE，其他层没有要旋转的注意力分数。所以没有波长、衰减、头内布局或上下界可画。",
+    },
     "mod.nope_text": {
         "en": ("A NoPE layer adds nothing about position to its queries and keys: apart from the temperature below, "
                "its attention scores are the same wherever the tokens sit. It still knows order through the causal "
