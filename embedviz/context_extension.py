@@ -43,8 +43,7 @@ METHOD_DEFAULTS: dict[str, dict[str, float | bool]] = {
     "llama3": {"low_freq_factor": 1.0, "high_freq_factor": 4.0},
     "longrope": {"attention_factor": 0.0},
 }
-UNSCALED_TARGET = 131_072  # 128K: where text 003's examples go (YaRN: LLaMA to 128K; Qwen3 32K -> 128K)
-SUGGESTED_MAX_FACTOR = 32  # a suggestion for an unscaled model stretches at most this much (YaRN's LLaMA 2: 4K x 32)
+UNSCALED_TARGET, SUGGESTED_MAX_FACTOR = 131_072, 32  # 128K (YaRN: LLaMA 4K x 32 -> 128K; Qwen3 32K -> 128K)
 
 # microsoft/Phi-3-mini-128k-instruct's config.json, the RoPE fields as published (the factor lists are its float32
 # values written out in full). The one copy: the page's example config and the tests' LongRoPE input both read it.
@@ -116,9 +115,8 @@ def extension_settings(config: Mapping[str, Any], *, layer_type: str | None = No
     "long_factor", "partial_rotary_factor", "rotary_dim", "scaled"}``:
     - a scaled config keeps its method, factor and trained length (``original``); ``target`` is the longest context
       it claims: max(max_position_embeddings, original * factor) (the Qwen3 card keeps 40,960 beside factor 4);
-    - an unscaled one (``scaled`` False) gets a suggestion: YaRN from max_position_embeddings to 131,072 tokens,
-      at most x :data:`SUGGESTED_MAX_FACTOR` (4 x the trained length when it already has 131,072), as the YaRN
-      paper took LLaMA 2 from 4K to 128K;
+    - an unscaled one (``scaled`` False) gets a suggestion: YaRN to 131,072 tokens, at most x 32 (4 x the trained
+      length when it already has 131,072), as the YaRN paper took LLaMA 2 from 4K to 128K;
     - ``params`` holds every method's numbers (:data:`METHOD_DEFAULTS`), the config's own where it sets them;
     - LongRoPE's ``short_factor`` / ``long_factor`` are tuples, or None when absent (or malformed, off longrope).
     A per-layer ``rope_parameters`` (Gemma 3) is read for ``layer_type``, "full_attention" when not given.
