@@ -97,6 +97,7 @@ except ValueError as error:
     st.stop()
 v, seq_len = ext["view"], ext["seq_len"]
 pairs = len(v.kinds)
+rotated = 2 * pairs  # the dimensions that turn: head_dim, or its rotated part under a partial rotation
 if seq_len is not None:
     status.caption(t("ctx.ratio_caption", seq_len=human_number(seq_len), method=method))
 if target <= original and v.length <= original:  # neither the target nor dynamic / LongRoPE's current length
@@ -150,7 +151,6 @@ def method_tab() -> None:
         st.latex(attention_formula)
         # the attention factor scales cos and sin, so the rotated dims only: part of q.k under a partial rotation,
         # and under DeepSeek's MLA, whose q.k also spans qk_nope_head_dim dims that never rotate
-        rotated = 2 * pairs
         qk_dims = int(settings["mla"]["qk_head_dim"]) if settings["mla"] else int(head_dim)
         key = "ctx.logit_scale" if rotated == qk_dims else "ctx.logit_scale_partial"
         st.caption(t(key, af=f"{v.attention_factor:.4f}", logit=f"{logit_scale(v.attention_factor):.4f}",
@@ -230,8 +230,7 @@ def calculator_tab(head_dim: int, target: int) -> None:
 
 # 3. one section per tab; bound tabs are lazy: only the open one runs and is sent, and it is in the URL
 tabs = bound_tabs(view.TAB_KEY, [f"ctx.tab_{code}" for code in view.TAB_CODES])
-# the calculator's d is the rotated dimensions (a partial rotation turns 2 x pairs of the head_dim)
-sections = (pairs_tab, method_tab, ratio_tab, turns_tab, decay_tab, lambda: calculator_tab(2 * pairs, int(target)))
+sections = (pairs_tab, method_tab, ratio_tab, turns_tab, decay_tab, lambda: calculator_tab(rotated, int(target)))
 for tab, render in zip(tabs, sections, strict=True):
     if tab.open:
         with tab:

@@ -65,17 +65,16 @@ def mrope_tab(model: dict) -> None:
 
 
 @st.fragment
-def scan_section(rope_settings: list, colors: dict, dim: int, turning: int, theta: float, train: int,
-                 critical: int) -> None:
+def scan_section(rope_settings: list, colors: dict, dim: int, theory: dict, theta: float, train: int) -> None:
     """The scan-length slider reruns this fragment only: the wavelengths with L marked, and the base bound.
-    ``turning`` < ``dim``: proportional RoPE, whose still pairs each add 1 to the sum the bound is about."""
+    ``theory``'s still pairs (proportional RoPE) each add 1 to the sum the bound is about."""
     theory_length = st.select_slider(t("mod.scan_length"), view.SCAN_LENGTHS, value=1_024, key="mod_len", bind=BIND)
     plot(figs.wavelength_curves, {s["name"]: s["wavelengths"] for s in rope_settings}, colors,
          title=t("mod.wave_title"), x_title=t("mod.wave_x"), y_title=t("mod.wave_y"),
          lines=[(train, t("mod.train_line", length=human_number(train))),
                 (theory_length, t("mod.scan_line", length=human_number(theory_length)))],
-         note=t("mod.critical_note", critical=critical, head_dim=dim), key="mod_wave")
-    still_pairs, turning_pairs = (dim - turning) // 2, turning // 2
+         note=t("mod.critical_note", critical=theory["critical"], head_dim=dim), key="mod_wave")
+    still_pairs, turning_pairs = theory["still_pairs"], theory["turning_pairs"]
     if still_pairs and still_pairs >= turning_pairs:  # the head tab's argument: no base can fail
         st.markdown(t("mod.base_bound_any", still=still_pairs, pairs=dim // 2, turning=turning_pairs,
                       theta=human_number(theta)))
@@ -110,9 +109,9 @@ def theory_tab(model: dict, rope_settings: list, colors: dict) -> None:
     critical = "mod.critical" if theory["critical"] < turning else "mod.critical_all"  # every turning pair turns
     text = t(critical, head_dim=dim, theta=human_number(first["theta"]), train=human_number(train),
              critical=theory["critical"], rest=turning - theory["critical"], turning=turning)
-    still = t("mod.critical_still", still=dim - turning, still_pairs=(dim - turning) // 2, pairs=dim // 2)
-    st.markdown(f"{text} {still}" if turning < dim else text)
-    scan_section(rope_settings, colors, dim, turning, first["theta"], train, theory["critical"])
+    still = t("mod.critical_still", still=dim - turning, still_pairs=theory["still_pairs"], pairs=dim // 2)
+    st.markdown(f"{text} {still}" if theory["still_pairs"] else text)
+    scan_section(rope_settings, colors, dim, theory, first["theta"], train)
     plot(figs.two_curves, theory["s"], (t("mod.pi_interp"), theory["interpolation"]),
          (t("mod.pi_extrap"), theory["extrapolation"]), title=t("mod.pi_title"), x_title=t("mod.pi_x"),
          y_title=t("mod.pi_y"), log_y=True, key="mod_pi")

@@ -212,12 +212,16 @@ def base_bound_summary(head_dim: int, scan_length: int, *, rel_step: float = 1e-
 
 
 def training_theory(head_dim: int, theta: float, train_length: int, *, turning: int | None = None) -> dict:
-    """The critical dimension (``turning``: see :func:`critical_dimension`) and the PI bounds over s in
-    [0, 2 * train_length] (1,500 points) with their ratio."""
+    """The critical dimension (``turning``: see :func:`critical_dimension`), the turning and still pairs, and the PI
+    bounds over s in [0, 2 * train_length] (1,500 points) with their ratio."""
     s = np.linspace(0, 2 * positive_int("train_length", train_length), 1_500)
     interpolation = float(interpolation_bound(head_dim, theta, [0.5])[0])
+    pairs = head_dim // 2
+    turning_pairs = pairs if turning is None else positive_int("turning", turning, minimum=0, maximum=head_dim) // 2
     return {
         "critical": critical_dimension(head_dim, theta, train_length, turning=turning),
+        # proportional RoPE: the pairs with a frequency, and the still ones (each adds cos 0 = 1 to sum_i cos(m w_i))
+        "turning_pairs": turning_pairs, "still_pairs": pairs - turning_pairs,
         "s": s,
         "interpolation": np.full(s.shape, interpolation),
         "extrapolation": extrapolation_bound(head_dim, theta, s),
