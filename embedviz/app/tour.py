@@ -18,6 +18,7 @@ from typing import Any
 import streamlit as st
 
 from embedviz import tours
+from embedviz.app import classroom_view
 from embedviz.app.i18n import current_language, t
 from embedviz.app.widgets import BIND, IMAGE_KEY, PRESENT_KEY, show_error
 
@@ -81,6 +82,7 @@ def sidebar_controls() -> None:
         st.toggle(t("tour.present"), key=PRESENT_KEY, help=t("tour.present_help"), bind=BIND)
         st.segmented_control(t("tour.image"), ("png", "svg"), default="png", key=IMAGE_KEY, required=True,
                              format_func=lambda f: t(f"tour.image_{f}"), help=t("tour.image_help"), bind=BIND)
+        classroom_view.controls()  # start, join or leave a class (embedviz/app/classroom_view.py)
     if presenting():
         st.html(PRESENT_CSS)
 
@@ -128,6 +130,7 @@ def answer(lesson: str, number: int) -> tuple[str, dict]:
 def _answered(lesson: str, number: int, key: str, codes: dict[str, str]) -> None:
     """Callback of a question: keep the chosen option's code (it outlives the language switch), show the page."""
     st.session_state.setdefault(ANSWERS, {})[(lesson, number)] = codes.get(st.session_state[key])
+    classroom_view.send(lesson, number, codes.get(st.session_state[key]))  # in a class: the teacher counts it
     _reapply()
 
 
@@ -143,6 +146,9 @@ def _question(lesson: str, number: int, question: tours.Question) -> bool:
     key = question_key(lesson, number)
     st.radio(t(f"tour.q.{question.id}"), list(labels), index=question.options.index(picked) if picked else None,
              key=key, on_change=_answered, args=(lesson, number, key, labels), horizontal=True)
+    in_class = classroom_view.gate(lesson, number, labels, picked, lambda: _answer_text(lesson, number, question))
+    if in_class is not None:
+        return in_class
     if picked is None:
         if (lesson, number) in st.session_state.get(REVEALED, set()):
             return True
@@ -159,13 +165,20 @@ def _question(lesson: str, number: int, question: tours.Question) -> bool:
     return True
 
 
+def _answer_text(lesson: str, number: int, question: tours.Question) -> str:
+    right, facts = answer(lesson, number)
+    return t("cls.answer_is", answer=t(f"tour.q.{question.id}.{right}"), why=t(f"tour.q.{question.id}.why", **facts))
+
+
 def panel(current, pages: dict[str, Any]) -> bool:
     """The tour's panel above the page (when the URL names a tour); False when the page must stay hidden.
 
     ``current`` is the page st.navigation chose; ``pages`` maps the frame's url paths to its st.Page objects.
     """
+    classroom_view.follow()  # a following student's URL moves to the teacher's step first
     lesson = st.query_params.get(TOUR_KEY)
     if not lesson:
+        classroom_view.message()
         return True
     try:
         raw = st.query_params.get(STEP_KEY, "1")
@@ -183,6 +196,7 @@ def panel(current, pages: dict[str, Any]) -> bool:
             st.switch_page(target, query_params={TOUR_KEY: lesson, STEP_KEY: str(number)})
     total = len(tours.TOURS[lesson].steps)
     with st.container(border=True, key="tour_panel"):
+        classroom_view.header(presenting())
         st.caption(t("tour.where", title=t(f"tour.{lesson}.title"), k=number, n=total))
         st.markdown(t(f"tour.{lesson}.{step.name}"))
         st.markdown(f"**{t('tour.look')}** {t(f'tour.{lesson}.{step.name}.look')}")
@@ -197,9 +211,9 @@ def panel(current, pages: dict[str, Any]) -> bool:
         here = target.url_path == current.url_path
         show = _question(lesson, number, step.question) if step.question and here else True
         back, middle, forward, leave_col = st.columns([1, 3, 1, 1])
-        back.button(t("tour.back"), key="tour_back", on_click=_go, args=(number - 1,), disabled=number == 1)
+        back.button(t("tour.back"), key="tour_back", on_click=_go, args=(number - 1,), disabled=number == 1 or classroom_view.following())
         middle.caption(t("tour.link", lesson=lesson, k=number))
-        forward.button(t("tour.next"), key="tour_next", on_click=_go, args=(number + 1,), disabled=number == total,
+        forward.button(t("tour.next"), key="tour_next", on_click=_go, args=(number + 1,), disabled=number == total or classroom_view.following(),
                        type="primary")
         leave_col.button(t("tour.leave"), key="tour_leave", on_click=leave)
     return show

@@ -1,0 +1,287 @@
+"""A class in the app: the teacher's controls, students following the teacher's step, class answers and reveal.
+
+The state lives in ``embedviz.classroom`` (memory, or Redis when $EMBEDVIZ_REDIS_URL is set). In the browser:
+- the URL carries the class: ``?class=CODE`` joins it; the teacher's own link adds ``&teacher=TOKEN``;
+- a following student's run moves its URL to the teacher's step before the tour panel reads it, and a small
+  fragment polls the store every ``POLL_SECONDS`` and reruns the app when the teacher moved or revealed;
+- on a class question the page stays hidden for everyone until the teacher's Reveal (peer instruction: predict,
+  see the spread, discuss, then the figure).
+A store that cannot be reached shows "not connected" once and the app goes on without a class.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+import streamlit as st
+
+from embedviz import classroom
+from embedviz.app.i18n import t
+
+CLASS_KEY, TEACHER_KEY = "class", "teacher"  # URL parameters
+TOUR_KEY, STEP_KEY = "tour", "step"  # the tour's URL parameters (embedviz/app/tour.py)
+MEMBER = "_cls_member"  # session state: this browser session's random id
+JOINED = "_cls_joined"  # session state: (code, role) with role "teacher" or "student"
+AWAY = "_cls_away"  # session state: the student explores on their own
+SEEN = "_cls_seen"  # session state: (lesson, step, revealed?) the last full run showed
+ERROR = "_cls_error"  # session state: (error code, the code or text it concerns) to show once
+CODE_INPUT = "_cls_code"
+POLL_SECONDS = 1.0  # a follower's delay is at most this plus one rerun: well inside 2 s
+
+
+@st.cache_resource(show_spinner=False)
+def store() -> classroom.ClassStore:
+    """One store per server process (the Redis client keeps its own connection pool)."""
+    return classroom.open_store()
+
+
+def _call(fn, *args, about: str = ""):
+    """A store call; a ClassError is kept to be shown in the reader's language and None returned."""
+    try:
+        return fn(*args)
+    except classroom.ClassError as error:
+        st.session_state[ERROR] = (error.code, about)
+        if error.code in ("offline", "unknown"):
+            _drop()
+        return None
+
+
+def _drop() -> None:
+    st.session_state.pop(JOINED, None)
+    for key in (CLASS_KEY, TEACHER_KEY):
+        st.query_params.pop(key, None)
+
+
+def member() -> str:
+    if MEMBER not in st.session_state:
+        st.session_state[MEMBER] = classroom.new_member_id()
+    return st.session_state[MEMBER]
+
+
+def joined() -> tuple[str, str] | None:
+    return st.session_state.get(JOINED)
+
+
+def teaching() -> bool:
+    return bool(joined()) and joined()[1] == "teacher"
+
+
+def following() -> bool:
+    """A student who follows the teacher (not stepped away): their own Back/Next are off."""
+    return bool(joined()) and joined()[1] == "student" and not st.session_state.get(AWAY)
+
+
+# joining and starting
+
+
+def _join_from_url() -> None:
+    raw = st.query_params.get(CLASS_KEY)
+    if not raw or (joined() and joined()[0] == raw):
+        return
+    shown = str(raw)[:12]
+    state = _call(store().join, raw, member(), about=shown)
+    if state is None:
+        _drop()
+        return
+    role = "student"
+    token = st.query_params.get(TEACHER_KEY)
+    if token:
+        if _call(store().is_teacher, state.code, token, about=state.code):
+            role = "teacher"
+        else:
+            st.session_state[ERROR] = ("not_teacher", state.code)
+            st.query_params.pop(TEACHER_KEY, None)
+    st.session_state[JOINED] = (state.code, role)
+    st.session_state[AWAY] = False
+    st.query_params[CLASS_KEY] = state.code
+
+
+def _start() -> None:
+    lesson, step = st.query_params.get(TOUR_KEY), st.query_params.get(STEP_KEY, "1")
+    made = _call(store().create, lesson, int(step) if str(step).isdigit() else 1)
+    if made:
+        code, token = made
+        st.query_params[CLASS_KEY], st.query_params[TEACHER_KEY] = code, token
+        st.session_state[JOINED] = (code, "teacher")
+
+
+def _join_typed() -> None:
+    raw = str(st.session_state.get(CODE_INPUT, ""))
+    try:
+        code = classroom.normalize_code(raw)
+    except classroom.ClassError as error:
+        st.session_state[ERROR] = (error.code, raw[:12])
+        return
+    st.query_params[CLASS_KEY] = code
+    st.query_params.pop(TEACHER_KEY, None)
+
+
+def _leave() -> None:
+    _drop()
+    st.session_state[AWAY] = False
+
+
+def controls() -> None:
+    """In the tour popover: start a class (on a tour), join one by code, or leave the one joined."""
+    if joined():
+        st.caption(t("cls.teaching" if teaching() else "cls.joined", code=joined()[0]))
+        st.button(t("cls.leave"), key="cls_leave", on_click=_leave)
+        return
+    on_tour = bool(st.query_params.get(TOUR_KEY))
+    st.button(t("cls.start"), key="cls_start", on_click=_start, disabled=not on_tour, help=t("cls.start_help"),
+              icon=":material/groups:")
+    if not on_tour:
+        st.caption(t("cls.start_needs_tour"))
+    st.text_input(t("cls.code_input"), key=CODE_INPUT, max_chars=12, placeholder="ABC234")
+    st.button(t("cls.join"), key="cls_join", on_click=_join_typed)
+
+
+# following
+
+
+def follow() -> None:
+    """Before the tour panel reads the URL: join from the URL, keep the teacher's step in the store, and move a
+    following student's URL to the teacher's step."""
+    _join_from_url()
+    if not joined():
+        return
+    code, _ = joined()
+    lesson, raw = st.query_params.get(TOUR_KEY), st.query_params.get(STEP_KEY, "1")
+    if teaching():
+        state = _call(store().state, code, about=code)
+        here = (lesson, int(raw)) if lesson and str(raw).isdigit() else None
+        if state and here and (state.lesson, state.step) != here:
+            _call(store().set_step, code, st.query_params.get(TEACHER_KEY, ""), *here, about=code)
+        return
+    if st.session_state.get(AWAY):
+        return
+    state = _call(store().state, code, about=code)
+    if state and (lesson, raw) != (state.lesson, str(state.step)):
+        st.query_params[TOUR_KEY], st.query_params[STEP_KEY] = state.lesson, str(state.step)
+    if state:
+        st.session_state[SEEN] = (state.lesson, state.step, state.step in state.revealed)
+
+
+@st.fragment(run_every=POLL_SECONDS)
+def _poll() -> None:
+    """A following student's heartbeat: a full rerun only when the teacher moved or revealed."""
+    if not following():
+        return
+    state = _call(store().state, joined()[0], about=joined()[0])
+    if state is None:
+        st.rerun()
+    elif (state.lesson, state.step, state.step in state.revealed) != st.session_state.get(SEEN):
+        st.rerun()
+
+
+def _come_back() -> None:
+    st.session_state[AWAY] = False
+
+
+def _step_away() -> None:
+    st.session_state[AWAY] = True
+
+
+def _qr_svg(link: str) -> str:
+    import segno  # pure Python, drawn here: no QR service is asked
+
+    return segno.make(link, error="m").svg_inline(scale=6, border=2, dark="#111", light="#fff")
+
+
+def header(presenting: bool) -> None:
+    """Inside the tour panel: the teacher's join code, link and QR code; a student's follow / step-away line."""
+    message()
+    if not joined():
+        return
+    code, _ = joined()
+    if teaching():
+        base = (st.context.url or "").split("?")[0]
+        link = f"{base}?{CLASS_KEY}={code}"
+        left, right = st.columns([3, 1]) if presenting else (st.container(), None)
+        with left:
+            st.markdown(("## " if presenting else "") + t("cls.code_big", code=code))
+            st.caption(t("cls.link", link=link))
+            st.caption(t("cls.teacher_link"))
+        if right is not None:
+            right.html(f"<div style='max-width:220px'>{_qr_svg(link)}</div>")
+            right.caption(t("cls.qr_caption"))
+        return
+    left, right = st.columns([4, 1])
+    if st.session_state.get(AWAY):
+        left.info(t("cls.away", code=code))
+        right.button(t("cls.come_back"), key="cls_back", on_click=_come_back, type="primary")
+    else:
+        left.caption(t("cls.joined", code=code))
+        right.button(t("cls.step_away"), key="cls_away", on_click=_step_away)
+        _poll()
+
+
+def message() -> None:
+    """The last refused class action, in the reader's language (shown once)."""
+    if ERROR in st.session_state:
+        code, about = st.session_state.pop(ERROR)
+        (st.warning if code == "offline" else st.error)(t(f"cls.err.{code}", raw=about))
+
+
+# questions
+
+
+def send(lesson: str, number: int, option: str | None) -> None:
+    """The radio's callback, in class: a student's choice goes to the store (the last one counts)."""
+    if option and joined() and not teaching() and _on_class_step(lesson, number):
+        _call(store().answer, joined()[0], member(), number, option)
+
+
+def _on_class_step(lesson: str, number: int) -> bool:
+    state = _call(store().state, joined()[0]) if joined() else None
+    return bool(state) and (state.lesson, state.step) == (lesson, number)
+
+
+def _spread(labels: dict[str, str], counts: Counter) -> None:
+    """How many answered, the spread as a sentence and as bars (counts only, no names)."""
+    names = {code: label for label, code in labels.items()}
+    st.caption(t("cls.answered", n=sum(counts.values())))
+    spread = " · ".join(f"{names.get(o, o)}: {counts.get(o, 0)}" for o in names) if counts else t("cls.none_yet")
+    st.markdown(t("cls.spread", spread=spread))
+    if counts:
+        st.bar_chart({t("cls.option_axis"): list(names.values()), t("cls.count_axis"): [counts.get(o, 0) for o in names]},
+                     x=t("cls.option_axis"), y=t("cls.count_axis"), horizontal=True, height=60 + 40 * len(names))
+
+
+@st.fragment(run_every=POLL_SECONDS)
+def _teacher_tally(lesson: str, number: int, labels: dict[str, str]) -> None:
+    code = joined()[0] if joined() else None
+    counts = _call(store().tally, code, st.query_params.get(TEACHER_KEY, ""), number) if code else None
+    if counts is not None:
+        _spread(labels, counts)
+
+
+def _reveal(number: int) -> None:
+    _call(store().reveal, joined()[0], st.query_params.get(TEACHER_KEY, ""), number)
+
+
+def gate(lesson: str, number: int, labels: dict[str, str], picked: str | None, answer_text) -> bool | None:
+    """A question step in class. Before the reveal: the teacher sees the count, the spread and Reveal, a student
+    is told to answer or to wait; both keep the page hidden (False). After it: the spread for everyone, then
+    None (the tour's own verdict follows a picked answer) or True after showing the answer to one who did not pick.
+    Out of class, or when the class is on another step: None (the tour's own flow)."""
+    if not joined() or not _on_class_step(lesson, number):
+        return None
+    state = _call(store().state, joined()[0])
+    if state is None:
+        return None
+    if number not in state.revealed:
+        if teaching():
+            _teacher_tally(lesson, number, labels)
+            st.caption(t("cls.teacher_wait"))
+            st.button(t("cls.reveal"), key=f"cls_reveal_{lesson}_{number}", on_click=_reveal, args=(number,),
+                      type="primary")
+        else:
+            st.caption(t("cls.wait_reveal" if picked else "cls.pick_first"))
+        return False
+    counts = (_call(store().tally, joined()[0], st.query_params.get(TEACHER_KEY, ""), number) if teaching()
+              else _call(store().revealed_tally, joined()[0], number))
+    _spread(labels, counts or Counter())
+    if picked is None:
+        st.info(answer_text())
+        return True
+    return None

@@ -1,0 +1,139 @@
+"""A class through the whole app (app.py) in AppTest: the teacher starts it from the tour controls, students join
+by link or code and follow, answers are counted for the teacher only, the reveal reaches everyone; bad codes,
+bad teacher keys and a lost store are refused in the reader's language."""
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from embedviz import classroom, tours
+from embedviz.app import classroom_view
+from tests.app.pagetest import ok
+from tests.app.test_tours import app, option_text, text
+
+LESSON, QUESTION = "000", 2  # step 2 of tour 000 asks which rows get a gradient
+
+
+@pytest.fixture(autouse=True)
+def memory_store(monkeypatch):
+    monkeypatch.delenv(classroom.REDIS_URL_ENV, raising=False)
+    classroom_view.store.clear()
+    yield
+    classroom_view.store.clear()
+
+
+def button(at: AppTest, key: str):
+    return next(b for b in at.button if b.key == key)
+
+
+def markdowns(at: AppTest) -> str:
+    return "\n".join([m.value for m in at.markdown] + [c.value for c in at.caption])
+
+
+def teacher(step: int = 1, lang: str = "en") -> tuple[AppTest, str, str]:
+    at = app(LESSON, step, lang=lang).run()
+    button(at, "cls_start").click().run()
+    ok(at)
+    code, token = at.query_params["class"], at.query_params["teacher"]
+    assert text("cls.code_big", lang, code=code) in markdowns(at)
+    return at, code, token
+
+
+
+
+def join(code: str, lang: str = "en", **query) -> AppTest:
+    from tests.conftest import ROOT
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params["class"] = code
+    for k, v in query.items():
+        at.query_params[k] = v
+    at.session_state["lang"] = lang
+    return at.run()
+
+
+def test_students_follow_answer_and_the_teacher_sees_the_spread_then_reveals():
+    t_at, code, token = teacher(QUESTION - 1)
+    s1, s2 = join(code), join(code.lower())
+    for s in (s1, s2):
+        ok(s)
+        assert s.query_params["tour"] == LESSON and s.query_params["step"] == str(QUESTION - 1)
+        assert button(s, "tour_next").disabled  # a following student cannot move the tour
+    button(t_at, "tour_next").click().run()
+    ok(t_at)
+    step = tours.step(LESSON, QUESTION)
+    assert classroom_view.store().state(code).step == QUESTION
+    for s, choice in ((s1, 0), (s2, 1)):
+        s.run()
+        assert s.query_params["step"] == str(QUESTION)
+        s.radio[0].set_value(option_text(step, choice)).run()
+        ok(s)
+        assert text("cls.wait_reveal", "en") in markdowns(s)
+        assert not s.get("plotly_chart")  # the figure waits for the reveal
+    s2.radio[0].set_value(option_text(step, 0)).run()  # a change of mind replaces the first choice
+    t_at.run()
+    shown = markdowns(t_at)
+    assert text("cls.answered", "en", n=2) in shown
+    spread = " · ".join(f"{option_text(step, o)}: {n}" for o, n in zip(step.question.options, (2, 0)))
+    assert text("cls.spread", "en", spread=spread) in shown
+    assert not t_at.get("plotly_chart")
+    button(t_at, f"cls_reveal_{LESSON}_{QUESTION}").click().run()
+    ok(t_at)
+    assert t_at.get("plotly_chart")
+    for s in (s1, s2):
+        s.run()
+        ok(s)
+        assert text("cls.spread", "en", spread=spread) in markdowns(s) and s.get("plotly_chart")
+
+
+def test_a_student_can_step_away_and_come_back():
+    t_at, code, _ = teacher(1)
+    s = join(code)
+    button(s, "cls_away").click().run()
+    assert not button(s, "tour_next").disabled
+    button(s, "tour_next").click().run()
+    button(t_at, "tour_next").click().run()
+    button(t_at, "tour_next").click().run()
+    assert classroom_view.store().state(code).step == 3
+    s.run()
+    assert s.query_params["step"] == "2"  # exploring: the teacher's moves do not pull them
+    button(s, "cls_back").click().run()
+    ok(s)
+    assert s.query_params["step"] == "3"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_wrong_expired_and_hostile_codes_are_refused_in_the_readers_language(lang):
+    at = join("ZZZZZZ", lang)
+    ok(at, errors_allowed=True)
+    assert [e.value for e in at.error] == [text("cls.err.unknown", lang, raw="ZZZZZZ")]
+    assert "class" not in at.query_params
+    hostile = join("<script>alert(1)</script>" * 50, lang)
+    ok(hostile, errors_allowed=True)
+    assert len(hostile.error) == 1 and hostile.error[0].value.startswith(text("cls.err.malformed", lang, raw="§").split("§")[0])
+
+
+def test_a_wrong_teacher_key_joins_as_a_student_who_cannot_drive_or_see_answers():
+    t_at, code, token = teacher(QUESTION)
+    fake = join(code, teacher=token[:-2] + "xx")
+    ok(fake, errors_allowed=True)
+    assert [e.value for e in fake.error] == [text("cls.err.not_teacher", "en", raw=code)]
+    assert button(fake, "tour_next").disabled
+    assert not any(b.key.startswith("cls_reveal") for b in fake.button)
+    assert text("cls.answered", "en", n=0) not in markdowns(fake)
+    assert classroom_view.store().state(code).step == QUESTION
+
+
+def test_a_lost_store_says_not_connected_and_the_tour_goes_on(monkeypatch):
+    from deploy.launcher import free_port
+
+    monkeypatch.setenv(classroom.REDIS_URL_ENV, f"redis://127.0.0.1:{free_port()}/0")
+    classroom_view.store.clear()
+    at = app(LESSON, 1, lang="zh").run()
+    button(at, "cls_start").click().run()
+    ok(at)
+    assert [w.value for w in at.warning] == [text("cls.err.offline", "zh")]
+    assert "class" not in at.query_params
+    button(at, "tour_next").click().run()
+    ok(at)
+    assert at.query_params["step"] == "2"
