@@ -1,0 +1,110 @@
+"""A class in real browsers, scaled out: two replicas behind nginx sharing a real redis-server (loopback).
+
+The teacher and two students are on one replica, a third student on the other (route cookies, checked by their
+websockets in nginx's log): the students follow Next, answer, the teacher sees 3 answers with the right spread,
+Reveal reaches all three; a student cannot drive the class (their Next is off, a forged teacher key is refused);
+an expired code is refused with a message.
+"""
+from __future__ import annotations
+
+import os
+import time
+from collections import Counter
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from deploy.launcher import Cluster, find_nginx
+from deploy.redis_server import find_redis, redis_server
+from embedviz import classroom, tours
+from tests.e2e.conftest import SHOTS, exceptions, missing, new_tab, open_app, t_en
+from tests.e2e.test_scale_out import route_per_replica, streams, student
+from tests.e2e.test_tours import panel_text, wait_for_step
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+LESSON, QUESTION = "000", 2
+
+
+@pytest.fixture(scope="module")
+def class_cluster(chromium, tmp_path_factory):
+    if find_nginx() is None or find_redis() is None:
+        missing("nginx and redis-server are needed: `apt-get install nginx redis-server`")
+    with redis_server() as url:
+        os.environ[classroom.REDIS_URL_ENV] = url  # the replicas inherit it (deploy/launcher.start_streamlit)
+        try:
+            with Cluster(replicas=2, prefix=tmp_path_factory.mktemp("nginx-class")) as running:
+                yield running
+        finally:
+            os.environ.pop(classroom.REDIS_URL_ENV, None)
+
+
+def en(key: str, **fields) -> str:
+    return t_en(key).format(**fields) if fields else t_en(key)
+
+
+def wait_text(page, text: str, *, timeout: float = 30_000) -> None:
+    page.wait_for_function("(m) => document.body.innerText.includes(m)", arg=text, timeout=timeout)
+
+
+def option(k: int, code: str) -> str:
+    return en(f"tour.q.{tours.step(LESSON, k).question.id}.{code}")
+
+
+def test_a_class_across_two_replicas(class_cluster, browser):
+    routes = route_per_replica(class_cluster)
+    first, second = list(routes)
+    contexts = [student(browser, class_cluster, routes[first]) for _ in range(3)]
+    contexts.append(student(browser, class_cluster, routes[second]))
+    try:
+        teacher, *students = [new_tab(c) for c in contexts]
+        open_app(teacher, f"?tour={LESSON}&step={QUESTION - 1}")
+        teacher.locator("[data-testid='stSidebar'] [data-testid='stPopover'] button").first.click()
+        teacher.get_by_role("button", name=en("cls.start")).click()
+        wait_text(teacher, en("cls.code_big", code="§").split("§")[0].replace("**", ""))
+        query = parse_qs(urlparse(teacher.url).query)
+        code, token = query["class"][0], query["teacher"][0]
+        for s in students:
+            open_app(s, f"?class={code}")
+            wait_for_step(s, LESSON, QUESTION - 1)
+            assert en("cls.joined", code=code) in s.inner_text("body")
+            assert s.get_by_role("button", name=en("tour.next")).is_disabled()  # a student cannot drive
+
+        teacher.get_by_role("button", name=en("tour.next")).click()
+        clicked = time.monotonic()
+        for s in students:
+            wait_for_step(s, LESSON, QUESTION, timeout=10_000)
+        follow = time.monotonic() - clicked
+        assert follow < 10, f"students followed Next only after {follow:.1f} s"
+
+        picks = ["used", "used", "all"]
+        for s, pick in zip(students, picks):
+            s.get_by_text(option(QUESTION, pick), exact=True).click()
+            wait_text(s, en("cls.wait_reveal"))
+        counts = Counter(picks)
+        spread = " · ".join(f"{option(QUESTION, o)}: {counts.get(o, 0)}"
+                            for o in tours.step(LESSON, QUESTION).question.options)
+        wait_text(teacher, en("cls.answered", n=3), timeout=10_000)
+        wait_text(teacher, en("cls.spread", spread=spread), timeout=10_000)
+        teacher.get_by_role("button", name=en("cls.reveal")).click()
+        for s in students:
+            wait_text(s, en("cls.spread", spread=spread), timeout=10_000)
+            assert not exceptions(s)
+        teacher.screenshot(path=str(SHOTS / "class-teacher.png"), full_page=True)
+        students[2].screenshot(path=str(SHOTS / "class-student.png"), full_page=True)
+
+        # a forged teacher key joins as a student: refused, and the class stays where the teacher put it
+        forged = new_tab(contexts[1])
+        open_app(forged, f"?class={code}&teacher={token[:-3]}abc")
+        wait_text(forged, en("cls.err.not_teacher", raw=code))
+        assert forged.get_by_role("button", name=en("tour.next")).is_disabled()
+        assert f"step {QUESTION} of" in panel_text(teacher)
+
+        expired = new_tab(contexts[2])
+        open_app(expired, "?class=ZZZZZZ")
+        wait_text(expired, en("cls.err.unknown", raw="ZZZZZZ"))
+        assert not exceptions(expired) and not exceptions(teacher)
+    finally:
+        for c in contexts:
+            c.close()
+    assert streams(class_cluster, routes[second]) == {second}, "the third student was not on the second replica"
+    assert streams(class_cluster, routes[first]) == {first}
