@@ -131,6 +131,7 @@ class StreamlitSession:
             msg = ForwardMsg()
             msg.ParseFromString(data)
             kind = msg.WhichOneof("type")
+            self.on_message(msg, kind)
             if kind == "new_session":
                 self.session_id = msg.new_session.initialize.session_id or self.session_id
                 sliders = {}  # a run sends every element again
@@ -161,9 +162,12 @@ class StreamlitSession:
                 self.figures_digest = digest.hexdigest()
                 if error:
                     raise StepError(error)
-                if msg.script_finished != FINISHED:
+                if msg.script_finished not in (FINISHED, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY):
                     raise StepError(f"script finished with status {msg.script_finished}")
                 return StepResult(time.perf_counter() - start, n, size)
+
+    def on_message(self, msg: ForwardMsg, kind: str) -> None:
+        """Every ForwardMsg read, for a subclass that needs more than sliders (benchmarks/load/follow.py)."""
 
     # what a student does
 

@@ -1,0 +1,245 @@
+"""A class following its teacher, measured at the protocol level (no browsers): N students + 1 teacher.
+
+    PYTHONPATH=. .venv/bin/python benchmarks/load/follow.py --students 30 100 --replicas 1 2
+
+Each student is a Streamlit session (benchmarks/load/stclient.py) that joins with ``?class=CODE`` and then does
+what its browser tab does: it reruns the page's auto-rerun fragment every ``run_every`` seconds (the poll of
+embedviz/app/classroom_view.py). The teacher starts the class from the tour controls, clicks Next a few times;
+on each question step every student picks an option (random, remembered), and the teacher's screen must count
+them exactly. Measured per class size and setup (one replica with its in-memory store; two replicas behind nginx
+sharing a loopback redis-server):
+- follow latency: the teacher's Next sent -> a student's session shows the new step (p50 / p95 over students x steps);
+- answers: what the teacher's screen counts against what the students sent (exact, or it is a lost answer);
+- server CPU (all replicas, average cores during the class) and peak RSS.
+Everything runs on 127.0.0.1, is bounded in time, and is stopped by pid at the end.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from contextlib import ExitStack
+from pathlib import Path
+from urllib.parse import parse_qs
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
+from streamlit.proto.ClientState_pb2 import ClientState  # noqa: E402
+from streamlit.proto.WidgetStates_pb2 import WidgetState  # noqa: E402
+
+from benchmarks.load.stclient import StreamlitSession  # noqa: E402
+from deploy.launcher import Cluster, free_port, peak_rss_bytes, start_streamlit, stop_process, wait_healthy  # noqa: E402
+from deploy.redis_server import redis_server  # noqa: E402
+from embedviz import classroom, tours  # noqa: E402
+from embedviz.app.i18n import catalog  # noqa: E402
+
+LESSON, STEPS = "000", (2, 3, 4)  # Next from step 1 to 4: two questions, then a step on another page
+ROUTE_COOKIE = "embedviz_route"
+
+
+def en(key: str, **fields) -> str:
+    text = catalog()[key]["en"]
+    return text.format(**fields) if fields else text
+
+
+class ClassSession(StreamlitSession):
+    """A tab that also knows its buttons, radios, markdown texts and auto-rerun fragments."""
+
+    def __init__(self, base_url: str, *, route: str = "", **kw):
+        super().__init__(base_url, **kw)
+        self.route = route
+        self.widgets: dict[str, str] = {}  # widget id -> kind
+        self.fragments: dict[str, float] = {}
+        self.texts: list[str] = []
+
+    def connect(self) -> None:
+        import websocket
+
+        header = [f"Cookie: {ROUTE_COOKIE}={self.route}"] if self.route else None
+        self.ws = websocket.create_connection(self.ws_url, subprotocols=["streamlit"], timeout=self.timeout,
+                                              header=header)
+
+    def on_message(self, msg, kind: str) -> None:
+        if kind == "auto_rerun":
+            self.fragments[msg.auto_rerun.fragment_id] = msg.auto_rerun.interval
+        elif kind == "stop_auto_rerun":
+            for fid in msg.stop_auto_rerun.fragment_ids:
+                self.fragments.pop(fid, None)
+        elif kind == "new_session":
+            self.texts = []
+        elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
+            element = msg.delta.new_element
+            which = element.WhichOneof("type")
+            if which in ("button", "radio"):
+                self.widgets[getattr(element, which).id] = which
+            elif which == "markdown":
+                self.texts.append(element.markdown.body)
+
+    def widget(self, key: str) -> str:
+        return next(w for w in self.widgets if w.endswith(key))
+
+    def send_widget(self, state: WidgetState):
+        self.send_rerun([state])
+        return self.read_until_finished()
+
+    def click(self, key: str):
+        return self.send_widget(WidgetState(id=self.widget(key), trigger_value=True))
+
+    def choose(self, key_prefix: str, label: str):
+        """Pick a radio's option; the browser sends the option's shown text."""
+        rid = next(w for w, kind in self.widgets.items() if kind == "radio" and key_prefix in w)
+        return self.send_widget(WidgetState(id=rid, string_value=label))
+
+    def poll(self) -> None:
+        """What the browser's timer does: rerun each auto-rerun fragment."""
+        for fid in list(self.fragments):
+            state = ClientState(query_string=self.query_string, page_script_hash=self.page_script_hash,
+                                fragment_id=fid, is_auto_rerun=True)
+            self.ws.send_binary(BackMsg(rerun_script=state).SerializeToString())
+            self.read_until_finished()
+
+    def step(self) -> int:
+        return int(parse_qs(self.query_string).get("step", ["0"])[0])
+
+
+class Student(threading.Thread):
+    def __init__(self, url: str, code: str, route: str, seed: int, stop: threading.Event):
+        super().__init__(daemon=True)
+        self.session = ClassSession(url, route=route, seed=seed, timeout=60)
+        self.code, self.rng, self.stop = code, random.Random(seed), stop
+        self.seen: dict[int, float] = {}
+        self.picks: dict[int, str] = {}
+        self.errors: list[str] = []
+        self.joined = threading.Event()
+
+    def run(self) -> None:
+        s = self.session
+        try:
+            s.open("", f"class={self.code}")
+            self.joined.set()
+            while not self.stop.is_set():
+                began = time.perf_counter()
+                k = s.step()
+                if k not in self.seen:
+                    self.seen[k] = time.perf_counter()
+                question = tours.step(LESSON, k).question if k else None
+                if question and k not in self.picks:
+                    option = self.rng.randrange(len(question.options))
+                    s.choose(f"tour_q_{LESSON}_{k}_", en(f"tour.q.{question.id}.{question.options[option]}"))
+                    self.picks[k] = question.options[option]
+                interval = min(s.fragments.values(), default=1.0)
+                self.stop.wait(max(0.0, interval - (time.perf_counter() - began)))
+                if not self.stop.is_set():
+                    s.poll()
+        except Exception as error:  # noqa: BLE001 - a student's failure is counted, not fatal to the class
+            self.errors.append(repr(error)[:200])
+            self.joined.set()
+        finally:
+            s.close()
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def run_class(url: str, students: int, pids: list[int], routes: list[str]) -> dict:
+    teacher = ClassSession(url, route=routes[0], timeout=60)
+    teacher.open("", f"tour={LESSON}&step=1")
+    teacher.click("cls_start")
+    code = parse_qs(teacher.query_string)["class"][0]
+    stop = threading.Event()
+    crowd = [Student(url, code, routes[i % len(routes)], i, stop) for i in range(students)]
+    cpu0, t0 = sum(cpu_seconds(p) for p in pids), time.perf_counter()
+    for i, s in enumerate(crowd):
+        s.start()
+        if i % 10 == 9:
+            time.sleep(0.5)  # the class arrives over a few seconds
+    for s in crowd:
+        s.joined.wait(120)
+    time.sleep(3)
+    latencies, counted = [], []
+    for k in STEPS:
+        teacher.click("tour_next")
+        sent = time.perf_counter()
+        deadline = sent + 20
+        while time.perf_counter() < deadline and not all(k in s.seen or s.errors for s in crowd):
+            time.sleep(0.05)
+        latencies += [s.seen[k] - sent for s in crowd if k in s.seen and s.seen[k] >= sent - 1]
+        question = tours.step(LESSON, k).question
+        if question:
+            time.sleep(3)  # every student's answer is in by now (they pick right after they arrive)
+            teacher.send_rerun()
+            teacher.read_until_finished()
+            picks = Counter(s.picks.get(k) for s in crowd if k in s.picks)
+            expected = en("cls.spread", spread=" · ".join(f"{en(f'tour.q.{question.id}.{o}')}: {picks.get(o, 0)}"
+                                                          for o in question.options))
+            counted.append((sum(picks.values()), expected in teacher.texts, next(
+                (t for t in teacher.texts if t.startswith(en("cls.spread", spread=""))), "")))
+    elapsed = time.perf_counter() - t0
+    cpu = sum(cpu_seconds(p) for p in pids) - cpu0
+    stop.set()
+    for s in crowd:
+        s.join(30)
+    teacher.close()
+    latencies.sort()
+    pick = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] if latencies else float("nan")  # noqa: E731
+    return {"students": students, "samples": len(latencies), "expected": students * len(STEPS),
+            "p50": pick(0.5), "p95": pick(0.95), "max": latencies[-1] if latencies else float("nan"),
+            "answers_ok": all(ok for _, ok, _ in counted), "answers": [n for n, _, _ in counted],
+            "shown": [shown for *_, shown in counted if shown],
+            "errors": sum(len(s.errors) for s in crowd), "first_error": next((s.errors[0] for s in crowd if s.errors), ""),
+            "cpu_cores": cpu / elapsed, "rss_mb": max(peak_rss_bytes(p) for p in pids) / 2**20}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--students", type=int, nargs="+", default=[30, 100])
+    parser.add_argument("--replicas", type=int, nargs="+", default=[1, 2], choices=[1, 2])
+    args = parser.parse_args(argv)
+    if max(args.students) > 300:
+        parser.error("at most 300 students (a class's limit)")
+    rows = []
+    for replicas in args.replicas:
+        with ExitStack() as stack:
+            if replicas == 1:
+                os.environ.pop(classroom.REDIS_URL_ENV, None)
+                port, log = free_port(), Path(tempfile.mkdtemp(prefix="follow-")) / "server.log"
+                proc = start_streamlit(port, log_path=log)
+                stack.callback(stop_process, proc)
+                url = f"http://127.0.0.1:{port}"
+                wait_healthy(f"{url}/_stcore/health", timeout=120, proc=proc, log_path=log)
+                pids, routes = [proc.pid], [""]
+            else:
+                os.environ[classroom.REDIS_URL_ENV] = stack.enter_context(redis_server())
+                cluster = stack.enter_context(Cluster(replicas=2))
+                url, pids = cluster.url, [n.proc.pid for n in cluster.nodes]
+                routes = [f"student-{i}" for i in range(64)]  # nginx hashes them over both replicas
+            for n in args.students:
+                row = run_class(url, n, pids, routes)
+                row["replicas"] = replicas
+                rows.append(row)
+                print(row, flush=True)
+        os.environ.pop(classroom.REDIS_URL_ENV, None)
+    load = os.getloadavg()
+    print(f"\nload average before/after: {load[0]:.1f} (1 min), 2 cores shared")
+    print("| replicas | store | students | follow p50 | follow p95 | max | answers counted | errors | server CPU | RSS peak |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['replicas']} | {'Redis' if r['replicas'] > 1 else 'memory'} | {r['students']} | {r['p50']:.2f} s | "
+              f"{r['p95']:.2f} s | {r['max']:.2f} s | {'exact' if r['answers_ok'] else 'WRONG'} "
+              f"({' + '.join(map(str, r['answers']))}) | {r['errors']} | {r['cpu_cores']:.2f} cores | "
+              f"{r['rss_mb']:.0f} MB |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
