@@ -184,7 +184,7 @@ def _step_away() -> None:
 def _qr_svg(link: str) -> str:
     import segno  # pure Python, drawn here: no QR service is asked
 
-    return segno.make(link, error="m").svg_inline(scale=6, border=2, dark="#111", light="#fff")
+    return segno.make(link, error="m").svg_inline(scale=6, border=2, dark="#111", light="#fff", omitsize=False)
 
 
 def header(presenting: bool) -> None:
@@ -202,7 +202,7 @@ def header(presenting: bool) -> None:
             st.caption(t("cls.link", link=link))
             st.caption(t("cls.teacher_link"))
         if right is not None:
-            right.html(f"<div style='max-width:220px'>{_qr_svg(link)}</div>")
+            right.image(_qr_svg(link), width=220)
             right.caption(t("cls.qr_caption"))
         return
     left, right = st.columns([4, 1])

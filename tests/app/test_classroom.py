@@ -137,3 +137,18 @@ def test_a_lost_store_says_not_connected_and_the_tour_goes_on(monkeypatch):
     button(at, "tour_next").click().run()
     ok(at)
     assert at.query_params["step"] == "2"
+
+
+def test_presenter_view_shows_the_join_link_as_a_locally_drawn_qr_code():
+    at = app(LESSON, 1, present="true").run()
+    button(at, "cls_start").click().run()
+    ok(at)
+    images = at.get("image")
+    assert len(images) == 1
+    import base64
+
+    url = images[0].proto.imgs[0].url
+    # drawn here, no network: the picture is inline SVG data, not the address of a QR service
+    assert url.startswith("data:image/svg+xml;base64,")
+    svg = base64.b64decode(url.split(",", 1)[1]).decode()
+    assert svg.startswith("<svg") and svg.count("<path") >= 2
