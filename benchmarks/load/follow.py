@@ -166,14 +166,16 @@ def run_class(url: str, students: int, pids: list[int], routes: list[str]) -> di
     for s in crowd:
         s.joined.wait(120)
     time.sleep(3)
-    latencies, counted = [], []
+    latencies, counted, per_step = [], [], {}
     for k in STEPS:
         teacher.click("tour_next")
         sent = time.perf_counter()
         deadline = sent + 20
         while time.perf_counter() < deadline and not all(k in s.seen or s.errors for s in crowd):
             time.sleep(0.05)
-        latencies += [s.seen[k] - sent for s in crowd if k in s.seen and s.seen[k] >= sent - 1]
+        step_lat = sorted(s.seen[k] - sent for s in crowd if k in s.seen and s.seen[k] >= sent - 1)
+        per_step[k] = round(step_lat[int(0.95 * (len(step_lat) - 1))], 2) if step_lat else None
+        latencies += step_lat
         question = tours.step(LESSON, k).question
         if question:
             time.sleep(3)  # every student's answer is in by now (they pick right after they arrive)
@@ -194,7 +196,7 @@ def run_class(url: str, students: int, pids: list[int], routes: list[str]) -> di
     pick = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] if latencies else float("nan")  # noqa: E731
     return {"students": students, "samples": len(latencies), "expected": students * len(STEPS),
             "p50": pick(0.5), "p95": pick(0.95), "max": latencies[-1] if latencies else float("nan"),
-            "answers_ok": all(ok for _, ok, _ in counted), "answers": [n for n, _, _ in counted],
+            "p95_per_step": per_step, "answers_ok": all(ok for _, ok, _ in counted), "answers": [n for n, _, _ in counted],
             "shown": [shown for *_, shown in counted if shown],
             "errors": sum(len(s.errors) for s in crowd), "first_error": next((s.errors[0] for s in crowd if s.errors), ""),
             "cpu_cores": cpu / elapsed, "rss_mb": max(peak_rss_bytes(p) for p in pids) / 2**20}
