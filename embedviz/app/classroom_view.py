@@ -10,6 +10,7 @@ A store that cannot be reached shows "not connected" once and the app goes on wi
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import streamlit as st
@@ -73,11 +74,16 @@ def following() -> bool:
 # joining and starting
 
 
+def _shown(raw) -> str:
+    """What of a refused code the message repeats: letters and digits only (no markdown or links from a URL)."""
+    return re.sub(r"[^A-Za-z0-9]", "", str(raw))[:12]
+
+
 def _join_from_url() -> None:
     raw = st.query_params.get(CLASS_KEY)
     if not raw or (joined() and joined()[0] == raw):
         return
-    shown = str(raw)[:12]
+    shown = _shown(raw)
     state = _call(store().join, raw, member(), about=shown)
     if state is None:
         _drop()
@@ -109,7 +115,7 @@ def _join_typed() -> None:
     try:
         code = classroom.normalize_code(raw)
     except classroom.ClassError as error:
-        st.session_state[ERROR] = (error.code, raw[:12])
+        st.session_state[ERROR] = (error.code, _shown(raw))
         return
     st.query_params[CLASS_KEY] = code
     st.query_params.pop(TEACHER_KEY, None)

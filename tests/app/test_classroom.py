@@ -108,8 +108,9 @@ def test_wrong_expired_and_hostile_codes_are_refused_in_the_readers_language(lan
     ok(at, errors_allowed=True)
     assert [e.value for e in at.error] == [text("cls.err.unknown", lang, raw="ZZZZZZ")]
     assert "class" not in at.query_params
-    hostile = join("<script>alert(1)</script>" * 50, lang)
+    hostile = join("[x](http://evil.example)<script>" * 50, lang)
     ok(hostile, errors_allowed=True)
+    assert not any(c in hostile.error[0].value for c in ("<", "[", "](", "://"))  # no markup or link from the URL
     assert len(hostile.error) == 1 and hostile.error[0].value.startswith(text("cls.err.malformed", lang, raw="§").split("§")[0])
 
 
