@@ -50,13 +50,12 @@ def _pick_tour(codes: dict[str, str]) -> None:
     """Callback of the tour picker (its options are the translated titles: ``codes`` maps them back)."""
     lesson = codes.get(st.session_state[PICK_KEY], "")
     if lesson:
-        st.query_params[TOUR_KEY], st.query_params[STEP_KEY] = lesson, "1"
-        st.session_state[APPLIED] = None
+        start_tour(lesson)
     else:
         leave()
 
 
-def _start(lesson: str) -> None:
+def start_tour(lesson: str) -> None:
     """Button callback: open the first step of another lesson's tour."""
     st.query_params[TOUR_KEY], st.query_params[STEP_KEY] = lesson, "1"
     st.session_state[APPLIED] = None
@@ -72,7 +71,7 @@ def _finished(lesson: str) -> None:
     left, right = st.columns([3, 2])
     left.success(t("tour.done", lesson=lesson))
     right.button(t("tour.next_lesson", title=t(f"tour.{following}.title")), key="tour_next_lesson",
-                 on_click=_start, args=(following,), type="primary")
+                 on_click=start_tour, args=(following,), type="primary")
 
 
 def leave() -> None:

@@ -1,11 +1,14 @@
-"""The language switch in the middle of a tour keeps the step as it is: no "you changed N settings" warning, the
-step's tab shown in the new language; a setting the student really changed is still reported."""
+"""A reader's way through the tours: Home starts each lesson; the language switch in the middle of a tour keeps the
+step as it is (no "you changed N settings" warning, the step's tab in the new language, while a setting the student
+really changed is still reported); the last step says the lesson is done and opens the next one."""
 from __future__ import annotations
 
 import pytest
+from streamlit.testing.v1 import AppTest
 
 from embedviz import tours
 from tests.app.test_tours import app, text
+from tests.conftest import ROOT
 
 # steps whose settings pick a tab (a Label: the widget holds the tab's translated name)
 TAB_STEPS = [(lesson, k) for lesson, tour in tours.TOURS.items() for k, step in enumerate(tour.steps, 1)
@@ -65,3 +68,17 @@ def test_the_last_lesson_ends_the_tours():
         at.radio[0].set_value(at.radio[0].options[0]).run()
     assert text("tour.done_all", "en") in [s.value for s in at.success]
     assert not [b for b in at.button if b.key == "tour_next_lesson"]
+
+
+@pytest.mark.parametrize("lesson", list(tours.TOURS))
+def test_home_starts_every_lesson_first_thing_on_the_page(lesson):
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.run()
+    assert not at.exception
+    buttons = [b.key for b in at.main.button]
+    assert buttons[:len(tours.TOURS)] == [f"home_tour_{code}" for code in tours.TOURS]  # before any other control
+    at.button(key=f"home_tour_{lesson}").click().run()
+    assert not at.exception
+    assert at.query_params["tour"] in (lesson, [lesson]) and at.query_params["step"] in ("1", ["1"])
+    assert text("tour.where", "en", title=text(f"tour.{lesson}.title", "en"), k=1,
+                n=len(tours.TOURS[lesson].steps)) in [c.value for c in at.caption]
