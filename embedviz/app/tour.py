@@ -13,6 +13,7 @@ How a step is shown:
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import streamlit as st
@@ -32,6 +33,9 @@ html { font-size: 20px; }
 .st-key-tour_panel p, .st-key-tour_panel li { font-size: 1.35rem; line-height: 1.45; }
 .st-key-tour_panel h3 { font-size: 1.8rem; }
 </style>"""
+# The clicker's keys (embedviz/app/browser/presenter_keys.js), and the marker the script checks for presenter view.
+PRESENT_KEYS = ('<span id="embedviz-presenting"></span><script>'
+                + (Path(__file__).parent / "browser" / "presenter_keys.js").read_text() + "</script>")
 
 
 def presenting() -> bool:
@@ -100,7 +104,9 @@ def sidebar_controls() -> None:
         st.segmented_control(t("tour.image"), ("png", "svg"), default="png", key=IMAGE_KEY, required=True,
                              format_func=lambda f: t(f"tour.image_{f}"), help=t("tour.image_help"), bind=BIND)
     if presenting():
-        st.html(PRESENT_CSS)
+        st.html(PRESENT_CSS)  # style only: takes no place on the page
+        with st.sidebar:  # folded away when projecting, so the script's block takes no room above the panel
+            st.html(PRESENT_KEYS, unsafe_allow_javascript=True)  # our own file: no reader's value in it
 
 
 def _value(value: Any) -> Any:
