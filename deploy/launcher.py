@@ -36,6 +36,7 @@ TEMPLATE = Path(__file__).with_name("nginx.conf.template")
 COOKIE_SECRET_ENV = "EMBEDVIZ_COOKIE_SECRET"
 LOOPBACK = "127.0.0.1"
 MAX_RESTARTS = 5
+WORKER_USER = "nobody"  # nginx's workers when the launcher runs as root
 
 
 # helper functions
@@ -143,10 +144,10 @@ def _proc_status_kb(pid: int | str, field_name: str) -> int:
 def render_nginx_conf(prefix: Path, *, listen: str, upstreams: list[str], template: Path = TEMPLATE) -> str:
     """The nginx config for ``upstreams`` (host:port each) with pid/logs/temp files under ``prefix``."""
     servers = "\n".join(f"        server {u} max_fails=1 fail_timeout=10s;" for u in upstreams)
-    # Started by root, nginx runs its workers as `nobody`, who cannot write the temp files under a private
-    # prefix: a large response (plotly's 4 MB chunk) then arrives truncated. The launcher is a loopback tool
-    # run by whoever starts the replicas, so the workers stay that user.
-    user = "user root;  # the launcher runs as root: workers must write {{prefix}}/tmp" if os.geteuid() == 0 else ""
+    # Started by root, nginx would run its workers as root if told so; they run as an unprivileged user instead,
+    # and Cluster.start gives that user the prefix's tmp/ (a large response, plotly's 4 MB chunk, is buffered
+    # there; unwritable, it arrives truncated). Started by anyone else, the workers are that user.
+    user = f"user {WORKER_USER};" if os.geteuid() == 0 else ""
     return (
         template.read_text()
         .replace("{{user}}", user)
@@ -203,6 +204,12 @@ class Cluster:
         self.prefix = Path(self.prefix or tempfile.mkdtemp(prefix="embedviz-nginx-"))
         for sub in ("logs", "tmp"):
             (self.prefix / sub).mkdir(parents=True, exist_ok=True)
+        if os.geteuid() == 0:  # root's workers are WORKER_USER (render_nginx_conf): they must write tmp/
+            import pwd
+
+            worker = pwd.getpwnam(WORKER_USER)
+            os.chmod(self.prefix, 0o711)  # mkdtemp's 0700 would keep the workers out of the prefix
+            os.chown(self.prefix / "tmp", worker.pw_uid, worker.pw_gid)
         self.cookie_secret = self.cookie_secret or os.environ.get(COOKIE_SECRET_ENV) or secrets.token_hex(32)
         self.port = self.port or free_port(self.host)
         ports = self.ports or [free_port() for _ in range(self.replicas)]
