@@ -268,7 +268,7 @@ def test_nginx_workers_never_run_as_root(monkeypatch, tmp_path):
 
     monkeypatch.setattr(launcher.os, "geteuid", lambda: 0)
     conf = launcher.render_nginx_conf(tmp_path, listen="127.0.0.1:1", upstreams=["127.0.0.1:2"])
-    (user,) = re.findall(r"^user (\S+);", conf, flags=re.M)
+    (user,) = re.findall(r"^user (\S+) \S+;", conf, flags=re.M)
     assert user == launcher.WORKER_USER != "root"
     monkeypatch.setattr(launcher.os, "geteuid", lambda: 1000)
     assert not re.findall(r"^user ", launcher.render_nginx_conf(tmp_path, listen="127.0.0.1:1", upstreams=[]), re.M)
