@@ -8,6 +8,7 @@ word map) or as the core's ValueError (analogy, neighbours), never as a tracebac
 from __future__ import annotations
 
 import re
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -236,8 +237,8 @@ class HeldUpload:
     token_tensor: str
     shape: tuple[int, int]  # (V, D) of the whole uploaded table
     token_embeddings: np.ndarray  # (N, D) float32: its first N = view_row_limit(V, D) rows
-    # row_views' cache key: the session's own id with the file id, since a client may send any file id (a key
-    # of the file id alone would hand one session's cached views to another that sent the same id)
+    # row_views' cache key: the session's id and a token the server drew for this upload, never the file id (a
+    # client may send any file id: a key of it would hand one session's cached views to another sending the same)
     source: str = ""
 
 
@@ -261,7 +262,7 @@ def uploaded_table(uploaded) -> HeldUpload | None:
     ctx = get_script_run_ctx()
     session = ctx.session_id if ctx else ""
     held = HeldUpload(uploaded.file_id, loaded.name, loaded.token_tensor, (V, D), rows,
-                      source=f"upload:{session}:{uploaded.file_id}")
+                      source=f"upload:{session}:{secrets.token_hex(16)}")
     st.session_state[UPLOAD_STATE] = held
     _release_upload_bytes(uploaded.file_id)
     return held
