@@ -10,10 +10,12 @@ Each probe runs in its own process (its peak RSS is its own) or against a real s
   growth of the process after the 26th open over the first.
 - 10 x 190 MB messages: ten clients at once each start a 190 MB websocket message (the header, then the payload
   in 1 MB chunks): the server's peak RSS.
+- Uploads under made-up file ids: one session PUTs five 150 MB files, each under an id the server never issued:
+  the server's RSS growth once they are sent (the files stayed in the session while its socket was open).
 - clear_cache: Trained embedding opened, a clear_cache BackMsg sent, the page opened again: the second open's time
   (a cleared cache retrains the default run) against a plain reopen.
 
-``python benchmarks/bench_hostile.py [train|seeds|messages|clear]`` runs one probe; main() runs all.
+``python benchmarks/bench_hostile.py [train|seeds|messages|uploads|clear]`` runs one probe; main() runs all.
 """
 from __future__ import annotations
 
@@ -144,6 +146,35 @@ def probe_messages() -> dict:
         stop_process(proc)
 
 
+def probe_uploads(files: int = 5, size: int = 150_000_000) -> dict:
+    import uuid
+
+    import requests
+    from deploy.launcher import rss_bytes, stop_process
+    from stclient import StreamlitSession
+
+    proc, port = _server()
+    try:
+        url = f"http://127.0.0.1:{port}"
+        s = StreamlitSession(url, timeout=120)
+        s.open("home")
+        http = requests.Session()
+        http.get(url + "/_stcore/health", timeout=30)  # the XSRF cookie
+        token = http.cookies.get("_streamlit_xsrf", "")
+        base = rss_bytes(proc.pid) / 1e6
+        body = bytes(size)
+        statuses = [http.put(f"{url}/_stcore/upload_file/{s.session_id}/{uuid.uuid4()}",
+                             headers={"X-Xsrftoken": token}, files={"file": ("t.npy", body)}, timeout=300).status_code
+                    for _ in range(files)]
+        del body
+        time.sleep(1.0)
+        grown = rss_bytes(proc.pid) / 1e6 - base
+        s.close()
+        return {"growth_mb": grown, "statuses": statuses}
+    finally:
+        stop_process(proc)
+
+
 def probe_clear() -> dict:
     from deploy.launcher import stop_process
     from stclient import StreamlitSession
@@ -166,7 +197,8 @@ def probe_clear() -> dict:
         stop_process(proc)
 
 
-PROBES = {"train": probe_train, "seeds": probe_seeds, "messages": probe_messages, "clear": probe_clear}
+PROBES = {"train": probe_train, "seeds": probe_seeds, "messages": probe_messages, "uploads": probe_uploads,
+          "clear": probe_clear}
 
 
 def _in_subprocess(name: str) -> dict:
@@ -191,6 +223,9 @@ def main() -> None:
     rows += [(f"{CLIENTS} x 190 MB messages: server peak RSS (MB)",
               f"{msgs['server_peak_mb']:.0f} (base {msgs['server_base_mb']:.0f}; {msgs['refused']} refused after "
               f"<= {msgs['max_sent_mb']:.0f} MB)")]
+    uploads = probe_uploads()
+    rows += [("5 x 150 MB uploads under made-up ids: server RSS growth (MB)",
+              f"{uploads['growth_mb']:.0f} (answers {sorted(set(uploads['statuses']))})")]
     clear = probe_clear()
     rows += [("Trained embedding reopen (s)", f"{clear['reopen_s']:.2f}"),
              ("  after a clear_cache request (s)", f"{clear['reopen_after_clear_cache_s']:.2f}")]
