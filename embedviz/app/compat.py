@@ -14,7 +14,7 @@ and tests/e2e/test_hostile_protocol.py shows each refusal against a real server 
    Here a file id must be one the server issued to that session (the browser asks for upload URLs first; a
    made-up id is answered 403), and a session holds at most ``UPLOAD_BYTES_PER_SESSION``: a new file releases the
    session's older ones first, which no widget can be showing any more (embedviz's uploader takes one file, and
-   the page releases its bytes once read).
+   the page releases its bytes once read). This wraps the served process's store instance, not the class.
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ import logging
 import threading
 from collections import OrderedDict, defaultdict
 
-from streamlit import runtime
+from streamlit.runtime import Runtime
 from streamlit.runtime.app_session import AppSession
 from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
 
@@ -75,62 +75,49 @@ class _Issued:
             self._ids.pop(session_id, None)
 
 
-_ISSUED = _Issued()
+def guard_uploads(store: MemoryUploadedFileManager) -> MemoryUploadedFileManager:
+    """Wrap one upload store's methods (this instance only: AppTest keeps its own store, filled without a server):
+    ids are recorded when issued, an upload under any other id is refused, a session's older files make room."""
+    if getattr(store, "embedviz_compat", False):
+        return store
+    issued = _Issued()
+    get_upload_urls, add_file, remove_session_files = (store.get_upload_urls, store.add_file,
+                                                       store.remove_session_files)
 
-
-def _recording_urls(get_upload_urls):
-    @functools.wraps(get_upload_urls)
-    def recorded(self, session_id, file_names):
-        infos = get_upload_urls(self, session_id, file_names)
-        _ISSUED.add(session_id, [info.file_id for info in infos])
+    def recorded(session_id, file_names):
+        infos = get_upload_urls(session_id, file_names)
+        issued.add(session_id, [info.file_id for info in infos])
         return infos
 
-    recorded.embedviz_compat = True
-    return recorded
-
-
-def _bounded_add(add_file):
-    @functools.wraps(add_file)
-    def bounded(self, session_id, file):
-        # AppTest stores its uploads without a server (no Runtime, no issued ids): only a served session is checked
-        if runtime.exists() and not _ISSUED.knows(session_id, file.file_id):
+    def bounded(session_id, file):
+        if not issued.knows(session_id, file.file_id):
             from starlette.exceptions import HTTPException  # the server's own error type: a 403, not a 500
 
             _LOG.warning("refused an upload under a file id never issued to session %s", session_id)
             raise HTTPException(status_code=403, detail="Unknown file id")
-        with self._lock:  # the manager's own lock guards file_storage
-            held = self.file_storage.get(session_id, {})
+        with store._lock:  # the store's own lock guards file_storage
+            held = store.file_storage.get(session_id, {})
             older = [(fid, len(rec.data)) for fid, rec in held.items() if fid != file.file_id]  # oldest first
         total = sum(size for _, size in older) + len(file.data)
         for fid, size in older:
             if total <= UPLOAD_BYTES_PER_SESSION:
                 break
-            self.remove_file(session_id, fid)
+            store.remove_file(session_id, fid)
             total -= size
-        add_file(self, session_id, file)
+        add_file(session_id, file)
 
-    bounded.embedviz_compat = True
-    return bounded
+    def removed(session_id):
+        issued.forget(session_id)
+        return remove_session_files(session_id)
 
-
-def _forgetting(remove_session_files):
-    @functools.wraps(remove_session_files)
-    def removed(self, session_id):
-        _ISSUED.forget(session_id)
-        return remove_session_files(self, session_id)
-
-    removed.embedviz_compat = True
-    return removed
+    store.get_upload_urls, store.add_file, store.remove_session_files = recorded, bounded, removed
+    store.embedviz_compat = True
+    return store
 
 
 # ------------------------------------------------------------------------------------------------ install
 
-_PATCHES = (
-    (AppSession, "_handle_clear_cache_request", _refuse_clear_cache),
-    (MemoryUploadedFileManager, "get_upload_urls", _recording_urls),
-    (MemoryUploadedFileManager, "add_file", _bounded_add),
-    (MemoryUploadedFileManager, "remove_session_files", _forgetting),
-)
+_PATCHES = ((AppSession, "_handle_clear_cache_request", _refuse_clear_cache),)
 
 
 def install() -> None:
@@ -139,3 +126,8 @@ def install() -> None:
     for owner, name, wrap in _PATCHES:
         if not getattr(getattr(owner, name), "embedviz_compat", False):
             setattr(owner, name, wrap(getattr(owner, name)))
+    # the served process's one upload store; under AppTest the Runtime is a stand-in (a MagicMock) and is skipped
+    if Runtime.exists() and type(Runtime.instance()) is Runtime:
+        store = Runtime.instance().uploaded_file_mgr
+        if isinstance(store, MemoryUploadedFileManager):
+            guard_uploads(store)

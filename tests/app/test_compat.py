@@ -49,6 +49,8 @@ def test_uploads_still_reach_the_store_through_the_wrapped_methods():
 
 
 def test_the_frame_installs_every_patch():
+    """The class patches; the upload store's guard goes on the served process's store (AppTest's Runtime is a
+    stand-in), which tests/test_hostile_server.py shows refusing."""
     AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
     for owner, name, _ in compat._PATCHES:
         assert getattr(getattr(owner, name), "embedviz_compat", False), f"{owner.__name__}.{name}"
@@ -56,37 +58,48 @@ def test_the_frame_installs_every_patch():
 
 @pytest.fixture
 def store():
-    compat.install()
-    return MemoryUploadedFileManager("/_stcore/upload_file")
+    return compat.guard_uploads(MemoryUploadedFileManager("/_stcore/upload_file"))
 
 
 def _file(file_id: str, size: int) -> UploadedFileRec:
     return UploadedFileRec(file_id=file_id, name="t.npy", type="application/octet-stream", data=bytes(size))
 
 
+def _issued(store, session_id: str, n: int = 1) -> list[str]:
+    return [info.file_id for info in store.get_upload_urls(session_id, ["t.npy"] * n)]
+
+
 def test_a_session_keeps_its_newest_uploads_within_its_cap(store, monkeypatch):
     monkeypatch.setattr(compat, "UPLOAD_BYTES_PER_SESSION", 250)
-    for i in range(5):
-        store.add_file("s1", _file(f"f{i}", 100))
-    store.add_file("s2", _file("g", 100))
-    assert [rec.file_id for rec in store.get_files("s1", [f"f{i}" for i in range(5)])] == ["f3", "f4"]
-    assert store.get_files("s2", ["g"])  # another session's file is not its neighbour's to evict
-    store.add_file("s1", _file("f4", 200))  # the same id again replaces itself, and pushes out the older one
-    assert [rec.file_id for rec in store.get_files("s1", ["f3", "f4"])] == ["f4"]
+    ids = _issued(store, "s1", 5)
+    for file_id in ids:
+        store.add_file("s1", _file(file_id, 100))
+    (g,) = _issued(store, "s2")
+    store.add_file("s2", _file(g, 100))
+    assert [rec.file_id for rec in store.get_files("s1", ids)] == ids[3:]
+    assert store.get_files("s2", [g])  # another session's file is not its neighbour's to evict
+    store.add_file("s1", _file(ids[4], 200))  # the same id again replaces itself, and pushes out the older one
+    assert [rec.file_id for rec in store.get_files("s1", ids)] == ids[4:]
 
 
-def test_a_served_session_may_only_fill_file_ids_the_server_issued(store, monkeypatch):
+def test_a_session_may_only_fill_file_ids_the_server_issued(store):
     from starlette.exceptions import HTTPException
 
-    monkeypatch.setattr(compat.runtime, "exists", lambda: True)
     with pytest.raises(HTTPException) as refused:
         store.add_file("s1", _file("made-up", 10))
     assert refused.value.status_code == 403 and not store.get_files("s1", ["made-up"])
-    (info,) = store.get_upload_urls("s1", ["t.npy"])
-    store.add_file("s1", _file(info.file_id, 10))
-    assert store.get_files("s1", [info.file_id])
+    (file_id,) = _issued(store, "s1")
+    store.add_file("s1", _file(file_id, 10))
+    assert store.get_files("s1", [file_id])
     with pytest.raises(HTTPException):  # issued to s1, not to s2
-        store.add_file("s2", _file(info.file_id, 10))
+        store.add_file("s2", _file(file_id, 10))
     store.remove_session_files("s1")
     with pytest.raises(HTTPException):  # a closed session's ids lapse with it
-        store.add_file("s1", _file(info.file_id, 10))
+        store.add_file("s1", _file(file_id, 10))
+
+
+def test_the_guard_leaves_other_stores_alone():
+    plain = MemoryUploadedFileManager("/_stcore/upload_file")
+    compat.guard_uploads(MemoryUploadedFileManager("/_stcore/upload_file"))
+    plain.add_file("s1", _file("any-id", 10))  # AppTest's way: no server, no issued ids
+    assert plain.get_files("s1", ["any-id"])
