@@ -1,0 +1,74 @@
+"""A Locust class of students following a teacher (kept apart from locustfile.py, whose students Locust spawns by
+default):
+
+    EMBEDVIZ_CLASS_CODE=ABC234 .venv/bin/locust -f benchmarks/load/locust_class.py --headless -u 30 -r 5 -t 60s \
+        --host http://127.0.0.1:8501
+"""
+from __future__ import annotations
+
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+import gevent
+from locust import User, between
+from locust.exception import StopUser
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import locustfile as base  # noqa: E402  (a module, not its Student: Locust would spawn every User it finds here)
+
+TIMEOUT = base.TIMEOUT
+
+class ClassStudent(User):
+    """A student in a class ($EMBEDVIZ_CLASS_CODE):
+    joins with ``?class=CODE``, then reruns the follow fragment as the browser's timer does (``WS follow``),
+    answers each question step once with a random option (``WS answer``), and records each move to a new step
+    (``WS moved``, its time since the previous poll). The teacher is a person or benchmarks/load/follow.py,
+    which also measures the teacher -> student latency and checks the counts exactly."""
+
+    wait_time = between(0, 0)  # the poll paces itself at the fragment's run_every
+
+    def on_start(self) -> None:
+        sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+        from benchmarks.load.follow import ClassSession
+
+        self.page = "class"
+        self.session = ClassSession(self.host, timeout=TIMEOUT, seed=random.randrange(2**32))
+        self.answered: set[int] = set()
+        self.last_step = None
+        code = os.environ.get("EMBEDVIZ_CLASS_CODE", "")
+        if not self._record("open", lambda: self.session.open("", f"class={code}")):
+            raise StopUser()
+
+    @task
+    def follow(self) -> None:
+        from embedviz import tours
+        from embedviz.app.i18n import catalog
+
+        started = time.perf_counter()
+        step = self.session.step()
+        if step != self.last_step:
+            if self.last_step is not None:
+                self.environment.events.request.fire(request_type="WS", name="moved", response_time=0,
+                                                     response_length=0, exception=None, context={})
+            self.last_step = step
+        question = tours.step("000", step).question if step else None  # the class's lesson (follow.py: 000)
+        if question and step not in self.answered:
+            self.answered.add(step)
+            label = catalog()[f"tour.q.{question.id}.{random.choice(question.options)}"]["en"]
+            self._record("answer", lambda: self.session.choose(f"tour_q_000_{step}_", label))
+        interval = min(self.session.fragments.values(), default=1.0)
+        gevent.sleep(max(0.0, interval - (time.perf_counter() - started)))
+
+        def poll():
+            self.session.poll()
+            return type("R", (), {"bytes": 0})()
+
+        self._record("follow", poll)
+
+    def on_stop(self) -> None:
+        self.session.close()
+
+    _record = base.Student._record
