@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import gevent
-from locust import User, between
+from locust import User, between, task
 from locust.exception import StopUser
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
