@@ -1,0 +1,77 @@
+"""Shared links carrying markdown images, links and KaTeX fetch nothing, show no foreign image or link, and do not
+widen the page (Chromium).
+
+A value from a link is echoed in error boxes, captions and sentences; rendered as markdown it would make every
+reader's browser fetch an image from another host (the app would no longer be offline, and the sender would learn
+who opened the link), put clickable links to other hosts on the page, or cover the page with a 3000em KaTeX rule.
+"""
+from __future__ import annotations
+
+import json
+from urllib.parse import quote, urlsplit
+
+import pytest
+
+from embedviz.app import context_view
+from tests.e2e.conftest import SHOTS, open_app
+
+IMAGE = "![x](http://127.0.0.2:9/track.png)"
+LINK = "[a](http://127.0.0.2:9/)"
+AUTOLINK = "<http://127.0.0.2:9/>"
+RULE = r"$\rule{3000em}{3000em}$"
+HUGE = r"$\color{red}\Huge\text{big}$"
+_CONFIG = {"hidden_size": 4096, "num_attention_heads": 32, "rope_theta": 10000.0, "max_position_embeddings": 4096,
+           "rope_scaling": {"rope_type": IMAGE, "factor": 2.0}}
+
+
+def q(**values: str) -> str:
+    return "&".join(f"{k}={quote(v, safe='')}" for k, v in values.items())
+
+
+# the issue's link set: every URL-bound text field, the tour and step, and a config's rope_type
+LINKS = {
+    "tour": "?" + q(tour=f"a {IMAGE}", step="1"),
+    "step": "?" + q(tour="003", step=f"1 {IMAGE}"),
+    "why_text_image": "why-position?" + q(why_text=f"the {IMAGE} {LINK} {AUTOLINK}"),
+    "why_text_rule": "why-position?" + q(why_text=RULE),
+    "why_text_huge": "why-position?" + q(why_text=HUGE),
+    "why_order": "why-position?" + q(why_text="the cat sat", why_order=f"{IMAGE} {LINK}"),
+    "real_word": "real-model?" + q(real_tab="Neighbours", real_word=f"{IMAGE} {LINK}"),
+    "real_a": "real-model?" + q(real_tab="Analogy", real_a=IMAGE),
+    "real_subword": "real-model?" + q(real_tab="Subwords", real_subword=f"{IMAGE} {AUTOLINK}"),
+    "real_pairs": "real-model?" + q(real_pairs=f"cat, {IMAGE}\n{LINK}, dog\n{RULE}, cat"),
+    "tok_word": "token-embeddings?" + q(tok_word=IMAGE, tok_other=f"{LINK} {RULE}"),
+    "ctx_cfgz": "context-extension?" + q(ctx_src=context_view.CONFIG,
+                                         **{context_view.CONFIG_URL_KEY: context_view.encode_config(
+                                             json.dumps(_CONFIG))}),
+}
+
+FOREIGN_JS = """() => {
+  const here = location.host;
+  const foreign = (u) => { try { const h = new URL(u, location.href); return /^https?:$/.test(h.protocol)
+      && h.host !== here; } catch (e) { return false; } };
+  return {
+    img: [...document.querySelectorAll('img')].map(e => e.src).filter(foreign),
+    a: [...document.querySelectorAll('a[href]')].map(e => e.href).filter(foreign),
+    katex: document.querySelectorAll('[data-testid=stMain] .katex').length,
+    width: document.querySelector('[data-testid=stMain]').scrollWidth,
+    viewport: window.innerWidth,
+  };
+}"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(LINKS))
+def test_a_hostile_link_fetches_nothing_and_shows_no_foreign_markup(tab, app_server, name):
+    requests: list[str] = []
+    tab.on("request", lambda request: requests.append(request.url))
+    open_app(tab, LINKS[name])
+    tab.wait_for_timeout(1_500)  # images and fonts start loading after the script's last delta
+    found = tab.evaluate(FOREIGN_JS)
+    tab.screenshot(path=str(SHOTS / f"hostile-{name}.png"))
+    left = [u for u in requests if urlsplit(u).hostname not in {"127.0.0.1", None} and not u.startswith("data:")]
+    assert not left, f"requests left loopback: {left}"
+    assert not found["img"] and not found["a"], found
+    assert found["width"] <= found["viewport"], found
+    if name in ("why_text_rule", "why_text_huge"):
+        assert found["katex"] == 0, found
