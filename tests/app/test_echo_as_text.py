@@ -146,3 +146,12 @@ def test_the_checker_sees_live_markup():
         assert inert(f"Cannot show this: {value}"), value
         assert not inert(f"Cannot show this: {escape(value)}"), value
         assert value in _shown(f"Cannot show this: {escape(value)}")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_uploaded_file_name_in_a_message_shows_as_text(lang):
+    from embedviz.app.errors import localized
+
+    for name in (f"{IMAGE}.npy", f"{LINK}.npy", f"{RULE}.npy"):
+        shown = localized(f"file {name} is empty", lang)
+        assert not inert(shown) and name in _shown(shown), shown
