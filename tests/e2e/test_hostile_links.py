@@ -40,6 +40,9 @@ LINKS = {
     "real_a": "real-model?" + q(real_tab="Analogy", real_a=IMAGE),
     "real_subword": "real-model?" + q(real_tab="Subwords", real_subword=f"{IMAGE} {AUTOLINK}"),
     "real_pairs": "real-model?" + q(real_pairs=f"cat, {IMAGE}\n{LINK}, dog\n{RULE}, cat"),
+    # the word map's labels are plotly text, which has its own <a href> markup
+    "real_words": "real-model?" + q(real_tab="Word map",
+                                    real_words=f"cat\ndog\n{IMAGE}\n<a href='http://127.0.0.2:9/'>x</a>\n{RULE}"),
     "tok_word": "token-embeddings?" + q(tok_tab="One-hot vs dense", tok_word=IMAGE, tok_other=f"{LINK} {RULE}"),
     "ctx_cfgz": "context-extension?" + q(ctx_src=context_view.CONFIG,
                                          **{context_view.CONFIG_URL_KEY: context_view.encode_config(
