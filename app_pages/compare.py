@@ -5,6 +5,7 @@ from embedviz.app import compare_view as view
 from embedviz.app import lessons_view
 from embedviz.app.errors import localized
 from embedviz.app.i18n import t
+from embedviz.app.markup import trusted
 from embedviz.app.widgets import bound_tabs, BIND, human_number, int_slider, notice, plot, show_error
 from embedviz.figures import compare as figs
 
@@ -32,7 +33,7 @@ for i, (scheme, formula) in enumerate(FORMULAS.items()):
     if i % 2 == 0:
         cols = st.columns(2)
     cols[i % 2].caption(name(scheme))
-    cols[i % 2].latex(formula)
+    cols[i % 2].latex(trusted(formula))
 
 cols = st.columns(4)
 with cols[0]:

@@ -7,6 +7,7 @@ from embedviz import context_extension, rope_config, rope_scaling
 from embedviz.attention import logit_scale
 from embedviz.app import context_view as view
 from embedviz.app.i18n import t
+from embedviz.app.markup import trusted
 from embedviz.app.widgets import BIND, bound_tabs, download_csv, human_number, notice, plot, show_error
 from embedviz.figures import context as figs
 from embedviz.figures.export import table_csv
@@ -143,12 +144,12 @@ def method_tab() -> None:
     """What the method does: its text, its formula, and what it does to attention."""
     st.subheader(t(f"ctx.m_{method}_title"))
     st.markdown(t(f"ctx.m_{method}"))
-    st.latex(rope_scaling.LATEX[method])
+    st.latex(trusted(rope_scaling.LATEX[method]))
     st.metric(t("ctx.attention"), f"{v.attention_factor:.4f}", help=t("ctx.attention_help"))
     attention_formula = rope_scaling.attention_factor_latex(method, factor=float(factor), original=int(original),
                                                             params=params, value=v.attention_factor)
     if attention_formula:
-        st.latex(attention_formula)
+        st.latex(trusted(attention_formula))  # LaTeX the core wrote from numbers
         # the attention factor scales cos and sin, so the rotated dims only: part of q.k under a partial rotation,
         # and under DeepSeek's MLA, whose q.k also spans qk_nope_head_dim dims that never rotate
         qk_dims = int(settings["mla"]["qk_head_dim"]) if settings["mla"] else int(head_dim)
@@ -207,7 +208,7 @@ def calculator_tab(head_dim: int, target: int) -> None:
     except ValueError as error:  # a partial rotation of a small head: 2 rotated dimensions, one pair
         show_error(error)
         return
-    st.latex(context_extension.theta_for_context_latex(head_dim, target, calc["k"], calc["theta"]))
+    st.latex(trusted(context_extension.theta_for_context_latex(head_dim, target, calc["k"], calc["theta"])))
     if calc["clamped"]:
         st.caption(t("ctx.calc_clamped", head_dim=head_dim, pairs=head_dim // 2, k=calc["k"]))
     c = st.columns(2)

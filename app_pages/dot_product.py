@@ -3,6 +3,7 @@ import streamlit as st
 
 from embedviz.app import lessons_view as view
 from embedviz.app.i18n import t
+from embedviz.app.markup import escape
 from embedviz.app.widgets import bound_tabs, BIND, int_slider, notice, plot, segmented, show_error
 from embedviz.dot_product import BAND_NAMES, PREDICTION_PAIRS
 from embedviz.figures import lessons as figs
@@ -50,7 +51,7 @@ def predict_tab() -> None:
     grid = st.columns(2)
     for i, (a, b) in enumerate(PREDICTION_PAIRS):
         with grid[i % 2]:
-            st.markdown(f"**{a} – {b}**")
+            st.markdown(f"**{escape(a)} – {escape(b)}**")
             guesses.append(segmented(f"dot_g{i}", "dot.col_guess", BAND_NAMES, "unrelated",
                                      format_func=lambda band: t(f"dot.band_{band}")))
     if not st.toggle(t("dot.reveal"), key="dot_reveal", bind=BIND):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from embedviz.app.i18n import DEFAULT_LANGUAGE, catalog, current_language
+from embedviz.app.markup import Markup, escape
 
 _NV = r"^(?P<name>[^\s(]+(?: [^\s(]+)?) \((?P<value>.*)\) "  # "d_model (7) ", "target context (9) "
 _HUGE = r"^(?P<name>[^\s(]+(?: [^\s(]+)?) \(an integer of about (?P<digits>[\d,]+) digits\) "  # a 400-digit number
@@ -182,11 +183,12 @@ PATTERNS: tuple[tuple[re.Pattern, str], ...] = tuple(
 )
 
 
-def localized(message: str, lang: str | None = None) -> str:
-    """``message`` (a core ValueError's text) in ``lang`` (default: the reader's language)."""
+def localized(message: str, lang: str | None = None) -> Markup:
+    """``message`` (a core ValueError's text) in ``lang`` (default: the reader's language), as markdown that shows
+    the message's values (the offending word, a config's string, a file name) as text."""
     lang = lang or current_language()
     if lang == DEFAULT_LANGUAGE:
-        return message
+        return escape(message)
     for pattern, key in PATTERNS:
         match = pattern.match(message)
         if match:
@@ -194,6 +196,6 @@ def localized(message: str, lang: str | None = None) -> str:
     return _text("err.untranslated", lang, message=message)
 
 
-def _text(key: str, lang: str, /, **values: str) -> str:
+def _text(key: str, lang: str, /, **values: str) -> Markup:
     entry = catalog()[key]
-    return (entry.get(lang) or entry[DEFAULT_LANGUAGE]).format(**values)
+    return Markup((entry.get(lang) or entry[DEFAULT_LANGUAGE]).format(**{k: escape(v) for k, v in values.items()}))

@@ -13,6 +13,8 @@ from functools import lru_cache
 
 import streamlit as st
 
+from embedviz.app.markup import Markup, escape
+
 LANGUAGES = {"en": "English", "zh": "简体中文"}
 DEFAULT_LANGUAGE = "en"
 LANG_KEY = "lang"  # widget key and URL query parameter
@@ -41,8 +43,15 @@ def current_language() -> str:
     return lang if lang in LANGUAGES else DEFAULT_LANGUAGE
 
 
-def t(key: str, /, **values) -> str:
-    """The text for ``key`` in the current language, formatted with ``values``."""
+def t(key: str, /, **values) -> Markup:
+    """The text for ``key`` in the current language, formatted with ``values``.
+
+    The catalog's texts are markdown the app wrote; a string value may come from a reader (a URL, a text field, a
+    config, a file name), so it is escaped to show as text (embedviz/app/markup.py). A value that is itself app
+    markup (another ``t`` result, a :class:`Markup`) and numbers pass unchanged.
+    """
     entry = catalog()[key]
     text = entry.get(current_language()) or entry[DEFAULT_LANGUAGE]
-    return text.format(**values) if values else text
+    if not values:
+        return Markup(text)
+    return Markup(text.format(**{name: escape(v) if isinstance(v, str) else v for name, v in values.items()}))

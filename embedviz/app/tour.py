@@ -28,6 +28,7 @@ APPLIED = "_tour_applied"  # session state: (lesson, step) whose settings were l
 REVEALED = "_tour_revealed"  # session state: set of (lesson, step) shown without answering
 ANSWERS = "_tour_answers"  # session state: {(lesson, step): the option code the student picked}
 PICK_KEY = "_tour_pick"
+_STEP_DIGITS = 6  # a ?step= longer than this (leading zeros aside) is no step of any tour
 PRESENT_CSS = """<style>
 html { font-size: 20px; }
 .stMainBlockContainer { max-width: 100%; padding-left: 2rem; padding-right: 2rem; }
@@ -214,7 +215,12 @@ def panel(current, pages: dict[str, Any]) -> bool:
         raw = st.query_params.get(STEP_KEY, "1")
         if not raw.isdigit():
             raise ValueError(f"step ({raw!r}) must be a whole number")
-        number = int(raw)
+        digits = raw.lstrip("0") or "0"
+        if len(digits) > _STEP_DIGITS:  # int() refuses 4,300+ digits in Python's words; no tour has a million steps
+            tours.step(lesson, 1)  # an unknown tour is named first
+            raise ValueError(f"step (an integer of about {len(digits):,} digits) must be <= "
+                             f"{len(tours.TOURS[lesson].steps)}")
+        number = int(digits)
         step = tours.step(lesson, number)
     except ValueError as error:
         show_error(error)

@@ -17,6 +17,7 @@ from plotly.basedatatypes import BaseFigure
 
 from embedviz.app.errors import localized
 from embedviz.app.i18n import catalog, t
+from embedviz.app.markup import trusted
 from embedviz.downsample import log_options  # noqa: F401  (the stops of the pages' log-scale sliders)
 from embedviz.figures.describe import WORDS as ALT_WORDS, text_alternative
 from embedviz.figures.export import COLUMNS, figure_csv, file_name, slug
@@ -70,7 +71,7 @@ def page_header(prefix: str, formula: str | None = None) -> None:
     st.title(t(f"{prefix}.title"))
     st.markdown(t(f"{prefix}.intro"))
     if formula:
-        st.latex(formula)
+        st.latex(trusted(formula))  # the page's own formula
         st.caption(t(f"{prefix}.formula_caption"))
 
 

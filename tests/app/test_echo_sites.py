@@ -1,0 +1,105 @@
+"""Every markdown body the app writes is built from catalog texts (``t``) and escaped values, never from a raw one.
+
+Streamlit renders the bodies of st.markdown / st.error / st.warning / st.info / st.success / st.caption / st.toast /
+st.write (and titles, headers) as markdown with KaTeX and its directives, so a reader's value placed there raw
+(an f-string, a variable, a "+" of strings) can put a foreign image or link into the page. This scan reads every
+page and every module of embedviz/app/ and names each call whose body is not provably safe: a constant, a call of
+``t`` / ``escape`` / ``localized`` / ``trusted``, an f-string, "+" or conditional made only of those (a field with
+a format spec such as ``{n:,}`` is a number), or a local name every assignment of which is one of those.
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from tests.conftest import ROOT
+
+SINKS = {"markdown", "error", "warning", "info", "success", "caption", "toast", "write", "title", "header",
+         "subheader", "latex", "exception"}
+SAFE_CALLS = {"t", "escape", "localized", "trusted", "Markup"}
+FILES = sorted([*(ROOT / "app_pages").glob("*.py"), *(ROOT / "embedviz" / "app").glob("*.py")])
+
+
+def _name(func: ast.expr) -> str | None:
+    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+
+
+def _assignments(tree: ast.AST) -> dict[str, list[ast.expr]]:
+    """Every value assigned to each plain name in the module (any scope: names are not reused across scopes
+    for different things in these short files, and a wrong merge can only make the scan stricter)."""
+    found: dict[str, list[ast.expr]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    found.setdefault(target.id, []).append(node.value)
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.NamedExpr)) and isinstance(node.target, ast.Name):
+            if node.value is not None:
+                found.setdefault(node.target.id, []).append(node.value)
+        elif isinstance(node, (ast.For, ast.comprehension)):
+            for target in ast.walk(node.target):
+                if isinstance(target, ast.Name):
+                    found.setdefault(target.id, []).append(ast.Name("<loop>"))  # unknown: not safe
+    return found
+
+
+def _returns(tree: ast.AST) -> dict[str, list[ast.expr]]:
+    """What each function of the module returns (a helper such as ``name(scheme) -> t(...)``)."""
+    found: dict[str, list[ast.expr]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef):
+            values = [r.value for r in ast.walk(node) if isinstance(r, ast.Return) and r.value is not None]
+            found["()" + node.name] = values or [ast.Name("<none>")]
+    return found
+
+
+def safe(node: ast.expr, names: dict[str, list[ast.expr]], seen: frozenset[str] = frozenset()) -> bool:
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.Call):
+        called = "()" + (_name(node.func) or "")
+        if isinstance(node.func, ast.Name) and called in names and called not in seen:
+            return all(safe(value, names, seen | {called}) for value in names[called])
+        return _name(node.func) in SAFE_CALLS
+    if isinstance(node, ast.JoinedStr):
+        return all(isinstance(part, ast.Constant) or part.format_spec is not None or safe(part.value, names, seen)
+                   for part in node.values)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return safe(node.left, names, seen) and safe(node.right, names, seen)
+    if isinstance(node, ast.IfExp):
+        return safe(node.body, names, seen) and safe(node.orelse, names, seen)
+    if isinstance(node, ast.Name) and node.id not in seen and node.id in names:
+        return all(safe(value, names, seen | {node.id}) for value in names[node.id])
+    return False
+
+
+def unsafe_echoes(source: str, label: str) -> list[str]:
+    tree = ast.parse(source)
+    names = {**_assignments(tree), **_returns(tree)}
+    found = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in SINKS):
+            continue
+        receiver = node.func.value
+        if isinstance(receiver, ast.Name) and receiver.id not in {"st"} and receiver.id in {"sys", "file", "out"}:
+            continue
+        bodies = node.args[:1] + [k.value for k in node.keywords if k.arg in {"body", "label"}]
+        for body in bodies:
+            if not safe(body, names):
+                found.append(f"{label}:{node.lineno}: {ast.unparse(node)[:120]}")
+    return found
+
+
+def test_every_markdown_body_is_built_from_catalog_texts_and_escaped_values():
+    found = [hit for path in FILES for hit in unsafe_echoes(path.read_text(), str(path.relative_to(ROOT)))]
+    assert not found, "markdown bodies that may echo a raw value:\n" + "\n".join(found)
+
+
+def test_the_scan_names_what_bypasses_the_helper():
+    """The scan itself: each way a raw value can reach a markdown body is caught, the safe forms are not."""
+    bad = ['st.markdown(f"**{word}**")', "def f(x):\n    return x\nst.caption(f(w))", "st.error(message)", 'st.caption("x" + name)', "left.warning(str(e))",
+           "word = row['w']\nst.info(word)", 'st.write(f"{t(\'k\')} {value}")']
+    good = ['st.markdown(t("k", word=word))', 'st.error(localized(str(e)))', 'st.caption(f"{t(\'a\')} {n:,}")',
+            'text = t("a") if x else t("b")\nst.markdown(text)', 'def f(k):\n    return t(k)\nst.caption(f(w))', 'st.markdown(f"**{escape(name)}**")']
+    assert all(unsafe_echoes(code, "x") for code in bad), [c for c in bad if not unsafe_echoes(c, "x")]
+    assert not any(unsafe_echoes(code, "x") for code in good), [unsafe_echoes(c, "x") for c in good]
