@@ -17,6 +17,7 @@ import streamlit as st
 
 from embedviz import classroom
 from embedviz.app.i18n import t
+from embedviz.app.markup import trusted
 
 CLASS_KEY, TEACHER_KEY = "class", "teacher"  # URL parameters
 TOUR_KEY, STEP_KEY = "tour", "step"  # the tour's URL parameters (embedviz/app/tour.py)
@@ -193,7 +194,7 @@ def _qr_svg(link: str) -> str:
     return segno.make(link, error="m").svg_inline(scale=6, border=2, dark="#111", light="#fff", omitsize=False)
 
 
-def header(presenting: bool) -> None:
+def class_line(presenting: bool) -> None:
     """Inside the tour panel: the teacher's join code, link and QR code; a student's follow / step-away line."""
     message()
     if not joined():
@@ -288,6 +289,6 @@ def gate(lesson: str, number: int, labels: dict[str, str], picked: str | None, a
               else _call(store().revealed_tally, joined()[0], number))
     _spread(labels, counts or Counter())
     if picked is None:
-        st.info(answer_text())
+        st.info(trusted(answer_text()))  # tour._answer_text: catalog texts, values escaped by t()
         return True
     return None

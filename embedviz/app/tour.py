@@ -232,7 +232,7 @@ def panel(current, pages: dict[str, Any]) -> bool:
             st.switch_page(target, query_params={TOUR_KEY: lesson, STEP_KEY: str(number)})
     total = len(tours.TOURS[lesson].steps)
     with st.container(border=True, key="tour_panel"):
-        classroom_view.header(presenting())
+        classroom_view.class_line(presenting())
         st.caption(t("tour.where", title=t(f"tour.{lesson}.title"), k=number, n=total))
         st.markdown(t(f"tour.{lesson}.{step.name}"))
         st.markdown(f"**{t('tour.look')}** {t(f'tour.{lesson}.{step.name}.look')}")
