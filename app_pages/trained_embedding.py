@@ -99,7 +99,10 @@ def groups_tab() -> None:
               t("train.text_col"): [ref for *_, ref in rows]})
     if len(groups) > 1:
         peak_step, peak = r["cross_peak"]  # the blue curve's top: the texts below name it, true for this run
-        run = dict(classes=r["num_classes"], unseen=r["unseen_classes"], peak=peak, peak_step=peak_step)
+        zero = (t("train.zero_at", step=r["cross_zero"]) if r["cross_zero"] is not None
+                else t("train.zero_above" if peak > 0 else "train.zero_below"))  # where this run's curve goes
+        run = dict(classes=r["num_classes"], unseen=r["unseen_classes"], peak=peak, peak_step=peak_step, zero=zero,
+                   steps=done)
         if cross1 < -0.15:
             st.warning(t("train.negative", cross=cross1, why=t(f"train.why_{softmax}", **run)))
         elif cross1 > 0.15:

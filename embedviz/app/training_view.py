@@ -59,6 +59,7 @@ def _summary(result: training.TrainingResult, seconds: float, *, pairs_of_groups
         "num_classes": result.num_classes,
         "unseen_classes": result.unseen_classes,
         "cross_peak": training_result.cross_group_peak(result) if pairs_of_groups else None,
+        "cross_zero": training_result.cross_group_zero(result) if pairs_of_groups else None,
         "seconds": seconds,
     }
 

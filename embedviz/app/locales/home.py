@@ -46,7 +46,7 @@ STRINGS = {
             "initial scales, which rows a backward step reaches.\n"
             "- **Lesson 003**, embeddings and positional encodings for LLM inference: Qwen3-0.6B's tables, why "
             "attention needs positions, sinusoidal, RoPE and its decay, the five properties, context extension.\n"
-            "- **Lesson 004**, word embeddings are learned, positional encodings computed: one-hot, the cost of a "
+            "- **Lesson 004**, word embedding and positional encoding: one-hot, the cost of a "
             "100,000 × 4,096 table, the sinusoidal formula."
         ),
         "zh": (
@@ -58,7 +58,7 @@ STRINGS = {
             "- **第 002 课**《嵌入是查找表，而非函数》：ANDREA-120M 的参数量、初始化尺度、一次反向传播会更新哪些行。\n"
             "- **第 003 课**《学习大模型推理的嵌入与位置编码》：Qwen3-0.6B 的表、注意力为什么需要位置、正弦编码、RoPE "
             "及其远程衰减、五条性质、上下文扩展。\n"
-            "- **第 004 课**《词嵌入是学出来的，位置编码是算出来的》：one-hot、100,000 × 4,096 嵌入表的开销、正弦公式。"
+            "- **第 004 课**《词嵌入（Word Embedding）和位置编码（Positional Encoding）》：one-hot、100,000 × 4,096 嵌入表的开销、正弦公式。"
         ),
     },
     "home.try": {"en": "Type some text", "zh": "输入一段文字"},

@@ -169,13 +169,13 @@ STRINGS = {
         "en": (
             "Only the rows that were looked up get a gradient ({used}); every other row is exactly 0, so one step "
             "changes nothing else. A token that never appears in a batch does not learn from it. That holds for this "
-            "plain SGD step; with Adam's momentum or weight decay, rows outside the batch still move after the first "
-            "step (carried by earlier gradients, or shrunk by the decay)."
+            "plain SGD step. With weight decay every row shrinks from the first step, gradient or not; Adam's "
+            "momentum moves a row outside the batch only once an earlier step gave it a gradient."
         ),
         "zh": (
             "只有被查表的行收到梯度（{used}）；其余每一行的梯度都恰好为 0，这一步不会改变它们。"
-            "一个 token 如果没有出现在批里，就不会从这个批学到任何东西。这对这里的普通 SGD 一步成立；用 Adam 的"
-            "动量或权重衰减时，从第二步起，批之外的行也会移动（被之前的梯度带着走，或被衰减缩小）。"
+            "一个 token 如果没有出现在批里，就不会从这个批学到任何东西。这对这里的普通 SGD 一步成立。有权重衰减时，"
+            "每一行从第一步起都会缩小，不管有没有梯度；Adam 的动量只有在之前某一步给过某行梯度后，才会在批之外移动它。"
         ),
     },
     "tok.second_md": {
