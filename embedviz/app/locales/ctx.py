@@ -170,10 +170,10 @@ STRINGS = {
                "in place of s, so texts within the trained length are untouched and the slowest pair slows more as "
                "L grows. Move the sequence-length slider above to watch the base grow."),
         "zh": ("**NTK-aware 缩放**（bloc97 2023 年在 Reddit 上发的帖子，名字来自神经正"
-               "切核理论）不动位置，而是调大基底 θ：快维度几乎不变，越慢的维度被拉伸得越多。指数 d/(d−2) 保证"
-               "最慢的那一对恰好放慢 s 倍。**动态** NTK（emozilla）按当前序列长度 L 重新计算基底，"
+               "切核理论）不动位置，而是调大底数 θ：快维度几乎不变，越慢的维度被拉伸得越多。指数 d/(d−2) 保证"
+               "最慢的那一对恰好放慢 s 倍。**动态** NTK（emozilla）按当前序列长度 L 重新计算底数，"
                "用 s·L/L_train − (s − 1) 代替 s：训练长度以内的文本完全不受影响，L 越长，最慢"
-               "的那一对放慢得越多。拖动上方的序列长度滑块，看基底怎么变大。"),
+               "的那一对放慢得越多。拖动上方的序列长度滑块，看底数怎么变大。"),
     },
     "ctx.m_yarn_title": {"en": "YaRN", "zh": "YaRN"},
     "ctx.m_yarn": {
@@ -231,7 +231,7 @@ STRINGS = {
         "zh": (
             "- **PI 位置插值**（Chen 等 2023）：所有频率除以 s。简单，但相邻 token 变得难以区分。\n"
             "- **NTK-aware**（bloc97，2023）：把 θ 调大到 θ·s^(d/(d−2))；快维度不动，慢维度被拉伸。\n"
-            "- **动态 NTK**（emozilla）：按当前长度重新计算 NTK 基底；训练长度以内什么都不变。\n"
+            "- **动态 NTK**（emozilla）：按当前长度重新计算 NTK 底数；训练长度以内什么都不变。\n"
             "- **YaRN**（Peng 等 2023）：快维度保持、慢维度插值、中间斜坡过渡，再加注意力温度系数。Qwen3：32K → 128K。\n"
             "- **Llama 3**（Meta 2024）：同样分三组，但按波长划分；没有温度系数。\n"
             "- **LongRoPE**（Ding 等 2024，Phi-3）：每个维度对一个搜索出来的倍数，短输入和长输入各用一张表。"
@@ -275,7 +275,7 @@ STRINGS = {
         "en": "{method} leaves attention alone: attention_factor = 1.",
         "zh": "{method} 不改变注意力：attention_factor = 1。",
     },
-    "ctx.base": {"en": "effective base θ′", "zh": "等效基底 θ′"},
+    "ctx.base": {"en": "effective base θ′", "zh": "等效底数 θ′"},
     "ctx.kinds": {"en": "kept / blended / interpolated", "zh": "保持 / 过渡 / 插值"},
     # figures
     "ctx.kept": {"en": "kept", "zh": "保持不变"},
@@ -339,7 +339,7 @@ STRINGS = {
               "(no repeated angle, so they tell far-apart positions apart) gives a lower bound on θ for the target "
               "length above and d, the dimensions that rotate ({d}: the whole head_dim, or its rotated part under a "
               "partial rotation).",
-        "zh": "另一条通往长上下文的路，是预训练时就用大的基底 θ。最慢的维度对在 L 个 token 内转 L·θ^(−(d−2k)/d)/(2π) 圈；"
+        "zh": "另一条通往长上下文的路，是预训练时就用大的底数 θ。最慢的维度对在 L 个 token 内转 L·θ^(−(d−2k)/d)/(2π) 圈；"
               "要求最慢的 *k* 对都转不满一圈（角度不重复，才能区分相隔很远的位置），就得到上面目标长度和 d 下 θ 的下限；"
               "d 是旋转的维度数（{d}：整个 head_dim，部分旋转时是其中旋转的部分）。",
     },
@@ -362,7 +362,7 @@ STRINGS = {
               "criterion. Meta picked 500,000 because Xiong et al. (2023) found it works up to 32K tokens; later work derives "
               "a lower bound from how well attention can still single out a similar token far away (Men et al. "
               "2024, *Base of RoPE Bounds Context Length*). Treat this calculator as the minimum, not the recipe.",
-        "zh": "真实模型选的基底比一圈下限大得多：Llama 3 在 8K 上预训练，用的是 θ = 500,000（下限只有约 1,500），"
+        "zh": "真实模型选的底数比一圈下限大得多：Llama 3 在 8K 上预训练，用的是 θ = 500,000（下限只有约 1,500），"
               "Qwen3 在 32K 上用 1,000,000。转满一圈并不是唯一的标准。Meta 选 500,000，是因为 Xiong 等（2023）"
               "发现它在 32K 以内都有效；后来的研究从注意力能否在远处准确找出相似 token 出发推导 θ 的下限"
               "（Men 等 2024，*Base of RoPE Bounds Context Length*）。所以这个计算器给的是最低要求，不是配方。",

@@ -11,8 +11,8 @@ STRINGS = {
         ),
         "zh": (
             "RoPE（苏剑林等 2021，Llama、Qwen、Mistral、DeepSeek 都在用）不往嵌入向量上加任何东西。它在"
-            "每一层注意力里把 query 和 key 按维度两两分组，位置为 *m* 的 token，其第 *i* 组转过 "
-            "*m·ω_i* 的角度。快的维度组每个 token 都转一大截，慢的几乎不动，就像钟表上的秒针和时针。两个旋转后的向量做内积"
+            "每一层注意力里把 query 和 key 按维度两两配对，位置为 *m* 的 token，其第 *i* 对转过 "
+            "*m·ω_i* 的角度。快的维度对每个 token 都转一大截，慢的几乎不动，就像钟表上的秒针和时针。两个旋转后的向量做内积"
             "，只看得到它们角度的**差**，所以位置 *m* 的 query 和位置 *n* 的 key 的注意力分数只取决于相对距离 "
             "*m − n*。"
         ),
@@ -47,7 +47,7 @@ STRINGS = {
         ),
         "zh": "每个注意力头的维度数。RoPE 按维度对旋转，所以 head_dim 必须是偶数；真实模型多用 64 或 128（Phi-3-mini 是 96，Gemma 是 256）。",
     },
-    "rope.theta": {"en": "rope_theta (base)", "zh": "rope_theta（基底）"},
+    "rope.theta": {"en": "rope_theta (base)", "zh": "rope_theta（底数）"},
     "rope.theta_help": {
         "en": "ω_i = θ^(−2i/d). The original RoPE uses 10,000; Llama 3 uses 500,000, Qwen3 1,000,000.",
         "zh": "ω_i = θ^(−2i/d)。原始 RoPE 用 10,000；Llama 3 用 500,000，Qwen3 用 1,000,000。",

@@ -23,7 +23,7 @@ STRINGS = {
         "zh": "i 是维度对的编号，D = d_model；D 为奇数时最后一列是正弦。",
     },
     "sin.positions": {"en": "number of positions", "zh": "位置个数"},
-    "sin.base": {"en": "base (10,000 in the paper)", "zh": "基底 base（论文中为 10,000）"},
+    "sin.base": {"en": "base (10,000 in the paper)", "zh": "底数 base（论文中为 10,000）"},
     "sin.tab_encoding": {"en": "The encoding", "zh": "编码本身"},
     "sin.tab_lesson": {"en": "Frequencies and distance (lesson 003)", "zh": "频率与距离（第 003 课）"},
     "sin.tab_similarity": {"en": "Similarity of positions", "zh": "位置之间的相似度"},

@@ -207,7 +207,7 @@ STRINGS = {
             "store nothing. An untied output head is another V × D. Pick a model or type your own numbers."
         ),
         "zh": (
-            "词嵌入表的参数量是 V × D，可学习的位置表是 L × D；正弦、RoPE 和 ALiBi 不存储任何表。"
+            "词嵌入表的参数量是 V × D，可学习位置表是 L × D；正弦、RoPE 和 ALiBi 不存储任何表。"
             "不共享权重的输出层还要再加 V × D。选择一个模型，或者输入你自己的数字。"
         ),
     },

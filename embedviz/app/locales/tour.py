@@ -409,7 +409,7 @@ STRINGS = {
               "found nearly the same quality; it kept sinusoidal in the hope of longer inputs. A real learned table "
               "(the bundled MiniLM's) came out smooth between neighbours, except at a few rows: 0 → 1, a jump near 127, and its "
               "last rows, which only the longest inputs reach.",
-        "zh": "另一条路：可学习的位置表，BERT 和 GPT-2 都这样做。Transformer 原论文试过它，效果几乎一样；"
+        "zh": "另一条路：可学习位置表，BERT 和 GPT-2 都这样做。Transformer 原论文试过它，效果几乎一样；"
               "论文保留正弦版，是希望它能处理更长的输入。一张真实的可学习位置表（内置的 MiniLM 的）训练后相邻行大多很相似，"
               "只有几处例外：0 → 1、127 附近的一次跳变，以及只有最长的输入才会用到的最后几行。",
     },
