@@ -4,11 +4,11 @@ import streamlit as st
 from embedviz.app import home_view as view
 from embedviz.app.i18n import t
 from embedviz.app.widgets import notice, plot, show_error
+from embedviz.app.widgets import lead
 from embedviz.tokenizer import token_labels
 
 st.title(t("home.title"))
-st.markdown(t("home.intro"))
-st.markdown(t("home.journey"))
+lead("home.lead", t("home.intro"), t("home.journey"))
 with st.expander(t("home.lessons_header")):
     st.markdown(t("home.lessons"))
 

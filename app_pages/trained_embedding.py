@@ -7,6 +7,7 @@ import streamlit as st
 from embedviz.app import training_view as view
 from embedviz.app.i18n import t
 from embedviz.app.widgets import bound_tabs, choice_slider, lesson_button, notice, pc_axes, plot, segmented, show_error
+from embedviz.app.widgets import lead
 from embedviz.figures import similarity_heatmap
 from embedviz.figures import tokens as figs
 
@@ -185,7 +186,7 @@ def text_tab() -> None:
 
 
 st.title(t("train.title"))
-st.markdown(t("train.intro"))
+lead("train.lead", t("train.intro"))
 lesson_button("tr_lesson", "lesson.train_button", {"tr_steps": 500, "tr_groups": "abcdefghij ABCDEFGHIJ", "tr_d": 16,
                                                    "tr_lr": 0.01, "tr_soft": "vocab", "tr_seed": 0},
               help="lesson.train_help")

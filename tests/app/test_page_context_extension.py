@@ -123,10 +123,10 @@ def test_yarn_preset_on_qwen3_to_128k():
     kept, blended = low + 1, high - low - 1
     assert (kept, blended, d // 2 - kept - blended) == (24, 16, 24)
     assert pt.metric(at, "kept / blended / interpolated") == f"{kept} / {blended} / {d // 2 - kept - blended}"
-    # the notice's "16 of 64" is this count, in both languages
+    # the notice's details: "16 of 64" is this count, in both languages
     for lang, words in (("en", f"{blended} of {d // 2} pairs"), ("zh", f"{d // 2} 对里有 {blended} 对")):
-        assert words in catalog()["ctx.notice"][lang]
-    assert any(f"{blended} of {d // 2}" in block.value for block in at.info)
+        assert words in catalog()["ctx.notice_more"][lang]
+    assert any(f"{blended} of {d // 2}" in block.value for block in at.markdown)  # under the notice, in Details
     for spec in _all_specs(at):
         assert spec["layout"]["title"]["text"]
         assert len(json.dumps(spec)) < 1_000_000

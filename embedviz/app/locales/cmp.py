@@ -4,8 +4,8 @@ STRINGS = {
     "cmp.intro": {
         "en": (
             "Five ways to tell a transformer where each token stands, at the same d_model and context length. "
-            "**Sinusoidal** and **learned** add a vector to each token's embedding; **RoPE** rotates queries and "
-            "keys inside attention; **ALiBi** subtracts a distance penalty from the attention scores; **none** is "
+            "**Sinusoidal** and **learned** add a vector to each token's embedding. **RoPE** rotates queries and "
+            "keys inside attention. **ALiBi** subtracts a distance penalty from the attention scores. **None** is "
             "the baseline with no position signal at all."
         ),
         "zh": (
@@ -230,8 +230,8 @@ STRINGS = {
     "cmp.notice": {
         "en": (
             "Slide L up: only the learned table's parameter count moves (L × D), and only the learned table has no "
-            "row past L (lesson 000's sinusoidal module also refuses longer inputs, but only because it precomputes "
-            "L rows; the formula itself goes on). Sinusoidal and RoPE have the same similarity pattern, but RoPE "
+            "row past L. Lesson 000's sinusoidal module also refuses longer inputs, but only because it precomputes "
+            "L rows; the formula itself goes on. Sinusoidal and RoPE have the same similarity pattern, but RoPE "
             "applies it to q·k instead of adding it to the token."
         ),
         "zh": "把 L 调大：只有可学习位置表的参数量在变（L × D），也只有它在超出 L 时没有对应的行（第 000 课的正弦模块"

@@ -4,6 +4,10 @@ STRINGS = {
         "en": "Context extension: stretching RoPE past its training length",
         "zh": "上下文扩展：把 RoPE 拉伸到训练长度之外",
     },
+    "ctx.lead": {
+        "en": "The figure shows each pair's wavelength before (grey) and after scaling. Look at which pairs a method stretches: linear interpolation, the default, stretches every pair by the same factor.",
+        "zh": '下图显示每个维度对在缩放前（灰色）后的波长。看一种方法拉长了哪些维度对：默认的线性插值把每一对都拉长同样的倍数。',
+    },
     "ctx.intro": {
         "en": (
             "A model trained on sequences of 4,096 tokens has only ever seen pair *i* of its queries and keys turned "
@@ -368,20 +372,22 @@ STRINGS = {
               "（Men 等 2024，*Base of RoPE Bounds Context Length*）。所以这个计算器给的是最低要求，不是配方。",
     },
     "ctx.notice": {
-        "en": ("Position interpolation slows every pair by the full factor, the fast ones (left) too: no angle is "
-               "new, but in every pair the angle between neighbouring positions shrinks s times. With their default "
-               "parameters, YaRN and Llama 3 keep the fast pairs instead: they already went round many times in "
-               "training. The slow pairs, above the trained line, are stretched by the full factor, and when the "
-               "target is s times the trained length their turns within it match their turns in training (dynamic "
-               "NTK slows them by its own amount, which grows with the length, and LongRoPE by its per-pair "
-               "factors). The blended pairs between them are partly stretched too (YaRN on Qwen3 × 4: 16 of 64 "
-               "pairs), although they had turned at least once in training. Without scaling, the pairs above the "
-               "line are the ones that meet angles the model has never seen."),
+        "en": ("Position interpolation slows every pair by the full factor, the fast ones on the left too: no angle is "
+               "new, but in every pair the angle between neighbouring positions shrinks s times. Without scaling, the "
+               "pairs above the trained line are the ones that meet angles the model has never seen."),
         "zh": ("位置插值把每个维度对都按完整倍数放慢，左侧的快维度也不例外：没有新角度，但每个维度对里相邻位置之间的角度"
-               "都缩小为原来的 1/s。在默认参数下，YaRN 和 Llama 3 则不动快维度：它们在训练中已经转过很多圈。慢维度，"
+               "都缩小为原来的 1/s。不缩放的话，遇到新角度的正是训练长度线以上的那些维度对。"),
+    },
+    "ctx.notice_more": {
+        "en": ("With their default parameters, YaRN and Llama 3 keep the fast pairs instead: they already went round "
+               "many times in training. They stretch the slow pairs, above the trained line, by the full factor. When "
+               "the target is s times the trained length, those pairs then turn within it as often as in training. "
+               "Dynamic NTK slows them by its own amount, which grows with the length; LongRoPE uses its per-pair "
+               "factors. The blended pairs between them are partly stretched too (YaRN on Qwen3 × 4: 16 of 64 "
+               "pairs), although they had turned at least once in training."),
+        "zh": ("在默认参数下，YaRN 和 Llama 3 则不动快维度：它们在训练中已经转过很多圈。慢维度，"
                "也就是波长高于训练长度线的那些，按完整倍数拉伸；当目标长度正好是训练长度的 s 倍时，拉伸之后它们在目标长度内"
-               "转的圈数和训练时一致（动态 NTK 按它自己的倍数放慢，长度越长放慢越多；LongRoPE 按它逐对的倍数）。两者之间"
-               "的过渡维度也被部分拉伸（YaRN 用在 Qwen3 × 4 上：64 对里有 16 对），尽管它们在训练中至少转过一圈。"
-               "不缩放的话，遇到新角度的正是训练长度线以上的那些维度对。"),
+               "转的圈数和训练时一致。动态 NTK 按它自己的倍数放慢，长度越长放慢越多；LongRoPE 按它逐对的倍数。两者之间"
+               "的过渡维度也被部分拉伸（YaRN 用在 Qwen3 × 4 上：64 对里有 16 对），尽管它们在训练中至少转过一圈。"),
     },
 }

@@ -1,6 +1,10 @@
 STRINGS = {
     "home.nav": {"en": "Home", "zh": "首页"},
     "home.title": {"en": "embedviz: from token ids to vectors", "zh": "embedviz：从 token id 到向量"},
+    "home.lead": {
+        "en": "The figure shows what the first layer makes of your text: each token's row of the table, plus its position's vector, is the input to the first block. Change the text and watch the three panels.",
+        "zh": '下图是第一层对你的文字做的事：每个 token 在表里的那一行，加上它所在位置的向量，就是第一个块的输入。改动文字，看三幅图怎么变。',
+    },
     "home.intro": {
         "en": (
             "A transformer never sees text. A tokenizer turns text into integer **ids**; the first layer looks each id "

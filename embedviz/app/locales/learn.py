@@ -28,6 +28,10 @@ STRINGS = {
             "2019；1,024 个位置）都使用可学习位置表，而近年的主流开源模型大多使用 RoPE。"
         ),
     },
+    "learn.lead": {
+        "en": 'The curve shows how alike neighbouring rows of a learned position table are: about 0.85 almost everywhere, with drops at 0 → 1, near 127 and at the end.',
+        "zh": '曲线显示可学习位置表中相邻两行有多像：几乎处处约为 0.85，只在 0 → 1、127 附近和末尾下跌。',
+    },
     "learn.intro": {
         "en": (
             "BERT-style models add a **learned** vector for each position: a table of {L} rows × {D} columns, "
@@ -104,8 +108,8 @@ STRINGS = {
         "en": (
             "Inside, the learned table came out smooth: neighbouring positions have cosine about 0.85, and the Similarity "
             "matrix tab shows a bright band along the diagonal, a pattern nobody built in. It breaks at the ends. Position 0 "
-            "always holds [CLS], so its row is long and unlike its neighbour; the last positions appear only in the "
-            "longest inputs and are the least trained; and around position 127 the table jumps (a likely cause: above). The "
+            "always holds [CLS], so its row is long and unlike its neighbour. The last positions appear only in the "
+            "longest inputs and are the least trained. Around position 127 the table jumps (a likely cause: above). The "
             "sinusoidal table has none of this: every step is the same rotation."
         ),
         "zh": (
@@ -125,8 +129,8 @@ STRINGS = {
         "en": (
             "**The jump at position {p1}:** cos({p0}, {p1}) = {a:.4f} and cos({p1}, {p2}) = {b:.4f}, against "
             "{typical:.4f} for a typical step. This model's own sentence fine-tuning capped its inputs at {cap} "
-            "tokens (its model card), so the likely cause is that rows 0 … {p1} kept training while the rows "
-            "beyond did not; BERT-style pretraining also runs most of its steps at {cap} tokens."
+            "tokens (its model card). The likely cause: rows 0 … {p1} kept training while the rows beyond did "
+            "not. BERT-style pretraining also runs most of its steps at {cap} tokens."
         ),
         "zh": (
             "**位置 {p1} 处的跳变：** cos({p0}, {p1}) = {a:.4f}，cos({p1}, {p2}) = {b:.4f}，而典型的一步是 "

@@ -4,6 +4,10 @@ STRINGS = {
         "en": "A real model's embeddings: all-MiniLM-L6-v2, offline",
         "zh": "真实模型的嵌入：离线查看 all-MiniLM-L6-v2",
     },
+    "real.lead": {
+        "en": "The table puts lesson 003's cosine similarities from Qwen3-0.6B beside the same question asked live of the bundled model: is cat closer to dog than to car?",
+        "zh": '下表把第 003 课在 Qwen3-0.6B 上算出的余弦相似度，和在内置模型上实时问的同一个问题放在一起：cat 离 dog 比离 car 更近吗？',
+    },
     "real.intro": {
         "en": (
             "The lessons look inside Qwen3-0.6B with Hugging Face transformers. This page does the same offline with "

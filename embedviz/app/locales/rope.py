@@ -1,6 +1,10 @@
 STRINGS = {
     "rope.nav": {"en": "RoPE", "zh": "RoPE 旋转位置编码"},
     "rope.title": {"en": "RoPE: rotate queries and keys by their position", "zh": "RoPE：按位置旋转 query 和 key"},
+    "rope.lead": {
+        "en": 'The first figure shows how far RoPE turns each pair of dimensions of a query or key at position m: the first pairs turn fast, the last ones barely move.',
+        "zh": '第一张图显示 RoPE 在位置 m 把 query 或 key 的每个维度对转了多少：前面的维度对转得快，最后的几乎不动。',
+    },
     "rope.intro": {
         "en": (
             "RoPE (Su et al. 2021, used by Llama, Qwen, Mistral, DeepSeek) adds nothing to the embeddings. Inside "

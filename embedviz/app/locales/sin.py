@@ -2,6 +2,10 @@
 STRINGS = {
     "sin.nav": {"en": "Sinusoidal", "zh": "正弦位置编码"},
     "sin.title": {"en": "Sinusoidal positional encoding", "zh": "正弦位置编码"},
+    "sin.lead": {
+        "en": 'The figure shows the encoding, one row per position and one column per dimension: the first dimensions change from row to row, the last ones barely move.',
+        "zh": '下图是编码本身，每个位置一行、每个维度一列：前面的维度逐行变化，后面的几乎不动。',
+    },
     "sin.intro": {
         "en": (
             "The original Transformer (2017) gives every position a fixed vector, the same width as the token "

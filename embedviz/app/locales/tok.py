@@ -1,6 +1,10 @@
 STRINGS = {
     "tok.nav": {"en": "Token embeddings", "zh": "词嵌入"},
     "tok.title": {"en": "Token embeddings: an id picks a row", "zh": "词嵌入：一个 id 取出一行"},
+    "tok.lead": {
+        "en": "The figure shows the rows your text's ids pick from a (V, D) table, one id per UTF-8 byte. Look at a repeated letter: it picks the same row twice.",
+        "zh": '下图显示你的文字的 id 从 (V, D) 表里取出的行，每个 UTF-8 字节一个 id。看重复的字母：它两次取出同一行。',
+    },
     "tok.intro": {
         "en": (
             "A tokenizer turns text into integer ids; here every UTF-8 byte is one id (a vocabulary of V = 256). "

@@ -1,6 +1,10 @@
 STRINGS = {
     "train.nav": {"en": "Trained embedding", "zh": "训练后的嵌入"},
     "train.title": {"en": "Trained embedding: tokens that share contexts move together", "zh": "训练后的嵌入：上下文相同的 token 会聚到一起"},
+    "train.lead": {
+        "en": "Lesson 001's experiment, trained live: the table compares this run's cosine similarities with the numbers the lesson quotes. Look for same-group pairs rising and cross-group pairs staying near 0.",
+        "zh": '现场重做第 001 课的实验：下表把这次训练的余弦相似度和课里的数字放在一起。看同组词对是否上升、跨组词对是否停在 0 附近。',
+    },
     "train.intro": {
         "en": (
             "Lesson 001's experiment, trained live. Sequences are drawn from one group of characters at a time "

@@ -2,6 +2,10 @@
 STRINGS = {
     "why.nav": {"en": "Why position", "zh": "为什么需要位置"},
     "why.title": {"en": "Why a transformer needs positions", "zh": "为什么 Transformer 需要位置信息"},
+    "why.lead": {
+        "en": "The heatmap shows, token by token, how much attention's outputs change when the sentence is shuffled and the outputs put back in order. Without positions every row is 0 up to rounding; add positions and it is not.",
+        "zh": '热力图逐个 token 显示：把句子打乱、再把输出按原顺序放回后，注意力的输出变了多少。没有位置信息时每一行都是 0（只差舍入误差）；加上位置信息就不是了。',
+    },
     "why.intro": {
         "en": (
             "Attention puts all token vectors together and scores every pair with a dot product. It sees a **set** of "
