@@ -221,7 +221,7 @@ def test_intro_says_the_settings_are_this_reproductions(lang, words):
     defaults = inspect.signature(training.train_group_experiment).parameters
     at = _page(lang=lang, tr_steps="10").run()
     pt.ok(at)
-    intro = at.markdown[0].value
+    intro = next(m.value for m in at.markdown if m.value == STRINGS["train.intro"][lang])  # under Details
     assert words in intro
     d_model, lr = defaults["d_model"].default, training.DEFAULT_LR[defaults["optimizer"].default]
     assert f"d_model {d_model}" in intro and "Adam" in intro and f"{lr:g}" in intro

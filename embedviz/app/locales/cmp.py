@@ -148,14 +148,14 @@ STRINGS = {
     "cmp.props_intro": {
         "en": (
             "Lesson 003's checklist: **unique** (no two positions collide), **bounded** (values do not grow with the "
-            "position), **relative** (distance is expressible), **extrapolates** (still sensible past the training "
-            "length), **deterministic** (the same position always gives the same encoding). Three marks: ✓ yes, "
+            "position), **relative** (distance is expressible), **extrapolates** (a model trained on L "
+            "positions still works past L), **deterministic** (the same position always gives the same encoding). Three marks: ✓ yes, "
             "◐ defined but not generalising (the formula gives any position, yet a model trained on L positions does "
             "not work well past L), ✗ no."
         ),
         "zh": (
             "第 003 课的标准：**唯一性**（不同位置不撞车）、**有界性**（数值不随位置膨胀）、**相对性**（能表达相对距离）"
-            "、**可外推**（超出训练长度依然合理）、**确定性**（同一位置永远得到同一编码）。三种标记：✓ 满足；"
+            "、**可外推**（在 L 个位置上训练的模型超过 L 仍然好用）、**确定性**（同一位置永远得到同一编码）。三种标记：✓ 满足；"
             "◐ 能算出但不能泛化（公式能给出任意位置，但在 L 个位置上训练的模型超过 L 就表现不好）；✗ 不满足。"
         ),
     },
@@ -212,7 +212,10 @@ STRINGS = {
     },
     "cmp.why_none_bounded": {"en": "trivially: nothing is added", "zh": "显然成立：什么都没加"},
     "cmp.why_none_relative": {"en": "no distance information at all", "zh": "完全没有距离信息"},
-    "cmp.why_none_extrapolates": {"en": "trivially: there is nothing to break", "zh": "显然成立：没有东西会失效"},
+    "cmp.why_none_extrapolates": {
+        "en": "defined at any length, since nothing is added; that alone does not make a model trained on L work past L",
+        "zh": "任意长度都有定义，因为什么都没加；但这本身并不能让在 L 上训练的模型超过 L 仍然好用",
+    },
     "cmp.why_none_deterministic": {"en": "trivially: there is nothing random", "zh": "显然成立：没有任何随机性"},
     "cmp.props_caption": {
         "en": (

@@ -47,9 +47,9 @@ STRINGS = {
     },
     "ctx.upload": {"en": "…or upload a config.json", "zh": "……或上传一个 config.json"},
     "ctx.source_caption": {
-        "en": "{name}: head_dim {head_dim}, rope_theta {theta}, trained on {original} tokens; {method} × {factor} "
+        "en": "{name}: head_dim {head_dim}, rope_theta {theta}, pre-training context {original} tokens; {method} × {factor} "
               "to {target} tokens.",
-        "zh": "{name}：head_dim {head_dim}，rope_theta {theta}，训练长度 {original} 个 token；{method} × {factor}，"
+        "zh": "{name}：head_dim {head_dim}，rope_theta {theta}，预训练上下文 {original} 个 token；{method} × {factor}，"
               "扩到 {target} 个 token。",
     },
     "ctx.suggested": {

@@ -31,9 +31,9 @@ STRINGS = {
     "rope.preset": {"en": "Model preset", "zh": "模型预设"},
     "rope.custom": {"en": "custom", "zh": "自定义"},
     "rope.preset_caption": {
-        "en": "{name}: head_dim {head_dim}, rope_theta {theta}, max_position_embeddings {max_len} (pre-trained on "
-              "{trained} tokens).",
-        "zh": "{name}：head_dim {head_dim}，rope_theta {theta}，max_position_embeddings {max_len}（预训练长度 {trained} "
+        "en": "{name}: head_dim {head_dim}, rope_theta {theta}, max_position_embeddings {max_len} (pre-training "
+              "context {trained} tokens).",
+        "zh": "{name}：head_dim {head_dim}，rope_theta {theta}，max_position_embeddings {max_len}（预训练上下文 {trained} "
               "个 token）。",
     },
     "rope.preset_scaling": {
@@ -207,14 +207,15 @@ STRINGS = {
     "rope.pairing_header": {"en": "Two pairings, one rotation", "zh": "两种配对，同一种旋转"},
     "rope.pairing_intro": {
         "en": (
-            "GPT-J pairs neighbouring dimensions (0 with 1, 2 with 3); GPT-NeoX and Llama pair dimension i with i "
-            "+ d/2. The two are the same rotation with the dimensions listed in a different order: permute q and k "
-            "(and so the projection weights) and the scores are identical."
+            "GPT-J pairs neighbouring dimensions (0 with 1, 2 with 3); GPT-NeoX pairs dimension i with i + d/2. "
+            "Llama shows both: Meta's code pairs neighbours, and the Hugging Face port pairs i with i + d/2 after "
+            "permuting the q and k projection weights. The two are the same rotation with the dimensions listed in a "
+            "different order, so the scores are identical."
         ),
         "zh": (
-            "GPT-J 把相邻维度配成一对（第 0 和第 1 维、第 2 和第 3 维）；GPT-NeoX 和 Llama 把第 i 维"
-            "和第 i + d/2 维配成一对。两者是同一种旋转，只是维度的排列顺序不同：把 q 和 k（也就是投影权重）按对应方式重排，"
-            "分数完全相同。"
+            "GPT-J 把相邻维度配成一对（第 0 和第 1 维、第 2 和第 3 维）；GPT-NeoX 把第 i 维和第 i + d/2 维配成一对。"
+            "Llama 两种都有：Meta 的代码配相邻维度，Hugging Face 的移植版先重排 q、k 投影权重，再把第 i 维和第 i + d/2 维"
+            "配成一对。两者是同一种旋转，只是维度的排列顺序不同，所以分数完全相同。"
         ),
     },
     "rope.map_title": {"en": "Which pair each dimension belongs to", "zh": "每个维度属于哪个维度对"},

@@ -237,9 +237,10 @@ STRINGS = {
     "tour.002.title": {"en": "Lesson 002: a lookup table, not a function", "zh": "第 002 课：嵌入是查找表，而非函数"},
     "tour.002.lookup": {
         "en": "Token id i selects row i of a (V, d_model) table: direct array access, no arithmetic. ANDREA-120M "
-              "uses d_model = 768, initialised with a normal distribution scaled by 1/√d_model.",
-        "zh": "Token ID i 选择 (V, d_model) 表的第 i 行：直接数组访问，没有运算。ANDREA-120M 的 d_model = 768，"
-              "初值按 1/√d_model 缩放的正态分布抽取。",
+              "uses d_model = 768; such a table, the lesson says, is usually initialised from a normal distribution "
+              "scaled by 1/√d_model.",
+        "zh": "Token ID i 选择 (V, d_model) 表的第 i 行：直接数组访问，没有运算。ANDREA-120M 的 d_model = 768；"
+              "课里说，这样的表通常按 1/√d_model 缩放的正态分布初始化。",
     },
     "tour.002.lookup.look": {
         "en": "the std and the mean row length at d_model 768 in this “Initialisation” tab (the picked rows are in "
@@ -387,9 +388,10 @@ STRINGS = {
         "zh": "位置相似度矩阵：沿对角线的亮带。",
     },
     "tour.003.pair": {
-        "en": "RoPE rotates each (query, key) pair by m·ω_i. The 2-D demo: q = (1, 0), k = (0.8, 0.6); the score "
-              "depends only on m − n.",
-        "zh": "RoPE 把每一对 query、key 维度旋转 m·ω_i。二维示例：q = (1, 0)，k = (0.8, 0.6)；内积只取决于 m − n。",
+        "en": "RoPE turns pair i of the query at position m by m·ω_i, and the same pair of the key at "
+              "position n by n·ω_i. The 2-D demo: q = (1, 0), k = (0.8, 0.6).",
+        "zh": "RoPE 把位置 m 的 query 的第 i 个维度对转 m·ω_i，把位置 n 的 key 的同一维度对转 n·ω_i。"
+              "二维示例：q = (1, 0)，k = (0.8, 0.6)。",
     },
     "tour.003.pair.look": {
         "en": "the three scores beside the arrows: score(5, 3), score(50, 48), score(5, 0).",
