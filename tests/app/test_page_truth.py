@@ -31,7 +31,7 @@ def test_context_page_shows_the_trained_length(name, published):
     pt.ok(at)
     p = PRESETS[name]
     assert at.number_input(key="ctx_orig").value == p.pretrained_length == published
-    assert any(f"trained on {published:,} tokens" in c.value for c in at.caption)
+    assert any(f"pre-training context {published:,} tokens" in c.value for c in at.caption)
     unseen = _unseen_pairs(p.head_dim, p.rope_theta, published)
     assert pt.metric(at, "pairs meeting unseen angles") == f"{unseen} / {p.head_dim // 2}"
 

@@ -211,13 +211,16 @@ STRINGS = {
     },
     "ctx.m_llama3_title": {"en": "Llama 3 rope scaling", "zh": "Llama 3 的 RoPE 缩放"},
     "ctx.m_llama3": {
-        "en": "**Meta's llama3 scaling** (Llama 3.1) follows YaRN's idea but draws the lines by wavelength: pairs "
-              "whose wavelength is shorter than L_train / high_freq_factor (2,048 tokens for Llama 3.1) are kept, "
-              "those longer than L_train / low_freq_factor (8,192) are divided by the factor, and the few in between "
-              "are blended smoothly. There is no attention temperature.",
-        "zh": "**Meta 的 llama3 缩放**（Llama 3.1）沿用 YaRN 的思路，但按波长划线：波长短于 L_train / high_freq_factor "
-              "（Llama 3.1 是 2,048 个 token）的维度对保持不变，长于 L_train / low_freq_factor（8,192）的除以倍数，"
-              "中间少数几对平滑过渡。它不加注意力温度系数。",
+        "en": "**Meta's llama3 scaling** (Llama 3.1) has YaRN's three groups, and both draw their lines by wavelength. "
+              "Pairs whose wavelength is shorter than L_train / high_freq_factor (2,048 tokens for Llama 3.1) are kept; "
+              "those longer than L_train / low_freq_factor (8,192) are divided by the factor. The differences: it "
+              "keeps pairs that turn more than 4 times in training at Llama 3.1's factors, where YaRN's default asks "
+              "for 32; its blend is linear in those turns, YaRN's in the pair index; and there is no attention "
+              "temperature.",
+        "zh": "**Meta 的 llama3 缩放**（Llama 3.1）和 YaRN 一样分三组，两者都按波长划线：波长短于 L_train / high_freq_factor "
+              "（Llama 3.1 是 2,048 个 token）的维度对保持不变，长于 L_train / low_freq_factor（8,192）的除以倍数。"
+              "区别在于：按 Llama 3.1 的参数，训练中转过 4 圈以上就保留，YaRN 默认要 32 圈；中间的过渡按这个圈数线性变化，"
+              "YaRN 按维度对的序号；而且它不加注意力温度系数。",
     },
     "ctx.all_methods": {"en": "All methods in one line each", "zh": "各方法一句话总结"},
     "ctx.about": {
@@ -228,7 +231,8 @@ STRINGS = {
             "the trained length.\n"
             "- **YaRN** (Peng et al. 2023): keep fast pairs, interpolate slow ones, ramp in between, plus an "
             "attention temperature. Qwen3: 32K → 128K.\n"
-            "- **Llama 3** (Meta 2024): the same three groups, split by wavelength; no temperature.\n"
+            "- **Llama 3** (Meta 2024): the same three groups, a lower keep threshold, a blend over turns rather "
+            "than pair index; no temperature.\n"
             "- **LongRoPE** (Ding et al. 2024, Phi-3): a searched factor per pair, one table for short inputs and "
             "one for long ones."
         ),
@@ -237,7 +241,7 @@ STRINGS = {
             "- **NTK-aware**（bloc97，2023）：把 θ 调大到 θ·s^(d/(d−2))；快维度不动，慢维度被拉伸。\n"
             "- **动态 NTK**（emozilla）：按当前长度重新计算 NTK 底数；训练长度以内什么都不变。\n"
             "- **YaRN**（Peng 等 2023）：快维度保持、慢维度插值、中间斜坡过渡，再加注意力温度系数。Qwen3：32K → 128K。\n"
-            "- **Llama 3**（Meta 2024）：同样分三组，但按波长划分；没有温度系数。\n"
+            "- **Llama 3**（Meta 2024）：同样分三组，保留门槛更低，过渡按圈数而不是维度对序号；没有温度系数。\n"
             "- **LongRoPE**（Ding 等 2024，Phi-3）：每个维度对一个搜索出来的倍数，短输入和长输入各用一张表。"
         ),
     },
@@ -269,10 +273,10 @@ STRINGS = {
         "zh": "q 和 k 的 {head_dim} 维中旋转的 {dims} 维各乘 {af}，所以注意力分数 q·k 中这部分乘上 {af}² = {logit}；其余维度那部分不变。",
     },
     "ctx.mla_logits": {  # DeepSeek-V2/V3: the attention multiplies its softmax scale by mscale(s, mscale_all_dim)²
-        "en": ("This config is DeepSeek's (MLA): besides attention_factor, its attention multiplies the softmax scale "
+        "en": ("This config is DeepSeek's (MLA, multi-head latent attention): besides attention_factor, its attention multiplies the softmax scale "
                "by (0.1·mscale_all_dim·ln s + 1)² = {logit} at the config's factor {factor}, so its logits grow by "
                "that."),
-        "zh": ("这是 DeepSeek 的配置（MLA）：除了 attention_factor，它的注意力还把 softmax 缩放系数乘上 "
+        "zh": ("这是 DeepSeek 的配置（MLA，多头潜在注意力）：除了 attention_factor，它的注意力还把 softmax 缩放系数乘上 "
                "(0.1·mscale_all_dim·ln s + 1)²，在配置的倍数 {factor} 下为 {logit}，注意力分数也就放大这么多。"),
     },
     "ctx.attention_none": {
