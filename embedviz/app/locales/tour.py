@@ -162,12 +162,12 @@ STRINGS = {
         "zh": "课后练习：把 D 从 64 改成 32，看波长带怎么变。",
     },
     "tour.000.d32.look": {
-        "en": ("the wavelength column: pair 0 still repeats every 6.3 positions the slowest repeats every 35,333 "
-               "(47,117 at D = 64; 2π·10,000 is the ceiling for any D), and 16 pairs now span that range instead of "
+        "en": ("the wavelength column: pair 0 still repeats every 6.3 positions, and the slowest pair now every "
+               "35,333 (47,117 at D = 64; 2π·10,000 is the ceiling for any D). 16 pairs span that range instead of "
                "32, so each step between pairs is larger."),
         "zh": ("波长那一列：第 0 对仍每 6.3 个位置重复一次，最慢的一对每 35,333 个位置重复一次（D = "
-               "64 时是 47,117；任何 D 的上限都是 2π·10,000），而现在只用 16 对（而不是 32"
-               " 对）覆盖这个范围，相邻两对之间跨度更大。"),
+               "64 时是 47,117；任何 D 的上限都是 2π·10,000）。现在只用 16 对而不是 32 对覆盖这个范围，"
+               "相邻两对之间跨度更大。"),
     },
     # lesson 001: embedding, numbers to vectors
     "tour.001.title": {"en": "Lesson 001: embedding, numbers to vectors", "zh": "第 001 课：嵌入，把数字变成向量"},
