@@ -9,13 +9,14 @@ from embedviz.app import context_view as view
 from embedviz.app.i18n import t
 from embedviz.app.markup import trusted
 from embedviz.app.widgets import BIND, bound_tabs, download_csv, human_number, notice, plot, show_error
+from embedviz.app.widgets import lead
 from embedviz.figures import context as figs
 from embedviz.figures.export import table_csv
 
 defaults = view.DEFAULTS  # the widgets' starting values: the default source's settings
 
 st.title(t("ctx.title"))
-st.markdown(t("ctx.intro"))
+lead("ctx.lead", t("ctx.intro"))
 
 # 1. where the numbers come from: a preset or a model's config.json
 source = st.selectbox(t("ctx.source"), view.SOURCES, index=view.SOURCES.index(view.DEFAULT_SOURCE), key="ctx_src",
@@ -138,6 +139,8 @@ def pairs_tab() -> None:
         note=t("ctx.wave_note"), csv=result, key="ctx_wave",
     )
     notice("ctx.notice")
+    with st.expander(t("common.details")):  # the other methods: not on screen at the defaults
+        st.markdown(t("ctx.notice_more"))
 
 
 def method_tab() -> None:

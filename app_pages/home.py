@@ -10,11 +10,11 @@ from embedviz.tokenizer import token_labels
 
 st.title(t("home.title"))
 st.markdown(t("home.lead"))
-for lesson in tours.TOURS:  # the five lessons first: each opens its tour at step 1
-    with st.container(horizontal=True, wrap=False, vertical_alignment="center", key=f"home_lesson_{lesson}"):
-        st.button(t("home.start_tour"), key=f"home_tour_{lesson}", icon=":material/school:", on_click=start_tour,
-                  args=(lesson,), type="primary" if lesson == "000" else "secondary")
-        st.markdown(f"**{t(f'tour.{lesson}.title')}** · {t(f'home.lesson.{lesson}')}")
+with st.container(horizontal=True, key="home_lessons"):  # the five lessons first: each opens its tour at step 1
+    for lesson in tours.TOURS:
+        st.button(t(f"tour.{lesson}.title"), key=f"home_tour_{lesson}", icon=":material/school:", on_click=start_tour,
+                  args=(lesson,), help=t(f"home.lesson.{lesson}"), type="primary" if lesson == "000" else "secondary")
+st.markdown(t("home.figure_lead"))
 
 text = st.text_input(t("home.try"), value="Hello", key="home_text", max_chars=64, bind="query-params")
 try:

@@ -5,6 +5,7 @@ from embedviz.app import lessons_view as view
 from embedviz.app.errors import localized
 from embedviz.app.i18n import t
 from embedviz.app.widgets import choice_slider, int_slider, notice, show_error
+from embedviz.app.widgets import lead
 
 VOCAB = 256  # the byte-level vocabulary of lessons 000 and 001
 D_OPTIONS = (2, 4, 8, 16, 32, 64, 128, 256, 512)
@@ -17,7 +18,7 @@ def shape(dims) -> str:
 
 
 st.title(t("inl.title"))
-st.markdown(t("inl.intro"))
+lead("inl.lead", t("inl.intro"))
 cols = st.columns(5)
 with cols[0]:
     batch = int_slider("inl_B", "inl.batch", 1, 8, 2)
@@ -32,7 +33,8 @@ with cols[4]:
 
 # past the maximum length first: when T > L the lesson's modules refuse, and the shapes below cannot be built
 st.subheader(t("inl.past_header"))
-st.markdown(t("inl.past_text"))
+with st.expander(t("common.details")):
+    st.markdown(t("inl.past_text"))
 try:
     refusals = view.refusals(max_length, length)
 except ValueError as error:

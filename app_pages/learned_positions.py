@@ -6,6 +6,7 @@ from embedviz.app import real_model_view as view
 from embedviz.app.i18n import t
 from embedviz.app.step_section import step_figure
 from embedviz.app.widgets import bound_tabs, BIND, notice, pc_axes, plot, show_error
+from embedviz.app.widgets import lead
 from embedviz.figures import real_model as figs
 
 TABS = ("steps", "matrix", "rotation", "distance")  # tab codes: learn.tab_<code>
@@ -13,9 +14,7 @@ TABS = ("steps", "matrix", "rotation", "distance")  # tab codes: learn.tab_<code
 info = view.model_info()
 L, CAP = info["num_positions"], view.FINE_TUNE_LENGTH
 st.title(t("learn.title"))
-st.markdown(t("learn.intro", L=L, D=info["d_model"]))
-st.subheader(t("learn.paper_header"))
-st.markdown(t("learn.paper"))
+lead("learn.lead", t("learn.intro", L=L, D=info["d_model"]), f'**{t("learn.paper_header")}**', t("learn.paper"))
 
 learned, sinusoidal = view.row_views("learned", 0, L), view.row_views("sinusoidal", 0, L)
 first, last = learned["adjacent"][0], learned["adjacent"][-1]

@@ -8,6 +8,7 @@ from embedviz.app.errors import localized
 from embedviz.app.i18n import t
 from embedviz.app.step_section import step_figure
 from embedviz.app.widgets import bound_tabs, BIND, int_slider, notice, pc_axes, plot, show_error
+from embedviz.app.widgets import lead
 from embedviz.figures import real_model as figs
 
 DEFAULT_PAIRS = "cat, dog\ncat, car\nking, queen\nman, woman"
@@ -26,7 +27,8 @@ def ranked(tokens, scores, title: str) -> None:
 
 st.title(t("real.title"))
 info = view.model_info()
-st.markdown(f'{t("real.intro")}\n\n{t("real.positions_moved", L=info["num_positions"], D=info["d_model"])}')
+lead("real.lead", t("real.intro"), t("real.positions_moved", L=info["num_positions"], D=info["d_model"]),
+     t("real.lesson_header"))
 metrics = st.columns(4)
 metrics[0].metric(t("real.metric_vocab"), f"{info['vocab_size']:,}")
 metrics[1].metric("d_model", f"{info['d_model']:,}")
@@ -35,7 +37,6 @@ metrics[3].metric(t("real.metric_params"), f"{info['token_params']:,}")
 st.latex(r"\cos(u, v) = \frac{u \cdot v}{\lVert u \rVert\,\lVert v \rVert}\in[-1, 1]")
 
 measured = view.lesson_pairs()
-st.markdown(t("real.lesson_header"))
 st.table(view.lesson_rows(measured, columns=[t(f"real.col_{c}") for c in view.LESSON_COLUMNS],
                           lesson=t("real.lesson_source"), here=t("real.here_source")), hide_index=True)
 st.caption(t("real.lesson_caption", cat_dog=measured[("cat", "dog")], cat_car=measured[("cat", "car")],

@@ -10,6 +10,7 @@ from embedviz.app import lessons_view
 from embedviz.app import rope_view as view
 from embedviz.app.i18n import t
 from embedviz.app.widgets import bound_tabs, BIND, human_number, lesson_button, log_options, notice, plot, show_error
+from embedviz.app.widgets import lead
 from embedviz.figures import line_chart
 from embedviz.figures import rope as figs
 
@@ -164,15 +165,17 @@ def lesson_tab() -> None:
 
 
 st.title(t("rope.title"))
-st.markdown(t("rope.intro"))
+lead("rope.lead")
 st.latex(
     r"\begin{pmatrix} q'_{a} \\ q'_{b} \end{pmatrix} = "
     r"\begin{pmatrix} \cos m\omega_i & -\sin m\omega_i \\ \sin m\omega_i & \cos m\omega_i \end{pmatrix}"
     r"\begin{pmatrix} q_{a} \\ q_{b} \end{pmatrix},\qquad \omega_i = \theta^{-2i/d}"
 )
 st.latex(r"\langle R(m)\,q,\; R(n)\,k \rangle = \langle q,\; R(n-m)\,k \rangle")
-st.caption(t("rope.formula_caption"))
-st.caption(t("sin.sign_note"))  # one note for the sign of R(k), shared with the Sinusoidal page
+with st.expander(t("common.details")):  # the intro, the symbols and the sign of R(k) (shared with Sinusoidal)
+    st.markdown(t("rope.intro"))
+    st.caption(t("rope.formula_caption"))
+    st.caption(t("sin.sign_note"))
 
 cols = st.columns(2)
 preset = cols[0].selectbox(

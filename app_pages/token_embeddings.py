@@ -7,6 +7,7 @@ from embedviz.app.i18n import t
 from embedviz.app.widgets import (
     bound_tabs, choice_slider, download_csv, human_number, lesson_button, notice, plot, segmented, show_error,
 )
+from embedviz.app.widgets import lead
 from embedviz.figures import tokens as figs
 from embedviz.figures.export import table_csv
 from embedviz.lookup import INIT_SCHEMES
@@ -14,7 +15,7 @@ from embedviz.params import POSITIONAL_KINDS, PRESETS
 
 
 st.title(t("tok.title"))
-st.markdown(t("tok.intro"))
+lead("tok.lead", t("tok.intro"))
 text = st.text_input(t("tok.text"), value="Hello", key="tok_text", max_chars=64, bind="query-params")
 c1, c2, c3 = st.columns([3, 5, 1])
 with c1:
@@ -34,7 +35,6 @@ except ValueError as error:  # empty text: the parameter tab still works
 
 
 def lookup_tab() -> None:
-    st.markdown(t("tok.lookup_md"))
     st.latex(r"X = W[\mathrm{ids}] = \mathrm{one\_hot}(\mathrm{ids})\,W,\qquad W\in\mathbb{R}^{V\times D},\;"
              r"X\in\mathbb{R}^{T\times D}")
     cmp, T = v["comparison"], len(v["ids"])
@@ -48,6 +48,7 @@ def lookup_tab() -> None:
     m1.metric(t("tok.way_index"), f"({T}, {d_model})")
     m2.metric(t("tok.way_one_hot"), f"{cmp.max_diff_one_hot:.1e}", help=t("tok.max_diff_help"))
     m3.metric(t("tok.way_nn"), f"{cmp.max_diff_nn_embedding:.1e}", help=t("tok.max_diff_help"))
+    st.markdown(t("tok.lookup_md"))  # the three ways the metrics compare, under them
     notice("tok.notice_lookup")
 
 

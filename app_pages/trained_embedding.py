@@ -6,7 +6,8 @@ import streamlit as st
 
 from embedviz.app import training_view as view
 from embedviz.app.i18n import t
-from embedviz.app.widgets import bound_tabs, choice_slider, lesson_button, notice, pc_axes, plot, segmented, show_error
+from embedviz.app.widgets import bound_tabs, choice_slider, lead, lesson_button, notice, pc_axes, plot, segmented
+from embedviz.app.widgets import show_error
 from embedviz.figures import joined, similarity_heatmap
 from embedviz.figures import tokens as figs
 
@@ -101,7 +102,10 @@ def groups_tab() -> None:
               t("train.text_col"): [ref for *_, ref in rows]})
     if len(groups) > 1:
         peak_step, peak = r["cross_peak"]  # the blue curve's top: the texts below name it, true for this run
-        run = dict(classes=r["num_classes"], unseen=r["unseen_classes"], peak=peak, peak_step=peak_step)
+        zero = (t("train.zero_at", step=r["cross_zero"]) if r["cross_zero"] is not None
+                else t("train.zero_above" if peak > 0 else "train.zero_below"))  # where this run's curve goes
+        run = dict(classes=r["num_classes"], unseen=r["unseen_classes"], peak=peak, peak_step=peak_step, zero=zero,
+                   steps=done)
         if cross1 < -0.15:
             st.warning(t("train.negative", cross=cross1, why=t(f"train.why_{softmax}", **run)))
         elif cross1 > 0.15:
@@ -182,7 +186,7 @@ def text_tab() -> None:
 
 
 st.title(t("train.title"))
-st.markdown(t("train.intro"))
+lead("train.lead", t("train.intro"))
 lesson_button("tr_lesson", "lesson.train_button", {"tr_steps": 500, "tr_groups": "abcdefghij ABCDEFGHIJ", "tr_d": 16,
                                                    "tr_lr": 0.01, "tr_soft": "vocab", "tr_seed": 0},
               help="lesson.train_help")

@@ -4,6 +4,7 @@ import streamlit as st
 from embedviz.app import lessons_view as view
 from embedviz.app.i18n import t
 from embedviz.app.widgets import bound_tabs, choice_slider, human_number, int_slider, notice, plot, show_error
+from embedviz.app.widgets import lead
 from embedviz.figures import lessons as figs
 
 LENGTHS = (4, 8, 10, 16, 32, 64, 100, 128, 256, 512, 1000, 1024, 2048, 4096)
@@ -12,7 +13,7 @@ SCHEMES = ("raw", "normalized", "binary", "sinusoidal")
 TABS = ("raw", "norm", "binary", "smooth", "table")  # tab codes: naive.tab_<code>
 
 st.title(t("naive.title"))
-st.markdown(t("naive.intro"))
+lead("naive.lead", t("naive.intro"))
 cols = st.columns(4)
 with cols[0]:
     length = choice_slider("naive_L", "naive.length", LENGTHS, 1000, format_func=human_number)
@@ -39,12 +40,12 @@ raw_tab, norm_tab, binary_tab, smooth_tab, table_tab = bound_tabs(
 if raw_tab.open:  # 1. raw index
     with raw_tab:
         st.subheader(t("naive.raw_header"))
-        st.markdown(t("naive.raw_text"))
         m1, m2 = st.columns(2)
         m1.metric(t("naive.raw_max"), f"{s['raw']['max_abs']:,.0f}")
         m2.metric(t("naive.raw_ratio"), f"{s['raw_vs_embedding']:,.0f}")
         plot(figs.values_figure, v["x"], {t("naive.series_raw"): v["raw"]}, title=t("naive.raw_title", L=f"{length:,}"),
              x_title=t("common.position"), y_title=t("naive.value"), marker=p, marker_name=f"p = {p:,}")
+        st.markdown(t("naive.raw_text"))  # why it fails, under the curve that shows it
 
 if norm_tab.open:  # 2. index / length
     with norm_tab:

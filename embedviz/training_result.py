@@ -105,6 +105,18 @@ def cross_group_peak(result: TrainingResult) -> tuple[int, float] | None:
     return int(steps[best]), float(curve[best, 1])
 
 
+def cross_group_zero(result: TrainingResult) -> int | None:
+    """The first snapshot step after the cross-group peak at which the mean cross-group cosine is below 0: where
+    the groups, pulled together early, have been pushed apart again (text 001's defaults, seed 0: step 170 of 500).
+    None when the peak is not above 0 or the curve has not come down through 0 by the last snapshot."""
+    peak = cross_group_peak(result)
+    if peak is None or peak[1] <= 0:
+        return None
+    steps, curve = snapshot_curves(result)
+    after = np.flatnonzero((steps > peak[0]) & (curve[:, 1] < 0))
+    return int(steps[after[0]]) if after.size else None
+
+
 def snapshot_projections(result: TrainingResult) -> list[np.ndarray]:
     """Every snapshot's rows as (V, 2) points on the same axes: the two main directions of the trained table,
     so the picture shows the vectors moving rather than the axes turning."""

@@ -379,3 +379,19 @@ def test_projection_limit_is_the_largest_coordinate_of_any_snapshot_with_a_margi
     points = [np.array([[0.5, -2.0]]), np.array([[3.0, 1.0], [-1.0, 0.0]])]
     assert projection_limit(points) == 3.0 * 1.1
     assert projection_limit(points, margin=1.0) == 3.0
+
+
+def test_the_cross_group_zero_is_the_first_snapshot_below_zero_after_the_peak(runs):
+    """Found by naive means over every snapshot: after its early top the defaults' cross-group curve comes down
+    through 0 long before the last step (seed 0: near step 170 of 500), so 500 steps are not "near the crossing"."""
+    from embedviz.training_result import cross_group_zero
+
+    for seed, r in runs.items():
+        means = [naive_group_means(weights, r.group_of)[1] for _, weights in r.snapshots]
+        top = int(np.argmax(means))
+        below = [r.snapshots[k][0] for k in range(top + 1, len(means)) if means[k] < 0]
+        assert cross_group_zero(r) == (below[0] if below else None), seed
+    zero = cross_group_zero(runs[0])
+    assert zero is not None and zero < 250 and r.snapshots[-1][0] == 500
+    short = train_group_experiment(steps=20)  # still rising: no crossing yet
+    assert cross_group_zero(short) is None

@@ -158,6 +158,20 @@ def answer(lesson: str, number: int) -> tuple[str, dict]:
     return tours.answer(lesson, number)
 
 
+def _train_the_pages_run(lesson: str, number: int) -> None:
+    """An answer about a training run quotes the whole run (the core trains every step): train the page's run in
+    full too, so the table beside the answer shows the same run, not one the link's CPU budget cut short. Cached
+    for every session after the first, and the same seed trains the same numbers."""
+    step = tours.step(lesson, number)
+    if step.page != "trained-embedding":
+        return
+    from embedviz.app import training_view  # only tours on this page need the training code
+
+    s = step.settings
+    training_view.group_experiment(s["tr_steps"], s["tr_d"], s["tr_lr"], s["tr_seed"],
+                                   training_view.parse_groups(s["tr_groups"]), s["tr_soft"], full=True)
+
+
 def _answered(lesson: str, number: int, key: str, codes: dict[str, str]) -> None:
     """Callback of a question: keep the chosen option's code (it outlives the language switch), show the page."""
     st.session_state.setdefault(ANSWERS, {})[(lesson, number)] = codes.get(st.session_state[key])
@@ -187,6 +201,7 @@ def _question(lesson: str, number: int, question: tours.Question) -> bool:
         left.caption(t("tour.predict_first"))
         right.button(t("tour.reveal"), key=f"tour_reveal_{lesson}_{number}", on_click=_reveal, args=(lesson, number))
         return False
+    _train_the_pages_run(lesson, number)
     right, facts = answer(lesson, number)
     why = t(f"tour.q.{question.id}.why", **facts)
     if picked == right:

@@ -69,6 +69,7 @@ def _summary(result: training.TrainingResult, seconds: float) -> dict:
         "num_classes": result.num_classes,
         "unseen_classes": result.unseen_classes,
         "cross_peak": training_result.cross_group_peak(result),
+        "cross_zero": training_result.cross_group_zero(result),
         "seconds": seconds,
     }
 

@@ -65,14 +65,24 @@ def human_number(x: float) -> str:
     return f"{int(x):,}" if float(x).is_integer() else f"{x:g}"
 
 
+def lead(key: str, *details: str) -> None:
+    """A page's first words: what its first figure shows and what to look for (i18n ``key``), then the rest of
+    its intro (``details``, translated texts: context, caveats, history) in a closed Details expander, so a reader
+    meets the figure on the first screen (tests/app/test_density.py counts the words before it)."""
+    st.markdown(t(key))
+    if details:
+        with st.expander(t("common.details")):
+            for text in details:
+                st.markdown(text)
+
+
 def page_header(prefix: str, formula: str | None = None) -> None:
-    """A page's title and intro (i18n keys ``<prefix>.title``, ``<prefix>.intro``), then its formula in LaTeX with
-    the caption ``<prefix>.formula_caption``."""
+    """A page's title, its lead ``<prefix>.lead``, its formula in LaTeX, and under Details its intro and the
+    formula's caption (keys ``<prefix>.title``, ``<prefix>.intro``, ``<prefix>.formula_caption``)."""
     st.title(t(f"{prefix}.title"))
-    st.markdown(t(f"{prefix}.intro"))
     if formula:
         st.latex(trusted(formula))  # the page's own formula
-        st.caption(t(f"{prefix}.formula_caption"))
+    lead(f"{prefix}.lead", t(f"{prefix}.intro"), *([t(f"{prefix}.formula_caption")] if formula else []))
 
 
 def plot(fig, *args, key: str | None = None, csv: Callable[[], str] | None = None, **kwargs) -> None:

@@ -240,7 +240,9 @@ def test_no_english_words_in_any_chinese_catalog_entry():
 GLOSSARY = {
     "lesson": ("第 00N 课 / 课里", ["课文", "课程", "文章", "原文", "第 00N 篇"]),
     "token embedding (the table)": ("词嵌入 / 词嵌入表", ["token 嵌入", "Token 嵌入", "token 表"]),
-    "learned positional embedding": ("可学习位置表", ["可学习位置编码", "learned positional"]),
+    "learned positional embedding": ("可学习位置表", ["可学习位置编码", "learned positional", "可学习的位置表"]),
+    "the base theta of sinusoidal and RoPE": ("底数", ["基底"]),
+    "a pair of dimensions (RoPE, sinusoidal)": ("维度对", ["维度组"]),
     "sinusoidal positional encoding": ("正弦位置编码 / 正弦编码", ["sinusoidal positional", "正余弦编码"]),
     "trained embedding": ("训练后的嵌入", ["训练嵌入"]),
     "long-term decay": ("远程衰减", ["远距离衰减", "长程衰减"]),

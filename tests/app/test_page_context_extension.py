@@ -123,10 +123,10 @@ def test_yarn_preset_on_qwen3_to_128k():
     kept, blended = low + 1, high - low - 1
     assert (kept, blended, d // 2 - kept - blended) == (24, 16, 24)
     assert pt.metric(at, "kept / blended / interpolated") == f"{kept} / {blended} / {d // 2 - kept - blended}"
-    # the notice's "16 of 64" is this count, in both languages
+    # the notice's details: "16 of 64" is this count, in both languages
     for lang, words in (("en", f"{blended} of {d // 2} pairs"), ("zh", f"{d // 2} 对里有 {blended} 对")):
-        assert words in catalog()["ctx.notice"][lang]
-    assert any(f"{blended} of {d // 2}" in block.value for block in at.info)
+        assert words in catalog()["ctx.notice_more"][lang]
+    assert any(f"{blended} of {d // 2}" in block.value for block in at.markdown)  # under the notice, in Details
     for spec in _all_specs(at):
         assert spec["layout"]["title"]["text"]
         assert len(json.dumps(spec)) < 1_000_000
@@ -436,7 +436,7 @@ def test_chinese():
     pt.ok(at)
     assert any("Qwen3" in block.value and "YaRN" in block.value for block in at.markdown)
     blended = pt.metric(at, "保持 / 过渡 / 插值").split(" / ")[1]  # the core's count, 16
-    assert any(f"64 对里有 {blended} 对" in block.value for block in at.info)
+    assert any(f"64 对里有 {blended} 对" in block.value for block in at.markdown)  # the notice's details
     _open_tab(at, "method")
     assert pt.metric(at, "注意力系数") == "1.1386"
 
@@ -448,7 +448,7 @@ def test_trained_length_in_chinese(name):
     pt.ok(at)
     trained = PRESETS[name].pretrained_length
     assert trained == {"Qwen3-0.6B": 32_768, "Mistral-7B-v0.1": 8_192}[name] != PRESETS[name].max_positions
-    assert any(f"训练长度 {trained:,} 个 token" in c.value for c in at.caption)
+    assert any(f"预训练上下文 {trained:,} 个 token" in c.value for c in at.caption)
     assert at.number_input(key="ctx_orig").value == trained
 
 

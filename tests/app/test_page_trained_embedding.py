@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import re
 
+import numpy as np
 import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
@@ -220,20 +221,42 @@ def test_intro_says_the_settings_are_this_reproductions(lang, words):
     defaults = inspect.signature(training.train_group_experiment).parameters
     at = _page(lang=lang, tr_steps="10").run()
     pt.ok(at)
-    intro = at.markdown[0].value
+    intro = next(m.value for m in at.markdown if m.value == STRINGS["train.intro"][lang])  # under Details
     assert words in intro
     d_model, lr = defaults["d_model"].default, training.DEFAULT_LR[defaults["optimizer"].default]
     assert f"d_model {d_model}" in intro and "Adam" in intro and f"{lr:g}" in intro
     assert at.select_slider(key="tr_d").value == d_model and at.select_slider(key="tr_lr").value == lr
 
 
-def _cross_curve_top(at: AppTest) -> tuple[int, float]:
-    """(step, value) of the highest point of the drawn cross-group curve ("Over training" view)."""
+def _cross_curve(at: AppTest) -> tuple[np.ndarray, np.ndarray]:
+    """(steps, values) of the drawn cross-group curve ("Over training" view)."""
     _view(at, "time")
     figure = next(f for f in pt.specs(at) if len(f["data"]) >= 2)  # the group-similarity curves
     cross = figure["data"][1]
-    steps, values = pt.values(cross["x"]).astype(float), pt.values(cross["y"]).astype(float)
+    return pt.values(cross["x"]).astype(float), pt.values(cross["y"]).astype(float)
+
+
+def _cross_curve_top(at: AppTest) -> tuple[int, float]:
+    """(step, value) of the highest point of the drawn cross-group curve."""
+    steps, values = _cross_curve(at)
     return int(steps[values.argmax()]), float(values.max())
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_default_message_says_where_this_runs_curve_goes(lang):
+    """Lesson 001's defaults (500 steps, d 16, Adam 0.01, seed 0): the curve peaks early, crosses 0 well before
+    step 500 and ends below 0. The message names the peak, the first drawn step below 0 after it and the last
+    value, read off the drawn curve: not "500 steps land near the crossing", which no seed of the defaults does."""
+    at = _page(lang=lang).run()
+    pt.ok(at)
+    text = " ".join(b.value for b in at.success)
+    steps, values = _cross_curve(at)
+    top = int(values.argmax())
+    below = [int(s) for s, v in zip(steps[top:], values[top:]) if v < 0]
+    assert below and below[0] < 400 < steps[-1], (below, steps[-1])  # the crossing is far from the run's end
+    zero = STRINGS["train.zero_at"][lang].format(step=below[0])
+    assert zero in text, text
+    assert f"{values[-1]:+.2f}" in text and f"{values[top]:+.2f}" in text
 
 
 @pytest.mark.parametrize("query, box, unseen", [

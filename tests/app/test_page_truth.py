@@ -31,7 +31,7 @@ def test_context_page_shows_the_trained_length(name, published):
     pt.ok(at)
     p = PRESETS[name]
     assert at.number_input(key="ctx_orig").value == p.pretrained_length == published
-    assert any(f"trained on {published:,} tokens" in c.value for c in at.caption)
+    assert any(f"pre-training context {published:,} tokens" in c.value for c in at.caption)
     unseen = _unseen_pairs(p.head_dim, p.rope_theta, published)
     assert pt.metric(at, "pairs meeting unseen angles") == f"{unseen} / {p.head_dim // 2}"
 
@@ -39,7 +39,10 @@ def test_context_page_shows_the_trained_length(name, published):
 def test_rope_page_preset_says_its_trained_length():
     at = pt.page("rope", rope_preset="Mistral-7B-v0.1").run()
     pt.ok(at)
-    assert any("max_position_embeddings 32,768 (pre-trained on 8,192 tokens)" in c.value for c in at.caption)
+    # "pre-training context", not "pre-trained on": 8,192 is a context length, not the corpus's size
+    words = catalog()["rope.preset_caption"]["en"].split("(")[1].format(trained="8,192")
+    assert any(f"max_position_embeddings 32,768 ({words}" in c.value for c in at.caption)
+    assert words.startswith("pre-training context 8,192 tokens")
 
 
 # 2. YaRN: q and k each x (0.1 ln s + 1), so the logits x its square
@@ -121,7 +124,9 @@ def test_extrapolates_is_three_state(lang):
     column = catalog()["cmp.prop_extrapolates"][lang]
     table = next(tb.value for tb in at.table if column in tb.value.columns)
     marks = [cell[0] for cell in table[column]]
-    assert marks == ["◐", "✗", "◐", "✓", "✓"]  # sinusoidal, learned, RoPE, ALiBi, none
+    # one criterion for every row, the model past L: only ALiBi was measured to hold up (Press et al. 2021);
+    # "none" is defined at any length like sinusoidal and RoPE, which does not make its model generalise
+    assert marks == ["◐", "✗", "◐", "✓", "◐"]  # sinusoidal, learned, RoPE, ALiBi, none
     caption = catalog()["cmp.props_caption"][lang]
     assert ("contradicts itself" if lang == "en" else "自相矛盾") in caption
 

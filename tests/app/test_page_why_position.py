@@ -6,6 +6,12 @@ import pytest
 from embedviz.app.i18n import catalog
 from tests.app import pagetest as pt
 
+
+def _sentences(at, lang: str) -> str:
+    """The line naming the sentence and its shuffle (the why.sentences entry, found by its lead-in)."""
+    head = catalog()["why.sentences"][lang].split("{")[0]
+    return next(m.value for m in at.markdown if m.value.startswith(head))
+
 TABS = ("difference", "outputs", "words")  # the page's bound tabs: one chart each, then the text
 
 
@@ -27,7 +33,8 @@ def test_default_run_shows_equivariance(default_run):
     assert not at.exception and not at.error
     assert len(at.get("plotly_chart")) == 1  # bound tabs are lazy: the open tab's one chart
     # the default sentence reversed: the same vectors in another order give the same outputs
-    assert "the cat sat on the mat" in at.markdown[1].value and "mat the on sat cat the" in at.markdown[1].value
+    assert _sentences(at, "en") == catalog()["why.sentences"]["en"].format(original="the cat sat on the mat",
+                                                                           shuffled="mat the on sat cat the")
     (difference,) = metric_values(at)
     assert difference < 1e-12
     heatmaps = pt.spec(at.get("plotly_chart")[0])
@@ -57,7 +64,7 @@ def test_dog_bites_man_typed_shuffle():
     assert at.text_input(key="why_text").value == "狗咬人"
     assert at.segmented_control(key="why_shuffle").value == "typed"
     assert at.text_input(key="why_order").value == "人咬狗"
-    assert "狗 咬 人" in at.markdown[1].value and "人 咬 狗" in at.markdown[1].value
+    assert _sentences(at, "en") == catalog()["why.sentences"]["en"].format(original="狗 咬 人", shuffled="人 咬 狗")
     assert metric_values(at)[0] < 1e-12
 
 

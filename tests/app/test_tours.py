@@ -250,3 +250,28 @@ def test_every_chart_has_a_csv_that_parses_back(name, query):
                     if field in trace:
                         assert _same([r[column] for r in mine], _column(trace[field])), (
                             figure["layout"]["title"]["text"], i, field)
+
+
+@pytest.mark.slow
+def test_a_training_answer_and_the_table_beside_it_are_the_same_run(monkeypatch):
+    """A link's run stops at the CPU budget (here made tiny, as on a busy server); the answer quotes the whole run.
+    Answering trains the page's run in full, so the table says "after 500 steps" and holds the answer's numbers."""
+    import streamlit as st
+
+    from embedviz.app import training_view
+
+    st.cache_data.clear()
+    monkeypatch.setattr(training_view, "RUN_CPU_BUDGET_S", 0.01)
+    lesson, k = next((lesson, k) for lesson, tour in tours.TOURS.items() for k, step in enumerate(tour.steps, 1)
+                     if step.question and step.question.id == "sim_aA")
+    step = tours.step(lesson, k)
+    at = app(lesson, k).run()
+    at.radio(key=f"tour_q_{lesson}_{k}_en").set_value(option_text(step, 0)).run()
+    ok(at)
+    _, facts = tours.answer(lesson, k)
+    df = at.table[0].value
+    after = text("train.after", "en", steps=step.settings["tr_steps"])
+    assert after in df.columns, list(df.columns)
+    row = df[df.iloc[:, 0] == "sim('a', 'A')"].iloc[0]
+    assert (row[text("train.before", "en")], row[after]) == (facts["before"], facts["after"])
+    assert not [w for w in at.warning if "Stopped after" in w.value]

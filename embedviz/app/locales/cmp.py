@@ -4,8 +4,8 @@ STRINGS = {
     "cmp.intro": {
         "en": (
             "Five ways to tell a transformer where each token stands, at the same d_model and context length. "
-            "**Sinusoidal** and **learned** add a vector to each token's embedding; **RoPE** rotates queries and "
-            "keys inside attention; **ALiBi** subtracts a distance penalty from the attention scores; **none** is "
+            "**Sinusoidal** and **learned** add a vector to each token's embedding. **RoPE** rotates queries and "
+            "keys inside attention. **ALiBi** subtracts a distance penalty from the attention scores. **None** is "
             "the baseline with no position signal at all."
         ),
         "zh": (
@@ -148,14 +148,14 @@ STRINGS = {
     "cmp.props_intro": {
         "en": (
             "Lesson 003's checklist: **unique** (no two positions collide), **bounded** (values do not grow with the "
-            "position), **relative** (distance is expressible), **extrapolates** (still sensible past the training "
-            "length), **deterministic** (the same position always gives the same encoding). Three marks: ✓ yes, "
+            "position), **relative** (distance is expressible), **extrapolates** (a model trained on L "
+            "positions still works past L), **deterministic** (the same position always gives the same encoding). Three marks: ✓ yes, "
             "◐ defined but not generalising (the formula gives any position, yet a model trained on L positions does "
             "not work well past L), ✗ no."
         ),
         "zh": (
             "第 003 课的标准：**唯一性**（不同位置不撞车）、**有界性**（数值不随位置膨胀）、**相对性**（能表达相对距离）"
-            "、**可外推**（超出训练长度依然合理）、**确定性**（同一位置永远得到同一编码）。三种标记：✓ 满足；"
+            "、**可外推**（在 L 个位置上训练的模型超过 L 仍然好用）、**确定性**（同一位置永远得到同一编码）。三种标记：✓ 满足；"
             "◐ 能算出但不能泛化（公式能给出任意位置，但在 L 个位置上训练的模型超过 L 就表现不好）；✗ 不满足。"
         ),
     },
@@ -212,7 +212,10 @@ STRINGS = {
     },
     "cmp.why_none_bounded": {"en": "trivially: nothing is added", "zh": "显然成立：什么都没加"},
     "cmp.why_none_relative": {"en": "no distance information at all", "zh": "完全没有距离信息"},
-    "cmp.why_none_extrapolates": {"en": "trivially: there is nothing to break", "zh": "显然成立：没有东西会失效"},
+    "cmp.why_none_extrapolates": {
+        "en": "defined at any length, since nothing is added; that alone does not make a model trained on L work past L",
+        "zh": "任意长度都有定义，因为什么都没加；但这本身并不能让在 L 上训练的模型超过 L 仍然好用",
+    },
     "cmp.why_none_deterministic": {"en": "trivially: there is nothing random", "zh": "显然成立：没有任何随机性"},
     "cmp.props_caption": {
         "en": (
@@ -230,8 +233,8 @@ STRINGS = {
     "cmp.notice": {
         "en": (
             "Slide L up: only the learned table's parameter count moves (L × D), and only the learned table has no "
-            "row past L (lesson 000's sinusoidal module also refuses longer inputs, but only because it precomputes "
-            "L rows; the formula itself goes on). Sinusoidal and RoPE have the same similarity pattern, but RoPE "
+            "row past L. Lesson 000's sinusoidal module also refuses longer inputs, but only because it precomputes "
+            "L rows; the formula itself goes on. Sinusoidal and RoPE have the same similarity pattern, but RoPE "
             "applies it to q·k instead of adding it to the token."
         ),
         "zh": "把 L 调大：只有可学习位置表的参数量在变（L × D），也只有它在超出 L 时没有对应的行（第 000 课的正弦模块"

@@ -13,6 +13,7 @@ STRINGS = {
         "zh": "链接中 '{key}' 的值有 {sent:,} 个字符；此输入框最多 {kept:,} 个，多出的部分已截去。",
     },
     "common.notice": {"en": "What to notice", "zh": "注意观察"},
+    "common.details": {"en": "Details", "zh": "详细说明"},
     "common.formula": {"en": "Formula", "zh": "公式"},
     "common.showing_every": {
         "en": "showing one position in every {step}",

@@ -4,6 +4,10 @@ STRINGS = {
         "en": "Context extension: stretching RoPE past its training length",
         "zh": "上下文扩展：把 RoPE 拉伸到训练长度之外",
     },
+    "ctx.lead": {
+        "en": "The figure shows each pair's wavelength before (grey) and after scaling. Look at which pairs a method stretches: linear interpolation, the default, stretches every pair by the same factor.",
+        "zh": '下图显示每个维度对在缩放前（灰色）后的波长。看一种方法拉长了哪些维度对：默认的线性插值把每一对都拉长同样的倍数。',
+    },
     "ctx.intro": {
         "en": (
             "A model trained on sequences of 4,096 tokens has only ever seen pair *i* of its queries and keys turned "
@@ -43,9 +47,9 @@ STRINGS = {
     },
     "ctx.upload": {"en": "…or upload a config.json", "zh": "……或上传一个 config.json"},
     "ctx.source_caption": {
-        "en": "{name}: head_dim {head_dim}, rope_theta {theta}, trained on {original} tokens; {method} × {factor} "
+        "en": "{name}: head_dim {head_dim}, rope_theta {theta}, pre-training context {original} tokens; {method} × {factor} "
               "to {target} tokens.",
-        "zh": "{name}：head_dim {head_dim}，rope_theta {theta}，训练长度 {original} 个 token；{method} × {factor}，"
+        "zh": "{name}：head_dim {head_dim}，rope_theta {theta}，预训练上下文 {original} 个 token；{method} × {factor}，"
               "扩到 {target} 个 token。",
     },
     "ctx.suggested": {
@@ -170,10 +174,10 @@ STRINGS = {
                "in place of s, so texts within the trained length are untouched and the slowest pair slows more as "
                "L grows. Move the sequence-length slider above to watch the base grow."),
         "zh": ("**NTK-aware 缩放**（bloc97 2023 年在 Reddit 上发的帖子，名字来自神经正"
-               "切核理论）不动位置，而是调大基底 θ：快维度几乎不变，越慢的维度被拉伸得越多。指数 d/(d−2) 保证"
-               "最慢的那一对恰好放慢 s 倍。**动态** NTK（emozilla）按当前序列长度 L 重新计算基底，"
+               "切核理论）不动位置，而是调大底数 θ：快维度几乎不变，越慢的维度被拉伸得越多。指数 d/(d−2) 保证"
+               "最慢的那一对恰好放慢 s 倍。**动态** NTK（emozilla）按当前序列长度 L 重新计算底数，"
                "用 s·L/L_train − (s − 1) 代替 s：训练长度以内的文本完全不受影响，L 越长，最慢"
-               "的那一对放慢得越多。拖动上方的序列长度滑块，看基底怎么变大。"),
+               "的那一对放慢得越多。拖动上方的序列长度滑块，看底数怎么变大。"),
     },
     "ctx.m_yarn_title": {"en": "YaRN", "zh": "YaRN"},
     "ctx.m_yarn": {
@@ -207,13 +211,16 @@ STRINGS = {
     },
     "ctx.m_llama3_title": {"en": "Llama 3 rope scaling", "zh": "Llama 3 的 RoPE 缩放"},
     "ctx.m_llama3": {
-        "en": "**Meta's llama3 scaling** (Llama 3.1) follows YaRN's idea but draws the lines by wavelength: pairs "
-              "whose wavelength is shorter than L_train / high_freq_factor (2,048 tokens for Llama 3.1) are kept, "
-              "those longer than L_train / low_freq_factor (8,192) are divided by the factor, and the few in between "
-              "are blended smoothly. There is no attention temperature.",
-        "zh": "**Meta 的 llama3 缩放**（Llama 3.1）沿用 YaRN 的思路，但按波长划线：波长短于 L_train / high_freq_factor "
-              "（Llama 3.1 是 2,048 个 token）的维度对保持不变，长于 L_train / low_freq_factor（8,192）的除以倍数，"
-              "中间少数几对平滑过渡。它不加注意力温度系数。",
+        "en": "**Meta's llama3 scaling** (Llama 3.1) has YaRN's three groups, and both draw their lines by wavelength. "
+              "Pairs whose wavelength is shorter than L_train / high_freq_factor (2,048 tokens for Llama 3.1) are kept; "
+              "those longer than L_train / low_freq_factor (8,192) are divided by the factor. The differences: it "
+              "keeps pairs that turn more than 4 times in training at Llama 3.1's factors, where YaRN's default asks "
+              "for 32; its blend is linear in those turns, YaRN's in the pair index; and there is no attention "
+              "temperature.",
+        "zh": "**Meta 的 llama3 缩放**（Llama 3.1）和 YaRN 一样分三组，两者都按波长划线：波长短于 L_train / high_freq_factor "
+              "（Llama 3.1 是 2,048 个 token）的维度对保持不变，长于 L_train / low_freq_factor（8,192）的除以倍数。"
+              "区别在于：按 Llama 3.1 的参数，训练中转过 4 圈以上就保留，YaRN 默认要 32 圈；中间的过渡按这个圈数线性变化，"
+              "YaRN 按维度对的序号；而且它不加注意力温度系数。",
     },
     "ctx.all_methods": {"en": "All methods in one line each", "zh": "各方法一句话总结"},
     "ctx.about": {
@@ -224,16 +231,17 @@ STRINGS = {
             "the trained length.\n"
             "- **YaRN** (Peng et al. 2023): keep fast pairs, interpolate slow ones, ramp in between, plus an "
             "attention temperature. Qwen3: 32K → 128K.\n"
-            "- **Llama 3** (Meta 2024): the same three groups, split by wavelength; no temperature.\n"
+            "- **Llama 3** (Meta 2024): the same three groups, a lower keep threshold, a blend over turns rather "
+            "than pair index; no temperature.\n"
             "- **LongRoPE** (Ding et al. 2024, Phi-3): a searched factor per pair, one table for short inputs and "
             "one for long ones."
         ),
         "zh": (
             "- **PI 位置插值**（Chen 等 2023）：所有频率除以 s。简单，但相邻 token 变得难以区分。\n"
             "- **NTK-aware**（bloc97，2023）：把 θ 调大到 θ·s^(d/(d−2))；快维度不动，慢维度被拉伸。\n"
-            "- **动态 NTK**（emozilla）：按当前长度重新计算 NTK 基底；训练长度以内什么都不变。\n"
+            "- **动态 NTK**（emozilla）：按当前长度重新计算 NTK 底数；训练长度以内什么都不变。\n"
             "- **YaRN**（Peng 等 2023）：快维度保持、慢维度插值、中间斜坡过渡，再加注意力温度系数。Qwen3：32K → 128K。\n"
-            "- **Llama 3**（Meta 2024）：同样分三组，但按波长划分；没有温度系数。\n"
+            "- **Llama 3**（Meta 2024）：同样分三组，保留门槛更低，过渡按圈数而不是维度对序号；没有温度系数。\n"
             "- **LongRoPE**（Ding 等 2024，Phi-3）：每个维度对一个搜索出来的倍数，短输入和长输入各用一张表。"
         ),
     },
@@ -265,17 +273,17 @@ STRINGS = {
         "zh": "q 和 k 的 {head_dim} 维中旋转的 {dims} 维各乘 {af}，所以注意力分数 q·k 中这部分乘上 {af}² = {logit}；其余维度那部分不变。",
     },
     "ctx.mla_logits": {  # DeepSeek-V2/V3: the attention multiplies its softmax scale by mscale(s, mscale_all_dim)²
-        "en": ("This config is DeepSeek's (MLA): besides attention_factor, its attention multiplies the softmax scale "
+        "en": ("This config is DeepSeek's (MLA, multi-head latent attention): besides attention_factor, its attention multiplies the softmax scale "
                "by (0.1·mscale_all_dim·ln s + 1)² = {logit} at the config's factor {factor}, so its logits grow by "
                "that."),
-        "zh": ("这是 DeepSeek 的配置（MLA）：除了 attention_factor，它的注意力还把 softmax 缩放系数乘上 "
+        "zh": ("这是 DeepSeek 的配置（MLA，多头潜在注意力）：除了 attention_factor，它的注意力还把 softmax 缩放系数乘上 "
                "(0.1·mscale_all_dim·ln s + 1)²，在配置的倍数 {factor} 下为 {logit}，注意力分数也就放大这么多。"),
     },
     "ctx.attention_none": {
         "en": "{method} leaves attention alone: attention_factor = 1.",
         "zh": "{method} 不改变注意力：attention_factor = 1。",
     },
-    "ctx.base": {"en": "effective base θ′", "zh": "等效基底 θ′"},
+    "ctx.base": {"en": "effective base θ′", "zh": "等效底数 θ′"},
     "ctx.kinds": {"en": "kept / blended / interpolated", "zh": "保持 / 过渡 / 插值"},
     # figures
     "ctx.kept": {"en": "kept", "zh": "保持不变"},
@@ -339,7 +347,7 @@ STRINGS = {
               "(no repeated angle, so they tell far-apart positions apart) gives a lower bound on θ for the target "
               "length above and d, the dimensions that rotate ({d}: the whole head_dim, or its rotated part under a "
               "partial rotation).",
-        "zh": "另一条通往长上下文的路，是预训练时就用大的基底 θ。最慢的维度对在 L 个 token 内转 L·θ^(−(d−2k)/d)/(2π) 圈；"
+        "zh": "另一条通往长上下文的路，是预训练时就用大的底数 θ。最慢的维度对在 L 个 token 内转 L·θ^(−(d−2k)/d)/(2π) 圈；"
               "要求最慢的 *k* 对都转不满一圈（角度不重复，才能区分相隔很远的位置），就得到上面目标长度和 d 下 θ 的下限；"
               "d 是旋转的维度数（{d}：整个 head_dim，部分旋转时是其中旋转的部分）。",
     },
@@ -362,26 +370,28 @@ STRINGS = {
               "criterion. Meta picked 500,000 because Xiong et al. (2023) found it works up to 32K tokens; later work derives "
               "a lower bound from how well attention can still single out a similar token far away (Men et al. "
               "2024, *Base of RoPE Bounds Context Length*). Treat this calculator as the minimum, not the recipe.",
-        "zh": "真实模型选的基底比一圈下限大得多：Llama 3 在 8K 上预训练，用的是 θ = 500,000（下限只有约 1,500），"
+        "zh": "真实模型选的底数比一圈下限大得多：Llama 3 在 8K 上预训练，用的是 θ = 500,000（下限只有约 1,500），"
               "Qwen3 在 32K 上用 1,000,000。转满一圈并不是唯一的标准。Meta 选 500,000，是因为 Xiong 等（2023）"
               "发现它在 32K 以内都有效；后来的研究从注意力能否在远处准确找出相似 token 出发推导 θ 的下限"
               "（Men 等 2024，*Base of RoPE Bounds Context Length*）。所以这个计算器给的是最低要求，不是配方。",
     },
     "ctx.notice": {
-        "en": ("Position interpolation slows every pair by the full factor, the fast ones (left) too: no angle is "
-               "new, but in every pair the angle between neighbouring positions shrinks s times. With their default "
-               "parameters, YaRN and Llama 3 keep the fast pairs instead: they already went round many times in "
-               "training. The slow pairs, above the trained line, are stretched by the full factor, and when the "
-               "target is s times the trained length their turns within it match their turns in training (dynamic "
-               "NTK slows them by its own amount, which grows with the length, and LongRoPE by its per-pair "
-               "factors). The blended pairs between them are partly stretched too (YaRN on Qwen3 × 4: 16 of 64 "
-               "pairs), although they had turned at least once in training. Without scaling, the pairs above the "
-               "line are the ones that meet angles the model has never seen."),
+        "en": ("Position interpolation slows every pair by the full factor, the fast ones on the left too: no angle is "
+               "new, but in every pair the angle between neighbouring positions shrinks s times. Without scaling, the "
+               "pairs above the trained line are the ones that meet angles the model has never seen."),
         "zh": ("位置插值把每个维度对都按完整倍数放慢，左侧的快维度也不例外：没有新角度，但每个维度对里相邻位置之间的角度"
-               "都缩小为原来的 1/s。在默认参数下，YaRN 和 Llama 3 则不动快维度：它们在训练中已经转过很多圈。慢维度，"
+               "都缩小为原来的 1/s。不缩放的话，遇到新角度的正是训练长度线以上的那些维度对。"),
+    },
+    "ctx.notice_more": {
+        "en": ("With their default parameters, YaRN and Llama 3 keep the fast pairs instead: they already went round "
+               "many times in training. They stretch the slow pairs, above the trained line, by the full factor. When "
+               "the target is s times the trained length, those pairs then turn within it as often as in training. "
+               "Dynamic NTK slows them by its own amount, which grows with the length; LongRoPE uses its per-pair "
+               "factors. The blended pairs between them are partly stretched too (YaRN on Qwen3 × 4: 16 of 64 "
+               "pairs), although they had turned at least once in training."),
+        "zh": ("在默认参数下，YaRN 和 Llama 3 则不动快维度：它们在训练中已经转过很多圈。慢维度，"
                "也就是波长高于训练长度线的那些，按完整倍数拉伸；当目标长度正好是训练长度的 s 倍时，拉伸之后它们在目标长度内"
-               "转的圈数和训练时一致（动态 NTK 按它自己的倍数放慢，长度越长放慢越多；LongRoPE 按它逐对的倍数）。两者之间"
-               "的过渡维度也被部分拉伸（YaRN 用在 Qwen3 × 4 上：64 对里有 16 对），尽管它们在训练中至少转过一圈。"
-               "不缩放的话，遇到新角度的正是训练长度线以上的那些维度对。"),
+               "转的圈数和训练时一致。动态 NTK 按它自己的倍数放慢，长度越长放慢越多；LongRoPE 按它逐对的倍数。两者之间"
+               "的过渡维度也被部分拉伸（YaRN 用在 Qwen3 × 4 上：64 对里有 16 对），尽管它们在训练中至少转过一圈。"),
     },
 }

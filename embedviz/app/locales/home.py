@@ -1,6 +1,10 @@
 STRINGS = {
     "home.nav": {"en": "Home", "zh": "首页"},
     "home.title": {"en": "embedviz: from token ids to vectors", "zh": "embedviz：从 token id 到向量"},
+    "home.figure_lead": {
+        "en": "The figure shows what the first layer makes of your text: each token's row of the table, plus its position's vector, is the input to the first block. Change the text and watch the three panels.",
+        "zh": '下图是第一层对你的文字做的事：每个 token 在表里的那一行，加上它所在位置的向量，就是第一个块的输入。改动文字，看三幅图怎么变。',
+    },
     "home.intro": {
         "en": (
             "A transformer never sees text. A tokenizer turns text into integer **ids**; the first layer looks each id "
@@ -46,7 +50,7 @@ STRINGS = {
             "initial scales, which rows a backward step reaches.\n"
             "- **Lesson 003**, embeddings and positional encodings for LLM inference: Qwen3-0.6B's tables, why "
             "attention needs positions, sinusoidal, RoPE and its decay, the five properties, context extension.\n"
-            "- **Lesson 004**, word embeddings are learned, positional encodings computed: one-hot, the cost of a "
+            "- **Lesson 004**, word embedding and positional encoding: one-hot, the cost of a "
             "100,000 × 4,096 table, the sinusoidal formula."
         ),
         "zh": (
@@ -58,14 +62,12 @@ STRINGS = {
             "- **第 002 课**《嵌入是查找表，而非函数》：ANDREA-120M 的参数量、初始化尺度、一次反向传播会更新哪些行。\n"
             "- **第 003 课**《学习大模型推理的嵌入与位置编码》：Qwen3-0.6B 的表、注意力为什么需要位置、正弦编码、RoPE "
             "及其远程衰减、五条性质、上下文扩展。\n"
-            "- **第 004 课**《词嵌入是学出来的，位置编码是算出来的》：one-hot、100,000 × 4,096 嵌入表的开销、正弦公式。"
+            "- **第 004 课**《词嵌入（Word Embedding）和位置编码（Positional Encoding）》：one-hot、100,000 × 4,096 嵌入表的开销、正弦公式。"
         ),
     },
     "home.lead": {
-        "en": "How a transformer turns text into vectors and knows where each token stands. Start with a lesson: "
-              "each tour walks its pages step by step, with questions to predict before you look.",
-        "zh": "Transformer 如何把文字变成向量，又如何知道每个 token 在哪里。从一节课开始：每个导览带你一步步走过相关页面，"
-              "先预测，再看答案。",
+        "en": "Start with a lesson: each tour walks its pages step by step, with questions to predict before you look.",
+        "zh": "从一节课开始：每个导览带你一步步走过相关页面，先预测，再看答案。",
     },
     "home.start_tour": {"en": "Start", "zh": "开始"},
     "home.lesson.000": {"en": "ids become vectors through two lookup tables",

@@ -2,6 +2,10 @@
 STRINGS = {
     "inl.nav": {"en": "Input layer: token + position", "zh": "输入层：token + 位置"},
     "inl.title": {"en": "The input layer: (B, T) ids → (B, T, D)", "zh": "输入层：(B, T) 的 id → (B, T, D)"},
+    "inl.lead": {
+        "en": "The tables follow lesson 000's input layer: B sequences of T ids become one (B, T, D) input, the token rows plus the position rows. Move L below T to see the position modules refuse.",
+        "zh": '下面的表按第 000 课的输入层走一遍：B 条各 T 个 id 的序列变成一个 (B, T, D) 的输入，即 token 行加位置行。把 L 调到 T 以下，看位置模块怎么拒绝。',
+    },
     "inl.intro": {
         "en": (
             "Lesson 000's shape contract. A batch of B sequences of T token ids goes in; each id picks a row of the "

@@ -21,12 +21,16 @@ STRINGS = {
             "models use RoPE."
         ),
         "zh": (
-            "Vaswani 等人（2017，*Attention Is All You Need*，第 3.5 节和表 3 第 E 行）也试过可学习的位置表，"
+            "Vaswani 等人（2017，*Attention Is All You Need*，第 3.5 节和表 3 第 E 行）也试过可学习位置表，"
             "发现两种方案的效果几乎一样。他们选择正弦版，是因为它*有可能*让模型外推到比训练时更长的序列："
             "这是一种期望，并不是实验结论（“上下文扩展”页说明了为什么单靠公式并不能让模型在训练长度之外"
             "正常工作）。后来的模型走了另一条路：BERT（Devlin 等，2019；512 个位置）和 GPT-2（Radford 等，"
-            "2019；1,024 个位置）都使用可学习的位置表，而近年的主流开源模型大多使用 RoPE。"
+            "2019；1,024 个位置）都使用可学习位置表，而近年的主流开源模型大多使用 RoPE。"
         ),
+    },
+    "learn.lead": {
+        "en": 'The curve shows how alike neighbouring rows of a learned position table are: about 0.85 almost everywhere, with drops at 0 → 1, near 127 and at the end.',
+        "zh": '曲线显示可学习位置表中相邻两行有多像：几乎处处约为 0.85，只在 0 → 1、127 附近和末尾下跌。',
     },
     "learn.intro": {
         "en": (
@@ -104,14 +108,14 @@ STRINGS = {
         "en": (
             "Inside, the learned table came out smooth: neighbouring positions have cosine about 0.85, and the Similarity "
             "matrix tab shows a bright band along the diagonal, a pattern nobody built in. It breaks at the ends. Position 0 "
-            "always holds [CLS], so its row is long and unlike its neighbour; the last positions appear only in the "
-            "longest inputs and are the least trained; and around position 127 the table jumps (why: above). The "
+            "always holds [CLS], so its row is long and unlike its neighbour. The last positions appear only in the "
+            "longest inputs and are the least trained. Around position 127 the table jumps (a likely cause: above). The "
             "sinusoidal table has none of this: every step is the same rotation."
         ),
         "zh": (
-            "在中间部分，可学习的位置表训练后变得平滑：相邻位置的余弦约为 0.85，“相似度矩阵”标签页里沿对角线出现一条亮带，这并不是"
+            "在中间部分，可学习位置表训练后变得平滑：相邻位置的余弦约为 0.85，“相似度矩阵”标签页里沿对角线出现一条亮带，这并不是"
             "谁设计进去的。到了两端就不平滑了：位置 0 永远放着 [CLS]，它那一行特别长，也和邻居不像；最后几个位置只"
-            "在最长的输入里出现，训练得最少；在位置 127 附近也有一次跳变（原因见上文）。正弦表没有这些问题："
+            "在最长的输入里出现，训练得最少；在位置 127 附近也有一次跳变（可能的原因见上文）。正弦表没有这些问题："
             "每一步都是同一个旋转。"
         ),
     },
@@ -125,14 +129,13 @@ STRINGS = {
         "en": (
             "**The jump at position {p1}:** cos({p0}, {p1}) = {a:.4f} and cos({p1}, {p2}) = {b:.4f}, against "
             "{typical:.4f} for a typical step. This model's own sentence fine-tuning capped its inputs at {cap} "
-            "tokens (its model card), so rows 0 … {p1} kept training while the rows beyond did not (BERT-style "
-            "pretraining also runs most of its steps at {cap} tokens, the more distant cause)."
+            "tokens (its model card). The likely cause: rows 0 … {p1} kept training while the rows beyond did "
+            "not. BERT-style pretraining also runs most of its steps at {cap} tokens."
         ),
         "zh": (
             "**位置 {p1} 处的跳变：** cos({p0}, {p1}) = {a:.4f}，cos({p1}, {p2}) = {b:.4f}，而典型的一步是 "
-            "{typical:.4f}。这个模型自己的句向量微调把输入截断在 {cap} 个 token（见它的模型卡），所以第 0 … {p1} "
-            "行一直在继续训练，后面的行没有（BERT 类预训练的大部分步数也只用 {cap} 个 token，"
-            "那是更间接的原因）。"
+            "{typical:.4f}。这个模型自己的句向量微调把输入截断在 {cap} 个 token（见它的模型卡），可能的原因是第 0 … {p1} "
+            "行一直在继续训练，后面的行没有；BERT 类预训练的大部分步数也只用 {cap} 个 token。"
         ),
     },
 }

@@ -2,6 +2,10 @@
 STRINGS = {
     "naive.nav": {"en": "Why sine and cosine", "zh": "为什么用正弦和余弦"},
     "naive.title": {"en": "Why sine and cosine?", "zh": "为什么偏偏是正弦和余弦？"},
+    "naive.lead": {
+        "en": 'Three simple ways to encode a position each fail in their own way; the first chart shows the raw index, whose value grows without bound. The tabs show the others and the sinusoidal answer.',
+        "zh": '三种简单的位置编码各有各的毛病；第一张图是原始下标，它的值无限增长。其余标签页是另外两种，以及正弦编码的解法。',
+    },
     "naive.intro": {
         "en": (
             "Lesson 003 works backwards from the obvious ideas. Three simple ways to write a position into a vector "

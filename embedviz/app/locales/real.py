@@ -4,6 +4,10 @@ STRINGS = {
         "en": "A real model's embeddings: all-MiniLM-L6-v2, offline",
         "zh": "真实模型的嵌入：离线查看 all-MiniLM-L6-v2",
     },
+    "real.lead": {
+        "en": "The table puts lesson 003's cosine similarities from Qwen3-0.6B beside the same question asked live of the bundled model: is cat closer to dog than to car?",
+        "zh": '下表把第 003 课在 Qwen3-0.6B 上算出的余弦相似度，和在内置模型上实时问的同一个问题放在一起：cat 离 dog 比离 car 更近吗？',
+    },
     "real.intro": {
         "en": (
             "The lessons look inside Qwen3-0.6B with Hugging Face transformers. This page does the same offline with "
@@ -16,7 +20,7 @@ STRINGS = {
         "zh": (
             "这几课用 Hugging Face transformers 查看了 Qwen3-0.6B 的内部。本页离线做同样的事，用的是随应用一起安装的"
             "小型预训练模型 **all-MiniLM-L6-v2**（一个 6 层的 BERT，训练目标是句子向量）。我们只读取其中两个张量："
-            "**词嵌入表**（每个 WordPiece token 一行）和**可学习的位置表**（每个位置一行，BERT 和 GPT-2 都是这样；"
+            "**词嵌入表**（每个 WordPiece token 一行）和**可学习位置表**（每个位置一行，BERT 和 GPT-2 都是这样；"
             "Qwen 这类使用 RoPE 的模型没有这张表）。不下载任何东西，也不运行模型代码：一个词的向量就是表里的一行。"
         ),
     },
@@ -163,7 +167,7 @@ STRINGS = {
             "The learned position table ({L} rows × {D}) has its own page: **Learned positions**, in the Positions "
             "section of the menu."
         ),
-        "zh": "可学习的位置表（{L} 行 × {D}）有单独的一页：菜单“位置编码”部分的“可学习的位置编码”。",
+        "zh": "可学习位置表（{L} 行 × {D}）有单独的一页：菜单“位置编码”部分的“可学习的位置编码”。",
     },
     # steps between neighbouring rows: the Learned positions page and an uploaded table share these
     "real.steps_title": {"en": "How alike are neighbouring rows: cos(row t, row t+1)", "zh": "相邻两行有多像：cos(第 t 行, 第 t+1 行)"},

@@ -1,6 +1,10 @@
 STRINGS = {
     "rope.nav": {"en": "RoPE", "zh": "RoPE 旋转位置编码"},
     "rope.title": {"en": "RoPE: rotate queries and keys by their position", "zh": "RoPE：按位置旋转 query 和 key"},
+    "rope.lead": {
+        "en": 'The first figure shows how far RoPE turns each pair of dimensions of a query or key at position m: the first pairs turn fast, the last ones barely move.',
+        "zh": '第一张图显示 RoPE 在位置 m 把 query 或 key 的每个维度对转了多少：前面的维度对转得快，最后的几乎不动。',
+    },
     "rope.intro": {
         "en": (
             "RoPE (Su et al. 2021, used by Llama, Qwen, Mistral, DeepSeek) adds nothing to the embeddings. Inside "
@@ -11,8 +15,8 @@ STRINGS = {
         ),
         "zh": (
             "RoPE（苏剑林等 2021，Llama、Qwen、Mistral、DeepSeek 都在用）不往嵌入向量上加任何东西。它在"
-            "每一层注意力里把 query 和 key 按维度两两分组，位置为 *m* 的 token，其第 *i* 组转过 "
-            "*m·ω_i* 的角度。快的维度组每个 token 都转一大截，慢的几乎不动，就像钟表上的秒针和时针。两个旋转后的向量做内积"
+            "每一层注意力里把 query 和 key 按维度两两配对，位置为 *m* 的 token，其第 *i* 对转过 "
+            "*m·ω_i* 的角度。快的维度对每个 token 都转一大截，慢的几乎不动，就像钟表上的秒针和时针。两个旋转后的向量做内积"
             "，只看得到它们角度的**差**，所以位置 *m* 的 query 和位置 *n* 的 key 的注意力分数只取决于相对距离 "
             "*m − n*。"
         ),
@@ -27,9 +31,9 @@ STRINGS = {
     "rope.preset": {"en": "Model preset", "zh": "模型预设"},
     "rope.custom": {"en": "custom", "zh": "自定义"},
     "rope.preset_caption": {
-        "en": "{name}: head_dim {head_dim}, rope_theta {theta}, max_position_embeddings {max_len} (pre-trained on "
-              "{trained} tokens).",
-        "zh": "{name}：head_dim {head_dim}，rope_theta {theta}，max_position_embeddings {max_len}（预训练长度 {trained} "
+        "en": "{name}: head_dim {head_dim}, rope_theta {theta}, max_position_embeddings {max_len} (pre-training "
+              "context {trained} tokens).",
+        "zh": "{name}：head_dim {head_dim}，rope_theta {theta}，max_position_embeddings {max_len}（预训练上下文 {trained} "
               "个 token）。",
     },
     "rope.preset_scaling": {
@@ -47,7 +51,7 @@ STRINGS = {
         ),
         "zh": "每个注意力头的维度数。RoPE 按维度对旋转，所以 head_dim 必须是偶数；真实模型多用 64 或 128（Phi-3-mini 是 96，Gemma 是 256）。",
     },
-    "rope.theta": {"en": "rope_theta (base)", "zh": "rope_theta（基底）"},
+    "rope.theta": {"en": "rope_theta (base)", "zh": "rope_theta（底数）"},
     "rope.theta_help": {
         "en": "ω_i = θ^(−2i/d). The original RoPE uses 10,000; Llama 3 uses 500,000, Qwen3 1,000,000.",
         "zh": "ω_i = θ^(−2i/d)。原始 RoPE 用 10,000；Llama 3 用 500,000，Qwen3 用 1,000,000。",
@@ -203,14 +207,15 @@ STRINGS = {
     "rope.pairing_header": {"en": "Two pairings, one rotation", "zh": "两种配对，同一种旋转"},
     "rope.pairing_intro": {
         "en": (
-            "GPT-J pairs neighbouring dimensions (0 with 1, 2 with 3); GPT-NeoX and Llama pair dimension i with i "
-            "+ d/2. The two are the same rotation with the dimensions listed in a different order: permute q and k "
-            "(and so the projection weights) and the scores are identical."
+            "GPT-J pairs neighbouring dimensions (0 with 1, 2 with 3); GPT-NeoX pairs dimension i with i + d/2. "
+            "Llama shows both: Meta's code pairs neighbours, and the Hugging Face port pairs i with i + d/2 after "
+            "permuting the q and k projection weights. The two are the same rotation with the dimensions listed in a "
+            "different order, so the scores are identical."
         ),
         "zh": (
-            "GPT-J 把相邻维度配成一对（第 0 和第 1 维、第 2 和第 3 维）；GPT-NeoX 和 Llama 把第 i 维"
-            "和第 i + d/2 维配成一对。两者是同一种旋转，只是维度的排列顺序不同：把 q 和 k（也就是投影权重）按对应方式重排，"
-            "分数完全相同。"
+            "GPT-J 把相邻维度配成一对（第 0 和第 1 维、第 2 和第 3 维）；GPT-NeoX 把第 i 维和第 i + d/2 维配成一对。"
+            "Llama 两种都有：Meta 的代码配相邻维度，Hugging Face 的移植版先重排 q、k 投影权重，再把第 i 维和第 i + d/2 维"
+            "配成一对。两者是同一种旋转，只是维度的排列顺序不同，所以分数完全相同。"
         ),
     },
     "rope.map_title": {"en": "Which pair each dimension belongs to", "zh": "每个维度属于哪个维度对"},

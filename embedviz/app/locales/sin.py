@@ -2,6 +2,10 @@
 STRINGS = {
     "sin.nav": {"en": "Sinusoidal", "zh": "正弦位置编码"},
     "sin.title": {"en": "Sinusoidal positional encoding", "zh": "正弦位置编码"},
+    "sin.lead": {
+        "en": 'The figure shows the encoding, one row per position and one column per dimension: the first dimensions change from row to row, the last ones barely move.',
+        "zh": '下图是编码本身，每个位置一行、每个维度一列：前面的维度逐行变化，后面的几乎不动。',
+    },
     "sin.intro": {
         "en": (
             "The original Transformer (2017) gives every position a fixed vector, the same width as the token "
@@ -23,7 +27,7 @@ STRINGS = {
         "zh": "i 是维度对的编号，D = d_model；D 为奇数时最后一列是正弦。",
     },
     "sin.positions": {"en": "number of positions", "zh": "位置个数"},
-    "sin.base": {"en": "base (10,000 in the paper)", "zh": "基底 base（论文中为 10,000）"},
+    "sin.base": {"en": "base (10,000 in the paper)", "zh": "底数 base（论文中为 10,000）"},
     "sin.tab_encoding": {"en": "The encoding", "zh": "编码本身"},
     "sin.tab_lesson": {"en": "Frequencies and distance (lesson 003)", "zh": "频率与距离（第 003 课）"},
     "sin.tab_similarity": {"en": "Similarity of positions", "zh": "位置之间的相似度"},

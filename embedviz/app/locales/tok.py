@@ -1,6 +1,10 @@
 STRINGS = {
     "tok.nav": {"en": "Token embeddings", "zh": "词嵌入"},
     "tok.title": {"en": "Token embeddings: an id picks a row", "zh": "词嵌入：一个 id 取出一行"},
+    "tok.lead": {
+        "en": "The figure shows the rows your text's ids pick from a (V, D) table, one id per UTF-8 byte. Look at a repeated letter: it picks the same row twice.",
+        "zh": '下图显示你的文字的 id 从 (V, D) 表里取出的行，每个 UTF-8 字节一个 id。看重复的字母：它两次取出同一行。',
+    },
     "tok.intro": {
         "en": (
             "A tokenizer turns text into integer ids; here every UTF-8 byte is one id (a vocabulary of V = 256). "
@@ -169,13 +173,13 @@ STRINGS = {
         "en": (
             "Only the rows that were looked up get a gradient ({used}); every other row is exactly 0, so one step "
             "changes nothing else. A token that never appears in a batch does not learn from it. That holds for this "
-            "plain SGD step; with Adam's momentum or weight decay, rows outside the batch still move after the first "
-            "step (carried by earlier gradients, or shrunk by the decay)."
+            "plain SGD step. With weight decay every row shrinks from the first step, gradient or not; Adam's "
+            "momentum moves a row outside the batch only once an earlier step gave it a gradient."
         ),
         "zh": (
             "只有被查表的行收到梯度（{used}）；其余每一行的梯度都恰好为 0，这一步不会改变它们。"
-            "一个 token 如果没有出现在批里，就不会从这个批学到任何东西。这对这里的普通 SGD 一步成立；用 Adam 的"
-            "动量或权重衰减时，从第二步起，批之外的行也会移动（被之前的梯度带着走，或被衰减缩小）。"
+            "一个 token 如果没有出现在批里，就不会从这个批学到任何东西。这对这里的普通 SGD 一步成立。有权重衰减时，"
+            "每一行从第一步起都会缩小，不管有没有梯度；Adam 的动量只有在之前某一步给过某行梯度后，才会在批之外移动它。"
         ),
     },
     "tok.second_md": {
@@ -207,7 +211,7 @@ STRINGS = {
             "store nothing. An untied output head is another V × D. Pick a model or type your own numbers."
         ),
         "zh": (
-            "词嵌入表的参数量是 V × D，可学习的位置表是 L × D；正弦、RoPE 和 ALiBi 不存储任何表。"
+            "词嵌入表的参数量是 V × D，可学习位置表是 L × D；正弦、RoPE 和 ALiBi 不存储任何表。"
             "不共享权重的输出层还要再加 V × D。选择一个模型，或者输入你自己的数字。"
         ),
     },

@@ -166,12 +166,12 @@ STRINGS = {
         "zh": "课后练习：把 D 从 64 改成 32，看波长带怎么变。",
     },
     "tour.000.d32.look": {
-        "en": ("the wavelength column: pair 0 still repeats every 6.3 positions the slowest repeats every 35,333 "
-               "(47,117 at D = 64; 2π·10,000 is the ceiling for any D), and 16 pairs now span that range instead of "
+        "en": ("the wavelength column: pair 0 still repeats every 6.3 positions, and the slowest pair now every "
+               "35,333 (47,117 at D = 64; 2π·10,000 is the ceiling for any D). 16 pairs span that range instead of "
                "32, so each step between pairs is larger."),
         "zh": ("波长那一列：第 0 对仍每 6.3 个位置重复一次，最慢的一对每 35,333 个位置重复一次（D = "
-               "64 时是 47,117；任何 D 的上限都是 2π·10,000），而现在只用 16 对（而不是 32"
-               " 对）覆盖这个范围，相邻两对之间跨度更大。"),
+               "64 时是 47,117；任何 D 的上限都是 2π·10,000）。现在只用 16 对而不是 32 对覆盖这个范围，"
+               "相邻两对之间跨度更大。"),
     },
     # lesson 001: embedding, numbers to vectors
     "tour.001.title": {"en": "Lesson 001: embedding, numbers to vectors", "zh": "第 001 课：嵌入，把数字变成向量"},
@@ -241,9 +241,10 @@ STRINGS = {
     "tour.002.title": {"en": "Lesson 002: a lookup table, not a function", "zh": "第 002 课：嵌入是查找表，而非函数"},
     "tour.002.lookup": {
         "en": "Token id i selects row i of a (V, d_model) table: direct array access, no arithmetic. ANDREA-120M "
-              "uses d_model = 768, initialised with a normal distribution scaled by 1/√d_model.",
-        "zh": "Token ID i 选择 (V, d_model) 表的第 i 行：直接数组访问，没有运算。ANDREA-120M 的 d_model = 768，"
-              "初值按 1/√d_model 缩放的正态分布抽取。",
+              "uses d_model = 768; such a table, the lesson says, is usually initialised from a normal distribution "
+              "scaled by 1/√d_model.",
+        "zh": "Token ID i 选择 (V, d_model) 表的第 i 行：直接数组访问，没有运算。ANDREA-120M 的 d_model = 768；"
+              "课里说，这样的表通常按 1/√d_model 缩放的正态分布初始化。",
     },
     "tour.002.lookup.look": {
         "en": "the std and the mean row length at d_model 768 in this “Initialisation” tab (the picked rows are in "
@@ -391,9 +392,10 @@ STRINGS = {
         "zh": "位置相似度矩阵：沿对角线的亮带。",
     },
     "tour.003.pair": {
-        "en": "RoPE rotates each (query, key) pair by m·ω_i. The 2-D demo: q = (1, 0), k = (0.8, 0.6); the score "
-              "depends only on m − n.",
-        "zh": "RoPE 把每一对 query、key 维度旋转 m·ω_i。二维示例：q = (1, 0)，k = (0.8, 0.6)；内积只取决于 m − n。",
+        "en": "RoPE turns pair i of the query at position m by m·ω_i, and the same pair of the key at "
+              "position n by n·ω_i. The 2-D demo: q = (1, 0), k = (0.8, 0.6).",
+        "zh": "RoPE 把位置 m 的 query 的第 i 个维度对转 m·ω_i，把位置 n 的 key 的同一维度对转 n·ω_i。"
+              "二维示例：q = (1, 0)，k = (0.8, 0.6)。",
     },
     "tour.003.pair.look": {
         "en": "the three scores beside the arrows: score(5, 3), score(50, 48), score(5, 0).",
@@ -411,10 +413,11 @@ STRINGS = {
     "tour.003.learned": {
         "en": "The other road: a learned position table, as in BERT and GPT-2. The Transformer paper tried it and "
               "found nearly the same quality; it kept sinusoidal in the hope of longer inputs. A real learned table "
-              "came out smooth inside and rough where training rarely reached.",
-        "zh": "另一条路：可学习的位置表，BERT 和 GPT-2 都这样做。Transformer 原论文试过它，效果几乎一样；"
-              "论文保留正弦版，是希望它能处理更长的输入。一张真实的可学习位置表训练后中间平滑，"
-              "训练很少触及的地方则不平滑。",
+              "(the bundled MiniLM's) came out smooth between neighbours, except at a few rows: 0 → 1, a jump near 127, and its "
+              "last rows, which only the longest inputs reach.",
+        "zh": "另一条路：可学习位置表，BERT 和 GPT-2 都这样做。Transformer 原论文试过它，效果几乎一样；"
+              "论文保留正弦版，是希望它能处理更长的输入。一张真实的可学习位置表（内置的 MiniLM 的）训练后相邻行大多很相似，"
+              "只有几处例外：0 → 1、127 附近的一次跳变，以及只有最长的输入才会用到的最后几行。",
     },
     "tour.003.learned.look": {
         "en": "the neighbour-similarity curve: flat near 0.85, with drops at 0 → 1, around 127 and at the end.",

@@ -1,6 +1,10 @@
 STRINGS = {
     "train.nav": {"en": "Trained embedding", "zh": "训练后的嵌入"},
     "train.title": {"en": "Trained embedding: tokens that share contexts move together", "zh": "训练后的嵌入：上下文相同的 token 会聚到一起"},
+    "train.lead": {
+        "en": "Lesson 001's experiment, trained live: the table compares this run's cosine similarities with the numbers the lesson quotes. Look for same-group pairs rising and cross-group pairs staying near 0.",
+        "zh": '现场重做第 001 课的实验：下表把这次训练的余弦相似度和课里的数字放在一起。看同组词对是否上升、跨组词对是否停在 0 附近。',
+    },
     "train.intro": {
         "en": (
             "Lesson 001's experiment, trained live. Sequences are drawn from one group of characters at a time "
@@ -84,29 +88,26 @@ STRINGS = {
     "train.why_vocab": {
         "en": ("With {classes} classes the early steps push both groups away from the same {unseen} classes that "
                "never occur, a shared direction that pulls them together, while each group is also pushed away from "
-               "the other. Which wins when depends on the settings: here the blue curve is highest at step "
-               "{peak_step} ({peak:+.2f}); at lesson 001's settings it rises to about +0.1, and its 500 steps land "
-               "near the crossing. Once the never-seen classes have lost their probability, what is left to give up "
-               "sits on the other group's rows, and the groups drift apart: a longer or faster run goes negative."),
+               "the other. Which wins when depends on the settings: this run's blue curve peaks at step {peak_step} "
+               "({peak:+.2f}) and {zero}. Once the never-seen classes have lost their probability, what is left to "
+               "give up sits on the other group's rows, and the groups drift apart."),
         "zh": ("有 {classes} 个类别时，最初几步把两组都推离同样的 {unseen} 个从不出现的类别，这个共"
-               "同方向让两组靠近；同时每一组也被推离另一组。哪一边先占上风取决于设置：这里蓝色曲线在第 {peak_st"
-               "ep} 步最高（{peak:+.2f}）；在第 001 课的设置下，它先升到约 +0.1，500 步恰好"
-               "落在穿过 0 的位置附近。等这些类别失去概率后，剩下要让出的概率都在另一组的输出行上，两组便逐渐分开：训"
-               "练更久或学习率更大，就会变成负数。"),
+               "同方向让两组靠近；同时每一组也被推离另一组。哪一边先占上风取决于设置：这次训练的蓝色曲线在第 "
+               "{peak_step} 步最高（{peak:+.2f}），{zero}。等这些类别失去概率后，剩下要让出的概率都在另一组的"
+               "输出行上，两组便逐渐分开。"),
     },
     "train.near_zero": {
-        "en": ("Cross-group similarity is near 0 ({cross:.2f}), as in lesson 001. But follow the blue curve: it is "
-               "highest at step {peak_step} ({peak:+.2f}). Early on both groups are pushed away from the same "
-               "{unseen} never-seen classes, which pulls them together; once those have no probability left, each "
-               "group is pushed away from the other. At lesson 001's settings 500 steps is close to where the curve "
-               "crosses 0; more steps make it negative. With \"only the group tokens\" there are no never-seen "
-               "classes to pull the groups together."),
-        "zh": ("跨组相似度接近 0（{cross:.2f}），与第 001 课一致。但请看蓝色曲线：它在第 {peak_"
-               "step} 步最高（{peak:+.2f}）。起初两组都被推离同样的 {unseen} 个从不出现的类别"
-               "，这让它们靠近；这些类别的概率耗尽后，每一组都被推离另一组。在第 001 课的设置下，500 步正好接近"
-               "曲线穿过 0 的位置；步数更多就会变成负数。选择“只有组内的 token”时，没有从不出现的类别把两组拉"
-               "近。"),
+        "en": ("Cross-group similarity ends near 0 ({cross:+.2f}), as in lesson 001, but the blue curve does not rest "
+               "there. In this run it peaks at step {peak_step} ({peak:+.2f}), {zero} and is {cross:+.2f} at step "
+               "{steps}. Early on both groups are pushed away from the same {unseen} never-seen classes, which pulls "
+               "them together; once those have no probability left, each group is pushed away from the other."),
+        "zh": ("跨组相似度最后接近 0（{cross:+.2f}），与第 001 课一致，但蓝色曲线并不停在 0。这次训练中它在第 "
+               "{peak_step} 步最高（{peak:+.2f}），{zero}，第 {steps} 步为 {cross:+.2f}。起初两组都被推离同样的 "
+               "{unseen} 个从不出现的类别，这让它们靠近；这些类别的概率耗尽后，每一组都被推离另一组。"),
     },
+    "train.zero_at": {"en": "crosses 0 near step {step}", "zh": "在第 {step} 步附近穿过 0"},
+    "train.zero_above": {"en": "has not come back down through 0", "zh": "之后还没有降到 0 以下"},
+    "train.zero_below": {"en": "never rises above 0", "zh": "始终没有超过 0"},
     "train.near_zero_groups": {
         "en": ("Cross-group similarity is near 0 ({cross:.2f}), as lesson 001 reports, but not for lesson 001's "
                "reason: with only the group tokens in the softmax there are no never-seen classes to pull the groups "

@@ -2,6 +2,10 @@
 STRINGS = {
     "why.nav": {"en": "Why position", "zh": "为什么需要位置"},
     "why.title": {"en": "Why a transformer needs positions", "zh": "为什么 Transformer 需要位置信息"},
+    "why.lead": {
+        "en": "The heatmap shows, token by token, how much attention's outputs change when the sentence is shuffled and the outputs put back in order. Without positions every row is 0 up to rounding; add positions and it is not.",
+        "zh": '热力图逐个 token 显示：把句子打乱、再把输出按原顺序放回后，注意力的输出变了多少。没有位置信息时每一行都是 0（只差舍入误差）；加上位置信息就不是了。',
+    },
     "why.intro": {
         "en": (
             "Attention puts all token vectors together and scores every pair with a dot product. It sees a **set** of "
@@ -46,8 +50,8 @@ STRINGS = {
         "en": "max difference without positions, causal mask",
         "zh": "不加位置、有因果掩码时的最大差异",
     },
-    "why.causal": {"en": "Causal mask (a decoder: each token sees only the tokens before it)",
-                   "zh": "因果掩码（解码器：每个 token 只能看到它前面的 token）"},
+    "why.causal": {"en": "Causal mask (a decoder: each token sees itself and the tokens before it)",
+                   "zh": "因果掩码（解码器：每个 token 只能看到自己和它前面的 token）"},
     "why.causal_help": {
         "en": "GPT, Llama and Qwen mask the future: token i attends to tokens 0 … i only.",
         "zh": "GPT、Llama、Qwen 都会遮住未来：第 i 个 token 只关注第 0 … i 个 token。",
@@ -84,8 +88,8 @@ STRINGS = {
         "zh": "位置向量跟着槽位走，换了位置的 token 加上的是另一个位置向量，所以输出通常会变；没动的 token 通常也会变，因为它所关注的那些向量变了",
     },
     "why.diff_note_causal": {
-        "en": "with the mask a token sees only the tokens before its slot: shuffling changes what each one sees",
-        "zh": "有掩码时，每个 token 只能看到它所在槽位之前的 token：打乱顺序就改变了每个 token 看到的内容",
+        "en": "with the mask a token sees only its own slot and the slots before it: shuffling changes what each one sees",
+        "zh": "有掩码时，每个 token 只能看到自己的槽位和它之前的槽位：打乱顺序就改变了每个 token 看到的内容",
     },
     "why.tab_outputs": {"en": "Outputs in both orders", "zh": "两种顺序的输出"},
     "why.tab_difference": {"en": "Difference per token", "zh": "每个 token 的差异"},
