@@ -5,8 +5,8 @@ import streamlit as st
 from embedviz.app import real_model_view as view
 from embedviz.app.i18n import t
 from embedviz.app.step_section import step_figure
-from embedviz.app.widgets import bound_tabs, BIND, notice, pc_axes, plot, show_error
-from embedviz.app.widgets import lead
+from embedviz.app.markup import trusted
+from embedviz.app.widgets import BIND, bound_tabs, lead, notice, pc_axes, plot, show_error
 from embedviz.figures import real_model as figs
 
 TABS = ("steps", "matrix", "rotation", "distance")  # tab codes: learn.tab_<code>
@@ -14,7 +14,8 @@ TABS = ("steps", "matrix", "rotation", "distance")  # tab codes: learn.tab_<code
 info = view.model_info()
 L, CAP = info["num_positions"], view.FINE_TUNE_LENGTH
 st.title(t("learn.title"))
-lead("learn.lead", t("learn.intro", L=L, D=info["d_model"]), f'**{t("learn.paper_header")}**', t("learn.paper"))
+lead("learn.lead", t("learn.intro", L=L, D=info["d_model"]), trusted(f'**{t("learn.paper_header")}**'),
+     t("learn.paper"))
 
 learned, sinusoidal = view.row_views("learned", 0, L), view.row_views("sinusoidal", 0, L)
 first, last = learned["adjacent"][0], learned["adjacent"][-1]

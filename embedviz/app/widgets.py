@@ -17,7 +17,7 @@ from plotly.basedatatypes import BaseFigure
 
 from embedviz.app.errors import localized
 from embedviz.app.i18n import catalog, t
-from embedviz.app.markup import trusted
+from embedviz.app.markup import escape, trusted
 from embedviz.downsample import log_options  # noqa: F401  (the stops of the pages' log-scale sliders)
 from embedviz.figures.describe import WORDS as ALT_WORDS, text_alternative
 from embedviz.figures.export import COLUMNS, figure_csv, file_name, slug
@@ -73,7 +73,7 @@ def lead(key: str, *details: str) -> None:
     if details:
         with st.expander(t("common.details")):
             for text in details:
-                st.markdown(text)
+                st.markdown(escape(text))  # a catalog text (t) passes as it is; anything else shows as text
 
 
 def page_header(prefix: str, formula: str | None = None) -> None:
