@@ -137,3 +137,20 @@ class UnigramTokenizer:
             ids.append(piece_id)
             end = start
         return ids[::-1]
+
+
+# Unicode character-name prefixes -> the script a piece is written in (the first letter decides)
+_SCRIPTS = {"CJK": "han", "LATIN": "latin", "HANGUL": "hangul", "CYRILLIC": "cyrillic", "THAI": "thai",
+            "ARABIC": "arabic", "GREEK": "greek", "HIRAGANA": "kana", "KATAKANA": "kana", "DEVANAGARI": "devanagari",
+            "HEBREW": "hebrew"}
+SCRIPTS = (*dict.fromkeys(_SCRIPTS.values()), "other")
+
+
+def script_of(piece: str) -> str:
+    """The writing system of a piece's first letter ("猫" han, "▁gato" latin, "▁고양이" hangul), else "other"."""
+    import unicodedata
+
+    for ch in piece:
+        if ch.isalpha():
+            return _SCRIPTS.get(unicodedata.name(ch, "").split(" ")[0], "other")
+    return "other"
