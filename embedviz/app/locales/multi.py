@@ -84,7 +84,15 @@ STRINGS = {
         "zh": "multilingual-e5-small 用 SentencePiece 切词：▁ 表示一个词的开头；中文词通常切成单独的 ▁，再加上单字或整个常用词（学习 是一个子词）。",
     },
     # ---- Learned positions: whose position table
-    "multi.pos_model": {"en": "Position table of", "zh": "位置表来自"},
+    "multi.pos_e5": {"en": "Also show multilingual-e5-small's learned table", "zh": "同时显示 multilingual-e5-small 的可学习位置表"},
+    "multi.pos_e5_help": {
+        "en": (
+            "multilingual-e5-small (XLM-RoBERTa style) also learns a (512, 384) position table; its curve is drawn "
+            "on the same axis (read once, 384 MB, the first time someone asks)."
+        ),
+        "zh": "multilingual-e5-small（XLM-RoBERTa 结构）同样学了一张 (512, 384) 的位置表；它的曲线画在同一坐标轴上（第一次有人打开时读入，384 MB）。",
+    },
+    "multi.pos_e5_name": {"en": "learned (multilingual-e5-small)", "zh": "可学习（multilingual-e5-small）"},
     # ---- Token embeddings: Qwen3's own tokenizer
     "multi.tab_qwen": {"en": "Qwen3's tokenizer", "zh": "Qwen3 的分词器"},
     "multi.qwen_intro": {
