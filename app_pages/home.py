@@ -1,16 +1,20 @@
-"""Home: the journey from ids to vectors to positions, with one live figure."""
+"""Home: a lesson to start with first, then one live figure of the journey from ids to vectors to positions."""
 import streamlit as st
 
+from embedviz import tours
 from embedviz.app import home_view as view
 from embedviz.app.i18n import t
+from embedviz.app.tour import start_tour
 from embedviz.app.widgets import notice, plot, show_error
 from embedviz.tokenizer import token_labels
 
 st.title(t("home.title"))
-st.markdown(t("home.intro"))
-st.markdown(t("home.journey"))
-with st.expander(t("home.lessons_header")):
-    st.markdown(t("home.lessons"))
+st.markdown(t("home.lead"))
+for lesson in tours.TOURS:  # the five lessons first: each opens its tour at step 1
+    with st.container(horizontal=True, wrap=False, vertical_alignment="center", key=f"home_lesson_{lesson}"):
+        st.button(t("home.start_tour"), key=f"home_tour_{lesson}", icon=":material/school:", on_click=start_tour,
+                  args=(lesson,), type="primary" if lesson == "000" else "secondary")
+        st.markdown(f"**{t(f'tour.{lesson}.title')}** · {t(f'home.lesson.{lesson}')}")
 
 text = st.text_input(t("home.try"), value="Hello", key="home_text", max_chars=64, bind="query-params")
 try:
@@ -26,3 +30,8 @@ plot(
     subplot_titles=(t("home.panel_tokens"), t("home.panel_positions"), t("home.panel_sum")),
 )
 notice("home.notice")
+with st.expander(t("home.more")):
+    st.markdown(t("home.intro"))
+    st.markdown(t("home.journey"))
+    st.markdown(f"**{t('home.lessons_header')}**")
+    st.markdown(t("home.lessons"))

@@ -193,7 +193,7 @@ if upload_tab.open:
                 limit = view.view_row_limit(V, D)
                 n = (st.slider(t("real.upload_rows", limit=limit), 2, limit, min(limit, 256), key="real_rows")
                      if limit > 2 else 2)
-                views = view.row_views(f"upload:{table.file_id}", 0, n, _upload=table)
+                views = view.row_views(table.source, 0, n, _upload=table)
                 note = t("common.downsampled", rs=views["step"], cs=views["step"]) if views["step"] > 1 else None
                 plot(figs.single_matrix(views["similarity"], views["rows"][:: views["step"]],
                                         title=t("real.upload_matrix_title", n=n), x_title=t("real.row"), note=note))

@@ -7,7 +7,7 @@ import streamlit as st
 from embedviz.app import training_view as view
 from embedviz.app.i18n import t
 from embedviz.app.widgets import bound_tabs, choice_slider, lesson_button, notice, pc_axes, plot, segmented, show_error
-from embedviz.figures import similarity_heatmap
+from embedviz.figures import joined, similarity_heatmap
 from embedviz.figures import tokens as figs
 
 STEPS = (10, 20, 50, 100, 200, 500, 1_000, 2_000)
@@ -37,7 +37,7 @@ def train(experiment, *args, steps: int):
     bar = ProgressBar()
     try:
         r = experiment(*args, progress=bar)
-        if r["stopped"]:
+        if r["stopped"] and not r["pressed"]:
             slot = st.empty()
             with slot.container():
                 st.warning(t("train.stopped", done=r["steps_done"], steps=steps, budget=view.RUN_CPU_BUDGET_S))
@@ -45,6 +45,8 @@ def train(experiment, *args, steps: int):
             if finish:
                 r = experiment(*args, progress=bar, full=True)
                 slot.empty()
+        if r["stopped"] and r["pressed"]:  # even the button's run has a limit: the settings ask too much
+            st.warning(t("train.press_stopped", done=r["steps_done"], steps=steps, budget=view.PRESS_CPU_BUDGET_S))
     except ValueError as error:
         bar.slot.empty()
         show_error(error)
@@ -161,19 +163,17 @@ def text_tab() -> None:
     r = train(view.text_experiment, text, steps, d_model, lr, seed, context, steps=steps)
     if r is None:
         return
-    order = sorted(range(len(r["vocab"])), key=lambda i: (r["group_of"][i], r["vocab"][i]))
-    labels = [r["vocab"][i] for i in order]
     sim, space, loss = bound_tabs("tr_tview", ["train.view_sim", "train.view_map", "train.view_loss"])
     if sim.open:
-        with sim:
-            plot(similarity_heatmap, r["sim_after"][order][:, order], labels,
-                 title=t("train.text_sim_title", n=len(labels)), note=t("train.sim_note"),
-                 downsample_note=t("common.downsampled"))
+        with sim:  # the view ordered the tokens by class and block-averaged the matrix to the screen's cells
+            step = r["sim_step"]
+            plot(similarity_heatmap, r["sim_after"], r["sim_labels"], title=t("train.text_sim_title", n=r["sim_size"]),
+                 note=joined(t("train.sim_note"), t("common.downsampled", rs=step, cs=step) if step > 1 else None))
     if space.open:
         with space:
             names = [t("train.class_" + r["group_names"][g].replace(" ", "_").replace("-", "_").lower())
                      for g in r["group_of"]]
-            plot(figs.pca_figure, r["points"][-1], r["vocab"], names, title=t("train.text_pca_title"),
+            plot(figs.pca_figure, r["point"], r["vocab"], names, title=t("train.text_pca_title"),
                  axis_titles=pc_axes())
     if loss.open:
         with loss:

@@ -36,6 +36,7 @@ TEMPLATE = Path(__file__).with_name("nginx.conf.template")
 COOKIE_SECRET_ENV = "EMBEDVIZ_COOKIE_SECRET"
 LOOPBACK = "127.0.0.1"
 MAX_RESTARTS = 5
+WORKER_USER = "nobody"  # nginx's workers when the launcher runs as root
 
 
 # helper functions
@@ -140,16 +141,27 @@ def _proc_status_kb(pid: int | str, field_name: str) -> int:
     return 0
 
 
-def render_nginx_conf(prefix: Path, *, listen: str, upstreams: list[str], template: Path = TEMPLATE) -> str:
-    """The nginx config for ``upstreams`` (host:port each) with pid/logs/temp files under ``prefix``."""
+def _group_of(user: str) -> str:
+    """The user's own group by name (nginx assumes a group named like the user: Debian's nobody is in nogroup)."""
+    import grp
+    import pwd
+
+    return grp.getgrgid(pwd.getpwnam(user).pw_gid).gr_name
+
+
+def render_nginx_conf(prefix: Path, *, listen: str, upstreams: list[str], template: Path = TEMPLATE,
+                      temp: Path | None = None) -> str:
+    """The nginx config for ``upstreams`` (host:port each) with pid/logs under ``prefix``, temp files in ``temp``
+    (default ``prefix/tmp``)."""
     servers = "\n".join(f"        server {u} max_fails=1 fail_timeout=10s;" for u in upstreams)
-    # Started by root, nginx runs its workers as `nobody`, who cannot write the temp files under a private
-    # prefix: a large response (plotly's 4 MB chunk) then arrives truncated. The launcher is a loopback tool
-    # run by whoever starts the replicas, so the workers stay that user.
-    user = "user root;  # the launcher runs as root: workers must write {{prefix}}/tmp" if os.geteuid() == 0 else ""
+    # Started by root, nginx would run its workers as root if told so; they run as an unprivileged user instead,
+    # and Cluster.start gives that user a temp directory of its own (a large response, plotly's 4 MB chunk, is
+    # buffered there; unwritable, it arrives truncated). Started by anyone else, the workers are that user.
+    user = f"user {WORKER_USER} {_group_of(WORKER_USER)};" if os.geteuid() == 0 else ""
     return (
         template.read_text()
         .replace("{{user}}", user)
+        .replace("{{temp}}", str(temp or prefix / "tmp"))
         .replace("{{prefix}}", str(prefix))
         .replace("{{listen}}", listen)
         .replace("{{servers}}", servers)
@@ -184,6 +196,7 @@ class Cluster:
     ports: list[int] | None = None
     cookie_secret: str | None = None
     prefix: Path | None = None
+    temp: Path | None = None  # nginx's temp files (set by start)
     health_timeout: float = 120.0
     nodes: list[Replica] = field(default_factory=list)
     nginx: subprocess.Popen | None = None
@@ -203,6 +216,14 @@ class Cluster:
         self.prefix = Path(self.prefix or tempfile.mkdtemp(prefix="embedviz-nginx-"))
         for sub in ("logs", "tmp"):
             (self.prefix / sub).mkdir(parents=True, exist_ok=True)
+        self.temp = self.prefix / "tmp"
+        if os.geteuid() == 0:  # root's workers are WORKER_USER (render_nginx_conf): they must write temp files
+            import pwd
+
+            # in /tmp itself: the prefix may sit in a directory only root may enter (pytest's tmp_path does)
+            worker = pwd.getpwnam(WORKER_USER)
+            self.temp = Path(tempfile.mkdtemp(prefix="embedviz-nginx-temp-"))
+            os.chown(self.temp, worker.pw_uid, worker.pw_gid)
         self.cookie_secret = self.cookie_secret or os.environ.get(COOKIE_SECRET_ENV) or secrets.token_hex(32)
         self.port = self.port or free_port(self.host)
         ports = self.ports or [free_port() for _ in range(self.replicas)]
@@ -213,7 +234,8 @@ class Cluster:
             for node in self.nodes:
                 wait_healthy(f"http://{node.address}/_stcore/health", timeout=self.health_timeout, proc=node.proc, log_path=node.log_path)
             conf = self.prefix / "nginx.conf"
-            conf.write_text(render_nginx_conf(self.prefix, listen=f"{self.host}:{self.port}", upstreams=[n.address for n in self.nodes]))
+            conf.write_text(render_nginx_conf(self.prefix, listen=f"{self.host}:{self.port}", upstreams=[n.address for n in self.nodes],
+                                              temp=self.temp))
             check = subprocess.run([nginx, "-t", "-q", "-p", str(self.prefix), "-c", str(conf)], capture_output=True, text=True)
             if check.returncode != 0:
                 raise RuntimeError(f"nginx rejected {conf}: {check.stderr.strip()}")
@@ -246,6 +268,8 @@ class Cluster:
 
     def stop(self) -> None:
         stop_process(self.nginx)
+        if self.temp is not None and self.prefix is not None and self.temp.parent != self.prefix:
+            shutil.rmtree(self.temp, ignore_errors=True)  # the workers' own temp directory, made by start
         for node in self.nodes:
             stop_process(node.proc)
 

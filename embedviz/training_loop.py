@@ -92,7 +92,9 @@ def fit(
 
     snapshots = [(0, rows())]
     weights_before = snapshots[0][1]
-    losses: list[torch.Tensor] = []
+    # (steps,) filled in place: a list of one small tensor per step, allocated between each step's freed 2 MB
+    # gradients, pinned glibc's heap so it grew ~0.8 MB per step (V 2,000, D 256: +600 MB over 745 steps)
+    losses = torch.empty(steps)
     progress_every = max(1, steps // PROGRESS_CALLS)
     batches = _batches(sample, steps, tokens_per_batch)
     for step in range(1, steps + 1):
@@ -104,7 +106,7 @@ def fit(
         opt.zero_grad(set_to_none=True)
         loss.backward()
         opt.step()
-        losses.append(loss.detach())
+        losses[step - 1] = loss.detach()
         if step % snapshot_every == 0 or step == steps:
             snapshots.append((step, rows()))
         if progress is not None and (step % progress_every == 0 or step == steps):
@@ -114,4 +116,4 @@ def fit(
                 snapshots.append((step, rows()))
             break
     weights_after = snapshots[-1][1]
-    return weights_before, weights_after, torch.stack(losses).numpy().astype(np.float32), snapshots
+    return weights_before, weights_after, losses[:step].numpy().astype(np.float32), snapshots

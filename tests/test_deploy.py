@@ -19,10 +19,11 @@ from deploy.launcher import TEMPLATE as NGINX_TEMPLATE, streamlit_command
 ROOT = Path(__file__).resolve().parents[1]
 K8S = ROOT / "deploy" / "k8s"
 UNIT = ROOT / "deploy" / "systemd" / "embedviz.service"
+SECRET = ROOT / "deploy" / "secret.example.yaml"  # outside k8s/: `kubectl apply -f deploy/k8s/` must not apply it
 K8S_VERSION = "1.37.0"
 
 
-def load(name: str) -> dict:
+def load(name: str | Path) -> dict:
     docs = [d for d in yaml.safe_load_all((K8S / name).read_text()) if d]
     assert len(docs) == 1, f"{name} holds {len(docs)} documents, expected one"
     return docs[0]
@@ -50,7 +51,7 @@ def env(c: dict) -> dict[str, dict]:
 # schemas
 
 
-@pytest.mark.parametrize("name", sorted(p.name for p in K8S.glob("*.yaml")))
+@pytest.mark.parametrize("name", sorted(p.name for p in K8S.glob("*.yaml")) + [str(SECRET)])
 def test_manifest_is_valid_for_kubernetes(name):
     """Strict: an unknown field (a typo such as `readinesProbe`) is an error, not silently ignored."""
     import kubernetes_validate
@@ -103,7 +104,7 @@ def test_every_replica_gets_the_one_cookie_secret_from_the_secret():
     from streamlit import config
 
     c = container(load("deployment.yaml"))
-    secret = load("secret.yaml")
+    secret = load(SECRET)
     name = config._config_options_template["server.cookieSecret"].env_var  # the variable Streamlit reads
     ref = env(c)[name]["valueFrom"]["secretKeyRef"]
     assert ref["name"] == secret["metadata"]["name"]
@@ -193,3 +194,90 @@ def test_systemd_analyze_verifies_the_unit(tmp_path):
     done = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True, text=True, timeout=60)
     problems = [line for line in (done.stdout + done.stderr).splitlines() if "embedviz.service" in line]
     assert done.returncode == 0 and not problems, done.stdout + done.stderr
+
+
+# hardening
+
+
+def test_the_placeholder_secret_is_not_in_the_applied_folder():
+    kinds = [load(p.name)["kind"] for p in K8S.glob("*.yaml")]
+    assert "Secret" not in kinds and load(SECRET)["kind"] == "Secret"
+
+
+def test_the_pod_runs_unprivileged_with_a_read_only_root():
+    deployment = load("deployment.yaml")
+    pod = deployment["spec"]["template"]["spec"]
+    c = container(deployment)
+    assert pod["automountServiceAccountToken"] is False
+    assert pod["securityContext"]["runAsNonRoot"] is True and pod["securityContext"]["runAsUser"] != 0
+    assert pod["securityContext"]["seccompProfile"] == {"type": "RuntimeDefault"}
+    sc = c["securityContext"]
+    assert sc["allowPrivilegeEscalation"] is False and sc["readOnlyRootFilesystem"] is True
+    assert sc["capabilities"]["drop"] == ["ALL"] and "add" not in sc["capabilities"]
+    # what must be written goes to an emptyDir: temp files, and HOME (Streamlit's ~/.streamlit) inside it
+    volumes = {v["name"]: v for v in pod["volumes"]}
+    mounts = {m["mountPath"]: m["name"] for m in c["volumeMounts"]}
+    assert "emptyDir" in volumes[mounts["/tmp"]]
+    assert env(c)["HOME"]["value"].startswith("/tmp")
+
+
+def test_the_image_is_a_fixed_version_never_latest():
+    image = container(load("deployment.yaml"))["image"]
+    tag = image.rsplit("/", 1)[-1].partition(":")[2]  # registry:port/name:tag -> tag
+    assert "@sha256:" in image or tag not in ("", "latest"), image
+
+
+def test_the_ingress_serves_tls_for_its_host():
+    ingress = load("ingress.yaml")
+    (tls,) = ingress["spec"]["tls"]
+    assert tls["secretName"] and tls["hosts"] == [rule["host"] for rule in ingress["spec"]["rules"]]
+
+
+def _nginx_headers() -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for name, value in re.findall(r'add_header (\S+) ("[^"]*"|\S+) always;', NGINX_TEMPLATE.read_text()):
+        found.setdefault(name, []).append(value.strip('"'))
+    return found
+
+
+def test_security_headers_are_the_same_in_the_nginx_recipe_and_the_ingress():
+    headers = load("headers.yaml")["data"]
+    notes = load("ingress.yaml")["metadata"]["annotations"]
+    namespace, _, name = notes["nginx.ingress.kubernetes.io/custom-headers"].partition("/")
+    assert name == load("headers.yaml")["metadata"]["name"] and namespace
+    csp = dict(part.strip().split(" ", 1) for part in headers["Content-Security-Policy"].split(";"))
+    assert csp["frame-ancestors"] == "'none'" and headers["X-Frame-Options"] == "DENY"
+    assert csp["img-src"] == csp["connect-src"].replace("'self'", "'self' data: blob:") == "'self' data: blob:"
+    assert "*" not in headers["Content-Security-Policy"] and "http" not in headers["Content-Security-Policy"]
+    nginx = _nginx_headers()
+    for header, value in headers.items():  # in each of the recipe's two locations
+        assert nginx[header] == [value, value], header
+
+
+def test_connections_are_limited_per_client_ip():
+    text = NGINX_TEMPLATE.read_text()
+    zone = re.search(r"limit_conn_zone \$binary_remote_addr zone=(\w+):", text).group(1)
+    per_ip = int(re.search(rf"limit_conn {zone} (\d+);", text).group(1))
+    notes = load("ingress.yaml")["metadata"]["annotations"]
+    assert int(notes["nginx.ingress.kubernetes.io/limit-connections"]) == per_ip
+    assert 60 <= per_ip <= 1_000  # a class behind one NAT still gets in, one client cannot take every worker
+
+
+def test_nginx_workers_never_run_as_root(monkeypatch, tmp_path):
+    from deploy import launcher
+
+    monkeypatch.setattr(launcher.os, "geteuid", lambda: 0)
+    conf = launcher.render_nginx_conf(tmp_path, listen="127.0.0.1:1", upstreams=["127.0.0.1:2"])
+    (user,) = re.findall(r"^user (\S+) \S+;", conf, flags=re.M)
+    assert user == launcher.WORKER_USER != "root"
+    monkeypatch.setattr(launcher.os, "geteuid", lambda: 1000)
+    assert not re.findall(r"^user ", launcher.render_nginx_conf(tmp_path, listen="127.0.0.1:1", upstreams=[]), re.M)
+
+
+def test_the_service_cannot_write_its_code_and_has_a_memory_ceiling():
+    entries = unit_entries()
+    assert entries["ProtectSystem"] == ["strict"] and "ReadWritePaths" not in entries  # /opt/embedviz read-only
+    assert entries["MemoryMax"] == ["2G"]  # the pod's limit, too
+    assert entries["CapabilityBoundingSet"] == [""] and entries["NoNewPrivileges"] == ["true"]
+    home = dict(pair.split("=", 1) for line in entries["Environment"] for pair in line.split())["HOME"]
+    assert home == "/var/lib/" + entries["StateDirectory"][0]  # a writable home outside the code

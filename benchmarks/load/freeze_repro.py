@@ -16,7 +16,7 @@ server is started here (127.0.0.1, a free port) through serve.py, with ``--serve
 ``faulthandler`` dumps its threads on SIGUSR1 into its log (``--dump`` sends it when a session is seen stuck),
 and the log shows the time spent in garbage collection. Exit code 1 if any session froze.
 
-What it showed (see the README, "Serving a class"): with Streamlit's defaults, ``runner.postScriptGC`` runs a
+What it showed (see deploy/README.md, "How many students a server holds"): with Streamlit's defaults, ``runner.postScriptGC`` runs a
 full ``gc.collect(2)`` at the end of every script run, and ``runner.fastReruns`` starts a new script thread for
 every slider step while the interrupted run goes on to its next Streamlit call and then collects too. In a
 process holding torch, plotly and numpy (~220,000 objects) one collection takes 0.2 s on an idle core and 1-2 s

@@ -4,7 +4,7 @@ from __future__ import annotations
 import streamlit as st
 
 from embedviz._threads import limit_threads
-from embedviz.app import warm
+from embedviz.app import compat, warm
 from embedviz.app.i18n import DEFAULT_LANGUAGE, LANG_KEY, LANGUAGES, t
 
 # The page scripts live in app_pages/, not pages/: Streamlit treats a folder named pages/ next to app.py as an
@@ -74,6 +74,7 @@ def navigation():
 
 
 def run() -> None:
+    compat.install()  # Streamlit's runtime patches (clear_cache refused, uploads bounded), once per process
     limit_threads()  # before any page loads numpy or torch: one BLAS / torch thread per server process
     from embedviz.app import tour  # after limit_threads: the tours' answers come from the core (numpy, torch)
 

@@ -8,6 +8,7 @@ word map) or as the core's ValueError (analogy, neighbours), never as a tracebac
 from __future__ import annotations
 
 import re
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -209,7 +210,7 @@ def row_views(source: str, start: int, stop: int, _upload: HeldUpload | None = N
     """Rows start..stop-1 of a table: their cosine matrix (block-averaged to the cell budget), step similarity,
     PCA coordinates, and the steps to report (first, last, rough) with their numbers.
 
-    `source` names the table ("learned", "sinusoidal", "upload:<file id>") and is the cache key; an uploaded
+    `source` names the table ("learned", "sinusoidal", a HeldUpload's ``source``) and is the cache key; an uploaded
     table itself is passed unhashed as `_upload`. Row numbers in the result are the table's, not the window's.
     """
     table = _rows_table(source, _upload)
@@ -267,6 +268,9 @@ class HeldUpload:
     token_tensor: str
     shape: tuple[int, int]  # (V, D) of the whole uploaded table
     token_embeddings: np.ndarray  # (N, D) float32: its first N = view_row_limit(V, D) rows
+    # row_views' cache key: the session's id and a token the server drew for this upload, never the file id (a
+    # client may send any file id: a key of it would hand one session's cached views to another sending the same)
+    source: str = ""
 
 
 def uploaded_table(uploaded) -> HeldUpload | None:
@@ -286,7 +290,10 @@ def uploaded_table(uploaded) -> HeldUpload | None:
     loaded = load_embedding_file(uploaded.getvalue(), uploaded.name)
     V, D = loaded.token_embeddings.shape
     rows = np.array(loaded.token_embeddings[: view_row_limit(V, D)])  # a copy: the whole table is freed on return
-    held = HeldUpload(uploaded.file_id, loaded.name, loaded.token_tensor, (V, D), rows)
+    ctx = get_script_run_ctx()
+    session = ctx.session_id if ctx else ""
+    held = HeldUpload(uploaded.file_id, loaded.name, loaded.token_tensor, (V, D), rows,
+                      source=f"upload:{session}:{secrets.token_hex(16)}")
     st.session_state[UPLOAD_STATE] = held
     _release_upload_bytes(uploaded.file_id)
     return held

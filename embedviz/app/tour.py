@@ -13,12 +13,13 @@ How a step is shown:
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import streamlit as st
 
 from embedviz import tours
-from embedviz.app.i18n import current_language, t
+from embedviz.app.i18n import catalog, current_language, t
 from embedviz.app.widgets import BIND, IMAGE_KEY, PRESENT_KEY, show_error
 
 TOUR_KEY, STEP_KEY = "tour", "step"  # URL parameters
@@ -32,6 +33,9 @@ html { font-size: 20px; }
 .st-key-tour_panel p, .st-key-tour_panel li { font-size: 1.35rem; line-height: 1.45; }
 .st-key-tour_panel h3 { font-size: 1.8rem; }
 </style>"""
+# The clicker's keys (embedviz/app/browser/presenter_keys.js), and the marker the script checks for presenter view.
+PRESENT_KEYS = ('<span id="embedviz-presenting"></span><script>'
+                + (Path(__file__).parent / "browser" / "presenter_keys.js").read_text() + "</script>")
 
 
 def presenting() -> bool:
@@ -50,10 +54,28 @@ def _pick_tour(codes: dict[str, str]) -> None:
     """Callback of the tour picker (its options are the translated titles: ``codes`` maps them back)."""
     lesson = codes.get(st.session_state[PICK_KEY], "")
     if lesson:
-        st.query_params[TOUR_KEY], st.query_params[STEP_KEY] = lesson, "1"
-        st.session_state[APPLIED] = None
+        start_tour(lesson)
     else:
         leave()
+
+
+def start_tour(lesson: str) -> None:
+    """Button callback: open the first step of another lesson's tour."""
+    st.query_params[TOUR_KEY], st.query_params[STEP_KEY] = lesson, "1"
+    st.session_state[APPLIED] = None
+
+
+def _finished(lesson: str) -> None:
+    """The end of a tour: say so, and offer the next lesson's tour (the lessons build on each other in order)."""
+    order = list(tours.TOURS)
+    following = order[order.index(lesson) + 1] if order.index(lesson) + 1 < len(order) else None
+    if following is None:
+        st.success(t("tour.done_all"))
+        return
+    left, right = st.columns([3, 2])
+    left.success(t("tour.done", lesson=lesson))
+    right.button(t("tour.next_lesson", title=t(f"tour.{following}.title")), key="tour_next_lesson",
+                 on_click=start_tour, args=(following,), type="primary")
 
 
 def leave() -> None:
@@ -82,7 +104,9 @@ def sidebar_controls() -> None:
         st.segmented_control(t("tour.image"), ("png", "svg"), default="png", key=IMAGE_KEY, required=True,
                              format_func=lambda f: t(f"tour.image_{f}"), help=t("tour.image_help"), bind=BIND)
     if presenting():
-        st.html(PRESENT_CSS)
+        st.html(PRESENT_CSS)  # style only: takes no place on the page
+        with st.sidebar:  # folded away when projecting, so the script's block takes no room above the panel
+            st.html(PRESENT_KEYS, unsafe_allow_javascript=True)  # our own file: no reader's value in it
 
 
 def _value(value: Any) -> Any:
@@ -110,13 +134,19 @@ def _reveal(lesson: str, number: int) -> None:
     _reapply()
 
 
+def _holds(held: Any, value: Any) -> bool:
+    """Whether a widget holding ``held`` shows the step's setting ``value``. A Label (a tab) matches its text in
+    any language: right after the language switch the panel runs before the page has redrawn its tabs in the new
+    language, and a tab still named in the old one is the same tab, not a change the student made."""
+    if isinstance(value, tours.Label):
+        return held in catalog()[value].values()
+    return held == value
+
+
 def differing(lesson: str, number: int) -> list[str]:
     """Widget keys whose current value is not the step's setting (widgets the page has not created are skipped)."""
-    out = []
-    for key, value in tours.step(lesson, number).settings.items():
-        if key in st.session_state and st.session_state[key] != _value(value):
-            out.append(key)
-    return out
+    return [key for key, value in tours.step(lesson, number).settings.items()
+            if key in st.session_state and not _holds(st.session_state[key], value)]
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -202,4 +232,6 @@ def panel(current, pages: dict[str, Any]) -> bool:
         forward.button(t("tour.next"), key="tour_next", on_click=_go, args=(number + 1,), disabled=number == total,
                        type="primary")
         leave_col.button(t("tour.leave"), key="tour_leave", on_click=leave)
+        if number == total and show:
+            _finished(lesson)
     return show

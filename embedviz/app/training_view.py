@@ -9,13 +9,21 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+import numpy as np
 import streamlit as st
 
 from embedviz import training, training_result
+from embedviz.downsample import CELL_BUDGET, block_mean
 
-# CPU seconds one rerun may spend training before it stops and offers a button for the rest: a link or a slider
-# must not cost a classroom server more than that (text 001's default run takes ~0.4 s here).
+# CPU seconds one rerun may spend before training stops and offers a button for the rest: a link or a slider
+# must not cost a classroom server more than that (text 001's default run takes ~0.4 s here). The budget covers
+# the whole run: training stops SUMMARY_RESERVE_S early, which leaves the summary and the figures their share.
 RUN_CPU_BUDGET_S = 2.0
+SUMMARY_RESERVE_S = 0.5
+# The "train every step" button is bounded too: one press must not take a server's core for a minute or its
+# memory past a pod's limit (2,000 distinct characters, d_model 256, 2,000 steps took 19-49 s of CPU and +870 MB).
+# A press that needs more stops there and says so; benchmarks/bench_hostile.py measures the heaviest press.
+PRESS_CPU_BUDGET_S = 8.0
 SOFTMAX = {"vocab": 256, "groups": None}  # the head's classes: the text's 256-byte vocabulary, or the groups only
 TEXT_PAIRS = {("a", "b"): "0.03 → 0.56", ("a", "A"): "≈ 0.04"}  # what text 001 quotes (before -> after; after only)
 
@@ -24,6 +32,9 @@ class _NotCached(Exception):
     pass
 
 
+# Each entry is small (a few hundred KB: group tables are at most 256 x 256, a text run keeps its similarity matrix
+# block-averaged to the screen's cells and only the final map), so 24 entries stay within ~25 MB whatever the
+# settings; benchmarks/bench_hostile.py measures 26 seeds of the heaviest link.
 @st.cache_data(max_entries=24, show_spinner=False)
 def _stored(kind: str, settings: tuple, scope: str, _fresh: dict | None = None) -> dict:
     if _fresh is None:
@@ -36,10 +47,9 @@ def parse_groups(text: str) -> tuple[str, ...]:
     return tuple(text.split())
 
 
-def _summary(result: training.TrainingResult, seconds: float, *, pairs_of_groups: bool) -> dict:
-    """What the page shows, computed once per run by the core: similarities, group means over the snapshots, 2-D
-    projections. ``pairs_of_groups``: the groups are strings of tokens (the group experiment), so the text's pairs
-    can be named."""
+def _summary(result: training.TrainingResult, seconds: float) -> dict:
+    """What the "Two groups" tab shows, computed once per run by the core: similarities, group means over the
+    snapshots, 2-D projections, the text's pairs (at most 256 tokens: every table here is small)."""
     steps, curve = training_result.snapshot_curves(result)  # (S,), (S, 2)
     points = training_result.snapshot_projections(result)  # S x (V, 2)
     return {
@@ -55,29 +65,50 @@ def _summary(result: training.TrainingResult, seconds: float, *, pairs_of_groups
         "curve": curve,
         "points": points,
         "limit": training_result.projection_limit(points),  # one axis range for every snapshot's picture
-        "pairs": training_result.text_pairs(result) if pairs_of_groups else {},
+        "pairs": training_result.text_pairs(result),
         "num_classes": result.num_classes,
         "unseen_classes": result.unseen_classes,
-        "cross_peak": training_result.cross_group_peak(result) if pairs_of_groups else None,
+        "cross_peak": training_result.cross_group_peak(result),
         "seconds": seconds,
+    }
+
+
+def _text_summary(result: training.TrainingResult, seconds: float) -> dict:
+    """What the "Your own text" tab shows, and no more (a cache entry stays small for any vocabulary): the final
+    similarity matrix with its tokens ordered by class, block-averaged to the screen's cells as the heatmap would
+    draw it, the final 2-D map and the losses."""
+    vocab, group_of = result.vocab, result.group_of
+    order = sorted(range(len(vocab)), key=lambda i: (group_of[i], vocab[i]))  # a class's tokens side by side
+    sim, step, _ = block_mean(result.similarity_matrix(after=True)[np.ix_(order, order)], CELL_BUDGET, CELL_BUDGET)
+    return {
+        "vocab": vocab, "group_of": group_of, "group_names": result.group_names, "losses": result.losses,
+        "sim_after": sim.astype(np.float32), "sim_labels": [vocab[i] for i in order][::step], "sim_step": step,
+        "sim_size": len(vocab), "point": training_result.snapshot_projections(result)[-1], "seconds": seconds,
     }
 
 
 def _run(kind: str, settings: tuple, train: Callable, progress: Callable[[int, int], None] | None, *,
          steps: int, full: bool) -> dict:
-    """A cached run: the full one if any session trained it, else (unless ``full``) one bounded by the budget."""
-    full_key, budget_key = (kind, settings, "full"), (kind, settings, "budget")
-    for key in (full_key,) if full else (full_key, budget_key):
+    """A cached run: the full one if any session trained it, else a pressed one, else (unless ``full``) one
+    bounded by the link's budget. ``full``: the reader pressed "train every step" (bounded by the press budget)."""
+    keys = [(kind, settings, "full"), (kind, settings, "press")] + ([] if full else [(kind, settings, "budget")])
+    for key in keys:
         try:
             return _stored(*key)
         except _NotCached:
             pass
-    start = time.perf_counter()
-    result = train(progress, None if full else RUN_CPU_BUDGET_S)
-    summary = _summary(result, time.perf_counter() - start, pairs_of_groups=kind == "groups")
+    start, start_cpu = time.perf_counter(), time.thread_time()
+    result = train(progress, (PRESS_CPU_BUDGET_S if full else RUN_CPU_BUDGET_S) - SUMMARY_RESERVE_S)
+    if kind == "text":
+        summary = _text_summary(result, time.perf_counter() - start)
+    else:
+        summary = _summary(result, time.perf_counter() - start)
     summary["steps_done"] = len(result.losses)
     summary["stopped"] = summary["steps_done"] < steps
-    return _stored(*(budget_key if summary["stopped"] else full_key), _fresh=summary)
+    summary["pressed"] = full
+    summary["cpu"] = time.thread_time() - start_cpu  # training and summary: what the budget bounds
+    scope = "full" if not summary["stopped"] else "press" if full else "budget"
+    return _stored(kind, settings, scope, _fresh=summary)
 
 
 def group_experiment(
@@ -107,9 +138,9 @@ def text_experiment(
     settings = (text, steps, d_model, lr, seed, context)
 
     def train(callback, budget):
-        return training.train_on_text(
+        return training.train_on_text(  # the tab shows the final table only: no snapshots in between
             text, steps=steps, d_model=d_model, lr=lr, seed=seed, context=context, progress=callback,
-            cpu_budget_s=budget,
+            cpu_budget_s=budget, snapshot_every=steps,
         )
 
     return _run("text", settings, train, progress, steps=steps, full=full)

@@ -18,6 +18,7 @@ from plotly.basedatatypes import BaseFigure
 from embedviz.app.errors import localized
 from embedviz.app.i18n import catalog, t
 from embedviz.downsample import log_options  # noqa: F401  (the stops of the pages' log-scale sliders)
+from embedviz.figures.describe import WORDS as ALT_WORDS, text_alternative
 from embedviz.figures.export import COLUMNS, figure_csv, file_name, slug
 
 BIND = "query-params"
@@ -97,7 +98,8 @@ def plot(fig, *args, key: str | None = None, csv: Callable[[], str] | None = Non
     if st.session_state.get(PRESENT_KEY):
         fig.update_layout(font_size=PRESENT_FONT, title_font_size=PRESENT_FONT + 6, hoverlabel_font_size=PRESENT_FONT)
     image = {"format": st.session_state.get(IMAGE_KEY) or "png", "scale": 2, "filename": slug(title)}
-    st.plotly_chart(fig, theme=None, key=key, config={"displaylogo": False, "toImageButtonOptions": image})
+    alt = text_alternative(fig, {name: t(f"common.alt_{name}") for name in ALT_WORDS})  # what a screen reader says
+    st.plotly_chart(fig, theme=None, key=key, config={"displaylogo": False, "toImageButtonOptions": image}, alt=alt)
     columns = {name: t(f"common.csv_col_{name}") for name in COLUMNS}
     download_csv(csv or (lambda: figure_csv(fig, columns)), title, key=key or _csv_key(fig, title))
 

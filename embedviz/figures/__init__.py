@@ -15,7 +15,12 @@ import plotly.io as pio
 from embedviz.downsample import CELL_BUDGET, block_mean
 
 TEMPLATE = "embedviz"
-COLORWAY = ["#3366CC", "#DC3912", "#109618", "#FF9900", "#990099", "#0099C6", "#DD4477", "#66AA00"]
+# Okabe & Ito's colour-blind-safe palette (Color Universal Design, 2008): about 1 boy in 12 cannot tell red from
+# green, so every pair of series colours stays apart under deuteranopia and protanopia too (tests/test_colours.py).
+# Its yellow is left out: on white it is too faint for a line.
+BLUE, VERMILLION, GREEN, ORANGE, PURPLE, SKY, BLACK = (
+    "#0072B2", "#D55E00", "#009E73", "#E69F00", "#CC79A7", "#56B4E9", "#000000")
+COLORWAY = [BLUE, VERMILLION, GREEN, ORANGE, PURPLE, SKY, BLACK]
 DIVERGING = "RdBu_r"  # blue negative, white zero, red positive
 
 pio.templates[TEMPLATE] = go.layout.Template(

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from embedviz.figures import f32, heatmap, line_chart, new_figure, side_by_side
+from embedviz.figures import BLUE, VERMILLION, f32, heatmap, line_chart, new_figure, side_by_side
 
 LEGEND_BELOW = dict(orientation="h", yanchor="top", y=-0.25, xanchor="left", x=0.0)  # keeps the subtitle clear
 
@@ -52,7 +52,7 @@ def vectors_figure(u, v, *, names: Sequence[str], title: str, note: str | None =
     u, v = np.asarray(u, dtype=np.float64), np.asarray(v, dtype=np.float64)
     lim = max(1.0, float(np.abs(np.concatenate([u, v])).max())) * 1.2
     fig = new_figure(title, note=note, height=420)
-    for vec, name, color in ((u, names[0], "#3366CC"), (v, names[1], "#DC3912")):
+    for vec, name, color in ((u, names[0], BLUE), (v, names[1], VERMILLION)):
         fig.add_trace(go.Scatter(x=f32([0, vec[0]]), y=f32([0, vec[1]]), mode="lines+markers+text", name=name,
                                  text=["", name], textposition="top center", line=dict(color=color, width=3)))
     fig.update_xaxes(range=[-lim, lim], zeroline=True, zerolinecolor="#bbb")

@@ -7,9 +7,9 @@ import numpy as np
 import plotly.graph_objects as go
 
 from embedviz.figures import COLORWAY, bar_chart, f32, line_chart, new_figure, scatter_2d, side_by_side
-from embedviz.figures import similarity_heatmap
+from embedviz.figures import VERMILLION, similarity_heatmap
 
-ROUGH_COLOR = "#DC3912"
+ROUGH_COLOR = VERMILLION
 LEGEND_BELOW = dict(orientation="h", x=0.0, xanchor="left", y=-0.22, yanchor="top")  # the subtitle owns the top
 PATH_POINTS = 12  # the first rows joined in order in a PCA picture: enough to see a turn, few enough to follow
 

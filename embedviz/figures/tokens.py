@@ -9,12 +9,12 @@ from plotly.subplots import make_subplots
 
 from embedviz.downsample import CELL_BUDGET, block_mean
 from embedviz.figures import (
-    DIVERGING, TEMPLATE, downsample_template, f32, joined, merged, new_figure, reference_lines, reference_marks,
-    scatter_2d, titled,
+    BLUE, DIVERGING, GREEN, ORANGE, SKY, TEMPLATE, VERMILLION, downsample_template, f32, joined, merged, new_figure,
+    reference_lines, reference_marks, scatter_2d, titled,
 )
 
-PICKED = "#DC3912"  # rows a lookup (or a gradient) touched
-TARGET = "#FF9900"  # rows that only appear as a next-token target
+PICKED = VERMILLION  # rows a lookup (or a gradient) touched
+TARGET = ORANGE  # rows that only appear as a next-token target
 OTHER = "#9E9E9E"
 CELL_TEXT_MAX = 16  # write the number into each cell only while the matrix is small enough to read
 _BELOW = dict(orientation="h", x=0.0, y=-0.18, xanchor="left", yanchor="top")
@@ -226,7 +226,7 @@ def parameter_bars(
     text: Sequence[str] | None = None,
 ) -> go.Figure:
     """One bar per category (a table, or a model), optionally one highlighted; values written on the bars."""
-    colors = [PICKED if c == highlight else "#3366CC" for c in categories]
+    colors = [PICKED if c == highlight else BLUE for c in categories]
     fig = go.Figure(go.Bar(x=list(categories), y=f32(values), marker_color=colors, text=text, textposition="outside",
                            cliponaxis=False))
     fig.update_yaxes(title_text=y_title)
@@ -249,11 +249,11 @@ def loss_figure(losses, *, title: str, x_title: str, y_title: str, floor: float 
     smooth = np.convolve(losses, np.ones(window) / window, mode="valid")  # running mean: the trend, not the noise
     fig = go.Figure()
     fig.add_trace(go.Scatter(x=steps, y=f32(losses), name=series_name, mode="lines",
-                             line=dict(width=1, color="#9DB7E8")))
+                             line=dict(width=1, color=SKY)))
     fig.add_trace(go.Scatter(x=steps[window - 1:], y=f32(smooth), name=mean_name.format(name=series_name, window=window),
-                             mode="lines", line=dict(width=2.5, color="#3366CC")))
+                             mode="lines", line=dict(width=2.5, color=BLUE)))
     if floor is not None:
-        reference_lines(fig, [(floor, _line("dash", "#109618"), floor_name, "right")], axis="y", log=False)
+        reference_lines(fig, [(floor, _line("dash", GREEN), floor_name, "right")], axis="y", log=False)
     fig.update_xaxes(title_text=x_title)
     fig.update_yaxes(title_text=y_title)
     fig.update_layout(template=TEMPLATE, title=titled(title, note), height=380,
@@ -311,7 +311,7 @@ def group_similarity_figure(steps, same, cross, *, title: str, x_title: str, y_t
     """Mean same-group and cross-group cosine over the training snapshots, with the text's numbers as dashes."""
     fig = go.Figure()
     fig.add_trace(go.Scatter(x=f32(steps), y=f32(same), name=names[0], mode="lines", line=dict(color=PICKED)))
-    fig.add_trace(go.Scatter(x=f32(steps), y=f32(cross), name=names[1], mode="lines", line=dict(color="#3366CC")))
+    fig.add_trace(go.Scatter(x=f32(steps), y=f32(cross), name=names[1], mode="lines", line=dict(color=BLUE)))
     refs = [(value, _line("dot", "#777"), name, "right") for name, value in (reference or {}).items()]
     reference_lines(fig, [*refs, (0.0, _line("solid", "#bbb"), "", "right")], axis="y", log=False)
     fig.update_xaxes(title_text=x_title)

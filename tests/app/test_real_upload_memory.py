@@ -33,3 +33,25 @@ def test_a_large_upload_keeps_only_the_rows_the_views_use():
     matrix = pt.values(pt.spec(at.get("plotly_chart")[0])["data"][0]["z"])
     assert matrix.size > 0 and np.isfinite(matrix).all()
     assert "10,000 rows × 1,000 columns" in at.success[0].value
+
+
+def test_two_sessions_sending_the_same_file_id_each_see_their_own_table(monkeypatch):
+    """The file id is the client's to choose: the views of an upload are cached per session, so a second session
+    that sends the first one's id gets its own table's matrix, never the other's."""
+    import uuid
+
+    rng = np.random.default_rng(3)
+    tables = [rng.standard_normal((40, 8)).astype(np.float32) for _ in range(2)]
+    shown = []
+    for name, table in zip("ab", tables):
+        at = pt.page("real_model", real_tab=catalog()["real.tab_upload"]["en"]).run()
+        with monkeypatch.context() as m:
+            m.setattr(uuid, "uuid4", lambda: uuid.UUID(int=7))  # the same file id for both uploads
+            uploader = at.file_uploader(key="real_upload").upload(f"{name}.npy", _npy(table))
+        uploader.run()
+        pt.ok(at)
+        assert at.session_state[view.UPLOAD_STATE].file_id == str(uuid.UUID(int=7))
+        shown.append(pt.values(pt.spec(at.get("plotly_chart")[0])["data"][0]["z"]))
+    for table, matrix in zip(tables, shown):
+        unit = table / np.linalg.norm(table, axis=1, keepdims=True)  # cosine of every pair of rows, directly
+        np.testing.assert_allclose(matrix.reshape(40, 40), unit @ unit.T, atol=1e-5)

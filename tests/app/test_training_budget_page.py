@@ -28,3 +28,36 @@ def test_a_run_past_the_budget_stops_says_so_and_finishes_on_request(no_budget_l
     button.click().run()
     pt.ok(at)
     assert not any("Stopped after" in w.value or "停下" in w.value for w in at.warning)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_button_is_bounded_too_and_says_so(no_budget_left, monkeypatch, lang):
+    """"Train every step" has its own budget (a press of 2,000 distinct characters x d_model 256 x 2,000 steps took
+    17-49 s of CPU): a press past it stops, says why in the reader's language, and offers no second button."""
+    from embedviz.app.i18n import catalog
+
+    monkeypatch.setattr(training_view, "PRESS_CPU_BUDGET_S", 0.0)
+    at = pt.page(PAGE, lang=lang, tr_steps="100").run()
+    [button] = [b for b in at.button if b.key and b.key.startswith("tr_finish")]
+    button.click().run()
+    pt.ok(at)
+    lead = catalog()["train.press_stopped"][lang].split("{")[0]
+    [warning] = [w.value for w in at.warning if w.value.startswith(lead)]
+    assert "100" in warning and "1" in warning
+    assert not [b for b in at.button if b.key and b.key.startswith("tr_finish")]
+    at.run()  # a rerun finds the pressed run in the cache: the same words, still no button
+    assert [w.value for w in at.warning if w.value.startswith(lead)] == [warning]
+    assert not [b for b in at.button if b.key and b.key.startswith("tr_finish")]
+
+
+def test_a_text_runs_cached_result_stays_small_whatever_its_vocabulary(no_budget_left, monkeypatch):
+    """A text run keeps what its tab shows: the similarity matrix block-averaged to the screen's cells and the final
+    map, not (V, V) tables: 2,000 distinct characters held ~31 MB per cached run, 26 seeds +853 MB."""
+    import pickle
+
+    monkeypatch.setattr(training_view, "RUN_CPU_BUDGET_S", training_view.SUMMARY_RESERVE_S + 0.2)
+    cjk = "".join(chr(0x4E00 + i) for i in range(2_000))
+    r = training_view.text_experiment(cjk, 2_000, 256, 0.01, 0, 8)
+    assert r["stopped"] and r["sim_size"] == 2_000
+    assert r["sim_after"].shape[0] <= 352 and len(r["sim_labels"]) == r["sim_after"].shape[0]
+    assert len(pickle.dumps(r)) < 1_500_000

@@ -203,3 +203,11 @@ def test_no_other_site_may_control_the_app_through_postmessage(app_server):
     Cloud's domains, and with any list the page checks each message it posts to itself against every pattern."""
     with urllib.request.urlopen(f"{app_server.url}/_stcore/host-config", timeout=10) as response:
         assert json.load(response)["allowedOrigins"] == []
+
+
+def test_a_teachers_screen_shows_no_developer_menu(tab):
+    """`client.toolbarMode = "viewer"`: a projected laptop shows the app, not Streamlit's Deploy button."""
+    open_app(tab, "/", charts=1)
+    tab.get_by_test_id("stMainMenu").wait_for(state="attached", timeout=10_000)  # the toolbar itself is drawn
+    assert tab.get_by_test_id("stAppDeployButton").count() == 0
+    assert tab.get_by_role("button", name="Deploy").count() == 0

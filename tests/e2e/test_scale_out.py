@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import time
+import urllib.error
 import urllib.request
 
 import pytest
@@ -137,6 +138,40 @@ def test_every_page_through_nginx_and_each_browser_keeps_its_replica(cluster, br
             context.close()
     for upstream, route in routes.items():
         assert streams(cluster, route, until={upstream}) == {upstream}, f"route {route}: sessions on {streams(cluster, route)}, not only {upstream}"
+
+
+CSP_LOG = """window.__csp = []; document.addEventListener('securitypolicyviolation',
+  (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));"""
+
+
+def test_the_recipe_sends_its_security_headers_and_no_page_trips_them(cluster, browser):
+    """Every answer carries deploy/k8s/headers.yaml's headers; the pages with the most machinery (plotly charts,
+    the bundled model, training) load without one CSP violation, and an image from another host is blocked."""
+    import yaml
+
+    from tests.conftest import ROOT
+
+    expected = yaml.safe_load((ROOT / "deploy" / "k8s" / "headers.yaml").read_text())["data"]
+    for path in ("/", "/_stcore/health", "/static/"):
+        try:
+            response = urllib.request.urlopen(cluster.url + path, timeout=30)
+        except urllib.error.HTTPError as error:  # a 404 carries them too ("always")
+            response = error
+        assert {name: response.headers.get(name) for name in expected} == expected, path
+    context = new_context(browser, cluster.url)
+    context.add_init_script(CSP_LOG)
+    tab = new_tab(context)
+    try:
+        for url in ("home", "trained-embedding", "real-model", "modern-rope"):
+            spec = page_spec(next(e for e in ENTRIES if e[3] == url))
+            open_app(tab, spec.path, charts=spec.charts)
+            assert not exceptions(tab), f"/{url} with the CSP: {exceptions(tab)}"
+            assert tab.evaluate("window.__csp") == [], f"/{url} tripped the CSP"
+        tab.evaluate("() => { const i = new Image(); i.src = 'http://127.0.0.2:9/track.png'; document.body.append(i); }")
+        tab.wait_for_function("window.__csp.length > 0", timeout=10_000)
+        assert tab.evaluate("window.__csp") == ["img-src http://127.0.0.2:9/track.png"]
+    finally:
+        context.close()
 
 
 def test_when_a_replica_stops_new_sessions_still_work(cluster, browser):

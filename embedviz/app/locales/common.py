@@ -39,6 +39,15 @@ STRINGS = {
     "common.token": {"en": "token", "zh": "token"},
     "common.csv": {"en": "CSV", "zh": "CSV"},
     # a figure's CSV columns (embedviz.figures.export.COLUMNS); x / y are the axis titles when the figure has them
+    # a chart's text alternative for screen readers (embedviz.figures.describe): title, axes, each series' range
+    "common.alt_axes": {"en": "{y} against {x}", "zh": "{y} 随 {x} 变化"},
+    "common.alt_series": {"en": "{name}: {n} points, {low} to {high}", "zh": "{name}：{n} 个点，{low} 到 {high}"},
+    "common.alt_heatmap": {"en": "{name}: {rows} × {cols} cells, {low} to {high}",
+                           "zh": "{name}：{rows} × {cols} 个格子，{low} 到 {high}"},
+    "common.alt_more": {"en": "{n} more series", "zh": "另有 {n} 个系列"},
+    "common.alt_unnamed": {"en": "series {n}", "zh": "系列 {n}"},
+    "common.alt_sep": {"en": ". ", "zh": "。"},
+    "common.alt_end": {"en": ".", "zh": "。"},
     "common.csv_col_trace": {"en": "trace", "zh": "系列"},
     "common.csv_col_x": {"en": "x", "zh": "x"},
     "common.csv_col_y": {"en": "y", "zh": "y"},

@@ -61,6 +61,24 @@ STRINGS = {
             "- **第 004 课**《词嵌入是学出来的，位置编码是算出来的》：one-hot、100,000 × 4,096 嵌入表的开销、正弦公式。"
         ),
     },
+    "home.lead": {
+        "en": "How a transformer turns text into vectors and knows where each token stands. Start with a lesson: "
+              "each tour walks its pages step by step, with questions to predict before you look.",
+        "zh": "Transformer 如何把文字变成向量，又如何知道每个 token 在哪里。从一节课开始：每个导览带你一步步走过相关页面，"
+              "先预测，再看答案。",
+    },
+    "home.start_tour": {"en": "Start", "zh": "开始"},
+    "home.lesson.000": {"en": "ids become vectors through two lookup tables",
+                        "zh": "id 经过两张查找表变成向量"},
+    "home.lesson.001": {"en": "one-hot against dense vectors; an embedding trained live",
+                        "zh": "one-hot 与稠密向量；现场训练一个嵌入"},
+    "home.lesson.002": {"en": "ANDREA-120M's tables, initial scales, which rows a step updates",
+                        "zh": "ANDREA-120M 的表、初始化尺度、一步更新哪些行"},
+    "home.lesson.003": {"en": "why attention needs positions; sinusoidal, RoPE, context extension",
+                        "zh": "注意力为什么需要位置；正弦编码、RoPE、上下文扩展"},
+    "home.lesson.004": {"en": "the cost of a 100,000 × 4,096 table; the sinusoidal formula",
+                        "zh": "100,000 × 4,096 表的开销；正弦公式"},
+    "home.more": {"en": "What the app covers, page by page", "zh": "本应用各页内容"},
     "home.try": {"en": "Type some text", "zh": "输入一段文字"},
     "home.ids": {"en": "Byte-level ids ({n} tokens): {ids}", "zh": "字节级 id（{n} 个 token）：{ids}"},
     "home.figure_title": {

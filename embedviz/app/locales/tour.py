@@ -10,6 +10,10 @@ STRINGS = {
     "tour.back": {"en": "← Back", "zh": "← 上一步"},
     "tour.next": {"en": "Next →", "zh": "下一步 →"},
     "tour.leave": {"en": "Leave tour", "zh": "退出导览"},
+    "tour.done": {"en": "That was the last step: lesson {lesson} is done.", "zh": "这是最后一步：第 {lesson} 课的导览结束了。"},
+    "tour.done_all": {"en": "That was the last step of the last lesson: all five tours are done.",
+                      "zh": "这是最后一课的最后一步：五个导览都走完了。"},
+    "tour.next_lesson": {"en": "Next lesson: {title} →", "zh": "下一课：{title} →"},
     "tour.link": {
         "en": "Link to this step: add `?tour={lesson}&step={k}` to the app's address.",
         "zh": "本步链接：在应用网址后加上 `?tour={lesson}&step={k}`。",

@@ -38,6 +38,13 @@ STRINGS = {
         "zh": "训练在第 {done:,} 步（共 {steps:,} 步）停下：由链接或“训练”按钮触发的一次训练最多占用服务器 {budget:g} 秒 CPU，"
               "这次需要更多。下面的图显示的是第 {done:,} 步的结果。",
     },
+    "train.press_stopped": {
+        "en": "Stopped after {done:,} of {steps:,} steps: one run may use at most {budget:g} s of the server's CPU, "
+              "and every step of these settings needs more. Fewer steps, a smaller d_model or a text with fewer "
+              "distinct characters train to the end. The figures show step {done:,}.",
+        "zh": "训练在第 {done:,} 步（共 {steps:,} 步）停下：一次训练最多占用服务器 {budget:g} 秒 CPU，训练这组设置的全部步数需要更多。"
+              "减少步数、减小 d_model 或使用不同字符更少的文本，就能训练到最后。下面的图显示的是第 {done:,} 步的结果。",
+    },
     "train.train": {"en": "Train", "zh": "训练"},
     "train.train_help": {
         "en": "Moving a setting changes nothing until you press Train: then the model is trained once with all of "

