@@ -31,10 +31,13 @@ def rounding_note() -> None:
         st.caption(t("multi.rounding", err=view.rounding(name)))
 
 
-st.title(t("real.title"))
+title = st.empty()  # filled once the picker has said which model the page shows
 name = st.selectbox(t("multi.model"), view.MODELS, key="real_model", bind=BIND, help=t("multi.model_help"),
                     format_func=lambda n: n.split("/")[-1])
 e5 = name != view.MODELS[0]
+title.title(t("multi.title") if e5 else t("real.title"))
+if e5:
+    st.info(t("multi.intro"))
 if (missing := view.missing_package(name)) is not None:
     st.error(t("multi.missing", **missing))
     st.stop()

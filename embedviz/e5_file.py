@@ -62,8 +62,12 @@ class _Reader:
         return values
 
 
-def read_e5_file(path: str | Path) -> E5File:
-    """Read the tables, the pieces and the normaliser of an `e5-small-q4.bin` (memory-mapped, never executed)."""
+def read_e5_file(path: str | Path, *, token_table: bool = True) -> E5File:
+    """Read the tables, the pieces and the normaliser of an `e5-small-q4.bin` (memory-mapped, never executed).
+
+    ``token_table=False`` skips the 384 MB token table (an empty (0, H) array in its place), for a page that only
+    wants the 512 x 384 position table.
+    """
     path = Path(path)
     data = np.memmap(path, dtype=np.uint8, mode="r")
     reader = _Reader(data, path)
@@ -104,7 +108,7 @@ def read_e5_file(path: str | Path) -> E5File:
             raise ValueError(f"e5 file {str(path)!r} has no {name} of {count:,} values with dtype {dtype}")
     _, _, word_offset, _ = tensors["emb.word"]
     blocks = np.ndarray((VOC, H // QK, BLOCK_BYTES), dtype=np.uint8, buffer=data, offset=word_offset)
-    token_embeddings = dequantize_q4_0(blocks)  # (VOC, H)
+    token_embeddings = dequantize_q4_0(blocks if token_table else blocks[:0])  # (VOC, H), or (0, H)
     _, _, pos_offset, _ = tensors["emb.pos"]
     positions = np.ndarray((MAXP, H), dtype="<f4", buffer=data, offset=pos_offset).astype(np.float32)
     positions.setflags(write=False)

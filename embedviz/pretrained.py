@@ -215,10 +215,18 @@ def _bundled_name(name: str) -> str:
     return name
 
 
-def _load_e5() -> PretrainedEmbeddings:
-    from embedviz.e5_file import read_e5_file  # numpy only; imported here so MiniLM alone never reads it
-    from embedviz.unigram import UnigramTokenizer
+@functools.lru_cache(maxsize=len(BUNDLED_MODELS))
+def load_bundled_positions(name: str = BUNDLED_NAME) -> np.ndarray:
+    """A bundled model's (512, 384) learned position table alone, without its token table (e5's is 384 MB)."""
+    name = _bundled_name(name)
+    if name == BUNDLED_NAME:
+        return load_bundled_model().position_embeddings
+    from embedviz.e5_file import read_e5_file
 
+    return read_e5_file(_e5_path(), token_table=False).position_embeddings
+
+
+def _e5_path() -> Path:
     spec = importlib.util.find_spec(E5_PACKAGE)
     if spec is None or not spec.submodule_search_locations:
         raise FileNotFoundError(
@@ -228,6 +236,14 @@ def _load_e5() -> PretrainedEmbeddings:
     path = Path(next(iter(spec.submodule_search_locations))) / E5_FILE
     if not path.is_file():
         raise FileNotFoundError(f"the package {E5_PACKAGE!r} has no {E5_FILE}; reinstall it: {BUNDLED_MODELS[E5_NAME][1]}")
+    return path
+
+
+def _load_e5() -> PretrainedEmbeddings:
+    from embedviz.e5_file import read_e5_file  # numpy only; imported here so MiniLM alone never reads it
+    from embedviz.unigram import UnigramTokenizer
+
+    path = _e5_path()
     data = read_e5_file(path)
     special = data.special_ids
     mask_id = data.pieces.index("<mask>") if "<mask>" in data.pieces else None

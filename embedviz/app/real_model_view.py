@@ -20,7 +20,7 @@ from embedviz import position_analysis, sinusoidal
 from embedviz.downsample import CELL_BUDGET, OFFSET_POINTS, block_mean, log_spaced_indices
 from embedviz.pretrained import (
     BUNDLED_MODELS, BUNDLED_NAME, COSINE_ROUNDING, E5_NAME, PretrainedEmbeddings, bundled_model_installed,
-    bundled_models, load_bundled_model, load_embedding_file,
+    bundled_models, load_bundled_model, load_bundled_positions, load_embedding_file,
 )
 from embedviz.unigram import script_of
 from embedviz.tensor_files import MAX_UPLOAD_BYTES, MAX_UPLOAD_ELEMENTS
@@ -194,7 +194,7 @@ def _rows_table(source: str, upload: HeldUpload | None) -> np.ndarray:
     """The (L, D) table a source name stands for: the model's learned positions, a same-size sinusoidal table,
     or the uploaded token table."""
     if source.startswith("learned:"):  # another bundled model's learned positions ("learned:<model name>")
-        return model(source.removeprefix("learned:")).position_embeddings  # (L, D)
+        return load_bundled_positions(source.removeprefix("learned:"))  # (L, D), never the token table
     m = model()
     if source == "learned":
         return m.position_embeddings  # (L, D)

@@ -293,8 +293,18 @@ SETTING_VIEWS = [
      ("learned_positions", {"learn_e5": "true"}, None)]
 
 
+@pytest.fixture(scope="module")
+def _frees_e5():
+    yield
+    from embedviz.app import real_model_view
+    from embedviz.pretrained import load_bundled_model
+
+    real_model_view.model.clear()  # e5's 438 MB: later tests (the fuzz's 1 GiB peak check) need not carry it
+    load_bundled_model.cache_clear()
+
+
 @pytest.mark.parametrize("name, query, tab", SETTING_VIEWS)
-def test_no_english_words_in_the_chinese_page_with_a_setting(name, query, tab):
+def test_no_english_words_in_the_chinese_page_with_a_setting(name, query, tab, _frees_e5):
     from embedviz.app.i18n import catalog
 
     session = {tab[0]: catalog()[tab[1]]["zh"]} if tab else None

