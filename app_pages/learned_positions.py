@@ -32,8 +32,13 @@ steps_tab, matrix_tab, rotation_tab, distance_tab = bound_tabs(
 
 if steps_tab.open:
     with steps_tab:
-        step_figure(learned, {names["learned"]: learned["adjacent"], names["sinusoidal"]: sinusoidal["adjacent"]},
-                    t("common.position"), shared=True)
+        curves = {names["learned"]: learned["adjacent"], names["sinusoidal"]: sinusoidal["adjacent"]}
+        if st.toggle(t("multi.pos_e5"), key="learn_e5", bind=BIND, help=t("multi.pos_e5_help")):
+            if (missing := view.missing_package(view.E5_NAME)) is not None:
+                st.error(t("multi.missing", **missing))
+            else:  # e5's learned table has the same (512, 384) shape: its curve sits on the same axis
+                curves[t("multi.pos_e5_name")] = view.row_views(f"learned:{view.E5_NAME}", 0, L)["adjacent"]
+        step_figure(learned, curves, t("common.position"), shared=True)
         st.markdown(t("learn.jump", p0=CAP - 2, p1=CAP - 1, p2=CAP, cap=CAP, a=learned["adjacent"][CAP - 2],
                       b=learned["adjacent"][CAP - 1], typical=learned["typical"]))
         notice("learn.notice")

@@ -12,6 +12,8 @@ from embedviz.app.widgets import lead
 from embedviz.figures import real_model as figs
 
 DEFAULT_PAIRS = "cat, dog\ncat, car\nking, queen\nman, woman"
+E5_WORDS = "动物: 猫, 狗, 马, 牛, 鸟, 鱼\n交通: 汽车, 火车, 飞机, 自行车, 公交车\n王室: 国王, 王子, 公主\n数字: 一, 二, 三, 四, 五, 六"
+E5_PAIRS = "猫, 狗\n猫, 汽车\ncat, dog\ncat, car\n猫, cat"  # lesson 003's pairs, then the same in English
 DEFAULT_WORDS = (
     "animals: cat, dog, horse, cow, bird, fish\nvehicles: car, bus, truck, train, bicycle, plane\n"
     "royals: king, queen, prince, princess, throne, crown\nnumbers: one, two, three, four, five, six"
@@ -25,8 +27,22 @@ def ranked(tokens, scores, title: str) -> None:
         plot(figs.score_bars, tokens, scores, title=title, x_title="cos")
 
 
-st.title(t("real.title"))
-info = view.model_info()
+def rounding_note() -> None:
+    if view.rounding(name):
+        st.caption(t("multi.rounding", err=view.rounding(name)))
+
+
+title = st.empty()  # filled once the picker has said which model the page shows
+name = st.selectbox(t("multi.model"), view.MODELS, key="real_model", bind=BIND, help=t("multi.model_help"),
+                    format_func=lambda n: n.split("/")[-1])
+e5 = name != view.MODELS[0]
+title.title(t("multi.title") if e5 else t("real.title"))
+if e5:
+    st.info(t("multi.intro"))
+if (missing := view.missing_package(name)) is not None:
+    st.error(t("multi.missing", **missing))
+    st.stop()
+info = view.model_info(name)
 lead("real.lead", t("real.intro"), t("real.positions_moved", L=info["num_positions"], D=info["d_model"]),
      t("real.lesson_header"))
 metrics = st.columns(4)
@@ -36,23 +52,31 @@ metrics[2].metric(t("real.metric_positions"), f"{info['num_positions']:,}")
 metrics[3].metric(t("real.metric_params"), f"{info['token_params']:,}")
 st.latex(r"\cos(u, v) = \frac{u \cdot v}{\lVert u \rVert\,\lVert v \rVert}\in[-1, 1]")
 
-measured = view.lesson_pairs()
+measured = view.lesson_pairs(name)
+if e5:
+    st.markdown(t("multi.lesson_header"))
 st.table(view.lesson_rows(measured, columns=[t(f"real.col_{c}") for c in view.LESSON_COLUMNS],
-                          lesson=t("real.lesson_source"), here=t("real.here_source")), hide_index=True)
-st.caption(t("real.lesson_caption", cat_dog=measured[("cat", "dog")], cat_car=measured[("cat", "car")],
-             rank=view.neighbour_rank("cat", "car"), V=f"{view.model_info()['vocab_size']:,}",
-             cat_airplane=measured[("cat", "airplane")], cat_tuesday=measured[("cat", "tuesday")]))
+                          lesson=t("real.lesson_source"), here=t("real.here_source"), name=name), hide_index=True)
+if e5:
+    st.caption(t("multi.lesson_caption", cat_dog=measured[("猫", "狗")], cat_car=measured[("猫", "汽车")],
+                 en_dog=measured[("cat", "dog")], en_car=measured[("cat", "car")]))
+    rounding_note()
+else:
+    st.caption(t("real.lesson_caption", cat_dog=measured[("cat", "dog")], cat_car=measured[("cat", "car")],
+                 rank=view.neighbour_rank("cat", "car"), V=f"{view.model_info()['vocab_size']:,}",
+                 cat_airplane=measured[("cat", "airplane")], cat_tuesday=measured[("cat", "tuesday")]))
 
 # bound tabs run lazily: a page open draws the header and the open tab only (the subwords' input and table
 # included, which sit in a tab of their own)
-pairs_tab, subwords_tab, analogy_tab, neighbours_tab, map_tab, upload_tab = bound_tabs(
+pairs_tab, subwords_tab, analogy_tab, neighbours_tab, cross_tab, map_tab, upload_tab = bound_tabs(
     view.TAB_KEY, view.TAB_LABEL_KEYS)
 
 if pairs_tab.open:
     with pairs_tab:
-        text = st.text_area(t("real.pairs_input"), value=DEFAULT_PAIRS, key="real_pairs", height=130,
+        text = st.text_area(t("real.pairs_input"), value=E5_PAIRS if e5 else DEFAULT_PAIRS,
+                            key="real_pairs_e5" if e5 else "real_pairs", height=130,
                             max_chars=2_000, help=t("real.pairs_help"), bind=BIND)
-        rows = view.pair_rows(text)
+        rows = view.pair_rows(text, name)
         for row in rows:
             if row["pieces"]:
                 st.warning(t("real.pair_format", line=row["line"], n=row["pieces"]))
@@ -62,22 +86,24 @@ if pairs_tab.open:
         if good:
             plot(figs.pair_bars, [f"{r['a']} / {r['b']}" for r in good], [r["cos"] for r in good],
                  title=t("real.pairs_title"), y_title="cos", note=t("real.pairs_note"))
+            rounding_note()
         else:
             st.warning(t("real.pairs_none"))
         notice("real.pairs_notice")
 
 if subwords_tab.open:  # lesson 003: subwords
     with subwords_tab:
-        st.markdown(f"**{t('sub.header')}**\n\n{t('sub.text')}")
+        st.markdown(f"**{t('sub.header')}**\n\n{t('sub.text')}" + (f"\n\n{t('multi.sub_e5')}" if e5 else ""))
         s1, s2 = st.columns([1, 2])
         sub_word = s1.text_input(t("sub.word"), value="unbelief", key="real_subword", max_chars=40, bind=BIND)
         try:
-            pieces = lessons_view.pieces(sub_word or "unbelief")
+            pieces = lessons_view.pieces(sub_word or "unbelief", name)
         except ValueError as error:
             show_error(error)
         else:
             s2.table({t("sub.col_piece"): [p for p, _ in pieces], t("sub.col_id"): [i for _, i in pieces]})
-            s1.caption(t("sub.count", word=sub_word, n=len(pieces), pieces=" + ".join(p for p, _ in pieces)))
+            shown = [f"'{p}'" if e5 else p for p, _ in pieces]  # SentencePiece pieces quoted: "be" is data
+            s1.caption(t("sub.count", word=sub_word, n=len(pieces), pieces=" + ".join(shown)))
 
 if analogy_tab.open:
     with analogy_tab:
@@ -88,11 +114,12 @@ if analogy_tab.open:
         with cols[3]:
             k = int_slider("real_ak", "real.k", 1, 30, 10)
         try:
-            tokens, scores = view.analogy_rows(*words, k)
+            tokens, scores = view.analogy_rows(*words, k, name)
         except ValueError as error:
             show_error(error)
         else:
             ranked(tokens, scores, t("real.analogy_title", a=words[0], b=words[1], c=words[2]))
+            rounding_note()
             notice("real.analogy_notice")
 
 if neighbours_tab.open:
@@ -102,19 +129,47 @@ if neighbours_tab.open:
         with right:
             k = int_slider("real_k", "real.k", 1, 50, 10)
         try:
-            tokens, scores = view.neighbour_rows(word, k)
+            tokens, scores = view.neighbour_rows(word, k, name)
         except ValueError as error:
             show_error(error)
         else:
             ranked(tokens, scores, t("real.neighbours_title", word=word, k=k))
+            rounding_note()
             notice("real.neighbours_notice")
+
+if cross_tab.open:
+    with cross_tab:
+        st.markdown(t("multi.cross_intro"))
+        if not e5:
+            st.info(t("multi.cross_needs_e5"))
+        else:
+            left, right = st.columns(2)
+            word = left.text_input(t("multi.cross_word"), value="猫", key="real_xword", max_chars=40, bind=BIND)
+            with right:
+                k = int_slider("real_xk", "real.k", 2, 50, 12)
+            try:
+                cross = view.cross_lingual_rows(word, k, name)
+            except ValueError as error:
+                show_error(error)
+            else:
+                scripts = [t(f"multi.script_{code}") for code in cross["scripts"]]
+                rows = view.ranked_rows(cross["tokens"], cross["scores"], token_column=t("common.token"))
+                for row, script in zip(rows, scripts):
+                    row[t("multi.col_script")] = script
+                st.dataframe(rows, hide_index=True)
+                distinct = list(dict.fromkeys(scripts))
+                st.caption(t("multi.cross_scripts", n=len(distinct), k=k, scripts="、".join(distinct)))
+                plot(figs.score_bars, cross["tokens"], cross["scores"], title=t("multi.cross_title", word=word, k=k),
+                     x_title="cos")
+                rounding_note()
 
 if map_tab.open:
     with map_tab:
-        text = st.text_area(t("real.map_input"), value=DEFAULT_WORDS, key="real_words", height=130,
+        text = st.text_area(t("real.map_input"), value=E5_WORDS if e5 else DEFAULT_WORDS,
+                            key="real_words_e5" if e5 else "real_words", height=130,
                             max_chars=4_000, help=t("real.map_help"), bind=BIND)
         try:
-            result = view.word_map(text)
+            result = view.word_map(text, name)
         except ValueError as error:
             show_error(error)
         else:

@@ -8,6 +8,7 @@ from embedviz.app.widgets import (
     bound_tabs, choice_slider, download_csv, human_number, lesson_button, notice, plot, segmented, show_error,
 )
 from embedviz.app.widgets import lead
+from embedviz.figures import heatmap
 from embedviz.figures import tokens as figs
 from embedviz.figures.export import table_csv
 from embedviz.lookup import INIT_SCHEMES
@@ -189,11 +190,33 @@ def parameter_tab() -> None:
     notice("tok.notice_params")
 
 
+def qwen_tab() -> None:
+    st.markdown(t("multi.qwen_intro"))
+    if (pip := view.qwen_missing()) is not None:
+        st.error(t("multi.qwen_missing", pip=pip))
+        return
+    try:
+        q = view.qwen_view(text or "", d_model, scheme, seed)
+    except ValueError as error:
+        show_error(error)
+        return
+    st.caption(t("multi.qwen_counts", chars=len(text), n=len(q["ids"]), bytes=q["byte_count"]))
+    st.dataframe({t("multi.col_piece"): q["pieces"], t("multi.col_qwen_id"): q["ids"].tolist(),
+                  t("multi.col_bytes"): q["nbytes"], t("multi.col_chars"): q["chars"]}, hide_index=True)
+    if q["partial"]:
+        st.caption(t("multi.qwen_partial"))
+    labels = [f"{p} ({i})" for p, i in zip(q["pieces"], q["ids"].tolist())]
+    plot(heatmap, q["rows"], y=labels, title=t("multi.qwen_rows_title", T=len(q["ids"]), V=f"{q['vocab_size']:,}",
+                                               D=d_model), x_title=t("common.dimension"), y_title=t("tok.token_id"))
+    st.caption(t("multi.qwen_not_weights", V=f"{q['vocab_size']:,}"))
+
+
 # bound tabs run lazily: only the open tab's figures are built on a rerun, and the open tab is in the URL
 # (one main figure per tab: a page open or a d_model step redraws one chart)
-tabs = bound_tabs("tok_tab", ["tok.tab_lookup", "tok.tab_init", "tok.tab_onehot", "tok.tab_grad", "tok.tab_params"])
-for tab, render, needs_text in zip(tabs, (lookup_tab, init_tab, onehot_tab, gradient_tab, parameter_tab),
-                                   (1, 1, 1, 1, 0)):
+tabs = bound_tabs("tok_tab", ["tok.tab_lookup", "tok.tab_init", "tok.tab_onehot", "tok.tab_grad", "tok.tab_params",
+                              "multi.tab_qwen"])
+for tab, render, needs_text in zip(tabs, (lookup_tab, init_tab, onehot_tab, gradient_tab, parameter_tab, qwen_tab),
+                                   (1, 1, 1, 1, 0, 1)):
     if tab.open and (v is not None or not needs_text):
         with tab:
             render()

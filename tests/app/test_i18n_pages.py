@@ -284,3 +284,34 @@ def test_an_averaged_figure_says_so_in_the_readers_language():
     pt.ok(at)
     subtitle = pt.specs(at)[0]["layout"]["title"]["subtitle"]["text"]
     assert subtitle == "按 12×1 的块取平均以适应屏幕 · 颜色：蓝 −1，白 0，红 +1", subtitle  # ceil(4096 / 352) = 12 rows
+
+
+# the views behind a URL setting no default shows: the multilingual model and Qwen3's tokenizer
+SETTING_VIEWS = [
+    ("real_model", {"real_model": "multilingual-e5-small"}, ("real_tab", key))
+    for key in ("real.tab_pairs", "real.tab_subwords", "real.tab_analogy", "real.tab_neighbours", "multi.tab_cross",
+                "real.tab_map")
+] + [("token_embeddings", {"tok_text": "Hello 我爱学习 龘"}, ("tok_tab", "multi.tab_qwen")),
+     ("learned_positions", {"learn_e5": "true"}, None)]
+
+
+@pytest.fixture(scope="module")
+def _frees_e5():
+    yield
+    from embedviz.app import real_model_view
+    from embedviz.pretrained import load_bundled_model
+
+    real_model_view.model.clear()  # e5's 438 MB: later tests (the fuzz's 1 GiB peak check) need not carry it
+    load_bundled_model.cache_clear()
+
+
+@pytest.mark.parametrize("name, query, tab", SETTING_VIEWS)
+def test_no_english_words_in_the_chinese_page_with_a_setting(name, query, tab, _frees_e5):
+    from embedviz.app.i18n import catalog
+
+    session = {tab[0]: catalog()[tab[1]]["zh"]} if tab else None
+    at = pt.page(name, lang="zh", timeout=120, session=session, **query).run()
+    assert not at.exception and not at.error, (at.exception, [e.value for e in at.error])
+    texts, typed = shown_text(at)
+    found = {f"{word!r} in {kind}: {text[:90]}" for kind, text in texts for word in english_words(text, typed)}
+    assert not found, sorted(found)

