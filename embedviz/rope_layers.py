@@ -35,6 +35,7 @@ NOPE = "nope"  # the layer-type name this module gives Llama 4's layers without 
 # linear attention ("mamba" is its old name), Nemotron-H's MoE layers
 NO_ATTENTION = frozenset({"conv", "linear_attention", "mamba", "moe"})
 MROPE_AXES = ("time", "height", "width")
+SLIDING_ONLY_ROPE = frozenset({"cohere2", "cohere2_moe"})  # model types whose full-attention layers are NoPE
 
 
 @dataclass(frozen=True)
@@ -129,6 +130,13 @@ def rope_layer_flags(config: Mapping[str, Any]) -> list[bool] | None:
     if flags is None and config.get("no_rope_layer_interval") is not None:
         interval = positive_int("no_rope_layer_interval", config["no_rope_layer_interval"])
         flags = [(i + 1) % interval != 0 for i in range(num_layers)]
+    if flags is None and config.get("model_type") in SLIDING_ONLY_ROPE:
+        # Cohere2's attention turns q and k only on its sliding-window layers (`if self.sliding_window is not
+        # None`); Cohere2-MoE also on its dense prefix layers when prefix_dense_sliding_window_pattern is 1
+        types = layer_types_of(config) or ["full_attention"] * num_layers
+        dense = config.get("mlp_layer_types") if config.get("prefix_dense_sliding_window_pattern") == 1 else None
+        flags = [t == "sliding_attention" or (isinstance(dense, list) and i < len(dense) and dense[i] == "dense")
+                 for i, t in enumerate(types)]
     return flags
 
 
