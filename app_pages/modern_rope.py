@@ -23,8 +23,10 @@ def all_nope(model: dict) -> None:
 
 def layers_tab(model: dict, labels: dict, colors: dict) -> None:
     """The layer strip, and Llama 4's NoPE temperature."""
+    reach = [t(f"mod.reach_{kind}", span=human_number(span or 0)) + (t("mod.reach_sinks") if sinks else "")
+             for kind, span, sinks in model["reach"]]
     plot(figs.layer_strip, model["layers"], labels, colors, title=t("mod.strip_title", layers=len(model["layers"])),
-         x_title=t("mod.strip_x"), key="mod_strip")
+         x_title=t("mod.strip_x"), reach=reach, key="mod_strip")
     if not model["rope_settings"]:  # nope_text speaks of the RoPE layers under a NoPE one
         all_nope(model)
     if model["temperature"]:
@@ -98,7 +100,9 @@ def scan_section(rope_settings: list, colors: dict, dim: int, theory: dict, thet
 
 def theory_tab(model: dict, rope_settings: list, colors: dict) -> None:
     """The theory that sizes theta: critical dimension, base bound, Position Interpolation's bounds."""
-    first, train = rope_settings[0], model["train_length"]
+    first, context = rope_settings[0], model["train_length"]
+    reach = first["reach"]  # these layers' window or chunk: they never meet a longer offset
+    train = min(reach.span, context) if reach else context
     dim = first["exponent_dim"]  # the d of theta^(-2i/d): rotary dims (partial), the whole head (proportional)
     turning = first["rotary_dim"]  # < dim for proportional RoPE, whose other pairs have frequency 0
     theory = view.theory(dim, first["theta"], train, turning)
@@ -107,7 +111,11 @@ def theory_tab(model: dict, rope_settings: list, colors: dict) -> None:
         st.caption(t("mod.theory_setting", n=model["distinct_ropes"], name=first["name"],
                      theta=human_number(first["theta"])))
     critical = "mod.critical" if theory["critical"] < turning else "mod.critical_all"  # every turning pair turns
-    text = t(critical, head_dim=dim, theta=human_number(first["theta"]), train=human_number(train),
+    if reach:
+        critical, length = critical + "_reach", t(f"mod.len_{reach.kind}", n=human_number(train))
+    else:
+        length = t(f"mod.len_{model['context']}", n=human_number(train))
+    text = t(critical, head_dim=dim, theta=human_number(first["theta"]), train=human_number(train), length=length,
              critical=theory["critical"], rest=turning - theory["critical"], turning=turning)
     still = t("mod.critical_still", still=dim - turning, still_pairs=theory["still_pairs"], pairs=dim // 2)
     st.markdown(f"{text} {still}" if theory["still_pairs"] else text)

@@ -9,7 +9,7 @@ from typing import Any
 
 import streamlit as st
 
-from embedviz import context_extension, rope_config, rope_layers, rope_theory
+from embedviz import context_extension, rope_config, rope_layers, rope_reach, rope_theory
 from embedviz.app.i18n import t
 
 CONFIG = "config.json"
@@ -63,6 +63,11 @@ def model(source: str, config_text: str = "") -> dict[str, Any]:
         settings.append({"name": s.name, "nope": False, "head_dim": s.head_dim, "rotary_dim": s.rotary_dim,
                          "theta": s.theta, "rope_type": s.rope_type, "attention_factor": s.attention_factor,
                          **rope_layers.setting_curves(s)})
+    reach = rope_reach.layer_reach(config)
+    for s in settings:  # a setting's reach: the shortest span of its layers (None: the whole context)
+        spans = [r for r, i in zip(reach, plan.layers) if plan.settings[i].name == s["name"]]
+        bounded = [r for r in spans if r.span is not None]
+        s["reach"] = min(bounded, key=lambda r: r.span) if bounded and len(bounded) == len(spans) else None
     axes, rope = rope_layers.mrope_of(config), [s for s in settings if not s["nope"]]
     return {"layers": [plan.settings[i].name for i in plan.layers], "settings": settings,
             "rope_settings": rope,  # the settings that turn pairs; empty when every layer is NoPE
@@ -71,7 +76,9 @@ def model(source: str, config_text: str = "") -> dict[str, Any]:
             # None when every layer is NoPE (no_rope_layers all 0): nothing turns, the page says so
             "train_length": next((s.train_length for s in plan.settings if s.train_length), None),
             "mrope": None if axes is None or not rope else {"axes": axes, "wavelengths": rope[0]["wavelengths"]},
-            "mla": rope_layers.mla_softmax_scale(config)}
+            "mla": rope_layers.mla_softmax_scale(config),
+            "reach": [(r.kind, r.span, r.sinks) for r in reach],  # per layer: window / chunk / whole context
+            "context": rope_reach.context_of(config)}  # "trained", or "max": max_position_embeddings, a limit
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

@@ -29,19 +29,30 @@ def setting_colors(names: Sequence[str], nope_name: str) -> dict[str, str]:
     return colors
 
 
+REACH_SHADES = ("#d9d9d9", "#969696", "#525252", "#bdbdbd", "#737373")  # greys: the reach row is not a RoPE
+
+
 def layer_strip(layer_names: Sequence[str], labels: Mapping[str, str], colors: Mapping[str, str], *, title: str,
-                x_title: str, note: str | None = None) -> go.Figure:
+                x_title: str, note: str | None = None, reach: Sequence[str] | None = None) -> go.Figure:
     """One cell per layer, coloured by the RoPE setting it uses; ``labels`` name each setting in the legend and the
-    hover names the layer by ``x_title`` (both translated)."""
-    fig = new_figure(title, note=note, x_title=x_title, height=230)
+    hover names the layer by ``x_title`` (both translated). ``reach`` (one translated label per layer: "window
+    1,024", "chunk 8,192", "whole context", with sinks) adds a grey row above: what each layer can attend to."""
+    fig = new_figure(title, note=note, x_title=x_title, height=230 if reach is None else 290)
     layers = np.arange(len(layer_names))
-    names = np.asarray(layer_names)
-    for name in dict.fromkeys(layer_names):
-        mask = names == name
-        fig.add_trace(go.Bar(x=layers[mask], y=np.ones(int(mask.sum()), dtype=np.float32), name=labels[name],
-                             marker=dict(color=colors[name], line=dict(width=0.5, color="white")), width=1.0,
-                             hovertemplate=f"{labels[name]}<br>{x_title} %{{x}}<extra></extra>"))
-    fig.update_yaxes(visible=False, range=[0, 1])
+    rows = [(layer_names, labels, colors, 0.0)]
+    if reach is not None:
+        kinds = list(dict.fromkeys(reach))
+        rows.append((reach, {k: k for k in kinds},
+                     {k: REACH_SHADES[i % len(REACH_SHADES)] for i, k in enumerate(kinds)}, 1.1))
+    for row_names, row_labels, row_colors, base in rows:
+        names = np.asarray(row_names)
+        for name in dict.fromkeys(row_names):
+            mask = names == name
+            fig.add_trace(go.Bar(x=layers[mask], y=np.ones(int(mask.sum()), dtype=np.float32),
+                                 base=np.full(int(mask.sum()), base, dtype=np.float32), name=row_labels[name],
+                                 marker=dict(color=row_colors[name], line=dict(width=0.5, color="white")),
+                                 width=1.0, hovertemplate=f"{row_labels[name]}<br>{x_title} %{{x}}<extra></extra>"))
+    fig.update_yaxes(visible=False, range=[0, 1 if reach is None else 2.1])
     fig.update_layout(barmode="overlay", bargap=0, legend=LEGEND_BELOW, margin=dict(l=20, r=20, t=70, b=90))
     return fig
 

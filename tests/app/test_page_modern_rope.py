@@ -384,3 +384,49 @@ def test_a_model_with_no_rope_layer_but_conv_layers_is_not_called_all_nope():
     at = run("layers", session={"mod_config": json.dumps(config)}, mod_src="config.json")
     ok(at)
     assert [i.value for i in at.info] == [catalog()["mod.no_rope"]["en"]]
+
+
+def _fill(key: str, lang: str = "en", **values) -> str:
+    return catalog()[key][lang].format(**values)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_gemma3_theory_uses_the_sliding_window_not_max_position_embeddings(lang):
+    """Gemma 3's sliding layers attend within 1,024 tokens: only 142 of 256 dims turn there (the core's
+    critical dimension at that length), and 131,072 is never called a trained length."""
+    at = run("theory", mod_src=NAMES[0], lang=lang)
+    ok(at)
+    text = " ".join(m.value for m in at.markdown)
+    critical = rope_theory.critical_dimension(256, 10_000, 1_024)
+    assert critical == 142
+    window = _fill("mod.len_sliding", lang, n="1,024")
+    assert window in text and f"{critical}" in text
+    assert _fill("mod.critical_reach", lang, head_dim=256, theta="10,000", length=window, critical=142,
+                 turning=256, rest=114, train="1,024") in text
+    assert _fill("mod.len_trained", lang, n="131,072") not in text
+
+
+def test_llama4_scout_theory_uses_its_chunks():
+    at = run("theory", mod_src=NAMES[2])
+    ok(at)
+    text = " ".join(m.value for m in at.markdown)
+    assert _fill("mod.len_chunked", n="8,192") in text
+    assert "meet new angles beyond" not in text  # a chunked layer never meets an offset past its chunk
+
+
+def test_the_strip_shows_each_layers_reach():
+    at = run(mod_src=NAMES[0])  # Gemma 3: 40 sliding 1,024 layers and 8 whole-context ones
+    ok(at)
+    strip = json.loads(chart_json(at)[0])
+    names = [trace["name"] for trace in strip["data"]]
+    assert _fill("mod.reach_sliding", span="1,024") in names and _fill("mod.reach_full") in names
+    at = run(mod_src=NAMES[2])  # Llama 4 Scout: its RoPE layers are chunked
+    strip = json.loads(chart_json(at)[0])
+    assert _fill("mod.reach_chunked", span="8,192") in [trace["name"] for trace in strip["data"]]
+
+
+def test_an_unreadable_family_gets_a_translated_message():
+    config = {**published_config(NAMES[7]), "model_type": "jetmoe"}
+    at = run(mod_src="config.json", session={"mod_config": json.dumps(config)}, lang="zh")
+    ok(at, errors_allowed=True)
+    assert at.error and "jetmoe" in at.error[0].value and is_chinese(at.error[0].value)
