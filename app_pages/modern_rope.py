@@ -66,6 +66,22 @@ def mrope_tab(model: dict) -> None:
     st.markdown(t("mod.mrope_text"))
 
 
+def vision_tab() -> None:
+    """2-D (axial) RoPE of vision encoders over a patch grid, beside the text model's M-RoPE bands."""
+    layout = st.selectbox(t("mod.vision_layout"), view.VISION_LAYOUTS, key="mod_vlayout", bind=BIND,
+                          format_func=lambda code: t(f"mod.vision_{code}"))
+    grid = st.select_slider(t("mod.vision_grid"), view.VISION_GRIDS, value=16, key="mod_vgrid", bind=BIND)
+    left, right = st.columns(2)
+    row = left.slider(t("mod.vision_row"), 0, view.VISION_GRIDS[-1] - 1, 4, key="mod_vrow", bind=BIND)
+    col = right.slider(t("mod.vision_col"), 0, view.VISION_GRIDS[-1] - 1, 4, key="mod_vcol", bind=BIND)
+    out = view.vision(layout, grid, row, col)
+    plot(figs.patch_similarity_map, out["similarity"], out["row"], out["col"],
+         title=t("mod.vision_title", row=out["row"], col=out["col"], grid=grid), x_title=t("mod.vision_x"),
+         y_title=t("mod.vision_y"), patch_name=t("mod.vision_patch"), key="mod_vision")
+    st.markdown(t("mod.vision_text", head_dim=out["head_dim"], theta=human_number(out["theta"]),
+                  quarter=out["head_dim"] // 4))
+
+
 @st.fragment
 def scan_section(rope_settings: list, colors: dict, dim: int, theory: dict, theta: float, train: int) -> None:
     """The scan-length slider reruns this fragment only: the wavelengths with L marked, and the base bound.
@@ -169,12 +185,13 @@ sections = {
     "decay": lambda: decay_tab(rope_settings, colors),
     "head": lambda: head_tab(model, rope_settings, colors),
     "mrope": lambda: mrope_tab(model),
+    "vision": vision_tab,
     "theory": lambda: theory_tab(model, rope_settings, colors),
 }
 for tab, code in zip(tabs, view.TAB_CODES):
     if tab.open:
         with tab:
-            if code != "layers" and not rope_settings:  # every layer NoPE: no pair turns, nothing to draw here
+            if code not in ("layers", "vision") and not rope_settings:  # every layer NoPE: no pair turns, nothing to draw here
                 all_nope(model)
             else:
                 sections[code]()

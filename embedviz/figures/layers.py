@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from embedviz.figures import COLORWAY, f32, new_figure, reference_lines
+from embedviz.figures import COLORWAY, f32, heatmap, new_figure, reference_lines
 
 NOPE_COLOR = "#9e9e9e"
 UNROTATED_COLOR = "#d9d9d9"
@@ -138,4 +138,17 @@ def two_curves(x, first: tuple[str, np.ndarray], second: tuple[str, np.ndarray],
     if log_y:
         fig.update_yaxes(type="log")
     fig.update_layout(legend=LEGEND_BELOW, margin=dict(l=60, r=20, t=80, b=110))
+    return fig
+
+
+def patch_similarity_map(similarity, row: int, col: int, *, title: str, x_title: str, y_title: str,
+                         patch_name: str) -> go.Figure:
+    """2-D RoPE over an image's patch grid: cos similarity of patch (row, col)'s rotation to every patch's,
+    rows down, columns across; the chosen patch is marked."""
+    similarity = np.asarray(similarity)
+    fig = heatmap(similarity, title=title, x=np.arange(similarity.shape[1]), y=np.arange(similarity.shape[0]),
+                  x_title=x_title, y_title=y_title, zmin=-1.0, zmax=1.0, colorbar_title="cos", height=520)
+    fig.add_trace(go.Scatter(x=[col], y=[row], mode="markers", name=patch_name, showlegend=False,
+                             marker=dict(symbol="x", size=12, color="black"),
+                             hovertemplate=f"{patch_name}<extra></extra>"))
     return fig

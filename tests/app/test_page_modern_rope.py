@@ -105,7 +105,7 @@ def test_chinese():
 def test_one_section_per_tab():
     charts = {code: len(run(code, mod_src=NAMES[2]).get("plotly_chart")) for code in TAB_CODES}
     # Llama 4: strip + NoPE temperature; decay; head layout; no M-RoPE (a pointer instead); wavelengths + PI bounds
-    assert charts == {"layers": 2, "decay": 1, "head": 1, "mrope": 0, "theory": 2}
+    assert charts == {"layers": 2, "decay": 1, "head": 1, "mrope": 0, "vision": 1, "theory": 2}
     at = run("mrope", mod_src=NAMES[2])
     assert at.info and "Qwen2.5-VL" in at.info[0].value
 
@@ -430,3 +430,14 @@ def test_an_unreadable_family_gets_a_translated_message():
     at = run(mod_src="config.json", session={"mod_config": json.dumps(config)}, lang="zh")
     ok(at, errors_allowed=True)
     assert at.error and "jetmoe" in at.error[0].value and is_chinese(at.error[0].value)
+
+
+def test_vision_tab_draws_the_cores_patch_similarity_from_the_url():
+    from embedviz.rope_vision import DEFAULTS, patch_similarity
+    at = run("vision", mod_vlayout=catalog()["mod.vision_pixtral"]["en"], mod_vgrid="8", mod_vrow="2", mod_vcol="7")
+    ok(at)
+    spec = next(json.loads(s) for s in chart_json(at) if json.loads(s)["data"][0]["type"] == "heatmap")
+    head_dim, theta = DEFAULTS["pixtral"]
+    expected = patch_similarity(8, 2, 7, head_dim=head_dim, theta=theta, layout="pixtral")
+    np.testing.assert_allclose(np.array(values(spec["data"][0]["z"]), dtype=float).reshape(8, 8), expected, atol=1e-6)
+    assert catalog()["mod.vision_title"]["en"].format(row=2, col=7, grid=8) == spec["layout"]["title"]["text"]

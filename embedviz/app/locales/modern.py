@@ -33,6 +33,29 @@ STRINGS = {
     "mod.tab_decay": {"en": "Long-range decay", "zh": "远程衰减"},
     "mod.tab_head": {"en": "Rotated dimensions", "zh": "旋转的维度"},
     "mod.tab_mrope": {"en": "M-RoPE (images, video)", "zh": "M-RoPE（图像、视频）"},
+    "mod.tab_vision": {"en": "2-D RoPE (image patches)", "zh": "二维 RoPE（图像块）"},
+    "mod.vision_layout": {"en": "vision encoder", "zh": "视觉编码器"},
+    "mod.vision_qwen2_vl": {"en": "Qwen2-VL / Qwen2.5-VL (one ladder for rows and columns)",
+                            "zh": "Qwen2-VL / Qwen2.5-VL（行与列用同一组频率）"},
+    "mod.vision_pixtral": {"en": "Pixtral / Mistral 3 (even steps rows, odd steps columns)",
+                           "zh": "Pixtral / Mistral 3（偶数级给行，奇数级给列）"},
+    "mod.vision_grid": {"en": "patches per side", "zh": "每边的图块数"},
+    "mod.vision_row": {"en": "patch row", "zh": "图块所在行"},
+    "mod.vision_col": {"en": "patch column", "zh": "图块所在列"},
+    "mod.vision_title": {"en": "How alike patch ({row}, {col})'s rotation is to every patch's ({grid} × {grid})",
+                         "zh": "图块（{row}, {col}）的旋转与每个图块的相似度（{grid} × {grid}）"},
+    "mod.vision_x": {"en": "column", "zh": "列"},
+    "mod.vision_y": {"en": "row", "zh": "行"},
+    "mod.vision_patch": {"en": "the chosen patch", "zh": "所选图块"},
+    "mod.vision_text": {
+        "en": ("Each cell is the mean over pairs of cos(angle difference): q·k for one vector placed at both "
+               "patches. Of the head's {head_dim} dims (theta {theta}), {quarter} pairs turn with the row and "
+               "{quarter} with the column, so the map depends on the offset only: a cross of high values along the "
+               "patch's row and column. The M-RoPE tab shows the same split in a text model, with a time band too."),
+        "zh": ("每格是各维度对 cos(角度差) 的平均：同一个向量放在两个图块上时的 q·k。头的 {head_dim} 维（theta "
+               "{theta}）中，{quarter} 对随行旋转，{quarter} 对随列旋转，所以图只取决于偏移：沿所选图块的行和列"
+               "出现一个高值的十字。M-RoPE 标签页展示文本模型中同样的划分，另加时间带。"),
+    },
     "mod.tab_theory": {"en": "Wavelengths and the theory of theta", "zh": "波长与 theta 的理论"},
     "mod.no_mrope": {
         "en": ("This model gives every pair the same position id, as text does. {name} splits its pairs between time, "
