@@ -37,7 +37,7 @@ def layer_strip(layer_names: Sequence[str], labels: Mapping[str, str], colors: M
     """One cell per layer, coloured by the RoPE setting it uses; ``labels`` name each setting in the legend and the
     hover names the layer by ``x_title`` (both translated). ``reach`` (one translated label per layer: "window
     1,024", "chunk 8,192", "whole context", with sinks) adds a grey row above: what each layer can attend to."""
-    fig = new_figure(title, note=note, x_title=x_title, height=230 if reach is None else 290)
+    fig = new_figure(title, note=note, x_title=x_title, height=230 if reach is None else 340)
     layers = np.arange(len(layer_names))
     rows = [(layer_names, labels, colors, 0.0)]
     if reach is not None:
@@ -53,7 +53,11 @@ def layer_strip(layer_names: Sequence[str], labels: Mapping[str, str], colors: M
                                  marker=dict(color=row_colors[name], line=dict(width=0.5, color="white")),
                                  width=1.0, hovertemplate=f"{row_labels[name]}<br>{x_title} %{{x}}<extra></extra>"))
     fig.update_yaxes(visible=False, range=[0, 1 if reach is None else 2.1])
-    fig.update_layout(barmode="overlay", bargap=0, legend=LEGEND_BELOW, margin=dict(l=20, r=20, t=70, b=90))
+    # with the reach row the legend has twice the entries: anchored to the figure's bottom, clear of the axis title
+    legend = LEGEND_BELOW if reach is None else dict(orientation="h", x=0.0, xanchor="left", y=0.0,
+                                                      yanchor="bottom", yref="container")
+    fig.update_layout(barmode="overlay", bargap=0, legend=legend,
+                      margin=dict(l=20, r=20, t=70, b=90 if reach is None else 170))
     return fig
 
 
