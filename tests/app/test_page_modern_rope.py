@@ -186,6 +186,9 @@ def test_a_model_whose_every_layer_is_nope_is_drawn_and_said_in_each_tab(nope):
     for code in TAB_CODES:
         at = run(code, session={"mod_config": json.dumps(config)}, mod_src="config.json")
         ok(at)
+        if code == "vision":  # the vision encoders' 2-D RoPE does not depend on the text model chosen
+            assert len(at.get("plotly_chart")) == 1 and not at.info
+            continue
         if code == "layers":
             assert len(at.get("plotly_chart")) == 2 and "4 layers" in titles(at)[0]  # strip + NoPE temperature
             text = " ".join(m.value for m in at.markdown)
