@@ -15,6 +15,7 @@ from embedviz.app.i18n import catalog
 from embedviz.app.modern_view import SCAN_LENGTHS, TAB_CODES
 from embedviz.rope_layers import PUBLISHED, published_config
 from tests.app.pagetest import chart_json, english_only, is_chinese, ok, page, values
+from tests.conftest import require_oracle
 
 NAMES = list(PUBLISHED)
 
@@ -444,3 +445,19 @@ def test_vision_tab_draws_the_cores_patch_similarity_from_the_url():
     expected = patch_similarity(8, 2, 7, head_dim=head_dim, theta=theta, layout="pixtral")
     np.testing.assert_allclose(np.array(values(spec["data"][0]["z"]), dtype=float).reshape(8, 8), expected, atol=1e-6)
     assert catalog()["mod.vision_title"]["en"].format(row=2, col=7, grid=8) == spec["layout"]["title"]["text"]
+
+
+def test_gpt_oss_sinks_and_cohere2_nope_layers_show_in_the_strip():
+    transformers = require_oracle("transformers")  # the configs as transformers 5.24 writes them
+    gpt_oss = transformers.GptOssConfig(num_hidden_layers=4).to_dict()
+    at = run(mod_src="config.json", session={"mod_config": json.dumps(gpt_oss)})
+    ok(at)
+    names = [trace["name"] for trace in json.loads(chart_json(at)[0])["data"]]
+    assert _fill("mod.reach_sliding", span="128") + _fill("mod.reach_sinks") in names
+    assert _fill("mod.reach_full") + _fill("mod.reach_sinks") in names
+    cohere2 = transformers.Cohere2Config(num_hidden_layers=8).to_dict()
+    at = run(mod_src="config.json", session={"mod_config": json.dumps(cohere2)})
+    ok(at)
+    strip = json.loads(chart_json(at)[0])["data"]
+    nope = next(trace for trace in strip if trace["name"].startswith("nope"))
+    assert values(nope["x"]).tolist() == [3, 7]  # its full-attention layers run no RoPE

@@ -212,7 +212,7 @@ STRINGS = {
     "mod.reach_full": {"en": "reaches the whole context", "zh": "可及整个上下文"},
     "mod.reach_sliding": {"en": "sliding window {span}", "zh": "滑动窗口 {span}"},
     "mod.reach_chunked": {"en": "chunk {span}", "zh": "分块 {span}"},
-    "mod.reach_sinks": {"en": " + attention sinks", "zh": " + 注意力汇（sink）"},
+    "mod.reach_sinks": {"en": " + attention sinks", "zh": " + 注意力汇"},
     "mod.critical_still": {  # proportional RoPE: theta^(-2i/d) over the whole head, the pairs past the rotated ones at 0
         "en": ("{still} of the d dimensions do not turn at all: proportional RoPE gives the last {still_pairs} of "
                "its {pairs} pairs frequency 0."),
