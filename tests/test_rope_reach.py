@@ -74,6 +74,8 @@ def test_a_window_caps_the_critical_dimension():
     reach = layer_reach(load("gemma-3-12b-it.json"))[0]
     assert critical_dimension(256, 10_000, reach.limit(131_072)) == 142
     assert critical_dimension(256, 10_000, 131_072) == 256  # what the whole context would wrongly give
+    gemma4 = layer_reach(load("gemma-4-e2b.v5.json"))[0]  # E2B's sliding layers: a 512-token window
+    assert (gemma4.kind, gemma4.span) == (SLIDING, 512) and critical_dimension(256, 10_000, 512) == 124
 
 
 def test_max_position_embeddings_is_not_called_a_trained_length():
