@@ -23,8 +23,10 @@ def all_nope(model: dict) -> None:
 
 def layers_tab(model: dict, labels: dict, colors: dict) -> None:
     """The layer strip, and Llama 4's NoPE temperature."""
+    reach = [t(f"mod.reach_{kind}", span=human_number(span or 0)) + (t("mod.reach_sinks") if sinks else "")
+             for kind, span, sinks in model["reach"]]
     plot(figs.layer_strip, model["layers"], labels, colors, title=t("mod.strip_title", layers=len(model["layers"])),
-         x_title=t("mod.strip_x"), key="mod_strip")
+         x_title=t("mod.strip_x"), reach=reach, key="mod_strip")
     if not model["rope_settings"]:  # nope_text speaks of the RoPE layers under a NoPE one
         all_nope(model)
     if model["temperature"]:
@@ -64,6 +66,22 @@ def mrope_tab(model: dict) -> None:
     st.markdown(t("mod.mrope_text"))
 
 
+def vision_tab() -> None:
+    """2-D (axial) RoPE of vision encoders over a patch grid, beside the text model's M-RoPE bands."""
+    layout = st.selectbox(t("mod.vision_layout"), view.VISION_LAYOUTS, key="mod_vlayout", bind=BIND,
+                          format_func=lambda code: t(f"mod.vision_{code}"))
+    grid = st.select_slider(t("mod.vision_grid"), view.VISION_GRIDS, value=16, key="mod_vgrid", bind=BIND)
+    left, right = st.columns(2)
+    row = left.slider(t("mod.vision_row"), 0, view.VISION_GRIDS[-1] - 1, 4, key="mod_vrow", bind=BIND)
+    col = right.slider(t("mod.vision_col"), 0, view.VISION_GRIDS[-1] - 1, 4, key="mod_vcol", bind=BIND)
+    out = view.vision(layout, grid, row, col)
+    plot(figs.patch_similarity_map, out["similarity"], out["row"], out["col"],
+         title=t("mod.vision_title", row=out["row"], col=out["col"], grid=grid), x_title=t("mod.vision_x"),
+         y_title=t("mod.vision_y"), patch_name=t("mod.vision_patch"), key="mod_vision")
+    st.markdown(t("mod.vision_text", head_dim=out["head_dim"], theta=human_number(out["theta"]),
+                  quarter=out["head_dim"] // 4))
+
+
 @st.fragment
 def scan_section(rope_settings: list, colors: dict, dim: int, theory: dict, theta: float, train: int) -> None:
     """The scan-length slider reruns this fragment only: the wavelengths with L marked, and the base bound.
@@ -98,7 +116,9 @@ def scan_section(rope_settings: list, colors: dict, dim: int, theory: dict, thet
 
 def theory_tab(model: dict, rope_settings: list, colors: dict) -> None:
     """The theory that sizes theta: critical dimension, base bound, Position Interpolation's bounds."""
-    first, train = rope_settings[0], model["train_length"]
+    first, context = rope_settings[0], model["train_length"]
+    reach = first["reach"]  # these layers' window or chunk: they never meet a longer offset
+    train = min(reach.span, context) if reach else context
     dim = first["exponent_dim"]  # the d of theta^(-2i/d): rotary dims (partial), the whole head (proportional)
     turning = first["rotary_dim"]  # < dim for proportional RoPE, whose other pairs have frequency 0
     theory = view.theory(dim, first["theta"], train, turning)
@@ -107,7 +127,11 @@ def theory_tab(model: dict, rope_settings: list, colors: dict) -> None:
         st.caption(t("mod.theory_setting", n=model["distinct_ropes"], name=first["name"],
                      theta=human_number(first["theta"])))
     critical = "mod.critical" if theory["critical"] < turning else "mod.critical_all"  # every turning pair turns
-    text = t(critical, head_dim=dim, theta=human_number(first["theta"]), train=human_number(train),
+    if reach:
+        critical, length = critical + "_reach", t(f"mod.len_{reach.kind}", n=human_number(train))
+    else:
+        length = t(f"mod.len_{model['context']}", n=human_number(train))
+    text = t(critical, head_dim=dim, theta=human_number(first["theta"]), train=human_number(train), length=length,
              critical=theory["critical"], rest=turning - theory["critical"], turning=turning)
     still = t("mod.critical_still", still=dim - turning, still_pairs=theory["still_pairs"], pairs=dim // 2)
     st.markdown(f"{text} {still}" if theory["still_pairs"] else text)
@@ -161,12 +185,13 @@ sections = {
     "decay": lambda: decay_tab(rope_settings, colors),
     "head": lambda: head_tab(model, rope_settings, colors),
     "mrope": lambda: mrope_tab(model),
+    "vision": vision_tab,
     "theory": lambda: theory_tab(model, rope_settings, colors),
 }
 for tab, code in zip(tabs, view.TAB_CODES):
     if tab.open:
         with tab:
-            if code != "layers" and not rope_settings:  # every layer NoPE: no pair turns, nothing to draw here
+            if code not in ("layers", "vision") and not rope_settings:  # every layer NoPE: no pair turns, nothing to draw here
                 all_nope(model)
             else:
                 sections[code]()

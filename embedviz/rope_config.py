@@ -21,6 +21,8 @@ MAX_CONFIG_CHARS = 1_000_000  # a config.json is a few KB (Phi-3's with its fact
 # comes near 2^32 tokens. (The page's own, narrower ranges are checked after reading.)
 MAX_HEAD_DIM = 8_192
 MAX_POSITIONS = 1 << 32
+# model types whose rotary module reads a "dynamic" rope_scaling with "alpha" as a fixed NTK-alpha base
+NTK_ALPHA_MODELS = frozenset({"hunyuan_v1_dense", "hunyuan_v1_moe", "hunyuan_vl", "hunyuan_vl_text"})
 _JSON_TYPES = {dict: "object", list: "array", str: "string", int: "number", float: "number", bool: "boolean",
                type(None): "null"}
 # keys of a RoPE dict that hold one value, never a dict: a dict under one of them is a mistake, not a layer type
@@ -161,6 +163,14 @@ def from_config(config: Mapping[str, Any], *, layer_type: str | None = None) -> 
     rope_type = resolve_rope_type(rope_parameters)
     rope_parameters.pop("type", None)
     rope_parameters["rope_type"] = rope_type
+    if rope_type == "dynamic" and rope_parameters.get("alpha") and config.get("model_type") in NTK_ALPHA_MODELS:
+        # HunYuan's rotary module runs "dynamic" with an alpha as a fixed NTK base, theta x alpha^(d/(d-2)),
+        # over the whole head; it never recomputes it with the input's length
+        alpha = finite_float("alpha", rope_parameters.pop("alpha"), greater_than=0.0)
+        dim = _head_dim(config, layer_type)
+        theta = finite_float("rope_theta", theta * alpha ** (dim / (dim - 2)))
+        rope_type = rope_parameters["rope_type"] = "default"
+        rope_parameters.pop("factor", None)
     if rope_type == "dynamic":
         original = max_position_embeddings  # what transformers' _compute_dynamic_ntk_parameters divides by
         rope_parameters["original_max_position_embeddings"] = original

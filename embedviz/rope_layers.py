@@ -35,6 +35,15 @@ NOPE = "nope"  # the layer-type name this module gives Llama 4's layers without 
 # linear attention ("mamba" is its old name), Nemotron-H's MoE layers
 NO_ATTENTION = frozenset({"conv", "linear_attention", "mamba", "moe"})
 MROPE_AXES = ("time", "height", "width")
+# families whose modeling code turns q and k in a way layer_plan does not model (found by
+# tests/test_rope_families.py against each family's rotary module): refused by name rather than drawn wrong
+UNREAD_FAMILIES = {
+    "dots3_note": "its own frequency layout", "dots3_note_text": "its own frequency layout",
+    "ernie4_5_vl_moe": "its own 3-D frequency layout", "ernie4_5_vl_moe_text": "its own 3-D frequency layout",
+    "jetmoe": "a rotary size set by kv_channels", "mistral4": "an MLA rope head of its own",
+    "zamba2": "a rotary size set by attention_head_dim",
+}
+SLIDING_ONLY_ROPE = frozenset({"cohere2", "cohere2_moe"})  # model types whose full-attention layers are NoPE
 
 
 @dataclass(frozen=True)
@@ -129,6 +138,13 @@ def rope_layer_flags(config: Mapping[str, Any]) -> list[bool] | None:
     if flags is None and config.get("no_rope_layer_interval") is not None:
         interval = positive_int("no_rope_layer_interval", config["no_rope_layer_interval"])
         flags = [(i + 1) % interval != 0 for i in range(num_layers)]
+    if flags is None and config.get("model_type") in SLIDING_ONLY_ROPE:
+        # Cohere2's attention turns q and k only on its sliding-window layers (`if self.sliding_window is not
+        # None`); Cohere2-MoE also on its dense prefix layers when prefix_dense_sliding_window_pattern is 1
+        types = layer_types_of(config) or ["full_attention"] * num_layers
+        dense = config.get("mlp_layer_types") if config.get("prefix_dense_sliding_window_pattern") == 1 else None
+        flags = [t == "sliding_attention" or (isinstance(dense, list) and i < len(dense) and dense[i] == "dense")
+                 for i, t in enumerate(types)]
     return flags
 
 
@@ -183,6 +199,8 @@ def layer_plan(config: Mapping[str, Any]) -> LayerPlan:
     - otherwise one setting for every layer (named after the layer types when the config lists them).
     """
     config = config_text_part(config)
+    if config.get("model_type") in UNREAD_FAMILIES:
+        raise ValueError(f"model_type ({config['model_type']}) is a family whose RoPE this page cannot read yet")
     num_layers = num_layers_of(config)
     types = layer_types_of(config)
     nested = scaling_of(config)  # as transformers reads it: rope_scaling (an old key) wins over rope_parameters

@@ -37,6 +37,7 @@ PATTERNS: tuple[tuple[re.Pattern, str], ...] = tuple(
         (_NV + r"must be even for (?P<what>.+)$", "err.even"),
         (_NV + r"must be one of (?P<allowed>.+)$", "err.one_of"),
         (_NV + r"is unknown; known rope types: (?P<known>.+)$", "err.rope_type_unknown"),
+        (_NV + r"is a family whose RoPE this page cannot read yet$", "err.family_unread"),
         (_NV + r"must be a whole number$", "err.whole_number"),
         (_NV + r"is outside what this page can show \((?P<low>\S+) to (?P<high>\S+)\)$", "err.page_range"),
         (r"^(?P<name>\S+) contains non-finite values \(NaN or inf\)$", "err.non_finite"),

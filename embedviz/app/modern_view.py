@@ -9,7 +9,7 @@ from typing import Any
 
 import streamlit as st
 
-from embedviz import context_extension, rope_config, rope_layers, rope_theory
+from embedviz import context_extension, rope_config, rope_layers, rope_reach, rope_theory, rope_vision
 from embedviz.app.i18n import t
 
 CONFIG = "config.json"
@@ -31,7 +31,9 @@ def source_label(source: str) -> str:
 SCAN_CPU_BUDGET_S = 3.0
 SCAN_LENGTHS = (1_024, 2_048, 4_096)  # a live scan (0.1% steps) takes seconds here; longer lengths take minutes
 TAB_KEY = "mod_tab"  # the page's sections, one tab each (labels: mod.tab_<code>)
-TAB_CODES = ("layers", "decay", "head", "mrope", "theory")
+TAB_CODES = ("layers", "decay", "head", "mrope", "vision", "theory")
+VISION_LAYOUTS = rope_vision.LAYOUTS  # labels: mod.vision_<layout>
+VISION_GRIDS = (8, 16, 24, 32, 48, 64)  # patches per side (a 448-pixel image in 14-pixel patches is 32)
 SCAN_STEP = 0.001  # coarser steps skip the narrow ranges of good bases (1% finds 2.87e4 for 4K, not 2.7e4)
 DISTANCES = rope_layers.DECAY_DISTANCES
 # the published model whose pairs follow time, height and width (the M-RoPE tab points to it for the others)
@@ -63,6 +65,11 @@ def model(source: str, config_text: str = "") -> dict[str, Any]:
         settings.append({"name": s.name, "nope": False, "head_dim": s.head_dim, "rotary_dim": s.rotary_dim,
                          "theta": s.theta, "rope_type": s.rope_type, "attention_factor": s.attention_factor,
                          **rope_layers.setting_curves(s)})
+    reach = rope_reach.layer_reach(config)
+    for s in settings:  # a setting's reach: the shortest span of its layers (None: the whole context)
+        spans = [r for r, i in zip(reach, plan.layers) if plan.settings[i].name == s["name"]]
+        bounded = [r for r in spans if r.span is not None]
+        s["reach"] = min(bounded, key=lambda r: r.span) if bounded and len(bounded) == len(spans) else None
     axes, rope = rope_layers.mrope_of(config), [s for s in settings if not s["nope"]]
     return {"layers": [plan.settings[i].name for i in plan.layers], "settings": settings,
             "rope_settings": rope,  # the settings that turn pairs; empty when every layer is NoPE
@@ -71,7 +78,9 @@ def model(source: str, config_text: str = "") -> dict[str, Any]:
             # None when every layer is NoPE (no_rope_layers all 0): nothing turns, the page says so
             "train_length": next((s.train_length for s in plan.settings if s.train_length), None),
             "mrope": None if axes is None or not rope else {"axes": axes, "wavelengths": rope[0]["wavelengths"]},
-            "mla": rope_layers.mla_softmax_scale(config)}
+            "mla": rope_layers.mla_softmax_scale(config),
+            "reach": [(r.kind, r.span, r.sinks) for r in reach],  # per layer: window / chunk / whole context
+            "context": rope_reach.context_of(config)}  # "trained", or "max": max_position_embeddings, a limit
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -91,3 +100,12 @@ def base_bound(head_dim: int, scan_length: int) -> dict[str, Any]:
     """The base bound for ``scan_length`` (depends on head_dim and length only) beside the one-turn rule."""
     out = rope_theory.base_bound_summary(head_dim, scan_length, rel_step=SCAN_STEP, cpu_budget_s=SCAN_CPU_BUDGET_S)
     return {**out, "one_turn": context_extension.theta_for_context(head_dim, scan_length)}
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def vision(layout: str, grid: int, row: int, col: int) -> dict[str, Any]:
+    """2-D RoPE's similarity map for one patch on a grid x grid image, at the layout's published head and theta."""
+    head_dim, theta = rope_vision.DEFAULTS[layout]
+    row, col = min(row, grid - 1), min(col, grid - 1)  # a smaller grid keeps the patch inside it
+    return {"similarity": rope_vision.patch_similarity(grid, row, col, head_dim=head_dim, theta=theta, layout=layout),
+            "row": row, "col": col, "head_dim": head_dim, "theta": theta}

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from embedviz.figures import COLORWAY, f32, new_figure, reference_lines
+from embedviz.figures import COLORWAY, f32, heatmap, new_figure, reference_lines
 
 NOPE_COLOR = "#9e9e9e"
 UNROTATED_COLOR = "#d9d9d9"
@@ -29,20 +29,35 @@ def setting_colors(names: Sequence[str], nope_name: str) -> dict[str, str]:
     return colors
 
 
+REACH_SHADES = ("#d9d9d9", "#969696", "#525252", "#bdbdbd", "#737373")  # greys: the reach row is not a RoPE
+
+
 def layer_strip(layer_names: Sequence[str], labels: Mapping[str, str], colors: Mapping[str, str], *, title: str,
-                x_title: str, note: str | None = None) -> go.Figure:
+                x_title: str, note: str | None = None, reach: Sequence[str] | None = None) -> go.Figure:
     """One cell per layer, coloured by the RoPE setting it uses; ``labels`` name each setting in the legend and the
-    hover names the layer by ``x_title`` (both translated)."""
-    fig = new_figure(title, note=note, x_title=x_title, height=230)
+    hover names the layer by ``x_title`` (both translated). ``reach`` (one translated label per layer: "window
+    1,024", "chunk 8,192", "whole context", with sinks) adds a grey row above: what each layer can attend to."""
+    fig = new_figure(title, note=note, x_title=x_title, height=230 if reach is None else 340)
     layers = np.arange(len(layer_names))
-    names = np.asarray(layer_names)
-    for name in dict.fromkeys(layer_names):
-        mask = names == name
-        fig.add_trace(go.Bar(x=layers[mask], y=np.ones(int(mask.sum()), dtype=np.float32), name=labels[name],
-                             marker=dict(color=colors[name], line=dict(width=0.5, color="white")), width=1.0,
-                             hovertemplate=f"{labels[name]}<br>{x_title} %{{x}}<extra></extra>"))
-    fig.update_yaxes(visible=False, range=[0, 1])
-    fig.update_layout(barmode="overlay", bargap=0, legend=LEGEND_BELOW, margin=dict(l=20, r=20, t=70, b=90))
+    rows = [(layer_names, labels, colors, 0.0)]
+    if reach is not None:
+        kinds = list(dict.fromkeys(reach))
+        rows.append((reach, {k: k for k in kinds},
+                     {k: REACH_SHADES[i % len(REACH_SHADES)] for i, k in enumerate(kinds)}, 1.1))
+    for row_names, row_labels, row_colors, base in rows:
+        names = np.asarray(row_names)
+        for name in dict.fromkeys(row_names):
+            mask = names == name
+            fig.add_trace(go.Bar(x=layers[mask], y=np.ones(int(mask.sum()), dtype=np.float32),
+                                 base=np.full(int(mask.sum()), base, dtype=np.float32), name=row_labels[name],
+                                 marker=dict(color=row_colors[name], line=dict(width=0.5, color="white")),
+                                 width=1.0, hovertemplate=f"{row_labels[name]}<br>{x_title} %{{x}}<extra></extra>"))
+    fig.update_yaxes(visible=False, range=[0, 1 if reach is None else 2.1])
+    # with the reach row the legend has twice the entries: anchored to the figure's bottom, clear of the axis title
+    legend = LEGEND_BELOW if reach is None else dict(orientation="h", x=0.0, xanchor="left", y=0.0,
+                                                      yanchor="bottom", yref="container")
+    fig.update_layout(barmode="overlay", bargap=0, legend=legend,
+                      margin=dict(l=20, r=20, t=70, b=90 if reach is None else 170))
     return fig
 
 
@@ -127,4 +142,17 @@ def two_curves(x, first: tuple[str, np.ndarray], second: tuple[str, np.ndarray],
     if log_y:
         fig.update_yaxes(type="log")
     fig.update_layout(legend=LEGEND_BELOW, margin=dict(l=60, r=20, t=80, b=110))
+    return fig
+
+
+def patch_similarity_map(similarity, row: int, col: int, *, title: str, x_title: str, y_title: str,
+                         patch_name: str) -> go.Figure:
+    """2-D RoPE over an image's patch grid: cos similarity of patch (row, col)'s rotation to every patch's,
+    rows down, columns across; the chosen patch is marked."""
+    similarity = np.asarray(similarity)
+    fig = heatmap(similarity, title=title, x=np.arange(similarity.shape[1]), y=np.arange(similarity.shape[0]),
+                  x_title=x_title, y_title=y_title, zmin=-1.0, zmax=1.0, colorbar_title="cos", height=520)
+    fig.add_trace(go.Scatter(x=[col], y=[row], mode="markers", name=patch_name, showlegend=False,
+                             marker=dict(symbol="x", size=12, color="black"),
+                             hovertemplate=f"{patch_name}<extra></extra>"))
     return fig

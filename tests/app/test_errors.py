@@ -176,6 +176,7 @@ CALLS = {
     "err.not_utf8": lambda: _upload(b'{"a": "\xff"}'),
     "err.link_damaged": lambda: context_view.decode_config("!!!!"),
     "err.one_of": lambda: tours.step("nope", 1),
+    "err.family_unread": lambda: rope_layers.layer_plan({**_BASE, "model_type": "jetmoe"}),
     "err.rope_type_unknown": lambda: rope_config.from_config({**_BASE, "rope_scaling": {"rope_type": 0}}),
     "err.tour_step": lambda: tours.step("000", 99),
     "err.whole_number": lambda: _tour_panel("two"),

@@ -30,7 +30,7 @@ PAGE_NAMES = [file.removeprefix("app_pages/").removesuffix(".py") for _, entries
 
 ALLOWED = frozenset({
     # names of things (architectures, models, libraries, people and places cited), spelled as they are
-    "transformer", "transformers", "llama", "qwen", "gemma", "mistral", "phi", "bert", "scout", "maverick",
+    "transformer", "transformers", "llama", "qwen", "gemma", "mistral", "phi", "bert", "scout", "maverick", "pixtral",
     "python", "numpy", "pytorch", "torch", "pickle", "safetensors", "npy", "hugging", "face", "reddit", "meta",
     "andrea", "adam", "roformer", "bloom", "glm", "embedviz", "mpt", "emozilla", "kaiokendev", "gpt-oss", "minilm", "ctrl", "enter",
     # formula functions and operators, and units

@@ -15,6 +15,7 @@ from embedviz.app.i18n import catalog
 from embedviz.app.modern_view import SCAN_LENGTHS, TAB_CODES
 from embedviz.rope_layers import PUBLISHED, published_config
 from tests.app.pagetest import chart_json, english_only, is_chinese, ok, page, values
+from tests.conftest import require_oracle
 
 NAMES = list(PUBLISHED)
 
@@ -105,7 +106,7 @@ def test_chinese():
 def test_one_section_per_tab():
     charts = {code: len(run(code, mod_src=NAMES[2]).get("plotly_chart")) for code in TAB_CODES}
     # Llama 4: strip + NoPE temperature; decay; head layout; no M-RoPE (a pointer instead); wavelengths + PI bounds
-    assert charts == {"layers": 2, "decay": 1, "head": 1, "mrope": 0, "theory": 2}
+    assert charts == {"layers": 2, "decay": 1, "head": 1, "mrope": 0, "vision": 1, "theory": 2}
     at = run("mrope", mod_src=NAMES[2])
     assert at.info and "Qwen2.5-VL" in at.info[0].value
 
@@ -186,6 +187,9 @@ def test_a_model_whose_every_layer_is_nope_is_drawn_and_said_in_each_tab(nope):
     for code in TAB_CODES:
         at = run(code, session={"mod_config": json.dumps(config)}, mod_src="config.json")
         ok(at)
+        if code == "vision":  # the vision encoders' 2-D RoPE does not depend on the text model chosen
+            assert len(at.get("plotly_chart")) == 1 and not at.info
+            continue
         if code == "layers":
             assert len(at.get("plotly_chart")) == 2 and "4 layers" in titles(at)[0]  # strip + NoPE temperature
             text = " ".join(m.value for m in at.markdown)
@@ -384,3 +388,76 @@ def test_a_model_with_no_rope_layer_but_conv_layers_is_not_called_all_nope():
     at = run("layers", session={"mod_config": json.dumps(config)}, mod_src="config.json")
     ok(at)
     assert [i.value for i in at.info] == [catalog()["mod.no_rope"]["en"]]
+
+
+def _fill(key: str, lang: str = "en", **values) -> str:
+    return catalog()[key][lang].format(**values)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_gemma3_theory_uses_the_sliding_window_not_max_position_embeddings(lang):
+    """Gemma 3's sliding layers attend within 1,024 tokens: only 142 of 256 dims turn there (the core's
+    critical dimension at that length), and 131,072 is never called a trained length."""
+    at = run("theory", mod_src=NAMES[0], lang=lang)
+    ok(at)
+    text = " ".join(m.value for m in at.markdown)
+    critical = rope_theory.critical_dimension(256, 10_000, 1_024)
+    assert critical == 142
+    window = _fill("mod.len_sliding", lang, n="1,024")
+    assert window in text and f"{critical}" in text
+    assert _fill("mod.critical_reach", lang, head_dim=256, theta="10,000", length=window, critical=142,
+                 turning=256, rest=114, train="1,024") in text
+    assert _fill("mod.len_trained", lang, n="131,072") not in text
+
+
+def test_llama4_scout_theory_uses_its_chunks():
+    at = run("theory", mod_src=NAMES[2])
+    ok(at)
+    text = " ".join(m.value for m in at.markdown)
+    assert _fill("mod.len_chunked", n="8,192") in text
+    assert "meet new angles beyond" not in text  # a chunked layer never meets an offset past its chunk
+
+
+def test_the_strip_shows_each_layers_reach():
+    at = run(mod_src=NAMES[0])  # Gemma 3: 40 sliding 1,024 layers and 8 whole-context ones
+    ok(at)
+    strip = json.loads(chart_json(at)[0])
+    names = [trace["name"] for trace in strip["data"]]
+    assert _fill("mod.reach_sliding", span="1,024") in names and _fill("mod.reach_full") in names
+    at = run(mod_src=NAMES[2])  # Llama 4 Scout: its RoPE layers are chunked
+    strip = json.loads(chart_json(at)[0])
+    assert _fill("mod.reach_chunked", span="8,192") in [trace["name"] for trace in strip["data"]]
+
+
+def test_an_unreadable_family_gets_a_translated_message():
+    config = {**published_config(NAMES[7]), "model_type": "jetmoe"}
+    at = run(mod_src="config.json", session={"mod_config": json.dumps(config)}, lang="zh")
+    ok(at, errors_allowed=True)
+    assert at.error and "jetmoe" in at.error[0].value and is_chinese(at.error[0].value)
+
+
+def test_vision_tab_draws_the_cores_patch_similarity_from_the_url():
+    from embedviz.rope_vision import DEFAULTS, patch_similarity
+    at = run("vision", mod_vlayout=catalog()["mod.vision_pixtral"]["en"], mod_vgrid="8", mod_vrow="2", mod_vcol="7")
+    ok(at)
+    spec = next(json.loads(s) for s in chart_json(at) if json.loads(s)["data"][0]["type"] == "heatmap")
+    head_dim, theta = DEFAULTS["pixtral"]
+    expected = patch_similarity(8, 2, 7, head_dim=head_dim, theta=theta, layout="pixtral")
+    np.testing.assert_allclose(np.array(values(spec["data"][0]["z"]), dtype=float).reshape(8, 8), expected, atol=1e-6)
+    assert catalog()["mod.vision_title"]["en"].format(row=2, col=7, grid=8) == spec["layout"]["title"]["text"]
+
+
+def test_gpt_oss_sinks_and_cohere2_nope_layers_show_in_the_strip():
+    transformers = require_oracle("transformers")  # the configs as transformers 5.24 writes them
+    gpt_oss = transformers.GptOssConfig(num_hidden_layers=4).to_dict()
+    at = run(mod_src="config.json", session={"mod_config": json.dumps(gpt_oss)})
+    ok(at)
+    names = [trace["name"] for trace in json.loads(chart_json(at)[0])["data"]]
+    assert _fill("mod.reach_sliding", span="128") + _fill("mod.reach_sinks") in names
+    assert _fill("mod.reach_full") + _fill("mod.reach_sinks") in names
+    cohere2 = transformers.Cohere2Config(num_hidden_layers=8).to_dict()
+    at = run(mod_src="config.json", session={"mod_config": json.dumps(cohere2)})
+    ok(at)
+    strip = json.loads(chart_json(at)[0])["data"]
+    nope = next(trace for trace in strip if trace["name"].startswith("nope"))
+    assert values(nope["x"]).tolist() == [3, 7]  # its full-attention layers run no RoPE

@@ -17,6 +17,8 @@ STRINGS = {
     "err.huge_finite": {"en": "{name} (an integer of about {digits} digits) must be a finite number",
                         "zh": "{name}（约 {digits} 位的整数）太大，必须是有限的数"},
     "err.one_of": {"en": "{name} ({value}) must be one of {allowed}", "zh": "{name}（{value}）必须是以下之一：{allowed}"},
+    "err.family_unread": {"en": "{name} ({value}) is a family whose RoPE this page cannot read yet",
+                          "zh": "{name}（{value}）这一模型族的 RoPE 由其建模代码另行计算，本页暂时无法读取"},
     "err.rope_type_unknown": {"en": "{name} ({value}) is unknown; known rope types: {known}",
                               "zh": "{name}（{value}）未知；已知的 rope_type 有：{known}"},
     "err.whole_number": {"en": "{name} ({value}) must be a whole number", "zh": "{name}（{value}）必须是整数"},

@@ -33,6 +33,29 @@ STRINGS = {
     "mod.tab_decay": {"en": "Long-range decay", "zh": "远程衰减"},
     "mod.tab_head": {"en": "Rotated dimensions", "zh": "旋转的维度"},
     "mod.tab_mrope": {"en": "M-RoPE (images, video)", "zh": "M-RoPE（图像、视频）"},
+    "mod.tab_vision": {"en": "2-D RoPE (image patches)", "zh": "二维 RoPE（图像块）"},
+    "mod.vision_layout": {"en": "vision encoder", "zh": "视觉编码器"},
+    "mod.vision_qwen2_vl": {"en": "Qwen2-VL / Qwen2.5-VL (one ladder for rows and columns)",
+                            "zh": "Qwen2-VL / Qwen2.5-VL（行与列用同一组频率）"},
+    "mod.vision_pixtral": {"en": "Pixtral / Mistral 3 (even steps rows, odd steps columns)",
+                           "zh": "Pixtral / Mistral 3（偶数级给行，奇数级给列）"},
+    "mod.vision_grid": {"en": "patches per side", "zh": "每边的图块数"},
+    "mod.vision_row": {"en": "patch row", "zh": "图块所在行"},
+    "mod.vision_col": {"en": "patch column", "zh": "图块所在列"},
+    "mod.vision_title": {"en": "How alike patch ({row}, {col})'s rotation is to every patch's ({grid} × {grid})",
+                         "zh": "图块（{row}, {col}）的旋转与每个图块的相似度（{grid} × {grid}）"},
+    "mod.vision_x": {"en": "column", "zh": "列"},
+    "mod.vision_y": {"en": "row", "zh": "行"},
+    "mod.vision_patch": {"en": "the chosen patch", "zh": "所选图块"},
+    "mod.vision_text": {
+        "en": ("Each cell is the mean over pairs of cos(angle difference): q·k for one vector placed at both "
+               "patches. Of the head's {head_dim} dims (theta {theta}), {quarter} pairs turn with the row and "
+               "{quarter} with the column, so the map depends on the offset only: a cross of high values along the "
+               "patch's row and column. The M-RoPE tab shows the same split in a text model, with a time band too."),
+        "zh": ("每格是各维度对 cos(角度差) 的平均：同一个向量放在两个图块上时的 q·k。头的 {head_dim} 维（theta "
+               "{theta}）中，{quarter} 对随行旋转，{quarter} 对随列旋转，所以图只取决于偏移：沿所选图块的行和列"
+               "出现一个高值的十字。M-RoPE 标签页展示文本模型中同样的划分，另加时间带。"),
+    },
     "mod.tab_theory": {"en": "Wavelengths and the theory of theta", "zh": "波长与 theta 的理论"},
     "mod.no_mrope": {
         "en": ("This model gives every pair the same position id, as text does. {name} splits its pairs between time, "
@@ -96,7 +119,7 @@ STRINGS = {
     "mod.wave_x": {"en": "pair i", "zh": "维度对 i"},
     "mod.wave_y": {"en": "positions per full turn", "zh": "转一整圈所需的位置数"},
     "mod.scan_line": {"en": "L = {length} (the base bound below)", "zh": "L = {length}（下方底数下界所用）"},
-    "mod.train_line": {"en": "trained length {length}", "zh": "训练长度 {length}"},
+    "mod.train_line": {"en": "length {length} (the critical dimension's)", "zh": "长度 {length}（临界维度所用）"},
     "mod.critical_note": {"en": "critical dimension {critical} of {head_dim} before any scaling (Liu et al. 2023)",
                           "zh": "缩放之前的临界维度 {critical} / {head_dim}（Liu 等，2023）"},
     "mod.decay_title": {"en": "Long-range decay of each setting", "zh": "每种设置的远程衰减"},
@@ -146,22 +169,50 @@ STRINGS = {
     "mod.scan_length": {"en": "context length for the base bound", "zh": "计算底数下界的上下文长度"},
     "mod.critical": {
         "en": ("**Critical dimension** (Liu et al. 2023, *Scaling Laws of RoPE-based Extrapolation*): with d = "
-               "{head_dim} in θ^(−2i/d), theta {theta} and trained length {train}, the first {critical} dimensions "
-               "turn at least once in training; the other {rest} never finish a turn and meet new angles beyond "
-               "{train}."),
+               "{head_dim} in θ^(−2i/d), theta {theta} and {length}, the first {critical} dimensions turn at least "
+               "once within it; the other {rest} never finish a turn and meet new angles beyond {train}."),
         "zh": ("**临界维度**（Liu 等 2023，*Scaling Laws of RoPE-based Extr"
                "apolation*）：θ^(−2i/d) 中 d = {head_dim}、theta {theta}"
-               "、训练长度 {train} 时，前 {critical} 维在训练中至少转满一圈；其余 {rest} 维"
+               "、{length} 时，前 {critical} 维在此长度内至少转满一圈；其余 {rest} 维"
                "一圈都没转完，超过 {train} 就会遇到新角度。"),
     },
-    "mod.critical_all": {  # every turning pair turns within the trained length (a small theta or a long training)
+    "mod.critical_all": {  # every turning pair turns within the length (a small theta or a long context)
         "en": ("**Critical dimension** (Liu et al. 2023, *Scaling Laws of RoPE-based Extrapolation*): with d = "
-               "{head_dim} in θ^(−2i/d), theta {theta} and trained length {train}, all {turning} rotated dimensions "
-               "turn at least once in training, so beyond {train} no pair meets an angle it has not seen."),
+               "{head_dim} in θ^(−2i/d), theta {theta} and {length}, all {turning} rotated dimensions turn at least "
+               "once within it, so beyond {train} no pair meets an angle it has not seen."),
         "zh": ("**临界维度**（Liu 等 2023，*Scaling Laws of RoPE-based Extr"
                "apolation*）：θ^(−2i/d) 中 d = {head_dim}、theta {theta}"
-               "、训练长度 {train} 时，全部 {turning} 个旋转维度在训练中都至少转满一圈，所以超过 {train} 后没有哪一对会遇到没见过的角度。"),
+               "、{length} 时，全部 {turning} 个旋转维度在此长度内都至少转满一圈，所以超过 {train} 后没有哪一对会遇到没见过的角度。"),
     },
+    "mod.critical_reach": {  # a sliding / chunked layer: its window bounds every offset it meets
+        "en": ("**Critical dimension** (Liu et al. 2023, *Scaling Laws of RoPE-based Extrapolation*): with d = "
+               "{head_dim} in θ^(−2i/d), theta {theta} and {length}, only {critical} of {turning} rotated dimensions "
+               "turn once within it; the other {rest} never finish a turn. These layers never meet an offset of "
+               "{train} or more, at any context length."),
+        "zh": ("**临界维度**（Liu 等 2023，*Scaling Laws of RoPE-based Extr"
+               "apolation*）：θ^(−2i/d) 中 d = {head_dim}、theta {theta}、{length} 时，"
+               "{turning} 个旋转维度中只有 {critical} 个在其内转满一圈；其余 {rest} 个一圈都转不完。"
+               "无论上下文多长，这些层都不会遇到 {train} 或更大的距离。"),
+    },
+    "mod.critical_all_reach": {
+        "en": ("**Critical dimension** (Liu et al. 2023, *Scaling Laws of RoPE-based Extrapolation*): with d = "
+               "{head_dim} in θ^(−2i/d), theta {theta} and {length}, all {turning} rotated dimensions turn at least "
+               "once within it. These layers never meet an offset of {train} or more, at any context length."),
+        "zh": ("**临界维度**（Liu 等 2023，*Scaling Laws of RoPE-based Extr"
+               "apolation*）：θ^(−2i/d) 中 d = {head_dim}、theta {theta}、{length} 时，"
+               "全部 {turning} 个旋转维度都在其内至少转满一圈。无论上下文多长，这些层都不会遇到 {train} 或更大的距离。"),
+    },
+    "mod.len_trained": {"en": "trained length {n}", "zh": "训练长度 {n}"},
+    "mod.len_max": {"en": "max_position_embeddings {n} (a limit the config sets, not a trained length)",
+                    "zh": "max_position_embeddings {n}（配置设定的上限，并非训练长度）"},
+    "mod.len_sliding": {"en": "a sliding window of {n} tokens (the farthest these layers look)",
+                        "zh": "{n} 个 token 的滑动窗口（这些层只关注窗口内）"},
+    "mod.len_chunked": {"en": "chunks of {n} tokens (these layers attend within their chunk only)",
+                        "zh": "{n} 个 token 的分块（这些层只在自己的块内关注）"},
+    "mod.reach_full": {"en": "reaches the whole context", "zh": "可及整个上下文"},
+    "mod.reach_sliding": {"en": "sliding window {span}", "zh": "滑动窗口 {span}"},
+    "mod.reach_chunked": {"en": "chunk {span}", "zh": "分块 {span}"},
+    "mod.reach_sinks": {"en": " + attention sinks", "zh": " + 注意力汇"},
     "mod.critical_still": {  # proportional RoPE: theta^(-2i/d) over the whole head, the pairs past the rotated ones at 0
         "en": ("{still} of the d dimensions do not turn at all: proportional RoPE gives the last {still_pairs} of "
                "its {pairs} pairs frequency 0."),
