@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from embedviz.downsample import CELL_BUDGET, block_mean
 from embedviz.similarity import cosine_similarity, cosine_similarity_matrix, pca_2d
 
 
@@ -145,3 +146,13 @@ def loss_floor(groups: Sequence[str]) -> float:
     of ln n over the groups (ln 10 = 2.30 for text 001's two groups of ten)."""
     sizes = [len(dict.fromkeys(g)) for g in groups]
     return float(np.mean(np.log(sizes)))
+
+
+def class_ordered_similarity(result: TrainingResult, budget: int = CELL_BUDGET) -> tuple[np.ndarray, list[str], int]:
+    """The final (V, V) cosine matrix with a class's tokens side by side (sorted by class, then token), block-averaged
+    to at most ``budget`` x ``budget`` cells as its heatmap draws it: (matrix float32, the shown rows' tokens, the
+    block size). What a run of any vocabulary keeps for the "your own text" heatmap."""
+    vocab, group_of = result.vocab, result.group_of
+    order = sorted(range(len(vocab)), key=lambda i: (group_of[i], vocab[i]))
+    sim, step, _ = block_mean(result.similarity_matrix(after=True)[np.ix_(order, order)], budget, budget)
+    return sim.astype(np.float32), [vocab[i] for i in order][::step], step

@@ -395,3 +395,20 @@ def test_the_cross_group_zero_is_the_first_snapshot_below_zero_after_the_peak(ru
     assert zero is not None and zero < 250 and r.snapshots[-1][0] == 500
     short = train_group_experiment(steps=20)  # still rising: no crossing yet
     assert cross_group_zero(short) is None
+
+
+def test_the_text_tabs_matrix_puts_a_class_side_by_side_and_keeps_every_cosine():
+    from embedviz.training_result import class_ordered_similarity
+
+    result = train_on_text("the cat sat on the mat, THE DOG SAT ON THE LOG; 42 + 7 = 49", steps=20, seed=1)
+    full = result.similarity_matrix(after=True)
+    sim, labels, step = class_ordered_similarity(result)
+    assert step == 1 and len(labels) == len(result.vocab)  # a small vocabulary: nothing is averaged
+    classes = [result.group_of[result.vocab.index(tok)] for tok in labels]
+    assert classes == sorted(classes)  # one class's tokens next to each other
+    for i, a in enumerate(labels):  # each cell is the cosine of the two tokens it names
+        for j, b in enumerate(labels):
+            assert sim[i, j] == pytest.approx(full[result.vocab.index(a), result.vocab.index(b)], abs=1e-6)
+    small, shown, block = class_ordered_similarity(result, budget=4)
+    assert block > 1 and small.shape[0] <= 4 and len(shown) == small.shape[0]
+    assert small[0, 0] == pytest.approx(float(sim[:block, :block].mean()), abs=1e-5)  # block averages

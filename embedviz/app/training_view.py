@@ -9,11 +9,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-import numpy as np
 import streamlit as st
 
 from embedviz import training, training_result
-from embedviz.downsample import CELL_BUDGET, block_mean
 
 # CPU seconds one rerun may spend before training stops and offers a button for the rest: a link or a slider
 # must not cost a classroom server more than that (text 001's default run takes ~0.4 s here). The budget covers
@@ -78,13 +76,11 @@ def _text_summary(result: training.TrainingResult, seconds: float) -> dict:
     """What the "Your own text" tab shows, and no more (a cache entry stays small for any vocabulary): the final
     similarity matrix with its tokens ordered by class, block-averaged to the screen's cells as the heatmap would
     draw it, the final 2-D map and the losses."""
-    vocab, group_of = result.vocab, result.group_of
-    order = sorted(range(len(vocab)), key=lambda i: (group_of[i], vocab[i]))  # a class's tokens side by side
-    sim, step, _ = block_mean(result.similarity_matrix(after=True)[np.ix_(order, order)], CELL_BUDGET, CELL_BUDGET)
+    sim, labels, step = training_result.class_ordered_similarity(result)
     return {
-        "vocab": vocab, "group_of": group_of, "group_names": result.group_names, "losses": result.losses,
-        "sim_after": sim.astype(np.float32), "sim_labels": [vocab[i] for i in order][::step], "sim_step": step,
-        "sim_size": len(vocab), "point": training_result.snapshot_projections(result)[-1], "seconds": seconds,
+        "vocab": result.vocab, "group_of": result.group_of, "group_names": result.group_names,
+        "losses": result.losses, "sim_after": sim, "sim_labels": labels, "sim_step": step,
+        "sim_size": len(result.vocab), "point": training_result.snapshot_projections(result)[-1], "seconds": seconds,
     }
 
 
