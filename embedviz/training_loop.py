@@ -23,15 +23,31 @@ Optimizer = Literal["adam", "sgd"]
 ProgressFn = Callable[[int, int], None]
 
 
+class _EmptyEmbedding(nn.Embedding):
+    """An nn.Embedding whose weight is left as allocated: TinyLM fills it from the run's generator, so the default
+    initialisation would only consume torch's global RNG. (``nn.utils.skip_init`` does the same through the meta
+    device, whose first use imports 2.5-3.7 s of torch machinery: a fresh server's first training call.)"""
+
+    def reset_parameters(self) -> None:
+        pass
+
+
+class _EmptyLinear(nn.Linear):
+    """An nn.Linear left as allocated, for the same reason as ``_EmptyEmbedding``."""
+
+    def reset_parameters(self) -> None:
+        pass
+
+
 class TinyLM(nn.Module):
     """Embedding (num_rows, D) -> mean over the last ``context`` vectors -> untied linear head (D -> num_classes)."""
 
     def __init__(self, num_rows: int, num_classes: int, d_model: int, *, context: int, generator: torch.Generator):
         super().__init__()
         self.context = context
-        # skip_init: build without drawing from torch's global RNG; we initialise from `generator` below
-        self.embedding = nn.utils.skip_init(nn.Embedding, num_rows, d_model)
-        self.head = nn.utils.skip_init(nn.Linear, d_model, num_classes)
+        # built without drawing from torch's global RNG; we initialise from `generator` below
+        self.embedding = _EmptyEmbedding(num_rows, d_model)
+        self.head = _EmptyLinear(d_model, num_classes)
         with torch.no_grad():
             # N(0, 1) rows, as nn.Embedding and the text's torch.randn(vocab_size, d_model)
             self.embedding.weight.normal_(0.0, 1.0, generator=generator)
