@@ -24,6 +24,8 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -119,6 +121,20 @@ def stop_process(proc: subprocess.Popen | None, *, timeout: float = 10.0) -> Non
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait(timeout=timeout)
+
+
+@contextmanager
+def serving(log_path: Path, *, timeout: float = 120.0) -> Iterator[str]:
+    """One app server on a free loopback port, healthy, for the length of a ``with`` block: yields its URL and
+    stops it by pid afterwards (the tests' and benchmarks' single-server harness)."""
+    port = free_port()
+    proc = start_streamlit(port, log_path=log_path)
+    try:
+        url = f"http://{LOOPBACK}:{port}"
+        wait_healthy(f"{url}/_stcore/health", timeout=timeout, proc=proc, log_path=log_path)
+        yield url
+    finally:
+        stop_process(proc)
 
 
 def rss_bytes(pid: int) -> int:

@@ -29,7 +29,7 @@ from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
 from streamlit.proto.Common_pb2 import FileURLsRequest  # noqa: E402
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 
-from deploy.launcher import free_port, start_streamlit, stop_process, wait_healthy  # noqa: E402
+from deploy.launcher import serving  # noqa: E402
 from stclient import StreamlitSession  # noqa: E402
 
 pytestmark = pytest.mark.slow
@@ -38,14 +38,8 @@ XSRF_COOKIE = "_streamlit_xsrf"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    port = free_port()
-    log = tmp_path_factory.mktemp("hostile") / "server.log"
-    proc = start_streamlit(port, log_path=log)
-    try:
-        wait_healthy(f"http://127.0.0.1:{port}/_stcore/health", timeout=120, proc=proc, log_path=log)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        stop_process(proc)
+    with serving(tmp_path_factory.mktemp("hostile") / "server.log") as url:
+        yield url
 
 
 def elements(session: StreamlitSession, page: str) -> list[str]:

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 LOAD = ROOT / "benchmarks" / "load"
 sys.path.insert(0, str(LOAD))
 
-from deploy.launcher import free_port, start_streamlit, stop_process, wait_healthy  # noqa: E402
+from deploy.launcher import serving  # noqa: E402
 from stclient import StepError, StreamlitSession  # noqa: E402
 
 pytestmark = pytest.mark.slow
@@ -30,14 +30,8 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    port = free_port()
-    log = tmp_path_factory.mktemp("load") / "server.log"
-    proc = start_streamlit(port, log_path=log)
-    try:
-        wait_healthy(f"http://127.0.0.1:{port}/_stcore/health", timeout=120, proc=proc, log_path=log)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        stop_process(proc)
+    with serving(tmp_path_factory.mktemp("load") / "server.log") as url:
+        yield url
 
 
 def test_a_slider_move_reruns_the_page_with_the_new_value(server):
