@@ -34,8 +34,10 @@ run: $(STAMP)
 	EMBEDVIZ_WARM=1 $(VENV)/bin/streamlit run app.py --server.headless true --server.address $(HOST) --server.port $(PORT) \
 		--browser.gatherUsageStats false
 
+# Two workers (pytest-xdist), one per core of the CI machine; the browser and server tests share one worker
+# (tests/conftest.py groups them), so they never meet a second browser.
 test: $(STAMP) $(VENV)/.installed-test
-	$(PY) -m pytest
+	$(PY) -m pytest -n 2 --dist loadgroup
 
 $(VENV)/.installed-bench: $(STAMP) requirements-bench.txt
 	$(PY) -m pip install --quiet -r requirements-bench.txt

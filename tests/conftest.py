@@ -39,3 +39,12 @@ def require_oracle(module: str):
             pytest.fail(f"the oracle {module} cannot be imported ({error}); CI / EMBEDVIZ_REQUIRE_ORACLE=1 make "
                         "this a failure, not a skip: install requirements-test.txt", pytrace=False)
         pytest.skip(f"{module} is not installed ({error}); set EMBEDVIZ_REQUIRE_ORACLE=1 to make this a failure")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Under pytest-xdist (`make test` runs two workers), every test that drives a real browser or starts servers runs
+    on the same worker, one after another: one Chromium and one app server at a time, and the timings they assert
+    (a class follows its teacher within 2 s) meet a machine with one worker's load on it, not two browsers'."""
+    for item in items:
+        if item.get_closest_marker("e2e") or "tests/e2e/" in item.nodeid:
+            item.add_marker(pytest.mark.xdist_group("browser"))

@@ -48,6 +48,11 @@ def peak_rss_bytes() -> int:
     return max(proc_status_kb("VmHWM"), proc_status_kb("VmRSS")) * 1024
 
 
+def rss_bytes() -> int:
+    """This process's resident memory now (VmRSS)."""
+    return proc_status_kb("VmRSS") * 1024
+
+
 # widgets
 
 
