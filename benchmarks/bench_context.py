@@ -1,17 +1,15 @@
 """Context extension page: core speed at real and extreme sizes, page reruns at the defaults and every widget's
 extremes, and the largest chart JSON.
 
-Run: .venv/bin/python benchmarks/bench_context.py
+Run: .venv/bin/python -m benchmarks.bench_context
 """
 from __future__ import annotations
 
 import json
 import os
-import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 from benchmarks._apptest import chart_sizes, median_time, print_header, print_row  # noqa: E402
 from embedviz import context_extension, params, rope_config, rope_scaling  # noqa: E402

@@ -1,7 +1,7 @@
 """requirements.lock (written by `make lock`) is the hashed lock of the runtime environment: it must agree with
 every pin of requirements.txt and requirements-extra.txt, and hold a sha256 hash for every package, so that
 `pip install --no-deps --require-hashes -r requirements.lock` installs exactly what the requirements name, and
-nothing but the runtime (tests and benchmarks add their own files). pyproject.toml's metadata reads the same files."""
+nothing but the runtime (tests and benchmarks add their own files)."""
 from __future__ import annotations
 
 import re
@@ -12,7 +12,6 @@ import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import Version
-from setuptools.config.pyprojecttoml import read_configuration
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCK = ROOT / "requirements.lock"
@@ -88,13 +87,3 @@ def test_the_lock_is_the_whole_closure_of_the_runtime():
     assert missing == [], f"needed at run time but not locked: {missing}; run `make lock`"
     assert len(seen) > 20 and no_deps <= set(lock)
 
-
-def test_pyproject_declares_the_requirements_files():
-    """The package metadata (setuptools' own reading of pyproject.toml) carries requirements.txt's pins as its
-    dependencies and the test / bench files as its extras, so `pip install -e .[test]` gives a test environment."""
-    project = read_configuration(ROOT / "pyproject.toml", expand=True)["project"]
-    assert project["dependencies"] == [str(r) for r in pins("requirements.txt")]
-    extras = project["optional_dependencies"]
-    assert extras == {"test": [str(r) for r in pins("requirements-test.txt")],
-                      "bench": [str(r) for r in pins("requirements-bench.txt")]}
-    assert "torch==2.13.0" in project["dependencies"]  # exactly: any other spec pulls a multi-GB CUDA build
