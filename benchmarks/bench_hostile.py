@@ -200,8 +200,8 @@ PROBES = {"train": probe_train, "seeds": probe_seeds, "messages": probe_messages
 
 
 def _in_subprocess(name: str) -> dict:
-    out = subprocess.run([sys.executable, "-m", "benchmarks.bench_hostile", name], cwd=ROOT, capture_output=True, text=True, timeout=1_800,
-                         env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
+    out = subprocess.run([sys.executable, "-m", "benchmarks.bench_hostile", name], cwd=ROOT, capture_output=True,
+                         text=True, timeout=1_800, env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
     if out.returncode:
         raise RuntimeError(f"probe {name} failed:\n{out.stderr[-3000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])
