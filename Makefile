@@ -44,7 +44,7 @@ $(VENV)/.installed-bench: $(STAMP) requirements-bench.txt
 	touch $@
 
 bench: $(STAMP) $(VENV)/.installed-bench
-	$(PY) benchmarks/run_all.py
+	$(PY) -m benchmarks.run_all
 
 # requirements.lock: the runtime environment with every package's exact version and sha256 hashes (the closure of
 # requirements.txt, and requirements-extra.txt without its declared dependencies), what `make setup` installs.

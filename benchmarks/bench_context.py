@@ -1,20 +1,18 @@
 """Context extension page: core speed at real and extreme sizes, page reruns at the defaults and every widget's
 extremes, and the largest chart JSON.
 
-Run: .venv/bin/python benchmarks/bench_context.py
+Run: .venv/bin/python -m benchmarks.bench_context
 """
 from __future__ import annotations
 
 import json
 import os
-import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 from benchmarks._apptest import chart_sizes, median_time, print_header, print_row  # noqa: E402
-from embedviz import context_extension, rope_config, rope_scaling  # noqa: E402
+from embedviz import context_extension, params, rope_config, rope_scaling  # noqa: E402
 from embedviz.app import context_view as view  # noqa: E402
 from embedviz.app.i18n import catalog  # noqa: E402
 
@@ -22,7 +20,7 @@ PAGE = str(ROOT / "app_pages" / "context_extension.py")
 
 
 def core_numbers() -> None:
-    yarn = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}
+    yarn = params.PRESETS["Qwen3-0.6B (YaRN 128K)"].rope_scaling  # static YaRN x4 from 32,768
     llama3 = context_extension.build_scaling("llama3", factor=8.0, original_max_position_embeddings=8192)
     phi = context_extension.extension_settings(context_extension.PHI3_MINI_128K)
     longrope = context_extension.build_scaling("longrope", factor=32.0, original_max_position_embeddings=4096,

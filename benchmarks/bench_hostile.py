@@ -15,7 +15,7 @@ Each probe runs in its own process (its peak RSS is its own) or against a real s
 - clear_cache: Trained embedding opened, a clear_cache BackMsg sent, the page opened again: the second open's time
   (a cleared cache retrains the default run) against a plain reopen.
 
-``python benchmarks/bench_hostile.py [train|seeds|messages|uploads|clear]`` runs one probe; main() runs all.
+``python -m benchmarks.bench_hostile [train|seeds|messages|uploads|clear]`` runs one probe; main() runs all.
 """
 from __future__ import annotations
 
@@ -30,8 +30,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks" / "load"))
 
 CJK = "".join(chr(0x4E00 + i) for i in range(2_000))  # 2,000 distinct characters (the text field's max_chars)
 HEAVY = {"tr_steps": "2000", "tr_d": "256", "tr_ctx": "8", "tr_text": CJK}
@@ -151,7 +149,7 @@ def probe_uploads(files: int = 5, size: int = 150_000_000) -> dict:
 
     import requests
     from deploy.launcher import rss_bytes, stop_process
-    from stclient import StreamlitSession
+    from benchmarks.load.stclient import StreamlitSession
 
     proc, port = _server()
     try:
@@ -177,7 +175,7 @@ def probe_uploads(files: int = 5, size: int = 150_000_000) -> dict:
 
 def probe_clear() -> dict:
     from deploy.launcher import stop_process
-    from stclient import StreamlitSession
+    from benchmarks.load.stclient import StreamlitSession
     from streamlit.proto.BackMsg_pb2 import BackMsg
 
     proc, port = _server()
@@ -202,8 +200,8 @@ PROBES = {"train": probe_train, "seeds": probe_seeds, "messages": probe_messages
 
 
 def _in_subprocess(name: str) -> dict:
-    out = subprocess.run([sys.executable, __file__, name], cwd=ROOT, capture_output=True, text=True, timeout=1_800,
-                         env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
+    out = subprocess.run([sys.executable, "-m", "benchmarks.bench_hostile", name], cwd=ROOT, capture_output=True,
+                         text=True, timeout=1_800, env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
     if out.returncode:
         raise RuntimeError(f"probe {name} failed:\n{out.stderr[-3000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])

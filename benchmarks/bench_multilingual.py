@@ -5,7 +5,7 @@ Memory is measured in a fresh interpreter that imports what a replica imports (t
 then loads MiniLM, then e5, then runs the Real model page on e5 (every tab) and Token embeddings' Qwen3 tab in
 AppTest: RSS after each step and the peak (VmHWM). Targets: RSS within 1 GB with both models, neighbours < 100 ms.
 
-Run: .venv/bin/python benchmarks/bench_multilingual.py
+Run: .venv/bin/python -m benchmarks.bench_multilingual
 """
 from __future__ import annotations
 
@@ -17,13 +17,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 from benchmarks._apptest import median_time, print_header, print_row  # noqa: E402
 
 MEMORY_SCRIPT = r"""
 import json, sys
-sys.path.insert(0, sys.argv[1])
 def kb(field):
     for line in open("/proc/self/status"):
         if line.startswith(field):

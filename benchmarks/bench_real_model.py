@@ -1,20 +1,18 @@
 """Real model and Learned positions pages: model load, core lookups, PCA, and page rerun times at the defaults and
 slider extremes.
 
-Run: .venv/bin/python benchmarks/bench_real_model.py
+Run: .venv/bin/python -m benchmarks.bench_real_model
 """
 from __future__ import annotations
 
 import io
 import os
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 from benchmarks._apptest import chart_sizes, median_time, print_header, print_row  # noqa: E402
 from embedviz import position_analysis  # noqa: E402

@@ -1,17 +1,15 @@
 """RoPE core speed, and rerun times of the "RoPE" and "Compare encodings" pages at defaults and every extreme.
 
-Run: .venv/bin/python benchmarks/bench_rope.py
+Run: .venv/bin/python -m benchmarks.bench_rope
 """
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 from benchmarks._apptest import median_times, print_cold_warm_reruns, print_header, print_row  # noqa: E402
 from embedviz import rope, similarity  # noqa: E402

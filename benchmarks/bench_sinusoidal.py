@@ -1,16 +1,14 @@
 """Sinusoidal table speed and accuracy, and rerun times of the "Why position" and "Sinusoidal" pages.
 
-Run: .venv/bin/python benchmarks/bench_sinusoidal.py
+Run: .venv/bin/python -m benchmarks.bench_sinusoidal
 """
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 from benchmarks._apptest import median_time, print_cold_warm_reruns, print_header, print_row  # noqa: E402
 from embedviz.app.i18n import catalog  # noqa: E402

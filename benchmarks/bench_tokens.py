@@ -4,16 +4,14 @@ Rerun times through AppTest (median of 3, after one warm-up run that fills the c
 slider extreme, the largest chart JSON, and the core numbers the pages rest on: training 500 steps at the defaults
 (best of 3) and one gradient step / three-way lookup at d_model 4096.
 
-Run: .venv/bin/python benchmarks/bench_tokens.py
+Run: .venv/bin/python -m benchmarks.bench_tokens
 """
 from __future__ import annotations
 
-import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 from benchmarks._apptest import largest_chart_json, median_time  # noqa: E402
 

@@ -1,7 +1,7 @@
 """A classroom on one server: N students' browsers at once, each opening every page and moving a slider.
 
-    .venv/bin/python benchmarks/classroom.py                    # 10 sessions against its own server
-    .venv/bin/python benchmarks/classroom.py --sessions 20 --url http://127.0.0.1:8501 --server-pid 1234
+    .venv/bin/python -m benchmarks.classroom                    # 10 sessions against its own server
+    .venv/bin/python -m benchmarks.classroom --sessions 20 --url http://127.0.0.1:8501 --server-pid 1234
 
 Starts the app on a free 127.0.0.1 port (unless --url), warms it up with one session, then runs --sessions
 headless Chromium sessions concurrently (one browser, a context per student). Reports p50/p95/p99 page-load
@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
 
 from deploy.launcher import free_port, rss_bytes, start_streamlit, stop_process, wait_healthy  # noqa: E402
 from embedviz.app.frame import PAGES  # noqa: E402

@@ -1,6 +1,6 @@
 """What one more thing on a page costs a slider step in the browser: the parts behind "Where the time goes" (README).
 
-    PYTHONPATH=. OPENBLAS_NUM_THREADS=1 .venv/bin/python benchmarks/element_cost.py            # ~6 min
+    PYTHONPATH=. OPENBLAS_NUM_THREADS=1 .venv/bin/python -m benchmarks.element_cost            # ~6 min
     ... benchmarks/element_cost.py --only paragraphs-36 fragment-36 --steps 6
 
 Each probe is the floor (``benchmarks/baseline_page.py``: a title, one slider, one small heatmap) with one thing
@@ -20,7 +20,6 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 from benchmarks import feel  # noqa: E402
 

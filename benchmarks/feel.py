@@ -1,6 +1,6 @@
 """How the app feels in a browser: slider step -> redrawn and page open -> drawn, as ratios to bare Streamlit.
 
-    PYTHONPATH=. OPENBLAS_NUM_THREADS=1 .venv/bin/python benchmarks/feel.py            # every page, ~5-8 min
+    PYTHONPATH=. OPENBLAS_NUM_THREADS=1 .venv/bin/python -m benchmarks.feel            # every page, ~5-8 min
     ... benchmarks/feel.py --pages rope sinusoidal --steps 2 --opens 2 --json /tmp/feel.json
 
 Starts two servers on free 127.0.0.1 ports with the same Streamlit and settings: the app (``app.py``) and the
@@ -45,7 +45,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 from embedviz._threads import thread_env  # noqa: E402
 from deploy.launcher import free_port, start_streamlit, stop_process, streamlit_command, wait_healthy  # noqa: E402

@@ -5,13 +5,11 @@ sidebar's tour controls, the tour panel) with the default page replaced by the f
 one slider, one small heatmap). Its ratio to the bare floor in the same run is the frame's cost per open and per
 step:
 
-    PYTHONPATH=. OPENBLAS_NUM_THREADS=1 .venv/bin/python benchmarks/feel.py --pages none --script benchmarks/framed_page.py
+    PYTHONPATH=. OPENBLAS_NUM_THREADS=1 .venv/bin/python -m benchmarks.feel --pages none --script benchmarks/framed_page.py
 """
-import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 from embedviz.app import frame  # noqa: E402
 

@@ -1,7 +1,7 @@
 """Where a page's browser time goes: the renderer's CPU per slider step and per page open, by script, against the
 bare page (the parts behind "Where the time goes" in the README).
 
-    PYTHONPATH=. OPENBLAS_NUM_THREADS=1 .venv/bin/python benchmarks/profile_step.py --pages token-embeddings rope
+    PYTHONPATH=. OPENBLAS_NUM_THREADS=1 .venv/bin/python -m benchmarks.profile_step --pages token-embeddings rope
 
 Serves the app and the floor (``benchmarks/baseline_page.py``) as ``benchmarks/feel.py`` does, drives both with
 one headless Chromium, and records the renderer main thread with the Chrome DevTools protocol's sampling profiler
@@ -25,7 +25,6 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 from benchmarks import feel  # noqa: E402
 

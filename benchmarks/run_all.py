@@ -1,15 +1,14 @@
-"""`make bench`: every benchmark in one run. Each benchmarks/bench_*.py has a main() that prints its own table."""
+"""`make bench` (`python -m benchmarks.run_all` from the repository root): every benchmark in one run. Each
+benchmarks/bench_*.py has a main() that prints its own table."""
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import os
 import platform
-import sys
 import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
 
 
 def machine() -> str:
@@ -28,9 +27,7 @@ def main() -> None:
     os.chdir(HERE.parent)
     print(f"# embedviz benchmarks\n\nMachine: {machine()}\n")
     for path in sorted(HERE.glob("bench_*.py")):
-        spec = importlib.util.spec_from_file_location(path.stem, path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
+        module = importlib.import_module(f"benchmarks.{path.stem}")
         print(f"\n## {path.stem}\n")
         start = time.perf_counter()
         module.main()

@@ -1,6 +1,9 @@
 """Start embedviz as N identical Streamlit replicas behind nginx (cookie session affinity), all on one machine.
 
-    .venv/bin/python deploy/launcher.py --replicas 3 --port 8080      # then open http://127.0.0.1:8080
+    .venv/bin/python -m deploy.launcher --replicas 3 --port 8080      # then open http://127.0.0.1:8080
+
+(from the repository root; `python deploy/launcher.py` works too once embedviz is installed, as `make setup` does
+with `pip install -e .`)
 
 Every replica gets the same ``server.cookieSecret`` (from $EMBEDVIZ_COOKIE_SECRET, else a random one for this
 run), runs headless with file watching off, and listens on 127.0.0.1; nginx runs from a temp prefix with a config
@@ -29,11 +32,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # `python deploy/launcher.py` puts deploy/, not the repository, on the path
-    sys.path.insert(0, str(ROOT))
+from embedviz._threads import thread_env
 
-from embedviz._threads import thread_env  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE = Path(__file__).with_name("nginx.conf.template")
 COOKIE_SECRET_ENV = "EMBEDVIZ_COOKIE_SECRET"
 LOOPBACK = "127.0.0.1"

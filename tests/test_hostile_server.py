@@ -12,7 +12,6 @@ clear_cache showed a progress bar (the default run trained again), the made-up i
 from __future__ import annotations
 
 import struct
-import sys
 import time
 import uuid
 from pathlib import Path
@@ -23,14 +22,13 @@ websocket = pytest.importorskip("websocket", reason="pip install -r requirements
 requests = pytest.importorskip("requests")
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "benchmarks" / "load"))
 
 from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
 from streamlit.proto.Common_pb2 import FileURLsRequest  # noqa: E402
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 
 from deploy.launcher import serving  # noqa: E402
-from stclient import StreamlitSession  # noqa: E402
+from benchmarks.load.stclient import StreamlitSession  # noqa: E402
 
 pytestmark = pytest.mark.slow
 XSRF_COOKIE = "_streamlit_xsrf"

@@ -20,10 +20,9 @@ pytest.importorskip("websocket", reason="pip install -r requirements-test.txt (w
 
 ROOT = Path(__file__).resolve().parents[1]
 LOAD = ROOT / "benchmarks" / "load"
-sys.path.insert(0, str(LOAD))
 
 from deploy.launcher import serving  # noqa: E402
-from stclient import StepError, StreamlitSession  # noqa: E402
+from benchmarks.load.stclient import StepError, StreamlitSession  # noqa: E402
 
 pytestmark = pytest.mark.slow
 

@@ -11,7 +11,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from embedviz import params
+from embedviz import model_facts, params
 from embedviz.params import (
     PRESETS,
     EmbeddingParams,
@@ -242,16 +242,9 @@ def test_preset_share_is_none_when_total_unknown(monkeypatch):
 # presets against the published checkpoints: a layer-by-layer count, and (when installed) transformers itself
 # rebuilding each model on the meta device (no memory, no download)
 
-# FFN widths are not preset fields; these come from the same config.json files as the presets.
-_INTERMEDIATE = {
-    "BERT-base": 3_072,
-    "all-MiniLM-L6-v2": 1_536,
-    "LLaMA-2-7B": 11_008,
-    "Llama-3.1-8B": 14_336,
-    "Mistral-7B-v0.1": 14_336,
-    "Qwen3-0.6B": 3_072,
-    "Qwen3-0.6B (YaRN 128K)": 3_072,
-}
+# FFN widths are not preset fields; they come from the same config.json files as the presets.
+_INTERMEDIATE = {e["name"]: e["config"]["intermediate_size"] for e in model_facts.preset_entries()
+                 if "intermediate_size" in e["config"]}
 
 # The headline figure each model is published under (model card / paper).
 _HEADLINE = {

@@ -11,6 +11,7 @@ import math
 import numpy as np
 import pytest
 
+from embedviz import model_facts
 from embedviz.context_extension import PHI3_MINI_128K
 from embedviz.rope_config import from_config, parse_config_json
 from embedviz.rope_scaling import compute
@@ -82,10 +83,7 @@ def test_from_config_plain_and_v5_layouts():
     out = from_config(v5_plain)
     assert out["theta"] == 1e6 and out["scaling"] is None
     # per-layer rope_parameters (Gemma 3 style)
-    per_layer = {**plain, "rope_parameters": {
-        "full_attention": {"rope_type": "linear", "factor": 8.0, "rope_theta": 1e6},
-        "sliding_attention": {"rope_type": "default", "rope_theta": 10_000.0},
-    }}
+    per_layer = {**plain, "rope_parameters": model_facts.config("gemma-3-12b-it.v5.json")["rope_parameters"]}
     full = from_config(per_layer, layer_type="full_attention")
     assert full["theta"] == 1e6 and full["scaling"] == {"rope_type": "linear", "factor": 8.0}
     assert from_config(per_layer, layer_type="sliding_attention")["scaling"] is None

@@ -1,4 +1,4 @@
-"""Tests for embedviz.rope_layers and the published configs in tests/fixtures/configs/.
+"""Tests for embedviz.rope_layers and the published configs in embedviz/model_configs/.
 
 Every fixture is read by embedviz (rope_config.from_config through rope_layers.layer_plan) and compared, layer by
 layer, with transformers 5.24's own rotary embedding module of that model built from the same dict (its inv_freq
@@ -10,11 +10,11 @@ import copy
 import importlib
 import json
 import math
-import pathlib
 
 import numpy as np
 import pytest
 
+from embedviz import model_facts
 from embedviz.rope_config import from_config
 from embedviz.rope_layers import (
     NOPE,
@@ -30,7 +30,7 @@ from embedviz.rope_layers import (
 from embedviz.rope_scaling import compute
 from tests.conftest import require_oracle
 
-FIXTURES = pathlib.Path(__file__).parent / "fixtures" / "configs"
+FIXTURES = model_facts.CONFIG_DIR  # the packaged configs: the app and the tests read the same files
 FIXTURE_FILES = sorted(FIXTURES.glob("*.json"))
 RTOL = 1e-6
 

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import json
-import pathlib
 
 import pytest
 
+from embedviz import model_facts
 from embedviz.rope_reach import CHUNKED, FULL, SLIDING, context_of, layer_reach
 from embedviz.rope_theory import critical_dimension
 from tests.conftest import require_oracle
 
-FIXTURES = pathlib.Path(__file__).parent / "fixtures" / "configs"
+FIXTURES = model_facts.CONFIG_DIR  # the packaged configs: the app and the tests read the same files
 
 
 def load(name: str) -> dict:

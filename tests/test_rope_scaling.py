@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from embedviz import model_facts
 from embedviz.context_extension import (
     LLAMA2_7B_PI_16K,  # the context page's first view: LLaMA-2-7B x 4 by linear PI
     PHI3_MINI_128K,  # microsoft/Phi-3-mini-128k-instruct as published: input data, kept in one place
@@ -26,6 +27,7 @@ from embedviz.context_extension import (
     extension_settings,
     extension_view,
 )
+from embedviz.params import PRESETS
 from embedviz.rope import turns_within
 from embedviz.rope_config import from_config
 from embedviz.rope_scaling import (
@@ -50,32 +52,11 @@ def default_inv_freq(dim: int, theta: float) -> np.ndarray:
 
 # real-looking config.json dicts (the fields that matter for RoPE, values as published)
 
-LLAMA_31_8B = {
-    "model_type": "llama",
-    "hidden_size": 4096,
-    "num_attention_heads": 32,
-    "num_key_value_heads": 8,
-    "max_position_embeddings": 131072,
-    "rope_theta": 500000.0,
-    "rope_scaling": {
-        "factor": 8.0,
-        "low_freq_factor": 1.0,
-        "high_freq_factor": 4.0,
-        "original_max_position_embeddings": 8192,
-        "rope_type": "llama3",
-    },
-}
+LLAMA_31_8B = model_facts.config("llama-3.1-8b.json")  # theta 500,000, llama3 x8 from 8,192 to 131,072
 
-QWEN3_06B_YARN = {  # Qwen3-0.6B with the YaRN block its model card recommends for 131072 tokens
-    "model_type": "qwen3",
-    "head_dim": 128,
-    "hidden_size": 1024,
-    "num_attention_heads": 16,
-    "num_key_value_heads": 8,
-    "max_position_embeddings": 40960,
-    "rope_theta": 1000000,
-    "rope_scaling": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768},
-}
+# Qwen3-0.6B with the YaRN block its model card recommends for 131072 tokens (its max_position_embeddings stays 40,960)
+QWEN3_06B_YARN = {**model_facts.config("qwen3-0.6b.json"),
+                  "rope_scaling": dict(PRESETS["Qwen3-0.6B (YaRN 128K)"].rope_scaling)}
 
 GLM4_PARTIAL = {  # GLM-4-9B-0414 style: rotary embedding on half of each head
     "model_type": "glm4",
@@ -203,13 +184,7 @@ def test_default_matches_loop_and_linear_is_default_over_factor(head_dim, theta)
 @pytest.mark.parametrize("head_dim", HEAD_DIMS)
 @pytest.mark.parametrize("theta", THETAS)
 def test_llama3_keeps_fast_pairs_and_divides_slow_ones(head_dim, theta):
-    scaling = {
-        "rope_type": "llama3",
-        "factor": 8.0,
-        "low_freq_factor": 1.0,
-        "high_freq_factor": 4.0,
-        "original_max_position_embeddings": 8192,
-    }
+    scaling = LLAMA_31_8B["rope_scaling"]  # factor 8, low / high freq factors 1 / 4, from 8,192
     default, _ = compute(head_dim, theta, None)
     inv_freq, _ = compute(head_dim, theta, scaling)
     wavelen = 2 * math.pi / default

@@ -1,6 +1,6 @@
 """A class following its teacher, measured at the protocol level (no browsers): N students + 1 teacher.
 
-    PYTHONPATH=. .venv/bin/python benchmarks/load/follow.py --students 30 100 --replicas 1 2
+    .venv/bin/python -m benchmarks.load.follow --students 30 100 --replicas 1 2
 
 Each student is a Streamlit session (benchmarks/load/stclient.py) that joins with ``?class=CODE`` and then does
 what its browser tab does: it reruns the page's auto-rerun fragment every ``run_every`` seconds (the poll of
@@ -29,7 +29,6 @@ from pathlib import Path
 from urllib.parse import parse_qs
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
 
 from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
 from streamlit.proto.ClientState_pb2 import ClientState  # noqa: E402

@@ -1,8 +1,8 @@
 """Reproduce "sessions freeze under concurrent use" (issue 11 item 5) at the protocol level, and show it gone.
 
-    .venv/bin/python benchmarks/load/freeze_repro.py                       # 6 sessions, embedviz's RoPE page
-    .venv/bin/python benchmarks/load/freeze_repro.py --sessions 30 --duration 60
-    .venv/bin/python benchmarks/load/freeze_repro.py --minimal             # a 12-line app, no embedviz: upstream
+    .venv/bin/python -m benchmarks.load.freeze_repro                       # 6 sessions, embedviz's RoPE page
+    .venv/bin/python -m benchmarks.load.freeze_repro --sessions 30 --duration 60
+    .venv/bin/python -m benchmarks.load.freeze_repro --minimal             # a 12-line app, no embedviz: upstream
 
 Each session is a browser tab whose student drags a slider fast, again and again for ``--duration`` seconds:
 a drag is 3..``--burst`` steps, one ``rerun_script`` every ``--interval`` seconds whether or not the last run
@@ -38,8 +38,6 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(ROOT))
 
 import websocket  # noqa: E402
 from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
@@ -48,7 +46,7 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 from streamlit.proto.WidgetStates_pb2 import WidgetState  # noqa: E402
 
 from deploy.launcher import free_port, rss_bytes, stop_process, wait_healthy  # noqa: E402
-from stclient import StreamlitSession  # noqa: E402
+from benchmarks.load.stclient import StreamlitSession  # noqa: E402
 
 # The smallest app that shows it: one slider, a page of elements, and a heap the size of an app that imports
 # torch/plotly/pandas (~200,000-400,000 live objects), which every full garbage collection has to walk.

@@ -1,23 +1,20 @@
 """A Locust class of students following a teacher (kept apart from locustfile.py, whose students Locust spawns by
 default):
 
-    EMBEDVIZ_CLASS_CODE=ABC234 .venv/bin/locust -f benchmarks/load/locust_class.py --headless -u 30 -r 5 -t 60s \
+    EMBEDVIZ_CLASS_CODE=ABC234 .venv/bin/python -m locust -f benchmarks/load/locust_class.py --headless -u 30 -r 5 -t 60s \
         --host http://127.0.0.1:8501
 """
 from __future__ import annotations
 
 import os
 import random
-import sys
 import time
-from pathlib import Path
 
 import gevent
 from locust import User, between, task
 from locust.exception import StopUser
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import locustfile as base  # noqa: E402  (a module, not its Student: Locust would spawn every User it finds here)
+from benchmarks.load import locustfile as base  # the module, not its Student: Locust spawns every User it finds
 
 TIMEOUT = base.TIMEOUT
 
@@ -31,7 +28,6 @@ class ClassStudent(User):
     wait_time = between(0, 0)  # the poll paces itself at the fragment's run_every
 
     def on_start(self) -> None:
-        sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
         from benchmarks.load.follow import ClassSession
 
         self.page = "class"

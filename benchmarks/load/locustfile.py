@@ -1,6 +1,6 @@
 """Locust users that are students on embedviz, speaking Streamlit's websocket protocol (no browser).
 
-    .venv/bin/locust -f benchmarks/load/locustfile.py --headless -u 30 -r 5 -t 60s --host http://127.0.0.1:8501
+    .venv/bin/python -m locust -f benchmarks/load/locustfile.py --headless -u 30 -r 5 -t 60s --host http://127.0.0.1:8501
 
 Each user opens one page (chosen at random among the pages with sliders, or from $EMBEDVIZ_LOAD_PAGES, a
 comma-separated list of URL paths), then every 3-8 s (think time; $EMBEDVIZ_LOAD_THINK="3,8") drags one of the
@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import sys
 import time
 from pathlib import Path
 
@@ -28,8 +27,7 @@ import gevent
 from locust import User, between, events, task
 from locust.exception import StopUser
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from stclient import StreamlitSession  # noqa: E402
+from benchmarks.load.stclient import StreamlitSession
 
 # Pages whose widgets include sliders (the home and real-model pages have text inputs and selects only).
 # url paths (with a query where the sliders sit in a tab other than the one a page opens on)

@@ -1,7 +1,7 @@
 """Are sessions freed? 50 students open a page, move sliders and leave; the server's RSS before and after.
 
-    .venv/bin/python benchmarks/load/memory.py                 # 2 batches of 50 sessions, ~6 minutes
-    .venv/bin/python benchmarks/load/memory.py --sessions 50 --batches 1 --ttl 10
+    .venv/bin/python -m benchmarks.load.memory                 # 2 batches of 50 sessions, ~6 minutes
+    .venv/bin/python -m benchmarks.load.memory --sessions 50 --batches 1 --ttl 10
 
 Starts the app on 127.0.0.1 (its own server, stopped at the end), opens every slider page once (the warm caches
 a class meets), then runs --batches batches of --sessions sessions, --concurrency at a time: each opens a page
@@ -21,12 +21,10 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(ROOT))
 
 from deploy.launcher import free_port, rss_bytes, stop_process, streamlit_command, wait_healthy  # noqa: E402
-from locustfile import SLIDER_PAGES  # noqa: E402
-from stclient import StreamlitSession  # noqa: E402
+from benchmarks.load.locustfile import SLIDER_PAGES  # noqa: E402
+from benchmarks.load.stclient import StreamlitSession  # noqa: E402
 
 GOAL_MB = 100
 

@@ -1,7 +1,7 @@
 """How many students one server serves: Locust students (protocol level, no browsers) against 1 and 2 replicas.
 
-    .venv/bin/python benchmarks/load/run.py                                   # the README's table, ~10 minutes
-    .venv/bin/python benchmarks/load/run.py --students 10 30 --replicas 1 --duration 30
+    .venv/bin/python -m benchmarks.load.run                                   # the README's table, ~10 minutes
+    .venv/bin/python -m benchmarks.load.run --students 10 30 --replicas 1 --duration 30
 
 For each replica count it starts the servers itself (1: one `streamlit run`; more: deploy/launcher.py's nginx
 recipe), on 127.0.0.1 only, opens every slider page once (a teacher's warm-up), then for each class size runs
@@ -26,12 +26,10 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(ROOT))
 
 from deploy.launcher import Cluster, free_port, rss_bytes, start_streamlit, stop_process, wait_healthy  # noqa: E402
-from locustfile import SLIDER_PAGES  # noqa: E402
-from stclient import StreamlitSession  # noqa: E402
+from benchmarks.load.locustfile import SLIDER_PAGES  # noqa: E402
+from benchmarks.load.stclient import StreamlitSession  # noqa: E402
 
 KNEE_SECONDS = 1.0
 

@@ -65,7 +65,7 @@ def test_aligned_and_independent_q_k_are_both_shown(lang):
 def test_head_dim_help_says_64_or_128_and_names_the_exceptions(lang):
     rope_presets = [p.head_dim for p in PRESETS.values() if p.positional == "rope" and p.head_dim]
     assert set(rope_presets) <= {64, 128}
-    phi3 = json.loads((ROOT / "tests" / "fixtures" / "configs" / "phi-3-mini-128k-instruct.json").read_text())
+    phi3 = json.loads((ROOT / "embedviz" / "model_configs" / "phi-3-mini-128k-instruct.json").read_text())
     assert phi3["hidden_size"] // phi3["num_attention_heads"] == 96
     gemma = published_config("Gemma 3 12B (5 local : 1 global)")
     assert gemma.get("head_dim", gemma.get("text_config", {}).get("head_dim")) == 256

@@ -1,0 +1,42 @@
+"""How embedviz is installed and run: the package metadata carries the requirements files' pins, and the scripts
+(deploy/launcher.py, benchmarks/) find the code through the install or `python -m`, never by patching sys.path."""
+from __future__ import annotations
+
+import ast
+
+from setuptools.config.pyprojecttoml import read_configuration
+
+from tests.conftest import ROOT
+from tests.test_lock import pins
+
+
+def test_pyproject_declares_the_requirements_files():
+    """setuptools' own reading of pyproject.toml: requirements.txt's pins are the dependencies, the test / bench
+    files the extras, so `pip install -e .[test]` gives a test environment and `make lock` locks the same pins."""
+    project = read_configuration(ROOT / "pyproject.toml", expand=True)["project"]
+    assert project["dependencies"] == [str(r) for r in pins("requirements.txt")]
+    assert project["optional_dependencies"] == {"test": [str(r) for r in pins("requirements-test.txt")],
+                                                "bench": [str(r) for r in pins("requirements-bench.txt")]}
+    assert "torch==2.13.0" in project["dependencies"]  # exactly: any other spec pulls a multi-GB CUDA build
+
+
+def sys_path_edits(source: str) -> list[int]:
+    """Lines that change sys.path (sys.path.insert / append / extend / assignment)."""
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        target = node.func.value if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) else None
+        if isinstance(node, (ast.Assign, ast.AugAssign)):
+            target = (node.targets[0] if isinstance(node, ast.Assign) else node.target)
+        if isinstance(target, ast.Attribute) and target.attr == "path" and getattr(target.value, "id", "") == "sys":
+            lines.append(node.lineno)
+    return sorted(lines)
+
+
+def test_the_scan_sees_a_path_patch():
+    assert sys_path_edits("import sys\nsys.path.insert(0, 'x')\nsys.path += ['y']\nprint(sys.path)\n") == [2, 3]
+
+
+def test_the_launcher_and_the_benchmarks_do_not_patch_sys_path():
+    files = [ROOT / "deploy" / "launcher.py", *sorted((ROOT / "benchmarks").rglob("*.py"))]
+    found = {str(f.relative_to(ROOT)): lines for f in files if (lines := sys_path_edits(f.read_text()))}
+    assert found == {}, "run it as `python -m benchmarks.x` from the repository root, or install embedviz"
