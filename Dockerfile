@@ -20,7 +20,7 @@ COPY requirements.txt requirements-extra.txt ./
 RUN pip install --no-cache-dir -r requirements.txt \
     && pip install --no-cache-dir --no-deps -r requirements-extra.txt
 
-COPY pyproject.toml README.md app.py ./
+COPY pyproject.toml README.md app.py serve.py ./
 COPY .streamlit .streamlit
 COPY app_pages app_pages
 COPY embedviz embedviz
@@ -29,5 +29,5 @@ RUN pip install --no-cache-dir --no-deps . \
 
 USER 1000
 EXPOSE 8501
-CMD ["streamlit", "run", "app.py", "--server.headless=true", "--server.address=0.0.0.0", "--server.port=8501", \
+CMD ["streamlit", "run", "serve.py", "--server.headless=true", "--server.address=0.0.0.0", "--server.port=8501", \
      "--server.fileWatcherType=none", "--browser.gatherUsageStats=false"]
