@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import LOAD_TIMEOUT_MS, exceptions, new_tab, open_app
+from urllib.parse import quote
+
+from embedviz.app.i18n import LANG_KEY, LANGUAGES
+from tests.e2e.conftest import CJK, LOAD_TIMEOUT_MS, exceptions, h1_text, new_tab, open_app
 
 pytestmark = pytest.mark.e2e
 
@@ -35,8 +38,9 @@ def test_pages_run_under_the_policy_and_what_it_forbids_is_blocked(app_server):
     errors: list[str] = []
     page = new_tab(app_server.context, errors=errors, violations=violations)
     try:
-        open_app(page, "rope?lang=zh", charts=1)  # KaTeX, plotly and Streamlit's bundle
-        assert page.locator(".katex").count() > 0
+        # KaTeX, plotly and Streamlit's bundle, in the Chinese UI (a bound widget keeps its label in the URL)
+        open_app(page, f"rope?{LANG_KEY}={quote(LANGUAGES['zh'])}", charts=1)
+        assert page.locator(".katex").count() > 0 and CJK.search(h1_text(page))
         with page.expect_download(timeout=LOAD_TIMEOUT_MS) as png:  # plotly's export: canvas, data: and blob: URLs
             page.locator("[data-testid='stPlotlyChart']").first.hover()
             page.locator("[data-testid='stPlotlyChart'] .modebar-btn[data-title]").first.click()
