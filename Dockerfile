@@ -21,7 +21,7 @@ RUN pip install --no-cache-dir --no-deps --require-hashes --extra-index-url http
     -r requirements.lock
 
 # pyproject.toml reads its dependencies from the requirements files, so the package build needs them
-COPY pyproject.toml README.md requirements.txt requirements-test.txt requirements-bench.txt app.py ./
+COPY pyproject.toml README.md requirements.txt requirements-test.txt requirements-bench.txt app.py serve.py ./
 COPY .streamlit .streamlit
 COPY app_pages app_pages
 COPY embedviz embedviz
@@ -30,5 +30,5 @@ RUN pip install --no-cache-dir --no-deps . \
 
 USER 1000
 EXPOSE 8501
-CMD ["streamlit", "run", "app.py", "--server.headless=true", "--server.address=0.0.0.0", "--server.port=8501", \
+CMD ["streamlit", "run", "serve.py", "--server.headless=true", "--server.address=0.0.0.0", "--server.port=8501", \
      "--server.fileWatcherType=none", "--browser.gatherUsageStats=false"]

@@ -31,7 +31,7 @@ $(VENV)/.installed-test: $(STAMP) requirements-test.txt
 	touch $@
 
 run: $(STAMP)
-	EMBEDVIZ_WARM=1 $(VENV)/bin/streamlit run app.py --server.headless true --server.address $(HOST) --server.port $(PORT) \
+	EMBEDVIZ_WARM=1 $(VENV)/bin/streamlit run serve.py --server.headless true --server.address $(HOST) --server.port $(PORT) \
 		--browser.gatherUsageStats false
 
 # Two workers (pytest-xdist), one per core of the CI machine; the browser and server tests share one worker

@@ -47,7 +47,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 from embedviz._threads import thread_env  # noqa: E402
-from deploy.launcher import free_port, start_streamlit, stop_process, streamlit_command, wait_healthy  # noqa: E402
+from deploy.launcher import ENTRY, free_port, start_streamlit, stop_process, streamlit_command, wait_healthy  # noqa: E402
 from tests.e2e.conftest import CHROMIUM_ARGS, DEFAULT_URL, ENTRIES, VIEWPORT, chromium_path  # noqa: E402
 
 BASELINE = Path(__file__).with_name("baseline_page.py")
@@ -274,7 +274,7 @@ def start_server(script: Path | None, log: Path) -> tuple[subprocess.Popen, str]
     if script is None:
         proc = start_streamlit(port, log_path=log)
     else:  # the same command line as the app's, with another script (and no background warm-up)
-        cmd = [str(script) if c == "app.py" else c for c in streamlit_command(port)]
+        cmd = [str(script) if c == ENTRY else c for c in streamlit_command(port)]
         env = {**thread_env(), "PYTHONPATH": str(ROOT)}  # a script in benchmarks/ may import embedviz
         proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=open(log, "ab"), stderr=subprocess.STDOUT,
                                 stdin=subprocess.DEVNULL)

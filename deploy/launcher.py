@@ -40,6 +40,8 @@ COOKIE_SECRET_ENV = "EMBEDVIZ_COOKIE_SECRET"
 LOOPBACK = "127.0.0.1"
 MAX_RESTARTS = 5
 WORKER_USER = "nobody"  # nginx's workers when the launcher runs as root
+# What every server runs: app.py's pages with the response headers and start-up patches of embedviz/app/serving.py.
+ENTRY = "serve.py"
 
 
 # helper functions
@@ -60,7 +62,7 @@ def find_nginx() -> str | None:
 def streamlit_command(port: int, *, address: str = LOOPBACK, python: str = sys.executable) -> list[str]:
     """The `make run` command line, on a given port; file watching off (a server does not reload its source)."""
     return [
-        python, "-m", "streamlit", "run", "app.py",
+        python, "-m", "streamlit", "run", ENTRY,
         "--server.headless", "true",
         "--server.address", address,
         "--server.port", str(port),

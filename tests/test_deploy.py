@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from deploy.launcher import TEMPLATE as NGINX_TEMPLATE, streamlit_command
+from deploy.launcher import ENTRY, TEMPLATE as NGINX_TEMPLATE, streamlit_command
+from embedviz.app import serving
 
 ROOT = Path(__file__).resolve().parents[1]
 K8S = ROOT / "deploy" / "k8s"
@@ -93,9 +94,9 @@ def test_probes_ask_the_health_path_streamlit_serves_on_the_served_port():
 def test_container_runs_the_launchers_command_listening_beyond_loopback():
     """Same options as `make run` / the launcher (headless, no file watcher), but on all of the pod's addresses."""
     c = container(load("deployment.yaml"))
-    assert c["command"][:3] == ["streamlit", "run", "app.py"]
+    assert c["command"][:3] == ["streamlit", "run", ENTRY]
     mine, launcher = flags(c["command"][3:]), flags(streamlit_command(8501)[5:])
-    assert streamlit_command(8501)[3:5] == ["run", "app.py"]
+    assert streamlit_command(8501)[3:5] == ["run", ENTRY]
     assert mine.pop("server.address") == "0.0.0.0" and launcher.pop("server.address") == "127.0.0.1"
     assert mine == launcher
 
@@ -174,7 +175,7 @@ def test_systemd_unit_runs_the_launchers_command():
     argv = exec_start.split()
     workdir = Path(entries["WorkingDirectory"][0])
     assert argv[0] == str(workdir / ".venv" / "bin" / "streamlit")  # the venv `make setup` creates
-    assert argv[1:3] == ["run", "app.py"]
+    assert argv[1:3] == ["run", ENTRY]
     mine, launcher = flags(argv[3:]), flags(streamlit_command(8501)[5:])
     assert mine.pop("server.address") == "0.0.0.0" and launcher.pop("server.address") == "127.0.0.1"
     assert mine == launcher
@@ -252,6 +253,9 @@ def test_security_headers_are_the_same_in_the_nginx_recipe_and_the_ingress():
     nginx = _nginx_headers()
     for header, value in headers.items():  # in each of the recipe's two locations
         assert nginx[header] == [value, value], header
+    assert headers == serving.HEADERS  # what a bare replica sends (a changed inline script changes its hash)
+    hidden = re.findall(r"proxy_hide_header (\S+);", NGINX_TEMPLATE.read_text())
+    assert sorted(hidden) == sorted(list(headers) * 2)  # the replica's copies, so a browser gets each once
 
 
 def test_connections_are_limited_per_client_ip():

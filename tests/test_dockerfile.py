@@ -15,7 +15,7 @@ from pathlib import Path
 
 import yaml
 
-from deploy.launcher import streamlit_command
+from deploy.launcher import ENTRY, streamlit_command
 from tests.conftest import ROOT
 from tests.test_deploy import flags
 
@@ -54,7 +54,7 @@ def test_hadolint_would_say_so():
 
 def test_the_image_runs_the_launchers_server_on_all_its_addresses():
     (cmd,) = [json.loads(args) for word, args in instructions() if word == "CMD"]
-    assert cmd[:3] == ["streamlit", "run", "app.py"]
+    assert cmd[:3] == ["streamlit", "run", ENTRY]
     mine, launcher = flags(cmd[3:]), flags(streamlit_command(8501)[5:])
     assert mine.pop("server.address") == "0.0.0.0" and launcher.pop("server.address") == "127.0.0.1"
     assert mine == launcher
@@ -71,7 +71,7 @@ def test_the_image_holds_what_the_deployment_expects():
     uid = (container.get("securityContext") or {}).get("runAsUser", pod["securityContext"].get("runAsUser"))
     assert int(user) == int(uid), "the image's user is the pod's runAsUser"
     copied = " ".join(args for word, args in steps if word == "COPY")
-    for needed in ("app.py", "app_pages", "embedviz", ".streamlit", "requirements.txt"):
+    for needed in ("app.py", ENTRY, "app_pages", "embedviz", ".streamlit", "requirements.txt"):
         assert needed in copied, f"the image does not copy {needed}"
 
 

@@ -242,3 +242,36 @@ def test_the_turns_chart_draws_a_pair_that_turns_a_millionth_of_a_time_where_it_
     training, unscaled = (list(map(float, trace.y)) for trace in fig.data[:2])
     assert training[:2] == pytest.approx([10.0, 1.9e-7], rel=1e-6) and unscaled[:2] == pytest.approx([40.0, 7.7e-7], rel=1e-6)
     assert training[2] == unscaled[2] == pytest.approx(1.9e-7, rel=1e-6)  # the 0 turns, at the smallest count drawn
+
+
+def test_a_readers_words_leave_as_text_plotly_shows_literally():
+    """plotly.js reads <a href>, <span style>, <b> and entities in every text it draws; what goes to the browser
+    has none left outside the app's own templates, and decoding the entities (what plotly does, here Python's
+    html module) gives back exactly what the reader wrote."""
+    import html
+
+    words = ["<a href='//127.0.0.2/x'>g</a>", "<b>cat</b>", "R&amp;D", "a < b > c"]
+    fig = figures.scatter_2d(np.arange(8.0).reshape(4, 2), words, groups=words, title=f"map of {words[0]}",
+                             note="x & y")
+    fig.update_traces(hovertemplate="%{text}<br>%{x:.2f}<extra></extra>")
+    spec = fig.to_dict()
+    shown = figures.shown_as_text(spec)
+
+    def strings(node, path=()):
+        if isinstance(node, str):
+            yield path, node
+        elif isinstance(node, dict):
+            for k, v in node.items():
+                yield from strings(v, (*path, k))
+        elif isinstance(node, (list, tuple, np.ndarray)):
+            for v in list(node):
+                yield from strings(v, path)
+
+    drawn = [(p, s) for p, s in strings(shown) if not any(k.endswith("template") for k in p)]
+    assert drawn and not [s for _, s in drawn if "<" in s or ">" in s]
+    assert [html.unescape(s) for s in shown["data"][0]["text"] + [t["name"] for t in shown["data"]]] == \
+        [words[0], words[0], words[1], words[2], words[3]]
+    assert html.unescape(shown["layout"]["title"]["text"]) == f"map of {words[0]}"
+    assert [t["hovertemplate"] for t in shown["data"]] == ["%{text}<br>%{x:.2f}<extra></extra>"] * 4  # kept
+    assert shown["data"][0]["x"] is spec["data"][0]["x"]  # numbers are not copied
+    go.Figure(shown)  # still a valid figure

@@ -3,7 +3,9 @@ client): what embedviz/app/compat.py and .streamlit/config.toml refuse.
 
 - a ``clear_cache`` BackMsg leaves every cache in place (the next open trains nothing);
 - an upload PUT under a file id the server never issued is answered 403 and stored nowhere; an issued one works;
-- a websocket message over ``server.maxMessageSize`` closes that socket only; a second session still runs.
+- a websocket message over ``server.maxMessageSize`` closes that socket only; a second session still runs;
+- the first client of a fresh server is already refused a made-up upload (the patches install at start);
+- every HTTP answer carries the Content-Security-Policy and the other headers of embedviz/app/serving.py.
 
 Each failed on the code before (checked with compat.install a no-op and maxMessageSize unset): the reopen after
 clear_cache showed a progress bar (the default run trained again), the made-up id got 204, the socket announcing a
@@ -11,6 +13,7 @@ clear_cache showed a progress bar (the default run trained again), the made-up i
 """
 from __future__ import annotations
 
+import re
 import struct
 import time
 import uuid
@@ -35,9 +38,15 @@ XSRF_COOKIE = "_streamlit_xsrf"
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def started(tmp_path_factory):
+    """A fresh server and what its very first client's made-up upload got (before any other test touches it)."""
     with serving(tmp_path_factory.mktemp("hostile") / "server.log") as url:
-        yield url
+        yield url, _upload_during_the_first_run(url)
+
+
+@pytest.fixture(scope="module")
+def server(started):
+    return started[0]
 
 
 def elements(session: StreamlitSession, page: str) -> list[str]:
@@ -58,6 +67,48 @@ def elements(session: StreamlitSession, page: str) -> list[str]:
         elif kind == "script_finished" and msg.script_finished == ForwardMsg.FINISHED_SUCCESSFULLY:
             return kinds
     raise AssertionError(f"{page} did not finish")
+
+
+def _upload_during_the_first_run(server: str) -> tuple[int, str]:
+    """The first client of a fresh process: it asks for a run, and the moment Streamlit names its session (at the
+    start of the process's first run, while that run is still importing the app) puts a file under a made-up id."""
+    http = requests.Session()
+    http.get(server + "/_stcore/health", timeout=30)
+    s = StreamlitSession(server, timeout=120)
+    s.connect()
+    try:
+        s.page_name = "home"
+        s.send_rerun()
+        while not s.session_id:
+            msg = ForwardMsg()
+            msg.ParseFromString(s.ws.recv())
+            if msg.WhichOneof("type") == "new_session":
+                s.session_id = msg.new_session.initialize.session_id
+        return _put(server, s.session_id, str(uuid.uuid4()), http)
+    finally:
+        s.close()
+
+
+def test_an_upload_before_any_page_ran_is_refused(started):
+    """The patches are installed when the server starts (embedviz/app/serving.lifespan), not by the first page
+    run: installed by the frame only, this upload was stored (204) while the first run imported the app."""
+    status, text = started[1]
+    assert status == 403 and "Unknown file id" in text, (status, text)
+
+
+def test_every_answer_carries_the_security_headers(server):
+    """The bare server (no nginx in front) sends the policy on the page, its assets, the API and a 404."""
+    from embedviz.app.serving import HEADERS
+
+    page = requests.get(server + "/", timeout=30)
+    asset = re.search(r'src="\./(static/js/[^"]+\.js)"', page.text).group(1)
+    for path in ("/", "/" + asset, "/_stcore/health", "/_stcore/host-config", "/no-such-file.png"):
+        answer = page if path == "/" else requests.get(server + path, timeout=30)
+        assert {name: answer.headers.get(name) for name in HEADERS} == HEADERS, path
+    csp = dict(part.strip().split(" ", 1) for part in page.headers["Content-Security-Policy"].split(";"))
+    assert "unsafe-inline" not in csp["script-src"] and "'unsafe-eval'" not in csp["script-src"]
+    assert csp["frame-ancestors"] == "'none'" and csp["default-src"] == "'none'"
+    assert page.headers["X-Frame-Options"] == "DENY" and page.headers["X-Content-Type-Options"] == "nosniff"
 
 
 def test_a_clear_cache_request_leaves_every_cache(server):

@@ -13,7 +13,6 @@ How a step is shown:
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import streamlit as st
@@ -21,6 +20,7 @@ import streamlit as st
 from embedviz import tours
 from embedviz.app import classroom_view
 from embedviz.app.i18n import catalog, current_language, t
+from embedviz.app.serving import PRESENTER_KEYS_JS
 from embedviz.app.widgets import BIND, IMAGE_KEY, PRESENT_KEY, show_error
 
 TOUR_KEY, STEP_KEY = "tour", "step"  # URL parameters
@@ -35,9 +35,9 @@ html { font-size: 20px; }
 .st-key-tour_panel p, .st-key-tour_panel li { font-size: 1.35rem; line-height: 1.45; }
 .st-key-tour_panel h3 { font-size: 1.8rem; }
 </style>"""
-# The clicker's keys (embedviz/app/browser/presenter_keys.js), and the marker the script checks for presenter view.
-PRESENT_KEYS = ('<span id="embedviz-presenting"></span><script>'
-                + (Path(__file__).parent / "browser" / "presenter_keys.js").read_text() + "</script>")
+# The clicker's keys (embedviz/app/browser/presenter_keys.js; the served CSP allows it by its hash), and the marker
+# the script checks for presenter view.
+PRESENT_KEYS = f'<span id="embedviz-presenting"></span><script>{PRESENTER_KEYS_JS}</script>'
 
 
 def presenting() -> bool:

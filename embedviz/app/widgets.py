@@ -19,6 +19,7 @@ from embedviz.app.errors import localized
 from embedviz.app.i18n import catalog, t
 from embedviz.app.markup import escape, trusted
 from embedviz.downsample import log_options  # noqa: F401  (the stops of the pages' log-scale sliders)
+from embedviz.figures import shown_as_text
 from embedviz.figures.describe import WORDS as ALT_WORDS, text_alternative
 from embedviz.figures.export import COLUMNS, figure_csv, file_name, slug
 
@@ -105,12 +106,16 @@ def plot(fig, *args, key: str | None = None, csv: Callable[[], str] | None = Non
         fig = go.Figure(spec, _validate=False)  # the builder's own figure, validated once when it was built
     elif args or kwargs:
         raise TypeError("plot(figure) takes no other arguments; plot(builder, *args, **kwargs) builds one")
+    else:
+        spec = fig.to_dict()
     title = fig.layout.title.text or "figure"
+    # what the browser draws: a reader's words as text, never plotly markup (the CSV and the alt text keep them raw)
+    shown = go.Figure(shown_as_text(spec), _validate=False)
     if st.session_state.get(PRESENT_KEY):
-        fig.update_layout(font_size=PRESENT_FONT, title_font_size=PRESENT_FONT + 6, hoverlabel_font_size=PRESENT_FONT)
+        shown.update_layout(font_size=PRESENT_FONT, title_font_size=PRESENT_FONT + 6, hoverlabel_font_size=PRESENT_FONT)
     image = {"format": st.session_state.get(IMAGE_KEY) or "png", "scale": 2, "filename": slug(title)}
     alt = text_alternative(fig, {name: t(f"common.alt_{name}") for name in ALT_WORDS})  # what a screen reader says
-    st.plotly_chart(fig, theme=None, key=key, config={"displaylogo": False, "toImageButtonOptions": image}, alt=alt)
+    st.plotly_chart(shown, theme=None, key=key, config={"displaylogo": False, "toImageButtonOptions": image}, alt=alt)
     columns = {name: t(f"common.csv_col_{name}") for name in COLUMNS}
     download_csv(csv or (lambda: figure_csv(fig, columns)), title, key=key or _csv_key(fig, title))
 

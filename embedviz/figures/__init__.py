@@ -48,6 +48,36 @@ def joined(*notes: str | None) -> str | None:
     return " · ".join(n for n in notes if n) or None
 
 
+# plotly.js reads its own subset of HTML in every text it draws (titles, tick labels, point labels, legend entries,
+# hover labels): <a href> becomes a link (a protocol-relative "//host/" one too), <span style> restyles, <b> <i>
+# <sup> format, and entities are decoded. A token, a word or a group name a reader typed must show as it is
+# written, so figures leave the server with & < > as entities (which plotly shows as the characters).
+_PLOTLY_MARKUP = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
+# the app's own markup: hover and text templates ("%{y}<br>cos = %{z:.3f}") and the layout template
+_TEMPLATE_KEYS = frozenset({"hovertemplate", "texttemplate", "template"})
+
+
+def plain(text: str) -> str:
+    """``text`` as plotly draws it literally (for a reader's value put into a hover template)."""
+    return text.translate(_PLOTLY_MARKUP)
+
+
+def shown_as_text(spec):
+    """A figure's dict (``fig.to_dict()``) with every text plotly would read as markup escaped by :func:`plain`,
+    except the app's templates; numbers and numeric arrays pass as they are (the same objects)."""
+    if isinstance(spec, str):
+        return plain(spec)
+    if isinstance(spec, Mapping):
+        if "bdata" in spec:  # a numeric array as plotly encodes it (base64): no text in it
+            return spec
+        return {k: v if k in _TEMPLATE_KEYS else shown_as_text(v) for k, v in spec.items()}
+    if isinstance(spec, (list, tuple)):
+        return [shown_as_text(v) for v in spec]
+    if isinstance(spec, np.ndarray) and spec.dtype.kind in "OUS":
+        return np.array([shown_as_text(v) for v in spec.tolist()], dtype=object).reshape(spec.shape)
+    return spec
+
+
 def titled(title: str, note: str | None = None) -> dict:
     """Title dict with an optional subtitle (used for downsampling notes and 'what to notice')."""
     out: dict = {"text": title, "x": 0.0, "xanchor": "left"}

@@ -6,6 +6,10 @@ st.write (and titles, headers) as markdown with KaTeX and its directives, so a r
 page and every module of embedviz/app/ and names each call whose body is not provably safe: a constant, a call of
 ``t`` / ``escape`` / ``localized`` / ``trusted``, an f-string, "+" or conditional made only of those (a field with
 a format spec such as ``{n:,}`` is a number), or a local name every assignment of which is one of those.
+
+plotly is a second markup: it reads <a href>, <span style> and <b> in every text it draws (tick and point labels,
+legend entries, titles). Every figure handed to ``st.plotly_chart`` must come out of
+``embedviz.figures.shown_as_text`` (the one place that turns those texts into plain text, in ``widgets.plot``).
 """
 from __future__ import annotations
 
@@ -103,3 +107,39 @@ def test_the_scan_names_what_bypasses_the_helper():
             'text = t("a") if x else t("b")\nst.markdown(text)', 'def f(k):\n    return t(k)\nst.caption(f(w))', 'st.markdown(f"**{escape(name)}**")']
     assert all(unsafe_echoes(code, "x") for code in bad), [c for c in bad if not unsafe_echoes(c, "x")]
     assert not any(unsafe_echoes(code, "x") for code in good), [unsafe_echoes(c, "x") for c in good]
+
+
+def _escaped_figure(node: ast.expr, names: dict[str, list[ast.expr]], seen: frozenset[str] = frozenset()) -> bool:
+    """``shown_as_text(...)``, a ``Figure(...)`` of one, or a name every assignment of which is one of those."""
+    if isinstance(node, ast.Call):
+        called = _name(node.func)
+        if called == "shown_as_text":
+            return True
+        return called == "Figure" and bool(node.args) and _escaped_figure(node.args[0], names, seen)
+    if isinstance(node, ast.Name) and node.id not in seen and node.id in names:
+        return all(_escaped_figure(value, names, seen | {node.id}) for value in names[node.id])
+    return False
+
+
+def unescaped_figures(source: str, label: str) -> list[str]:
+    tree = ast.parse(source)
+    names = _assignments(tree)
+    return [f"{label}:{node.lineno}: {ast.unparse(node)[:120]}" for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and _name(node.func) == "plotly_chart"
+            and not (node.args and _escaped_figure(node.args[0], names))]
+
+
+def test_every_figure_reaches_plotly_as_text():
+    found = [hit for path in FILES for hit in unescaped_figures(path.read_text(), str(path.relative_to(ROOT)))]
+    assert not found, "figures drawn without shown_as_text (plotly would read a reader's <a href>):\n" + "\n".join(found)
+    sites = [path for path in FILES if "plotly_chart(" in path.read_text()]
+    assert sites, "no st.plotly_chart call found: the scan looks in the wrong place"
+
+
+def test_the_figure_scan_names_what_bypasses_the_helper():
+    bad = ["st.plotly_chart(fig)", "fig = go.Figure(spec)\nst.plotly_chart(fig, theme=None)",
+           "shown = shown_as_text(spec)\nshown = fig\nst.plotly_chart(shown)", "st.plotly_chart(figure=fig)"]
+    good = ["st.plotly_chart(go.Figure(shown_as_text(fig.to_dict()), _validate=False))",
+            "shown = go.Figure(shown_as_text(spec))\nst.plotly_chart(shown, theme=None, key=k)"]
+    assert all(unescaped_figures(code, "x") for code in bad), [c for c in bad if not unescaped_figures(c, "x")]
+    assert not any(unescaped_figures(code, "x") for code in good), [unescaped_figures(c, "x") for c in good]

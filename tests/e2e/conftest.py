@@ -255,11 +255,22 @@ def new_context(browser, base_url: str):
     return context
 
 
-def new_tab(context, *, errors: list | None = None):
-    """A tab; uncaught JavaScript errors are appended to ``errors``."""
+# The server's Content-Security-Policy (embedviz/app/serving.py) is the tightest the pages work under: a tab reports
+# every violation it sees, so a page that needs what the policy forbids fails whichever test opened it.
+CSP_LISTENER = """document.addEventListener("securitypolicyviolation", (e) => window.embedvizCspViolation(
+  [e.effectiveDirective, e.blockedURI, e.sourceFile + ":" + e.lineNumber, (e.sample || "").slice(0, 80)].join(" | ")),
+  true);"""
+
+
+def new_tab(context, *, errors: list | None = None, violations: list | None = None):
+    """A tab; uncaught JavaScript errors are appended to ``errors``, CSP violations (with the page's URL) to
+    ``violations``."""
     page = context.new_page()
     if errors is not None:
         page.on("pageerror", lambda err: errors.append(str(err)))
+    if violations is not None:
+        page.expose_binding("embedvizCspViolation", lambda source, v: violations.append(f"{source['page'].url}: {v}"))
+        page.add_init_script(CSP_LISTENER)
     return page
 
 
@@ -313,10 +324,12 @@ def tab(app_server):
     if app_server.proc.poll() is not None:
         pytest.fail(f"the app server exited with code {app_server.proc.returncode}; its log: {app_server.log_path}")
     errors: list[str] = []
-    page = new_tab(app_server.context, errors=errors)
+    violations: list[str] = []
+    page = new_tab(app_server.context, errors=errors, violations=violations)
     yield page
     page.close()
     assert not errors, f"JavaScript errors in the page: {errors}"
+    assert not violations, f"Content-Security-Policy violations (embedviz/app/serving.py): {violations}"
 
 
 @pytest.fixture(scope="session", autouse=True)

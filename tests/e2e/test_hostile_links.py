@@ -43,6 +43,9 @@ LINKS = {
     # the word map's labels are plotly text, which has its own <a href> markup
     "real_words": "real-model?" + q(real_tab="Word map",
                                     real_words=f"cat\ndog\n{IMAGE}\n<a href='http://127.0.0.2:9/'>x</a>\n{RULE}"),
+    # a group's name is a legend entry: a protocol-relative link needs no ':' (which would end the group's name)
+    "real_groups": "real-model?" + q(real_tab="Word map",
+                                     real_words="<a href='//127.0.0.2/x'>g</a>: cat, dog\n<b>h</b>: red, blue"),
     "tok_word": "token-embeddings?" + q(tok_tab="One-hot vs dense", tok_word=IMAGE, tok_other=f"{LINK} {RULE}"),
     "ctx_cfgz": "context-extension?" + q(ctx_src=context_view.CONFIG,
                                          **{context_view.CONFIG_URL_KEY: context_view.encode_config(

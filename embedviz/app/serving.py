@@ -1,0 +1,111 @@
+"""What the served process adds around Streamlit's own server: response headers on every HTTP answer, and the
+runtime patches installed before the first client can connect. ``serve.py`` hands both to ``st.App``.
+
+Headers. A value that slips into a page as markup (a link's text, a pasted config) must not make a reader's
+browser fetch from, post to or be framed by another site, behind nginx or the Ingress or on a bare server alike.
+The policy is the tightest under which every page works in Chromium (tests/e2e collect CSP violations from every
+tab they open and fail on any); each directive says what needs it:
+
+- scripts only from the app's own files: Streamlit's bundle, plotly's and KaTeX's chunks, a component's asset
+  directory. No 'unsafe-inline' and no 'unsafe-eval': the two inline scripts the app runs are allowed by their
+  hashes (Streamlit's index.html sets ``window.prerenderReady``; the presenter view's key handler, our own file),
+  so markup that reached the page still could not run a script of its own. 'wasm-unsafe-eval' lets Streamlit's
+  protobuf decoder compile its small 64-bit-integer WebAssembly helper (long.js; it falls back to plain JS, but
+  the refusal is a violation on every page); it allows no JavaScript eval.
+- styles: 'unsafe-inline' is needed. Streamlit's frontend styles every element with emotion, which writes
+  ``<style>`` tags and ``style=`` attributes at run time, with no nonce to give it.
+- images, fonts and media: the app itself, plus data: and blob: (plotly's and Streamlit's image downloads,
+  KaTeX's and the bundle's inlined fonts).
+- connections (the websocket, uploads, health checks) and workers: the app itself.
+- nothing is framed and nothing frames the app: frame-ancestors 'none' and X-Frame-Options DENY.
+- no <base> to move relative URLs, no forms posted anywhere, no plugins.
+
+``X-Content-Type-Options: nosniff`` keeps a browser from running an upload's bytes as a script or style,
+``Referrer-Policy: same-origin`` keeps a page's URL (its settings) from travelling to another site with a click.
+deploy/nginx.conf.template and deploy/k8s/headers.yaml carry the same values (tests/test_deploy.py holds them
+equal): an operator who fronts the app with them gets the same policy even from a bare ``streamlit run app.py``.
+"""
+from __future__ import annotations
+
+import base64
+import contextlib
+import hashlib
+from pathlib import Path
+
+# Streamlit's index.html (streamlit==1.67.0): its one inline script, byte for byte. tests/app/test_serving.py
+# fails if the installed bundle's inline scripts change.
+STREAMLIT_INLINE_JS = "\n      window.prerenderReady = false\n    "
+# The presenter view's clicker keys (the tour puts it on the page with st.html): allowed by its hash, so this file
+# is the one script of ours that runs inline, and a changed file is allowed as soon as the server restarts.
+PRESENTER_KEYS_JS = (Path(__file__).parent / "browser" / "presenter_keys.js").read_text()
+
+
+def script_hash(source: str) -> str:
+    """The CSP hash source that allows exactly this inline script's text."""
+    digest = base64.b64encode(hashlib.sha256(source.encode()).digest()).decode()
+    return f"'sha256-{digest}'"
+
+
+POLICY: dict[str, str] = {
+    "default-src": "'none'",
+    "script-src": " ".join(("'self'", "'wasm-unsafe-eval'", script_hash(STREAMLIT_INLINE_JS), script_hash(PRESENTER_KEYS_JS))),
+    "style-src": "'self' 'unsafe-inline'",
+    "img-src": "'self' data: blob:",
+    "font-src": "'self' data:",
+    "media-src": "'self' data: blob:",
+    "connect-src": "'self'",
+    "worker-src": "'self'",
+    "manifest-src": "'self'",
+    "frame-src": "'none'",
+    "frame-ancestors": "'none'",
+    "object-src": "'none'",
+    "base-uri": "'none'",
+    "form-action": "'none'",
+}
+CONTENT_SECURITY_POLICY = "; ".join(f"{name} {sources}" for name, sources in POLICY.items())
+HEADERS: dict[str, str] = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+}
+
+
+class SecurityHeaders:
+    """ASGI middleware: every HTTP response carries ``headers`` (replacing any of the same name); websockets pass
+    through untouched. Pure ASGI rather than Starlette's BaseHTTPMiddleware, which would buffer each response
+    (plotly's 4 MB chunk) and run in an extra task."""
+
+    def __init__(self, app, headers: dict[str, str] | None = None) -> None:
+        self.app = app
+        chosen = HEADERS if headers is None else headers
+        self._names = {name.lower().encode() for name in chosen}
+        self._headers = [(name.lower().encode(), value.encode()) for name, value in chosen.items()]
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message) -> None:
+            if message["type"] == "http.response.start":
+                kept = [(k, v) for k, v in message.get("headers", ()) if k.lower() not in self._names]
+                message = {**message, "headers": kept + self._headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+@contextlib.asynccontextmanager
+async def lifespan(app):
+    """At server start, after Streamlit's runtime exists and before the first connection is accepted: the
+    thread cap (before anything loads numpy or torch), then the runtime patches, so an upload or a clear_cache
+    request sent before any page has run is already refused. The frame installs them again (idempotent), which is
+    what covers AppTest and a bare ``streamlit run app.py``."""
+    from embedviz._threads import limit_threads
+
+    limit_threads()
+    from embedviz.app import compat
+
+    compat.install()
+    yield

@@ -1,0 +1,64 @@
+"""embedviz/app/serving.py without a server: the hashes name the scripts the browser runs inline, and the
+middleware puts the headers on every HTTP answer (replacing any the app set) and leaves websockets alone.
+A started server and Chromium check the rest (tests/test_hostile_server.py, tests/e2e/test_csp.py)."""
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+import streamlit
+
+from embedviz.app import serving, tour
+
+INDEX_HTML = Path(streamlit.__file__).parent / "static" / "index.html"
+
+
+def test_the_hash_is_the_one_csp_defines():
+    # the example of the CSP Level 3 specification (and MDN): the hash of "alert('Hello, world.');"
+    assert serving.script_hash("alert('Hello, world.');") == "'sha256-qznLcsROx4GACP2dm0UCKCzCG+HiZ1guq6ZZDob/Tng='"
+
+
+def test_the_policy_allows_exactly_the_inline_scripts_the_page_runs():
+    """Streamlit's index.html has one inline script (a new Streamlit that adds or changes one fails here), and the
+    presenter view's block carries its script's text unchanged."""
+    inline = re.findall(r"<script>(.*?)</script>", INDEX_HTML.read_text(), flags=re.S)
+    assert inline == [serving.STREAMLIT_INLINE_JS]
+    (presenter,) = re.findall(r"<script>(.*?)</script>", tour.PRESENT_KEYS, flags=re.S)
+    script_src = serving.POLICY["script-src"].split()
+    assert serving.script_hash(serving.STREAMLIT_INLINE_JS) in script_src
+    assert serving.script_hash(presenter) in script_src
+    assert not {"'unsafe-inline'", "'unsafe-eval'", "blob:", "data:", "*"} & set(script_src)
+
+
+def _run(middleware, scope) -> list[dict]:
+    sent: list[dict] = []
+
+    async def receive():
+        return {"type": "http.request", "body": b""}
+
+    async def send(message):
+        sent.append(message)
+
+    asyncio.run(middleware(scope, receive, send))
+    return sent
+
+
+async def _answer(scope, receive, send):
+    if scope["type"] == "http":
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [(b"content-type", b"text/html"), (b"X-Frame-Options", b"SAMEORIGIN")]})
+        await send({"type": "http.response.body", "body": b"<p>hi</p>"})
+    else:
+        await send({"type": "websocket.accept", "headers": [(b"x-test", b"1")]})
+
+
+def test_every_http_answer_gets_the_headers_once_and_websockets_pass_untouched():
+    start, body = _run(serving.SecurityHeaders(_answer), {"type": "http", "path": "/"})
+    headers = [(k.decode(), v.decode()) for k, v in start["headers"]]
+    names = [k.lower() for k, _ in headers]
+    assert len(names) == len(set(names))  # the app's own X-Frame-Options replaced, not doubled
+    assert dict(headers) == {"content-type": "text/html", **{k.lower(): v for k, v in serving.HEADERS.items()}}
+    assert body == {"type": "http.response.body", "body": b"<p>hi</p>"}
+    (accept,) = _run(serving.SecurityHeaders(_answer), {"type": "websocket", "path": "/_stcore/stream"})
+    assert accept == {"type": "websocket.accept", "headers": [(b"x-test", b"1")]}
