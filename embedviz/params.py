@@ -163,6 +163,10 @@ class ModelPreset:
                      answer, trained on 32,768) or be a limit the model never trained at (Mistral-7B-v0.1: 32,768,
                      trained on 8,192). The context-extension page counts "unseen angles" from it. None: the same as
                      max_positions (see pretrained_length).
+    last_stage_length: the context a later, long-context stage of pre-training reached, when the model had one
+                     (Llama 3.1: pre-trained at 8K, its final stages up to 128K); None when pre-training stopped
+                     at trained_length. Pages say it beside trained_length, so 8,192 does not read as the most
+                     the model was ever trained on.
     """
 
     name: str
@@ -180,6 +184,7 @@ class ModelPreset:
     total_params: int | None
     source: str
     trained_length: int | None = None
+    last_stage_length: int | None = None
 
     @property
     def pretrained_length(self) -> int:
@@ -315,9 +320,11 @@ _PRESET_LIST: tuple[ModelPreset, ...] = (
         total_params=8_030_261_248,
         source="meta-llama/Llama-3.1-8B config.json (intermediate 14336, llama3 rope_scaling from 8,192); "
         "exact count of LlamaForCausalLM, published as 8B",
-        # Llama 3 paper (Dubey et al. 2024), 3.4: pre-trained at 8K, then continued pre-training up to 128K with
-        # this llama3 scaling; 8,192 is the rope_scaling's original_max_position_embeddings
+        # Llama 3 paper (Dubey et al. 2024), 3.4: pre-trained at 8K, then "in the final stages of pre-training, we
+        # train on long sequences to support context windows of up to 128K tokens" (3.4.2); 8,192 is the
+        # rope_scaling's original_max_position_embeddings, 131,072 the config's max_position_embeddings
         trained_length=8_192,
+        last_stage_length=131_072,
     ),
     ModelPreset(
         name="Mistral-7B-v0.1",

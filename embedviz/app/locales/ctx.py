@@ -138,9 +138,9 @@ STRINGS = {
     "ctx.beyond": {
         "en": "The target ({target}) is longer than trained length × factor = {covered}: the slowest pairs "
               "still reach {times}× the largest angle training showed them. A model trained further on long documents "
-              "does see those angles: Llama 3.1, whose factor 8 covers 64K, did so up to 128K.",
+              "does see those angles: Llama 3.1's factor 8 covers 64K, and its last pre-training stage reached 128K.",
         "zh": "目标长度（{target}）超过了训练长度 × 倍数 = {covered}：最慢的维度对仍会转到训练时最大角度的 {times} 倍。"
-              "之后再在长文档上继续训练的模型会见到这些角度：Llama 3.1 的倍数 8 只覆盖 64K，它就是这样继续训练到 128K 的。",
+              "之后再在长文档上继续训练的模型会见到这些角度：Llama 3.1 的倍数 8 只覆盖 64K，而它预训练的最后阶段达到了 128K。",
     },
     "ctx.not_longer": {
         "en": "The target is not longer than the trained length: there is nothing to extend.",
