@@ -5,8 +5,8 @@ STRINGS = {
         "zh": "上下文扩展：把 RoPE 拉伸到训练长度之外",
     },
     "ctx.lead": {
-        "en": "The figure shows each pair's wavelength before (grey) and after scaling. Look at which pairs a method stretches: linear interpolation, the default, stretches every pair by the same factor.",
-        "zh": '下图显示每个维度对在缩放前（灰色）后的波长。看一种方法拉长了哪些维度对：默认的线性插值把每一对都拉长同样的倍数。',
+        "en": "Each pair's wavelength before (grey) and after scaling: linear interpolation, the default, stretches every pair by the same factor.",
+        "zh": '下图是各维度对缩放前（灰色）后的波长：默认的线性插值把每一对拉长同样倍数。',
     },
     "ctx.intro": {
         "en": (
@@ -49,8 +49,8 @@ STRINGS = {
     "ctx.source_caption": {
         "en": "{name}: head_dim {head_dim}, rope_theta {theta}, pre-training context {original} tokens; {method} × {factor} "
               "to {target} tokens.",
-        "zh": "{name}：head_dim {head_dim}，rope_theta {theta}，预训练上下文 {original} 个 token；{method} × {factor}，"
-              "扩到 {target} 个 token。",
+        "zh": "{name}：head_dim {head_dim}，rope_theta {theta}，预训练上下文 {original} 个 token；{method} × {factor} "
+              "扩到 {target}。",
     },
     "ctx.suggested": {
         "en": "This model's config scales no RoPE, so the settings are a suggestion: YaRN to {target} tokens.",
@@ -63,10 +63,8 @@ STRINGS = {
     # settings
     "ctx.method": {"en": "Method (rope_type)", "zh": "方法（rope_type）"},
     "ctx.no_longrope": {
-        "en": "LongRoPE is not offered for this source: it needs one searched factor per pair (the short_factor and "
-              "long_factor lists), which only a config provides. Choose config.json above: it starts with Phi-3's.",
-        "zh": "这个来源不提供 LongRoPE：它需要为每个维度对搜索出来的缩放系数（short_factor 和 long_factor 两张表），"
-              "只有配置文件里才有。在上面选 config.json 即可，默认就是 Phi-3 的配置。",
+        "en": "LongRoPE needs a config's per-pair factors: choose config.json above.",
+        "zh": "LongRoPE 需要配置里每个维度对的系数：在上面选 config.json。",
     },
     "ctx.factor": {"en": "factor s", "zh": "缩放倍数 s"},
     "ctx.factor_help": {
@@ -254,9 +252,8 @@ STRINGS = {
         "zh": "训练中转不到一圈、而在 {length} 个 token 时会转到比训练时更大角度的维度对。",
     },
     "ctx.overshoot": {
-        "en": "The worst of those pairs reaches {unscaled}× its largest trained angle without scaling, {scaled}× "
-              "with {method}.",
-        "zh": "这些维度对里最糟的一对，不缩放时转到训练时最大角度的 {unscaled} 倍，用 {method} 时是 {scaled} 倍。",
+        "en": "The worst pair reaches {unscaled}× its largest trained angle unscaled, {scaled}× with {method}.",
+        "zh": "最糟的一对：不缩放时达训练最大角度的 {unscaled} 倍，用 {method} 时 {scaled} 倍。",
     },
     "ctx.attention": {"en": "attention factor", "zh": "注意力系数 attention_factor"},
     "ctx.attention_help": {
