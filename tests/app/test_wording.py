@@ -113,3 +113,23 @@ def test_a_causal_mask_lets_each_token_see_itself():
     assert not found
     for key in ("mod.nope_text", "mod.all_nope", "mod.all_nope_temp", "why.causal"):
         assert "itself" in catalog()[key]["en"] and "自己" in catalog()[key]["zh"], key
+
+
+def test_a_context_length_is_never_said_as_what_a_model_was_pre_trained_on():
+    """"Pre-trained on 8K tokens" reads as the corpus's size (Llama 3 saw ~15T tokens); a context is "pre-training
+    context N"."""
+    import re
+
+    en = re.compile(r"pre-?trained on (sequences of )?[\d,.]+K?( tokens)?\b", re.I)
+    zh = re.compile(r"在 ?[\d,.]+K? ?(个 token )?上预训练")
+    found = [key for key, texts in catalog().items() if en.search(texts["en"]) or zh.search(texts["zh"])]
+    assert not found
+    assert "Llama 3's pre-training context was 8K" in catalog()["ctx.calc_honest"]["en"]
+
+
+@pytest.mark.parametrize(("key", "spelled"), [("mod.mla", ("multi-head latent attention", "多头潜在注意力")),
+                                              ("ctx.mla_logits", ("multi-head latent attention", "多头潜在注意力"))])
+def test_mla_is_spelled_out_where_a_page_explains_it(key, spelled):
+    en, zh = spelled
+    assert f"MLA ({en})" in catalog()[key]["en"] or f"(MLA, {en})" in catalog()[key]["en"]
+    assert zh in catalog()[key]["zh"]

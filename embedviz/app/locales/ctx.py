@@ -73,8 +73,10 @@ STRINGS = {
     },
     "ctx.original": {"en": "trained length (tokens)", "zh": "训练长度（token 数）"},
     "ctx.original_help": {
-        "en": "original_max_position_embeddings: the context the model was pre-trained on.",
-        "zh": "original_max_position_embeddings：模型预训练时的上下文长度。",
+        "en": "original_max_position_embeddings: the pre-training context rope_scaling extends (a later "
+              "long-context stage may have gone further: Llama 3.1's reached 131,072).",
+        "zh": "original_max_position_embeddings：rope_scaling 据以扩展的预训练上下文（之后的长上下文阶段可能更长："
+              "Llama 3.1 的达到了 131,072）。",
     },
     "ctx.target": {"en": "target length (tokens)", "zh": "目标长度（token 数）"},
     "ctx.target_help": {
@@ -362,12 +364,12 @@ STRINGS = {
     "ctx.col_k": {"en": "bound for k = {k}", "zh": "k = {k} 的下限"},
     "ctx.col_slow": {"en": "pairs below one turn", "zh": "转不满一圈的维度对"},
     "ctx.calc_honest": {
-        "en": "Real models choose far larger bases than the one-turn bound: Llama 3 pre-trained on 8K tokens with "
+        "en": "Real models choose far larger bases than the one-turn bound: Llama 3's pre-training context was 8K with "
               "θ = 500,000 (the bound is about 1,500), Qwen3 uses 1,000,000 for 32K. A full turn is not the only "
               "criterion. Meta picked 500,000 because Xiong et al. (2023) found it works up to 32K tokens; later work derives "
               "a lower bound from how well attention can still single out a similar token far away (Men et al. "
               "2024, *Base of RoPE Bounds Context Length*). Treat this calculator as the minimum, not the recipe.",
-        "zh": "真实模型选的底数比一圈下限大得多：Llama 3 在 8K 上预训练，用的是 θ = 500,000（下限只有约 1,500），"
+        "zh": "真实模型选的底数比一圈下限大得多：Llama 3 的预训练上下文是 8K，用的是 θ = 500,000（下限只有约 1,500），"
               "Qwen3 在 32K 上用 1,000,000。转满一圈并不是唯一的标准。Meta 选 500,000，是因为 Xiong 等（2023）"
               "发现它在 32K 以内都有效；后来的研究从注意力能否在远处准确找出相似 token 出发推导 θ 的下限"
               "（Men 等 2024，*Base of RoPE Bounds Context Length*）。所以这个计算器给的是最低要求，不是配方。",

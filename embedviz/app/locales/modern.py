@@ -155,9 +155,9 @@ STRINGS = {
                "不旋转的维度对不少于旋转的，这个和对任何底数都不小于 0。理论标签页里的底数下界对部分旋转只统计旋转的维度，"
                "对比例式 RoPE 则会说明不转的维度对何时让任何底数都满足条件。"),
     },
-    "mod.mla": {"en": ("MLA: RoPE turns qk_rope_head_dim = {rope} dims of a {qk} dim query/key; the softmax scale is "
+    "mod.mla": {"en": ("MLA (multi-head latent attention): RoPE turns qk_rope_head_dim = {rope} dims of a {qk} dim query/key; the softmax scale is "
                        "{qk}^-0.5 · {mscale:.4f}² = {scale:.5f} (YaRN's mscale_all_dim)."),
-                "zh": ("MLA：RoPE 只旋转 {qk} 维 query/key 中 qk_rope_head_dim = {rope} 维；softmax 缩放为 "
+                "zh": ("MLA（多头潜在注意力）：RoPE 只旋转 {qk} 维 query/key 中 qk_rope_head_dim = {rope} 维；softmax 缩放为 "
                        "{qk}^-0.5 · {mscale:.4f}² = {scale:.5f}（YaRN 的 mscale_all_dim）。")},
     # M-RoPE
     "mod.mrope_title": {"en": "M-RoPE: which pairs follow time, height and width", "zh": "M-RoPE：哪些维度对跟随时间、高度、宽度"},
