@@ -214,8 +214,8 @@ STRINGS = {
     },
     # original_max_position_embeddings: where pre-training started; a later stage may have gone further with the
     # rope_scaling (Llama 3.1: 131,072), which the numbers here, before any scaling, leave out
-    "mod.len_trained": {"en": "a pre-training context of {n} (original_max_position_embeddings, the length rope_scaling extends)",
-                        "zh": "预训练上下文 {n}（original_max_position_embeddings，rope_scaling 以它为起点扩展）"},
+    "mod.len_trained": {"en": "pre-training context {n} (original_max_position_embeddings)",
+                        "zh": "预训练上下文 {n}（original_max_position_embeddings）"},
     "mod.len_max": {"en": "max_position_embeddings {n} (a limit the config sets, not a trained length)",
                     "zh": "max_position_embeddings {n}（配置设定的上限，并非训练长度）"},
     "mod.len_sliding": {"en": "a sliding window of {n} tokens (the farthest these layers look)",
