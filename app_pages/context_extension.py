@@ -45,6 +45,8 @@ caption = t("ctx.source_caption", name=source, head_dim=settings["head_dim"], th
             factor=f"{settings['factor']:g}", target=human_number(settings["target"]))
 if not settings["scaled"]:
     caption += " " + t("ctx.suggested", target=human_number(settings["target"]))
+if settings["last_stage"]:  # Llama 3.1: 8,192 is where pre-training started, not the most it was trained on
+    caption += " " + t("common.last_stage", n=human_number(settings["last_stage"]))
 if settings["partial_rotary_factor"] and settings["rotary_dim"] < settings["head_dim"]:  # 1.0 rotates them all
     caption += " " + t("ctx.partial", dims=settings["rotary_dim"], head_dim=settings["head_dim"],
                        p=f"{settings['partial_rotary_factor']:g}")

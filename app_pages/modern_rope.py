@@ -9,7 +9,7 @@ import streamlit as st
 from embedviz import rope_config, rope_layers
 from embedviz.app import modern_view as view
 from embedviz.app.i18n import t
-from embedviz.app.widgets import bound_tabs, BIND, human_number, plot, show_error
+from embedviz.app.widgets import bound_tabs, BIND, human_number, lead, plot, show_error
 from embedviz.figures import layers as figs
 
 
@@ -148,7 +148,7 @@ def theory_tab(model: dict, rope_settings: list, colors: dict) -> None:
 
 
 st.title(t("mod.title"))
-st.markdown(t("mod.intro"))
+lead("mod.lead", t("mod.intro"))
 
 # the model: a published config or a pasted one
 source = st.selectbox(t("mod.source"), view.SOURCES, index=0, key="mod_src", help=t("mod.source_help"), bind=BIND,

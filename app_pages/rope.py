@@ -202,6 +202,8 @@ if preset in PRESETS:
     p = PRESETS[preset]
     caption = t("rope.preset_caption", name=preset, head_dim=p["head_dim"], theta=human_number(p["theta"]),
                 max_len=human_number(p["max_len"]), trained=human_number(p["trained"]))
+    if p["last_stage"]:  # Llama 3.1: 8,192 is where pre-training started, not the most it was trained on
+        caption += " " + t("common.last_stage", n=human_number(p["last_stage"]))
     st.caption(caption + (" " + t("rope.preset_scaling", scaling=p["scaling"]) if p["scaling"] else ""))
 
 # bound tabs run lazily: only the open tab runs and is sent; the open tab is in the URL

@@ -167,6 +167,10 @@ class ModelPreset:
                      answer, trained on 32,768) or be a limit the model never trained at (Mistral-7B-v0.1: 32,768,
                      trained on 8,192). The context-extension page counts "unseen angles" from it. None: the same as
                      max_positions (see pretrained_length).
+    last_stage_length: the context a later, long-context stage of pre-training reached, when the model had one
+                     (Llama 3.1: pre-trained at 8K, its final stages up to 128K); None when pre-training stopped
+                     at trained_length. Pages say it beside trained_length, so 8,192 does not read as the most
+                     the model was ever trained on.
     """
 
     name: str
@@ -184,6 +188,7 @@ class ModelPreset:
     total_params: int | None
     source: str
     trained_length: int | None = None
+    last_stage_length: int | None = None
 
     @property
     def pretrained_length(self) -> int:
@@ -230,6 +235,7 @@ def _preset_from_facts(entry: dict[str, Any]) -> ModelPreset:
         total_params=entry.get("total_params"),
         source=entry["source"],
         trained_length=trained,
+        last_stage_length=entry.get("last_stage_length"),
     )
 
 

@@ -119,7 +119,9 @@ def _settings(source: str, config_text: str) -> dict[str, Any]:
     settings = context_extension.extension_settings(config)
     _check_ranges(settings)
     # DeepSeek (MLA) scales its logits in the attention, not through attention_factor: the method tab says so
-    return {**settings, "mla": rope_layers.mla_softmax_scale(config)}
+    # a preset's later long-context stage (Llama 3.1: 131,072), which no config field records
+    last_stage = PRESETS[source].last_stage_length if source in PRESETS else None
+    return {**settings, "mla": rope_layers.mla_softmax_scale(config), "last_stage": last_stage}
 
 
 @st.cache_data(max_entries=16, show_spinner=False)

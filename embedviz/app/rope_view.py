@@ -17,13 +17,14 @@ TAB_CODES = ("angles", "pair", "decay", "random", "wave", "pairing", "lesson")
 
 
 def rope_presets() -> dict[str, dict]:
-    """RoPE models of embedviz.params.PRESETS: name -> head_dim, theta, max length, rope_scaling type (or None)."""
+    """RoPE models of embedviz.params.PRESETS: name -> head_dim, theta, max length, rope_scaling type (or None),
+    pre-training context and the context a last long-context stage reached (or None)."""
     out = {}
     for name, p in PRESETS.items():
         if p.positional == "rope" and p.head_dim and p.rope_theta:
             scaling = (p.rope_scaling or {}).get("rope_type")
             out[name] = dict(head_dim=p.head_dim, theta=p.rope_theta, max_len=p.max_positions, scaling=scaling,
-                             trained=p.pretrained_length)
+                             trained=p.pretrained_length, last_stage=p.last_stage_length)
     return out
 
 

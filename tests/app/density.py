@@ -53,9 +53,6 @@ def _text(node) -> str | None:
         return None
     if getattr(node, "type", "") in ("heading", "title", "header", "subheader"):
         return None
-    proto = getattr(node, "proto", None)
-    if getattr(proto, "element_type", 0) in (2, 3):  # markdown's header / title types (st.subheader, st.title)
-        return None
     return str(getattr(node, "value", "") or "")
 
 

@@ -243,6 +243,7 @@ GLOSSARY = {
     "learned positional embedding": ("可学习位置表", ["可学习位置编码", "learned positional", "可学习的位置表"]),
     "the base theta of sinusoidal and RoPE": ("底数", ["基底"]),
     "a pair of dimensions (RoPE, sinusoidal)": ("维度对", ["维度组"]),
+    "proportional RoPE (Gemma 4's global layers)": ("比例式 RoPE", ["比例 RoPE"]),
     "sinusoidal positional encoding": ("正弦位置编码 / 正弦编码", ["sinusoidal positional", "正余弦编码"]),
     "trained embedding": ("训练后的嵌入", ["训练嵌入"]),
     "long-term decay": ("远程衰减", ["远距离衰减", "长程衰减"]),

@@ -92,7 +92,8 @@ def test_default_view_is_position_interpolation_on_llama2():
     assert pt.metric(at, "pairs meeting unseen angles") == f"{unseen} / {d // 2}"
     assert pt.metric(at, "… with linear") == f"0 / {d // 2}"
     assert pt.metric(at, "kept / blended / interpolated") == f"0 / 0 / {d // 2}"
-    assert any("4× its largest trained angle without scaling, 1× with linear" in c.value for c in at.caption)
+    overshoot = catalog()["ctx.overshoot"]["en"].format(unscaled=4, scaled=1, method="linear")
+    assert any(overshoot in c.value for c in at.caption)
     # the wavelength chart: every pair's wavelength x 4, pair by pair
     expected = [4 * 2 * math.pi * theta ** (2 * i / d) for i in range(d // 2)]
     np.testing.assert_allclose(_after_wavelengths(pt.specs(at)[0]), expected, rtol=1e-6)
@@ -110,7 +111,7 @@ def test_yarn_preset_on_qwen3_to_128k():
     pt.ok(at)
     assert at.segmented_control(key="ctx_method").value == "yarn"
     assert "longrope" not in at.segmented_control(key="ctx_method").options
-    assert any("LongRoPE is not offered" in c.value for c in at.caption)
+    assert catalog()["ctx.no_longrope"]["en"] in [c.value for c in at.caption]
     # Qwen3's theta 1e6, 32K: pair i never closes a turn when 2 pi 1e6^(i/64) > 32768 -> i >= 40: 24 pairs;
     # YaRN (4 x 32K = 128K exactly) shows none of them a new angle
     assert pt.metric(at, "pairs meeting unseen angles") == "24 / 64"
@@ -173,7 +174,7 @@ def test_preset_fills_the_settings_and_unscaled_ones_get_a_suggestion():
     assert pt.metric(at, "kept / blended / interpolated") == "29 / 6 / 29"
     assert any("65,536" in w.value for w in at.warning)
     # without scaling the slowest pairs go 131072 / 8192 = 16x past their trained angle, with llama3 2x
-    assert any("reaches 16× its largest trained angle without scaling, 2× with llama3" in c.value
+    assert any(catalog()["ctx.overshoot"]["en"].format(unscaled=16, scaled=2, method="llama3") in c.value
                for c in at.caption)
     at.selectbox(key="ctx_src").set_value("LLaMA-2-7B").run()
     pt.ok(at)

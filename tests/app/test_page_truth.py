@@ -11,7 +11,7 @@ import re
 import numpy as np
 import pytest
 
-from embedviz import rope
+from embedviz import model_facts, rope
 from embedviz.app.i18n import catalog
 from embedviz.params import PRESETS
 from tests.app import pagetest as pt
@@ -43,6 +43,28 @@ def test_rope_page_preset_says_its_trained_length():
     words = catalog()["rope.preset_caption"]["en"].split("(")[1].format(trained="8,192")
     assert any(f"max_position_embeddings 32,768 ({words}" in c.value for c in at.caption)
     assert words.startswith("pre-training context 8,192 tokens")
+
+
+def _llama31_config() -> dict:
+    """meta-llama/Llama-3.1-8B's published config.json (the packaged file, not the preset built from it)."""
+    return model_facts.config("llama-3.1-8b.json")
+
+
+@pytest.mark.parametrize(("page", "query"), [("rope", {"rope_preset": "Llama-3.1-8B"}),
+                                             ("context_extension", {"ctx_src": "Llama-3.1-8B"})])
+def test_llama31_caption_says_its_last_pre_training_stage_reached_128k(page, query):
+    """Llama 3 paper 3.4: pre-trained at 8K, its final pre-training stages reached 128K. The caption says both,
+    so "pre-training context 8,192" does not read as the most the model was trained on."""
+    config = _llama31_config()
+    start, reached = config["rope_scaling"]["original_max_position_embeddings"], config["max_position_embeddings"]
+    assert (start, reached) == (8_192, 128 * 1_024)
+    at = pt.page(page, **query).run()
+    pt.ok(at)
+    (caption,) = [c.value for c in at.caption if "rope_theta" in c.value]
+    assert f"pre-training context {start:,} tokens" in caption
+    assert catalog()["common.last_stage"]["en"].format(n=f"{reached:,}") in caption
+    other = pt.page(page, **{key: "Mistral-7B-v0.1" for key in query}).run()  # one stage: nothing added
+    assert not [c.value for c in other.caption if "last pre-training stage" in c.value]
 
 
 # 2. YaRN: q and k each x (0.1 ln s + 1), so the logits x its square

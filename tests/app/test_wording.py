@@ -64,3 +64,72 @@ def test_tour_003_names_drops_of_rows_every_input_reaches():
     text = catalog()["tour.003.learned"]
     assert "rarely reached" not in text["en"] and "训练很少触及" not in text["zh"]
     assert "0 → 1" in text["en"] and "127" in text["en"] and "0 → 1" in text["zh"] and "127" in text["zh"]
+
+
+def test_only_gemma_3_and_4_are_said_to_give_their_layer_kinds_two_thetas():
+    """transformers 5.24's own configs: Gemma 2 alternates sliding and full layers under one rope_theta; Gemma 3
+    gives them two (10,000 local, 1,000,000 global). The intro says so, not "Gemma" for all three."""
+    from transformers import Gemma2Config, Gemma3TextConfig
+
+    from embedviz import rope_layers
+
+    gemma2, gemma3 = (rope_layers.layer_plan(c().to_dict()) for c in (Gemma2Config, Gemma3TextConfig))
+    assert set(gemma2.counts()) == set(gemma3.counts()) == {"sliding_attention", "full_attention"}
+    assert (gemma2.distinct_ropes(), gemma3.distinct_ropes()) == (1, 2)
+    text = catalog()["mod.intro"]
+    assert "Gemma 3 and Gemma 4 give their local" in text["en"] and "Gemma 2 alternates" in text["en"]
+    assert "with one theta" in text["en"] and "Gemma mixes" not in text["en"]
+    assert "Gemma 2 同样交替使用这两种层，但只有一个 theta" in text["zh"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_nope_is_explained_where_the_page_first_says_it(lang):
+    """The RoPE-in-today's-models page's first words define NoPE, before the model list, a layer label or a tab
+    uses the word."""
+    from tests.app import pagetest as pt
+
+    at = pt.page("modern_rope", lang=lang).run()
+    pt.ok(at)
+    first = next(m.value for m in at.markdown if "NoPE" in m.value)
+    assert first == catalog()["mod.lead"][lang]
+    assert {"en": "no position encoding at all (NoPE)", "zh": "完全没有位置编码（NoPE）"}[lang] in first
+
+
+def test_a_causal_mask_lets_each_token_see_itself():
+    """A causal mask hides the tokens after a token, not the token: no text says a token sees only the earlier
+    ones. The core's causal attention: the first token, with no earlier token, still gets its own value row."""
+    import re
+
+    import numpy as np
+
+    from embedviz.attention import self_attention
+
+    x, w = np.random.default_rng(0).normal(size=(3, 4)), np.random.default_rng(1).normal(size=(3, 4, 4))
+    np.testing.assert_allclose(self_attention(x, *w, causal=True)[0], x[0] @ w[2], atol=1e-12)
+    only_earlier = re.compile(r"(sees?|see) only (the )?(earlier|tokens? before)|only (sees?|see) (the )?"
+                              r"(earlier|tokens? before)", re.I)
+    found = [key for key, texts in catalog().items()
+             if only_earlier.search(texts["en"]) or re.search(r"只(能)?看(得)?到(它)?前面", texts["zh"])]
+    assert not found
+    for key in ("mod.nope_text", "mod.all_nope", "mod.all_nope_temp", "why.causal"):
+        assert "itself" in catalog()[key]["en"] and "自己" in catalog()[key]["zh"], key
+
+
+def test_a_context_length_is_never_said_as_what_a_model_was_pre_trained_on():
+    """"Pre-trained on 8K tokens" reads as the corpus's size (Llama 3 saw ~15T tokens); a context is "pre-training
+    context N"."""
+    import re
+
+    en = re.compile(r"pre-?trained on (sequences of )?[\d,.]+K?( tokens)?\b", re.I)
+    zh = re.compile(r"在 ?[\d,.]+K? ?(个 token )?上预训练")
+    found = [key for key, texts in catalog().items() if en.search(texts["en"]) or zh.search(texts["zh"])]
+    assert not found
+    assert "Llama 3's pre-training context was 8K" in catalog()["ctx.calc_honest"]["en"]
+
+
+@pytest.mark.parametrize(("key", "spelled"), [("mod.mla", ("multi-head latent attention", "多头潜在注意力")),
+                                              ("ctx.mla_logits", ("multi-head latent attention", "多头潜在注意力"))])
+def test_mla_is_spelled_out_where_a_page_explains_it(key, spelled):
+    en, zh = spelled
+    assert f"MLA ({en})" in catalog()[key]["en"] or f"(MLA, {en})" in catalog()[key]["en"]
+    assert zh in catalog()[key]["zh"]

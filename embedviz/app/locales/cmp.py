@@ -9,9 +9,9 @@ STRINGS = {
             "the baseline with no position signal at all."
         ),
         "zh": (
-            "在相同的 d_model 和上下文长度下，对比五种告诉 Transformer 每个 token 位置的方法。**正弦**和"
-            "**可学习**编码把一个向量加到 token 的嵌入上；**RoPE** 在注意力内部旋转 query 和 key；"
-            "**ALiBi** 从注意力分数里减去一个与距离成正比的惩罚；**无位置编码**作为基线，完全不提供位置信号。"
+            "在相同的 d_model 和上下文长度下，对比告诉 Transformer 各 token 位置的五种方法。**正弦**和"
+            "**可学习**编码把一个向量加到词嵌入上；**RoPE** 在注意力内部旋转 query 和 key；"
+            "**ALiBi** 从注意力分数里减去与距离成正比的惩罚；**无位置编码**是不给位置信号的基线。"
         ),
     },
     "cmp.scheme_sinusoidal": {"en": "sinusoidal", "zh": "正弦"},

@@ -14,6 +14,9 @@ STRINGS = {
     },
     "common.notice": {"en": "What to notice", "zh": "注意观察"},
     "common.details": {"en": "Details", "zh": "详细说明"},
+    # a model's pre-training context, then a long-context stage that raised it (Llama 3.1: 8,192, then 131,072)
+    "common.last_stage": {"en": "Its last pre-training stage reached {n} tokens.",
+                          "zh": "它预训练的最后阶段达到了 {n} 个 token。"},
     "common.formula": {"en": "Formula", "zh": "公式"},
     "common.showing_every": {
         "en": "showing one position in every {step}",

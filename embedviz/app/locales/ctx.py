@@ -5,8 +5,8 @@ STRINGS = {
         "zh": "上下文扩展：把 RoPE 拉伸到训练长度之外",
     },
     "ctx.lead": {
-        "en": "The figure shows each pair's wavelength before (grey) and after scaling. Look at which pairs a method stretches: linear interpolation, the default, stretches every pair by the same factor.",
-        "zh": '下图显示每个维度对在缩放前（灰色）后的波长。看一种方法拉长了哪些维度对：默认的线性插值把每一对都拉长同样的倍数。',
+        "en": "Each pair's wavelength before (grey) and after scaling: linear interpolation, the default, stretches every pair by the same factor.",
+        "zh": '下图是各维度对缩放前（灰色）后的波长：默认的线性插值把每一对拉长同样倍数。',
     },
     "ctx.intro": {
         "en": (
@@ -49,8 +49,8 @@ STRINGS = {
     "ctx.source_caption": {
         "en": "{name}: head_dim {head_dim}, rope_theta {theta}, pre-training context {original} tokens; {method} × {factor} "
               "to {target} tokens.",
-        "zh": "{name}：head_dim {head_dim}，rope_theta {theta}，预训练上下文 {original} 个 token；{method} × {factor}，"
-              "扩到 {target} 个 token。",
+        "zh": "{name}：head_dim {head_dim}，rope_theta {theta}，预训练上下文 {original} 个 token；{method} × {factor} "
+              "扩到 {target}。",
     },
     "ctx.suggested": {
         "en": "This model's config scales no RoPE, so the settings are a suggestion: YaRN to {target} tokens.",
@@ -63,10 +63,8 @@ STRINGS = {
     # settings
     "ctx.method": {"en": "Method (rope_type)", "zh": "方法（rope_type）"},
     "ctx.no_longrope": {
-        "en": "LongRoPE is not offered for this source: it needs one searched factor per pair (the short_factor and "
-              "long_factor lists), which only a config provides. Choose config.json above: it starts with Phi-3's.",
-        "zh": "这个来源不提供 LongRoPE：它需要为每个维度对搜索出来的缩放系数（short_factor 和 long_factor 两张表），"
-              "只有配置文件里才有。在上面选 config.json 即可，默认就是 Phi-3 的配置。",
+        "en": "LongRoPE needs a config's per-pair factors: choose config.json above.",
+        "zh": "LongRoPE 需要配置里每个维度对的系数：在上面选 config.json。",
     },
     "ctx.factor": {"en": "factor s", "zh": "缩放倍数 s"},
     "ctx.factor_help": {
@@ -75,8 +73,10 @@ STRINGS = {
     },
     "ctx.original": {"en": "trained length (tokens)", "zh": "训练长度（token 数）"},
     "ctx.original_help": {
-        "en": "original_max_position_embeddings: the context the model was pre-trained on.",
-        "zh": "original_max_position_embeddings：模型预训练时的上下文长度。",
+        "en": "original_max_position_embeddings: the pre-training context rope_scaling extends (a later "
+              "long-context stage may have gone further: Llama 3.1's reached 131,072).",
+        "zh": "original_max_position_embeddings：rope_scaling 据以扩展的预训练上下文（之后的长上下文阶段可能更长："
+              "Llama 3.1 的达到了 131,072）。",
     },
     "ctx.target": {"en": "target length (tokens)", "zh": "目标长度（token 数）"},
     "ctx.target_help": {
@@ -138,9 +138,9 @@ STRINGS = {
     "ctx.beyond": {
         "en": "The target ({target}) is longer than trained length × factor = {covered}: the slowest pairs "
               "still reach {times}× the largest angle training showed them. A model trained further on long documents "
-              "does see those angles: Llama 3.1, whose factor 8 covers 64K, did so up to 128K.",
+              "does see those angles: Llama 3.1's factor 8 covers 64K, and its last pre-training stage reached 128K.",
         "zh": "目标长度（{target}）超过了训练长度 × 倍数 = {covered}：最慢的维度对仍会转到训练时最大角度的 {times} 倍。"
-              "之后再在长文档上继续训练的模型会见到这些角度：Llama 3.1 的倍数 8 只覆盖 64K，它就是这样继续训练到 128K 的。",
+              "之后再在长文档上继续训练的模型会见到这些角度：Llama 3.1 的倍数 8 只覆盖 64K，而它预训练的最后阶段达到了 128K。",
     },
     "ctx.not_longer": {
         "en": "The target is not longer than the trained length: there is nothing to extend.",
@@ -254,9 +254,8 @@ STRINGS = {
         "zh": "训练中转不到一圈、而在 {length} 个 token 时会转到比训练时更大角度的维度对。",
     },
     "ctx.overshoot": {
-        "en": "The worst of those pairs reaches {unscaled}× its largest trained angle without scaling, {scaled}× "
-              "with {method}.",
-        "zh": "这些维度对里最糟的一对，不缩放时转到训练时最大角度的 {unscaled} 倍，用 {method} 时是 {scaled} 倍。",
+        "en": "The worst pair reaches {unscaled}× its largest trained angle unscaled, {scaled}× with {method}.",
+        "zh": "最糟的一对：不缩放时达训练最大角度的 {unscaled} 倍，用 {method} 时 {scaled} 倍。",
     },
     "ctx.attention": {"en": "attention factor", "zh": "注意力系数 attention_factor"},
     "ctx.attention_help": {
@@ -365,12 +364,12 @@ STRINGS = {
     "ctx.col_k": {"en": "bound for k = {k}", "zh": "k = {k} 的下限"},
     "ctx.col_slow": {"en": "pairs below one turn", "zh": "转不满一圈的维度对"},
     "ctx.calc_honest": {
-        "en": "Real models choose far larger bases than the one-turn bound: Llama 3 pre-trained on 8K tokens with "
+        "en": "Real models choose far larger bases than the one-turn bound: Llama 3's pre-training context was 8K with "
               "θ = 500,000 (the bound is about 1,500), Qwen3 uses 1,000,000 for 32K. A full turn is not the only "
               "criterion. Meta picked 500,000 because Xiong et al. (2023) found it works up to 32K tokens; later work derives "
               "a lower bound from how well attention can still single out a similar token far away (Men et al. "
               "2024, *Base of RoPE Bounds Context Length*). Treat this calculator as the minimum, not the recipe.",
-        "zh": "真实模型选的底数比一圈下限大得多：Llama 3 在 8K 上预训练，用的是 θ = 500,000（下限只有约 1,500），"
+        "zh": "真实模型选的底数比一圈下限大得多：Llama 3 的预训练上下文是 8K，用的是 θ = 500,000（下限只有约 1,500），"
               "Qwen3 在 32K 上用 1,000,000。转满一圈并不是唯一的标准。Meta 选 500,000，是因为 Xiong 等（2023）"
               "发现它在 32K 以内都有效；后来的研究从注意力能否在远处准确找出相似 token 出发推导 θ 的下限"
               "（Men 等 2024，*Base of RoPE Bounds Context Length*）。所以这个计算器给的是最低要求，不是配方。",

@@ -2,7 +2,7 @@ STRINGS = {
     "home.nav": {"en": "Home", "zh": "首页"},
     "home.title": {"en": "embedviz: from token ids to vectors", "zh": "embedviz：从 token id 到向量"},
     "home.figure_lead": {
-        "en": "The figure shows what the first layer makes of your text: each token's row of the table, plus its position's vector, is the input to the first block. Change the text and watch the three panels.",
+        "en": "The figure shows what the first layer makes of your text: each token's row of the table plus its position's vector, the first block's input. Change the text and watch the three panels.",
         "zh": '下图是第一层对你的文字做的事：每个 token 在表里的那一行，加上它所在位置的向量，就是第一个块的输入。改动文字，看三幅图怎么变。',
     },
     "home.intro": {
@@ -66,7 +66,7 @@ STRINGS = {
         ),
     },
     "home.lead": {
-        "en": "Start with a lesson: each tour walks its pages step by step, with questions to predict before you look.",
+        "en": "Start with a lesson: a tour walks its pages and asks you to predict first.",
         "zh": "从一节课开始：每个导览带你一步步走过相关页面，先预测，再看答案。",
     },
     "home.start_tour": {"en": "Start", "zh": "开始"},

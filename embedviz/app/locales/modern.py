@@ -3,21 +3,31 @@
 STRINGS = {
     "mod.nav": {"en": "RoPE in today's models", "zh": "当今模型里的 RoPE"},
     "mod.title": {"en": "RoPE as today's models ship it", "zh": "当今模型实际使用的 RoPE"},
+    # the first words: what the layer strip shows and what to look for; NoPE is named here, before any other use
+    "mod.lead": {
+        "en": ("The strip below shows which RoPE each layer of the chosen model uses. Look for the layers that "
+               "differ: another theta, fewer turning dimensions, or no position encoding at all (NoPE)."),
+        "zh": ("下面的色条显示所选模型每一层用哪种 RoPE。留意与众不同的层：theta 不同、旋转的维度更少，"
+               "或者完全没有位置编码（NoPE）。"),
+    },
     "mod.intro": {
-        "en": ("Current models rarely use one RoPE everywhere. Gemma mixes local and global layers with different "
-               "theta, Gemma 4 rotates only part of the dimensions in its global layers, Llama 4 leaves every fourth layer without any "
-               "position encoding, Qwen2.5-VL splits the pairs between time, height and width, and DeepSeek rotates "
-               "only 64 dimensions of each head. Pick a published config or paste your own: every number below is "
-               "read the way Hugging Face transformers reads it."),
-        "zh": ("如今的模型很少在所有层都用同一种 RoPE：Gemma 混用 theta 不同的局部层和全局层，Gemma 4 的全局层只旋转一部分维度，"
-               "Llama 4 每四层就有一层完全不用位置编码，Qwen2.5-VL 把维度对分给时间、高度和宽度，DeepSeek 每个头只旋转 64 维。"
+        "en": ("Current models rarely use one RoPE everywhere. Gemma 3 and Gemma 4 give their local "
+               "(sliding-window) and global layers different theta; Gemma 2 alternates the same two kinds of layers "
+               "with one theta. Gemma 4 also rotates only part of the dimensions in its global layers. Llama 4 "
+               "leaves every fourth layer without any position encoding (NoPE). Qwen2.5-VL splits the pairs between "
+               "time, height and width, and DeepSeek rotates only 64 dimensions of each head.\n\n"
+               "Pick a published config or paste your own: every number below is read the way Hugging Face "
+               "transformers reads it."),
+        "zh": ("如今的模型很少在所有层都用同一种 RoPE。Gemma 3 和 Gemma 4 的局部层（滑动窗口）和全局层用不同的 theta；"
+               "Gemma 2 同样交替使用这两种层，但只有一个 theta。Gemma 4 的全局层还只旋转一部分维度。Llama 4 每四层就有"
+               "一层完全不用位置编码（NoPE）。Qwen2.5-VL 把维度对分给时间、高度和宽度，DeepSeek 每个头只旋转 64 维。\n\n"
                "选择一个已发布的配置或粘贴你自己的 config.json：下面每个数字都按 Hugging Face transformers 的方式读取。"),
     },
     "mod.source": {"en": "Model", "zh": "模型"},
     # the published presets (embedviz.rope_layers.PUBLISHED), by config file
     "mod.preset_gemma-3-12b-it": {"en": "Gemma 3 12B (5 local : 1 global)", "zh": "Gemma 3 12B（5 层局部 : 1 层全局）"},
     "mod.preset_gemma-4-e2b.v5": {"en": "Gemma 4 E2B (proportional global layers)",
-                                  "zh": "Gemma 4 E2B（全局层按比例旋转）"},
+                                  "zh": "Gemma 4 E2B（全局层为比例式 RoPE）"},
     "mod.preset_llama-4-scout-17b-16e": {"en": "Llama 4 Scout (NoPE every 4th layer)",
                                          "zh": "Llama 4 Scout（每 4 层一层 NoPE）"},
     "mod.preset_qwen2.5-vl-7b": {"en": "Qwen2.5-VL 7B (M-RoPE)", "zh": "Qwen2.5-VL 7B（M-RoPE）"},
@@ -81,10 +91,10 @@ STRINGS = {
     "mod.nope_text": {
         "en": ("A NoPE layer adds nothing about position to its queries and keys: apart from the temperature below, "
                "its attention scores are the same wherever the tokens sit. It still knows order through the causal "
-               "mask (a token only sees earlier ones) and through what the RoPE layers below it (if any) wrote into "
+               "mask (a token sees itself and the tokens before it) and through what the RoPE layers below it (if any) wrote into "
                "the hidden states."),
         "zh": ("NoPE 层不给 query 和 key 加任何位置信息：除了下面的温度之外，无论 token 在哪里，"
-               "它的注意力分数都一样。它仍能知道顺序：靠因果掩码（每个 token 只看得到前面的 token），以及它"
+               "它的注意力分数都一样。它仍能知道顺序：靠因果掩码（每个 token 只看得到自己和它前面的 token），以及它"
                "下面的 RoPE 层（如果有的话）写进隐藏状态的信息。"),
     },
     "mod.temp_text": {
@@ -97,17 +107,17 @@ STRINGS = {
     "mod.all_nope": {
         "en": ("Every layer of this model is NoPE: no pair of dimensions turns, so there are no wavelengths, decay, "
                "head layout or bounds to draw. Such a model knows the order of its tokens only through the causal "
-               "mask (a token sees only the earlier ones)."),
+               "mask (a token sees itself and the tokens before it)."),
         "zh": ("这个模型的每一层都是 NoPE：没有任何一对维度在旋转，所以没有波长、衰减、头内布局或上下界可画。这样的模型只能靠"
-               "因果掩码（每个 token 只看得到前面的 token）知道 token 的顺序。"),
+               "因果掩码（每个 token 只看得到自己和它前面的 token）知道 token 的顺序。"),
     },
     "mod.all_nope_temp": {  # every layer NoPE, with Llama 4's query temperature: a second source of position
         "en": ("Every layer of this model is NoPE: no pair of dimensions turns, so there are no wavelengths, decay, "
                "head layout or bounds to draw. Such a model knows the order of its tokens through the causal mask "
-               "(a token sees only the earlier ones) and through Llama 4's query temperature, which grows with the "
+               "(a token sees itself and the tokens before it) and through Llama 4's query temperature, which grows with the "
                "position."),
         "zh": ("这个模型的每一层都是 NoPE：没有任何一对维度在旋转，所以没有波长、衰减、头内布局或上下界可画。这样的模型靠"
-               "因果掩码（每个 token 只看得到前面的 token）和随位置增大的 Llama 4 query 温度知道 token 的顺序。"),
+               "因果掩码（每个 token 只看得到自己和它前面的 token）和随位置增大的 Llama 4 query 温度知道 token 的顺序。"),
     },
     "mod.temp_title": {"en": "NoPE layers: query temperature by position", "zh": "NoPE 层：query 温度随位置的变化"},
     "mod.temp_x": {"en": "position m", "zh": "位置 m"},
@@ -140,14 +150,14 @@ STRINGS = {
                "RoPE's still pairs let any base pass."),
         "zh": ("部分旋转（GPT-NeoX 0.25、Phi-2 0.4、GLM 0.5、DeepSeek 192 维中"
                "的 64 维）只旋转每个头的一部分维度（前面的维度；DeepSeek 是最后 64 维），其余维度原样进"
-               "入点积，所以每个分数都有一部分与位置无关。比例 RoPE（Gemma 4 全局层）保留所有维度对，但把后"
+               "入点积，所以每个分数都有一部分与位置无关。比例式 RoPE（Gemma 4 全局层）保留所有维度对，但把后"
                "面的维度对频率设为 0。不旋转的维度对给 Σᵢ cos(m·ωᵢ) 加上常数（cos 0 = 1）：只要"
                "不旋转的维度对不少于旋转的，这个和对任何底数都不小于 0。理论标签页里的底数下界对部分旋转只统计旋转的维度，"
-               "对比例 RoPE 则会说明不转的维度对何时让任何底数都满足条件。"),
+               "对比例式 RoPE 则会说明不转的维度对何时让任何底数都满足条件。"),
     },
-    "mod.mla": {"en": ("MLA: RoPE turns qk_rope_head_dim = {rope} dims of a {qk} dim query/key; the softmax scale is "
+    "mod.mla": {"en": ("MLA (multi-head latent attention): RoPE turns qk_rope_head_dim = {rope} dims of a {qk} dim query/key; the softmax scale is "
                        "{qk}^-0.5 · {mscale:.4f}² = {scale:.5f} (YaRN's mscale_all_dim)."),
-                "zh": ("MLA：RoPE 只旋转 {qk} 维 query/key 中 qk_rope_head_dim = {rope} 维；softmax 缩放为 "
+                "zh": ("MLA（多头潜在注意力）：RoPE 只旋转 {qk} 维 query/key 中 qk_rope_head_dim = {rope} 维；softmax 缩放为 "
                        "{qk}^-0.5 · {mscale:.4f}² = {scale:.5f}（YaRN 的 mscale_all_dim）。")},
     # M-RoPE
     "mod.mrope_title": {"en": "M-RoPE: which pairs follow time, height and width", "zh": "M-RoPE：哪些维度对跟随时间、高度、宽度"},
@@ -170,11 +180,11 @@ STRINGS = {
     "mod.critical": {
         "en": ("**Critical dimension** (Liu et al. 2023, *Scaling Laws of RoPE-based Extrapolation*): with d = "
                "{head_dim} in θ^(−2i/d), theta {theta} and {length}, the first {critical} dimensions turn at least "
-               "once within it; the other {rest} never finish a turn and meet new angles beyond {train}."),
+               "once within it; the other {rest} never finish a turn and, unscaled, meet new angles beyond {train}."),
         "zh": ("**临界维度**（Liu 等 2023，*Scaling Laws of RoPE-based Extr"
                "apolation*）：θ^(−2i/d) 中 d = {head_dim}、theta {theta}"
                "、{length} 时，前 {critical} 维在此长度内至少转满一圈；其余 {rest} 维"
-               "一圈都没转完，超过 {train} 就会遇到新角度。"),
+               "一圈都没转完，不缩放时超过 {train} 就会遇到新角度。"),
     },
     "mod.critical_all": {  # every turning pair turns within the length (a small theta or a long context)
         "en": ("**Critical dimension** (Liu et al. 2023, *Scaling Laws of RoPE-based Extrapolation*): with d = "
@@ -202,7 +212,10 @@ STRINGS = {
                "apolation*）：θ^(−2i/d) 中 d = {head_dim}、theta {theta}、{length} 时，"
                "全部 {turning} 个旋转维度都在其内至少转满一圈。无论上下文多长，这些层都不会遇到 {train} 或更大的距离。"),
     },
-    "mod.len_trained": {"en": "trained length {n}", "zh": "训练长度 {n}"},
+    # original_max_position_embeddings: where pre-training started; a later stage may have gone further with the
+    # rope_scaling (Llama 3.1: 131,072), which the numbers here, before any scaling, leave out
+    "mod.len_trained": {"en": "pre-training context {n} (original_max_position_embeddings)",
+                        "zh": "预训练上下文 {n}（original_max_position_embeddings）"},
     "mod.len_max": {"en": "max_position_embeddings {n} (a limit the config sets, not a trained length)",
                     "zh": "max_position_embeddings {n}（配置设定的上限，并非训练长度）"},
     "mod.len_sliding": {"en": "a sliding window of {n} tokens (the farthest these layers look)",
