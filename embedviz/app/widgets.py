@@ -97,6 +97,18 @@ def plot(fig, *args, key: str | None = None, csv: Callable[[], str] | None = Non
     ``csv``: a function giving the CSV instead of the traces' rows (one row per item with every column the chart
     was drawn from), so a chart has one CSV button, not two: each button is redrawn on every rerun.
     """
+    fig = figure_for(fig, args, kwargs)
+    title = fig.layout.title.text or "figure"
+    image = {"format": st.session_state.get(IMAGE_KEY) or "png", "scale": 2, "filename": slug(title)}
+    alt = text_alternative(fig, {name: t(f"common.alt_{name}") for name in ALT_WORDS})  # what a screen reader says
+    st.plotly_chart(fig, theme=None, key=key, config={"displaylogo": False, "toImageButtonOptions": image}, alt=alt)
+    columns = {name: t(f"common.csv_col_{name}") for name in COLUMNS}
+    download_csv(csv or (lambda: figure_csv(fig, columns)), title, key=key or _csv_key(fig, title))
+
+
+def figure_for(fig, args: tuple, kwargs: dict) -> go.Figure:
+    """What ``plot`` draws: a figure, or ``fig(*args, **kwargs)`` built through the shared cache, with the presenter
+    view's larger text when projecting."""
     if not isinstance(fig, BaseFigure):
         for name, words in (("downsample_note", "common.downsampled"), ("scale_key", "common.scale_key")):
             if name not in kwargs and _takes(fig, name):
@@ -105,14 +117,9 @@ def plot(fig, *args, key: str | None = None, csv: Callable[[], str] | None = Non
         fig = go.Figure(spec, _validate=False)  # the builder's own figure, validated once when it was built
     elif args or kwargs:
         raise TypeError("plot(figure) takes no other arguments; plot(builder, *args, **kwargs) builds one")
-    title = fig.layout.title.text or "figure"
     if st.session_state.get(PRESENT_KEY):
         fig.update_layout(font_size=PRESENT_FONT, title_font_size=PRESENT_FONT + 6, hoverlabel_font_size=PRESENT_FONT)
-    image = {"format": st.session_state.get(IMAGE_KEY) or "png", "scale": 2, "filename": slug(title)}
-    alt = text_alternative(fig, {name: t(f"common.alt_{name}") for name in ALT_WORDS})  # what a screen reader says
-    st.plotly_chart(fig, theme=None, key=key, config={"displaylogo": False, "toImageButtonOptions": image}, alt=alt)
-    columns = {name: t(f"common.csv_col_{name}") for name in COLUMNS}
-    download_csv(csv or (lambda: figure_csv(fig, columns)), title, key=key or _csv_key(fig, title))
+    return fig
 
 
 @functools.lru_cache(maxsize=None)

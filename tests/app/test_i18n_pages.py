@@ -133,6 +133,11 @@ def shown_text(at: AppTest) -> tuple[list[tuple[str, str]], set[str]]:
             typed.update(_WORD.findall(str(node.value or "")))
         if getattr(node, "type", "") == "plotly_chart" or (kind == "UnknownElement" and getattr(proto, "spec", "")):
             out += [("plotly_chart", s) for s in _figure_strings(json.loads(proto.spec))]
+        if getattr(node, "type", "") == "bidi_component":  # a live figure: its figure, slider labels and templates
+            data = json.loads(proto.json)
+            out += [("live_figure", s) for s in _figure_strings(json.loads(data["figure"]))]
+            out += [("live_figure", s["label"]) for s in data["sliders"]]
+            out += [("live_figure", text) for text in data["texts"].values()]
     return out, typed
 
 
