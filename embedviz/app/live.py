@@ -8,7 +8,9 @@ follow as they do for any widget. Those widgets stay the one state; while a live
 (``controls``) and the component shows their values.
 
 The component's files are served from its asset directory (``embedviz/app/live``, declared in pyproject.toml), so
-plotly.js reaches a browser once and is cached, never inline with a rerun. The component is keyed and its data
+plotly.js reaches a browser once and is cached, never inline with a rerun. plotly.min.js is copied there from the
+installed plotly package by the build step (``python -m embedviz.app.live``: ``make setup``, the Dockerfile); the
+running app writes nothing, and without the copy a live figure falls back to a plain chart. The component is keyed and its data
 depend only on the settings, so it stays mounted across reruns (an unkeyed v2 component remounts whenever its data
 change).
 """
@@ -16,8 +18,8 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import logging
 import shutil
-import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,14 +27,16 @@ from pathlib import Path
 import plotly
 import streamlit as st
 
+from embedviz.app import compat
 from embedviz.app.i18n import t
-from embedviz.app.widgets import IMAGE_KEY, download_csv, figure_for, tab_labels
+from embedviz.app.widgets import IMAGE_KEY, download_csv, figure_for, plot, tab_labels
 from embedviz.figures.export import COLUMNS, figure_csv, slug
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]  # embedviz/: asset_dir in pyproject.toml is relative to it
 ASSETS = Path(__file__).resolve().parent / "live"
 NAME = "embedviz.live_figure"  # "<project>.<component>" as pyproject.toml declares it
 PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
+_LOG = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -44,48 +48,30 @@ class Slider:
     format_func: Callable = str
 
 
-def _plotly_asset() -> None:
-    """Put the installed plotly package's plotly.min.js into the asset directory (the server may only serve files
-    inside it; a symlink out of it is refused). Copied again when the installed plotly changes."""
+def install_plotly() -> Path:
+    """Copy the installed plotly package's plotly.min.js into the asset directory: a build step (``make setup``,
+    the Dockerfile), never done by the running app, whose files may be read-only. The server serves only files
+    inside the asset directory (a symlink out of it is refused), hence a copy."""
     target = ASSETS / "plotly.min.js"
-    if not target.exists() or target.stat().st_size != PLOTLY_JS.stat().st_size:
-        shutil.copyfile(PLOTLY_JS, target)
+    shutil.copyfile(PLOTLY_JS, target)
+    return target
 
 
-def _declared_asset_dir() -> str:
-    """The component's asset_dir as pyproject.toml declares it (the one place it is written)."""
-    with open(PACKAGE_ROOT.parent / "pyproject.toml", "rb") as f:
-        components = tomllib.load(f)["tool"]["streamlit"]["component"]["components"]
-    return next(c["asset_dir"] for c in components if f"embedviz.{c['name']}" == NAME)
-
-
-def _register() -> Callable:
-    """The component's mount function, registered on the running server.
-
-    Streamlit finds a package's declared components by scanning installed distributions whose metadata mention
-    streamlit; an editable install of a checkout may not qualify, so the declaration is registered here from the
-    same pyproject.toml when the scan did not (Streamlit internals: this function is their one user)."""
-    from streamlit.components.v2.manifest_scanner import ComponentConfig, ComponentManifest
-    from streamlit.runtime import Runtime
-
-    _plotly_asset()
-    manager = Runtime.instance().bidi_component_registry
-    if manager.get_component_asset_root(NAME) is None:
-        manifest = ComponentManifest(name="embedviz", version="0",
-                                     components=[ComponentConfig(name=NAME.split(".", 1)[1],
-                                                                 asset_dir=_declared_asset_dir())])
-        manager.register_from_manifest(manifest, PACKAGE_ROOT)
-    return st.components.v2.component(NAME, js="livefig.js", css="livefig.css", isolate_styles=False)
-
-
-@functools.lru_cache(maxsize=8)
-def _mount_for(manager_id: int) -> Callable:
-    return _register()
+@functools.lru_cache(maxsize=1)
+def available() -> bool:
+    """Whether the asset directory holds the installed plotly's plotly.js (the build step ran since plotly was
+    last installed). Without it a live figure is drawn as a plain chart under the page's own sliders."""
+    served = ASSETS / "plotly.min.js"
+    ok = served.is_file() and served.stat().st_size == PLOTLY_JS.stat().st_size
+    if not ok:
+        _LOG.warning("live figures off: %s is missing or not the installed plotly's; run `make setup` "
+                     "(python -m embedviz.app.live)", served)
+    return ok
 
 
 def _mount() -> Callable:
-    from streamlit.runtime import Runtime
-    return _mount_for(id(Runtime.instance().bidi_component_registry))  # AppTest starts a runtime per test
+    return compat.component(NAME, package_root=PACKAGE_ROOT, pyproject=PACKAGE_ROOT.parent / "pyproject.toml",
+                            js="livefig.js", css="livefig.css")
 
 
 def open_tab(key: str, label_keys: Sequence[str]) -> str:
@@ -99,7 +85,7 @@ def open_tab(key: str, label_keys: Sequence[str]) -> str:
 def controls(key: str, *, hidden: bool):
     """A container for a page's shared URL-bound sliders, hidden while a live figure shows them itself."""
     with st.container(key=key):
-        if hidden:
+        if hidden and available():
             st.html(f"<style>.st-key-{key} {{ display: none; }}</style>")
         yield
 
@@ -119,6 +105,9 @@ def figure(view: str, builder, *args, sliders: Sequence[Slider], texts: dict, bu
     while a slider moves, the browser's view ``view`` (livefig.js) recomputes its first trace's data and the
     ``texts`` that name the settings (templates with {fields}), and keeps the rest of the layout. The CSV below is
     the Python figure's."""
+    if not available():
+        plot(builder, *args, key=key, csv=csv, **kwargs)
+        return
     fig = figure_for(builder, args, kwargs)
     image = {"format": st.session_state.get(IMAGE_KEY) or "png", "scale": 2, "filename": slug(fig.layout.title.text)}
     data = {
@@ -133,3 +122,7 @@ def figure(view: str, builder, *args, sliders: Sequence[Slider], texts: dict, bu
     columns = {name: t(f"common.csv_col_{name}") for name in COLUMNS}
     download_csv(csv or (lambda: figure_csv(fig, columns)), fig.layout.title.text, key=key)
 
+
+
+if __name__ == "__main__":  # the build step: python -m embedviz.app.live
+    print(f"copied {PLOTLY_JS} -> {install_plotly()}")

@@ -72,3 +72,17 @@ def test_a_tour_step_sets_the_live_figure():
     s = next(s for s in data(at)["sliders"] if s["key"] == "sin_d")
     assert s["options"][s["index"]] == 8
     assert "× 8 dimensions" in json.loads(data(at)["figure"])["layout"]["title"]["text"]
+
+
+def test_the_served_plotly_js_is_the_installed_plotly_s():
+    """The build step (make setup, the Dockerfile: python -m embedviz.app.live) copied it; the app never writes."""
+    assert (live.ASSETS / "plotly.min.js").read_bytes() == live.PLOTLY_JS.read_bytes()
+    assert live.available()
+
+
+def test_without_the_copied_plotly_js_the_page_draws_a_plain_chart_under_its_own_sliders(monkeypatch):
+    monkeypatch.setattr(live, "available", lambda: False)
+    at = pt.page("sinusoidal").run()
+    pt.ok(at)
+    assert not at.get("bidi_component") and not hidden_controls(at)
+    assert "128 positions × 64 dimensions" in json.loads(pt.chart_json(at)[0])["layout"]["title"]["text"]
