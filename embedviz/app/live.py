@@ -10,9 +10,9 @@ follow as they do for any widget. Those widgets stay the one state; while a live
 The component's files are served from its asset directory (``embedviz/app/live``, declared in pyproject.toml), so
 plotly.js reaches a browser once and is cached, never inline with a rerun. plotly.min.js is copied there from the
 installed plotly package by the build step (``python -m embedviz.app.live``: ``make setup``, the Dockerfile); the
-running app writes nothing, and without the copy a live figure falls back to a plain chart. The component is keyed and its data
-depend only on the settings, so it stays mounted across reruns (an unkeyed v2 component remounts whenever its data
-change).
+running app writes nothing, and without the copy a live figure falls back to a plain chart. The component is keyed
+and its data depend only on the settings, so it stays mounted across reruns (an unkeyed v2 component remounts
+whenever its data change).
 """
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ import streamlit as st
 from embedviz.app import compat
 from embedviz.app.i18n import t
 from embedviz.app.widgets import IMAGE_KEY, download_csv, figure_for, plot, tab_labels
+from embedviz.figures.describe import WORDS as ALT_WORDS, text_alternative
 from embedviz.figures.export import COLUMNS, figure_csv, slug
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]  # embedviz/: asset_dir in pyproject.toml is relative to it
@@ -41,11 +42,14 @@ _LOG = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Slider:
-    """One slider of a live figure: the URL-bound widget ``key`` it drives, its label (i18n key) and options."""
+    """One slider of a live figure: the URL-bound widget ``key`` it drives, its label (i18n key) and options;
+    ``on_change`` runs when a commit changes it, as the widget's own callback would have (a commit writes the
+    widget's state, which Streamlit does not report as a change)."""
     key: str
     label: str
     options: Sequence
     format_func: Callable = str
+    on_change: Callable[[], None] | None = None
 
 
 def install_plotly() -> Path:
@@ -95,23 +99,37 @@ def _commit(key: str, sliders: Sequence[Slider]) -> None:
     indices = (st.session_state.get(key) or {}).get("commit") or {}
     for s in sliders:
         i = indices.get(s.key)
-        if isinstance(i, int) and 0 <= i < len(s.options):
+        if isinstance(i, int) and 0 <= i < len(s.options) and st.session_state.get(s.key) != s.options[i]:
             st.session_state[s.key] = s.options[i]
+            if s.on_change:
+                s.on_change()
+
+
+def templates(**keys: str | tuple[str, ...]) -> dict[str, str]:
+    """The translated texts a view fills in the browser: ``name="key"``, or ``name=("key", "field", ...)`` for a
+    text whose fields the browser fills (they stay ``{field}``)."""
+    out = {}
+    for name, spec in keys.items():
+        key, *fields = (spec,) if isinstance(spec, str) else spec
+        out[name] = t(key, **{f: "{" + f + "}" for f in fields})
+    return out
 
 
 def figure(view: str, builder, *args, sliders: Sequence[Slider], texts: dict, budget: dict, key: str,
-           csv: Callable[[], str] | None = None, **kwargs) -> None:
+           fixed: dict | None = None, csv: Callable[[], str] | None = None, **kwargs) -> None:
     """A live figure: ``builder(*args, **kwargs)`` is the page's figure at the current settings, drawn as sent;
-    while a slider moves, the browser's view ``view`` (livefig.js) recomputes its first trace's data and the
-    ``texts`` that name the settings (templates with {fields}), and keeps the rest of the layout. The CSV below is
-    the Python figure's."""
+    while a slider moves, the browser's view ``view`` (livefig.js) recomputes the traces' data and the ``texts``
+    that name the settings (``templates``), and keeps the rest of the layout. ``budget``: the payload constants
+    its formulas use; ``fixed``: settings of the view that are not its sliders. The CSV below is the Python
+    figure's."""
     if not available():
         plot(builder, *args, key=key, csv=csv, **kwargs)
         return
     fig = figure_for(builder, args, kwargs)
     image = {"format": st.session_state.get(IMAGE_KEY) or "png", "scale": 2, "filename": slug(fig.layout.title.text)}
     data = {
-        "view": view, "texts": texts, "budget": budget,
+        "view": view, "texts": texts, "budget": budget, "fixed": fixed or {},
+        "alt": text_alternative(fig, {name: t(f"common.alt_{name}") for name in ALT_WORDS}),
         "sliders": [{"key": s.key, "label": t(s.label), "options": list(s.options),
                      "labels": [s.format_func(o) for o in s.options],
                      "index": list(s.options).index(st.session_state[s.key])} for s in sliders],
@@ -121,7 +139,6 @@ def figure(view: str, builder, *args, sliders: Sequence[Slider], texts: dict, bu
     _mount()(key=key, data=data, on_commit_change=functools.partial(_commit, key, tuple(sliders)))
     columns = {name: t(f"common.csv_col_{name}") for name in COLUMNS}
     download_csv(csv or (lambda: figure_csv(fig, columns)), fig.layout.title.text, key=key)
-
 
 
 if __name__ == "__main__":  # the build step: python -m embedviz.app.live
