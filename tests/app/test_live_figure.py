@@ -40,7 +40,7 @@ def test_the_live_heatmap_carries_the_widgets_values_and_the_core_s_figure():
 
 
 def test_other_tabs_show_the_page_sliders():
-    at = pt.page("sinusoidal", session={"sin_tab": catalog()["sin.tab_lesson"]["en"]}).run()
+    at = pt.page("sinusoidal", session={"sin_tab": catalog()["sin.tab_similarity"]["en"]}).run()
     assert not at.exception and not at.get("bidi_component") and not hidden_controls(at)
 
 
