@@ -2,8 +2,11 @@
 beside the bare one-slider Streamlit page (benchmarks/baseline_page.py) served and timed in the same run; then the
 cold start: a fresh process's first training call and a fresh server's first page open.
 
-A drag is scripted as a student's: mouse down on the thumb, one small move per animation frame for DRAG_S seconds,
-mouse up; redraws are the chart's own count (livefig.js bumps data-redraws after each Plotly.react). A key step
+A drag is scripted in the page, as a thumb moving at the display's rate: pointer down on the slider, then on every
+animation frame for DRAG_S seconds the next option (back and forth along the track) and its input event, as a
+browser fires them during a drag; then pointer up and the change event (the release). Redraws are the chart's own
+count (livefig.js bumps data-redraws after each Plotly.react). (Driving the mouse from Playwright instead costs a
+round trip per move, which bounded the count at the driver's pace, 15-26 moves/s on this machine.) A key step
 is ArrowRight on the focused slider until the chart drew the new value: for the live figure the browser's own
 redraw, for the bare page Streamlit's full rerun and redraw.
 
@@ -26,33 +29,53 @@ from benchmarks import feel  # noqa: E402  (its servers, browser flags and the b
 DRAG_S = 1.5
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
 # (name, page path with the view's settings, the slider dragged and stepped)
+LESSON = "sin_tab=Frequencies+and+distance+%28lesson+003%29"
+DECAY = "rope_tab=Long-range+decay"
 VIEWS = [
-    ("sinusoidal heatmap, defaults", "sinusoidal", "sin_d"),
-    ("sinusoidal heatmap, largest (D 4096, L 131072)", "sinusoidal?sin_d=4096&sin_L=131072", "sin_base"),
+    ("Sinusoidal heatmap, defaults", "sinusoidal", "sin_d"),
+    ("Sinusoidal heatmap, largest (D 4096, L 131072)", "sinusoidal?sin_d=4096&sin_L=131%2C072", "sin_base"),
+    ("Sinusoidal distance vs gap, defaults", f"sinusoidal?{LESSON}", "sin_d"),
+    ("Sinusoidal distance vs gap, largest", f"sinusoidal?{LESSON}&sin_d=4096&sin_L=131%2C072", "sin_base"),
+    ("RoPE angle heatmap, defaults", "rope", "rope_theta"),
+    ("RoPE angle heatmap, largest (head_dim 256, window 131072)",
+     "rope?rope_hd=256&rope_len=131%2C072&rope_win=131%2C072", "rope_theta"),
+    ("RoPE decay curves, defaults", f"rope?{DECAY}", "rope_theta"),
+    ("RoPE decay curves, largest (head_dim 256, length 131072)", f"rope?{DECAY}&rope_hd=256&rope_len=131%2C072",
+     "rope_theta"),
 ]
 REDRAWS = "() => Number(document.querySelector('.live-chart')?.dataset.redraws || 0)"
 BARE_TRACE = "document.querySelector('[data-testid=stPlotlyChart] .js-plotly-plot')?.data?.[0]"
 
 
+DRAG_JS = """([key, seconds]) => new Promise((resolve) => {
+  const input = document.querySelector(`input[data-key='${key}']`), chart = document.querySelector('.live-chart');
+  const n = Number(input.max) + 1, start = Number(input.value), before = Number(chart.dataset.redraws);
+  input.dispatchEvent(new PointerEvent('pointerdown', {bubbles: true}));
+  let frames = 0;
+  const t0 = performance.now();
+  function step(now) {
+    if (now - t0 >= seconds * 1000) {
+      const redraws = Number(chart.dataset.redraws) - before;
+      input.dispatchEvent(new PointerEvent('pointerup', {bubbles: true}));
+      input.dispatchEvent(new Event('change', {bubbles: true}));
+      resolve([redraws / ((now - t0) / 1000), frames / ((now - t0) / 1000)]);
+      return;
+    }
+    frames += 1;
+    const i = (start + frames) % (2 * (n - 1));
+    input.value = String(Math.min(i, 2 * (n - 1) - i));
+    input.dispatchEvent(new Event('input', {bubbles: true}));
+    requestAnimationFrame(step);
+  }
+  requestAnimationFrame(step);
+})"""
+
+
 def drag(page, slider: str) -> tuple[float, float]:
-    """Redraws per second during a DRAG_S drag of ``slider``: each frame's move reaches the next option (back and
-    forth along the track), so every frame has a new value to draw. Returns (redraws/s, moves/s): the driver's
-    own pace bounds the first (each move is a Playwright round trip)."""
-    handle = page.locator(f"input[data-key='{slider}']")
-    box, n = handle.bounding_box(), int(handle.get_attribute("max")) + 1
-    y, x0, width = box["y"] + box["height"] / 2, box["x"] + 8, box["width"] - 16
-    page.mouse.move(x0, y)
-    page.mouse.down()
-    before, start = page.evaluate(REDRAWS), time.perf_counter()
-    frames = 0
-    while time.perf_counter() - start < DRAG_S:
-        frames += 1
-        i = frames % (2 * (n - 1))
-        page.mouse.move(x0 + width * min(i, 2 * (n - 1) - i) / (n - 1), y)
-        page.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
-    redraws, elapsed = page.evaluate(REDRAWS) - before, time.perf_counter() - start
-    page.mouse.up()
-    return redraws / elapsed, frames / elapsed
+    """(redraws/s, input events/s) during a DRAG_S scripted drag of ``slider``: one input event per animation
+    frame, each to a new option, so every frame has a new value to draw."""
+    rate, events = page.evaluate(DRAG_JS, [slider, DRAG_S])
+    return rate, events
 
 
 def live_key_step(page, slider: str, direction: str) -> float:
@@ -123,7 +146,7 @@ def run(steps: int) -> dict:
 
 
 def table(res: dict) -> str:
-    lines = ["| live view | redraws/s during a drag | mouse moves/s sent | key step -> redrawn (ms) | x bare page |",
+    lines = ["| live view | redraws/s during a drag | input events/s | key step -> redrawn (ms) | x bare page |",
              "|---|---:|---:|---:|---:|"]
     for name, v in res["views"].items():
         lines.append(f"| {name} | {v['drag']:.0f} | {v['moves']:.0f} | {1e3 * v['key']:.0f} | "
@@ -137,7 +160,9 @@ def table(res: dict) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=8, help="arrow-key steps per view (default 8)")
+    parser.add_argument("--only", default="", help="measure only the views whose name contains this")
     args = parser.parse_args(argv)
+    VIEWS[:] = [v for v in VIEWS if args.only.lower() in v[0].lower()]
     print(table(run(args.steps)))
     return 0
 
