@@ -14,9 +14,10 @@ pytestmark = pytest.mark.e2e
 
 LESSON = "sin_tab=Frequencies+and+distance+%28lesson+003%29"
 DECAY = "rope_tab=Long-range+decay"
-# (page path with the view's tab, the slider the test drags)
-LIVE = [("sinusoidal", "sin_d"), (f"sinusoidal?{LESSON}", "sin_base"), ("rope", "rope_hd"),
-        (f"rope?{DECAY}", "rope_theta")]
+# (page path with the view's tab, the slider the test drags, whether a reload of the new URL is checked: once per
+# page, the URL-to-widget path is the page's, not the view's)
+LIVE = [("sinusoidal", "sin_d", True), (f"sinusoidal?{LESSON}", "sin_base", False), ("rope", "rope_hd", False),
+        (f"rope?{DECAY}", "rope_theta", True)]
 STATE = """() => { const c = document.querySelector('.live-chart');
     return c ? {redraws: Number(c.dataset.redraws), title: c.dataset.title || '', digest: c.liveDigest()} : null; }"""
 
@@ -38,10 +39,11 @@ def same_figure(a: list, b: list) -> bool:
 
 
 def test_every_live_view_redraws_during_a_drag_and_its_release_goes_to_the_url(tab):
-    for path, slider in LIVE:
+    for path, slider, reload in LIVE:
         open_app(tab, path)
         start = wait_live(tab)
         handle = tab.locator(f"input[data-key='{slider}']")
+        handle.scroll_into_view_if_needed()  # the lesson tab's chart sits below its table
         box = handle.bounding_box()
         y, x0 = box["y"] + box["height"] / 2, box["x"] + 8
         tab.mouse.move(x0, y)
@@ -67,6 +69,8 @@ def test_every_live_view_redraws_during_a_drag_and_its_release_goes_to_the_url(t
         after = live_state(tab)
         assert after["title"] == dragged["title"] and same_figure(after["digest"], dragged["digest"]), (path, after,
                                                                                                        dragged)
+        if not reload:
+            continue
         url = tab.url
         tab.reload()
         wait_idle(tab)

@@ -79,7 +79,7 @@ def test_log_spaced_indices_are_the_core_s(js, n, budget, dense):
     assert js("logSpacedIndices", n, budget, dense) == downsample.log_spaced_indices(n, budget, dense=dense).tolist()
 
 
-@pytest.mark.parametrize("d_model, base", list(itertools.product((2, 3, 64, 4096), (100.0, 10_000.0, 1e7))))
+@pytest.mark.parametrize("d_model, base", list(itertools.product((3, 64, 4096), (100.0, 10_000.0, 1e7))))
 def test_distance_curves_are_the_core_s(js, d_model, base):
     close(js("distanceLevels", d_model), sinusoidal.distance_levels(d_model))
     gaps, starts = [1, 2, 7, 100, 131_071], [0, 100, 10_000]
@@ -108,7 +108,7 @@ def test_rope_frequencies_pairs_and_decay_are_the_core_s(js, head_dim, theta):
 
 
 @pytest.mark.parametrize("head_dim, theta, window, pairing",
-                         list(itertools.product((2, 128, 256), (10_000.0, 1e7), (32, 4096, 131_072),
+                         list(itertools.product((2, 256), (10_000.0, 1e7), (32, 131_072),
                                                 ("half", "interleaved"))))
 def test_the_rope_views_are_the_core_s(js, head_dim, theta, window, pairing):
     view = js("angleHeatmapView", head_dim, theta, window, pairing, downsample.ANGLE_HEATMAP_POSITIONS)

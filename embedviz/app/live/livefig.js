@@ -140,7 +140,12 @@ async function draw(inst) {
       return { ...base[like ?? i], ...fields };
     });
     if (!view.traces.some((p) => p.like !== undefined)) traces.push(...base.slice(view.traces.length));
-    layout = merge(layout, view.layout);
+    const patch = JSON.stringify(view.layout);
+    if (patch !== inst.layoutPatch || !inst.layoutDrawn) { // an unchanged layout object spares react a relayout
+      inst.layoutPatch = patch;
+      inst.layoutDrawn = merge(layout, view.layout);
+    }
+    layout = inst.layoutDrawn;
   }
   for (const s of inst.sliders) {
     inst.outputs[s.key].textContent = labels[s.key];
@@ -227,6 +232,7 @@ export default function (component) {
   const fromPython = JSON.stringify(Object.fromEntries(data.sliders.map((s) => [s.key, s.index])));
   inst.committed = fromPython;
   inst.sent = fromPython; // the settings of the figure Python sent
+  inst.layoutDrawn = null; // a new figure from Python: its layout is the base of the next patches
   if (!inst.dragging) {
     for (const s of data.sliders) inst.inputs[s.key].value = String(s.index); // a tour or a lesson button moved it
   }
