@@ -103,14 +103,18 @@ function merge(base, patch) { // one level deep: {title: {text}} keeps the title
 }
 
 function build(root) {
-  root.innerHTML = "";
+  // Streamlit puts the component's stylesheet into root too: only this module's own box is replaced
+  root.querySelector(":scope > .live-figure")?.remove();
+  const box = document.createElement("div");
+  box.className = "live-figure";
   const controls = document.createElement("div");
   controls.className = "live-controls";
   const chart = document.createElement("div");
   chart.className = "live-chart";
   chart.dataset.redraws = "0";
   chart.liveDigest = () => digest(chart);
-  root.append(controls, chart);
+  box.append(controls, chart);
+  root.append(box);
   return { controls, chart, inputs: {}, outputs: {}, sliders: [], data: null, pending: false, timer: null,
     committed: "", dragging: false, drawn: "" };
 }
