@@ -125,7 +125,12 @@ def run(steps: int) -> dict:
                 page.goto(f"{app}/{path}", wait_until="domcontentloaded", timeout=120_000)
                 page.wait_for_function(f"() => ({REDRAWS})() > 0", timeout=120_000)
                 page.wait_for_selector(IDLE, timeout=120_000)
-                rates = [drag(page, slider) for _ in range(3)]
+                rates = []
+                for _ in range(3):  # each release commits: its rerun lands before the next drag
+                    page.wait_for_selector(IDLE, timeout=120_000)
+                    page.wait_for_selector(f"input[data-key='{slider}']", timeout=120_000)
+                    rates.append(drag(page, slider))
+                    page.wait_for_timeout(1000)
                 page.wait_for_timeout(1500)  # the release's rerun lands
                 keys = [live_key_step(page, slider, "ArrowRight" if i % 2 == 0 else "ArrowLeft") for i in range(steps)]
                 res["views"][name] = {"drag": statistics.median(r for r, _ in rates),

@@ -46,8 +46,11 @@ def test_other_tabs_show_the_page_sliders():
 
 def test_a_commit_moves_the_url_bound_widgets():
     """What the component's callback does with the browser's option indices (a bad index is ignored)."""
-    sliders = (live.Slider("a", "common.d_model", (2, 4, 8)), live.Slider("b", "common.d_model", (1.0, 2.0)))
-    state = {"k": {"commit": {"a": 2, "b": 7}}}
+    changed = []
+    sliders = (live.Slider("a", "common.d_model", (2, 4, 8), on_change=lambda: changed.append("a")),
+               live.Slider("b", "common.d_model", (1.0, 2.0), on_change=lambda: changed.append("b")),
+               live.Slider("c", "common.d_model", (1, 2), on_change=lambda: changed.append("c")))
+    state = {"k": {"commit": {"a": 2, "b": 7, "c": 0}}, "c": 1}
 
     class Session(dict):
         pass
@@ -60,7 +63,25 @@ def test_a_commit_moves_the_url_bound_widgets():
         live._commit("k", sliders)
     finally:
         st.session_state = original
-    assert session["a"] == 8 and "b" not in session
+    assert session["a"] == 8 and "b" not in session and session["c"] == 1
+    assert changed == ["a"]  # the widget's own callback, for the slider that moved only
+
+
+def test_rope_s_live_views_carry_its_sliders_fixed_settings_and_templates():
+    """RoPE's two live views (angles, decay): the page's widget values, the window and pairing the browser keeps,
+    and the decay title's template giving the Python figure's title."""
+    at = pt.page("rope", rope_hd="64").run()
+    pt.ok(at)
+    (angles,) = [json.loads(e.proto.json) for e in at.get("bidi_component")]
+    assert angles["view"] == "rope_angles" and angles["fixed"] == {"window": 256, "pairing": "half"}
+    hd = next(s for s in angles["sliders"] if s["key"] == "rope_hd")
+    assert hd["options"][hd["index"]] == 64
+    at.session_state["rope_tab"] = catalog()["rope.tab_decay"]["en"]
+    at.run()
+    (decay,) = [json.loads(e.proto.json) for e in at.get("bidi_component")]
+    figure = json.loads(decay["figure"])
+    assert decay["texts"]["title"].format(hd=64) == figure["layout"]["title"]["text"]
+    assert [trace["name"] for trace in figure["data"]][0] == decay["texts"]["chosen"].format(theta="10,000")
 
 
 def test_a_tour_step_sets_the_live_figure():
