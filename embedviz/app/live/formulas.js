@@ -93,15 +93,18 @@ function roundHalfEven(v) {
 // embedviz.sinusoidal.distance_vs_gap: ||PE(s + k) - PE(s)|| per start s (rows) and gap k, from the encodings
 export function distanceVsGap(dModel, gaps, starts, base) {
   const w = frequencies(dModel, base), odd = dModel % 2 === 1;
-  return starts.map((s) => gaps.map((k) => {
-    let d2 = 0;
-    for (let i = 0; i < w.length; i++) {
-      const a = s * w[i], b = (s + k) * w[i];
-      const ds = Math.sin(b) - Math.sin(a), dc = Math.cos(b) - Math.cos(a);
-      d2 += odd && i === w.length - 1 ? ds * ds : ds * ds + dc * dc; // the odd last column is a sine only
-    }
-    return Math.sqrt(d2);
-  }));
+  return starts.map((s) => {
+    const sinA = w.map((wi) => Math.sin(s * wi)), cosA = w.map((wi) => Math.cos(s * wi)); // PE(s), once per start
+    return gaps.map((k) => {
+      let d2 = 0;
+      for (let i = 0; i < w.length; i++) {
+        const b = (s + k) * w[i];
+        const ds = Math.sin(b) - sinA[i], dc = Math.cos(b) - cosA[i];
+        d2 += odd && i === w.length - 1 ? ds * ds : ds * ds + dc * dc; // the odd last column is a sine only
+      }
+      return Math.sqrt(d2);
+    });
+  });
 }
 
 // embedviz.sinusoidal.distance_levels: (typical sqrt(D), bound 2 sqrt(ceil(D/2))) at large gaps
