@@ -45,15 +45,19 @@ def test_every_live_view_redraws_during_a_drag_and_its_release_goes_to_the_url(t
         handle = tab.locator(f"input[data-key='{slider}']")
         handle.scroll_into_view_if_needed()  # the lesson tab's chart sits below its table
         box = handle.bounding_box()
-        y, x0 = box["y"] + box["height"] / 2, box["x"] + 8
+        # from the track's end farther from the thumb, 40% of the way back: the release lands off the default
+        # (a default value is not written to the URL, and an unchanged value is not committed)
+        at = handle.evaluate("e => Number(e.value) / Number(e.max)")
+        way = 1 if at >= 0.5 else -1
+        y, x0 = box["y"] + box["height"] / 2, box["x"] + (8 if way > 0 else box["width"] - 8)
         tab.mouse.move(x0, y)
         tab.mouse.down()
         digests, redraws = [], []
-        for i in range(1, 11):  # across about 40% of the track, a frame or two per move
-            tab.mouse.move(x0 + i * box["width"] * 0.04, y)
+        for i in range(1, 11):  # a frame or two per move
+            tab.mouse.move(x0 + way * i * box["width"] * 0.04, y)
             tab.wait_for_timeout(50)
             s = live_state(tab)
-            digests.append(repr(s["digest"]))
+            digests.append(s["title"] + repr(s["digest"]))  # at large D the strided heatmap repeats: D is in the title
             redraws.append(s["redraws"])
         assert len(set(digests)) >= 4, (path, digests)  # the chart's data followed the thumb before release
         assert redraws[-1] - start["redraws"] >= 4, (path, redraws)
