@@ -10,7 +10,7 @@ round trip per move, which bounded the count at the driver's pace, 15-26 moves/s
 is ArrowRight on the focused slider until the chart drew the new value: for the live figure the browser's own
 redraw, for the bare page Streamlit's full rerun and redraw.
 
-    PYTHONPATH=. python benchmarks/bench_live.py [--steps 8]
+    PYTHONPATH=. python -m benchmarks.bench_live [--steps 8] [--only NAME]
 """
 from __future__ import annotations
 
@@ -21,10 +21,9 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from benchmarks import feel  # its servers, browser flags and the baseline page
 
-from benchmarks import feel  # noqa: E402  (its servers, browser flags and the baseline page)
+ROOT = Path(__file__).resolve().parents[1]
 
 DRAG_S = 1.5
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
