@@ -25,7 +25,10 @@ COPY pyproject.toml README.md requirements.txt requirements-test.txt requirement
 COPY .streamlit .streamlit
 COPY app_pages app_pages
 COPY embedviz embedviz
-RUN pip install --no-cache-dir --no-deps . \
+# The live figures' plotly.js is copied from the installed plotly into their component's asset directory here, at
+# build time: the running app writes nothing (the image's files are read-only to its user).
+RUN python -m embedviz.app.live \
+    && pip install --no-cache-dir --no-deps . \
     && useradd --uid 1000 --no-create-home --shell /usr/sbin/nologin embedviz
 
 USER 1000

@@ -24,26 +24,32 @@ $(STAMP): $(PY) requirements.lock pyproject.toml
 	$(PY) -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
 
-setup: $(STAMP)
+# The live figures' plotly.js: copied from the installed plotly into their component's asset directory (the server
+# serves only files inside it), again whenever the environment is reinstalled. The running app writes nothing.
+LIVE_PLOTLY := embedviz/app/live/plotly.min.js
+$(LIVE_PLOTLY): $(STAMP)
+	$(PY) -m embedviz.app.live
+
+setup: $(STAMP) $(LIVE_PLOTLY)
 
 $(VENV)/.installed-test: $(STAMP) requirements-test.txt
 	$(PY) -m pip install --quiet -r requirements-test.txt
 	touch $@
 
-run: $(STAMP)
+run: $(STAMP) $(LIVE_PLOTLY)
 	EMBEDVIZ_WARM=1 $(VENV)/bin/streamlit run serve.py --server.headless true --server.address $(HOST) --server.port $(PORT) \
 		--browser.gatherUsageStats false
 
 # Two workers (pytest-xdist), one per core of the CI machine; the browser and server tests share one worker
 # (tests/conftest.py groups them), so they never meet a second browser.
-test: $(STAMP) $(VENV)/.installed-test
+test: $(STAMP) $(LIVE_PLOTLY) $(VENV)/.installed-test
 	$(PY) -m pytest -n 2 --dist loadgroup
 
 $(VENV)/.installed-bench: $(STAMP) requirements-bench.txt
 	$(PY) -m pip install --quiet -r requirements-bench.txt
 	touch $@
 
-bench: $(STAMP) $(VENV)/.installed-bench
+bench: $(STAMP) $(LIVE_PLOTLY) $(VENV)/.installed-bench
 	$(PY) -m benchmarks.run_all
 
 # requirements.lock: the runtime environment with every package's exact version and sha256 hashes (the closure of

@@ -6,11 +6,12 @@ pair demo's inputs) sit in fragments, so moving them redraws that section alone.
 """
 import streamlit as st
 
-from embedviz.app import lessons_view
+from embedviz.app import lessons_view, live
 from embedviz.app import rope_view as view
 from embedviz.app.i18n import t
 from embedviz.app.widgets import bound_tabs, BIND, human_number, lesson_button, log_options, notice, plot, show_error
 from embedviz.app.widgets import lead
+from embedviz.downsample import ANGLE_HEATMAP_POSITIONS, DENSE_DISTANCES
 from embedviz.figures import line_chart
 from embedviz.figures import rope as figs
 
@@ -20,6 +21,7 @@ PAIRINGS = ("half", "interleaved")
 THETAS = log_options(100.0, 1e7, extra=view.REFERENCE_THETAS)
 LENGTHS = sorted({2**p for p in range(4, 18)} | {p["max_len"] for p in PRESETS.values()})
 WINDOWS = [2**p for p in range(5, 18)]
+LIVE_TABS = ("rope.tab_angles", "rope.tab_decay")  # tabs whose figure redraws in the browser while its sliders move
 
 
 def apply_preset() -> None:
@@ -32,9 +34,14 @@ def to_custom() -> None:
     st.session_state["rope_preset"] = CUSTOM
 
 
-@st.fragment
+SLIDERS = (live.Slider("rope_hd", "rope.head_dim", tuple(range(2, 257, 2)), on_change=to_custom),
+           live.Slider("rope_theta", "rope.theta", THETAS, human_number, on_change=to_custom),
+           live.Slider("rope_len", "rope.max_len", LENGTHS, human_number, on_change=to_custom))
+
+
 def angles_tab(head_dim: int, theta: float, max_len: int, pairing: str) -> None:
-    """1. per-dimension rotation angles; the window slider reruns this fragment only."""
+    """1. per-dimension rotation angles, live (not a fragment: a live figure's commit must rerun the page, which
+    holds the widgets it moves)."""
     st.subheader(t("rope.heat_header"))
     window = st.select_slider(t("rope.window"), WINDOWS, value=256, format_func=human_number, key="rope_win",
                               bind=BIND)
@@ -48,9 +55,12 @@ def angles_tab(head_dim: int, theta: float, max_len: int, pairing: str) -> None:
     note = t("rope.heat_note")
     if heat["step"] > 1:
         note += " · " + t("common.showing_every", step=heat["step"])
-    plot(figs.angle_heatmap, heat["z"], heat["positions"], heat["pair"], title=t("rope.heat_title"), note=note,
-         x_title=t("common.position"), y_title=t("common.dimension"), hover=t("rope.heat_hover"),
-         row_label=t("rope.heat_row"))
+    live.figure("rope_angles", figs.angle_heatmap, heat["z"], heat["positions"], heat["pair"],
+                title=t("rope.heat_title"), note=note, x_title=t("common.position"), y_title=t("common.dimension"),
+                hover=t("rope.heat_hover"), row_label=t("rope.heat_row"), key="rope_live_angles", sliders=SLIDERS,
+                budget={"positions": ANGLE_HEATMAP_POSITIONS}, fixed={"window": window, "pairing": pairing},
+                texts=live.templates(row=("rope.heat_row", "d", "i"), note="rope.heat_note",
+                                     showing_every=("common.showing_every", "step"), scale_key="common.scale_key"))
 
 
 @st.fragment
@@ -95,8 +105,12 @@ def decay_tab(head_dim: int, theta: float, max_len: int) -> None:
     chosen = t("rope.theta_chosen", theta=human_number(theta))
     series = {(chosen if th == theta else t("rope.theta_label", theta=human_number(th))): curve
               for th, curve in dec["curves"].items()}
-    plot(figs.decay_chart, dec["distances"], series, highlight=chosen, title=t("rope.decay_title", hd=head_dim),
-         x_title=t("rope.distance"), y_title=t("rope.mean_cos"), note=t("rope.decay_note"))
+    live.figure("rope_decay", figs.decay_chart, dec["distances"], series, highlight=chosen,
+                title=t("rope.decay_title", hd=head_dim), x_title=t("rope.distance"), y_title=t("rope.mean_cos"),
+                note=t("rope.decay_note"), key="rope_live_decay", sliders=SLIDERS, budget={"dense": DENSE_DISTANCES},
+                fixed={"thetas": view.REFERENCE_THETAS, "theta_labels": list(map(human_number, view.REFERENCE_THETAS))},
+                texts=live.templates(title=("rope.decay_title", "hd"), chosen=("rope.theta_chosen", "theta"),
+                                     reference=("rope.theta_label", "theta")))
     table = dec["table"]
     st.dataframe({
         t("rope.col_distance"): table["distance"],
@@ -186,7 +200,9 @@ pairing = cols[1].segmented_control(
     t("rope.pairing"), PAIRINGS, default="half", format_func=lambda p: t(f"rope.pairing_{p}"), key="rope_pairing",
     required=True, bind=BIND,
 )
-cols = st.columns(3)
+hidden = live.open_tab(view.TAB_KEY, [f"rope.tab_{code}" for code in view.TAB_CODES]) in LIVE_TABS
+with live.controls("rope_controls", hidden=hidden):  # the live figure shows them
+    cols = st.columns(3)
 head_dim = cols[0].slider(
     t("rope.head_dim"), 2, 256, 128, step=2, key="rope_hd", help=t("rope.head_dim_help"), on_change=to_custom,
     bind=BIND,

@@ -6,17 +6,23 @@ check's own inputs rerun its fragment only.
 import streamlit as st
 
 from embedviz import figures
+from embedviz.app import live
 from embedviz.app import sinusoidal_view as cached
 from embedviz.app.i18n import t
 from embedviz.app.widgets import (
     BIND, bound_tabs, choice_slider, human_number, lesson_button, log_options, notice, page_header, plot, show_error,
 )
+from embedviz.downsample import CELL_BUDGET, CURVE_POINTS, HEATMAP_PAIRS
 from embedviz.figures.sinusoidal import distance_figure, encoding_heatmap, rotation_figure
 
 D_OPTIONS = (2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096)
 L_OPTIONS = (1, 2, 4, 8, 16, 32, 64, 100, 128, 256, 512, 1000, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072)
 BASE_OPTIONS = log_options(100.0, 1e7, extra=(10_000.0, 500_000.0))
+SLIDERS = (live.Slider("sin_d", "common.d_model", D_OPTIONS),
+           live.Slider("sin_L", "sin.positions", L_OPTIONS, human_number),
+           live.Slider("sin_base", "sin.base", BASE_OPTIONS, human_number))
 TABS = ("sin.tab_encoding", "sin.tab_lesson", "sin.tab_similarity", "sin.tab_rotation")  # ?sin_tab= holds the label
+LIVE_TABS = ("sin.tab_encoding", "sin.tab_lesson")  # tabs whose figure redraws in the browser while its sliders move
 
 
 def encoding_tab(num_positions: int, d_model: int, base: float) -> None:
@@ -26,9 +32,14 @@ def encoding_tab(num_positions: int, d_model: int, base: float) -> None:
         notes.append(t("common.showing_every", step=view["pos_step"]))
     if view["pair_step"] > 1:
         notes.append(t("sin.every_pair", step=view["pair_step"]))
-    plot(encoding_heatmap, view["z"], view["positions"], view["dims"], note=" · ".join(notes) or t("sin.heatmap_note"),
-         title=t("sin.heatmap_title", L=human_number(num_positions), D=d_model),
-         x_title=t("common.position"), y_title=t("common.dimension"))
+    live.figure("sin_heatmap", encoding_heatmap, view["z"], view["positions"], view["dims"],
+                note=" · ".join(notes) or t("sin.heatmap_note"),
+                title=t("sin.heatmap_title", L=human_number(num_positions), D=d_model),
+                x_title=t("common.position"), y_title=t("common.dimension"), key="sin_live_heatmap",
+                sliders=SLIDERS, budget={"cells": CELL_BUDGET, "pairs": HEATMAP_PAIRS},
+                texts={"title": t("sin.heatmap_title", L="{L}", D="{D}"), "note": t("sin.heatmap_note"),
+                       "showing_every": t("common.showing_every", step="{step}"),
+                       "every_pair": t("sin.every_pair", step="{step}"), "scale_key": t("common.scale_key")})
     if notes:
         st.caption(t("sin.heatmap_note"))
     st.caption(t("sin.encoding_more"))
@@ -59,12 +70,16 @@ def lesson_tab(num_positions: int, d_model: int, base: float) -> None:
     st.markdown(t("sin.distance_text"))
     left, right = st.columns([2.2, 1])
     with left:
-        plot(distance_figure, curves["gaps"], curves["distances"],
-             [t("sin.from_start", s=human_number(s)) for s in curves["starts"]],
-             typical=curves["typical"], bound=curves["bound"],
-             typical_name=t("sin.typical", v=f"{curves['typical']:.2f}", w=human_number(round(freq["wavelength"][-1]))),
-             bound_name=t("sin.bound", v=f"{curves['bound']:.2f}"),
-             title=t("sin.distance_title"), note=t("sin.distance_note"), x_title=t("sin.gap"), y_title=t("sin.distance"))
+        live.figure("sin_distance", distance_figure, curves["gaps"], curves["distances"],
+                    [t("sin.from_start", s=human_number(s)) for s in curves["starts"]],
+                    typical=curves["typical"], bound=curves["bound"],
+                    typical_name=t("sin.typical", v=f"{curves['typical']:.2f}",
+                                   w=human_number(round(freq["wavelength"][-1]))),
+                    bound_name=t("sin.bound", v=f"{curves['bound']:.2f}"), title=t("sin.distance_title"),
+                    note=t("sin.distance_note"), x_title=t("sin.gap"), y_title=t("sin.distance"),
+                    key="sin_live_distance", sliders=SLIDERS, budget={"curve_points": CURVE_POINTS},
+                    fixed={"starts": list(curves["starts"])},
+                    texts=live.templates(typical=("sin.typical", "v", "w"), bound=("sin.bound", "v")))
     with right:
         st.dataframe(
             {
@@ -119,13 +134,14 @@ page_header(
     r"\qquad \omega_i=\mathrm{base}^{-2i/D}",
 )
 
-cols = st.columns(3)
-with cols[0]:
-    d_model = choice_slider("sin_d", "common.d_model", D_OPTIONS, 64)
-with cols[1]:
-    num_positions = choice_slider("sin_L", "sin.positions", L_OPTIONS, 128, format_func=human_number)
-with cols[2]:
-    base = choice_slider("sin_base", "sin.base", BASE_OPTIONS, 10_000.0, format_func=human_number)
+with live.controls("sin_controls", hidden=live.open_tab("sin_tab", TABS) in LIVE_TABS):  # the live figure shows them
+    cols = st.columns(3)
+    with cols[0]:
+        d_model = choice_slider("sin_d", "common.d_model", D_OPTIONS, 64)
+    with cols[1]:
+        num_positions = choice_slider("sin_L", "sin.positions", L_OPTIONS, 128, format_func=human_number)
+    with cols[2]:
+        base = choice_slider("sin_base", "sin.base", BASE_OPTIONS, 10_000.0, format_func=human_number)
 lesson_button("sin_lesson", "lesson.sin_button", {"sin_d": 8, "sin_base": 10_000.0, "sin_tab": t("sin.tab_lesson")},
               help="lesson.sin_help")
 

@@ -88,3 +88,13 @@ def test_the_image_installs_the_hashed_lock_and_its_torch_is_requirements():
                 if "==" in line and not line.startswith("#"))
     assert pins["torch"] == "2.13.0"
     assert re.search(rf"^torch=={re.escape(pins['torch'])}\+cpu \\$", (ROOT / "requirements.lock").read_text(), re.M)
+
+
+def test_the_image_copies_the_live_figures_plotly_js_at_build_time():
+    """The app writes nothing at run time (the pod's files are read-only): plotly.js reaches the live figures'
+    asset directory in a RUN step after the package's files are copied in, and before it is installed."""
+    steps = instructions()
+    copy_package = next(i for i, (word, args) in enumerate(steps) if word == "COPY" and args == "embedviz embedviz")
+    build = [i for i, (word, args) in enumerate(steps) if word == "RUN" and "python -m embedviz.app.live" in args]
+    assert build and build[0] > copy_package, "no build step copies plotly.js into the component's asset directory"
+    assert steps[build[0]][1].index("embedviz.app.live") < steps[build[0]][1].index("pip install")

@@ -15,13 +15,20 @@ and tests/e2e/test_hostile_protocol.py shows each refusal against a real server 
    made-up id is answered 403), and a session holds at most ``UPLOAD_BYTES_PER_SESSION``: a new file releases the
    session's older ones first, which no widget can be showing any more (embedviz's uploader takes one file, and
    the page releases its bytes once read). This wraps the served process's store instance, not the class.
+4. Components (``component``): a v2 component that pyproject.toml declares with an asset directory, registered on
+   the running server when Streamlit's own start-up scan of installed packages did not find it. That scan skips a
+   distribution whose installed metadata do not mention streamlit (an editable install made before the declaration
+   was added, or one whose pyproject.toml sits in another checkout). Not a patch: one registration, same values.
 """
 from __future__ import annotations
 
 import functools
 import logging
 import threading
+import tomllib
 from collections import OrderedDict, defaultdict
+from collections.abc import Callable
+from pathlib import Path
 
 from streamlit.runtime import Runtime
 from streamlit.runtime.app_session import AppSession
@@ -113,6 +120,33 @@ def guard_uploads(store: MemoryUploadedFileManager) -> MemoryUploadedFileManager
     store.get_upload_urls, store.add_file, store.remove_session_files = recorded, bounded, removed
     store.embedviz_compat = True
     return store
+
+
+# ------------------------------------------------------------------------------------------------ components
+
+
+def declared_asset_dir(pyproject: Path, project: str, name: str) -> str:
+    """The ``asset_dir`` pyproject.toml declares for component ``name`` (written there once)."""
+    with open(pyproject, "rb") as f:
+        components = tomllib.load(f)["tool"]["streamlit"]["component"]["components"]
+    return next(c["asset_dir"] for c in components if f"{project}.{c['name']}" == name)
+
+
+def component(name: str, *, package_root: Path, pyproject: Path, js: str, css: str) -> Callable:
+    """The mount function of the declared v2 component ``name`` ("<project>.<component>"), whose asset directory
+    (relative to ``package_root``) the server then serves. Registered from ``pyproject`` on this runtime's manager
+    if Streamlit's scan did not (AppTest builds a manager per test: the check is per manager, and cheap)."""
+    import streamlit as st
+    from streamlit.components.v2.get_bidi_component_manager import get_bidi_component_manager
+    from streamlit.components.v2.manifest_scanner import ComponentConfig, ComponentManifest
+
+    manager = get_bidi_component_manager()
+    if manager.get_component_asset_root(name) is None:
+        project, short = name.split(".", 1)
+        config = ComponentConfig(name=short, asset_dir=declared_asset_dir(pyproject, project, name))
+        manager.register_from_manifest(ComponentManifest(name=project, version="0", components=[config]),
+                                       package_root)
+    return st.components.v2.component(name, js=js, css=css, isolate_styles=False)
 
 
 # ------------------------------------------------------------------------------------------------ install

@@ -98,6 +98,19 @@ def plot(fig, *args, key: str | None = None, csv: Callable[[], str] | None = Non
     ``csv``: a function giving the CSV instead of the traces' rows (one row per item with every column the chart
     was drawn from), so a chart has one CSV button, not two: each button is redrawn on every rerun.
     """
+    fig = figure_for(fig, args, kwargs)
+    title = fig.layout.title.text or "figure"
+    image = {"format": st.session_state.get(IMAGE_KEY) or "png", "scale": 2, "filename": slug(title)}
+    alt = text_alternative(fig, {name: t(f"common.alt_{name}") for name in ALT_WORDS})  # what a screen reader says
+    st.plotly_chart(shown_figure(fig), theme=None, key=key, config={"displaylogo": False, "toImageButtonOptions": image},
+                    alt=alt)
+    columns = {name: t(f"common.csv_col_{name}") for name in COLUMNS}
+    download_csv(csv or (lambda: figure_csv(fig, columns)), title, key=key or _csv_key(fig, title))
+
+
+def figure_for(fig, args: tuple, kwargs: dict) -> go.Figure:
+    """The figure ``plot`` shows: ``fig``, or ``fig(*args, **kwargs)`` built through the shared cache (as built: the
+    CSV and the alt text read it; ``shown_figure`` is what the browser draws)."""
     if not isinstance(fig, BaseFigure):
         for name, words in (("downsample_note", "common.downsampled"), ("scale_key", "common.scale_key")):
             if name not in kwargs and _takes(fig, name):
@@ -106,18 +119,16 @@ def plot(fig, *args, key: str | None = None, csv: Callable[[], str] | None = Non
         fig = go.Figure(spec, _validate=False)  # the builder's own figure, validated once when it was built
     elif args or kwargs:
         raise TypeError("plot(figure) takes no other arguments; plot(builder, *args, **kwargs) builds one")
-    else:
-        spec = fig.to_dict()
-    title = fig.layout.title.text or "figure"
-    # what the browser draws: a reader's words as text, never plotly markup (the CSV and the alt text keep them raw)
-    shown = go.Figure(shown_as_text(spec), _validate=False)
+    return fig
+
+
+def shown_figure(fig: go.Figure) -> go.Figure:
+    """What the browser draws of ``fig``: a reader's words as text, never plotly markup (the CSV and the alt text
+    keep them raw), with the presenter view's larger text when projecting."""
+    shown = go.Figure(shown_as_text(fig.to_dict()), _validate=False)
     if st.session_state.get(PRESENT_KEY):
         shown.update_layout(font_size=PRESENT_FONT, title_font_size=PRESENT_FONT + 6, hoverlabel_font_size=PRESENT_FONT)
-    image = {"format": st.session_state.get(IMAGE_KEY) or "png", "scale": 2, "filename": slug(title)}
-    alt = text_alternative(fig, {name: t(f"common.alt_{name}") for name in ALT_WORDS})  # what a screen reader says
-    st.plotly_chart(shown, theme=None, key=key, config={"displaylogo": False, "toImageButtonOptions": image}, alt=alt)
-    columns = {name: t(f"common.csv_col_{name}") for name in COLUMNS}
-    download_csv(csv or (lambda: figure_csv(fig, columns)), title, key=key or _csv_key(fig, title))
+    return shown
 
 
 @functools.lru_cache(maxsize=None)

@@ -15,7 +15,8 @@ from collections.abc import Iterator
 from streamlit.testing.v1 import AppTest
 
 FIGURES = {"plotly_chart", "table", "dataframe", "arrow_data_frame", "arrow_table", "image", "imgs", "vega_lite_chart",
-           "graphviz_chart", "pyplot", "deck_gl_json_chart"}
+           "graphviz_chart", "pyplot", "deck_gl_json_chart",
+           "bidi_component"}  # a live figure (embedviz/app/live.py), a v2 component to AppTest
 TEXTS = {"Markdown", "Caption", "Text", "Info", "Success", "Warning", "Error", "Exception", "Divider", "Badge"}
 HIDDEN = {"expandable", "popover"}  # closed until the reader opens them
 _HAN = re.compile(r"[\u4e00-\u9fff]")

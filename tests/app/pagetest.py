@@ -53,8 +53,28 @@ def is_chinese(text: str) -> bool:
 
 
 def chart_json(at: AppTest) -> list[str]:
-    """Each plotly chart's JSON as sent to the browser."""
-    return [chart.proto.spec for chart in at.get("plotly_chart")]
+    """Each plotly chart's JSON as sent to the browser, live figures (embedviz/app/live.py) included, in page
+    order: a live figure is a v2 component, which AppTest shows as an unknown "bidi_component" element whose
+    JSON data carry the figure it draws first."""
+    return _charts_and_live(at.main)
+
+
+def _charts_and_live(node) -> list[str]:
+    out = []
+    for child in getattr(node, "children", {}).values():
+        kind = getattr(child, "type", None)
+        if kind == "plotly_chart":
+            out.append(child.proto.spec)
+        elif kind == "bidi_component":
+            out.append(json.loads(child.proto.json)["figure"])
+        out += _charts_and_live(child)
+    return out
+
+
+def live_data(at: AppTest, key: str) -> dict:
+    """The data a live figure's component was given (its sliders, texts and first figure)."""
+    (element,) = [e for e in at.get("bidi_component") if e.proto.id.endswith(key) or key in e.proto.id]
+    return json.loads(element.proto.json)
 
 
 def spec(chart) -> dict:

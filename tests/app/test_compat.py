@@ -103,3 +103,20 @@ def test_the_guard_leaves_other_stores_alone():
     compat.guard_uploads(MemoryUploadedFileManager("/_stcore/upload_file"))
     plain.add_file("s1", _file("any-id", 10))  # AppTest's way: no server, no issued ids
     assert plain.get_files("s1", ["any-id"])
+
+
+def test_a_declared_component_the_scan_missed_is_registered_from_pyproject(monkeypatch):
+    """An editable install whose metadata do not mention streamlit is skipped by Streamlit's start-up scan."""
+    import importlib
+
+    from streamlit.components.v2.component_manager import BidiComponentManager
+
+    from embedviz.app import live
+
+    manager = BidiComponentManager()
+    getter = importlib.import_module("streamlit.components.v2.get_bidi_component_manager")
+    monkeypatch.setattr(getter, "get_bidi_component_manager", lambda: manager)
+    monkeypatch.setattr(streamlit.components.v2, "component", lambda name, **kw: (name, kw))  # only the registration
+    assert manager.get_component_asset_root(live.NAME) is None
+    assert live._mount()[0] == live.NAME
+    assert manager.get_component_asset_root(live.NAME) == live.ASSETS

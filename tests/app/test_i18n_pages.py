@@ -128,11 +128,19 @@ def shown_text(at: AppTest) -> tuple[list[tuple[str, str]], set[str]]:
             frame = node.value
             out += [(kind, str(c)) for c in frame.columns]
             continue
-        out += [(kind, s) for s in _proto_strings(proto)]
+        if kind == "Html" and str(getattr(proto, "body", "")).startswith("<style>"):  # a stylesheet, no text
+            continue
+        if getattr(node, "type", "") != "bidi_component":  # a live figure's JSON holds base64 data: read below
+            out += [(kind, s) for s in _proto_strings(proto)]
         if kind in ("TextInput", "TextArea"):
             typed.update(_WORD.findall(str(node.value or "")))
         if getattr(node, "type", "") == "plotly_chart" or (kind == "UnknownElement" and getattr(proto, "spec", "")):
             out += [("plotly_chart", s) for s in _figure_strings(json.loads(proto.spec))]
+        if getattr(node, "type", "") == "bidi_component":  # a live figure: its figure, slider labels and templates
+            data = json.loads(proto.json)
+            out += [("live_figure", s) for s in _figure_strings(json.loads(data["figure"]))]
+            out += [("live_figure", s["label"]) for s in data["sliders"]]
+            out += [("live_figure", re.sub(r"\{\w+\}", " ", text)) for text in data["texts"].values()]  # fields
     return out, typed
 
 

@@ -28,7 +28,7 @@ def charts_of_every_tab(at) -> list:
         at.session_state["sin_tab"] = catalog()[key]["en"]
         at.run()
         assert not at.exception and not at.error, (key, at.exception)
-        charts += list(at.get("plotly_chart"))
+        charts += pt.chart_json(at)  # plotly charts and live figures
     return charts
 
 
@@ -40,7 +40,7 @@ def default_run():
 def test_default_run(default_run):
     at = default_run
     assert not at.exception and not at.error
-    assert len(at.get("plotly_chart")) == 1  # the first tab, the encoding, is the only one drawn
+    assert len(pt.specs(at)) == 1  # the first tab, the encoding, is the only one drawn
     assert "128 positions × 64 dimensions" in pt.titles(at)[0]
     assert not at.dataframe and not at.metric  # the other tabs' tables and metric are not built
     assert at.select_slider(key="sin_d").value == 64
@@ -48,7 +48,7 @@ def test_default_run(default_run):
     assert at.select_slider(key="sin_base").value == 10_000.0
     charts = charts_of_every_tab(pt.page("sinusoidal"))
     assert len(charts) == 4  # encoding, distance vs gap, similarity, rotation: one per tab
-    assert all(len(chart.proto.spec) < 1_000_000 for chart in charts)
+    assert all(len(chart) < 1_000_000 for chart in charts)
     rotation = pt.page("sinusoidal", session=tab("sin.tab_rotation")).run()
     assert float(rotation.metric[0].value) < 1e-12  # PE(p + k) vs R(k) PE(p)
 
@@ -68,7 +68,7 @@ def test_text003_numbers_at_d8():
     assert np.round(table.iloc[:, 0].to_numpy(), 2).tolist() == expected
     # the distance curves from starts 0, 100 and 10,000 coincide
     curves = [np.asarray(tr["y"]["bdata"] if isinstance(tr["y"], dict) else tr["y"]) for tr in
-              pt.spec(at.get("plotly_chart")[0])["data"]]
+              pt.specs(at)[0]["data"]]
     assert len(curves) == 3 and all(np.array_equal(curves[0], c) for c in curves)
 
 
@@ -86,7 +86,7 @@ def test_each_slider_at_min_and_max(key):
         charts = charts_of_every_tab(at)
         assert len(charts) == 4
         for chart in charts:
-            assert len(chart.proto.spec) < 1_000_000, (key, value)
+            assert len(chart) < 1_000_000, (key, value)
     at.select_slider(key=key).set_value(lo).run()
     assert at.select_slider(key=key).value == lo  # min and max are the ends of the slider
 
@@ -98,11 +98,11 @@ def test_all_extremes_together_stay_within_budget():
     at.run()
     assert not at.exception and not at.error
     assert at.select_slider(key="sin_d").value == 4096 and at.select_slider(key="sin_L").value == 131_072
-    heatmap = pt.spec(at.get("plotly_chart")[0])
+    heatmap = pt.specs(at)[0]
     step = stride_for(131_072, CELL_BUDGET)
     expected = catalog()["common.showing_every"]["en"].format(step=step)
     assert expected in heatmap["layout"]["title"]["subtitle"]["text"]  # strided, and the figure says so
-    assert max(len(c.proto.spec) for c in charts_of_every_tab(at)) < 1_000_000
+    assert max(len(c) for c in charts_of_every_tab(at)) < 1_000_000
     assert float(at.metric[0].value) < 1e-8  # the last tab opened: the rotation check
 
 
@@ -110,12 +110,12 @@ def test_widget_change_changes_the_figure(default_run):
     at = pt.page("sinusoidal").run()
     at.select_slider(key="sin_base").set_value(100.0).run()
     assert not at.exception
-    before, after = pt.spec(default_run.get("plotly_chart")[0]), pt.spec(at.get("plotly_chart")[0])
+    before, after = pt.specs(default_run)[0], pt.specs(at)[0]
     assert before["data"][0]["z"] != after["data"][0]["z"]
     rotation = pt.page("sinusoidal", session=tab("sin.tab_rotation")).run()
-    before = pt.spec(rotation.get("plotly_chart")[0])["data"][1]
+    before = pt.specs(rotation)[0]["data"][1]
     rotation.number_input(key="sin_k").set_value(50).run()
-    assert pt.spec(rotation.get("plotly_chart")[0])["data"][1] != before
+    assert pt.specs(rotation)[0]["data"][1] != before
 
 
 def test_query_params_round_trip():
@@ -158,7 +158,7 @@ def test_sqrt_d_level_says_when_it_is_reached():
 
     at = pt.page("sinusoidal", session=tab("sin.tab_lesson")).run()
     pt.ok(at)
-    figure = pt.spec(at.get("plotly_chart")[0])
+    figure = pt.specs(at)[0]
     shown = np.concatenate([pt.values(trace["y"]) for trace in figure["data"]])
     typical, _ = sinusoidal.distance_levels(64)
     assert typical == 8.0 and shown.max() < 0.85 * typical  # about 6.5 at most: not yet at the level
@@ -201,7 +201,7 @@ def test_wide_encoding_heatmap_shows_every_fourth_pair_fast_to_slow():
     at = pt.page("sinusoidal", session={"sin_d": 512, "sin_L": 1024})
     at.run()
     pt.ok(at)
-    figure = pt.spec(at.get("plotly_chart")[0])
+    figure = pt.specs(at)[0]
     trace = figure["data"][0]
     assert catalog()["sin.every_pair"]["en"].format(step=4) in figure["layout"]["title"]["subtitle"]["text"]
     rows = [int(label) for label in trace["y"]]

@@ -16,7 +16,7 @@ from embedviz import tours
 from embedviz.app.frame import PAGES
 from embedviz.app.i18n import catalog
 from embedviz.figures.export import figure_csv
-from tests.app.pagetest import ok, page, specs, values
+from tests.app.pagetest import chart_json, ok, page, specs, values
 from tests.conftest import ROOT
 from tests.test_tours import expected
 
@@ -63,14 +63,14 @@ def check_step(at: AppTest, lesson: str, k: int, lang: str, *, shown: bool = Tru
     assert text(f"tour.{lesson}.{step.name}", lang) in [m.value for m in at.markdown]
     assert (at.query_params["tour"], at.query_params["step"]) == (lesson, str(k))
     if not shown:
-        assert not at.title and not at.get("plotly_chart"), f"{lesson}/{k}: the page shows before the answer"
+        assert not at.title and not chart_json(at), f"{lesson}/{k}: the page shows before the answer"
         return
     assert at.title and at.title[0].value == text(TITLE[step.page], lang), (lesson, k, step.page)
     if step.page == "input-layer":  # a page of tables, and of the modules' refusals past L: no chart
         assert at.table or [w for w in at.warning if "SinusoidalPositionalEmbedding" in w.value], (lesson, k)
     else:  # the step's tab shows its section: a figure, or a table (Compare's parameter, past-the-end and property
         # tabs, Dot product's revealed activity)
-        assert at.get("plotly_chart") or at.table or at.dataframe, f"{lesson}/{k}: no figure or table"
+        assert chart_json(at) or at.table or at.dataframe, f"{lesson}/{k}: no figure or table"  # live ones too
     for key, value in step.settings.items():
         if key in at.session_state:
             assert at.session_state[key] == setting(value, lang), (lesson, k, key)
@@ -115,7 +115,7 @@ def test_question_marks_right_and_wrong(lesson, k):
     radio = f"tour_q_{lesson}_{k}_en"
     at.radio(key=radio).set_value(option_text(step, right)).run()
     ok(at)
-    assert panel_marks(at) == ([panel_marks(at)[0][0]], []) and (at.get("plotly_chart") or at.table
+    assert panel_marks(at) == ([panel_marks(at)[0][0]], []) and (chart_json(at) or at.table
                                                                or at.dataframe)  # page shown
     for wrong in (o for o in step.question.options if o != right):
         at.radio(key=radio).set_value(option_text(step, wrong)).run()

@@ -169,7 +169,7 @@ def test_a_chart_stays_usable_inside_its_layout_boundary(tab):
     containment clips whatever a chart draws outside its box. A hover label at the chart's corner must stay inside the
     box; the modebar and Streamlit's full-screen button must be what the browser's hit test finds at their centres
     (it follows the clipping); full screen must still enlarge the chart. A clip over the toolbar fails this test."""
-    open_app(tab, "rope", charts=1)
+    open_app(tab, "sinusoidal?sin_tab=Similarity+of+positions", charts=1)  # a heatmap st.plotly_chart draws
     chart = tab.locator("[data-testid='stPlotlyChart']").first
     chart.scroll_into_view_if_needed()
     box = chart.bounding_box()

@@ -1,0 +1,175 @@
+"""Live figures in Chromium: redraws per second while a slider is dragged, and arrow key -> redrawn, per live view,
+beside the bare one-slider Streamlit page (benchmarks/baseline_page.py) served and timed in the same run; then the
+cold start: a fresh process's first training call and a fresh server's first page open.
+
+A drag is scripted in the page, as a thumb moving at the display's rate: pointer down on the slider, then on every
+animation frame for DRAG_S seconds the next option (back and forth along the track) and its input event, as a
+browser fires them during a drag; then pointer up and the change event (the release). Redraws are the chart's own
+count (livefig.js bumps data-redraws after each Plotly.react). (Driving the mouse from Playwright instead costs a
+round trip per move, which bounded the count at the driver's pace, 15-26 moves/s on this machine.) A key step
+is ArrowRight on the focused slider until the chart drew the new value: for the live figure the browser's own
+redraw, for the bare page Streamlit's full rerun and redraw.
+
+    PYTHONPATH=. python -m benchmarks.bench_live [--steps 8] [--only NAME]
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from benchmarks import feel  # its servers, browser flags and the baseline page
+
+ROOT = Path(__file__).resolve().parents[1]
+
+DRAG_S = 1.5
+IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
+# (name, page path with the view's settings, the slider dragged and stepped)
+LESSON = "sin_tab=Frequencies+and+distance+%28lesson+003%29"
+DECAY = "rope_tab=Long-range+decay"
+VIEWS = [
+    ("Sinusoidal heatmap, defaults", "sinusoidal", "sin_d"),
+    ("Sinusoidal heatmap, largest (D 4096, L 131072)", "sinusoidal?sin_d=4096&sin_L=131%2C072", "sin_base"),
+    ("Sinusoidal distance vs gap, defaults", f"sinusoidal?{LESSON}", "sin_d"),
+    ("Sinusoidal distance vs gap, largest", f"sinusoidal?{LESSON}&sin_d=4096&sin_L=131%2C072", "sin_base"),
+    ("RoPE angle heatmap, defaults", "rope", "rope_theta"),
+    ("RoPE angle heatmap, largest (head_dim 256, window 131072)",
+     "rope?rope_hd=256&rope_len=131%2C072&rope_win=131%2C072", "rope_theta"),
+    ("RoPE decay curves, defaults", f"rope?{DECAY}", "rope_theta"),
+    ("RoPE decay curves, largest (head_dim 256, length 131072)", f"rope?{DECAY}&rope_hd=256&rope_len=131%2C072",
+     "rope_theta"),
+]
+REDRAWS = "() => Number(document.querySelector('.live-chart')?.dataset.redraws || 0)"
+BARE_TRACE = "document.querySelector('[data-testid=stPlotlyChart] .js-plotly-plot')?.data?.[0]"
+
+
+DRAG_JS = """([key, seconds]) => new Promise((resolve) => {
+  const input = document.querySelector(`input[data-key='${key}']`), chart = document.querySelector('.live-chart');
+  const n = Number(input.max) + 1, start = Number(input.value), before = Number(chart.dataset.redraws);
+  input.dispatchEvent(new PointerEvent('pointerdown', {bubbles: true}));
+  let frames = 0;
+  const t0 = performance.now();
+  function step(now) {
+    if (now - t0 >= seconds * 1000) {
+      const redraws = Number(chart.dataset.redraws) - before;
+      input.dispatchEvent(new PointerEvent('pointerup', {bubbles: true}));
+      input.dispatchEvent(new Event('change', {bubbles: true}));
+      resolve([redraws / ((now - t0) / 1000), frames / ((now - t0) / 1000)]);
+      return;
+    }
+    frames += 1;
+    const i = (start + frames) % (2 * (n - 1));
+    input.value = String(Math.min(i, 2 * (n - 1) - i));
+    input.dispatchEvent(new Event('input', {bubbles: true}));
+    requestAnimationFrame(step);
+  }
+  requestAnimationFrame(step);
+})"""
+
+
+def drag(page, slider: str) -> tuple[float, float]:
+    """(redraws/s, input events/s) during a DRAG_S scripted drag of ``slider``: one input event per animation
+    frame, each to a new option, so every frame has a new value to draw."""
+    rate, events = page.evaluate(DRAG_JS, [slider, DRAG_S])
+    return rate, events
+
+
+def live_key_step(page, slider: str, direction: str) -> float:
+    """Seconds from ArrowRight/Left on the live slider to the chart's next redraw."""
+    page.locator(f"input[data-key='{slider}']").focus()
+    before = page.evaluate(REDRAWS)
+    start = time.perf_counter()
+    page.keyboard.press(direction)
+    page.wait_for_function(f"(b) => ({REDRAWS})() > b", arg=before, timeout=30_000)
+    return time.perf_counter() - start
+
+
+def bare_key_step(page, direction: str) -> float:
+    """Seconds from an arrow key on the bare page's Streamlit slider to its heatmap redrawn with the rerun's data
+    (the trace object before the key is marked; the redraw replaces it)."""
+    page.locator("[data-testid='stSlider'] input[type='range'], [data-testid='stSlider'] [role='slider']").first.focus()
+    page.evaluate(f"() => {{ const t = {BARE_TRACE}; t.__before = true; }}")
+    start = time.perf_counter()
+    page.keyboard.press(direction)
+    page.wait_for_function(f"() => {{ const t = {BARE_TRACE}; return t && !t.__before; }}", timeout=30_000)
+    return time.perf_counter() - start
+
+
+def first_training_call() -> float:
+    """A fresh process's first training call (500 steps of the text's experiment), seconds."""
+    code = ("import time; from embedviz import training; t = time.perf_counter(); "
+            "training.train_group_experiment(steps=500, seed=0); print(time.perf_counter() - t)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
+                         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def run(steps: int) -> dict:
+    res: dict = {"training_first_s": first_training_call()}
+
+    def drive(browser, servers):
+        (_, app), (_, bare) = servers[0], servers[1]
+        ctx = browser.new_context(viewport=feel.VIEWPORT, locale="en-US")
+        try:
+            page = ctx.new_page()
+            start = time.perf_counter()
+            page.goto(f"{app}/sinusoidal", wait_until="domcontentloaded", timeout=180_000)
+            page.wait_for_function(f"() => ({REDRAWS})() > 0", timeout=180_000)
+            res["fresh_open_s"] = time.perf_counter() - start  # a fresh server's first open, figure drawn
+            res["views"] = {}
+            for name, path, slider in VIEWS:
+                page.goto(f"{app}/{path}", wait_until="domcontentloaded", timeout=120_000)
+                page.wait_for_function(f"() => ({REDRAWS})() > 0", timeout=120_000)
+                page.wait_for_selector(IDLE, timeout=120_000)
+                rates = []
+                for _ in range(3):  # each release commits: its rerun lands before the next drag
+                    page.wait_for_selector(IDLE, timeout=120_000)
+                    page.wait_for_selector(f"input[data-key='{slider}']", timeout=120_000)
+                    rates.append(drag(page, slider))
+                    page.wait_for_timeout(1000)
+                page.wait_for_timeout(1500)  # the release's rerun lands
+                keys = [live_key_step(page, slider, "ArrowRight" if i % 2 == 0 else "ArrowLeft") for i in range(steps)]
+                res["views"][name] = {"drag": statistics.median(r for r, _ in rates),
+                                      "moves": statistics.median(m for _, m in rates), "key": statistics.median(keys)}
+                page.wait_for_timeout(1500)
+            page.goto(bare, wait_until="domcontentloaded", timeout=120_000)
+            page.wait_for_function(f"() => !!{BARE_TRACE}", timeout=120_000)
+            bare_keys = []
+            for i in range(steps):
+                bare_keys.append(bare_key_step(page, "ArrowRight" if i % 2 == 0 else "ArrowLeft"))
+                page.wait_for_timeout(300)
+            res["bare_key"] = statistics.median(bare_keys)
+        finally:
+            ctx.close()
+        return res
+
+    return feel.serve(drive)
+
+
+def table(res: dict) -> str:
+    lines = ["| live view | redraws/s during a drag | input events/s | key step -> redrawn (ms) | x bare page |",
+             "|---|---:|---:|---:|---:|"]
+    for name, v in res["views"].items():
+        lines.append(f"| {name} | {v['drag']:.0f} | {v['moves']:.0f} | {1e3 * v['key']:.0f} | "
+                     f"{v['key'] / res['bare_key']:.2f} |")
+    lines.append(f"| bare one-slider Streamlit page (full rerun) | - | - | {1e3 * res['bare_key']:.0f} | 1.00 |")
+    lines += ["", f"Cold start: first training call (500 steps, fresh process) {res['training_first_s']:.2f} s; "
+                  f"a fresh server's first open of Sinusoidal, figure drawn: {res['fresh_open_s']:.1f} s."]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=8, help="arrow-key steps per view (default 8)")
+    parser.add_argument("--only", default="", help="measure only the views whose name contains this")
+    args = parser.parse_args(argv)
+    VIEWS[:] = [v for v in VIEWS if args.only.lower() in v[0].lower()]
+    print(table(run(args.steps)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,166 @@
+// The closed-form formulas a live figure redraws in the browser: a second copy of the Python core, kept small.
+// Each function names its Python reference; tests/e2e/test_live_formulas.py evaluates both at a grid of settings
+// and compares them to 1e-9 (float64). The core stays the reference: change it there first, then here.
+
+// embedviz.downsample.stride_for: the smallest step that keeps ceil(n / step) <= budget
+export function strideFor(n, budget) {
+  return Math.ceil(n / budget);
+}
+
+// embedviz.downsample.strided_indices: every step-th index of range(n)
+export function stridedIndices(n, budget) {
+  const step = strideFor(n, budget);
+  const out = [];
+  for (let i = 0; i < n; i += step) out.push(i);
+  return out;
+}
+
+// embedviz.sinusoidal.frequencies: w_i = base^(-2i/D) for the ceil(D/2) (sin, cos) pairs
+export function frequencies(dModel, base) {
+  const out = new Float64Array(Math.floor((dModel + 1) / 2));
+  for (let i = 0; i < out.length; i++) out[i] = Math.pow(base, (-2.0 * i) / dModel);
+  return out;
+}
+
+// embedviz.sinusoidal.wavelengths: 2*pi / w_i, positions per full turn of each pair
+export function wavelengths(dModel, base) {
+  return Array.from(frequencies(dModel, base), (w) => (2.0 * Math.PI) / w);
+}
+
+// embedviz.sinusoidal.pair_dims: columns 2i, 2i + 1 of each pair, the odd D's missing last cosine left out
+export function pairDims(pairs, dModel) {
+  const out = [];
+  for (const i of pairs) {
+    if (2 * i < dModel) out.push(2 * i);
+    if (2 * i + 1 < dModel) out.push(2 * i + 1);
+  }
+  return out;
+}
+
+// embedviz.sinusoidal.sinusoidal_rows(positions, D, base, dims=dims).T: z of shape (C, P), dimension rows
+export function sinusoidalColumns(positions, dModel, base, dims) {
+  const omega = frequencies(dModel, base);
+  return dims.map((d) => {
+    const w = omega[d >> 1];
+    const row = new Array(positions.length);
+    for (let j = 0; j < positions.length; j++) {
+      const angle = positions[j] * w;
+      row[j] = d % 2 === 0 ? Math.sin(angle) : Math.cos(angle); // even columns sine, odd ones cosine
+    }
+    return row;
+  });
+}
+
+// embedviz.app.sinusoidal_view.encoding_view: the heatmap's cells within the budget (positions x pairs)
+export function encodingView(numPositions, dModel, base, cellBudget, pairBudget) {
+  const positions = stridedIndices(numPositions, cellBudget);
+  const numPairs = Math.floor((dModel + 1) / 2);
+  const pairStep = strideFor(numPairs, pairBudget);
+  const pairs = [];
+  for (let i = 0; i < numPairs; i += pairStep) pairs.push(i);
+  const dims = pairDims(pairs, dModel);
+  return {
+    z: sinusoidalColumns(positions, dModel, base, dims), positions, dims,
+    posStep: positions.length > 1 ? positions[1] : 1, pairStep,
+  };
+}
+
+// embedviz.downsample.log_spaced_indices: every index below dense, then geometric steps to n - 1 (np.geomspace,
+// rounded half to even as np.round), sorted and unique
+export function logSpacedIndices(n, budget, dense) {
+  const out = [];
+  if (n <= budget) {
+    for (let i = 0; i < n; i++) out.push(i);
+    return out;
+  }
+  dense = Math.min(dense, Math.floor(budget / 2));
+  const seen = new Set();
+  for (let i = 0; i < dense; i++) seen.add(i);
+  const count = budget - dense, start = Math.max(dense, 1), stop = n - 1;
+  const logStart = Math.log10(start), step = (Math.log10(stop) - logStart) / (count - 1);
+  for (let k = 0; k < count; k++) {
+    const v = k === 0 ? start : k === count - 1 ? stop : Math.pow(10, logStart + k * step);
+    seen.add(roundHalfEven(v));
+  }
+  return Array.from(seen).sort((a, b) => a - b);
+}
+
+function roundHalfEven(v) {
+  const r = Math.round(v);
+  return Math.abs(v - Math.trunc(v)) === 0.5 && r % 2 !== 0 ? r - 1 : r;
+}
+
+// embedviz.sinusoidal.distance_vs_gap: ||PE(s + k) - PE(s)|| per start s (rows) and gap k, from the encodings
+export function distanceVsGap(dModel, gaps, starts, base) {
+  const w = frequencies(dModel, base), odd = dModel % 2 === 1;
+  return starts.map((s) => {
+    const sinA = w.map((wi) => Math.sin(s * wi)), cosA = w.map((wi) => Math.cos(s * wi)); // PE(s), once per start
+    return gaps.map((k) => {
+      let d2 = 0;
+      for (let i = 0; i < w.length; i++) {
+        const b = (s + k) * w[i];
+        const ds = Math.sin(b) - sinA[i], dc = Math.cos(b) - cosA[i];
+        d2 += odd && i === w.length - 1 ? ds * ds : ds * ds + dc * dc; // the odd last column is a sine only
+      }
+      return Math.sqrt(d2);
+    });
+  });
+}
+
+// embedviz.sinusoidal.distance_levels: (typical sqrt(D), bound 2 sqrt(ceil(D/2))) at large gaps
+export function distanceLevels(dModel) {
+  return [Math.sqrt(dModel), 2.0 * Math.sqrt(Math.floor((dModel + 1) / 2))];
+}
+
+// embedviz.rope.inverse_frequencies: w_i = 1 / theta^(2i/d) for the d/2 pairs of a head
+export function ropeInverseFrequencies(headDim, theta) {
+  const out = new Float64Array(headDim / 2);
+  for (let i = 0; i < out.length; i++) out[i] = 1.0 / Math.pow(theta, (2 * i) / headDim);
+  return out;
+}
+
+// embedviz.rope.pair_of_dimension: half [0..d/2-1, 0..d/2-1], interleaved [0, 0, 1, 1, ...]
+export function pairOfDimension(headDim, pairing) {
+  const half = headDim / 2, out = [];
+  for (let d = 0; d < headDim; d++) out.push(pairing === "half" ? d % half : d >> 1);
+  return out;
+}
+
+// embedviz.rope.dimension_cos(positions, d, theta, pairing).T: cos(m w_pair(d)), z of shape (d, T), dimension rows
+export function dimensionCosRows(positions, headDim, theta, pairing) {
+  const w = ropeInverseFrequencies(headDim, theta);
+  return pairOfDimension(headDim, pairing).map((i) => {
+    const row = new Float64Array(positions.length);
+    for (let j = 0; j < positions.length; j++) row[j] = Math.cos(positions[j] * w[i]);
+    return row;
+  });
+}
+
+// embedviz.rope.decay_curve: mean over pairs of cos(distance * w_i), aligned q and k
+export function decayCurve(headDim, theta, distances) {
+  const w = ropeInverseFrequencies(headDim, theta);
+  return Float64Array.from(distances, (d) => {
+    let sum = 0;
+    for (let i = 0; i < w.length; i++) sum += Math.cos(d * w[i]);
+    return sum / w.length;
+  });
+}
+
+// embedviz.app.rope_view.angle_heatmap: cos of each dimension's angle at every step-th position of the window
+export function angleHeatmapView(headDim, theta, window, pairing, positionBudget) {
+  const positions = stridedIndices(window, positionBudget);
+  return { z: dimensionCosRows(positions, headDim, theta, pairing), positions,
+    pair: pairOfDimension(headDim, pairing), step: positions.length > 1 ? positions[1] - positions[0] : 1 };
+}
+
+// embedviz.app.rope_view._distances: 1..maxDistance, every one below dense, log-spaced above
+export function ropeDistances(maxDistance, dense) {
+  return logSpacedIndices(maxDistance + 1, 2 * dense, dense).slice(1);
+}
+
+// embedviz.app.sinusoidal_view.distance_curves: the gaps (log-spaced, gap 0 left out) and their distances
+export function distanceCurves(numPositions, dModel, base, starts, curvePoints) {
+  const gaps = logSpacedIndices(Math.max(numPositions, 2), curvePoints, 64).slice(1);
+  const [typical, bound] = distanceLevels(dModel);
+  return { gaps, distances: distanceVsGap(dModel, gaps, starts, base), typical, bound };
+}

@@ -1,0 +1,245 @@
+// A live figure: native range sliders and a plotly chart that the browser redraws on every input event (no server
+// round trip); on release, a key step or a short pause the sliders' option indices go back to Python as the trigger
+// "commit", which moves the page's URL-bound widgets. The figure's layout and texts come from Python once per rerun
+// (already translated); only the data is recomputed here, by formulas.js.
+import { angleHeatmapView, decayCurve, distanceCurves, encodingView, ropeDistances, wavelengths } from "./formulas.js";
+
+const PAUSE_MS = 400; // a drag that rests this long commits, as a release does
+const PLOTLY_URL = new URL("./plotly.min.js", import.meta.url).href;
+let plotlyReady = null;
+const instances = new WeakMap(); // parentElement -> instance: a rerun calls this module again with new data
+
+function loadPlotly() {
+  if (window.Plotly) return Promise.resolve(window.Plotly);
+  if (!plotlyReady) {
+    plotlyReady = new Promise((resolve, reject) => {
+      const script = document.createElement("script");
+      script.src = PLOTLY_URL;
+      script.onload = () => resolve(window.Plotly);
+      script.onerror = () => reject(new Error("plotly.js did not load from " + PLOTLY_URL));
+      document.head.appendChild(script);
+    });
+  }
+  return plotlyReady;
+}
+
+function fill(template, values) {
+  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+}
+
+function subtitle(...notes) {
+  return { text: notes.filter(Boolean).join(" · ") }; // embedviz.figures.joined
+}
+
+const integer = (x) => Math.round(x).toLocaleString("en-US"); // embedviz.app.widgets.human_number of an int
+
+// One builder per view: (values, labels, data, figure) -> {traces, layout}. traces[i] holds what changes in trace
+// i of the figure Python sent (or of trace `like`, for a view whose trace count varies); layout what changes in
+// its layout (merged one level deep). Texts are the page's translated templates; the formulas are formulas.js.
+const VIEWS = {
+  sin_heatmap(values, labels, { texts, budget }) {
+    const v = encodingView(values.sin_L, values.sin_d, values.sin_base, budget.cells, budget.pairs);
+    const notes = [];
+    if (v.posStep > 1) notes.push(fill(texts.showing_every, { step: v.posStep }));
+    if (v.pairStep > 1) notes.push(fill(texts.every_pair, { step: v.pairStep }));
+    return {
+      traces: [{ z: v.z, x: v.positions, y: v.dims.map(String) }],
+      layout: { title: { text: fill(texts.title, { L: labels.sin_L, D: values.sin_d }),
+        subtitle: subtitle(notes.join(" · ") || texts.note, texts.scale_key) } },
+    };
+  },
+  sin_distance(values, labels, { texts, budget, fixed }, figure) {
+    const c = distanceCurves(values.sin_L, values.sin_d, values.sin_base, fixed.starts, budget.curve_points);
+    const longest = wavelengths(values.sin_d, values.sin_base).at(-1);
+    const names = [fill(texts.typical, { v: c.typical.toFixed(2), w: integer(longest) }),
+      fill(texts.bound, { v: c.bound.toFixed(2) })];
+    const levels = [c.typical, c.bound];
+    return {
+      traces: c.distances.map((y) => ({ x: c.gaps, y })),
+      layout: {
+        xaxis: { type: c.gaps.at(-1) > 50 ? "log" : "-" },
+        yaxis: { range: [0, c.bound * 1.08] },
+        shapes: figure.layout.shapes.map((s, i) => ({ ...s, y0: levels[i], y1: levels[i] })),
+        annotations: figure.layout.annotations.map((a, i) => ({ ...a, y: levels[i], text: names[i] })),
+      },
+    };
+  },
+  rope_angles(values, labels, { texts, budget, fixed }) {
+    const v = angleHeatmapView(values.rope_hd, values.rope_theta, Math.min(fixed.window, values.rope_len),
+      fixed.pairing, budget.positions);
+    const rows = v.pair.map((i, d) => fill(texts.row, { d, i }));
+    const every = Math.ceil(rows.length / 16); // embedviz.figures.rope.angle_heatmap: at most 16 ticks
+    const ticks = rows.map((_, d) => d).filter((d) => d % every === 0);
+    const note = v.step > 1 ? texts.note + " · " + fill(texts.showing_every, { step: v.step }) : texts.note;
+    return {
+      traces: [{ z: v.z, x: v.positions, y: rows }],
+      layout: { title: { subtitle: subtitle(note, texts.scale_key) },
+        yaxis: { tickvals: ticks.map((d) => rows[d]), ticktext: ticks.map(String) } },
+    };
+  },
+  rope_decay(values, labels, { texts, budget, fixed }) {
+    const distances = ropeDistances(values.rope_len, budget.dense);
+    const chosen = fill(texts.chosen, { theta: labels.rope_theta });
+    const thetas = fixed.thetas.map((theta, k) => [theta, fill(texts.reference, { theta: fixed.theta_labels[k] })]);
+    if (!fixed.thetas.includes(values.rope_theta)) thetas.push([values.rope_theta, chosen]);
+    return {
+      traces: thetas.map(([theta, name]) => {
+        const name_ = theta === values.rope_theta ? chosen : name;
+        return { like: 0, x: distances, y: decayCurve(values.rope_hd, theta, distances), name: name_,
+          line: { width: name_ === chosen ? 3.5 : 1.6 } }; // embedviz.figures.rope.decay_chart's widths
+      }),
+      layout: { title: { text: fill(texts.title, { hd: values.rope_hd }) } },
+    };
+  },
+};
+
+function merge(base, patch) { // one level deep: {title: {text}} keeps the title's other fields
+  const out = { ...base };
+  for (const [k, v] of Object.entries(patch)) {
+    out[k] = v && typeof v === "object" && !Array.isArray(v) && base[k] && typeof base[k] === "object"
+      ? { ...base[k], ...v } : v;
+  }
+  return out;
+}
+
+function build(root) {
+  // Streamlit puts the component's stylesheet into root too: only this module's own box is replaced
+  root.querySelector(":scope > .live-figure")?.remove();
+  const box = document.createElement("div");
+  box.className = "live-figure";
+  const controls = document.createElement("div");
+  controls.className = "live-controls";
+  const chart = document.createElement("div");
+  chart.className = "live-chart";
+  chart.dataset.redraws = "0";
+  chart.liveDigest = () => digest(chart);
+  box.append(controls, chart);
+  root.append(box);
+  return { controls, chart, inputs: {}, outputs: {}, sliders: [], data: null, pending: false, timer: null,
+    committed: "", dragging: false, drawn: "" };
+}
+
+function current(inst) {
+  const values = {}, labels = {}, indices = {};
+  for (const s of inst.sliders) {
+    const i = Number(inst.inputs[s.key].value);
+    indices[s.key] = i;
+    values[s.key] = s.options[i];
+    labels[s.key] = s.labels[i];
+  }
+  return { values, labels, indices };
+}
+
+async function draw(inst) {
+  inst.pending = false;
+  const Plotly = await loadPlotly();
+  const { values, labels, indices } = current(inst);
+  const state = JSON.stringify(indices);
+  let traces = inst.figure.data, layout = inst.figure.layout;
+  if (state !== inst.sent) { // a setting Python has not drawn yet: recompute the data and texts here
+    const view = VIEWS[inst.data.view](values, labels, inst.data, inst.figure);
+    const base = traces;
+    traces = view.traces.map((patch, i) => {
+      const { like, ...fields } = patch;
+      return { ...base[like ?? i], ...fields };
+    });
+    if (!view.traces.some((p) => p.like !== undefined)) traces.push(...base.slice(view.traces.length));
+    const patch = JSON.stringify(view.layout);
+    if (patch !== inst.layoutPatch || !inst.layoutDrawn) { // an unchanged layout object spares react a relayout
+      inst.layoutPatch = patch;
+      inst.layoutDrawn = merge(layout, view.layout);
+    }
+    layout = inst.layoutDrawn;
+  }
+  for (const s of inst.sliders) {
+    inst.outputs[s.key].textContent = labels[s.key];
+    inst.inputs[s.key].setAttribute("aria-valuetext", labels[s.key]);
+  }
+  inst.chart.setAttribute("role", "img");
+  inst.chart.setAttribute("aria-label", inst.data.alt || ""); // the sent figure's text alternative, as plot's
+  await Plotly.react(inst.chart, traces, layout, inst.data.config);
+  inst.chart.dataset.redraws = String(Number(inst.chart.dataset.redraws) + 1);
+  inst.chart.dataset.state = state;
+  inst.chart.dataset.title = layout.title.text;
+}
+
+// What a test compares: per drawn trace its numbers' count and sum of magnitudes (float32 from Python and float64
+// from formulas.js agree to ~1e-7), read from plotly's own parsed data.
+function digest(chart) {
+  return (chart._fullData || []).map((trace) => {
+    const cells = trace.type === "heatmap" ? Array.from(trace.z || [], (row) => Array.from(row)).flat()
+      : Array.from(trace.y || []);
+    return [cells.length, cells.reduce((sum, v) => sum + Math.abs(v), 0)];
+  });
+}
+
+function schedule(inst) {
+  if (inst.pending) return;
+  inst.pending = true;
+  requestAnimationFrame(() => draw(inst));
+}
+
+function commit(inst) {
+  clearTimeout(inst.timer);
+  const { indices } = current(inst);
+  const state = JSON.stringify(indices);
+  if (state === inst.committed) return;
+  inst.committed = state;
+  inst.setTriggerValue("commit", indices);
+}
+
+function makeSliders(inst) {
+  inst.controls.innerHTML = "";
+  inst.inputs = {};
+  inst.outputs = {};
+  for (const s of inst.sliders) {
+    const label = document.createElement("label");
+    label.className = "live-slider";
+    const head = document.createElement("span");
+    head.className = "live-label";
+    head.textContent = s.label;
+    const out = document.createElement("output");
+    const input = document.createElement("input");
+    Object.assign(input, { type: "range", min: "0", max: String(s.options.length - 1), step: "1",
+      value: String(s.index) });
+    input.dataset.key = s.key;
+    input.addEventListener("input", () => {
+      schedule(inst);
+      clearTimeout(inst.timer);
+      inst.timer = setTimeout(() => commit(inst), PAUSE_MS);
+    });
+    input.addEventListener("change", () => commit(inst)); // release of a drag, or a key step
+    input.addEventListener("pointerdown", () => { inst.dragging = true; });
+    input.addEventListener("pointerup", () => { inst.dragging = false; });
+    head.append(" ", out);
+    label.append(head, input);
+    inst.controls.append(label);
+    inst.inputs[s.key] = input;
+    inst.outputs[s.key] = out;
+  }
+}
+
+export default function (component) {
+  const { data, parentElement, setTriggerValue } = component;
+  let inst = instances.get(parentElement);
+  if (!inst) {
+    inst = build(parentElement);
+    instances.set(parentElement, inst);
+  }
+  inst.setTriggerValue = setTriggerValue;
+  const sameSliders = inst.data && JSON.stringify(inst.data.sliders.map((s) => [s.key, s.options, s.labels, s.label]))
+    === JSON.stringify(data.sliders.map((s) => [s.key, s.options, s.labels, s.label]));
+  inst.data = data;
+  inst.figure = JSON.parse(data.figure);
+  inst.sliders = data.sliders;
+  if (!sameSliders) makeSliders(inst);
+  const fromPython = JSON.stringify(Object.fromEntries(data.sliders.map((s) => [s.key, s.index])));
+  inst.committed = fromPython;
+  inst.sent = fromPython; // the settings of the figure Python sent
+  inst.layoutDrawn = null; // a new figure from Python: its layout is the base of the next patches
+  if (!inst.dragging) {
+    for (const s of data.sliders) inst.inputs[s.key].value = String(s.index); // a tour or a lesson button moved it
+  }
+  draw(inst);
+  return () => { clearTimeout(inst.timer); };
+}

@@ -1,0 +1,130 @@
+"""The live figures' formulas in the browser (embedviz/app/live/formulas.js) against the Python core, in Chromium.
+
+formulas.js is a second copy of a few core formulas; every function is evaluated at a grid of settings, including
+the sliders' extremes, and must agree with the core to 1e-9 (both are float64)."""
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from embedviz import downsample, rope, sinusoidal
+from embedviz.app import sinusoidal_view
+from embedviz.app.live import ASSETS
+
+pytestmark = pytest.mark.e2e
+
+D_MODELS = (2, 3, 7, 64, 513, 4096)
+BASES = (100.0, 10_000.0, 1e7)
+LENGTHS = (1, 2, 100, 353, 131_072)
+BUDGETS = (1, 64, 352)
+
+
+@pytest.fixture(scope="module")
+def js(browser):
+    """A page with formulas.js loaded as the module it is; its exports on window.F."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto("about:blank")
+    source = (ASSETS / "formulas.js").read_text()
+    names = [line.split("(")[0].split()[-1] for line in source.splitlines() if line.startswith("export function")]
+    page.add_script_tag(content=source + f"\nwindow.F = {{{', '.join(names)}}};", type="module")
+    page.wait_for_function("() => window.F !== undefined")
+    plain = ("const plain = (v) => ArrayBuffer.isView(v) ? Array.from(v) : Array.isArray(v) ? v.map(plain)"
+             " : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)])) : v;")
+    yield lambda name, *args: page.evaluate(f"(a) => {{ {plain} return plain(window.F.{name}(...a)); }}", list(args))
+    context.close()
+
+
+def close(a, b) -> None:
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    assert a.shape == b.shape, (a.shape, b.shape)
+    np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-9)
+
+
+@pytest.mark.parametrize("n, budget", list(itertools.product(LENGTHS + (4096,), BUDGETS)))
+def test_stride_is_downsample_s(js, n, budget):
+    assert js("strideFor", n, budget) == downsample.stride_for(n, budget)
+    assert js("stridedIndices", n, budget) == downsample.strided_indices(n, budget).tolist()
+
+
+@pytest.mark.parametrize("d_model, base", list(itertools.product(D_MODELS, BASES)))
+def test_frequencies_wavelengths_and_pair_dims_are_the_core_s(js, d_model, base):
+    close(js("frequencies", d_model, base), sinusoidal.frequencies(d_model, base))
+    close(js("wavelengths", d_model, base), sinusoidal.wavelengths(d_model, base))
+    pairs = list(range(0, (d_model + 1) // 2, 3))
+    assert js("pairDims", pairs, d_model) == sinusoidal.pair_dims(pairs, d_model).tolist()
+    positions, dims = [0, 1, 5, 999, 131_071], sorted({0, 1, min(2, d_model - 1), d_model - 2, d_model - 1} - {-1})
+    close(js("sinusoidalColumns", positions, d_model, base, dims),
+          sinusoidal.sinusoidal_rows(positions, d_model, base, dims=dims, dtype=np.float64).T)
+
+
+@pytest.mark.parametrize("num_positions, d_model, base",
+                         list(itertools.product((1, 100, 131_072), (3, 64, 4096), (100.0, 10_000.0, 1e7))))
+def test_the_heatmap_view_is_the_core_s_table_at_the_strided_cells(js, num_positions, d_model, base):
+    view = js("encodingView", num_positions, d_model, base, downsample.CELL_BUDGET, downsample.HEATMAP_PAIRS)
+    positions = downsample.strided_indices(num_positions, downsample.CELL_BUDGET)
+    pair_step = downsample.stride_for((d_model + 1) // 2, downsample.HEATMAP_PAIRS)
+    dims = sinusoidal.pair_dims(np.arange(0, (d_model + 1) // 2, pair_step), d_model)
+    assert view["positions"] == positions.tolist() and view["dims"] == dims.tolist()
+    assert view["pairStep"] == pair_step
+    close(view["z"], sinusoidal.sinusoidal_rows(positions, d_model, base, dims=dims, dtype=np.float64).T)
+
+
+@pytest.mark.parametrize("n, budget, dense", [(1, 2, 0), (64, 256, 64), (257, 256, 64), (4097, 2048, 1024),
+                                             (131_073, 256, 64), (131_073, 2048, 1024), (1000, 10, 64)])
+def test_log_spaced_indices_are_the_core_s(js, n, budget, dense):
+    assert js("logSpacedIndices", n, budget, dense) == downsample.log_spaced_indices(n, budget, dense=dense).tolist()
+
+
+@pytest.mark.parametrize("d_model, base", list(itertools.product((3, 64, 4096), (100.0, 10_000.0, 1e7))))
+def test_distance_curves_are_the_core_s(js, d_model, base):
+    close(js("distanceLevels", d_model), sinusoidal.distance_levels(d_model))
+    gaps, starts = [1, 2, 7, 100, 131_071], [0, 100, 10_000]
+    close(js("distanceVsGap", d_model, gaps, starts, base),
+          sinusoidal.distance_vs_gap(d_model, gaps, starts=starts, base=base))
+    for length in (1, 128, 131_072):
+        view = js("distanceCurves", length, d_model, base, list(sinusoidal_view.DISTANCE_STARTS),
+                  downsample.CURVE_POINTS)
+        gaps = downsample.log_spaced_indices(max(length, 2), downsample.CURVE_POINTS)[1:]  # gap 0: not on a log axis
+        assert view["gaps"] == gaps.tolist()
+        close(view["distances"], sinusoidal.distance_vs_gap(d_model, gaps, starts=sinusoidal_view.DISTANCE_STARTS,
+                                                             base=base))
+        close([view["typical"], view["bound"]], sinusoidal.distance_levels(d_model))
+
+
+@pytest.mark.parametrize("head_dim, theta", list(itertools.product((2, 6, 128, 256), (100.0, 10_000.0, 1e7))))
+def test_rope_frequencies_pairs_and_decay_are_the_core_s(js, head_dim, theta):
+    close(js("ropeInverseFrequencies", head_dim, theta), rope.inverse_frequencies(head_dim, theta))
+    distances = [0, 1, 5, 400, 131_072]
+    close(js("decayCurve", head_dim, theta, distances), rope.decay_curve(head_dim, theta, distances))
+    for pairing in ("half", "interleaved"):
+        assert js("pairOfDimension", head_dim, pairing) == rope.pair_of_dimension(head_dim, pairing=pairing).tolist()
+        positions = [0, 1, 77, 131_071]
+        close(js("dimensionCosRows", positions, head_dim, theta, pairing),
+              rope.dimension_cos(positions, head_dim, theta, pairing=pairing).T)
+
+
+@pytest.mark.parametrize("head_dim, theta, window, pairing",
+                         list(itertools.product((2, 256), (10_000.0, 1e7), (32, 131_072),
+                                                ("half", "interleaved"))))
+def test_the_rope_views_are_the_core_s(js, head_dim, theta, window, pairing):
+    view = js("angleHeatmapView", head_dim, theta, window, pairing, downsample.ANGLE_HEATMAP_POSITIONS)
+    positions = downsample.strided_indices(window, downsample.ANGLE_HEATMAP_POSITIONS)
+    assert view["positions"] == positions.tolist()
+    assert view["pair"] == rope.pair_of_dimension(head_dim, pairing=pairing).tolist()
+    assert view["step"] == (positions[1] if positions.size > 1 else 1)
+    close(view["z"], rope.dimension_cos(positions, head_dim, theta, pairing=pairing).T)
+    dense = downsample.DENSE_DISTANCES  # every distance below it, log-spaced above; distance 0 left out
+    distances = downsample.log_spaced_indices(window + 1, 2 * dense, dense=dense)[1:]
+    assert js("ropeDistances", window, dense) == distances.tolist()
+
+
+def test_every_exported_function_is_pinned():
+    """A function added to formulas.js without a comparison here would be an unpinned second copy."""
+    source = (ASSETS / "formulas.js").read_text()
+    exported = {line.split("(")[0].split()[-1] for line in source.splitlines() if line.startswith("export function")}
+    tested = Path(__file__).read_text()
+    assert all(f'"{name}"' in tested for name in exported), exported
