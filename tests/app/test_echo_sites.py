@@ -110,10 +110,11 @@ def test_the_scan_names_what_bypasses_the_helper():
 
 
 def _escaped_figure(node: ast.expr, names: dict[str, list[ast.expr]], seen: frozenset[str] = frozenset()) -> bool:
-    """``shown_as_text(...)``, a ``Figure(...)`` of one, or a name every assignment of which is one of those."""
+    """``shown_as_text(...)``, ``widgets.shown_figure(...)`` (which returns one, see the test below), a ``Figure(...)``
+    of one, or a name every assignment of which is one of those."""
     if isinstance(node, ast.Call):
         called = _name(node.func)
-        if called == "shown_as_text":
+        if called in ("shown_as_text", "shown_figure"):
             return True
         return called == "Figure" and bool(node.args) and _escaped_figure(node.args[0], names, seen)
     if isinstance(node, ast.Name) and node.id not in seen and node.id in names:
@@ -134,6 +135,15 @@ def test_every_figure_reaches_plotly_as_text():
     assert not found, "figures drawn without shown_as_text (plotly would read a reader's <a href>):\n" + "\n".join(found)
     sites = [path for path in FILES if "plotly_chart(" in path.read_text()]
     assert sites, "no st.plotly_chart call found: the scan looks in the wrong place"
+
+
+def test_shown_figure_returns_only_figures_made_of_shown_as_text():
+    """The scan trusts ``shown_figure``: every value it returns must itself be escaped."""
+    tree = ast.parse((ROOT / "embedviz" / "app" / "widgets.py").read_text())
+    helper = next(node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef) and node.name == "shown_figure")
+    names = _assignments(helper)
+    returns = [node.value for node in ast.walk(helper) if isinstance(node, ast.Return)]
+    assert returns and all(value is not None and _escaped_figure(value, names) for value in returns)
 
 
 def test_the_figure_scan_names_what_bypasses_the_helper():
