@@ -144,10 +144,12 @@ CHART_HASH_JS = """() => {
   for (let i = 0; i < text.length; i++) { h ^= text.charCodeAt(i); h = Math.imul(h, 16777619); }
   return plots.length + ":" + text.length + ":" + (h >>> 0).toString(16);
 }"""
+# A drawn chart: st.plotly_chart's, or a live figure's (embedviz/app/live: plotly.js draws into its .live-chart).
+CHARTS = "[data-testid='stPlotlyChart'] .js-plotly-plot, .live-chart.js-plotly-plot"
 # Charts drawn, or a traceback shown (then waiting longer is pointless: the caller reports the exception).
 DRAWN_JS = """(n) => document.querySelector("[data-testid='stException']") !== null ||
-  Array.from(document.querySelectorAll("[data-testid='stPlotlyChart'] .js-plotly-plot"))
-    .filter(el => el.querySelector('.main-svg') && el.data).length >= n"""
+  Array.from(document.querySelectorAll("%s"))
+    .filter(el => el.querySelector('.main-svg') && el.data).length >= n""" % CHARTS
 
 
 def wait_idle(page, *, timeout: float = RERUN_TIMEOUT_MS) -> None:
@@ -197,7 +199,7 @@ def open_app(page, path: str, *, charts: int = 0, timeout: float = LOAD_TIMEOUT_
     except PlaywrightTimeout:
         shot = SHOTS / f"timeout-{re.sub(r'[^A-Za-z0-9_-]+', '_', path) or 'root'}.png"
         page.screenshot(path=str(shot), full_page=True)
-        drawn = page.locator("[data-testid='stPlotlyChart'] .js-plotly-plot .main-svg").count()
+        drawn = page.locator(CHARTS).locator(".main-svg").count()
         pytest.fail(
             f"/{path} not ready after {timeout / 1000:.0f} s: script state "
             f"{page.locator('[data-testid=stApp]').get_attribute('data-test-script-state')}, "

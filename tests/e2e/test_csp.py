@@ -12,7 +12,7 @@ import pytest
 
 from urllib.parse import quote
 
-from embedviz.app.i18n import LANG_KEY, LANGUAGES
+from embedviz.app.i18n import LANG_KEY, LANGUAGES, catalog
 from tests.e2e.conftest import CJK, LOAD_TIMEOUT_MS, exceptions, h1_text, new_tab, open_app
 
 pytestmark = pytest.mark.e2e
@@ -39,7 +39,9 @@ def test_pages_run_under_the_policy_and_what_it_forbids_is_blocked(app_server):
     page = new_tab(app_server.context, errors=errors, violations=violations)
     try:
         # KaTeX, plotly and Streamlit's bundle, in the Chinese UI (a bound widget keeps its label in the URL)
-        open_app(page, f"rope?{LANG_KEY}={quote(LANGUAGES['zh'])}", charts=1)
+        # (RoPE's wavelength tab: its first tabs are live figures, whose plotly the live test exports)
+        wave = quote(catalog()["rope.tab_wave"]["zh"])
+        open_app(page, f"rope?{LANG_KEY}={quote(LANGUAGES['zh'])}&rope_tab={wave}", charts=1)
         assert page.locator(".katex").count() > 0 and CJK.search(h1_text(page))
         with page.expect_download(timeout=LOAD_TIMEOUT_MS) as png:  # plotly's export: canvas, data: and blob: URLs
             page.locator("[data-testid='stPlotlyChart']").first.hover()
