@@ -14,6 +14,7 @@ import re
 
 from embedviz.app.i18n import DEFAULT_LANGUAGE, catalog, current_language
 from embedviz.app.markup import Markup, escape
+from embedviz.errors import InputError
 
 _NV = r"^(?P<name>[^\s(]+(?: [^\s(]+)?) \((?P<value>.*)\) "  # "d_model (7) ", "target context (9) "
 _HUGE = r"^(?P<name>[^\s(]+(?: [^\s(]+)?) \(an integer of about (?P<digits>[\d,]+) digits\) "  # a 400-digit number
@@ -184,12 +185,15 @@ PATTERNS: tuple[tuple[re.Pattern, str], ...] = tuple(
 )
 
 
-def localized(message: str, lang: str | None = None) -> Markup:
-    """``message`` (a core ValueError's text) in ``lang`` (default: the reader's language), as markdown that shows
-    the message's values (the offending word, a config's string, a file name) as text."""
+def localized(error: ValueError | str, lang: str | None = None) -> Markup:
+    """``error`` (a core ValueError, or its text) in ``lang`` (default: the reader's language), as markdown that
+    shows the message's values (the offending word, a config's string, a file name) as text."""
     lang = lang or current_language()
     if lang == DEFAULT_LANGUAGE:
-        return escape(message)
+        return escape(str(error))
+    if isinstance(error, InputError):
+        return _text(f"err.{error.code}", lang, **error.fields())
+    message = str(error)
     for pattern, key in PATTERNS:
         match = pattern.match(message)
         if match:
