@@ -52,7 +52,7 @@ TEMPLATES: dict[str, str] = {
                    "one piece or a more common word",
     "word_list_long": "word list ({n} words) must have at most {limit} words",
     "word_list_short": "word list ({n} usable words) must name at least 2 single-token words",
-    "rows_window": "rows ({start}..{stop}) must be at least 2 rows inside 0..{last}",
+    "rows_window": "rows ({start}..{end}) must be at least 2 rows inside 0..{last}",
     # the training experiments (training.py)
     "groups_empty": "groups (empty) must hold at least 1 group",
     "group_small": "groups[{g}] ({value!r}) must hold at least 2 distinct characters",

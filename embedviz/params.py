@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
 from embedviz._validate import positive_int
+from embedviz.errors import InputError
 
 __all__ = [
     "Positional",
@@ -96,7 +97,7 @@ def embedding_parameter_count(
     vocab_size = positive_int("vocab_size", vocab_size, minimum=1)
     d_model = positive_int("d_model", d_model, minimum=1)
     if positional not in POSITIONAL_KINDS:
-        raise ValueError(f"positional ({positional!r}) must be one of {_allowed(POSITIONAL_KINDS)}")
+        raise InputError("one_of", name="positional", value=positional, allowed=_allowed(POSITIONAL_KINDS))
     if not isinstance(tied, bool):
         raise ValueError(f"tied ({tied!r}) must be True or False")
     if positional == "learned":
@@ -128,7 +129,7 @@ def memory_bytes(num_params: int, dtype: Dtype) -> int:
     """
     num_params = positive_int("num_params", num_params, minimum=0)
     if dtype not in BYTES_PER_PARAM:
-        raise ValueError(f"dtype ({dtype!r}) must be one of {_allowed(DTYPES)}")
+        raise InputError("one_of", name="dtype", value=dtype, allowed=_allowed(DTYPES))
     return num_params * BYTES_PER_PARAM[dtype]
 
 
