@@ -145,7 +145,7 @@ def split_tokens(text: str, *, mode: SplitMode = "words") -> list[str]:
     elif mode == "chars":
         tokens = [ch for ch in text if not ch.isspace()]
     else:
-        raise ValueError(f"mode ({mode!r}) must be 'words' or 'chars'")
+        raise InputError("one_of", name="mode", value=mode, allowed="'words', 'chars'")
     if len(tokens) > MAX_TOKENS:
         raise InputError("too_many_tokens", n=len(tokens), limit=MAX_TOKENS)
     return tokens
@@ -246,7 +246,7 @@ def word_order_demo(
     elif shuffle == "typed":
         perm = permutation_between(tokens, split_tokens(shuffled_text, mode=split))
     else:
-        raise ValueError(f"shuffle ({shuffle!r}) must be 'reverse', 'random' or 'typed'")
+        raise InputError("one_of", name="shuffle", value=shuffle, allowed="'reverse', 'random', 'typed'")
     x = token_vectors(tokens, d_model, seed=seed)
     pos = position_table(positions, len(tokens), d_model, seed=seed)
     demo = permutation_demo(x, perm, positions=pos, seed=seed, causal=causal)

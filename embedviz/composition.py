@@ -78,7 +78,7 @@ def shape_trace(
     elif positional == "learned":
         pos_module = LearnedPositionalEmbedding(max_context_length, D, generator=generator)
     else:
-        raise ValueError(f"positional ({positional!r}) must be 'sinusoidal' or 'learned'")
+        raise InputError("one_of", name="positional", value=positional, allowed="'sinusoidal', 'learned'")
     composer = EmbeddingComposer(tok, pos_module)
     d_pos = D if d_position is None else positive_int("d_position", d_position)
     concat_module = pos_module if d_pos == D else SinusoidalPositionalEmbedding(max_context_length, d_pos)

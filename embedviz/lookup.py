@@ -223,7 +223,7 @@ def gradient_step(
     """
     weight = _weight(weight)
     if not isinstance(tied, bool):
-        raise ValueError(f"tied ({tied!r}) must be True or False")
+        raise InputError("boolean", name="tied", value=tied)
     vocab_size, d_model = weight.shape
     ids = _ids(ids, vocab_size)
     if ids.size < 2:

@@ -99,7 +99,7 @@ def embedding_parameter_count(
     if positional not in POSITIONAL_KINDS:
         raise InputError("one_of", name="positional", value=positional, allowed=_allowed(POSITIONAL_KINDS))
     if not isinstance(tied, bool):
-        raise ValueError(f"tied ({tied!r}) must be True or False")
+        raise InputError("boolean", name="tied", value=tied)
     if positional == "learned":
         # A learned table needs one trained row per position; with no rows no position could be encoded.
         max_positions = positive_int("max_positions", max_positions, minimum=1)

@@ -25,7 +25,7 @@ PAIRINGS: tuple[str, ...] = ("half", "interleaved")
 
 def _check_pairing(pairing) -> str:
     if pairing not in PAIRINGS:
-        raise ValueError(f"pairing ({pairing!r}) must be 'half' or 'interleaved'")
+        raise InputError("one_of", name="pairing", value=pairing, allowed="'half', 'interleaved'")
     return pairing
 
 

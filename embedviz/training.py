@@ -114,9 +114,9 @@ def _check_lr(lr: object, optimizer: str) -> float:
     if lr is None:
         return DEFAULT_LR[optimizer]
     if isinstance(lr, bool) or not isinstance(lr, (int, float, np.floating, np.integer)):
-        raise ValueError(f"lr ({lr!r}) must be a positive finite number")
+        raise InputError("positive_finite", name="lr", value=lr)
     if not (math.isfinite(lr) and lr > 0):
-        raise ValueError(f"lr ({lr}) must be a positive finite number")
+        raise InputError("positive_finite", name="lr", value=float(lr))
     return float(lr)
 
 
@@ -331,7 +331,7 @@ def train_on_text(
     if len(text) > MAX_TEXT_CHARS:
         raise InputError("chars", name="text", n=len(text), limit=MAX_TEXT_CHARS)
     if tokens not in ("char", "byte"):
-        raise ValueError(f"tokens ({tokens!r}) must be 'char' or 'byte'")
+        raise InputError("one_of", name="tokens", value=tokens, allowed="'char', 'byte'")
     context = positive_int("context", context, minimum=1, maximum=MAX_CONTEXT)
     steps, d_model, batch_size, seq_len, snapshot_every = _check_common(
         steps=steps, d_model=d_model, batch_size=batch_size, seq_len=seq_len, snapshot_every=snapshot_every

@@ -209,6 +209,8 @@ CALLS = {
     "text_short": lambda: training.train_on_text("ab", context=8, steps=1),
     "token_id": lambda: lookup.compare_lookups([9], np.eye(4)),
     "too_many_tokens": lambda: attention.word_order_demo("a " * (attention.MAX_TOKENS + 1)),
+    "boolean": lambda: lookup.gradient_step(np.array([5, 6]), lookup.init_table(256, 8), tied="yes"),
+    "positive_finite": lambda: training.train_on_text("abab", context=1, steps=1, lr=-1.0),
 }
 # other raise sites of a kind (the same words from another function)
 MORE_CALLS = [
