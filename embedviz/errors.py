@@ -62,6 +62,7 @@ TEMPLATES: dict[str, str] = {
     "groups_total": "groups hold {n} distinct characters in total; at most {limit} allowed",
     "text_short": "text ({n} {kind} tokens) must be at least context + 1 = {need} tokens long",
     "text_distinct": "text must hold at least 2 distinct {kind} tokens, it has {n}",
+    "text_vocab": "text has {n} distinct {kind} tokens; at most {limit} allowed",
     # a pasted config.json (rope_config.py)
     "config_long": "config.json has {n:,} characters; a config has a few thousand (limit {limit:,})",
     "config_empty": "config.json is empty: paste a model's config.json (a JSON object {{ ... }})",

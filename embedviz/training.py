@@ -349,7 +349,7 @@ def train_on_text(
     if len(distinct) < 2:
         raise InputError("text_distinct", kind=tokens, n=len(distinct))
     if len(distinct) > MAX_TEXT_VOCAB:
-        raise ValueError(f"text has {len(distinct)} distinct {tokens} tokens; at most {MAX_TEXT_VOCAB} allowed")
+        raise InputError("text_vocab", n=len(distinct), kind=tokens, limit=MAX_TEXT_VOCAB)
 
     if tokens == "char":
         vocab = [chr(c) for c in distinct]

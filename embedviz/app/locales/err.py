@@ -48,6 +48,7 @@ ZH = {
     "group_shared": "字符 {ch} 同时出现在第 {a} 组和第 {b} 组；各组不能有相同的字符",
     "groups_total": "各组一共有 {n} 个不同的字符；最多允许 {limit} 个",
     "text_short": "文本只有 {n} 个 token（{kind}），至少需要 上下文长度 + 1 = {need} 个",
+    "text_vocab": "文本有 {n} 个不同的 token（{kind}）；最多允许 {limit} 个",
     "text_distinct": "文本至少要有 2 个不同的 token（{kind}），现在只有 {n} 个",
     "config_long": "config.json 有 {n} 个字符；一个配置通常只有几千个（上限 {limit}）",
     "config_empty": "config.json 是空的：请粘贴一个模型的 config.json（一个 JSON 对象 {{ ... }}）",
