@@ -344,7 +344,7 @@ PUBLISHED: dict[str, str] = {
 def published_config(name: str) -> dict[str, Any]:
     """The published config.json (RoPE fields) of one of :data:`PUBLISHED`."""
     if name not in PUBLISHED:
-        raise InputError("one_of", name="model", value=name, allowed=", ".join(PUBLISHED))
+        raise ValueError(f"model ({name!r}) must be one of: {', '.join(PUBLISHED)}")
     return json.loads((_CONFIG_DIR / PUBLISHED[name]).read_text(encoding="utf-8"))
 
 
