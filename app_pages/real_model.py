@@ -173,8 +173,8 @@ if map_tab.open:
         except ValueError as error:
             show_error(error)
         else:
-            for word, message in result["skipped"]:
-                st.warning(t("real.map_skipped", word=word, message=localized(message)))
+            for word, error in result["skipped"]:
+                st.warning(t("real.map_skipped", word=word, message=localized(error)))
             plot(figs.word_map, result["points"], result["labels"], result["groups"], title=t("real.map_title"),
                  axis_titles=pc_axes(),
                  note=t("real.map_note"))

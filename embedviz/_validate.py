@@ -6,6 +6,8 @@ import numbers
 
 import numpy as np
 
+from embedviz.errors import InputError
+
 
 def positive_int(name: str, value, *, minimum: int = 1, maximum: int | None = None) -> int:
     """Return ``value`` as an int in [minimum, maximum]; bools, floats and strings are refused.
@@ -15,45 +17,45 @@ def positive_int(name: str, value, *, minimum: int = 1, maximum: int | None = No
     """
     # bool is a subclass of int in Python; True as a vocabulary size is a mistake, not the number 1
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name} ({value!r}) must be an integer, got {type(value).__name__}")
+        raise InputError("integer", name=name, value=value, kind=type(value).__name__)
     value = int(value)
     if maximum is not None and value.bit_length() > 64 and value > maximum:  # no 400-digit number in a message
-        raise ValueError(f"{name} (an integer of about {_digits(value):,} digits) must be <= {maximum:,}")
+        raise InputError("huge_at_most", name=name, digits=_digits(value), limit=maximum)
     if value < minimum:
-        raise ValueError(f"{name} ({value}) must be >= {minimum}")
+        raise InputError("at_least", name=name, value=value, limit=minimum)
     if maximum is not None and value > maximum:
-        raise ValueError(f"{name} ({value}) must be <= {maximum}")
+        raise InputError("at_most", name=name, value=value, limit=maximum)
     return value
 
 
 def finite_float(name: str, value, *, greater_than: float | None = None) -> float:
     """Return ``value`` as a finite float, optionally strictly above ``greater_than``."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise ValueError(f"{name} ({value!r}) must be a number")
+        raise InputError("number", name=name, value=value)
     try:
         value = float(value)
     except OverflowError:  # an integer past ~1.8e308 (a config.json may hold a 400-digit one)
-        raise ValueError(f"{name} (an integer of about {_digits(value):,} digits) must be a finite number") from None
+        raise InputError("huge_finite", name=name, digits=_digits(value)) from None
     if not math.isfinite(value):
-        raise ValueError(f"{name} ({value}) must be finite")
+        raise InputError("finite", name=name, value=value)
     if greater_than is not None and value <= greater_than:
-        raise ValueError(f"{name} ({value:g}) must be > {greater_than:g}")
+        raise InputError("above", name=name, value=value, limit=greater_than)
     return value
 
 
 def even_int(name: str, value, *, what: str, maximum: int | None = None) -> int:
     value = positive_int(name, value, minimum=2, maximum=maximum)
     if value % 2:
-        raise ValueError(f"{name} ({value}) must be even for {what}")
+        raise InputError("even", name=name, value=value, what=what)
     return value
 
 
 def finite_array(name: str, array) -> np.ndarray:
     array = np.asarray(array)
     if not np.issubdtype(array.dtype, np.number):
-        raise ValueError(f"{name} must hold numbers, got dtype {array.dtype}")
+        raise InputError("numeric_array", name=name, dtype=array.dtype)
     if not np.all(np.isfinite(array)):
-        raise ValueError(f"{name} contains non-finite values (NaN or inf)")
+        raise InputError("non_finite", name=name)
     return array
 
 

@@ -12,6 +12,7 @@ from typing import Literal
 import numpy as np
 
 from embedviz._validate import finite_array, finite_float, positive_int
+from embedviz.errors import InputError
 from embedviz.random_init import normal_rows
 from embedviz.sinusoidal import sinusoidal_table
 
@@ -144,9 +145,9 @@ def split_tokens(text: str, *, mode: SplitMode = "words") -> list[str]:
     elif mode == "chars":
         tokens = [ch for ch in text if not ch.isspace()]
     else:
-        raise ValueError(f"mode ({mode!r}) must be 'words' or 'chars'")
+        raise InputError("one_of", name="mode", value=mode, allowed="'words', 'chars'")
     if len(tokens) > MAX_TOKENS:
-        raise ValueError(f"the text has {len(tokens)} tokens; at most {MAX_TOKENS} are shown")
+        raise InputError("too_many_tokens", n=len(tokens), limit=MAX_TOKENS)
     return tokens
 
 
@@ -183,10 +184,7 @@ def permutation_between(tokens, shuffled) -> np.ndarray:
     """
     tokens, shuffled = list(tokens), list(shuffled)
     if sorted(tokens) != sorted(shuffled):
-        raise ValueError(
-            f"the shuffled sentence ({' '.join(shuffled)}) must use exactly the tokens of the original "
-            f"({' '.join(tokens)}), only in another order"
-        )
+        raise InputError("shuffle_tokens", shuffled=" ".join(shuffled), original=" ".join(tokens))
     slots: dict[str, list[int]] = {}
     for i, tok in enumerate(tokens):
         slots.setdefault(tok, []).append(i)
@@ -211,7 +209,7 @@ def position_table(kind: PositionKind, num_positions: int, d_model: int, *, seed
         return sinusoidal_table(num_positions, d_model).astype(np.float64)
     if kind == "learned":
         return learned_position_table(num_positions, d_model, seed=seed)
-    raise ValueError(f"positions ({kind!r}) must be one of {', '.join(POSITION_KINDS)}")
+    raise InputError("one_of", name="positions", value=kind, allowed=", ".join(POSITION_KINDS))
 
 
 @dataclass(frozen=True)
@@ -239,7 +237,7 @@ def word_order_demo(
     ``seed``."""
     tokens = split_tokens(text, mode=split)
     if len(tokens) < 2:
-        raise ValueError(f"the text has {len(tokens)} token(s); at least 2 are needed to change their order")
+        raise InputError("too_few_tokens", n=len(tokens))
     d_model = positive_int("d_model", d_model)
     if shuffle == "reverse":
         perm = reverse_permutation(len(tokens))
@@ -248,7 +246,7 @@ def word_order_demo(
     elif shuffle == "typed":
         perm = permutation_between(tokens, split_tokens(shuffled_text, mode=split))
     else:
-        raise ValueError(f"shuffle ({shuffle!r}) must be 'reverse', 'random' or 'typed'")
+        raise InputError("one_of", name="shuffle", value=shuffle, allowed="'reverse', 'random', 'typed'")
     x = token_vectors(tokens, d_model, seed=seed)
     pos = position_table(positions, len(tokens), d_model, seed=seed)
     demo = permutation_demo(x, perm, positions=pos, seed=seed, causal=causal)

@@ -21,6 +21,7 @@ from embedviz.embeddings import (
     SinusoidalPositionalEmbedding,
     TokenEmbedding,
 )
+from embedviz.errors import InputError
 
 Combine = Literal["sum", "concat"]
 COMBINES: tuple[str, ...] = ("sum", "concat")
@@ -47,7 +48,7 @@ def width_and_params(
     elif combine == "concat":
         width = d_tok + d_pos
     else:
-        raise ValueError(f"combine ({combine!r}) must be one of {', '.join(map(repr, COMBINES))}")
+        raise InputError("one_of", name="combine", value=combine, allowed=", ".join(map(repr, COMBINES)))
     return dict(
         token_table=V * d_tok,
         position_table=L * d_pos,
@@ -77,7 +78,7 @@ def shape_trace(
     elif positional == "learned":
         pos_module = LearnedPositionalEmbedding(max_context_length, D, generator=generator)
     else:
-        raise ValueError(f"positional ({positional!r}) must be 'sinusoidal' or 'learned'")
+        raise InputError("one_of", name="positional", value=positional, allowed="'sinusoidal', 'learned'")
     composer = EmbeddingComposer(tok, pos_module)
     d_pos = D if d_position is None else positive_int("d_position", d_position)
     concat_module = pos_module if d_pos == D else SinusoidalPositionalEmbedding(max_context_length, d_pos)
@@ -102,11 +103,11 @@ def shape_trace(
     )
 
 
-def refusal_messages(max_context_length: int, length: int) -> dict[str, str]:
+def refusal_messages(max_context_length: int, length: int) -> dict[str, ValueError | None]:
     """Each lesson position module asked for ``length`` positions when it holds ``max_context_length``.
 
-    Keys are the modules' class names; the value is the module's own ValueError message, or "" when the length
-    fits. A width of 2 is enough to ask: the check depends on the length only.
+    Keys are the modules' class names; the value is the module's own ValueError (its code and params translate it
+    on a page), or None when the length fits. A width of 2 is enough to ask: the check depends on the length only.
     """
     L = positive_int("max_context_length", max_context_length)
     T = positive_int("length", length)
@@ -115,7 +116,7 @@ def refusal_messages(max_context_length: int, length: int) -> dict[str, str]:
         name = type(module).__name__
         try:
             module(T)
-            out[name] = ""
+            out[name] = None
         except ValueError as error:
-            out[name] = str(error)
+            out[name] = error
     return out

@@ -21,6 +21,7 @@ import numpy as np
 from embedviz import model_facts
 from embedviz._validate import even_int, finite_array, finite_float, positive_int
 from embedviz.downsample import log_spaced_indices
+from embedviz.errors import InputError
 from embedviz.params import PRESETS
 from embedviz.rope import decay_of_frequencies, inverse_frequencies, turns_within, wavelengths
 from embedviz.rope_config import config_text_part, from_config, scaling_of
@@ -96,14 +97,12 @@ def extension_settings(config: Mapping[str, Any], *, layer_type: str | None = No
                       and value.get("rope_type", value.get("type")) != "proportional"]
             layer_type = "full_attention" if "full_attention" in usable else (usable or [None])[0]
             if layer_type is None:
-                raise ValueError("rope_parameters has only 'proportional' layer types: the context-extension "
-                                 "methods (linear, dynamic, yarn, longrope, llama3) do not apply to them")
+                raise InputError("proportional_only")
     out = from_config(config, layer_type=layer_type)
     scaling = out["scaling"] or {}
     rope_type = scaling.get("rope_type", "default")
     if rope_type == "proportional":
-        raise ValueError("rope_type 'proportional' is a layout of the pairs, not a context extension: the methods "
-                         "here are linear, dynamic, yarn, longrope, llama3")
+        raise InputError("proportional_layout")
     original = out["original_max_position_embeddings"]
     if rope_type == "default":
         target = min(UNSCALED_TARGET, SUGGESTED_MAX_FACTOR * original) if original < UNSCALED_TARGET else 4 * original
@@ -160,7 +159,7 @@ def build_scaling(
     :data:`METHOD_DEFAULTS`, and the "not set" zeros (mscale, mscale_all_dim, attention_factor) are left out.
     """
     if method not in METHOD_DEFAULTS:
-        raise ValueError(f"method ({method!r}) must be one of {', '.join(repr(m) for m in METHODS)}")
+        raise InputError("one_of", name="method", value=method, allowed=", ".join(repr(m) for m in METHODS))
     scaling: dict[str, Any] = {
         "rope_type": method,
         "factor": factor,
@@ -357,7 +356,7 @@ def theta_for_context(head_dim: int, context_length: int, *, max_turns: float = 
     """
     head_dim = even_int("head_dim", head_dim, what="RoPE")
     if head_dim < 4:
-        raise ValueError(f"head_dim ({head_dim}) must be >= 4: with one pair, theta does not change its frequency")
+        raise InputError("one_pair", name="head_dim", value=head_dim, limit=4)
     context_length = positive_int("context_length", context_length)
     max_turns = finite_float("max_turns", max_turns, greater_than=0.0)
     slow_pairs = positive_int("slow_pairs", slow_pairs)

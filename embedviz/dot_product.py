@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from embedviz._validate import finite_float
+from embedviz.errors import InputError
 from embedviz.similarity import cosine_similarity
 
 # (band, lower bound) from the top: cosine >= bound falls into the first band whose bound it reaches
@@ -32,7 +33,7 @@ def polar_vector(length: float, angle_deg: float) -> np.ndarray:
     """The 2-D arrow of the given length pointing at angle_deg (counter-clockwise from the x axis), shape (2,)."""
     r = finite_float("length", length)
     if r < 0:
-        raise ValueError(f"length ({r:g}) must be >= 0")
+        raise InputError("at_least", name="length", value=r, limit=0)
     a = math.radians(finite_float("angle_deg", angle_deg))
     return np.array([r * math.cos(a), r * math.sin(a)])
 
@@ -73,5 +74,5 @@ def grade_guesses(guesses, answers) -> list[bool]:
         raise ValueError(f"guesses ({len(guesses)}) and answers ({len(answers)}) must have the same length")
     for band in guesses + answers:
         if band not in BAND_NAMES:
-            raise ValueError(f"band ({band!r}) must be one of {', '.join(BAND_NAMES)}")
+            raise InputError("one_of", name="band", value=band, allowed=", ".join(BAND_NAMES))
     return [g == a for g, a in zip(guesses, answers)]

@@ -11,6 +11,7 @@ import torch
 from torch import nn
 
 from embedviz._validate import finite_float, positive_int
+from embedviz.errors import InputError
 from embedviz.random_init import GPT2_STD, normal_table
 from embedviz.sinusoidal import DEFAULT_BASE, sinusoidal_table
 
@@ -35,7 +36,7 @@ def _as_ids(ids, vocab_size: int) -> torch.Tensor:
         lo, hi = int(ids.min()), int(ids.max())
         if lo < 0 or hi >= vocab_size:
             bad = lo if lo < 0 else hi
-            raise ValueError(f"token id ({bad}) is outside [0, vocab_size) = [0, {vocab_size})")
+            raise InputError("token_id", value=bad, limit=vocab_size)
     return ids.long()
 
 
@@ -44,9 +45,7 @@ def _check_length(T: int, max_context_length: int) -> int:
         T = int(T)
     T = positive_int("T", T, minimum=0)  # a negative T would silently slice rows off the end of the table
     if T > max_context_length:
-        raise ValueError(
-            f"Cannot embed a sequence of length T ({T}): max_context_length is only {max_context_length}"
-        )
+        raise InputError("too_long", T=T, limit=max_context_length)
     return T
 
 
@@ -161,7 +160,7 @@ def embed_text(text: str, *, d_model: int = 16, max_context_length: int = 256, s
 
     ids = encode(text)
     if not ids:
-        raise ValueError("text is empty: type at least one character")
+        raise InputError("empty_text")
     d_model = positive_int("d_model", d_model)
     seed = positive_int("seed", seed, minimum=0)
     # a private seeded generator leaves the caller's random stream as it was

@@ -21,6 +21,7 @@ import numpy as np
 
 from embedviz import alibi, rope, similarity
 from embedviz._validate import positive_int
+from embedviz.errors import InputError
 from embedviz.random_init import normal_rows
 from embedviz.sinusoidal import sinusoidal_rows
 
@@ -70,7 +71,7 @@ MEETS: dict[str, tuple[str, ...]] = {
 def position_vectors(scheme: str, positions, d_model: int) -> np.ndarray:
     """What ``scheme`` contributes at ``positions`` (P,), shape (P, D)."""
     if scheme not in POSITION_VECTOR_FUNCTIONS:
-        raise ValueError(f"scheme ({scheme!r}) must be one of {', '.join(SCHEMES)}")
+        raise InputError("one_of", name="scheme", value=scheme, allowed=", ".join(SCHEMES))
     d_model = positive_int("d_model", d_model)
     return POSITION_VECTOR_FUNCTIONS[scheme](np.asarray(positions, dtype=np.int64).reshape(-1), d_model)
 
@@ -98,7 +99,7 @@ class PastTheEnd:
     """
 
     last: int
-    learned_error: str  # the learned module's own message: it has no row for position L
+    learned_error: ValueError | None  # the learned module's own refusal: it has no row for position L
     sin_values: np.ndarray
     sin_adjacent_far: float
     sin_adjacent_start: float
@@ -118,9 +119,9 @@ def past_the_end(d_model: int, length: int, k: int, num_heads: int) -> PastTheEn
     # The module's own check; the message depends on max_context_length only, so a 1-wide table is enough to ask.
     try:
         LearnedPositionalEmbedding(length, 1)(length + k)
-        learned_error = ""
+        learned_error = None
     except ValueError as error:
-        learned_error = str(error)
+        learned_error = error
     pe = sinusoidal_rows([0, 1, last - 1, last], d_model)  # (4, D)
     ones = np.ones(d_model)
     return PastTheEnd(

@@ -22,6 +22,7 @@ from torch import nn
 
 from embedviz._validate import finite_array, positive_int
 from embedviz.embeddings import TokenEmbedding
+from embedviz.errors import InputError
 from embedviz.random_init import GPT2_STD, normal_table
 from embedviz.similarity import distance_matrix
 
@@ -45,7 +46,7 @@ def init_std(d_model: int, scheme: InitScheme = "gpt2") -> float:
         return 1.0 / math.sqrt(d_model)
     if scheme == "unit":
         return 1.0
-    raise ValueError(f"scheme ({scheme!r}) must be one of {', '.join(map(repr, INIT_SCHEMES))}")
+    raise InputError("one_of", name="scheme", value=scheme, allowed=", ".join(map(repr, INIT_SCHEMES)))
 
 
 def init_table(vocab_size: int, d_model: int, *, scheme: InitScheme = "gpt2", seed: int = 0) -> np.ndarray:
@@ -61,13 +62,13 @@ def _ids(ids, vocab_size: int) -> np.ndarray:
     """ids as a 1-D int64 array, each in [0, vocab_size); the message names the bad id and the vocabulary."""
     arr = np.asarray(ids)
     if arr.size == 0:
-        raise ValueError("ids is empty: type at least one character")
+        raise InputError("empty_ids")
     if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
         raise ValueError(f"ids must be integers, got dtype {arr.dtype}")
     arr = arr.astype(np.int64).reshape(-1)
     bad = arr[(arr < 0) | (arr >= vocab_size)]
     if bad.size:
-        raise ValueError(f"token id ({int(bad[0])}) is outside [0, vocab_size) = [0, {vocab_size})")
+        raise InputError("token_id", value=int(bad[0]), limit=vocab_size)
     return arr
 
 
@@ -222,13 +223,11 @@ def gradient_step(
     """
     weight = _weight(weight)
     if not isinstance(tied, bool):
-        raise ValueError(f"tied ({tied!r}) must be True or False")
+        raise InputError("boolean", name="tied", value=tied)
     vocab_size, d_model = weight.shape
     ids = _ids(ids, vocab_size)
     if ids.size < 2:
-        raise ValueError(
-            f"next-token prediction needs at least 2 tokens, got {ids.size}: type a longer text"
-        )
+        raise InputError("next_token", n=ids.size)
     inputs, targets = ids[:-1], ids[1:]  # predict token t+1 from token t
     table = _embedding_of(weight, freeze=False)  # its own copy: the caller's table stays as it was
     if tied:
@@ -279,7 +278,7 @@ def second_step_rows(first_ids, second_ids, weight, *, optimizer: Optimizer = "a
     """
     weight = _weight(weight)
     if optimizer not in OPTIMIZERS:
-        raise ValueError(f"optimizer ({optimizer!r}) must be one of {', '.join(map(repr, OPTIMIZERS))}")
+        raise InputError("one_of", name="optimizer", value=optimizer, allowed=", ".join(map(repr, OPTIMIZERS)))
     vocab_size, d_model = weight.shape
     batches = [_ids(ids, vocab_size) for ids in (first_ids, second_ids)]
     if min(b.size for b in batches) < 2:

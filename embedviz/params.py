@@ -22,6 +22,7 @@ from typing import Any, Literal, get_args
 
 from embedviz import model_facts
 from embedviz._validate import positive_int
+from embedviz.errors import InputError
 
 __all__ = [
     "Positional",
@@ -100,9 +101,9 @@ def embedding_parameter_count(
     vocab_size = positive_int("vocab_size", vocab_size, minimum=1)
     d_model = positive_int("d_model", d_model, minimum=1)
     if positional not in POSITIONAL_KINDS:
-        raise ValueError(f"positional ({positional!r}) must be one of {_allowed(POSITIONAL_KINDS)}")
+        raise InputError("one_of", name="positional", value=positional, allowed=_allowed(POSITIONAL_KINDS))
     if not isinstance(tied, bool):
-        raise ValueError(f"tied ({tied!r}) must be True or False")
+        raise InputError("boolean", name="tied", value=tied)
     if positional == "learned":
         # A learned table needs one trained row per position; with no rows no position could be encoded.
         max_positions = positive_int("max_positions", max_positions, minimum=1)
@@ -132,7 +133,7 @@ def memory_bytes(num_params: int, dtype: Dtype) -> int:
     """
     num_params = positive_int("num_params", num_params, minimum=0)
     if dtype not in BYTES_PER_PARAM:
-        raise ValueError(f"dtype ({dtype!r}) must be one of {_allowed(DTYPES)}")
+        raise InputError("one_of", name="dtype", value=dtype, allowed=_allowed(DTYPES))
     return num_params * BYTES_PER_PARAM[dtype]
 
 

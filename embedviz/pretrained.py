@@ -32,6 +32,7 @@ import numpy as np
 from tokenizers import Tokenizer
 
 from embedviz._validate import positive_int
+from embedviz.errors import InputError
 from embedviz.tensor_files import (
     MAX_UPLOAD_BYTES,
     MAX_UPLOAD_ELEMENTS,
@@ -108,7 +109,7 @@ class PretrainedEmbeddings:
         no single row, so it is refused with the pieces listed.
         """
         if not isinstance(word, str) or not word.strip():
-            raise ValueError(f"word ({word!r}) must be a non-empty string")
+            raise InputError("non_empty", name="word", value=word)
         if self.tokenizer is None:
             return self._row_number(word)
         word_pieces = getattr(self.tokenizer, "word_pieces", None)
@@ -124,15 +125,9 @@ class PretrainedEmbeddings:
         ids, pieces = list(encoding.ids), list(encoding.tokens)
         unk_id = self._unk_id()
         if unk_id is not None and unk_id in ids:
-            raise ValueError(
-                f"word ({word!r}) is not in the vocabulary of {self.name}: the tokenizer turns it into "
-                f"{pieces} (unknown); try another word"
-            )
+            raise InputError("word_unknown", word=word, model=self.name, pieces=pieces)
         if len(ids) != 1:
-            raise ValueError(
-                f"word ({word!r}) is not a single token in {self.name}: it splits into {len(ids)} word pieces "
-                f"{pieces}; pick one piece or a more common word"
-            )
+            raise InputError("word_pieces", word=word, model=self.name, n=len(ids), pieces=pieces)
         if ids[0] >= self.vocab_size:
             raise ValueError(
                 f"word ({word!r}) has token id {ids[0]}, outside the embedding table (vocab_size {self.vocab_size})"
@@ -211,7 +206,7 @@ load_bundled_model.cache_clear = _load_bundled.cache_clear  # as before, for ben
 
 def _bundled_name(name: str) -> str:
     if name not in BUNDLED_MODELS:
-        raise ValueError(f"model ({name!r}) must be one of the bundled models: {', '.join(BUNDLED_MODELS)}")
+        raise InputError("bundled_model", name="model", value=name, allowed=", ".join(BUNDLED_MODELS))
     return name
 
 

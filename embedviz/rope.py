@@ -16,6 +16,7 @@ from typing import Literal
 import numpy as np
 
 from embedviz._validate import even_int, finite_array, finite_float, positive_int
+from embedviz.errors import InputError
 
 DEFAULT_THETA = 10_000.0
 Pairing = Literal["half", "interleaved"]
@@ -24,7 +25,7 @@ PAIRINGS: tuple[str, ...] = ("half", "interleaved")
 
 def _check_pairing(pairing) -> str:
     if pairing not in PAIRINGS:
-        raise ValueError(f"pairing ({pairing!r}) must be 'half' or 'interleaved'")
+        raise InputError("one_of", name="pairing", value=pairing, allowed="'half', 'interleaved'")
     return pairing
 
 
@@ -68,13 +69,10 @@ def rotary_dim(head_dim: int, partial_rotary_factor: float | None = None) -> int
         return head_dim
     partial_rotary_factor = finite_float("partial_rotary_factor", partial_rotary_factor, greater_than=0.0)
     if partial_rotary_factor > 1.0:
-        raise ValueError(f"partial_rotary_factor ({partial_rotary_factor:g}) must be in (0, 1]")
+        raise InputError("partial_factor", value=partial_rotary_factor)
     dim = int(head_dim * partial_rotary_factor)
     if dim < 2 or dim % 2:
-        raise ValueError(
-            f"rotary dimension int(head_dim * partial_rotary_factor) = int({head_dim} * {partial_rotary_factor:g}) "
-            f"= {dim} must be even and >= 2"
-        )
+        raise InputError("rotary_dim", head_dim=head_dim, factor=partial_rotary_factor, dim=dim)
     return dim
 
 

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from embedviz._validate import even_int, finite_float, positive_int
+from embedviz.errors import InputError
 from embedviz.rope_scaling import compute, resolve_rope_type
 
 MAX_CONFIG_CHARS = 1_000_000  # a config.json is a few KB (Phi-3's with its factor lists ~4 KB)
@@ -36,29 +37,26 @@ def parse_config_json(text: str) -> dict:
     if not isinstance(text, str):
         raise ValueError(f"config.json must be text, got {type(text).__name__}")
     if len(text) > MAX_CONFIG_CHARS:
-        raise ValueError(f"config.json has {len(text):,} characters; a config has a few thousand (limit "
-                         f"{MAX_CONFIG_CHARS:,})")
+        raise InputError("config_long", n=len(text), limit=MAX_CONFIG_CHARS)
     if not text.strip():
-        raise ValueError("config.json is empty: paste a model's config.json (a JSON object { ... })")
+        raise InputError("config_empty")
     try:
         config = json.loads(text)
     except json.JSONDecodeError as error:
-        raise ValueError(
-            f"config.json is not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}"
-        ) from None
+        raise InputError("config_json", detail=error.msg, line=error.lineno, column=error.colno) from None
     except RecursionError:  # [[[[...]]]] thousands deep: Python's parser gives up
-        raise ValueError("config.json nests objects or arrays too deeply to read (a config has a few levels)") from None
+        raise InputError("config_deep") from None
     except ValueError:  # an integer of more than 4,300 digits (Python's int conversion limit)
-        raise ValueError("config.json holds a number of more than 4,300 digits; a config's numbers have a few") from None
+        raise InputError("config_digits") from None
     if not isinstance(config, dict):
         kind = _JSON_TYPES.get(type(config), type(config).__name__)
-        raise ValueError(f"config.json must hold a JSON object {{ ... }}, got a JSON {kind}")
+        raise InputError("config_not_object", kind=kind)
     return config
 
 
 def _config_positive_int(config: Mapping[str, Any], key: str, *, maximum: int = MAX_POSITIONS) -> int:
     if config.get(key) is None:
-        raise ValueError(f"config has no '{key}'")
+        raise InputError("config_missing", key=key)
     return positive_int(key, config[key], maximum=maximum)
 
 
@@ -86,13 +84,12 @@ def _head_dim(config: Mapping[str, Any], layer_type: str | None) -> int:
     if config.get("head_dim") is not None:
         return even_int("head_dim", config["head_dim"], what="RoPE", maximum=MAX_HEAD_DIM)
     if config.get("hidden_size") is None or config.get("num_attention_heads") is None:
-        raise ValueError("config has neither 'head_dim' nor both 'hidden_size' and 'num_attention_heads'")
+        raise InputError("config_no_head")
     hidden_size = _config_positive_int(config, "hidden_size", maximum=MAX_HEAD_DIM * 1_024)
     num_attention_heads = _config_positive_int(config, "num_attention_heads", maximum=MAX_HEAD_DIM * 1_024)
     if hidden_size % num_attention_heads:
-        raise ValueError(
-            f"hidden_size ({hidden_size}) must be divisible by num_attention_heads ({num_attention_heads})"
-        )
+        raise InputError("divisible", name="hidden_size", value=hidden_size, other="num_attention_heads",
+                         other_value=num_attention_heads)
     return even_int("head_dim", hidden_size // num_attention_heads, what="RoPE", maximum=MAX_HEAD_DIM)
 
 
@@ -102,7 +99,7 @@ def scaling_of(config: Mapping[str, Any]) -> Mapping[str, Any]:
     JSON object is refused."""
     params = config.get("rope_scaling") or config.get("rope_parameters") or {}
     if not isinstance(params, Mapping):
-        raise ValueError(f"rope_scaling / rope_parameters must be a dict, got {params!r}")
+        raise InputError("scaling_not_dict", got=params)
     return params
 
 
@@ -130,21 +127,21 @@ def from_config(config: Mapping[str, Any], *, layer_type: str | None = None) -> 
     rope_parameters = scaling_of(config)
     for key in _SCALAR_KEYS & set(rope_parameters):
         if isinstance(rope_parameters[key], Mapping):
-            raise ValueError(f"rope_scaling / rope_parameters '{key}' must be a single value, got a JSON object")
+            raise InputError("scaling_nested", key=key)
     nested = [key for key, value in rope_parameters.items() if isinstance(value, Mapping)]
     if layer_type is not None:
         if layer_type not in nested:
-            raise ValueError(f"layer_type ({layer_type!r}) is not in rope_parameters; it has: {nested or 'none'}")
+            raise InputError("layer_type", value=layer_type, types=nested or "none")
         rope_parameters = rope_parameters[layer_type]
     elif nested:
-        raise ValueError(f"rope_parameters is per layer type ({', '.join(nested)}): pass layer_type= to pick one")
+        raise InputError("per_layer", types=", ".join(nested))
     rope_parameters = dict(rope_parameters)  # a copy: the caller's config stays as it was
 
     theta = rope_parameters.pop("rope_theta", None)
     if theta is None:
         theta = config.get("rope_theta", config.get("rotary_emb_base"))
     if theta is None:
-        raise ValueError("config has no 'rope_theta' (neither top-level nor in rope_parameters)")
+        raise InputError("config_no_theta")
     theta = finite_float("rope_theta", theta, greater_than=1.0)
 
     if rope_parameters.get("partial_rotary_factor") is None:
@@ -188,8 +185,7 @@ def from_config(config: Mapping[str, Any], *, layer_type: str | None = None) -> 
         original = positive_int("original_max_position_embeddings", original, maximum=MAX_POSITIONS)
     factor = rope_parameters.get("factor")
     if factor is not None and finite_float("factor", factor) * original > MAX_POSITIONS:
-        raise ValueError(f"factor ({float(factor):g}) stretches original_max_position_embeddings ({original:,}) past "
-                         f"any context ({MAX_POSITIONS:,} tokens)")
+        raise InputError("factor_past", factor=float(factor), original=original, limit=MAX_POSITIONS)
 
     plain = rope_type == "default" and rope_parameters.get("partial_rotary_factor", 1.0) == 1.0
     scaling = None if plain else rope_parameters

@@ -24,6 +24,7 @@ import numpy as np
 
 from embedviz import model_facts
 from embedviz._validate import finite_array, finite_float, positive_int
+from embedviz.errors import InputError
 from embedviz.rope import decay_of_frequencies, wavelengths
 from embedviz.rope_config import config_text_part, from_config, scaling_of
 from embedviz.rope_scaling import compute
@@ -89,9 +90,9 @@ def _flag_list(config: Mapping[str, Any], key: str, num_layers: int) -> list[boo
     if values is None or (isinstance(values, list) and not values):
         return None
     if not isinstance(values, list) or any(v not in (0, 1) or isinstance(v, float) for v in values):
-        raise ValueError(f"{key} must be a list of 0 / 1 (one per layer, 1 = RoPE), got {str(values)[:80]}")
+        raise InputError("layer_flags", key=key, got=str(values)[:80])
     if len(values) != num_layers:
-        raise ValueError(f"{key} has {len(values)} entries, num_hidden_layers ({num_layers}) needs one per layer")
+        raise InputError("layer_flags_count", key=key, n=len(values), layers=num_layers)
     return [bool(v) for v in values]
 
 
@@ -102,10 +103,10 @@ def num_layers_of(config: Mapping[str, Any]) -> int:
     if count is None and isinstance(config.get("layer_types"), list):
         count = len(config["layer_types"])
     if count is None:
-        raise ValueError("config has no 'num_hidden_layers' (nor a 'layer_types' list): the layers cannot be counted")
+        raise InputError("no_layer_count")
     count = positive_int("num_hidden_layers", count)
     if count > MAX_LAYERS:
-        raise ValueError(f"num_hidden_layers ({count:,}) must be <= {MAX_LAYERS:,}")
+        raise InputError("at_most", name="num_hidden_layers", value=count, limit=MAX_LAYERS)
     return count
 
 
@@ -117,9 +118,9 @@ def layer_types_of(config: Mapping[str, Any]) -> list[str] | None:
     types = config.get("layer_types")
     if types is not None:
         if not isinstance(types, list) or not all(isinstance(t, str) for t in types):
-            raise ValueError(f"layer_types must be a list of strings, got {str(types)[:80]}")
+            raise InputError("layer_types_list", got=str(types)[:80])
         if len(types) != num_layers:
-            raise ValueError(f"layer_types has {len(types)} entries, num_hidden_layers ({num_layers}) needs one each")
+            raise InputError("layer_types_count", n=len(types), layers=num_layers)
         return list(types)
     pattern = config.get("sliding_window_pattern")
     if pattern is not None:
@@ -165,12 +166,11 @@ def _per_layer_head_dims(config: Mapping[str, Any], num_layers: int) -> list[int
     layer's head_dim override, None where the layer keeps the config's own."""
     overrides = config.get("per_layer_config") or {}
     if not isinstance(overrides, Mapping):
-        raise ValueError(f"per_layer_config must be a dict of layer index -> overrides, got {str(overrides)[:80]}")
+        raise InputError("per_layer_config", got=str(overrides)[:80])
     out: list[int | None] = [None] * num_layers
     for key, value in overrides.items():
         if not (isinstance(key, str) and key.isdigit() and int(key) < num_layers) or not isinstance(value, Mapping):
-            raise ValueError(f"per_layer_config key {key!r} must be a layer index below num_hidden_layers "
-                             f"({num_layers}) with a dict of overrides")
+            raise InputError("per_layer_key", key=key, layers=num_layers)
         if value.get("head_dim") is not None:
             out[int(key)] = positive_int(f"per_layer_config[{key!r}]['head_dim']", value["head_dim"])
     return out
@@ -199,7 +199,7 @@ def layer_plan(config: Mapping[str, Any]) -> LayerPlan:
     """
     config = config_text_part(config)
     if config.get("model_type") in UNREAD_FAMILIES:
-        raise ValueError(f"model_type ({config['model_type']}) is a family whose RoPE this page cannot read yet")
+        raise InputError("family_unread", name="model_type", value=config["model_type"])
     num_layers = num_layers_of(config)
     types = layer_types_of(config)
     nested = scaling_of(config)  # as transformers reads it: rope_scaling (an old key) wins over rope_parameters
@@ -213,12 +213,11 @@ def layer_plan(config: Mapping[str, Any]) -> LayerPlan:
     layers = np.zeros(num_layers, dtype=int)
     if per_type:
         if types is None:
-            raise ValueError("rope_parameters is per layer type but the config has no 'layer_types' list (nor "
-                             "'sliding_window_pattern'): which layer uses which cannot be known")
+            raise InputError("per_layer_no_types")
         missing = sorted(set(types) - NO_ATTENTION - {k for k, v in nested.items() if isinstance(v, Mapping)})
         if missing:
-            raise ValueError(f"layer_types names {', '.join(missing)}, but rope_parameters has no entry for it; it "
-                             f"has: {', '.join(k for k, v in nested.items() if isinstance(v, Mapping))}")
+            raise InputError("per_layer_missing", missing=", ".join(missing),
+                             has=", ".join(k for k, v in nested.items() if isinstance(v, Mapping)))
         head_dims = _per_layer_head_dims(config, num_layers)
         keys = list(dict.fromkeys(zip(types, head_dims)))  # (layer type, head_dim override), first-seen order
         for name, head_dim in keys:
@@ -274,10 +273,10 @@ def mrope_sections(mrope_section: Sequence[int], num_pairs: int, *, interleaved:
     """
     num_pairs = positive_int("num_pairs", num_pairs)
     if isinstance(mrope_section, (str, bytes)) or not isinstance(mrope_section, Sequence) or not mrope_section:
-        raise ValueError(f"mrope_section must be a list of section sizes like [16, 24, 24], got {mrope_section!r}")
+        raise InputError("mrope_list", got=mrope_section)
     sizes = [positive_int("mrope_section entry", size) for size in mrope_section]
     if sum(sizes) != num_pairs:
-        raise ValueError(f"mrope_section {sizes} sums to {sum(sizes)}, head_dim/2 = {num_pairs} pairs need that sum")
+        raise InputError("mrope_sum", sizes=sizes, total=sum(sizes), pairs=num_pairs)
     if not interleaved:
         return np.concatenate([np.full(size, j % 3) for j, size in enumerate(sizes)])
     if len(sizes) != 3:

@@ -33,6 +33,7 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 
 from embedviz._validate import even_int, finite_array, finite_float, positive_int
+from embedviz.errors import InputError
 from embedviz.rope import inverse_frequencies
 from embedviz.rope import rotary_dim as _rope_rotary_dim
 
@@ -73,14 +74,14 @@ _KEY_HINTS = {
 def _real(key: str, value: Any, rope_type: str) -> float:
     """``value`` as a finite float; bools, strings and NaN are refused with a message naming ``key``."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) or not math.isfinite(value):
-        raise ValueError(f"{key} ({value!r}) must be a finite number for rope_type '{rope_type}'")
+        raise InputError("scaling_finite", name=key, value=value, rope_type=rope_type)
     return float(value)
 
 
 def _number(params: Mapping[str, Any], key: str, rope_type: str) -> float:
     """``params[key]`` as a finite float; the key must be there."""
     if params.get(key) is None:
-        raise ValueError(f"scaling for rope_type '{rope_type}' is missing required key(s): '{key}'")  # as compute
+        raise InputError("scaling_missing", rope_type=rope_type, keys=f"'{key}'")  # as compute
     return _real(key, params[key], rope_type)
 
 
@@ -88,7 +89,7 @@ def _factor(params: Mapping[str, Any], rope_type: str) -> float:
     factor = _number(params, "factor", rope_type)
     # factor < 1 would shrink the context: every method here is defined for stretching only
     if factor < 1.0:
-        raise ValueError(f"factor ({factor:g}) must be a number >= 1 for rope_type '{rope_type}'")
+        raise InputError("scaling_factor", value=factor, rope_type=rope_type)
     return factor
 
 
@@ -101,7 +102,7 @@ def _check_positive(key: str, value: Any, rope_type: str) -> float:
     """``value`` as a float > 0, the message naming ``key``."""
     value = _real(key, value, rope_type)
     if value <= 0:
-        raise ValueError(f"{key} ({value:g}) must be > 0 for rope_type '{rope_type}'")
+        raise InputError("scaling_positive", name=key, value=value, rope_type=rope_type)
     return value
 
 
@@ -120,20 +121,18 @@ def per_pair_factors(params: Mapping[str, Any], key: str, dim: int) -> np.ndarra
     """``short_factor`` / ``long_factor``: one positive number per pair, shape (d/2,)."""
     values = params[key]
     if isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, np.ndarray)):
-        raise ValueError(f"{key} must be a list of d/2 = {dim // 2} numbers, got {type(values).__name__}")
+        raise InputError("pair_factors_list", key=key, half=dim // 2, got=type(values).__name__)
     if len(values) != dim // 2:
-        raise ValueError(
-            f"{key} has {len(values)} entries, the rotary dimension ({dim}) needs {dim // 2} (one per pair)"
-        )
+        raise InputError("pair_factors_count", key=key, n=len(values), dim=dim, half=dim // 2)
     try:
         array = np.asarray(values)
     except ValueError:  # ragged nested lists: numpy's own words would not help a reader
-        raise ValueError(f"{key} must be a flat list of {dim // 2} numbers, got nested lists") from None
+        raise InputError("pair_factors_flat", key=key, half=dim // 2) from None
     if array.ndim != 1:
-        raise ValueError(f"{key} must be a flat list of {dim // 2} numbers, got nested lists")
+        raise InputError("pair_factors_flat", key=key, half=dim // 2)
     factors = finite_array(key, array).astype(np.float64)
     if np.any(factors <= 0):
-        raise ValueError(f"{key} entries must all be > 0, got min {factors.min():g}")
+        raise InputError("pair_factors_positive", key=key, min=float(factors.min()))
     return factors
 
 
@@ -149,7 +148,7 @@ def resolve_rope_type(scaling: Mapping[str, Any]) -> str:
         rope_type = _ROPE_TYPE_ALIASES.get(rope_type, rope_type)
     if not isinstance(rope_type, str) or rope_type not in ROPE_INIT_FUNCTIONS:
         known = ", ".join(repr(name) for name in ROPE_INIT_FUNCTIONS)
-        raise ValueError(f"rope_type ({rope_type!r}) is unknown; known rope types: {known}")
+        raise InputError("rope_type_unknown", name="rope_type", value=rope_type, known=known)
     return rope_type
 
 
@@ -231,17 +230,13 @@ def _compute_yarn_parameters(
     beta_fast = _check_positive("beta_fast", params.get("beta_fast") or 32, "yarn")
     beta_slow = _check_positive("beta_slow", params.get("beta_slow") or 1, "yarn")
     if beta_fast < beta_slow:
-        raise ValueError(
-            f"beta_fast ({beta_fast:g}) must be >= beta_slow ({beta_slow:g}) for rope_type 'yarn': "
-            "beta_fast counts the turns of the fast pairs that are kept"
-        )
+        raise InputError("beta_order", fast=beta_fast, slow=beta_slow)
     truncate = params.get("truncate", True)
     if not isinstance(truncate, (bool, np.bool_)):
-        raise ValueError(f"truncate ({truncate!r}) must be True or False for rope_type 'yarn'")
+        raise InputError("truncate", value=truncate)
     for key, turns in (("beta_fast", beta_fast), ("beta_slow", beta_slow)):
         if not original_length / (turns * 2 * math.pi) > 0:  # underflows to 0: the log below is undefined
-            raise ValueError(f"{key} ({turns:g}) is too large: no pair turns that often in {original_length:,} "
-                             "tokens (the number of turns that marks a fast pair)")
+            raise InputError("beta_large", name=key, value=turns, n=original_length)
 
     low = _yarn_correction_dim(beta_fast, dim, theta, original_length)
     high = _yarn_correction_dim(beta_slow, dim, theta, original_length)
@@ -290,10 +285,7 @@ def _compute_llama3_parameters(
     low_freq_factor = _positive(params, "low_freq_factor", "llama3")
     high_freq_factor = _positive(params, "high_freq_factor", "llama3")
     if high_freq_factor <= low_freq_factor:
-        raise ValueError(
-            f"high_freq_factor ({high_freq_factor:g}) must be greater than low_freq_factor ({low_freq_factor:g}) "
-            "for rope_type 'llama3'"
-        )
+        raise InputError("llama3_order", high=high_freq_factor, low=low_freq_factor)
     inv_freq = inverse_frequencies(dim, theta)
     wavelen = 2 * math.pi / inv_freq  # (d/2,)
     low_freq_wavelen = original_length / low_freq_factor  # longer than this: interpolate fully
@@ -316,7 +308,7 @@ def _compute_proportional_parameters(
     """
     proportion = finite_float("partial_rotary_factor", params.get("partial_rotary_factor", 1.0), greater_than=0.0)
     if proportion > 1.0:
-        raise ValueError(f"partial_rotary_factor ({proportion:g}) must be in (0, 1] for rope_type 'proportional'")
+        raise InputError("partial_factor_type", value=proportion, rope_type="proportional")
     factor = _factor(params, "proportional") if params.get("factor") is not None else 1.0
     rotated_pairs = int(proportion * dim // 2)  # transformers' precedence: (proportion * dim) // 2
     inv_freq = np.zeros(dim // 2, dtype=np.float64)  # (head_dim/2,): the unrotated pairs stay at 0
@@ -423,7 +415,7 @@ def compute(
     if missing:
         hints = [f" ({_KEY_HINTS[rope_type, key]})" if (rope_type, key) in _KEY_HINTS else "" for key in missing]
         names = ", ".join(f"'{key}'{hint}" for key, hint in zip(missing, hints))
-        raise ValueError(f"scaling for rope_type '{rope_type}' is missing required key(s): {names}")
+        raise InputError("scaling_missing", rope_type=rope_type, keys=names)
     # proportional keeps all head_dim/2 pairs (the unrotated ones at frequency 0); the others shrink to d/2
     dim = head_dim if rope_type == "proportional" else rotary_dim(head_dim, scaling)
     inv_freq, attention_factor = ROPE_INIT_FUNCTIONS[rope_type](dim, theta, scaling, seq_len=seq_len)

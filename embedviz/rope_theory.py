@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from embedviz._validate import even_int, finite_array, finite_float, positive_int
+from embedviz.errors import InputError
 from embedviz.rope import inverse_frequencies
 
 MAX_SCAN_LENGTH = 131_072  # the base scan visits every m < L for every candidate base: bounded work per call
@@ -135,7 +136,7 @@ def base_lower_bound(
     """
     context_length = positive_int("context_length", context_length)
     if context_length > MAX_SCAN_LENGTH:
-        raise ValueError(f"context_length ({context_length:,}) must be <= {MAX_SCAN_LENGTH:,} for the base scan")
+        raise InputError("scan_length", value=context_length, limit=MAX_SCAN_LENGTH)
     head_dim = even_int("head_dim", head_dim, what="RoPE")
     rel_step = finite_float("rel_step", rel_step, greater_than=0.0)
     start = finite_float("start", start, greater_than=1.0)
@@ -151,7 +152,7 @@ def base_lower_bound(
                               f"{cpu_budget_s:g} s of CPU; every base below {bases[0]:.3g} fails", float(bases[0]))
         bases = bases[bases <= max_base]
         if not bases.size:
-            raise ValueError(f"no base up to max_base ({max_base:g}) keeps B(m) >= 0 up to {context_length:,}")
+            raise InputError("no_base", max_base=max_base, length=context_length)
         # a strided look finds most failures at a fraction of the cost; only its survivors get every m checked
         survivors = np.flatnonzero(_first_negatives(head_dim, bases, context_length, stride=8) < 0)
         if survivors.size:

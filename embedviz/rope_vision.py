@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from embedviz._validate import even_int, finite_float, positive_int
+from embedviz.errors import InputError
 
 LAYOUTS = ("qwen2_vl", "pixtral")
 # the published vision encoders' head size and theta, per layout (Qwen2-VL: 1,280 / 16 heads; Pixtral: 1,024 / 16)
@@ -24,7 +25,7 @@ MAX_GRID = 64  # patches per side the page draws (Qwen2-VL's images reach ~100; 
 def axial_frequencies(head_dim: int, theta: float, layout: str) -> tuple[np.ndarray, np.ndarray]:
     """(row frequencies, column frequencies), each head_dim/4 long, as the layout's rotary module builds them."""
     if layout not in LAYOUTS:
-        raise ValueError(f"layout ({layout!r}) must be one of {', '.join(LAYOUTS)}")
+        raise InputError("one_of", name="layout", value=layout, allowed=", ".join(LAYOUTS))
     head_dim = even_int("head_dim", head_dim, what="2-D RoPE")
     if head_dim % 4:
         raise ValueError(f"head_dim ({head_dim}) must be a multiple of 4 for 2-D RoPE: half its pairs per axis")

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from embedviz._validate import finite_array, finite_float, positive_int
+from embedviz.errors import InputError
 
 DEFAULT_BASE = 10_000.0
 MAX_POSITIONS = 1 << 20  # a guard against accidental multi-GB tables, far above real context lengths
@@ -147,7 +148,8 @@ def rotation_matrix(offset: float, d_model: int, base: float = DEFAULT_BASE) -> 
 def _check_even(d_model, base) -> tuple[int, float]:
     d_model, base = _check(d_model, base)
     if d_model % 2:
-        raise ValueError(f"d_model ({d_model}) must be even for the rotation property (odd D ends in a lone sine)")
+        raise InputError("even", name="d_model", value=d_model,
+                         what="the rotation property (odd D ends in a lone sine)")
     return d_model, base
 
 

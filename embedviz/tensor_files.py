@@ -16,6 +16,8 @@ import numpy as np
 import safetensors
 from safetensors import safe_open
 
+from embedviz.errors import InputError
+
 MAX_UPLOAD_BYTES = 200_000_000  # an uploaded table is held in memory twice (bytes + float32), so keep it bounded
 MAX_UPLOAD_ELEMENTS = 50_000_000  # V * D cap: 50M float32 values = 200 MB, e.g. 130,000 x 384 or 12,000 x 4,096
 
@@ -63,11 +65,11 @@ def read_upload(
     data = bytes(data)
     suffix = Path(str(filename)).suffix.lower()
     if suffix not in (".safetensors", ".npy"):
-        raise ValueError(f"filename ({filename!r}) must end in .safetensors or .npy (pickle and .pt are refused)")
+        raise InputError("file_suffix", value=filename)
     if len(data) > max_bytes:
-        raise ValueError(f"file size ({len(data):,} bytes) must be at most {max_bytes:,} bytes")
+        raise InputError("file_size", n=len(data), limit=max_bytes)
     if not data:
-        raise ValueError(f"file {filename!r} is empty")
+        raise InputError("file_empty", file=filename)
 
     if suffix == ".npy":
         table, tensor_name = _table_from_npy(data, filename, max_elements=max_elements), ""
@@ -155,7 +157,7 @@ def _decode(dtype: str, shape, raw: bytes) -> np.ndarray:
         return (halves.astype(np.uint32) << 16).view(np.float32).reshape(shape)
     if dtype not in _SAFETENSORS_DTYPES:
         allowed = ", ".join(["BF16", *_SAFETENSORS_DTYPES])
-        raise ValueError(f"tensor dtype ({dtype}) must be numeric: one of {allowed}")
+        raise InputError("tensor_dtype", dtype=dtype, allowed=allowed)
     return np.frombuffer(raw, dtype=_SAFETENSORS_DTYPES[dtype]).reshape(shape)
 
 
@@ -171,28 +173,25 @@ def _table_from_npy(data: bytes, filename: str, *, max_elements: int) -> np.ndar
         else:
             shape, _, dtype = np.lib.format.read_array_header_2_0(stream)
     except Exception:
-        raise ValueError(f"file {filename!r} is not a valid .npy file (bad header)") from None
+        raise InputError("npy_header", file=filename) from None
     # Decide from the header alone, before any data is touched: an object array would be unpickled.
     if dtype.hasobject:
-        raise ValueError(
-            f"file {filename!r} holds Python objects (dtype {dtype}), which would need pickle; "
-            "only plain numeric arrays are accepted"
-        )
+        raise InputError("npy_objects", file=filename, dtype=str(dtype))
     _check_upload_shape(tuple(shape), filename, max_elements=max_elements)
     stream.seek(0)
     try:
         return np.load(stream, allow_pickle=False)
     except Exception:
-        raise ValueError(f"file {filename!r} is not a valid .npy file (data truncated or corrupt)") from None
+        raise InputError("npy_corrupt", file=filename) from None
 
 
 def _table_from_safetensors(data: bytes, filename: str, *, max_elements: int) -> tuple[np.ndarray, str]:
     try:
         tensors = {name: spec for name, spec in safetensors.deserialize(data)}  # validates header and offsets
     except Exception as error:
-        raise ValueError(f"file {filename!r} is not a valid safetensors file: {error}") from None
+        raise InputError("safetensors_invalid", file=filename, detail=str(error)) from None
     if not tensors:
-        raise ValueError(f"file {filename!r} holds no tensors")
+        raise InputError("file_no_tensors", file=filename)
     shapes = {name: tuple(spec["shape"]) for name, spec in tensors.items()}
     name = _choose_upload_tensor(shapes, filename)
     _check_upload_shape(shapes[name], filename, max_elements=max_elements)
@@ -211,36 +210,29 @@ def _choose_upload_tensor(shapes: dict[str, tuple[int, ...]], filename: str) -> 
         picked = embedding_like[0] if len(embedding_like) == 1 else None
     if picked is None:
         listed = ", ".join(f"{name} {list(shape)}" for name, shape in sorted(shapes.items()))
-        raise ValueError(
-            f"file {filename!r} holds several tensors and none is clearly the embedding table: {listed}. "
-            "Save just the (V, D) table, or name it e.g. 'embeddings.word_embeddings.weight'"
-        )
+        raise InputError("several_tensors", file=filename, listed=listed)
     return picked
 
 
 def _check_upload_shape(shape: tuple[int, ...], filename: str, *, max_elements: int) -> None:
     if len(shape) != 2:
-        raise ValueError(f"embedding table in {filename!r} has shape {list(shape)}; it must be 2-D (V, D)")
+        raise InputError("table_2d", file=filename, shape=list(shape))
     V, D = shape
     if V < 2:
-        raise ValueError(f"embedding table in {filename!r} has {V} row(s); it must have at least 2 (V >= 2)")
+        raise InputError("table_rows", file=filename, V=V)
     if D < 1:
-        raise ValueError(f"embedding table in {filename!r} has {D} columns; it must have at least 1 (D >= 1)")
+        raise InputError("table_columns", file=filename, D=D)
     if V * D > max_elements:
-        raise ValueError(
-            f"embedding table in {filename!r} has {V:,} x {D:,} = {V * D:,} values; at most {max_elements:,} allowed"
-        )
+        raise InputError("table_too_big", file=filename, V=V, D=D, n=V * D, limit=max_elements)
 
 
 def _finite_float32_table(table: np.ndarray, filename: str, *, max_elements: int) -> np.ndarray:
     _check_upload_shape(table.shape, filename, max_elements=max_elements)
     if table.dtype.kind not in "fiu":  # float, signed or unsigned int; bool, complex, strings, dates are refused
-        raise ValueError(f"embedding table in {filename!r} has dtype {table.dtype}; it must hold real numbers")
+        raise InputError("table_dtype", file=filename, dtype=str(table.dtype))
     with np.errstate(over="ignore"):  # an overflow becomes inf, which the next check reports in words
         table = table.astype(np.float32)
     if not np.all(np.isfinite(table)):  # after the cast: float64 values beyond float32's range become inf
         bad = int(np.size(table) - np.count_nonzero(np.isfinite(table)))
-        raise ValueError(
-            f"embedding table in {filename!r} has {bad:,} non-finite values (NaN or inf); all must be finite"
-        )
+        raise InputError("table_non_finite", file=filename, bad=bad)
     return table

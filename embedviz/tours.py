@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from embedviz import attention, composition, dot_product, lookup, params, rope, sinusoidal, training
+from embedviz.errors import InputError
 from embedviz.similarity import cosine_similarity
 from embedviz.tokenizer import VOCAB_SIZE, encode
 
@@ -305,10 +306,10 @@ TOURS: dict[str, Tour] = {
 def step(lesson: str, number: int) -> Step:
     """Step ``number`` (1-based, as in the URL) of the lesson's tour; a ValueError names what exists."""
     if lesson not in TOURS:
-        raise ValueError(f"tour ({lesson!r}) must be one of {', '.join(TOURS)}")
+        raise InputError("one_of", name="tour", value=lesson, allowed=", ".join(TOURS))
     steps = TOURS[lesson].steps
     if not 1 <= number <= len(steps):
-        raise ValueError(f"step ({number}) must be between 1 and {len(steps)} for tour {lesson}")
+        raise InputError("tour_step", value=number, n=len(steps), tour=lesson)
     return steps[number - 1]
 
 

@@ -75,6 +75,7 @@ import torch
 
 from embedviz import tokenizer
 from embedviz._validate import positive_int
+from embedviz.errors import InputError
 from embedviz.training_loop import PROGRESS_CALLS, Optimizer, ProgressFn, TinyLM, fit
 from embedviz.training_result import TrainingResult
 
@@ -109,13 +110,13 @@ DEFAULT_LR = {"adam": 1e-2, "sgd": 1.0}
 
 def _check_lr(lr: object, optimizer: str) -> float:
     if optimizer not in DEFAULT_LR:
-        raise ValueError(f"optimizer ({optimizer!r}) must be one of {sorted(DEFAULT_LR)}")
+        raise InputError("one_of", name="optimizer", value=optimizer, allowed=", ".join(map(repr, sorted(DEFAULT_LR))))
     if lr is None:
         return DEFAULT_LR[optimizer]
     if isinstance(lr, bool) or not isinstance(lr, (int, float, np.floating, np.integer)):
-        raise ValueError(f"lr ({lr!r}) must be a positive finite number")
+        raise InputError("positive_finite", name="lr", value=lr)
     if not (math.isfinite(lr) and lr > 0):
-        raise ValueError(f"lr ({lr}) must be a positive finite number")
+        raise InputError("positive_finite", name="lr", value=float(lr))
     return float(lr)
 
 
@@ -165,7 +166,7 @@ def _check_groups(groups: object) -> list[str]:
     if isinstance(groups, str) or not isinstance(groups, Sequence):
         raise ValueError(f"groups ({groups!r}) must be a list or tuple of strings, e.g. ('abc', 'ABC')")
     if len(groups) < 1:
-        raise ValueError("groups (empty) must hold at least 1 group")
+        raise InputError("groups_empty")
     cleaned: list[str] = []
     owner: dict[str, int] = {}
     for g, chars in enumerate(groups):
@@ -173,17 +174,15 @@ def _check_groups(groups: object) -> list[str]:
             raise ValueError(f"groups[{g}] ({chars!r}) must be a string of characters")
         distinct = "".join(dict.fromkeys(chars))
         if len(distinct) < 2:
-            raise ValueError(f"groups[{g}] ({chars!r}) must hold at least 2 distinct characters")
+            raise InputError("group_small", g=g, value=chars)
         for ch in distinct:
             if ch in owner:
-                raise ValueError(
-                    f"character {ch!r} is in groups[{owner[ch]}] and groups[{g}]; groups must not share characters"
-                )
+                raise InputError("group_shared", ch=ch, a=owner[ch], b=g)
             owner[ch] = g
         cleaned.append(distinct)
     total = sum(len(chars) for chars in cleaned)
     if total > MAX_GROUP_VOCAB:
-        raise ValueError(f"groups hold {total} distinct characters in total; at most {MAX_GROUP_VOCAB} allowed")
+        raise InputError("groups_total", n=total, limit=MAX_GROUP_VOCAB)
     return cleaned
 
 
@@ -330,9 +329,9 @@ def train_on_text(
     if not isinstance(text, str):
         raise ValueError(f"text ({type(text).__name__}) must be a string")
     if len(text) > MAX_TEXT_CHARS:
-        raise ValueError(f"text ({len(text)} characters) must be at most {MAX_TEXT_CHARS} characters")
+        raise InputError("chars", name="text", n=len(text), limit=MAX_TEXT_CHARS)
     if tokens not in ("char", "byte"):
-        raise ValueError(f"tokens ({tokens!r}) must be 'char' or 'byte'")
+        raise InputError("one_of", name="tokens", value=tokens, allowed="'char', 'byte'")
     context = positive_int("context", context, minimum=1, maximum=MAX_CONTEXT)
     steps, d_model, batch_size, seq_len, snapshot_every = _check_common(
         steps=steps, d_model=d_model, batch_size=batch_size, seq_len=seq_len, snapshot_every=snapshot_every
@@ -345,14 +344,12 @@ def train_on_text(
     else:
         codes = np.asarray(tokenizer.encode(text), dtype=np.int64)  # UTF-8 bytes; refuses lone surrogates
     if len(codes) < context + 1:
-        raise ValueError(
-            f"text ({len(codes)} {tokens} tokens) must be at least context + 1 = {context + 1} tokens long"
-        )
+        raise InputError("text_short", n=len(codes), kind=tokens, need=context + 1)
     distinct, ids = np.unique(codes, return_inverse=True)  # sorted vocabulary, text as ids 0..V-1
     if len(distinct) < 2:
-        raise ValueError(f"text must hold at least 2 distinct {tokens} tokens, it has {len(distinct)}")
+        raise InputError("text_distinct", kind=tokens, n=len(distinct))
     if len(distinct) > MAX_TEXT_VOCAB:
-        raise ValueError(f"text has {len(distinct)} distinct {tokens} tokens; at most {MAX_TEXT_VOCAB} allowed")
+        raise InputError("text_vocab", n=len(distinct), kind=tokens, limit=MAX_TEXT_VOCAB)
 
     if tokens == "char":
         vocab = [chr(c) for c in distinct]

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Mapping, Sequence
 
+from embedviz.errors import InputError
+
 METASPACE = "\u2581"  # "▁": SentencePiece's visible space
 UNK_PENALTY = 10.0  # SentencePiece scores an unknown character min(score) - 10
 MAX_TEXT_CHARS = 2_000  # Viterbi is O(chars x longest piece): bounded so a pasted book cannot stall a page
@@ -99,7 +101,7 @@ class UnigramTokenizer:
         if not isinstance(text, str):
             raise ValueError(f"text ({text!r}) must be a string")
         if len(text) > MAX_TEXT_CHARS:
-            raise ValueError(f"text ({len(text)} characters) must be at most {MAX_TEXT_CHARS} characters")
+            raise InputError("chars", name="text", n=len(text), limit=MAX_TEXT_CHARS)
         normalised = "".join(self._normalize.get(ord(ch), ch) for ch in text)
         collapsed = []
         for ch in normalised:

@@ -25,6 +25,7 @@ from embedviz.attention import (
     word_order_demo,
 )
 from embedviz.sinusoidal import sinusoidal_table
+from tests.input_errors import raises_input
 
 TEXT_PERM = [2, 0, 3, 1]
 
@@ -215,7 +216,7 @@ def test_validation_messages():
         permutation_demo(np.zeros((3, 2)), [0, 1, 2], positions=np.zeros((3, 3)))
     with pytest.raises(ValueError, match=r"projections must be three \(2, 2\) matrices"):
         permutation_demo(np.zeros((3, 2)), [0, 1, 2], projections=[np.eye(3)] * 3)
-    with pytest.raises(ValueError, match=r"x contains non-finite values"):
+    with raises_input("non_finite", name="x"):
         permutation_demo(np.full((2, 2), np.nan), [1, 0])
     with pytest.raises(ValueError, match=r"the shuffled sentence \(人 咬 猫\) must use exactly the tokens"):
         word_order_demo("狗咬人", shuffle="typed", shuffled_text="人咬猫")
@@ -223,13 +224,13 @@ def test_validation_messages():
         word_order_demo("hello")
     with pytest.raises(ValueError, match=rf"the text has {MAX_TOKENS + 1} tokens; at most {MAX_TOKENS}"):
         split_tokens("x " * (MAX_TOKENS + 1))
-    with pytest.raises(ValueError, match=r"mode \('bytes'\) must be 'words' or 'chars'"):
+    with raises_input("one_of", name="mode", value="bytes", allowed="'words', 'chars'"):
         split_tokens("a b", mode="bytes")
-    with pytest.raises(ValueError, match=r"shuffle \('sort'\) must be 'reverse', 'random' or 'typed'"):
+    with raises_input("one_of", name="shuffle", value="sort"):
         word_order_demo("a b", shuffle="sort")
     with pytest.raises(ValueError, match=r"positions \('rope'\) must be one of none, sinusoidal, learned"):
         word_order_demo("a b", positions="rope")
-    with pytest.raises(ValueError, match=r"d_model \(0\) must be >= 1"):
+    with raises_input("at_least", name="d_model", value=0, limit=1):
         word_order_demo("a b", d_model=0)
 
 
@@ -241,7 +242,7 @@ def test_logit_scale_is_what_scaling_q_and_k_does_to_their_dot_product():
     a = 0.1 * math.log(4) + 1  # Qwen3's YaRN factor 4
     assert logit_scale(a) == pytest.approx(((a * q) @ (a * k)) / (q @ k), rel=1e-12)
     assert f"{logit_scale(a):.4f}" == "1.2965"
-    with pytest.raises(ValueError, match=r"attention_factor \(0\) must be > 0"):
+    with raises_input("above", name="attention_factor", value=0, limit=0):
         logit_scale(0.0)
 
 

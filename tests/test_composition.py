@@ -48,8 +48,9 @@ def test_sum_keeps_width_concat_widens_it():
 def test_both_lesson_modules_refuse_past_their_length():
     messages = composition.refusal_messages(16, 20)
     for name in ("LearnedPositionalEmbedding", "SinusoidalPositionalEmbedding"):
-        assert messages[name] == "Cannot embed a sequence of length T (20): max_context_length is only 16"
-    assert composition.refusal_messages(16, 16) == {"LearnedPositionalEmbedding": "", "SinusoidalPositionalEmbedding": ""}
+        assert (messages[name].code, messages[name].params) == ("too_long", {"T": 20, "limit": 16})
+    assert composition.refusal_messages(16, 16) == {"LearnedPositionalEmbedding": None,
+                                                    "SinusoidalPositionalEmbedding": None}
     with pytest.raises(ValueError, match=r"max_context_length is only 4"):
         composition.shape_trace(1, 5, 8, max_context_length=4)
 

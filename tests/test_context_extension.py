@@ -30,6 +30,7 @@ from embedviz.rope_config import from_config
 from embedviz.rope_layers import published_config
 from embedviz.rope_scaling import ROPE_INIT_FUNCTIONS, compute
 from tests.test_rope_scaling import GLM4_PARTIAL, HEAD_DIMS, LLAMA_31_8B, QWEN3_06B_YARN, default_inv_freq
+from tests.input_errors import raises_input
 
 def test_classify_pairs():
     before = np.array([1.0, 0.1, 0.01, 0.001])
@@ -68,13 +69,13 @@ def test_theta_for_context_hand_numbers_and_errors():
     assert theta_for_context(4, 2000, max_turns=2.0) == pytest.approx((2000 / (4 * math.pi)) ** 2)
     assert theta_for_context(4, 2000, max_turns=2.0) == pytest.approx(25_330.3, abs=0.1)
     assert theta_for_context(64, 3) == 1.0  # 3 positions never complete a turn
-    with pytest.raises(ValueError, match=r"head_dim \(2\) must be >= 4"):
+    with raises_input("one_pair", name="head_dim", value=2, limit=4):
         theta_for_context(2, 1000)
     with pytest.raises(ValueError, match=r"head_dim \(5\) must be even for RoPE"):
         theta_for_context(5, 1000)
-    with pytest.raises(ValueError, match=r"max_turns \(0\) must be > 0"):
+    with raises_input("above", name="max_turns", value=0, limit=0):
         theta_for_context(64, 1000, max_turns=0.0)
-    with pytest.raises(ValueError, match=r"context_length \(-5\) must be >= 1"):
+    with raises_input("at_least", name="context_length", value=-5, limit=1):
         theta_for_context(64, -5)
 
 
@@ -95,7 +96,7 @@ def test_theta_for_context_slow_pairs_hand_numbers_and_property():
         assert slow_pair_count(inv_freq, 32768) == k
     with pytest.raises(ValueError, match=r"slow_pairs \(64\) must be in \[1, head_dim/2 - 1\] = \[1, 63\]"):
         theta_for_context(128, 32768, slow_pairs=64)
-    with pytest.raises(ValueError, match=r"slow_pairs \(0\) must be >= 1"):
+    with raises_input("at_least", name="slow_pairs", value=0, limit=1):
         theta_for_context(128, 32768, slow_pairs=0)
 
 
@@ -299,7 +300,7 @@ def test_extension_view_dynamic_and_longrope_use_seq_len():
     partial = extension_view(128, 10_000, {"rope_type": "linear", "factor": 2.0, "partial_rotary_factor": 0.5},
                              original=100, target=200)
     assert partial.inv_freq_before.shape == partial.inv_freq_after.shape == (32,)
-    with pytest.raises(ValueError, match=r"target \(0\) must be >= 1"):
+    with raises_input("at_least", name="target", value=0, limit=1):
         extension_view(64, 10_000, dynamic, original=4096, target=0)
 
 

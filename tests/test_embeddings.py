@@ -16,6 +16,7 @@ from embedviz.embeddings import (
     embed_text,
 )
 from embedviz.tokenizer import encode
+from tests.input_errors import raises_input
 
 
 def _gen(seed: int = 0) -> torch.Generator:
@@ -90,11 +91,11 @@ def test_generator_makes_the_table_reproducible():
 
 
 def test_constructor_messages():
-    with pytest.raises(ValueError, match=r"vocab_size \(0\) must be >= 1"):
+    with raises_input("at_least", name="vocab_size", value=0, limit=1):
         TokenEmbedding(0, 4)
-    with pytest.raises(ValueError, match=r"d_model \(2\.5\) must be an integer"):
+    with raises_input("integer", name="d_model", value=2.5):
         TokenEmbedding(10, 2.5)
-    with pytest.raises(ValueError, match=r"init_std \(0\) must be > 0"):
+    with raises_input("above", name="init_std", value=0, limit=0):
         TokenEmbedding(10, 4, init_std=0.0)
 
 
@@ -156,11 +157,11 @@ def test_learned_has_L_times_D_parameters():
 def test_longer_than_max_context_length_raises_naming_both(cls):
     pe = cls(16, 8)
     assert pe(16).shape == (16, 8)
-    with pytest.raises(ValueError, match=r"length T \(17\): max_context_length is only 16"):
+    with raises_input("too_long", T=17, limit=16):
         pe(17)
-    with pytest.raises(ValueError, match=r"T \(-1\) must be >= 0"):
+    with raises_input("at_least", name="T", value=-1, limit=0):
         pe(-1)  # would otherwise slice 15 rows off the end of the table
-    with pytest.raises(ValueError, match=r"T \(2\.0\) must be an integer"):
+    with raises_input("integer", name="T", value=2.0):
         pe(2.0)
 
 
@@ -193,9 +194,9 @@ def test_composer_messages():
     comp = EmbeddingComposer(tok, SinusoidalPositionalEmbedding(8, 4))
     with pytest.raises(ValueError, match=r"ids must have shape \(B, T\), got \(3,\)"):
         comp(torch.tensor([1, 2, 3]))
-    with pytest.raises(ValueError, match=r"length T \(9\): max_context_length is only 8"):
+    with raises_input("too_long", T=9, limit=8):
         comp(torch.zeros(1, 9, dtype=torch.long))
-    with pytest.raises(ValueError, match=r"token id \(10\) is outside \[0, vocab_size\) = \[0, 10\)"):
+    with raises_input("token_id", value=10, limit=10):
         comp(torch.tensor([[10]]))
 
 
@@ -208,5 +209,5 @@ def test_embed_text_is_tokens_plus_sinusoidal_positions():
     np.testing.assert_array_equal(tok[2], tok[3])  # the two 'l's share a row
     again = embed_text("Hello", d_model=8, seed=3)[1]
     np.testing.assert_array_equal(tok, again)
-    with pytest.raises(ValueError, match=r"text is empty"):
+    with raises_input("empty_text"):
         embed_text("")

@@ -23,6 +23,7 @@ from embedviz.lookup import (
     unique_in_order,
 )
 from embedviz.tokenizer import encode
+from tests.input_errors import raises_input
 
 HELLO = encode("Hello")
 
@@ -185,19 +186,19 @@ def test_table_scale_of_a_hand_made_table():
 
 def test_lookup_messages():
     W = init_table(256, 4)
-    with pytest.raises(ValueError, match=r"token id \(256\) is outside \[0, vocab_size\) = \[0, 256\)"):
+    with raises_input("token_id", value=256, limit=256):
         compare_lookups([1, 256], W)
-    with pytest.raises(ValueError, match=r"ids is empty"):
+    with raises_input("empty_ids"):
         compare_lookups([], W)
     with pytest.raises(ValueError, match=r"ids must be integers, got dtype float64"):
         compare_lookups([1.0], W)
     with pytest.raises(ValueError, match=r"weight must be a non-empty 2-D"):
         compare_lookups([1], np.zeros(4))
-    with pytest.raises(ValueError, match=r"weight contains non-finite values"):
+    with raises_input("non_finite", name="weight"):
         distance_comparison([1], np.full((4, 2), np.nan))
     with pytest.raises(ValueError, match=r"scheme \('xavier'\) must be one of 'gpt2', 'inv_sqrt_d', 'unit'"):
         init_std(8, "xavier")
-    with pytest.raises(ValueError, match=r"seed \(-1\) must be >= 0"):
+    with raises_input("at_least", name="seed", value=-1, limit=0):
         init_table(4, 4, seed=-1)
 
 

@@ -235,7 +235,7 @@ def test_rows_pca_small_shapes_and_refusals():
     np.testing.assert_allclose(two[:, 1], 0, atol=1e-12)
     with pytest.raises(ValueError, match=r"PCA needs at least 2 rows, got 1"):
         rows_pca_2d(np.ones((1, 3)))
-    with pytest.raises(ValueError, match=r"solver \('lanczos'\) must be 'full' or 'randomized'"):
+    with pytest.raises(ValueError, match=r"solver \('lanczos'\) must be one of 'full', 'randomized'"):
         pca_2d(np.eye(3), solver="lanczos")
 
 

@@ -6,13 +6,14 @@ import numpy as np
 import pytest
 
 from embedviz import position_budget, raw_ids, subwords
+from tests.input_errors import raises_input
 
 
 def test_byte_ids_are_the_character_codes():
     rows = raw_ids.byte_id_neighbours("B", span=1)
     assert [i for i, _ in rows] == [ord("A"), ord("B"), ord("C")] == [65, 66, 67]  # lesson 001: 'A' 65, 'B' 66
     assert raw_ids.byte_id_neighbours("\x00", span=2)[0][0] == 0  # clipped at the start of the vocabulary
-    with pytest.raises(ValueError, match=r"char \('你'\) is 3 bytes"):
+    with raises_input("char_bytes", char="你", n=3):
         raw_ids.byte_id_neighbours("你")
 
 
@@ -50,7 +51,7 @@ def test_word_pieces_of_the_bundled_wordpiece_vocabulary(minilm):
     assert [p for p, _ in pieces] == ["un", "##bel", "##ie", "##f"]  # not the lesson's BPE split un + belief
     assert [i for _, i in pieces] == [minilm.tokenizer.token_to_id(p) for p, _ in pieces]
     assert [p for p, _ in subwords.word_pieces(minilm.tokenizer, "tokenization")] == ["token", "##ization"]
-    with pytest.raises(ValueError, match=r"word \(' '\) must be a non-empty string"):
+    with raises_input("non_empty", name="word", value=" "):
         subwords.word_pieces(minilm.tokenizer, " ")
 
 

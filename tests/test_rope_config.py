@@ -15,6 +15,7 @@ from embedviz import model_facts
 from embedviz.context_extension import PHI3_MINI_128K
 from embedviz.rope_config import from_config, parse_config_json
 from embedviz.rope_scaling import compute
+from tests.input_errors import raises_input
 from tests.test_rope_scaling import GLM4_PARTIAL, LLAMA_31_8B, QWEN3_06B_YARN, default_inv_freq
 
 # from_config on real-looking configs (hand-derived expectations)
@@ -108,54 +109,57 @@ def test_from_config_gpt_neox_names():
 
 
 @pytest.mark.parametrize(
-    ("config", "kwargs", "match"),
+    ("config", "kwargs", "code", "params"),
     [
-        ("config.json", {}, r"config must be a dict read from config\.json, got str"),
-        ({"hidden_size": 512, "num_attention_heads": 8, "max_position_embeddings": 2048}, {},
-         r"config has no 'rope_theta' \(neither top-level nor in rope_parameters\)"),
-        ({"rope_theta": 1e4, "max_position_embeddings": 2048}, {},
-         r"config has neither 'head_dim' nor both 'hidden_size' and 'num_attention_heads'"),
+        ({"hidden_size": 512, "num_attention_heads": 8, "max_position_embeddings": 2048}, {}, "config_no_theta", {}),
+        ({"rope_theta": 1e4, "max_position_embeddings": 2048}, {}, "config_no_head", {}),
         ({"rope_theta": 1e4, "hidden_size": 512, "num_attention_heads": 8}, {},
-         r"config has no 'max_position_embeddings'"),
+         "config_missing", {"key": "max_position_embeddings"}),
         ({"rope_theta": 1e4, "hidden_size": 500, "num_attention_heads": 8, "max_position_embeddings": 2048}, {},
-         r"hidden_size \(500\) must be divisible by num_attention_heads \(8\)"),
+         "divisible", {"name": "hidden_size", "value": 500, "other": "num_attention_heads", "other_value": 8}),
         ({"rope_theta": 1e4, "head_dim": 63, "max_position_embeddings": 2048}, {},
-         r"head_dim \(63\) must be even for RoPE"),
+         "even", {"name": "head_dim", "value": 63, "what": "RoPE"}),
         ({"rope_theta": 1e4, "head_dim": 64, "max_position_embeddings": 2048,
           "rope_scaling": {"rope_type": "llama3", "factor": 8.0}}, {},
-         r"missing required key\(s\): 'low_freq_factor', 'high_freq_factor'"),
+         "scaling_missing", {"rope_type": "llama3", "keys": "'low_freq_factor', 'high_freq_factor'"}),
         ({"rope_theta": 1e4, "head_dim": 64, "max_position_embeddings": 2048,
-          "rope_scaling": {"rope_type": "yarn", "factor": 0.5}}, {}, r"factor \(0\.5\) must be a number >= 1"),
+          "rope_scaling": {"rope_type": "yarn", "factor": 0.5}}, {}, "scaling_factor", {"value": 0.5}),
         ({"rope_theta": 1e4, "head_dim": 64, "max_position_embeddings": 2048,
           "rope_parameters": {"full_attention": {"rope_type": "default"}, "sliding_attention": {}}}, {},
-         r"rope_parameters is per layer type \(full_attention, sliding_attention\): pass layer_type= to pick one"),
+         "per_layer", {"types": "full_attention, sliding_attention"}),
         ({"rope_theta": 1e4, "head_dim": 64, "max_position_embeddings": 2048}, {"layer_type": "full_attention"},
-         r"layer_type \('full_attention'\) is not in rope_parameters; it has: none"),
+         "layer_type", {"value": "full_attention", "types": "none"}),
     ],
 )
-def test_from_config_errors(config, kwargs, match):
-    with pytest.raises(ValueError, match=match):
+def test_from_config_errors(config, kwargs, code, params):
+    with raises_input(code, **params):
         from_config(config, **kwargs)
 
 
+def test_from_config_and_the_parser_refuse_what_is_not_text_or_a_dict():
+    # a caller's mistake, not a reader's: a plain ValueError in English
+    with pytest.raises(ValueError, match=r"config must be a dict read from config\.json, got str"):
+        from_config("config.json")
+    with pytest.raises(ValueError, match=r"config\.json must be text, got NoneType"):
+        parse_config_json(None)
+
 
 @pytest.mark.parametrize(
-    ("text", "match"),
+    ("text", "code", "params"),
     [
-        ("", r"config\.json is empty: paste a model's config\.json"),
-        ("  \n", r"config\.json is empty"),
-        ('{"rope_theta": 10000,', r"config\.json is not valid JSON: Expecting property name enclosed in double "
-                                  r"quotes at line 1, column 22"),
-        ('{"a": 1}\n{"b": 2}', r"config\.json is not valid JSON: Extra data at line 2, column 1"),
-        ("[1, 2]", r"config\.json must hold a JSON object \{ \.\.\. \}, got a JSON array"),
-        ('"rope"', r"got a JSON string"),
-        ("4096", r"got a JSON number"),
-        (" " * 1_000_001, r"config\.json has 1,000,001 characters"),
-        (None, r"config\.json must be text, got NoneType"),
+        ("", "config_empty", {}),
+        ("  \n", "config_empty", {}),
+        ('{"rope_theta": 10000,', "config_json",
+         {"detail": "Expecting property name enclosed in double quotes", "line": 1, "column": 22}),
+        ('{"a": 1}\n{"b": 2}', "config_json", {"detail": "Extra data", "line": 2, "column": 1}),
+        ("[1, 2]", "config_not_object", {"kind": "array"}),
+        ('"rope"', "config_not_object", {"kind": "string"}),
+        ("4096", "config_not_object", {"kind": "number"}),
+        (" " * 1_000_001, "config_long", {"n": 1_000_001}),
     ],
 )
-def test_parse_config_json_errors(text, match):
-    with pytest.raises(ValueError, match=match):
+def test_parse_config_json_errors(text, code, params):
+    with raises_input(code, **params):
         parse_config_json(text)
 
 

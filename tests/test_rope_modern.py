@@ -13,6 +13,7 @@ import pytest
 from embedviz.rope import rotary_dim, rotate
 from embedviz.rope_scaling import compute
 from tests.conftest import require_oracle
+from tests.input_errors import raises_input
 
 RTOL = 1e-6
 
@@ -38,9 +39,9 @@ def test_proportional_differs_from_partial():
 
 
 def test_proportional_rejects_bad_factor():
-    with pytest.raises(ValueError, match=r"partial_rotary_factor \(1.5\) must be in \(0, 1\]"):
+    with raises_input("partial_factor_type", value=1.5, rope_type="proportional"):
         compute(128, 1e4, {"rope_type": "proportional", "partial_rotary_factor": 1.5})
-    with pytest.raises(ValueError, match=r"factor \(0.5\) must be a number >= 1 for rope_type 'proportional'"):
+    with raises_input("scaling_factor", value=0.5, rope_type="proportional"):
         compute(128, 1e4, {"rope_type": "proportional", "factor": 0.5})
 
 
@@ -76,7 +77,7 @@ def test_partial_rotate_matches_naive_loop(pairing, head_dim, factor):
 
 def test_partial_rotate_errors_name_the_parameter():
     x = np.ones((2, 10))
-    with pytest.raises(ValueError, match=r"int\(10 \* 0.3\) = 3 must be even"):
+    with raises_input("rotary_dim", head_dim=10, factor=0.3, dim=3):
         rotate(x, np.arange(2), partial_rotary_factor=0.3)
     with pytest.raises(ValueError, match=r"inv_freq has 5 entries, head_dim \(4\) needs 2"):
         rotate(x, np.arange(2), partial_rotary_factor=0.4, inv_freq=np.ones(5))

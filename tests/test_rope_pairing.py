@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 from embedviz import rope_pairing
+from tests.input_errors import raises_input
 
 
 def test_permuted_interleaved_equals_half_split_and_raw_does_not():
@@ -20,5 +21,5 @@ def test_offset_zero_is_the_plain_dot_product():
 
 
 def test_negative_max_offset_is_refused():
-    with pytest.raises(ValueError, match=r"max_offset \(-1\) must be >= 0"):
+    with raises_input("at_least", name="max_offset", value=-1, limit=0):
         rope_pairing.compare_pairings(8, 10_000.0, -1)

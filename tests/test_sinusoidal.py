@@ -20,6 +20,7 @@ from embedviz.sinusoidal import (
     sinusoidal_table,
     wavelengths,
 )
+from tests.input_errors import raises_input
 
 
 # independent references: text 003's own code (plain python floats), written out again here
@@ -267,9 +268,9 @@ def test_table_validation(kwargs, message):
 
 @pytest.mark.parametrize("fn", [frequencies, wavelengths])
 def test_frequency_validation(fn):
-    with pytest.raises(ValueError, match=r"d_model \(0\) must be >= 1"):
+    with raises_input("at_least", name="d_model", value=0, limit=1):
         fn(0)
-    with pytest.raises(ValueError, match=r"base \(1\) must be > 1"):
+    with raises_input("above", name="base", value=1, limit=1):
         fn(8, 1)
 
 
@@ -280,11 +281,11 @@ def test_rotation_and_rows_validation():
         rotate_encoding(np.zeros(5), 1)
     with pytest.raises(ValueError, match=r"offset \(nan\) must be finite"):
         rotation_check(0, float("nan"), 8)
-    with pytest.raises(ValueError, match=r"positions contains non-finite values"):
+    with raises_input("non_finite", name="positions"):
         sinusoidal_rows([0, float("inf")], 8)
     with pytest.raises(ValueError, match=r"dims must be integer column indices in \[0, 7\]"):
         sinusoidal_rows([0], 8, dims=[8])
-    with pytest.raises(ValueError, match=r"gaps contains non-finite values"):
+    with raises_input("non_finite", name="gaps"):
         distance_vs_gap(8, [float("nan")])
 
 

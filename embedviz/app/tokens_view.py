@@ -5,6 +5,7 @@ import numpy as np
 import streamlit as st
 
 from embedviz import lookup, params, qwen_tokens
+from embedviz.errors import InputError
 from embedviz.tokenizer import VOCAB_SIZE, byte_pieces, encode, text_token_labels, token_label
 
 D_MODELS = (2, 4, 8, 16, 32, 64, 128, 256, 512, 768, 1_024, 2_048, 4_096)  # the d_model slider's stops
@@ -29,7 +30,7 @@ def lookup_view(text: str, d_model: int, scheme: str, seed: int) -> dict:
     """ids, row labels, the three lookups and the one-hot / dense distances of the distinct ids of ``text``."""
     ids = encode(text)
     if not ids:
-        raise ValueError("text is empty: type at least one character")
+        raise InputError("empty_text")
     W = table(d_model, scheme, seed)
     comparison = lookup.compare_lookups(ids, W)
     distinct = lookup.unique_in_order(ids)

@@ -22,6 +22,7 @@ from embedviz.app import classroom_view
 from embedviz.app.i18n import catalog, current_language, t
 from embedviz.app.serving import PRESENTER_KEYS_JS
 from embedviz.app.widgets import BIND, IMAGE_KEY, PRESENT_KEY, show_error
+from embedviz.errors import InputError
 
 TOUR_KEY, STEP_KEY = "tour", "step"  # URL parameters
 APPLIED = "_tour_applied"  # session state: (lesson, step) whose settings were last written into the widgets
@@ -229,12 +230,11 @@ def panel(current, pages: dict[str, Any]) -> bool:
     try:
         raw = st.query_params.get(STEP_KEY, "1")
         if not raw.isdigit():
-            raise ValueError(f"step ({raw!r}) must be a whole number")
+            raise InputError("whole_number", name="step", value=raw)
         digits = raw.lstrip("0") or "0"
         if len(digits) > _STEP_DIGITS:  # int() refuses 4,300+ digits in Python's words; no tour has a million steps
             tours.step(lesson, 1)  # an unknown tour is named first
-            raise ValueError(f"step (an integer of about {len(digits):,} digits) must be <= "
-                             f"{len(tours.TOURS[lesson].steps)}")
+            raise InputError("huge_at_most", name="step", digits=len(digits), limit=len(tours.TOURS[lesson].steps))
         number = int(digits)
         step = tours.step(lesson, number)
     except ValueError as error:

@@ -163,7 +163,7 @@ def notice(key: str, **values) -> None:
 
 def show_error(error: Exception) -> None:
     """A user-input error as a red box with its message in the reader's language, never a traceback."""
-    st.error(t("common.input_error", message=localized(str(error))))
+    st.error(t("common.input_error", message=localized(error)))
 
 
 def lesson_button(key: str, label: str, values: dict, *, help: str | None = None) -> None:

@@ -152,7 +152,8 @@ def test_the_checker_sees_live_markup():
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_an_uploaded_file_name_in_a_message_shows_as_text(lang):
     from embedviz.app.errors import localized
+    from embedviz.errors import InputError
 
     for name in (f"{IMAGE}.npy", f"{LINK}.npy", f"{RULE}.npy"):
-        shown = localized(f"file {name} is empty", lang)
-        assert not inert(shown) and name in _shown(shown), shown
+        shown = localized(InputError("file_empty", file=name), lang)
+        assert not inert(shown) and repr(name) in _shown(shown), shown  # the message quotes the name as a repr

@@ -1,9 +1,15 @@
-"""Core ValueErrors shown to a Chinese reader: each known kind, raised by the real core call, comes out in Chinese
-with its parameter names and values kept; the English reader sees the core's own message."""
+"""Core refusals shown to a Chinese reader: each code, raised by the real core call, comes out in Chinese with its
+parameter names and values kept; the English reader sees the core's own message. Every code the core raises has a
+Chinese text with the same placeholders, and every raise site names a known code with all its template's fields
+(found by reading the source, so a new raise site is checked before any test calls it)."""
 from __future__ import annotations
 
+import ast
 import io
+import pathlib
+import pickle
 import re
+import string
 from types import SimpleNamespace
 from unittest import mock
 
@@ -15,12 +21,15 @@ import streamlit as st
 from embedviz import (_validate, attention, context_extension, lookup, raw_ids, rope, rope_config, rope_layers,
                       rope_scaling, rope_theory, tensor_files, tours, training)
 from embedviz.app import context_view, real_model_view, tokens_view, tour
-from embedviz.app.errors import PATTERNS, localized
+from embedviz.app.errors import localized
 from embedviz.app.i18n import catalog
+from embedviz.app.locales.err import ZH
 from embedviz.app.markup import escape
 from embedviz.embeddings import LearnedPositionalEmbedding, embed_text
+from embedviz.errors import TEMPLATES, InputError
 from embedviz.pretrained import load_bundled_model
 from tests.app import pagetest as pt
+from tests.conftest import ROOT
 
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 
@@ -62,163 +71,227 @@ def _tour_panel(step: str) -> None:
         tour.panel(None, {})
 
 
-def _message(call) -> str:
-    with pytest.raises(ValueError) as info:
+def _raised(call) -> InputError:
+    with pytest.raises(InputError) as info:
         call()
-    return str(info.value)
+    return info.value
 
 
 CALLS = {
-    "err.integer": lambda: _validate.positive_int("d_model", 2.5),
-    "err.at_least": lambda: _validate.positive_int("d_model", 0),
-    "err.one_pair": lambda: context_extension.theta_for_context(2, 4_096),
-    "err.above": lambda: rope.inverse_frequencies(8, 0.5),
-    "err.finite": lambda: rope.inverse_frequencies(8, float("nan")),
-    "err.even": lambda: rope.inverse_frequencies(7),
-    "err.non_finite": lambda: rope.decay_curve(8, 10_000, [1, np.inf]),
-    "err.too_few_tokens": lambda: attention.word_order_demo("hello"),
-    "err.shuffle_tokens": lambda: attention.word_order_demo("a b c", shuffle="typed", shuffled_text="a b d"),
-    "err.word_unknown": lambda: load_bundled_model().token_id("猫"),
-    "err.word_pieces": lambda: load_bundled_model().token_id("unbelievably"),
-    "err.config_missing": lambda: rope_config.from_config({"rope_theta": 1e4, "head_dim": 8}),
-    "err.config_no_theta": lambda: rope_config.from_config({"max_position_embeddings": 8, "head_dim": 8}),
-    "err.config_empty": lambda: rope_config.parse_config_json(""),
-    "err.config_json": lambda: rope_config.parse_config_json("{"),
-    "err.group_small": lambda: training.train_group_experiment(groups=("a", "ABC"), steps=1),
-    "err.group_shared": lambda: training.train_group_experiment(groups=("abc", "cde"), steps=1),
-    "err.too_long": lambda: LearnedPositionalEmbedding(4, 8)(5),
+    "integer": lambda: _validate.positive_int("d_model", 2.5),
+    "at_least": lambda: _validate.positive_int("d_model", 0),
+    "one_pair": lambda: context_extension.theta_for_context(2, 4_096),
+    "above": lambda: rope.inverse_frequencies(8, 0.5),
+    "finite": lambda: rope.inverse_frequencies(8, float("nan")),
+    "even": lambda: rope.inverse_frequencies(7),
+    "non_finite": lambda: rope.decay_curve(8, 10_000, [1, np.inf]),
+    "too_few_tokens": lambda: attention.word_order_demo("hello"),
+    "shuffle_tokens": lambda: attention.word_order_demo("a b c", shuffle="typed", shuffled_text="a b d"),
+    "word_unknown": lambda: load_bundled_model().token_id("猫"),
+    "word_pieces": lambda: load_bundled_model().token_id("unbelievably"),
+    "config_missing": lambda: rope_config.from_config({"rope_theta": 1e4, "head_dim": 8}),
+    "config_no_theta": lambda: rope_config.from_config({"max_position_embeddings": 8, "head_dim": 8}),
+    "config_empty": lambda: rope_config.parse_config_json(""),
+    "config_json": lambda: rope_config.parse_config_json("{"),
+    "group_small": lambda: training.train_group_experiment(groups=("a", "ABC"), steps=1),
+    "group_shared": lambda: training.train_group_experiment(groups=("abc", "cde"), steps=1),
+    "too_long": lambda: LearnedPositionalEmbedding(4, 8)(5),
     # added with the catalog-wide check of Chinese words: the messages a reader can reach by typing, pasting a
     # config.json or uploading a table (before, they came in English under the "only in English" lead-in)
-    "err.non_empty": lambda: load_bundled_model().token_id(""),
-    "err.chars": lambda: training.train_on_text("a" * (training.MAX_TEXT_CHARS + 1)),
-    "err.next_token": lambda: lookup.gradient_step(np.array([5]), lookup.init_table(256, 8)),
-    "err.config_long": lambda: rope_config.parse_config_json("{" + " " * rope_config.MAX_CONFIG_CHARS + "}"),
-    "err.config_not_object": lambda: rope_config.parse_config_json("[1]"),
-    "err.config_deep": lambda: rope_config.parse_config_json("[" * 100_000),
-    "err.config_digits": lambda: rope_config.parse_config_json('{"a": ' + "9" * 5_000 + "}"),
-    "err.config_no_head": lambda: rope_config.from_config({"rope_theta": 1e4, "max_position_embeddings": 8}),
-    "err.divisible": lambda: rope_config.from_config({"rope_theta": 1e4, "max_position_embeddings": 8,
+    "non_empty": lambda: load_bundled_model().token_id(""),
+    "chars": lambda: training.train_on_text("a" * (training.MAX_TEXT_CHARS + 1)),
+    "next_token": lambda: lookup.gradient_step(np.array([5]), lookup.init_table(256, 8)),
+    "config_long": lambda: rope_config.parse_config_json("{" + " " * rope_config.MAX_CONFIG_CHARS + "}"),
+    "config_not_object": lambda: rope_config.parse_config_json("[1]"),
+    "config_deep": lambda: rope_config.parse_config_json("[" * 100_000),
+    "config_digits": lambda: rope_config.parse_config_json('{"a": ' + "9" * 5_000 + "}"),
+    "config_no_head": lambda: rope_config.from_config({"rope_theta": 1e4, "max_position_embeddings": 8}),
+    "divisible": lambda: rope_config.from_config({"rope_theta": 1e4, "max_position_embeddings": 8,
                                                      "hidden_size": 10, "num_attention_heads": 3}),
-    "err.scaling_factor": lambda: rope_config.from_config({**_BASE, "rope_scaling": {"rope_type": "linear", "factor": 0.5}}),
-    "err.scaling_missing": lambda: rope_config.from_config({**_BASE, "rope_scaling": {"rope_type": "linear"}}),
-    "err.scaling_positive": lambda: rope_config.from_config(
+    "scaling_factor": lambda: rope_config.from_config({**_BASE, "rope_scaling": {"rope_type": "linear", "factor": 0.5}}),
+    "scaling_missing": lambda: rope_config.from_config({**_BASE, "rope_scaling": {"rope_type": "linear"}}),
+    "scaling_positive": lambda: rope_config.from_config(
         {**_BASE, "rope_scaling": {"rope_type": "yarn", "factor": 2, "beta_fast": -1}}),
-    "err.scaling_finite": lambda: rope_config.from_config(
+    "scaling_finite": lambda: rope_config.from_config(
         {**_BASE, "rope_scaling": {"rope_type": "yarn", "factor": 2, "beta_fast": "x"}}),
-    "err.file_suffix": lambda: tensor_files.read_upload(b"x", "table.pt"),
-    "err.file_size": lambda: tensor_files.read_upload(b"x" * 10, "table.npy", max_bytes=5),
-    "err.file_empty": lambda: tensor_files.read_upload(b"", "table.npy"),
-    "err.file_no_tensors": lambda: tensor_files.read_upload((2).to_bytes(8, "little") + b"{}", "table.safetensors"),
-    "err.table_2d": lambda: tensor_files.read_upload(_npy(np.ones(4)), "table.npy"),
-    "err.table_rows": lambda: tensor_files.read_upload(_npy(np.ones((1, 4))), "table.npy"),
-    "err.table_non_finite": lambda: tensor_files.read_upload(_npy(np.array([[1.0, np.nan], [0.0, 1.0]])), "table.npy"),
+    "file_suffix": lambda: tensor_files.read_upload(b"x", "table.pt"),
+    "file_size": lambda: tensor_files.read_upload(b"x" * 10, "table.npy", max_bytes=5),
+    "file_empty": lambda: tensor_files.read_upload(b"", "table.npy"),
+    "file_no_tensors": lambda: tensor_files.read_upload((2).to_bytes(8, "little") + b"{}", "table.safetensors"),
+    "table_2d": lambda: tensor_files.read_upload(_npy(np.ones(4)), "table.npy"),
+    "table_rows": lambda: tensor_files.read_upload(_npy(np.ones((1, 4))), "table.npy"),
+    "table_non_finite": lambda: tensor_files.read_upload(_npy(np.array([[1.0, np.nan], [0.0, 1.0]])), "table.npy"),
     # the rest of what an upload or a pasted config.json can meet
-    "err.table_columns": lambda: tensor_files.read_upload(_npy(np.ones((3, 0))), "table.npy"),
-    "err.table_too_big": lambda: tensor_files.read_upload(_npy(np.ones((4, 4))), "table.npy", max_elements=10),
-    "err.table_dtype": lambda: tensor_files.read_upload(_npy(np.ones((2, 2), dtype=bool)), "table.npy"),
-    "err.tensor_dtype": lambda: tensor_files.read_upload(
+    "table_columns": lambda: tensor_files.read_upload(_npy(np.ones((3, 0))), "table.npy"),
+    "table_too_big": lambda: tensor_files.read_upload(_npy(np.ones((4, 4))), "table.npy", max_elements=10),
+    "table_dtype": lambda: tensor_files.read_upload(_npy(np.ones((2, 2), dtype=bool)), "table.npy"),
+    "tensor_dtype": lambda: tensor_files.read_upload(
         safetensors.numpy.save({"w": np.ones((2, 2), dtype=bool)}), "table.safetensors"),
-    "err.npy_header": lambda: tensor_files.read_upload(b"\x93NUMPY\x01\x00garbage", "table.npy"),
-    "err.npy_corrupt": lambda: tensor_files.read_upload(_npy(np.ones((4, 4)))[:-8], "table.npy"),
-    "err.npy_objects": lambda: tensor_files.read_upload(_npy(np.array([[1, "a"], [2, "b"]], dtype=object)),
+    "npy_header": lambda: tensor_files.read_upload(b"\x93NUMPY\x01\x00garbage", "table.npy"),
+    "npy_corrupt": lambda: tensor_files.read_upload(_npy(np.ones((4, 4)))[:-8], "table.npy"),
+    "npy_objects": lambda: tensor_files.read_upload(_npy(np.array([[1, "a"], [2, "b"]], dtype=object)),
                                                         "table.npy"),
-    "err.safetensors_invalid": lambda: tensor_files.read_upload(b"not a safetensors file", "table.safetensors"),
-    "err.several_tensors": lambda: tensor_files.read_upload(
+    "safetensors_invalid": lambda: tensor_files.read_upload(b"not a safetensors file", "table.safetensors"),
+    "several_tensors": lambda: tensor_files.read_upload(
         safetensors.numpy.save({"a": np.ones((2, 2), np.float32), "b": np.ones((3, 2), np.float32)}),
         "table.safetensors"),
-    "err.scaling_not_dict": lambda: rope_config.from_config({**_BASE, "rope_scaling": [1]}),
-    "err.scaling_nested": lambda: rope_config.from_config(
+    "scaling_not_dict": lambda: rope_config.from_config({**_BASE, "rope_scaling": [1]}),
+    "scaling_nested": lambda: rope_config.from_config(
         {**_BASE, "rope_scaling": {"rope_type": "linear", "factor": {"a": 1}}}),
-    "err.factor_past": lambda: rope_config.from_config(
+    "factor_past": lambda: rope_config.from_config(
         {**_BASE, "rope_scaling": {"rope_type": "linear", "factor": 1e30}}),
-    "err.layer_type": lambda: rope_config.from_config({**_BASE, "rope_parameters": {"full": {"rope_theta": 1e4}}},
+    "layer_type": lambda: rope_config.from_config({**_BASE, "rope_parameters": {"full": {"rope_theta": 1e4}}},
                                                       layer_type="sliding"),
-    "err.per_layer": lambda: rope_config.from_config({**_BASE, "rope_parameters": {"full": {"rope_theta": 1e4}}}),
+    "per_layer": lambda: rope_config.from_config({**_BASE, "rope_parameters": {"full": {"rope_theta": 1e4}}}),
     # the rest a reader can reach: a pasted config.json's numbers, methods and layers, the base scan, the
     # context-extension page's upload and link, the token lessons, the word map and a tour's URL
-    "err.at_most": lambda: rope_layers.num_layers_of({"num_hidden_layers": 5_000}),
-    "err.huge_at_most": lambda: rope_config.from_config({**_BASE, "max_position_embeddings": 10**400}),
-    "err.huge_finite": lambda: rope_config.from_config({**_BASE, "rope_theta": 10**400}),
-    "err.partial_factor": lambda: rope_config.from_config({**_BASE, "partial_rotary_factor": 1.5}),
-    "err.partial_factor_type": lambda: rope_scaling.compute(8, 1e4, {"rope_type": "proportional",
+    "at_most": lambda: rope_layers.num_layers_of({"num_hidden_layers": 5_000}),
+    "huge_at_most": lambda: rope_config.from_config({**_BASE, "max_position_embeddings": 10**400}),
+    "huge_finite": lambda: rope_config.from_config({**_BASE, "rope_theta": 10**400}),
+    "partial_factor": lambda: rope_config.from_config({**_BASE, "partial_rotary_factor": 1.5}),
+    "partial_factor_type": lambda: rope_scaling.compute(8, 1e4, {"rope_type": "proportional",
                                                                      "partial_rotary_factor": 1.5}),
-    "err.rotary_dim": lambda: rope.rotary_dim(8, 0.1),
-    "err.beta_order": _scaling("yarn", **_YARN, beta_fast=1, beta_slow=2),
-    "err.truncate": _scaling("yarn", **_YARN, truncate="yes"),
-    "err.beta_large": _scaling("yarn", **_YARN, beta_fast=1e308),
-    "err.llama3_order": _scaling("llama3", factor=2, original_max_position_embeddings=4, low_freq_factor=4,
+    "rotary_dim": lambda: rope.rotary_dim(8, 0.1),
+    "beta_order": _scaling("yarn", **_YARN, beta_fast=1, beta_slow=2),
+    "truncate": _scaling("yarn", **_YARN, truncate="yes"),
+    "beta_large": _scaling("yarn", **_YARN, beta_fast=1e308),
+    "llama3_order": _scaling("llama3", factor=2, original_max_position_embeddings=4, low_freq_factor=4,
                                  high_freq_factor=1),
-    "err.pair_factors_count": _scaling("longrope", **{**_LONGROPE, "short_factor": [1]}),
-    "err.pair_factors_list": _scaling("longrope", **{**_LONGROPE, "long_factor": "1, 1, 1, 1"}),
-    "err.pair_factors_flat": _scaling("longrope", **{**_LONGROPE, "short_factor": [[1, 1]] * 4}),
-    "err.pair_factors_positive": _scaling("longrope", **{**_LONGROPE, "long_factor": [1, 1, 1, 0]}),
-    "err.layer_flags": lambda: rope_layers.rope_layer_flags({**_LAYERS, "no_rope_layers": "x"}),
-    "err.layer_flags_count": lambda: rope_layers.rope_layer_flags({**_LAYERS, "no_rope_layers": [1]}),
-    "err.no_layer_count": lambda: rope_layers.layer_plan(_BASE),
-    "err.layer_types_list": lambda: rope_layers.layer_plan({**_LAYERS, "layer_types": [1, 2]}),
-    "err.layer_types_count": lambda: rope_layers.layer_plan({**_LAYERS, "layer_types": ["full_attention"]}),
-    "err.per_layer_config": lambda: rope_layers.layer_plan(
+    "pair_factors_count": _scaling("longrope", **{**_LONGROPE, "short_factor": [1]}),
+    "pair_factors_list": _scaling("longrope", **{**_LONGROPE, "long_factor": "1, 1, 1, 1"}),
+    "pair_factors_flat": _scaling("longrope", **{**_LONGROPE, "short_factor": [[1, 1]] * 4}),
+    "pair_factors_positive": _scaling("longrope", **{**_LONGROPE, "long_factor": [1, 1, 1, 0]}),
+    "layer_flags": lambda: rope_layers.rope_layer_flags({**_LAYERS, "no_rope_layers": "x"}),
+    "layer_flags_count": lambda: rope_layers.rope_layer_flags({**_LAYERS, "no_rope_layers": [1]}),
+    "no_layer_count": lambda: rope_layers.layer_plan(_BASE),
+    "layer_types_list": lambda: rope_layers.layer_plan({**_LAYERS, "layer_types": [1, 2]}),
+    "layer_types_count": lambda: rope_layers.layer_plan({**_LAYERS, "layer_types": ["full_attention"]}),
+    "per_layer_config": lambda: rope_layers.layer_plan(
         {**_PER_TYPE, "layer_types": ["full_attention"] * 2, "per_layer_config": "x"}),
-    "err.per_layer_key": lambda: rope_layers.layer_plan(
+    "per_layer_key": lambda: rope_layers.layer_plan(
         {**_PER_TYPE, "layer_types": ["full_attention"] * 2, "per_layer_config": {"9": {"head_dim": 16}}}),
-    "err.per_layer_no_types": lambda: rope_layers.layer_plan(_PER_TYPE),
-    "err.per_layer_missing": lambda: rope_layers.layer_plan(
+    "per_layer_no_types": lambda: rope_layers.layer_plan(_PER_TYPE),
+    "per_layer_missing": lambda: rope_layers.layer_plan(
         {**_PER_TYPE, "layer_types": ["full_attention", "sliding_attention"]}),
-    "err.mrope_list": lambda: rope_layers.mrope_sections("x", 4),
-    "err.mrope_sum": lambda: rope_layers.mrope_sections([1, 1], 4),
-    "err.scan_length": lambda: rope_theory.base_lower_bound(rope_theory.MAX_SCAN_LENGTH + 1),
-    "err.no_base": lambda: rope_theory.base_lower_bound(1_024, 4, max_base=3.0),
-    "err.proportional_only": lambda: context_extension.extension_settings(
+    "mrope_list": lambda: rope_layers.mrope_sections("x", 4),
+    "mrope_sum": lambda: rope_layers.mrope_sections([1, 1], 4),
+    "scan_length": lambda: rope_theory.base_lower_bound(rope_theory.MAX_SCAN_LENGTH + 1),
+    "no_base": lambda: rope_theory.base_lower_bound(1_024, 4, max_base=3.0),
+    "proportional_only": lambda: context_extension.extension_settings(
         {**_BASE, "rope_parameters": {"full_attention": {"rope_type": "proportional", "rope_theta": 1e4}}}),
-    "err.proportional_layout": lambda: context_extension.extension_settings(
+    "proportional_layout": lambda: context_extension.extension_settings(
         {**_BASE, "rope_scaling": {"rope_type": "proportional"}}),
-    "err.config_upload_size": lambda: _upload(b"{}", size=10**9),
-    "err.not_utf8": lambda: _upload(b'{"a": "\xff"}'),
-    "err.link_damaged": lambda: context_view.decode_config("!!!!"),
-    "err.one_of": lambda: tours.step("nope", 1),
-    "err.family_unread": lambda: rope_layers.layer_plan({**_BASE, "model_type": "jetmoe"}),
-    "err.rope_type_unknown": lambda: rope_config.from_config({**_BASE, "rope_scaling": {"rope_type": 0}}),
-    "err.tour_step": lambda: tours.step("000", 99),
-    "err.whole_number": lambda: _tour_panel("two"),
-    "err.empty_text": lambda: embed_text(""),
-    "err.empty_ids": lambda: lookup.compare_lookups([], np.eye(4)),
-    "err.char_bytes": lambda: raw_ids.byte_id_neighbours("猫"),
-    "err.other_id": lambda: raw_ids.cosine_rank(np.eye(4), 1, 1),
-    "err.groups_empty": lambda: training.train_group_experiment(groups=(), steps=1),
-    "err.groups_total": lambda: training.train_group_experiment(
+    "config_upload_size": lambda: _upload(b"{}", size=10**9),
+    "not_utf8": lambda: _upload(b'{"a": "\xff"}'),
+    "link_damaged": lambda: context_view.decode_config("!!!!"),
+    "one_of": lambda: tours.step("nope", 1),
+    "family_unread": lambda: rope_layers.layer_plan({**_BASE, "model_type": "jetmoe"}),
+    "rope_type_unknown": lambda: rope_config.from_config({**_BASE, "rope_scaling": {"rope_type": 0}}),
+    "tour_step": lambda: tours.step("000", 99),
+    "whole_number": lambda: _tour_panel("two"),
+    "empty_text": lambda: embed_text(""),
+    "empty_ids": lambda: lookup.compare_lookups([], np.eye(4)),
+    "char_bytes": lambda: raw_ids.byte_id_neighbours("猫"),
+    "other_id": lambda: raw_ids.cosine_rank(np.eye(4), 1, 1),
+    "groups_empty": lambda: training.train_group_experiment(groups=(), steps=1),
+    "groups_total": lambda: training.train_group_experiment(
         groups=tuple("".join(chr(0x4E00 + 100 * g + i) for i in range(100)) for g in range(3)), steps=1),
-    "err.word_list_long": lambda: real_model_view.word_map(
+    "word_list_long": lambda: real_model_view.word_map(
         "\n".join(f"w{i}" for i in range(real_model_view.MAX_WORDS + 1))),
-    "err.word_list_short": lambda: real_model_view.word_map("cat"),
+    "word_list_short": lambda: real_model_view.word_map("cat"),
+    "bundled_model": lambda: load_bundled_model("no-such-model"),
+    "number": lambda: _validate.finite_float("theta", "big"),
+    "numeric_array": lambda: _validate.finite_array("offsets", np.array(["a"])),
+    "page_range": lambda: context_view._settings(
+        context_view.CONFIG, '{"rope_theta": 10000, "max_position_embeddings": 8, "head_dim": 8}'),
+    "rows_window": lambda: real_model_view.row_views("sinusoidal", 5, 5),
+    "text_distinct": lambda: training.train_on_text("aaaa", context=1, steps=1),
+    "text_short": lambda: training.train_on_text("ab", context=8, steps=1),
+    "token_id": lambda: lookup.compare_lookups([9], np.eye(4)),
+    "too_many_tokens": lambda: attention.word_order_demo("a " * (attention.MAX_TOKENS + 1)),
+    "boolean": lambda: lookup.gradient_step(np.array([5, 6]), lookup.init_table(256, 8), tied="yes"),
+    "text_vocab": lambda: training.train_on_text("".join(chr(0x4E00 + i) for i in range(training.MAX_TEXT_VOCAB + 1))),
+    "positive_finite": lambda: training.train_on_text("abab", context=1, steps=1, lr=-1.0),
 }
 # other raise sites of a kind (the same words from another function)
 MORE_CALLS = [
-    ("err.scaling_missing", lambda: rope_scaling.ROPE_INIT_FUNCTIONS["linear"](8, 1e4, {})),  # a method's own check
-    ("err.partial_factor", lambda: rope.rotary_dim(8, 1.5)),
-    ("err.pair_factors_flat", _scaling("longrope", **{**_LONGROPE, "short_factor": [[1], [1, 2], 1, 1]})),
-    ("err.pair_factors_list", _scaling("longrope", **{**_LONGROPE, "short_factor": 5})),
-    ("err.empty_text", lambda: tokens_view.lookup_view("", 8, "gpt2", 0)),
-    ("err.one_of", lambda: context_view._settings("nope", "")),
+    ("scaling_missing", lambda: rope_scaling.ROPE_INIT_FUNCTIONS["linear"](8, 1e4, {})),  # a method's own check
+    ("partial_factor", lambda: rope.rotary_dim(8, 1.5)),
+    ("pair_factors_flat", _scaling("longrope", **{**_LONGROPE, "short_factor": [[1], [1, 2], 1, 1]})),
+    ("pair_factors_list", _scaling("longrope", **{**_LONGROPE, "short_factor": 5})),
+    ("empty_text", lambda: tokens_view.lookup_view("", 8, "gpt2", 0)),
+    ("one_of", lambda: context_view._settings("nope", "")),
 ]
 CASES = sorted(CALLS.items()) + MORE_CALLS
 
 
-@pytest.mark.parametrize(("key", "call"), CASES, ids=[key for key, _ in CASES])
-def test_each_kind_of_core_error_reads_in_chinese(key, call):
-    message = _message(call)
-    matched = [k for pattern, k in PATTERNS if pattern.match(message)]
-    assert matched[:1] == [key], message
-    zh = localized(message, "zh")
+@pytest.mark.parametrize(("code", "call"), CASES, ids=[code for code, _ in CASES])
+def test_each_code_raised_by_the_core_reads_in_chinese(code, call):
+    error = _raised(call)
+    assert error.code == code, str(error)
+    zh = localized(error, "zh")
     assert _HAN.search(zh) and "must" not in zh and "untranslated" not in zh, zh
     # English readers see the core's own words, with only what could open markup escaped
-    assert localized(message, "en") == escape(message)
-    # the English template of the kind reproduces the core's message from the same groups
-    groups = next(p for p, k in PATTERNS if k == key).match(message).groupdict()
-    assert catalog()[key]["en"].format(**groups) == message
+    assert localized(error, "en") == escape(str(error))
 
 
-def test_an_unknown_message_is_kept_under_a_chinese_lead_in():
-    zh = localized("something new went wrong", "zh")
+def test_the_calls_above_reach_every_code():
+    assert set(CALLS) == set(TEMPLATES)
+
+
+def _fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def test_every_code_has_a_chinese_text_with_its_placeholders():
+    assert set(ZH) == set(TEMPLATES)
+    for code, template in TEMPLATES.items():
+        assert _fields(ZH[code]) == _fields(template), code
+        # the catalog's English is the core's template itself, not a copy that could drift
+        assert catalog()[f"err.{code}"]["en"] is template
+
+
+def _raise_sites():
+    """(file:line, code, keyword names or None for **params) of every ``InputError(...)`` call in the app's source."""
+    for path in sorted([*ROOT.joinpath("embedviz").rglob("*.py"), *ROOT.joinpath("app_pages").rglob("*.py")]):
+        if path.name == "errors.py" and path.parent.name == "embedviz":
+            continue  # the class itself (its _rebuild passes the code through)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "InputError":
+                first = node.args[0] if node.args else None
+                code = first.value if isinstance(first, ast.Constant) else None
+                names = None if any(k.arg is None for k in node.keywords) else {k.arg for k in node.keywords}
+                yield f"{path.relative_to(ROOT)}:{node.lineno}", code, names
+
+
+def test_every_raise_site_names_a_known_code_with_its_fields():
+    sites = list(_raise_sites())
+    assert len(sites) > 100
+    for where, code, names in sites:
+        assert code in TEMPLATES, f"{where}: code {code!r} (a string literal, in embedviz.errors.TEMPLATES)"
+        if names is not None:
+            assert _fields(TEMPLATES[code]) <= names, f"{where}: {code} needs {sorted(_fields(TEMPLATES[code]))}"
+    # a code no site raises is a template (and a translation) nobody reads
+    assert {code for _, code, _ in sites} == set(TEMPLATES)
+
+
+def test_the_english_keeps_the_house_form_and_the_fields_render_like_it():
+    error = InputError("even", name="d_model", value=7, what="RoPE")
+    assert str(error) == "d_model (7) must be even for RoPE" and isinstance(error, ValueError)
+    assert (error.code, error.params) == ("even", {"name": "d_model", "value": 7, "what": "RoPE"})
+    size = InputError("file_size", n=12_345, limit=100)
+    assert size.fields() == {"n": "12,345", "limit": "100"} and "12,345" in localized(size, "zh")
+    assert InputError("one_of", name="mode", value="x", allowed="a, b").fields()["value"] == "'x'"
+
+
+def test_an_error_survives_the_cache_pickle():
+    error = pickle.loads(pickle.dumps(InputError("too_long", T=9, limit=8)))
+    assert (error.code, error.params) == ("too_long", {"T": 9, "limit": 8})
+    assert str(error) == "Cannot embed a sequence of length T (9): max_context_length is only 8"
+
+
+def test_an_error_without_a_code_is_kept_under_a_chinese_lead_in():
+    zh = localized(ValueError("something new went wrong"), "zh")
     assert zh.endswith("something new went wrong") and _HAN.search(zh)
 
 

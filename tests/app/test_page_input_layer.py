@@ -39,7 +39,8 @@ def test_past_the_end_both_modules_refuse_with_their_own_message():
     messages = composition.refusal_messages(16, 32)
     shown = [w.value for w in at.warning]
     assert len(shown) == 2
-    assert shown[0].endswith(messages["LearnedPositionalEmbedding"]) and shown[1].endswith(messages["SinusoidalPositionalEmbedding"])
+    assert shown[0].endswith(str(messages["LearnedPositionalEmbedding"]))
+    assert shown[1].endswith(str(messages["SinusoidalPositionalEmbedding"]))
     assert "SinusoidalPositionalEmbedding" in shown[1]
     assert not at.table  # no shapes: the modules refused
 
@@ -70,10 +71,10 @@ def test_compare_page_shows_the_sinusoidal_modules_refusal_too():
     at = pt.page("compare", cmp_len="64", cmp_k="3", cmp_tab=past["en"]).run()
     pt.ok(at)
     messages = composition.refusal_messages(64, 67)
-    assert messages["SinusoidalPositionalEmbedding"] == "Cannot embed a sequence of length T (67): max_context_length is only 64"
+    assert messages["SinusoidalPositionalEmbedding"].params == {"T": 67, "limit": 64}
     warning = at.warning[0].value
-    assert messages["LearnedPositionalEmbedding"] in warning
-    assert "SinusoidalPositionalEmbedding says: “" + messages["SinusoidalPositionalEmbedding"] + "”" in warning
+    assert str(messages["LearnedPositionalEmbedding"]) in warning
+    assert "SinusoidalPositionalEmbedding says: “" + str(messages["SinusoidalPositionalEmbedding"]) + "”" in warning
     zh = pt.page("compare", lang="zh", cmp_len="64", cmp_k="3", cmp_tab=past["zh"]).run()
     # a Chinese reader gets the core's message in Chinese (embedviz.app.errors, issue 12)
     from embedviz.app.errors import localized
