@@ -169,6 +169,10 @@ def parameter_tab() -> None:
     values = [c.token_embedding, c.positional_embedding, c.total, c.output_head]
     for col, key, value in zip(st.columns(4), ("token", "pos", "total", "head"), values):
         col.metric(t(f"tok.metric_{key}"), human_number(value))
+    tables = [c.token_embedding, c.positional_embedding, c.output_head]  # the counts drawn, right under them
+    plot(figs.parameter_bars, [t("tok.bar_token"), t("tok.bar_pos"), t("tok.bar_head")], tables,
+         title=t("tok.params_title"), y_title=t("tok.params_y"),
+         text=[human_number(x) for x in tables])
     download_csv(table_csv({t("tour.csv_quantity"): [t(f"tok.metric_{k}") for k in ("token", "pos", "total", "head")],
                             t("tour.csv_parameters"): values}), t("tok.params_title"), key="tok_params_csv")
     st.markdown(t("tok.memory", fp32=view.human_bytes(mem["fp32"]["total"]), bf16=view.human_bytes(mem["bf16"]["total"]),
@@ -180,10 +184,6 @@ def parameter_tab() -> None:
                      total=human_number(PRESETS[preset].total_params)))
     else:
         st.caption(t("tok.share_unknown"))
-    tables = [c.token_embedding, c.positional_embedding, c.output_head]
-    plot(figs.parameter_bars, [t("tok.bar_token"), t("tok.bar_pos"), t("tok.bar_head")], tables,
-         title=t("tok.params_title"), y_title=t("tok.params_y"),
-         text=[human_number(x) for x in tables])
     plot(figs.parameter_bars, list(shares), [100 * s for s in shares.values()], title=t("tok.shares_title"),
          y_title=t("tok.shares_y"), highlight=preset, note=t("tok.shares_note"),
          text=[f"{s:.1%}" for s in shares.values()])

@@ -33,6 +33,7 @@ PRESENT_CSS = """<style>
 html { font-size: 20px; }
 .stMainBlockContainer { max-width: 100%; padding-left: 2rem; padding-right: 2rem; }
 .st-key-tour_panel p, .st-key-tour_panel li { font-size: 1.2rem; line-height: 1.35; }
+.st-key-tour_panel :is([data-testid='stRadio'], [data-testid='stAlert']) p { font-size: 1.05rem; }
 .st-key-tour_panel h3 { font-size: 1.6rem; }
 </style>"""
 # A tour step is one screen: the panel, the page's title, then the page from its first figure (a chart, a table, a
@@ -49,7 +50,7 @@ _NESTED = (f"{_MAIN} > [data-testid='stLayoutWrapper'] > [data-testid='stVertica
 _FIGURES = ("[data-testid='stPlotlyChart']", "[data-testid='stDataFrame']", "[data-testid='stTable']",
             "[data-testid='stAlertContentWarning']", "[data-testid='stAlertContentError']")
 _BEFORE_FIGURE = ":has(" + ", ".join(["~ .stTabs", "~ * h3", *(f"~ * {f}" for f in _FIGURES)]) + ")"
-_IS_FIGURE = ":is(.stTabs, :has(" + ", ".join(["h3", *_FIGURES]) + "))"
+_IS_FIGURE = ":is(.stTabs, :has(" + ", ".join(["h3", *_FIGURES]) + ")):not(:has(.st-key-tour_panel))"  # the answer's box is no figure
 _BEFORE_TAB_FIGURE = ":has(" + ", ".join(f"~ * {f}" for f in _FIGURES) + ")"
 _IS_TAB_FIGURE = ":has(" + ", ".join(_FIGURES) + ")"
 # before the first figure only: not a figure itself, and no figure before it
@@ -67,8 +68,10 @@ TOUR_CSS = f"""<style>
 {", ".join(f"{block} > {_TAB_FIRST}{_CONTROLS}" for block in _NESTED)} {{ order: 4; }}
 {_MAIN} > :is(:has(.st-key-tour_panel), :has(h1)) {{ order: 0 !important; }}
 {_MAIN} h1 {{ font-size: 1.6rem; padding: 0; }}
+{_MAIN} h3 {{ font-size: 1.3rem; padding: 0.25rem 0; }}
 .st-key-tour_panel {{ gap: 0.5rem; }}
 .st-key-tour_panel [data-testid='stMarkdownContainer'] p {{ margin-bottom: 0.3rem; }}
+.st-key-tour_panel [data-testid='stAlertContainer'] {{ padding: 0.5rem 0.9rem; }}
 </style>"""
 # The clicker's keys (embedviz/app/browser/presenter_keys.js), and the marker the script checks for presenter view.
 PRESENT_KEYS = ('<span id="embedviz-presenting"></span><script>'

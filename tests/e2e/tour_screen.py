@@ -13,7 +13,7 @@ from embedviz import tours
 from tests.e2e.conftest import open_app, wait_idle
 
 SCREEN = {"width": 1280, "height": 720}  # a classroom projector
-# The first chart or table of the main area that is not inside the panel (plotly charts, data grids, HTML tables).
+# The topmost chart or table of the main area outside the panel (plotly charts, data grids, HTML tables).
 GEOMETRY_JS = """() => {
   const main = document.querySelector("[data-testid='stMain']");
   const panel = document.querySelector('.st-key-tour_panel');
@@ -21,6 +21,12 @@ GEOMETRY_JS = """() => {
   const figures = [...main.querySelectorAll(
       "[data-testid='stPlotlyChart'], [data-testid='stDataFrame'], [data-testid='stTable']")]
     .filter(el => !(panel && panel.contains(el)) && visible(el));
+  // a step whose page refuses its input shows the refusal where the figure would be
+  if (!figures.length) figures.push(...[...main.querySelectorAll(
+      "[data-testid='stAlertContentWarning'], [data-testid='stAlertContentError']")]
+    .filter(el => !(panel && panel.contains(el)) && visible(el)));
+  // first on the screen, not in the document: while a tour runs, CSS order draws the page's parts out of order
+  figures.sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top);
   const question = panel && [...panel.querySelectorAll("[data-testid='stRadio']")].find(visible);
   const next = document.querySelector('.st-key-tour_next button');
   const box = el => { if (!el) return null; const r = el.getBoundingClientRect();
