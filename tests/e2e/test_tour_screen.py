@@ -21,3 +21,28 @@ def test_every_step_starts_its_figure_on_the_first_screen_with_next_beside_it(ta
                    if b.next_bottom is None or b.next_bottom > height}
     assert not off, f"figure top (px) not on the {height} px screen: {off}"
     assert not hidden_next, f"Next's bottom (px) below the screen: {hidden_next}"
+
+
+# Each Home lesson button's box and whether its label's text overflows it (an ellipsis), and the tour control's box.
+HOME_JS = """() => ({
+  buttons: [...document.querySelectorAll(".st-key-home_lessons button")].map(b => {
+    const r = b.getBoundingClientRect();
+    const cut = [...b.querySelectorAll('p, div')].some(e => e.scrollWidth > e.clientWidth + 1);
+    return {left: r.left, right: r.right, cut}; }),
+  control: (() => { const p = document.querySelector("[data-testid='stSidebar'] [data-testid='stPopover']");
+                    return p ? p.getBoundingClientRect().bottom : null; })(),
+})"""
+
+
+def test_home_lessons_fit_a_phone_and_the_tour_control_fits_a_projector(tab):
+    from tests.e2e.conftest import open_app
+
+    tab.set_viewport_size({"width": 390, "height": 844})
+    open_app(tab, "", charts=1)
+    phone = tab.evaluate(HOME_JS)
+    assert len(phone["buttons"]) >= len(tours.TOURS), phone
+    assert all(b["left"] >= 0 and b["right"] <= 390 and not b["cut"] for b in phone["buttons"]), phone["buttons"]
+    tab.set_viewport_size(SCREEN)
+    open_app(tab, "", charts=1)
+    projector = tab.evaluate(HOME_JS)
+    assert projector["control"] is not None and projector["control"] <= SCREEN["height"], projector["control"]
