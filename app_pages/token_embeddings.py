@@ -4,6 +4,7 @@ import streamlit as st
 from embedviz.app import lessons_view
 from embedviz.app import tokens_view as view
 from embedviz.app.i18n import t
+from embedviz.app.markup import trusted
 from embedviz.app.widgets import (
     bound_tabs, choice_slider, download_csv, human_number, lesson_button, notice, plot, segmented, show_error,
 )
@@ -111,8 +112,9 @@ def onehot_tab() -> None:
 
 def gradient_tab() -> None:
     st.markdown(t("tok.grad_md"))
-    st.latex(r"L=-\frac{1}{T-1}\sum_{t=1}^{T-1}\log\mathrm{softmax}\big(W[x_t]\,H^\top\big)_{x_{t+1}},\qquad "
-             r"H=\begin{cases}W_{\text{out}}&\text{untied}\\W&\text{tied}\end{cases}")
+    untied, tied_word = t("tok.latex_untied"), t("tok.latex_tied")  # catalog words
+    st.latex(trusted(r"L=-\frac{1}{T-1}\sum_{t=1}^{T-1}\log\mathrm{softmax}\big(W[x_t]\,H^\top\big)_{x_{t+1}},\qquad "
+                     rf"H=\begin{{cases}}W_{{\text{{out}}}}&\text{{{untied}}}\\W&\text{{{tied_word}}}\end{{cases}}"))
     tied = st.toggle(t("tok.tied"), value=False, key="tok_tied", help=t("tok.tied_help"), bind="query-params")
     try:
         g = view.gradient_view(text or "", d_model, scheme, seed, tied)
@@ -145,8 +147,9 @@ def gradient_tab() -> None:
 
 def parameter_tab() -> None:
     st.markdown(t("tok.params_md"))
-    st.latex(r"\underbrace{V\cdot D}_{\text{token}}+\underbrace{L\cdot D}_{\text{learned positions}}"
-             r"\;\big(+\underbrace{V\cdot D}_{\text{untied head}}\big)")
+    token, learned, head = (t(f"tok.latex_{term}") for term in ("token", "learned", "head"))  # catalog words
+    st.latex(trusted(rf"\underbrace{{V\cdot D}}_{{\text{{{token}}}}}+\underbrace{{L\cdot D}}_{{\text{{{learned}}}}}"
+                     rf"\;\big(+\underbrace{{V\cdot D}}_{{\text{{{head}}}}}\big)"))
     view.init_calculator()
     keys = view.CALC_KEYS
     st.selectbox(t("tok.preset"), [view.CUSTOM, *PRESETS], key=view.PRESET_KEY, on_change=view.apply_preset,
