@@ -49,7 +49,8 @@ PAGES: list[tuple[str, list[tuple[str, str, str, str]]]] = [
 CHART_CSS = "<style>[data-testid='stPlotlyChart'] { contain: layout paint; }</style>"
 # The language switch and the tour control above the 14-entry navigation: under it they sat off a 720 px screen.
 SIDEBAR_CSS = ("<style>[data-testid='stSidebarContent'] { display: flex; flex-direction: column; }"
-               " [data-testid='stSidebarHeader'] { order: -2; } [data-testid='stSidebarUserContent'] { order: -1; padding-bottom: 1rem; }</style>")
+               " [data-testid='stSidebarHeader'] { order: -2; }"
+               " [data-testid='stSidebarUserContent'] { order: -1; padding-bottom: 1rem; }</style>")
 
 
 def language_switch() -> str:

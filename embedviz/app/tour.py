@@ -9,7 +9,9 @@ How a step is shown:
 - after that the student owns the widgets: the panel compares them with the step's settings, says so when they
   differ, and offers to restore them (the restore re-applies the step on the next run);
 - a step with a question hides the page until the student picks an answer (the page's widgets are not created
-  meanwhile, so choosing an answer re-applies the step's settings).
+  meanwhile, so choosing an answer re-applies the step's settings);
+- while a tour runs, a step is one screen: the panel's bar (where, Back, Next) first, then the page's figure, and
+  the page's intro and controls after it (``TOUR_CSS``; tests/e2e/test_tour_screen.py measures it).
 """
 from __future__ import annotations
 
@@ -50,7 +52,8 @@ _NESTED = (f"{_MAIN} > [data-testid='stLayoutWrapper'] > [data-testid='stVertica
 _FIGURES = ("[data-testid='stPlotlyChart']", "[data-testid='stDataFrame']", "[data-testid='stTable']",
             "[data-testid='stAlertContentWarning']", "[data-testid='stAlertContentError']")
 _BEFORE_FIGURE = ":has(" + ", ".join(["~ .stTabs", "~ * h3", *(f"~ * {f}" for f in _FIGURES)]) + ")"
-_IS_FIGURE = ":is(.stTabs, :has(" + ", ".join(["h3", *_FIGURES]) + ")):not(:has(.st-key-tour_panel))"  # the answer's box is no figure
+# (the panel is never a figure, though it holds a warning when an answer was wrong)
+_IS_FIGURE = ":is(.stTabs, :has(" + ", ".join(["h3", *_FIGURES]) + ")):not(:has(.st-key-tour_panel))"
 _BEFORE_TAB_FIGURE = ":has(" + ", ".join(f"~ * {f}" for f in _FIGURES) + ")"
 _IS_TAB_FIGURE = ":has(" + ", ".join(_FIGURES) + ")"
 # before the first figure only: not a figure itself, and no figure before it

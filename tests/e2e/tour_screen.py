@@ -90,9 +90,9 @@ def answer_first(page, box: StepBox) -> StepBox:
             if attempt == 2:
                 raise
             wait_idle(page)
-    page.wait_for_function("() => [...document.querySelectorAll(\"[data-testid='stMain'] [data-testid='stPlotlyChart'],"
-                           " [data-testid='stMain'] [data-testid='stDataFrame'], [data-testid='stMain'] [data-testid='stTable']\")]"
-                           ".length > 0", timeout=120_000)
+    figure = ", ".join(f"[data-testid='stMain'] [data-testid='{kind}']"
+                       for kind in ("stPlotlyChart", "stDataFrame", "stTable"))  # the page, shown once answered
+    page.wait_for_function(f"() => document.querySelectorAll({figure!r}).length > 0", timeout=120_000)
     wait_for_step(page, box.lesson, box.number)
     after = measure(page, box.lesson, box.number)
     return StepBox(**{**box.__dict__, "answered_top": after.figure_top, "answered_next": after.next_bottom})
