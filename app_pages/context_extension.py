@@ -55,7 +55,8 @@ st.caption(caption)
 # 2. the method and its settings
 methods = view.method_options(settings)
 method = st.segmented_control(t("ctx.method"), methods, default=defaults["ctx_method"], key="ctx_method", required=True,
-                              bind=BIND)
+                              format_func=lambda m: t(f"ctx.name_{m}"), bind=BIND)
+method_name = t(f"ctx.name_{method}")  # as the texts and charts name it
 if "longrope" not in methods:
     st.caption(t("ctx.no_longrope"))
 cols = st.columns(5)
@@ -74,7 +75,7 @@ theta = cols[4].number_input(t("ctx.theta"), *view.THETA, defaults["ctx_theta"],
 params, ratio = {}, 1.0
 with st.container():
     if names := view.method_params(method):
-        st.markdown(f"**{t('ctx.params_header', method=method)}**")
+        st.markdown(f"**{t('ctx.params_header', method=method_name)}**")
         for col, name in zip(st.columns(max(len(names), 4)), names):
             key, lo, hi, step = view.PARAM_SPECS[name]
             label, help_text = t(f"ctx.p_{name}"), t(f"ctx.p_{name}_help")
@@ -103,7 +104,7 @@ v, seq_len = ext["view"], ext["seq_len"]
 pairs = len(v.kinds)
 rotated = 2 * pairs  # the dimensions that turn: head_dim, or its rotated part under a partial rotation
 if seq_len is not None:
-    status.caption(t("ctx.ratio_caption", seq_len=human_number(seq_len), method=method))
+    status.caption(t("ctx.ratio_caption", seq_len=human_number(seq_len), method=method_name))
 if target <= original and v.length <= original:  # neither the target nor dynamic / LongRoPE's current length
     status.warning(t("ctx.not_longer"))
 elif beyond := context_extension.beyond_factor(method, int(original), int(target), float(factor)):
@@ -120,23 +121,23 @@ def pairs_tab() -> None:
     m = st.columns(3)
     help_unseen = t("ctx.unseen_help", length=human_number(v.length))
     m[0].metric(t("ctx.unseen_without"), f"{int(v.unseen_unscaled.sum())} / {pairs}", help=help_unseen)
-    m[1].metric(t("ctx.unseen_with", method=method), f"{int(v.unseen_scaled.sum())} / {pairs}", help=help_unseen)
+    m[1].metric(t("ctx.unseen_with", method=method_name), f"{int(v.unseen_scaled.sum())} / {pairs}", help=help_unseen)
     if v.base is not None:
         m[2].metric(t("ctx.base"), human_number(round(v.base)))
     else:
         m[2].metric(t("ctx.kinds"), " / ".join(str(v.kinds.count(k)) for k in figs.KINDS))
     if v.overshoot_unscaled > 1:
         st.caption(t("ctx.overshoot", unscaled=f"{v.overshoot_unscaled:.3g}", scaled=f"{v.overshoot_scaled:.3g}",
-                     method=method))
+                     method=method_name))
 
     def result() -> str:  # the chart's CSV: one row per pair, built only when the button is pressed
         return table_csv({t("ctx.pair_axis"): list(range(pairs)), t("ctx.wave_before"): v.wavelen_before.tolist(),
-                          t("tour.csv_after", method=method): v.wavelen_after.tolist(),
+                          t("tour.csv_after", method=method_name): v.wavelen_after.tolist(),
                           t("ctx.ratio_axis"): v.ratio.tolist(), t("tour.csv_kind"): list(v.kinds)})
 
     plot(figs.wavelength_chart,
         v.wavelen_before, v.wavelen_after, v.kinds, original=int(original), target=int(target),
-        title=t("ctx.wave_title", method=method), x_title=t("ctx.pair_axis"), y_title=t("ctx.wave_axis"),
+        title=t("ctx.wave_title", method=method_name), x_title=t("ctx.pair_axis"), y_title=t("ctx.wave_axis"),
         before_name=t("ctx.wave_before"), kind_names=kind_names, context_labels=lines, hover=t("ctx.wave_hover"),
         note=t("ctx.wave_note"), csv=result, key="ctx_wave",
     )
@@ -162,7 +163,7 @@ def method_tab() -> None:
         st.caption(t(key, af=f"{v.attention_factor:.4f}", logit=f"{logit_scale(v.attention_factor):.4f}",
                      dims=rotated, head_dim=qk_dims))
     else:
-        st.caption(t("ctx.attention_none", method=method))
+        st.caption(t("ctx.attention_none", method=method_name))
     if settings["mla"] and settings["mla"]["logit_factor"] != 1:
         st.caption(t("ctx.mla_logits", logit=f"{settings['mla']['logit_factor']:.4f}",
                      factor=f"{settings['mla']['factor']:g}"))
@@ -172,7 +173,7 @@ def method_tab() -> None:
 
 def ratio_tab() -> None:
     plot(figs.ratio_chart,
-        v.ratio, v.kinds, factor=float(factor), title=t("ctx.ratio_title", method=method, factor=f"{factor:g}"),
+        v.ratio, v.kinds, factor=float(factor), title=t("ctx.ratio_title", method=method_name, factor=f"{factor:g}"),
         x_title=t("ctx.pair_axis"), y_title=t("ctx.ratio_axis"), kind_names=kind_names,
         factor_label=t("ctx.ratio_line"), hover=t("ctx.ratio_hover"), note=t("ctx.ratio_note"),
     )
@@ -183,7 +184,7 @@ def turns_tab() -> None:
     turns = {
         t("ctx.turns_trained", length=human_number(original)): v.turns_trained,
         t("ctx.turns_unscaled", length=length): v.turns_unscaled,
-        t("ctx.turns_scaled", method=method, length=length): v.turns_scaled,
+        t("ctx.turns_scaled", method=method_name, length=length): v.turns_scaled,
     }
     plot(figs.turns_chart,
         turns, title=t("ctx.turns_title"), x_title=t("ctx.pair_axis"), y_title=t("ctx.turns_axis"),
@@ -195,7 +196,7 @@ def turns_tab() -> None:
 def decay_tab() -> None:
     plot(figs.decay_chart,
         v.distances, v.decay_before, v.decay_after, original=int(original), target=int(target),
-        names=[t("ctx.decay_before"), t("ctx.decay_after", method=method)],
+        names=[t("ctx.decay_before"), t("ctx.decay_after", method=method_name)],
         title=t("ctx.decay_title", length=human_number(target)), x_title=t("ctx.decay_axis_x"),
         y_title=t("ctx.decay_axis_y"), context_labels=lines, note=t("ctx.decay_note"),
     )

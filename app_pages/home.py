@@ -13,7 +13,8 @@ st.markdown(t("home.lead"))
 with st.container(horizontal=True, key="home_lessons"):  # the five lessons first: each opens its tour at step 1
     for lesson in tours.TOURS:
         st.button(t(f"tour.{lesson}.title"), key=f"home_tour_{lesson}", icon=":material/school:", on_click=start_tour,
-                  args=(lesson,), help=t(f"home.lesson.{lesson}"), type="primary" if lesson == "000" else "secondary")
+                  args=(lesson,), help=t(f"home.lesson.{lesson}"), type="primary" if lesson == "000" else "secondary",
+                  wrap=True)  # a long title takes two lines on a phone rather than an ellipsis
 st.markdown(t("home.figure_lead"))
 
 text = st.text_input(t("home.try"), value="Hello", key="home_text", max_chars=64, bind="query-params")

@@ -17,6 +17,27 @@ def shape(dims) -> str:
     return "(" + ", ".join(f"{d:,}" for d in dims) + ")"
 
 
+def shapes_section(r: dict) -> None:
+    """Every shape from ids to the sum, then sum against concatenation."""
+    st.subheader(t("inl.trace_header"))
+    st.latex(r"x = \underbrace{W_{\mathrm{tok}}[\mathrm{ids}]}_{(B,\,T,\,D)} + "
+             r"\underbrace{P[0{:}T]\mathrm{.unsqueeze}(0)}_{(1,\,T,\,D)}")
+    st.table({t("inl.col_step"): [t(f"inl.step_{step}") for step, _ in r["trace"]["shapes"]],
+              t("inl.col_shape"): [shape(dims) for _, dims in r["trace"]["shapes"]]}, hide_index=True)
+    st.subheader(t("inl.sum_header"))
+    st.markdown(t("inl.sum_text"))
+    out_shapes = {"sum": r["trace"]["sum_shape"], "concat": r["trace"]["concat_shape"]}
+    st.table({  # static HTML: no data-grid bundle to load on open (issue 14), the cells are short strings anyway
+        t("inl.col_way"): [t(f"inl.way_{way}") for way in ("sum", "concat")],
+        t("inl.col_output"): [shape(out_shapes[way]) for way in ("sum", "concat")],
+        t("inl.col_token_table"): [f"{r[way]['token_table']:,}" for way in ("sum", "concat")],
+        t("inl.col_position_table"): [f"{r[way]['position_table']:,}" for way in ("sum", "concat")],
+        t("inl.col_width"): [f"{r[way]['width']:,}" for way in ("sum", "concat")],
+        t("inl.col_attention"): [f"{r[way]['attention_per_layer']:,}" for way in ("sum", "concat")],
+    }, hide_index=True)
+    st.caption(t("inl.table_caption"))
+
+
 st.title(t("inl.title"))
 lead("inl.lead", t("inl.intro"))
 cols = st.columns(5)
@@ -31,7 +52,9 @@ with cols[3]:
 with cols[4]:
     d_pos = choice_slider("inl_Dpos", "inl.d_pos", D_OPTIONS, 8)
 
-# past the maximum length first: when T > L the lesson's modules refuse, and the shapes below cannot be built
+# The shapes come first on the page when they can be built: when T > L the lesson's modules refuse, and the
+# refusals below are all there is to see.
+shapes = st.container()
 st.subheader(t("inl.past_header"))
 with st.expander(t("common.details")):
     st.markdown(t("inl.past_text"))
@@ -50,21 +73,6 @@ else:
     except ValueError as error:
         show_error(error)
         st.stop()
-    st.subheader(t("inl.trace_header"))
-    st.latex(r"x = \underbrace{W_{\mathrm{tok}}[\mathrm{ids}]}_{(B,\,T,\,D)} + "
-             r"\underbrace{P[0{:}T]\mathrm{.unsqueeze}(0)}_{(1,\,T,\,D)}")
-    st.table({t("inl.col_step"): [t(f"inl.step_{step}") for step, _ in r["trace"]["shapes"]],
-              t("inl.col_shape"): [shape(dims) for _, dims in r["trace"]["shapes"]]}, hide_index=True)
-    st.subheader(t("inl.sum_header"))
-    st.markdown(t("inl.sum_text"))
-    out_shapes = {"sum": r["trace"]["sum_shape"], "concat": r["trace"]["concat_shape"]}
-    st.table({  # static HTML: no data-grid bundle to load on open (issue 14), the cells are short strings anyway
-        t("inl.col_way"): [t(f"inl.way_{way}") for way in ("sum", "concat")],
-        t("inl.col_output"): [shape(out_shapes[way]) for way in ("sum", "concat")],
-        t("inl.col_token_table"): [f"{r[way]['token_table']:,}" for way in ("sum", "concat")],
-        t("inl.col_position_table"): [f"{r[way]['position_table']:,}" for way in ("sum", "concat")],
-        t("inl.col_width"): [f"{r[way]['width']:,}" for way in ("sum", "concat")],
-        t("inl.col_attention"): [f"{r[way]['attention_per_layer']:,}" for way in ("sum", "concat")],
-    }, hide_index=True)
-    st.caption(t("inl.table_caption"))
+    with shapes:
+        shapes_section(r)
 notice("inl.notice")

@@ -8,7 +8,7 @@ import streamlit as st
 
 from embedviz import rope_config, rope_layers
 from embedviz.app import modern_view as view
-from embedviz.app.i18n import t
+from embedviz.app.i18n import catalog, t
 from embedviz.app.widgets import bound_tabs, BIND, human_number, lead, plot, show_error
 from embedviz.figures import layers as figs
 
@@ -173,7 +173,9 @@ for s in settings:
         labels[s["name"]] = t("mod.nope_label" if s["attention"] else "mod.no_attention_label", name=s["name"],
                               layers=count)
     else:
-        labels[s["name"]] = t("mod.setting_label", name=s["name"], rope_type=s["rope_type"],
+        method = f"ctx.name_{s['rope_type']}"  # a scaling method by its name, a plain rope_type ("default") as it is
+        labels[s["name"]] = t("mod.setting_label", name=s["name"],
+                              rope_type=t(method) if method in catalog() else s["rope_type"],
                               theta=human_number(s["theta"]), rotary=s["rotary_dim"], head_dim=s["head_dim"],
                               layers=count)
 rope_settings = model["rope_settings"]

@@ -4,6 +4,7 @@ import streamlit as st
 from embedviz.app import lessons_view
 from embedviz.app import tokens_view as view
 from embedviz.app.i18n import t
+from embedviz.app.markup import trusted
 from embedviz.app.widgets import (
     bound_tabs, choice_slider, download_csv, human_number, lesson_button, notice, plot, segmented, show_error,
 )
@@ -111,8 +112,9 @@ def onehot_tab() -> None:
 
 def gradient_tab() -> None:
     st.markdown(t("tok.grad_md"))
-    st.latex(r"L=-\frac{1}{T-1}\sum_{t=1}^{T-1}\log\mathrm{softmax}\big(W[x_t]\,H^\top\big)_{x_{t+1}},\qquad "
-             r"H=\begin{cases}W_{\text{out}}&\text{untied}\\W&\text{tied}\end{cases}")
+    untied, tied_word = t("tok.latex_untied"), t("tok.latex_tied")  # catalog words
+    st.latex(trusted(r"L=-\frac{1}{T-1}\sum_{t=1}^{T-1}\log\mathrm{softmax}\big(W[x_t]\,H^\top\big)_{x_{t+1}},\qquad "
+                     rf"H=\begin{{cases}}W_{{\text{{out}}}}&\text{{{untied}}}\\W&\text{{{tied_word}}}\end{{cases}}"))
     tied = st.toggle(t("tok.tied"), value=False, key="tok_tied", help=t("tok.tied_help"), bind="query-params")
     try:
         g = view.gradient_view(text or "", d_model, scheme, seed, tied)
@@ -145,8 +147,9 @@ def gradient_tab() -> None:
 
 def parameter_tab() -> None:
     st.markdown(t("tok.params_md"))
-    st.latex(r"\underbrace{V\cdot D}_{\text{token}}+\underbrace{L\cdot D}_{\text{learned positions}}"
-             r"\;\big(+\underbrace{V\cdot D}_{\text{untied head}}\big)")
+    token, learned, head = (t(f"tok.latex_{term}") for term in ("token", "learned", "head"))  # catalog words
+    st.latex(trusted(rf"\underbrace{{V\cdot D}}_{{\text{{{token}}}}}+\underbrace{{L\cdot D}}_{{\text{{{learned}}}}}"
+                     rf"\;\big(+\underbrace{{V\cdot D}}_{{\text{{{head}}}}}\big)"))
     view.init_calculator()
     keys = view.CALC_KEYS
     st.selectbox(t("tok.preset"), [view.CUSTOM, *PRESETS], key=view.PRESET_KEY, on_change=view.apply_preset,
@@ -169,6 +172,10 @@ def parameter_tab() -> None:
     values = [c.token_embedding, c.positional_embedding, c.total, c.output_head]
     for col, key, value in zip(st.columns(4), ("token", "pos", "total", "head"), values):
         col.metric(t(f"tok.metric_{key}"), human_number(value))
+    tables = [c.token_embedding, c.positional_embedding, c.output_head]  # the counts drawn, right under them
+    plot(figs.parameter_bars, [t("tok.bar_token"), t("tok.bar_pos"), t("tok.bar_head")], tables,
+         title=t("tok.params_title"), y_title=t("tok.params_y"),
+         text=[human_number(x) for x in tables])
     download_csv(table_csv({t("tour.csv_quantity"): [t(f"tok.metric_{k}") for k in ("token", "pos", "total", "head")],
                             t("tour.csv_parameters"): values}), t("tok.params_title"), key="tok_params_csv")
     st.markdown(t("tok.memory", fp32=view.human_bytes(mem["fp32"]["total"]), bf16=view.human_bytes(mem["bf16"]["total"]),
@@ -180,10 +187,6 @@ def parameter_tab() -> None:
                      total=human_number(PRESETS[preset].total_params)))
     else:
         st.caption(t("tok.share_unknown"))
-    tables = [c.token_embedding, c.positional_embedding, c.output_head]
-    plot(figs.parameter_bars, [t("tok.bar_token"), t("tok.bar_pos"), t("tok.bar_head")], tables,
-         title=t("tok.params_title"), y_title=t("tok.params_y"),
-         text=[human_number(x) for x in tables])
     plot(figs.parameter_bars, list(shares), [100 * s for s in shares.values()], title=t("tok.shares_title"),
          y_title=t("tok.shares_y"), highlight=preset, note=t("tok.shares_note"),
          text=[f"{s:.1%}" for s in shares.values()])

@@ -332,7 +332,7 @@ ROPE_INIT_FUNCTIONS: dict[str, Callable[..., tuple[np.ndarray, float]]] = {
 # (s = factor, L_train = original_max_position_embeddings, d = rotary dimension, L = current length)
 LATEX: dict[str, str] = {
     "default": r"\omega_i = \theta^{-2i/d}",
-    "linear": r"\omega_i' = \frac{\omega_i}{s}\qquad(\text{position } m \text{ turns like } m/s)",
+    "linear": r"\omega_i' = \frac{\omega_i}{s}\qquad(m\,\omega_i' = \tfrac{m}{s}\,\omega_i)",  # no words: both languages
     "dynamic": r"\theta' = \theta\left(s\,\frac{L}{L_{train}} - (s-1)\right)^{\frac{d}{d-2}}\ \ (L > L_{train}),"
                r"\qquad \omega_i' = \theta'^{-2i/d}",
     "yarn": r"\omega_i' = (1-\gamma_i)\,\omega_i + \gamma_i\,\frac{\omega_i}{s},\quad "

@@ -214,6 +214,17 @@ def test_scatter_and_bar_csv_parse_back():
         ("a", "3", "three"), ("b", "4", "four")]
 
 
+def test_whole_numbers_from_float_arrays_are_written_as_the_text_writes_them():
+    """Positions drawn from a float32 array are 0, 1, 300 in the CSV (not 0.0, 1.0, 300.0); others keep full
+    precision and parse back exactly."""
+    x = np.array([0, 1, 300], dtype=np.float32)
+    y = np.array([0.8373969, 1.0, -2.5], dtype=np.float32)
+    rows = _read(figure_csv(go.Figure(go.Scatter(x=x, y=y, name="curve"))))
+    assert [r["x"] for r in rows] == ["0", "1", "300"]
+    assert [r["y"] for r in rows][1:] == ["1", "-2.5"]
+    assert np.array_equal(np.array([float(r["y"]) for r in rows], dtype=np.float32), y)
+
+
 def test_heatmap_csv_has_one_row_per_cell_and_parses_back():
     z = np.random.default_rng(0).normal(size=(3, 4)).astype(np.float32)
     fig = go.Figure(go.Heatmap(z=z, x=[0, 10, 20, 30], y=["d0", "d1", "d2"]))
@@ -240,7 +251,7 @@ def test_heatmap_without_axes_uses_indices_and_subplots_fall_back_to_x_y():
     rows = _read(figure_csv(fig))
     assert list(rows[0])[:3] == ["trace", "x", "y"]
     assert [(r["trace"], r["x"], r["value"]) for r in rows] == [
-        ("trace 1", "0", "1.0"), ("trace 1", "1", "2.0"), ("trace 2", "0", "3.0"), ("trace 2", "1", "4.0")]
+        ("trace 1", "0", "1"), ("trace 1", "1", "2"), ("trace 2", "0", "3"), ("trace 2", "1", "4")]
 
 
 def test_a_chinese_reader_gets_the_csv_columns_in_chinese():

@@ -47,6 +47,10 @@ PAGES: list[tuple[str, list[tuple[str, str, str, str]]]] = [
 # 2.01 -> 1.85 on average, renderer CPU per step -7%, 7 of 8 pairs faster; opens unchanged. Hover labels, the modebar
 # and the full-screen button are drawn inside the chart's box (tests/e2e/test_browser.py checks they stay usable).
 CHART_CSS = "<style>[data-testid='stPlotlyChart'] { contain: layout paint; }</style>"
+# The language switch and the tour control above the 14-entry navigation: under it they sat off a 720 px screen.
+SIDEBAR_CSS = ("<style>[data-testid='stSidebarContent'] { display: flex; flex-direction: column; }"
+               " [data-testid='stSidebarHeader'] { order: -2; }"
+               " [data-testid='stSidebarUserContent'] { order: -1; padding-bottom: 1rem; }</style>")
 
 
 def language_switch() -> str:
@@ -81,6 +85,7 @@ def run() -> None:
     st.set_page_config(page_title="embedviz", page_icon="🧮", layout="wide",  # an emoji: a material icon favicon is fetched from a font CDN, which fails offline
                        initial_sidebar_state=tour.sidebar_state())  # collapsed when projecting
     st.html(CHART_CSS)  # a style-only block takes no space; unchanged, it costs nothing on a rerun
+    st.html(SIDEBAR_CSS)
     warm.start()  # once per process, in the background, when the server asked for it ($EMBEDVIZ_WARM=1)
     language_switch()
     page, pages = navigation()

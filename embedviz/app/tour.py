@@ -9,7 +9,9 @@ How a step is shown:
 - after that the student owns the widgets: the panel compares them with the step's settings, says so when they
   differ, and offers to restore them (the restore re-applies the step on the next run);
 - a step with a question hides the page until the student picks an answer (the page's widgets are not created
-  meanwhile, so choosing an answer re-applies the step's settings).
+  meanwhile, so choosing an answer re-applies the step's settings);
+- while a tour runs, a step is one screen: the panel's bar (where, Back, Next) first, then the page's figure, and
+  the page's intro and controls after it (``TOUR_CSS``; tests/e2e/test_tour_screen.py measures it).
 """
 from __future__ import annotations
 
@@ -33,8 +35,47 @@ _STEP_DIGITS = 6  # a ?step= longer than this (leading zeros aside) is no step o
 PRESENT_CSS = """<style>
 html { font-size: 20px; }
 .stMainBlockContainer { max-width: 100%; padding-left: 2rem; padding-right: 2rem; }
-.st-key-tour_panel p, .st-key-tour_panel li { font-size: 1.35rem; line-height: 1.45; }
-.st-key-tour_panel h3 { font-size: 1.8rem; }
+.st-key-tour_panel p, .st-key-tour_panel li { font-size: 1.2rem; line-height: 1.35; }
+.st-key-tour_panel :is([data-testid='stRadio'], [data-testid='stAlert']) p { font-size: 1.05rem; }
+.st-key-tour_panel h3 { font-size: 1.6rem; }
+</style>"""
+# A tour step is one screen: the panel, the page's title, then the page from its first figure (a chart, a table, a
+# set of tabs, a section's subheader, a refusal) on; what the page puts before that (its intro, formula, Details and
+# controls) is drawn after it, and inside a tab or a fragment so are the controls, formulas and Details before its
+# first figure. By CSS order only: the script, its widgets and their URL state stay as they are. (A question step's
+# hidden page has no figure, so nothing moves there.) :has() cannot nest, so "a later sibling holds a figure" is
+# written as relative selectors, one per kind of figure.
+_MAIN = ".stMainBlockContainer > [data-testid='stVerticalBlock']"
+_NESTED = (f"{_MAIN} > [data-testid='stLayoutWrapper'] > [data-testid='stVerticalBlock']:not(.st-key-tour_panel)",
+           "[data-testid='stTabPanel'] > [data-testid='stVerticalBlock']",
+           "[data-testid='stTabPanel'] > [data-testid='stVerticalBlock'] > [data-testid='stLayoutWrapper']"
+           " > [data-testid='stVerticalBlock']")
+_FIGURES = ("[data-testid='stPlotlyChart']", "[data-testid='stDataFrame']", "[data-testid='stTable']",
+            "[data-testid='stAlertContentWarning']", "[data-testid='stAlertContentError']")
+_BEFORE_FIGURE = ":has(" + ", ".join(["~ .stTabs", "~ * h3", *(f"~ * {f}" for f in _FIGURES)]) + ")"
+# (the panel is never a figure, though it holds a warning when an answer was wrong)
+_IS_FIGURE = ":is(.stTabs, :has(" + ", ".join(["h3", *_FIGURES]) + ")):not(:has(.st-key-tour_panel))"
+_BEFORE_TAB_FIGURE = ":has(" + ", ".join(f"~ * {f}" for f in _FIGURES) + ")"
+_IS_TAB_FIGURE = ":has(" + ", ".join(_FIGURES) + ")"
+# before the first figure only: not a figure itself, and no figure before it
+_FIRST = f"{_BEFORE_FIGURE}:not({_IS_FIGURE}):not({_IS_FIGURE} ~ *)"
+_TAB_FIRST = f"{_BEFORE_TAB_FIGURE}:not({_IS_TAB_FIGURE}):not({_IS_TAB_FIGURE} ~ *)"
+_CONTROLS = (":has(.katex-display, [data-testid='stExpander'], [data-testid='stSlider'], [data-testid='stSelectbox'],"
+             " [data-testid='stNumberInput'], [data-testid='stTextInput'], [data-testid='stTextArea'],"
+             " [data-testid='stCheckbox'], [data-testid='stButtonGroup'], [data-testid='stRadio'],"
+             " [data-testid='stButton'], [data-testid='stMultiSelect'], [data-testid='stFileUploader'])")
+_SAME = ", ".join(f"{block} > *" for block in (_MAIN, *_NESTED))
+TOUR_CSS = f"""<style>
+.stMainBlockContainer {{ padding-top: 4rem; padding-bottom: 2rem; }}
+{_SAME} {{ order: 2; }}
+{_MAIN} > {_FIRST} {{ order: 4; }}
+{", ".join(f"{block} > {_TAB_FIRST}{_CONTROLS}" for block in _NESTED)} {{ order: 4; }}
+{_MAIN} > :is(:has(.st-key-tour_panel), :has(h1)) {{ order: 0 !important; }}
+{_MAIN} h1 {{ font-size: 1.6rem; padding: 0; }}
+{_MAIN} h3 {{ font-size: 1.3rem; padding: 0.25rem 0; }}
+.st-key-tour_panel {{ gap: 0.5rem; }}
+.st-key-tour_panel [data-testid='stMarkdownContainer'] p {{ margin-bottom: 0.3rem; }}
+.st-key-tour_panel [data-testid='stAlertContainer'] {{ padding: 0.5rem 0.9rem; }}
 </style>"""
 # The clicker's keys (embedviz/app/browser/presenter_keys.js; the served CSP allows it by its hash), and the marker
 # the script checks for presenter view.
@@ -246,9 +287,19 @@ def panel(current, pages: dict[str, Any]) -> bool:
         if target.url_path != current.url_path:
             st.switch_page(target, query_params={TOUR_KEY: lesson, STEP_KEY: str(number)})
     total = len(tours.TOURS[lesson].steps)
+    st.html(TOUR_CSS)  # style only: takes no place on the page
+    following = classroom_view.following()
     with st.container(border=True, key="tour_panel"):
         classroom_view.class_line(presenting())
-        st.caption(t("tour.where", title=t(f"tour.{lesson}.title"), k=number, n=total))
+        # where you are and Back / Next on one line, first: Next stays on the screen however long the step's text
+        with st.container(horizontal=True, vertical_alignment="center", key="tour_bar"):
+            st.caption(t("tour.where", title=t(f"tour.{lesson}.title"), k=number, n=total),
+                       help=t("tour.link", lesson=lesson, k=number))
+            st.button(t("tour.back"), key="tour_back", on_click=_go, args=(number - 1,),
+                      disabled=number == 1 or following)
+            st.button(t("tour.next"), key="tour_next", on_click=_go, args=(number + 1,),
+                      disabled=number == total or following, type="primary")
+            st.button(t("tour.leave"), key="tour_leave", on_click=leave)
         st.markdown(t(f"tour.{lesson}.{step.name}"))
         st.markdown(f"**{t('tour.look')}** {t(f'tour.{lesson}.{step.name}.look')}")
         if target.url_path != current.url_path:
@@ -261,12 +312,6 @@ def panel(current, pages: dict[str, Any]) -> bool:
             right.button(t("tour.restore"), key="tour_restore", on_click=_reapply)
         here = target.url_path == current.url_path
         show = _question(lesson, number, step.question) if step.question and here else True
-        back, middle, forward, leave_col = st.columns([1, 3, 1, 1])
-        back.button(t("tour.back"), key="tour_back", on_click=_go, args=(number - 1,), disabled=number == 1 or classroom_view.following())
-        middle.caption(t("tour.link", lesson=lesson, k=number))
-        forward.button(t("tour.next"), key="tour_next", on_click=_go, args=(number + 1,), disabled=number == total or classroom_view.following(),
-                       type="primary")
-        leave_col.button(t("tour.leave"), key="tour_leave", on_click=leave)
         if number == total and show:
             _finished(lesson)
     return show

@@ -70,9 +70,12 @@ def _rows(trace) -> Iterator[tuple]:
 
 
 def _number(value) -> str:
-    """Floats written in full precision (repr), so the CSV parses back to the figure's numbers."""
+    """Floats written in full precision (repr), so the CSV parses back to the figure's numbers; a whole number (a
+    position drawn from a float array) as the text writes it, 300 rather than 300.0."""
     if isinstance(value, float):
-        return "" if np.isnan(value) else repr(value)
+        if np.isnan(value):
+            return ""
+        return str(int(value)) if value.is_integer() and abs(value) < 2 ** 53 else repr(value)
     return "" if value is None else str(value)
 
 

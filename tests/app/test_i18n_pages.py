@@ -122,7 +122,12 @@ def shown_text(at: AppTest) -> tuple[list[tuple[str, str]], set[str]]:
     for node in _walk(at._tree):
         proto = getattr(node, "proto", None)
         kind = type(node).__name__
-        if proto is None or kind in ("Latex", "Code"):
+        if kind == "Latex":  # a formula's symbols are not words; its \text{...} labels are
+            # (a symbol's subscript, W_{\text{out}}, is a name)
+            out += [(kind, label.replace("\\_", "_"))  # short\_factor is the identifier short_factor
+                    for label in re.findall(r"(?<![A-Za-z]_\{)\\text\{([^{}]*)\}", str(node.value))]
+            continue
+        if proto is None or kind == "Code":
             continue
         if kind == "Dataframe":
             frame = node.value
@@ -164,6 +169,21 @@ def english_words(text: str, typed: set[str] = frozenset()) -> list[str]:
             continue
         bad.append(word)
     return bad
+
+
+# rope_type values a config.json spells; as a name shown on its own (an option, a chart's text) the Chinese UI
+# names the method in Chinese with the value beside it in parentheses, "位置插值（linear）"
+CONFIG_VALUES = frozenset({"linear", "dynamic", "yarn", "longrope"})
+_SHOWN_AS_NAME = ("ButtonGroup", "Selectbox", "Radio", "plotly_chart")
+
+
+def bare_config_values(kind: str, text: str) -> list[str]:
+    """The rope_type values ``text`` shows as a name (outside parentheses and quotes) in an option or a chart."""
+    if kind not in _SHOWN_AS_NAME:
+        return []
+    for pattern in (*_STRIP, re.compile(r"（[^）]*）|\([^)]*\)")):
+        text = pattern.sub(" ", text)
+    return [w for w in _WORD.findall(text) if w in CONFIG_VALUES]
 
 
 def _containers(at: AppTest) -> Iterator[Iterator[tuple[str, str]]]:
@@ -212,7 +232,7 @@ def test_no_english_words_in_the_chinese_page(name):
         texts, typed = shown_text(at)
         assert texts and any(pt.is_chinese(s) for _, s in texts), view
         for kind, text in texts:
-            for word in english_words(text, typed):
+            for word in english_words(text, typed) + bare_config_values(kind, text):
                 found.setdefault(f"{word!r} in {kind}", set()).add(f"{view}: {text[:90]}")
     assert not found, "\n".join(f"{where} ({sorted(seen)[0]})" for where, seen in sorted(found.items()))
     if name == "real_model":  # the tabs are found in the tree: its six tabs were all opened
@@ -233,6 +253,18 @@ def test_the_checker_sees_english_words(text):
                                   "Qwen3-0.6B 与 GPT-NeoX", "%{y:.3f}<extra></extra>", "ln 2 nat"])
 def test_the_checker_lets_formulas_identifiers_and_quotes_pass(text):
     assert not english_words(text)
+
+
+@pytest.mark.parametrize(("kind", "text", "bare"), [
+    ("ButtonGroup", "yarn", ["yarn"]), ("plotly_chart", "每个维度对在 yarn 前（灰线）后的波长", ["yarn"]),
+    ("ButtonGroup", "位置插值（linear）", []), ("Markdown", "rope_type 是 linear", []),
+])
+def test_the_checker_sees_a_config_value_shown_as_a_name(kind, text, bare):
+    assert bare_config_values(kind, text) == bare
+
+
+def test_the_checker_reads_a_formulas_text_labels():
+    assert english_words("learned positions") and not english_words("可学习位置")
 
 
 def test_no_english_words_in_any_chinese_catalog_entry():

@@ -85,6 +85,13 @@ STRINGS = {
     },
     "ctx.head_dim": {"en": "head_dim", "zh": "head_dim"},
     "ctx.theta": {"en": "rope_theta", "zh": "rope_theta"},
+    # a method's name where the page shows it (the options, chart titles, legends): its rope_type in English, a
+    # Chinese name with the rope_type beside it in Chinese
+    "ctx.name_linear": {"en": "linear", "zh": "位置插值（linear）"},
+    "ctx.name_dynamic": {"en": "dynamic", "zh": "动态 NTK（dynamic）"},
+    "ctx.name_yarn": {"en": "yarn", "zh": "YaRN（yarn）"},
+    "ctx.name_llama3": {"en": "llama3", "zh": "Llama 3 缩放（llama3）"},
+    "ctx.name_longrope": {"en": "longrope", "zh": "LongRoPE（longrope）"},
     "ctx.params_header": {"en": "Parameters of {method}", "zh": "{method} 的参数"},
     "ctx.p_beta_fast": {"en": "beta_fast", "zh": "beta_fast"},
     "ctx.p_beta_fast_help": {

@@ -205,6 +205,12 @@ STRINGS = {
         ),
     },
     # parameters
+    # the labels under the parameter formula's terms (LaTeX \text{...}: plain words, no markup)
+    "tok.latex_token": {"en": "token", "zh": "词嵌入表"},
+    "tok.latex_learned": {"en": "learned positions", "zh": "可学习位置表"},
+    "tok.latex_head": {"en": "untied head", "zh": "不共享的输出层"},
+    "tok.latex_untied": {"en": "untied", "zh": "不共享"},
+    "tok.latex_tied": {"en": "tied", "zh": "共享"},
     "tok.params_md": {
         "en": (
             "A token table costs V × D parameters, a learned position table L × D; sinusoidal, RoPE and ALiBi "

@@ -404,7 +404,7 @@ STRINGS = {
     "tour.003.decay": {
         "en": "Long-range decay: with D = 128 and base 10,000 the mean cos(d·ω_i) falls from 1.000 at d = 0 to "
               "0.278 at d = 400.",
-        "zh": "远程衰减：D = 128、base 10,000 时，平均 cos(d·ω_i) 从 d = 0 的 1.000 降到 d = 400 的 0.278。",
+        "zh": "远程衰减：D = 128、底数 10,000 时，平均 cos(d·ω_i) 从 d = 0 的 1.000 降到 d = 400 的 0.278。",
     },
     "tour.003.decay.look": {
         "en": "the decay curves for several rope_theta and the lesson's table under them.",

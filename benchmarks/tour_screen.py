@@ -1,0 +1,53 @@
+"""Where each tour step's figure starts on a 1280x720 projector, normal and presenter view (one server, one tab).
+
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/tour_screen.py [--present] [--lang zh]
+
+Prints one row per step: the figure's (or waiting question's) top, Next's bottom and the panel's height, in px.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from deploy.launcher import serving  # noqa: E402
+from tests.e2e.conftest import CHROMIUM_ARGS, chromium_path, new_context  # noqa: E402
+from tests.e2e.tour_screen import SCREEN, walk  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--present", action="store_true")
+    parser.add_argument("--both", action="store_true", help="normal, then presenter view")
+    parser.add_argument("--lang", default="en")
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as tmp, serving(Path(tmp) / "streamlit.log") as url, sync_playwright() as pw:
+        chrome = pw.chromium.launch(executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS)
+        context = new_context(chrome, url)
+        page = context.new_page()
+        for present in ((False, True) if args.both else (args.present,)):
+            boxes, seconds = walk(page, present=present, lang=args.lang)
+            print(f"# {'presenter' if present else 'normal'} view, {args.lang}, {SCREEN['width']}x{SCREEN['height']}:"
+                  f" {len(boxes)} steps in {seconds:.1f} s")
+            print("step     first_top  kind           next_bottom  panel_h  answered_top  answered_next")
+            for b in boxes:
+                print(f"{b.lesson}/{b.number:<4} {b.first_top!s:>9}  {b.kind or 'question':<14} {b.next_bottom!s:>11}"
+                      f"  {b.panel_height!s:>7}  {b.answered_top!s:>12}  {b.answered_next!s:>13}")
+            tops = [b.first_top for b in boxes if b.first_top is not None]
+            answered = [b.answered_top for b in boxes if b.answered_top is not None]
+            if answered:
+                print(f"# answered questions: {len(answered)}, figure top < 720: {sum(t < 720 for t in answered)},"
+                      f" max {max(answered)}")
+            print(f"# first screen (top < 720): {sum(t < 720 for t in tops)}/{len(boxes)}; top < 432 (60%): "
+                  f"{sum(t < 432 for t in tops)}; Next on screen: {sum((b.next_bottom or 9999) <= 720 for b in boxes)};"
+                  f" max top {max(tops)}, median {sorted(tops)[len(tops) // 2]}")
+        chrome.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,117 @@
+"""Where a tour step's figure and its Next button sit on a projector's screen, by the page's own geometry.
+
+Shared by ``tests/e2e/test_tour_screen.py`` (the assertion) and ``benchmarks/tour_screen.py`` (the numbers).
+A step's figure is the first chart or table below the tour panel; a question step whose page waits for the answer
+shows its question instead, so there the question's choices are what must be on the screen.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from embedviz import tours
+from tests.e2e.conftest import open_app, wait_idle
+
+SCREEN = {"width": 1280, "height": 720}  # a classroom projector
+# The topmost chart or table of the main area outside the panel (plotly charts, data grids, HTML tables).
+GEOMETRY_JS = """() => {
+  const main = document.querySelector("[data-testid='stMain']");
+  const panel = document.querySelector('.st-key-tour_panel');
+  const visible = el => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+  const figures = [...main.querySelectorAll(
+      "[data-testid='stPlotlyChart'], [data-testid='stDataFrame'], [data-testid='stTable']")]
+    .filter(el => !(panel && panel.contains(el)) && visible(el));
+  // a step whose page refuses its input shows the refusal where the figure would be
+  if (!figures.length) figures.push(...[...main.querySelectorAll(
+      "[data-testid='stAlertContentWarning'], [data-testid='stAlertContentError']")]
+    .filter(el => !(panel && panel.contains(el)) && visible(el)));
+  // first on the screen, not in the document: while a tour runs, CSS order draws the page's parts out of order
+  figures.sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top);
+  const question = panel && [...panel.querySelectorAll("[data-testid='stRadio']")].find(visible);
+  const next = document.querySelector('.st-key-tour_next button');
+  const box = el => { if (!el) return null; const r = el.getBoundingClientRect();
+                      return {top: Math.round(r.top), bottom: Math.round(r.bottom), height: Math.round(r.height)}; };
+  return {figure: box(figures[0]), question: box(question), next: box(next), panel: box(panel),
+          kind: figures[0] ? figures[0].getAttribute('data-testid') : null,
+          scroll: document.querySelector("[data-testid='stMain']").scrollTop + window.scrollY};
+}"""
+# Every chart in the main area has drawn its SVG (a step's charts arrive a moment after the script goes idle).
+CHARTS_DRAWN_JS = """() => [...document.querySelectorAll("[data-testid='stMain'] [data-testid='stPlotlyChart']")]
+  .every(el => el.querySelector('.main-svg'))"""
+
+
+@dataclass(frozen=True)
+class StepBox:
+    lesson: str
+    number: int
+    figure_top: int | None  # px from the top of the window; None: no chart or table on the step
+    question_top: int | None  # a question's choices, when the page waits for the answer
+    next_bottom: int | None
+    panel_height: int | None
+    kind: str | None
+    answered_top: int | None = None  # a question step's figure once an answer is picked
+    answered_next: int | None = None
+
+    @property
+    def first_top(self) -> int | None:
+        """What the reader must meet first: the figure, or while the page waits for an answer, the question."""
+        return self.figure_top if self.figure_top is not None else self.question_top
+
+
+def wait_for_step(page, lesson: str, k: int, *, timeout: float = 120_000) -> None:
+    """Until the panel's Back/Next belong to step k (the URL says it, the script is idle, the charts are drawn)."""
+    page.wait_for_function(
+        "(k) => new URLSearchParams(location.search).get('step') === String(k) &&"
+        " document.querySelector('.st-key-tour_panel')", arg=k, timeout=timeout)
+    wait_idle(page, timeout=timeout)
+    try:  # something to measure (a step's page draws its charts a moment after the script went idle)
+        page.wait_for_function(f"() => {{ const g = ({GEOMETRY_JS})(); return (g.figure || g.question) &&"
+                               f" ({CHARTS_DRAWN_JS})(); }}", timeout=30_000)
+    except Exception:  # noqa: BLE001 - a chart that never draws is reported by the geometry (no figure)
+        pass
+    page.wait_for_timeout(150)  # plotly's last relayout after its first paint
+
+
+def measure(page, lesson: str, number: int) -> StepBox:
+    g = page.evaluate(GEOMETRY_JS)
+    top = lambda name: g[name]["top"] if g[name] else None  # noqa: E731
+    return StepBox(lesson, number, top("figure"), top("question"), g["next"]["bottom"] if g["next"] else None,
+                   g["panel"]["height"] if g["panel"] else None, g["kind"])
+
+
+def answer_first(page, box: StepBox) -> StepBox:
+    """Pick a question's first choice (right or wrong: the page shows either way) and measure the figure again."""
+    for attempt in range(3):  # a rerun still landing can replace the radio under the pointer
+        try:
+            page.locator(".st-key-tour_panel [data-testid='stRadio'] [role='radiogroup'] label").first.click(
+                timeout=10_000)
+            break
+        except Exception:  # noqa: BLE001 - retried; the third failure is raised
+            if attempt == 2:
+                raise
+            wait_idle(page)
+    figure = ", ".join(f"[data-testid='stMain'] [data-testid='{kind}']"
+                       for kind in ("stPlotlyChart", "stDataFrame", "stTable"))  # the page, shown once answered
+    page.wait_for_function(f"() => document.querySelectorAll({figure!r}).length > 0", timeout=120_000)
+    wait_for_step(page, box.lesson, box.number)
+    after = measure(page, box.lesson, box.number)
+    return StepBox(**{**box.__dict__, "answered_top": after.figure_top, "answered_next": after.next_bottom})
+
+
+def walk(page, *, present: bool, lang: str = "en", answer: bool = True) -> tuple[list[StepBox], float]:
+    """Every step of every tour with the panel's Next button, one browser tab; the boxes and the seconds taken."""
+    start = time.perf_counter()
+    boxes = []
+    page.set_viewport_size(SCREEN)
+    for lesson, tour in tours.TOURS.items():
+        query = f"?tour={lesson}&step=1&lang={lang}" + ("&present=true" if present else "")
+        open_app(page, query)
+        for k in range(1, len(tour.steps) + 1):
+            if k > 1:
+                page.locator(".st-key-tour_next button").click()
+            wait_for_step(page, lesson, k)
+            box = measure(page, lesson, k)
+            if answer and box.figure_top is None and box.question_top is not None:
+                box = answer_first(page, box)
+            boxes.append(box)
+    return boxes, time.perf_counter() - start
