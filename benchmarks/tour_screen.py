@@ -1,21 +1,18 @@
 """Where each tour step's figure starts on a 1280x720 projector, normal and presenter view (one server, one tab).
 
-    PYTHONPATH=$PWD .venv/bin/python benchmarks/tour_screen.py [--present] [--lang zh]
+    .venv/bin/python -m benchmarks.tour_screen [--present | --both] [--lang zh]
 
 Prints one row per step: the figure's (or waiting question's) top, Next's bottom and the panel's height, in px.
 """
 from __future__ import annotations
 
 import argparse
-import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from deploy.launcher import serving  # noqa: E402
-from tests.e2e.conftest import CHROMIUM_ARGS, chromium_path, new_context  # noqa: E402
-from tests.e2e.tour_screen import SCREEN, walk  # noqa: E402
+from deploy.launcher import serving
+from tests.e2e.conftest import CHROMIUM_ARGS, chromium_path, new_context
+from tests.e2e.tour_screen import SCREEN, walk
 
 
 def main() -> None:
