@@ -87,7 +87,9 @@ class StreamlitSession:
         self.query_string = ""
         self.sliders: dict[str, SliderState] = {}
         self.session_id = ""
-        self.figures_digest = ""  # of the last finished run's plotly figures: what the student sees change
+        # of the last finished run's figures (plotly charts and live figures): what the student sees change;
+        # "" when the run drew none
+        self.figures_digest = ""
 
     # the protocol
 
@@ -109,7 +111,7 @@ class StreamlitSession:
         deadline = start + self.timeout
         n = size = 0
         sliders: dict[str, SliderState] = {}
-        digest = hashlib.sha1()
+        digest, figures = hashlib.sha1(), 0
         error = None
         while True:
             left = deadline - time.perf_counter()
@@ -151,6 +153,10 @@ class StreamlitSession:
                         sliders[s.id] = SliderState(s.id, s.label, s.min, s.max, s.step, value, list(s.options))
                 elif which == "plotly_chart":
                     digest.update(element.plotly_chart.spec.encode())
+                    figures += 1
+                elif which == "bidi_component":  # a live figure (embedviz/app/live): its figure rides in the data
+                    digest.update(element.bidi_component.SerializeToString())
+                    figures += 1
                 elif which == "exception":
                     error = error or f"{element.exception.type}: {element.exception.message[:200]}"
             elif kind == "session_event" and msg.session_event.WhichOneof("type") == "script_compilation_exception":
@@ -159,7 +165,7 @@ class StreamlitSession:
                 if msg.script_finished == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
                     continue  # a newer run follows and will finish
                 self.sliders = sliders or self.sliders
-                self.figures_digest = digest.hexdigest()
+                self.figures_digest = digest.hexdigest() if figures else ""
                 if error:
                     raise StepError(error)
                 if msg.script_finished not in (FINISHED, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY):

@@ -50,7 +50,7 @@ _NESTED = (f"{_MAIN} > [data-testid='stLayoutWrapper'] > [data-testid='stVertica
            "[data-testid='stTabPanel'] > [data-testid='stVerticalBlock']",
            "[data-testid='stTabPanel'] > [data-testid='stVerticalBlock'] > [data-testid='stLayoutWrapper']"
            " > [data-testid='stVerticalBlock']")
-_FIGURES = ("[data-testid='stPlotlyChart']", "[data-testid='stDataFrame']", "[data-testid='stTable']",
+_FIGURES = ("[data-testid='stPlotlyChart']", ".live-figure", "[data-testid='stDataFrame']", "[data-testid='stTable']",
             "[data-testid='stAlertContentWarning']", "[data-testid='stAlertContentError']")
 _BEFORE_FIGURE = ":has(" + ", ".join(["~ .stTabs", "~ * h3", *(f"~ * {f}" for f in _FIGURES)]) + ")"
 # (the panel is never a figure, though it holds a warning when an answer was wrong)

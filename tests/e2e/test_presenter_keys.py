@@ -29,9 +29,12 @@ def test_clicker_keys_step_the_tour_in_presenter_view(tab):
         press_on_page(tab, key)
         wait_for_step(tab, "003", expected)
         assert step_in_url(tab) == expected, (key, tab.url)
-    slider = tab.locator(SLIDER_INPUT).first
+    # a slider on the screen: Streamlit's, or a live figure's native range input (the page's own are hidden then)
+    slider = tab.locator(f"{SLIDER_INPUT}, .live-figure input[type='range']").filter(visible=True).first
     slider.focus()
+    before = slider.evaluate("e => e.value ?? e.getAttribute('aria-valuenow')")
     tab.keyboard.press("ArrowRight")  # the slider's key: the slider moves, the tour stays
+    assert slider.evaluate("e => e.value ?? e.getAttribute('aria-valuenow')") != before
     tab.wait_for_timeout(1_500)
     wait_for_step(tab, "003", 5)
     assert step_in_url(tab) == 5

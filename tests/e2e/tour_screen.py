@@ -13,13 +13,13 @@ from embedviz import tours
 from tests.e2e.conftest import open_app, wait_idle
 
 SCREEN = {"width": 1280, "height": 720}  # a classroom projector
-# The topmost chart or table of the main area outside the panel (plotly charts, data grids, HTML tables).
+# The topmost chart or table of the main area outside the panel (plotly charts, live figures, data grids, HTML tables).
 GEOMETRY_JS = """() => {
   const main = document.querySelector("[data-testid='stMain']");
   const panel = document.querySelector('.st-key-tour_panel');
   const visible = el => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
   const figures = [...main.querySelectorAll(
-      "[data-testid='stPlotlyChart'], [data-testid='stDataFrame'], [data-testid='stTable']")]
+      "[data-testid='stPlotlyChart'], .live-figure, [data-testid='stDataFrame'], [data-testid='stTable']")]
     .filter(el => !(panel && panel.contains(el)) && visible(el));
   // a step whose page refuses its input shows the refusal where the figure would be
   if (!figures.length) figures.push(...[...main.querySelectorAll(
@@ -32,11 +32,12 @@ GEOMETRY_JS = """() => {
   const box = el => { if (!el) return null; const r = el.getBoundingClientRect();
                       return {top: Math.round(r.top), bottom: Math.round(r.bottom), height: Math.round(r.height)}; };
   return {figure: box(figures[0]), question: box(question), next: box(next), panel: box(panel),
-          kind: figures[0] ? figures[0].getAttribute('data-testid') : null,
+          kind: figures[0] ? (figures[0].getAttribute('data-testid') || figures[0].className) : null,
           scroll: document.querySelector("[data-testid='stMain']").scrollTop + window.scrollY};
 }"""
 # Every chart in the main area has drawn its SVG (a step's charts arrive a moment after the script goes idle).
-CHARTS_DRAWN_JS = """() => [...document.querySelectorAll("[data-testid='stMain'] [data-testid='stPlotlyChart']")]
+CHARTS_DRAWN_JS = """() => [...document.querySelectorAll(
+    "[data-testid='stMain'] [data-testid='stPlotlyChart'], [data-testid='stMain'] .live-figure")]
   .every(el => el.querySelector('.main-svg'))"""
 
 
@@ -90,8 +91,9 @@ def answer_first(page, box: StepBox) -> StepBox:
             if attempt == 2:
                 raise
             wait_idle(page)
-    figure = ", ".join(f"[data-testid='stMain'] [data-testid='{kind}']"
-                       for kind in ("stPlotlyChart", "stDataFrame", "stTable"))  # the page, shown once answered
+    figure = ", ".join([*(f"[data-testid='stMain'] [data-testid='{kind}']" for kind in ("stPlotlyChart", "stDataFrame",
+                                                                                      "stTable")),
+                        "[data-testid='stMain'] .live-figure"])  # the page, shown once answered
     page.wait_for_function(f"() => document.querySelectorAll({figure!r}).length > 0", timeout=120_000)
     wait_for_step(page, box.lesson, box.number)
     after = measure(page, box.lesson, box.number)

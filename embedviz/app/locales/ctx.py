@@ -6,7 +6,7 @@ STRINGS = {
     },
     "ctx.lead": {
         "en": "Each pair's wavelength before (grey) and after scaling: linear interpolation, the default, stretches every pair by the same factor.",
-        "zh": '下图是各维度对缩放前（灰色）后的波长：默认的线性插值把每一对拉长同样倍数。',
+        "zh": '下图：各维度对缩放前（灰色）后的波长；默认的线性插值把每对拉长同样倍数。',
     },
     "ctx.intro": {
         "en": (
