@@ -105,6 +105,14 @@ async def lifespan(app):
     from embedviz._threads import limit_threads
 
     limit_threads()
+    # The libraries the pages load on first use, loaded once here: sessions' script threads (and the warm-up
+    # thread) that import pandas for the first time at once can meet it half initialised ("partially initialized
+    # module 'pandas' has no attribute 'Series'", a failed page), and plotly reaches pandas lazily while it builds
+    # a figure.
+    import pandas  # noqa: F401
+    import plotly.graph_objects  # noqa: F401
+    import torch  # noqa: F401
+
     from embedviz.app import compat
 
     compat.install()

@@ -62,3 +62,21 @@ def test_every_http_answer_gets_the_headers_once_and_websockets_pass_untouched()
     assert body == {"type": "http.response.body", "body": b"<p>hi</p>"}
     (accept,) = _run(serving.SecurityHeaders(_answer), {"type": "websocket", "path": "/_stcore/stream"})
     assert accept == {"type": "websocket.accept", "headers": [(b"x-test", b"1")]}
+
+
+def test_the_server_loads_the_pages_libraries_before_its_first_connection():
+    """A fresh server's first students open pages at once: their script threads must not be the first to import
+    pandas (two at a time can meet it half initialised, and the page fails). In a fresh interpreter, the server's
+    start-up alone leaves pandas, plotly's figures and torch loaded."""
+    import subprocess
+    import sys
+
+    code = ("import asyncio, sys\n"
+            "from embedviz.app import serving\n"
+            "assert 'pandas' not in sys.modules\n"
+            "async def start():\n"
+            "    async with serving.lifespan(None):\n"
+            "        print(sorted(m for m in ('pandas', 'plotly.graph_objects', 'torch') if m in sys.modules))\n"
+            "asyncio.run(start())\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert out.stdout.split("\n")[-2] == "['pandas', 'plotly.graph_objects', 'torch']", out.stdout + out.stderr
