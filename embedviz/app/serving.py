@@ -111,7 +111,8 @@ async def lifespan(app):
     # a figure.
     import pandas  # noqa: F401
     import plotly.graph_objects  # noqa: F401
-    import torch  # noqa: F401
+
+    import embedviz.embeddings  # noqa: F401  (the core's torch modules, and torch with them)
 
     from embedviz.app import compat
 
