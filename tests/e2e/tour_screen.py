@@ -67,7 +67,7 @@ def wait_for_step(page, lesson: str, k: int, *, timeout: float = 120_000) -> Non
     wait_idle(page, timeout=timeout)
     try:  # something to measure (a step's page draws its charts a moment after the script went idle)
         page.wait_for_function(f"() => {{ const g = ({GEOMETRY_JS})(); return (g.figure || g.question) &&"
-                               f" ({CHARTS_DRAWN_JS})(); }}", timeout=30_000)
+                               f" ({CHARTS_DRAWN_JS})(); }}", timeout=90_000)  # a loaded CI machine's big first draw
     except Exception:  # noqa: BLE001 - a chart that never draws is reported by the geometry (no figure)
         pass
     page.wait_for_timeout(150)  # plotly's last relayout after its first paint

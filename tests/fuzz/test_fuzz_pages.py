@@ -71,7 +71,8 @@ def test_random_widget_values_never_break_a_page(entry):
             assert error.value.strip() and error.value.strip() not in empty_errors, f"{where}: an empty error box"
             assert not english_only(error.value), f"{where}: a message only in English: {error.value}"
         growth = peak_rss_bytes() - before
-        assert growth < MAX_GROWTH, f"{where}: the rerun's peak took {growth / 2**20:.0f} MiB more (limit {MAX_GROWTH // 2**20} MiB)"
+        assert growth < MAX_GROWTH, (f"{where}: the rerun's peak took {growth / 2**20:.0f} MiB more "
+                                     f"(limit {MAX_GROWTH // 2**20} MiB)")
         assert cpu < MAX_RERUN_CPU_S, f"{where}: the rerun took {cpu:.1f} s of CPU ({wall:.1f} s wall)"
 
     fuzz()
