@@ -40,7 +40,7 @@ run: $(STAMP) $(LIVE_PLOTLY)
 	EMBEDVIZ_WARM=1 $(VENV)/bin/streamlit run serve.py --server.headless true --server.address $(HOST) --server.port $(PORT) \
 		--browser.gatherUsageStats false
 
-# Two workers (pytest-xdist), one per core of the CI machine; the browser and server tests share one worker
+# Two workers (pytest-xdist), one per core of the CI machine; the browser tests share one worker
 # (tests/conftest.py groups them), so they never meet a second browser.
 test: $(STAMP) $(LIVE_PLOTLY) $(VENV)/.installed-test
 	$(PY) -m pytest -n 2 --dist loadgroup

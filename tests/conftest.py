@@ -42,9 +42,10 @@ def require_oracle(module: str):
 
 
 def pytest_collection_modifyitems(config, items):
-    """Under pytest-xdist (`make test` runs two workers), every test that drives a real browser or starts servers runs
-    on the same worker, one after another: one Chromium and one app server at a time, and the timings they assert
-    (a class follows its teacher within 2 s) meet a machine with one worker's load on it, not two browsers'."""
+    """Under pytest-xdist (`make test` runs two workers), every real-browser test (tests/e2e) runs on the same worker,
+    one after another: one Chromium and its app servers at a time, and the timings they assert (a class follows its
+    teacher within 2 s) meet a machine with one worker's load on it, not two browsers'. The few server tests outside
+    tests/e2e (load smoke, hostile server) start their own server and run on either worker."""
     for item in items:
         if item.get_closest_marker("e2e") or "tests/e2e/" in item.nodeid:
             item.add_marker(pytest.mark.xdist_group("browser"))
