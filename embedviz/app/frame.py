@@ -55,6 +55,11 @@ SIDEBAR_CSS = ("<style>[data-testid='stSidebarContent'] { display: flex; flex-di
 
 def language_switch() -> str:
     """Sidebar language picker, kept in the URL as ?lang= so a shared link keeps the language."""
+    # The bound widget keeps its option's label in the URL (?lang=简体中文) and drops anything else, so a typed
+    # link's language code (?lang=zh) is taken here, once, before the widget first reads the URL.
+    typed = st.query_params.get(LANG_KEY)
+    if typed in LANGUAGES and LANG_KEY not in st.session_state:
+        st.session_state[LANG_KEY] = typed
     with st.sidebar:
         return st.segmented_control(
             "Language / 语言",

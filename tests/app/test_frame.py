@@ -49,6 +49,17 @@ def test_language_comes_from_the_url():
     assert re.search(r"[\u4e00-\u9fff]", at.title[0].value)
 
 
+@pytest.mark.parametrize("typed", ["zh", "en"])
+def test_a_typed_language_code_opens_that_language(typed):
+    # a person types ?lang=zh; the widget's own URL form is its label, 简体中文
+    at = _app()
+    at.query_params["lang"] = typed
+    at.run()
+    assert not at.exception
+    assert at.sidebar.segmented_control(key="lang").value == typed
+    assert bool(re.search(r"[\u4e00-\u9fff]", at.title[0].value)) == (typed == "zh")
+
+
 def test_query_param_round_trips_into_a_widget():
     at = _app()
     at.query_params["home_text"] = "狗咬人"
