@@ -205,12 +205,14 @@ def qwen_tab() -> None:
         return
     st.caption(t("multi.qwen_counts", chars=len(text), n=len(q["ids"]), bytes=q["byte_count"]))
     st.dataframe({t("multi.col_piece"): q["pieces"], t("multi.col_qwen_id"): q["ids"].tolist(),
-                  t("multi.col_bytes"): q["nbytes"], t("multi.col_chars"): q["chars"]}, hide_index=True)
+                  t("multi.col_chars"): q["chars"], t("multi.col_bytes"): q["nbytes"],
+                  t("multi.col_byte_ids"): q["byte_ids"]}, hide_index=True)
     if q["partial"]:
         st.caption(t("multi.qwen_partial"))
     labels = [f"{p} ({i})" for p, i in zip(q["pieces"], q["ids"].tolist())]
     plot(heatmap, q["rows"], y=labels, title=t("multi.qwen_rows_title", T=len(q["ids"]), V=f"{q['vocab_size']:,}",
-                                               D=d_model), x_title=t("common.dimension"), y_title=t("tok.token_id"))
+                                               D=d_model), x_title=t("common.dimension"), y_title=t("tok.token_id"),
+         yaxis={"automargin": True})  # "学习 (100134)": wider than the default left margin
     st.caption(t("multi.qwen_not_weights", V=f"{q['vocab_size']:,}"))
 
 
