@@ -31,7 +31,7 @@ def ranked(tokens, scores, title: str) -> None:
 def ranked_rows(tokens, scores) -> list[dict]:
     # an e5 cosine carries its 4-bit rounding in the column title, as in the caption under it
     return view.ranked_rows(tokens, scores, token_column=t("common.token"),
-                            cos_column=t("multi.cos_col", err=err) if err else "cos")
+                            cos_column=t("multi.cos_col", err=err) if err else "cos", decimals=3 if err else 4)
 
 
 def rounding_note() -> None:

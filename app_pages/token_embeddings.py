@@ -15,6 +15,7 @@ from embedviz.figures.export import table_csv
 from embedviz.lookup import INIT_SCHEMES
 from embedviz.params import POSITIONAL_KINDS, PRESETS
 
+QWEN_EXAMPLE = "我爱学习"  # lesson 004's sentence: single characters and a two-character token (学习)
 
 st.title(t("tok.title"))
 lead("tok.lead", t("tok.intro"))
@@ -195,6 +196,7 @@ def parameter_tab() -> None:
 
 def qwen_tab() -> None:
     st.markdown(t("multi.qwen_intro"))
+    lesson_button("tok_qwen_try", "multi.qwen_try", {"tok_text": QWEN_EXAMPLE})
     if (pip := view.qwen_missing()) is not None:
         st.error(t("multi.qwen_missing", pip=pip))
         return

@@ -177,7 +177,7 @@ def test_token_id_takes_the_row_a_word_means(e5):
         e5.token_id("bicycle")
     with pytest.raises(ValueError) as refused:  # a pasted paragraph: its first 12 pieces and the count
         e5.token_id("猫" * 300)
-    assert refused.value.params["n"] == 300 and refused.value.params["pieces"] == ["▁", *["猫"] * 11, "…"]
+    assert refused.value.params["n"] == 300 and refused.value.params["pieces"] == [*["猫"] * 12, "…"]
     assert len(str(refused.value)) < 300
 
 

