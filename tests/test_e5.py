@@ -208,6 +208,27 @@ def test_cross_lingual_neighbours_of_cat(e5):
         assert score == pytest.approx(_naive_cos(W[token_id], query), abs=1e-5)
 
 
+def test_the_word_map_groups_gather_as_the_page_says(e5):
+    # The Real model page's default e5 word list and its notice: numbers apart along the first principal direction,
+    # vehicles and royals at the two ends of the second, animals between. PCA here is numpy's SVD of the centred
+    # rows, written out (not embedviz.similarity): signs of a direction are arbitrary, so only order is compared.
+    groups = {"animals": "猫 狗 马 牛 鸟 鱼", "vehicles": "汽车 火车 飞机 自行车 公交车", "royals": "国王 王子 公主",
+              "numbers": "一 二 三 四 五 六"}
+    words = {g: text.split() for g, text in groups.items()}
+    rows = np.array([e5.token_embeddings[e5.token_id(w)] for ws in words.values() for w in ws], dtype=np.float64)
+    centred = rows - rows.mean(axis=0)
+    _, _, vt = np.linalg.svd(centred, full_matrices=False)
+    points = centred @ vt[:2].T  # (N, 2)
+    at, mean = 0, {}
+    for g, ws in words.items():
+        mean[g] = points[at:at + len(ws)].mean(axis=0)
+        at += len(ws)
+    first = {g: abs(m[0] - np.mean([mean[o][0] for o in mean if o != g])) for g, m in mean.items()}
+    assert max(first, key=first.get) == "numbers"  # the group the first direction sets apart
+    second = sorted(("animals", "vehicles", "royals"), key=lambda g: mean[g][1])
+    assert second in (["vehicles", "animals", "royals"], ["royals", "animals", "vehicles"])
+
+
 # ------------------------------------------------------------------------------------- the bundled models
 
 

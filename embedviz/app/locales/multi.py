@@ -209,7 +209,7 @@ STRINGS = {
     "multi.col_qwen_id": {"en": "Qwen3 id", "zh": "Qwen3 id"},
     "multi.col_bytes": {"en": "bytes", "zh": "字节数"},
     "multi.col_chars": {"en": "whole characters", "zh": "完整字符数"},
-    "multi.col_byte_ids": {"en": "the same bytes as byte-tokenizer ids", "zh": "同样的字节在字节分词器里的 id"},
+    "multi.col_byte_ids": {"en": "byte-tokenizer ids of its bytes", "zh": "这些字节的字节分词器 id"},
     "multi.qwen_partial": {
         "en": (
             "A piece written \\xNN holds only part of a character's UTF-8 bytes: the character is cut across "
