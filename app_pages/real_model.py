@@ -1,5 +1,5 @@
-"""Real model: the token table of a pretrained model (all-MiniLM-L6-v2, bundled, offline); its learned position
-table has its own page (learned_positions.py)."""
+"""Real model: the token table of a bundled pretrained model (all-MiniLM-L6-v2, or multilingual-e5-small, which
+reads Chinese), offline; the learned position tables have their own page (learned_positions.py)."""
 import streamlit as st
 
 from embedviz.app import lessons_view
@@ -8,12 +8,13 @@ from embedviz.app.errors import localized
 from embedviz.app.i18n import t
 from embedviz.app.step_section import step_figure
 from embedviz.app.widgets import bound_tabs, BIND, int_slider, notice, pc_axes, plot, show_error
-from embedviz.app.widgets import lead
+from embedviz.app.widgets import lead, lesson_button
 from embedviz.figures import real_model as figs
 
 DEFAULT_PAIRS = "cat, dog\ncat, car\nking, queen\nman, woman"
 E5_WORDS = "动物: 猫, 狗, 马, 牛, 鸟, 鱼\n交通: 汽车, 火车, 飞机, 自行车, 公交车\n王室: 国王, 王子, 公主\n数字: 一, 二, 三, 四, 五, 六"
 E5_PAIRS = "猫, 狗\n猫, 汽车\ncat, dog\ncat, car\n猫, cat"  # lesson 003's pairs, then the same in English
+E5_SUBWORDS = "unbelief 我爱学习"  # SentencePiece pieces of an English and a Chinese word at once
 DEFAULT_WORDS = (
     "animals: cat, dog, horse, cow, bird, fish\nvehicles: car, bus, truck, train, bicycle, plane\n"
     "royals: king, queen, prince, princess, throne, crown\nnumbers: one, two, three, four, five, six"
@@ -22,29 +23,41 @@ DEFAULT_WORDS = (
 
 def ranked(tokens, scores, title: str) -> None:
     left, right = st.columns([2, 3])
-    left.dataframe(view.ranked_rows(tokens, scores, token_column=t("common.token")), hide_index=True)
+    left.dataframe(ranked_rows(tokens, scores), hide_index=True)
     with right:
-        plot(figs.score_bars, tokens, scores, title=title, x_title="cos")
+        plot(figs.score_bars, tokens, scores, title=title, x_title="cos", err=err)
+
+
+def ranked_rows(tokens, scores) -> list[dict]:
+    # an e5 cosine carries its 4-bit rounding in the column title, as in the caption under it
+    return view.ranked_rows(tokens, scores, token_column=t("common.token"),
+                            cos_column=t("multi.cos_col", err=err) if err else "cos", decimals=3 if err else 4)
 
 
 def rounding_note() -> None:
-    if view.rounding(name):
-        st.caption(t("multi.rounding", err=view.rounding(name)))
+    if err:
+        st.caption(t("multi.rounding", err=err))
+
+
+def text_key(key: str) -> str:
+    """A text about the model on show: e5's own (multi.<x>) where MiniLM's (real.<x>) would say wrong things."""
+    return f"multi.{key}" if e5 else f"real.{key}"
 
 
 title = st.empty()  # filled once the picker has said which model the page shows
 name = st.selectbox(t("multi.model"), view.MODELS, key="real_model", bind=BIND, help=t("multi.model_help"),
                     format_func=lambda n: n.split("/")[-1])
-e5 = name != view.MODELS[0]
+e5, err = name != view.MODELS[0], view.rounding(name)
 title.title(t("multi.title") if e5 else t("real.title"))
-if e5:
-    st.info(t("multi.intro"))
 if (missing := view.missing_package(name)) is not None:
     st.error(t("multi.missing", **missing))
     st.stop()
 info = view.model_info(name)
-lead("real.lead", t("real.intro"), t("real.positions_moved", L=info["num_positions"], D=info["d_model"]),
-     t("real.lesson_header"))
+positions_moved = t("real.positions_moved", L=info["num_positions"], D=info["d_model"])
+if e5:
+    lead("multi.lead", t("multi.intro"), positions_moved, t("multi.lesson_header"))
+else:
+    lead("real.lead", t("real.intro"), positions_moved, t("real.lesson_header"))
 metrics = st.columns(4)
 metrics[0].metric(t("real.metric_vocab"), f"{info['vocab_size']:,}")
 metrics[1].metric("d_model", f"{info['d_model']:,}")
@@ -53,10 +66,9 @@ metrics[3].metric(t("real.metric_params"), f"{info['token_params']:,}")
 st.latex(r"\cos(u, v) = \frac{u \cdot v}{\lVert u \rVert\,\lVert v \rVert}\in[-1, 1]")
 
 measured = view.lesson_pairs(name)
-if e5:
-    st.markdown(t("multi.lesson_header"))
 st.table(view.lesson_rows(measured, columns=[t(f"real.col_{c}") for c in view.LESSON_COLUMNS],
-                          lesson=t("real.lesson_source"), here=t("real.here_source"), name=name), hide_index=True)
+                          lesson=t("real.lesson_source"), here=t("real.here_source"), name=name, err=err),
+         hide_index=True)
 if e5:
     st.caption(t("multi.lesson_caption", cat_dog=measured[("猫", "狗")], cat_car=measured[("猫", "汽车")],
                  en_dog=measured[("cat", "dog")], en_car=measured[("cat", "car")]))
@@ -65,6 +77,7 @@ else:
     st.caption(t("real.lesson_caption", cat_dog=measured[("cat", "dog")], cat_car=measured[("cat", "car")],
                  rank=view.neighbour_rank("cat", "car"), V=f"{view.model_info()['vocab_size']:,}",
                  cat_airplane=measured[("cat", "airplane")], cat_tuesday=measured[("cat", "tuesday")]))
+    lesson_button("real_try_e5", "multi.try_e5", {"real_model": view.E5_NAME}, help="multi.try_e5_help")
 
 # bound tabs run lazily: a page open draws the header and the open tab only (the subwords' input and table
 # included, which sit in a tab of their own)
@@ -74,7 +87,7 @@ pairs_tab, subwords_tab, analogy_tab, neighbours_tab, cross_tab, map_tab, upload
 if pairs_tab.open:
     with pairs_tab:
         text = st.text_area(t("real.pairs_input"), value=E5_PAIRS if e5 else DEFAULT_PAIRS,
-                            key="real_pairs_e5" if e5 else "real_pairs", height=130,
+                            key="real_pairs_e5" if e5 else "real_pairs", height=150 if e5 else 130,
                             max_chars=2_000, help=t("real.pairs_help"), bind=BIND)
         rows = view.pair_rows(text, name)
         for row in rows:
@@ -85,19 +98,21 @@ if pairs_tab.open:
         good = [row for row in rows if row["cos"] is not None]
         if good:
             plot(figs.pair_bars, [f"{r['a']} / {r['b']}" for r in good], [r["cos"] for r in good],
-                 title=t("real.pairs_title"), y_title="cos", note=t("real.pairs_note"))
+                 title=t("real.pairs_title"), y_title="cos", note=t("real.pairs_note"), err=err)
             rounding_note()
         else:
             st.warning(t("real.pairs_none"))
-        notice("real.pairs_notice")
+        notice(text_key("pairs_notice"))
 
 if subwords_tab.open:  # lesson 003: subwords
     with subwords_tab:
-        st.markdown(f"**{t('sub.header')}**\n\n{t('sub.text')}" + (f"\n\n{t('multi.sub_e5')}" if e5 else ""))
+        st.markdown(f"**{t('sub.header')}**\n\n{t('multi.sub_e5' if e5 else 'sub.text')}")
         s1, s2 = st.columns([1, 2])
-        sub_word = s1.text_input(t("sub.word"), value="unbelief", key="real_subword", max_chars=40, bind=BIND)
+        default_word = E5_SUBWORDS if e5 else "unbelief"
+        sub_word = s1.text_input(t("sub.word"), value=default_word, key="real_subword_e5" if e5 else "real_subword",
+                                 max_chars=40, bind=BIND)
         try:
-            pieces = lessons_view.pieces(sub_word or "unbelief", name)
+            pieces = lessons_view.pieces(sub_word or default_word, name)
         except ValueError as error:
             show_error(error)
         else:
@@ -120,7 +135,7 @@ if analogy_tab.open:
         else:
             ranked(tokens, scores, t("real.analogy_title", a=words[0], b=words[1], c=words[2]))
             rounding_note()
-            notice("real.analogy_notice")
+            notice(text_key("analogy_notice"))
 
 if neighbours_tab.open:
     with neighbours_tab:
@@ -135,7 +150,7 @@ if neighbours_tab.open:
         else:
             ranked(tokens, scores, t("real.neighbours_title", word=word, k=k))
             rounding_note()
-            notice("real.neighbours_notice")
+            notice(text_key("neighbours_notice"))
 
 if cross_tab.open:
     with cross_tab:
@@ -153,14 +168,14 @@ if cross_tab.open:
                 show_error(error)
             else:
                 scripts = [t(f"multi.script_{code}") for code in cross["scripts"]]
-                rows = view.ranked_rows(cross["tokens"], cross["scores"], token_column=t("common.token"))
+                rows = ranked_rows(cross["tokens"], cross["scores"])
                 for row, script in zip(rows, scripts):
                     row[t("multi.col_script")] = script
-                st.dataframe(rows, hide_index=True)
+                st.dataframe(rows, hide_index=True, height=view.table_height(len(rows)))
                 distinct = list(dict.fromkeys(scripts))
                 st.caption(t("multi.cross_scripts", n=len(distinct), k=k, scripts="、".join(distinct)))
                 plot(figs.score_bars, cross["tokens"], cross["scores"], title=t("multi.cross_title", word=word, k=k),
-                     x_title="cos")
+                     x_title="cos", err=err)
                 rounding_note()
 
 if map_tab.open:
@@ -178,7 +193,7 @@ if map_tab.open:
             plot(figs.word_map, result["points"], result["labels"], result["groups"], title=t("real.map_title"),
                  axis_titles=pc_axes(),
                  note=t("real.map_note"))
-            notice("real.map_notice")
+            notice(text_key("map_notice"))
 
 if upload_tab.open:
     with upload_tab:

@@ -15,6 +15,7 @@ from embedviz.figures.export import table_csv
 from embedviz.lookup import INIT_SCHEMES
 from embedviz.params import POSITIONAL_KINDS, PRESETS
 
+QWEN_EXAMPLE = "我爱学习"  # lesson 004's sentence: single characters and a two-character token (学习)
 
 st.title(t("tok.title"))
 lead("tok.lead", t("tok.intro"))
@@ -195,6 +196,7 @@ def parameter_tab() -> None:
 
 def qwen_tab() -> None:
     st.markdown(t("multi.qwen_intro"))
+    lesson_button("tok_qwen_try", "multi.qwen_try", {"tok_text": QWEN_EXAMPLE})
     if (pip := view.qwen_missing()) is not None:
         st.error(t("multi.qwen_missing", pip=pip))
         return
@@ -205,12 +207,14 @@ def qwen_tab() -> None:
         return
     st.caption(t("multi.qwen_counts", chars=len(text), n=len(q["ids"]), bytes=q["byte_count"]))
     st.dataframe({t("multi.col_piece"): q["pieces"], t("multi.col_qwen_id"): q["ids"].tolist(),
-                  t("multi.col_bytes"): q["nbytes"], t("multi.col_chars"): q["chars"]}, hide_index=True)
+                  t("multi.col_chars"): q["chars"], t("multi.col_bytes"): q["nbytes"],
+                  t("multi.col_byte_ids"): q["byte_ids"]}, hide_index=True)
     if q["partial"]:
         st.caption(t("multi.qwen_partial"))
     labels = [f"{p} ({i})" for p, i in zip(q["pieces"], q["ids"].tolist())]
     plot(heatmap, q["rows"], y=labels, title=t("multi.qwen_rows_title", T=len(q["ids"]), V=f"{q['vocab_size']:,}",
-                                               D=d_model), x_title=t("common.dimension"), y_title=t("tok.token_id"))
+                                               D=d_model), x_title=t("common.dimension"), y_title=t("tok.token_id"),
+         yaxis={"automargin": True})  # "学习 (100134)": wider than the default left margin
     st.caption(t("multi.qwen_not_weights", V=f"{q['vocab_size']:,}"))
 
 

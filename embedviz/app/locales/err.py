@@ -39,7 +39,7 @@ ZH = {
     "char_bytes": "字符 {char} 在 UTF-8 里占 {n} 个字节，所以有 {n} 个 id；请选一个 ASCII 字符",
     "other_id": "other_id（{value}）不能与 token_id 相同",
     "word_unknown": "词 {word} 不在 {model} 的词表里：分词器把它变成 {pieces}（未知词）；请换一个词",
-    "word_pieces": "词 {word} 在 {model} 里不是单个 token：它被切成 {n} 个 WordPiece 片段 {pieces}；请选其中一个片段或更常见的词",
+    "word_pieces": "词 {word} 在 {model} 里不是单个 token：它被切成 {n} 个子词 {pieces}；请选其中一个子词或更常见的词",
     "word_list_long": "词列表有 {n} 个词，最多只能有 {limit} 个",
     "word_list_short": "词列表里只有 {n} 个可用的词；至少需要 2 个只占一个 token 的词",
     "rows_window": "所选的行（{start}..{end}）必须是 0..{last} 之内至少 2 行",

