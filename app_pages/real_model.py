@@ -5,7 +5,7 @@ import streamlit as st
 from embedviz.app import lessons_view
 from embedviz.app import real_model_view as view
 from embedviz.app.errors import localized
-from embedviz.app.i18n import t
+from embedviz.app.i18n import current_language, t
 from embedviz.app.step_section import step_figure
 from embedviz.app.widgets import bound_tabs, BIND, int_slider, notice, pc_axes, plot, show_error
 from embedviz.app.widgets import lead, lesson_button
@@ -46,6 +46,7 @@ def text_key(key: str) -> str:
 
 title = st.empty()  # filled once the picker has said which model the page shows
 name = st.selectbox(t("multi.model"), view.MODELS, key="real_model", bind=BIND, help=t("multi.model_help"),
+                    index=view.MODELS.index(view.default_model(current_language())),
                     format_func=lambda n: n.split("/")[-1])
 e5, err = name != view.MODELS[0], view.rounding(name)
 title.title(t("multi.title") if e5 else t("real.title"))

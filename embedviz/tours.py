@@ -26,6 +26,7 @@ import numpy as np
 
 from embedviz import attention, composition, dot_product, lookup, params, rope, sinusoidal, training
 from embedviz.errors import InputError
+from embedviz.pretrained import BUNDLED_NAME, E5_NAME
 from embedviz.similarity import cosine_similarity
 from embedviz.tokenizer import VOCAB_SIZE, encode
 
@@ -257,7 +258,7 @@ TOURS: dict[str, Tour] = {
             Step("trained-embedding", GROUPS, "groups", SIM_AB),
             Step("trained-embedding", {**GROUPS, "tr_view": Label("train.view_time")}, "cross", SIM_AA),
             Step("trained-embedding", {**GROUPS, "tr_steps": 1_000, "tr_view": Label("train.view_time")}, "longer"),
-            Step("real-model", {"real_tab": Label("real.tab_analogy")}, "analogy"),
+            Step("real-model", {"real_model": BUNDLED_NAME, "real_tab": Label("real.tab_analogy")}, "analogy"),
         )),
         Tour("002", (
             Step("token-embeddings", {**TOK, "tok_d": 768, "tok_init": "inv_sqrt_d",
@@ -272,7 +273,7 @@ TOURS: dict[str, Tour] = {
         )),
         Tour("003", (
             Step("token-embeddings", _calc("Qwen3-0.6B"), "qwen"),
-            Step("real-model", {"real_tab": Label("real.tab_pairs")}, "pairs"),
+            Step("real-model", {"real_model": E5_NAME, "real_tab": Label("real.tab_pairs")}, "pairs"),
             Step("why-position", {**WHY, "why_text": "the cat sat on the mat"}, "permute", SHUFFLE),
             Step("why-sine-cosine", NAIVE, "naive"),
             Step("sinusoidal", {**SIN, "sin_d": 8, "sin_L": 128, "sin_tab": SIN_TAB["lesson"]}, "d8"),

@@ -58,6 +58,11 @@ def model(name: str = BUNDLED_NAME) -> PretrainedEmbeddings:
     return load_bundled_model(name)
 
 
+def default_model(lang: str) -> str:
+    """The model a page opens on: e5 for a Chinese reader (MiniLM reads 猫, 狗 and 汽车 as [UNK]), if installed."""
+    return E5_NAME if lang == "zh" and bundled_model_installed(E5_NAME) else BUNDLED_NAME
+
+
 def missing_package(name: str) -> dict | None:
     """None if `name`'s package is installed, else what the page tells the reader to install."""
     if name not in BUNDLED_MODELS:

@@ -26,6 +26,7 @@ from tests.conftest import ROOT, require_package
 PAGE = str(ROOT / "app_pages" / "real_model.py")
 TAB_KEYS = dict(zip(TAB_CODES, TAB_LABEL_KEYS))  # tab code -> its catalog key
 TABS = {code: catalog()[key]["en"] for code, key in TAB_KEYS.items()}
+MINILM = "all-MiniLM-L6-v2"  # the picker's option as the URL holds it (a Chinese reader's page opens on e5)
 
 
 # ------------------------------------------------------------------------------------------------ helpers
@@ -239,7 +240,7 @@ def test_query_params_round_trip_into_the_widgets():
 
 def test_chinese_changes_the_text_and_keeps_the_open_tab():
     english = _page("upload")
-    at = _page("upload", lang="zh")
+    at = _page("upload", lang="zh", real_model=MINILM)
     pt.ok(at)
     assert at.title[0].value != english.title[0].value
     assert pt.is_chinese(at.title[0].value)
@@ -257,7 +258,7 @@ def test_an_old_link_to_the_position_tab_opens_the_word_pairs_and_says_where_pos
     # The position table moved to its own page (Learned positions); ?real_tab=Position table (or 位置表) was a
     # shared link before: it opens the default tab, and the intro names the page the table went to.
     old = {"en": "Position table", "zh": "位置表"}[lang]
-    at = _page(lang=lang, real_tab=old)
+    at = _page(lang=lang, real_tab=old, real_model=MINILM)
     pt.ok(at)
     assert at.session_state["real_tab"] == STRINGS["real.tab_pairs"][lang]
     assert len(at.get("plotly_chart")) == 1  # the word-pair bars
@@ -389,8 +390,18 @@ def test_e5_bad_words_are_refused_in_the_readers_language(e5, lang):
     assert list(_traces(pairs, 0)[0]["x"]) == ["猫 / 狗"]
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_chinese_reader_opens_on_e5_with_the_lessons_words(e5, lang):
+    at = _page(lang=lang)
+    pt.ok(at)
+    assert at.selectbox(key="real_model").value == ("intfloat/multilingual-e5-small" if lang == "zh"
+                                                    else "sentence-transformers/all-MiniLM-L6-v2")
+    if lang == "zh":
+        assert at.text_area(key="real_pairs_e5").value.splitlines()[:2] == ["猫, 狗", "猫, 汽车"]
+
+
 def test_the_chinese_minilm_page_offers_the_lessons_words_in_e5(e5):
-    at = _page(lang="zh")
+    at = _page(lang="zh", real_model=MINILM)
     pt.ok(at)
     (button,) = [b for b in at.button if b.label == catalog()["multi.try_e5"]["zh"]]
     button.click().run()
@@ -415,7 +426,7 @@ def test_a_missing_model_package_is_a_translated_message(monkeypatch):
     from embedviz.app import real_model_view
 
     monkeypatch.setattr(real_model_view, "bundled_model_installed", lambda name: False)
-    at = _page(lang="zh")
+    at = _page(lang="zh", real_model=MINILM)
     pt.ok(at, errors_allowed=True)
     assert not at.exception
     assert [e.value for e in at.error] == [catalog()["multi.missing"]["zh"].format(

@@ -10,6 +10,7 @@ TAB = "real_tab"  # the subwords sit in a tab of their own, so a page open does 
 
 
 def _open(lang: str = "en", **query):
+    query.setdefault("real_model", "all-MiniLM-L6-v2")  # the bundled WordPiece model (Chinese opens on e5)
     return pt.page("real_model", lang=lang, session={TAB: catalog()["real.tab_subwords"][lang]}, **query)
 
 

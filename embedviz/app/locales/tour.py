@@ -339,13 +339,13 @@ STRINGS = {
     },
     "tour.003.pairs": {
         "en": "The learned rows carry meaning: 猫 vs 狗 0.4233 > 猫 vs 汽车 0.1562 in Qwen3. The app bundles a "
-              "small English model; the same ordering holds there.",
-        "zh": "学出来的行带有语义：Qwen3 中 猫–狗 0.4233 > 猫–汽车 0.1562。应用随附一个小型英文模型，"
-              "那里的大小关系同样成立。",
+              "multilingual model, multilingual-e5-small; the same ordering holds there.",
+        "zh": "学出来的行带有语义：Qwen3 中 猫–狗 0.4233 > 猫–汽车 0.1562。应用随附一个多语言模型"
+              " multilingual-e5-small，那里的大小关系同样成立。",
     },
     "tour.003.pairs.look": {
-        "en": "cat–dog against cat–car.",
-        "zh": "cat–dog 与 cat–car 的对比。",
+        "en": "猫–狗 against 猫–汽车, then the same pairs in English.",
+        "zh": "猫–狗 与 猫–汽车 的对比，再看同样的词对在英文里。",
     },
     "tour.003.permute": {
         "en": "Attention without a causal mask does not know the order: shuffle the tokens, and each output just moves with its token "
