@@ -94,7 +94,7 @@ def test_tour_link_on_a_fresh_server_then_next_reload_and_language(fresh_server)
 
 
 def test_next_moves_to_another_page_with_its_settings(fresh_server):
-    """Lesson 003 step 1 (parameter calculator at Qwen3-0.6B) -> step 2 (the real model page)."""
+    """Lesson 003 step 1 (parameter calculator at Qwen3-0.6B) -> step 2 (the real model page, on e5)."""
     errors: list[str] = []
     page = new_tab(fresh_server, errors=errors)
     try:
@@ -105,7 +105,7 @@ def test_next_moves_to_another_page_with_its_settings(fresh_server):
         page.get_by_role("button", name=t_en("tour.next")).click()
         wait_for_step(page, "003", 2)
         page.wait_for_function("(t) => { const h = document.querySelector('[data-testid=stMain] h1');"
-                               " return h && h.innerText === t; }", arg=t_en("real.title"), timeout=60_000)
+                               " return h && h.innerText === t; }", arg=t_en("multi.title"), timeout=60_000)  # the step shows e5
         assert "/real-model" in page.url and re.search(r"[?&]step=2", page.url), page.url
         assert not exceptions(page) and not errors, (exceptions(page), errors)
         page.screenshot(path=str(SHOTS / "tour-003-2.png"), full_page=True)
