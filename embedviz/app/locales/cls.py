@@ -43,6 +43,8 @@ STRINGS = {
     "cls.answer_is": {"en": "The answer: “{answer}”. {why}", "zh": "答案：“{answer}”。{why}"},
     "cls.err.malformed": {"en": "“{raw}” is not a class code: a code has 6 letters or digits.",
                           "zh": "“{raw}”不是课堂代码：代码由 6 个字母或数字组成。"},
+    "cls.err.not_a_code": {"en": "That is not a class code: a code has 6 letters or digits.",
+                           "zh": "这不是课堂代码：代码由 6 个字母或数字组成。"},
     "cls.err.unknown": {"en": "There is no open class with the code {raw}: it may have ended or expired.",
                         "zh": "没有代码为 {raw} 的课堂：它可能已经结束或过期。"},
     "cls.err.full": {"en": "Class {raw} is full.", "zh": "课堂 {raw} 人数已满。"},
