@@ -279,11 +279,23 @@ def _spread(labels: dict[str, str], counts: Counter) -> None:
     """How many answered, the spread as a sentence and as bars (counts only, no names)."""
     names = {code: label for label, code in labels.items()}
     st.caption(t("cls.answered", n=sum(counts.values())))
-    spread = " · ".join(f"{names.get(o, o)}: {counts.get(o, 0)}" for o in names) if counts else t("cls.none_yet")
+    spread = (" · ".join(t("cls.spread_item", option=names.get(o, o), n=counts.get(o, 0)) for o in names) if counts
+              else t("cls.none_yet"))
     st.markdown(t("cls.spread", spread=spread))
     if counts:
-        st.bar_chart({t("cls.option_axis"): list(names.values()), t("cls.count_axis"): [counts.get(o, 0) for o in names]},
-                     x=t("cls.option_axis"), y=t("cls.count_axis"), horizontal=True, height=60 + 40 * len(names))
+        # a Vega-Lite spec, not st.bar_chart: its axis cut the answers' labels to a few words, sorted them, and
+        # ticked half students; here each option keeps its whole label, in the question's order
+        data = {"option": [str(label) for label in names.values()], "n": [counts.get(o, 0) for o in names]}
+        st.vega_lite_chart(data, {
+            "mark": {"type": "bar", "tooltip": True},
+            "encoding": {
+                "y": {"field": "option", "type": "nominal", "sort": None,
+                      "axis": {"title": None, "labelLimit": 600, "labelFontSize": 13}},
+                "x": {"field": "n", "type": "quantitative",
+                      "axis": {"title": str(t("cls.count_axis")), "tickMinStep": 1, "format": "d"}},
+            },
+            "height": {"step": 32},  # a band per option, whatever the page's font size
+        }, width="stretch", alt=str(t("cls.chart_alt")))
 
 
 @st.fragment(run_every=POLL_SECONDS)

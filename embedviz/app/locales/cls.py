@@ -25,8 +25,9 @@ STRINGS = {
     "cls.qr_caption": {"en": "Scan to join", "zh": "扫码加入"},
     "cls.answered": {"en": "{n} answered", "zh": "已有 {n} 人作答"},
     "cls.spread": {"en": "Class answers: {spread}", "zh": "全班作答：{spread}"},
+    "cls.spread_item": {"en": "{option}: {n}", "zh": "{option}：{n}"},
     "cls.none_yet": {"en": "no answers yet", "zh": "还没有人作答"},
-    "cls.option_axis": {"en": "answer", "zh": "答案"},
+    "cls.chart_alt": {"en": "How many students chose each answer", "zh": "每个答案各有多少学生选择"},
     "cls.count_axis": {"en": "students", "zh": "学生数"},
     "cls.reveal": {"en": "Reveal to the class", "zh": "向全班揭晓"},
     "cls.wait_reveal": {
