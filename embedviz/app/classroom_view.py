@@ -202,7 +202,6 @@ def _poll() -> None:
 
 def _page_file(lesson: str, number: int) -> str | None:
     """The page script a tour step lives on (None for a step the tours do not have)."""
-
     try:
         url = tours.step(lesson, number).page
     except ValueError:
