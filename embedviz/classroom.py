@@ -33,8 +33,10 @@ ANSWER_LIMIT = 20  # answers per member per RATE_WINDOW seconds: a person clicks
 RATE_WINDOW = 10
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read off a projector
 CODE_LENGTH = 6
-CODE_RE = re.compile(rf"^[{CODE_ALPHABET}]{{{CODE_LENGTH}}}$")
-ID_RE = re.compile(r"^[A-Za-z0-9_-]{8,64}$")  # member ids, teacher tokens, option codes
+# matched with fullmatch: "$" would also accept a trailing newline
+CODE_RE = re.compile(rf"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
+ID_RE = re.compile(r"[A-Za-z0-9_-]{8,64}")  # member ids
+OPTION_RE = re.compile(r"[A-Za-z0-9_]{1,40}")  # a question's option codes (embedviz/tours.py)
 PREFIX = "embedviz:class:"
 
 
@@ -83,15 +85,24 @@ class MemoryBackend:
         self._expires: dict[str, float] = {}
         self._lock = threading.Lock()  # sessions run in the server's threads
         self._clock = clock
+        self._next_sweep = float("-inf")
 
     def _sweep(self) -> None:
+        """Drop expired keys: the key read now always, all of them at most once a second (a poll per student per
+        second must not walk every key of every class)."""
         now = self._clock()
+        if now < self._next_sweep:
+            return
+        self._next_sweep = now + 1.0
         for key in [k for k, at in self._expires.items() if at <= now]:
             self._data.pop(key, None)
             self._expires.pop(key, None)
 
     def _live(self, key: str, default):
         self._sweep()
+        if self._expires.get(key, float("inf")) <= self._clock():
+            self._data.pop(key, None)
+            self._expires.pop(key, None)
         return self._data.get(key, default)
 
     def hgetall(self, key):
@@ -100,7 +111,7 @@ class MemoryBackend:
 
     def hset(self, key, mapping, ttl):
         with self._lock:
-            self._sweep()
+            self._live(key, None)
             self._data.setdefault(key, {}).update(mapping)
             self._expires[key] = self._clock() + ttl
 
@@ -121,9 +132,8 @@ class MemoryBackend:
 
     def touch(self, keys, ttl):
         with self._lock:
-            self._sweep()
             for key in keys:
-                if key in self._data:
+                if self._live(key, None) is not None:
                     self._expires[key] = self._clock() + ttl
 
     def zadd(self, key, member, score):
@@ -186,7 +196,10 @@ class RedisBackend:
         self._call(run)
 
     def zadd(self, key, member, score):
-        self._call(self._r.zadd, key, {member: score})
+        def run():  # the set of open classes expires too, when no class was active for TTL_SECONDS
+            with self._r.pipeline() as p:
+                p.zadd(key, {member: score}).expire(key, TTL_SECONDS).execute()
+        self._call(run)
 
     def zcount_live(self, key, now):
         def run():
@@ -208,14 +221,14 @@ def _digest(token: str) -> str:
 def normalize_code(raw: str) -> str:
     """A typed or linked join code, upper-cased and stripped; a ClassError names a malformed one."""
     code = str(raw).strip().upper().replace(" ", "").replace("-", "")[:64]
-    if not CODE_RE.match(code):
+    if not CODE_RE.fullmatch(code):
         shown = code[:12] + ("…" if len(code) > 12 else "")
         raise ClassError("malformed", f"class code ({shown!r}) must be {CODE_LENGTH} letters or digits")
     return code
 
 
 def _check_id(name: str, value: str) -> str:
-    if not isinstance(value, str) or not ID_RE.match(value):
+    if not isinstance(value, str) or not ID_RE.fullmatch(value):
         raise ClassError("malformed", f"{name} must be 8 to 64 letters, digits, '-' or '_'")
     return value
 
@@ -313,7 +326,7 @@ class ClassStore:
 
     def answer(self, code: str, member: str, step: int, option: str) -> None:
         """The member's choice on a question step (replaces their earlier one) until the step is revealed."""
-        if not isinstance(option, str) or not re.match(r"^[A-Za-z0-9_]{1,40}$", option):
+        if not isinstance(option, str) or not OPTION_RE.fullmatch(option):
             raise ClassError("malformed", "option must be an option code")
         state = self.state(code)
         members = self._key(code, "members")

@@ -99,6 +99,21 @@ def test_hostile_or_malformed_codes_are_refused_before_the_store(raw):
     assert code_of(e) == "malformed" and len(str(e.value)) < 120
 
 
+def test_member_ids_and_options_must_match_whole(store):
+    code, token = store.create("000", 2)
+    member = new_member_id()
+    store.join(code, member)
+    for bad_member in (member + "\n", "x" * 65, "ab:cd*ef"):
+        with pytest.raises(ClassError) as e:
+            store.join(code, bad_member)
+        assert code_of(e) == "malformed"
+    for bad_option in ("used\n", "used all", "a" * 41, ""):
+        with pytest.raises(ClassError) as e:
+            store.answer(code, member, 2, bad_option)
+        assert code_of(e) == "malformed"
+    assert store.tally(code, token, 2) == Counter()
+
+
 def test_a_well_formed_code_of_no_class_is_unknown(store):
     with pytest.raises(ClassError) as e:
         store.join("ABCDEF", new_member_id())
@@ -155,9 +170,10 @@ def test_redis_keys_carry_the_ttl_and_nothing_lives_forever(redis_url):
     member = new_member_id()
     store.join(code, member)
     store.answer(code, member, 2, "all")
-    for key in client.keys("*"):
-        if key != classroom.PREFIX + "open":
-            assert 0 < client.ttl(key) <= classroom.TTL_SECONDS, key
+    keys = client.keys("*")
+    assert classroom.PREFIX + "open" in keys
+    for key in keys:  # the set of open classes too
+        assert 0 < client.ttl(key) <= classroom.TTL_SECONDS, key
     assert token not in str([client.hgetall(k) for k in client.keys("*") if client.type(k) == "hash"])
 
 

@@ -285,3 +285,25 @@ def test_the_service_cannot_write_its_code_and_has_a_memory_ceiling():
     assert entries["CapabilityBoundingSet"] == [""] and entries["NoNewPrivileges"] == ["true"]
     home = dict(pair.split("=", 1) for line in entries["Environment"] for pair in line.split())["HOME"]
     assert home == "/var/lib/" + entries["StateDirectory"][0]  # a writable home outside the code
+
+
+def test_the_replicas_share_classes_through_the_clusters_redis_without_persistence():
+    """More than one replica: EMBEDVIZ_REDIS_URL names the Redis Service and its port, and that Redis keeps
+    nothing on disk (a class is hours of step numbers under random ids; every key has a TTL)."""
+    from urllib.parse import urlparse
+
+    from embedviz.classroom import REDIS_URL_ENV
+
+    app = load("deployment.yaml")
+    assert app["spec"]["replicas"] > 1
+    url = urlparse(env(container(app))[REDIS_URL_ENV]["value"])
+    service, store = load("redis-service.yaml"), load("redis-deployment.yaml")
+    assert url.scheme == "redis" and url.hostname == service["metadata"]["name"]
+    (port,) = service["spec"]["ports"]
+    assert url.port == port["port"] and service["spec"].get("type", "ClusterIP") == "ClusterIP"
+    assert service["spec"]["selector"].items() <= store["spec"]["template"]["metadata"]["labels"].items()
+    redis = container(store)
+    assert port["targetPort"] in [p["name"] for p in redis["ports"]]
+    args = redis["args"]
+    assert args[args.index("--save") + 1] == "" and args[args.index("--appendonly") + 1] == "no"
+    assert store["spec"]["replicas"] == 1 and redis["securityContext"]["readOnlyRootFilesystem"] is True

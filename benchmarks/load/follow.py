@@ -5,9 +5,10 @@
 Each student is a Streamlit session (benchmarks/load/stclient.py) that joins with ``?class=CODE`` and then does
 what its browser tab does: it reruns the page's auto-rerun fragment every ``run_every`` seconds (the poll of
 embedviz/app/classroom_view.py). The teacher starts the class from the tour controls, clicks Next a few times;
-on each question step every student picks an option (random, remembered), and the teacher's screen must count
-them exactly. Measured per class size and setup (one replica with its in-memory store; two replicas behind nginx
-sharing a loopback redis-server):
+on each question step every student picks an option (random, remembered; at once, or with ``--think S`` within S
+seconds, as a class reading the question would), and the teacher's screen must count them exactly. Measured per
+class size and setup (one replica with its in-memory store; two replicas behind nginx sharing a loopback
+redis-server):
 - follow latency: the teacher's Next sent -> a student's session shows the new step (p50 / p95 over students x steps);
 - answers: what the teacher's screen counts against what the students sent (exact, or it is a lost answer);
 - server CPU (all replicas, average cores during the class) and peak RSS.
@@ -110,11 +111,13 @@ class ClassSession(StreamlitSession):
 
 
 class Student(threading.Thread):
-    def __init__(self, url: str, code: str, route: str, seed: int, stop: threading.Event):
+    def __init__(self, url: str, code: str, route: str, seed: int, stop: threading.Event, think: float = 0.0):
         super().__init__(daemon=True)
+        self.think = think  # a student answers a question this many seconds (at most, uniform) after it appears
         self.session = ClassSession(url, route=route, seed=seed, timeout=60)
         self.code, self.rng, self.stop = code, random.Random(seed), stop
         self.seen: dict[int, float] = {}
+        self.answer_at = 0.0
         self.picks: dict[int, str] = {}
         self.errors: list[str] = []
         self.joined = threading.Event()
@@ -129,8 +132,9 @@ class Student(threading.Thread):
                 k = s.step()
                 if k not in self.seen:
                     self.seen[k] = time.perf_counter()
+                    self.answer_at = self.seen[k] + (self.rng.uniform(0, self.think) if self.think else 0.0)
                 question = tours.step(LESSON, k).question if k else None
-                if question and k not in self.picks:
+                if question and k not in self.picks and time.perf_counter() >= self.answer_at:
                     option = self.rng.randrange(len(question.options))
                     s.choose(f"tour_q_{LESSON}_{k}_", en(f"tour.q.{question.id}.{question.options[option]}"))
                     self.picks[k] = question.options[option]
@@ -150,13 +154,13 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def run_class(url: str, students: int, pids: list[int], routes: list[str]) -> dict:
+def run_class(url: str, students: int, pids: list[int], routes: list[str], think: float = 0.0) -> dict:
     teacher = ClassSession(url, route=routes[0], timeout=60)
     teacher.open("", f"tour={LESSON}&step=1")
     teacher.click("cls_start")
     code = parse_qs(teacher.query_string)["class"][0]
     stop = threading.Event()
-    crowd = [Student(url, code, routes[i % len(routes)], i, stop) for i in range(students)]
+    crowd = [Student(url, code, routes[i % len(routes)], i, stop, think) for i in range(students)]
     cpu0, t0 = sum(cpu_seconds(p) for p in pids), time.perf_counter()
     for i, s in enumerate(crowd):
         s.start()
@@ -167,17 +171,21 @@ def run_class(url: str, students: int, pids: list[int], routes: list[str]) -> di
     time.sleep(3)
     latencies, counted, per_step = [], [], {}
     for k in STEPS:
+        sent = time.perf_counter()  # before the click: a student may see the step before the teacher's own run ends
         teacher.click("tour_next")
-        sent = time.perf_counter()
         deadline = sent + 20
         while time.perf_counter() < deadline and not all(k in s.seen or s.errors for s in crowd):
             time.sleep(0.05)
-        step_lat = sorted(s.seen[k] - sent for s in crowd if k in s.seen and s.seen[k] >= sent - 1)
+        step_lat = sorted(s.seen[k] - sent for s in crowd if k in s.seen and s.seen[k] >= sent)
         per_step[k] = round(step_lat[int(0.95 * (len(step_lat) - 1))], 2) if step_lat else None
         latencies += step_lat
         question = tours.step(LESSON, k).question
         if question:
-            time.sleep(3)  # every student's answer is in by now (they pick right after they arrive)
+            # until every student's pick is stored (a pick is recorded once its rerun has finished), then count
+            deadline = time.perf_counter() + think + 30
+            while time.perf_counter() < deadline and not all(k in s.picks or s.errors for s in crowd):
+                time.sleep(0.1)
+            time.sleep(1)
             teacher.send_rerun()
             teacher.read_until_finished()
             picks = Counter(s.picks.get(k) for s in crowd if k in s.picks)
@@ -205,6 +213,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--students", type=int, nargs="+", default=[30, 100])
     parser.add_argument("--replicas", type=int, nargs="+", default=[1, 2], choices=[1, 2])
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="students answer a question within this many seconds of seeing it (uniform); 0: at "
+                             "once, the worst case, where a hundred answers' reruns queue with the others' follows")
     args = parser.parse_args(argv)
     if max(args.students) > 300:
         parser.error("at most 300 students (a class's limit)")
@@ -225,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
                 url, pids = cluster.url, [n.proc.pid for n in cluster.nodes]
                 routes = [f"student-{i}" for i in range(64)]  # nginx hashes them over both replicas
             for n in args.students:
-                row = run_class(url, n, pids, routes)
+                row = run_class(url, n, pids, routes, args.think)
                 row["replicas"] = replicas
                 rows.append(row)
                 print(row, flush=True)

@@ -1,9 +1,11 @@
 """A class in the app: the teacher's controls, students following the teacher's step, class answers and reveal.
 
 The state lives in ``embedviz.classroom`` (memory, or Redis when $EMBEDVIZ_REDIS_URL is set). In the browser:
-- the URL carries the class: ``?class=CODE`` joins it; the teacher's own link adds ``&teacher=TOKEN``;
+- the URL carries the class: ``?class=CODE`` joins it; the teacher's own link adds ``&teacher=TOKEN``; every run
+  writes them back (a tour's move to another page sets only ``?tour=&step=``), so a reload stays in the class;
 - a following student's run moves its URL to the teacher's step before the tour panel reads it, and a small
-  fragment polls the store every ``POLL_SECONDS`` and reruns the app when the teacher moved or revealed;
+  fragment polls the store every ``POLL_SECONDS`` and reruns the app when the teacher moved or revealed (straight
+  to the step's page when it is another one: one full run per follower, not two);
 - on a class question the page stays hidden for everyone until the teacher's Reveal (peer instruction: predict,
   see the spread, discuss, then the figure).
 A store that cannot be reached shows "not connected" once and the app goes on without a class.
@@ -15,7 +17,8 @@ from collections import Counter
 
 import streamlit as st
 
-from embedviz import classroom
+from embedviz import classroom, tours
+from embedviz.app.frame import PAGES
 from embedviz.app.i18n import t
 from embedviz.app.markup import trusted
 
@@ -24,6 +27,7 @@ TOUR_KEY, STEP_KEY = "tour", "step"  # the tour's URL parameters (embedviz/app/t
 MEMBER = "_cls_member"  # session state: this browser session's random id
 JOINED = "_cls_joined"  # session state: (code, role) with role "teacher" or "student"
 AWAY = "_cls_away"  # session state: the student explores on their own
+TOKEN = "_cls_token"  # session state: the teacher's key (also in their URL; kept here when a page switch drops it)
 SEEN = "_cls_seen"  # session state: (lesson, step, revealed?) the last full run showed
 ERROR = "_cls_error"  # session state: (error code, the code or text it concerns) to show once
 CODE_INPUT = "_cls_code"
@@ -49,6 +53,7 @@ def _call(fn, *args, about: str = ""):
 
 def _drop() -> None:
     st.session_state.pop(JOINED, None)
+    st.session_state.pop(TOKEN, None)
     for key in (CLASS_KEY, TEACHER_KEY):
         st.query_params.pop(key, None)
 
@@ -61,6 +66,10 @@ def member() -> str:
 
 def joined() -> tuple[str, str] | None:
     return st.session_state.get(JOINED)
+
+
+def _token() -> str:
+    return st.session_state.get(TOKEN, "")
 
 
 def teaching() -> bool:
@@ -94,6 +103,7 @@ def _join_from_url() -> None:
     if token:
         if _call(store().is_teacher, state.code, token, about=state.code):
             role = "teacher"
+            st.session_state[TOKEN] = token
         else:
             st.session_state[ERROR] = ("not_teacher", state.code)
             st.query_params.pop(TEACHER_KEY, None)
@@ -108,7 +118,7 @@ def _start() -> None:
     if made:
         code, token = made
         st.query_params[CLASS_KEY], st.query_params[TEACHER_KEY] = code, token
-        st.session_state[JOINED] = (code, "teacher")
+        st.session_state[JOINED], st.session_state[TOKEN] = (code, "teacher"), token
 
 
 def _join_typed() -> None:
@@ -152,12 +162,16 @@ def follow() -> None:
     if not joined():
         return
     code, _ = joined()
+    if st.query_params.get(CLASS_KEY) != code:
+        st.query_params[CLASS_KEY] = code
+    if teaching() and st.query_params.get(TEACHER_KEY) != _token():
+        st.query_params[TEACHER_KEY] = _token()
     lesson, raw = st.query_params.get(TOUR_KEY), st.query_params.get(STEP_KEY, "1")
     if teaching():
         state = _call(store().state, code, about=code)
         here = (lesson, int(raw)) if lesson and str(raw).isdigit() else None
         if state and here and (state.lesson, state.step) != here:
-            _call(store().set_step, code, st.query_params.get(TEACHER_KEY, ""), *here, about=code)
+            _call(store().set_step, code, _token(), *here, about=code)
         return
     if st.session_state.get(AWAY):
         return
@@ -173,11 +187,26 @@ def _poll() -> None:
     """A following student's heartbeat: a full rerun only when the teacher moved or revealed."""
     if not following():
         return
-    state = _call(store().state, joined()[0], about=joined()[0])
+    code = joined()[0]
+    state = _call(store().state, code, about=code)
+    seen = st.session_state.get(SEEN)
     if state is None:
         st.rerun()
-    elif (state.lesson, state.step, state.step in state.revealed) != st.session_state.get(SEEN):
+    elif (state.lesson, state.step, state.step in state.revealed) != seen:
+        there = _page_file(state.lesson, state.step)
+        if there and seen and there != _page_file(*seen[:2]):
+            # the step lives on another page: go there now, or the rerun would run this page only to switch
+            st.switch_page(there, query_params={TOUR_KEY: state.lesson, STEP_KEY: str(state.step), CLASS_KEY: code})
         st.rerun()
+
+
+def _page_file(lesson: str, number: int) -> str | None:
+    """The page script a tour step lives on (None for a step the tours do not have)."""
+    try:
+        url = tours.step(lesson, number).page
+    except ValueError:
+        return None
+    return next((file for _, entries in PAGES for file, *_, path in entries if path == url), None)
 
 
 def _come_back() -> None:
@@ -226,6 +255,8 @@ def message() -> None:
     """The last refused class action, in the reader's language (shown once)."""
     if ERROR in st.session_state:
         code, about = st.session_state.pop(ERROR)
+        if code == "malformed" and not about:  # nothing of it is letters or digits: repeat none of it
+            code = "not_a_code"
         (st.warning if code == "offline" else st.error)(t(f"cls.err.{code}", raw=about))
 
 
@@ -247,23 +278,37 @@ def _spread(labels: dict[str, str], counts: Counter) -> None:
     """How many answered, the spread as a sentence and as bars (counts only, no names)."""
     names = {code: label for label, code in labels.items()}
     st.caption(t("cls.answered", n=sum(counts.values())))
-    spread = " · ".join(f"{names.get(o, o)}: {counts.get(o, 0)}" for o in names) if counts else t("cls.none_yet")
+    spread = (" · ".join(t("cls.spread_item", option=names.get(o, o), n=counts.get(o, 0)) for o in names) if counts
+              else t("cls.none_yet"))
     st.markdown(t("cls.spread", spread=spread))
     if counts:
-        st.bar_chart({t("cls.option_axis"): list(names.values()), t("cls.count_axis"): [counts.get(o, 0) for o in names]},
-                     x=t("cls.option_axis"), y=t("cls.count_axis"), horizontal=True, height=60 + 40 * len(names))
+        # a Vega-Lite spec, not st.bar_chart: its axis cut the answers' labels to a few words, sorted them, and
+        # ticked half students; here each option keeps its whole label, in the question's order
+        data = {"option": [str(label) for label in names.values()], "n": [counts.get(o, 0) for o in names]}
+        st.vega_lite_chart(data, {
+            "mark": {"type": "bar", "tooltip": True},
+            "encoding": {
+                "y": {"field": "option", "type": "nominal", "sort": None,
+                      "axis": {"title": None, "labelLimit": 600, "labelFontSize": 13}},
+                "x": {"field": "n", "type": "quantitative",
+                      "axis": {"title": str(t("cls.count_axis")), "tickMinStep": 1, "format": "d"}},
+            },
+            "height": {"step": 32},  # a band per option, whatever the page's font size
+        }, width="stretch", alt=str(t("cls.chart_alt")))
 
 
 @st.fragment(run_every=POLL_SECONDS)
 def _teacher_tally(lesson: str, number: int, labels: dict[str, str]) -> None:
     code = joined()[0] if joined() else None
-    counts = _call(store().tally, code, st.query_params.get(TEACHER_KEY, ""), number) if code else None
+    counts = _call(store().tally, code, _token(), number) if code else None
     if counts is not None:
         _spread(labels, counts)
+    elif not joined():
+        st.rerun()  # the store was lost: the whole page says so and goes on without the class
 
 
 def _reveal(number: int) -> None:
-    _call(store().reveal, joined()[0], st.query_params.get(TEACHER_KEY, ""), number)
+    _call(store().reveal, joined()[0], _token(), number)
 
 
 def gate(lesson: str, number: int, labels: dict[str, str], picked: str | None, answer_text) -> bool | None:
@@ -285,7 +330,7 @@ def gate(lesson: str, number: int, labels: dict[str, str], picked: str | None, a
         else:
             st.caption(t("cls.wait_reveal" if picked else "cls.pick_first"))
         return False
-    counts = (_call(store().tally, joined()[0], st.query_params.get(TEACHER_KEY, ""), number) if teaching()
+    counts = (_call(store().tally, joined()[0], _token(), number) if teaching()
               else _call(store().revealed_tally, joined()[0], number))
     _spread(labels, counts or Counter())
     if picked is None:

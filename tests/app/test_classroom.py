@@ -70,6 +70,10 @@ def test_students_follow_answer_and_the_teacher_sees_the_spread_then_reveals():
         ok(s)
         assert text("cls.wait_reveal", "en") in markdowns(s)
         assert not s.get("plotly_chart")  # the figure waits for the reveal
+        # a student sees neither how many answered nor the spread before the reveal
+        shown = markdowns(s)
+        assert not any(text("cls.answered", "en", n=n) in shown for n in range(3))
+        assert text("cls.spread", "en", spread="§").split("§")[0] not in shown
     s2.radio[0].set_value(option_text(step, 0)).run()  # a change of mind replaces the first choice
     t_at.run()
     shown = markdowns(t_at)
@@ -87,19 +91,23 @@ def test_students_follow_answer_and_the_teacher_sees_the_spread_then_reveals():
 
 
 def test_a_student_can_step_away_and_come_back():
-    t_at, code, _ = teacher(1)
+    t_at, code, token = teacher(1)
     s = join(code)
     button(s, "cls_away").click().run()
     assert not button(s, "tour_next").disabled
     button(s, "tour_next").click().run()
-    button(t_at, "tour_next").click().run()
-    button(t_at, "tour_next").click().run()
-    assert classroom_view.store().state(code).step == 3
+    assert s.query_params["step"] == "2" and classroom_view.store().state(code).step == 1  # a student's Next is theirs
+    for _ in range(3):
+        button(t_at, "tour_next").click().run()
+    ok(t_at)
+    assert classroom_view.store().state(code).step == 4
+    # step 4 is on another page: the switch kept the class and the teacher's key in the teacher's address
+    assert (t_at.query_params["class"], t_at.query_params["teacher"]) == (code, token)
     s.run()
     assert s.query_params["step"] == "2"  # exploring: the teacher's moves do not pull them
     button(s, "cls_back").click().run()
     ok(s)
-    assert s.query_params["step"] == "3"
+    assert (s.query_params["step"], s.query_params["class"]) == ("4", code) and "teacher" not in s.query_params
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -112,6 +120,15 @@ def test_wrong_expired_and_hostile_codes_are_refused_in_the_readers_language(lan
     ok(hostile, errors_allowed=True)
     assert not any(c in hostile.error[0].value for c in ("<", "[", "](", "://"))  # no markup or link from the URL
     assert len(hostile.error) == 1 and hostile.error[0].value.startswith(text("cls.err.malformed", lang, raw="§").split("§")[0])
+    # typed into the tour controls: unicode, injection-like, a key pattern; each refused, repeated harmlessly
+    for typed, shown in (("课堂代码", ""), ("'; DROP--", "DROP"), ("embedviz:*", "embedviz"), ("ＡＢＣ２３４", ""),
+                         ("A\nBCDEF", "ABCDEF")):
+        at.text_input(key=classroom_view.CODE_INPUT).set_value(typed).run()
+        button(at, "cls_join").click().run()
+        ok(at, errors_allowed=True)
+        expected = text("cls.err.malformed", lang, raw=shown) if shown else text("cls.err.not_a_code", lang)
+        assert [e.value for e in at.error] == [expected], typed
+        assert "class" not in at.query_params
 
 
 def test_a_wrong_teacher_key_joins_as_a_student_who_cannot_drive_or_see_answers():
@@ -138,6 +155,29 @@ def test_a_lost_store_says_not_connected_and_the_tour_goes_on(monkeypatch):
     button(at, "tour_next").click().run()
     ok(at)
     assert at.query_params["step"] == "2"
+
+
+def test_a_store_lost_mid_class_says_not_connected_to_everyone_and_the_tour_goes_on(monkeypatch):
+    from deploy.redis_server import find_redis, redis_server
+
+    if find_redis() is None:
+        pytest.fail("redis-server is not installed (`apt-get install redis-server`; .ci/run installs it)")
+    with redis_server() as url:
+        monkeypatch.setenv(classroom.REDIS_URL_ENV, url)
+        classroom_view.store.clear()
+        t_at, code, _ = teacher(QUESTION)
+        s = join(code, "zh")
+        assert s.query_params["step"] == str(QUESTION)
+    # the redis-server is stopped: the next run of each page says so once, drops the class, and the tour works on
+    for at, lang in ((t_at, "en"), (s, "zh")):
+        at.run()
+        ok(at)
+        assert [w.value for w in at.warning] == [text("cls.err.offline", lang)]
+        assert "class" not in at.query_params
+        assert not button(at, "tour_next").disabled
+        button(at, "tour_next").click().run()
+        ok(at)
+        assert at.query_params["step"] == str(QUESTION + 1) and not at.warning
 
 
 def test_presenter_view_shows_the_join_link_as_a_locally_drawn_qr_code():

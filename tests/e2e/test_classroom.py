@@ -2,8 +2,9 @@
 
 The teacher and two students are on one replica, a third student on the other (route cookies, checked by their
 websockets in nginx's log): the students follow Next, answer, the teacher sees 3 answers with the right spread,
-Reveal reaches all three; a student cannot drive the class (their Next is off, a forged teacher key is refused);
-an expired code is refused with a message.
+Reveal reaches all three; they follow on to a step on another page (the poll switches the page) and the teacher's
+address keeps the class and its key; a student cannot drive the class (their Next is off, a forged teacher key is
+refused); the code of a class that expired in Redis is refused with a message.
 """
 from __future__ import annotations
 
@@ -92,16 +93,36 @@ def test_a_class_across_two_replicas(class_cluster, browser):
         teacher.screenshot(path=str(SHOTS / "class-teacher.png"), full_page=True)
         students[2].screenshot(path=str(SHOTS / "class-student.png"), full_page=True)
 
+        # on through the next question to a step on another page: everyone follows the switch
+        teacher.get_by_role("button", name=en("tour.next")).click()
+        wait_for_step(teacher, LESSON, QUESTION + 1)
+        teacher.get_by_role("button", name=en("tour.next")).click()
+        for s in students:
+            wait_for_step(s, LESSON, QUESTION + 2, timeout=60_000)
+            assert parse_qs(urlparse(s.url).query)["class"] == [code] and not exceptions(s)
+        query = parse_qs(urlparse(teacher.url).query)
+        assert (query["class"], query["teacher"]) == ([code], [token])
+
         # a forged teacher key joins as a student: refused, and the class stays where the teacher put it
         forged = new_tab(contexts[1])
         open_app(forged, f"?class={code}&teacher={token[:-3]}abc")
         wait_text(forged, en("cls.err.not_teacher", raw=code))
         assert forged.get_by_role("button", name=en("tour.next")).is_disabled()
-        assert f"step {QUESTION} of" in panel_text(teacher)
+        assert f"step {QUESTION + 2} of" in panel_text(teacher)
 
+        # a class whose keys Redis expired (its TTL cut from hours to a millisecond) is refused by code
+        import redis
+
+        url = os.environ[classroom.REDIS_URL_ENV]
+        old, _ = classroom.open_store(url).create(LESSON, 1)
+        client = redis.Redis.from_url(url, decode_responses=True)
+        for key in client.keys(f"{classroom.PREFIX}{old}*"):
+            client.pexpire(key, 1)
+        time.sleep(0.05)
+        assert not client.keys(f"{classroom.PREFIX}{old}*")
         expired = new_tab(contexts[2])
-        open_app(expired, "?class=ZZZZZZ")
-        wait_text(expired, en("cls.err.unknown", raw="ZZZZZZ"))
+        open_app(expired, f"?class={old}")
+        wait_text(expired, en("cls.err.unknown", raw=old))
         assert not exceptions(expired) and not exceptions(teacher)
     finally:
         for c in contexts:
