@@ -102,6 +102,62 @@ function merge(base, patch) { // one level deep: {title: {text}} keeps the title
   return out;
 }
 
+// Plotly draws a title and its subtitle on one line whatever the width, so on a phone a long one ran past the
+// chart's right edge. Both are broken into lines that fit the chart, at spaces or between CJK characters (Chinese
+// has no spaces), measured in the font plotly draws them in; the top margin and the height grow by the added lines
+// so the plot area keeps its size.
+const measure = document.createElement("canvas").getContext("2d");
+const TOKENS = /[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]|[^\s\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]+|\s+/g;
+const LINE = 1.3; // plotly's line spacing, in font sizes
+
+function wrapText(text, font, width) {
+  measure.font = font;
+  const lines = [];
+  let line = "";
+  for (const token of String(text).replace(/<br>/g, " ").match(TOKENS) || []) {
+    const next = line + token;
+    if (line.trim() && !/^\s+$/.test(token) && measure.measureText(next).width > width) {
+      lines.push(line.trim());
+      line = token;
+    } else {
+      line = next;
+    }
+  }
+  if (line.trim()) lines.push(line.trim());
+  return lines;
+}
+
+function wrapped(inst, layout) {
+  const width = inst.chart.clientWidth;
+  inst.width = width;
+  const title = layout.title || {};
+  const key = JSON.stringify([width, title.text, title.subtitle?.text]);
+  if (inst.wrapKey === key && inst.wrapBase === layout) return inst.wrapDrawn; // the same object: no relayout
+  const full = inst.chart._fullLayout?.title;
+  const fontSize = layout.font?.size ?? layout.template?.layout?.font?.size ?? 12;
+  const family = layout.font?.family ?? layout.template?.layout?.font?.family ?? "sans-serif";
+  const size = title.font?.size ?? full?.font?.size ?? Math.round(fontSize * 1.4);
+  const subSize = title.subtitle?.font?.size ?? full?.subtitle?.font?.size ?? Math.round(size * 0.7);
+  const room = Math.max(width - 8, 120);
+  const head = title.text ? wrapText(title.text, `${size}px ${family}`, room) : [];
+  const sub = title.subtitle?.text ? wrapText(title.subtitle.text, `${subSize}px ${family}`, room) : [];
+  const extra = Math.round(Math.max(head.length - 1, 0) * size * LINE + Math.max(sub.length - 1, 0) * subSize * LINE);
+  const margin = { ...(layout.template?.layout?.margin || {}), ...(layout.margin || {}) };
+  const out = { ...layout, title: { ...title, text: head.join("<br>") } };
+  if (title.subtitle?.text) out.title.subtitle = { ...title.subtitle, text: sub.join("<br>") };
+  if (extra > 0) {
+    out.margin = { ...margin, t: (margin.t ?? 70) + extra };
+    out.height = (layout.height ?? 420) + extra;
+    out.title.y = 1;
+    out.title.yanchor = "top";
+    out.title.pad = { ...(title.pad || {}), t: Math.round(size) }; // below the top edge: plotly anchors a top title by its baseline
+  }
+  inst.wrapKey = key;
+  inst.wrapBase = layout;
+  inst.wrapDrawn = out;
+  return out;
+}
+
 function build(root) {
   // Streamlit puts the component's stylesheet into root too: only this module's own box is replaced
   root.querySelector(":scope > .live-figure")?.remove();
@@ -113,10 +169,14 @@ function build(root) {
   chart.className = "live-chart";
   chart.dataset.redraws = "0";
   chart.liveDigest = () => digest(chart);
-  box.append(controls, chart);
+  box.append(chart, controls); // the figure first, its sliders under it, as a reader drags while watching it
   root.append(box);
-  return { controls, chart, inputs: {}, outputs: {}, sliders: [], data: null, pending: false, timer: null,
-    committed: "", dragging: false, drawn: "" };
+  const inst = { controls, chart, inputs: {}, outputs: {}, sliders: [], data: null, pending: false, timer: null,
+    committed: "", dragging: false, drawn: "", width: 0 };
+  new ResizeObserver(() => { // a rotated phone or a resized window: the title's lines are measured again
+    if (inst.data && Math.abs(chart.clientWidth - inst.width) > 1) { inst.width = chart.clientWidth; schedule(inst); }
+  }).observe(chart);
+  return inst;
 }
 
 function current(inst) {
@@ -157,10 +217,11 @@ async function draw(inst) {
   }
   inst.chart.setAttribute("role", "img");
   inst.chart.setAttribute("aria-label", inst.data.alt || ""); // the sent figure's text alternative, as plot's
+  layout = wrapped(inst, layout);
   await Plotly.react(inst.chart, traces, layout, inst.data.config);
   inst.chart.dataset.redraws = String(Number(inst.chart.dataset.redraws) + 1);
   inst.chart.dataset.state = state;
-  inst.chart.dataset.title = layout.title.text;
+  inst.chart.dataset.title = layout.title.text.replace(/<br>/g, " ");
 }
 
 // What a test compares: per drawn trace its numbers' count and sum of magnitudes (float32 from Python and float64
