@@ -23,7 +23,8 @@ STATE = """() => { const c = document.querySelector('.live-chart');
 
 
 # boxes of the chart, its sliders, and the title's and subtitle's drawn text, in the page's pixels
-GEOMETRY = """() => { const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+GEOMETRY = """() => {
+    const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
     const c = document.querySelector('.live-chart');
     return {chart: box(c), controls: box(document.querySelector('.live-controls')), redraws: Number(c.dataset.redraws),
             texts: [...c.querySelectorAll('.infolayer .gtitle, .infolayer .gtitle-subtitle')].map(box)}; }"""

@@ -150,7 +150,8 @@ function wrapped(inst, layout) {
     out.height = (layout.height ?? 420) + extra;
     out.title.y = 1;
     out.title.yanchor = "top";
-    out.title.pad = { ...(title.pad || {}), t: Math.round(size) }; // below the top edge: plotly anchors a top title by its baseline
+    // pad: below the top edge, as plotly anchors a top title by its first line's baseline
+    out.title.pad = { ...(title.pad || {}), t: Math.round(size) };
   }
   inst.wrapKey = key;
   inst.wrapBase = layout;
