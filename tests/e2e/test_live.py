@@ -70,7 +70,8 @@ def test_every_live_view_redraws_during_a_drag_and_its_release_goes_to_the_url(t
         assert len(set(digests)) >= 4, (path, digests)  # the chart's data followed the thumb before release
         assert redraws[-1] - start["redraws"] >= 4, (path, redraws)
         tab.mouse.up()
-        tab.wait_for_timeout(100)
+        # the release's redraw, at the figure's own resolution (a moving thumb draws a curve from fewer points)
+        tab.wait_for_function("() => document.querySelector('.live-chart').dataset.full === '1'", timeout=30_000)
         dragged = live_state(tab)
         tab.evaluate("() => { document.querySelector('.live-chart').dataset.dragged = '1'; }")
         value = handle.evaluate("e => e.parentElement.querySelector('output').textContent")

@@ -5,6 +5,10 @@
 import { angleHeatmapView, decayCurve, distanceCurves, encodingView, ropeDistances, wavelengths } from "./formulas.js";
 
 const PAUSE_MS = 400; // a drag that rests this long commits, as a release does
+// While a thumb moves a curve view is drawn from fewer points and keeps the words it had at rest (its legend names,
+// title and level labels: a changed text makes plotly measure and lay out the chart again, 100-200 ms a frame for
+// the decay curves' legend); on release, a key step or a pause it is drawn again whole, as Python draws it.
+const MOVING_POINTS = 64;
 const PLOTLY_URL = new URL("./plotly.min.js", import.meta.url).href;
 let plotlyReady = null;
 const instances = new WeakMap(); // parentElement -> instance: a rerun calls this module again with new data
@@ -33,8 +37,8 @@ function subtitle(...notes) {
 
 const integer = (x) => Math.round(x).toLocaleString("en-US"); // embedviz.app.widgets.human_number of an int
 
-// One builder per view: (values, labels, data, figure) -> {traces, layout}. traces[i] holds what changes in trace
-// i of the figure Python sent (or of trace `like`, for a view whose trace count varies); layout what changes in
+// One builder per view: (values, labels, data, figure, moving) -> {traces, layout}. traces[i] holds what changes in
+// trace i of the figure Python sent (or of trace `like`, for a view whose trace count varies); layout what changes in
 // its layout (merged one level deep). Texts are the page's translated templates; the formulas are formulas.js.
 const VIEWS = {
   sin_heatmap(values, labels, { texts, budget }) {
@@ -48,11 +52,13 @@ const VIEWS = {
         subtitle: subtitle(notes.join(" · ") || texts.note, texts.scale_key) } },
     };
   },
-  sin_distance(values, labels, { texts, budget, fixed }, figure) {
-    const c = distanceCurves(values.sin_L, values.sin_d, values.sin_base, fixed.starts, budget.curve_points);
+  sin_distance(values, labels, { texts, budget, fixed }, figure, moving) {
+    const c = distanceCurves(values.sin_L, values.sin_d, values.sin_base, fixed.starts,
+      moving ? Math.min(MOVING_POINTS, budget.curve_points) : budget.curve_points);
     const longest = wavelengths(values.sin_d, values.sin_base).at(-1);
-    const names = [fill(texts.typical, { v: c.typical.toFixed(2), w: integer(longest) }),
-      fill(texts.bound, { v: c.bound.toFixed(2) })];
+    const names = moving ? figure.layout.annotations.map((a) => a.text)
+      : [fill(texts.typical, { v: c.typical.toFixed(2), w: integer(longest) }),
+        fill(texts.bound, { v: c.bound.toFixed(2) })];
     const levels = [c.typical, c.bound];
     return {
       traces: c.distances.map((y) => ({ x: c.gaps, y })),
@@ -77,18 +83,23 @@ const VIEWS = {
         yaxis: { tickvals: ticks.map((d) => rows[d]), ticktext: ticks.map(String) } },
     };
   },
-  rope_decay(values, labels, { texts, budget, fixed }) {
-    const distances = ropeDistances(values.rope_len, budget.dense);
+  rope_decay(values, labels, { texts, budget, fixed }, figure, moving) {
+    const distances = ropeDistances(values.rope_len, moving ? Math.min(MOVING_POINTS, budget.dense) : budget.dense);
     const chosen = fill(texts.chosen, { theta: labels.rope_theta });
     const thetas = fixed.thetas.map((theta, k) => [theta, fill(texts.reference, { theta: fixed.theta_labels[k] })]);
-    if (!fixed.thetas.includes(values.rope_theta)) thetas.push([values.rope_theta, chosen]);
+    // moving: always the chosen curve last, so the trace count (and the legend) does not change on the way
+    if (moving || !fixed.thetas.includes(values.rope_theta)) thetas.push([values.rope_theta, chosen]);
+    const shown = figure.data.length;
     return {
-      traces: thetas.map(([theta, name]) => {
-        const name_ = theta === values.rope_theta ? chosen : name;
-        return { like: 0, x: distances, y: decayCurve(values.rope_hd, theta, distances), name: name_,
-          line: { width: name_ === chosen ? 3.5 : 1.6 } }; // embedviz.figures.rope.decay_chart's widths
+      traces: thetas.map(([theta, name], k) => {
+        const isChosen = k === thetas.length - 1 ? theta === values.rope_theta : theta === values.rope_theta && !moving;
+        const trace = { like: 0, x: distances, y: decayCurve(values.rope_hd, theta, distances),
+          line: { width: isChosen ? 3.5 : 1.6 } }; // embedviz.figures.rope.decay_chart's widths
+        if (!moving || k >= shown) trace.name = isChosen ? chosen : name;
+        else trace.like = k; // the name it had at rest
+        return trace;
       }),
-      layout: { title: { text: fill(texts.title, { hd: values.rope_hd }) } },
+      layout: moving ? {} : { title: { text: fill(texts.title, { hd: values.rope_hd }) } },
     };
   },
 };
@@ -195,10 +206,10 @@ async function draw(inst) {
   inst.pending = false;
   const Plotly = await loadPlotly();
   const { values, labels, indices } = current(inst);
-  const state = JSON.stringify(indices);
+  const state = JSON.stringify(indices), moving = inst.moving, start = performance.now();
   let traces = inst.figure.data, layout = inst.figure.layout;
   if (state !== inst.sent) { // a setting Python has not drawn yet: recompute the data and texts here
-    const view = VIEWS[inst.data.view](values, labels, inst.data, inst.figure);
+    const view = VIEWS[inst.data.view](values, labels, inst.data, inst.figure, moving);
     const base = traces;
     traces = view.traces.map((patch, i) => {
       const { like, ...fields } = patch;
@@ -221,7 +232,9 @@ async function draw(inst) {
   layout = wrapped(inst, layout);
   await Plotly.react(inst.chart, traces, layout, inst.data.config);
   inst.chart.dataset.redraws = String(Number(inst.chart.dataset.redraws) + 1);
+  inst.chart.drawMs = [...(inst.chart.drawMs || []).slice(-99), performance.now() - start]; // benchmarks read it
   inst.chart.dataset.state = state;
+  inst.chart.dataset.full = moving ? "0" : "1"; // drawn at the figure's own resolution
   inst.chart.dataset.title = layout.title.text.replace(/<br>/g, " ");
 }
 
@@ -243,6 +256,10 @@ function schedule(inst) {
 
 function commit(inst) {
   clearTimeout(inst.timer);
+  if (inst.moving) { // the thumb rests: the figure at its own resolution
+    inst.moving = false;
+    schedule(inst);
+  }
   const { indices } = current(inst);
   const state = JSON.stringify(indices);
   if (state === inst.committed) return;
@@ -266,6 +283,7 @@ function makeSliders(inst) {
       value: String(s.index) });
     input.dataset.key = s.key;
     input.addEventListener("input", () => {
+      inst.moving = true;
       schedule(inst);
       clearTimeout(inst.timer);
       inst.timer = setTimeout(() => commit(inst), PAUSE_MS);
