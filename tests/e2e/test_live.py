@@ -17,7 +17,7 @@ DECAY = "rope_tab=Long-range+decay"
 # (page path with the view's tab, the slider the test drags, whether a reload of the new URL is checked: once per
 # page, the URL-to-widget path is the page's, not the view's)
 LIVE = [("sinusoidal", "sin_d", True), (f"sinusoidal?{LESSON}", "sin_base", False), ("rope", "rope_hd", False),
-        (f"rope?{DECAY}", "rope_theta", True)]
+        (f"rope?{DECAY}", "rope_theta", True), ("context-extension", "ctx_theta", True)]
 STATE = """() => { const c = document.querySelector('.live-chart');
     return c ? {redraws: Number(c.dataset.redraws), title: c.dataset.title || '', digest: c.liveDigest()} : null; }"""
 
@@ -75,7 +75,10 @@ def test_every_live_view_redraws_during_a_drag_and_its_release_goes_to_the_url(t
         dragged = live_state(tab)
         tab.evaluate("() => { document.querySelector('.live-chart').dataset.dragged = '1'; }")
         value = handle.evaluate("e => e.parentElement.querySelector('output').textContent")
-        tab.wait_for_function("([k, v]) => new URL(location.href).searchParams.get(k) === v", arg=[slider, value],
+        # a select slider's URL holds the option's label ("131,072"), a number box's the number ("500000.0")
+        tab.wait_for_function("([k, v]) => { const u = new URL(location.href).searchParams.get(k);"
+                              " const n = (x) => Number(x.replace(/,/g, ''));"
+                              " return u === v || (u !== null && n(u) === n(v)); }", arg=[slider, value],
                               timeout=60_000)
         wait_idle(tab)
         # the rerun's figure, drawn as Python sent it: a redraw of this chart, or a chart drawn anew (a remount

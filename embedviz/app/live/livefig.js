@@ -2,7 +2,8 @@
 // round trip); on release, a key step or a short pause the sliders' option indices go back to Python as the trigger
 // "commit", which moves the page's URL-bound widgets. The figure's layout and texts come from Python once per rerun
 // (already translated); only the data is recomputed here, by formulas.js.
-import { angleHeatmapView, decayCurve, distanceCurves, encodingView, ropeDistances, wavelengths } from "./formulas.js";
+import { angleHeatmapView, classifyPairs, decayCurve, distanceCurves, encodingView, ropeDistances,
+  ropeInverseFrequencies, scaledInverseFrequencies, wavelengths } from "./formulas.js";
 
 const PAUSE_MS = 400; // a drag that rests this long commits, as a release does
 // While a thumb moves a curve view is drawn from fewer points and keeps the words it had at rest (its legend names,
@@ -101,6 +102,23 @@ const VIEWS = {
       }),
       layout: moving ? {} : { title: { text: fill(texts.title, { hd: values.rope_hd }) } },
     };
+  },
+  ctx_wave(values, labels, { fixed }) { // embedviz.figures.context.wavelength_chart: before, then one trace per kind
+    const factor = values.ctx_factor, theta = values.ctx_theta;
+    const before = ropeInverseFrequencies(fixed.dim, theta);
+    const after = scaledInverseFrequencies(fixed.dim, theta, fixed.method,
+      { ...fixed.params, factor, original: fixed.original }, fixed.seq_len);
+    const kinds = classifyPairs(before, after, factor);
+    const turn = (w) => (2 * Math.PI) / w;
+    const traces = [{ like: 0, x: Array.from(before, (_, i) => i), y: Float64Array.from(before, turn) }];
+    for (const kind of fixed.kinds) {
+      const pairs = kinds.flatMap((k, i) => (k === kind ? [i] : []));
+      if (!pairs.length) continue;
+      const name = fixed.kind_names[kind];
+      traces.push({ like: 1, x: pairs, y: Float64Array.from(pairs, (i) => turn(after[i])), name,
+        marker: { color: fixed.colors[kind], size: 7 }, hovertemplate: `${name}<br>${fixed.hover}<extra></extra>` });
+    }
+    return { traces, layout: {} };
   },
 };
 
