@@ -48,6 +48,8 @@ VIEWS = [
     ("RoPE decay curves, defaults", f"rope?{DECAY}", "rope_theta"),
     ("RoPE decay curves, largest (head_dim 256, length 131072)", f"rope?{DECAY}&rope_hd=256&rope_len=131%2C072",
      "rope_theta"),
+    ("Context extension wavelengths, defaults", "context-extension", "ctx_theta"),
+    ("Context extension wavelengths, largest (head_dim 512)", "context-extension?ctx_hd=512", "ctx_factor"),
 ]
 REDRAWS = "() => Number(document.querySelector('.live-chart')?.dataset.redraws || 0)"
 BARE_TRACE = "document.querySelector('[data-testid=stPlotlyChart] .js-plotly-plot')?.data?.[0]"

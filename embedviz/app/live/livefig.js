@@ -136,7 +136,11 @@ function merge(base, patch) { // one level deep: {title: {text}} keeps the title
 // has no spaces), measured in the font plotly draws them in; the top margin and the height grow by the added lines
 // so the plot area keeps its size.
 const measure = document.createElement("canvas").getContext("2d");
-const TOKENS = /[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]|[^\s\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]+|\s+/g;
+// a run of non-CJK characters or one CJK character, each with the opening marks before it and the closing ones
+// after it (no line starts with "）" or "，"), or spaces
+const CJK = "\\u2e80-\\u9fff\\uf900-\\ufaff\\uff00-\\uffef";
+const OPEN = "（「『《〈【〔“‘", CLOSE = "）」』》〉】〕，。、；：！？”’";
+const TOKENS = new RegExp(`[${OPEN}]*[^\\s${CJK}]+[${CLOSE}]*|[${OPEN}]*[${CJK}][${CLOSE}]*|\\s+`, "g");
 const LINE = 1.3; // plotly's line spacing, in font sizes
 
 function wrapText(text, font, width) {
