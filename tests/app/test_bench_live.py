@@ -26,6 +26,6 @@ def test_the_table_has_a_row_per_view_and_says_each_target():
     lines = bench_live.table(res).splitlines()
     rows = [line for line in lines if line.startswith("| ")]
     assert len(rows) == 1 + len(views) + 1 and len({row.count("|") for row in rows}) == 1  # header, views, bare
-    assert "31 (met: >= 30)" in rows[1] and "0.50 |" in rows[1]
-    assert "9 (not met: >= 10)" in rows[2] and "2.00 |" in rows[2]
+    assert "31.0 (met: >= 30)" in rows[1] and "0.50 |" in rows[1]
+    assert "9.0 (not met: >= 10)" in rows[2] and "2.00 |" in rows[2]
     assert "load average 0.1" in lines[0]
