@@ -5,7 +5,7 @@ import streamlit as st
 
 from embedviz import context_extension, rope_config, rope_scaling
 from embedviz.attention import logit_scale
-from embedviz.app import context_view as view
+from embedviz.app import context_view as view, live
 from embedviz.app.i18n import t
 from embedviz.app.markup import trusted
 from embedviz.app.widgets import BIND, bound_tabs, download_csv, human_number, notice, plot, show_error
@@ -135,12 +135,13 @@ def pairs_tab() -> None:
                           t("tour.csv_after", method=method_name): v.wavelen_after.tolist(),
                           t("ctx.ratio_axis"): v.ratio.tolist(), t("tour.csv_kind"): list(v.kinds)})
 
-    plot(figs.wavelength_chart,
+    live.figure("ctx_wave", figs.wavelength_chart,  # live: it follows the factor and theta sliders under it
         v.wavelen_before, v.wavelen_after, v.kinds, original=int(original), target=int(target),
         title=t("ctx.wave_title", method=method_name), x_title=t("ctx.pair_axis"), y_title=t("ctx.wave_axis"),
         before_name=t("ctx.wave_before"), kind_names=kind_names, context_labels=lines, hover=t("ctx.wave_hover"),
-        note=t("ctx.wave_note"), csv=result, key="ctx_wave",
-    )
+        note=t("ctx.wave_note"), csv=result, key="ctx_wave", sliders=view.live_sliders(), texts={}, budget={},
+        fixed=view.live_fixed(method, rotated, int(original), seq_len, params, settings, kind_names,
+                              figs.KIND_COLORS, t("ctx.wave_hover")))
     notice("ctx.notice")
     with st.expander(t("common.details")):  # the other methods: not on screen at the defaults
         st.markdown(t("ctx.notice_more"))

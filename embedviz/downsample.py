@@ -19,7 +19,7 @@ _SHARE = CELL_BUDGET // 11
 CURVE_POINTS = 8 * _SHARE  # 256 points per curve: a smooth line on a log axis, cheap at D = 4096
 SIMILARITY_POSITIONS = 8 * _SHARE  # 256 per axis of a cosine matrix (65k cells, computed at any D)
 # The two heatmaps a slider step redraws (Sinusoidal's encoding, RoPE's angles) keep near 32k cells (~130-170 KB),
-# the size the browser redraws within the step budget of issue 14 (benchmarks/feel.py); both show the same picture:
+# the size the browser redraws within a rerun's step budget (benchmarks/README.md); both show the same picture:
 HEATMAP_PAIRS = 2 * _SHARE  # 64 (sin, cos) pairs = 128 rows next to CELL_BUDGET positions: in a ~340 px tall plot
 # 320 rows were ~1 px each, 128 are ~3 px; every pair_step-th pair keeps the fast-to-slow gradient down the rows
 ANGLE_HEATMAP_POSITIONS = 4 * _SHARE  # 128 columns of RoPE's angle heatmap x head_dim <= 256 rows: the default

@@ -13,6 +13,8 @@ from typing import Any
 import streamlit as st
 
 from embedviz import context_extension, rope_config, rope_layers
+from embedviz.app import live
+from embedviz.app.widgets import human_number
 from embedviz.errors import InputError
 from embedviz.params import PRESETS
 
@@ -282,3 +284,30 @@ def calculator(head_dim: int, context_length: int, slow_pairs: int) -> dict[str,
 def method_params(method: str) -> list[str]:
     """The tunable parameters of ``method``, in the order they are shown."""
     return list(context_extension.METHOD_DEFAULTS.get(method, {}))
+
+
+# the wavelength chart's live sliders: factor and theta on a 1-2-5 grid over their ranges, plus the value the page
+# holds (a preset's 500,000, a typed 3.7), so every setting the number boxes take is a position of the thumb
+FACTOR_STOPS = (1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0, 16.0, 20.0, 24.0, 32.0, 40.0, 48.0,
+                64.0, 96.0, 128.0, 192.0, 256.0)
+THETA_STOPS = tuple(float(m * 10 ** e) for e in range(10) for m in (1, 2, 5) if THETA[0] <= m * 10 ** e <= THETA[1]) \
+    + (THETA[1],)
+
+
+def live_sliders() -> tuple[live.Slider, ...]:
+    """The wavelength chart's live sliders, bound to the factor and theta number boxes' keys."""
+    def stops(grid, key):
+        return tuple(sorted({*grid, float(st.session_state[key])}))
+    factor, theta = MAIN_KEYS["factor"], MAIN_KEYS["theta"]
+    return (live.Slider(factor, "ctx.factor", stops(FACTOR_STOPS, factor), lambda f: f"{f:g}"),
+            live.Slider(theta, "ctx.theta", stops(THETA_STOPS, theta), human_number))
+
+
+def live_fixed(method: str, rotated: int, original: int, seq_len: int | None, params: dict, settings: dict,
+               kind_names: dict, colors: dict, hover: str) -> dict:
+    """What formulas.js needs besides the sliders to redraw the wavelength chart: the method and its numbers as
+    ``context_extension.build_scaling`` fills them (LongRoPE's lists from the source)."""
+    lists = {k: list(settings[k]) for k in ("short_factor", "long_factor") if method == "longrope"}
+    return {"method": method, "dim": rotated, "original": original, "seq_len": seq_len, "hover": hover,
+            "params": {**context_extension.METHOD_DEFAULTS.get(method, {}), **params, **lists},
+            "kinds": list(kind_names), "kind_names": kind_names, "colors": colors}

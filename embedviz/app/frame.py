@@ -42,8 +42,8 @@ PAGES: list[tuple[str, list[tuple[str, str, str, str]]]] = [
 
 
 # Each chart is a layout and paint boundary: plotly's redraw on a slider step reads sizes (getBoundingClientRect)
-# after changing its SVG, which otherwise lays out and repaints the whole page each time. Measured (issue 14,
-# benchmarks/feel.py, Token embeddings / Sinusoidal / RoPE / Context extension, with and without, twice): step ratio
+# after changing its SVG, which otherwise lays out and repaints the whole page each time. Measured (the retired
+# feel probe, benchmarks/README.md: Token embeddings / Sinusoidal / RoPE / Context extension, with and without, twice): step ratio
 # 2.01 -> 1.85 on average, renderer CPU per step -7%, 7 of 8 pairs faster; opens unchanged. Hover labels, the modebar
 # and the full-screen button are drawn inside the chart's box (tests/e2e/test_browser.py checks they stay usable).
 CHART_CSS = "<style>[data-testid='stPlotlyChart'] { contain: layout paint; }</style>"

@@ -174,7 +174,7 @@ def english_words(text: str, typed: set[str] = frozenset()) -> list[str]:
 # rope_type values a config.json spells; as a name shown on its own (an option, a chart's text) the Chinese UI
 # names the method in Chinese with the value beside it in parentheses, "位置插值（linear）"
 CONFIG_VALUES = frozenset({"linear", "dynamic", "yarn", "longrope"})
-_SHOWN_AS_NAME = ("ButtonGroup", "Selectbox", "Radio", "plotly_chart")
+_SHOWN_AS_NAME = ("ButtonGroup", "Selectbox", "Radio", "plotly_chart", "live_figure")
 
 
 def bare_config_values(kind: str, text: str) -> list[str]:

@@ -39,7 +39,7 @@ def _all_specs(at: AppTest) -> list[dict]:
     for code in CHART_TABS:
         _open_tab(at, code)
         pt.ok(at)
-        assert len(at.get("plotly_chart")) == 1, code  # one section, one chart per tab
+        assert len(pt.chart_json(at)) == 1, code  # one section, one chart per tab
         out += pt.specs(at)
     _open_tab(at, "pairs")
     return out
@@ -82,7 +82,7 @@ def test_default_view_is_position_interpolation_on_llama2():
                                                   "ctx_theta": 10_000.0}
     assert at.slider(key="ctx_hd").value == p.head_dim == 128
     assert not any("(was " in c.value for c in at.caption)  # the default is the source's own view
-    assert len(at.get("plotly_chart")) == 1  # the first tab: which pairs the method stretches
+    assert len(pt.chart_json(at)) == 1  # the first tab: which pairs the method stretches
     assert not at.latex  # the method's text and formulas wait in their own tab
     d, theta, trained = p.head_dim, p.rope_theta, p.pretrained_length
     # pair i never closed a turn in 4,096 tokens when 2 pi theta^(2i/d) > 4096: i >= 46, 18 pairs; x4 brings
@@ -155,9 +155,9 @@ def test_every_source_and_method_runs(source):
             at.segmented_control(key="ctx_method").set_value(method).run()
             pt.ok(at)
             if code == "method":  # its own words and formula, no chart
-                assert not at.get("plotly_chart") and at.subheader[0].value and at.latex[0].value, method
+                assert not pt.chart_json(at) and at.subheader[0].value and at.latex[0].value, method
                 continue
-            assert len(at.get("plotly_chart")) == 1, (code, method)
+            assert len(pt.chart_json(at)) == 1, (code, method)
             assert method in pt.titles(at)[0], (code, pt.titles(at))
     assert len(_all_specs(at)) == len(CHART_TABS)
 
@@ -258,7 +258,7 @@ def test_bad_config_shows_the_message(text, message):
     at.text_area(key="ctx_cfg").set_value(text).run()
     pt.ok(at, errors_allowed=True)
     assert at.error and message in at.error[0].value, [e.value for e in at.error]
-    assert not at.get("plotly_chart")
+    assert not pt.chart_json(at)
 
 
 # widgets change what is drawn
@@ -311,7 +311,7 @@ def test_dynamic_base_follows_the_sequence_length():
 def test_calculator_against_the_formula_and_real_models():
     at = pt.page(PAGE, ctx_src=YARN, ctx_tab=TABS["calc"]).run()
     pt.ok(at)
-    assert not at.get("plotly_chart")  # the calculator's tab: a table, no chart
+    assert not pt.chart_json(at)  # the calculator's tab: a table, no chart
     # (L / 2 pi)^(d / (d - 2k)) with L = 131072, d = 128, k = 1
     assert pt.metric(at, "rope_theta ≥ (k = 1)") == f"{round((131072 / (2 * math.pi)) ** (128 / 126)):,}"
     table = at.table[0].value

@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from tests.e2e.conftest import open_app, wait_idle
+from tests.e2e.conftest import VIEWPORT, open_app, wait_idle
 
 pytestmark = pytest.mark.e2e
 
@@ -17,9 +17,17 @@ DECAY = "rope_tab=Long-range+decay"
 # (page path with the view's tab, the slider the test drags, whether a reload of the new URL is checked: once per
 # page, the URL-to-widget path is the page's, not the view's)
 LIVE = [("sinusoidal", "sin_d", True), (f"sinusoidal?{LESSON}", "sin_base", False), ("rope", "rope_hd", False),
-        (f"rope?{DECAY}", "rope_theta", True)]
+        (f"rope?{DECAY}", "rope_theta", True), ("context-extension", "ctx_theta", True)]
 STATE = """() => { const c = document.querySelector('.live-chart');
     return c ? {redraws: Number(c.dataset.redraws), title: c.dataset.title || '', digest: c.liveDigest()} : null; }"""
+
+
+# boxes of the chart, its sliders, and the title's and subtitle's drawn text, in the page's pixels
+GEOMETRY = """() => {
+    const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+    const c = document.querySelector('.live-chart');
+    return {chart: box(c), controls: box(document.querySelector('.live-controls')), redraws: Number(c.dataset.redraws),
+            texts: [...c.querySelectorAll('.infolayer .gtitle, .infolayer .gtitle-subtitle')].map(box)}; }"""
 
 
 def live_state(page) -> dict:
@@ -62,11 +70,15 @@ def test_every_live_view_redraws_during_a_drag_and_its_release_goes_to_the_url(t
         assert len(set(digests)) >= 4, (path, digests)  # the chart's data followed the thumb before release
         assert redraws[-1] - start["redraws"] >= 4, (path, redraws)
         tab.mouse.up()
-        tab.wait_for_timeout(100)
+        # the release's redraw, at the figure's own resolution (a moving thumb draws a curve from fewer points)
+        tab.wait_for_function("() => document.querySelector('.live-chart').dataset.full === '1'", timeout=30_000)
         dragged = live_state(tab)
         tab.evaluate("() => { document.querySelector('.live-chart').dataset.dragged = '1'; }")
         value = handle.evaluate("e => e.parentElement.querySelector('output').textContent")
-        tab.wait_for_function("([k, v]) => new URL(location.href).searchParams.get(k) === v", arg=[slider, value],
+        # a select slider's URL holds the option's label ("131,072"), a number box's the number ("500000.0")
+        tab.wait_for_function("([k, v]) => { const u = new URL(location.href).searchParams.get(k);"
+                              " const n = (x) => Number(x.replace(/,/g, ''));"
+                              " return u === v || (u !== null && n(u) === n(v)); }", arg=[slider, value],
                               timeout=60_000)
         wait_idle(tab)
         # the rerun's figure, drawn as Python sent it: a redraw of this chart, or a chart drawn anew (a remount
@@ -84,3 +96,24 @@ def test_every_live_view_redraws_during_a_drag_and_its_release_goes_to_the_url(t
         wait_idle(tab)
         reloaded = wait_live(tab)
         assert tab.url == url and same_figure(reloaded["digest"], dragged["digest"]), (path, reloaded, dragged)
+
+
+def test_on_a_phone_the_title_wraps_inside_the_chart_and_the_sliders_sit_under_it(tab):
+    """The longest live title (Sinusoidal at D 4,096 with its striding note) at a phone's width: every line of the
+    title and subtitle inside the chart's box, the sliders below the chart."""
+    open_app(tab, "sinusoidal?sin_d=4096")
+    wait_live(tab)
+    before = tab.evaluate(GEOMETRY)
+    tab.set_viewport_size({"width": 390, "height": 844})
+    try:
+        tab.wait_for_function("(n) => Number(document.querySelector('.live-chart').dataset.redraws) > n",
+                              arg=before["redraws"], timeout=30_000)  # redrawn for the new width
+        tab.wait_for_timeout(300)
+        g = tab.evaluate(GEOMETRY)
+    finally:
+        tab.set_viewport_size(VIEWPORT)
+    left, top, right, bottom = g["chart"]
+    assert right - left < 400 and len(g["texts"]) == 2, g
+    inside = [left - 1 <= x0 and x1 <= right + 1 and top - 1 <= y0 and y1 <= bottom for x0, y0, x1, y1 in g["texts"]]
+    assert all(inside), g
+    assert g["controls"][1] >= bottom - 1, g  # the figure first, its sliders under it

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from embedviz import downsample, rope, sinusoidal
+from embedviz import context_extension, downsample, rope, rope_scaling, sinusoidal
 from embedviz.app import sinusoidal_view
 from embedviz.app.live import ASSETS
 
@@ -120,6 +120,40 @@ def test_the_rope_views_are_the_core_s(js, head_dim, theta, window, pairing):
     dense = downsample.DENSE_DISTANCES  # every distance below it, log-spaced above; distance 0 left out
     distances = downsample.log_spaced_indices(window + 1, 2 * dense, dense=dense)[1:]
     assert js("ropeDistances", window, dense) == distances.tolist()
+
+
+PHI3 = context_extension.extension_settings(context_extension.PHI3_MINI_128K)  # LongRoPE's lists, head_dim 96
+SCALING_CASES = [  # (method, head_dim, theta, factor, original, seq_len, params): slider ends and the ramps' edges
+    *[(m, hd, theta, factor, 4096, None, {}) for m in ("linear", "yarn", "llama3")
+      for hd, theta, factor in ((2, 10_000.0, 4.0), (8, 2.0, 1.0), (128, 10_000.0, 4.0), (128, 500_000.0, 8.0),
+                                (256, 1e10, 256.0), (64, 1e6, 1.5))],
+    *[("dynamic", hd, theta, factor, orig, seq, {}) for hd, theta, factor, orig, seq in
+      ((2, 10_000.0, 4.0, 4096, 16_384), (4, 10_000.0, 2.0, 4096, 8192), (128, 10_000.0, 4.0, 4096, 2048),
+       (128, 500_000.0, 8.0, 8192, 65_536), (256, 1e10, 256.0, 1024, 262_144))],
+    ("yarn", 128, 10_000.0, 4.0, 4096, None, {"beta_fast": 64.0, "beta_slow": 2.0, "truncate": False}),
+    ("yarn", 64, 1e6, 32.0, 4096, None, {"beta_fast": 1000.0, "beta_slow": 1000.0}),  # a zero-width ramp at pair 0
+    ("llama3", 128, 500_000.0, 8.0, 8192, None, {"low_freq_factor": 2.0, "high_freq_factor": 16.0}),
+    *[("longrope", 96, 10_000.0, 32.0, 4096, seq, {}) for seq in (None, 2048, 4096, 8192)],
+]
+
+
+@pytest.mark.parametrize("method, head_dim, theta, factor, original, seq_len, params", SCALING_CASES)
+def test_the_scaling_methods_and_pair_kinds_are_the_core_s(js, method, head_dim, theta, factor, original, seq_len,
+                                                           params):
+    """Context extension's wavelength chart: each method's scaled frequencies (the core is checked against
+    transformers' own ROPE_INIT_FUNCTIONS in tests/test_rope_scaling.py) and what it did to each pair."""
+    lists = {"short_factor": PHI3["short_factor"], "long_factor": PHI3["long_factor"]} if method == "longrope" else {}
+    scaling = context_extension.build_scaling(method, factor=factor, original_max_position_embeddings=original,
+                                              params=params, **lists)
+    after = rope_scaling.compute(head_dim, theta, scaling, seq_len=seq_len).inv_freq
+    given = {**context_extension.METHOD_DEFAULTS[method], **params, "factor": factor, "original": original,
+             **{k: list(v) for k, v in lists.items()}}
+    got = js("scaledInverseFrequencies", head_dim, theta, method, given, seq_len)
+    close(got, after)
+    before = rope.inverse_frequencies(head_dim, theta)
+    assert js("classifyPairs", before.tolist(), after.tolist(), factor) == context_extension.classify_pairs(
+        before, after, factor=factor)
+    assert js("classifyPairs", before.tolist(), after.tolist(), None) == context_extension.classify_pairs(before, after)
 
 
 def test_every_exported_function_is_pinned():

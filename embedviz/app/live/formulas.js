@@ -164,3 +164,52 @@ export function distanceCurves(numPositions, dModel, base, starts, curvePoints) 
   const [typical, bound] = distanceLevels(dModel);
   return { gaps, distances: distanceVsGap(dModel, gaps, starts, base), typical, bound };
 }
+
+// embedviz.rope_scaling.compute(d, theta, scaling, seq_len).inv_freq for the Context extension methods, d the
+// rotary dimension; p = {factor, original, beta_fast, beta_slow, truncate, low_freq_factor, high_freq_factor,
+// short_factor, long_factor} as embedviz.context_extension.build_scaling fills a scaling dict (inputs checked there)
+export function scaledInverseFrequencies(dim, theta, method, p, seqLen) {
+  const w = ropeInverseFrequencies(dim, theta), s = p.factor, L = p.original;
+  if (method === "linear") return w.map((x) => x / s);
+  if (method === "dynamic") { // _ntk_base: theta grows only past the trained length; one pair ignores the base
+    const length = seqLen == null ? L : Math.max(seqLen, L);
+    return dim <= 2 ? w : ropeInverseFrequencies(dim, theta * Math.pow(s * length / L - (s - 1), dim / (dim - 2)));
+  }
+  if (method === "yarn") { // a ramp over the pair index between the pairs turning beta_fast and beta_slow times
+    const at = (turns) => (dim * Math.log(L / (turns * 2 * Math.PI))) / (2 * Math.log(theta));
+    let low = at(p.beta_fast || 32), high = at(p.beta_slow || 1);
+    if (p.truncate ?? true) { low = Math.floor(low); high = Math.ceil(high); }
+    low = Math.max(low, 0);
+    high = Math.min(high, dim - 1);
+    if (low === high) high += 0.001;
+    return w.map((x, i) => {
+      const ramp = Math.min(Math.max((i - low) / (high - low), 0), 1);
+      return (x / s) * ramp + x * (1 - ramp);
+    });
+  }
+  if (method === "llama3") { // keep the short wavelengths, divide the long ones by s, blend in between
+    const lo = p.low_freq_factor, hi = p.high_freq_factor;
+    return w.map((x) => {
+      const wavelen = (2 * Math.PI) / x;
+      if (wavelen >= L / hi && wavelen <= L / lo) {
+        const smooth = (L / wavelen - lo) / (hi - lo);
+        return ((1 - smooth) * x) / s + smooth * x;
+      }
+      return wavelen > L / lo ? x / s : x;
+    });
+  }
+  if (method === "longrope") { // one searched factor per pair: long_factor past the trained length
+    const ext = seqLen && seqLen > L ? p.long_factor : p.short_factor;
+    return w.map((x, i) => x / ext[i]);
+  }
+  throw new Error("no browser formula for the method " + method);
+}
+
+// embedviz.context_extension.classify_pairs: kept (after = before), interpolated (after = before / factor),
+// blended, up to rtol; factor defaults to the largest before / after ratio
+export function classifyPairs(before, after, factor, rtol = 1e-6) {
+  const ratio = Array.from(before, (b, i) => b / after[i]);
+  const f = factor ?? (ratio.length ? Math.max(...ratio) : 1.0);
+  const kind = (r) => (Math.abs(r - 1) <= rtol ? "kept" : Math.abs(r - f) <= rtol * f ? "interpolated" : "blended");
+  return ratio.map(kind);
+}

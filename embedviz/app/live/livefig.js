@@ -2,9 +2,14 @@
 // round trip); on release, a key step or a short pause the sliders' option indices go back to Python as the trigger
 // "commit", which moves the page's URL-bound widgets. The figure's layout and texts come from Python once per rerun
 // (already translated); only the data is recomputed here, by formulas.js.
-import { angleHeatmapView, decayCurve, distanceCurves, encodingView, ropeDistances, wavelengths } from "./formulas.js";
+import { angleHeatmapView, classifyPairs, decayCurve, distanceCurves, encodingView, ropeDistances,
+  ropeInverseFrequencies, scaledInverseFrequencies, wavelengths } from "./formulas.js";
 
 const PAUSE_MS = 400; // a drag that rests this long commits, as a release does
+// While a thumb moves a curve view is drawn from fewer points and keeps the words it had at rest (its legend names,
+// title and level labels: a changed text makes plotly measure and lay out the chart again, 100-200 ms a frame for
+// the decay curves' legend); on release, a key step or a pause it is drawn again whole, as Python draws it.
+const MOVING_POINTS = 64;
 const PLOTLY_URL = new URL("./plotly.min.js", import.meta.url).href;
 let plotlyReady = null;
 const instances = new WeakMap(); // parentElement -> instance: a rerun calls this module again with new data
@@ -33,8 +38,8 @@ function subtitle(...notes) {
 
 const integer = (x) => Math.round(x).toLocaleString("en-US"); // embedviz.app.widgets.human_number of an int
 
-// One builder per view: (values, labels, data, figure) -> {traces, layout}. traces[i] holds what changes in trace
-// i of the figure Python sent (or of trace `like`, for a view whose trace count varies); layout what changes in
+// One builder per view: (values, labels, data, figure, moving) -> {traces, layout}. traces[i] holds what changes in
+// trace i of the figure Python sent (or of trace `like`, for a view whose trace count varies); layout what changes in
 // its layout (merged one level deep). Texts are the page's translated templates; the formulas are formulas.js.
 const VIEWS = {
   sin_heatmap(values, labels, { texts, budget }) {
@@ -48,11 +53,13 @@ const VIEWS = {
         subtitle: subtitle(notes.join(" · ") || texts.note, texts.scale_key) } },
     };
   },
-  sin_distance(values, labels, { texts, budget, fixed }, figure) {
-    const c = distanceCurves(values.sin_L, values.sin_d, values.sin_base, fixed.starts, budget.curve_points);
+  sin_distance(values, labels, { texts, budget, fixed }, figure, moving) {
+    const c = distanceCurves(values.sin_L, values.sin_d, values.sin_base, fixed.starts,
+      moving ? Math.min(MOVING_POINTS, budget.curve_points) : budget.curve_points);
     const longest = wavelengths(values.sin_d, values.sin_base).at(-1);
-    const names = [fill(texts.typical, { v: c.typical.toFixed(2), w: integer(longest) }),
-      fill(texts.bound, { v: c.bound.toFixed(2) })];
+    const names = moving ? figure.layout.annotations.map((a) => a.text)
+      : [fill(texts.typical, { v: c.typical.toFixed(2), w: integer(longest) }),
+        fill(texts.bound, { v: c.bound.toFixed(2) })];
     const levels = [c.typical, c.bound];
     return {
       traces: c.distances.map((y) => ({ x: c.gaps, y })),
@@ -77,19 +84,41 @@ const VIEWS = {
         yaxis: { tickvals: ticks.map((d) => rows[d]), ticktext: ticks.map(String) } },
     };
   },
-  rope_decay(values, labels, { texts, budget, fixed }) {
-    const distances = ropeDistances(values.rope_len, budget.dense);
+  rope_decay(values, labels, { texts, budget, fixed }, figure, moving) {
+    const distances = ropeDistances(values.rope_len, moving ? Math.min(MOVING_POINTS, budget.dense) : budget.dense);
     const chosen = fill(texts.chosen, { theta: labels.rope_theta });
     const thetas = fixed.thetas.map((theta, k) => [theta, fill(texts.reference, { theta: fixed.theta_labels[k] })]);
-    if (!fixed.thetas.includes(values.rope_theta)) thetas.push([values.rope_theta, chosen]);
+    // moving: always the chosen curve last, so the trace count (and the legend) does not change on the way
+    if (moving || !fixed.thetas.includes(values.rope_theta)) thetas.push([values.rope_theta, chosen]);
+    const shown = figure.data.length;
     return {
-      traces: thetas.map(([theta, name]) => {
-        const name_ = theta === values.rope_theta ? chosen : name;
-        return { like: 0, x: distances, y: decayCurve(values.rope_hd, theta, distances), name: name_,
-          line: { width: name_ === chosen ? 3.5 : 1.6 } }; // embedviz.figures.rope.decay_chart's widths
+      traces: thetas.map(([theta, name], k) => {
+        const isChosen = k === thetas.length - 1 ? theta === values.rope_theta : theta === values.rope_theta && !moving;
+        const trace = { like: 0, x: distances, y: decayCurve(values.rope_hd, theta, distances),
+          line: { width: isChosen ? 3.5 : 1.6 } }; // embedviz.figures.rope.decay_chart's widths
+        if (!moving || k >= shown) trace.name = isChosen ? chosen : name;
+        else trace.like = k; // the name it had at rest
+        return trace;
       }),
-      layout: { title: { text: fill(texts.title, { hd: values.rope_hd }) } },
+      layout: moving ? {} : { title: { text: fill(texts.title, { hd: values.rope_hd }) } },
     };
+  },
+  ctx_wave(values, labels, { fixed }) { // embedviz.figures.context.wavelength_chart: before, then one trace per kind
+    const factor = values.ctx_factor, theta = values.ctx_theta;
+    const before = ropeInverseFrequencies(fixed.dim, theta);
+    const after = scaledInverseFrequencies(fixed.dim, theta, fixed.method,
+      { ...fixed.params, factor, original: fixed.original }, fixed.seq_len);
+    const kinds = classifyPairs(before, after, factor);
+    const turn = (w) => (2 * Math.PI) / w;
+    const traces = [{ like: 0, x: Array.from(before, (_, i) => i), y: Float64Array.from(before, turn) }];
+    for (const kind of fixed.kinds) {
+      const pairs = kinds.flatMap((k, i) => (k === kind ? [i] : []));
+      if (!pairs.length) continue;
+      const name = fixed.kind_names[kind];
+      traces.push({ like: 1, x: pairs, y: Float64Array.from(pairs, (i) => turn(after[i])), name,
+        marker: { color: fixed.colors[kind], size: 7 }, hovertemplate: `${name}<br>${fixed.hover}<extra></extra>` });
+    }
+    return { traces, layout: {} };
   },
 };
 
@@ -99,6 +128,67 @@ function merge(base, patch) { // one level deep: {title: {text}} keeps the title
     out[k] = v && typeof v === "object" && !Array.isArray(v) && base[k] && typeof base[k] === "object"
       ? { ...base[k], ...v } : v;
   }
+  return out;
+}
+
+// Plotly draws a title and its subtitle on one line whatever the width, so on a phone a long one ran past the
+// chart's right edge. Both are broken into lines that fit the chart, at spaces or between CJK characters (Chinese
+// has no spaces), measured in the font plotly draws them in; the top margin and the height grow by the added lines
+// so the plot area keeps its size.
+const measure = document.createElement("canvas").getContext("2d");
+// a run of non-CJK characters or one CJK character, each with the opening marks before it and the closing ones
+// after it (no line starts with "）" or "，"), or spaces
+const CJK = "\\u2e80-\\u9fff\\uf900-\\ufaff\\uff00-\\uffef";
+const OPEN = "（「『《〈【〔“‘", CLOSE = "）」』》〉】〕，。、；：！？”’";
+const TOKENS = new RegExp(`[${OPEN}]*[^\\s${CJK}]+[${CLOSE}]*|[${OPEN}]*[${CJK}][${CLOSE}]*|\\s+`, "g");
+const LINE = 1.3; // plotly's line spacing, in font sizes
+
+function wrapText(text, font, width) {
+  measure.font = font;
+  const lines = [];
+  let line = "";
+  for (const token of String(text).replace(/<br>/g, " ").match(TOKENS) || []) {
+    const next = line + token;
+    if (line.trim() && !/^\s+$/.test(token) && measure.measureText(next).width > width) {
+      lines.push(line.trim());
+      line = token;
+    } else {
+      line = next;
+    }
+  }
+  if (line.trim()) lines.push(line.trim());
+  return lines;
+}
+
+function wrapped(inst, layout) {
+  const width = inst.chart.clientWidth;
+  inst.width = width;
+  const title = layout.title || {};
+  const key = JSON.stringify([width, title.text, title.subtitle?.text]);
+  if (inst.wrapKey === key && inst.wrapBase === layout) return inst.wrapDrawn; // the same object: no relayout
+  const full = inst.chart._fullLayout?.title;
+  const fontSize = layout.font?.size ?? layout.template?.layout?.font?.size ?? 12;
+  const family = layout.font?.family ?? layout.template?.layout?.font?.family ?? "sans-serif";
+  const size = title.font?.size ?? full?.font?.size ?? Math.round(fontSize * 1.4);
+  const subSize = title.subtitle?.font?.size ?? full?.subtitle?.font?.size ?? Math.round(size * 0.7);
+  const room = Math.max(width - 8, 120);
+  const head = title.text ? wrapText(title.text, `${size}px ${family}`, room) : [];
+  const sub = title.subtitle?.text ? wrapText(title.subtitle.text, `${subSize}px ${family}`, room) : [];
+  const extra = Math.round(Math.max(head.length - 1, 0) * size * LINE + Math.max(sub.length - 1, 0) * subSize * LINE);
+  const margin = { ...(layout.template?.layout?.margin || {}), ...(layout.margin || {}) };
+  const out = { ...layout, title: { ...title, text: head.join("<br>") } };
+  if (title.subtitle?.text) out.title.subtitle = { ...title.subtitle, text: sub.join("<br>") };
+  if (extra > 0) {
+    out.margin = { ...margin, t: (margin.t ?? 70) + extra };
+    out.height = (layout.height ?? 420) + extra;
+    out.title.y = 1;
+    out.title.yanchor = "top";
+    // pad: below the top edge, as plotly anchors a top title by its first line's baseline
+    out.title.pad = { ...(title.pad || {}), t: Math.round(size) };
+  }
+  inst.wrapKey = key;
+  inst.wrapBase = layout;
+  inst.wrapDrawn = out;
   return out;
 }
 
@@ -113,10 +203,14 @@ function build(root) {
   chart.className = "live-chart";
   chart.dataset.redraws = "0";
   chart.liveDigest = () => digest(chart);
-  box.append(controls, chart);
+  box.append(chart, controls); // the figure first, its sliders under it, as a reader drags while watching it
   root.append(box);
-  return { controls, chart, inputs: {}, outputs: {}, sliders: [], data: null, pending: false, timer: null,
-    committed: "", dragging: false, drawn: "" };
+  const inst = { controls, chart, inputs: {}, outputs: {}, sliders: [], data: null, pending: false, timer: null,
+    committed: "", dragging: false, drawn: "", width: 0 };
+  new ResizeObserver(() => { // a rotated phone or a resized window: the title's lines are measured again
+    if (inst.data && Math.abs(chart.clientWidth - inst.width) > 1) { inst.width = chart.clientWidth; schedule(inst); }
+  }).observe(chart);
+  return inst;
 }
 
 function current(inst) {
@@ -134,10 +228,10 @@ async function draw(inst) {
   inst.pending = false;
   const Plotly = await loadPlotly();
   const { values, labels, indices } = current(inst);
-  const state = JSON.stringify(indices);
+  const state = JSON.stringify(indices), moving = inst.moving, start = performance.now();
   let traces = inst.figure.data, layout = inst.figure.layout;
   if (state !== inst.sent) { // a setting Python has not drawn yet: recompute the data and texts here
-    const view = VIEWS[inst.data.view](values, labels, inst.data, inst.figure);
+    const view = VIEWS[inst.data.view](values, labels, inst.data, inst.figure, moving);
     const base = traces;
     traces = view.traces.map((patch, i) => {
       const { like, ...fields } = patch;
@@ -157,10 +251,13 @@ async function draw(inst) {
   }
   inst.chart.setAttribute("role", "img");
   inst.chart.setAttribute("aria-label", inst.data.alt || ""); // the sent figure's text alternative, as plot's
+  layout = wrapped(inst, layout);
   await Plotly.react(inst.chart, traces, layout, inst.data.config);
   inst.chart.dataset.redraws = String(Number(inst.chart.dataset.redraws) + 1);
+  inst.chart.drawMs = [...(inst.chart.drawMs || []).slice(-99), performance.now() - start]; // benchmarks read it
   inst.chart.dataset.state = state;
-  inst.chart.dataset.title = layout.title.text;
+  inst.chart.dataset.full = moving ? "0" : "1"; // drawn at the figure's own resolution
+  inst.chart.dataset.title = layout.title.text.replace(/<br>/g, " ");
 }
 
 // What a test compares: per drawn trace its numbers' count and sum of magnitudes (float32 from Python and float64
@@ -181,6 +278,10 @@ function schedule(inst) {
 
 function commit(inst) {
   clearTimeout(inst.timer);
+  if (inst.moving) { // the thumb rests: the figure at its own resolution
+    inst.moving = false;
+    schedule(inst);
+  }
   const { indices } = current(inst);
   const state = JSON.stringify(indices);
   if (state === inst.committed) return;
@@ -204,6 +305,7 @@ function makeSliders(inst) {
       value: String(s.index) });
     input.dataset.key = s.key;
     input.addEventListener("input", () => {
+      inst.moving = true;
       schedule(inst);
       clearTimeout(inst.timer);
       inst.timer = setTimeout(() => commit(inst), PAUSE_MS);

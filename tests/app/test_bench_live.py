@@ -1,0 +1,31 @@
+"""benchmarks/bench_live.py's parts that no other test runs: the bare page it times a key step against, and its table.
+
+A bare page that lost its slider or chart would make the benchmark wait or time nothing; a table that dropped a
+column would print numbers under the wrong heads."""
+from __future__ import annotations
+
+from streamlit.testing.v1 import AppTest
+
+from benchmarks import bench_live
+from tests.conftest import ROOT
+
+
+def test_the_bare_page_is_a_title_a_slider_and_one_chart():
+    at = AppTest.from_file(str(ROOT / "benchmarks" / "baseline_page.py"), default_timeout=30).run()
+    assert not at.exception
+    assert [e.value for e in at.title] == ["Baseline"] and len(at.slider) == 1 and len(at.get("plotly_chart")) == 1
+    at.slider[0].set_value(40).run()  # what a key step reruns
+    assert not at.exception and len(at.get("plotly_chart")) == 1
+
+
+def test_the_table_has_a_row_per_view_and_says_each_target():
+    views = {"Sinusoidal heatmap, defaults": {"drag": 31.0, "moves": 60.0, "ms": 14.0, "key": 0.05},
+             "RoPE decay curves, largest": {"drag": 9.0, "moves": 60.0, "ms": 40.0, "key": 0.2}}
+    res = {"load_before": "load average 0.1 / 0.1 / 0.1 (1 / 5 / 15 min)", "training_first_s": 0.6,
+           "fresh_open_s": 2.0, "views": views, "bare_key": 0.1}
+    lines = bench_live.table(res).splitlines()
+    rows = [line for line in lines if line.startswith("| ")]
+    assert len(rows) == 1 + len(views) + 1 and len({row.count("|") for row in rows}) == 1  # header, views, bare
+    assert "31.0 (met: >= 30)" in rows[1] and "0.50 |" in rows[1]
+    assert "9.0 (not met: >= 10)" in rows[2] and "2.00 |" in rows[2]
+    assert "load average 0.1" in lines[0]
