@@ -70,7 +70,7 @@ def shape_trace(
     T = positive_int("length", length)
     D = positive_int("d_model", d_model, minimum=2)
     if B * T * D > MAX_SHAPE_ELEMENTS:
-        raise ValueError(f"batch x length x d_model ({B * T * D:,}) must be <= {MAX_SHAPE_ELEMENTS:,} for this demo")
+        raise InputError("shape_cap", n=B * T * D, limit=MAX_SHAPE_ELEMENTS)
     generator = torch.Generator().manual_seed(positive_int("seed", seed, minimum=0))
     tok = TokenEmbedding(vocab_size, D, generator=generator)
     if positional == "sinusoidal":

@@ -361,10 +361,7 @@ def theta_for_context(head_dim: int, context_length: int, *, max_turns: float = 
     max_turns = finite_float("max_turns", max_turns, greater_than=0.0)
     slow_pairs = positive_int("slow_pairs", slow_pairs)
     if slow_pairs > head_dim // 2 - 1:
-        raise ValueError(
-            f"slow_pairs ({slow_pairs}) must be in [1, head_dim/2 - 1] = [1, {head_dim // 2 - 1}] for head_dim "
-            f"{head_dim}: pair 0 turns at w = 1 whatever theta is"
-        )
+        raise InputError("slow_pairs", value=slow_pairs, limit=head_dim // 2 - 1, head_dim=head_dim)
     theta = (context_length / (2.0 * math.pi * max_turns)) ** (head_dim / (head_dim - 2 * slow_pairs))
     return max(theta, 1.0)
 

@@ -147,6 +147,21 @@ TEMPLATES: dict[str, str] = {
     "table_non_finite": "embedding table in {file!r} has {bad:,} non-finite values (NaN or inf); all must be finite",
     # a tour's URL (tours.py)
     "tour_step": "step ({value}) must be between 1 and {n} for tour {tour}",
+    # what a widget, a link or a typed text can still ask past a page's limits
+    "lone_surrogate": "text contains U+{codepoint:04X} at index {index}, a lone surrogate with no UTF-8 bytes",
+    "one_char": "char ({char!r}) must be exactly one character",
+    "pair_range": "pair ({value}) must lie in [0, head_dim/2) = [0, {limit})",
+    "rows_cap": "rows ({n}) must be at most {limit} at once for D = {D:,}",
+    "logits_cap": "batch_size * seq_len * classes ({batch_size} * {seq_len} * {classes} = {n}) must be at most "
+                  "{limit} logits per step",
+    "snapshot_cap": "snapshot_every ({value}) keeps {count} snapshots of a ({rows}, {D}) table for steps={steps}; at "
+                    "most {limit} fit, use snapshot_every >= {least}",
+    "mrope_interleaved": "an interleaved mrope_section needs 3 sizes (time, height, width), got {sizes}",
+    "row_number": "word ({word!r}) must be a row number 0..{last}: {model} has no tokenizer",
+    "shape_cap": "batch x length x d_model ({n:,}) must be <= {limit:,} for this demo",
+    "slow_pairs": "slow_pairs ({value}) must be in [1, head_dim/2 - 1] = [1, {limit}] for head_dim {head_dim}: pair 0 "
+                  "turns at w = 1 whatever theta is",
+    "multiple": "{name} ({value}) must be a multiple of {k} for {what}",
 }
 
 

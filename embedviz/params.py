@@ -252,7 +252,7 @@ def _get_preset(name: str) -> ModelPreset:
     try:
         return PRESETS[name]
     except (KeyError, TypeError):
-        raise ValueError(f"name ({name!r}) is not a preset; choose one of {_allowed(tuple(PRESETS))}") from None
+        raise InputError("one_of", name="name", value=name, allowed=_allowed(tuple(PRESETS))) from None
 
 
 def preset_embedding_params(name: str) -> EmbeddingParams:

@@ -151,9 +151,7 @@ class PretrainedEmbeddings:
         # A bare uploaded table has no vocabulary: a "word" is a row number, written "17" or "#17".
         text = word.strip().removeprefix("#")
         if not text.isdigit():
-            raise ValueError(
-                f"word ({word!r}) must be a row number 0..{self.vocab_size - 1}: {self.name} has no tokenizer"
-            )
+            raise InputError("row_number", word=word, last=self.vocab_size - 1, model=self.name)
         return positive_int("word", int(text), minimum=0, maximum=self.vocab_size - 1)
 
 

@@ -280,7 +280,7 @@ def mrope_sections(mrope_section: Sequence[int], num_pairs: int, *, interleaved:
     if not interleaved:
         return np.concatenate([np.full(size, j % 3) for j, size in enumerate(sizes)])
     if len(sizes) != 3:
-        raise ValueError(f"an interleaved mrope_section needs 3 sizes (time, height, width), got {sizes}")
+        raise InputError("mrope_interleaved", sizes=sizes)
     axes = np.zeros(num_pairs, dtype=int)
     for axis in (1, 2):  # Qwen3-VL's apply_interleaved_mrope: axis k on pairs k, k + 3, ... below 3 x its size
         axes[axis: 3 * sizes[axis]: 3] = axis
@@ -342,7 +342,7 @@ PUBLISHED: dict[str, str] = {
 def published_config(name: str) -> dict[str, Any]:
     """The published config.json (RoPE fields) of one of :data:`PUBLISHED`."""
     if name not in PUBLISHED:
-        raise ValueError(f"model ({name!r}) must be one of: {', '.join(PUBLISHED)}")
+        raise InputError("one_of", name="model", value=name, allowed=", ".join(PUBLISHED))
     return model_facts.config(PUBLISHED[name])
 
 

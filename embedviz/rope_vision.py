@@ -28,7 +28,7 @@ def axial_frequencies(head_dim: int, theta: float, layout: str) -> tuple[np.ndar
         raise InputError("one_of", name="layout", value=layout, allowed=", ".join(LAYOUTS))
     head_dim = even_int("head_dim", head_dim, what="2-D RoPE")
     if head_dim % 4:
-        raise ValueError(f"head_dim ({head_dim}) must be a multiple of 4 for 2-D RoPE: half its pairs per axis")
+        raise InputError("multiple", name="head_dim", value=head_dim, k=4, what="2-D RoPE: half its pairs per axis")
     theta = finite_float("theta", theta, greater_than=1.0)
     if layout == "qwen2_vl":
         spatial = head_dim // 2

@@ -144,20 +144,16 @@ def _check_budget(
     """Refuse too heavy steps; return snapshot_every (default: about 50 snapshots, fewer for big tables)."""
     logits = batch_size * seq_len * num_classes
     if logits > MAX_LOGITS_PER_STEP:
-        raise ValueError(
-            f"batch_size * seq_len * classes ({batch_size} * {seq_len} * {num_classes} = {logits}) "
-            f"must be at most {MAX_LOGITS_PER_STEP} logits per step"
-        )
+        raise InputError("logits_cap", batch_size=batch_size, seq_len=seq_len, classes=num_classes, n=logits,
+                         limit=MAX_LOGITS_PER_STEP)
     max_count = min(MAX_SNAPSHOTS, MAX_SNAPSHOT_FLOATS // (num_rows * d_model))  # >= 16 within the limits above
     min_every = math.ceil(steps / (max_count - 2))  # guarantees _snapshot_count(steps, every) <= max_count
     if snapshot_every is None:
         return max(1, steps // PROGRESS_CALLS, min_every)
     count = _snapshot_count(steps, snapshot_every)
     if count > max_count:
-        raise ValueError(
-            f"snapshot_every ({snapshot_every}) keeps {count} snapshots of a ({num_rows}, {d_model}) table for "
-            f"steps={steps}; at most {max_count} fit, use snapshot_every >= {min_every}"
-        )
+        raise InputError("snapshot_cap", value=snapshot_every, count=count, rows=num_rows, D=d_model, steps=steps,
+                         limit=max_count, least=min_every)
     return snapshot_every
 
 

@@ -203,7 +203,7 @@ def _rows_table(source: str, upload: HeldUpload | None) -> np.ndarray:
     if source == "sinusoidal":  # the same size as the learned table, so the two pictures compare cell by cell
         return sinusoidal.sinusoidal_table(m.num_positions, m.d_model)
     if upload is None:
-        raise ValueError(f"source ({source!r}) must be 'learned', 'sinusoidal' or an uploaded table")
+        raise InputError("one_of", name="source", value=source, allowed="'learned', 'sinusoidal', an uploaded table")
     return upload.token_embeddings
 
 
@@ -219,8 +219,7 @@ def row_views(source: str, start: int, stop: int, _upload: HeldUpload | None = N
     if not 0 <= start < stop <= table.shape[0] or stop - start < 2:
         raise InputError("rows_window", start=start, end=stop - 1, last=table.shape[0] - 1)
     if stop - start > view_row_limit(*table.shape):
-        raise ValueError(f"rows ({stop - start}) must be at most {view_row_limit(*table.shape)} at once for D = "
-                         f"{table.shape[1]:,}")
+        raise InputError("rows_cap", n=stop - start, limit=view_row_limit(*table.shape), D=table.shape[1])
     rows = table[start:stop]  # (N, D)
     pca = pca_2d(rows, solver="randomized")  # (N, 2)
     similarity, step, _ = block_mean(cosine_similarity_matrix(rows), CELL_BUDGET, CELL_BUDGET)  # (M, M), M <= budget

@@ -18,16 +18,17 @@ import pytest
 import safetensors.numpy
 import streamlit as st
 
-from embedviz import (_validate, attention, context_extension, lookup, raw_ids, rope, rope_config, rope_layers,
-                      rope_scaling, rope_theory, tensor_files, tours, training)
-from embedviz.app import context_view, real_model_view, tokens_view, tour
+from embedviz import (_validate, attention, composition, context_extension, lookup, params, raw_ids, rope,
+                      rope_config, rope_layers, rope_scaling, rope_theory, rope_vision, tensor_files, tokenizer, tours,
+                      training)
+from embedviz.app import context_view, real_model_view, rope_view, tokens_view, tour
 from embedviz.app.errors import localized
 from embedviz.app.i18n import catalog
 from embedviz.app.locales.err import ZH
 from embedviz.app.markup import escape
 from embedviz.embeddings import LearnedPositionalEmbedding, embed_text
 from embedviz.errors import TEMPLATES, InputError
-from embedviz.pretrained import load_bundled_model
+from embedviz.pretrained import load_bundled_model, load_embedding_file
 from tests.app import pagetest as pt
 from tests.conftest import ROOT
 
@@ -212,6 +213,19 @@ CALLS = {
     "boolean": lambda: lookup.gradient_step(np.array([5, 6]), lookup.init_table(256, 8), tied="yes"),
     "text_vocab": lambda: training.train_on_text("".join(chr(0x4E00 + i) for i in range(training.MAX_TEXT_VOCAB + 1))),
     "positive_finite": lambda: training.train_on_text("abab", context=1, steps=1, lr=-1.0),
+    # what a widget, a link or a typed text can still ask past a page's limits
+    "lone_surrogate": lambda: tokenizer.encode("a\ud800"),
+    "one_char": lambda: raw_ids.byte_id_neighbours(""),
+    "pair_range": lambda: rope_view.pair_view(8, 1e4, 4, 0, 1, 0),
+    "rows_cap": lambda: real_model_view.row_views("upload:test", 0, 2_000, _upload=real_model_view.HeldUpload(
+        "f", "big.npy", "", (3_000, 4), np.zeros((3_000, 4), np.float32), source="upload:test")),
+    "logits_cap": lambda: training.train_group_experiment(batch_size=1024, seq_len=256, steps=1),
+    "snapshot_cap": lambda: training.train_group_experiment(steps=5_000, snapshot_every=1),
+    "mrope_interleaved": lambda: rope_layers.mrope_sections([2, 2], 4, interleaved=True),
+    "row_number": lambda: load_embedding_file(_npy(np.eye(4)), "eye.npy").token_id("cat"),
+    "shape_cap": lambda: composition.shape_trace(8, 512, 1024),
+    "slow_pairs": lambda: context_extension.theta_for_context(8, 4_096, slow_pairs=4),
+    "multiple": lambda: rope_vision.axial_frequencies(6, 1e4, "pixtral"),
 }
 # other raise sites of a kind (the same words from another function)
 MORE_CALLS = [
@@ -221,6 +235,11 @@ MORE_CALLS = [
     ("pair_factors_list", _scaling("longrope", **{**_LONGROPE, "short_factor": 5})),
     ("empty_text", lambda: tokens_view.lookup_view("", 8, "gpt2", 0)),
     ("one_of", lambda: context_view._settings("nope", "")),
+    ("one_of", lambda: params.preset_share("GPT-5")),
+    ("one_of", lambda: rope_layers.published_config("nope")),
+    ("one_of", lambda: real_model_view.row_views("upload:gone", 0, 2)),  # a held upload the session lost
+    ("integer", lambda: tokenizer.decode([1.5])),
+    ("token_id", lambda: tokenizer.decode([256])),
 ]
 CASES = sorted(CALLS.items()) + MORE_CALLS
 
