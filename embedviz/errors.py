@@ -162,6 +162,7 @@ TEMPLATES: dict[str, str] = {
     "slow_pairs": "slow_pairs ({value}) must be in [1, head_dim/2 - 1] = [1, {limit}] for head_dim {head_dim}: pair 0 "
                   "turns at w = 1 whatever theta is",
     "multiple": "{name} ({value}) must be a multiple of {k} for {what}",
+    "zero_vector": "vector must be a finite vector with non-zero length (cosine needs a direction)",
 }
 
 

@@ -75,7 +75,7 @@ def cosine_to_rows(table: np.ndarray, vector) -> np.ndarray:
     vector = np.asarray(vector, dtype=np.float64)
     query_norm = float(np.linalg.norm(vector))
     if not np.isfinite(query_norm) or query_norm == 0.0:
-        raise ValueError("vector must be a finite vector with non-zero length (cosine needs a direction)")
+        raise InputError("zero_vector")  # e.g. an all-zero row of a notebook user's own table
     row_norms = _row_norms(table)  # (V,)
     dots = table @ (vector / query_norm).astype(table.dtype)  # (V,)
     cosines = np.divide(dots, row_norms, out=np.zeros_like(dots, dtype=np.float64), where=row_norms > 0)

@@ -137,6 +137,7 @@ ZH = {
     "shape_cap": "batch x length x d_model（{n}）在这个演示里必须 ≤ {limit}",
     "slow_pairs": "slow_pairs（{value}）必须在 [1, head_dim/2 - 1] = [1, {limit}] 之内（head_dim {head_dim}）：无论 theta 是多少，第 0 对都以 w = 1 旋转",
     "multiple": "{name}（{value}）必须是 {k} 的倍数（{what} 的要求）",
+    "zero_vector": "这个向量的长度为零（或不是有限的数）：余弦相似度需要一个方向",
 }
 
 STRINGS = {f"err.{code}": {"en": TEMPLATES[code], "zh": text} for code, text in ZH.items()}
