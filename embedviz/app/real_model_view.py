@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from embedviz import position_analysis, sinusoidal
+from embedviz.app import compat
 from embedviz.downsample import CELL_BUDGET, OFFSET_POINTS, block_mean, log_spaced_indices
 from embedviz.errors import InputError
 from embedviz.pretrained import (
@@ -291,21 +291,11 @@ def uploaded_table(uploaded) -> HeldUpload | None:
     loaded = load_embedding_file(uploaded.getvalue(), uploaded.name)
     V, D = loaded.token_embeddings.shape
     rows = np.array(loaded.token_embeddings[: view_row_limit(V, D)])  # a copy: the whole table is freed on return
-    ctx = get_script_run_ctx()
-    session = ctx.session_id if ctx else ""
     held = HeldUpload(uploaded.file_id, loaded.name, loaded.token_tensor, (V, D), rows,
-                      source=f"upload:{session}:{secrets.token_hex(16)}")
+                      source=f"upload:{compat.session_id()}:{secrets.token_hex(16)}")
     st.session_state[UPLOAD_STATE] = held
-    _release_upload_bytes(uploaded.file_id)
+    compat.release_upload(uploaded.file_id)
     return held
-
-
-def _release_upload_bytes(file_id: str) -> None:
-    """Drop the upload from Streamlit's in-memory file store, as st.chat_input does for its files."""
-    ctx = get_script_run_ctx()
-    remove = getattr(ctx.uploaded_file_mgr, "remove_file", None) if ctx else None  # memory store only
-    if remove is not None:
-        remove(session_id=ctx.session_id, file_id=file_id)
 
 
 def forget_upload() -> None:
