@@ -19,7 +19,7 @@ from typing import Any, Literal
 import numpy as np
 
 from embedviz import model_facts
-from embedviz._validate import even_int, finite_array, finite_float, positive_int
+from embedviz._validate import even_int, finite_array, finite_float, one_of, positive_int
 from embedviz.downsample import log_spaced_indices
 from embedviz.errors import InputError
 from embedviz.params import PRESETS
@@ -158,8 +158,7 @@ def build_scaling(
     Only the keys the method reads go in; ``params`` entries of other methods are ignored, missing ones take
     :data:`METHOD_DEFAULTS`, and the "not set" zeros (mscale, mscale_all_dim, attention_factor) are left out.
     """
-    if method not in METHOD_DEFAULTS:
-        raise InputError("one_of", name="method", value=method, allowed=", ".join(repr(m) for m in METHODS))
+    one_of("method", method, METHODS)
     scaling: dict[str, Any] = {
         "rope_type": method,
         "factor": factor,

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from embedviz import model_facts
-from embedviz._validate import finite_array, finite_float, positive_int
+from embedviz._validate import finite_array, finite_float, one_of, positive_int
 from embedviz.errors import InputError
 from embedviz.rope import decay_of_frequencies, wavelengths
 from embedviz.rope_config import config_text_part, from_config, scaling_of
@@ -341,8 +341,7 @@ PUBLISHED: dict[str, str] = {
 
 def published_config(name: str) -> dict[str, Any]:
     """The published config.json (RoPE fields) of one of :data:`PUBLISHED`."""
-    if name not in PUBLISHED:
-        raise InputError("one_of", name="model", value=name, allowed=", ".join(PUBLISHED))
+    one_of("model", name, PUBLISHED)
     return model_facts.config(PUBLISHED[name])
 
 

@@ -74,7 +74,7 @@ import numpy as np
 import torch
 
 from embedviz import tokenizer
-from embedviz._validate import positive_int
+from embedviz._validate import one_of, positive_int
 from embedviz.errors import InputError
 from embedviz.training_loop import PROGRESS_CALLS, Optimizer, ProgressFn, TinyLM, fit
 from embedviz.training_result import TrainingResult
@@ -109,8 +109,7 @@ DEFAULT_LR = {"adam": 1e-2, "sgd": 1.0}
 
 
 def _check_lr(lr: object, optimizer: str) -> float:
-    if optimizer not in DEFAULT_LR:
-        raise InputError("one_of", name="optimizer", value=optimizer, allowed=", ".join(map(repr, sorted(DEFAULT_LR))))
+    one_of("optimizer", optimizer, sorted(DEFAULT_LR))
     if lr is None:
         return DEFAULT_LR[optimizer]
     if isinstance(lr, bool) or not isinstance(lr, (int, float, np.floating, np.integer)):
@@ -326,8 +325,7 @@ def train_on_text(
         raise ValueError(f"text ({type(text).__name__}) must be a string")
     if len(text) > MAX_TEXT_CHARS:
         raise InputError("chars", name="text", n=len(text), limit=MAX_TEXT_CHARS)
-    if tokens not in ("char", "byte"):
-        raise InputError("one_of", name="tokens", value=tokens, allowed="'char', 'byte'")
+    one_of("tokens", tokens, ("char", "byte"))
     context = positive_int("context", context, minimum=1, maximum=MAX_CONTEXT)
     steps, d_model, batch_size, seq_len, snapshot_every = _check_common(
         steps=steps, d_model=d_model, batch_size=batch_size, seq_len=seq_len, snapshot_every=snapshot_every
