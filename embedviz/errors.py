@@ -163,6 +163,20 @@ TEMPLATES: dict[str, str] = {
                   "turns at w = 1 whatever theta is",
     "multiple": "{name} ({value}) must be a multiple of {k} for {what}",
     "zero_vector": "vector must be a finite vector with non-zero length (cosine needs a direction)",
+    # a local model directory (pretrained.load_model_dir, tensor_files.py)
+    "model_dir": "path ({path!r}) must be an existing model directory",
+    "model_dir_file": "model directory {dir!r} has no {file}",
+    "model_config_json": "config.json in {dir!r} is not valid JSON: {detail}",
+    "model_config_object": "config.json in {dir!r} must hold a JSON object",
+    "model_no_table": "no token embedding table in {dir!r}: expected a 2-D tensor named like {expected} ...; found "
+                      "{listed}",
+    "model_tokenizer": "tokenizer.json in {dir!r} cannot be read: {detail}",
+    "weight_map": "{file} in {dir!r} has no valid weight_map",
+    "shards_missing": "model directory {dir!r} is missing shard(s) {missing}",
+    "no_safetensors": "model directory {dir!r} has no model.safetensors",
+    "pickle_weights": "model directory {dir!r} has no model.safetensors (found {found}: pickle-based weights are not "
+                      "read; convert them to safetensors)",
+    "safetensors_unreadable": "{file} is not a readable safetensors file: {detail}",
 }
 
 

@@ -10,6 +10,7 @@ import pathlib
 import pickle
 import re
 import string
+import tempfile
 from types import SimpleNamespace
 from unittest import mock
 
@@ -28,7 +29,7 @@ from embedviz.app.locales.err import ZH
 from embedviz.app.markup import escape
 from embedviz.embeddings import LearnedPositionalEmbedding, embed_text
 from embedviz.errors import TEMPLATES, InputError
-from embedviz.pretrained import load_bundled_model, load_embedding_file
+from embedviz.pretrained import load_bundled_model, load_embedding_file, load_model_dir
 from tests.app import pagetest as pt
 from tests.conftest import ROOT
 
@@ -70,6 +71,23 @@ def _tour_panel(step: str) -> None:
     with mock.patch.object(st, "query_params", {"tour": "000", "step": step}), \
             mock.patch.object(tour, "show_error", reraise):
         tour.panel(None, {})
+
+
+_SCRATCH = tempfile.TemporaryDirectory(prefix="embedviz-model-")  # removed when the test process ends
+
+
+def _model_dir(**files) -> str:
+    """A throwaway local model directory holding ``files`` (name with "." written "_", text or bytes)."""
+    directory = pathlib.Path(tempfile.mkdtemp(dir=_SCRATCH.name))
+    for name, data in {"config_json": "{}", "tokenizer_json": "{}", **files}.items():
+        if data is not None:
+            path = directory / name.replace("_json", ".json").replace("_safetensors", ".safetensors").replace(
+                "_bin", ".bin").replace("model_safetensors.index", "model.safetensors.index")
+            path.write_bytes(data) if isinstance(data, bytes) else path.write_text(data)
+    return str(directory)
+
+
+_TABLE = safetensors.numpy.save({"wte.weight": np.ones((4, 2), np.float32)})
 
 
 def _raised(call) -> InputError:
@@ -226,6 +244,19 @@ CALLS = {
     "shape_cap": lambda: composition.shape_trace(8, 512, 1024),
     "slow_pairs": lambda: context_extension.theta_for_context(8, 4_096, slow_pairs=4),
     "multiple": lambda: rope_vision.axial_frequencies(6, 1e4, "pixtral"),
+    "model_dir": lambda: load_model_dir("/nonexistent/embedviz-model"),
+    "model_dir_file": lambda: load_model_dir(_model_dir(tokenizer_json=None)),
+    "model_config_json": lambda: load_model_dir(_model_dir(config_json="{")),
+    "model_config_object": lambda: load_model_dir(_model_dir(config_json="[1]")),
+    "no_safetensors": lambda: load_model_dir(_model_dir()),
+    "pickle_weights": lambda: load_model_dir(_model_dir(pytorch_model_bin=b"pickle")),
+    "safetensors_unreadable": lambda: load_model_dir(_model_dir(model_safetensors=b"\x08" + b"\x00" * 7 + b"{bad")),
+    "weight_map": lambda: load_model_dir(_model_dir(**{"model_safetensors.index_json": "{}"})),
+    "shards_missing": lambda: load_model_dir(
+        _model_dir(**{"model_safetensors.index_json": '{"weight_map": {"wte.weight": "gone.safetensors"}}'})),
+    "model_no_table": lambda: load_model_dir(
+        _model_dir(model_safetensors=safetensors.numpy.save({"norm.bias": np.ones(3, np.float32)}))),
+    "model_tokenizer": lambda: load_model_dir(_model_dir(model_safetensors=_TABLE, tokenizer_json='{"version": "1.0"}')),
     "zero_vector": lambda: word_vectors.nearest_neighbours(
         load_embedding_file(_npy(np.array([[0.0, 0.0], [1.0, 0.0]])), "zero_row.npy").token_embeddings, 0),
 }
@@ -302,7 +333,6 @@ def test_every_raise_site_names_a_known_code_with_its_fields():
 _SHAPE = "an array the app itself builds has the wrong shape, dtype or size: a programming error"
 _TYPE = "an argument of the wrong Python type: the app always passes the right one (a notebook's slip)"
 _PACKAGED = "the installed model package is damaged: an installation fault, not a reader's input"
-_DIRECTORY = "a local model directory, which only the notebook API opens"
 _PROGRAM = "the app's own call is wrong (a figure, a tour step, an internal option)"
 INTERNAL_RAISES = {
     "embedviz/alibi.py::bias_at": _SHAPE,  # the page picks heads from num_heads itself
@@ -337,7 +367,6 @@ INTERNAL_RAISES = {
     "embedviz/position_analysis.py::plane_turn": _SHAPE,  # rows_window keeps at least 2 rows
     "embedviz/position_analysis.py::is_rotation": _SHAPE,
     "embedviz/pretrained.py::PretrainedEmbeddings.token_id": _PACKAGED,  # a tokenizer id past its own table
-    "embedviz/pretrained.py::load_model_dir": _DIRECTORY,
     "embedviz/raw_ids.py::id_neighbours": _SHAPE,
     "embedviz/rope.py::wavelengths": _SHAPE,
     "embedviz/rope.py::rotate": _SHAPE,
@@ -354,8 +383,6 @@ INTERNAL_RAISES = {
     "embedviz/similarity.py::pca_2d": _SHAPE,  # word_list_short and rows_window keep at least 2 rows
     "embedviz/sinusoidal.py::sinusoidal_rows": _SHAPE,
     "embedviz/tensor_files.py::read_upload": _TYPE,  # an upload's bytes
-    "embedviz/tensor_files.py::tensor_files": _DIRECTORY,
-    "embedviz/tensor_files.py::_open_safetensors": _DIRECTORY,
     "embedviz/tokenizer.py::encode": _TYPE,
     "embedviz/tokenizer.py::byte_pieces": _TYPE,
     "embedviz/tours.py::answer": _PROGRAM,  # the panel asks only a step that has a question

@@ -138,6 +138,17 @@ ZH = {
     "slow_pairs": "slow_pairs（{value}）必须在 [1, head_dim/2 - 1] = [1, {limit}] 之内（head_dim {head_dim}）：无论 theta 是多少，第 0 对都以 w = 1 旋转",
     "multiple": "{name}（{value}）必须是 {k} 的倍数（{what} 的要求）",
     "zero_vector": "这个向量的长度为零（或不是有限的数）：余弦相似度需要一个方向",
+    "model_dir": "路径（{path}）必须是一个已存在的模型目录",
+    "model_dir_file": "模型目录 {dir} 里没有 {file}",
+    "model_config_json": "{dir} 里的 config.json 不是有效的 JSON：{detail}",
+    "model_config_object": "{dir} 里的 config.json 必须是一个 JSON 对象",
+    "model_no_table": "{dir} 里没有词元嵌入表：应有一个名字类似 {expected} ... 的二维张量；找到的是 {listed}",
+    "model_tokenizer": "无法读取 {dir} 里的 tokenizer.json：{detail}",
+    "weight_map": "{dir} 里的 {file} 没有有效的 weight_map",
+    "shards_missing": "模型目录 {dir} 缺少分片 {missing}",
+    "no_safetensors": "模型目录 {dir} 里没有 model.safetensors",
+    "pickle_weights": "模型目录 {dir} 里没有 model.safetensors（找到的是 {found}：基于 pickle 的权重不会被读取；请先转换成 safetensors）",
+    "safetensors_unreadable": "{file} 不是可读取的 safetensors 文件：{detail}",
 }
 
 STRINGS = {f"err.{code}": {"en": TEMPLATES[code], "zh": text} for code, text in ZH.items()}
