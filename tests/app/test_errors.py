@@ -337,6 +337,7 @@ _PROGRAM = "the app's own call is wrong (a figure, a tour step, an internal opti
 INTERNAL_RAISES = {
     "embedviz/alibi.py::bias_at": _SHAPE,  # the page picks heads from num_heads itself
     "embedviz/alibi.py::relative_bias": _SHAPE,
+    "embedviz/app/context_view.py::decode_config": _PROGRAM,  # caught at once: the link's one refusal, link_damaged
     "embedviz/app/widgets.py::figure_for": _PROGRAM,
     "embedviz/attention.py::_check_perm": _SHAPE,  # a typed shuffle is checked first (shuffle_tokens)
     "embedviz/attention.py::permutation_demo": _SHAPE,
@@ -399,15 +400,16 @@ INTERNAL_RAISES = {
 
 
 def _plain_raises():
-    """``path::function`` of every ``raise ValueError(...)`` / ``raise TypeError(...)`` in the app's source."""
+    """``path::function`` of every ``raise ValueError(...)`` / ``raise TypeError`` (called or bare) in the source."""
     for path in sorted([*ROOT.joinpath("embedviz").rglob("*.py"), *ROOT.joinpath("app_pages").rglob("*.py")]):
         def walk(node, where):
             for child in ast.iter_child_nodes(node):
                 inner = where
                 if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                     inner = f"{where}.{child.name}" if where else child.name
-                if isinstance(child, ast.Raise) and isinstance(child.exc, ast.Call) \
-                        and getattr(child.exc.func, "id", None) in ("ValueError", "TypeError"):
+                raised = child.exc.func if isinstance(child, ast.Raise) and isinstance(child.exc, ast.Call) else \
+                    getattr(child, "exc", None) if isinstance(child, ast.Raise) else None  # ValueError(...) or bare
+                if getattr(raised, "id", None) in ("ValueError", "TypeError"):
                     yield f"{path.relative_to(ROOT).as_posix()}::{where}"
                 yield from walk(child, inner)
         yield from walk(ast.parse(path.read_text(encoding="utf-8")), "")
