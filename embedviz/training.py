@@ -143,7 +143,7 @@ def _check_budget(
     """Refuse too heavy steps; return snapshot_every (default: about 50 snapshots, fewer for big tables)."""
     logits = batch_size * seq_len * num_classes
     if logits > MAX_LOGITS_PER_STEP:
-        raise InputError("logits_cap", batch_size=batch_size, seq_len=seq_len, classes=num_classes, n=logits,
+        raise InputError("logits_cap", size=batch_size, length=seq_len, classes=num_classes, n=logits,
                          limit=MAX_LOGITS_PER_STEP)
     max_count = min(MAX_SNAPSHOTS, MAX_SNAPSHOT_FLOATS // (num_rows * d_model))  # >= 16 within the limits above
     min_every = math.ceil(steps / (max_count - 2))  # guarantees _snapshot_count(steps, every) <= max_count

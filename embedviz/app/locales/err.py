@@ -124,17 +124,17 @@ ZH = {
     "table_non_finite": "{file} 里的嵌入表有 {bad} 个非有限值（NaN 或 inf）；所有值都必须是有限的数",
     "tour_step": "导览 {tour} 的步骤（{value}）必须在 1 到 {n} 之间",
     "lone_surrogate": "文字在第 {index} 个位置含有 U+{codepoint}，这是一个孤立的代理码位，没有 UTF-8 字节",
-    "one_char": "char（{char}）必须恰好是一个字符",
-    "pair_range": "pair（{value}）必须在 [0, head_dim/2) = [0, {limit}) 之内",
-    "rows_cap": "rows（{n}）一次最多只能取 {limit} 行（D = {D} 时）",
-    "logits_cap": "batch_size * seq_len * classes（{batch_size} * {seq_len} * {classes} = {n}）每一步最多只能有 {limit} 个 logit",
+    "one_char": "输入的字符（{char}）必须恰好是一个字符",
+    "pair_range": "维度对编号（{value}）必须在 [0, head_dim/2) = [0, {limit}) 之内",
+    "rows_cap": "这里要取 {n} 行，但 D = {D} 时一次最多只能取 {limit} 行",
+    "logits_cap": "批大小 × 序列长度 × 类别数 = {size} × {length} × {classes} = {n}：每一步最多只能算 {limit} 个输出分数",
     "snapshot_cap": (
         "snapshot_every（{value}）会为 steps={steps} 保存 {count} 份 ({rows}, {D}) 表的快照；最多只能保存 {limit} 份，"
         "请把 snapshot_every 设为 ≥ {least}"
     ),
     "mrope_interleaved": "交错式的 mrope_section 需要 3 个大小（时间、高度、宽度），而这里是 {sizes}",
-    "row_number": "word（{word}）必须是 0..{last} 之间的行号：{model} 没有分词器",
-    "shape_cap": "batch x length x d_model（{n}）在这个演示里必须 ≤ {limit}",
+    "row_number": "词（{word}）必须是 0..{last} 之间的行号：{model} 没有分词器",
+    "shape_cap": "批大小 × 长度 × d_model（{n}）在这个演示里必须 ≤ {limit}",
     "slow_pairs": "slow_pairs（{value}）必须在 [1, head_dim/2 - 1] = [1, {limit}] 之内（head_dim {head_dim}）：无论 theta 是多少，第 0 对都以 w = 1 旋转",
     "multiple": "{name}（{value}）必须是 {k} 的倍数（{what} 的要求）",
     "zero_vector": "这个向量的长度为零（或不是有限的数）：余弦相似度需要一个方向",
