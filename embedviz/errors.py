@@ -163,6 +163,8 @@ TEMPLATES: dict[str, str] = {
                   "turns at w = 1 whatever theta is",
     "multiple": "{name} ({value}) must be a multiple of {k} for {what}",
     "zero_vector": "vector must be a finite vector with non-zero length (cosine needs a direction)",
+    "upload_gone": "source ({value!r}) is not 'learned' or 'sinusoidal', nor an upload this session still holds: "
+                   "upload the table again",
     # a local model directory (pretrained.load_model_dir, tensor_files.py)
     "model_dir": "path ({path!r}) must be an existing model directory",
     "model_dir_file": "model directory {dir!r} has no {file}",

@@ -203,7 +203,7 @@ def _rows_table(source: str, upload: HeldUpload | None) -> np.ndarray:
     if source == "sinusoidal":  # the same size as the learned table, so the two pictures compare cell by cell
         return sinusoidal.sinusoidal_table(m.num_positions, m.d_model)
     if upload is None:
-        raise InputError("one_of", name="source", value=source, allowed="'learned', 'sinusoidal', an uploaded table")
+        raise InputError("upload_gone", value=source)
     return upload.token_embeddings
 
 

@@ -257,6 +257,7 @@ CALLS = {
     "model_no_table": lambda: load_model_dir(
         _model_dir(model_safetensors=safetensors.numpy.save({"norm.bias": np.ones(3, np.float32)}))),
     "model_tokenizer": lambda: load_model_dir(_model_dir(model_safetensors=_TABLE, tokenizer_json='{"version": "1.0"}')),
+    "upload_gone": lambda: real_model_view.row_views("upload:gone", 0, 2),  # a held upload the session lost
     "zero_vector": lambda: word_vectors.nearest_neighbours(
         load_embedding_file(_npy(np.array([[0.0, 0.0], [1.0, 0.0]])), "zero_row.npy").token_embeddings, 0),
 }
@@ -270,7 +271,6 @@ MORE_CALLS = [
     ("one_of", lambda: context_view._settings("nope", "")),
     ("one_of", lambda: params.preset_share("GPT-5")),
     ("one_of", lambda: rope_layers.published_config("nope")),
-    ("one_of", lambda: real_model_view.row_views("upload:gone", 0, 2)),  # a held upload the session lost
     ("integer", lambda: tokenizer.decode([1.5])),
     ("token_id", lambda: tokenizer.decode([256])),
 ]

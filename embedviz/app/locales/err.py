@@ -138,6 +138,7 @@ ZH = {
     "slow_pairs": "slow_pairs（{value}）必须在 [1, head_dim/2 - 1] = [1, {limit}] 之内（head_dim {head_dim}）：无论 theta 是多少，第 0 对都以 w = 1 旋转",
     "multiple": "{name}（{value}）必须是 {k} 的倍数（{what} 的要求）",
     "zero_vector": "这个向量的长度为零（或不是有限的数）：余弦相似度需要一个方向",
+    "upload_gone": "来源（{value}）既不是 'learned' 也不是 'sinusoidal'，也不是本会话仍保存着的上传表：请重新上传这张表",
     "model_dir": "路径（{path}）必须是一个已存在的模型目录",
     "model_dir_file": "模型目录 {dir} 里没有 {file}",
     "model_config_json": "{dir} 里的 config.json 不是有效的 JSON：{detail}",
