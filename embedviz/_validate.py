@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 
@@ -47,6 +49,23 @@ def even_int(name: str, value, *, what: str, maximum: int | None = None) -> int:
     value = positive_int(name, value, minimum=2, maximum=maximum)
     if value % 2:
         raise InputError("even", name=name, value=value, what=what)
+    return value
+
+
+def choices(values: Iterable) -> str:
+    """Allowed values as a message lists them, each as it is written in code: "'half', 'interleaved'"."""
+    return ", ".join(repr(v) for v in values)
+
+
+def one_of(name: str, value: Any, allowed: Iterable) -> Any:
+    """Return ``value`` if it is one of ``allowed`` (a tuple, or a dict's keys), else refuse it naming them all."""
+    allowed = tuple(allowed)
+    try:
+        known = value in allowed
+    except TypeError:  # e.g. a list compared with strings' hashes: not one of them either
+        known = False
+    if not known:
+        raise InputError("one_of", name=name, value=value, allowed=choices(allowed))
     return value
 
 

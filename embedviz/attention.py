@@ -11,7 +11,7 @@ from typing import Literal
 
 import numpy as np
 
-from embedviz._validate import finite_array, finite_float, positive_int
+from embedviz._validate import choices, finite_array, finite_float, positive_int
 from embedviz.errors import InputError
 from embedviz.random_init import normal_rows
 from embedviz.sinusoidal import sinusoidal_table
@@ -145,7 +145,7 @@ def split_tokens(text: str, *, mode: SplitMode = "words") -> list[str]:
     elif mode == "chars":
         tokens = [ch for ch in text if not ch.isspace()]
     else:
-        raise InputError("one_of", name="mode", value=mode, allowed="'words', 'chars'")
+        raise InputError("one_of", name="mode", value=mode, allowed=choices(("words", "chars")))
     if len(tokens) > MAX_TOKENS:
         raise InputError("too_many_tokens", n=len(tokens), limit=MAX_TOKENS)
     return tokens
@@ -209,7 +209,7 @@ def position_table(kind: PositionKind, num_positions: int, d_model: int, *, seed
         return sinusoidal_table(num_positions, d_model).astype(np.float64)
     if kind == "learned":
         return learned_position_table(num_positions, d_model, seed=seed)
-    raise InputError("one_of", name="positions", value=kind, allowed=", ".join(POSITION_KINDS))
+    raise InputError("one_of", name="positions", value=kind, allowed=choices(POSITION_KINDS))
 
 
 @dataclass(frozen=True)
@@ -246,7 +246,7 @@ def word_order_demo(
     elif shuffle == "typed":
         perm = permutation_between(tokens, split_tokens(shuffled_text, mode=split))
     else:
-        raise InputError("one_of", name="shuffle", value=shuffle, allowed="'reverse', 'random', 'typed'")
+        raise InputError("one_of", name="shuffle", value=shuffle, allowed=choices(("reverse", "random", "typed")))
     x = token_vectors(tokens, d_model, seed=seed)
     pos = position_table(positions, len(tokens), d_model, seed=seed)
     demo = permutation_demo(x, perm, positions=pos, seed=seed, causal=causal)

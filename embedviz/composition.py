@@ -14,7 +14,7 @@ from typing import Literal
 
 import torch
 
-from embedviz._validate import positive_int
+from embedviz._validate import choices, positive_int
 from embedviz.embeddings import (
     EmbeddingComposer,
     LearnedPositionalEmbedding,
@@ -48,7 +48,7 @@ def width_and_params(
     elif combine == "concat":
         width = d_tok + d_pos
     else:
-        raise InputError("one_of", name="combine", value=combine, allowed=", ".join(map(repr, COMBINES)))
+        raise InputError("one_of", name="combine", value=combine, allowed=choices(COMBINES))
     return dict(
         token_table=V * d_tok,
         position_table=L * d_pos,
@@ -70,7 +70,7 @@ def shape_trace(
     T = positive_int("length", length)
     D = positive_int("d_model", d_model, minimum=2)
     if B * T * D > MAX_SHAPE_ELEMENTS:
-        raise ValueError(f"batch x length x d_model ({B * T * D:,}) must be <= {MAX_SHAPE_ELEMENTS:,} for this demo")
+        raise InputError("shape_cap", n=B * T * D, limit=MAX_SHAPE_ELEMENTS)
     generator = torch.Generator().manual_seed(positive_int("seed", seed, minimum=0))
     tok = TokenEmbedding(vocab_size, D, generator=generator)
     if positional == "sinusoidal":
@@ -78,7 +78,7 @@ def shape_trace(
     elif positional == "learned":
         pos_module = LearnedPositionalEmbedding(max_context_length, D, generator=generator)
     else:
-        raise InputError("one_of", name="positional", value=positional, allowed="'sinusoidal', 'learned'")
+        raise InputError("one_of", name="positional", value=positional, allowed=choices(("sinusoidal", "learned")))
     composer = EmbeddingComposer(tok, pos_module)
     d_pos = D if d_position is None else positive_int("d_position", d_position)
     concat_module = pos_module if d_pos == D else SinusoidalPositionalEmbedding(max_context_length, d_pos)

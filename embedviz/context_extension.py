@@ -19,7 +19,7 @@ from typing import Any, Literal
 import numpy as np
 
 from embedviz import model_facts
-from embedviz._validate import even_int, finite_array, finite_float, positive_int
+from embedviz._validate import even_int, finite_array, finite_float, one_of, positive_int
 from embedviz.downsample import log_spaced_indices
 from embedviz.errors import InputError
 from embedviz.params import PRESETS
@@ -158,8 +158,7 @@ def build_scaling(
     Only the keys the method reads go in; ``params`` entries of other methods are ignored, missing ones take
     :data:`METHOD_DEFAULTS`, and the "not set" zeros (mscale, mscale_all_dim, attention_factor) are left out.
     """
-    if method not in METHOD_DEFAULTS:
-        raise InputError("one_of", name="method", value=method, allowed=", ".join(repr(m) for m in METHODS))
+    one_of("method", method, METHODS)
     scaling: dict[str, Any] = {
         "rope_type": method,
         "factor": factor,
@@ -361,10 +360,7 @@ def theta_for_context(head_dim: int, context_length: int, *, max_turns: float = 
     max_turns = finite_float("max_turns", max_turns, greater_than=0.0)
     slow_pairs = positive_int("slow_pairs", slow_pairs)
     if slow_pairs > head_dim // 2 - 1:
-        raise ValueError(
-            f"slow_pairs ({slow_pairs}) must be in [1, head_dim/2 - 1] = [1, {head_dim // 2 - 1}] for head_dim "
-            f"{head_dim}: pair 0 turns at w = 1 whatever theta is"
-        )
+        raise InputError("slow_pairs", value=slow_pairs, limit=head_dim // 2 - 1, head_dim=head_dim)
     theta = (context_length / (2.0 * math.pi * max_turns)) ** (head_dim / (head_dim - 2 * slow_pairs))
     return max(theta, 1.0)
 

@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from embedviz._validate import finite_float
+from embedviz._validate import finite_float, one_of
 from embedviz.errors import InputError
 from embedviz.similarity import cosine_similarity
 
@@ -73,6 +73,5 @@ def grade_guesses(guesses, answers) -> list[bool]:
     if len(guesses) != len(answers):
         raise ValueError(f"guesses ({len(guesses)}) and answers ({len(answers)}) must have the same length")
     for band in guesses + answers:
-        if band not in BAND_NAMES:
-            raise InputError("one_of", name="band", value=band, allowed=", ".join(BAND_NAMES))
+        one_of("band", band, BAND_NAMES)
     return [g == a for g, a in zip(guesses, answers)]

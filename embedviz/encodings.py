@@ -20,8 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from embedviz import alibi, rope, similarity
-from embedviz._validate import positive_int
-from embedviz.errors import InputError
+from embedviz._validate import one_of, positive_int
 from embedviz.random_init import normal_rows
 from embedviz.sinusoidal import sinusoidal_rows
 
@@ -70,8 +69,7 @@ MEETS: dict[str, tuple[str, ...]] = {
 
 def position_vectors(scheme: str, positions, d_model: int) -> np.ndarray:
     """What ``scheme`` contributes at ``positions`` (P,), shape (P, D)."""
-    if scheme not in POSITION_VECTOR_FUNCTIONS:
-        raise InputError("one_of", name="scheme", value=scheme, allowed=", ".join(SCHEMES))
+    one_of("scheme", scheme, SCHEMES)
     d_model = positive_int("d_model", d_model)
     return POSITION_VECTOR_FUNCTIONS[scheme](np.asarray(positions, dtype=np.int64).reshape(-1), d_model)
 

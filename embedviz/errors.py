@@ -147,6 +147,38 @@ TEMPLATES: dict[str, str] = {
     "table_non_finite": "embedding table in {file!r} has {bad:,} non-finite values (NaN or inf); all must be finite",
     # a tour's URL (tours.py)
     "tour_step": "step ({value}) must be between 1 and {n} for tour {tour}",
+    # what a widget, a link or a typed text can still ask past a page's limits
+    "lone_surrogate": "text contains U+{codepoint:04X} at index {index}, a lone surrogate with no UTF-8 bytes",
+    "one_char": "char ({char!r}) must be exactly one character",
+    "pair_range": "pair ({value}) must lie in [0, head_dim/2) = [0, {limit})",
+    "rows_cap": "rows ({n}) must be at most {limit} at once for D = {D:,}",
+    "logits_cap": "batch_size * seq_len * classes ({size} * {length} * {classes} = {n}) must be at most "
+                  "{limit} logits per step",
+    "snapshot_cap": "snapshot_every ({value}) keeps {count} snapshots of a ({rows}, {D}) table for steps={steps}; at "
+                    "most {limit} fit, use snapshot_every >= {least}",
+    "mrope_interleaved": "an interleaved mrope_section needs 3 sizes (time, height, width), got {sizes}",
+    "row_number": "word ({word!r}) must be a row number 0..{last}: {model} has no tokenizer",
+    "shape_cap": "batch x length x d_model ({n:,}) must be <= {limit:,} for this demo",
+    "slow_pairs": "slow_pairs ({value}) must be in [1, head_dim/2 - 1] = [1, {limit}] for head_dim {head_dim}: pair 0 "
+                  "turns at w = 1 whatever theta is",
+    "multiple": "{name} ({value}) must be a multiple of {k} for {what}",
+    "zero_vector": "vector must be a finite vector with non-zero length (cosine needs a direction)",
+    "upload_gone": "source ({value!r}) is not 'learned' or 'sinusoidal', nor an upload this session still holds: "
+                   "upload the table again",
+    # a local model directory (pretrained.load_model_dir, tensor_files.py)
+    "model_dir": "path ({path!r}) must be an existing model directory",
+    "model_dir_file": "model directory {dir!r} has no {file}",
+    "model_config_json": "config.json in {dir!r} is not valid JSON: {detail}",
+    "model_config_object": "config.json in {dir!r} must hold a JSON object",
+    "model_no_table": "no token embedding table in {dir!r}: expected a 2-D tensor named like {expected} ...; found "
+                      "{listed}",
+    "model_tokenizer": "tokenizer.json in {dir!r} cannot be read: {detail}",
+    "weight_map": "{file} in {dir!r} has no valid weight_map",
+    "shards_missing": "model directory {dir!r} is missing shard(s) {missing}",
+    "no_safetensors": "model directory {dir!r} has no model.safetensors",
+    "pickle_weights": "model directory {dir!r} has no model.safetensors (found {found}: pickle-based weights are not "
+                      "read; convert them to safetensors)",
+    "safetensors_unreadable": "{file} is not a readable safetensors file: {detail}",
 }
 
 

@@ -20,7 +20,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from embedviz._validate import finite_array, positive_int
+from embedviz._validate import choices, finite_array, one_of, positive_int
 from embedviz.embeddings import TokenEmbedding
 from embedviz.errors import InputError
 from embedviz.random_init import GPT2_STD, normal_table
@@ -46,7 +46,7 @@ def init_std(d_model: int, scheme: InitScheme = "gpt2") -> float:
         return 1.0 / math.sqrt(d_model)
     if scheme == "unit":
         return 1.0
-    raise InputError("one_of", name="scheme", value=scheme, allowed=", ".join(map(repr, INIT_SCHEMES)))
+    raise InputError("one_of", name="scheme", value=scheme, allowed=choices(INIT_SCHEMES))
 
 
 def init_table(vocab_size: int, d_model: int, *, scheme: InitScheme = "gpt2", seed: int = 0) -> np.ndarray:
@@ -277,8 +277,7 @@ def second_step_rows(first_ids, second_ids, weight, *, optimizer: Optimizer = "a
     rows of the first batch keep moving; AdamW's decoupled weight decay shrinks every row at every step.
     """
     weight = _weight(weight)
-    if optimizer not in OPTIMIZERS:
-        raise InputError("one_of", name="optimizer", value=optimizer, allowed=", ".join(map(repr, OPTIMIZERS)))
+    one_of("optimizer", optimizer, OPTIMIZERS)
     vocab_size, d_model = weight.shape
     batches = [_ids(ids, vocab_size) for ids in (first_ids, second_ids)]
     if min(b.size for b in batches) < 2:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
 from embedviz import model_facts
-from embedviz._validate import positive_int
+from embedviz._validate import choices, one_of, positive_int
 from embedviz.errors import InputError
 
 __all__ = [
@@ -45,13 +45,6 @@ DTYPES: tuple[str, ...] = get_args(Dtype)
 
 # Storage per parameter: fp32 is 4 bytes, the two 16-bit formats 2, int8 quantisation 1 (ignoring its scales).
 BYTES_PER_PARAM: dict[str, int] = {"fp32": 4, "bf16": 2, "fp16": 2, "int8": 1}
-
-
-# helper functions
-
-
-def _allowed(values: tuple[str, ...]) -> str:
-    return ", ".join(repr(v) for v in values)
 
 
 # parameter counts
@@ -100,8 +93,7 @@ def embedding_parameter_count(
     """
     vocab_size = positive_int("vocab_size", vocab_size, minimum=1)
     d_model = positive_int("d_model", d_model, minimum=1)
-    if positional not in POSITIONAL_KINDS:
-        raise InputError("one_of", name="positional", value=positional, allowed=_allowed(POSITIONAL_KINDS))
+    one_of("positional", positional, POSITIONAL_KINDS)
     if not isinstance(tied, bool):
         raise InputError("boolean", name="tied", value=tied)
     if positional == "learned":
@@ -132,8 +124,7 @@ def memory_bytes(num_params: int, dtype: Dtype) -> int:
     `num_params` may be 0 (a RoPE model's positional table stores nothing).
     """
     num_params = positive_int("num_params", num_params, minimum=0)
-    if dtype not in BYTES_PER_PARAM:
-        raise InputError("one_of", name="dtype", value=dtype, allowed=_allowed(DTYPES))
+    one_of("dtype", dtype, DTYPES)
     return num_params * BYTES_PER_PARAM[dtype]
 
 
@@ -252,7 +243,7 @@ def _get_preset(name: str) -> ModelPreset:
     try:
         return PRESETS[name]
     except (KeyError, TypeError):
-        raise ValueError(f"name ({name!r}) is not a preset; choose one of {_allowed(tuple(PRESETS))}") from None
+        raise InputError("one_of", name="name", value=name, allowed=choices(PRESETS)) from None
 
 
 def preset_embedding_params(name: str) -> EmbeddingParams:

@@ -155,9 +155,7 @@ class PretrainedEmbeddings:
         # A bare uploaded table has no vocabulary: a "word" is a row number, written "17" or "#17".
         text = word.strip().removeprefix("#")
         if not text.isdigit():
-            raise ValueError(
-                f"word ({word!r}) must be a row number 0..{self.vocab_size - 1}: {self.name} has no tokenizer"
-            )
+            raise InputError("row_number", word=word, last=self.vocab_size - 1, model=self.name)
         return positive_int("word", int(text), minimum=0, maximum=self.vocab_size - 1)
 
 
@@ -278,26 +276,24 @@ def load_model_dir(path: str | Path, *, name: str | None = None) -> PretrainedEm
     """
     directory = Path(path)
     if not directory.is_dir():
-        raise ValueError(f"path ({str(path)!r}) must be an existing model directory")
+        raise InputError("model_dir", path=str(path))
     for required in ("config.json", "tokenizer.json"):
         if not (directory / required).is_file():
-            raise ValueError(f"model directory {str(directory)!r} has no {required}")
+            raise InputError("model_dir_file", dir=str(directory), file=required)
     try:
         config = json.loads((directory / "config.json").read_text(encoding="utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise ValueError(f"config.json in {str(directory)!r} is not valid JSON: {error}") from None
+        raise InputError("model_config_json", dir=str(directory), detail=str(error)) from None
     if not isinstance(config, dict):
-        raise ValueError(f"config.json in {str(directory)!r} must hold a JSON object")
+        raise InputError("model_config_object", dir=str(directory))
 
     file_of = tensor_files(directory)  # tensor name -> file that holds it
     shapes = tensor_shapes(set(file_of.values()))  # tensor name -> shape, from the headers only
     token_name = pick_table(shapes, TOKEN_TABLE_SUFFIXES)
     if token_name is None:
         listed = ", ".join(sorted(shapes)[:20]) + (" ..." if len(shapes) > 20 else "")
-        raise ValueError(
-            f"no token embedding table in {str(directory)!r}: expected a 2-D tensor named like "
-            f"{', '.join(TOKEN_TABLE_SUFFIXES[:3])} ...; found {listed}"
-        )
+        raise InputError("model_no_table", dir=str(directory), expected=", ".join(TOKEN_TABLE_SUFFIXES[:3]),
+                         listed=listed)
     position_name = pick_table(shapes, POSITION_TABLE_SUFFIXES)
     token_embeddings = read_tensor(file_of[token_name], token_name)  # (V, D)
     position_embeddings = None if position_name is None else read_tensor(file_of[position_name], position_name)
@@ -305,7 +301,7 @@ def load_model_dir(path: str | Path, *, name: str | None = None) -> PretrainedEm
     try:
         tokenizer = Tokenizer.from_file(str(directory / "tokenizer.json"))
     except Exception as error:  # tokenizers raises its own exception type for malformed files
-        raise ValueError(f"tokenizer.json in {str(directory)!r} cannot be read: {error}") from None
+        raise InputError("model_tokenizer", dir=str(directory), detail=str(error)) from None
     # The file may ask for padding to 128 and truncation; we look up single words, so both are switched off.
     tokenizer.no_padding()
     tokenizer.no_truncation()

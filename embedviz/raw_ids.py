@@ -21,7 +21,7 @@ def byte_id_neighbours(char: str, *, span: int = 2) -> list[tuple[int, str]]:
     ``char`` must be one byte (ASCII): a multi-byte character has several ids.
     """
     if not isinstance(char, str) or len(char) != 1:
-        raise ValueError(f"char ({char!r}) must be exactly one character")
+        raise InputError("one_char", char=char)
     ids = encode(char)
     if len(ids) != 1:
         raise InputError("char_bytes", char=char, n=len(ids))

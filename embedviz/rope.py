@@ -15,7 +15,7 @@ from typing import Literal
 
 import numpy as np
 
-from embedviz._validate import even_int, finite_array, finite_float, positive_int
+from embedviz._validate import even_int, finite_array, finite_float, one_of, positive_int
 from embedviz.errors import InputError
 
 DEFAULT_THETA = 10_000.0
@@ -24,9 +24,7 @@ PAIRINGS: tuple[str, ...] = ("half", "interleaved")
 
 
 def _check_pairing(pairing) -> str:
-    if pairing not in PAIRINGS:
-        raise InputError("one_of", name="pairing", value=pairing, allowed="'half', 'interleaved'")
-    return pairing
+    return one_of("pairing", pairing, PAIRINGS)
 
 
 def _check(head_dim, theta) -> tuple[int, float]:

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from embedviz import model_facts
-from embedviz._validate import finite_array, finite_float, positive_int
+from embedviz._validate import finite_array, finite_float, one_of, positive_int
 from embedviz.errors import InputError
 from embedviz.rope import decay_of_frequencies, wavelengths
 from embedviz.rope_config import config_text_part, from_config, scaling_of
@@ -280,7 +280,7 @@ def mrope_sections(mrope_section: Sequence[int], num_pairs: int, *, interleaved:
     if not interleaved:
         return np.concatenate([np.full(size, j % 3) for j, size in enumerate(sizes)])
     if len(sizes) != 3:
-        raise ValueError(f"an interleaved mrope_section needs 3 sizes (time, height, width), got {sizes}")
+        raise InputError("mrope_interleaved", sizes=sizes)
     axes = np.zeros(num_pairs, dtype=int)
     for axis in (1, 2):  # Qwen3-VL's apply_interleaved_mrope: axis k on pairs k, k + 3, ... below 3 x its size
         axes[axis: 3 * sizes[axis]: 3] = axis
@@ -341,8 +341,7 @@ PUBLISHED: dict[str, str] = {
 
 def published_config(name: str) -> dict[str, Any]:
     """The published config.json (RoPE fields) of one of :data:`PUBLISHED`."""
-    if name not in PUBLISHED:
-        raise ValueError(f"model ({name!r}) must be one of: {', '.join(PUBLISHED)}")
+    one_of("model", name, PUBLISHED)
     return model_facts.config(PUBLISHED[name])
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from embedviz._validate import even_int, finite_float, positive_int
+from embedviz._validate import even_int, finite_float, one_of, positive_int
 from embedviz.errors import InputError
 
 LAYOUTS = ("qwen2_vl", "pixtral")
@@ -24,11 +24,10 @@ MAX_GRID = 64  # patches per side the page draws (Qwen2-VL's images reach ~100; 
 
 def axial_frequencies(head_dim: int, theta: float, layout: str) -> tuple[np.ndarray, np.ndarray]:
     """(row frequencies, column frequencies), each head_dim/4 long, as the layout's rotary module builds them."""
-    if layout not in LAYOUTS:
-        raise InputError("one_of", name="layout", value=layout, allowed=", ".join(LAYOUTS))
+    one_of("layout", layout, LAYOUTS)
     head_dim = even_int("head_dim", head_dim, what="2-D RoPE")
     if head_dim % 4:
-        raise ValueError(f"head_dim ({head_dim}) must be a multiple of 4 for 2-D RoPE: half its pairs per axis")
+        raise InputError("multiple", name="head_dim", value=head_dim, k=4, what="2-D RoPE: half its pairs per axis")
     theta = finite_float("theta", theta, greater_than=1.0)
     if layout == "qwen2_vl":
         spatial = head_dim // 2

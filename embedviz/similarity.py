@@ -11,7 +11,7 @@ import weakref
 
 import numpy as np
 
-from embedviz._validate import finite_array
+from embedviz._validate import choices, finite_array
 from embedviz.errors import InputError
 
 _EPS = 1e-12  # keeps a zero vector from dividing by zero; its similarity to anything is then 0
@@ -75,7 +75,7 @@ def cosine_to_rows(table: np.ndarray, vector) -> np.ndarray:
     vector = np.asarray(vector, dtype=np.float64)
     query_norm = float(np.linalg.norm(vector))
     if not np.isfinite(query_norm) or query_norm == 0.0:
-        raise ValueError("vector must be a finite vector with non-zero length (cosine needs a direction)")
+        raise InputError("zero_vector")  # e.g. an all-zero row of a notebook user's own table
     row_norms = _row_norms(table)  # (V,)
     dots = table @ (vector / query_norm).astype(table.dtype)  # (V,)
     cosines = np.divide(dots, row_norms, out=np.zeros_like(dots, dtype=np.float64), where=row_norms > 0)
@@ -139,7 +139,7 @@ def pca_2d(X, *, basis_from=None, solver: Literal["full", "randomized"] = "full"
     elif solver == "randomized":
         vt = _randomized_axes(centred)
     else:
-        raise InputError("one_of", name="solver", value=solver, allowed="'full', 'randomized'")
+        raise InputError("one_of", name="solver", value=solver, allowed=choices(("full", "randomized")))
     axes = vt[:2]  # (<=2, D)
     signs = np.sign(axes[np.arange(axes.shape[0]), np.abs(axes).argmax(axis=1)])
     proj = (X - mean) @ (axes * signs[:, None]).T  # (N, <=2)

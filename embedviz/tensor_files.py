@@ -92,25 +92,24 @@ def tensor_files(directory: Path) -> dict[str, Path]:
         try:
             weight_map = json.loads(index.read_text(encoding="utf-8"))["weight_map"]
         except (UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError):
-            raise ValueError(f"{index.name} in {str(directory)!r} has no valid weight_map") from None
+            raise InputError("weight_map", file=index.name, dir=str(directory)) from None
         files = {name: directory / shard for name, shard in weight_map.items()}
         missing = sorted({file.name for file in files.values() if not file.is_file()})
         if missing:
             # Only the shard holding the embeddings matters, but a half-copied checkpoint deserves a clear word.
-            raise ValueError(f"model directory {str(directory)!r} is missing shard(s) {', '.join(missing)}")
+            raise InputError("shards_missing", dir=str(directory), missing=", ".join(missing))
         return files
     other = sorted(p.name for p in directory.iterdir() if p.suffix in (".bin", ".pt", ".pth", ".ckpt"))
-    hint = ""
     if other:  # reading .bin/.pt means unpickling, i.e. running code from the file; we only read safetensors
-        hint = f" (found {', '.join(other)}: pickle-based weights are not read; convert them to safetensors)"
-    raise ValueError(f"model directory {str(directory)!r} has no model.safetensors{hint}")
+        raise InputError("pickle_weights", dir=str(directory), found=", ".join(other))
+    raise InputError("no_safetensors", dir=str(directory))
 
 
 def _open_safetensors(file: Path):
     try:
         return safe_open(str(file), framework="np")
     except Exception as error:  # SafetensorError for a corrupt header
-        raise ValueError(f"{file.name} is not a readable safetensors file: {error}") from None
+        raise InputError("safetensors_unreadable", file=file.name, detail=str(error)) from None
 
 
 def tensor_shapes(files: Iterable[Path]) -> dict[str, tuple[int, ...]]:

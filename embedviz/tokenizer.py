@@ -9,6 +9,8 @@ import numbers
 
 import numpy as np
 
+from embedviz.errors import InputError
+
 VOCAB_SIZE = 256
 
 
@@ -20,9 +22,7 @@ def encode(text: str) -> list[int]:
         return list(text.encode("utf-8"))
     except UnicodeEncodeError as err:  # a lone surrogate (U+D800..U+DFFF) is not a character and has no UTF-8 bytes
         bad = text[err.start]
-        raise ValueError(
-            f"text contains U+{ord(bad):04X} at index {err.start}, a lone surrogate with no UTF-8 bytes"
-        ) from None
+        raise InputError("lone_surrogate", codepoint=ord(bad), index=err.start) from None
 
 
 def decode(ids) -> str:
@@ -31,11 +31,11 @@ def decode(ids) -> str:
     for i in ids:
         # 1.5 or True are mistakes, not the ids 1 and 1
         if isinstance(i, (bool, np.bool_)) or not isinstance(i, numbers.Integral):
-            raise ValueError(f"token id ({i!r}) must be an integer in [0, {VOCAB_SIZE})")
+            raise InputError("integer", name="token id", value=i, kind=type(i).__name__)
     ids = [int(i) for i in ids]
     bad = [i for i in ids if not 0 <= i < VOCAB_SIZE]
     if bad:
-        raise ValueError(f"token id ({bad[0]}) must be in [0, {VOCAB_SIZE})")
+        raise InputError("token_id", value=bad[0], limit=VOCAB_SIZE)
     return bytes(ids).decode("utf-8", errors="replace")
 
 

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from embedviz._validate import one_of
 from embedviz import attention, composition, dot_product, lookup, params, rope, sinusoidal, training
 from embedviz.errors import InputError
 from embedviz.pretrained import BUNDLED_NAME, E5_NAME
@@ -306,8 +307,7 @@ TOURS: dict[str, Tour] = {
 
 def step(lesson: str, number: int) -> Step:
     """Step ``number`` (1-based, as in the URL) of the lesson's tour; a ValueError names what exists."""
-    if lesson not in TOURS:
-        raise InputError("one_of", name="tour", value=lesson, allowed=", ".join(TOURS))
+    one_of("tour", lesson, TOURS)
     steps = TOURS[lesson].steps
     if not 1 <= number <= len(steps):
         raise InputError("tour_step", value=number, n=len(steps), tour=lesson)

@@ -74,7 +74,7 @@ import numpy as np
 import torch
 
 from embedviz import tokenizer
-from embedviz._validate import positive_int
+from embedviz._validate import one_of, positive_int
 from embedviz.errors import InputError
 from embedviz.training_loop import PROGRESS_CALLS, Optimizer, ProgressFn, TinyLM, fit
 from embedviz.training_result import TrainingResult
@@ -109,8 +109,7 @@ DEFAULT_LR = {"adam": 1e-2, "sgd": 1.0}
 
 
 def _check_lr(lr: object, optimizer: str) -> float:
-    if optimizer not in DEFAULT_LR:
-        raise InputError("one_of", name="optimizer", value=optimizer, allowed=", ".join(map(repr, sorted(DEFAULT_LR))))
+    one_of("optimizer", optimizer, sorted(DEFAULT_LR))
     if lr is None:
         return DEFAULT_LR[optimizer]
     if isinstance(lr, bool) or not isinstance(lr, (int, float, np.floating, np.integer)):
@@ -144,20 +143,16 @@ def _check_budget(
     """Refuse too heavy steps; return snapshot_every (default: about 50 snapshots, fewer for big tables)."""
     logits = batch_size * seq_len * num_classes
     if logits > MAX_LOGITS_PER_STEP:
-        raise ValueError(
-            f"batch_size * seq_len * classes ({batch_size} * {seq_len} * {num_classes} = {logits}) "
-            f"must be at most {MAX_LOGITS_PER_STEP} logits per step"
-        )
+        raise InputError("logits_cap", size=batch_size, length=seq_len, classes=num_classes, n=logits,
+                         limit=MAX_LOGITS_PER_STEP)
     max_count = min(MAX_SNAPSHOTS, MAX_SNAPSHOT_FLOATS // (num_rows * d_model))  # >= 16 within the limits above
     min_every = math.ceil(steps / (max_count - 2))  # guarantees _snapshot_count(steps, every) <= max_count
     if snapshot_every is None:
         return max(1, steps // PROGRESS_CALLS, min_every)
     count = _snapshot_count(steps, snapshot_every)
     if count > max_count:
-        raise ValueError(
-            f"snapshot_every ({snapshot_every}) keeps {count} snapshots of a ({num_rows}, {d_model}) table for "
-            f"steps={steps}; at most {max_count} fit, use snapshot_every >= {min_every}"
-        )
+        raise InputError("snapshot_cap", value=snapshot_every, count=count, rows=num_rows, D=d_model, steps=steps,
+                         limit=max_count, least=min_every)
     return snapshot_every
 
 
@@ -330,8 +325,7 @@ def train_on_text(
         raise ValueError(f"text ({type(text).__name__}) must be a string")
     if len(text) > MAX_TEXT_CHARS:
         raise InputError("chars", name="text", n=len(text), limit=MAX_TEXT_CHARS)
-    if tokens not in ("char", "byte"):
-        raise InputError("one_of", name="tokens", value=tokens, allowed="'char', 'byte'")
+    one_of("tokens", tokens, ("char", "byte"))
     context = positive_int("context", context, minimum=1, maximum=MAX_CONTEXT)
     steps, d_model, batch_size, seq_len, snapshot_every = _check_common(
         steps=steps, d_model=d_model, batch_size=batch_size, seq_len=seq_len, snapshot_every=snapshot_every

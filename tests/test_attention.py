@@ -228,7 +228,7 @@ def test_validation_messages():
         split_tokens("a b", mode="bytes")
     with raises_input("one_of", name="shuffle", value="sort"):
         word_order_demo("a b", shuffle="sort")
-    with pytest.raises(ValueError, match=r"positions \('rope'\) must be one of none, sinusoidal, learned"):
+    with raises_input("one_of", name="positions", value="rope", allowed="'none', 'sinusoidal', 'learned'"):
         word_order_demo("a b", positions="rope")
     with raises_input("at_least", name="d_model", value=0, limit=1):
         word_order_demo("a b", d_model=0)

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from embedviz import encodings
+from tests.input_errors import raises_input
 
 
 def test_past_the_end_is_relative_for_rope_and_alibi():
@@ -39,7 +40,7 @@ def test_learned_rows_are_a_fixed_random_table():
 
 
 def test_unknown_scheme_names_the_choices():
-    with pytest.raises(ValueError, match=r"scheme \('xpos'\) must be one of sinusoidal, learned, rope, alibi, none"):
+    with raises_input("one_of", name="scheme", value="xpos", allowed="'sinusoidal', 'learned', 'rope', 'alibi', 'none'"):
         encodings.position_vectors("xpos", [0], 8)
 
 

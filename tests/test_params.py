@@ -21,6 +21,7 @@ from embedviz.params import (
     preset_share,
 )
 from tests.conftest import require_oracle
+from tests.input_errors import raises_input
 
 NO_TABLE_KINDS = ("none", "sinusoidal", "rope", "alibi")
 
@@ -440,8 +441,9 @@ def test_memory_validation():
 
 @pytest.mark.parametrize("fn", [preset_embedding_params, preset_share])
 def test_unknown_preset_lists_choices(fn):
-    with pytest.raises(ValueError, match=r"^name \('GPT-5'\) is not a preset; choose one of 'ANDREA-120M', "):
+    with raises_input("one_of", name="name", value="GPT-5") as info:
         fn("GPT-5")
+    assert info.value.params["allowed"].startswith("'ANDREA-120M', ")
 
 
 def test_results_are_embedding_params():

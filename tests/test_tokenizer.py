@@ -14,6 +14,7 @@ from embedviz.tokenizer import (
     token_label,
     token_labels,
 )
+from tests.input_errors import raises_input
 
 # any text made of real characters (lone surrogates are not characters and have no UTF-8 form)
 TEXT = st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=40)
@@ -71,15 +72,16 @@ def test_text_labels_name_the_character_of_each_byte():
 def test_validation_messages():
     with pytest.raises(ValueError, match=r"text must be a string, got int"):
         encode(42)
-    with pytest.raises(ValueError, match=r"U\+D800 at index 1, a lone surrogate"):
+    with raises_input("lone_surrogate", codepoint=0xD800, index=1) as info:
         encode("a\ud800")
-    with pytest.raises(ValueError, match=r"token id \(256\) must be in \[0, 256\)"):
+    assert "U+D800 at index 1" in str(info.value)
+    with raises_input("token_id", value=256, limit=256):
         decode([72, 256])
-    with pytest.raises(ValueError, match=r"token id \(-1\) must be in \[0, 256\)"):
+    with raises_input("token_id", value=-1, limit=256):
         decode([-1])
-    with pytest.raises(ValueError, match=r"token id \(1\.5\) must be an integer in \[0, 256\)"):
+    with raises_input("integer", name="token id", value=1.5, kind="float"):
         decode([1.5])
-    with pytest.raises(ValueError, match=r"token id \(True\) must be an integer"):
+    with raises_input("integer", name="token id", value=True, kind="bool"):
         decode([True])
     with pytest.raises(ValueError, match=r"text must be a string"):
         byte_pieces(None)

@@ -4,7 +4,7 @@ the frame (``install()`` in ``frame.run``), never as a side effect of an import.
 Streamlit is pinned in requirements.txt; tests/app/test_compat.py fails if a new version changes what a patch wraps,
 and tests/e2e/test_hostile_protocol.py shows each refusal against a real server on loopback.
 
-1. URL values a widget cannot take (``url_guard``): the widget's default, never a traceback.
+1. URL values a widget cannot take: the widget's default, never a traceback (below, at ``_guard_url_seed``).
 2. ``clear_cache`` requests are refused. Streamlit clears every ``st.cache_data`` and ``st.cache_resource`` of the
    process when any client sends that BackMsg: the bundled model and the pre-trained default run for every student
    on the server. Sent every 0.5 s it made a Trained embedding open 16x slower. A teacher who needs fresh caches
@@ -19,6 +19,8 @@ and tests/e2e/test_hostile_protocol.py shows each refusal against a real server 
    the running server when Streamlit's own start-up scan of installed packages did not find it. That scan skips a
    distribution whose installed metadata do not mention streamlit (an editable install made before the declaration
    was added, or one whose pyproject.toml sits in another checkout). Not a patch: one registration, same values.
+5. The running script's session (``session_id``, ``release_upload``) and plotly's private ``_validate=False``
+   (``unchecked_figure``): read here, so a version that moves them is fixed in this file alone.
 """
 from __future__ import annotations
 
@@ -30,16 +32,63 @@ from collections import OrderedDict, defaultdict
 from collections.abc import Callable
 from pathlib import Path
 
+import plotly.graph_objects as go
+import streamlit as st
 from streamlit.runtime import Runtime
 from streamlit.runtime.app_session import AppSession
 from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+from streamlit.runtime.state.query_params import is_empty_url_value
+from streamlit.runtime.state.session_state import SessionState
 
-from embedviz.app import url_guard
+from embedviz.app.i18n import t
 from embedviz.tensor_files import MAX_UPLOAD_BYTES
 
 _LOG = logging.getLogger(__name__)
 UPLOAD_BYTES_PER_SESSION = MAX_UPLOAD_BYTES  # one file of the largest size the page accepts
 ISSUED_IDS_PER_SESSION = 64  # upload URLs a session may hold unused; older ones lapse
+
+
+# ------------------------------------------------------------------------------------------------ URL values
+# Links travel through chat apps and get cut, doubled or edited, so ``?rope_m=inf`` or ``?ctx_method=`` must open
+# the page at its defaults, the way Streamlit already treats ``?rope_m=abc``. Streamlit 1.67 seeds a URL-bound
+# widget in ``SessionState._seed_widget_from_url`` and turns ValueError / TypeError / IndexError into "use the
+# default", but:
+# a. an integer ``number_input`` given ``inf``, ``-inf``, ``1e999`` or a 5,000-digit number raises OverflowError
+#    (``int(float("inf"))`` in ``NumberInputSerde.deserialize``), which escapes as a traceback with server paths;
+# b. an empty value (``?key=``) of a required ``segmented_control`` is stored as ``None``: its registration says
+#    ``clearable=True`` whatever ``required`` is, so the page receives no choice at all;
+# c. a text longer than the field's ``max_chars`` is cut without a word, so a reader sees part of what was sent.
+# The wrap sends a and b down Streamlit's own invalid-value path (the parameter leaves the URL, the widget shows
+# its default) and says c in a toast (tests/app/test_url_guard.py). Minimal reproduction, streamlit==1.67.0:
+#     st.number_input("n", 0, 100, 5, key="n", bind="query-params")            # /?n=inf -> OverflowError
+#     st.segmented_control("c", ["a", "b"], default="a", key="c", required=True, bind="query-params")  # /?c= -> None
+
+# Value types whose empty URL value means "no value", which no embedviz widget allows (text inputs are
+# "string_value": for them an empty value is an empty text, kept as it is).
+_NEVER_EMPTY = {"int_value", "double_value", "bool_value", "string_array_value", "int_array_value",
+                "double_array_value"}
+
+
+def _guard_url_seed(seed):
+    @functools.wraps(seed)
+    def seed_or_default(self, metadata, user_key, widget_id, url_value):
+        if is_empty_url_value(url_value) and metadata.value_type in _NEVER_EMPTY:
+            self._clear_url_param(user_key)
+            return False
+        try:
+            seeded = seed(self, metadata, user_key, widget_id, url_value)
+        except (OverflowError, ArithmeticError, RecursionError, MemoryError):
+            self._clear_url_param(user_key)
+            return False
+        sent = url_value[-1] if isinstance(url_value, list) else url_value
+        kept = self._new_session_state[user_key] if seeded else None
+        if isinstance(kept, str) and metadata.value_type == "string_value" and len(kept) < len(sent):
+            st.toast(t("common.url_cut", key=user_key, kept=len(kept), sent=len(sent)))
+        return seeded
+
+    seed_or_default.embedviz_compat = True
+    return seed_or_default
 
 
 # ------------------------------------------------------------------------------------------------ clear_cache
@@ -136,7 +185,6 @@ def component(name: str, *, package_root: Path, pyproject: Path, js: str, css: s
     """The mount function of the declared v2 component ``name`` ("<project>.<component>"), whose asset directory
     (relative to ``package_root``) the server then serves. Registered from ``pyproject`` on this runtime's manager
     if Streamlit's scan did not (AppTest builds a manager per test: the check is per manager, and cheap)."""
-    import streamlit as st
     from streamlit.components.v2.get_bidi_component_manager import get_bidi_component_manager
     from streamlit.components.v2.manifest_scanner import ComponentConfig, ComponentManifest
 
@@ -149,14 +197,38 @@ def component(name: str, *, package_root: Path, pyproject: Path, js: str, css: s
     return st.components.v2.component(name, js=js, css=css, isolate_styles=False)
 
 
+# ------------------------------------------------------------------------------------------------ the session
+
+
+def session_id() -> str:
+    """The running script's session id; "" outside a server's script run (a notebook, a plain test)."""
+    ctx = get_script_run_ctx()
+    return ctx.session_id if ctx else ""
+
+
+def release_upload(file_id: str) -> None:
+    """Drop an upload from Streamlit's in-memory file store, as st.chat_input does for its files."""
+    ctx = get_script_run_ctx()
+    remove = getattr(ctx.uploaded_file_mgr, "remove_file", None) if ctx else None  # memory store only
+    if remove is not None:
+        remove(session_id=ctx.session_id, file_id=file_id)
+
+
+def unchecked_figure(spec) -> go.Figure:
+    """A plotly Figure from a dict a builder already made and plotly already validated: plotly's private
+    ``_validate=False`` skips the second validation, the larger part of a big figure's rerun."""
+    return go.Figure(spec, _validate=False)
+
+
 # ------------------------------------------------------------------------------------------------ install
 
-_PATCHES = ((AppSession, "_handle_clear_cache_request", _refuse_clear_cache),)
+_PATCHES = ((SessionState, "_seed_widget_from_url", _guard_url_seed),
+            (AppSession, "_handle_clear_cache_request", _refuse_clear_cache))
 
 
 def install() -> None:
-    """Install every patch once per process (idempotent); the frame calls this before anything else runs."""
-    url_guard.install()
+    """Install every patch once per process (idempotent); the frame calls this before anything else runs, and
+    so must anything that runs a page script without the frame (AppTest on app_pages/, a benchmark)."""
     for owner, name, wrap in _PATCHES:
         if not getattr(getattr(owner, name), "embedviz_compat", False):
             setattr(owner, name, wrap(getattr(owner, name)))

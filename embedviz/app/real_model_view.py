@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from embedviz import position_analysis, sinusoidal
+from embedviz.app import compat
 from embedviz.downsample import CELL_BUDGET, OFFSET_POINTS, block_mean, log_spaced_indices
 from embedviz.errors import InputError
 from embedviz.pretrained import (
@@ -208,7 +208,7 @@ def _rows_table(source: str, upload: HeldUpload | None) -> np.ndarray:
     if source == "sinusoidal":  # the same size as the learned table, so the two pictures compare cell by cell
         return sinusoidal.sinusoidal_table(m.num_positions, m.d_model)
     if upload is None:
-        raise ValueError(f"source ({source!r}) must be 'learned', 'sinusoidal' or an uploaded table")
+        raise InputError("upload_gone", value=source)
     return upload.token_embeddings
 
 
@@ -224,8 +224,7 @@ def row_views(source: str, start: int, stop: int, _upload: HeldUpload | None = N
     if not 0 <= start < stop <= table.shape[0] or stop - start < 2:
         raise InputError("rows_window", start=start, end=stop - 1, last=table.shape[0] - 1)
     if stop - start > view_row_limit(*table.shape):
-        raise ValueError(f"rows ({stop - start}) must be at most {view_row_limit(*table.shape)} at once for D = "
-                         f"{table.shape[1]:,}")
+        raise InputError("rows_cap", n=stop - start, limit=view_row_limit(*table.shape), D=table.shape[1])
     rows = table[start:stop]  # (N, D)
     pca = pca_2d(rows, solver="randomized")  # (N, 2)
     similarity, step, _ = block_mean(cosine_similarity_matrix(rows), CELL_BUDGET, CELL_BUDGET)  # (M, M), M <= budget
@@ -297,21 +296,11 @@ def uploaded_table(uploaded) -> HeldUpload | None:
     loaded = load_embedding_file(uploaded.getvalue(), uploaded.name)
     V, D = loaded.token_embeddings.shape
     rows = np.array(loaded.token_embeddings[: view_row_limit(V, D)])  # a copy: the whole table is freed on return
-    ctx = get_script_run_ctx()
-    session = ctx.session_id if ctx else ""
     held = HeldUpload(uploaded.file_id, loaded.name, loaded.token_tensor, (V, D), rows,
-                      source=f"upload:{session}:{secrets.token_hex(16)}")
+                      source=f"upload:{compat.session_id()}:{secrets.token_hex(16)}")
     st.session_state[UPLOAD_STATE] = held
-    _release_upload_bytes(uploaded.file_id)
+    compat.release_upload(uploaded.file_id)
     return held
-
-
-def _release_upload_bytes(file_id: str) -> None:
-    """Drop the upload from Streamlit's in-memory file store, as st.chat_input does for its files."""
-    ctx = get_script_run_ctx()
-    remove = getattr(ctx.uploaded_file_mgr, "remove_file", None) if ctx else None  # memory store only
-    if remove is not None:
-        remove(session_id=ctx.session_id, file_id=file_id)
 
 
 def forget_upload() -> None:

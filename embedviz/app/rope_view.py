@@ -5,6 +5,7 @@ import streamlit as st
 
 from embedviz import rope
 from embedviz.downsample import ANGLE_HEATMAP_POSITIONS, DENSE_DISTANCES, log_spaced_indices, strided_indices
+from embedviz.errors import InputError
 from embedviz.params import PRESETS
 from embedviz.rope_pairing import compare_pairings
 
@@ -43,7 +44,7 @@ def pair_view(head_dim: int, theta: float, pair: int, m: int, n: int, shift: int
     """Text 003's 2-D demo on pair ``pair`` of a head: its frequency, wavelength and the three scores."""
     inv_freq = rope.inverse_frequencies(head_dim, theta)
     if not 0 <= pair < inv_freq.size:
-        raise ValueError(f"pair ({pair}) must lie in [0, head_dim/2) = [0, {inv_freq.size})")
+        raise InputError("pair_range", value=pair, limit=inv_freq.size)
     omega = float(inv_freq[pair])
     demo = rope.pair_demo(TEXT_Q, TEXT_K, m, n, shift=shift, omega=omega)
     return dict(demo=demo, omega=omega, wavelen=float(rope.wavelengths(inv_freq)[pair]))

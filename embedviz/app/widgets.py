@@ -15,6 +15,7 @@ import plotly.graph_objects as go
 import streamlit as st
 from plotly.basedatatypes import BaseFigure
 
+from embedviz.app import compat
 from embedviz.app.errors import localized
 from embedviz.app.i18n import catalog, t
 from embedviz.app.markup import escape, trusted
@@ -116,7 +117,7 @@ def figure_for(fig, args: tuple, kwargs: dict) -> go.Figure:
             if name not in kwargs and _takes(fig, name):
                 kwargs[name] = t(words)  # the figure code's few words of its own, in the reader's language
         spec = _figure_spec(fig.__module__, fig.__qualname__, args, tuple(sorted(kwargs.items())))
-        fig = go.Figure(spec, _validate=False)  # the builder's own figure, validated once when it was built
+        fig = compat.unchecked_figure(spec)  # the builder's own figure, validated once when it was built
     elif args or kwargs:
         raise TypeError("plot(figure) takes no other arguments; plot(builder, *args, **kwargs) builds one")
     return fig
@@ -125,7 +126,7 @@ def figure_for(fig, args: tuple, kwargs: dict) -> go.Figure:
 def shown_figure(fig: go.Figure) -> go.Figure:
     """What the browser draws of ``fig``: a reader's words as text, never plotly markup (the CSV and the alt text
     keep them raw), with the presenter view's larger text when projecting."""
-    shown = go.Figure(shown_as_text(fig.to_dict()), _validate=False)
+    shown = compat.unchecked_figure(shown_as_text(fig.to_dict()))
     if st.session_state.get(PRESENT_KEY):
         shown.update_layout(font_size=PRESENT_FONT, title_font_size=PRESENT_FONT + 6, hoverlabel_font_size=PRESENT_FONT)
     return shown

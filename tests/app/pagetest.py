@@ -44,6 +44,35 @@ def english_only(text: str) -> bool:
     return catalog()["err.untranslated"]["zh"].split("{")[0] in text
 
 
+def text(key: str, lang: str = "en", **values) -> str:
+    """The catalog's text for ``key`` (filled with ``values`` if given): what a test looks for instead of retyping
+    the English, so a rewording changes the catalog alone."""
+    entry = catalog()[key][lang]
+    return entry.format(**values) if values else entry
+
+
+def _pieces(key: str, lang: str) -> list[str]:
+    """The words of ``key`` between its placeholders ("{D}", "{n:,}"), each stripped, empty ones left out."""
+    return [part.strip() for part in re.split(r"\{[^{}]*\}", catalog()[key][lang]) if part.strip()]
+
+
+def words(key: str, lang: str = "en") -> str:
+    """The longest run of ``key``'s text without a placeholder: found in what the page shows whatever it filled in
+    (``chart(at, words("cmp.slopes_title"))``)."""
+    return max(_pieces(key, lang), key=len)
+
+
+def shows(shown: str, key: str, lang: str = "en") -> bool:
+    """Whether ``shown`` holds the text of ``key``: every run of its words, in order, whatever the values."""
+    at = 0
+    for piece in _pieces(key, lang):
+        at = shown.find(piece, at)
+        if at < 0:
+            return False
+        at += len(piece)
+    return True
+
+
 def is_chinese(text: str) -> bool:
     """Whether the text holds a Han character (a translated title, label or figure)."""
     return _HAN.search(text) is not None
@@ -111,6 +140,18 @@ def values(array) -> np.ndarray:
 
 
 # other elements
+
+
+def metrics(at: AppTest, *keys: str, lang: str = "en") -> dict[str, str]:
+    """The values of the st.metric widgets labelled by catalog ``keys`` (a label with placeholders matches with any
+    values filled in), by key; a key the page shows no metric for is left out."""
+    out: dict[str, str] = {}
+    for key in keys:
+        for shown in at.metric:
+            if shown.label == text(key, lang) or ("{" in text(key, lang) and shows(shown.label, key, lang)):
+                out[key] = shown.value
+                break
+    return out
 
 
 def metric(at: AppTest, label_start: str) -> str:

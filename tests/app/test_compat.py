@@ -3,8 +3,12 @@ changes it), the frame installs every patch, and the patched upload store refuse
 The refusals against a real server, over its websocket and HTTP: tests/test_hostile_server.py."""
 from __future__ import annotations
 
+import ast
 import inspect
+import os
 import re
+import subprocess
+import sys
 
 import pytest
 import streamlit
@@ -50,10 +54,56 @@ def test_uploads_still_reach_the_store_through_the_wrapped_methods():
 
 def test_the_frame_installs_every_patch():
     """The class patches; the upload store's guard goes on the served process's store (AppTest's Runtime is a
-    stand-in), which tests/test_hostile_server.py shows refusing."""
-    AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
+    stand-in), which tests/test_hostile_server.py shows refusing. The patches are taken off first (the page tests'
+    conftest installs them as the frame would), so only the frame's run can put them back."""
     for owner, name, _ in compat._PATCHES:
-        assert getattr(getattr(owner, name), "embedviz_compat", False), f"{owner.__name__}.{name}"
+        setattr(owner, name, original(getattr(owner, name)))
+    try:
+        AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
+        for owner, name, _ in compat._PATCHES:
+            assert getattr(getattr(owner, name), "embedviz_compat", False), f"{owner.__name__}.{name}"
+    finally:
+        compat.install()
+
+
+def test_importing_the_streamlit_layer_patches_nothing():
+    """A notebook importing i18n, a view or the frame leaves Streamlit as installed: only ``install()`` patches."""
+    modules = sorted(f"embedviz.app.{p.stem}" for p in (ROOT / "embedviz" / "app").glob("*.py") if p.stem != "__init__")
+    probe = (f"import importlib\nfor m in {modules!r}: importlib.import_module(m)\n"
+             "from embedviz.app import compat\n"
+             "print([f'{o.__name__}.{n}' for o, n, _ in compat._PATCHES if getattr(getattr(o, n), 'embedviz_compat', 0)])")
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+# Streamlit's public API is ``import streamlit as st`` (st.*, st.components.v1/v2, st.testing in tests); the rest
+# (streamlit.runtime, .web, .elements, .proto, private names) changes between versions without notice.
+def _streamlit_internals(path):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "streamlit" \
+                and node.module not in ("streamlit", "streamlit.components.v1"):
+            yield node.lineno, f"from {node.module} import ..."
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("streamlit.") and alias.name != "streamlit.components.v1":
+                    yield node.lineno, f"import {alias.name}"
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in ("st",
+                                                                                                        "streamlit"):
+            if node.attr.startswith("_") or node.attr in ("runtime", "web", "elements", "proto"):
+                yield node.lineno, f"{node.value.id}.{node.attr}"
+        elif isinstance(node, ast.keyword) and node.arg and node.arg.startswith("_validate"):
+            yield node.lineno, f"{node.arg}= (plotly's private argument)"
+
+
+def test_no_module_but_compat_reaches_into_streamlit():
+    files = [ROOT / "app.py", *(ROOT / "app_pages").rglob("*.py"), *(ROOT / "embedviz").rglob("*.py")]
+    found = [f"{path.relative_to(ROOT)}:{line}: {what}" for path in files if path.name != "compat.py"
+             for line, what in _streamlit_internals(path)]
+    assert found == [], "route these through embedviz/app/compat.py"
+    assert list(_streamlit_internals(ROOT / "embedviz" / "app" / "compat.py"))  # the scan sees what compat does
 
 
 @pytest.fixture

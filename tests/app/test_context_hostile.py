@@ -8,6 +8,7 @@ import zlib
 import base64
 
 from embedviz.app import context_view as view
+from embedviz.errors import InputError
 from tests.app import pagetest as pt
 from tests.input_errors import raises_input
 from tests.test_rope_scaling import LLAMA_31_8B
@@ -43,7 +44,7 @@ def test_an_upload_past_the_limit_is_refused_without_decoding_it():
     at.get("file_uploader")[0].upload("config.json", big, "application/json")
     at.run()
     pt.ok(at, errors_allowed=True)
-    assert f"config.json has {len(big):,} bytes; a config.json is a few KB (limit 1 MB)" in at.error[0].value
+    assert str(InputError("config_upload_size", file="config.json", n=len(big), limit=1)) in at.error[0].value
     assert at.text_area(key="ctx_cfg").value == text_before
 
 
@@ -82,7 +83,7 @@ def test_a_shared_link_reproduces_a_pasted_config():
 def test_a_damaged_link_says_so_and_a_too_long_config_says_the_link_cannot_carry_it():
     fresh = pt.page(PAGE, ctx_src=view.CONFIG, **{view.CONFIG_URL_KEY: "AAAA"}).run()
     pt.ok(fresh, errors_allowed=True)
-    assert "cut or damaged" in fresh.error[0].value
+    assert pt.shows(fresh.error[0].value, "err.link_damaged")
     # a config whose compressed form is past the limit: 20,000 random-looking digits barely compress
     noise = "".join(str((i * 7_919) % 10_007) for i in range(6_000))
     config = {**LLAMA_31_8B, "note": noise}

@@ -111,12 +111,13 @@ def test_the_scan_names_what_bypasses_the_helper():
 
 def _escaped_figure(node: ast.expr, names: dict[str, list[ast.expr]], seen: frozenset[str] = frozenset()) -> bool:
     """``shown_as_text(...)``, ``widgets.shown_figure(...)`` (which returns one, see the test below), a ``Figure(...)``
-    of one, or a name every assignment of which is one of those."""
+    (or compat's ``unchecked_figure(...)``) of one, or a name every assignment of which is one of those."""
     if isinstance(node, ast.Call):
         called = _name(node.func)
         if called in ("shown_as_text", "shown_figure"):
             return True
-        return called == "Figure" and bool(node.args) and _escaped_figure(node.args[0], names, seen)
+        return called in ("Figure", "unchecked_figure") and bool(node.args) and _escaped_figure(node.args[0], names,
+                                                                                              seen)
     if isinstance(node, ast.Name) and node.id not in seen and node.id in names:
         return all(_escaped_figure(value, names, seen | {node.id}) for value in names[node.id])
     return False

@@ -10,6 +10,7 @@ import pathlib
 import pickle
 import re
 import string
+import tempfile
 from types import SimpleNamespace
 from unittest import mock
 
@@ -18,16 +19,17 @@ import pytest
 import safetensors.numpy
 import streamlit as st
 
-from embedviz import (_validate, attention, context_extension, lookup, raw_ids, rope, rope_config, rope_layers,
-                      rope_scaling, rope_theory, tensor_files, tours, training)
-from embedviz.app import context_view, real_model_view, tokens_view, tour
+from embedviz import (_validate, attention, composition, context_extension, lookup, params, raw_ids, rope,
+                      rope_config, rope_layers, rope_scaling, rope_theory, rope_vision, tensor_files, tokenizer, tours,
+                      training, word_vectors)
+from embedviz.app import context_view, real_model_view, rope_view, tokens_view, tour
 from embedviz.app.errors import localized
 from embedviz.app.i18n import catalog
 from embedviz.app.locales.err import ZH
 from embedviz.app.markup import escape
 from embedviz.embeddings import LearnedPositionalEmbedding, embed_text
 from embedviz.errors import TEMPLATES, InputError
-from embedviz.pretrained import load_bundled_model
+from embedviz.pretrained import load_bundled_model, load_embedding_file, load_model_dir
 from tests.app import pagetest as pt
 from tests.conftest import ROOT
 
@@ -69,6 +71,23 @@ def _tour_panel(step: str) -> None:
     with mock.patch.object(st, "query_params", {"tour": "000", "step": step}), \
             mock.patch.object(tour, "show_error", reraise):
         tour.panel(None, {})
+
+
+_SCRATCH = tempfile.TemporaryDirectory(prefix="embedviz-model-")  # removed when the test process ends
+
+
+def _model_dir(**files) -> str:
+    """A throwaway local model directory holding ``files`` (name with "." written "_", text or bytes)."""
+    directory = pathlib.Path(tempfile.mkdtemp(dir=_SCRATCH.name))
+    for name, data in {"config_json": "{}", "tokenizer_json": "{}", **files}.items():
+        if data is not None:
+            path = directory / name.replace("_json", ".json").replace("_safetensors", ".safetensors").replace(
+                "_bin", ".bin").replace("model_safetensors.index", "model.safetensors.index")
+            path.write_bytes(data) if isinstance(data, bytes) else path.write_text(data)
+    return str(directory)
+
+
+_TABLE = safetensors.numpy.save({"wte.weight": np.ones((4, 2), np.float32)})
 
 
 def _raised(call) -> InputError:
@@ -212,6 +231,35 @@ CALLS = {
     "boolean": lambda: lookup.gradient_step(np.array([5, 6]), lookup.init_table(256, 8), tied="yes"),
     "text_vocab": lambda: training.train_on_text("".join(chr(0x4E00 + i) for i in range(training.MAX_TEXT_VOCAB + 1))),
     "positive_finite": lambda: training.train_on_text("abab", context=1, steps=1, lr=-1.0),
+    # what a widget, a link or a typed text can still ask past a page's limits
+    "lone_surrogate": lambda: tokenizer.encode("a\ud800"),
+    "one_char": lambda: raw_ids.byte_id_neighbours(""),
+    "pair_range": lambda: rope_view.pair_view(8, 1e4, 4, 0, 1, 0),
+    "rows_cap": lambda: real_model_view.row_views("upload:test", 0, 2_000, _upload=real_model_view.HeldUpload(
+        "f", "big.npy", "", (3_000, 4), np.zeros((3_000, 4), np.float32), source="upload:test")),
+    "logits_cap": lambda: training.train_group_experiment(batch_size=1024, seq_len=256, steps=1),
+    "snapshot_cap": lambda: training.train_group_experiment(steps=5_000, snapshot_every=1),
+    "mrope_interleaved": lambda: rope_layers.mrope_sections([2, 2], 4, interleaved=True),
+    "row_number": lambda: load_embedding_file(_npy(np.eye(4)), "eye.npy").token_id("cat"),
+    "shape_cap": lambda: composition.shape_trace(8, 512, 1024),
+    "slow_pairs": lambda: context_extension.theta_for_context(8, 4_096, slow_pairs=4),
+    "multiple": lambda: rope_vision.axial_frequencies(6, 1e4, "pixtral"),
+    "model_dir": lambda: load_model_dir("/nonexistent/embedviz-model"),
+    "model_dir_file": lambda: load_model_dir(_model_dir(tokenizer_json=None)),
+    "model_config_json": lambda: load_model_dir(_model_dir(config_json="{")),
+    "model_config_object": lambda: load_model_dir(_model_dir(config_json="[1]")),
+    "no_safetensors": lambda: load_model_dir(_model_dir()),
+    "pickle_weights": lambda: load_model_dir(_model_dir(pytorch_model_bin=b"pickle")),
+    "safetensors_unreadable": lambda: load_model_dir(_model_dir(model_safetensors=b"\x08" + b"\x00" * 7 + b"{bad")),
+    "weight_map": lambda: load_model_dir(_model_dir(**{"model_safetensors.index_json": "{}"})),
+    "shards_missing": lambda: load_model_dir(
+        _model_dir(**{"model_safetensors.index_json": '{"weight_map": {"wte.weight": "gone.safetensors"}}'})),
+    "model_no_table": lambda: load_model_dir(
+        _model_dir(model_safetensors=safetensors.numpy.save({"norm.bias": np.ones(3, np.float32)}))),
+    "model_tokenizer": lambda: load_model_dir(_model_dir(model_safetensors=_TABLE, tokenizer_json='{"version": "1.0"}')),
+    "upload_gone": lambda: real_model_view.row_views("upload:gone", 0, 2),  # a held upload the session lost
+    "zero_vector": lambda: word_vectors.nearest_neighbours(
+        load_embedding_file(_npy(np.array([[0.0, 0.0], [1.0, 0.0]])), "zero_row.npy").token_embeddings, 0),
 }
 # other raise sites of a kind (the same words from another function)
 MORE_CALLS = [
@@ -221,6 +269,10 @@ MORE_CALLS = [
     ("pair_factors_list", _scaling("longrope", **{**_LONGROPE, "short_factor": 5})),
     ("empty_text", lambda: tokens_view.lookup_view("", 8, "gpt2", 0)),
     ("one_of", lambda: context_view._settings("nope", "")),
+    ("one_of", lambda: params.preset_share("GPT-5")),
+    ("one_of", lambda: rope_layers.published_config("nope")),
+    ("integer", lambda: tokenizer.decode([1.5])),
+    ("token_id", lambda: tokenizer.decode([256])),
 ]
 CASES = sorted(CALLS.items()) + MORE_CALLS
 

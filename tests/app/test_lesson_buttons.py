@@ -42,7 +42,7 @@ def test_token_button_sets_lesson_001s_run():
     assert at.select_slider(key="tok_d").value == 8
     assert at.segmented_control(key="tok_init").value == "unit"
     assert any("72, 101, 108, 108, 111" in c.value for c in at.caption)  # lesson 001's ids of 'Hello'
-    assert pt.metric(at, "σ of the chosen scheme") == "1"  # torch.randn: standard deviation 1
+    assert pt.metric(at, pt.text("tok.metric_init_std")) == "1"  # torch.randn: standard deviation 1
 
 
 def test_trained_button_sets_500_steps():

@@ -70,7 +70,7 @@ def test_default_view_is_position_interpolation_on_llama2():
     """The page opens on the simplest method: linear PI, LLaMA-2-7B's trained length x 4 (numbers from the preset)."""
     at = pt.page(PAGE).run()
     pt.ok(at)
-    assert at.title[0].value.startswith("Context extension")
+    assert at.title[0].value == pt.text("ctx.title")
     assert at.selectbox(key="ctx_src").value == view.PI_SOURCE == view.SOURCES[0]
     assert at.segmented_control(key="ctx_method").value == "linear"
     # simple -> complex; LongRoPE needs a config's lists
@@ -89,9 +89,9 @@ def test_default_view_is_position_interpolation_on_llama2():
     # each of them to 4x its largest trained angle, PI (every w / 4 over 4 x 4,096) to exactly 1x
     unseen = sum(1 for i in range(d // 2) if 2 * math.pi * theta ** (2 * i / d) > trained)
     assert unseen == 18
-    assert pt.metric(at, "pairs meeting unseen angles") == f"{unseen} / {d // 2}"
+    assert pt.metric(at, pt.text("ctx.unseen_without")) == f"{unseen} / {d // 2}"
     assert pt.metric(at, "… with linear") == f"0 / {d // 2}"
-    assert pt.metric(at, "kept / blended / interpolated") == f"0 / 0 / {d // 2}"
+    assert pt.metric(at, pt.text("ctx.kinds")) == f"0 / 0 / {d // 2}"
     overshoot = catalog()["ctx.overshoot"]["en"].format(unscaled=4, scaled=1, method="linear")
     assert any(overshoot in c.value for c in at.caption)
     # the wavelength chart: every pair's wavelength x 4, pair by pair
@@ -100,9 +100,9 @@ def test_default_view_is_position_interpolation_on_llama2():
     assert "linear" in pt.titles(at)[0]
     _open_tab(at, "method")
     pt.ok(at)
-    assert any("Position interpolation" in s.value for s in at.subheader)
+    assert any(s.value == pt.text("ctx.m_linear_title") for s in at.subheader)
     assert any("\\frac{\\omega_i}{s}" in latex.value for latex in at.latex)  # w_i' = w_i / s
-    assert pt.metric(at, "attention factor") == "1.0000"
+    assert pt.metric(at, pt.text("ctx.attention")) == "1.0000"
     assert any("linear leaves attention alone" in c.value for c in at.caption)
 
 
@@ -114,7 +114,7 @@ def test_yarn_preset_on_qwen3_to_128k():
     assert catalog()["ctx.no_longrope"]["en"] in [c.value for c in at.caption]
     # Qwen3's theta 1e6, 32K: pair i never closes a turn when 2 pi 1e6^(i/64) > 32768 -> i >= 40: 24 pairs;
     # YaRN (4 x 32K = 128K exactly) shows none of them a new angle
-    assert pt.metric(at, "pairs meeting unseen angles") == "24 / 64"
+    assert pt.metric(at, pt.text("ctx.unseen_without")) == "24 / 64"
     assert pt.metric(at, "… with yarn") == "0 / 64"
     # YaRN's ramp by turns in training, r = L / wavelength: r > beta_fast = 32 kept, r < beta_slow = 1 fully
     # interpolated; its ends are the pair indices d ln(L / (beta 2 pi)) / (2 ln theta), floored and ceiled
@@ -123,7 +123,7 @@ def test_yarn_preset_on_qwen3_to_128k():
     high = math.ceil(d * math.log(trained / (1 * 2 * math.pi)) / (2 * math.log(theta)))
     kept, blended = low + 1, high - low - 1
     assert (kept, blended, d // 2 - kept - blended) == (24, 16, 24)
-    assert pt.metric(at, "kept / blended / interpolated") == f"{kept} / {blended} / {d // 2 - kept - blended}"
+    assert pt.metric(at, pt.text("ctx.kinds")) == f"{kept} / {blended} / {d // 2 - kept - blended}"
     # the notice's details: "16 of 64" is this count, in both languages
     for lang, words in (("en", f"{blended} of {d // 2} pairs"), ("zh", f"{d // 2} 对里有 {blended} 对")):
         assert words in catalog()["ctx.notice_more"][lang]
@@ -134,7 +134,7 @@ def test_yarn_preset_on_qwen3_to_128k():
     # YaRN's temperature for s = 4, written out: 0.1 ln 4 + 1, on q and on k; the logits get its square
     _open_tab(at, "method")
     pt.ok(at)
-    assert pt.metric(at, "attention factor") == f"{0.1 * math.log(4) + 1:.4f}" == "1.1386"
+    assert pt.metric(at, pt.text("ctx.attention")) == f"{0.1 * math.log(4) + 1:.4f}" == "1.1386"
     assert any("1.1386² = 1.2965" in c.value for c in at.caption)
     assert any("0.1\\ln 4 + 1 = 1.1386" in latex.value for latex in at.latex)
 
@@ -171,7 +171,7 @@ def test_preset_fills_the_settings_and_unscaled_ones_get_a_suggestion():
     assert at.segmented_control(key="ctx_method").value == "llama3"
     # keep below 8192/4 = 2048 tokens per turn, divide above 8192: 29 kept, 6 blended, 29 interpolated (by hand
     # in tests/test_rope_scaling.py); 131072 is 16 x 8192 but the factor is 8, and the page says so
-    assert pt.metric(at, "kept / blended / interpolated") == "29 / 6 / 29"
+    assert pt.metric(at, pt.text("ctx.kinds")) == "29 / 6 / 29"
     assert any("65,536" in w.value for w in at.warning)
     # without scaling the slowest pairs go 131072 / 8192 = 16x past their trained angle, with llama3 2x
     assert any(catalog()["ctx.overshoot"]["en"].format(unscaled=16, scaled=2, method="llama3") in c.value
@@ -180,7 +180,7 @@ def test_preset_fills_the_settings_and_unscaled_ones_get_a_suggestion():
     pt.ok(at)
     # the YaRN paper's LLaMA 2 at 128K: factor 131072 / 4096 = 32
     assert at.number_input(key="ctx_factor").value == 32.0
-    assert any("config scales no RoPE" in c.value for c in at.caption)
+    assert any(pt.shows(c.value, "ctx.suggested") for c in at.caption)
 
 
 # a pasted config gives the preset's numbers
@@ -215,7 +215,7 @@ def test_pasted_phi3_config_is_longrope_with_its_long_factors():
     expected = [2 * math.pi / (10_000 ** (-(2 * i) / 96) / long_factor[i]) for i in range(48)]
     np.testing.assert_allclose(_after_wavelengths(pt.specs(at)[0]), expected, rtol=1e-6)  # float32 in the chart
     _open_tab(at, "method")
-    assert pt.metric(at, "attention factor") == f"{math.sqrt(1 + math.log(32) / math.log(4096)):.4f}"
+    assert pt.metric(at, pt.text("ctx.attention")) == f"{math.sqrt(1 + math.log(32) / math.log(4096)):.4f}"
     _open_tab(at, "pairs")
     # within the trained length it switches to short_factor
     at.select_slider(key="ctx_ratio").set_value(1.0).run()
@@ -273,7 +273,7 @@ def test_factor_changes_every_figure():
     for old, new in zip(before, after, strict=True):
         assert json.dumps(old["data"]) != json.dumps(new["data"]), old["layout"]["title"]["text"]
     _open_tab(at, "method")
-    assert pt.metric(at, "attention factor") == f"{0.1 * math.log(8) + 1:.4f}"
+    assert pt.metric(at, pt.text("ctx.attention")) == f"{0.1 * math.log(8) + 1:.4f}"
     # the page remembers where the view came from and offers to go back
     assert any("factor (was 4)" in c.value for c in at.caption)
     at.button(key="ctx_reset").click().run()
@@ -304,7 +304,7 @@ def test_dynamic_base_follows_the_sequence_length():
         at.select_slider(key="ctx_ratio").set_value(ratio).run()
         # theta' = theta (s L / L_train - (s - 1))^(d / (d - 2)), theta itself up to the trained length
         expected = 1e6 * max(1.0, 4 * ratio - 3) ** (128 / 126)
-        assert pt.metric(at, "effective base") == f"{round(expected):,}"
+        assert pt.metric(at, pt.text("ctx.base")) == f"{round(expected):,}"
         assert any(f"{round(ratio * 32768):,} tokens" in c.value for c in at.caption)
 
 
@@ -386,7 +386,7 @@ def test_query_params_reopen_the_view():
     assert at.segmented_control(key="ctx_method").value == "llama3"
     assert at.number_input(key="ctx_factor").value == 8.0
     assert at.number_input(key="ctx_orig").value == 8192
-    assert pt.metric(at, "kept / blended / interpolated") == "29 / 6 / 29"
+    assert pt.metric(at, pt.text("ctx.kinds")) == "29 / 6 / 29"
     assert not any("(was " in c.value for c in at.caption)  # the link's values are the preset's: no changes
     _open_tab(at, "calc")
     assert at.slider(key="ctx_k").value == 4
@@ -504,7 +504,7 @@ def test_dynamic_ntk_at_a_longer_current_length_is_not_told_there_is_nothing_to_
     at.select_slider(key="ctx_ratio").set_value(4.0).run()
     pt.ok(at)
     assert any("16,384 tokens" in c.value for c in at.caption)
-    assert not any("nothing to extend" in w.value for w in at.warning)
+    assert not any(pt.shows(w.value, "ctx.not_longer") for w in at.warning)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -549,7 +549,7 @@ def test_longrope_at_its_short_length_with_a_long_target_is_not_told_there_is_no
     at.select_slider(key="ctx_ratio").set_value(1.0).run()
     pt.ok(at)
     assert at.number_input(key="ctx_target").value == 131_072
-    assert not any("nothing to extend" in w.value for w in at.warning)
+    assert not any(pt.shows(w.value, "ctx.not_longer") for w in at.warning)
 
 
 def test_deepseeks_attention_factor_is_said_to_scale_its_64_rotated_of_192_dimensions():

@@ -12,24 +12,27 @@ from tests.app import pagetest as pt
 PREDICT = catalog()["dot.tab_predict"]["en"]
 
 
+METRICS = ("dot.m_dot", "dot.m_product", "dot.m_cos", "dot.m_angle", "dot.score")
+
+
 def _metrics(at) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
+    return pt.metrics(at, *METRICS)
 
 
 def test_defaults_and_widgets_match_the_core():
     at = pt.page("dot_product").run()
     pt.ok(at)
-    assert _metrics(at) == {"u · v": "1.500", "|u| |v| cos θ": "1.500", "cosine similarity": "0.500",
-                            "angle θ": "60.0°"}  # 2 x 1.5 x cos 60°
+    assert _metrics(at) == {"dot.m_dot": "1.500", "dot.m_product": "1.500", "dot.m_cos": "0.500",
+                            "dot.m_angle": "60.0°"}  # 2 x 1.5 x cos 60°
     at.slider(key="dot_av").set_value(90).run()
-    assert _metrics(at)["u · v"] in ("0.000", "-0.000")  # a right angle
+    assert _metrics(at)["dot.m_dot"] in ("0.000", "-0.000")  # a right angle
     at.slider(key="dot_av").set_value(200).run()
     at.select_slider(key="dot_lv").set_value(3.0).run()
     pt.ok(at)
     core = dp.compare_vectors(dp.polar_vector(2.0, 0), dp.polar_vector(3.0, 200))
     shown = _metrics(at)
-    assert shown["u · v"] == f"{core['dot']:.3f}" == f"{6 * math.cos(math.radians(200)):.3f}"
-    assert shown["angle θ"] == "160.0°"
+    assert shown["dot.m_dot"] == f"{core['dot']:.3f}" == f"{6 * math.cos(math.radians(200)):.3f}"
+    assert shown["dot.m_angle"] == "160.0°"
 
 
 def test_prediction_is_hidden_until_revealed_then_graded():
@@ -50,7 +53,7 @@ def test_prediction_is_hidden_until_revealed_then_graded():
     assert table.iloc[0, 4] == "✓"  # cat - dog guessed "close", and it is (lesson 002)
     assert table.iloc[1, 4] == "✓"  # cat - tuesday left at "unrelated", and it is
     right = sum(mark == "✓" for mark in table.iloc[:, 4])
-    assert _metrics(at)["right guesses"] == f"{right} / {len(dp.PREDICTION_PAIRS)}"
+    assert _metrics(at)["dot.score"] == f"{right} / {len(dp.PREDICTION_PAIRS)}"
 
 
 def test_chinese():

@@ -124,7 +124,7 @@ def test_a_window_of_one_position_is_an_error_not_a_traceback(key, tab):
     at = _page(tab)
     at.slider(key=key).set_value((7, 7)).run()
     assert not at.exception
-    assert len(at.error) == 1 and "at least 2 rows" in at.error[0].value
+    assert len(at.error) == 1 and pt.shows(at.error[0].value, "err.rows_window")
     assert len(at.get("plotly_chart")) == 0
 
 
@@ -168,8 +168,7 @@ def test_the_step_chart_says_both_bounds_its_circles_were_found_with(lang):
     note = spec["layout"]["title"]["subtitle"]["text"]
     core = position_analysis.smoothness(load_bundled_model().position_embeddings)
     spreads, drop = (f"{core.threshold:g}", f"{core.min_drop:g}")
-    assert (f"more than {spreads} robust standard deviations and by more than {drop}" if lang == "en"
-            else f"低 {spreads} 个稳健标准差以上、且低 {drop} 以上") in note
+    assert pt.shows(note, "real.steps_note", lang) and f" {spreads} " in note and f" {drop}" in note
     circles = next(trace for trace in spec["data"] if trace.get("mode") == "markers")
     circled, curve = pt.values(circles["y"]), pt.values(spec["data"][0]["y"])
     assert len(circled) == len(core.rough_steps) > 0

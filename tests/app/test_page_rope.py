@@ -50,7 +50,7 @@ def tabs_run() -> dict:
 def test_defaults_show_lesson_003_numbers():
     at = on("pair")
     assert [m.value for m in at.metric] == ["0.2127", "0.2127", "-0.3484"]
-    assert [m.label for m in at.metric] == ["score(5, 3)", "score(50, 48)", "score(5, 0)"]
+    assert [m.label for m in at.metric] == [pt.text("rope.score", m=m, n=n) for m, n in ((5, 3), (50, 48), (5, 0))]
     table = on("decay").dataframe[0].value
     assert list(table.iloc[:, 1]) == ["1.000", "0.970", "0.737", "0.669", "0.608", "0.546", "0.477", "0.306", "0.278"]
 
@@ -157,7 +157,7 @@ def test_pairing_reorders_the_heatmap_rows():
     # the scores of the two pairings agree after the permutation (the caption reports rounding only)
     at.session_state["rope_tab"] = tab("pairing")
     at.run()
-    caption = [c.value for c in at.caption if "Largest difference" in c.value][0]
+    caption = [c.value for c in at.caption if pt.words("rope.max_diff") in c.value][0]
     assert float(re.search(r"permutation: ([0-9.e+-]+)", caption).group(1)) < 1e-9
 
 
@@ -200,7 +200,7 @@ def test_preset_sets_head_dim_theta_and_length_and_editing_returns_to_custom():
     assert at.slider(key="rope_hd").value == 128
     assert at.select_slider(key="rope_theta").value == 1_000_000.0
     assert at.select_slider(key="rope_len").value == 40_960
-    assert any("max_position_embeddings 40,960" in c.value for c in at.caption)
+    assert any(pt.shows(c.value, "rope.preset_caption") and "40,960" in c.value for c in at.caption)
     at.select_slider(key="rope_theta").set_value(10_000.0).run()
     assert at.selectbox(key="rope_preset").value == "custom"
 

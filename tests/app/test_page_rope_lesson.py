@@ -14,17 +14,17 @@ def test_qwen3_budget_numbers_come_from_the_presets():
     assert b["max_position_embeddings"] == PRESETS["Qwen3-0.6B"].max_positions == 40_960
     budget = at.table[-1].value
     shown = {column: budget[column].iloc[0] for column in budget.columns}
-    assert shown["max_position_embeddings"] == "40,960"
-    assert shown["native context"] == "32,768"
-    assert shown["headroom"] == f"{b['headroom']:,}" == "8,192"
-    assert shown["with YaRN × 4"] == "131,072"
+    assert shown[pt.text("ropel.m_max")] == "40,960"
+    assert shown[pt.text("ropel.m_native")] == "32,768"
+    assert shown[pt.text("ropel.m_headroom")] == f"{b['headroom']:,}" == "8,192"
+    assert shown[pt.text("ropel.m_reach", factor=4)] == "131,072"
     assert any("40,960 = 32,768 + **8,192**" in m.value for m in at.markdown)
 
 
 def test_comparison_table_in_both_languages():
     at = pt.page("rope", session={"rope_tab": catalog()["rope.tab_lesson"]["en"]}).run()
     table = at.table[-2].value
-    assert list(table.columns) == ["aspect", "sinusoidal (absolute)", "RoPE"]
+    assert list(table.columns) == [pt.text(f"ropel.col_{c}") for c in ("aspect", "sin", "rope")]
     assert table.iloc[2, 1] == table.iloc[2, 2] == "none"  # neither has learned parameters
     zh = pt.page("rope", lang="zh", session={"rope_tab": catalog()["rope.tab_lesson"]["zh"]}).run()
     pt.ok(zh)

@@ -26,8 +26,8 @@ def test_defaults_show_byte_ids_and_king_queen(minilm):
     assert max(c for i, c in zip(near.iloc[:, 0], near.iloc[:, 2]) if i != king) < 0.3  # id neighbours: unrelated
     metrics = {m.label: m.value for m in at.metric}
     cos = pt_cos(minilm, king, queen)
-    assert metrics["cos(“king”, “queen”)"] == f"{cos:.3f}"
-    assert any(f"{abs(king - queen):,} rows apart" in c.value for c in at.caption)
+    assert metrics[pt.text("raw.m_cos", word="king", other="queen")] == f"{cos:.3f}"
+    assert any(pt.shows(c.value, "raw.ids") and f"{abs(king - queen):,}" in c.value for c in at.caption)
 
 
 def pt_cos(m, a, b) -> float:
@@ -39,10 +39,10 @@ def test_other_words_and_errors(minilm):
     at = pt.page("token_embeddings", tok_tab=TAB["en"], tok_char="a", tok_word="cat", tok_other="dog").run()
     pt.ok(at)
     assert at.dataframe[0].value.iloc[:, 0].tolist() == [95, 96, 97, 98, 99]
-    assert {m.label: m.value for m in at.metric}["cos(“cat”, “dog”)"] == f"{pt_cos(minilm, minilm.token_id('cat'), minilm.token_id('dog')):.3f}"
+    assert {m.label: m.value for m in at.metric}[pt.text("raw.m_cos", word="cat", other="dog")] == f"{pt_cos(minilm, minilm.token_id('cat'), minilm.token_id('dog')):.3f}"
     bad = pt.page("token_embeddings", tok_tab=TAB["en"], tok_word="xylophone").run()
     pt.ok(bad, errors_allowed=True)
-    assert any("xylophone" in e.value and "word pieces" in e.value for e in bad.error)
+    assert any("xylophone" in e.value and pt.shows(e.value, "err.word_pieces") for e in bad.error)
 
 
 def test_chinese():

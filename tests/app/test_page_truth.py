@@ -31,9 +31,9 @@ def test_context_page_shows_the_trained_length(name, published):
     pt.ok(at)
     p = PRESETS[name]
     assert at.number_input(key="ctx_orig").value == p.pretrained_length == published
-    assert any(f"pre-training context {published:,} tokens" in c.value for c in at.caption)
+    assert any(pt.shows(c.value, "ctx.source_caption") and f" {published:,} " in c.value for c in at.caption)
     unseen = _unseen_pairs(p.head_dim, p.rope_theta, published)
-    assert pt.metric(at, "pairs meeting unseen angles") == f"{unseen} / {p.head_dim // 2}"
+    assert pt.metric(at, pt.text("ctx.unseen_without")) == f"{unseen} / {p.head_dim // 2}"
 
 
 def test_rope_page_preset_says_its_trained_length():
@@ -61,10 +61,11 @@ def test_llama31_caption_says_its_last_pre_training_stage_reached_128k(page, que
     at = pt.page(page, **query).run()
     pt.ok(at)
     (caption,) = [c.value for c in at.caption if "rope_theta" in c.value]
-    assert f"pre-training context {start:,} tokens" in caption
+    key = {"rope": "rope.preset_caption", "context_extension": "ctx.source_caption"}[page]
+    assert pt.shows(caption, key) and f" {start:,} tokens" in caption
     assert catalog()["common.last_stage"]["en"].format(n=f"{reached:,}") in caption
     other = pt.page(page, **{key: "Mistral-7B-v0.1" for key in query}).run()  # one stage: nothing added
-    assert not [c.value for c in other.caption if "last pre-training stage" in c.value]
+    assert not [c.value for c in other.caption if pt.words("common.last_stage") in c.value]
 
 
 # 2. YaRN: q and k each x (0.1 ln s + 1), so the logits x its square
@@ -133,7 +134,7 @@ def test_causal_mask_makes_order_visible_without_positions(lang):
     masked = float(at.metric[0].value)
     expected = attention.word_order_demo("the cat sat on the mat", causal=True).demo.max_difference
     assert plain < 1e-12 and masked == pytest.approx(expected, rel=1e-2) and masked > 0.1
-    assert ("causal mask" if lang == "en" else "因果掩码") in at.metric[0].label
+    assert at.metric[0].label == pt.text("why.metric_plain_causal", lang)
 
 
 # Compare: "extrapolates" has three states; sinusoidal and RoPE are defined past L, they do not generalise
@@ -177,8 +178,8 @@ def test_rotation_sentence_only_when_the_rows_rotate(window, rotation):
     at = pt.page("learned_positions", session={"learn_tab": "Rotation (PCA)", "learn_rows": window}).run()
     pt.ok(at)
     text = " ".join(md.value for md in at.markdown)
-    assert ("training found such a rotation" in text) == rotation
-    assert ("A random walk gives such a picture too" in text) == (not rotation)
+    assert pt.shows(text, "learn.turn") == rotation
+    assert pt.shows(text, "learn.no_turn") == (not rotation)
 
 
 # words: one name for the lessons, a place that lists them, one term per idea, no English words in Chinese

@@ -24,10 +24,10 @@ def test_defaults_show_lesson_003s_example():
     pt.ok(at)
     assert [tab.label for tab in at.tabs] == [STRINGS[f"naive.tab_{c}"]["en"] for c in TABS]
     assert len(at.get("plotly_chart")) == 1  # the open tab only: the raw index
-    assert _metrics(at)["largest value (L − 1)"] == "999"
+    assert _metrics(at)[pt.text("naive.raw_max")] == "999"
     shown = _metrics(_open(at, "norm"))
-    assert shown["p / L at position 500 (L = 1,000)"] == "0.5"  # lesson: 0.5 is word 500 of 1,000 ...
-    assert shown["where the same value falls when L₂ = 10"] == "5"  # ... and word 5 of 10
+    assert shown[pt.text("naive.norm_value", p="500", L="1,000")] == "0.5"  # lesson: 0.5 is word 500 of 1,000 ...
+    assert shown[pt.text("naive.norm_other", L2="10")] == "5"  # ... and word 5 of 10
     # raw, p / L, the binary counter, the step distances: one figure in each tab, none lost
     assert [len(_open(at, tab).get("plotly_chart")) for tab in TABS[:4]] == [1, 1, 1, 1]
     pt.ok(at)
@@ -46,11 +46,11 @@ def test_widgets_change_the_numbers_to_the_cores():
     pt.ok(at)
     shown = _metrics(at)
     s = naive.compare_schemes(4096, 16)
-    assert shown["largest value (L − 1)"] == f"{s['raw']['max_abs']:,.0f}" == "4,095"
-    assert shown["times a token-vector entry (0.02)"] == "204,750"
+    assert shown[pt.text("naive.raw_max")] == f"{s['raw']['max_abs']:,.0f}" == "4,095"
+    assert shown[pt.text("naive.raw_ratio")] == "204,750"
     shown = _metrics(_open(at, "norm"))
-    assert shown["p / L at position 1,024 (L = 4,096)"] == "0.25"
-    assert shown["where the same value falls when L₂ = 100"] == "25"
+    assert shown[pt.text("naive.norm_value", p="1,024", L="4,096")] == "0.25"
+    assert shown[pt.text("naive.norm_other", L2="100")] == "25"
     _open(at, "binary")
     assert not at.warning  # 16 bits: 65,536 codes for 4,096 positions
     assert any("**0000010000000000**" in m.value for m in at.markdown)  # 1,024 = 2^10 in 16 bits

@@ -123,6 +123,33 @@ ZH = {
     "table_dtype": "{file} 里的嵌入表的数据类型是 {dtype}；它必须是实数",
     "table_non_finite": "{file} 里的嵌入表有 {bad} 个非有限值（NaN 或 inf）；所有值都必须是有限的数",
     "tour_step": "导览 {tour} 的步骤（{value}）必须在 1 到 {n} 之间",
+    "lone_surrogate": "文字在第 {index} 个位置含有 U+{codepoint}，这是一个孤立的代理码位，没有 UTF-8 字节",
+    "one_char": "输入的字符（{char}）必须恰好是一个字符",
+    "pair_range": "维度对编号（{value}）必须在 [0, head_dim/2) = [0, {limit}) 之内",
+    "rows_cap": "这里要取 {n} 行，但 D = {D} 时一次最多只能取 {limit} 行",
+    "logits_cap": "批大小 × 序列长度 × 类别数 = {size} × {length} × {classes} = {n}：每一步最多只能算 {limit} 个输出分数",
+    "snapshot_cap": (
+        "snapshot_every（{value}）会为 steps={steps} 保存 {count} 份 ({rows}, {D}) 表的快照；最多只能保存 {limit} 份，"
+        "请把 snapshot_every 设为 ≥ {least}"
+    ),
+    "mrope_interleaved": "交错式的 mrope_section 需要 3 个大小（时间、高度、宽度），而这里是 {sizes}",
+    "row_number": "词（{word}）必须是 0..{last} 之间的行号：{model} 没有分词器",
+    "shape_cap": "批大小 × 长度 × d_model（{n}）在这个演示里必须 ≤ {limit}",
+    "slow_pairs": "slow_pairs（{value}）必须在 [1, head_dim/2 - 1] = [1, {limit}] 之内（head_dim {head_dim}）：无论 theta 是多少，第 0 对都以 w = 1 旋转",
+    "multiple": "{name}（{value}）必须是 {k} 的倍数（{what} 的要求）",
+    "zero_vector": "这个向量的长度为零（或不是有限的数）：余弦相似度需要一个方向",
+    "upload_gone": "来源（{value}）既不是 'learned' 也不是 'sinusoidal'，也不是本会话仍保存着的上传表：请重新上传这张表",
+    "model_dir": "路径（{path}）必须是一个已存在的模型目录",
+    "model_dir_file": "模型目录 {dir} 里没有 {file}",
+    "model_config_json": "{dir} 里的 config.json 不是有效的 JSON：{detail}",
+    "model_config_object": "{dir} 里的 config.json 必须是一个 JSON 对象",
+    "model_no_table": "{dir} 里没有词元嵌入表：应有一个名字类似 {expected} ... 的二维张量；找到的是 {listed}",
+    "model_tokenizer": "无法读取 {dir} 里的 tokenizer.json：{detail}",
+    "weight_map": "{dir} 里的 {file} 没有有效的 weight_map",
+    "shards_missing": "模型目录 {dir} 缺少分片 {missing}",
+    "no_safetensors": "模型目录 {dir} 里没有 model.safetensors",
+    "pickle_weights": "模型目录 {dir} 里没有 model.safetensors（找到的是 {found}：基于 pickle 的权重不会被读取；请先转换成 safetensors）",
+    "safetensors_unreadable": "{file} 不是可读取的 safetensors 文件：{detail}",
 }
 
 STRINGS = {f"err.{code}": {"en": TEMPLATES[code], "zh": text} for code, text in ZH.items()}

@@ -1,0 +1,43 @@
+"""embedviz/_validate.py: a choice is refused in one voice wherever it is checked, naming every allowed value."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from embedviz import attention, context_extension, encodings, rope, rope_layers, tours, training
+from embedviz._validate import one_of
+from tests.input_errors import raises_input
+
+
+def test_one_of_returns_the_value_and_lists_the_choices_as_code_writes_them():
+    assert one_of("pairing", "half", ("half", "interleaved")) == "half"
+    with raises_input("one_of", name="pairing", value="gptj", allowed="'half', 'interleaved'") as info:
+        one_of("pairing", "gptj", ("half", "interleaved"))
+    assert str(info.value) == "pairing ('gptj') must be one of 'half', 'interleaved'"
+
+
+def test_one_of_takes_a_dicts_keys_and_refuses_what_cannot_be_looked_up():
+    with raises_input("one_of", name="tour", value=["000"], allowed="'a', 'b'"):
+        one_of("tour", ["000"], {"a": 1, "b": 2})
+
+
+CHOICES = {
+    "pairing": lambda: rope.pair_dimensions(8, pairing="gptj"),
+    "tour": lambda: tours.step("nope", 1),
+    "tokens": lambda: training.train_on_text("abab", tokens="word"),
+    "optimizer": lambda: training.train_on_text("abab", optimizer="rmsprop"),
+    "method": lambda: context_extension.build_scaling("ntk", factor=2.0, original_max_position_embeddings=4_096),
+    "positions": lambda: attention.word_order_demo("a b", positions="rope"),
+    "scheme": lambda: encodings.position_vectors("fourier", [0, 1], 8),
+    "model": lambda: rope_layers.published_config("GPT-5"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CHOICES))
+def test_every_choice_of_the_core_reads_the_same_way(name):
+    """Once worded three ways ("one of: a, b", "one of ['adam', 'sgd']", "one of a, b"): now each allowed value
+    is quoted as code writes it."""
+    with raises_input("one_of", name=name) as info:
+        CHOICES[name]()
+    assert re.fullmatch(r"'[^']*'(, '[^']*')*", info.value.params["allowed"]), info.value
