@@ -14,6 +14,7 @@ import streamlit as st
 
 from embedviz import context_extension, rope_config, rope_layers
 from embedviz.app import live
+from embedviz.downsample import log_options
 from embedviz.app.widgets import human_number
 from embedviz.errors import InputError
 from embedviz.params import PRESETS
@@ -290,8 +291,7 @@ def method_params(method: str) -> list[str]:
 # holds (a preset's 500,000, a typed 3.7), so every setting the number boxes take is a position of the thumb
 FACTOR_STOPS = (1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0, 16.0, 20.0, 24.0, 32.0, 40.0, 48.0,
                 64.0, 96.0, 128.0, 192.0, 256.0)
-THETA_STOPS = tuple(float(m * 10 ** e) for e in range(10) for m in (1, 2, 5) if THETA[0] <= m * 10 ** e <= THETA[1]) \
-    + (THETA[1],)
+THETA_STOPS = tuple(log_options(*THETA, extra=(THETA[1],)))
 
 
 def live_sliders() -> tuple[live.Slider, ...]:
