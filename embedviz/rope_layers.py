@@ -43,7 +43,18 @@ UNREAD_FAMILIES = {
     "jetmoe": "a rotary size set by kv_channels", "mistral4": "an MLA rope head of its own",
     "zamba2": "a rotary size set by attention_head_dim",
 }
-SLIDING_ONLY_ROPE = frozenset({"cohere2", "cohere2_moe"})  # model types whose full-attention layers are NoPE
+# Families whose attention code, not a config key, leaves some layers unrotated (each found and checked by running
+# a tiny model of the family in tests/test_rope_families.py and recording which layers call its RoPE function).
+# Only "sliding_attention" layers turn q and k; True: and only while the config sets a sliding_window (the layer's
+# window is then the test `if self.sliding_window is not None`), False: whatever the window.
+SLIDING_ONLY_ROPE = {"cohere2": True, "cohere2_moe": True, "flint": True, "afmoe": False, "lara_mini": False}
+# EXAONE 4 style `if self.sliding_window is None or self.is_sliding`: with a window, the full layers are NoPE
+GLOBAL_NOPE_WITH_WINDOW = frozenset({"exaone4", "exaone_moe", "kolibri1"})
+# layer_rope_theta, one base per layer, 0 for a NoPE layer (default: the last layer and every 4th before it)
+THETA_ZERO_NOPE = frozenset({"muse_spark", "muse_spark_text", "muse_glimmer", "muse_glimmer_text"})
+# Mllama's cross_attention_layers attend to the image's states instead of the text's, without RoPE
+CROSS_ATTENTION_NOPE = frozenset({"mllama", "mllama_text_model"})
+CODE_NOPE_FAMILIES = frozenset(SLIDING_ONLY_ROPE) | GLOBAL_NOPE_WITH_WINDOW | THETA_ZERO_NOPE | CROSS_ATTENTION_NOPE
 
 
 @dataclass(frozen=True)
@@ -138,14 +149,36 @@ def rope_layer_flags(config: Mapping[str, Any]) -> list[bool] | None:
     if flags is None and config.get("no_rope_layer_interval") is not None:
         interval = positive_int("no_rope_layer_interval", config["no_rope_layer_interval"])
         flags = [(i + 1) % interval != 0 for i in range(num_layers)]
-    if flags is None and config.get("model_type") in SLIDING_ONLY_ROPE:
-        # Cohere2's attention turns q and k only on its sliding-window layers (`if self.sliding_window is not
-        # None`); Cohere2-MoE also on its dense prefix layers when prefix_dense_sliding_window_pattern is 1
-        types = layer_types_of(config) or ["full_attention"] * num_layers
-        dense = config.get("mlp_layer_types") if config.get("prefix_dense_sliding_window_pattern") == 1 else None
-        flags = [t == "sliding_attention" or (isinstance(dense, list) and i < len(dense) and dense[i] == "dense")
-                 for i, t in enumerate(types)]
+    if flags is None:
+        flags = _code_flags(config, num_layers)
     return flags
+
+
+def _code_flags(config: Mapping[str, Any], num_layers: int) -> list[bool] | None:
+    """The RoPE layers of a family in :data:`CODE_NOPE_FAMILIES`, as its attention code picks them; else None."""
+    model_type = config.get("model_type")
+    if model_type not in CODE_NOPE_FAMILIES:
+        return None
+    types = layer_types_of(config) or ["full_attention"] * num_layers
+    if model_type in THETA_ZERO_NOPE:
+        thetas = config.get("layer_rope_theta")
+        if thetas is None:
+            return [(num_layers - 1 - i) % 4 != 0 for i in range(num_layers)]
+        if not isinstance(thetas, list) or len(thetas) != num_layers:
+            raise InputError("layer_flags_count", key="layer_rope_theta", n=len(thetas) if isinstance(
+                thetas, list) else 0, layers=num_layers)
+        return [finite_float("layer_rope_theta", theta) != 0 for theta in thetas]
+    if model_type in CROSS_ATTENTION_NOPE:
+        cross = config.get("cross_attention_layers") or []
+        return [i not in cross for i in range(num_layers)]
+    window = config.get("sliding_window") is not None
+    if model_type in GLOBAL_NOPE_WITH_WINDOW:
+        return [not window or t == "sliding_attention" for t in types]
+    # Cohere2-MoE also turns its dense prefix layers when prefix_dense_sliding_window_pattern is 1
+    dense = config.get("mlp_layer_types") if config.get("prefix_dense_sliding_window_pattern") == 1 else None
+    needs_window = SLIDING_ONLY_ROPE[model_type]
+    return [(t == "sliding_attention" and (window or not needs_window))
+            or (isinstance(dense, list) and i < len(dense) and dense[i] == "dense") for i, t in enumerate(types)]
 
 
 def _v4_gemma_nested(config: Mapping[str, Any], types: list[str]) -> dict[str, Any] | None:

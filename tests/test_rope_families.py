@@ -7,6 +7,10 @@ reference inv_freq (per layer type where it keeps one buffer per type) and atten
 NoPE must be one the config marks so (``no_rope_layers`` 0, a layer type without attention scores) or one whose
 attention skips RoPE in its code (checked by running the model: :func:`test_cohere2_full_layers_never_call_rope`).
 The families embedviz refuses, and those it cannot read, are listed by name and must stay as listed.
+
+Then every family is run (tests/rope_family_runs.py): a tiny model of it, hooked at its own apply_rotary_pos_emb,
+says which layers rotate and with which frequencies and attention factor; layer_plan of the same tiny config must
+say the same for every layer. Families whose tiny model cannot be run from input ids alone are listed by name.
 """
 from __future__ import annotations
 
@@ -16,7 +20,8 @@ import inspect
 import numpy as np
 import pytest
 
-from embedviz.rope_layers import NO_ATTENTION, NOPE, SLIDING_ONLY_ROPE, UNREAD_FAMILIES, layer_plan
+from embedviz.rope_layers import CODE_NOPE_FAMILIES, NO_ATTENTION, NOPE, UNREAD_FAMILIES, layer_plan
+from tests import rope_family_runs
 from tests.conftest import require_oracle
 
 RTOL = 1e-6
@@ -66,7 +71,7 @@ def _compare(model_type, config, rotary) -> str | None:
         layer_type = types[i] if types else None
         if setting.inv_freq is None:
             marked = (layer_type in NO_ATTENTION or (flags and not flags[i])
-                      or (model_type in SLIDING_ONLY_ROPE and setting.name == NOPE))
+                      or (model_type in CODE_NOPE_FAMILIES and setting.name == NOPE))
             if not marked:
                 return f"layer {i} read as NoPE"
             continue
@@ -156,3 +161,56 @@ def test_an_unreadable_family_is_refused_by_name(model_type):
     with pytest.raises(ValueError, match=f"model_type \\({model_type}\\) .*cannot read"):
         layer_plan({"model_type": model_type, "num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 1,
                     "rope_theta": 10_000.0, "max_position_embeddings": 64})
+
+
+# Families whose tiny model does not run from five input ids here (their rotary module is still checked above),
+# left out of the run by name rather than built (some take tens of seconds to build): as of transformers 5.24
+NOT_RUN = frozenset({
+    # parts of a bigger model, with no text model class of their own, or wrappers without a layer list
+    "blt_global_transformer", "blt_local_decoder", "blt_local_encoder", "blt_patcher", "deepseek_ocr2",
+    "deepseek_ocr2_encoder", "deepseek_ocr2_text", "dia", "dia_decoder", "dia_encoder", "hrm_text", "t5_gemma_module",
+    "t5gemma", "t5gemma2", "t5gemma2_decoder", "t5gemma2_encoder", "t5gemma2_text", "unlimited_ocr",
+    "unlimited_ocr_text", "voxtral_realtime", "voxtral_realtime_text",
+    # models of audio, images or time series, which need more than token ids
+    "glmasr_encoder", "idefics", "kyutai_speech_to_text", "lasr_encoder", "mimi", "mimi_decoder", "mimi_encoder",
+    "muse_glimmer_assistant", "nemotron3_5_transcribe_asr_audio", "nemotron3_5_transcribe_word_timestamp",
+    "nemotron3_diarization_audio", "neucodec", "pe_audio_encoder", "pe_audio_video_encoder", "pe_video_encoder",
+    "pocket_tts_audio_tokenizer", "pocket_tts_audio_tokenizer_decoder", "pocket_tts_audio_tokenizer_encoder",
+    "qwen2_5_omni_dit", "qwen2_5_omni_talker", "qwen3_omni_moe_talker_code_predictor", "timesfm2_5",
+    "voxtral_realtime_encoder", "xcodec2",
+    # a shrunk config their own validation or code refuses (Mamba state sizes, MoE routing, M-RoPE sections...)
+    "bamba", "chameleon", "deepseek_v2", "diffusion_gemma", "diffusion_gemma_text", "dots1", "dots3_note_audio_encoder",
+    "ernie4_5_moe", "esm", "gemma3n", "gemma3n_text", "glm4v", "glm4v_text", "glm_image", "glm_image_text",
+    "gradium_phonon_tts", "granitemoehybrid", "hunyuan_vl", "hunyuan_vl_text", "lfm2_moe", "mimo_v2_flash",
+    "moonshine_streaming", "nemotron", "pocket_tts", "qwen3_omni_moe_talker_text", "qwen4_exp", "qwen4_exp_text",
+    "step3p5", "step3p7",
+})
+
+
+@pytest.mark.slow  # ~110 s of CPU: 151 tiny models built and run; kept in `make test`
+def test_every_family_rotates_each_layer_as_layer_plan_reads_it():
+    """Per layer, the frequencies and attention factor the family's own code applies (or that it applies none)."""
+    transformers = require_oracle("transformers")
+    torch = require_oracle("torch")
+    equal, wrong, failed = [], {}, {}
+    for model_type, config_class, rotaries in _families():
+        if model_type in REFUSED or model_type in UNREAD_FAMILIES or model_type in NOT_RUN:
+            continue
+        try:
+            text = config_class().get_text_config()
+        except Exception:  # noqa: BLE001 - as in the module comparison above
+            continue
+        if _rotary(text, rotaries) is None:
+            continue
+        try:
+            config, calls = rope_family_runs.record(transformers, torch, text)
+        except Exception as error:  # noqa: BLE001 - a family that stopped running: named in the failure
+            failed[model_type] = f"{type(error).__name__}: {str(error)[:80]}"
+            continue
+        problem = rope_family_runs.compare(layer_plan(config.to_dict()), config, calls, RTOL)
+        (wrong.__setitem__(model_type, problem) if problem else equal.append(model_type))
+    print(f"\n{len(equal) + len(wrong) + len(failed)} families run: {len(equal)} equal layer by layer, "
+          f"{len(wrong)} wrong, {len(failed)} failed; {len(NOT_RUN)} listed as not runnable")
+    assert not wrong, wrong
+    assert not failed, failed
+    assert len(equal) >= 140  # 5.24: every family with a text rotary but the refused, unread and NOT_RUN ones
