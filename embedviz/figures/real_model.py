@@ -68,7 +68,8 @@ def single_matrix(matrix, rows, *, title: str, x_title: str, note: str | None = 
 def step_curves(steps, series: Mapping[str, np.ndarray], *, rough_steps, rough_values, rough_name: str, title: str,
                 x_title: str, y_title: str, note: str | None = None) -> go.Figure:
     """cos(row t, row t+1) against t for each table, with the rough steps of the first one circled."""
-    fig = line_chart(steps, series, title=title, x_title=x_title, y_title=y_title, note=note)
+    # cosines to 4 decimals, as the page's metrics and text quote them
+    fig = line_chart(steps, series, title=title, x_title=x_title, y_title=y_title, note=note, y_format=".4f")
     if len(rough_steps):
         fig.add_trace(go.Scatter(
             x=f32(rough_steps), y=f32(rough_values), mode="markers", name=rough_name,
@@ -84,7 +85,7 @@ def offset_curve(offsets, series: Mapping[str, np.ndarray], *, title: str, x_tit
                  note: str | None = None) -> go.Figure:
     """Mean cos(row p, row p+k) against the distance k (log axis: the near offsets matter most)."""
     fig = line_chart(offsets, series, title=title, x_title=x_title, y_title=y_title, note=note, log_x=True,
-                     markers=True)
+                     markers=True, y_format=".4f")
     fig.update_traces(marker=dict(size=4))
     fig.update_layout(legend=LEGEND_BELOW, height=460)
     return fig
