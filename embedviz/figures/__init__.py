@@ -30,8 +30,9 @@ pio.templates[TEMPLATE] = go.layout.Template(
         paper_bgcolor="white",
         plot_bgcolor="white",
         margin=dict(l=60, r=20, t=70, b=50),
-        xaxis=dict(showgrid=True, gridcolor="#eee", zeroline=False),
-        yaxis=dict(showgrid=True, gridcolor="#eee", zeroline=False),
+        # automargin: long tick labels and the axis titles beside them push the margins instead of meeting
+        xaxis=dict(showgrid=True, gridcolor="#eee", zeroline=False, automargin=True),
+        yaxis=dict(showgrid=True, gridcolor="#eee", zeroline=False, automargin=True),
         legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="right", x=1.0),
         hoverlabel=dict(font_size=12),
     )
@@ -115,6 +116,8 @@ def new_figure(title: str, *, note: str | None = None, x_title: str = "", y_titl
     """
     base = dict(template=TEMPLATE, title=titled(title, note), height=height,
                 xaxis=dict(title=dict(text=x_title)), yaxis=dict(title=dict(text=y_title)))
+    if note:  # a subtitle's line under the title: the template's 70 px top margin put it on the top tick label
+        base["margin"] = dict(t=100)
     return go.Figure(data=list(data), layout=merged(base, layout))
 
 

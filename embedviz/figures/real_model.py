@@ -10,7 +10,7 @@ from embedviz.figures import COLORWAY, bar_chart, f32, line_chart, new_figure, s
 from embedviz.figures import VERMILLION, similarity_heatmap
 
 ROUGH_COLOR = VERMILLION
-LEGEND_BELOW = dict(orientation="h", x=0.0, xanchor="left", y=-0.22, yanchor="top")  # the subtitle owns the top
+LEGEND_BELOW = dict(orientation="h", x=0.0, xanchor="left", y=-0.3, yanchor="top")  # clear of the x-axis title  # the subtitle owns the top
 PATH_POINTS = 12  # the first rows joined in order in a PCA picture: enough to see a turn, few enough to follow
 
 

@@ -11,7 +11,7 @@ from embedviz.figures import COLORWAY, f32, heatmap, line_chart, new_figure, quo
 Q_COLOR, K_COLOR = COLORWAY[0], COLORWAY[1]
 NEVER_COLOR, TURNS_COLOR = COLORWAY[1], COLORWAY[0]
 # under the plot: the template's top-right legend would cover the subtitle of these wide charts
-LEGEND_BELOW = dict(orientation="h", yanchor="top", y=-0.24, xanchor="left", x=0.0)
+LEGEND_BELOW = dict(orientation="h", yanchor="top", y=-0.34, xanchor="left", x=0.0)  # clear of the x-axis title
 
 
 def angle_heatmap(z, positions, pair, *, title: str, x_title: str, y_title: str, hover: str, row_label: str,

@@ -42,7 +42,8 @@ CHARTS_DRAWN_JS = """() => [...document.querySelectorAll(
 
 # Every drawn chart's SVG texts (titles, subtitles, axis titles, tick labels, legend entries, annotations such as
 # subplot titles and reference-line labels): pairs whose boxes overlap, and texts cut by the chart's edge. A chart
-# is named by its title. Hover labels are not drawn yet; a text with no box (an empty or hidden one) is skipped.
+# is named by its title. Hover labels are not drawn yet, points' data labels are not the chart's words, and a text
+# with no box (an empty or hidden one) is skipped.
 TEXT_CLASH_JS = """() => {
   const charts = [...document.querySelectorAll(
       "[data-testid='stMain'] [data-testid='stPlotlyChart'], [data-testid='stMain'] .live-figure")]
@@ -56,8 +57,9 @@ TEXT_CLASH_JS = """() => {
                        return true; };
   return charts.map(chart => {
     const edge = (chart.querySelector('.svg-container') || chart).getBoundingClientRect();
+    // the chart's own words, not its data's point labels (a scatter's token labels may crowd where points do)
     const texts = [...chart.querySelectorAll('.main-svg text')]
-      .filter(t => !t.closest('.hoverlayer') && t.textContent.trim() && shown(t))
+      .filter(t => !t.closest('.hoverlayer, .textpoint') && t.textContent.trim() && shown(t))
       .map(t => ({el: t, r: t.getBoundingClientRect(), what: kind(t) + ' ' + JSON.stringify(t.textContent.trim().slice(0, 40))}))
       .filter(t => t.r.width > 0 && t.r.height > 0);
     const title = (chart.querySelector('.gtitle') || {}).textContent || '(untitled)';
