@@ -82,9 +82,12 @@ TOUR_CSS = f"""<style>
 {_MAIN} [data-testid='stTabPanel'] {{ padding-top: 0.25rem; }}
 {_MAIN} h3 {{ font-size: 1.2rem; padding: 0.25rem 0; }}
 .st-key-tour_panel [role='radiogroup'] {{ row-gap: 0.3rem; }}
-.st-key-tour_panel {{ gap: 0.3rem; padding-top: 0.5rem; padding-bottom: 0.5rem; }}
+.st-key-tour_panel {{ gap: 0.2rem; padding-top: 0.5rem; padding-bottom: 0.5rem; }}
 .st-key-tour_bar button {{ min-height: 2.1rem; padding-top: 0.15rem; padding-bottom: 0.15rem; }}
-.st-key-tour_panel [data-testid='stMarkdownContainer'] p {{ margin-bottom: 0.1rem; }}
+/* Streamlit pulls a text block up by -1rem to cancel its paragraph's 1rem margin: with that margin gone too, one
+   text's last line sat on the next one */
+.st-key-tour_panel [data-testid='stMarkdownContainer'] {{ margin-bottom: 0; }}
+.st-key-tour_panel [data-testid='stMarkdownContainer'] p {{ margin-bottom: 0; }}
 .st-key-tour_panel [data-testid='stAlertContainer'] {{ padding: 0.4rem 0.8rem; }}
 .st-key-tour_panel [data-testid='stAlertContainer'] p {{ font-size: 0.9rem; }}
 </style>"""
