@@ -35,7 +35,7 @@ _STEP_DIGITS = 6  # a ?step= longer than this (leading zeros aside) is no step o
 PRESENT_CSS = """<style>
 html { font-size: 20px; }
 .stMainBlockContainer { max-width: 100%; padding-left: 2rem; padding-right: 2rem; }
-.st-key-tour_panel p, .st-key-tour_panel li { font-size: 1.05rem; line-height: 1.3; }
+.st-key-tour_panel p, .st-key-tour_panel li { font-size: 1.05rem; line-height: 1.2; }
 .st-key-tour_panel :is([data-testid='stRadio'], [data-testid='stAlert']) p { font-size: 1rem; }
 .st-key-tour_panel h3 { font-size: 1.6rem; }
 </style>"""
@@ -76,14 +76,14 @@ TOUR_CSS = f"""<style>
 {", ".join(f"{_MAIN} > {first}" for first in _FIRST)} {{ order: 1; }}
 {", ".join(f"{block} > {first}" for block in _NESTED for first in _TAB_FIRST)} {{ order: 1; }}
 {_MAIN} > :is(:has(.st-key-tour_panel), :has(h1)) {{ order: 0 !important; }}
-{_MAIN} {{ gap: 0.5rem; }}
+{_MAIN} {{ gap: 0.35rem; }}
 {_MAIN} h1 {{ font-size: 1.15rem; padding: 0; }}
 :root:has(#embedviz-presenting) {_MAIN} > :has(h1) {{ {_SCREEN_READER_ONLY} }}
-{_MAIN} [data-testid='stTabPanel'] {{ padding-top: 0.25rem; }}
+{_MAIN} [data-testid='stTabPanel'] {{ padding-top: 0.1rem; }}
 {_MAIN} h3 {{ font-size: 1.2rem; padding: 0.25rem 0; }}
 .st-key-tour_panel [role='radiogroup'] {{ row-gap: 0.3rem; }}
-.st-key-tour_panel {{ gap: 0.2rem; padding-top: 0.5rem; padding-bottom: 0.5rem; }}
-.st-key-tour_bar button {{ min-height: 2.1rem; padding-top: 0.15rem; padding-bottom: 0.15rem; }}
+.st-key-tour_panel {{ gap: 0.2rem; padding-top: 0.3rem; padding-bottom: 0.3rem; }}
+.st-key-tour_bar button {{ min-height: 1.8rem; padding-top: 0.15rem; padding-bottom: 0.15rem; }}
 /* Streamlit pulls a text block up by -1rem to cancel its paragraph's 1rem margin: with that margin gone too, one
    text's last line sat on the next one */
 .st-key-tour_panel [data-testid='stMarkdownContainer'] {{ margin-bottom: 0; }}
