@@ -151,12 +151,13 @@ def method_tab() -> None:
     """What the method does: its text, its formula, and what it does to attention."""
     st.subheader(t(f"ctx.m_{method}_title"))
     st.markdown(t(f"ctx.m_{method}"))
-    st.latex(trusted(rope_scaling.LATEX[method]))
+    words = {word: t(f"ctx.fw_{word}") for word in rope_scaling.FORMULA_WORDS}  # its \text{} in the reader's words
+    st.latex(trusted(rope_scaling.formula(rope_scaling.LATEX[method], words)))
     st.metric(t("ctx.attention"), f"{v.attention_factor:.4f}", help=t("ctx.attention_help"))
     attention_formula = rope_scaling.attention_factor_latex(method, factor=float(factor), original=int(original),
                                                             params=params, value=v.attention_factor)
     if attention_formula:
-        st.latex(trusted(attention_formula))  # LaTeX the core wrote from numbers
+        st.latex(trusted(rope_scaling.formula(attention_formula, words)))  # LaTeX the core wrote from numbers
         # the attention factor scales cos and sin, so the rotated dims only: part of q.k under a partial rotation,
         # and under DeepSeek's MLA, whose q.k also spans qk_nope_head_dim dims that never rotate
         qk_dims = int(settings["mla"]["qk_head_dim"]) if settings["mla"] else int(head_dim)

@@ -94,7 +94,6 @@ def raw_ids_block() -> None:
 
 
 def onehot_tab() -> None:
-    raw_ids_block()
     st.markdown(t("tok.onehot_md"))
     st.latex(r"\|e_i-e_j\|=\sqrt{1^2+1^2}=\sqrt{2}\approx1.414\quad(i\neq j)")
     dist = v["distances"]
@@ -109,6 +108,7 @@ def onehot_tab() -> None:
         o1.metric(t("tok.metric_onehot_range"), "{:.4f} … {:.4f}".format(*dist.one_hot_range))
         o2.metric(t("tok.metric_dense_range"), "{:.4f} … {:.4f}".format(*dist.dense_range))
     notice("tok.notice_onehot")
+    raw_ids_block()  # after the tab's figure: a refused word there leaves the distances drawn
 
 
 def gradient_tab() -> None:

@@ -346,8 +346,21 @@ LATEX: dict[str, str] = {
               r"\end{cases},\quad \kappa_i = \frac{L_{train}/\lambda_i - \text{low}}{\text{high} - \text{low}},"
               r"\ \ \lambda_i = \frac{2\pi}{\omega_i}",
     "proportional": r"\omega_i = \begin{cases}\theta^{-2i/d_{head}}/s & i < \lfloor p\,d_{head}/2 \rfloor\\ 0 & "
-                    r"\text{else (not rotated)}\end{cases}",
+                    r"\text{else}\ (\text{not rotated})\end{cases}",
 }
+# The plain words inside the formulas' \text{...} (high, low: llama3's high_freq_factor, low_freq_factor). A page
+# shows a formula in the reader's language with formula(), passing these words' translations.
+FORMULA_WORDS = ("else", "not rotated", "given", "high", "low")
+
+
+def formula(latex: str, words: Mapping[str, str] | None = None) -> str:
+    """``latex`` (a LATEX rule or an attention_factor_latex) with each FORMULA_WORDS word in \text{} replaced by
+    its entry in ``words`` (a word missing there stays as it is)."""
+    for word, shown in (words or {}).items():
+        if word not in FORMULA_WORDS:
+            raise ValueError(f"words ({word!r}) must be among FORMULA_WORDS {FORMULA_WORDS}")
+        latex = latex.replace(rf"\text{{{word}}}", rf"\text{{{shown}}}")
+    return latex
 
 
 def attention_factor_latex(

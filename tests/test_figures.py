@@ -275,3 +275,24 @@ def test_a_readers_words_leave_as_text_plotly_shows_literally():
     assert [t["hovertemplate"] for t in shown["data"]] == ["%{text}<br>%{x:.2f}<extra></extra>"] * 4  # kept
     assert shown["data"][0]["x"] is spec["data"][0]["x"]  # numbers are not copied
     go.Figure(shown)  # still a valid figure
+
+
+def test_hovers_quote_numbers_as_the_lessons_text_does():
+    """Lesson 002's wavelengths of the 8-dimensional encoding are "6.3, 63, 628, 6283" (tour text, the seed's
+    table); the wavelength chart's hover says the same, not plotly's ",.0f" "6"."""
+    from embedviz import rope
+    from embedviz.figures import real_model as real_figs
+    from embedviz.figures import rope as rope_figs
+
+    wavelen = rope.wavelengths(rope.inverse_frequencies(8, 10_000.0))
+    fig = rope_figs.wavelength_chart(wavelen, np.zeros(4, bool), 4096, title="t", x_title="i", y_title="w",
+                                     legend=["a", "b"], context_label="c", hover="%{customdata}")
+    assert list(fig.data[0].customdata) == ["6.3", "63", "628", "6,283"]
+    assert figures.quoted(35_333.2) == "35,333" and figures.quoted(2 * np.pi) == "6.3"
+    # the learned table's curve: its whole name (no 15-character cut) and cos to 4 decimals, as the metrics say
+    name = "learned (MiniLM) <b>"
+    fig = real_figs.step_curves(np.arange(4), {name: np.array([0.9, 0.8373969, 0.7, 0.6])}, rough_steps=[],
+                                rough_values=[], rough_name="r", title="t", x_title="position t", y_title="cos")
+    hover = fig.data[0].hovertemplate
+    assert hover.startswith("learned (MiniLM) &lt;b&gt;<br>") and "%{y:.4f}" in hover
+    assert hover.endswith("<extra></extra>")  # no second, cut copy of the name beside it

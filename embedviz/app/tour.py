@@ -35,47 +35,61 @@ _STEP_DIGITS = 6  # a ?step= longer than this (leading zeros aside) is no step o
 PRESENT_CSS = """<style>
 html { font-size: 20px; }
 .stMainBlockContainer { max-width: 100%; padding-left: 2rem; padding-right: 2rem; }
-.st-key-tour_panel p, .st-key-tour_panel li { font-size: 1.2rem; line-height: 1.35; }
-.st-key-tour_panel :is([data-testid='stRadio'], [data-testid='stAlert']) p { font-size: 1.05rem; }
+.st-key-tour_panel p, .st-key-tour_panel li { font-size: 1.05rem; line-height: 1.2; }
+.st-key-tour_panel :is([data-testid='stRadio'], [data-testid='stAlert']) p { font-size: 1rem; }
 .st-key-tour_panel h3 { font-size: 1.6rem; }
 </style>"""
-# A tour step is one screen: the panel, the page's title, then the page from its first figure (a chart, a table, a
-# set of tabs, a section's subheader, a refusal) on; what the page puts before that (its intro, formula, Details and
-# controls) is drawn after it, and inside a tab or a fragment so are the controls, formulas and Details before its
-# first figure. By CSS order only: the script, its widgets and their URL state stay as they are. (A question step's
-# hidden page has no figure, so nothing moves there.) :has() cannot nest, so "a later sibling holds a figure" is
-# written as relative selectors, one per kind of figure.
+# A tour step is one screen: the panel, the page's title, then the page's first figure (a chart, a table, a set of
+# tabs, a refusal), then what the page put before it (its intro, formula, Details, controls, a section's subheader)
+# and the rest. The same inside a tab, a container or a fragment: its first figure first. By CSS order only: the
+# script, its widgets and their URL state stay as they are. (A question step's hidden page has no figure, so nothing
+# moves there.) :has() cannot nest, so each kind of figure is named in the selectors.
 _MAIN = ".stMainBlockContainer > [data-testid='stVerticalBlock']"
 _NESTED = (f"{_MAIN} > [data-testid='stLayoutWrapper'] > [data-testid='stVerticalBlock']:not(.st-key-tour_panel)",
            "[data-testid='stTabPanel'] > [data-testid='stVerticalBlock']",
            "[data-testid='stTabPanel'] > [data-testid='stVerticalBlock'] > [data-testid='stLayoutWrapper']"
            " > [data-testid='stVerticalBlock']")
-_FIGURES = ("[data-testid='stPlotlyChart']", ".live-figure", "[data-testid='stDataFrame']", "[data-testid='stTable']",
-            "[data-testid='stAlertContentWarning']", "[data-testid='stAlertContentError']")
-_BEFORE_FIGURE = ":has(" + ", ".join(["~ .stTabs", "~ * h3", *(f"~ * {f}" for f in _FIGURES)]) + ")"
+_CHARTS = ("[data-testid='stPlotlyChart']", ".live-figure", "[data-testid='stDataFrame']", "[data-testid='stTable']")
+_ALERTS = ("[data-testid='stAlertContentWarning']", "[data-testid='stAlertContentError']")
+
+
+def _first(charts: str, later_chart: str) -> tuple[str, str]:
+    """The first figure of a block: its first chart (a block that holds ``charts``, with none before it), or in a
+    block without any chart, its first refusal (a warning or an error shown where the figure would be)."""
+    alert = ":has(" + ", ".join(_ALERTS) + ")"
+    return (f"{charts}:not({charts} ~ *)",
+            f"{alert}:not({alert} ~ *):not({charts}):not({charts} ~ *):not(:has({later_chart}))")
+
+
 # (the panel is never a figure, though it holds a warning when an answer was wrong)
-_IS_FIGURE = ":is(.stTabs, :has(" + ", ".join(["h3", *_FIGURES]) + ")):not(:has(.st-key-tour_panel))"
-_BEFORE_TAB_FIGURE = ":has(" + ", ".join(f"~ * {f}" for f in _FIGURES) + ")"
-_IS_TAB_FIGURE = ":has(" + ", ".join(_FIGURES) + ")"
-# before the first figure only: not a figure itself, and no figure before it
-_FIRST = f"{_BEFORE_FIGURE}:not({_IS_FIGURE}):not({_IS_FIGURE} ~ *)"
-_TAB_FIRST = f"{_BEFORE_TAB_FIGURE}:not({_IS_TAB_FIGURE}):not({_IS_TAB_FIGURE} ~ *)"
-_CONTROLS = (":has(.katex-display, [data-testid='stExpander'], [data-testid='stSlider'], [data-testid='stSelectbox'],"
-             " [data-testid='stNumberInput'], [data-testid='stTextInput'], [data-testid='stTextArea'],"
-             " [data-testid='stCheckbox'], [data-testid='stButtonGroup'], [data-testid='stRadio'],"
-             " [data-testid='stButton'], [data-testid='stMultiSelect'], [data-testid='stFileUploader'])")
+_FIRST = _first(":is(.stTabs, :has(" + ", ".join(_CHARTS) + ")):not(:has(.st-key-tour_panel))",
+                ", ".join(["~ .stTabs", *(f"~ * {c}" for c in _CHARTS)]))
+_TAB_FIRST = _first(":has(" + ", ".join(_CHARTS) + ")", ", ".join(f"~ * {c}" for c in _CHARTS))
 _SAME = ", ".join(f"{block} > *" for block in (_MAIN, *_NESTED))
+# Projected, the page's title gives its line to the figure: the panel names the lesson and the tabs the section.
+# A screen reader still reads it (out of the layout, not display: none).
+_SCREEN_READER_ONLY = ("position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);"
+                       " white-space: nowrap;")
 TOUR_CSS = f"""<style>
-.stMainBlockContainer {{ padding-top: 4rem; padding-bottom: 2rem; }}
+.stMainBlockContainer {{ padding-top: 3.9rem; padding-bottom: 2rem; }}  /* the header is 3.75rem */
 {_SAME} {{ order: 2; }}
-{_MAIN} > {_FIRST} {{ order: 4; }}
-{", ".join(f"{block} > {_TAB_FIRST}{_CONTROLS}" for block in _NESTED)} {{ order: 4; }}
+{", ".join(f"{_MAIN} > {first}" for first in _FIRST)} {{ order: 1; }}
+{", ".join(f"{block} > {first}" for block in _NESTED for first in _TAB_FIRST)} {{ order: 1; }}
 {_MAIN} > :is(:has(.st-key-tour_panel), :has(h1)) {{ order: 0 !important; }}
-{_MAIN} h1 {{ font-size: 1.6rem; padding: 0; }}
-{_MAIN} h3 {{ font-size: 1.3rem; padding: 0.25rem 0; }}
-.st-key-tour_panel {{ gap: 0.5rem; }}
-.st-key-tour_panel [data-testid='stMarkdownContainer'] p {{ margin-bottom: 0.3rem; }}
-.st-key-tour_panel [data-testid='stAlertContainer'] {{ padding: 0.5rem 0.9rem; }}
+{_MAIN} {{ gap: 0.35rem; }}
+{_MAIN} h1 {{ font-size: 1.15rem; padding: 0; }}
+:root:has(#embedviz-presenting) {_MAIN} > :has(h1) {{ {_SCREEN_READER_ONLY} }}
+{_MAIN} [data-testid='stTabPanel'] {{ padding-top: 0.1rem; }}
+{_MAIN} h3 {{ font-size: 1.2rem; padding: 0.25rem 0; }}
+.st-key-tour_panel [role='radiogroup'] {{ row-gap: 0.3rem; }}
+.st-key-tour_panel {{ gap: 0.2rem; padding-top: 0.3rem; padding-bottom: 0.3rem; }}
+.st-key-tour_bar button {{ min-height: 1.8rem; padding-top: 0.15rem; padding-bottom: 0.15rem; }}
+/* Streamlit pulls a text block up by -1rem to cancel its paragraph's 1rem margin: with that margin gone too, one
+   text's last line sat on the next one */
+.st-key-tour_panel [data-testid='stMarkdownContainer'] {{ margin-bottom: 0; }}
+.st-key-tour_panel [data-testid='stMarkdownContainer'] p {{ margin-bottom: 0; }}
+.st-key-tour_panel [data-testid='stAlertContainer'] {{ padding: 0.4rem 0.8rem; }}
+.st-key-tour_panel [data-testid='stAlertContainer'] p {{ font-size: 0.9rem; }}
 </style>"""
 # The clicker's keys (embedviz/app/browser/presenter_keys.js; the served CSP allows it by its hash), and the marker
 # the script checks for presenter view.
@@ -231,25 +245,28 @@ def _question(lesson: str, number: int, question: tours.Question) -> bool:
     labels = {t(f"tour.q.{question.id}.{o}"): o for o in question.options}
     picked = st.session_state.get(ANSWERS, {}).get((lesson, number))
     key = question_key(lesson, number)
-    st.radio(t(f"tour.q.{question.id}"), list(labels), index=question.options.index(picked) if picked else None,
-             key=key, on_change=_answered, args=(lesson, number, key, labels), horizontal=True)
+    # the verdict beside the question, not under it: an answered step's figure stays on the first screen
+    ask, say = st.columns([3, 2], vertical_alignment="center")
+    ask.radio(t(f"tour.q.{question.id}"), list(labels), index=question.options.index(picked) if picked else None,
+              key=key, on_change=_answered, args=(lesson, number, key, labels), horizontal=True)
     in_class = classroom_view.gate(lesson, number, labels, picked, lambda: _answer_text(lesson, number, question))
     if in_class is not None:
         return in_class
     if picked is None:
         if (lesson, number) in st.session_state.get(REVEALED, set()):
             return True
-        left, right = st.columns([4, 1])
-        left.caption(t("tour.predict_first"))
-        right.button(t("tour.reveal"), key=f"tour_reveal_{lesson}_{number}", on_click=_reveal, args=(lesson, number))
+        with say.container(horizontal=True, vertical_alignment="center"):
+            st.caption(t("tour.predict_first"))
+            st.button(t("tour.reveal"), key=f"tour_reveal_{lesson}_{number}", on_click=_reveal,
+                      args=(lesson, number))
         return False
     _train_the_pages_run(lesson, number)
     right, facts = answer(lesson, number)
     why = t(f"tour.q.{question.id}.why", **facts)
     if picked == right:
-        st.success(t("tour.right", why=why))
+        say.success(t("tour.right", why=why))
     else:
-        st.warning(t("tour.wrong", answer=t(f"tour.q.{question.id}.{right}"), why=why))
+        say.warning(t("tour.wrong", answer=t(f"tour.q.{question.id}.{right}"), why=why))
     return True
 
 

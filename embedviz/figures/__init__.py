@@ -30,8 +30,9 @@ pio.templates[TEMPLATE] = go.layout.Template(
         paper_bgcolor="white",
         plot_bgcolor="white",
         margin=dict(l=60, r=20, t=70, b=50),
-        xaxis=dict(showgrid=True, gridcolor="#eee", zeroline=False),
-        yaxis=dict(showgrid=True, gridcolor="#eee", zeroline=False),
+        # automargin: long tick labels and the axis titles beside them push the margins instead of meeting
+        xaxis=dict(showgrid=True, gridcolor="#eee", zeroline=False, automargin=True),
+        yaxis=dict(showgrid=True, gridcolor="#eee", zeroline=False, automargin=True),
         legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="right", x=1.0),
         hoverlabel=dict(font_size=12),
     )
@@ -78,6 +79,14 @@ def shown_as_text(spec):
     return spec
 
 
+def quoted(value: float) -> str:
+    """A length or wavelength as the lessons' text quotes it: one decimal below 10 (2*pi is "6.3"), else a whole
+    number with thousands separators ("63", "628", "6,283", "35,333"). For hovers, which plotly's d3 formats cannot
+    switch by size."""
+    value = float(value)
+    return f"{value:.1f}" if abs(value) < 10 else f"{value:,.0f}"
+
+
 def titled(title: str, note: str | None = None) -> dict:
     """Title dict with an optional subtitle (used for downsampling notes and 'what to notice')."""
     out: dict = {"text": title, "x": 0.0, "xanchor": "left"}
@@ -107,6 +116,8 @@ def new_figure(title: str, *, note: str | None = None, x_title: str = "", y_titl
     """
     base = dict(template=TEMPLATE, title=titled(title, note), height=height,
                 xaxis=dict(title=dict(text=x_title)), yaxis=dict(title=dict(text=y_title)))
+    if note:  # a subtitle's line under the title: the template's 70 px top margin put it on the top tick label
+        base["margin"] = dict(t=100)
     return go.Figure(data=list(data), layout=merged(base, layout))
 
 
@@ -197,11 +208,19 @@ def line_chart(
     markers: bool = False,
     dashes: Mapping[str, str] | None = None,
     height: int = 420,
+    y_format: str | None = None,
 ) -> go.Figure:
-    """One line per named series over a shared x (built in one construction, see ``new_figure``)."""
+    """One line per named series over a shared x (built in one construction, see ``new_figure``).
+
+    ``y_format`` (a d3 format, ".4f"): a hover that says the series' whole name, then x and y by their axis titles,
+    y as the page's text quotes it (plotly's default hover prints "(300, 0.8373969)" and cuts the name at 15
+    characters)."""
     x = f32(x) if not isinstance(x, list) else x
+    hover = lambda name: (None if y_format is None else  # noqa: E731
+                          f"{plain(name)}<br>{plain(x_title)} = %{{x}}<br>{plain(y_title)} = %{{y:{y_format}}}"
+                          "<extra></extra>")
     traces = [go.Scatter(x=x, y=f32(y), name=name, mode="lines+markers" if markers else "lines",
-                         line=dict(dash=(dashes or {}).get(name)))
+                         line=dict(dash=(dashes or {}).get(name)), hovertemplate=hover(name))
               for name, y in series.items()]
     axes = dict(xaxis=dict(type="log") if log_x else {}, yaxis=dict(type="log") if log_y else {})
     return new_figure(title, note=note, x_title=x_title, y_title=y_title, height=height, data=traces, layout=axes)

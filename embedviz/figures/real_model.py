@@ -10,7 +10,7 @@ from embedviz.figures import COLORWAY, bar_chart, f32, line_chart, new_figure, s
 from embedviz.figures import VERMILLION, similarity_heatmap
 
 ROUGH_COLOR = VERMILLION
-LEGEND_BELOW = dict(orientation="h", x=0.0, xanchor="left", y=-0.22, yanchor="top")  # the subtitle owns the top
+LEGEND_BELOW = dict(orientation="h", x=0.0, xanchor="left", y=-0.3, yanchor="top")  # clear of the x-axis title  # the subtitle owns the top
 PATH_POINTS = 12  # the first rows joined in order in a PCA picture: enough to see a turn, few enough to follow
 
 
@@ -82,7 +82,8 @@ def single_matrix(matrix, rows, *, title: str, x_title: str, note: str | None = 
 def step_curves(steps, series: Mapping[str, np.ndarray], *, rough_steps, rough_values, rough_name: str, title: str,
                 x_title: str, y_title: str, note: str | None = None) -> go.Figure:
     """cos(row t, row t+1) against t for each table, with the rough steps of the first one circled."""
-    fig = line_chart(steps, series, title=title, x_title=x_title, y_title=y_title, note=note)
+    # cosines to 4 decimals, as the page's metrics and text quote them
+    fig = line_chart(steps, series, title=title, x_title=x_title, y_title=y_title, note=note, y_format=".4f")
     if len(rough_steps):
         fig.add_trace(go.Scatter(
             x=f32(rough_steps), y=f32(rough_values), mode="markers", name=rough_name,
@@ -98,7 +99,7 @@ def offset_curve(offsets, series: Mapping[str, np.ndarray], *, title: str, x_tit
                  note: str | None = None) -> go.Figure:
     """Mean cos(row p, row p+k) against the distance k (log axis: the near offsets matter most)."""
     fig = line_chart(offsets, series, title=title, x_title=x_title, y_title=y_title, note=note, log_x=True,
-                     markers=True)
+                     markers=True, y_format=".4f")
     fig.update_traces(marker=dict(size=4))
     fig.update_layout(legend=LEGEND_BELOW, height=460)
     return fig

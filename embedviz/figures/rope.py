@@ -6,12 +6,12 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from embedviz.figures import COLORWAY, f32, heatmap, line_chart, new_figure
+from embedviz.figures import COLORWAY, f32, heatmap, line_chart, new_figure, quoted
 
 Q_COLOR, K_COLOR = COLORWAY[0], COLORWAY[1]
 NEVER_COLOR, TURNS_COLOR = COLORWAY[1], COLORWAY[0]
 # under the plot: the template's top-right legend would cover the subtitle of these wide charts
-LEGEND_BELOW = dict(orientation="h", yanchor="top", y=-0.24, xanchor="left", x=0.0)
+LEGEND_BELOW = dict(orientation="h", yanchor="top", y=-0.34, xanchor="left", x=0.0)  # clear of the x-axis title
 
 
 def angle_heatmap(z, positions, pair, *, title: str, x_title: str, y_title: str, hover: str, row_label: str,
@@ -79,6 +79,7 @@ def decay_chart(distances, curves: Mapping[str, np.ndarray], *, highlight: str, 
 def wavelength_chart(wavelen, never, context_length: int, *, title: str, x_title: str, y_title: str,
                      legend: Sequence[str], context_label: str, hover: str, note: str | None = None) -> go.Figure:
     """Wavelength 2*pi / w_i of each pair (log y) against the context length; pairs that never turn once in red.
+    ``hover`` may quote a pair's wavelength as the text does with ``%{customdata}``.
 
     ``legend`` = (name of pairs that turn at least once, name of pairs that never finish a turn).
     """
@@ -87,6 +88,7 @@ def wavelength_chart(wavelen, never, context_length: int, *, title: str, x_title
     fig = new_figure(title, note=note, x_title=x_title, y_title=y_title)
     for mask, name, color in ((~never, legend[0], TURNS_COLOR), (never, legend[1], NEVER_COLOR)):
         fig.add_trace(go.Bar(x=pairs[mask], y=f32(wavelen[mask]), name=name, marker_color=color,
+                             customdata=[quoted(w) for w in wavelen[mask]],  # 6.3, 63, 628: as the text says
                              hovertemplate=hover + "<extra></extra>"))
     # a trace, not add_hline(annotation_text=...): plotly places hline annotations wrongly on a log axis
     fig.add_trace(go.Scatter(x=[-0.5, wavelen.size - 0.5], y=[context_length, context_length], mode="lines",

@@ -115,6 +115,13 @@ def _figure_strings(figure: dict) -> Iterator[str]:
         yield from walk({k: trace[k] for k in ("colorbar", "marker") if isinstance(trace.get(k), dict)})
 
 
+def latex_labels(latex: str) -> list[str]:
+    """A formula's words: its symbols are not words, its \\text{...} labels are (a symbol's subscript,
+    W_{\\text{out}}, is a name)."""
+    return [label.replace("\\_", "_")  # short\_factor is the identifier short_factor
+            for label in re.findall(r"(?<![A-Za-z]_\{)\\text\{([^{}]*)\}", latex)]
+
+
 def shown_text(at: AppTest) -> tuple[list[tuple[str, str]], set[str]]:
     """(element kind, string) for everything a reader reads on the page as run, and the words typed into its text
     fields (the reader's own data)."""
@@ -122,10 +129,8 @@ def shown_text(at: AppTest) -> tuple[list[tuple[str, str]], set[str]]:
     for node in _walk(at._tree):
         proto = getattr(node, "proto", None)
         kind = type(node).__name__
-        if kind == "Latex":  # a formula's symbols are not words; its \text{...} labels are
-            # (a symbol's subscript, W_{\text{out}}, is a name)
-            out += [(kind, label.replace("\\_", "_"))  # short\_factor is the identifier short_factor
-                    for label in re.findall(r"(?<![A-Za-z]_\{)\\text\{([^{}]*)\}", str(node.value))]
+        if kind == "Latex":
+            out += [(kind, label) for label in latex_labels(str(node.value))]
             continue
         if proto is None or kind == "Code":
             continue
@@ -265,6 +270,23 @@ def test_the_checker_sees_a_config_value_shown_as_a_name(kind, text, bare):
 
 def test_the_checker_reads_a_formulas_text_labels():
     assert english_words("learned positions") and not english_words("可学习位置")
+
+
+def test_every_scaling_methods_formula_speaks_chinese():
+    """The context page shows one method's formula at a time (PI at its defaults, so the page walk above never
+    sees llama3's or proportional's): every method's rule, and the attention factor in each of its cases, as the
+    page renders them in Chinese."""
+    from embedviz import rope_scaling
+    from embedviz.app.i18n import catalog
+
+    words = {word: catalog()[f"ctx.fw_{word}"]["zh"] for word in rope_scaling.FORMULA_WORDS}
+    factors = [rope_scaling.attention_factor_latex(method, factor=factor, original=4096, params=params, value=1.2)
+               for method in ("yarn", "longrope") for factor in (1.0, 4.0)
+               for params in ({}, {"attention_factor": 2.0}, {"mscale": 1.0, "mscale_all_dim": 0.707})]
+    formulas = [*(rope_scaling.LATEX[m] for m in rope_scaling.ROPE_INIT_FUNCTIONS), *factors]
+    labels = [label for f in formulas for label in latex_labels(rope_scaling.formula(f, words))]
+    assert {"else", "high", "low", "given"} <= {w for f in formulas for w in latex_labels(f)}  # what is translated
+    assert not [label for label in labels if english_words(label)], labels
 
 
 def test_no_english_words_in_any_chinese_catalog_entry():

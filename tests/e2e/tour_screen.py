@@ -40,6 +40,57 @@ CHARTS_DRAWN_JS = """() => [...document.querySelectorAll(
     "[data-testid='stMain'] [data-testid='stPlotlyChart'], [data-testid='stMain'] .live-figure")]
   .every(el => el.querySelector('.main-svg'))"""
 
+# Every drawn chart's SVG texts (titles, subtitles, axis titles, tick labels, legend entries, annotations such as
+# subplot titles and reference-line labels): pairs whose boxes overlap, and texts cut by the chart's edge. A chart
+# is named by its title. Hover labels are not drawn yet, points' data labels are not the chart's words, and a text
+# with no box (an empty or hidden one) is skipped.
+TEXT_CLASH_JS = """() => {
+  const charts = [...document.querySelectorAll(
+      "[data-testid='stMain'] [data-testid='stPlotlyChart'], [data-testid='stMain'] .live-figure")]
+    .filter(el => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0
+                    && el.querySelector('.main-svg'); });
+  const kind = t => { const c = t.getAttribute('class') || ''; if (c) return c.split(' ')[0];
+                      const g = t.closest('g[class]'); return g ? g.getAttribute('class').split(' ')[0] : 'text'; };
+  const shown = t => { for (let e = t; e && e.tagName !== 'svg'; e = e.parentElement) {
+                         const s = getComputedStyle(e);
+                         if (s.display === 'none' || s.visibility === 'hidden' || s.opacity === '0') return false; }
+                       return true; };
+  return charts.map(chart => {
+    const edge = (chart.querySelector('.svg-container') || chart).getBoundingClientRect();
+    // the chart's own words, not its data's point labels (a scatter's token labels may crowd where points do)
+    const texts = [...chart.querySelectorAll('.main-svg text')]
+      .filter(t => !t.closest('.hoverlayer, .textpoint') && t.textContent.trim() && shown(t))
+      .map(t => ({el: t, r: t.getBoundingClientRect(), what: kind(t) + ' ' + JSON.stringify(t.textContent.trim().slice(0, 40))}))
+      .filter(t => t.r.width > 0 && t.r.height > 0);
+    const title = (chart.querySelector('.gtitle') || {}).textContent || '(untitled)';
+    const problems = [];
+    const SLACK = 2;  // px: a glyph box's own padding, not a clash
+    texts.forEach((a, i) => {
+      if (a.r.left < edge.left - SLACK || a.r.right > edge.right + SLACK || a.r.top < edge.top - SLACK
+          || a.r.bottom > edge.bottom + SLACK) problems.push('cut by the edge: ' + a.what);
+      texts.slice(i + 1).forEach(b => {
+        const w = Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left);
+        const h = Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top);
+        if (w > SLACK && h > SLACK) problems.push(a.what + ' on ' + b.what);
+      });
+    });
+    return {title: title.slice(0, 70), texts: texts.length, problems};
+  });
+}"""
+
+
+@dataclass(frozen=True)
+class ChartText:
+    """One drawn chart's texts: how many, and what clashes (empty when it reads cleanly)."""
+    where: str  # the step or page and view it was drawn on
+    title: str
+    texts: int
+    problems: tuple[str, ...]
+
+
+def text_clashes(page, where: str) -> list[ChartText]:
+    return [ChartText(where, c["title"], c["texts"], tuple(c["problems"])) for c in page.evaluate(TEXT_CLASH_JS)]
+
 
 @dataclass(frozen=True)
 class StepBox:
@@ -52,6 +103,7 @@ class StepBox:
     kind: str | None
     answered_top: int | None = None  # a question step's figure once an answer is picked
     answered_next: int | None = None
+    charts: tuple[ChartText, ...] = ()  # the step's drawn charts' texts (answered, for a question)
 
     @property
     def first_top(self) -> int | None:
@@ -73,14 +125,15 @@ def wait_for_step(page, lesson: str, k: int, *, timeout: float = 120_000) -> Non
     page.wait_for_timeout(150)  # plotly's last relayout after its first paint
 
 
-def measure(page, lesson: str, number: int) -> StepBox:
+def measure(page, lesson: str, number: int, *, view: str = "") -> StepBox:
     g = page.evaluate(GEOMETRY_JS)
     top = lambda name: g[name]["top"] if g[name] else None  # noqa: E731
     return StepBox(lesson, number, top("figure"), top("question"), g["next"]["bottom"] if g["next"] else None,
-                   g["panel"]["height"] if g["panel"] else None, g["kind"])
+                   g["panel"]["height"] if g["panel"] else None, g["kind"],
+                   charts=tuple(text_clashes(page, f"{lesson}/{number} {view}".strip())))
 
 
-def answer_first(page, box: StepBox) -> StepBox:
+def answer_first(page, box: StepBox, *, view: str = "") -> StepBox:
     """Pick a question's first choice (right or wrong: the page shows either way) and measure the figure again."""
     for attempt in range(3):  # a rerun still landing can replace the radio under the pointer
         try:
@@ -96,8 +149,9 @@ def answer_first(page, box: StepBox) -> StepBox:
                         "[data-testid='stMain'] .live-figure"])  # the page, shown once answered
     page.wait_for_function(f"() => document.querySelectorAll({figure!r}).length > 0", timeout=120_000)
     wait_for_step(page, box.lesson, box.number)
-    after = measure(page, box.lesson, box.number)
-    return StepBox(**{**box.__dict__, "answered_top": after.figure_top, "answered_next": after.next_bottom})
+    after = measure(page, box.lesson, box.number, view=view)
+    return StepBox(**{**box.__dict__, "answered_top": after.figure_top, "answered_next": after.next_bottom,
+                      "charts": after.charts})
 
 
 def walk(page, *, present: bool, lang: str = "en", answer: bool = True) -> tuple[list[StepBox], float]:
@@ -112,8 +166,9 @@ def walk(page, *, present: bool, lang: str = "en", answer: bool = True) -> tuple
             if k > 1:
                 page.locator(".st-key-tour_next button").click()
             wait_for_step(page, lesson, k)
-            box = measure(page, lesson, k)
+            view = "presenter" if present else "normal"
+            box = measure(page, lesson, k, view=view)
             if answer and box.figure_top is None and box.question_top is not None:
-                box = answer_first(page, box)
+                box = answer_first(page, box, view=view)
             boxes.append(box)
     return boxes, time.perf_counter() - start

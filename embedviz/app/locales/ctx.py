@@ -400,4 +400,10 @@ STRINGS = {
                "转的圈数和训练时一致。动态 NTK 按它自己的倍数放慢，长度越长放慢越多；LongRoPE 按它逐对的倍数。两者之间"
                "的过渡维度也被部分拉伸（YaRN 用在 Qwen3 × 4 上：64 对里有 16 对），尽管它们在训练中至少转过一圈。"),
     },
+    # the words inside the methods' formulas (rope_scaling.FORMULA_WORDS; high / low: llama3's two factors)
+    "ctx.fw_else": {"en": "else", "zh": "其余"},
+    "ctx.fw_not rotated": {"en": "not rotated", "zh": "不旋转"},
+    "ctx.fw_given": {"en": "given", "zh": "已给定"},
+    "ctx.fw_high": {"en": "high", "zh": "高频系数"},
+    "ctx.fw_low": {"en": "low", "zh": "低频系数"},
 }

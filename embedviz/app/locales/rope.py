@@ -193,7 +193,8 @@ STRINGS = {
     "rope.wave_turns": {"en": "turns at least once", "zh": "至少转满一圈"},
     "rope.wave_never": {"en": "never completes a turn", "zh": "转不满一圈"},
     "rope.wave_context": {"en": "context {length}", "zh": "上下文 {length}"},
-    "rope.wave_hover": {"en": "pair %{x}: %{y:,.0f}", "zh": "第 %{x} 对：%{y:,.0f}"},
+    "rope.wave_hover": {"en": "pair %{x}: repeats every %{customdata} positions",
+                        "zh": "第 %{x} 对：每 %{customdata} 个位置重复一次"},
     "rope.pair_axis": {"en": "pair i", "zh": "维度对 i"},
     "rope.wavelength_axis": {"en": "wavelength (positions, log)", "zh": "波长（位置数，对数坐标）"},
     "rope.wave_explain": {
