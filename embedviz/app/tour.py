@@ -154,7 +154,7 @@ def sidebar_controls() -> None:
     st.session_state[PICK_KEY] = next(title for title, code in titles.items() if code == current)
     # In a popover: its widgets are drawn only when it is opened. Drawn in the open sidebar they cost every page
     # open ~250 ms of browser CPU (a selectbox, a toggle and a segmented control, each loading its code), about a
-    # third of a bare Streamlit page's whole open (measured in Chromium against a one-slider page; benchmarks/README.md).
+    # third of a bare Streamlit page's open (measured in Chromium against a one-slider page; benchmarks/README.md).
     label = t("tour.controls") if not current else f"{t('tour.controls')}: {t(f'tour.{current}.title')}"
     with st.sidebar, st.popover(label, icon=":material/school:", width="stretch"):
         st.selectbox(t("tour.pick"), list(titles), key=PICK_KEY, on_change=_pick_tour, args=(titles,))
