@@ -30,7 +30,10 @@ _GPT2_NAMES = {"n_layer": "num_hidden_layers", "n_head": "num_attention_heads", 
                "n_positions": "max_position_embeddings"}
 CONFIG_ALIASES = {"gptj": _GPT2_NAMES, "codegen": _GPT2_NAMES,
                   "dbrx": {"n_layers": "num_hidden_layers", "n_heads": "num_attention_heads", "d_model": "hidden_size",
-                           "max_seq_len": "max_position_embeddings"}}
+                           "max_seq_len": "max_position_embeddings"},
+                  # Moonshine (speech): the decoder's layers and heads (its one rotary module serves both stacks)
+                  "moonshine": {"decoder_num_hidden_layers": "num_hidden_layers",
+                                "decoder_num_attention_heads": "num_attention_heads"}}
 # GPT-J / CodeGen build a sin|cos table with base 10,000 written in their code (no theta key) over the first
 # rotary_dim dimensions of each head
 SINUSOID_TABLE_MODELS = frozenset({"gptj", "codegen"})

@@ -30,7 +30,7 @@ RTOL = 1e-6
 # published configs set head_dim, read right below)
 REFUSED = {"bailing_hybrid", "beam", "deepseek_v4", "dory", "efficientloftr", "eomt_dinov3",
            "glm4_moe", "glm4v_moe", "glm4v_moe_text", "mlcd", "mlcd_vision_model",
-           "moonshine", "qwen3_omni_moe", "qwen3_omni_moe_text", "qwen3_omni_moe_thinker", "recurrent_gemma"}
+           "qwen3_omni_moe", "qwen3_omni_moe_text", "qwen3_omni_moe_thinker", "recurrent_gemma"}
 
 
 def _families():
@@ -195,7 +195,7 @@ NOT_RUN = frozenset({
     "nemotron3_diarization_audio", "neucodec", "pe_audio_encoder", "pe_audio_video_encoder", "pe_video_encoder",
     "pocket_tts_audio_tokenizer", "pocket_tts_audio_tokenizer_decoder", "pocket_tts_audio_tokenizer_encoder",
     "qwen2_5_omni_dit", "qwen2_5_omni_talker", "qwen3_omni_moe_talker_code_predictor", "timesfm2_5",
-    "voxtral_realtime_encoder", "xcodec2",
+    "voxtral_realtime_encoder", "xcodec2", "moonshine",
     # a shrunk config their own validation or code refuses (Mamba state sizes, MoE routing, M-RoPE sections...)
     "bamba", "chameleon", "deepseek_v2", "diffusion_gemma", "diffusion_gemma_text", "dots1", "dots3_note_audio_encoder",
     "ernie4_5_moe", "esm", "gemma3n", "gemma3n_text", "glm4v", "glm4v_text", "glm_image", "glm_image_text",
