@@ -101,6 +101,12 @@ def _standard_names(config: Mapping[str, Any]) -> Mapping[str, Any]:
         heads = positive_int("n_head", fill.get("num_attention_heads", config.get("num_attention_heads")))
         hidden = positive_int("n_embd", fill.get("hidden_size", config.get("hidden_size")))
         fill["partial_rotary_factor"] = positive_int("rotary_dim", config["rotary_dim"]) / (hidden // heads)
+    types = config.get("layer_types")
+    if model_type == "dory" and isinstance(types, list) and "mlp" in types:
+        # Dory's config.json lists each layer as an attention block and an "mlp" block: one layer per pair
+        fill["layer_types"] = types[::2]
+        if config.get("num_hidden_layers") is not None:
+            fill["num_hidden_layers"] = positive_int("num_hidden_layers", config["num_hidden_layers"]) // 2
     return {**config, **fill} if fill else config
 
 
