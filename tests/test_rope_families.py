@@ -136,6 +136,54 @@ def test_a_published_config_of_a_family_whose_default_is_refused_or_odd(model_ty
     assert _compare(model_type, config, _rotary(config, rotaries)) is None
 
 
+def _hand_run(name):
+    """(config, {decoder layer: [(cos, sin)]}) of a tiny model the shared run cannot shrink, built here by hand."""
+    transformers, torch = require_oracle("transformers"), require_oracle("torch")
+    if name == "dbrx":
+        config = transformers.DbrxConfig(d_model=256, n_heads=2, n_layers=3, max_seq_len=64, vocab_size=256,
+                                         attn_config={"rope_theta": 500_000.0, "kv_n_heads": 1, "clip_qkv": 8.0},
+                                         ffn_config={"ffn_hidden_size": 32, "moe_num_experts": 2, "moe_top_k": 1})
+        model, inputs = transformers.DbrxModel(config), {"input_ids": torch.arange(1, 6)[None]}
+        layers = model.blocks
+    elif name == "dory":
+        head = transformers.DoryConfig().head_dim
+        config = transformers.DoryConfig(vocab_size=256, num_hidden_layers=8, n_input_layers=2, n_output_layers=2,
+                                         num_attention_heads=2, num_key_value_heads=2, hidden_size=2 * head,
+                                         head_dim=head, intermediate_size=32)
+        model, inputs = transformers.DoryModel(config), {"input_ids": torch.arange(1, 6)[None]}
+        layers = model.layers
+    else:  # moonshine: the decoder's layers (its encoder turns by the same rotary module)
+        config = transformers.MoonshineConfig(vocab_size=256, encoder_num_hidden_layers=1, decoder_num_hidden_layers=3)
+        model = transformers.MoonshineModel(config)
+        inputs = {"input_values": torch.randn(1, 4000), "decoder_input_ids": torch.arange(1, 6)[None]}
+        layers = model.decoder.layers
+    module = importlib.import_module(type(model).__module__)
+    current, calls = {"layer": None}, {}
+    for i, layer in enumerate(layers):
+        layer.register_forward_pre_hook(lambda m, a, i=i: current.update(layer=i))
+        layer.register_forward_hook(lambda m, a, o: current.update(layer=None))
+    original = module.apply_rotary_pos_emb
+
+    def recording(q, k, cos, sin, *args, **kwargs):
+        calls.setdefault(current["layer"], []).append((cos, sin))
+        return original(q, k, cos, sin, *args, **kwargs)
+    module.apply_rotary_pos_emb = recording
+    try:
+        with torch.no_grad():
+            model.eval()(**inputs)
+    finally:
+        module.apply_rotary_pos_emb = original
+    calls.pop(None, None)  # Moonshine's encoder layers
+    return config, calls
+
+
+@pytest.mark.parametrize("name", ["dbrx", "dory", "moonshine"])
+def test_a_family_run_by_hand_turns_each_layer_as_layer_plan_reads_it(name):
+    config, calls = _hand_run(name)
+    assert len(calls) == config.num_hidden_layers  # Dory's recurrent layers run twice, with the same cos / sin
+    assert rope_family_runs.compare(layer_plan(config.to_dict()), config, calls, RTOL) is None
+
+
 def test_cohere2_full_layers_never_call_rope():
     """Run a tiny Cohere2 and record which layers call its modeling module's apply_rotary_pos_emb."""
     torch = require_oracle("torch")
