@@ -24,6 +24,19 @@ MAX_HEAD_DIM = 8_192
 MAX_POSITIONS = 1 << 32
 # model types whose rotary module reads a "dynamic" rope_scaling with "alpha" as a fixed NTK-alpha base
 NTK_ALPHA_MODELS = frozenset({"hunyuan_v1_dense", "hunyuan_v1_moe", "hunyuan_vl", "hunyuan_vl_text"})
+# transformers' attribute_map of families whose config.json names the sizes its own way (alias -> standard key);
+# DBRX's attn_config.rope_theta is not read: transformers 5.24's DBRX rotary takes rope_parameters' theta only
+_GPT2_NAMES = {"n_layer": "num_hidden_layers", "n_head": "num_attention_heads", "n_embd": "hidden_size",
+               "n_positions": "max_position_embeddings"}
+CONFIG_ALIASES = {"gptj": _GPT2_NAMES, "codegen": _GPT2_NAMES,
+                  "dbrx": {"n_layers": "num_hidden_layers", "n_heads": "num_attention_heads", "d_model": "hidden_size",
+                           "max_seq_len": "max_position_embeddings"},
+                  # Moonshine (speech): the decoder's layers and heads (its one rotary module serves both stacks)
+                  "moonshine": {"decoder_num_hidden_layers": "num_hidden_layers",
+                                "decoder_num_attention_heads": "num_attention_heads"}}
+# GPT-J / CodeGen build a sin|cos table with base 10,000 written in their code (no theta key) over the first
+# rotary_dim dimensions of each head
+SINUSOID_TABLE_MODELS = frozenset({"gptj", "codegen"})
 _JSON_TYPES = {dict: "object", list: "array", str: "string", int: "number", float: "number", bool: "boolean",
                type(None): "null"}
 # keys of a RoPE dict that hold one value, never a dict: a dict under one of them is a mistake, not a layer type
@@ -68,8 +81,33 @@ def config_text_part(config: Mapping[str, Any]) -> Mapping[str, Any]:
     own = ("rope_theta", "rope_scaling", "rope_parameters", "hidden_size", "head_dim", "max_position_embeddings")
     text = config.get("text_config")
     if isinstance(text, Mapping) and not any(config.get(key) is not None for key in own):
-        return text
-    return config
+        config = text
+    return _standard_names(config)
+
+
+def _standard_names(config: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The config with transformers' standard keys filled in from a family's own names (:data:`CONFIG_ALIASES`;
+    LongCat-Flash: num_hidden_layers is 2 x num_layers, each layer holding two attention blocks)."""
+    model_type = config.get("model_type")
+    aliases = CONFIG_ALIASES.get(model_type, {})
+    if model_type == "longcat_flash" and config.get("num_layers") is not None:
+        aliases = {"num_layers": "num_hidden_layers"}
+    fill = {key: config[alias] for alias, key in aliases.items()
+            if config.get(key) is None and config.get(alias) is not None}
+    if model_type == "longcat_flash" and fill:
+        fill["num_hidden_layers"] = 2 * positive_int("num_layers", fill["num_hidden_layers"])
+    if model_type in SINUSOID_TABLE_MODELS and config.get("rotary_dim") is not None and config.get(
+            "partial_rotary_factor") is None:
+        heads = positive_int("n_head", fill.get("num_attention_heads", config.get("num_attention_heads")))
+        hidden = positive_int("n_embd", fill.get("hidden_size", config.get("hidden_size")))
+        fill["partial_rotary_factor"] = positive_int("rotary_dim", config["rotary_dim"]) / (hidden // heads)
+    types = config.get("layer_types")
+    if model_type == "dory" and isinstance(types, list) and "mlp" in types:
+        # Dory's config.json lists each layer as an attention block and an "mlp" block: one layer per pair
+        fill["layer_types"] = types[::2]
+        if config.get("num_hidden_layers") is not None:
+            fill["num_hidden_layers"] = positive_int("num_hidden_layers", config["num_hidden_layers"]) // 2
+    return {**config, **fill} if fill else config
 
 
 def _head_dim(config: Mapping[str, Any], layer_type: str | None) -> int:
@@ -138,6 +176,8 @@ def from_config(config: Mapping[str, Any], *, layer_type: str | None = None) -> 
     rope_parameters = dict(rope_parameters)  # a copy: the caller's config stays as it was
 
     theta = rope_parameters.pop("rope_theta", None)
+    if config.get("model_type") in SINUSOID_TABLE_MODELS:
+        theta = 10_000.0
     if theta is None:
         theta = config.get("rope_theta", config.get("rotary_emb_base"))
     if theta is None:

@@ -20,6 +20,7 @@ import numpy as np
 APPLY = re.compile(r"^_?apply_(multimodal_)?rotary_(pos_)?emb(_interleave|_)?$")
 LAYERS = (8, 6, 12)  # tried in turn: 8 holds a 4- or 8-layer pattern; Gemma's 6 keeps its global layer's override
 EXPERTS = ("num_experts", "num_local_experts", "n_routed_experts", "moe_num_experts")
+STANDARD = ("num_hidden_layers", "num_attention_heads", "hidden_size", "max_position_embeddings")
 TOP_K = ("num_experts_per_tok", "top_k", "moe_topk", "num_experts_per_token")
 
 
@@ -87,7 +88,12 @@ def _model_class(transformers, text, module):
 
 def _run(transformers, torch, text, layers):
     drop = ("model_type", "transformers_version", "architectures")
-    config = type(text)(**{k: v for k, v in shrink(text.to_dict(), layers).items() if k not in drop})
+    d = text.to_dict()
+    if "num_hidden_layers" not in d:  # GPT-J's n_layer, DBRX's n_layers...: the standard names, for shrink
+        for key, alias in getattr(type(text), "attribute_map", {}).items():
+            if key in STANDARD and alias in d and key not in d:
+                d[key] = d.pop(alias)
+    config = type(text)(**{k: v for k, v in shrink(d, layers).items() if k not in drop})
     config._attn_implementation = "eager"
     module = importlib.import_module(type(text).__module__.replace("configuration_", "modeling_"))
     model_class = _model_class(transformers, text, module)

@@ -26,9 +26,11 @@ from tests.conftest import require_oracle
 
 RTOL = 1e-6
 # default configs embedviz refuses with a ValueError that says why (no layer count, a head that does not divide...)
-REFUSED = {"bailing_hybrid", "beam", "codegen", "dbrx", "deepseek_v4", "dory", "efficientloftr", "eomt_dinov3",
-           "glm4_moe", "glm4v_moe", "glm4v_moe_text", "gptj", "longcat_flash", "mlcd", "mlcd_vision_model",
-           "moonshine", "qwen3_omni_moe", "qwen3_omni_moe_text", "qwen3_omni_moe_thinker", "recurrent_gemma"}
+# (GLM-4.5-MoE's and Qwen3-Omni's default classes have no head_dim and a hidden_size their heads do not divide; the
+# published configs set head_dim, read right below)
+REFUSED = {"bailing_hybrid", "beam", "deepseek_v4", "efficientloftr", "eomt_dinov3",
+           "glm4_moe", "glm4v_moe", "glm4v_moe_text", "mlcd", "mlcd_vision_model",
+           "qwen3_omni_moe", "qwen3_omni_moe_text", "qwen3_omni_moe_thinker", "recurrent_gemma"}
 
 
 def _families():
@@ -64,6 +66,10 @@ def _compare(model_type, config, rotary) -> str | None:
     """None when embedviz reads every layer as the rotary module computes it, else what differs."""
     plan = layer_plan(config.to_dict())
     buffers = {k: v for k, v in rotary.named_buffers() if k.endswith("inv_freq") and "original" not in k}
+    table = dict(rotary.named_buffers()).get("embed_positions")
+    if table is not None and not buffers:  # GPT-J / CodeGen: rows of cat(sin, cos), one per position
+        sin, cos = table[1].double().chunk(2)
+        buffers = {"inv_freq": sin.atan2(cos)}  # the angle position 1 turns each pair by
     types = getattr(config, "layer_types", None)
     flags = getattr(config, "no_rope_layers", None)
     for i, index in enumerate(plan.layers):
@@ -116,6 +122,66 @@ def test_every_family_with_rope_is_read_as_its_rotary_module_computes_it():
     assert set(refused) == REFUSED, (set(refused) - REFUSED, REFUSED - set(refused))
     assert set(unread) == set(UNREAD_FAMILIES)
     assert len(equal) >= 200  # 5.24 has ~210 such families; a broken enumeration would find few
+
+
+@pytest.mark.parametrize("model_type, sizes", [
+    ("glm4_moe", {"hidden_size": 5120, "head_dim": 128}),  # GLM-4.5: 96 heads of 128, partial 0.5
+    ("qwen3_omni_moe_text", {"num_attention_heads": 32, "head_dim": 128}),  # Qwen3-Omni-30B-A3B's thinker
+    ("dbrx", {"attn_config": {"rope_theta": 500_000.0, "kv_n_heads": 8}}),  # 5.24's rotary never reads this theta
+])
+def test_a_published_config_of_a_family_whose_default_is_refused_or_odd(model_type, sizes):
+    families = {name: (config_class, rotaries) for name, config_class, rotaries in _families()}
+    config_class, rotaries = families[model_type]
+    config = config_class(**sizes)
+    assert _compare(model_type, config, _rotary(config, rotaries)) is None
+
+
+def _hand_run(name):
+    """(config, {decoder layer: [(cos, sin)]}) of a tiny model the shared run cannot shrink, built here by hand."""
+    transformers, torch = require_oracle("transformers"), require_oracle("torch")
+    if name == "dbrx":
+        config = transformers.DbrxConfig(d_model=256, n_heads=2, n_layers=3, max_seq_len=64, vocab_size=256,
+                                         attn_config={"rope_theta": 500_000.0, "kv_n_heads": 1, "clip_qkv": 8.0},
+                                         ffn_config={"ffn_hidden_size": 32, "moe_num_experts": 2, "moe_top_k": 1})
+        model, inputs = transformers.DbrxModel(config), {"input_ids": torch.arange(1, 6)[None]}
+        layers = model.blocks
+    elif name == "dory":
+        head = transformers.DoryConfig().head_dim
+        config = transformers.DoryConfig(vocab_size=256, num_hidden_layers=8, n_input_layers=2, n_output_layers=2,
+                                         num_attention_heads=2, num_key_value_heads=2, hidden_size=2 * head,
+                                         head_dim=head, intermediate_size=32)
+        model, inputs = transformers.DoryModel(config), {"input_ids": torch.arange(1, 6)[None]}
+        layers = model.layers
+    else:  # moonshine: the decoder's layers (its encoder turns by the same rotary module)
+        config = transformers.MoonshineConfig(vocab_size=256, encoder_num_hidden_layers=1, decoder_num_hidden_layers=3)
+        model = transformers.MoonshineModel(config)
+        inputs = {"input_values": torch.randn(1, 4000), "decoder_input_ids": torch.arange(1, 6)[None]}
+        layers = model.decoder.layers
+    module = importlib.import_module(type(model).__module__)
+    current, calls = {"layer": None}, {}
+    for i, layer in enumerate(layers):
+        layer.register_forward_pre_hook(lambda m, a, i=i: current.update(layer=i))
+        layer.register_forward_hook(lambda m, a, o: current.update(layer=None))
+    original = module.apply_rotary_pos_emb
+
+    def recording(q, k, cos, sin, *args, **kwargs):
+        calls.setdefault(current["layer"], []).append((cos, sin))
+        return original(q, k, cos, sin, *args, **kwargs)
+    module.apply_rotary_pos_emb = recording
+    try:
+        with torch.no_grad():
+            model.eval()(**inputs)
+    finally:
+        module.apply_rotary_pos_emb = original
+    calls.pop(None, None)  # Moonshine's encoder layers
+    return config, calls
+
+
+@pytest.mark.parametrize("name", ["dbrx", "dory", "moonshine"])
+def test_a_family_run_by_hand_turns_each_layer_as_layer_plan_reads_it(name):
+    config, calls = _hand_run(name)
+    assert len(calls) == config.num_hidden_layers  # Dory's recurrent layers run twice, with the same cos / sin
+    assert rope_family_runs.compare(layer_plan(config.to_dict()), config, calls, RTOL) is None
 
 
 def test_cohere2_full_layers_never_call_rope():
@@ -177,13 +243,18 @@ NOT_RUN = frozenset({
     "nemotron3_diarization_audio", "neucodec", "pe_audio_encoder", "pe_audio_video_encoder", "pe_video_encoder",
     "pocket_tts_audio_tokenizer", "pocket_tts_audio_tokenizer_decoder", "pocket_tts_audio_tokenizer_encoder",
     "qwen2_5_omni_dit", "qwen2_5_omni_talker", "qwen3_omni_moe_talker_code_predictor", "timesfm2_5",
-    "voxtral_realtime_encoder", "xcodec2",
+    "voxtral_realtime_encoder", "xcodec2", "moonshine",
     # a shrunk config their own validation or code refuses (Mamba state sizes, MoE routing, M-RoPE sections...)
     "bamba", "chameleon", "deepseek_v2", "diffusion_gemma", "diffusion_gemma_text", "dots1", "dots3_note_audio_encoder",
     "ernie4_5_moe", "esm", "gemma3n", "gemma3n_text", "glm4v", "glm4v_text", "glm_image", "glm_image_text",
     "gradium_phonon_tts", "granitemoehybrid", "hunyuan_vl", "hunyuan_vl_text", "lfm2_moe", "mimo_v2_flash",
     "moonshine_streaming", "nemotron", "pocket_tts", "qwen3_omni_moe_talker_text", "qwen4_exp", "qwen4_exp_text",
     "step3p5", "step3p7",
+    # DBRX's attention reads attn_config.rope_theta (and then never uses it), which the default config lacks;
+    # LongCat-Flash lists num_layers layers of two attention blocks each (its num_hidden_layers is 2 x num_layers)
+    "dbrx", "longcat_flash",
+    # Dory's config dict lists an attention and an mlp block per layer, which a shrunk copy no longer halves right
+    "dory",
 })
 
 
