@@ -123,7 +123,9 @@ def test_presenter_view_folds_the_sidebar(fresh_server):
         box = page.locator("[data-testid='stSidebar']").bounding_box()
         assert box is None or box["x"] + box["width"] <= 1 or box["width"] <= 1, f"sidebar open: {box}"
         size = page.evaluate("() => getComputedStyle(document.querySelector('.st-key-tour_panel p')).fontSize")
-        assert float(size.rstrip("px")) >= 24, size  # 1.35rem at a 20px root
+        # 1.05rem at presenter view's 20px root: a third larger than a normal page's 16 px, and small enough that
+        # every step's figure still starts in the top 60% of the screen (tests/e2e/test_tour_screen.py)
+        assert float(size.rstrip("px")) >= 20, size
         main = page.locator("[data-testid='stMainBlockContainer']").bounding_box()
         assert main["width"] >= 1200, main  # full width at 1280
     finally:
