@@ -78,6 +78,9 @@ TOUR_CSS = f"""<style>
 {_MAIN} > :is(:has(.st-key-tour_panel), :has(h1)) {{ order: 0 !important; }}
 {_MAIN} {{ gap: 0.35rem; }}
 {_MAIN} h1 {{ font-size: 1.15rem; padding: 0; }}
+/* a heading's block is pulled up by -1rem to cancel the padding a heading has outside a tour: without that padding
+   the compact title sat on the figure under it */
+{_MAIN} [data-testid='stHeading'] [data-testid='stMarkdownContainer'] {{ margin-bottom: 0; }}
 :root:has(#embedviz-presenting) {_MAIN} > :has(h1) {{ {_SCREEN_READER_ONLY} }}
 {_MAIN} [data-testid='stTabPanel'] {{ padding-top: 0.1rem; }}
 {_MAIN} h3 {{ font-size: 1.2rem; padding: 0.25rem 0; }}
