@@ -41,9 +41,10 @@ run: $(STAMP) $(LIVE_PLOTLY)
 		--browser.gatherUsageStats false
 
 # Two workers (pytest-xdist), one per core of the CI machine; the browser tests share one worker
-# (tests/conftest.py groups them), so they never meet a second browser.
+# (tests/conftest.py groups them), so they never meet a second browser. The slowest 25 are listed so a CI log
+# shows where the suite's time goes.
 test: $(STAMP) $(LIVE_PLOTLY) $(VENV)/.installed-test
-	$(PY) -m pytest -n 2 --dist loadgroup
+	$(PY) -m pytest -n 2 --dist loadgroup --durations=25
 
 $(VENV)/.installed-bench: $(STAMP) requirements-bench.txt
 	$(PY) -m pip install --quiet -r requirements-bench.txt
