@@ -13,7 +13,6 @@ from embedviz.app.i18n import catalog
 from tests.conftest import ROOT
 
 LEFT = {  # file -> English literals still asserted (each a text the page shows that a key could name)
-    "test_page_modern_rope.py": 17,  # the modern-RoPE page's tests are being rewritten with the page
     "test_page_token_embeddings.py": 18, "test_page_real_model.py": 5,  # likewise, with the token views
     "test_page_rope_truth.py": 2, "test_page_truth.py": 2,  # the catalog's own claims, read into a variable first
     "test_page_input_layer.py": 1,  # the core's own message quoted inside a warning
@@ -60,3 +59,13 @@ def test_the_scan_sees_a_retyped_english_text():
     title = catalog()["cmp.title"]["en"]
     assert english_literals(f"assert at.title[0].value == {title!r}\n", runs) == [(1, title)]
     assert english_literals(f"assert at.title[0].value == catalog()['cmp.title']['en'] != {title!r}\n", runs) == []
+
+
+def test_fields_reads_back_the_values_a_page_filled_in():
+    from tests.app.pagetest import fields, text
+
+    shown = "Intro. " + text("mod.theory_setting", n=2, name="sliding_attention", theta="10,000") + " More."
+    assert fields(shown, "mod.theory_setting") == {"n": "2", "name": "sliding_attention", "theta": "10,000"}
+    assert fields("(" + text("mod.layer_count", n=48) + ")", "mod.layer_count") == {"n": "48"}
+    assert fields(text("mod.layer_count_one"), "mod.layer_count") is None
+    assert fields(text("mod.theory_setting", "zh", n=3, name="a", theta="1"), "mod.theory_setting", "zh")["n"] == "3"
