@@ -13,7 +13,7 @@ from embedviz.app.i18n import catalog
 from tests.conftest import ROOT
 
 LEFT = {  # file -> English literals still asserted (each a text the page shows that a key could name)
-    "test_page_token_embeddings.py": 18, "test_page_real_model.py": 5,  # likewise, with the token views
+    "test_page_real_model.py": 5,  # the real-model page's tests are being rewritten with the token views
     "test_page_rope_truth.py": 2, "test_page_truth.py": 2,  # the catalog's own claims, read into a variable first
     "test_page_input_layer.py": 1,  # the core's own message quoted inside a warning
     "test_page_learned_positions.py": 1, "test_page_trained_embedding.py": 1,  # a number's markup: "about **62°**"
