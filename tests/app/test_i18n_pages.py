@@ -269,7 +269,10 @@ def test_the_checker_sees_a_config_value_shown_as_a_name(kind, text, bare):
 
 
 def test_the_checker_reads_a_formulas_text_labels():
-    assert english_words("learned positions") and not english_words("可学习位置")
+    from embedviz.app.i18n import catalog
+
+    label = catalog()["tok.latex_learned"]  # a \text{...} word of the parameter-cost formula
+    assert english_words(label["en"]) and not english_words(label["zh"])
 
 
 def test_every_scaling_methods_formula_speaks_chinese():

@@ -5,6 +5,7 @@ form: a changed slider trains nothing until the Train button is pressed (``_trai
 """
 from __future__ import annotations
 
+import json
 import math
 import re
 
@@ -135,7 +136,7 @@ def test_snapshot_slider_moves_the_points():
     pt.ok(at)
     first = at.get("plotly_chart")[-1].proto.spec
     assert first != last
-    assert "step 0" in first  # the title names the snapshot
+    assert pt.fields(json.loads(first)["layout"]["title"]["text"], "train.pca_title") == {"step": "0"}  # the snapshot
     # fewer steps: a snapshot that no longer exists falls back to the last one instead of failing
     at.select_slider(key="tr_snap").set_value(15).run()
     at.select_slider(key="tr_steps").set_value(10)
