@@ -1,4 +1,4 @@
-"""Compare encodings: sinusoidal, learned, RoPE, ALiBi and none at one d_model and length (texts 000, 002, 003)."""
+"""Compare encodings: sinusoidal, learned, RoPE, ALiBi and none at one d_model and length (lessons 000, 002, 003)."""
 import streamlit as st
 
 from embedviz.app import compare_view as view

@@ -1,4 +1,4 @@
-"""Context extension: PI, dynamic NTK, YaRN, Llama 3 and LongRoPE stretch RoPE past its training length (text 003).
+"""Context extension: PI, dynamic NTK, YaRN, Llama 3 and LongRoPE stretch RoPE past its training length (lesson 003).
 
 It opens on the simplest, position interpolation on LLaMA-2-7B (4K x 4); the shared controls sit above the tabs."""
 import streamlit as st

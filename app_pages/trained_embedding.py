@@ -1,4 +1,4 @@
-"""Trained embedding: text 001's experiment live; tokens that share contexts end up with similar vectors.
+"""Trained embedding: lesson 001's experiment live; tokens that share contexts end up with similar vectors.
 
 Training is an explicit action: the settings sit in a form, so moving a slider costs nothing and the page trains
 once when the reader presses Train (a link with the settings in its URL trains them on open, within the budget)."""

@@ -1,4 +1,4 @@
-"""Why position: attention without positions is permutation-equivariant (text 003), so word order is invisible."""
+"""Why position: attention without positions is permutation-equivariant (lesson 003), so word order is invisible."""
 import streamlit as st
 
 from embedviz.app import why_view as cached

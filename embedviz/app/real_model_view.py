@@ -32,7 +32,7 @@ TAB_CODES = ("pairs", "subwords", "analogy", "neighbours", "crosslingual", "map"
 TAB_KEY = "real_tab"
 TAB_LABEL_KEYS = [f"real.tab_{code}" if code != "crosslingual" else "multi.tab_cross" for code in TAB_CODES]
 FINE_TUNE_LENGTH = 128  # all-MiniLM-L6-v2's model card: its sentence fine-tuning truncated inputs to 128 tokens
-LESSON_QWEN = {("猫", "狗"): 0.4233, ("猫", "汽车"): 0.1562}  # text 003's printout for Qwen3-0.6B (not computable here)
+LESSON_QWEN = {("猫", "狗"): 0.4233, ("猫", "汽车"): 0.1562}  # lesson 003's printout for Qwen3-0.6B (not computable here)
 LESSON_PAIRS = (("cat", "dog"), ("cat", "car"))  # the same question asked in English of the bundled model
 # e5 reads Chinese, so it is asked the lesson's own pairs too
 LESSON_PAIRS_OF = {BUNDLED_NAME: LESSON_PAIRS, E5_NAME: (("猫", "狗"), ("猫", "汽车"), *LESSON_PAIRS)}
@@ -117,7 +117,7 @@ def pair_rows(text: str, name: str = BUNDLED_NAME) -> list[dict]:
 
 @st.cache_data(max_entries=4, show_spinner=False)
 def lesson_pairs(name: str = BUNDLED_NAME) -> dict:
-    """cos for text 003's pairs (and their English stand-ins), measured now on the bundled table."""
+    """cos for lesson 003's pairs (and their English stand-ins), measured now on the bundled table."""
     pairs = (*LESSON_PAIRS_OF[name], *UNRELATED_PAIRS)
     rows = pair_rows("\n".join(", ".join(pair) for pair in pairs), name)
     return {pair: row["cos"] for pair, row in zip(pairs, rows)}
@@ -341,7 +341,7 @@ def step_rows(views: dict, *, columns: Sequence[str]) -> list[dict]:
 
 def lesson_rows(measured: dict, *, columns: Sequence[str], lesson: str, here: str,
                 name: str = BUNDLED_NAME, err: float = 0.0) -> list[dict]:
-    """Text 003's Qwen3-0.6B numbers next to the same question asked of the bundled model.
+    """Lesson 003's Qwen3-0.6B numbers next to the same question asked of the bundled model.
 
     A table rounded to ``err`` (e5's 4 bits: 0.01) shows its cosines as "0.261 ± 0.01", three decimals: the fourth
     would claim a precision the table does not have."""

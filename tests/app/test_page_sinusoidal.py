@@ -1,4 +1,4 @@
-"""The "Sinusoidal" page: runs at defaults and at every slider extreme, reproduces text 003's numbers, URL state, zh.
+"""The "Sinusoidal" page: runs at defaults and at every slider extreme, reproduces lesson 003's numbers, URL state, zh.
 
 Its sections are lazy tabs bound to ?sin_tab= (issue 14): a run draws the open tab only, so the tests open each.
 """

@@ -1,4 +1,4 @@
-"""The Trained embedding page: text 001's experiment runs once per setting, and shows what training really gives.
+"""The Trained embedding page: lesson 001's experiment runs once per setting, and shows what training really gives.
 
 Only the first test trains the default 500 steps; the others use 10-200 steps to stay fast. The settings sit in a
 form: a changed slider trains nothing until the Train button is pressed (``_train``).
@@ -59,7 +59,7 @@ def test_default_run_reproduces_the_texts_claims_and_is_cached():
     ab_before, ab_after = n["sim('a', 'b')"]
     same_before, same_after = n["mean over same-group pairs"]
     cross_before, cross_after = n["mean over cross-group pairs"]
-    # text 001: sim('a','b') 0.03 -> 0.56 (same group pulled together), cross-group stays near 0
+    # lesson 001: sim('a','b') 0.03 -> 0.56 (same group pulled together), cross-group stays near 0
     assert ab_after > ab_before + 0.3
     assert abs(same_before) < 0.1 and abs(cross_before) < 0.1  # random rows: nearly orthogonal
     assert 0.35 < same_after < 0.75
