@@ -129,7 +129,7 @@ def props_tab() -> None:
     st.caption(t("cmp.props_caption"))
 
 
-# bound tabs run lazily: a page open or a slider step builds and draws the open tab's section only (issue 14);
+# bound tabs run lazily: a page open or a slider step builds and draws the open tab's section only;
 # the open tab is in the URL, so a shared link reopens it
 tabs = bound_tabs("cmp_tab", [f"cmp.tab_{tab}" for tab in TABS])
 for tab, render in zip(tabs, (params_tab, adjacent_tab, matrix_tab, past_tab, alibi_tab, props_tab)):

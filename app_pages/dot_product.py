@@ -18,7 +18,7 @@ st.latex(r"\|u\| = \sqrt{u_0^2 + u_1^2 + \dots},\qquad u\cdot v = u_0 v_0 + u_1 
 
 @st.fragment
 def arrows_tab() -> None:
-    """The four sliders move only the arrows, so a step reruns and redraws this section, not the page (issue 14)."""
+    """The four sliders move only the arrows, so a step reruns and redraws this section, not the page."""
     cols = st.columns(4)
     with cols[0]:
         len_u = st.select_slider(t("dot.len_u"), LENGTHS, value=2.0, key="dot_lu", bind=BIND)

@@ -27,7 +27,7 @@ def shapes_section(r: dict) -> None:
     st.subheader(t("inl.sum_header"))
     st.markdown(t("inl.sum_text"))
     out_shapes = {"sum": r["trace"]["sum_shape"], "concat": r["trace"]["concat_shape"]}
-    st.table({  # static HTML: no data-grid bundle to load on open (issue 14), the cells are short strings anyway
+    st.table({  # static HTML: no data-grid bundle to load on open, and the cells are short strings anyway
         t("inl.col_way"): [t(f"inl.way_{way}") for way in ("sum", "concat")],
         t("inl.col_output"): [shape(out_shapes[way]) for way in ("sum", "concat")],
         t("inl.col_token_table"): [f"{r[way]['token_table']:,}" for way in ("sum", "concat")],

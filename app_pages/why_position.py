@@ -21,7 +21,7 @@ page_header(
 @st.fragment
 def experiment() -> None:
     """The whole experiment below the header: its widgets affect only it, so a step reruns and redraws this part,
-    not the frame and the header (issue 14)."""
+    not the frame and the header."""
     text = st.text_input(t("why.text"), value="the cat sat on the mat", key="why_text", max_chars=200,
                          help=t("why.text_help"), bind=BIND)
     left, right = st.columns(2)

@@ -202,7 +202,7 @@ def test_lookup_messages():
         init_table(4, 4, seed=-1)
 
 
-# issue 12: with Adam's momentum or weight decay, rows outside the batch still move after step 1
+# the untied gradient notice's claim: with Adam's momentum or weight decay, rows outside the batch still move after step 1
 
 
 def test_second_step_moves_rows_outside_its_batch_only_with_momentum_or_decay():

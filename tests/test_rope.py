@@ -296,7 +296,7 @@ def test_validation_messages(call, message):
         call()
 
 
-# what the decay curves do and do not show (issue 12)
+# what the decay curves do and do not show
 
 
 def test_decay_curves_of_500k_and_1m_cross():

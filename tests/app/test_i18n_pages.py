@@ -334,7 +334,7 @@ def test_one_chinese_term_per_idea(idea):
 def test_an_averaged_figure_says_so_in_the_readers_language():
     """plot(builder, ...) hands the figure code the reader's "block-averaged" note: a sinusoidal table wider than
     the cell budget (d_model 4,096) is averaged, and its subtitle says so in Chinese, followed by the colour scale
-    in words (the encoding heatmap has no colour bar since issue 14)."""
+    in words (the encoding heatmap has no colour bar)."""
     def script():
         import numpy as np
 

@@ -446,7 +446,7 @@ def test_chinese():
 
 @pytest.mark.parametrize("name", ["Qwen3-0.6B", "Mistral-7B-v0.1"])
 def test_trained_length_in_chinese(name):
-    """Issue 12: the trained length, not max_position_embeddings (Qwen3-0.6B 32,768; Mistral-7B 8,192)."""
+    """The trained length, not max_position_embeddings (Qwen3-0.6B 32,768; Mistral-7B 8,192)."""
     at = pt.page(PAGE, lang="zh", ctx_src=name).run()
     pt.ok(at)
     trained = PRESETS[name].pretrained_length
@@ -537,7 +537,7 @@ def test_an_unscaled_model_with_a_short_window_gets_a_suggestion_the_page_can_sh
 
 
 def test_the_calculator_of_a_head_with_one_rotating_pair_says_why_it_cannot_size_theta():
-    """head_dim 8 at partial 0.25: 2 dimensions rotate, one pair, too few for the bound (was a traceback)."""
+    """head_dim 8 at partial 0.25: 2 dimensions rotate, one pair, too few for the bound: a message, not a traceback."""
     at = _use_config(pt.page(PAGE, lang="zh").run(), {**_PARTIAL_YARN, "head_dim": 8, "partial_rotary_factor": 0.25})
     _open_tab(at, "calc")
     pt.ok(at, errors_allowed=True)

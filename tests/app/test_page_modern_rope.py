@@ -284,7 +284,7 @@ def test_proportional_rope_counts_only_its_turning_pairs_as_turning(lang):
 
 def test_m_rope_on_a_proportional_rope_draws_the_turning_pairs_only():
     """Proportional RoPE leaves half of these 8 pairs at frequency 0: they have no wavelength and follow no axis
-    (this was an IndexError: 8 axes against 4 wavelengths)."""
+    (8 axes against 4 wavelengths: the axes follow the turning pairs only)."""
     config = {"num_hidden_layers": 2, "head_dim": 16, "max_position_embeddings": 4_096, "rope_parameters": {
         "rope_type": "proportional", "partial_rotary_factor": 0.5, "rope_theta": 1e4, "mrope_section": [4, 2, 2]}}
     at = run("mrope", session={"mod_config": json.dumps(config)}, mod_src="config.json")
@@ -323,7 +323,7 @@ def test_layer_types_that_share_one_rope_are_one_setting_in_the_theory():
 
 
 def test_conv_layers_are_drawn_as_layers_without_attention_and_the_theory_reads_the_attention_layers():
-    """LFM2: 4 convolution layers and 2 attention layers; the convolutions were labelled "64/64 dims turn"."""
+    """LFM2: 4 convolution layers and 2 attention layers; a convolution is not labelled "64/64 dims turn"."""
     config = {"num_hidden_layers": 6, "hidden_size": 2048, "num_attention_heads": 32, "max_position_embeddings": 128_000,
               "rope_theta": 1e6, "layer_types": ["conv", "conv", "full_attention"] * 2}
     at = run("layers", session={"mod_config": json.dumps(config)}, mod_src="config.json")
@@ -340,7 +340,7 @@ def test_conv_layers_are_drawn_as_layers_without_attention_and_the_theory_reads_
 
 
 def test_an_interleaved_m_rope_is_drawn_interleaved():
-    """Qwen3-VL's mrope_interleaved: height on pairs 1, 4, 7, ..., width on 2, 5, 8, ... (it was drawn as
+    """Qwen3-VL's mrope_interleaved: height on pairs 1, 4, 7, ..., width on 2, 5, 8, ... (not
     Qwen2.5-VL's three consecutive blocks)."""
     config = {"head_dim": 128, "max_position_embeddings": 4_096, "num_hidden_layers": 2, "rope_theta": 1e4,
               "rope_scaling": {"rope_type": "default", "mrope_section": [24, 20, 20], "mrope_interleaved": True}}

@@ -65,7 +65,7 @@ def test_lesson_004_preset_shows_409_6_million():
 
 
 def test_chinese_names_each_lesson_with_its_word():
-    """'第 001 课', never a bare '第 001', on this page's and the Trained embedding page's texts (issue 12: one name)."""
+    """'第 001 课', never a bare '第 001', on this page's and the Trained embedding page's texts (one name for a lesson)."""
     import re
 
     for key, texts in catalog().items():

@@ -213,7 +213,7 @@ def test_helpers():
 
 @pytest.mark.parametrize(("lang", "words"), [("en", "this reproduction"), ("zh", "这次复现")])
 def test_intro_says_the_settings_are_this_reproductions(lang, words):
-    """Issue 12: lesson 001 states no d_model, optimiser or learning rate; the intro says the page's are its own, and
+    """Lesson 001 states no d_model, optimiser or learning rate; the intro says the page's are its own, and
     the ones it names are the core's defaults and the form's (read from the core and the page, not typed)."""
     import inspect
 
