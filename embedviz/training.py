@@ -74,7 +74,7 @@ import numpy as np
 import torch
 
 from embedviz import tokenizer
-from embedviz._validate import one_of, positive_int
+from embedviz._validate import finite_float, one_of, positive_int
 from embedviz.errors import InputError
 from embedviz.training_loop import PROGRESS_CALLS, Optimizer, ProgressFn, TinyLM, fit
 from embedviz.training_result import TrainingResult
@@ -112,11 +112,7 @@ def _check_lr(lr: object, optimizer: str) -> float:
     one_of("optimizer", optimizer, sorted(DEFAULT_LR))
     if lr is None:
         return DEFAULT_LR[optimizer]
-    if isinstance(lr, bool) or not isinstance(lr, (int, float, np.floating, np.integer)):
-        raise InputError("positive_finite", name="lr", value=lr)
-    if not (math.isfinite(lr) and lr > 0):
-        raise InputError("positive_finite", name="lr", value=float(lr))
-    return float(lr)
+    return finite_float("lr", lr, greater_than=0.0)
 
 
 def _check_common(
