@@ -28,9 +28,12 @@ from embedviz.tensor_files import MAX_UPLOAD_BYTES, MAX_UPLOAD_ELEMENTS
 from embedviz.word_vectors import analogy, nearest_neighbours, pair_similarity, project_2d
 from embedviz.similarity import cosine_similarity_matrix, pca_2d
 
-TAB_CODES = ("pairs", "subwords", "analogy", "neighbours", "crosslingual", "map", "upload")
+TABS = {"pairs": "real.tab_pairs", "subwords": "real.tab_subwords", "analogy": "real.tab_analogy",
+        "neighbours": "real.tab_neighbours", "crosslingual": "multi.tab_cross", "map": "real.tab_map",
+        "upload": "real.tab_upload"}  # code -> label's catalog key
+TAB_CODES = tuple(TABS)
 TAB_KEY = "real_tab"
-TAB_LABEL_KEYS = [f"real.tab_{code}" if code != "crosslingual" else "multi.tab_cross" for code in TAB_CODES]
+TAB_LABEL_KEYS = list(TABS.values())
 FINE_TUNE_LENGTH = 128  # all-MiniLM-L6-v2's model card: its sentence fine-tuning truncated inputs to 128 tokens
 LESSON_QWEN = {("猫", "狗"): 0.4233, ("猫", "汽车"): 0.1562}  # lesson 003's printout for Qwen3-0.6B (not computable here)
 LESSON_PAIRS = (("cat", "dog"), ("cat", "car"))  # the same question asked in English of the bundled model
@@ -326,8 +329,8 @@ def table_height(rows: int) -> int:
     return TABLE_ROW_PX * (rows + 1) + 3
 
 
-STEP_COLUMNS = ("step", "cos", "vs_typical", "norm_from", "norm_to")
-LESSON_COLUMNS = ("source", "model", "table", "pair", "cos")
+STEP_COLUMNS = ("real.col_step", "real.col_cos", "real.col_vs_typical", "real.col_norm_from", "real.col_norm_to")
+LESSON_COLUMNS = ("real.col_source", "real.col_model", "real.col_table", "real.col_pair", "real.col_cos")
 
 
 def step_rows(views: dict, *, columns: Sequence[str]) -> list[dict]:

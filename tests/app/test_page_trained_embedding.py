@@ -53,7 +53,7 @@ def test_default_run_reproduces_the_texts_claims_and_is_cached():
     st.cache_data.clear()  # this test must see a real training run
     at = _page().run()
     pt.ok(at)
-    assert _progress_texts(at) and _progress_texts(at)[0].startswith("trained 500 steps")
+    assert _progress_texts(at) and pt.fields(_progress_texts(at)[0], "train.trained")["steps"] == "500"
     assert pt.titles(at) == [pt.text("train.sim_title")]  # the open view only
     n = _numbers(at)
     ab_before, ab_after = n["sim('a', 'b')"]
@@ -89,7 +89,7 @@ def test_a_slider_trains_nothing_until_train_is_pressed():
     at.select_slider(key="tr_d").set_value(8)
     _train(at)
     pt.ok(at)
-    assert _progress_texts(at)[0].startswith("trained 50 steps")
+    assert pt.fields(_progress_texts(at)[0], "train.trained")["steps"] == "50"
     assert at.table[0].value.columns[2] == "after 50 steps" and pt.chart_json(at) != before
     again = _page(tr_steps="50", tr_d="8").run()  # a link with the trained settings (the browser's URL)
     assert not _progress_texts(again) and _numbers(again) == _numbers(at)  # from the cache: the same run
