@@ -1,4 +1,4 @@
-"""Context extension: PI, dynamic NTK, YaRN, Llama 3 and LongRoPE stretch RoPE past its training length (text 003).
+"""Context extension: PI, dynamic NTK, YaRN, Llama 3 and LongRoPE stretch RoPE past its training length (lesson 003).
 
 It opens on the simplest, position interpolation on LLaMA-2-7B (4K x 4); the shared controls sit above the tabs."""
 import streamlit as st
@@ -55,8 +55,8 @@ st.caption(caption)
 # 2. the method and its settings
 methods = view.method_options(settings)
 method = st.segmented_control(t("ctx.method"), methods, default=defaults["ctx_method"], key="ctx_method", required=True,
-                              format_func=lambda m: t(f"ctx.name_{m}"), bind=BIND)
-method_name = t(f"ctx.name_{method}")  # as the texts and charts name it
+                              format_func=lambda m: t(view.METHOD_NAMES[m]), bind=BIND)
+method_name = t(view.METHOD_NAMES[method])  # as the texts and charts name it
 if "longrope" not in methods:
     st.caption(t("ctx.no_longrope"))
 cols = st.columns(5)
@@ -78,7 +78,7 @@ with st.container():
         st.markdown(f"**{t('ctx.params_header', method=method_name)}**")
         for col, name in zip(st.columns(max(len(names), 4)), names):
             key, lo, hi, step = view.PARAM_SPECS[name]
-            label, help_text = t(f"ctx.p_{name}"), t(f"ctx.p_{name}_help")
+            label, help_text = (t(key) for key in view.PARAM_TEXTS[name])
             if name == "truncate":
                 params[name] = col.toggle(label, defaults[key], key=key, help=help_text, bind=BIND)
             else:
@@ -110,7 +110,7 @@ if target <= original and v.length <= original:  # neither the target nor dynami
 elif beyond := context_extension.beyond_factor(method, int(original), int(target), float(factor)):
     status.warning(t("ctx.beyond", target=human_number(target), covered=human_number(beyond["covered"]),
                      times=f"{beyond['times']:.3g}"))
-kind_names = {k: t(f"ctx.{k}") for k in figs.KINDS}
+kind_names = {k: t(view.KIND_NAMES[k]) for k in figs.KINDS}
 lines = [t("ctx.trained_line", length=human_number(original)), t("ctx.target_line", length=human_number(target))]
 
 
@@ -149,9 +149,10 @@ def pairs_tab() -> None:
 
 def method_tab() -> None:
     """What the method does: its text, its formula, and what it does to attention."""
-    st.subheader(t(f"ctx.m_{method}_title"))
-    st.markdown(t(f"ctx.m_{method}"))
-    words = {word: t(f"ctx.fw_{word}") for word in rope_scaling.FORMULA_WORDS}  # its \text{} in the reader's words
+    title, text = view.METHOD_TEXTS[method]
+    st.subheader(t(title))
+    st.markdown(t(text))
+    words = {word: t(key) for word, key in view.FORMULA_WORDS.items()}  # its \text{} in the reader's words
     st.latex(trusted(rope_scaling.formula(rope_scaling.LATEX[method], words)))
     st.metric(t("ctx.attention"), f"{v.attention_factor:.4f}", help=t("ctx.attention_help"))
     attention_formula = rope_scaling.attention_factor_latex(method, factor=float(factor), original=int(original),
@@ -238,7 +239,7 @@ def calculator_tab(head_dim: int, target: int) -> None:
 
 
 # 3. one section per tab; bound tabs are lazy: only the open one runs and is sent, and it is in the URL
-tabs = bound_tabs(view.TAB_KEY, [f"ctx.tab_{code}" for code in view.TAB_CODES])
+tabs = bound_tabs(view.TAB_KEY, list(view.TABS.values()))
 sections = (pairs_tab, method_tab, ratio_tab, turns_tab, decay_tab, lambda: calculator_tab(rotated, int(target)))
 for tab, render in zip(tabs, sections, strict=True):
     if tab.open:

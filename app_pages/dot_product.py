@@ -9,6 +9,8 @@ from embedviz.dot_product import BAND_NAMES, PREDICTION_PAIRS
 from embedviz.figures import lessons as figs
 
 LENGTHS = [0.5 * i for i in range(0, 9)]  # 0 .. 4
+BANDS = {"close": "dot.band_close", "related": "dot.band_related", "unrelated": "dot.band_unrelated",
+         "opposite": "dot.band_opposite"}  # dot_product.BAND_NAMES, by catalog key
 
 st.title(t("dot.title"))
 st.markdown(t("dot.intro"))
@@ -18,7 +20,7 @@ st.latex(r"\|u\| = \sqrt{u_0^2 + u_1^2 + \dots},\qquad u\cdot v = u_0 v_0 + u_1 
 
 @st.fragment
 def arrows_tab() -> None:
-    """The four sliders move only the arrows, so a step reruns and redraws this section, not the page (issue 14)."""
+    """The four sliders move only the arrows, so a step reruns and redraws this section, not the page."""
     cols = st.columns(4)
     with cols[0]:
         len_u = st.select_slider(t("dot.len_u"), LENGTHS, value=2.0, key="dot_lu", bind=BIND)
@@ -53,7 +55,7 @@ def predict_tab() -> None:
         with grid[i % 2]:
             st.markdown(f"**{escape(a)} – {escape(b)}**")
             guesses.append(segmented(f"dot_g{i}", "dot.col_guess", BAND_NAMES, "unrelated",
-                                     format_func=lambda band: t(f"dot.band_{band}")))
+                                     format_func=lambda band: t(BANDS[band])))
     if not st.toggle(t("dot.reveal"), key="dot_reveal", bind=BIND):
         st.caption(t("dot.hidden"))
         return
@@ -66,9 +68,9 @@ def predict_tab() -> None:
     st.metric(t("dot.score"), f"{sum(right)} / {len(right)}")
     st.dataframe({
         t("dot.col_pair"): [f"{ans['a']} – {ans['b']}" for ans in answers],
-        t("dot.col_guess"): [t(f"dot.band_{g}") for g in guesses],
+        t("dot.col_guess"): [t(BANDS[g]) for g in guesses],
         t("dot.col_cos"): [ans["cos"] for ans in answers],
-        t("dot.col_band"): [t(f"dot.band_{ans['band']}") for ans in answers],
+        t("dot.col_band"): [t(BANDS[ans["band"]]) for ans in answers],
         t("dot.col_right"): ["✓" if ok else "✗" for ok in right],
     }, column_config={t("dot.col_cos"): st.column_config.NumberColumn(format="%.3f")}, hide_index=True)
 

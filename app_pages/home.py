@@ -1,19 +1,24 @@
 """Home: a lesson to start with first, then one live figure of the journey from ids to vectors to positions."""
 import streamlit as st
 
-from embedviz import tours
 from embedviz.app import home_view as view
 from embedviz.app.i18n import t
 from embedviz.app.tour import start_tour
 from embedviz.app.widgets import notice, plot, show_error
 from embedviz.tokenizer import token_labels
 
+LESSONS = {  # each lesson's tour, its title and its one-line summary by catalog key
+    "000": ("tour.000.title", "home.lesson.000"), "001": ("tour.001.title", "home.lesson.001"),
+    "002": ("tour.002.title", "home.lesson.002"), "003": ("tour.003.title", "home.lesson.003"),
+    "004": ("tour.004.title", "home.lesson.004"),
+}
+
 st.title(t("home.title"))
 st.markdown(t("home.lead"))
 with st.container(horizontal=True, key="home_lessons"):  # the five lessons first: each opens its tour at step 1
-    for lesson in tours.TOURS:
-        st.button(t(f"tour.{lesson}.title"), key=f"home_tour_{lesson}", icon=":material/school:", on_click=start_tour,
-                  args=(lesson,), help=t(f"home.lesson.{lesson}"), type="primary" if lesson == "000" else "secondary",
+    for lesson, (title, summary) in LESSONS.items():
+        st.button(t(title), key=f"home_tour_{lesson}", icon=":material/school:", on_click=start_tour,
+                  args=(lesson,), help=t(summary), type="primary" if lesson == "000" else "secondary",
                   wrap=True)  # a long title takes two lines on a phone rather than an ellipsis
 st.markdown(t("home.figure_lead"))
 

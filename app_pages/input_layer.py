@@ -11,6 +11,9 @@ VOCAB = 256  # the byte-level vocabulary of lessons 000 and 001
 D_OPTIONS = (2, 4, 8, 16, 32, 64, 128, 256, 512)
 T_OPTIONS = (1, 2, 4, 5, 8, 16, 32, 64, 128, 256, 512)  # B x T x D <= 8 x 512 x 512: the batch is built for real
 L_OPTIONS = (4, 8, 16, 32, 64, 128, 256, 512)
+STEPS = {"ids": "inl.step_ids", "token_vectors": "inl.step_token_vectors", "positions": "inl.step_positions",
+         "broadcast": "inl.step_broadcast", "sum": "inl.step_sum"}  # composition.shape_trace's steps
+WAYS = {"sum": "inl.way_sum", "concat": "inl.way_concat"}
 
 
 def shape(dims) -> str:
@@ -22,13 +25,13 @@ def shapes_section(r: dict) -> None:
     st.subheader(t("inl.trace_header"))
     st.latex(r"x = \underbrace{W_{\mathrm{tok}}[\mathrm{ids}]}_{(B,\,T,\,D)} + "
              r"\underbrace{P[0{:}T]\mathrm{.unsqueeze}(0)}_{(1,\,T,\,D)}")
-    st.table({t("inl.col_step"): [t(f"inl.step_{step}") for step, _ in r["trace"]["shapes"]],
+    st.table({t("inl.col_step"): [t(STEPS[step]) for step, _ in r["trace"]["shapes"]],
               t("inl.col_shape"): [shape(dims) for _, dims in r["trace"]["shapes"]]}, hide_index=True)
     st.subheader(t("inl.sum_header"))
     st.markdown(t("inl.sum_text"))
     out_shapes = {"sum": r["trace"]["sum_shape"], "concat": r["trace"]["concat_shape"]}
-    st.table({  # static HTML: no data-grid bundle to load on open (issue 14), the cells are short strings anyway
-        t("inl.col_way"): [t(f"inl.way_{way}") for way in ("sum", "concat")],
+    st.table({  # static HTML: no data-grid bundle to load on open, and the cells are short strings anyway
+        t("inl.col_way"): [t(WAYS[way]) for way in ("sum", "concat")],
         t("inl.col_output"): [shape(out_shapes[way]) for way in ("sum", "concat")],
         t("inl.col_token_table"): [f"{r[way]['token_table']:,}" for way in ("sum", "concat")],
         t("inl.col_position_table"): [f"{r[way]['position_table']:,}" for way in ("sum", "concat")],

@@ -9,7 +9,7 @@ from embedviz.app.markup import trusted
 from embedviz.app.widgets import BIND, bound_tabs, lead, notice, pc_axes, plot, show_error
 from embedviz.figures import real_model as figs
 
-TABS = ("steps", "matrix", "rotation", "distance")  # tab codes: learn.tab_<code>
+TABS = ["learn.tab_steps", "learn.tab_matrix", "learn.tab_rotation", "learn.tab_distance"]
 
 info = view.model_info()
 L, CAP = info["num_positions"], view.FINE_TUNE_LENGTH
@@ -28,7 +28,7 @@ names = {"learned": t("learn.learned"), "sinusoidal": t("learn.sinusoidal")}
 
 # bound tabs run lazily: a page open or a slider step draws the open tab's one main chart, and the tab is in the URL
 steps_tab, matrix_tab, rotation_tab, distance_tab = bound_tabs(
-    "learn_tab", [f"learn.tab_{code}" for code in TABS])
+    "learn_tab", TABS)
 
 if steps_tab.open:
     with steps_tab:

@@ -8,7 +8,8 @@ import streamlit as st
 
 from embedviz import rope_config, rope_layers
 from embedviz.app import modern_view as view
-from embedviz.app.i18n import catalog, t
+from embedviz.app.context_view import METHOD_NAMES
+from embedviz.app.i18n import t
 from embedviz.app.widgets import bound_tabs, BIND, human_number, lead, plot, show_error
 from embedviz.figures import layers as figs
 
@@ -23,7 +24,7 @@ def all_nope(model: dict) -> None:
 
 def layers_tab(model: dict, labels: dict, colors: dict) -> None:
     """The layer strip, and Llama 4's NoPE temperature."""
-    reach = [t(f"mod.reach_{kind}", span=human_number(span or 0)) + (t("mod.reach_sinks") if sinks else "")
+    reach = [t(view.REACH_NAMES[kind], span=human_number(span or 0)) + (t("mod.reach_sinks") if sinks else "")
              for kind, span, sinks in model["reach"]]
     plot(figs.layer_strip, model["layers"], labels, colors, title=t("mod.strip_title", layers=len(model["layers"])),
          x_title=t("mod.strip_x"), reach=reach, key="mod_strip")
@@ -69,7 +70,7 @@ def mrope_tab(model: dict) -> None:
 def vision_tab() -> None:
     """2-D (axial) RoPE of vision encoders over a patch grid, beside the text model's M-RoPE bands."""
     layout = st.selectbox(t("mod.vision_layout"), view.VISION_LAYOUTS, key="mod_vlayout", bind=BIND,
-                          format_func=lambda code: t(f"mod.vision_{code}"))
+                          format_func=lambda code: t(view.VISION_NAMES[code]))
     grid = st.select_slider(t("mod.vision_grid"), view.VISION_GRIDS, value=16, key="mod_vgrid", bind=BIND)
     left, right = st.columns(2)
     row = left.slider(t("mod.vision_row"), 0, view.VISION_GRIDS[-1] - 1, 4, key="mod_vrow", bind=BIND)
@@ -126,11 +127,8 @@ def theory_tab(model: dict, rope_settings: list, colors: dict) -> None:
     if model["distinct_ropes"] > 1:  # the numbers below are one setting's: say which (Gemma: the sliding layers')
         st.caption(t("mod.theory_setting", n=model["distinct_ropes"], name=first["name"],
                      theta=human_number(first["theta"])))
-    critical = "mod.critical" if theory["critical"] < turning else "mod.critical_all"  # every turning pair turns
-    if reach:
-        critical, length = critical + "_reach", t(f"mod.len_{reach.kind}", n=human_number(train))
-    else:
-        length = t(f"mod.len_{model['context']}", n=human_number(train))
+    critical = view.CRITICAL_TEXTS[theory["critical"] >= turning, bool(reach)]  # every turning pair turns?
+    length = t(view.LENGTH_NAMES[reach.kind if reach else model["context"]], n=human_number(train))
     text = t(critical, head_dim=dim, theta=human_number(first["theta"]), train=human_number(train), length=length,
              critical=theory["critical"], rest=turning - theory["critical"], turning=turning)
     still = t("mod.critical_still", still=dim - turning, still_pairs=theory["still_pairs"], pairs=dim // 2)
@@ -173,15 +171,14 @@ for s in settings:
         labels[s["name"]] = t("mod.nope_label" if s["attention"] else "mod.no_attention_label", name=s["name"],
                               layers=count)
     else:
-        method = f"ctx.name_{s['rope_type']}"  # a scaling method by its name, a plain rope_type ("default") as it is
-        labels[s["name"]] = t("mod.setting_label", name=s["name"],
-                              rope_type=t(method) if method in catalog() else s["rope_type"],
+        method = METHOD_NAMES.get(s["rope_type"])  # a scaling method by its name, a plain rope_type ("default") as is
+        labels[s["name"]] = t("mod.setting_label", name=s["name"], rope_type=t(method) if method else s["rope_type"],
                               theta=human_number(s["theta"]), rotary=s["rotary_dim"], head_dim=s["head_dim"],
                               layers=count)
 rope_settings = model["rope_settings"]
 
 # bound tabs run lazily: only the open tab runs and is sent; the open tab is in the URL
-tabs = bound_tabs(view.TAB_KEY, [f"mod.tab_{code}" for code in view.TAB_CODES])
+tabs = bound_tabs(view.TAB_KEY, list(view.TABS.values()))
 sections = {
     "layers": lambda: layers_tab(model, labels, colors),
     "decay": lambda: decay_tab(rope_settings, colors),

@@ -12,6 +12,10 @@ from embedviz.app.widgets import lead, lesson_button
 from embedviz.figures import real_model as figs
 
 DEFAULT_PAIRS = "cat, dog\ncat, car\nking, queen\nman, woman"
+SCRIPT_NAMES = {"han": "multi.script_han", "latin": "multi.script_latin", "hangul": "multi.script_hangul",
+                "cyrillic": "multi.script_cyrillic", "thai": "multi.script_thai", "arabic": "multi.script_arabic",
+                "greek": "multi.script_greek", "kana": "multi.script_kana", "devanagari": "multi.script_devanagari",
+                "hebrew": "multi.script_hebrew", "other": "multi.script_other"}  # unigram.script_of's codes
 E5_WORDS = "动物: 猫, 狗, 马, 牛, 鸟, 鱼\n交通: 汽车, 火车, 飞机, 自行车, 公交车\n王室: 国王, 王子, 公主\n数字: 一, 二, 三, 四, 五, 六"
 E5_PAIRS = "猫, 狗\n猫, 汽车\ncat, dog\ncat, car\n猫, cat"  # lesson 003's pairs, then the same in English
 E5_SUBWORDS = "unbelief 我爱学习"  # SentencePiece pieces of an English and a Chinese word at once
@@ -39,9 +43,9 @@ def rounding_note() -> None:
         st.caption(t("multi.rounding", err=err))
 
 
-def text_key(key: str) -> str:
-    """A text about the model on show: e5's own (multi.<x>) where MiniLM's (real.<x>) would say wrong things."""
-    return f"multi.{key}" if e5 else f"real.{key}"
+def model_text(minilm_key: str, e5_key: str) -> str:
+    """The key of a text about the model on show: e5's own where MiniLM's would say wrong things."""
+    return e5_key if e5 else minilm_key
 
 
 title = st.empty()  # filled once the picker has said which model the page shows
@@ -67,7 +71,7 @@ metrics[3].metric(t("real.metric_params"), f"{info['token_params']:,}")
 st.latex(r"\cos(u, v) = \frac{u \cdot v}{\lVert u \rVert\,\lVert v \rVert}\in[-1, 1]")
 
 measured = view.lesson_pairs(name)
-st.table(view.lesson_rows(measured, columns=[t(f"real.col_{c}") for c in view.LESSON_COLUMNS],
+st.table(view.lesson_rows(measured, columns=[t(key) for key in view.LESSON_COLUMNS],
                           lesson=t("real.lesson_source"), here=t("real.here_source"), name=name, err=err),
          hide_index=True)
 if e5:
@@ -103,7 +107,7 @@ if pairs_tab.open:
             rounding_note()
         else:
             st.warning(t("real.pairs_none"))
-        notice(text_key("pairs_notice"))
+        notice(model_text("real.pairs_notice", "multi.pairs_notice"))
 
 if subwords_tab.open:  # lesson 003: subwords
     with subwords_tab:
@@ -136,7 +140,7 @@ if analogy_tab.open:
         else:
             ranked(tokens, scores, t("real.analogy_title", a=words[0], b=words[1], c=words[2]))
             rounding_note()
-            notice(text_key("analogy_notice"))
+            notice(model_text("real.analogy_notice", "multi.analogy_notice"))
 
 if neighbours_tab.open:
     with neighbours_tab:
@@ -151,7 +155,7 @@ if neighbours_tab.open:
         else:
             ranked(tokens, scores, t("real.neighbours_title", word=word, k=k))
             rounding_note()
-            notice(text_key("neighbours_notice"))
+            notice(model_text("real.neighbours_notice", "multi.neighbours_notice"))
 
 if cross_tab.open:
     with cross_tab:
@@ -168,7 +172,7 @@ if cross_tab.open:
             except ValueError as error:
                 show_error(error)
             else:
-                scripts = [t(f"multi.script_{code}") for code in cross["scripts"]]
+                scripts = [t(SCRIPT_NAMES[code]) for code in cross["scripts"]]
                 rows = ranked_rows(cross["tokens"], cross["scores"])
                 for row, script in zip(rows, scripts):
                     row[t("multi.col_script")] = script
@@ -194,7 +198,7 @@ if map_tab.open:
             plot(figs.word_map, result["points"], result["labels"], result["groups"], title=t("real.map_title"),
                  axis_titles=pc_axes(),
                  note=t("real.map_note"))
-            notice(text_key("map_notice"))
+            notice(model_text("real.map_notice", "multi.map_notice"))
 
 if upload_tab.open:
     with upload_tab:

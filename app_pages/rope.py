@@ -17,7 +17,7 @@ from embedviz.figures import rope as figs
 
 PRESETS = view.rope_presets()
 CUSTOM = "custom"
-PAIRINGS = ("half", "interleaved")
+PAIRINGS = {"half": "rope.pairing_half", "interleaved": "rope.pairing_interleaved"}  # each and its catalog key
 THETAS = log_options(100.0, 1e7, extra=view.REFERENCE_THETAS)
 LENGTHS = sorted({2**p for p in range(4, 18)} | {p["max_len"] for p in PRESETS.values()})
 WINDOWS = [2**p for p in range(5, 18)]
@@ -151,7 +151,7 @@ def pairing_tab(head_dim: int, theta: float, max_len: int, pairing: str) -> None
     st.subheader(t("rope.pairing_header"))
     st.markdown(t("rope.pairing_intro"))
     ps = view.pairing_scores(head_dim, theta, min(max_len - 1, 200))
-    rows = [("▶ " if p == pairing else "") + t(f"rope.pairing_{p}") for p in PAIRINGS]
+    rows = [("▶ " if p == pairing else "") + t(key) for p, key in PAIRINGS.items()]
     plot(figs.pairing_map, ps["half_pair"], ps["interleaved_pair"], title=t("rope.map_title"), row_names=rows,
          x_title=t("common.dimension"), hover=t("rope.map_hover"), note=t("rope.map_note"))
     series = {t("rope.series_half"): ps["half"], t("rope.series_permuted"): ps["permuted"],
@@ -166,16 +166,21 @@ def pairing_tab(head_dim: int, theta: float, max_len: int, pairing: str) -> None
 def lesson_tab() -> None:
     """7. lesson 003: the sinusoidal-vs-RoPE table, and why Qwen3's limit is 40,960."""
     st.subheader(t("ropel.vs_header"))
-    rows = ("target", "kind", "params", "mixing", "users")
-    st.table({t("ropel.col_aspect"): [t(f"ropel.row_{r}") for r in rows],
-              t("ropel.col_sin"): [t(f"ropel.sin_{r}") for r in rows],
-              t("ropel.col_rope"): [t(f"ropel.rope_{r}") for r in rows]})
+    rows = ("target", "kind", "params", "mixing", "users")  # each aspect: its name, sinusoidal's, RoPE's
+    aspects = {"target": ("ropel.row_target", "ropel.sin_target", "ropel.rope_target"),
+               "kind": ("ropel.row_kind", "ropel.sin_kind", "ropel.rope_kind"),
+               "params": ("ropel.row_params", "ropel.sin_params", "ropel.rope_params"),
+               "mixing": ("ropel.row_mixing", "ropel.sin_mixing", "ropel.rope_mixing"),
+               "users": ("ropel.row_users", "ropel.sin_users", "ropel.rope_users")}
+    st.table({t(column): [t(aspects[r][i]) for r in rows]
+              for i, column in enumerate(("ropel.col_aspect", "ropel.col_sin", "ropel.col_rope"))})
     st.subheader(t("ropel.qwen_header"))
     b = {k: human_number(v) for k, v in lessons_view.position_budget().items()}
     st.markdown(t("ropel.qwen_text", max=b["max_position_embeddings"], native=b["native"], headroom=b["headroom"],
                   factor=b["yarn_factor"], reach=b["yarn_reach"], theta=b["rope_theta"]))
-    st.table({t(f"ropel.m_{key}", factor=b["yarn_factor"]): [b[field]] for key, field in (
-        ("max", "max_position_embeddings"), ("native", "native"), ("headroom", "headroom"), ("reach", "yarn_reach"))})
+    st.table({t(key, factor=b["yarn_factor"]): [b[field]] for key, field in (
+        ("ropel.m_max", "max_position_embeddings"), ("ropel.m_native", "native"), ("ropel.m_headroom", "headroom"),
+        ("ropel.m_reach", "yarn_reach"))})
 
 
 st.title(t("rope.title"))
@@ -197,10 +202,10 @@ preset = cols[0].selectbox(
     key="rope_preset", on_change=apply_preset, bind=BIND,
 )
 pairing = cols[1].segmented_control(
-    t("rope.pairing"), PAIRINGS, default="half", format_func=lambda p: t(f"rope.pairing_{p}"), key="rope_pairing",
+    t("rope.pairing"), list(PAIRINGS), default="half", format_func=lambda p: t(PAIRINGS[p]), key="rope_pairing",
     required=True, bind=BIND,
 )
-hidden = live.open_tab(view.TAB_KEY, [f"rope.tab_{code}" for code in view.TAB_CODES]) in LIVE_TABS
+hidden = live.open_tab(view.TAB_KEY, list(view.TABS.values())) in LIVE_TABS
 with live.controls("rope_controls", hidden=hidden):  # the live figure shows them
     cols = st.columns(3)
 head_dim = cols[0].slider(
@@ -223,7 +228,7 @@ if preset in PRESETS:
     st.caption(caption + (" " + t("rope.preset_scaling", scaling=p["scaling"]) if p["scaling"] else ""))
 
 # bound tabs run lazily: only the open tab runs and is sent; the open tab is in the URL
-tabs = bound_tabs(view.TAB_KEY, [f"rope.tab_{code}" for code in view.TAB_CODES])
+tabs = bound_tabs(view.TAB_KEY, list(view.TABS.values()))
 sections = {
     "angles": lambda: angles_tab(head_dim, theta, max_len, pairing),
     "pair": lambda: pair_tab(head_dim, theta),

@@ -16,6 +16,10 @@ from embedviz.lookup import INIT_SCHEMES
 from embedviz.params import POSITIONAL_KINDS, PRESETS
 
 QWEN_EXAMPLE = "我爱学习"  # lesson 004's sentence: single characters and a two-character token (学习)
+OPTIMISERS = {"sgd": "tok.opt_sgd", "adam": "tok.opt_adam", "adamw": "tok.opt_adamw"}  # each and its catalog key
+POSITIONAL_NAMES = {"none": "tok.pos_none", "learned": "tok.pos_learned", "sinusoidal": "tok.pos_sinusoidal",
+                    "rope": "tok.pos_rope", "alibi": "tok.pos_alibi"}  # params.POSITIONAL_KINDS
+TABLE_METRICS = ["tok.metric_token", "tok.metric_pos", "tok.metric_total", "tok.metric_head"]
 
 st.title(t("tok.title"))
 lead("tok.lead", t("tok.intro"))
@@ -141,14 +145,14 @@ def gradient_tab() -> None:
     if not tied:  # the notice's last sentence, shown: a second step with each optimiser
         moved = view.second_step(text, d_model, scheme, seed)
         st.caption(t("tok.second_md", other=view.SECOND_TEXT, V=V))
-        st.table({t("tok.second_opt"): [t(f"tok.opt_{o}") for o in moved],
+        st.table({t("tok.second_opt"): [t(OPTIMISERS[o]) for o in moved],
                   t("tok.second_moved"): [f"{n} / {V}" for n, _ in moved.values()],
                   t("tok.second_outside"): [k for _, k in moved.values()]})
 
 
 def parameter_tab() -> None:
     st.markdown(t("tok.params_md"))
-    token, learned, head = (t(f"tok.latex_{term}") for term in ("token", "learned", "head"))  # catalog words
+    token, learned, head = t("tok.latex_token"), t("tok.latex_learned"), t("tok.latex_head")  # catalog words
     st.latex(trusted(rf"\underbrace{{V\cdot D}}_{{\text{{{token}}}}}+\underbrace{{L\cdot D}}_{{\text{{{learned}}}}}"
                      rf"\;\big(+\underbrace{{V\cdot D}}_{{\text{{{head}}}}}\big)"))
     view.init_calculator()
@@ -162,7 +166,7 @@ def parameter_tab() -> None:
     max_pos = p3.number_input(t("tok.max_pos"), 0, 1_048_576, key=keys["max_positions"], **calc)
     q1, q2 = st.columns([2, 1])
     positional = q1.selectbox(t("tok.positional"), POSITIONAL_KINDS, key=keys["positional"],
-                              format_func=lambda k: t(f"tok.pos_{k}"), **calc)
+                              format_func=lambda k: t(POSITIONAL_NAMES[k]), **calc)
     tied = q2.toggle(t("tok.ptied"), key=keys["tied"], **calc)
     try:
         pv = view.parameter_view(int(vocab), int(width), int(max_pos), positional, bool(tied))
@@ -171,13 +175,13 @@ def parameter_tab() -> None:
         return
     c, mem = pv["counts"], pv["memory"]
     values = [c.token_embedding, c.positional_embedding, c.total, c.output_head]
-    for col, key, value in zip(st.columns(4), ("token", "pos", "total", "head"), values):
-        col.metric(t(f"tok.metric_{key}"), human_number(value))
+    for col, key, value in zip(st.columns(4), TABLE_METRICS, values):
+        col.metric(t(key), human_number(value))
     tables = [c.token_embedding, c.positional_embedding, c.output_head]  # the counts drawn, right under them
     plot(figs.parameter_bars, [t("tok.bar_token"), t("tok.bar_pos"), t("tok.bar_head")], tables,
          title=t("tok.params_title"), y_title=t("tok.params_y"),
          text=[human_number(x) for x in tables])
-    download_csv(table_csv({t("tour.csv_quantity"): [t(f"tok.metric_{k}") for k in ("token", "pos", "total", "head")],
+    download_csv(table_csv({t("tour.csv_quantity"): [t(key) for key in TABLE_METRICS],
                             t("tour.csv_parameters"): values}), t("tok.params_title"), key="tok_params_csv")
     st.markdown(t("tok.memory", fp32=view.human_bytes(mem["fp32"]["total"]), bf16=view.human_bytes(mem["bf16"]["total"]),
                   fp32_head=view.human_bytes(mem["fp32"]["total_with_head"]),

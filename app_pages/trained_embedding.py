@@ -1,4 +1,4 @@
-"""Trained embedding: text 001's experiment live; tokens that share contexts end up with similar vectors.
+"""Trained embedding: lesson 001's experiment live; tokens that share contexts end up with similar vectors.
 
 Training is an explicit action: the settings sit in a form, so moving a slider costs nothing and the page trains
 once when the reader presses Train (a link with the settings in its URL trains them on open, within the budget)."""
@@ -14,6 +14,12 @@ from embedviz.figures import tokens as figs
 STEPS = (10, 20, 50, 100, 200, 500, 1_000, 2_000)
 D_MODELS = (2, 4, 8, 16, 32, 64, 128, 256)
 LRS = (1e-4, 2e-4, 5e-4, 1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2, 0.1, 0.2, 0.5, 1.0)  # Adam, default 1e-2 as in training.py
+SOFTMAX_NAMES = {"vocab": "train.softmax_vocab", "groups": "train.softmax_groups"}  # training_view.SOFTMAX
+WHY_NEGATIVE = {"vocab": "train.why_vocab", "groups": "train.why_groups"}
+CLASS_NAMES = {"lowercase": "train.class_lowercase", "uppercase": "train.class_uppercase",  # the core's classes
+               "other letter": "train.class_other_letter", "digit": "train.class_digit",
+               "punctuation": "train.class_punctuation", "whitespace": "train.class_whitespace",
+               "UTF-8 byte": "train.class_utf_8_byte", "other": "train.class_other"}
 
 
 class ProgressBar:
@@ -81,7 +87,7 @@ def group_settings() -> tuple:
                          help=t("train.groups_help"), bind="query-params")
     with g2:
         softmax = segmented("tr_soft", "train.softmax", tuple(view.SOFTMAX), "vocab",
-                            format_func=lambda k: t(f"train.softmax_{k}"))
+                            format_func=lambda k: t(SOFTMAX_NAMES[k]))
     return text, softmax
 
 
@@ -107,7 +113,7 @@ def groups_tab() -> None:
         run = dict(classes=r["num_classes"], unseen=r["unseen_classes"], peak=peak, peak_step=peak_step, zero=zero,
                    steps=done)
         if cross1 < -0.15:
-            st.warning(t("train.negative", cross=cross1, why=t(f"train.why_{softmax}", **run)))
+            st.warning(t("train.negative", cross=cross1, why=t(WHY_NEGATIVE[softmax], **run)))
         elif cross1 > 0.15:
             st.warning(t("train.positive", cross=cross1))
         else:
@@ -175,8 +181,7 @@ def text_tab() -> None:
                  note=joined(t("train.sim_note"), t("common.downsampled", rs=step, cs=step) if step > 1 else None))
     if space.open:
         with space:
-            names = [t("train.class_" + r["group_names"][g].replace(" ", "_").replace("-", "_").lower())
-                     for g in r["group_of"]]
+            names = [t(CLASS_NAMES[r["group_names"][g]]) for g in r["group_of"]]
             plot(figs.pca_figure, r["point"], r["vocab"], names, title=t("train.text_pca_title"),
                  axis_titles=pc_axes())
     if loss.open:

@@ -1,4 +1,4 @@
-"""Why position: attention without positions is permutation-equivariant (text 003), so word order is invisible."""
+"""Why position: attention without positions is permutation-equivariant (lesson 003), so word order is invisible."""
 import streamlit as st
 
 from embedviz.app import why_view as cached
@@ -6,9 +6,9 @@ from embedviz.app.i18n import t
 from embedviz.app.widgets import bound_tabs, BIND, int_slider, notice, page_header, plot, segmented, show_error
 from embedviz.figures.sinusoidal import difference_heatmap, outputs_side_by_side
 
-SPLITS = ("words", "chars")
-SHUFFLES = ("reverse", "random", "typed")
-KINDS = ("none", "sinusoidal", "learned")
+SPLITS = {"words": "why.split_words", "chars": "why.split_chars"}  # each choice and its catalog key
+SHUFFLES = {"reverse": "why.shuffle_reverse", "random": "why.shuffle_random", "typed": "why.shuffle_typed"}
+KINDS = {"none": "why.pos_none", "sinusoidal": "why.pos_sinusoidal", "learned": "why.pos_learned"}
 
 page_header(
     "why",
@@ -21,22 +21,22 @@ page_header(
 @st.fragment
 def experiment() -> None:
     """The whole experiment below the header: its widgets affect only it, so a step reruns and redraws this part,
-    not the frame and the header (issue 14)."""
+    not the frame and the header."""
     text = st.text_input(t("why.text"), value="the cat sat on the mat", key="why_text", max_chars=200,
                          help=t("why.text_help"), bind=BIND)
     left, right = st.columns(2)
     with left:
-        split = segmented("why_split", "why.split", SPLITS, "words", format_func=lambda s: t(f"why.split_{s}"))
+        split = segmented("why_split", "why.split", SPLITS, "words", format_func=lambda s: t(SPLITS[s]))
     with right:
         shuffle = segmented("why_shuffle", "why.shuffle", SHUFFLES, "reverse",
-                            format_func=lambda s: t(f"why.shuffle_{s}"))
+                            format_func=lambda s: t(SHUFFLES[s]))
     shuffled_text = ""
     if shuffle == "typed":
         shuffled_text = st.text_input(t("why.order"), value="mat the on sat cat the", key="why_order", max_chars=200,
                                       bind=BIND)
     left, middle, right = st.columns([1.6, 1, 1])
     with left:
-        kind = segmented("why_pos", "why.positions", KINDS, "none", format_func=lambda s: t(f"why.pos_{s}"))
+        kind = segmented("why_pos", "why.positions", KINDS, "none", format_func=lambda s: t(KINDS[s]))
         causal = st.toggle(t("why.causal"), False, key="why_causal", help=t("why.causal_help"), bind=BIND)
     with middle:
         seed = int_slider("why_seed", "why.seed", 0, 99, 0)
@@ -55,7 +55,7 @@ def experiment() -> None:
     metrics[0].metric(t("why.metric_plain_causal" if causal else "why.metric_plain"), f"{plain_difference:.2e}",
                       help=t("why.metric_help"))
     if kind != "none":
-        kind_name = t(f"why.pos_{kind}")
+        kind_name = t(KINDS[kind])
         metrics[1].metric(t("why.metric_with", kind=kind_name), f"{demo.max_difference:.2e}", help=t("why.metric_help"))
 
     labels = [f"{i}: {tok}" for i, tok in enumerate(result.tokens)]

@@ -9,8 +9,10 @@ from embedviz.figures import lessons as figs
 
 LENGTHS = (4, 8, 10, 16, 32, 64, 100, 128, 256, 512, 1000, 1024, 2048, 4096)
 D_OPTIONS = (2, 4, 6, 8, 10, 12, 16, 24, 32, 48, 64)
-SCHEMES = ("raw", "normalized", "binary", "sinusoidal")
-TABS = ("raw", "norm", "binary", "smooth", "table")  # tab codes: naive.tab_<code>
+SCHEMES = {"raw": "naive.scheme_raw", "normalized": "naive.scheme_normalized", "binary": "naive.scheme_binary",
+           "sinusoidal": "naive.scheme_sinusoidal"}  # each scheme and its catalog key
+TABS = ["naive.tab_raw", "naive.tab_norm", "naive.tab_binary", "naive.tab_smooth", "naive.tab_table"]
+NUMBER_COLUMNS = ["naive.col_max", "naive.col_step_min", "naive.col_step_max"]
 
 st.title(t("naive.title"))
 lead("naive.lead", t("naive.intro"))
@@ -35,7 +37,7 @@ if v["clipped"]:
 
 # bound tabs run lazily: a page open or a slider step draws the open tab's section only, and the tab is in the URL
 raw_tab, norm_tab, binary_tab, smooth_tab, table_tab = bound_tabs(
-    "naive_tab", [f"naive.tab_{code}" for code in TABS])
+    "naive_tab", TABS)
 
 if raw_tab.open:  # 1. raw index
     with raw_tab:
@@ -79,7 +81,7 @@ if smooth_tab.open:  # the fix: every step the same distance
         st.markdown(t("naive.sin_text"))
         if v["steps"]:
             plot(figs.steps_figure,
-                 v["step_positions"], {t(f"naive.scheme_{k}"): c for k, c in v["steps"].items()},
+                 v["step_positions"], {t(SCHEMES[k]): c for k, c in v["steps"].items()},
                  title=t("naive.steps_title", D=d_model), x_title=t("common.position"), y_title=t("naive.steps_y"),
                  note=t("naive.steps_note"))
 
@@ -88,14 +90,13 @@ if table_tab.open:  # the four side by side
         st.subheader(t("naive.table_header"))
         st.dataframe(
             {
-                t("naive.col_scheme"): [t(f"naive.scheme_{k}") for k in SCHEMES],
+                t("naive.col_scheme"): [t(key) for key in SCHEMES.values()],
                 t("naive.col_max"): [s[k]["max_abs"] for k in SCHEMES],
                 t("naive.col_step_min"): [s[k]["step_min"] for k in SCHEMES],
                 t("naive.col_step_max"): [s[k]["step_max"] for k in SCHEMES],
                 t("naive.col_distinct", L=f"{length:,}"): [s[k]["distinct"] for k in SCHEMES],
             },
-            column_config={t(f"naive.col_{c}"): st.column_config.NumberColumn(format="%.4g")
-                           for c in ("max", "step_min", "step_max")},
+            column_config={t(key): st.column_config.NumberColumn(format="%.4g") for key in NUMBER_COLUMNS},
             hide_index=True,
         )
 

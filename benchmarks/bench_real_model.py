@@ -24,7 +24,7 @@ from embedviz.word_vectors import analogy, nearest_neighbours  # noqa: E402
 
 PAGE = str(ROOT / "app_pages" / "real_model.py")
 TABS = {code: STRINGS[f"real.tab_{code}"]["en"] for code in ("pairs", "analogy", "neighbours", "map", "upload")}
-LEARNED = str(ROOT / "app_pages" / "learned_positions.py")  # the position table's own page since issue 12
+LEARNED = str(ROOT / "app_pages" / "learned_positions.py")  # the position table's own page
 LEARN_TABS = {code: LEARN[f"learn.tab_{code}"]["en"] for code in ("steps", "matrix", "rotation", "distance")}
 UPLOAD_SHAPE = (1_024, 976)  # the costliest table the upload views take whole: 1,024 rows x 976 = 1M values (the cap)
 

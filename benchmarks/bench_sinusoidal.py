@@ -23,7 +23,7 @@ CHUNK = 4096  # rows of the float64 reference at a time: 4096 x 1024 x 8 B = 32 
 
 
 def plain_numpy(max_pos: int, d_model: int) -> np.ndarray:
-    """Text 003's heatmap code: float64 angles, np.sin / np.cos into np.zeros((L, D))."""
+    """Lesson 003's heatmap code: float64 angles, np.sin / np.cos into np.zeros((L, D))."""
     positions = np.arange(max_pos)[:, None]
     omega = 1 / 10000 ** (2 * np.arange(d_model // 2) / d_model)
     angles = positions * omega
@@ -68,7 +68,7 @@ def core_numbers() -> None:
                         for fn in (sinusoidal_table, plain_numpy, torch_float32))
     print_header("version", "time (ms)", "ours is faster by", align="lrr")
     print_row("embedviz sinusoidal_table (float32)", f"{ours * 1e3:.1f}", "1.0x")
-    print_row("plain numpy float64 (text 003)", f"{plain * 1e3:.1f}", f"{plain / ours:.1f}x (target >= 5x)")
+    print_row("plain numpy float64 (lesson 003)", f"{plain * 1e3:.1f}", f"{plain / ours:.1f}x (target >= 5x)")
     print_row("torch float32 outer product", f"{tor * 1e3:.1f}", f"{tor / ours:.1f}x (target >= 1x)")
 
     print(f"\n### max abs error vs float64 at every position 0..{L_ACCURACY - 1:,}, D={D_ACCURACY} (target <= 1e-5)\n")

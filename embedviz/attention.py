@@ -1,4 +1,4 @@
-"""Minimal softmax self-attention, to show why a transformer needs positions (text 003).
+"""Minimal softmax self-attention, to show why a transformer needs positions (lesson 003).
 
 Without positions attention is permutation-equivariant: shuffle the input tokens and the outputs are shuffled the
 same way, value for value. "Dog bites man" and "man bites dog" (狗咬人 / 人咬狗) would look the same to it.
@@ -35,7 +35,7 @@ def softmax(scores: np.ndarray, axis: int = -1) -> np.ndarray:
 def random_projections(
     d_model: int, *, seed: int = 0, rng: np.random.Generator | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Wq, Wk, Wv of shape (D, D), standard normal, drawn in that order as text 003 does.
+    """Wq, Wk, Wv of shape (D, D), standard normal, drawn in that order as lesson 003 does.
 
     With ``rng`` the matrices come from that generator (so later draws, like the text's x, continue the same
     sequence); otherwise from a fresh ``default_rng(seed)``.
@@ -46,7 +46,7 @@ def random_projections(
 
 
 def text003_setup(*, num_tokens: int = 4, d_model: int = 8, seed: int = 0):
-    """(x, (Wq, Wk, Wv)) drawn exactly as text 003: one ``default_rng(seed)``, the three matrices, then x (T, D)."""
+    """(x, (Wq, Wk, Wv)) drawn exactly as lesson 003: one ``default_rng(seed)``, the three matrices, then x (T, D)."""
     num_tokens = positive_int("num_tokens", num_tokens)
     rng = np.random.default_rng(seed)
     projections = random_projections(d_model, rng=rng)
@@ -214,7 +214,7 @@ def position_table(kind: PositionKind, num_positions: int, d_model: int, *, seed
 
 @dataclass(frozen=True)
 class WordOrderDemo:
-    """A sentence, its shuffled version, and attention's outputs for both (text 003's experiment on your words)."""
+    """A sentence, its shuffled version, and attention's outputs for both (lesson 003's experiment on your words)."""
 
     tokens: list[str]
     shuffled_tokens: list[str]

@@ -1,4 +1,4 @@
-"""Text 000's input layer in shapes: (B, T) ids -> (B, T, D), and why the two parts are summed, not concatenated.
+"""Lesson 000's input layer in shapes: (B, T) ids -> (B, T, D), and why the two parts are summed, not concatenated.
 
     ids (B, T) --token table (V, D)--> (B, T, D)
     0..T-1     --position table (L, D)--> (T, D) --unsqueeze(0)--> (1, T, D), broadcast over B

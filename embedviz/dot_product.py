@@ -1,4 +1,4 @@
-"""Text 002's two measures of "how alike are two vectors", defined before anything uses them.
+"""Lesson 002's two measures of "how alike are two vectors", defined before anything uses them.
 
     dot product   u . v = u_0 v_0 + u_1 v_1 + ... = |u| |v| cos(theta)   unnormalised: grows with the lengths
     cosine        cos(theta) = u . v / (|u| |v|)                          in [-1, 1]: direction only
@@ -22,7 +22,7 @@ BANDS: tuple[tuple[str, float], ...] = (
     ("close", 0.4), ("related", 0.15), ("unrelated", -0.15), ("opposite", -math.inf),
 )
 BAND_NAMES: tuple[str, ...] = tuple(name for name, _ in BANDS)
-# Pairs for the activity: text 002's own (cat/dog similar, cat/Tuesday unrelated) and two more in the bundled
+# Pairs for the activity: lesson 002's own (cat/dog similar, cat/Tuesday unrelated) and two more in the bundled
 # model's vocabulary (each word one token). The answers are computed, never typed here.
 PREDICTION_PAIRS: tuple[tuple[str, str], ...] = (
     ("cat", "dog"), ("cat", "tuesday"), ("king", "queen"), ("cat", "airplane"), ("good", "bad"), ("paris", "france"),

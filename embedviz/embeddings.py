@@ -1,4 +1,4 @@
-"""The input layer of a transformer, as in text 000: token lookup + position lookup, summed.
+"""The input layer of a transformer, as in lesson 000: token lookup + position lookup, summed.
 
     ids (B, T) -> token vectors (B, T, D) + position vectors (1, T, D) -> (B, T, D)
 
@@ -55,7 +55,7 @@ class TokenEmbedding(nn.Module):
     Args:
         vocab_size: number of token ids V; ids must lie in [0, V).
         d_model: width D of each vector.
-        init_std: standard deviation of the Gaussian initialisation (0.02, the GPT-2 / text 000 convention; text 002
+        init_std: standard deviation of the Gaussian initialisation (0.02, the GPT-2 / lesson 000 convention; lesson 002
             scales it by 1/sqrt(d_model) instead: pass ``d_model ** -0.5``; torch's own nn.Embedding uses 1).
         generator: a seeded ``torch.Generator`` for a reproducible table (default: torch's global random stream).
 
@@ -107,7 +107,7 @@ class LearnedPositionalEmbedding(nn.Module):
 class SinusoidalPositionalEmbedding(nn.Module):
     """The fixed sinusoidal table (no parameters), precomputed for max_context_length positions as a buffer.
 
-    The formula extends to any position, but like text 000's lesson this module precomputes L rows and refuses
+    The formula extends to any position, but as in lesson 000 this module precomputes L rows and refuses
     T > L, so both position modules enforce the same maximum context length.
     """
 
@@ -151,7 +151,7 @@ class EmbeddingComposer(nn.Module):
 
 
 def embed_text(text: str, *, d_model: int = 16, max_context_length: int = 256, seed: int = 0):
-    """Text 000's pipeline on a string: byte ids -> token vectors + sinusoidal position vectors -> sum.
+    """Lesson 000's pipeline on a string: byte ids -> token vectors + sinusoidal position vectors -> sum.
 
     Returns (ids, token_vectors, position_vectors, inputs) as numpy arrays of shapes (T,), (T, D), (T, D), (T, D),
     with a randomly initialised token table (seeded) scaled by 1/sqrt(D) so both parts are of a similar size.

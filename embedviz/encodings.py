@@ -4,9 +4,9 @@ Like Hugging Face's ``ROPE_INIT_FUNCTIONS``, every scheme is one function with o
 ``(positions (P,), d_model) -> (P, D)``, and :data:`POSITION_VECTOR_FUNCTIONS` picks one by name; a new scheme is
 one function plus one registry line (plus its row in :data:`MEETS`).
 
-    sinusoidal  PE(p), the fixed table (text 000)
-    learned     row p of a random, untrained (L, D) table (N(0, 0.02^2), text 000)
-    rope        R(p) applied to the all-ones vector: its cosine similarities are RoPE's relative scores (text 003's
+    sinusoidal  PE(p), the fixed table (lesson 000)
+    learned     row p of a random, untrained (L, D) table (N(0, 0.02^2), lesson 000)
+    rope        R(p) applied to the all-ones vector: its cosine similarities are RoPE's relative scores (lesson 003's
                 aligned q, k)
     alibi, none no position vector at all, so the same vector everywhere (ALiBi acts on the scores instead)
 

@@ -30,7 +30,6 @@ TEMPLATES: dict[str, str] = {
     "bundled_model": "{name} ({value!r}) must be one of the bundled models: {allowed}",
     "whole_number": "{name} ({value!r}) must be a whole number",
     "boolean": "{name} ({value!r}) must be True or False",
-    "positive_finite": "{name} ({value!r}) must be a positive finite number",
     "non_empty": "{name} ({value!r}) must be a non-empty string",
     "chars": "{name} ({n} characters) must be at most {limit} characters",
     "one_pair": "{name} ({value}) must be >= {limit}: with one pair, theta does not change its frequency",

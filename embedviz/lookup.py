@@ -1,14 +1,14 @@
-"""An embedding is a row lookup (texts 000-002), checked three ways, and what follows from it.
+"""An embedding is a row lookup (lessons 000-002), checked three ways, and what follows from it.
 
     W[ids]  ==  one_hot(ids) @ W  ==  nn.Embedding(ids)          W: (V, D), ids: (T,) -> (T, D)
 
 Multiplying by a one-hot row picks one row of W, so the matrix product only ever copies rows: the lookup is the cheap
 way to do it. Three consequences, each computed here for the Token embeddings page:
 
-- one-hot vectors are all sqrt(2) apart (text 001), while dense rows can be near or far;
-- backprop only reaches the rows that were looked up (text 000), unless the same table is also the output head
+- one-hot vectors are all sqrt(2) apart (lesson 001), while dense rows can be near or far;
+- backprop only reaches the rows that were looked up (lesson 000), unless the same table is also the output head
   (weight tying), whose softmax touches every row;
-- the initial scale is a choice: std 0.02 (GPT-2, text 000) or 1/sqrt(d_model) (text 002), or torch's default 1.
+- the initial scale is a choice: std 0.02 (GPT-2, lesson 000) or 1/sqrt(d_model) (lesson 002), or torch's default 1.
 """
 from __future__ import annotations
 
@@ -35,9 +35,9 @@ INIT_SCHEMES: tuple[str, ...] = get_args(InitScheme)
 def init_std(d_model: int, scheme: InitScheme = "gpt2") -> float:
     """The standard deviation of each entry under ``scheme``.
 
-    "gpt2": 0.02 whatever D (texts 000, GPT-2), so a row's length grows like 0.02 * sqrt(D);
-    "inv_sqrt_d": 1/sqrt(D) (text 002), so every row has length about 1 whatever D;
-    "unit": 1, torch's ``nn.Embedding`` default (text 001's ``torch.randn``), rows of length about sqrt(D).
+    "gpt2": 0.02 whatever D (lessons 000, GPT-2), so a row's length grows like 0.02 * sqrt(D);
+    "inv_sqrt_d": 1/sqrt(D) (lesson 002), so every row has length about 1 whatever D;
+    "unit": 1, torch's ``nn.Embedding`` default (lesson 001's ``torch.randn``), rows of length about sqrt(D).
     """
     d_model = positive_int("d_model", d_model)
     if scheme == "gpt2":
@@ -95,7 +95,7 @@ def unique_in_order(ids) -> np.ndarray:
 
 
 def one_hot(ids, vocab_size: int) -> np.ndarray:
-    """(T,) ids -> (T, V) float32 rows with a single 1 at column ids[t] (text 001's one-hot vectors)."""
+    """(T,) ids -> (T, V) float32 rows with a single 1 at column ids[t] (lesson 001's one-hot vectors)."""
     vocab_size = positive_int("vocab_size", vocab_size)
     ids = _ids(ids, vocab_size)
     out = np.zeros((ids.size, vocab_size), dtype=np.float32)

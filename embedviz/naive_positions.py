@@ -1,4 +1,4 @@
-"""Why sine and cosine (text 003): the three obvious ways to write a position into a vector, and what each gets wrong.
+"""Why sine and cosine (lesson 003): the three obvious ways to write a position into a vector, and what each gets wrong.
 
     raw index          x_p = p                 unbounded: at p = 4,000 it is 2 x 10^5 times an entry of 0.02
     index / length     x_p = p / L             bounded, but the same value means a different p for each L
@@ -17,7 +17,7 @@ from embedviz.errors import InputError
 from embedviz.sinusoidal import DEFAULT_BASE, MAX_POSITIONS, sinusoidal_table
 
 MAX_BITS = 62  # bit b of an int64 position; 2^62 positions is far beyond any context
-EMBEDDING_STD = 0.02  # text 000: token vectors start as N(0, 0.02^2), so a typical entry is a few hundredths
+EMBEDDING_STD = 0.02  # lesson 000: token vectors start as N(0, 0.02^2), so a typical entry is a few hundredths
 
 
 def _length(num_positions) -> int:

@@ -11,7 +11,7 @@ distance penalty to attention scores: none of the three stores a table, so they 
 The output projection (hidden state -> logits over the vocabulary) is another V x D matrix. Models that *tie* it
 to the token table (GPT-2, BERT, Qwen3-0.6B) pay for it once; untied models (LLaMA, Mistral, ANDREA) pay twice.
 
-Worked example (text 002, ANDREA-120M): 8,449 x 768 = 6,488,832 token parameters, 1,024 x 768 = 786,432 learned
+Worked example (lesson 002, ANDREA-120M): 8,449 x 768 = 6,488,832 token parameters, 1,024 x 768 = 786,432 learned
 position parameters, together 7,275,264: about 6% of the model's roughly 120M parameters.
 """
 
@@ -233,7 +233,7 @@ def _preset_from_facts(entry: dict[str, Any]) -> ModelPreset:
 
 _ENTRIES = model_facts.preset_entries()
 _PRESET_LIST: tuple[ModelPreset, ...] = tuple(_preset_from_facts(entry) for entry in _ENTRIES)
-# Seed text 004's worked example: a hypothetical model (100,000 x 4,096, sinusoidal), named by numbers only
+# Lesson 004's worked example: a hypothetical model (100,000 x 4,096, sinusoidal), named by numbers only
 LESSON_004 = next(entry["name"] for entry in _ENTRIES if entry["id"] == "lesson-004")
 
 PRESETS: dict[str, ModelPreset] = {preset.name: preset for preset in _PRESET_LIST}
@@ -262,7 +262,7 @@ def preset_share(name: str) -> float | None:
     """Fraction of the preset's total parameters that sit in its embedding tables (token + learned positions).
 
     An untied output head is not an embedding table and is not included. None when total_params is unknown.
-    ANDREA-120M: 7,275,264 / 120,000,000 = 0.061, the "about 6%" of text 002.
+    ANDREA-120M: 7,275,264 / 120,000,000 = 0.061, the "about 6%" of lesson 002.
     """
     preset = _get_preset(name)
     if preset.total_params is None:

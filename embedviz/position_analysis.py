@@ -1,6 +1,6 @@
 """How smooth is a position table? Neighbour similarity along the rows, and the steps where it breaks.
 
-A position table is (L, D): row p is the vector added for position p. Text 000 says a sinusoidal table changes
+A position table is (L, D): row p is the vector added for position p. Lesson 000 says a sinusoidal table changes
 smoothly by construction (every step p -> p+1 is the same rotation), while a learned table starts as independent
 random rows and only becomes smooth if training makes it so. The tools here measure that for any table:
 

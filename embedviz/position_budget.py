@@ -1,4 +1,4 @@
-"""Text 003: why Qwen3-0.6B's max_position_embeddings is 40,960 and not its 32K context.
+"""Lesson 003: why Qwen3-0.6B's max_position_embeddings is 40,960 and not its 32K context.
 
 max_position_embeddings is the largest position the config allows, not the length the model was trained on:
 Qwen3's native context is 32,768 tokens (the model card's YaRN recipe scales from it), and 40,960 = 32,768 +

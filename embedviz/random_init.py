@@ -1,6 +1,6 @@
 """A table before training: Gaussian rows of a small standard deviation, the one place that draws them.
 
-Text 000 (and GPT-2) initialise embedding tables with N(0, 0.02^2) entries; text 002 scales by 1/sqrt(d_model)
+Lesson 000 (and GPT-2) initialise embedding tables with N(0, 0.02^2) entries; lesson 002 scales by 1/sqrt(d_model)
 instead, and torch's own ``nn.Embedding`` uses 1. Every random table in embedviz comes from here, in one of two
 forms: a whole torch table (for the nn.Modules) or chosen rows of a numpy table that never has to exist whole.
 """
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-GPT2_STD = 0.02  # text 000 / GPT-2: a small Gaussian, so no row starts out closer to another than chance
+GPT2_STD = 0.02  # lesson 000 / GPT-2: a small Gaussian, so no row starts out closer to another than chance
 
 
 def normal_table(num_rows: int, d_model: int, *, std: float = GPT2_STD, generator=None):

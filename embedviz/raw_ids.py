@@ -1,4 +1,4 @@
-"""Text 001: why a token id is a name, not a number the network could compute with.
+"""Lesson 001: why a token id is a name, not a number the network could compute with.
 
 'A' is 65 and 'B' is 66, but that gap of 1 says nothing about the letters; in a vocabulary where 'king' were 1000
 and 'queen' 1001 they would be neighbours only because of how the vocabulary was sorted. Measured on the bundled

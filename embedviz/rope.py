@@ -132,7 +132,7 @@ def half_to_interleaved(head_dim: int) -> np.ndarray:
 
 def decay_curve(head_dim: int, theta: float = DEFAULT_THETA, distances=(0,)) -> np.ndarray:
     """Mean over pairs of cos(distance * w_i) for plain RoPE: the score of two unit vectors aligned in every pair
-    (text 003), shape (N,) for N distances.
+    (lesson 003), shape (N,) for N distances.
 
     At D=128, theta=10000 it falls 1.000, 0.970 (d=1), 0.737 (5), ..., 0.278 (400): nearby tokens score higher.
     A scaled RoPE's curve: :func:`decay_of_frequencies` with its inv_freq.
@@ -195,7 +195,7 @@ def rotate_2d(vector, position: float, omega: float = 1.0) -> np.ndarray:
 
 
 def score_2d(q, k, m: float, n: float, omega: float = 1.0) -> float:
-    """<R(m) q, R(n) k>: text 003's demo, q=(1,0), k=(0.8,0.6): score(5,3) = score(50,48) = 0.2127."""
+    """<R(m) q, R(n) k>: lesson 003's demo, q=(1,0), k=(0.8,0.6): score(5,3) = score(50,48) = 0.2127."""
     return float(rotate_2d(q, m, omega) @ rotate_2d(k, n, omega))
 
 
@@ -228,7 +228,7 @@ class PairDemo:
 
 
 def pair_demo(q, k, m: float, n: float, *, shift: float, omega: float = 1.0) -> PairDemo:
-    """Text 003's 2-D demo for any pair: with q=(1,0), k=(0.8,0.6), m=5, n=3, shift=45, omega=1 the scores are
+    """Lesson 003's 2-D demo for any pair: with q=(1,0), k=(0.8,0.6), m=5, n=3, shift=45, omega=1 the scores are
     0.2127 (positions 5, 3), 0.2127 (50, 48) and -0.3484 (5, 0)."""
     q, k = _vector_2d("q", q), _vector_2d("k", k)
     m, n, shift = finite_float("m", m), finite_float("n", n), finite_float("shift", shift)

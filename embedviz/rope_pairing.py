@@ -1,7 +1,7 @@
 """RoPE's two pairings side by side: GPT-J's interleaved (2i, 2i+1) and GPT-NeoX / Llama's half-split (i, i + d/2).
 
 They rotate different dimensions together, so the same raw q, k give different scores; permute q and k with
-``rope.half_to_interleaved`` first and the scores are the same (text 003: equivalent up to a permutation).
+``rope.half_to_interleaved`` first and the scores are the same (lesson 003: equivalent up to a permutation).
 """
 from __future__ import annotations
 

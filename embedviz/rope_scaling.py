@@ -32,7 +32,7 @@ from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
-from embedviz._validate import even_int, finite_array, finite_float, positive_int
+from embedviz._validate import even_int, finite_array, finite_float, one_of, positive_int
 from embedviz.errors import InputError
 from embedviz.rope import inverse_frequencies
 from embedviz.rope import rotary_dim as _rope_rotary_dim
@@ -357,8 +357,7 @@ def formula(latex: str, words: Mapping[str, str] | None = None) -> str:
     """``latex`` (a LATEX rule or an attention_factor_latex) with each FORMULA_WORDS word in \text{} replaced by
     its entry in ``words`` (a word missing there stays as it is)."""
     for word, shown in (words or {}).items():
-        if word not in FORMULA_WORDS:
-            raise ValueError(f"words ({word!r}) must be among FORMULA_WORDS {FORMULA_WORDS}")
+        one_of("words", word, FORMULA_WORDS)
         latex = latex.replace(rf"\text{{{word}}}", rf"\text{{{shown}}}")
     return latex
 

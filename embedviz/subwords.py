@@ -1,4 +1,4 @@
-"""Text 003: a large model's vocabulary holds subwords, not words. A rare word is split into pieces, each with its
+"""Lesson 003: a large model's vocabulary holds subwords, not words. A rare word is split into pieces, each with its
 own row of the embedding table; the word's meaning is assembled by the layers above.
 
 The lesson's example is "unbelief" -> "un" + "belief" (a BPE vocabulary). The bundled all-MiniLM-L6-v2 uses a

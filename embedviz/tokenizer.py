@@ -1,4 +1,4 @@
-"""Byte-level tokenizer: text <-> ids 0..255 (the UTF-8 bytes), as in text 001.
+"""Byte-level tokenizer: text <-> ids 0..255 (the UTF-8 bytes), as in lesson 001.
 
 A byte vocabulary needs no training and covers every language: 'Hello' -> [72, 101, 108, 108, 111], and a Chinese
 character becomes three ids (its three UTF-8 bytes).

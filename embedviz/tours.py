@@ -154,15 +154,15 @@ def _near_far_cosine(s: Mapping[str, Any]) -> tuple[str, dict]:
     return ("near" if near > far else "far"), {"near": f"{near:.3f}", "far": f"{far:.3f}"}
 
 
-TEXT_003_Q, TEXT_003_K = (1.0, 0.0), (0.8, 0.6)  # text 003's 2-D demo vectors, as the RoPE page draws them
+LESSON_003_Q, LESSON_003_K = (1.0, 0.0), (0.8, 0.6)  # lesson 003's 2-D demo vectors, as the RoPE page draws them
 
 
 def _shifted_score(s: Mapping[str, Any]) -> tuple[str, dict]:
     """Lesson 003: RoPE's score(m, n) against score(m + s, n + s) on one pair."""
     omega = float(rope.inverse_frequencies(s["rope_hd"], s["rope_theta"])[s["rope_i"]])
     m, n, shift = s["rope_m"], s["rope_n"], s["rope_s"]
-    a = rope.score_2d(TEXT_003_Q, TEXT_003_K, m, n, omega)
-    b = rope.score_2d(TEXT_003_Q, TEXT_003_K, m + shift, n + shift, omega)
+    a = rope.score_2d(LESSON_003_Q, LESSON_003_K, m, n, omega)
+    b = rope.score_2d(LESSON_003_Q, LESSON_003_K, m + shift, n + shift, omega)
     option = "equal" if abs(a - b) < 1e-9 else "first" if a > b else "second"
     return option, {"a": f"{a:.4f}", "b": f"{b:.4f}", "m": m, "n": n, "m2": m + shift, "n2": n + shift}
 
@@ -193,7 +193,7 @@ SIM_AB = Question("sim_ab", ("up", "same", "down"), _similarity_change("a", "b")
 SIM_AA = Question("sim_aA", ("up", "same", "down"), _similarity_change("a", "A"))
 SHARE = Question("share", ("under10", "10to30", "over30"), _embedding_share)
 SHUFFLE = Question("shuffle", ("same", "different"), _shuffle_difference)
-PAIR_BAND = Question("pair_band", dot_product.BAND_NAMES, _pair_band("cat", "tuesday"))  # text 002's own pair
+PAIR_BAND = Question("pair_band", dot_product.BAND_NAMES, _pair_band("cat", "tuesday"))  # lesson 002's own pair
 NEAR_FAR = Question("near_far", ("near", "far"), _near_far_cosine)
 SHIFTED = Question("shifted", ("first", "equal", "second"), _shifted_score)
 TABLE_SIZE = Question("table_size", ("millions", "hundreds_of_millions", "billions"), _table_size)

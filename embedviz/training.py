@@ -1,6 +1,6 @@
-"""The small next-token experiment that trains an embedding (text 001).
+"""The small next-token experiment that trains an embedding (lesson 001).
 
-Text 001 trains a character model for 500 steps on two groups of characters, lowercase ``a``-``j`` and
+Lesson 001 trains a character model for 500 steps on two groups of characters, lowercase ``a``-``j`` and
 uppercase ``A``-``J``, that never share a sequence, and reports::
 
     before training  sim('a','b') = 0.03   random initialisation
@@ -74,7 +74,7 @@ import numpy as np
 import torch
 
 from embedviz import tokenizer
-from embedviz._validate import one_of, positive_int
+from embedviz._validate import finite_float, one_of, positive_int
 from embedviz.errors import InputError
 from embedviz.training_loop import PROGRESS_CALLS, Optimizer, ProgressFn, TinyLM, fit
 from embedviz.training_result import TrainingResult
@@ -112,11 +112,7 @@ def _check_lr(lr: object, optimizer: str) -> float:
     one_of("optimizer", optimizer, sorted(DEFAULT_LR))
     if lr is None:
         return DEFAULT_LR[optimizer]
-    if isinstance(lr, bool) or not isinstance(lr, (int, float, np.floating, np.integer)):
-        raise InputError("positive_finite", name="lr", value=lr)
-    if not (math.isfinite(lr) and lr > 0):
-        raise InputError("positive_finite", name="lr", value=float(lr))
-    return float(lr)
+    return finite_float("lr", lr, greater_than=0.0)
 
 
 def _check_common(
@@ -181,7 +177,7 @@ def _check_groups(groups: object) -> list[str]:
     return cleaned
 
 
-# the experiment of text 001
+# the experiment of lesson 001
 
 
 def train_group_experiment(
@@ -199,7 +195,7 @@ def train_group_experiment(
     progress: ProgressFn | None = None,
     cpu_budget_s: float | None = None,
 ) -> TrainingResult:
-    """Train an embedding on sequences that each use the characters of one group only (text 001).
+    """Train an embedding on sequences that each use the characters of one group only (lesson 001).
 
     Each step samples ``batch_size`` sequences of ``seq_len + 1`` tokens: a sequence first picks a group
     (uniformly), then each of its tokens uniformly from that group, so tokens of different groups never meet.

@@ -65,7 +65,7 @@ class TrainingResult:
 
     @property
     def unseen_classes(self) -> int:
-        """Classes of the head's softmax that no token of the run is (text 001's 256-byte head over two groups of
+        """Classes of the head's softmax that no token of the run is (lesson 001's 256-byte head over two groups of
         10 characters: 236); 0 when the head has the run's tokens only."""
         return self.num_classes - len(self.vocab)
 
@@ -97,7 +97,7 @@ def snapshot_curves(result: TrainingResult) -> tuple[np.ndarray, np.ndarray]:
 
 def cross_group_peak(result: TrainingResult) -> tuple[int, float] | None:
     """(step, value) of the highest mean cross-group cosine over the snapshots: how far the shared push away from
-    the unseen classes pulls the groups together before they part (text 001's run: about +0.1 early on). None for a
+    the unseen classes pulls the groups together before they part (lesson 001's run: about +0.1 early on). None for a
     single group (no cross-group pairs)."""
     steps, curve = snapshot_curves(result)
     if np.isnan(curve[:, 1]).all():
@@ -108,7 +108,7 @@ def cross_group_peak(result: TrainingResult) -> tuple[int, float] | None:
 
 def cross_group_zero(result: TrainingResult) -> int | None:
     """The first snapshot step after the cross-group peak at which the mean cross-group cosine is below 0: where
-    the groups, pulled together early, have been pushed apart again (text 001's defaults, seed 0: step 170 of 500).
+    the groups, pulled together early, have been pushed apart again (lesson 001's defaults, seed 0: step 170 of 500).
     None when the peak is not above 0 or the curve has not come down through 0 by the last snapshot."""
     peak = cross_group_peak(result)
     if peak is None or peak[1] <= 0:
@@ -131,9 +131,9 @@ def projection_limit(points: list[np.ndarray], *, margin: float = 1.1) -> float:
 
 
 def text_pairs(result: TrainingResult) -> dict[tuple[str, str], tuple[float, float]]:
-    """Text 001's pairs for a group experiment: {(a, b): (cos before, cos after)}.
+    """Lesson 001's pairs for a group experiment: {(a, b): (cos before, cos after)}.
 
-    The first two tokens of group 0 (text 001's 'a', 'b'), and the first tokens of groups 0 and 1 ('a', 'A').
+    The first two tokens of group 0 (lesson 001's 'a', 'b'), and the first tokens of groups 0 and 1 ('a', 'A').
     """
     first = result.group_names[0]
     pairs = [(first[0], first[1])] + ([(first[0], result.group_names[1][0])] if len(result.group_names) > 1 else [])
@@ -143,7 +143,7 @@ def text_pairs(result: TrainingResult) -> dict[tuple[str, str], tuple[float, flo
 def loss_floor(groups: Sequence[str]) -> float:
     """The lowest loss any model can reach on the group experiment: each next character is uniform over its group
     of n distinct characters, costing ln n nats, and a sequence picks its group uniformly, so the floor is the mean
-    of ln n over the groups (ln 10 = 2.30 for text 001's two groups of ten)."""
+    of ln n over the groups (ln 10 = 2.30 for lesson 001's two groups of ten)."""
     sizes = [len(dict.fromkeys(g)) for g in groups]
     return float(np.mean(np.log(sizes)))
 

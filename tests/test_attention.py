@@ -1,4 +1,4 @@
-"""Attention without positions is permutation-equivariant (text 003); with positions added it is not."""
+"""Attention without positions is permutation-equivariant (lesson 003); with positions added it is not."""
 from __future__ import annotations
 
 import math
@@ -51,7 +51,7 @@ def naive_attention(x, Wq, Wk, Wv):
 
 
 def text003_literal():
-    """Text 003's experiment, line for line."""
+    """Lesson 003's experiment, line for line."""
     rng = np.random.default_rng(0)
     d = 8
     Wq, Wk, Wv = (rng.normal(size=(d, d)) for _ in range(3))
@@ -69,7 +69,7 @@ def text003_literal():
     return x, (Wq, Wk, Wv), out1, out2
 
 
-# text 003's exact setup
+# lesson 003's exact setup
 
 
 def test_text003_setup_draws_matrices_then_x_from_one_rng():

@@ -113,8 +113,8 @@ def test_spread_indices_keep_first_and_last(n, count, expected):
 
 def test_figure_sizes_derived_from_the_budget_are_the_pinned_sizes():
     """Regression snapshot: the literals each view module used before the sizes became shares of CELL_BUDGET,
-    except the two heatmaps a slider step redraws, made lighter for issue 14 (were HEATMAP_PAIRS 160 and
-    ANGLE_HEATMAP_POSITIONS 256; that they still show the same picture is checked in tests/app/test_page_rope.py
+    except the two heatmaps a slider step redraws, lighter so that a step stays quick (HEATMAP_PAIRS 64 and
+    ANGLE_HEATMAP_POSITIONS 128; that they show the same picture is checked in tests/app/test_page_rope.py
     and tests/app/test_page_sinusoidal.py)."""
     from embedviz import downsample
 

@@ -8,7 +8,7 @@ References used here, independent of the code under test:
   "Hello world" -> [35378, 8999] (the ids Hugging Face's XLM-R examples print between <s> and </s>);
 - Hugging Face `tokenizers`' own Unigram model (a second implementation of SentencePiece's Viterbi) over the
   same pieces and scores;
-- naive Python loops for the cosines. The pinned cosines and neighbours are the issue's measurements of the same
+- naive Python loops for the cosines. The pinned cosines and neighbours are measurements of the same
   file (猫-狗 0.261, 猫-汽车 0.115, cat-dog 0.328, cat-car 0.216, 猫-cat 0.389; 猫's nearest: 貓, 고양이, katten,
   gato, แมว).
 """

@@ -1,4 +1,4 @@
-"""The input layer of text 000: token lookup + position lookup, summed, checked against torch and naive loops."""
+"""The input layer of lesson 000: token lookup + position lookup, summed, checked against torch and naive loops."""
 from __future__ import annotations
 
 import math
@@ -126,7 +126,7 @@ def test_gradient_reaches_every_row_when_tied_to_the_output_head():
 
 
 def _naive_sinusoidal(L: int, D: int, base: float = 10_000.0) -> np.ndarray:
-    """Text 000's formula, one entry at a time."""
+    """Lesson 000's formula, one entry at a time."""
     out = np.zeros((L, D))
     for p in range(L):
         for i in range(D):
@@ -140,7 +140,7 @@ def test_sinusoidal_has_no_parameters_and_follows_the_formula():
     assert _num_params(pe) == 0
     assert "table" in dict(pe.named_buffers())
     np.testing.assert_allclose(pe(64).numpy(), _naive_sinusoidal(64, 16), atol=1e-6)
-    # text 002 / SEED_FACTS: D=8, p=1 -> [0.84, 0.54, 0.1, 1.0, 0.01, 1.0, 0.0, 1.0]
+    # lesson 002 / SEED_FACTS: D=8, p=1 -> [0.84, 0.54, 0.1, 1.0, 0.01, 1.0, 0.0, 1.0]
     np.testing.assert_allclose(
         SinusoidalPositionalEmbedding(2, 8)(2)[1].numpy(), [0.84, 0.54, 0.1, 1.0, 0.01, 1.0, 0.0, 1.0], atol=0.005
     )
@@ -148,7 +148,7 @@ def test_sinusoidal_has_no_parameters_and_follows_the_formula():
 
 def test_learned_has_L_times_D_parameters():
     pe = LearnedPositionalEmbedding(1_024, 768)
-    assert _num_params(pe) == 1_024 * 768 == 786_432  # text 002's ANDREA-120M position table
+    assert _num_params(pe) == 1_024 * 768 == 786_432  # lesson 002's ANDREA-120M position table
     assert pe(10).shape == (10, 768)
     assert torch.equal(pe(10), pe.weight[:10])
 

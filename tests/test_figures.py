@@ -112,7 +112,7 @@ def test_a_reference_line_label_sits_on_its_line_on_a_log_axis():
 
 
 def test_a_scale_key_replaces_the_colour_bar_and_its_words_are_the_colour_scales():
-    """Issue 14: a heatmap a slider step redraws may say its fixed -1..1 scale in words (subtitle) instead of a colour
+    """A heatmap a slider step redraws may say its fixed -1..1 scale in words (subtitle) instead of a colour
     bar; the words the app uses (common.scale_key) must be what plotly draws: RdBu_r is blue at -1, white at 0,
     red at +1 (sampled from plotly's own scale)."""
     from plotly.colors import sample_colorscale, unlabel_rgb
@@ -143,7 +143,7 @@ def test_a_constant_curve_is_sent_as_its_two_ends():
 
 
 def test_lookup_figure_without_colour_bar_still_shows_the_table_the_picked_rows_and_their_values():
-    """Issue 14: the d_model step redraws this figure, so it carries no colour bar; what it teaches stays: the whole
+    """The d_model step redraws this figure, so it carries no colour bar; what it teaches stays: the whole
     table, a box on each picked row, a block that is the table's rows at the ids (naive loop), values in the hover,
     and the colour scale in words (blue negative, white 0, red positive: plotly's RdBu_r on a range symmetric about 0)."""
     from plotly.colors import sample_colorscale, unlabel_rgb

@@ -28,7 +28,7 @@ NUMPY_SHAPING = {"ndarray", "asarray", "array", "arange", "stack", "concatenate"
                  "int8", "int16", "int32", "int64", "bool_", "integer", "floating", "dtype"}
 ARRAY_MATH_METHODS = {"mean", "sum", "std", "var", "max", "min", "prod", "cumsum", "cumprod", "dot", "round",
                       "argmax", "argmin", "clip", "trace", "nansum", "nanmean"}
-# Modules that still compute in the app layer (issue 10 moves this into the core; owners' work in progress).
+# Modules that still compute in the app layer, each until its math moves into the core.
 # strict: once a module is clean its test passes, xfail turns into a failure, and the entry must go.
 KNOWN_MATH: dict[str, str] = {}
 

@@ -1,4 +1,4 @@
-"""Row lookup three ways, one-hot vs dense distances, and which rows a backward step reaches (texts 000-002)."""
+"""Row lookup three ways, one-hot vs dense distances, and which rows a backward step reaches (lessons 000-002)."""
 from __future__ import annotations
 
 import math
@@ -73,7 +73,7 @@ def test_one_hot_vectors_are_all_sqrt2_apart():
     d = distance_comparison(ids, W)
     n = len(ids)
     off = ~np.eye(n, dtype=bool)
-    np.testing.assert_allclose(d.one_hot[off], math.sqrt(2), rtol=0, atol=1e-12)  # text 001: ‖e_i − e_j‖ = √2
+    np.testing.assert_allclose(d.one_hot[off], math.sqrt(2), rtol=0, atol=1e-12)  # lesson 001: ‖e_i − e_j‖ = √2
     np.testing.assert_array_equal(np.diag(d.one_hot), 0.0)
     naive = np.array([[np.linalg.norm(W[i].astype(np.float64) - W[j]) for j in ids] for i in ids])
     np.testing.assert_allclose(d.dense, naive, atol=1e-7)
@@ -202,7 +202,7 @@ def test_lookup_messages():
         init_table(4, 4, seed=-1)
 
 
-# issue 12: with Adam's momentum or weight decay, rows outside the batch still move after step 1
+# the untied gradient notice's claim: with Adam's momentum or weight decay, rows outside the batch still move after step 1
 
 
 def test_second_step_moves_rows_outside_its_batch_only_with_momentum_or_decay():

@@ -52,7 +52,7 @@ def test_andrea_120m_matches_text_002():
     assert p.token_embedding == 6_488_832
     assert p.positional_embedding == 786_432
     assert p.total == 7_275_264
-    # untied (text 002): the output projection is a second 8,449 x 768 matrix
+    # untied (lesson 002): the output projection is a second 8,449 x 768 matrix
     assert p.output_head == 6_488_832
     assert p.total_with_head == 7_275_264 + 6_488_832
 
@@ -196,8 +196,8 @@ def test_rope_presets_theta_and_scaling_values():
     assert PRESETS["LLaMA-2-7B"].rope_theta == 10_000
     assert PRESETS["Mistral-7B-v0.1"].rope_theta == 10_000
     assert PRESETS["Llama-3.1-8B"].rope_theta == 500_000
-    assert PRESETS["Qwen3-0.6B"].rope_theta == 1_000_000  # text 003: raised from 10,000
-    assert PRESETS["Qwen3-0.6B"].max_positions == 40_960  # text 003
+    assert PRESETS["Qwen3-0.6B"].rope_theta == 1_000_000  # lesson 003: raised from 10,000
+    assert PRESETS["Qwen3-0.6B"].max_positions == 40_960  # lesson 003
     assert PRESETS["Llama-3.1-8B"].rope_scaling == {
         "rope_type": "llama3",
         "factor": 8.0,
@@ -218,7 +218,7 @@ def test_rope_presets_theta_and_scaling_values():
 
 
 def test_lesson_004_example_is_409_6_million():
-    # text 004: "100,000 x 4096 ... 4 亿多个浮点数"; the example's table alone, no positional parameters
+    # lesson 004: "100,000 x 4096 ... 4 亿多个浮点数"; the example's table alone, no positional parameters
     p = preset_embedding_params(params.LESSON_004)
     assert p.token_embedding == 409_600_000
     assert p.positional_embedding == 0 and p.total == 409_600_000

@@ -57,7 +57,6 @@ INTERNAL_RAISES = {
     "embedviz/rope_config.py::config_text_part": _TYPE,  # parse_config_json returns a dict or refuses
     "embedviz/rope_scaling.py::compute": _TYPE,  # rope_config checks a pasted scaling dict first (scaling_not_dict)
     "embedviz/rope_scaling.py::dynamic_base": _PROGRAM,
-    "embedviz/rope_scaling.py::formula": _PROGRAM,  # the page passes the catalog's words for FORMULA_WORDS itself
     "embedviz/similarity.py::_float_matrix": _SHAPE,
     "embedviz/similarity.py::cosine_similarity_matrix": _SHAPE,
     "embedviz/similarity.py::adjacent_similarity": _SHAPE,

@@ -1,4 +1,4 @@
-"""RoPE: text 003's numbers, naive per-pair references for both pairings, and the relative-position property."""
+"""RoPE: lesson 003's numbers, naive per-pair references for both pairings, and the relative-position property."""
 from __future__ import annotations
 
 import math
@@ -45,7 +45,7 @@ def gptj_rotate_every_two_reference(x: np.ndarray, positions, theta: float) -> n
     return x * np.cos(ang) + every_two * np.sin(ang)
 
 
-# text 003: the 2-D demo and the decay table
+# lesson 003: the 2-D demo and the decay table
 
 
 def test_text_003_two_d_demo():
@@ -103,7 +103,7 @@ def test_inverse_frequencies_equal_theta_power(head_dim, theta):
 
 
 def test_wavelengths_and_turns():
-    # D=8, theta 10000: w = 1, 0.1, 0.01, 0.001 (text 000's table), wavelengths 6.3, 63, 628, 6283
+    # D=8, theta 10000: w = 1, 0.1, 0.01, 0.001 (lesson 000's table), wavelengths 6.3, 63, 628, 6283
     inv_freq = rope.inverse_frequencies(8, 10_000)
     np.testing.assert_allclose(rope.wavelengths(inv_freq), [6.283185, 62.83185, 628.3185, 6283.185], rtol=1e-6)
     # over 1000 positions: 1000 / 6.283 = 159.15 turns for the fastest pair, 0.159 for the slowest (by hand)
@@ -296,7 +296,7 @@ def test_validation_messages(call, message):
         call()
 
 
-# what the decay curves do and do not show (issue 12)
+# what the decay curves do and do not show
 
 
 def test_decay_curves_of_500k_and_1m_cross():

@@ -248,7 +248,7 @@ def test_deepseek_softmax_scale_matches_transformers():
 def test_deepseek_softmax_scale_without_a_factor_takes_the_factor_the_frequencies_take():
     """A YaRN block that leaves out `factor` (transformers 5.24 refuses it; v4 and rope_config.from_config read it
     as max / original positions: 163,840 / 4,096 = 40, DeepSeek-V3's published factor). The softmax scale takes
-    the same factor as the frequencies; it used to fail on the missing key instead."""
+    the same factor as the frequencies, not a KeyError on the missing key."""
     deepseek = require_oracle("transformers.models.deepseek_v3.modeling_deepseek_v3")
     reference = deepseek.yarn_apply_mscale(hf_text_config(load("deepseek-v3.json")).rope_parameters, 192 ** -0.5)
     config = load("deepseek-v3.json")

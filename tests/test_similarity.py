@@ -56,7 +56,7 @@ def test_cosine_properties():
 
 
 def test_one_hot_rows_are_all_sqrt_2_apart():
-    E = np.eye(256)  # text 000's byte vocabulary as one-hot vectors
+    E = np.eye(256)  # lesson 000's byte vocabulary as one-hot vectors
     D = similarity.distance_matrix(E)
     off = ~np.eye(256, dtype=bool)
     assert np.allclose(D[off], math.sqrt(2), rtol=0, atol=1e-12)

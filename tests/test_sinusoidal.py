@@ -1,4 +1,4 @@
-"""Sinusoidal encoding: text 003's numbers, a naive float64 loop as the reference, and the properties it teaches."""
+"""Sinusoidal encoding: lesson 003's numbers, a naive float64 loop as the reference, and the properties it teaches."""
 from __future__ import annotations
 
 import math
@@ -23,11 +23,11 @@ from embedviz.sinusoidal import (
 from tests.input_errors import raises_input
 
 
-# independent references: text 003's own code (plain python floats), written out again here
+# independent references: lesson 003's own code (plain python floats), written out again here
 
 
 def sinusoidal_pe(pos, d_model=8, base=10000):
-    """Text 003's ``sinusoidal_pe`` with the base as a parameter: sin on even i, cos on odd i."""
+    """Lesson 003's ``sinusoidal_pe`` with the base as a parameter: sin on even i, cos on odd i."""
     return [
         math.sin(pos / base ** (i / d_model)) if i % 2 == 0 else math.cos(pos / base ** ((i - 1) / d_model))
         for i in range(d_model)
@@ -46,7 +46,7 @@ def reference_rows(positions, d_model, base=10_000.0):
     return np.where(i % 2 == 0, np.sin(angle), np.cos(angle))
 
 
-# snapshots from text 003 (inputs stated beside each)
+# snapshots from lesson 003 (inputs stated beside each)
 
 
 def test_text003_position_1_d8_base_10000():
@@ -91,7 +91,7 @@ def test_text003_same_gap_same_distance_from_start_0_and_100():
 
 
 def test_naive_reference_reproduces_text_numbers_too():
-    # guards the reference itself: text 003's loop gives its printed numbers
+    # guards the reference itself: lesson 003's loop gives its printed numbers
     assert [round(dist(sinusoidal_pe(0), sinusoidal_pe(k)), 2) for k in (1, 5, 1000)] == [0.96, 1.3, 2.4]
 
 
@@ -168,7 +168,7 @@ def test_rows_match_table_and_pick_columns():
     base=st.sampled_from([100.0, 10_000.0, 500_000.0, 1e7]),
 )
 def test_rotation_property(p, k, half, base):
-    # PE(p + k) = R(k) PE(p) with R(k) depending only on k (text 003: a rotation of each pair by k w_i)
+    # PE(p + k) = R(k) PE(p) with R(k) depending only on k (lesson 003: a rotation of each pair by k w_i)
     D = 2 * half
     pe_p, pe_pk = reference_rows([p, p + k], D, base)
     R = rotation_matrix(k, D, base)
@@ -207,7 +207,7 @@ def test_distance_depends_only_on_the_gap(s1, s2, k, half):
     # and it is the Euclidean distance of the naive encodings
     naive = dist(sinusoidal_pe(s1, D), sinusoidal_pe(s1 + k, D))
     assert d[0] == pytest.approx(naive, abs=1e-8)
-    # the closed form of text 003: each pair adds 2(1 - cos(w k))
+    # the closed form of lesson 003: each pair adds 2(1 - cos(w k))
     assert d[0] ** 2 == pytest.approx(np.sum(2 - 2 * np.cos(k * frequencies(D))), abs=1e-8)
 
 
@@ -228,7 +228,7 @@ def test_distance_bounded_and_hovers_around_sqrt_d(d_model):
 
 
 def test_distance_rises_then_saturates_d8():
-    # text 003: up to 2.02 at gap 3, back to 1.30 at gap 5, only 2.4 at gap 1000: not "farther = larger"
+    # lesson 003: up to 2.02 at gap 3, back to 1.30 at gap 5, only 2.4 at gap 1000: not "farther = larger"
     d = distance_vs_gap(8, [1, 3, 5, 1000])[0]
     assert d[0] < d[1] and d[2] < d[1] and d[3] < distance_levels(8)[1]
 

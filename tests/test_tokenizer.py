@@ -1,4 +1,4 @@
-"""Byte-level tokenizer: ids are the UTF-8 bytes (text 001), so every language round-trips with a 256-id vocabulary."""
+"""Byte-level tokenizer: ids are the UTF-8 bytes (lesson 001), so every language round-trips with a 256-id vocabulary."""
 from __future__ import annotations
 
 import pytest
@@ -21,7 +21,7 @@ TEXT = st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=40)
 
 
 def test_hello_is_the_texts_ids():
-    # text 001: token_ids: [72, 101, 108, 108, 111]  ('H','e','l','l','o')
+    # lesson 001: token_ids: [72, 101, 108, 108, 111]  ('H','e','l','l','o')
     assert encode("Hello") == [72, 101, 108, 108, 111]
     assert VOCAB_SIZE == 256
 

@@ -56,8 +56,8 @@ def test_step_lookup_names_what_exists():
 
 
 def test_lesson_settings_are_the_lessons_numbers():
-    """A few rows carry the lessons' own settings: text 003's D = 8 table, text 001's 500 steps, text 004's
-    100,000 x 4,096 matrix, text 002's ANDREA-120M and text 003's Qwen3-0.6B tables."""
+    """A few rows carry the lessons' own settings: lesson 003's D = 8 table, lesson 001's 500 steps, lesson 004's
+    100,000 x 4,096 matrix, lesson 002's ANDREA-120M and lesson 003's Qwen3-0.6B tables."""
     assert tours.step("003", 5).settings["sin_d"] == 8
     assert tours.step("001", 4).settings["tr_steps"] == 500
     s = tours.step("004", 1).settings
@@ -91,7 +91,7 @@ def expected(lesson: str, k: int) -> str:
         eye = np.eye(256)[ids]
         d = [np.linalg.norm(eye[a] - eye[b]) for a in range(len(ids)) for b in range(a + 1, len(ids))]
         return "equal" if max(d) - min(d) < 1e-12 else "different"
-    if qid == "share":  # text 002: (V*D + L*D) / total, from the preset's fields
+    if qid == "share":  # lesson 002: (V*D + L*D) / total, from the preset's fields
         p = params.PRESETS[s["tok_preset"]]
         share = (p.vocab_size * p.d_model + p.max_positions * p.d_model) / p.total_params
         return "under10" if share < 0.1 else "10to30" if share < 0.3 else "over30"
@@ -127,7 +127,7 @@ def expected(lesson: str, k: int) -> str:
         run = _training_run(s["tr_steps"], s["tr_d"], s["tr_lr"], s["tr_seed"], s["tr_groups"])
         change = _cos(run.weights_after, run, a, b) - _cos(run.weights_before, run, a, b)
         return "same" if abs(change) < tours.SAME else "up" if change > 0 else "down"
-    if qid == "pair_band":  # text 002: cat and Tuesday are "nearly orthogonal"; cosine by its definition
+    if qid == "pair_band":  # lesson 002: cat and Tuesday are "nearly orthogonal"; cosine by its definition
         from embedviz.pretrained import load_bundled_model
 
         m = load_bundled_model()
@@ -160,9 +160,9 @@ def test_answer_matches_an_independent_reference(lesson, k):
 
 
 def test_lesson_numbers_in_the_explanations():
-    assert tours.answer("003", 7)[1]["a"] == tours.answer("003", 7)[1]["b"] == "0.2127"  # text 003: 0.2127 twice
-    assert tours.answer("002", 2)[1]["share"] == "6.1%"  # text 002: "about 6%"
-    assert tours.answer("004", 1)[1]["count"] == "409,600,000"  # text 004: "4 亿多个浮点数"
+    assert tours.answer("003", 7)[1]["a"] == tours.answer("003", 7)[1]["b"] == "0.2127"  # lesson 003: 0.2127 twice
+    assert tours.answer("002", 2)[1]["share"] == "6.1%"  # lesson 002: "about 6%"
+    assert tours.answer("004", 1)[1]["count"] == "409,600,000"  # lesson 004: "4 亿多个浮点数"
     assert tours.answer("003", 6)[1]["near"] == "0.966"
 
 
@@ -189,7 +189,7 @@ def test_similarity_questions_follow_the_training_run():
     assert run(5) == run(4)
     for k in (4, 5):
         assert tours.answer("001", k)[0] == expected("001", k)
-    assert tours.answer("001", 4)[0] == "up"  # text 001: 0.03 -> 0.56, same-group vectors pull together
+    assert tours.answer("001", 4)[0] == "up"  # lesson 001: 0.03 -> 0.56, same-group vectors pull together
 
 
 # export: CSV parses back to the figure's numbers

@@ -1,5 +1,5 @@
 """A training run bounded by CPU time: a classroom server must not spend more than a couple of seconds on one
-request (issue: a link with 2,000 steps, d_model 256 and 2,000 distinct characters cost 6.6 s of CPU)."""
+request (without a budget, a link with 2,000 steps, d_model 256 and 2,000 distinct characters cost 6.6 s of CPU)."""
 from __future__ import annotations
 
 import time

@@ -1,4 +1,4 @@
-"""Reproduce "sessions freeze under concurrent use" (issue 11 item 5) at the protocol level, and show it gone.
+"""Reproduce "sessions freeze under concurrent use" at the protocol level, and show it gone.
 
     .venv/bin/python -m benchmarks.load.freeze_repro                       # 6 sessions, embedviz's RoPE page
     .venv/bin/python -m benchmarks.load.freeze_repro --sessions 30 --duration 60

@@ -7,7 +7,7 @@ Starts the app on 127.0.0.1 (its own server, stopped at the end), opens every sl
 a class meets), then runs --batches batches of --sessions sessions, --concurrency at a time: each opens a page
 (the pages in turn), moves a slider --steps times, and closes its websocket. Streamlit keeps a disconnected
 session for server.disconnectedSessionTTL seconds (120 by default, so a student whose wifi drops gets the same
-session back), so RSS is read right after each batch and again after the TTL has passed. The goal (issue 14):
+session back), so RSS is read right after each batch and again after the TTL has passed. The goal:
 within 100 MB of the start. A second batch shows whether memory keeps growing (a leak) or stays (bounded caches).
 """
 from __future__ import annotations

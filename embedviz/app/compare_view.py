@@ -19,7 +19,7 @@ MARKS = {"yes": "✓", "defined": "◐", "no": "✗"}  # the three states of enc
 MAX_BIAS_HEADS = 4
 # the schemes that give a position a vector of its own, drawn on the vector plots. ALiBi is left out: it adds no
 # vector (the core's stand-in is the constant one, cos = 1 everywhere), and a flat line at cos = 1 labelled ALiBi
-# reads as "ALiBi cannot tell neighbours apart" when its signal is a penalty on the scores (issue 12)
+# reads as "ALiBi cannot tell neighbours apart" when its signal is a penalty on the scores
 VECTOR_SCHEMES = tuple(s for s in SCHEMES if s != "alibi")
 
 

@@ -23,7 +23,7 @@ CONFIG = "config.json"  # the source option that reads a pasted / uploaded confi
 # The page opens on the simplest method: position interpolation on LLaMA-2-7B, 4K x 4 = 16K (the core says why)
 PI_SOURCE = "LLaMA-2-7B (PI 16K)"
 DEFAULT_SOURCE = PI_SOURCE
-YARN_SOURCE = "Qwen3-0.6B (YaRN 128K)"  # text 003: Qwen3 goes from 32K to 128K with YaRN
+YARN_SOURCE = "Qwen3-0.6B (YaRN 128K)"  # lesson 003: Qwen3 goes from 32K to 128K with YaRN
 APPLIED = "ctx__applied"  # session key: the (source, config text) whose values the widgets were last given
 UPLOAD_ID = "ctx__upload"  # session key: the uploaded file already copied into the text area
 UPLOAD_MB = 1  # a config.json is a few KB; checked here too, since the uploader's limit is only the browser's
@@ -34,7 +34,9 @@ CONFIG_URL_KEY = "ctx_cfgz"  # the pasted config in the URL, zlib-compressed and
 CONFIG_URL_CHARS = 6_000
 
 # the sections below the shared controls, one per tab (lazy: only the open one runs and is sent)
-TAB_CODES = ("pairs", "method", "ratio", "turns", "decay", "calc")
+TABS = {"pairs": "ctx.tab_pairs", "method": "ctx.tab_method", "ratio": "ctx.tab_ratio", "turns": "ctx.tab_turns",
+        "decay": "ctx.tab_decay", "calc": "ctx.tab_calc"}  # code -> label's catalog key
+TAB_CODES = tuple(TABS)
 TAB_KEY = "ctx_tab"
 
 # widget ranges (a config outside them is refused with a message rather than clamped)
@@ -63,6 +65,24 @@ PARAM_SPECS: dict[str, tuple[str, float, float, float]] = {
     "high_freq_factor": ("ctx_hi", 0.25, 64.0, 0.5),
 }
 PARAM_KEYS = {name: spec[0] for name, spec in PARAM_SPECS.items()}
+PARAM_TEXTS = {  # each parameter's label and help, by catalog key
+    "beta_fast": ("ctx.p_beta_fast", "ctx.p_beta_fast_help"), "beta_slow": ("ctx.p_beta_slow", "ctx.p_beta_slow_help"),
+    "mscale": ("ctx.p_mscale", "ctx.p_mscale_help"),
+    "mscale_all_dim": ("ctx.p_mscale_all_dim", "ctx.p_mscale_all_dim_help"),
+    "attention_factor": ("ctx.p_attention_factor", "ctx.p_attention_factor_help"),
+    "truncate": ("ctx.p_truncate", "ctx.p_truncate_help"),
+    "low_freq_factor": ("ctx.p_low_freq_factor", "ctx.p_low_freq_factor_help"),
+    "high_freq_factor": ("ctx.p_high_freq_factor", "ctx.p_high_freq_factor_help"),
+}
+# each method (context_extension.METHODS): its name as texts and charts say it, its section's title and text
+METHOD_NAMES = {"linear": "ctx.name_linear", "dynamic": "ctx.name_dynamic", "yarn": "ctx.name_yarn",
+                "llama3": "ctx.name_llama3", "longrope": "ctx.name_longrope"}
+METHOD_TEXTS = {"linear": ("ctx.m_linear_title", "ctx.m_linear"), "dynamic": ("ctx.m_dynamic_title", "ctx.m_dynamic"),
+                "yarn": ("ctx.m_yarn_title", "ctx.m_yarn"), "llama3": ("ctx.m_llama3_title", "ctx.m_llama3"),
+                "longrope": ("ctx.m_longrope_title", "ctx.m_longrope")}
+KIND_NAMES = {"kept": "ctx.kept", "blended": "ctx.blended", "interpolated": "ctx.interpolated"}  # figures' KINDS
+FORMULA_WORDS = {"else": "ctx.fw_else", "not rotated": "ctx.fw_not rotated", "given": "ctx.fw_given",
+                 "high": "ctx.fw_high", "low": "ctx.fw_low"}  # rope_scaling.FORMULA_WORDS, in the reader's words
 
 # microsoft/Phi-3-mini-128k-instruct: the config the text area starts with, so LongRoPE is one click away
 # (the factor lists as published: float32 values written out in full).

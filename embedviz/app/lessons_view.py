@@ -16,7 +16,7 @@ COUNTER_BITS = 8  # rows of that picture
 STEP_POSITIONS = 40  # neighbour steps drawn: enough to see binary's uneven jumps
 
 
-# Why sine and cosine (text 003)
+# Why sine and cosine (lesson 003)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -47,7 +47,7 @@ def naive_view(length: int, other_length: int, position: int, d_model: int) -> d
     )
 
 
-# The input layer (text 000)
+# The input layer (lesson 000)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -69,7 +69,7 @@ def refusals(max_length: int, length: int) -> dict[str, ValueError | None]:
     return composition.refusal_messages(max_length, length)
 
 
-# Raw ids (text 001), dot product (text 002), subwords (text 003)
+# Raw ids (lesson 001), dot product (lesson 002), subwords (lesson 003)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

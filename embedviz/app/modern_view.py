@@ -19,10 +19,18 @@ DEFAULT_SOURCE = SOURCES[0]
 
 def source_label(source: str) -> str:
     """A model choice as the reader reads it: the core names the presets in English ("Gemma 3 12B (5 local : 1
-    global)"); the catalog has each one (key "mod.preset_" + its config file) in both languages."""
+    global)"); the catalog has each one, by its config file, in both languages."""
     if source == CONFIG:
         return source
-    return t("mod.preset_" + rope_layers.PUBLISHED[source].removesuffix(".json"))
+    return t(PRESET_NAMES[rope_layers.PUBLISHED[source]])
+
+
+PRESET_NAMES = {  # rope_layers.PUBLISHED's config files -> their names' catalog keys
+    "gemma-3-12b-it.json": "mod.preset_gemma-3-12b-it", "gemma-4-e2b.v5.json": "mod.preset_gemma-4-e2b.v5",
+    "llama-4-scout-17b-16e.json": "mod.preset_llama-4-scout-17b-16e", "qwen2.5-vl-7b.json": "mod.preset_qwen2.5-vl-7b",
+    "deepseek-v3.json": "mod.preset_deepseek-v3", "phi-2.json": "mod.preset_phi-2",
+    "gpt-neox-20b.json": "mod.preset_gpt-neox-20b", "llama-3.1-8b.json": "mod.preset_llama-3.1-8b",
+}
 
 
 # CPU seconds one request may spend on a base scan that rope_theory.KNOWN_SCANS does not hold (a pasted config's
@@ -30,8 +38,18 @@ def source_label(source: str) -> str:
 # holding a classroom server. The published configs' head sizes at these lengths are read from KNOWN_SCANS.
 SCAN_CPU_BUDGET_S = 3.0
 SCAN_LENGTHS = (1_024, 2_048, 4_096)  # a live scan (0.1% steps) takes seconds here; longer lengths take minutes
-TAB_KEY = "mod_tab"  # the page's sections, one tab each (labels: mod.tab_<code>)
-TAB_CODES = ("layers", "decay", "head", "mrope", "vision", "theory")
+TAB_KEY = "mod_tab"  # the page's sections, one tab each: code -> label's catalog key
+TABS = {"layers": "mod.tab_layers", "decay": "mod.tab_decay", "head": "mod.tab_head", "mrope": "mod.tab_mrope",
+        "vision": "mod.tab_vision", "theory": "mod.tab_theory"}
+TAB_CODES = tuple(TABS)
+# catalog keys by the core's codes, written out so that grep finds each text's use
+REACH_NAMES = {"full": "mod.reach_full", "sliding": "mod.reach_sliding", "chunked": "mod.reach_chunked"}  # rope_reach
+LENGTH_NAMES = {"trained": "mod.len_trained", "max": "mod.len_max", "sliding": "mod.len_sliding",
+                "chunked": "mod.len_chunked"}  # the length the critical dimension is for
+CRITICAL_TEXTS = {  # (every turning pair turns within it, the layers have a window or chunk) -> the theory's text
+    (False, False): "mod.critical", (True, False): "mod.critical_all",
+    (False, True): "mod.critical_reach", (True, True): "mod.critical_all_reach"}
+VISION_NAMES = {"qwen2_vl": "mod.vision_qwen2_vl", "pixtral": "mod.vision_pixtral"}  # rope_vision.LAYOUTS
 VISION_LAYOUTS = rope_vision.LAYOUTS  # labels: mod.vision_<layout>
 VISION_GRIDS = (8, 16, 24, 32, 48, 64)  # patches per side (a 448-pixel image in 14-pixel patches is 32)
 SCAN_STEP = 0.001  # coarser steps skip the narrow ranges of good bases (1% finds 2.87e4 for 4K, not 2.7e4)

@@ -28,11 +28,14 @@ from embedviz.tensor_files import MAX_UPLOAD_BYTES, MAX_UPLOAD_ELEMENTS
 from embedviz.word_vectors import analogy, nearest_neighbours, pair_similarity, project_2d
 from embedviz.similarity import cosine_similarity_matrix, pca_2d
 
-TAB_CODES = ("pairs", "subwords", "analogy", "neighbours", "crosslingual", "map", "upload")
+TABS = {"pairs": "real.tab_pairs", "subwords": "real.tab_subwords", "analogy": "real.tab_analogy",
+        "neighbours": "real.tab_neighbours", "crosslingual": "multi.tab_cross", "map": "real.tab_map",
+        "upload": "real.tab_upload"}  # code -> label's catalog key
+TAB_CODES = tuple(TABS)
 TAB_KEY = "real_tab"
-TAB_LABEL_KEYS = [f"real.tab_{code}" if code != "crosslingual" else "multi.tab_cross" for code in TAB_CODES]
+TAB_LABEL_KEYS = list(TABS.values())
 FINE_TUNE_LENGTH = 128  # all-MiniLM-L6-v2's model card: its sentence fine-tuning truncated inputs to 128 tokens
-LESSON_QWEN = {("猫", "狗"): 0.4233, ("猫", "汽车"): 0.1562}  # text 003's printout for Qwen3-0.6B (not computable here)
+LESSON_QWEN = {("猫", "狗"): 0.4233, ("猫", "汽车"): 0.1562}  # lesson 003's printout for Qwen3-0.6B (not computable here)
 LESSON_PAIRS = (("cat", "dog"), ("cat", "car"))  # the same question asked in English of the bundled model
 # e5 reads Chinese, so it is asked the lesson's own pairs too
 LESSON_PAIRS_OF = {BUNDLED_NAME: LESSON_PAIRS, E5_NAME: (("猫", "狗"), ("猫", "汽车"), *LESSON_PAIRS)}
@@ -117,7 +120,7 @@ def pair_rows(text: str, name: str = BUNDLED_NAME) -> list[dict]:
 
 @st.cache_data(max_entries=4, show_spinner=False)
 def lesson_pairs(name: str = BUNDLED_NAME) -> dict:
-    """cos for text 003's pairs (and their English stand-ins), measured now on the bundled table."""
+    """cos for lesson 003's pairs (and their English stand-ins), measured now on the bundled table."""
     pairs = (*LESSON_PAIRS_OF[name], *UNRELATED_PAIRS)
     rows = pair_rows("\n".join(", ".join(pair) for pair in pairs), name)
     return {pair: row["cos"] for pair, row in zip(pairs, rows)}
@@ -326,8 +329,8 @@ def table_height(rows: int) -> int:
     return TABLE_ROW_PX * (rows + 1) + 3
 
 
-STEP_COLUMNS = ("step", "cos", "vs_typical", "norm_from", "norm_to")
-LESSON_COLUMNS = ("source", "model", "table", "pair", "cos")
+STEP_COLUMNS = ("real.col_step", "real.col_cos", "real.col_vs_typical", "real.col_norm_from", "real.col_norm_to")
+LESSON_COLUMNS = ("real.col_source", "real.col_model", "real.col_table", "real.col_pair", "real.col_cos")
 
 
 def step_rows(views: dict, *, columns: Sequence[str]) -> list[dict]:
@@ -341,7 +344,7 @@ def step_rows(views: dict, *, columns: Sequence[str]) -> list[dict]:
 
 def lesson_rows(measured: dict, *, columns: Sequence[str], lesson: str, here: str,
                 name: str = BUNDLED_NAME, err: float = 0.0) -> list[dict]:
-    """Text 003's Qwen3-0.6B numbers next to the same question asked of the bundled model.
+    """Lesson 003's Qwen3-0.6B numbers next to the same question asked of the bundled model.
 
     A table rounded to ``err`` (e5's 4 bits: 0.01) shows its cosines as "0.261 ± 0.01", three decimals: the fourth
     would claim a precision the table does not have."""

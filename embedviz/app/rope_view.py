@@ -9,12 +9,14 @@ from embedviz.errors import InputError
 from embedviz.params import PRESETS
 from embedviz.rope_pairing import compare_pairings
 
-TEXT_DISTANCES = (0, 1, 5, 10, 20, 50, 100, 200, 400)  # text 003's decay table
+TEXT_DISTANCES = (0, 1, 5, 10, 20, 50, 100, 200, 400)  # lesson 003's decay table
 REFERENCE_THETAS = (10_000.0, 500_000.0, 1_000_000.0)  # original RoPE, Llama 3, Qwen3
-TEXT_Q, TEXT_K = (1.0, 0.0), (0.8, 0.6)  # text 003's 2-D demo vectors
+TEXT_Q, TEXT_K = (1.0, 0.0), (0.8, 0.6)  # lesson 003's 2-D demo vectors
 RANDOM_SAMPLES = 256  # independent random (q, k) pairs averaged for the "not aligned" curve
-TAB_KEY = "rope_tab"  # the page's sections, one tab each, in lesson 003's order (labels: rope.tab_<code>)
-TAB_CODES = ("angles", "pair", "decay", "random", "wave", "pairing", "lesson")
+TAB_KEY = "rope_tab"  # the page's sections, one tab each, in lesson 003's order: code -> label's catalog key
+TABS = {"angles": "rope.tab_angles", "pair": "rope.tab_pair", "decay": "rope.tab_decay", "random": "rope.tab_random",
+        "wave": "rope.tab_wave", "pairing": "rope.tab_pairing", "lesson": "rope.tab_lesson"}
+TAB_CODES = tuple(TABS)
 
 
 def rope_presets() -> dict[str, dict]:
@@ -41,7 +43,7 @@ def angle_heatmap(head_dim: int, theta: float, window: int, pairing: str) -> dic
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def pair_view(head_dim: int, theta: float, pair: int, m: int, n: int, shift: int) -> dict:
-    """Text 003's 2-D demo on pair ``pair`` of a head: its frequency, wavelength and the three scores."""
+    """Lesson 003's 2-D demo on pair ``pair`` of a head: its frequency, wavelength and the three scores."""
     inv_freq = rope.inverse_frequencies(head_dim, theta)
     if not 0 <= pair < inv_freq.size:
         raise InputError("pair_range", value=pair, limit=inv_freq.size)

@@ -13,8 +13,8 @@ from embedviz.downsample import (CELL_BUDGET, CURVE_POINTS, HEATMAP_PAIRS, SIMIL
                                  log_spaced_indices, stride_for, strided_indices)
 from embedviz.similarity import cosine_similarity_matrix
 
-DISTANCE_STARTS = (0, 100, 10_000)  # text 003 compares starts 0 and 100; a far one shows the same curve again
-TEXT_GAPS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 100, 1000)  # text 003's printed gaps
+DISTANCE_STARTS = (0, 100, 10_000)  # lesson 003 compares starts 0 and 100; a far one shows the same curve again
+TEXT_GAPS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 100, 1000)  # lesson 003's printed gaps
 FREQ_HEAD = FREQ_TAIL = 32  # a long frequency table shows its fastest and slowest pairs
 
 
@@ -51,7 +51,7 @@ def distance_curves(num_positions: int, d_model: int, base: float) -> dict:
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def text_distances(d_model: int, base: float) -> dict:
-    """Text 003's table: distance at gaps 1..10, 100, 1000 from start 0 and from start 100."""
+    """Lesson 003's table: distance at gaps 1..10, 100, 1000 from start 0 and from start 100."""
     d = sinusoidal.distance_vs_gap(d_model, TEXT_GAPS, starts=(0, 100), base=base)
     return {"gap": list(TEXT_GAPS), "from_0": d[0], "from_100": d[1]}
 

@@ -17,7 +17,7 @@ SHORT_TABLE = 20  # rows: a short table is drawn as HTML (no data-grid component
 
 
 def steps_table(views: dict) -> None:
-    rows = view.step_rows(views, columns=[t(f"real.col_{c}") for c in view.STEP_COLUMNS])
+    rows = view.step_rows(views, columns=[t(key) for key in view.STEP_COLUMNS])
     if len(rows) <= SHORT_TABLE:
         st.table(rows, hide_index=True)
     else:

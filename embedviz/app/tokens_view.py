@@ -132,7 +132,7 @@ def preset_settings(name: str) -> dict:
 
 
 def init_calculator() -> None:
-    """First visit: start the calculator at the preset named in the URL, else at text 002's ANDREA-120M.
+    """First visit: start the calculator at the preset named in the URL, else at lesson 002's ANDREA-120M.
 
     The widgets get their values through session state (not ``value=``), so a preset can overwrite them later.
     """

@@ -14,7 +14,7 @@ import streamlit as st
 from embedviz import training, training_result
 
 # CPU seconds one rerun may spend before training stops and offers a button for the rest: a link or a slider
-# must not cost a classroom server more than that (text 001's default run takes ~0.4 s here). The budget covers
+# must not cost a classroom server more than that (lesson 001's default run takes ~0.4 s here). The budget covers
 # the whole run: training stops SUMMARY_RESERVE_S early, which leaves the summary and the figures their share.
 RUN_CPU_BUDGET_S = 2.0
 SUMMARY_RESERVE_S = 0.5
@@ -23,7 +23,7 @@ SUMMARY_RESERVE_S = 0.5
 # A press that needs more stops there and says so; benchmarks/bench_hostile.py measures the heaviest press.
 PRESS_CPU_BUDGET_S = 8.0
 SOFTMAX = {"vocab": 256, "groups": None}  # the head's classes: the text's 256-byte vocabulary, or the groups only
-TEXT_PAIRS = {("a", "b"): "0.03 → 0.56", ("a", "A"): "≈ 0.04"}  # what text 001 quotes (before -> after; after only)
+TEXT_PAIRS = {("a", "b"): "0.03 → 0.56", ("a", "A"): "≈ 0.04"}  # what lesson 001 quotes (before -> after; after only)
 
 
 class _NotCached(Exception):
@@ -112,7 +112,7 @@ def group_experiment(
     steps: int, d_model: int, lr: float, seed: int, groups: tuple[str, ...], softmax: str,
     *, progress: Callable[[int, int], None] | None = None, full: bool = False,
 ) -> dict:
-    """Text 001's experiment for these settings, trained once and then served from the cache.
+    """Lesson 001's experiment for these settings, trained once and then served from the cache.
 
     ``progress(step, steps)`` is only called when the run is really trained (not on a cache hit).
     """
@@ -144,7 +144,7 @@ def text_experiment(
 
 
 def text_reference(pair: tuple[str, str]) -> str:
-    """Text 001's numbers for this pair as the text quotes them, or '' if it does not."""
+    """Lesson 001's numbers for this pair as the text quotes them, or '' if it does not."""
     return TEXT_PAIRS.get(pair, "")
 
 

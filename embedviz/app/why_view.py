@@ -1,4 +1,4 @@
-"""Cached core calls for the "Why position" page: text 003's word-order experiment on the reader's sentence."""
+"""Cached core calls for the "Why position" page: lesson 003's word-order experiment on the reader's sentence."""
 from __future__ import annotations
 
 import streamlit as st

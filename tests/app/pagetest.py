@@ -4,6 +4,7 @@ from __future__ import annotations
 import base64
 import json
 import re
+import string
 from collections.abc import Mapping
 from typing import Any
 
@@ -71,6 +72,25 @@ def shows(shown: str, key: str, lang: str = "en") -> bool:
             return False
         at += len(piece)
     return True
+
+
+def fields(shown: str, key: str, lang: str = "en") -> dict[str, str] | None:
+    """The values the page filled into ``key``'s placeholders, read back out of ``shown`` ({"length": "1,024",
+    ...}), or None when ``shown`` holds no text of ``key``: a test then checks a number the page printed without
+    retyping the sentence around it. A value at the very start or end of the text is one word, brackets left out (it
+    has no words on that side to stop at); a placeholder used twice must be filled the same both times."""
+    parts = [(literal, name) for literal, name, _spec, _conv in string.Formatter().parse(catalog()[key][lang])]
+    pattern, seen = [], set()
+    for i, (literal, name) in enumerate(parts):
+        pattern.append(re.escape(literal))
+        if name is None:
+            continue
+        open_ended = (i == 0 and not literal) or (i == len(parts) - 1)
+        value = r"[^\s()（）\[\]]+" if open_ended else ".+?"
+        pattern.append(f"(?P={name})" if name in seen else f"(?P<{name}>{value})")
+        seen.add(name)
+    found = re.search("".join(pattern), shown, flags=re.DOTALL)
+    return found.groupdict() if found else None
 
 
 def is_chinese(text: str) -> bool:

@@ -230,7 +230,6 @@ CALLS = {
     "too_many_tokens": lambda: attention.word_order_demo("a " * (attention.MAX_TOKENS + 1)),
     "boolean": lambda: lookup.gradient_step(np.array([5, 6]), lookup.init_table(256, 8), tied="yes"),
     "text_vocab": lambda: training.train_on_text("".join(chr(0x4E00 + i) for i in range(training.MAX_TEXT_VOCAB + 1))),
-    "positive_finite": lambda: training.train_on_text("abab", context=1, steps=1, lr=-1.0),
     # what a widget, a link or a typed text can still ask past a page's limits
     "lone_surrogate": lambda: tokenizer.encode("a\ud800"),
     "one_char": lambda: raw_ids.byte_id_neighbours(""),

@@ -269,7 +269,10 @@ def test_the_checker_sees_a_config_value_shown_as_a_name(kind, text, bare):
 
 
 def test_the_checker_reads_a_formulas_text_labels():
-    assert english_words("learned positions") and not english_words("可学习位置")
+    from embedviz.app.i18n import catalog
+
+    label = catalog()["tok.latex_learned"]  # a \text{...} word of the parameter-cost formula
+    assert english_words(label["en"]) and not english_words(label["zh"])
 
 
 def test_every_scaling_methods_formula_speaks_chinese():
@@ -331,7 +334,7 @@ def test_one_chinese_term_per_idea(idea):
 def test_an_averaged_figure_says_so_in_the_readers_language():
     """plot(builder, ...) hands the figure code the reader's "block-averaged" note: a sinusoidal table wider than
     the cell budget (d_model 4,096) is averaged, and its subtitle says so in Chinese, followed by the colour scale
-    in words (the encoding heatmap has no colour bar since issue 14)."""
+    in words (the encoding heatmap has no colour bar)."""
     def script():
         import numpy as np
 

@@ -70,7 +70,7 @@ def test_each_tab_draws_its_own_section_only():
 
 def test_alibi_is_not_drawn_as_a_vector_at_cos_1():
     """ALiBi adds no position vector: a flat ALiBi line at cos = 1 would read as "ALiBi cannot tell neighbours
-    apart" (issue 12). The vector plots show sinusoidal, learned, RoPE and none, with the core's numbers."""
+    apart". The vector plots show sinusoidal, learned, RoPE and none, with the core's numbers."""
     from embedviz import encodings
 
     at = page("adjacent").run()
@@ -106,7 +106,7 @@ def test_learned_past_the_end_shows_the_modules_own_message():
 def test_properties_table_follows_text_003():
     table = _table(page("props").run(), "extrapolates").set_index("scheme")
     marks = table.map(lambda cell: cell[0])
-    # defined at any position but not generalising past the trained length (issue 12): ◐, every other property ✓
+    # defined at any position but not generalising past the trained length: ◐, every other property ✓
     assert (marks.loc[["sinusoidal", "RoPE"], "extrapolates"] == "◐").all()
     assert (marks.loc[["sinusoidal", "RoPE"]].drop(columns="extrapolates") == "✓").all().all()
     assert marks.loc["learned", "extrapolates"] == "✗"  # "学习式编码输在可外推"

@@ -90,7 +90,7 @@ def test_default_view_is_position_interpolation_on_llama2():
     unseen = sum(1 for i in range(d // 2) if 2 * math.pi * theta ** (2 * i / d) > trained)
     assert unseen == 18
     assert pt.metric(at, pt.text("ctx.unseen_without")) == f"{unseen} / {d // 2}"
-    assert pt.metric(at, "… with linear") == f"0 / {d // 2}"
+    assert pt.metric(at, pt.text("ctx.unseen_with", method=pt.text("ctx.name_linear"))) == f"0 / {d // 2}"
     assert pt.metric(at, pt.text("ctx.kinds")) == f"0 / 0 / {d // 2}"
     overshoot = catalog()["ctx.overshoot"]["en"].format(unscaled=4, scaled=1, method="linear")
     assert any(overshoot in c.value for c in at.caption)
@@ -115,7 +115,7 @@ def test_yarn_preset_on_qwen3_to_128k():
     # Qwen3's theta 1e6, 32K: pair i never closes a turn when 2 pi 1e6^(i/64) > 32768 -> i >= 40: 24 pairs;
     # YaRN (4 x 32K = 128K exactly) shows none of them a new angle
     assert pt.metric(at, pt.text("ctx.unseen_without")) == "24 / 64"
-    assert pt.metric(at, "… with yarn") == "0 / 64"
+    assert pt.metric(at, pt.text("ctx.unseen_with", method=pt.text("ctx.name_yarn"))) == "0 / 64"
     # YaRN's ramp by turns in training, r = L / wavelength: r > beta_fast = 32 kept, r < beta_slow = 1 fully
     # interpolated; its ends are the pair indices d ln(L / (beta 2 pi)) / (2 ln theta), floored and ceiled
     d, theta, trained = 128, 1e6, 32_768
@@ -308,18 +308,20 @@ def test_dynamic_base_follows_the_sequence_length():
         assert any(f"{round(ratio * 32768):,} tokens" in c.value for c in at.caption)
 
 
-def test_calculator_against_the_formula_and_real_models():
+def test_calculator_shows_the_cores_theta_and_real_models():
     at = pt.page(PAGE, ctx_src=YARN, ctx_tab=TABS["calc"]).run()
     pt.ok(at)
     assert not pt.chart_json(at)  # the calculator's tab: a table, no chart
-    # (L / 2 pi)^(d / (d - 2k)) with L = 131072, d = 128, k = 1
-    assert pt.metric(at, "rope_theta ≥ (k = 1)") == f"{round((131072 / (2 * math.pi)) ** (128 / 126)):,}"
+    # the core's theta_for_context (its formula checked in tests/test_context_extension.py), L = 131072, d = 128
+    theta = context_extension.theta_for_context(128, 131_072)
+    assert pt.metric(at, pt.text("ctx.calc_theta", k=1)) == f"{round(theta):,}"
     table = at.table[0].value
     llama = table[table.iloc[:, 0].str.startswith("Llama 3")].iloc[0].tolist()
-    assert llama[1:5] == [128, "8,192", "500,000", f"{round((8192 / (2 * math.pi)) ** (128 / 126)):,}"]
+    assert llama[1:5] == [128, "8,192", "500,000", f"{round(context_extension.theta_for_context(128, 8_192)):,}"]
     assert llama[-1] == "29 / 64"
     at.slider(key="ctx_k").set_value(8).run()
-    assert pt.metric(at, "rope_theta ≥ (k = 8)") == f"{round((131072 / (2 * math.pi)) ** (128 / 112)):,}"
+    theta = context_extension.theta_for_context(128, 131_072, slow_pairs=8)
+    assert pt.metric(at, pt.text("ctx.calc_theta", k=8)) == f"{round(theta):,}"
     at.slider(key="ctx_hd").set_value(8).run()  # 4 pairs: k is at most 3
     pt.ok(at)
     assert any("d = 8 has only 4 pairs, so k is 3" in c.value for c in at.caption)
@@ -431,20 +433,20 @@ def test_chinese():
     assert [tab.label for tab in at.tabs] == [catalog()[f"ctx.tab_{code}"]["zh"] for code in view.TAB_CODES]
     _open_tab(at, "method")  # an English tab label in the session: the Chinese page opens the same tab
     pt.ok(at)
-    assert pt.metric(at, "注意力系数") == "1.0000"  # linear PI leaves attention alone
+    assert pt.metric(at, pt.text("ctx.attention", "zh")) == "1.0000"  # linear PI leaves attention alone
     assert any("位置插值" in block.value for block in at.markdown)
     at = pt.page(PAGE, lang="zh", ctx_src=YARN).run()
     pt.ok(at)
     assert any("Qwen3" in block.value and "YaRN" in block.value for block in at.markdown)
-    blended = pt.metric(at, "保持 / 过渡 / 插值").split(" / ")[1]  # the core's count, 16
+    blended = pt.metric(at, pt.text("ctx.kinds", "zh")).split(" / ")[1]  # the core's count, 16
     assert any(f"64 对里有 {blended} 对" in block.value for block in at.markdown)  # the notice's details
     _open_tab(at, "method")
-    assert pt.metric(at, "注意力系数") == "1.1386"
+    assert pt.metric(at, pt.text("ctx.attention", "zh")) == "1.1386"
 
 
 @pytest.mark.parametrize("name", ["Qwen3-0.6B", "Mistral-7B-v0.1"])
 def test_trained_length_in_chinese(name):
-    """Issue 12: the trained length, not max_position_embeddings (Qwen3-0.6B 32,768; Mistral-7B 8,192)."""
+    """The trained length, not max_position_embeddings (Qwen3-0.6B 32,768; Mistral-7B 8,192)."""
     at = pt.page(PAGE, lang="zh", ctx_src=name).run()
     pt.ok(at)
     trained = PRESETS[name].pretrained_length
@@ -484,7 +486,7 @@ def test_a_partial_rotation_scales_the_rotated_part_of_the_logits_and_sizes_thet
     pt.ok(at)
     assert any("The rotated 64 of the 128 dimensions of q and k" in c.value for c in at.caption)
     _open_tab(at, "calc")
-    theta = float(pt.metric(at, "rope_theta ≥ (slowest pair only)").replace(",", ""))
+    theta = float(pt.metric(at, pt.text("ctx.calc_one")).replace(",", ""))
     assert theta == round(context_extension.theta_for_context(64, 16_384))
     slowest = 2 * math.pi * theta ** ((64 - 2) / 64)  # the wavelength of pair 31 of 32 at this theta
     assert slowest == pytest.approx(16_384, rel=1e-3)
@@ -535,7 +537,7 @@ def test_an_unscaled_model_with_a_short_window_gets_a_suggestion_the_page_can_sh
 
 
 def test_the_calculator_of_a_head_with_one_rotating_pair_says_why_it_cannot_size_theta():
-    """head_dim 8 at partial 0.25: 2 dimensions rotate, one pair, too few for the bound (was a traceback)."""
+    """head_dim 8 at partial 0.25: 2 dimensions rotate, one pair, too few for the bound: a message, not a traceback."""
     at = _use_config(pt.page(PAGE, lang="zh").run(), {**_PARTIAL_YARN, "head_dim": 8, "partial_rotary_factor": 0.25})
     _open_tab(at, "calc")
     pt.ok(at, errors_allowed=True)

@@ -71,7 +71,7 @@ def test_zh_arrows_tab():
 
 
 def test_arrows_tab_opens_first_and_the_activity_waits_in_its_own_tab():
-    """Bound tabs are lazy (issue 14): the page opens on the arrows; the activity's widgets exist only in its tab."""
+    """Bound tabs are lazy: the page opens on the arrows; the activity's widgets exist only in its tab."""
     at = pt.page("dot_product").run()
     pt.ok(at)
     assert len(at.get("plotly_chart")) == 1 and not at.get("button_group") and not at.toggle

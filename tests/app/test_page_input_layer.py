@@ -65,20 +65,20 @@ def test_chinese():
 
 
 def test_compare_page_shows_the_sinusoidal_modules_refusal_too():
+    from embedviz.app.errors import localized
     from embedviz.app.i18n import catalog
 
-    past = catalog()["cmp.tab_past"]  # the page's tab that holds the past-the-end section
-    at = pt.page("compare", cmp_len="64", cmp_k="3", cmp_tab=past["en"]).run()
-    pt.ok(at)
     messages = composition.refusal_messages(64, 67)
     assert messages["SinusoidalPositionalEmbedding"].params == {"T": 67, "limit": 64}
-    warning = at.warning[0].value
-    assert str(messages["LearnedPositionalEmbedding"]) in warning
-    assert "SinusoidalPositionalEmbedding says: “" + str(messages["SinusoidalPositionalEmbedding"]) + "”" in warning
-    zh = pt.page("compare", lang="zh", cmp_len="64", cmp_k="3", cmp_tab=past["zh"]).run()
-    # a Chinese reader gets the core's message in Chinese (embedviz.app.errors, issue 12)
-    from embedviz.app.errors import localized
-
+    # a Chinese reader gets the core's message in Chinese (embedviz.app.errors)
     zh_message = localized(messages["SinusoidalPositionalEmbedding"], "zh")
     assert zh_message.startswith("无法嵌入长度 T 为 67 的序列")
-    assert "SinusoidalPositionalEmbedding 报错：“" + zh_message + "”" in zh.warning[0].value
+    past = catalog()["cmp.tab_past"]  # the page's tab that holds the past-the-end section
+    for lang in ("en", "zh"):
+        at = pt.page("compare", lang=lang, cmp_len="64", cmp_k="3", cmp_tab=past[lang]).run()
+        pt.ok(at)
+        warning = at.warning[0].value
+        keys = {"LearnedPositionalEmbedding": "cmp.past_learned",
+                "SinusoidalPositionalEmbedding": "inl.cmp_sinusoidal_refuses"}
+        said = {module: pt.fields(warning, key, lang)["error"] for module, key in keys.items()}
+        assert said == {module: str(localized(message, lang)) for module, message in messages.items()}, lang

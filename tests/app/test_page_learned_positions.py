@@ -136,7 +136,7 @@ def test_rotation_tab_reports_the_turn_training_found():
     points = pca_2d(load_bundled_model().position_embeddings, solver="randomized")
     degrees = position_analysis.turn_degrees(position_analysis.plane_turn(points))
     assert position_analysis.is_rotation(points)
-    assert f"about **{degrees:.0f}°**" in _markdown(at) and f"{degrees:.0f}" == "62"
+    assert pt.fields(_markdown(at), "learn.turn")["deg"] == f"{degrees:.0f}" == "62"
 
 
 def test_query_params_round_trip_into_the_widgets():

@@ -5,7 +5,6 @@ Each section is a tab bound to ?mod_tab= (only the open tab runs): a test opens 
 from __future__ import annotations
 
 import json
-import re
 
 import numpy as np
 import pytest
@@ -14,7 +13,7 @@ from embedviz import rope_layers, rope_theory
 from embedviz.app.i18n import catalog
 from embedviz.app.modern_view import SCAN_LENGTHS, TAB_CODES
 from embedviz.rope_layers import PUBLISHED, published_config
-from tests.app.pagetest import chart_json, english_only, is_chinese, ok, page, values
+from tests.app.pagetest import chart_json, english_only, fields, is_chinese, ok, page, shows, text, values
 from tests.conftest import require_oracle
 
 NAMES = list(PUBLISHED)
@@ -36,6 +35,21 @@ def titles(at) -> list[str]:
     return [json.loads(spec)["layout"]["title"]["text"] for spec in chart_json(at)]
 
 
+def figure(at, key: str) -> dict:
+    """The one chart whose title is the catalog's ``key``."""
+    (found,) = [json.loads(s) for s in chart_json(at) if text(key) in json.loads(s)["layout"]["title"]["text"]]
+    return found
+
+
+def markdown(at) -> str:
+    return " ".join(m.value for m in at.markdown)
+
+
+def setting_captions(at) -> list[str]:
+    """The captions that say which of several RoPE settings the theory's numbers are for."""
+    return [c.value for c in at.caption if shows(c.value, "mod.theory_setting")]
+
+
 @pytest.mark.parametrize("name, expected", [
     (NAMES[0], ["sliding_attention", "full_attention"]),  # Gemma 3: two settings on the strip
     (NAMES[1], ["proportional"]),  # Gemma 4
@@ -53,47 +67,47 @@ def test_presets_show_their_layer_strip(name, expected):
 def test_llama4_says_what_a_nope_layer_sees():
     at = run(mod_src=NAMES[2])
     ok(at)
-    text = " ".join(m.value for m in at.markdown)
-    assert "causal mask" in text and "temperature" in text
-    assert any("temperature" in title for title in titles(at))
+    shown = markdown(at)
+    assert text("mod.nope_text") in shown and fields(shown, "mod.temp_text") == {"attn_scale": "0.1",
+                                                                                "floor_scale": "8,192"}
+    assert any(text("mod.temp_title") in title for title in titles(at))
 
 
 def test_qwen_vl_shows_mrope_bands():
     at = run("mrope", mod_src=NAMES[3])
     ok(at)
-    band = next(json.loads(s) for s in chart_json(at) if "M-RoPE" in json.loads(s)["layout"]["title"]["text"])
-    assert [trace["name"] for trace in band["data"]] == ["time", "height", "width"]
+    band = figure(at, "mod.mrope_title")
+    assert [trace["name"] for trace in band["data"]] == [text(f"mod.axis_{axis}") for axis in "thw"]
 
 
 def test_partial_rotation_and_mla():
     at = run("head", mod_src=NAMES[4])  # DeepSeek-V3
     ok(at)
-    assert any("qk_rope_head_dim = 64" in c.value for c in at.caption)
+    assert [fields(c.value, "mod.mla")["rope"] for c in at.caption if fields(c.value, "mod.mla")] == ["64"]
     at = run("head", mod_src=NAMES[5])  # Phi-2: 32 of 80 dims turn
     ok(at)
-    head = next(json.loads(s) for s in chart_json(at) if "dimensions of the head" in json.loads(s)["layout"]["title"]["text"])
-    assert any("passes through" in trace["name"] for trace in head["data"])
+    head = figure(at, "mod.head_title")
+    assert any(text("mod.unrotated") in trace["name"] for trace in head["data"])
 
 
 def test_theory_is_shown_with_its_papers():
     at = run("theory", mod_src=NAMES[7])  # Llama 3.1, base bound for 1,024 positions
     ok(at)
-    text = " ".join(m.value for m in at.markdown)
-    for paper in ("Scaling Laws of RoPE-based Extrapolation", "Base of RoPE Bounds Context Length",
-                  "Positional Interpolation"):
-        assert paper in text
-    assert "4.3e+03" in text  # the scan for 1,024 positions (the paper: 4.3e3)
+    shown = markdown(at)
+    # each paper's text: critical dimension (Liu et al.), base bound (Men et al.), interpolation (Chen et al.)
+    assert fields(shown, "mod.critical") and shows(shown, "mod.pi_text")
+    assert fields(shown, "mod.base_bound")["bound"] == "4.3e+03"  # the scan for 1,024 positions (the paper: 4.3e3)
 
 
 def test_pasted_config_is_read():
     config = published_config(NAMES[0])
     at = run(mod_src="config.json", session={"mod_config": json.dumps(config)})
     ok(at)
-    assert "48 layers" in titles(at)[0]
+    assert fields(titles(at)[0], "mod.strip_title") == {"layers": "48"}
     bad = run(mod_src="config.json", session={"mod_config": json.dumps({**config["text_config"], "rope_scaling":
                                                                         {"rope_type": "nonsense"}})})
     ok(bad, errors_allowed=True)
-    assert bad.error and "rope_type ('nonsense') is unknown" in bad.error[0].value
+    assert bad.error and fields(bad.error[0].value, "err.rope_type_unknown")["value"] == "'nonsense'"
 
 
 def test_chinese():
@@ -108,7 +122,7 @@ def test_one_section_per_tab():
     # Llama 4: strip + NoPE temperature; decay; head layout; no M-RoPE (a pointer instead); wavelengths + PI bounds
     assert charts == {"layers": 2, "decay": 1, "head": 1, "mrope": 0, "vision": 1, "theory": 2}
     at = run("mrope", mod_src=NAMES[2])
-    assert at.info and "Qwen2.5-VL" in at.info[0].value
+    assert at.info and fields(at.info[0].value, "mod.no_mrope")["name"].startswith("Qwen2.5-VL")
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -122,18 +136,18 @@ def test_every_published_model_gets_its_base_bound_at_every_scan_length(name):
     for length in SCAN_LENGTHS:
         at.select_slider(key="mod_len").set_value(length).run()
         ok(at)
-        text = " ".join(m.value for m in at.markdown)
         assert not at.info, at.info[0].value
-        assert f"L = {length:,} and d = {dim} (the rotated dimensions)" in text
-        assert f"about **{rope_theory.base_bound(length, dim).base:.3g}**" in text
-        wave = next(json.loads(s) for s in chart_json(at) if "Wavelength" in json.loads(s)["layout"]["title"]["text"])
-        assert any(f"L = {length:,}" in note["text"] for note in wave["layout"]["annotations"])  # its L line
+        bound = fields(markdown(at), "mod.base_bound")
+        assert (bound["length"], bound["head_dim"], bound["which"], bound["bound"]) == (
+            f"{length:,}", f"{dim}", text("mod.d_rotated"), f"{rope_theory.base_bound(length, dim).base:.3g}")
+        wave = figure(at, "mod.wave_title")
+        assert text("mod.scan_line", length=f"{length:,}") in [note["text"] for note in wave["layout"]["annotations"]]
 
 
 def test_llama_4k_bound_is_the_papers():
     at = run("theory", session={"mod_len": 4_096}, mod_src=NAMES[7])  # Llama 3.1: d = 128
     ok(at)
-    assert "about **2.7e+04**" in " ".join(m.value for m in at.markdown)  # Men et al. 2024: 4K -> 2.7e4
+    assert fields(markdown(at), "mod.base_bound")["bound"] == "2.7e+04"  # Men et al. 2024: 4K -> 2.7e4
 
 
 @pytest.mark.parametrize("name", [NAMES[5], NAMES[6]])  # Phi-2 (32 of 80 dims turn), GPT-NeoX-20B (24 of 96)
@@ -149,7 +163,7 @@ def test_unrotated_pairs_keep_the_sum_nonnegative_for_any_base(name):
     assert rotated.min() < 0 <= (still + rotated).min()
     at = run("head", mod_src=name)
     ok(at)
-    assert any("at least as many unrotated pairs" in md.value for md in at.markdown)
+    assert text("mod.partial_text") in [md.value for md in at.markdown]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -158,12 +172,12 @@ def test_a_pasted_head_too_small_for_any_base_bound_says_so_and_keeps_the_charts
     so in the reader's language instead of a traceback, and still draws the wavelengths and PI's bounds."""
     config = {"rope_theta": 10_000.0, "max_position_embeddings": 4_096, "head_dim": 4, "num_attention_heads": 32,
               "hidden_size": 4_096, "num_hidden_layers": 2}
-    with pytest.raises(ValueError, match="no base"):  # what the core says (the page must catch it)
+    with pytest.raises(ValueError) as raised:  # what the core says (the page must catch it)
         rope_theory.base_bound(1_024, 4)
+    assert raised.value.code == "no_base" and raised.value.params["length"] == 1_024
     at = run("theory", session={"mod_config": json.dumps(config)}, lang=lang, mod_src="config.json")
     ok(at, errors_allowed=True)
-    assert len(at.error) == 1 and "B(m)" in at.error[0].value and "1,024" in at.error[0].value
-    assert is_chinese(at.error[0].value.split("B(m)")[0]) == (lang == "zh")
+    assert len(at.error) == 1 and fields(at.error[0].value, "err.no_base", lang)["length"] == "1,024"
     assert not english_only(at.error[0].value)  # a kind the catalog knows
     assert len(at.get("plotly_chart")) == 2
 
@@ -184,10 +198,10 @@ def test_a_model_whose_every_layer_is_nope_is_drawn_and_said_in_each_tab(nope):
             assert len(at.get("plotly_chart")) == 1 and not at.info
             continue
         if code == "layers":
-            assert len(at.get("plotly_chart")) == 2 and "4 layers" in titles(at)[0]  # strip + NoPE temperature
-            text = " ".join(m.value for m in at.markdown)
-            assert "ln(1 + floor((m + 1) / 8,192))" in text  # the temperature chart is explained (the default 8192)
-            assert "RoPE layers wrote" not in text  # ... without the sentence about RoPE layers it does not have
+            assert len(at.get("plotly_chart")) == 2 and fields(titles(at)[0], "mod.strip_title") == {"layers": "4"}
+            shown = markdown(at)  # the temperature chart is explained (the default floor_scale 8192) ...
+            assert fields(shown, "mod.temp_text") == {"attn_scale": "0.1", "floor_scale": "8,192"}
+            assert not shows(shown, "mod.nope_text")  # ... without the sentence about RoPE layers it does not have
         else:
             assert not at.get("plotly_chart")
         assert [i.value for i in at.info] == [catalog()["mod.all_nope_temp"]["en"]], code
@@ -213,10 +227,9 @@ def test_the_theory_says_which_setting_its_numbers_are_for():
     are the first's, and it says so; a model with one setting needs no such line."""
     at = run("theory", mod_src=NAMES[0])
     ok(at)
-    assert [c.value for c in at.caption if "RoPE settings" in c.value] == [
-        catalog()["mod.theory_setting"]["en"].format(n=2, name="sliding_attention", theta="10,000")]
-    assert "theta 10,000" in " ".join(m.value for m in at.markdown)
-    assert not [c.value for c in run("theory", mod_src=NAMES[7]).caption if "RoPE settings" in c.value]
+    assert setting_captions(at) == [text("mod.theory_setting", n=2, name="sliding_attention", theta="10,000")]
+    assert fields(markdown(at), "mod.critical_reach")["theta"] == "10,000"
+    assert not setting_captions(run("theory", mod_src=NAMES[7]))
 
 
 def _theory_text(config: dict, lang: str = "en") -> str:
@@ -235,12 +248,12 @@ def test_a_pasted_theta_barely_above_one_does_not_claim_interpolation_is_hundred
     page says so instead of "at least 0 times more"."""
     ratio = rope_theory.training_theory(128, 1.0001, 4_096)["ratio"]
     assert ratio < 1  # the core: the "extrapolation" bound is the tighter one here
-    text = _theory_text({**_PASTED, "rope_theta": 1.0001}, lang)
-    assert (f"here only {ratio:.2g} times that" if lang == "en" else f"这里只是前者的 {ratio:.2g} 倍") in text
-    assert "times more" not in text and "至少大" not in text
+    shown = _theory_text({**_PASTED, "rope_theta": 1.0001}, lang)
+    assert fields(shown, "mod.pi_text_loose", lang)["ratio"] == f"{ratio:.2g}"
+    assert not shows(shown, "mod.pi_text", lang)
     # and every pair turns within 4,096 positions at this theta: no "the other 0 never finish a turn"
     assert rope_theory.critical_dimension(128, 1.0001, 4_096) == 128
-    assert ("all 128 rotated dimensions turn" if lang == "en" else "全部 128 个旋转维度") in text
+    assert fields(shown, "mod.critical_all", lang)["turning"] == "128" and not shows(shown, "mod.critical", lang)
     default = run("theory", lang=lang)
     assert catalog()["mod.pi_text"][lang].split("(")[0] in " ".join(m.value for m in default.markdown)
 
@@ -249,7 +262,7 @@ def test_a_ratio_under_ten_is_cut_not_rounded_up():
     """θ = 1.5: the extrapolation bound is at least 6.5... times the other; "at least 7" would be false."""
     ratio = rope_theory.training_theory(128, 1.5, 4_096)["ratio"]
     assert ratio > 1 and ratio < 10
-    shown = re.search(r"at least ([\d.]+) times more", _theory_text({**_PASTED, "rope_theta": 1.5})).group(1)
+    shown = fields(_theory_text({**_PASTED, "rope_theta": 1.5}), "mod.pi_text")["ratio"]
     assert float(shown) <= ratio < float(shown) + 0.1
 
 
@@ -261,13 +274,9 @@ def test_proportional_rope_counts_only_its_turning_pairs_as_turning(lang):
     config = {**_PASTED, "head_dim": 256, "max_position_embeddings": 131_072, "rope_parameters": {
         "rope_type": "proportional", "partial_rotary_factor": 0.25, "rope_theta": 1_000.0}}
     assert rope_theory.critical_dimension(256, 1_000.0, 131_072) == 256  # every pair, had they all a frequency
-    text = _theory_text(config, lang)
-    if lang == "en":
-        assert "all 64 rotated dimensions turn at least once" in text
-        assert "192 of the d dimensions do not turn at all" in text and "the last 96 of its 128 pairs" in text
-        assert "never finish a turn" not in text
-    else:
-        assert "全部 64 个旋转维度" in text and "有 192 个根本不转" in text and "最后 96 对" in text
+    shown = _theory_text(config, lang)
+    assert fields(shown, "mod.critical_all", lang)["turning"] == "64" and not shows(shown, "mod.critical", lang)
+    assert fields(shown, "mod.critical_still", lang) == {"still": "192", "still_pairs": "96", "pairs": "128"}
     # the core: 32 pairs with a frequency, the other 96 at 0 (the slowest, at the end of the pair order)
     (setting,) = rope_layers.layer_plan(config).settings
     assert int((setting.inv_freq > 0).sum()) == 32 and not setting.inv_freq[32:].any()
@@ -275,7 +284,7 @@ def test_proportional_rope_counts_only_its_turning_pairs_as_turning(lang):
 
 def test_m_rope_on_a_proportional_rope_draws_the_turning_pairs_only():
     """Proportional RoPE leaves half of these 8 pairs at frequency 0: they have no wavelength and follow no axis
-    (this was an IndexError: 8 axes against 4 wavelengths)."""
+    (8 axes against 4 wavelengths: the axes follow the turning pairs only)."""
     config = {"num_hidden_layers": 2, "head_dim": 16, "max_position_embeddings": 4_096, "rope_parameters": {
         "rope_type": "proportional", "partial_rotary_factor": 0.5, "rope_theta": 1e4, "mrope_section": [4, 2, 2]}}
     at = run("mrope", session={"mod_config": json.dumps(config)}, mod_src="config.json")
@@ -292,7 +301,7 @@ def test_nope_layers_without_llama4s_temperature_draw_none(extra):
     assert rope_layers.layer_plan(some).nope_temperature is None
     at = run("layers", session={"mod_config": json.dumps(some)}, mod_src="config.json")
     ok(at)
-    assert len(at.get("plotly_chart")) == 1 and "temperature" not in " ".join(m.value for m in at.markdown)
+    assert len(at.get("plotly_chart")) == 1 and not shows(markdown(at), "mod.temp_text")
     every = {**_NOPE_BASE, **extra, "no_rope_layers": [0, 0, 0, 0]}
     at = run("layers", session={"mod_config": json.dumps(every)}, mod_src="config.json")
     assert [i.value for i in at.info] == [catalog()["mod.all_nope"]["en"]]
@@ -310,25 +319,28 @@ def test_layer_types_that_share_one_rope_are_one_setting_in_the_theory():
     np.testing.assert_array_equal(plan.settings[0].inv_freq, plan.settings[1].inv_freq)
     at = run("theory", session={"mod_config": json.dumps(config)}, mod_src="config.json")
     ok(at)
-    assert not [c.value for c in at.caption if "RoPE settings" in c.value]
+    assert not setting_captions(at)
 
 
 def test_conv_layers_are_drawn_as_layers_without_attention_and_the_theory_reads_the_attention_layers():
-    """LFM2: 4 convolution layers and 2 attention layers; the convolutions were labelled "64/64 dims turn"."""
+    """LFM2: 4 convolution layers and 2 attention layers; a convolution is not labelled "64/64 dims turn"."""
     config = {"num_hidden_layers": 6, "hidden_size": 2048, "num_attention_heads": 32, "max_position_embeddings": 128_000,
               "rope_theta": 1e6, "layer_types": ["conv", "conv", "full_attention"] * 2}
     at = run("layers", session={"mod_config": json.dumps(config)}, mod_src="config.json")
     ok(at)
-    names = " ".join(trace.get("name", "") for trace in json.loads(chart_json(at)[0])["data"])
-    assert "conv: no attention scores to rotate, so no RoPE (4 layers)" in names and "full_attention: default" in names
+    names = [trace.get("name", "") for trace in json.loads(chart_json(at)[0])["data"]]
+    assert text("mod.no_attention_label", name="conv", layers=text("mod.layer_count", n=4)) in names
+    labels = [fields(name, "mod.setting_label") for name in names]
+    assert [(s["name"], s["rope_type"]) for s in labels if s] == [("full_attention", "default")]
     theory = run("theory", session={"mod_config": json.dumps(config)}, mod_src="config.json")
     ok(theory)
-    assert not theory.caption or "RoPE settings" not in " ".join(c.value for c in theory.caption)
-    assert "d = 64 in θ^(−2i/d), theta 1,000,000" in " ".join(m.value for m in theory.markdown)
+    assert not setting_captions(theory)
+    critical = fields(markdown(theory), "mod.critical")  # 64 = 2048 / 32 heads, of the attention layers
+    assert (critical["head_dim"], critical["theta"]) == ("64", "1,000,000")
 
 
 def test_an_interleaved_m_rope_is_drawn_interleaved():
-    """Qwen3-VL's mrope_interleaved: height on pairs 1, 4, 7, ..., width on 2, 5, 8, ... (it was drawn as
+    """Qwen3-VL's mrope_interleaved: height on pairs 1, 4, 7, ..., width on 2, 5, 8, ... (not
     Qwen2.5-VL's three consecutive blocks)."""
     config = {"head_dim": 128, "max_position_embeddings": 4_096, "num_hidden_layers": 2, "rope_theta": 1e4,
               "rope_scaling": {"rope_type": "default", "mrope_section": [24, 20, 20], "mrope_interleaved": True}}
@@ -353,17 +365,17 @@ def test_a_proportional_rope_with_more_still_pairs_than_turning_ones_has_no_base
     (setting,) = rope_layers.layer_plan(config).settings
     turning = int((setting.inv_freq > 0).sum())
     assert (turning, len(setting.inv_freq) - turning) == (8, 24)
-    text = _theory_text(config)
-    assert "24 of the 32 pairs never turn" in text and "the sum stays ≥ 0 for any base" in text
-    assert "the smallest such base is about" not in text
+    shown = _theory_text(config)
+    assert fields(shown, "mod.base_bound_any") == {"still": "24", "pairs": "32", "turning": "8", "theta": "10,000"}
+    assert not shows(shown, "mod.base_bound")
 
 
 def test_a_proportional_rope_with_fewer_still_pairs_says_the_full_head_bound_is_an_upper_bound():
     """24 of 32 pairs turn, 8 stay still: the page scans the full head and says what that number is for it."""
-    text = _theory_text(_proportional(0.75))
-    assert "d = 64 (the whole head, every pair counted as turning)" in text
+    bound = fields(_theory_text(_proportional(0.75)), "mod.base_bound")
+    assert (bound["head_dim"], bound["which"]) == ("64", text("mod.d_whole_head"))
     at = run("theory", session={"mod_config": json.dumps(_proportional(0.75))}, mod_src="config.json")
-    assert any("turns 24 of them" in c.value and "at most this" in c.value for c in at.caption)
+    assert [fields(c.value, "mod.base_bound_prop") for c in at.caption] == [{"pairs": "32", "turning": "24"}]
 
 
 def test_a_setting_on_one_layer_says_1_layer():
@@ -372,7 +384,8 @@ def test_a_setting_on_one_layer_says_1_layer():
     at = run("layers", session={"mod_config": json.dumps(config)}, mod_src="config.json")
     ok(at)
     names = [trace.get("name", "") for trace in json.loads(chart_json(at)[0])["data"]]
-    assert any(n.endswith("(1 layer)") for n in names) and not any("(1 layers)" in n for n in names)
+    one = f"({text('mod.layer_count_one')})"
+    assert any(n.endswith(one) for n in names) and not any(text("mod.layer_count", n=1) in n for n in names)
 
 
 def test_a_model_with_no_rope_layer_but_conv_layers_is_not_called_all_nope():
@@ -393,22 +406,21 @@ def test_gemma3_theory_uses_the_sliding_window_not_max_position_embeddings(lang)
     critical dimension at that length), and 131,072 is never called a trained length."""
     at = run("theory", mod_src=NAMES[0], lang=lang)
     ok(at)
-    text = " ".join(m.value for m in at.markdown)
+    shown = markdown(at)
     critical = rope_theory.critical_dimension(256, 10_000, 1_024)
     assert critical == 142
     window = _fill("mod.len_sliding", lang, n="1,024")
-    assert window in text and f"{critical}" in text
-    assert _fill("mod.critical_reach", lang, head_dim=256, theta="10,000", length=window, critical=142,
-                 turning=256, rest=114, train="1,024") in text
-    assert _fill("mod.len_trained", lang, n="131,072") not in text
+    assert _fill("mod.critical_reach", lang, head_dim=256, theta="10,000", length=window, critical=critical,
+                 turning=256, rest=256 - critical, train="1,024") in shown
+    assert _fill("mod.len_trained", lang, n="131,072") not in shown
 
 
 def test_llama4_scout_theory_uses_its_chunks():
     at = run("theory", mod_src=NAMES[2])
     ok(at)
-    text = " ".join(m.value for m in at.markdown)
-    assert _fill("mod.len_chunked", n="8,192") in text
-    assert "meet new angles beyond" not in text  # a chunked layer never meets an offset past its chunk
+    shown = markdown(at)
+    assert _fill("mod.len_chunked", n="8,192") in shown
+    assert not shows(shown, "mod.critical")  # a chunked layer never meets an offset past its chunk
 
 
 def test_the_strip_shows_each_layers_reach():

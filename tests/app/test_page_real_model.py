@@ -77,7 +77,7 @@ def test_defaults_show_the_lesson_pairs_and_the_word_pair_bars():
     at = _page()
     pt.ok(at)
     assert not at.warning
-    assert at.title[0].value.startswith("A real model's embeddings")
+    assert at.title[0].value == pt.text("real.title")
     assert len(at.get("plotly_chart")) == 1  # only the open tab is computed
     vocab, tokens, _ = _reference()
     bars = _traces(at, 0)[0]
@@ -93,10 +93,11 @@ def test_lesson_table_keeps_qwen_numbers_apart_from_the_live_ones():
     at = _page()
     table = at.table[0].value  # four rows: an HTML table, the page opens without the data grid
     rows = {row["pair"]: (row["model"], row["cos"]) for _, row in table.iterrows()}
-    assert rows["猫 / 狗"] == ("Qwen3-0.6B", 0.4233) and rows["猫 / 汽车"] == ("Qwen3-0.6B", 0.1562)  # text 003
+    assert rows["猫 / 狗"] == ("Qwen3-0.6B", 0.4233) and rows["猫 / 汽车"] == ("Qwen3-0.6B", 0.1562)  # lesson 003
     assert rows["cat / dog"] == ("all-MiniLM-L6-v2", 0.4239) and rows["cat / car"] == ("all-MiniLM-L6-v2", 0.3212)
     assert any("[UNK]" in m.value for m in at.markdown)  # the page says why 猫 cannot be looked up here (Details)
-    assert "0.4239 > cat–car 0.3212" in at.caption[0].value
+    caption = pt.fields(at.caption[0].value, "real.lesson_caption")
+    assert (caption["cat_dog"], caption["cat_car"]) == ("0.4239", "0.3212")
 
 
 @pytest.mark.parametrize("tab, charts", [("analogy", 1), ("neighbours", 1), ("map", 1), ("upload", 0)])
@@ -116,9 +117,11 @@ def test_bad_lines_are_warnings_and_the_good_pairs_still_show():
     assert not at.exception and not at.error
     warnings = [w.value for w in at.warning]
     assert len(warnings) == 3
-    assert "Line 2" in warnings[0] and "[UNK]" in warnings[0]  # 猫 is unknown to this English vocabulary
-    assert "Line 4" in warnings[1] and "5 word pieces" in warnings[1]
-    assert "Line 5" in warnings[2] and "3 word(s)" in warnings[2]
+    skipped = [pt.fields(w, "real.pair_skipped") for w in warnings[:2]]
+    assert [s["line"] for s in skipped] == ["2", "4"]
+    assert pt.fields(skipped[0]["message"], "err.word_unknown")["pieces"] == "['[UNK]']"  # 猫: not in this vocabulary
+    assert pt.fields(skipped[1]["message"], "err.word_pieces")["n"] == "5"
+    assert pt.fields(warnings[2], "real.pair_format") == {"line": "5", "n": "3"}
     assert list(_traces(at, 0)[0]["x"]) == ["cat / dog", "cat / car"]  # a full-width comma works too
 
 
@@ -146,7 +149,7 @@ def test_analogy_with_a_word_outside_the_vocabulary_is_an_error_message():
     at = _page("analogy")
     at.text_input(key="real_b").set_value("汽车").run()
     assert not at.exception
-    assert len(at.error) == 1 and "汽车" in at.error[0].value and "not in the vocabulary" in at.error[0].value
+    assert len(at.error) == 1 and pt.fields(at.error[0].value, "err.word_unknown")["word"] == "'汽车'"
     at.text_input(key="real_b").set_value("man").run()
     pt.ok(at)
 
@@ -170,7 +173,8 @@ def test_neighbours_slider_extremes_and_a_changed_word():
         assert len(at.dataframe[0].value) == k
     assert pt.chart_json(at) != before
     at.text_input(key="real_word").set_value("unbelievably").run()
-    assert not at.exception and len(at.error) == 1 and "word pieces" in at.error[0].value
+    assert not at.exception and len(at.error) == 1
+    assert pt.fields(at.error[0].value, "err.word_pieces")["word"] == "'unbelievably'"
 
 
 def test_word_map_groups_skips_bad_words_and_needs_two():
@@ -184,7 +188,7 @@ def test_word_map_groups_skips_bad_words_and_needs_two():
     (trace,) = _traces(at, 0)
     assert list(trace["text"]) == ["cat", "dog", "car"]
     at.text_area(key="real_words").set_value("cat").run()
-    assert not at.exception and len(at.error) == 1 and "at least 2" in at.error[0].value
+    assert not at.exception and len(at.error) == 1 and pt.fields(at.error[0].value, "err.word_list_short") == {"n": "1"}
 
 
 # ------------------------------------------------------------------------------------------------ uploads
@@ -195,7 +199,7 @@ def test_upload_a_table_gives_the_same_views():
     at = _page("upload")
     at.file_uploader(key="real_upload").upload("mine.npy", _npy(table)).run()
     pt.ok(at)
-    assert "300 rows × 16 columns" in at.success[0].value
+    assert pt.fields(at.success[0].value, "real.upload_ok") == {"name": "mine.npy", "V": "300", "D": "16"}
     assert len(at.get("plotly_chart")) == 3  # matrix, step curve, PCA
     rows = 256  # default: the first 256 rows
     matrix = pt.values(_traces(at, 0)[0]["z"]).reshape(rows, rows)
@@ -218,12 +222,13 @@ def test_upload_refusals_are_error_messages(tmp_path):
     evil = _npy(np.array([WritesAFile()], dtype=object), allow_pickle=True)
     at.file_uploader(key="real_upload").upload("evil.npy", evil).run()
     assert not at.exception
-    assert len(at.error) == 1 and "pickle" in at.error[0].value
+    assert len(at.error) == 1 and pt.fields(at.error[0].value, "err.npy_objects")["file"] == "'evil.npy'"
     assert not marker.exists() and len(at.get("plotly_chart")) == 0
 
     ambiguous = save({"a": np.ones((4, 3), np.float32), "b": np.zeros((4, 3), np.float32)})
     at.file_uploader(key="real_upload").set_value(("two.safetensors", ambiguous, "application/octet-stream")).run()
-    assert not at.exception and len(at.error) == 1 and "several tensors" in at.error[0].value
+    assert not at.exception and len(at.error) == 1
+    assert pt.fields(at.error[0].value, "err.several_tensors")["file"] == "'two.safetensors'"
 
 
 # ------------------------------------------------------------------------------------------------ URL, language

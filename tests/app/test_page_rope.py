@@ -15,8 +15,7 @@ from embedviz.app.i18n import catalog
 from embedviz.app.rope_view import TAB_CODES
 from tests.app import pagetest as pt
 
-# the charts each tab draws at the defaults: seven on the page, as before the tabs (six, plus aligned vs
-# independent q, k from issue 12), one section per tab
+# the charts each tab draws at the defaults, one section per tab: seven in all
 CHARTS = {"angles": 1, "pair": 1, "decay": 1, "random": 1, "wave": 1, "pairing": 2, "lesson": 0}
 
 
@@ -233,7 +232,7 @@ def _heat(**session) -> tuple[dict, np.ndarray, np.ndarray]:
 
 @pytest.mark.parametrize("pairing", ["half", "interleaved"])
 def test_heatmap_hover_names_each_rows_pair_and_the_cell_value(pairing):
-    """Issue 14: the pair comes from the row's label (one per row), not a per-cell array; the hover still shows the
+    """The pair comes from the row's label (one per row), not a per-cell array; the hover still shows the
     dimension, its pair and cos(m ω_i), checked against the pairing's definition and cos by hand."""
     head_dim, theta = 64, 500_000.0
     figure, x, z = _heat(rope_pairing=pairing, rope_hd=head_dim, rope_theta=theta)

@@ -1,4 +1,4 @@
-"""Issue 12 on the RoPE page, in both languages: each statement pinned against numbers from the core or the
+"""Teach only what is true, on the RoPE page in both languages: each statement pinned against numbers from the core or the
 published configs (never against the page's own strings alone).
 
 - the decay text: pair 0 turns 1 radian per token for any theta; the theta 10K curve rises again after d = 11;

@@ -1,6 +1,6 @@
-"""The "Sinusoidal" page: runs at defaults and at every slider extreme, reproduces text 003's numbers, URL state, zh.
+"""The "Sinusoidal" page: runs at defaults and at every slider extreme, reproduces lesson 003's numbers, URL state, zh.
 
-Its sections are lazy tabs bound to ?sin_tab= (issue 14): a run draws the open tab only, so the tests open each.
+Its sections are lazy tabs bound to ?sin_tab=: a run draws the open tab only, so the tests open each.
 """
 from __future__ import annotations
 
@@ -152,7 +152,7 @@ def test_the_open_tab_survives_the_language_switch():
 
 
 def test_sqrt_d_level_says_when_it_is_reached():
-    """Issue 12: at the defaults (D = 64, gaps up to 127) the curve stays well under sqrt(D) = 8; the level is where
+    """At the defaults (D = 64, gaps up to 127) the curve stays well under sqrt(D) = 8; the level is where
     it hovers once the gap passes the slowest wavelength, and the legend names that wavelength (from the core)."""
     from embedviz import sinusoidal
 
@@ -192,7 +192,7 @@ def test_lesson_button_opens_the_lesson_tables():
 
 
 def test_wide_encoding_heatmap_shows_every_fourth_pair_fast_to_slow():
-    """Issue 14: the encoding heatmap a slider step redraws keeps at most 64 (sin, cos) pairs (128 rows). At D = 512
+    """The encoding heatmap a slider step redraws keeps at most 64 (sin, cos) pairs (128 rows). At D = 512
     (256 pairs) it draws pairs 0, 4, 8, ...: each row is sin / cos(p * base^(-2i/D)) of its pair (by hand with
     math), the subtitle says one pair in four, and the picture keeps its structure: rows slow down from top to
     bottom (each sin row changes sign no more often than the one above it)."""

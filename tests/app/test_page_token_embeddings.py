@@ -13,6 +13,11 @@ from tests.conftest import require_package
 TABS = {name: STRINGS[f"tok.tab_{name}"]["en"] for name in ("lookup", "init", "onehot", "grad", "params")}
 
 
+def _metric(at: AppTest, key: str) -> str:
+    """The value of the metric labelled by the catalog's ``key``."""
+    return pt.metrics(at, key)[key]
+
+
 def _page(tab: str = "lookup", **query) -> AppTest:
     """The page run with this tab open (the lookup tab is the default) and ``query`` in the URL."""
     return pt.page("token_embeddings", session={"tok_tab": TABS[tab]} if tab != "lookup" else None, **query).run()
@@ -21,14 +26,15 @@ def _page(tab: str = "lookup", **query) -> AppTest:
 def test_defaults_show_hello_and_the_lookup_three_ways():
     at = _page()
     pt.ok(at)
-    assert "[72, 101, 108, 108, 111]" in at.caption[0].value  # text 001's 'Hello'
+    # lesson 001's 'Hello'
+    assert pt.fields(at.caption[0].value, "tok.ids") == {"n": "5", "ids": "72, 101, 108, 108, 111"}
     assert len(at.get("plotly_chart")) == 1  # the lookup figure; the other tabs are not computed
-    assert pt.metric(at, "W[ids]") == "(5, 8)"
-    assert pt.metric(at, "one_hot(ids) @ W") == "0.0e+00"
-    assert pt.metric(at, "nn.Embedding") == "0.0e+00"
+    assert _metric(at, "tok.way_index") == "(5, 8)"
+    assert _metric(at, "tok.way_one_hot") == "0.0e+00"
+    assert _metric(at, "tok.way_nn") == "0.0e+00"
     at = _page("init")
     pt.ok(at)
-    assert float(pt.metric(at, "σ of the chosen scheme")) == 0.02
+    assert float(_metric(at, "tok.metric_init_std")) == 0.02
     assert len(at.get("plotly_chart")) == 1  # the row length of each scheme against d_model
 
 
@@ -41,47 +47,48 @@ def test_every_tab_runs(tab, charts):
 
 def test_one_hot_distances_are_all_sqrt2():
     at = _page("onehot")
-    low, high = (float(x) for x in pt.metric(at, "one-hot").split(" … "))
+    low, high = (float(x) for x in _metric(at, "tok.metric_onehot_range").split(" … "))
     assert low == high == pytest.approx(math.sqrt(2), abs=1e-4)
-    dense_low, dense_high = (float(x) for x in pt.metric(at, "dense").split(" … "))
+    dense_low, dense_high = (float(x) for x in _metric(at, "tok.metric_dense_range").split(" … "))
     assert 0 < dense_low < dense_high
 
 
 def test_gradient_reaches_the_looked_up_rows_untied_and_every_row_tied():
     at = _page("grad")
-    assert pt.metric(at, "rows with a non-zero gradient") == "3 / 256"  # H, e, l ('o' is only a target)
-    assert pt.metric(at, "rows changed") == "3 / 256"
-    assert float(pt.metric(at, "loss")) == pytest.approx(math.log(256), abs=0.01)
+    assert _metric(at, "tok.metric_rows") == "3 / 256"  # H, e, l ('o' is only a target)
+    assert _metric(at, "tok.metric_moved") == "3 / 256"
+    assert float(_metric(at, "tok.metric_loss")) == pytest.approx(math.log(256), abs=0.01)
     untied = pt.chart_json(at)
     at.toggle(key="tok_tied").set_value(True).run()
     pt.ok(at)
-    assert pt.metric(at, "rows with a non-zero gradient") == "256 / 256"
+    assert _metric(at, "tok.metric_rows") == "256 / 256"
     assert pt.chart_json(at) != untied
 
 
 def test_single_byte_has_no_next_token_to_predict():
     at = _page("grad", tok_text="H")
     assert not at.exception
-    assert at.error and "at least 2 tokens" in at.error[0].value
+    assert at.error and pt.fields(at.error[0].value, "err.next_token") == {"n": "1"}
 
 
 def test_empty_text_is_a_message_and_the_calculator_still_works():
     at = _page("params", tok_text="")
     assert not at.exception
-    assert at.error and "empty" in at.error[0].value
-    assert pt.metric(at, "embedding tables") == "7,275,264"
+    assert at.error and pt.shows(at.error[0].value, "err.empty_text")
+    assert _metric(at, "tok.metric_total") == "7,275,264"
 
 
 def test_andrea_preset_is_the_texts_numbers():
     at = _page("params")
     pt.ok(at)
-    # text 002: 8,449 x 768 = 6,488,832; 1,024 x 768 = 786,432; total 7,275,264, about 6% of 120M
-    assert pt.metric(at, "token table") == "6,488,832"
-    assert pt.metric(at, "position table") == "786,432"
-    assert pt.metric(at, "embedding tables") == "7,275,264"
-    assert pt.metric(at, "untied output head") == "6,488,832"
-    assert "6.1%" in at.success[0].value
-    assert "27.8 MiB" in at.markdown[-1].value or any("27.8 MiB" in m.value for m in at.markdown)  # 7,275,264 x 4 B
+    # lesson 002: 8,449 x 768 = 6,488,832; 1,024 x 768 = 786,432; total 7,275,264, about 6% of 120M
+    assert _metric(at, "tok.metric_token") == "6,488,832"
+    assert _metric(at, "tok.metric_pos") == "786,432"
+    assert _metric(at, "tok.metric_total") == "7,275,264"
+    assert _metric(at, "tok.metric_head") == "6,488,832"
+    assert pt.fields(at.success[0].value, "tok.share")["share"] == "6.1%"
+    memory = [pt.fields(m.value, "tok.memory") for m in at.markdown if pt.fields(m.value, "tok.memory")]
+    assert [m["fp32"] for m in memory] == ["27.8 MiB"]  # 7,275,264 x 4 B
 
 
 def test_preset_fills_the_calculator_and_editing_makes_it_custom():
@@ -89,14 +96,14 @@ def test_preset_fills_the_calculator_and_editing_makes_it_custom():
     at.selectbox(key="tok_preset").set_value("Qwen3-0.6B").run()
     pt.ok(at)
     assert at.number_input(key="tok_V").value == 151_936 and at.number_input(key="tok_D").value == 1_024
-    assert pt.metric(at, "token table") == f"{151_936 * 1_024:,}"
-    assert pt.metric(at, "position table") == "0"  # RoPE stores no table
-    assert pt.metric(at, "untied output head") == "0"  # tied
+    assert _metric(at, "tok.metric_token") == f"{151_936 * 1_024:,}"
+    assert _metric(at, "tok.metric_pos") == "0"  # RoPE stores no table
+    assert _metric(at, "tok.metric_head") == "0"  # tied
     at.number_input(key="tok_V").set_value(100_000).run()
     at.number_input(key="tok_D").set_value(4_096).run()
     pt.ok(at)
     assert at.selectbox(key="tok_preset").value == "custom"
-    assert pt.metric(at, "token table") == "409,600,000"  # SEED_FACTS: V=100,000 x 4,096 = 409.6M
+    assert _metric(at, "tok.metric_token") == "409,600,000"  # SEED_FACTS: V=100,000 x 4,096 = 409.6M
     assert not at.success  # no known total for custom numbers
 
 
@@ -104,7 +111,8 @@ def test_learned_table_with_no_positions_is_a_message():
     at = _page("params")
     at.number_input(key="tok_L").set_value(0).run()
     assert not at.exception
-    assert at.error and "max_positions (0)" in at.error[0].value
+    assert at.error and pt.fields(at.error[0].value, "err.at_least") == {"name": "max_positions", "value": "0",
+                                                                         "limit": "1"}
 
 
 @pytest.mark.parametrize("tab", ["lookup", "onehot", "grad"])
@@ -126,7 +134,7 @@ def test_widget_changes_change_the_figure():
     assert pt.chart_json(at)[0] != wider
     at.session_state["tok_tab"] = TABS["init"]
     at.run()
-    assert float(pt.metric(at, "σ of the chosen scheme")) == 1.0
+    assert float(_metric(at, "tok.metric_init_std")) == 1.0
 
 
 def test_query_params_round_trip():
@@ -136,12 +144,12 @@ def test_query_params_round_trip():
     assert at.select_slider(key="tok_d").value == 32
     assert at.segmented_control(key="tok_init").value == "inv_sqrt_d"
     assert at.number_input(key="tok_seed").value == 7
-    assert "6 ids" in at.caption[0].value  # two Chinese characters, three UTF-8 bytes each
+    assert pt.fields(at.caption[0].value, "tok.ids")["n"] == "6"  # two Chinese characters, three UTF-8 bytes each
     spec = pt.specs(at)[0]
     assert any("你 (1/3)" in str(trace.get("y")) for trace in spec["data"])  # rows labelled by character
     at.session_state["tok_tab"] = TABS["init"]
     at.run()
-    assert float(pt.metric(at, "σ of the chosen scheme")) == pytest.approx(1 / math.sqrt(32), abs=1e-4)
+    assert float(_metric(at, "tok.metric_init_std")) == pytest.approx(1 / math.sqrt(32), abs=1e-4)
 
 
 def test_preset_from_the_url():
@@ -160,7 +168,8 @@ def test_language_switch():
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_second_step_shows_rows_moving_outside_the_batch_with_adam(lang):
-    """Issue 12: "with Adam's momentum or weight decay, rows outside the batch still move after step 1", shown.
+    """The untied notice's last sentence, "with Adam's momentum or weight decay, rows outside the batch still move
+    after step 1", shown.
     'Hello' then 'xyz': step 2 looks up x and y (2 rows); Adam also moves H, e, l from step 1; AdamW all 256."""
     at = pt.page("token_embeddings", lang=lang, session={"tok_tab": STRINGS["tok.tab_grad"][lang]}).run()
     pt.ok(at)
@@ -176,11 +185,11 @@ def test_the_tied_notice_that_every_row_moves_shows_only_when_every_row_does():
     warning) instead of the notice that every row is pushed a little."""
     every_row = STRINGS["tok.notice_grad_tied"]["en"].split(":")[0]
     at = _page("grad", tok_tied="true")
-    assert pt.metric(at, "rows with a non-zero gradient") == "256 / 256"
+    assert _metric(at, "tok.metric_rows") == "256 / 256"
     assert any(every_row in box.value for box in at.info) and not at.warning
     at = _page("grad", tok_tied="true", tok_init="1 (nn.Embedding)", tok_d="256")
     pt.ok(at)
-    moved = int(pt.metric(at, "rows with a non-zero gradient").split(" / ")[0])
+    moved = int(_metric(at, "tok.metric_rows").split(" / ")[0])
     assert moved < 256 and at.warning  # saturated: the page's own count says so
     assert not any(every_row in box.value for box in at.info)
 

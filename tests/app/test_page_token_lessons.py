@@ -61,11 +61,11 @@ def test_lesson_004_preset_shows_409_6_million():
     pt.ok(at)
     assert at.number_input(key="tok_V").value == 100_000 and at.number_input(key="tok_D").value == 4_096
     token_metric = catalog()["tok.metric_token"]["en"]
-    assert pt.metric(at, token_metric) == "409,600,000"  # text 004: "4 亿多个浮点数"
+    assert pt.metric(at, token_metric) == "409,600,000"  # lesson 004: "4 亿多个浮点数"
 
 
 def test_chinese_names_each_lesson_with_its_word():
-    """'第 001 课', never a bare '第 001', on this page's and the Trained embedding page's texts (issue 12: one name)."""
+    """'第 001 课', never a bare '第 001', on this page's and the Trained embedding page's texts (one name for a lesson)."""
     import re
 
     for key, texts in catalog().items():

@@ -1,10 +1,11 @@
-"""The Trained embedding page: text 001's experiment runs once per setting, and shows what training really gives.
+"""The Trained embedding page: lesson 001's experiment runs once per setting, and shows what training really gives.
 
 Only the first test trains the default 500 steps; the others use 10-200 steps to stay fast. The settings sit in a
 form: a changed slider trains nothing until the Train button is pressed (``_train``).
 """
 from __future__ import annotations
 
+import json
 import math
 import re
 
@@ -52,13 +53,13 @@ def test_default_run_reproduces_the_texts_claims_and_is_cached():
     st.cache_data.clear()  # this test must see a real training run
     at = _page().run()
     pt.ok(at)
-    assert _progress_texts(at) and _progress_texts(at)[0].startswith("trained 500 steps")
+    assert _progress_texts(at) and pt.fields(_progress_texts(at)[0], "train.trained")["steps"] == "500"
     assert pt.titles(at) == [pt.text("train.sim_title")]  # the open view only
     n = _numbers(at)
     ab_before, ab_after = n["sim('a', 'b')"]
     same_before, same_after = n["mean over same-group pairs"]
     cross_before, cross_after = n["mean over cross-group pairs"]
-    # text 001: sim('a','b') 0.03 -> 0.56 (same group pulled together), cross-group stays near 0
+    # lesson 001: sim('a','b') 0.03 -> 0.56 (same group pulled together), cross-group stays near 0
     assert ab_after > ab_before + 0.3
     assert abs(same_before) < 0.1 and abs(cross_before) < 0.1  # random rows: nearly orthogonal
     assert 0.35 < same_after < 0.75
@@ -88,7 +89,7 @@ def test_a_slider_trains_nothing_until_train_is_pressed():
     at.select_slider(key="tr_d").set_value(8)
     _train(at)
     pt.ok(at)
-    assert _progress_texts(at)[0].startswith("trained 50 steps")
+    assert pt.fields(_progress_texts(at)[0], "train.trained")["steps"] == "50"
     assert at.table[0].value.columns[2] == "after 50 steps" and pt.chart_json(at) != before
     again = _page(tr_steps="50", tr_d="8").run()  # a link with the trained settings (the browser's URL)
     assert not _progress_texts(again) and _numbers(again) == _numbers(at)  # from the cache: the same run
@@ -135,7 +136,7 @@ def test_snapshot_slider_moves_the_points():
     pt.ok(at)
     first = at.get("plotly_chart")[-1].proto.spec
     assert first != last
-    assert "step 0" in first  # the title names the snapshot
+    assert pt.fields(json.loads(first)["layout"]["title"]["text"], "train.pca_title") == {"step": "0"}  # the snapshot
     # fewer steps: a snapshot that no longer exists falls back to the last one instead of failing
     at.select_slider(key="tr_snap").set_value(15).run()
     at.select_slider(key="tr_steps").set_value(10)
@@ -212,7 +213,7 @@ def test_helpers():
 
 @pytest.mark.parametrize(("lang", "words"), [("en", "this reproduction"), ("zh", "这次复现")])
 def test_intro_says_the_settings_are_this_reproductions(lang, words):
-    """Issue 12: lesson 001 states no d_model, optimiser or learning rate; the intro says the page's are its own, and
+    """Lesson 001 states no d_model, optimiser or learning rate; the intro says the page's are its own, and
     the ones it names are the core's defaults and the form's (read from the core and the page, not typed)."""
     import inspect
 

@@ -1,4 +1,4 @@
-"""Issue 12, "teach only what is true": each fixed statement pinned against the core or a published formula.
+"""Teach only what is true: each fixed statement pinned against the core or a published formula.
 
 The numbers are read from the core (the presets' trained length, rope.decay_curve) or computed here from the
 published formula (YaRN's 0.1 ln s + 1, squared on the logits), never copied from the page's own strings.

@@ -121,7 +121,7 @@ def test_each_tab_draws_its_own_section():
 
 def test_the_causal_mask_number_the_page_quotes_is_the_cores():
     """Lesson 003's own x, Wq, Wk, Wv and shuffle [2, 0, 3, 1] with a causal mask: the page quotes the core's 6.43,
-    says why a decoder can infer position without an encoding, and the words tab shows it (issue 12)."""
+    says why a decoder can infer position without an encoding, and the words tab shows it."""
     import numpy as np
 
     from embedviz.attention import permutation_demo, text003_setup

@@ -80,7 +80,7 @@ def test_url_round_trip_and_chinese():
 
 def test_the_widest_d_model_shows_every_tab():
     """D = 64, the slider's last option: a position's binary code has 64 digits (bits 62 and 63 of any position the
-    page shows are 0) and every tab draws, where each used to say num_bits (64) must be <= 62."""
+    page shows are 0) and every tab draws, with no refusal of num_bits (64) above the 62 a position needs."""
     for tab in TABS:
         at = pt.page("why_sinusoidal", naive_d="64")
         _open(at, tab)

@@ -1,9 +1,10 @@
-"""Page tests look a text up by its catalog key (pagetest.text / words / shows / metrics), not by retyping its
-English: a rewording then changes the catalog alone, and the test still checks the page shows that text.
+"""Page tests look a text up by its catalog key (pagetest.text / words / shows / fields / metrics), not by retyping
+its English: a rewording then changes the catalog alone, and the test still checks the page shows that text.
 
-The scan: string literals inside an ``assert`` of tests/app/test_*.py that are two or more words of some
-catalog English text. An assert that reads ``catalog()`` itself checks the catalog's own words (a lesson's claim,
-a number quoted in a sentence) and is left alone. The counts below are what is left and may only go down."""
+The scan: string literals inside an ``assert``'s test of tests/app/test_*.py that are two or more whole words of
+some catalog English text. An assert that reads ``catalog()`` itself, or a name bound to a piece of it
+(``text = catalog()["mod.intro"]``), checks the catalog's own words (a lesson's claim, a number quoted in a
+sentence) and is left alone. LEFT is what is left and may only go down."""
 from __future__ import annotations
 
 import ast
@@ -12,17 +13,7 @@ import re
 from embedviz.app.i18n import catalog
 from tests.conftest import ROOT
 
-LEFT = {  # file -> English literals still asserted (each a text the page shows that a key could name)
-    "test_page_modern_rope.py": 17,  # the modern-RoPE page's tests are being rewritten with the page
-    "test_page_token_embeddings.py": 18, "test_page_real_model.py": 5,  # likewise, with the token views
-    "test_page_rope_truth.py": 2, "test_page_truth.py": 2,  # the catalog's own claims, read into a variable first
-    "test_page_input_layer.py": 1,  # the core's own message quoted inside a warning
-    "test_page_learned_positions.py": 1, "test_page_trained_embedding.py": 1,  # a number's markup: "about **62°**"
-    "test_page_why_position.py": 1,  # "0: the": a token label, not a sentence
-    "test_wording.py": 5,  # the catalog's wording itself, checked against the lessons' claims
-    "test_i18n_pages.py": 2,  # the English checker's own examples
-    "test_tours.py": 1,  # the tour panel's tests are being rewritten with the panel
-}
+LEFT: dict[str, int] = {}  # file -> English literals still asserted (each a text the page shows that a key could name)
 
 
 def _english_runs() -> list[str]:
@@ -30,18 +21,50 @@ def _english_runs() -> list[str]:
             if len(part.split()) >= 2]
 
 
+def _root(expr: ast.expr) -> ast.expr:
+    """What an expression reads from: ``catalog()`` for ``catalog()["mod.intro"]["en"].split(":")[0]``."""
+    while True:
+        if isinstance(expr, ast.Call) and not (isinstance(expr.func, ast.Name) and expr.func.id == "catalog"):
+            expr = expr.func
+        elif isinstance(expr, (ast.Subscript, ast.Attribute)):
+            expr = expr.value
+        else:
+            return expr
+
+
+def _catalog_names(tree: ast.AST) -> set[str]:
+    """Names bound to the catalog's own text (``text = catalog()["mod.intro"]``, or a piece of such a name): an
+    assert on them checks the catalog's words, as one that reads ``catalog()`` inline does."""
+    names: set[str] = set()
+    assigns = [node for node in ast.walk(tree) if isinstance(node, ast.Assign)]
+    for _ in range(3):  # a piece of a catalog name, itself a piece of another
+        for node in assigns:
+            root = _root(node.value)
+            if "catalog()" == ast.unparse(root) or isinstance(root, ast.Name) and root.id in names:
+                names |= {n.id for target in node.targets for n in ast.walk(target) if isinstance(n, ast.Name)}
+    return names
+
+
 def english_literals(source: str, runs: list[str]) -> list[tuple[int, str]]:
-    """(line, literal) of each catalog English literal asserted in ``source``."""
+    """(line, literal) of each catalog English literal asserted in ``source`` (its test, not its message)."""
     found = []
-    for node in ast.walk(ast.parse(source)):
-        if not isinstance(node, ast.Assert) or "catalog()" in ast.unparse(node):
+    for function in ast.walk(ast.parse(source)):
+        if not isinstance(function, (ast.FunctionDef, ast.Module)):
             continue
-        for const in ast.walk(node):
-            if isinstance(const, ast.Constant) and isinstance(const.value, str):
-                words = const.value.strip()
-                if len(words.split()) >= 2 and re.search(r"[A-Za-z]{3}", words) and any(words in run for run in runs):
-                    found.append((const.lineno, const.value))
-    return found
+        catalog_names = _catalog_names(function)
+        for node in ast.walk(function):
+            if not isinstance(node, ast.Assert) or "catalog()" in ast.unparse(node.test):
+                continue
+            if {n.id for n in ast.walk(node.test) if isinstance(n, ast.Name)} & catalog_names:
+                continue
+            for const in ast.walk(node.test):
+                if isinstance(const, ast.Constant) and isinstance(const.value, str):
+                    words = const.value.strip()
+                    whole = re.compile(rf"(?<!\w){re.escape(words)}(?!\w)")  # "0: the" is not in "10: the"
+                    if len(words.split()) >= 2 and re.search(r"[A-Za-z]{3}", words) and any(whole.search(run)
+                                                                                             for run in runs):
+                        found.append((const.lineno, const.value))
+    return sorted(set(found))
 
 
 def test_page_tests_name_texts_by_key():
@@ -60,3 +83,17 @@ def test_the_scan_sees_a_retyped_english_text():
     title = catalog()["cmp.title"]["en"]
     assert english_literals(f"assert at.title[0].value == {title!r}\n", runs) == [(1, title)]
     assert english_literals(f"assert at.title[0].value == catalog()['cmp.title']['en'] != {title!r}\n", runs) == []
+    bound = f"def test():\n    text = catalog()['cmp.title']['en']\n    assert {title!r} in text\n"
+    assert english_literals(bound, runs) == []  # the catalog's own words, read into a name first
+    shown = f"def test():\n    text = at.title[0].value\n    assert {title!r} in text, 'no {title}'\n"
+    assert english_literals(shown, runs) == [(3, title)]  # the page's text: counted once, its message not
+
+
+def test_fields_reads_back_the_values_a_page_filled_in():
+    from tests.app.pagetest import fields, text
+
+    shown = "Intro. " + text("mod.theory_setting", n=2, name="sliding_attention", theta="10,000") + " More."
+    assert fields(shown, "mod.theory_setting") == {"n": "2", "name": "sliding_attention", "theta": "10,000"}
+    assert fields("(" + text("mod.layer_count", n=48) + ")", "mod.layer_count") == {"n": "48"}
+    assert fields(text("mod.layer_count_one"), "mod.layer_count") is None
+    assert fields(text("mod.theory_setting", "zh", n=3, name="a", theta="1"), "mod.theory_setting", "zh")["n"] == "3"

@@ -91,8 +91,9 @@ def test_nope_is_explained_where_the_page_first_says_it(lang):
     at = pt.page("modern_rope", lang=lang).run()
     pt.ok(at)
     first = next(m.value for m in at.markdown if "NoPE" in m.value)
-    assert first == catalog()["mod.lead"][lang]
-    assert {"en": "no position encoding at all (NoPE)", "zh": "完全没有位置编码（NoPE）"}[lang] in first
+    lead = catalog()["mod.lead"][lang]
+    assert first == lead
+    assert {"en": "no position encoding at all (NoPE)", "zh": "完全没有位置编码（NoPE）"}[lang] in lead
 
 
 def test_a_causal_mask_lets_each_token_see_itself():

@@ -23,7 +23,6 @@ ZH = {
     "bundled_model": "{name}（{value}）必须是以下内置模型之一：{allowed}",
     "whole_number": "{name}（{value}）必须是整数",
     "boolean": "{name}（{value}）必须是布尔值（真或假）",
-    "positive_finite": "{name}（{value}）必须是有限的正数",
     "non_empty": "{name}（{value}）不能为空",
     "chars": "{name} 有 {n} 个字符，最多只能有 {limit} 个",
     "one_pair": "{name}（{value}）必须 ≥ {limit}：只有一个维度对时，theta 不改变它的频率",

@@ -1,0 +1,97 @@
+"""Catalog keys are written out where they are used (grep "cmp.why_rope_relative" finds its page), not built from
+a code at run time: each page's key table names every code of the core registry it covers, and every key in it is
+in the catalog, so a new method, scheme or tab fails here instead of raising KeyError on a page."""
+from __future__ import annotations
+
+import ast
+import re
+
+import pytest
+
+from embedviz import context_extension, rope_layers, rope_reach, rope_scaling, rope_vision
+from embedviz.app import context_view, modern_view, real_model_view, rope_view
+from embedviz.app.i18n import catalog
+from embedviz.figures import context as context_figs
+from tests.conftest import ROOT
+
+# keys still built from a code, by file: each family is one registry's, keyed by its own codes (an error's code,
+# a tour step's name, a question's options); the count may only go down
+BUILT = {
+    "embedviz/app/errors.py": 1,  # err.<code>: one entry per embedviz.errors.TEMPLATES code (tests/app/test_errors.py)
+    "embedviz/app/locales/err.py": 1,  # the same table, read into the catalog
+    "embedviz/app/classroom_view.py": 1,  # cls.err.<code>, likewise for the classroom's refusals
+    "embedviz/app/tour.py": 13,  # tour.<lesson>.<step>, tour.q.<question>.<option>: tests/test_tours.py walks them all
+    "embedviz/app/widgets.py": 2,  # common.alt_<word> / csv_col_<column>: the figure-text words, shared with live.py
+    "embedviz/app/live.py": 2,
+}
+
+
+def built_keys(source: str, prefixes: set[str]) -> list[tuple[int, str]]:
+    """(line, expression) of each f-string or "prefix." + value that starts like a catalog key."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        head = None
+        if isinstance(node, ast.JoinedStr) and node.values and isinstance(node.values[0], ast.Constant):
+            head = node.values[0].value
+        elif (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and isinstance(node.left, ast.Constant)
+              and isinstance(node.left.value, str)):
+            head = node.left.value
+        if head and re.fullmatch(r"[a-z]+\.[\w.]*", head) and head.split(".")[0] + "." in prefixes:
+            found.append((node.lineno, ast.unparse(node)))
+    return found
+
+
+def test_pages_and_views_write_their_keys_out():
+    prefixes = {key.split(".")[0] + "." for key in catalog()}
+    counts = {}
+    for path in sorted([*(ROOT / "app_pages").glob("*.py"), *(ROOT / "embedviz" / "app").rglob("*.py")]):
+        name = path.relative_to(ROOT).as_posix()
+        hits = built_keys(path.read_text(encoding="utf-8"), prefixes)
+        assert len(hits) <= BUILT.get(name, 0), f"{name}: write these keys out: {hits}"
+        counts[name] = len(hits)
+    assert {name: n for name, n in counts.items() if n} == BUILT, "fewer left: lower the counts above"
+
+
+def test_the_scan_sees_a_built_key():
+    assert built_keys('t(f"cmp.scheme_{s}")\nt("mod.len_" + kind)\nt("cmp.title")\nf"{x}.y"\n', {"cmp.", "mod."}) \
+        == [(1, "f'cmp.scheme_{s}'"), (2, "'mod.len_' + kind")]
+
+
+@pytest.mark.parametrize("table, codes", [
+    (context_view.METHOD_NAMES, context_extension.METHODS),
+    (context_view.METHOD_TEXTS, context_extension.METHODS),
+    (context_view.PARAM_TEXTS, context_view.PARAM_SPECS),
+    (context_view.KIND_NAMES, context_figs.KINDS),
+    (context_view.FORMULA_WORDS, rope_scaling.FORMULA_WORDS),
+    (modern_view.REACH_NAMES, (rope_reach.FULL, rope_reach.SLIDING, rope_reach.CHUNKED)),
+    (modern_view.VISION_NAMES, rope_vision.LAYOUTS),
+    (modern_view.PRESET_NAMES, rope_layers.PUBLISHED.values()),
+    (modern_view.LENGTH_NAMES, ("trained", "max", rope_reach.SLIDING, rope_reach.CHUNKED)),
+])
+def test_each_key_table_covers_its_registry(table, codes):
+    assert set(table) == set(codes)
+
+
+def test_every_written_out_key_is_in_the_catalog():
+    tables = [context_view.METHOD_NAMES, context_view.METHOD_TEXTS, context_view.PARAM_TEXTS,
+              context_view.KIND_NAMES, context_view.FORMULA_WORDS, modern_view.REACH_NAMES, modern_view.LENGTH_NAMES,
+              modern_view.CRITICAL_TEXTS, modern_view.VISION_NAMES, modern_view.PRESET_NAMES, modern_view.TABS,
+              rope_view.TABS, context_view.TABS, real_model_view.TABS]
+    keys = [key for table in tables for value in table.values() for key in
+            (value if isinstance(value, tuple) else (value,))]
+    keys += list(real_model_view.STEP_COLUMNS) + list(real_model_view.LESSON_COLUMNS)
+    assert [key for key in keys if key not in catalog()] == []
+
+
+def test_every_key_a_page_writes_is_in_the_catalog():
+    """The pages' own tables (compare's WHY, token embeddings' OPTIMISERS, ...): each key-shaped string a page holds
+    names a catalog entry (a page is a script, so its tables are read from its source)."""
+    prefixes = {key.split(".")[0] for key in catalog()}
+    missing = {}
+    for path in sorted((ROOT / "app_pages").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and re.fullmatch(
+                    r"[a-z]+\.[\w.-]+", node.value) and node.value.split(".")[0] in prefixes:
+                if node.value not in catalog():
+                    missing.setdefault(path.name, []).append(node.value)
+    assert not missing
