@@ -3,9 +3,11 @@
 The state lives in ``embedviz.classroom`` (memory, or Redis when $EMBEDVIZ_REDIS_URL is set). In the browser:
 - the URL carries the class: ``?class=CODE`` joins it; the teacher's own link adds ``&teacher=TOKEN``; every run
   writes them back (a tour's move to another page sets only ``?tour=&step=``), so a reload stays in the class;
-- a following student's run moves its URL to the teacher's step before the tour panel reads it, and a small
-  fragment polls the store every ``POLL_SECONDS`` and reruns the app when the teacher moved or revealed (straight
-  to the step's page when it is another one: one full run per follower, not two);
+- a following student's run moves its URL to the teacher's step before the tour panel reads it; between runs the
+  tab asks the server's follow route (embedviz/app/serving.py) every ``POLL_SECONDS`` where the class is, a small
+  HTTP answer and no script run, and reruns the app only when the teacher moved or revealed
+  (embedviz/app/browser/class_follow.js). Where no route is served (AppTest, ``streamlit run app.py``) a fragment
+  polls the store instead, one script run per poll, and switches straight to the step's page when it is another;
 - on a class question the page stays hidden for everyone until the teacher's Reveal (peer instruction: predict,
   see the spread, discuss, then the figure).
 A store that cannot be reached shows "not connected" once and the app goes on without a class.
@@ -17,7 +19,10 @@ from collections import Counter
 
 import streamlit as st
 
+from pathlib import Path
+
 from embedviz import classroom, tours
+from embedviz.app import compat, serving
 from embedviz.app.frame import PAGES
 from embedviz.app.i18n import t
 from embedviz.app.markup import trusted
@@ -31,13 +36,15 @@ TOKEN = "_cls_token"  # session state: the teacher's key (also in their URL; kep
 SEEN = "_cls_seen"  # session state: (lesson, step, revealed?) the last full run showed
 ERROR = "_cls_error"  # session state: (error code, the code or text it concerns) to show once
 CODE_INPUT = "_cls_code"
-POLL_SECONDS = 1.0  # a follower's delay is at most this plus one rerun: well inside 2 s
+POLL_SECONDS = 0.5  # a follower's delay is at most this plus one rerun; an HTTP poll costs the server ~nothing
+FOLLOW_COMPONENT = "embedviz.class_follow"  # its JS: embedviz/app/browser (declared in pyproject.toml)
+PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 
 
 @st.cache_resource(show_spinner=False)
 def store() -> classroom.ClassStore:
-    """One store per server process (the Redis client keeps its own connection pool)."""
-    return classroom.open_store()
+    """The server process's one store, which its follow route reads too (the Redis client keeps its own pool)."""
+    return classroom.shared_store()
 
 
 def _call(fn, *args, about: str = ""):
@@ -179,12 +186,31 @@ def follow() -> None:
     if state and (lesson, raw) != (state.lesson, str(state.step)):
         st.query_params[TOUR_KEY], st.query_params[STEP_KEY] = state.lesson, str(state.step)
     if state:
-        st.session_state[SEEN] = (state.lesson, state.step, state.step in state.revealed)
+        st.session_state[SEEN] = state.position
+
+
+def _moved() -> None:
+    """The follow component's trigger: the rerun itself is the point (its ``follow`` reads the store)."""
+
+
+def _follow_along(code: str) -> None:
+    """A following student's tab between runs: the browser polls the follow route and reruns on a change; without
+    the route (AppTest, a bare ``streamlit run app.py``) the fragment polls."""
+    if not serving.routes_served():
+        _poll()
+        return
+    lesson, step, revealed = st.session_state.get(SEEN) or ("", 0, False)
+    mount = compat.component(FOLLOW_COMPONENT, package_root=PACKAGE_ROOT,
+                             pyproject=PACKAGE_ROOT.parent / "pyproject.toml", js="class_follow.js")
+    mount(key="cls_follow", on_moved_change=_moved, data={
+        "route": serving.class_route(code), "period_ms": int(POLL_SECONDS * 1000),
+        "seen": {"lesson": lesson, "step": step, "revealed": revealed}})
 
 
 @st.fragment(run_every=POLL_SECONDS)
 def _poll() -> None:
-    """A following student's heartbeat: a full rerun only when the teacher moved or revealed."""
+    """A following student's heartbeat where no follow route is served: a full rerun only when the teacher moved
+    or revealed."""
     if not following():
         return
     code = joined()[0]
@@ -192,7 +218,7 @@ def _poll() -> None:
     seen = st.session_state.get(SEEN)
     if state is None:
         st.rerun()
-    elif (state.lesson, state.step, state.step in state.revealed) != seen:
+    elif state.position != seen:
         there = _page_file(state.lesson, state.step)
         if there and seen and there != _page_file(*seen[:2]):
             # the step lives on another page: go there now, or the rerun would run this page only to switch
@@ -248,7 +274,7 @@ def class_line(presenting: bool) -> None:
     else:
         left.caption(t("cls.joined", code=code))
         right.button(t("cls.step_away"), key="cls_away", on_click=_step_away)
-        _poll()
+        _follow_along(code)
 
 
 def message() -> None:
