@@ -36,6 +36,7 @@ TOKEN = "_cls_token"  # session state: the teacher's key (also in their URL; kep
 SEEN = "_cls_seen"  # session state: (lesson, step, revealed?) the last full run showed
 ERROR = "_cls_error"  # session state: (error code, the code or text it concerns) to show once
 CODE_INPUT = "_cls_code"
+QR_PX = 150  # the projected QR code's side: about 4 px a module, scanned from a classroom's back rows
 POLL_SECONDS = 0.5  # a follower's delay is at most this plus one rerun; an HTTP poll costs the server ~nothing
 FOLLOW_COMPONENT = "embedviz.class_follow"  # its JS: embedviz/app/browser (declared in pyproject.toml)
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
@@ -148,6 +149,8 @@ def controls() -> None:
     """In the tour popover: start a class (on a tour), join one by code, or leave the one joined."""
     if joined():
         st.caption(t("cls.teaching" if teaching() else "cls.joined", code=joined()[0]))
+        if teaching():
+            st.caption(t("cls.teacher_link"))
         st.button(t("cls.leave"), key="cls_leave", on_click=_leave)
         return
     on_tour = bool(st.query_params.get(TOUR_KEY))
@@ -258,14 +261,19 @@ def class_line(presenting: bool) -> None:
     if teaching():
         base = (st.context.url or "").split("?")[0]
         link = f"{base}?{CLASS_KEY}={code}"
-        left, right = st.columns([3, 1]) if presenting else (st.container(), None)
-        with left:
-            st.markdown(("## " if presenting else "") + t("cls.code_big", code=code))
+        if not presenting:
+            st.markdown(t("cls.code_big", code=code))
             st.caption(t("cls.link", link=link))
             st.caption(t("cls.teacher_link"))
-        if right is not None:
-            right.image(_qr_svg(link), width=220)
-            right.caption(t("cls.qr_caption"))
+            return
+        # projected: the code large, the link and a QR code the back row can scan, in one band low enough that a
+        # question's spread and Reveal stay on a 720 px screen (the teacher key's warning is in the tour
+        # controls: the class need not read it)
+        left, right = st.columns([5, 1], vertical_alignment="center")
+        with left:
+            st.markdown("## " + t("cls.code_big", code=code))
+            st.caption(t("cls.link", link=link) + " · " + t("cls.qr_caption"))
+        right.image(_qr_svg(link), width=QR_PX)
         return
     left, right = st.columns([4, 1])
     if st.session_state.get(AWAY):
@@ -337,8 +345,10 @@ def _reveal(number: int) -> None:
     _call(store().reveal, joined()[0], _token(), number)
 
 
-def gate(lesson: str, number: int, labels: dict[str, str], picked: str | None, answer_text) -> bool | None:
-    """A question step in class. Before the reveal: the teacher sees the count, the spread and Reveal, a student
+def gate(lesson: str, number: int, labels: dict[str, str], picked: str | None, answer_text, *,
+         beside=None) -> bool | None:
+    """A question step in class. Before the reveal, in ``beside`` (the column by the question, so on a projector
+    the spread and Reveal stay on the first screen): the teacher sees the count, the spread and Reveal, a student
     is told to answer or to wait; both keep the page hidden (False). After it: the spread for everyone, then
     None (the tour's own verdict follows a picked answer) or True after showing the answer to one who did not pick.
     Out of class, or when the class is on another step: None (the tour's own flow)."""
@@ -348,13 +358,13 @@ def gate(lesson: str, number: int, labels: dict[str, str], picked: str | None, a
     if state is None:
         return None
     if number not in state.revealed:
-        if teaching():
-            _teacher_tally(lesson, number, labels)
-            st.caption(t("cls.teacher_wait"))
-            st.button(t("cls.reveal"), key=f"cls_reveal_{lesson}_{number}", on_click=_reveal, args=(number,),
-                      type="primary")
-        else:
-            st.caption(t("cls.wait_reveal" if picked else "cls.pick_first"))
+        with beside if beside is not None else st.container():
+            if teaching():  # Reveal first: however many options the spread has, it stays on the screen
+                st.button(t("cls.reveal"), key=f"cls_reveal_{lesson}_{number}", on_click=_reveal, args=(number,),
+                          type="primary", help=t("cls.teacher_wait"))
+                _teacher_tally(lesson, number, labels)
+            else:
+                st.caption(t("cls.wait_reveal" if picked else "cls.pick_first"))
         return False
     counts = (_call(store().tally, joined()[0], _token(), number) if teaching()
               else _call(store().revealed_tally, joined()[0], number))

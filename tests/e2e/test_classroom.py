@@ -22,6 +22,7 @@ from embedviz import classroom, tours
 from tests.e2e.conftest import SHOTS, exceptions, missing, new_tab, open_app, t_en
 from tests.e2e.test_scale_out import route_per_replica, streams, student
 from tests.e2e.test_tours import panel_text, wait_for_step
+from tests.e2e.tour_screen import SCREEN
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 LESSON, QUESTION = "000", 2
@@ -111,7 +112,22 @@ def test_a_class_across_two_replicas(class_cluster, browser):
                             for o in tours.step(LESSON, QUESTION).question.options)
         wait_text(teacher, en("cls.answered", n=3), timeout=60_000)
         wait_text(teacher, en("cls.spread", spread=spread), timeout=60_000)
-        teacher.get_by_role("button", name=en("cls.reveal")).click()
+        # projected (the teacher's link reopened in presenter view, on a 1280x720 projector): under the join code,
+        # link and QR code, Reveal and the spread's chart are still on the first screen
+        teacher.set_viewport_size(SCREEN)
+        where = urlparse(teacher.url)
+        open_app(teacher, f"{where.path.lstrip('/')}?{where.query}&present=1")
+        wait_text(teacher, en("cls.spread", spread=spread), timeout=60_000)
+        reveal = teacher.locator(f".st-key-cls_reveal_{LESSON}_{QUESTION} button")
+        teacher.locator("[data-testid='stVegaLiteChart'] canvas, [data-testid='stVegaLiteChart'] svg").first.wait_for()
+        boxes = {name: teacher.locator(selector).first.bounding_box() for name, selector in (
+            ("QR code", "[data-testid='stImage']"), ("Reveal", f".st-key-cls_reveal_{LESSON}_{QUESTION} button"),
+            ("spread", "[data-testid='stVegaLiteChart']"))}
+        assert all(boxes.values()), boxes
+        below = {name: box["y"] + box["height"] for name, box in boxes.items() if box["y"] + box["height"] > SCREEN["height"]}
+        assert not below, f"bottom (px) below the 720 px screen in presenter view: {below}"
+        teacher.screenshot(path=str(SHOTS / "class-teacher-presenting.png"))
+        reveal.click()
         for s in students:
             wait_text(s, en("cls.spread", spread=spread), timeout=60_000)
             assert not exceptions(s)
