@@ -320,14 +320,16 @@ def _spread(labels: dict[str, str], counts: Counter) -> None:
         # ticked half students; here each option keeps its whole label, in the question's order
         data = {"option": [str(label) for label in names.values()], "n": [counts.get(o, 0) for o in names]}
         st.vega_lite_chart(data, {
-            "mark": {"type": "bar", "tooltip": True},
+            "mark": {"type": "bar"},
             "encoding": {
                 "y": {"field": "option", "type": "nominal", "sort": None,
                       "axis": {"title": None, "labelLimit": 600, "labelFontSize": 13}},
-                "x": {"field": "n", "type": "quantitative",
-                      "axis": {"title": str(t("cls.count_axis")), "tickMinStep": 1, "format": "d"}},
+                # no axis title: "n answered" above says what is counted, and a projected question's four bars
+                # with Reveal above them must fit a 720 px screen; the tooltip names it
+                "x": {"field": "n", "type": "quantitative", "axis": {"title": None, "tickMinStep": 1, "format": "d"}},
+                "tooltip": [{"field": "option", "title": " "}, {"field": "n", "title": str(t("cls.count_axis"))}],
             },
-            "height": {"step": 32},  # a band per option, whatever the page's font size
+            "height": {"step": 28},  # a band per option, whatever the page's font size
         }, width="stretch", alt=str(t("cls.chart_alt")))
 
 

@@ -118,7 +118,7 @@ def test_a_class_across_two_replicas(class_cluster, browser):
         where = urlparse(teacher.url)
         open_app(teacher, f"{where.path.lstrip('/')}?{where.query}&present=1")
         wait_text(teacher, en("cls.spread", spread=spread), timeout=60_000)
-        reveal = teacher.locator(f".st-key-cls_reveal_{LESSON}_{QUESTION} button")
+        reveal = teacher.get_by_role("button", name=en("cls.reveal"))
         teacher.locator("[data-testid='stVegaLiteChart'] canvas, [data-testid='stVegaLiteChart'] svg").first.wait_for()
         boxes = {name: teacher.locator(selector).first.bounding_box() for name, selector in (
             ("QR code", "[data-testid='stImage']"), ("Reveal", f".st-key-cls_reveal_{LESSON}_{QUESTION} button"),
