@@ -1,14 +1,15 @@
-"""embedviz as served: app.py's pages behind the response headers and start-up patches of embedviz/app/serving.py.
+"""embedviz as served: app.py's pages behind the response headers, start-up patches and HTTP routes of
+embedviz/app/serving.py.
 
     streamlit run serve.py          # what `make run`, deploy/launcher.py and the browser tests start
 
 Streamlit serves a file that defines an ``st.App`` as that ASGI app; app.py stays the page script (AppTest runs
-it directly). ``streamlit run app.py`` still works, without the headers, and installs the patches on its first
-page run instead of at start.
+it directly). ``streamlit run app.py`` still works, without the headers and the class follow route (a following
+student's tab then polls with a script run), and installs the patches on its first page run instead of at start.
 """
 import streamlit as st
 from starlette.middleware import Middleware
 
-from embedviz.app.serving import SecurityHeaders, lifespan
+from embedviz.app.serving import SecurityHeaders, lifespan, routes
 
-app = st.App("app.py", middleware=[Middleware(SecurityHeaders)], lifespan=lifespan)
+app = st.App("app.py", middleware=[Middleware(SecurityHeaders)], lifespan=lifespan, routes=routes())

@@ -62,6 +62,12 @@ class ClassState:
     step: int
     revealed: frozenset[int]
 
+    @property
+    def position(self) -> tuple[str, int, bool]:
+        """What a follower's page shows: the lesson, the step, and whether that step is revealed. A follower reruns
+        when it changes, and only then."""
+        return self.lesson, self.step, self.step in self.revealed
+
 
 # backends: a few Redis-shaped calls
 
@@ -356,3 +362,17 @@ def open_store(url: str | None = None) -> ClassStore:
     """The store this server uses: Redis at ``url`` (default $EMBEDVIZ_REDIS_URL) or, without one, memory."""
     url = url if url is not None else os.environ.get(REDIS_URL_ENV, "")
     return ClassStore(RedisBackend(url) if url else MemoryBackend())
+
+
+_SHARED: dict[str, ClassStore] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_store(url: str | None = None) -> ClassStore:
+    """This process's one store for ``url`` (default $EMBEDVIZ_REDIS_URL): the pages' sessions and the server's
+    follow route must read the same one (in memory, a second store would be a second, empty set of classes)."""
+    url = url if url is not None else os.environ.get(REDIS_URL_ENV, "")
+    with _SHARED_LOCK:
+        if url not in _SHARED:
+            _SHARED[url] = open_store(url)
+        return _SHARED[url]

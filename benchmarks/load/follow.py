@@ -3,23 +3,31 @@
     .venv/bin/python -m benchmarks.load.follow --students 30 100 --replicas 1 2
 
 Each student is a Streamlit session (benchmarks/load/stclient.py) that joins with ``?class=CODE`` and then does
-what its browser tab does: it reruns the page's auto-rerun fragment every ``run_every`` seconds (the poll of
-embedviz/app/classroom_view.py). The teacher starts the class from the tour controls, clicks Next a few times;
+what its browser tab does (embedviz/app/browser/class_follow.js): every ``period_ms`` it asks the follow route
+(``GET /api/class/CODE/step`` on its own keep-alive connection, with its route cookie behind nginx) where the
+class is, and only when that is not what its page shows does it send the follow component's trigger, a rerun of
+the app, as the browser does. The teacher starts the class from the tour controls, clicks Next a few times;
 on each question step every student picks an option (random, remembered; at once, or with ``--think S`` within S
 seconds, as a class reading the question would), and the teacher's screen must count them exactly. Measured per
 class size and setup (one replica with its in-memory store; two replicas behind nginx sharing a loopback
 redis-server):
 - follow latency: the teacher's Next sent -> a student's session shows the new step (p50 / p95 over students x steps);
 - answers: what the teacher's screen counts against what the students sent (exact, or it is a lost answer);
-- server CPU (all replicas, average cores during the class) and peak RSS.
+- server CPU (all replicas, average cores during the class) and peak RSS; script runs and polls per student;
+- while the teacher stays (3 s): the polls a second, the script runs they cause (none is right) and the servers'
+  CPU, so what one poll costs (an upper bound: the idle sessions' own upkeep is in it too).
 Everything runs on 127.0.0.1, is bounded in time, and is stopped by pid at the end.
 """
 from __future__ import annotations
 
 import argparse
+import http.client
+import json
 import os
 import random
 import re
+import socket
+import statistics
 import sys
 import tempfile
 import threading
@@ -34,6 +42,7 @@ ROOT = Path(__file__).resolve().parents[2]
 from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
 from streamlit.proto.ClientState_pb2 import ClientState  # noqa: E402
 from streamlit.proto.WidgetStates_pb2 import WidgetState  # noqa: E402
+from streamlit.components.v2.bidi_component.main import _make_trigger_id  # noqa: E402
 
 from benchmarks.load.stclient import StreamlitSession  # noqa: E402
 from deploy.launcher import Cluster, free_port, peak_rss_bytes, start_streamlit, stop_process, wait_healthy  # noqa: E402
@@ -43,6 +52,8 @@ from embedviz.app.i18n import catalog  # noqa: E402
 
 LESSON, STEPS = "000", (2, 3, 4)  # Next from step 1 to 4: two questions, then a step on another page
 ROUTE_COOKIE = "embedviz_route"
+FOLLOW_COMPONENT = "embedviz.class_follow"
+RETRY_SECONDS = 3.0  # class_follow.js: a trigger is not sent again for the same position within this
 
 
 def en(key: str, **fields) -> str:
@@ -55,10 +66,13 @@ class ClassSession(StreamlitSession):
 
     def __init__(self, base_url: str, *, route: str = "", **kw):
         super().__init__(base_url, **kw)
-        self.route = route
+        self.base_url, self.route = base_url, route
         self.widgets: dict[str, str] = {}  # widget id -> kind
         self.fragments: dict[str, float] = {}
         self.texts: list[str] = []
+        self.follow: dict | None = None  # the follow component's id and data, as the last run sent them
+        self.http: http.client.HTTPConnection | None = None
+        self.runs = self.polls = 0
 
     def connect(self) -> None:
         import websocket
@@ -75,6 +89,9 @@ class ClassSession(StreamlitSession):
                 self.fragments.pop(fid, None)
         elif kind == "new_session":
             self.texts = []
+            self.follow = None
+        elif kind == "script_finished":
+            self.runs += 1  # a full run or a fragment's: what the server's GIL paid for this tab
         elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
             element = msg.delta.new_element
             which = element.WhichOneof("type")
@@ -82,6 +99,8 @@ class ClassSession(StreamlitSession):
                 self.widgets[getattr(element, which).id] = which
             elif which == "markdown":
                 self.texts.append(element.markdown.body)
+            elif which == "bidi_component" and element.bidi_component.component_name == FOLLOW_COMPONENT:
+                self.follow = {"id": element.bidi_component.id, **json.loads(element.bidi_component.json)}
 
     def widget(self, key: str) -> str:
         return next(w for w in self.widgets if w.endswith(key))
@@ -109,6 +128,46 @@ class ClassSession(StreamlitSession):
     def step(self) -> int:
         return int(parse_qs(self.query_string).get("step", ["0"])[0])
 
+    def ask(self) -> str:
+        """What class_follow.js does each period: GET the follow route; the position it names ("gone:404" etc.
+        when there is none)."""
+        if self.http is None:
+            host, port = self.base_url.split("//", 1)[1].rsplit(":", 1)
+            self.http = http.client.HTTPConnection(host, int(port), timeout=self.timeout)
+            self.http.connect()
+            # as Chromium's sockets: without it each answer on a kept-alive connection waited ~40 ms (Nagle's
+            # algorithm against the delayed ACK), a latency no browser sees
+            self.http.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        headers = {"Cookie": f"{ROUTE_COOKIE}={self.route}"} if self.route else {}
+        try:
+            self.http.request("GET", self.follow["route"], headers=headers)
+            answer = self.http.getresponse()
+            body = answer.read()
+        except (OSError, http.client.HTTPException):
+            self.http.close()
+            self.http = None
+            raise
+        self.polls += 1
+        if answer.status != 200:
+            return f"gone:{answer.status}"
+        p = json.loads(body)
+        return f"{p['lesson']}|{p['step']}|{str(p['revealed']).lower()}"
+
+    def shown(self) -> str:
+        p = self.follow["seen"]
+        return f"{p['lesson']}|{p['step']}|{str(p['revealed']).lower()}"
+
+    def trigger_moved(self, there: str):
+        """The component's setTriggerValue("moved", there): the browser's rerun with the trigger's widget state."""
+        state = WidgetState(id=_make_trigger_id(self.follow["id"], "events"),
+                            json_trigger_value=json.dumps([{"event": "moved", "value": there}]))
+        return self.send_widget(state)
+
+    def close(self) -> None:
+        if self.http is not None:
+            self.http.close()
+        super().close()
+
 
 class Student(threading.Thread):
     def __init__(self, url: str, code: str, route: str, seed: int, stop: threading.Event, think: float = 0.0):
@@ -117,6 +176,7 @@ class Student(threading.Thread):
         self.session = ClassSession(url, route=route, seed=seed, timeout=60)
         self.code, self.rng, self.stop = code, random.Random(seed), stop
         self.seen: dict[int, float] = {}
+        self.detected: dict[int, float] = {}  # step -> when a poll first said the class is there
         self.answer_at = 0.0
         self.picks: dict[int, str] = {}
         self.errors: list[str] = []
@@ -124,6 +184,7 @@ class Student(threading.Thread):
 
     def run(self) -> None:
         s = self.session
+        sent, sent_at = None, 0.0
         try:
             s.open("", f"class={self.code}")
             self.joined.set()
@@ -138,10 +199,22 @@ class Student(threading.Thread):
                     option = self.rng.randrange(len(question.options))
                     s.choose(f"tour_q_{LESSON}_{k}_", en(f"tour.q.{question.id}.{question.options[option]}"))
                     self.picks[k] = question.options[option]
-                interval = min(s.fragments.values(), default=1.0)
-                self.stop.wait(max(0.0, interval - (time.perf_counter() - began)))
-                if not self.stop.is_set():
-                    s.poll()
+                if s.follow is None:  # no follow route served: the page's fragment polls (a script run each)
+                    interval = min(s.fragments.values(), default=1.0)
+                    self.stop.wait(max(0.0, interval - (time.perf_counter() - began)))
+                    if not self.stop.is_set():
+                        s.poll()
+                    continue
+                self.stop.wait(max(0.0, s.follow["period_ms"] / 1000 - (time.perf_counter() - began)))
+                if self.stop.is_set():
+                    break
+                there = s.ask()
+                lately = sent == there and time.perf_counter() - sent_at < RETRY_SECONDS
+                if there != s.shown() and not lately:
+                    sent, sent_at = there, time.perf_counter()
+                    if there[:1].isdigit():
+                        self.detected.setdefault(int(there.split("|")[1]), sent_at)
+                    s.trigger_moved(there)
         except Exception as error:  # noqa: BLE001 - a student's failure is counted, not fatal to the class
             self.errors.append(repr(error)[:200])
             self.joined.set()
@@ -168,14 +241,28 @@ def run_class(url: str, students: int, pids: list[int], routes: list[str], think
             time.sleep(0.5)  # the class arrives over a few seconds
     for s in crowd:
         s.joined.wait(120)
+    time.sleep(1)
+    quiet = [(s.session.runs, s.session.polls) for s in crowd]  # the teacher stays: what do the tabs cost?
+    quiet_cpu, quiet_t = sum(cpu_seconds(p) for p in pids), time.perf_counter()
     time.sleep(3)
-    latencies, counted, per_step = [], [], {}
+    quiet_seconds = time.perf_counter() - quiet_t
+    quiet_cpu = (sum(cpu_seconds(p) for p in pids) - quiet_cpu) / quiet_seconds
+    quiet_runs = sum(s.session.runs - r for s, (r, _) in zip(crowd, quiet))
+    quiet_polls = sum(s.session.polls - n for s, (_, n) in zip(crowd, quiet))
+    latencies, counted, per_step, detect, rerun, phases = [], [], {}, [], [], []
     for k in STEPS:
+        cpu_a, client_a = sum(cpu_seconds(p) for p in pids), time.process_time()
         sent = time.perf_counter()  # before the click: a student may see the step before the teacher's own run ends
         teacher.click("tour_next")
         deadline = sent + 20
         while time.perf_counter() < deadline and not all(k in s.seen or s.errors for s in crowd):
             time.sleep(0.05)
+        # where the time went: the servers' and this load generator's CPU while the class followed
+        phases.append({"step": k, "wall": time.perf_counter() - sent,
+                       "server_cpu": sum(cpu_seconds(p) for p in pids) - cpu_a,
+                       "client_cpu": time.process_time() - client_a})
+        detect += [s.detected[k] - sent for s in crowd if k in s.detected]  # click -> a poll saw it
+        rerun += [s.seen[k] - s.detected[k] for s in crowd if k in s.seen and k in s.detected]  # -> run done
         step_lat = sorted(s.seen[k] - sent for s in crowd if k in s.seen and s.seen[k] >= sent)
         per_step[k] = round(step_lat[int(0.95 * (len(step_lat) - 1))], 2) if step_lat else None
         latencies += step_lat
@@ -203,10 +290,16 @@ def run_class(url: str, students: int, pids: list[int], routes: list[str], think
     pick = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] if latencies else float("nan")  # noqa: E731
     return {"students": students, "samples": len(latencies), "expected": students * len(STEPS),
             "p50": pick(0.5), "p95": pick(0.95), "max": latencies[-1] if latencies else float("nan"),
-            "p95_per_step": per_step, "answers_ok": all(ok for _, ok, _ in counted), "answers": [n for n, _, _ in counted],
+            "p95_per_step": per_step, "phases": phases,
+            "detect_p50_p95": (statistics.median(detect), sorted(detect)[int(0.95 * (len(detect) - 1))]) if detect else None,
+            "rerun_p50_p95": (statistics.median(rerun), sorted(rerun)[int(0.95 * (len(rerun) - 1))]) if rerun else None, "answers_ok": all(ok for _, ok, _ in counted), "answers": [n for n, _, _ in counted],
             "shown": [shown for *_, shown in counted if shown],
             "errors": sum(len(s.errors) for s in crowd), "first_error": next((s.errors[0] for s in crowd if s.errors), ""),
-            "cpu_cores": cpu / elapsed, "rss_mb": max(peak_rss_bytes(p) for p in pids) / 2**20}
+            "cpu_cores": cpu / elapsed, "rss_mb": max(peak_rss_bytes(p) for p in pids) / 2**20,
+            "poll_cpu_ms": quiet_cpu * 1000 / max(quiet_polls / quiet_seconds, 1e-9), "quiet_runs": quiet_runs,
+            "quiet_polls_per_s": quiet_polls / quiet_seconds, "quiet_cpu_cores": quiet_cpu,
+            "runs_per_student": sum(s.session.runs for s in crowd) / students,
+            "polls_per_student": sum(s.session.polls for s in crowd) / students}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -243,13 +336,15 @@ def main(argv: list[str] | None = None) -> int:
         os.environ.pop(classroom.REDIS_URL_ENV, None)
     load = os.getloadavg()
     print(f"\nload average before/after: {load[0]:.1f} (1 min), 2 cores shared")
-    print("| replicas | store | students | follow p50 | follow p95 | max | answers counted | errors | server CPU | RSS peak |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("| replicas | store | students | follow p50 | follow p95 | max | answers counted | errors | server CPU | RSS peak |"
+          " idle class: polls/s, script runs, CPU | server CPU per poll |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['replicas']} | {'Redis' if r['replicas'] > 1 else 'memory'} | {r['students']} | {r['p50']:.2f} s | "
               f"{r['p95']:.2f} s | {r['max']:.2f} s | {'exact' if r['answers_ok'] else 'WRONG'} "
               f"({' + '.join(map(str, r['answers']))}) | {r['errors']} | {r['cpu_cores']:.2f} cores | "
-              f"{r['rss_mb']:.0f} MB |")
+              f"{r['rss_mb']:.0f} MB | {r['quiet_polls_per_s']:.0f}, {r['quiet_runs']}, {r['quiet_cpu_cores']:.2f} cores | "
+              f"{r['poll_cpu_ms']:.2f} ms |")
     return 0
 
 

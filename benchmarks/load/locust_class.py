@@ -20,7 +20,8 @@ TIMEOUT = base.TIMEOUT
 
 class ClassStudent(User):
     """A student in a class ($EMBEDVIZ_CLASS_CODE):
-    joins with ``?class=CODE``, then reruns the follow fragment as the browser's timer does (``WS follow``),
+    joins with ``?class=CODE``, then every period asks the follow route as the browser's class_follow.js does
+    (``HTTP step``) and only when the class moved sends the follow component's trigger, a rerun (``WS follow``);
     answers each question step once with a random option (``WS answer``), and records each move to a new step
     (``WS moved``, its time since the previous poll). The teacher is a person or benchmarks/load/follow.py,
     which also measures the teacher -> student latency and checks the counts exactly."""
@@ -55,14 +56,24 @@ class ClassStudent(User):
             self.answered.add(step)
             label = catalog()[f"tour.q.{question.id}.{random.choice(question.options)}"]["en"]
             self._record("answer", lambda: self.session.choose(f"tour_q_000_{step}_", label))
-        interval = min(self.session.fragments.values(), default=1.0)
+        follow = self.session.follow
+        interval = follow["period_ms"] / 1000 if follow else min(self.session.fragments.values(), default=1.0)
         gevent.sleep(max(0.0, interval - (time.perf_counter() - started)))
-
-        def poll():
-            self.session.poll()
-            return type("R", (), {"bytes": 0})()
-
-        self._record("follow", poll)
+        if follow is None:  # no follow route served: the page's fragment polls with a script run
+            self._record("follow", lambda: (self.session.poll(), type("R", (), {"bytes": 0})())[1])
+            return
+        began = time.perf_counter()
+        try:
+            there = self.session.ask()
+        except Exception as error:  # noqa: BLE001 - counted by Locust
+            self.environment.events.request.fire(request_type="HTTP", name="step", response_time=0,
+                                                 response_length=0, exception=error, context={})
+            return
+        self.environment.events.request.fire(request_type="HTTP", name="step",
+                                             response_time=(time.perf_counter() - began) * 1000,
+                                             response_length=0, exception=None, context={})
+        if there != self.session.shown():
+            self._record("follow", lambda: self.session.trigger_moved(there))
 
     def on_stop(self) -> None:
         self.session.close()

@@ -3,9 +3,11 @@
 The state lives in ``embedviz.classroom`` (memory, or Redis when $EMBEDVIZ_REDIS_URL is set). In the browser:
 - the URL carries the class: ``?class=CODE`` joins it; the teacher's own link adds ``&teacher=TOKEN``; every run
   writes them back (a tour's move to another page sets only ``?tour=&step=``), so a reload stays in the class;
-- a following student's run moves its URL to the teacher's step before the tour panel reads it, and a small
-  fragment polls the store every ``POLL_SECONDS`` and reruns the app when the teacher moved or revealed (straight
-  to the step's page when it is another one: one full run per follower, not two);
+- a following student's run moves its URL to the teacher's step before the tour panel reads it; between runs the
+  tab asks the server's follow route (embedviz/app/serving.py) every ``POLL_SECONDS`` where the class is, a small
+  HTTP answer and no script run, and reruns the app only when the teacher moved or revealed
+  (embedviz/app/browser/class_follow.js). Where no route is served (AppTest, ``streamlit run app.py``) a fragment
+  polls the store instead, one script run per poll, and switches straight to the step's page when it is another;
 - on a class question the page stays hidden for everyone until the teacher's Reveal (peer instruction: predict,
   see the spread, discuss, then the figure).
 A store that cannot be reached shows "not connected" once and the app goes on without a class.
@@ -17,7 +19,10 @@ from collections import Counter
 
 import streamlit as st
 
+from pathlib import Path
+
 from embedviz import classroom, tours
+from embedviz.app import compat, serving
 from embedviz.app.frame import PAGES
 from embedviz.app.i18n import t
 from embedviz.app.markup import trusted
@@ -31,13 +36,16 @@ TOKEN = "_cls_token"  # session state: the teacher's key (also in their URL; kep
 SEEN = "_cls_seen"  # session state: (lesson, step, revealed?) the last full run showed
 ERROR = "_cls_error"  # session state: (error code, the code or text it concerns) to show once
 CODE_INPUT = "_cls_code"
-POLL_SECONDS = 1.0  # a follower's delay is at most this plus one rerun: well inside 2 s
+QR_PX = 150  # the projected QR code's side: about 4 px a module, scanned from a classroom's back rows
+POLL_SECONDS = 0.5  # a follower's delay is at most this plus one rerun; an HTTP poll costs the server ~nothing
+FOLLOW_COMPONENT = "embedviz.class_follow"  # its JS: embedviz/app/browser (declared in pyproject.toml)
+PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 
 
 @st.cache_resource(show_spinner=False)
 def store() -> classroom.ClassStore:
-    """One store per server process (the Redis client keeps its own connection pool)."""
-    return classroom.open_store()
+    """The server process's one store, which its follow route reads too (the Redis client keeps its own pool)."""
+    return classroom.shared_store()
 
 
 def _call(fn, *args, about: str = ""):
@@ -141,6 +149,8 @@ def controls() -> None:
     """In the tour popover: start a class (on a tour), join one by code, or leave the one joined."""
     if joined():
         st.caption(t("cls.teaching" if teaching() else "cls.joined", code=joined()[0]))
+        if teaching():
+            st.caption(t("cls.teacher_link"))
         st.button(t("cls.leave"), key="cls_leave", on_click=_leave)
         return
     on_tour = bool(st.query_params.get(TOUR_KEY))
@@ -179,12 +189,31 @@ def follow() -> None:
     if state and (lesson, raw) != (state.lesson, str(state.step)):
         st.query_params[TOUR_KEY], st.query_params[STEP_KEY] = state.lesson, str(state.step)
     if state:
-        st.session_state[SEEN] = (state.lesson, state.step, state.step in state.revealed)
+        st.session_state[SEEN] = state.position
+
+
+def _moved() -> None:
+    """The follow component's trigger: the rerun itself is the point (its ``follow`` reads the store)."""
+
+
+def _follow_along(code: str) -> None:
+    """A following student's tab between runs: the browser polls the follow route and reruns on a change; without
+    the route (AppTest, a bare ``streamlit run app.py``) the fragment polls."""
+    if not serving.routes_served():
+        _poll()
+        return
+    lesson, step, revealed = st.session_state.get(SEEN) or ("", 0, False)
+    mount = compat.component(FOLLOW_COMPONENT, package_root=PACKAGE_ROOT,
+                             pyproject=PACKAGE_ROOT.parent / "pyproject.toml", js="class_follow.js")
+    mount(key="cls_follow", on_moved_change=_moved, data={
+        "route": serving.class_route(code), "period_ms": int(POLL_SECONDS * 1000),
+        "seen": {"lesson": lesson, "step": step, "revealed": revealed}})
 
 
 @st.fragment(run_every=POLL_SECONDS)
 def _poll() -> None:
-    """A following student's heartbeat: a full rerun only when the teacher moved or revealed."""
+    """A following student's heartbeat where no follow route is served: a full rerun only when the teacher moved
+    or revealed."""
     if not following():
         return
     code = joined()[0]
@@ -192,7 +221,7 @@ def _poll() -> None:
     seen = st.session_state.get(SEEN)
     if state is None:
         st.rerun()
-    elif (state.lesson, state.step, state.step in state.revealed) != seen:
+    elif state.position != seen:
         there = _page_file(state.lesson, state.step)
         if there and seen and there != _page_file(*seen[:2]):
             # the step lives on another page: go there now, or the rerun would run this page only to switch
@@ -232,14 +261,19 @@ def class_line(presenting: bool) -> None:
     if teaching():
         base = (st.context.url or "").split("?")[0]
         link = f"{base}?{CLASS_KEY}={code}"
-        left, right = st.columns([3, 1]) if presenting else (st.container(), None)
-        with left:
-            st.markdown(("## " if presenting else "") + t("cls.code_big", code=code))
+        if not presenting:
+            st.markdown(t("cls.code_big", code=code))
             st.caption(t("cls.link", link=link))
             st.caption(t("cls.teacher_link"))
-        if right is not None:
-            right.image(_qr_svg(link), width=220)
-            right.caption(t("cls.qr_caption"))
+            return
+        # projected: the code large, the link and a QR code the back row can scan, in one band low enough that a
+        # question's spread and Reveal stay on a 720 px screen (the teacher key's warning is in the tour
+        # controls: the class need not read it)
+        left, right = st.columns([5, 1], vertical_alignment="center")
+        with left:
+            st.markdown("## " + t("cls.code_big", code=code))
+            st.caption(t("cls.link", link=link) + " · " + t("cls.qr_caption"))
+        right.image(_qr_svg(link), width=QR_PX)
         return
     left, right = st.columns([4, 1])
     if st.session_state.get(AWAY):
@@ -248,7 +282,7 @@ def class_line(presenting: bool) -> None:
     else:
         left.caption(t("cls.joined", code=code))
         right.button(t("cls.step_away"), key="cls_away", on_click=_step_away)
-        _poll()
+        _follow_along(code)
 
 
 def message() -> None:
@@ -286,14 +320,16 @@ def _spread(labels: dict[str, str], counts: Counter) -> None:
         # ticked half students; here each option keeps its whole label, in the question's order
         data = {"option": [str(label) for label in names.values()], "n": [counts.get(o, 0) for o in names]}
         st.vega_lite_chart(data, {
-            "mark": {"type": "bar", "tooltip": True},
+            "mark": {"type": "bar"},
             "encoding": {
                 "y": {"field": "option", "type": "nominal", "sort": None,
                       "axis": {"title": None, "labelLimit": 600, "labelFontSize": 13}},
-                "x": {"field": "n", "type": "quantitative",
-                      "axis": {"title": str(t("cls.count_axis")), "tickMinStep": 1, "format": "d"}},
+                # no axis title: "n answered" above says what is counted, and a projected question's four bars
+                # with Reveal above them must fit a 720 px screen; the tooltip names it
+                "x": {"field": "n", "type": "quantitative", "axis": {"title": None, "tickMinStep": 1, "format": "d"}},
+                "tooltip": [{"field": "option", "title": " "}, {"field": "n", "title": str(t("cls.count_axis"))}],
             },
-            "height": {"step": 32},  # a band per option, whatever the page's font size
+            "height": {"step": 28},  # a band per option, whatever the page's font size
         }, width="stretch", alt=str(t("cls.chart_alt")))
 
 
@@ -311,8 +347,10 @@ def _reveal(number: int) -> None:
     _call(store().reveal, joined()[0], _token(), number)
 
 
-def gate(lesson: str, number: int, labels: dict[str, str], picked: str | None, answer_text) -> bool | None:
-    """A question step in class. Before the reveal: the teacher sees the count, the spread and Reveal, a student
+def gate(lesson: str, number: int, labels: dict[str, str], picked: str | None, answer_text, *,
+         beside=None) -> bool | None:
+    """A question step in class. Before the reveal, in ``beside`` (the column by the question, so on a projector
+    the spread and Reveal stay on the first screen): the teacher sees the count, the spread and Reveal, a student
     is told to answer or to wait; both keep the page hidden (False). After it: the spread for everyone, then
     None (the tour's own verdict follows a picked answer) or True after showing the answer to one who did not pick.
     Out of class, or when the class is on another step: None (the tour's own flow)."""
@@ -322,13 +360,13 @@ def gate(lesson: str, number: int, labels: dict[str, str], picked: str | None, a
     if state is None:
         return None
     if number not in state.revealed:
-        if teaching():
-            _teacher_tally(lesson, number, labels)
-            st.caption(t("cls.teacher_wait"))
-            st.button(t("cls.reveal"), key=f"cls_reveal_{lesson}_{number}", on_click=_reveal, args=(number,),
-                      type="primary")
-        else:
-            st.caption(t("cls.wait_reveal" if picked else "cls.pick_first"))
+        with beside if beside is not None else st.container():
+            if teaching():  # Reveal first: however many options the spread has, it stays on the screen
+                st.button(t("cls.reveal"), key=f"cls_reveal_{lesson}_{number}", on_click=_reveal, args=(number,),
+                          type="primary", help=t("cls.teacher_wait"))
+                _teacher_tally(lesson, number, labels)
+            else:
+                st.caption(t("cls.wait_reveal" if picked else "cls.pick_first"))
         return False
     counts = (_call(store().tally, joined()[0], _token(), number) if teaching()
               else _call(store().revealed_tally, joined()[0], number))

@@ -181,7 +181,7 @@ def declared_asset_dir(pyproject: Path, project: str, name: str) -> str:
     return next(c["asset_dir"] for c in components if f"{project}.{c['name']}" == name)
 
 
-def component(name: str, *, package_root: Path, pyproject: Path, js: str, css: str) -> Callable:
+def component(name: str, *, package_root: Path, pyproject: Path, js: str, css: str | None = None) -> Callable:
     """The mount function of the declared v2 component ``name`` ("<project>.<component>"), whose asset directory
     (relative to ``package_root``) the server then serves. Registered from ``pyproject`` on this runtime's manager
     if Streamlit's scan did not (AppTest builds a manager per test: the check is per manager, and cheap)."""

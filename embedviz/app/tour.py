@@ -252,7 +252,8 @@ def _question(lesson: str, number: int, question: tours.Question) -> bool:
     ask, say = st.columns([3, 2], vertical_alignment="center")
     ask.radio(t(f"tour.q.{question.id}"), list(labels), index=question.options.index(picked) if picked else None,
               key=key, on_change=_answered, args=(lesson, number, key, labels), horizontal=True)
-    in_class = classroom_view.gate(lesson, number, labels, picked, lambda: _answer_text(lesson, number, question))
+    in_class = classroom_view.gate(lesson, number, labels, picked, lambda: _answer_text(lesson, number, question),
+                                   beside=say)
     if in_class is not None:
         return in_class
     if picked is None:

@@ -1,7 +1,8 @@
 """A class in real browsers, scaled out: two replicas behind nginx sharing a real redis-server (loopback).
 
 The teacher and two students are on one replica, a third student on the other (route cookies, checked by their
-websockets in nginx's log): the students follow Next, answer, the teacher sees 3 answers with the right spread,
+websockets in nginx's log): while the teacher stays, each student's tab only asks the follow route (HTTP, through
+nginx, answered from Redis on the second replica) and runs no script; the students follow Next, answer, the teacher sees 3 answers with the right spread,
 Reveal reaches all three; they follow on to a step on another page (the poll switches the page) and the teacher's
 address keeps the class and its key; a student cannot drive the class (their Next is off, a forged teacher key is
 refused); the code of a class that expired in Redis is refused with a message.
@@ -21,9 +22,20 @@ from embedviz import classroom, tours
 from tests.e2e.conftest import SHOTS, exceptions, missing, new_tab, open_app, t_en
 from tests.e2e.test_scale_out import route_per_replica, streams, student
 from tests.e2e.test_tours import panel_text, wait_for_step
+from tests.e2e.tour_screen import SCREEN
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 LESSON, QUESTION = "000", 2
+# Counts the tab's script runs (full or fragment): the app's state turns 'running' for each.
+COUNT_RUNS_JS = """() => {
+  window.__runs = 0; let running = false;
+  new MutationObserver(() => {
+    const app = document.querySelector("[data-testid='stApp']");
+    const now = !!app && app.getAttribute('data-test-script-state') === 'running';
+    if (now && !running) window.__runs += 1;
+    running = now;
+  }).observe(document, {subtree: true, attributes: true, attributeFilter: ['data-test-script-state']});
+}"""
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +69,12 @@ def test_a_class_across_two_replicas(class_cluster, browser):
     contexts = [student(browser, class_cluster, routes[first]) for _ in range(3)]
     contexts.append(student(browser, class_cluster, routes[second]))
     try:
+        for c in contexts[1:]:
+            c.add_init_script(COUNT_RUNS_JS.join(["(", ")()"]))
         teacher, *students = [new_tab(c) for c in contexts]
+        polls = {id(s): [] for s in students}
+        for s in students:
+            s.on("response", lambda r, seen=polls[id(s)]: seen.append(r.status) if "/api/class/" in r.url else None)
         open_app(teacher, f"?tour={LESSON}&step={QUESTION - 1}")
         teacher.locator("[data-testid='stSidebar'] [data-testid='stPopover'] button").first.click()
         teacher.get_by_role("button", name=en("cls.start")).click()
@@ -70,12 +87,21 @@ def test_a_class_across_two_replicas(class_cluster, browser):
             assert en("cls.joined", code=code) in s.inner_text("body")
             assert s.get_by_role("button", name=en("tour.next")).is_disabled()  # a student cannot drive
 
+        # the teacher stays: the students' tabs ask the follow route (a small HTTP answer) and run no script
+        before = [(len(polls[id(s)]), s.evaluate("() => window.__runs")) for s in students]
+        students[0].wait_for_timeout(3000)  # (not time.sleep: Playwright delivers the tabs' events while it waits)
+        for s, (asked, runs) in zip(students, before):
+            answers = polls[id(s)][asked:]
+            assert len(answers) >= 3 and set(answers) == {200}, answers  # every 0.5 s, each one answered
+            assert s.evaluate("() => window.__runs") == runs, "a poll ran the script"
+
         teacher.get_by_role("button", name=en("tour.next")).click()
         clicked = time.monotonic()
         for s in students:
             wait_for_step(s, LESSON, QUESTION, timeout=60_000)
         follow = time.monotonic() - clicked
         print(f"students followed Next in {follow:.1f} s")  # the latency is benchmarks/load/follow.py's; the machine is shared
+        assert all(s.evaluate("() => window.__runs") > runs for s, (_, runs) in zip(students, before))
 
         picks = ["used", "used", "all"]
         for s, pick in zip(students, picks):
@@ -86,7 +112,22 @@ def test_a_class_across_two_replicas(class_cluster, browser):
                             for o in tours.step(LESSON, QUESTION).question.options)
         wait_text(teacher, en("cls.answered", n=3), timeout=60_000)
         wait_text(teacher, en("cls.spread", spread=spread), timeout=60_000)
-        teacher.get_by_role("button", name=en("cls.reveal")).click()
+        # projected (the teacher's link reopened in presenter view, on a 1280x720 projector): under the join code,
+        # link and QR code, Reveal and the spread's chart are still on the first screen
+        teacher.set_viewport_size(SCREEN)
+        where = urlparse(teacher.url)
+        open_app(teacher, f"{where.path.lstrip('/')}?{where.query}&present=1")
+        wait_text(teacher, en("cls.spread", spread=spread), timeout=60_000)
+        reveal = teacher.get_by_role("button", name=en("cls.reveal"))
+        teacher.locator("[data-testid='stVegaLiteChart'] canvas, [data-testid='stVegaLiteChart'] svg").first.wait_for()
+        boxes = {name: teacher.locator(selector).first.bounding_box() for name, selector in (
+            ("QR code", "[data-testid='stImage']"), ("Reveal", f".st-key-cls_reveal_{LESSON}_{QUESTION} button"),
+            ("spread", "[data-testid='stVegaLiteChart']"))}
+        assert all(boxes.values()), boxes
+        below = {name: box["y"] + box["height"] for name, box in boxes.items() if box["y"] + box["height"] > SCREEN["height"]}
+        assert not below, f"bottom (px) below the 720 px screen in presenter view: {below}"
+        teacher.screenshot(path=str(SHOTS / "class-teacher-presenting.png"))
+        reveal.click()
         for s in students:
             wait_text(s, en("cls.spread", spread=spread), timeout=60_000)
             assert not exceptions(s)

@@ -1,0 +1,62 @@
+// A following student's tab (embedviz/app/classroom_view.py): every period it asks the server's follow route where
+// the class is (a few bytes of JSON, no script run) and reruns the app, by the trigger "moved", only when that is
+// not what this page shows: the teacher moved or revealed, or the class is gone (the rerun then says so). The
+// rerun's own run reads the store again; what the route said is only the reason to ask.
+const RETRY_MS = 3000; // a trigger whose rerun has not brought the new position yet is sent again after this
+const SLOWEST_MS = 8000; // backing off (the route refused for load, the network failed) never waits longer
+const pollers = new WeakMap(); // parentElement -> poller: a rerun calls this module again with new data
+
+function position(p) {
+  return `${p.lesson}|${p.step}|${p.revealed}`;
+}
+
+async function poll(p) {
+  p.timer = null;
+  p.busy = true;
+  let wait = p.data.period_ms;
+  try {
+    const answer = await fetch(p.data.route, { cache: "no-store", credentials: "same-origin" });
+    if (answer.status === 429 || answer.status >= 500 && answer.status !== 503) {
+      p.backoff = Math.min(SLOWEST_MS, (p.backoff || p.data.period_ms) * 2);
+      wait = p.backoff;
+    } else {
+      p.backoff = 0;
+      // 404: no open class; 503: the store is lost. Either way the page's rerun tells the reader.
+      const there = answer.ok ? position(await answer.json()) : `gone:${answer.status}`;
+      const sentLately = p.sent === there && performance.now() - p.sentAt < RETRY_MS;
+      if (there !== position(p.data.seen) && !sentLately) {
+        p.sent = there;
+        p.sentAt = performance.now();
+        p.setTriggerValue("moved", there);
+      }
+    }
+  } catch (error) { // offline for a moment: ask again later
+    p.backoff = Math.min(SLOWEST_MS, (p.backoff || p.data.period_ms) * 2);
+    wait = p.backoff;
+  }
+  p.busy = false;
+  if (!p.stopped && p.timer === null) p.timer = setTimeout(() => poll(p), wait);
+}
+
+export default function (component) {
+  const { data, parentElement, setTriggerValue } = component;
+  let p = pollers.get(parentElement);
+  if (!p) {
+    p = { timer: null, busy: false, sent: null, sentAt: 0, backoff: 0 };
+    pollers.set(parentElement, p);
+    // a hidden tab's timers are slowed to once a minute: when it is shown again, ask at once
+    p.onVisible = () => { if (!document.hidden && p.timer !== null) { clearTimeout(p.timer); poll(p); } };
+    document.addEventListener("visibilitychange", p.onVisible);
+  }
+  p.data = data;
+  p.setTriggerValue = setTriggerValue;
+  p.stopped = false;
+  if (p.timer === null && !p.busy) p.timer = setTimeout(() => poll(p), data.period_ms);
+  return () => {
+    p.stopped = true;
+    clearTimeout(p.timer);
+    p.timer = null;
+    document.removeEventListener("visibilitychange", p.onVisible);
+    pollers.delete(parentElement);
+  };
+}
