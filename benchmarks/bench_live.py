@@ -8,7 +8,9 @@ browser fires them during a drag; then pointer up and the change event (the rele
 count (livefig.js bumps data-redraws after each Plotly.react). (Driving the mouse from Playwright instead costs a
 round trip per move, which bounded the count at the driver's pace, 15-26 moves/s on this machine.) A key step
 is ArrowRight on the focused slider until the chart drew the new value: for the live figure the browser's own
-redraw, for the bare page Streamlit's full rerun and redraw.
+redraw (its first frame, like a drag's, draws a curve view from fewer points, so the time to the value drawn at
+full resolution is its own column; the steps follow each other within the pause, so they commit once), for the
+bare page Streamlit's full rerun and redraw.
 
     PYTHONPATH=. python -m benchmarks.bench_live [--steps 8] [--only NAME]
 """
@@ -89,22 +91,35 @@ def drag(page, slider: str) -> tuple[float, float, float]:
     return tuple(page.evaluate(DRAG_JS, [slider, DRAG_S]))
 
 
-def live_key_step(page, slider: str, direction: str) -> float:
-    """Seconds from ArrowRight/Left on the live slider to the chart's next redraw (the other way at an end of the
-    track, where the key would move nothing)."""
+# the chart shows the sliders' current indices (a redraw of the value the key moved to); with full, at the figure's
+# own resolution (a key step's first frame, like a drag's, draws a curve view from fewer points)
+DRAWN = """(full) => { const c = document.querySelector('.live-chart');
+  const at = Object.fromEntries([...document.querySelectorAll('.live-figure input[data-key]')]
+    .map((e) => [e.dataset.key, Number(e.value)]));
+  return !!c && c.dataset.state === JSON.stringify(at) && (!full || c.dataset.full === '1'); }"""
+# in-page times of the two redraws above (so the second wait's own round trip is not counted)
+WATCH = f"""() => {{ const c = document.querySelector('.live-chart'), drawn = {DRAWN}, t = window.__keyTimes = {{}};
+  new MutationObserver((_, obs) => {{ const now = performance.now();
+    if (t.first === undefined && drawn(false)) t.first = now;
+    if (drawn(true)) {{ t.full = now; obs.disconnect(); }} }})
+    .observe(c, {{attributes: true, attributeFilter: ['data-redraws']}}); }}"""
+
+
+def live_key_step(page, slider: str, direction: str) -> tuple[float, float]:
+    """Seconds from ArrowRight/Left on the live slider to the chart redrawn at the new value, and to that value
+    drawn at full resolution (the other way at an end of the track, where the key would move nothing)."""
     handle = page.locator(f"input[data-key='{slider}']")
     handle.focus()
     at = handle.evaluate("e => [Number(e.value), Number(e.max)]")
     direction = "ArrowLeft" if at[0] >= at[1] else "ArrowRight" if at[0] <= 0 else direction
-    # marked: a rerun that remounts the chart starts its count again, which also counts as redrawn
-    before = page.evaluate("() => { const c = document.querySelector('.live-chart'); c.dataset.mark = '1';"
-                           " return Number(c.dataset.redraws); }")
+    page.evaluate(WATCH)
     start = time.perf_counter()
     page.keyboard.press(direction)
-    page.wait_for_function("(b) => { const c = document.querySelector('.live-chart');"
-                           " return c && (!c.dataset.mark || Number(c.dataset.redraws) > b); }", arg=before,
-                           timeout=30_000)
-    return time.perf_counter() - start
+    page.wait_for_function(DRAWN, arg=False, timeout=30_000)
+    drawn = time.perf_counter() - start
+    page.wait_for_function(DRAWN, arg=True, timeout=30_000)
+    times = page.evaluate("() => window.__keyTimes")
+    return drawn, drawn + (times["full"] - times["first"]) / 1e3
 
 
 def bare_key_step(page, direction: str) -> float:
@@ -193,7 +208,9 @@ def run(steps: int) -> dict:
                 print(f"measured: {name}", file=sys.stderr, flush=True)
                 res["views"][name] = {"drag": statistics.median(r for r, _, _ in rates),
                                       "moves": statistics.median(m for _, m, _ in rates),
-                                      "ms": statistics.median(c for _, _, c in rates), "key": statistics.median(keys)}
+                                      "ms": statistics.median(c for _, _, c in rates),
+                                      "key": statistics.median(k for k, _ in keys),
+                                      "key_full": statistics.median(f for _, f in keys)}
                 page.wait_for_timeout(1500)
             page.goto(bare, wait_until="domcontentloaded", timeout=120_000)
             page.wait_for_function(f"() => !!{BARE_TRACE}", timeout=120_000)
@@ -217,13 +234,14 @@ def table(res: dict) -> str:
     lines = [f"{dt.datetime.now():%Y-%m-%d %H:%M}, {platform.system()} {platform.machine()}, {os.cpu_count()} cores, "
              f"Python {platform.python_version()}; before: {res['load_before']}; after: {load()}", "",
              "| live view | redraws/s during a drag (target) | animation frames/s | ms per redraw | key step -> "
-             "redrawn (ms) | x bare page (target <= 1.0) |",
-             "|---|---:|---:|---:|---:|---:|"]
+             "redrawn (ms) | x bare page (target <= 1.0) | key step -> full resolution (ms) |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
     for name, v in res["views"].items():
         target = 10 if "largest" in name else 30
         lines.append(f"| {name} | {v['drag']:.1f} ({'met' if v['drag'] >= target else 'not met'}: >= {target}) | "
-                     f"{v['moves']:.0f} | {v['ms']:.0f} | {1e3 * v['key']:.0f} | {v['key'] / res['bare_key']:.2f} |")
-    lines.append(f"| bare one-slider Streamlit page (full rerun) | - | - | - | {1e3 * res['bare_key']:.0f} | 1.00 |")
+                     f"{v['moves']:.0f} | {v['ms']:.0f} | {1e3 * v['key']:.0f} | {v['key'] / res['bare_key']:.2f} | "
+                     f"{1e3 * v['key_full']:.0f} |")
+    lines.append(f"| bare one-slider Streamlit page (full rerun) | - | - | - | {1e3 * res['bare_key']:.0f} | 1.00 | - |")
     lines += ["", f"Cold start: first training call (500 steps, fresh process) {res['training_first_s']:.2f} s; "
                   f"a fresh server's first open of Sinusoidal, figure drawn: {res['fresh_open_s']:.1f} s."]
     return "\n".join(lines)

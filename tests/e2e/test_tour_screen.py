@@ -26,7 +26,7 @@ PHONE = {"width": 390, "height": 844}
 KNOWN = frozenset({
     *(f"{step} presenter" for step in ("000/6", "000/11", "001/3", "001/4", "001/5", "001/6", "002/1", "002/2",
                                        "002/7", "003/1", "003/2", "003/5", "003/6", "003/8", "003/9", "003/11",
-                                       "003/12", "004/1", "004/3", "004/5", "004/8")),
+                                       "003/12", "004/1", "004/3")),
     *(f"{url} 390x844" for url in ("home", "token-embeddings", "dot-product", "trained-embedding", "real-model",
                                    "why-position", "why-sine-cosine", "sinusoidal", "learned-positions", "rope",
                                    "context-extension", "modern-rope")),

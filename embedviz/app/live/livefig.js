@@ -5,10 +5,10 @@
 import { angleHeatmapView, classifyPairs, decayCurve, distanceCurves, encodingView, ropeDistances,
   ropeInverseFrequencies, scaledInverseFrequencies, wavelengths } from "./formulas.js";
 
-const PAUSE_MS = 400; // a drag that rests this long commits, as a release does
-// While a thumb moves a curve view is drawn from fewer points and keeps the words it had at rest (its legend names,
-// title and level labels: a changed text makes plotly measure and lay out the chart again, 100-200 ms a frame for
-// the decay curves' legend); on release, a key step or a pause it is drawn again whole, as Python draws it.
+const PAUSE_MS = 400; // a drag or a run of key steps that rests this long commits, as a release does
+// While a thumb moves (and for the first frame of a key step) a curve view is drawn from fewer points; its words
+// (legend names, title, level labels) always follow the value. On release, or the frame after a key step, it is
+// drawn again whole, as Python draws it.
 const MOVING_POINTS = 64;
 const PLOTLY_URL = new URL("./plotly.min.js", import.meta.url).href;
 let plotlyReady = null;
@@ -57,9 +57,8 @@ const VIEWS = {
     const c = distanceCurves(values.sin_L, values.sin_d, values.sin_base, fixed.starts,
       moving ? Math.min(MOVING_POINTS, budget.curve_points) : budget.curve_points);
     const longest = wavelengths(values.sin_d, values.sin_base).at(-1);
-    const names = moving ? figure.layout.annotations.map((a) => a.text)
-      : [fill(texts.typical, { v: c.typical.toFixed(2), w: integer(longest) }),
-        fill(texts.bound, { v: c.bound.toFixed(2) })];
+    const names = [fill(texts.typical, { v: c.typical.toFixed(2), w: integer(longest) }),
+      fill(texts.bound, { v: c.bound.toFixed(2) })];
     const levels = [c.typical, c.bound];
     return {
       traces: c.distances.map((y) => ({ x: c.gaps, y })),
@@ -87,20 +86,16 @@ const VIEWS = {
   rope_decay(values, labels, { texts, budget, fixed }, figure, moving) {
     const distances = ropeDistances(values.rope_len, moving ? Math.min(MOVING_POINTS, budget.dense) : budget.dense);
     const chosen = fill(texts.chosen, { theta: labels.rope_theta });
-    const thetas = fixed.thetas.map((theta, k) => [theta, fill(texts.reference, { theta: fixed.theta_labels[k] })]);
-    // moving: always the chosen curve last, so the trace count (and the legend) does not change on the way
-    if (moving || !fixed.thetas.includes(values.rope_theta)) thetas.push([values.rope_theta, chosen]);
-    const shown = figure.data.length;
+    // the chosen theta drawn thick under its own name: at rest one of the references when it is one, as Python
+    // draws it; while moving always a curve of its own, last, so the legend's order holds on the way
+    const own = moving || !fixed.thetas.includes(values.rope_theta);
+    const curves = fixed.thetas.map((theta, k) => (!own && theta === values.rope_theta ? [theta, chosen, true]
+      : [theta, fill(texts.reference, { theta: fixed.theta_labels[k] }), false]));
+    if (own) curves.push([values.rope_theta, chosen, true]);
     return {
-      traces: thetas.map(([theta, name], k) => {
-        const isChosen = k === thetas.length - 1 ? theta === values.rope_theta : theta === values.rope_theta && !moving;
-        const trace = { like: 0, x: distances, y: decayCurve(values.rope_hd, theta, distances),
-          line: { width: isChosen ? 3.5 : 1.6 } }; // embedviz.figures.rope.decay_chart's widths
-        if (!moving || k >= shown) trace.name = isChosen ? chosen : name;
-        else trace.like = k; // the name it had at rest
-        return trace;
-      }),
-      layout: moving ? {} : { title: { text: fill(texts.title, { hd: values.rope_hd }) } },
+      traces: curves.map(([theta, name, thick]) => ({ like: 0, name, x: distances,
+        y: decayCurve(values.rope_hd, theta, distances), line: { width: thick ? 3.5 : 1.6 } })), // decay_chart's
+      layout: { title: { text: fill(texts.title, { hd: values.rope_hd }) } },
     };
   },
   ctx_wave(values, labels, { fixed }) { // embedviz.figures.context.wavelength_chart: before, then one trace per kind
@@ -245,25 +240,67 @@ async function draw(inst) {
     }
     layout = inst.layoutDrawn;
   }
+  traces = padded(inst, traces);
   for (const s of inst.sliders) {
     inst.outputs[s.key].textContent = labels[s.key];
     inst.inputs[s.key].setAttribute("aria-valuetext", labels[s.key]);
   }
   inst.chart.setAttribute("role", "img");
   inst.chart.setAttribute("aria-label", inst.data.alt || ""); // the sent figure's text alternative, as plot's
-  layout = wrapped(inst, layout);
+  const shown = wrapped(inst, layout), [fitted, ticks] = fitTicks(inst, traces, shown);
+  layout = fitted;
   await Plotly.react(inst.chart, traces, layout, inst.data.config);
   inst.chart.dataset.redraws = String(Number(inst.chart.dataset.redraws) + 1);
   inst.chart.drawMs = [...(inst.chart.drawMs || []).slice(-99), performance.now() - start]; // benchmarks read it
   inst.chart.dataset.state = state;
   inst.chart.dataset.full = moving ? "0" : "1"; // drawn at the figure's own resolution
   inst.chart.dataset.title = layout.title.text.replace(/<br>/g, " ");
+  if (ticks && fitTicks(inst, traces, shown)[1] !== ticks) {
+    schedule(inst); // the first draw told the plot area's height: the tick labels are fitted to it
+  }
+}
+
+// A view whose trace count changes on the way (RoPE's chosen theta among the references or not, Context
+// extension's kinds of pair) keeps the count it has drawn: a shorter list is filled with hidden empty traces, as a
+// new trace count makes Plotly.react draw the chart from scratch (several times a redraw's cost).
+function padded(inst, traces) {
+  const drawn = inst.chart.data || [];
+  if (traces.length >= drawn.length) return traces;
+  return [...traces, ...drawn.slice(traces.length).map((t) => ({ type: t.type, x: [], y: [], visible: false,
+    showlegend: false, hoverinfo: "skip" }))];
+}
+
+// A category axis's tick labels at most one per 1.4 font sizes of the plot's height, every 2^k-th of the ticks
+// Python chose (so they still read 0, 8, 16, ...): the presenter view's larger text put 16 labels on a heatmap's
+// rows where 8 fit. The height is the last draw's plot area (before the first, the layout's height less margins).
+function tickRoom(inst, layout) {
+  const y = layout.yaxis || {};
+  const font = y.tickfont?.size ?? layout.font?.size ?? layout.template?.layout?.font?.size ?? 12;
+  const margin = { ...(layout.template?.layout?.margin || {}), ...(layout.margin || {}) };
+  const h = inst.chart._fullLayout?._size?.h ?? (layout.height ?? 450) - (margin.t ?? 100) - (margin.b ?? 80);
+  return Math.max(2, Math.floor(h / (font * 1.4)));
+}
+
+function fitTicks(inst, traces, layout) { // -> [layout, the number of tick labels] (0: not a category axis)
+  const y = layout.yaxis;
+  if (!y || y.type !== "category" || !traces[0]?.y) return [layout, 0];
+  const rows = Array.from(traces[0].y);
+  const array = y.tickmode === "array";
+  const vals = array ? y.tickvals : rows.filter((_, i) => i % Math.ceil(rows.length / (y.nticks || rows.length)) === 0);
+  const room = tickRoom(inst, layout);
+  if (vals.length <= room) return [layout, vals.length];
+  let every = 2;
+  while (Math.ceil(vals.length / every) > room) every *= 2;
+  const keep = (_, i) => i % every === 0;
+  const tickvals = vals.filter(keep);
+  return [{ ...layout, yaxis: { ...y, tickmode: "array", tickvals, ticktext: (array ? y.ticktext : vals).filter(keep) } },
+    tickvals.length];
 }
 
 // What a test compares: per drawn trace its numbers' count and sum of magnitudes (float32 from Python and float64
 // from formulas.js agree to ~1e-7), read from plotly's own parsed data.
 function digest(chart) {
-  return (chart._fullData || []).map((trace) => {
+  return (chart._fullData || []).filter((trace) => trace.visible !== false).map((trace) => {
     const cells = trace.type === "heatmap" ? Array.from(trace.z || [], (row) => Array.from(row)).flat()
       : Array.from(trace.y || []);
     return [cells.length, cells.reduce((sum, v) => sum + Math.abs(v), 0)];
@@ -274,6 +311,12 @@ function schedule(inst) {
   if (inst.pending) return;
   inst.pending = true;
   requestAnimationFrame(() => draw(inst));
+}
+
+function settle(inst) { // the thumb rests: the figure at its own resolution
+  if (!inst.moving || inst.dragging) return;
+  inst.moving = false;
+  if (!inst.pending) draw(inst);
 }
 
 function commit(inst) {
@@ -306,12 +349,21 @@ function makeSliders(inst) {
     input.dataset.key = s.key;
     input.addEventListener("input", () => {
       inst.moving = true;
-      schedule(inst);
+      // a key step is one event with one value: drawn at once (a drag's events are drawn one per frame)
+      if (inst.keyed && !inst.pending) draw(inst);
+      else schedule(inst);
       clearTimeout(inst.timer);
       inst.timer = setTimeout(() => commit(inst), PAUSE_MS);
     });
-    input.addEventListener("change", () => commit(inst)); // release of a drag, or a key step
-    input.addEventListener("pointerdown", () => { inst.dragging = true; });
+    // a release commits at once; a key step is drawn fast (as a drag's frame), whole once that frame is on the
+    // screen, and commits after the pause, so a run of steps (a held key) costs one rerun, which never holds up the
+    // next step's redraw
+    input.addEventListener("keydown", () => { inst.keyed = true; });
+    input.addEventListener("keyup", () => {
+      if (inst.moving) requestAnimationFrame(() => setTimeout(() => settle(inst))); // after the next paint
+    });
+    input.addEventListener("change", () => { if (!inst.keyed) commit(inst); inst.keyed = false; });
+    input.addEventListener("pointerdown", () => { inst.dragging = true; inst.keyed = false; });
     input.addEventListener("pointerup", () => { inst.dragging = false; });
     head.append(" ", out);
     label.append(head, input);
