@@ -24,6 +24,7 @@ _OPEN, _CLOSE = "（「『《〈【〔“‘(", "）」』》〉】〕，。、�
 _TOKENS = re.compile(rf"[{_OPEN}]*[^\s{CJK}]+[{_CLOSE}]*|[{_OPEN}]*[{CJK}][{_CLOSE}]*|\s+")
 _NARROW = frozenset(" ijlI.,:;'|!()[]{}/\\-")
 _WIDE = frozenset("mwMW@%")
+_FULL = frozenset("…←→↑↓—")  # a full em in the CJK fonts that draw them
 _CJK_CHAR = re.compile(rf"[{CJK}]")
 _LEGEND_SYMBOL = 46  # px: a legend entry's line sample and the gap after its text
 
@@ -32,7 +33,7 @@ def text_width(text: str, size: float) -> float:
     """About how wide ``text`` (one line) is drawn at ``size`` px."""
     em = 0.0
     for ch in text:
-        if _CJK_CHAR.match(ch):
+        if _CJK_CHAR.match(ch) or ch in _FULL:
             em += 1.0
         elif ch in _NARROW:
             em += 0.36
@@ -96,7 +97,8 @@ def fitted(spec: dict, *, width: float, wrap_texts: bool) -> dict:
             # anchored from the top, as plotly anchors a top title by its first line's baseline (pad: below the edge)
             title.update(y=1, yanchor="top", yref="container", pad={**(title.get("pad") or {}), "t": round(size)})
         layout["title"] = title
-        layout["annotations"], grow_above = _wrapped_annotations(layout.get("annotations") or [], base, plot_width)
+        layout["annotations"], grow_above = _wrapped_annotations(layout.get("annotations") or [], base, plot_width,
+                                                                    layout)
         grow_top += grow_above
         data = [_wrapped_name(trace, base, plot_width - _LEGEND_SYMBOL) for trace in data]
     _wrap_y_titles(layout, base, (layout.get("height") or 450) - margin.get("t", 100) - margin.get("b", 80))
@@ -108,13 +110,17 @@ def fitted(spec: dict, *, width: float, wrap_texts: bool) -> dict:
     return {**spec, "layout": layout, "data": data}
 
 
-def _wrapped_annotations(annotations, base: float, plot_width: float) -> tuple[list, float]:
+def _wrapped_annotations(annotations, base: float, plot_width: float, layout: dict) -> tuple[list, float]:
     """Annotations broken to fit: a title over one of several side-by-side panels (above the plot, paper
     coordinates) to its panel's share of the width, any other to the plot's width; and how much the panel titles'
     added lines need above the plot."""
     above = [a for a in annotations if a.get("yref") == "paper" and (a.get("y") or 0) >= 1
              and a.get("yanchor") == "bottom" and not a.get("showarrow", True)]
-    share = plot_width / max(len(above), 1) - 8
+    # a panel's width: its x axis's domain (side by side, they leave gaps between them), else an even share
+    domains = [d[1] - d[0] for k, v in (layout or {}).items() if k.startswith("xaxis")
+               and isinstance(v, dict) and isinstance(d := v.get("domain"), (list, tuple)) and len(d) == 2]
+    share = plot_width * (min(domains) if len(above) > 1 and len(domains) >= len(above) else
+                          1 / max(len(above), 1)) - 8
     out, grow = [], 0.0
     for a in annotations:
         if not a.get("text"):
