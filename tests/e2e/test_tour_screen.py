@@ -7,10 +7,7 @@ benchmarks/tour_screen.py prints the same numbers for both views).
 The same walk reads every chart it draws for clashing text: SVG text boxes (titles, subtitles, axis titles, tick
 labels, legend entries, annotations) that overlap, or that the chart's edge cuts; and one more tab opens every page
 at its defaults on a projector and on a phone (a phone's browser, which the app fits its charts to) for the same
-check. A clash is text on text or text past the chart's edge; only a live figure's known ones are tolerated.
-
-The check was seen to fail on a real clash: a legend put back on the plot's bottom edge (y=-0.1 of the plot) laid
-its entries on the x axis's title, and the test named both texts."""
+check. A clash is text on text or text past the chart's edge; only a live figure's known ones are tolerated."""
 from __future__ import annotations
 
 import pytest
