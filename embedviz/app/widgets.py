@@ -20,13 +20,19 @@ from embedviz.app.errors import localized
 from embedviz.app.i18n import catalog, t
 from embedviz.app.markup import escape, trusted
 from embedviz.downsample import log_options  # noqa: F401  (the stops of the pages' log-scale sliders)
-from embedviz.figures import shown_as_text
+from embedviz.figures import merged, shown_as_text
+from embedviz.figures.screen import fitted
 from embedviz.figures.describe import WORDS as ALT_WORDS, text_alternative
 from embedviz.figures.export import COLUMNS, figure_csv, file_name, slug
 
 BIND = "query-params"
 PRESENT_KEY, IMAGE_KEY = "present", "img"  # presenter switch, toolbar image format (set in embedviz/app/tour.py)
 PRESENT_FONT = 20  # figure text size when projecting (the template's is 13)
+# A chart's width in CSS px, which the server cannot see: a 390 px phone's main area keeps 16 px each side; a
+# projector's 1280 px window beside the open sidebar gives the main area about 900 px (taken narrower, so a
+# legend's rows are counted on the safe side). A phone is what its browser says it is ("Mobi" in the user agent,
+# as iOS and Android browsers send): a phone's charts get their titles broken into lines, a desktop's stay as built.
+PHONE_WIDTH, DESKTOP_WIDTH = 358, 760
 
 
 def int_slider(key: str, label: str, min_value: int, max_value: int, value: int, *, step: int = 1, help: str | None = None) -> int:
@@ -103,8 +109,9 @@ def plot(fig, *args, key: str | None = None, csv: Callable[[], str] | None = Non
     title = fig.layout.title.text or "figure"
     image = {"format": st.session_state.get(IMAGE_KEY) or "png", "scale": 2, "filename": slug(title)}
     alt = text_alternative(fig, {name: t(f"common.alt_{name}") for name in ALT_WORDS})  # what a screen reader says
-    st.plotly_chart(shown_figure(fig), theme=None, key=key, config={"displaylogo": False, "toImageButtonOptions": image},
-                    alt=alt)
+    # a phone's toolbar would sit on the title (it shows on every touch), and a phone saves no slides
+    config = {"displaylogo": False, "toImageButtonOptions": image, **({"displayModeBar": False} if on_phone() else {})}
+    st.plotly_chart(shown_figure(fig, fit=True), theme=None, key=key, config=config, alt=alt)
     columns = {name: t(f"common.csv_col_{name}") for name in COLUMNS}
     download_csv(csv or (lambda: figure_csv(fig, columns)), title, key=key or _csv_key(fig, title))
 
@@ -123,13 +130,29 @@ def figure_for(fig, args: tuple, kwargs: dict) -> go.Figure:
     return fig
 
 
-def shown_figure(fig: go.Figure) -> go.Figure:
+def shown_figure(fig: go.Figure, *, fit: bool = False) -> go.Figure:
     """What the browser draws of ``fig``: a reader's words as text, never plotly markup (the CSV and the alt text
-    keep them raw), with the presenter view's larger text when projecting."""
-    shown = compat.unchecked_figure(shown_as_text(fig.to_dict()))
+    keep them raw), with the presenter view's larger text when projecting. ``fit``: fitted to the screen's width
+    too (``embedviz.figures.screen.fitted``: on a phone, titles and legend entries broken into lines; a legend
+    under the plot given the room its rows need), for a figure the browser does not fit itself."""
+    spec = fig.to_dict()
     if st.session_state.get(PRESENT_KEY):
-        shown.update_layout(font_size=PRESENT_FONT, title_font_size=PRESENT_FONT + 6, hoverlabel_font_size=PRESENT_FONT)
-    return shown
+        spec["layout"] = merged(spec.get("layout") or {}, dict(
+            font=dict(size=PRESENT_FONT), title=dict(font=dict(size=PRESENT_FONT + 6)),
+            hoverlabel=dict(font=dict(size=PRESENT_FONT))))
+    if fit:
+        phone = on_phone()
+        spec = fitted(spec, width=PHONE_WIDTH if phone else DESKTOP_WIDTH, wrap_texts=phone)
+    return compat.unchecked_figure(shown_as_text(spec))
+
+
+def on_phone() -> bool:
+    """Whether the reader's browser is a phone's (its user agent says "Mobi", as iOS's and Android's do)."""
+    try:
+        agent = st.context.headers.get("User-Agent") or ""
+    except Exception:  # noqa: BLE001 - no request behind this run (AppTest, a bare script): not a phone
+        return False
+    return "Mobi" in agent
 
 
 @functools.lru_cache(maxsize=None)

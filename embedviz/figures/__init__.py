@@ -22,7 +22,17 @@ BLUE, VERMILLION, GREEN, ORANGE, PURPLE, SKY, BLACK = (
     "#0072B2", "#D55E00", "#009E73", "#E69F00", "#CC79A7", "#56B4E9", "#000000")
 COLORWAY = [BLUE, VERMILLION, GREEN, ORANGE, PURPLE, SKY, BLACK]
 DIVERGING = "RdBu_r"  # blue negative, white zero, red positive
+# A legend under the plot (where a wide chart's top-right legend would cover its subtitle), anchored to the figure's
+# bottom edge: a figure's height is fixed, so container coordinates are pixels, and the legend stays under the tick
+# labels and the x axis's title whatever the plot's size. (Anchored to the plot instead, y=-0.3 of a plot that a
+# presenter's larger font had shrunk put the legend on the axis title.) BELOW_MARGIN is the room for the tick labels,
+# the axis title and a row or two of entries at the template's font; ``embedviz.figures.screen.fitted`` grows it when
+# a larger font or a narrow screen makes more rows.
+LEGEND_BELOW = dict(orientation="h", x=0.0, xanchor="left", y=0.0, yanchor="bottom", yref="container")
+BELOW_MARGIN = 120
 
+# a colour bar's title beside the bar, not over it, where the top tick's label met it once the text was larger
+_BAR = dict(title=dict(side="right"))
 pio.templates[TEMPLATE] = go.layout.Template(
     layout=go.Layout(
         font=dict(family="Inter, 'Noto Sans SC', 'PingFang SC', sans-serif", size=13),
@@ -35,7 +45,9 @@ pio.templates[TEMPLATE] = go.layout.Template(
         yaxis=dict(showgrid=True, gridcolor="#eee", zeroline=False, automargin=True),
         legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="right", x=1.0),
         hoverlabel=dict(font_size=12),
-    )
+        coloraxis=dict(colorbar=_BAR),
+    ),
+    data=dict(heatmap=[go.Heatmap(colorbar=_BAR)], scatter=[go.Scatter(marker=dict(colorbar=_BAR))]),
 )
 
 
@@ -52,8 +64,10 @@ def joined(*notes: str | None) -> str | None:
 # plotly.js reads its own subset of HTML in every text it draws (titles, tick labels, point labels, legend entries,
 # hover labels): <a href> becomes a link (a protocol-relative "//host/" one too), <span style> restyles, <b> <i>
 # <sup> format, and entities are decoded. A token, a word or a group name a reader typed must show as it is
-# written, so figures leave the server with & < > as entities (which plotly shows as the characters).
-_PLOTLY_MARKUP = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
+# written, so figures leave the server with & < > as entities (which plotly shows as the characters). A newline is
+# the one break a text may hold (a title broken to fit a phone, ``embedviz.figures.screen``): it becomes plotly's
+# <br>, which plotly would otherwise draw as a space.
+_PLOTLY_MARKUP = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "\n": "<br>"})
 # the app's own markup: hover and text templates ("%{y}<br>cos = %{z:.3f}") and the layout template
 _TEMPLATE_KEYS = frozenset({"hovertemplate", "texttemplate", "template"})
 

@@ -7,9 +7,8 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from embedviz.figures import TEMPLATE, bar_chart, f32, line_chart, titled
+from embedviz.figures import BELOW_MARGIN, LEGEND_BELOW, TEMPLATE, bar_chart, f32, line_chart, titled
 
-LEGEND_BELOW = dict(orientation="h", yanchor="top", y=-0.24, xanchor="left", x=0.0)
 # one dash style per scheme so overlapping curves stay visible (sinusoidal and RoPE coincide exactly)
 DASHES = ("solid", "solid", "dash", "dot", "dashdot")
 
@@ -22,7 +21,7 @@ def adjacent_chart(positions, curves: Mapping[str, np.ndarray], *, title: str, x
     for trace, width in zip(fig.data, (3.5, 1.2, 2.0, 2.5, 1.5)):
         trace.line.width = width
     fig.update_yaxes(range=[-1.05, 1.05])
-    fig.update_layout(legend=LEGEND_BELOW, height=440, margin=dict(b=120))
+    fig.update_layout(legend=LEGEND_BELOW, height=440, margin=dict(b=BELOW_MARGIN))
     return fig
 
 

@@ -10,15 +10,15 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from embedviz.figures import COLORWAY, f32, line_chart, new_figure, reference_lines, reference_marks
+from embedviz.figures import (
+    BELOW_MARGIN, COLORWAY, LEGEND_BELOW, f32, line_chart, new_figure, reference_lines, reference_marks,
+)
 
 KINDS = ("kept", "blended", "interpolated")
 KIND_COLORS = {"kept": COLORWAY[0], "blended": COLORWAY[3], "interpolated": COLORWAY[1]}
 BEFORE_COLOR = "#9e9e9e"
 ORIGINAL_LINE = dict(color="#333", dash="dash", width=1.5)
 TARGET_LINE = dict(color=COLORWAY[4], dash="dot", width=2)
-LEGEND_BELOW = dict(orientation="h", x=0.0, xanchor="left", y=0.0, yanchor="bottom", yref="container")  # under the axis
-BELOW_MARGIN = dict(l=60, r=20, t=80, b=120)  # room for the axis title and a legend of one or two rows
 
 
 def _kind_traces(values, kinds: Sequence[str], kind_names: Mapping[str, str], *, hover: str) -> list[go.Scatter]:
@@ -52,7 +52,7 @@ def wavelength_chart(wavelen_before, wavelen_after, kinds, *, original: int, tar
                       data=[before, *_kind_traces(wavelen_after, kinds, kind_names, hover=hover)],
                       layout=dict(**reference_marks(lines, axis="y", log=True),
                                   yaxis=dict(type="log", exponentformat="power"), legend=LEGEND_BELOW,
-                                  margin=BELOW_MARGIN))
+                                  margin=dict(l=60, r=20, t=80, b=BELOW_MARGIN)))
 
 
 def ratio_chart(ratio, kinds, *, factor: float, title: str, x_title: str, y_title: str,
@@ -64,7 +64,7 @@ def ratio_chart(ratio, kinds, *, factor: float, title: str, x_title: str, y_titl
     return new_figure(title, note=note, x_title=x_title, y_title=y_title, height=420,
                       data=_kind_traces(ratio, kinds, kind_names, hover=hover),
                       layout=dict(**reference_marks(lines, axis="y", log=True), yaxis=dict(type="log"),
-                                  legend=LEGEND_BELOW, margin=BELOW_MARGIN))
+                                  legend=LEGEND_BELOW, margin=dict(l=60, r=20, t=80, b=BELOW_MARGIN)))
 
 
 def decay_chart(distances, before, after, *, original: int, target: int, names: Sequence[str], title: str,
@@ -76,7 +76,7 @@ def decay_chart(distances, before, after, *, original: int, target: int, names: 
     fig.data[1].line.update(color=COLORWAY[1], width=2)
     reference_lines(fig, [(0.0, dict(color="#999", width=1), "", "left")], axis="y", log=False)
     reference_lines(fig, _context_lines(original, target, context_labels, axis="x", log=True), axis="x", log=True)
-    fig.update_layout(legend=LEGEND_BELOW, margin=BELOW_MARGIN)
+    fig.update_layout(legend=LEGEND_BELOW, margin=dict(l=60, r=20, t=80, b=BELOW_MARGIN))
     return fig
 
 
@@ -98,5 +98,5 @@ def turns_chart(turns: Mapping[str, np.ndarray], *, title: str, x_title: str, y_
         trace.update(line=dict(color=color), marker=dict(size=4, color=color))
     reference_lines(fig, [(1.0, TARGET_LINE, one_turn_label, "right")], axis="y", log=True)
     fig.update_yaxes(exponentformat="power")
-    fig.update_layout(legend=LEGEND_BELOW, margin=BELOW_MARGIN)
+    fig.update_layout(legend=LEGEND_BELOW, margin=dict(l=60, r=20, t=80, b=BELOW_MARGIN))
     return fig

@@ -9,12 +9,11 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from embedviz.figures import COLORWAY, f32, heatmap, new_figure, reference_lines
+from embedviz.figures import BELOW_MARGIN, COLORWAY, LEGEND_BELOW, f32, heatmap, new_figure, reference_lines
 
 NOPE_COLOR = "#9e9e9e"
 UNROTATED_COLOR = "#d9d9d9"
 AXIS_COLORS = (COLORWAY[0], COLORWAY[2], COLORWAY[3])  # time, height, width
-LEGEND_BELOW = dict(orientation="h", x=0.0, xanchor="left", y=-0.25, yanchor="top")
 
 
 def setting_colors(names: Sequence[str], nope_name: str) -> dict[str, str]:
@@ -53,11 +52,9 @@ def layer_strip(layer_names: Sequence[str], labels: Mapping[str, str], colors: M
                                  marker=dict(color=row_colors[name], line=dict(width=0.5, color="white")),
                                  width=1.0, hovertemplate=f"{row_labels[name]}<br>{x_title} %{{x}}<extra></extra>"))
     fig.update_yaxes(visible=False, range=[0, 1 if reach is None else 2.1])
-    # with the reach row the legend has twice the entries: anchored to the figure's bottom, clear of the axis title
-    legend = LEGEND_BELOW if reach is None else dict(orientation="h", x=0.0, xanchor="left", y=0.0,
-                                                      yanchor="bottom", yref="container")
-    fig.update_layout(barmode="overlay", bargap=0, legend=legend,
-                      margin=dict(l=20, r=20, t=70, b=90 if reach is None else 170))
+    # with the reach row the legend has twice the entries, so twice the rows
+    fig.update_layout(barmode="overlay", bargap=0, legend=LEGEND_BELOW,
+                      margin=dict(l=20, r=20, t=70, b=BELOW_MARGIN if reach is None else 170))
     return fig
 
 
@@ -73,7 +70,7 @@ def wavelength_curves(series: Mapping[str, np.ndarray], colors: Mapping[str, str
     style = dict(color="#333", dash="dash", width=1.5)
     reference_lines(fig, [(value, style, label, "left") for value, label in lines], axis="y", log=True)
     fig.update_yaxes(type="log")
-    fig.update_layout(legend=LEGEND_BELOW, margin=dict(l=60, r=20, t=80, b=110))
+    fig.update_layout(legend=LEGEND_BELOW, margin=dict(l=60, r=20, t=80, b=BELOW_MARGIN))
     return fig
 
 
@@ -85,7 +82,7 @@ def decay_curves(distances, series: Mapping[str, np.ndarray], colors: Mapping[st
         fig.add_trace(go.Scatter(x=f32(distances), y=f32(values), name=name, mode="lines",
                                  line=dict(color=colors.get(name))))
     fig.update_xaxes(type="log")
-    fig.update_layout(legend=LEGEND_BELOW, margin=dict(l=60, r=20, t=80, b=110))
+    fig.update_layout(legend=LEGEND_BELOW, margin=dict(l=60, r=20, t=80, b=BELOW_MARGIN))
     return fig
 
 
@@ -106,7 +103,7 @@ def head_layout(rows: Sequence[tuple[str, np.ndarray]], colors: Mapping[str, str
                                  name=f"{name}: {label}" if flag else label, showlegend=flag or label not in shown,
                                  hovertemplate=f"{name}<br>{label}<br>{x_title} %{{base}}<extra></extra>"))
             shown.add(label)
-    fig.update_layout(barmode="overlay", legend=LEGEND_BELOW, margin=dict(l=140, r=20, t=70, b=90))
+    fig.update_layout(barmode="overlay", legend=LEGEND_BELOW, margin=dict(l=140, r=20, t=70, b=BELOW_MARGIN))
     return fig
 
 
@@ -122,7 +119,7 @@ def mrope_band(axes: np.ndarray, wavelengths: np.ndarray, axis_names: Sequence[s
         fig.add_trace(go.Bar(x=pairs[mask], y=f32(np.asarray(wavelengths)[mask]), name=name,
                              marker=dict(color=AXIS_COLORS[axis % 3])))
     fig.update_yaxes(type="log")
-    fig.update_layout(bargap=0.05, legend=LEGEND_BELOW, margin=dict(l=60, r=20, t=80, b=110))
+    fig.update_layout(bargap=0.05, legend=LEGEND_BELOW, margin=dict(l=60, r=20, t=80, b=BELOW_MARGIN))
     return fig
 
 
@@ -141,7 +138,7 @@ def two_curves(x, first: tuple[str, np.ndarray], second: tuple[str, np.ndarray],
                                      name=name, mode="lines", line=dict(color=color)))
     if log_y:
         fig.update_yaxes(type="log")
-    fig.update_layout(legend=LEGEND_BELOW, margin=dict(l=60, r=20, t=80, b=110))
+    fig.update_layout(legend=LEGEND_BELOW, margin=dict(l=60, r=20, t=80, b=BELOW_MARGIN))
     return fig
 
 

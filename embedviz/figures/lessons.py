@@ -6,17 +6,16 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from embedviz.figures import BLUE, VERMILLION, f32, heatmap, line_chart, new_figure, side_by_side
-
-LEGEND_BELOW = dict(orientation="h", yanchor="top", y=-0.25, xanchor="left", x=0.0)  # keeps the subtitle clear
-
+from embedviz.figures import (
+    BELOW_MARGIN, BLUE, LEGEND_BELOW, VERMILLION, f32, heatmap, line_chart, new_figure, side_by_side,
+)
 
 
 def values_figure(positions, series: Mapping[str, np.ndarray], *, title: str, x_title: str, y_title: str,
                   note: str | None = None, marker: int | None = None, marker_name: str = ""):
     """Each series' value at each position, with a dotted line at the chosen position."""
     fig = line_chart(positions, series, title=title, x_title=x_title, y_title=y_title, note=note)
-    fig.update_layout(legend=LEGEND_BELOW)
+    fig.update_layout(legend=LEGEND_BELOW, margin=dict(b=BELOW_MARGIN))
     if marker is not None:
         fig.add_vline(x=marker, line_dash="dot", line_color="#555", annotation_text=marker_name)
     return fig
@@ -43,7 +42,7 @@ def steps_figure(positions, steps: Mapping[str, np.ndarray], *, title: str, x_ti
                  note: str | None = None):
     """Distance from each position to the next, one line per scheme."""
     fig = line_chart(positions, steps, title=title, x_title=x_title, y_title=y_title, note=note, markers=True)
-    fig.update_layout(legend=LEGEND_BELOW)
+    fig.update_layout(legend=LEGEND_BELOW, margin=dict(b=BELOW_MARGIN))
     return fig
 
 

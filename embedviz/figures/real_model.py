@@ -6,11 +6,10 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from embedviz.figures import COLORWAY, bar_chart, f32, line_chart, new_figure, scatter_2d, side_by_side
-from embedviz.figures import VERMILLION, similarity_heatmap
+from embedviz.figures import BELOW_MARGIN, COLORWAY, LEGEND_BELOW, bar_chart, f32, line_chart, new_figure, scatter_2d
+from embedviz.figures import VERMILLION, side_by_side, similarity_heatmap
 
 ROUGH_COLOR = VERMILLION
-LEGEND_BELOW = dict(orientation="h", x=0.0, xanchor="left", y=-0.3, yanchor="top")  # clear of the x-axis title  # the subtitle owns the top
 PATH_POINTS = 12  # the first rows joined in order in a PCA picture: enough to see a turn, few enough to follow
 
 
@@ -55,7 +54,7 @@ def word_map(points, labels: Sequence[str], groups: Sequence[str] | None, *, tit
     principal components (translated)."""
     fig = scatter_2d(points, labels, groups=groups, title=title, note=note, height=540, x_title=axis_titles[0],
                      y_title=axis_titles[1])
-    fig.update_layout(legend=LEGEND_BELOW)
+    fig.update_layout(legend=LEGEND_BELOW, margin=dict(b=BELOW_MARGIN))
     return fig
 
 
@@ -91,7 +90,7 @@ def step_curves(steps, series: Mapping[str, np.ndarray], *, rough_steps, rough_v
             hovertemplate="%{x} → %{x}+1: %{y:.4f}<extra></extra>",
         ))
     fig.update_yaxes(range=[min(0.0, float(np.min([np.min(v) for v in series.values()]))) - 0.05, 1.05])
-    fig.update_layout(legend=LEGEND_BELOW, height=460)
+    fig.update_layout(legend=LEGEND_BELOW, height=460, margin=dict(b=BELOW_MARGIN))
     return fig
 
 
@@ -101,7 +100,7 @@ def offset_curve(offsets, series: Mapping[str, np.ndarray], *, title: str, x_tit
     fig = line_chart(offsets, series, title=title, x_title=x_title, y_title=y_title, note=note, log_x=True,
                      markers=True, y_format=".4f")
     fig.update_traces(marker=dict(size=4))
-    fig.update_layout(legend=LEGEND_BELOW, height=460)
+    fig.update_layout(legend=LEGEND_BELOW, height=460, margin=dict(b=BELOW_MARGIN))
     return fig
 
 

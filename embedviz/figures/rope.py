@@ -6,12 +6,10 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from embedviz.figures import COLORWAY, f32, heatmap, line_chart, new_figure, quoted
+from embedviz.figures import BELOW_MARGIN, COLORWAY, LEGEND_BELOW, f32, heatmap, line_chart, new_figure, quoted
 
 Q_COLOR, K_COLOR = COLORWAY[0], COLORWAY[1]
 NEVER_COLOR, TURNS_COLOR = COLORWAY[1], COLORWAY[0]
-# under the plot: the template's top-right legend would cover the subtitle of these wide charts
-LEGEND_BELOW = dict(orientation="h", yanchor="top", y=-0.34, xanchor="left", x=0.0)  # clear of the x-axis title
 
 
 def angle_heatmap(z, positions, pair, *, title: str, x_title: str, y_title: str, hover: str, row_label: str,
@@ -72,7 +70,7 @@ def decay_chart(distances, curves: Mapping[str, np.ndarray], *, highlight: str, 
     for trace in fig.data:
         trace.line.width = 3.5 if trace.name == highlight else 1.6
     fig.add_hline(y=0.0, line=dict(color="#999", width=1))
-    fig.update_layout(legend=LEGEND_BELOW, height=460, margin=dict(b=120))
+    fig.update_layout(legend=LEGEND_BELOW, height=460, margin=dict(b=BELOW_MARGIN))
     return fig
 
 
@@ -94,7 +92,7 @@ def wavelength_chart(wavelen, never, context_length: int, *, title: str, x_title
     fig.add_trace(go.Scatter(x=[-0.5, wavelen.size - 0.5], y=[context_length, context_length], mode="lines",
                              name=context_label, line=dict(color="#333", dash="dash", width=2), hoverinfo="name"))
     fig.update_yaxes(type="log")
-    fig.update_layout(bargap=0.05, legend=LEGEND_BELOW, height=460, margin=dict(b=120))
+    fig.update_layout(bargap=0.05, legend=LEGEND_BELOW, height=460, margin=dict(b=BELOW_MARGIN))
     return fig
 
 
@@ -122,5 +120,5 @@ def pairing_scores_chart(offsets, series: Mapping[str, np.ndarray], *, title: st
     widths = [3.5, 2.0, 1.2]
     for trace, width in zip(fig.data, widths):
         trace.line.width = width
-    fig.update_layout(legend=LEGEND_BELOW, height=440, margin=dict(b=120))
+    fig.update_layout(legend=LEGEND_BELOW, height=440, margin=dict(b=BELOW_MARGIN))
     return fig

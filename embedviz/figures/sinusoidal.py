@@ -6,10 +6,9 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from embedviz.figures import f32, heatmap, line_chart, new_figure, side_by_side
+from embedviz.figures import BELOW_MARGIN, LEGEND_BELOW, f32, heatmap, line_chart, new_figure, side_by_side
 
 DASHES = ("solid", "dash", "dot", "dashdot")
-LEGEND_BELOW = dict(orientation="h", yanchor="top", y=-0.3, xanchor="left", x=0.0)  # keeps the subtitle clear
 
 
 def encoding_heatmap(z, positions, dims, *, title: str, x_title: str, y_title: str, scale_key: str,
@@ -47,7 +46,7 @@ def distance_figure(
         fig.add_hline(y=level, line=dict(color="#888", dash=dash, width=1), annotation_text=name,
                       annotation_position="top left")
     fig.update_yaxes(rangemode="tozero", range=[0, bound * 1.08])
-    fig.update_layout(legend=LEGEND_BELOW, margin=dict(b=130), height=480)
+    fig.update_layout(legend=LEGEND_BELOW, margin=dict(b=BELOW_MARGIN), height=480)
     return fig
 
 
@@ -63,7 +62,7 @@ def rotation_figure(start, direct, rotated, names: Sequence[str], *, title: str,
                              marker=dict(symbol="circle-open", size=size + 4, line=dict(width=2))))
     fig.add_trace(go.Scatter(x=dims, y=f32(rotated), name=names[2], mode="markers",
                              marker=dict(symbol="x-thin-open", size=size, line=dict(width=2))))
-    fig.update_layout(legend=LEGEND_BELOW, margin=dict(b=130), height=460)
+    fig.update_layout(legend=LEGEND_BELOW, margin=dict(b=BELOW_MARGIN), height=460)
     return fig
 
 

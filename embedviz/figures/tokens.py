@@ -9,15 +9,14 @@ from plotly.subplots import make_subplots
 
 from embedviz.downsample import CELL_BUDGET, block_mean
 from embedviz.figures import (
-    BLUE, DIVERGING, GREEN, ORANGE, SKY, TEMPLATE, VERMILLION, downsample_template, f32, joined, merged, new_figure,
-    reference_lines, reference_marks, scatter_2d, titled,
+    BELOW_MARGIN, BLUE, DIVERGING, GREEN, LEGEND_BELOW, ORANGE, SKY, TEMPLATE, VERMILLION, downsample_template, f32,
+    joined, merged, new_figure, reference_lines, reference_marks, scatter_2d, titled,
 )
 
 PICKED = VERMILLION  # rows a lookup (or a gradient) touched
 TARGET = ORANGE  # rows that only appear as a next-token target
 OTHER = "#9E9E9E"
 CELL_TEXT_MAX = 16  # write the number into each cell only while the matrix is small enough to read
-_BELOW = dict(orientation="h", x=0.0, y=-0.18, xanchor="left", yanchor="top")
 _INSIDE_TOP_LEFT = dict(orientation="v", x=0.01, y=0.99, xanchor="left", yanchor="top", bgcolor="rgba(255,255,255,0.8)")
 
 
@@ -225,14 +224,19 @@ def parameter_bars(
     highlight: str | None = None,
     text: Sequence[str] | None = None,
 ) -> go.Figure:
-    """One bar per category (a table, or a model), optionally one highlighted; values written on the bars."""
+    """One bar per category (a table, or a model), optionally one highlighted; values written at the bars' ends.
+
+    The bars lie across, the categories (model names such as "Qwen3-0.6B (YaRN 128K)") down the side, read as
+    written on a projector and a phone alike: standing bars needed their names tilted, and tilted names met their
+    neighbours. ``y_title`` titles the values' axis (drawn across, under the bars)."""
     colors = [PICKED if c == highlight else BLUE for c in categories]
-    fig = go.Figure(go.Bar(x=list(categories), y=f32(values), marker_color=colors, text=text, textposition="outside",
-                           cliponaxis=False))
-    fig.update_yaxes(title_text=y_title)
-    fig.update_xaxes(tickangle=-30 if len(categories) > 4 else 0, automargin=True)
-    fig.update_layout(template=TEMPLATE, title=titled(title, note), height=420, showlegend=False)
-    return fig
+    values = f32(values)
+    top = float(values.max(initial=0.0)) or 1.0
+    bars = go.Bar(x=values, y=list(categories), orientation="h", marker_color=colors, text=text,
+                  textposition="outside", cliponaxis=False)
+    return new_figure(title, note=note, x_title=y_title, height=max(260, 130 + 30 * len(categories)), data=[bars],
+                      layout=dict(showlegend=False, yaxis=dict(autorange="reversed", type="category", showgrid=False),
+                                  xaxis=dict(range=[0.0, top * 1.2])))  # room for the last bar's number
 
 
 # trained embedding page
@@ -298,7 +302,7 @@ def pca_figure(points, labels: Sequence[str], groups: Sequence[str], *, title: s
     ``axis_titles`` names the two principal components (translated)."""
     fig = scatter_2d(points, list(labels), groups=list(groups), title=title, note=note, x_title=axis_titles[0],
                      y_title=axis_titles[1])
-    fig.update_layout(legend=_BELOW, margin=dict(b=90))
+    fig.update_layout(legend=LEGEND_BELOW, margin=dict(b=BELOW_MARGIN))
     if limit:
         fig.update_xaxes(range=[-limit, limit])
         fig.update_yaxes(range=[-limit, limit])
@@ -315,6 +319,7 @@ def group_similarity_figure(steps, same, cross, *, title: str, x_title: str, y_t
     refs = [(value, _line("dot", "#777"), name, "right") for name, value in (reference or {}).items()]
     reference_lines(fig, [*refs, (0.0, _line("solid", "#bbb"), "", "right")], axis="y", log=False)
     fig.update_xaxes(title_text=x_title)
-    fig.update_yaxes(title_text=y_title, range=[-1.0, 1.0])
+    # a little past ±1, so the bottom tick's "−1" does not sit on the x axis's first label in the corner
+    fig.update_yaxes(title_text=y_title, range=[-1.12, 1.12])
     fig.update_layout(template=TEMPLATE, title=titled(title, note), height=380, legend=_INSIDE_TOP_LEFT)
     return fig

@@ -6,36 +6,34 @@ benchmarks/tour_screen.py prints the same numbers for both views).
 
 The same walk reads every chart it draws for clashing text: SVG text boxes (titles, subtitles, axis titles, tick
 labels, legend entries, annotations) that overlap, or that the chart's edge cuts; and one more tab opens every page
-at its defaults on a projector and on a phone for the same check."""
+at its defaults on a projector and on a phone (a phone's browser, which the app fits its charts to) for the same
+check. A clash is text on text or text past the chart's edge; only a live figure's known ones are tolerated."""
 from __future__ import annotations
 
 import pytest
 
 from embedviz import tours
-from tests.e2e.tour_screen import SCREEN, text_clashes, walk
+from tests.e2e.tour_screen import PHONE, PHONE_CONTEXT, SCREEN, read_pages, walk
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 TOP = round(0.6 * SCREEN["height"])  # 432 px: the figure starts in the top 60% of the screen
-PHONE = {"width": 390, "height": 844}
 
 
-# Where charts still clash today (measured 2026-12-02: 28 of 45 tour charts and 9 of 23 page charts clean): a
-# subtitle or a legend that meets an axis title, a colour bar's top tick on its title, crowded category ticks, and
-# on a phone, titles that plotly does not wrap, cut by the chart's edge. Each is a defect to fix, not a rule: the
-# check fails on a clash anywhere else, so a new one cannot creep in; a fixed one should leave this list.
-KNOWN = frozenset({
-    *(f"{step} presenter" for step in ("000/6", "000/11", "001/3", "001/4", "001/5", "001/6", "002/1", "002/2",
-                                       "002/7", "003/1", "003/2", "003/5", "003/6", "003/8", "003/9", "003/11",
-                                       "003/12", "004/1", "004/3")),
-    *(f"{url} 390x844" for url in ("home", "token-embeddings", "dot-product", "trained-embedding", "real-model",
-                                   "why-position", "why-sine-cosine", "sinusoidal", "learned-positions", "rope",
-                                   "context-extension", "modern-rope")),
-    "sinusoidal 1280x720", "rope 1280x720",
-})
+# Clashes tolerated, each in a live figure (drawn and laid out again by the browser's own code, embedviz/app/live,
+# whose owner fixes them there), by where it is drawn and how its title begins. Every chart the server draws must
+# read cleanly, and a live figure's clash anywhere else fails too.
+KNOWN_LIVE = {
+    # Sinusoidal's distance chart: the live code sets y from 0, so the "0" meets the first gap's "1" in the corner,
+    # and its level label runs past the plot's right end in the presenter's larger font
+    **{f"{step} {view}": "Distance between PE(s)" for step in ("000/6", "000/11", "003/5")
+       for view in ("normal", "presenter")},
+    "003/12 presenter": "Wavelength of each pair before",  # context extension: the y title meets the subtitle
+}
 
 
 def clashes(charts) -> dict[str, list[str]]:
-    return {f"{c.where}: {c.title}": list(c.problems) for c in charts if c.problems and c.where not in KNOWN}
+    return {f"{c.where}: {c.title}": list(c.problems) for c in charts
+            if c.problems and not (c.live and c.title.startswith(KNOWN_LIVE.get(c.where, "\0")))}
 
 
 def test_every_step_starts_its_figure_on_the_first_screen_with_next_beside_it(tab):
@@ -56,24 +54,6 @@ def test_every_step_starts_its_figure_on_the_first_screen_with_next_beside_it(ta
     assert not clashes(charts), clashes(charts)
 
 
-def test_every_pages_charts_read_on_a_projector_and_a_phone(tab):
-    from tests.e2e.conftest import ENTRIES, wait_idle
-    from tests.e2e.tour_screen import CHARTS_DRAWN_JS
-
-    charts = []
-    for *_, url in ENTRIES:
-        tab.set_viewport_size(SCREEN)
-        tab.goto("" if url == "home" else url, wait_until="domcontentloaded")
-        wait_idle(tab, timeout=120_000)
-        for size in (SCREEN, PHONE):  # the same page redrawn at the phone's width: plotly relayouts, no rerun
-            tab.set_viewport_size(size)
-            tab.wait_for_function(f"() => ({CHARTS_DRAWN_JS})()", timeout=90_000)
-            tab.wait_for_timeout(400)  # plotly's relayout after the resize
-            charts += text_clashes(tab, f"{url} {size['width']}x{size['height']}")
-    assert len(charts) >= len(ENTRIES), len(charts)
-    assert not clashes(charts), clashes(charts)
-
-
 # Each Home lesson button's box and whether its label's text overflows it (an ellipsis), and the tour control's box.
 HOME_JS = """() => ({
   buttons: [...document.querySelectorAll(".st-key-home_lessons button")].map(b => {
@@ -85,15 +65,24 @@ HOME_JS = """() => ({
 })"""
 
 
-def test_home_lessons_fit_a_phone_and_the_tour_control_fits_a_projector(tab):
-    from tests.e2e.conftest import open_app
-
-    tab.set_viewport_size({"width": 390, "height": 844})
-    open_app(tab, "", charts=1)
-    phone = tab.evaluate(HOME_JS)
-    assert len(phone["buttons"]) >= len(tours.TOURS), phone
-    assert all(b["left"] >= 0 and b["right"] <= 390 and not b["cut"] for b in phone["buttons"]), phone["buttons"]
+def test_every_pages_charts_read_on_a_projector_and_a_phone_and_home_fits_both(tab, app_server, browser):
+    """Each page opened at its defaults on a projector, then on a phone (its own browser context: a phone says what
+    it is in its user agent, and the app fits its charts to it). On the same visits: Home's lesson buttons fit the
+    phone's width uncut, and its sidebar's tour control is on a projector's screen."""
+    home = {}
     tab.set_viewport_size(SCREEN)
-    open_app(tab, "", charts=1)
-    projector = tab.evaluate(HOME_JS)
-    assert projector["control"] is not None and projector["control"] <= SCREEN["height"], projector["control"]
+    charts = read_pages(tab, on_page=lambda url: url == "home" and home.update(projector=tab.evaluate(HOME_JS)))
+    context = browser.new_context(**PHONE_CONTEXT, locale="en-US", base_url=app_server.url + "/")
+    try:
+        phone = context.new_page()
+        charts += read_pages(phone, on_page=lambda url: url == "home" and home.update(phone=phone.evaluate(HOME_JS)))
+    finally:
+        context.close()
+    from tests.e2e.conftest import ENTRIES
+
+    assert len(charts) >= len(ENTRIES), len(charts)
+    assert not clashes(charts), clashes(charts)
+    assert len(home["phone"]["buttons"]) >= len(tours.TOURS), home["phone"]
+    assert all(b["left"] >= 0 and b["right"] <= PHONE["width"] and not b["cut"] for b in home["phone"]["buttons"]), \
+        home["phone"]["buttons"]
+    assert home["projector"]["control"] is not None and home["projector"]["control"] <= SCREEN["height"], home

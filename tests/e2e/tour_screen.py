@@ -13,6 +13,7 @@ from embedviz import tours
 from tests.e2e.conftest import open_app, wait_idle
 
 SCREEN = {"width": 1280, "height": 720}  # a classroom projector
+PHONE = {"width": 390, "height": 844}
 # The topmost chart or table of the main area outside the panel (plotly charts, live figures, data grids, HTML tables).
 GEOMETRY_JS = """() => {
   const main = document.querySelector("[data-testid='stMain']");
@@ -43,7 +44,10 @@ CHARTS_DRAWN_JS = """() => [...document.querySelectorAll(
 # Every drawn chart's SVG texts (titles, subtitles, axis titles, tick labels, legend entries, annotations such as
 # subplot titles and reference-line labels): pairs whose boxes overlap, and texts cut by the chart's edge. A chart
 # is named by its title. Hover labels are not drawn yet, points' data labels are not the chart's words, and a text
-# with no box (an empty or hidden one) is skipped.
+# with no box (an empty or hidden one) is skipped. A tilted text (plotly turns crowded tick labels by 30° on a narrow
+# chart) is its box turned with it, not the upright box around that: two tilted neighbours' upright boxes overlap
+# where their letters are far apart. Two boxes clash when no direction separates them by more than SLACK
+# (the separating axis test of two convex outlines).
 TEXT_CLASH_JS = """() => {
   const charts = [...document.querySelectorAll(
       "[data-testid='stMain'] [data-testid='stPlotlyChart'], [data-testid='stMain'] .live-figure")]
@@ -55,26 +59,36 @@ TEXT_CLASH_JS = """() => {
                          const s = getComputedStyle(e);
                          if (s.display === 'none' || s.visibility === 'hidden' || s.opacity === '0') return false; }
                        return true; };
+  // the text's four corners on the screen: its own box through its transforms (turned if it is turned)
+  const outline = (t, r) => {
+    const m = t.getScreenCTM();
+    if (!m || (Math.abs(m.b) < 1e-6 && Math.abs(m.c) < 1e-6))
+      return [[r.left, r.top], [r.right, r.top], [r.right, r.bottom], [r.left, r.bottom]];
+    const b = t.getBBox();
+    return [[b.x, b.y], [b.x + b.width, b.y], [b.x + b.width, b.y + b.height], [b.x, b.y + b.height]]
+      .map(([x, y]) => [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f]); };
+  const SLACK = 2;  // px: a glyph box's own padding, not a clash
+  const apart = (p, q) => [p, q].some(poly => poly.some((a, i) => {
+    const b = poly[(i + 1) % poly.length], n = [a[1] - b[1], b[0] - a[0]], len = Math.hypot(n[0], n[1]) || 1;
+    const span = s => s.map(v => (v[0] * n[0] + v[1] * n[1]) / len);
+    const sp = span(p), sq = span(q);
+    return Math.min(Math.max(...sp), Math.max(...sq)) - Math.max(Math.min(...sp), Math.min(...sq)) <= SLACK; }));
   return charts.map(chart => {
     const edge = (chart.querySelector('.svg-container') || chart).getBoundingClientRect();
     // the chart's own words, not its data's point labels (a scatter's token labels may crowd where points do)
     const texts = [...chart.querySelectorAll('.main-svg text')]
       .filter(t => !t.closest('.hoverlayer, .textpoint') && t.textContent.trim() && shown(t))
       .map(t => ({el: t, r: t.getBoundingClientRect(), what: kind(t) + ' ' + JSON.stringify(t.textContent.trim().slice(0, 40))}))
-      .filter(t => t.r.width > 0 && t.r.height > 0);
+      .filter(t => t.r.width > 0 && t.r.height > 0)
+      .map(t => ({...t, outline: outline(t.el, t.r)}));
     const title = (chart.querySelector('.gtitle') || {}).textContent || '(untitled)';
     const problems = [];
-    const SLACK = 2;  // px: a glyph box's own padding, not a clash
     texts.forEach((a, i) => {
-      if (a.r.left < edge.left - SLACK || a.r.right > edge.right + SLACK || a.r.top < edge.top - SLACK
-          || a.r.bottom > edge.bottom + SLACK) problems.push('cut by the edge: ' + a.what);
-      texts.slice(i + 1).forEach(b => {
-        const w = Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left);
-        const h = Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top);
-        if (w > SLACK && h > SLACK) problems.push(a.what + ' on ' + b.what);
-      });
+      if (a.outline.some(([x, y]) => x < edge.left - SLACK || x > edge.right + SLACK || y < edge.top - SLACK
+                                     || y > edge.bottom + SLACK)) problems.push('cut by the edge: ' + a.what);
+      texts.slice(i + 1).forEach(b => { if (!apart(a.outline, b.outline)) problems.push(a.what + ' on ' + b.what); });
     });
-    return {title: title.slice(0, 70), texts: texts.length, problems};
+    return {title: title.slice(0, 70), texts: texts.length, problems, live: chart.classList.contains('live-figure')};
   });
 }"""
 
@@ -86,10 +100,12 @@ class ChartText:
     title: str
     texts: int
     problems: tuple[str, ...]
+    live: bool = False  # drawn by the browser's own code (embedviz/app/live), not by plotly from the server's figure
 
 
 def text_clashes(page, where: str) -> list[ChartText]:
-    return [ChartText(where, c["title"], c["texts"], tuple(c["problems"])) for c in page.evaluate(TEXT_CLASH_JS)]
+    return [ChartText(where, c["title"], c["texts"], tuple(c["problems"]), c["live"])
+            for c in page.evaluate(TEXT_CLASH_JS)]
 
 
 @dataclass(frozen=True)
@@ -172,3 +188,29 @@ def walk(page, *, present: bool, lang: str = "en", answer: bool = True) -> tuple
                 box = answer_first(page, box, view=view)
             boxes.append(box)
     return boxes, time.perf_counter() - start
+
+
+# A phone as its browser presents itself: 390x844 CSS px (an iPhone 12 to 15), touch, and the user agent by which
+# the app knows to fit its charts to a phone (embedviz.app.widgets.on_phone). Drawn at 1 device pixel per CSS px:
+# the boxes are measured in CSS px either way, and a 3x raster is only slower.
+PHONE_CONTEXT = dict(viewport=PHONE, is_mobile=True, has_touch=True, user_agent=(
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5"
+    " Mobile/15E148 Safari/604.1"))
+
+
+def read_pages(page, *, lang: str = "en", on_page=None) -> list[ChartText]:
+    """Every page at its defaults, each opened afresh at the tab's size: each chart's texts (``where`` says the page
+    and the size). ``on_page(url)`` runs on each page once its charts are drawn (another check on the same visit)."""
+    from tests.e2e.conftest import ENTRIES
+
+    size = page.viewport_size
+    charts = []
+    for *_, url in ENTRIES:
+        page.goto(("" if url == "home" else url) + f"?lang={lang}", wait_until="domcontentloaded")
+        wait_idle(page, timeout=120_000)
+        page.wait_for_function(f"() => ({CHARTS_DRAWN_JS})()", timeout=90_000)
+        page.wait_for_timeout(150)  # plotly's last relayout after its first paint
+        charts += text_clashes(page, f"{url} {size['width']}x{size['height']}")
+        if on_page is not None:
+            on_page(url)
+    return charts
