@@ -3,8 +3,8 @@
 It opens on the simplest, position interpolation on LLaMA-2-7B (4K x 4); the shared controls sit above the tabs."""
 import streamlit as st
 
-from embedviz import context_extension, rope_config, rope_scaling
-from embedviz.attention import logit_scale
+from embedviz.rope import context_extension, config as rope_config, scaling as rope_scaling
+from embedviz.positions.attention import logit_scale
 from embedviz.app import context_view as view, live
 from embedviz.app.i18n import t
 from embedviz.app.markup import trusted

@@ -6,7 +6,7 @@ bound is read from rope_theory.KNOWN_SCANS for the published head sizes, so a st
 """
 import streamlit as st
 
-from embedviz import rope_config, rope_layers
+from embedviz.rope import config as rope_config, layers as rope_layers
 from embedviz.app import modern_view as view
 from embedviz.app.context_view import METHOD_NAMES
 from embedviz.app.i18n import t

@@ -12,8 +12,8 @@ from embedviz.app.widgets import lead
 from embedviz.figures import heatmap
 from embedviz.figures import tokens as figs
 from embedviz.figures.export import table_csv
-from embedviz.lookup import INIT_SCHEMES
-from embedviz.params import POSITIONAL_KINDS, PRESETS
+from embedviz.input_layer.lookup import INIT_SCHEMES
+from embedviz.models.params import POSITIONAL_KINDS, PRESETS
 
 QWEN_EXAMPLE = "我爱学习"  # lesson 004's sentence: single characters and a two-character token (学习)
 OPTIMISERS = {"sgd": "tok.opt_sgd", "adam": "tok.opt_adam", "adamw": "tok.opt_adamw"}  # each and its catalog key

@@ -13,7 +13,7 @@ from embedviz.figures import tokens as figs
 
 STEPS = (10, 20, 50, 100, 200, 500, 1_000, 2_000)
 D_MODELS = (2, 4, 8, 16, 32, 64, 128, 256)
-LRS = (1e-4, 2e-4, 5e-4, 1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2, 0.1, 0.2, 0.5, 1.0)  # Adam, default 1e-2 as in training.py
+LRS = (1e-4, 2e-4, 5e-4, 1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2, 0.1, 0.2, 0.5, 1.0)  # Adam, default 1e-2 as in training/experiment.py
 SOFTMAX_NAMES = {"vocab": "train.softmax_vocab", "groups": "train.softmax_groups"}  # training_view.SOFTMAX
 WHY_NEGATIVE = {"vocab": "train.why_vocab", "groups": "train.why_groups"}
 CLASS_NAMES = {"lowercase": "train.class_lowercase", "uppercase": "train.class_uppercase",  # the core's classes

@@ -29,7 +29,7 @@ def kb(field):
 out = []
 import embedviz.app.frame, streamlit, torch  # what every replica imports
 out.append(("imports (frame, streamlit, torch)", kb("VmRSS")))
-from embedviz.pretrained import E5_NAME, load_bundled_model
+from embedviz.models.pretrained import E5_NAME, load_bundled_model
 load_bundled_model()
 out.append(("+ all-MiniLM-L6-v2", kb("VmRSS")))
 load_bundled_model(E5_NAME)
@@ -63,9 +63,9 @@ def memory_rows() -> list[tuple[str, int]]:
 
 
 def main() -> None:
-    from embedviz import qwen_tokens
-    from embedviz.pretrained import E5_NAME, load_bundled_model
-    from embedviz.word_vectors import analogy, nearest_neighbours
+    from embedviz.tokens import qwen as qwen_tokens
+    from embedviz.models.pretrained import E5_NAME, load_bundled_model
+    from embedviz.models.word_vectors import analogy, nearest_neighbours
 
     print(f"### Memory of one replica (fresh interpreter; load average {os.getloadavg()[0]:.1f})\n")
     print_header("step", "RSS", align="lr")

@@ -15,12 +15,12 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 
 from benchmarks._apptest import chart_sizes, median_time, print_header, print_row  # noqa: E402
-from embedviz import position_analysis  # noqa: E402
+from embedviz.positions import analysis as position_analysis  # noqa: E402
 from embedviz.app.locales.learn import STRINGS as LEARN  # noqa: E402
 from embedviz.app.locales.real import STRINGS  # noqa: E402
-from embedviz.pretrained import load_bundled_model  # noqa: E402
+from embedviz.models.pretrained import load_bundled_model  # noqa: E402
 from embedviz.similarity import cosine_similarity_matrix, pca_2d  # noqa: E402
-from embedviz.word_vectors import analogy, nearest_neighbours  # noqa: E402
+from embedviz.models.word_vectors import analogy, nearest_neighbours  # noqa: E402
 
 PAGE = str(ROOT / "app_pages" / "real_model.py")
 TABS = {code: STRINGS[f"real.tab_{code}"]["en"] for code in ("pairs", "analogy", "neighbours", "map", "upload")}

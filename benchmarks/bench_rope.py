@@ -12,7 +12,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 
 from benchmarks._apptest import median_times, print_cold_warm_reruns, print_header, print_row  # noqa: E402
-from embedviz import rope, similarity  # noqa: E402
+from embedviz import similarity  # noqa: E402
+from embedviz.rope import rotary as rope  # noqa: E402
 from embedviz.app.i18n import catalog  # noqa: E402
 
 TAB = {code: catalog()[f"rope.tab_{code}"]["en"] for code in ("pair", "decay", "random", "wave", "pairing")}

@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 from benchmarks._apptest import median_time, print_cold_warm_reruns, print_header, print_row  # noqa: E402
 from embedviz.app.i18n import catalog  # noqa: E402
-from embedviz.sinusoidal import frequencies, sinusoidal_table  # noqa: E402
+from embedviz.positions.sinusoidal import frequencies, sinusoidal_table  # noqa: E402
 
 L_SPEED, D_SPEED = 32_768, 1024
 L_ACCURACY, D_ACCURACY = 131_072, 1024

@@ -47,8 +47,9 @@ def _best_of(fn, repeats: int = 3) -> float:
 def main() -> None:
     from embedviz.app.locales.tok import STRINGS as TOK
     from embedviz.app.locales.train import STRINGS as TRAIN
-    from embedviz import lookup, training
-    from embedviz.tokenizer import encode
+    from embedviz.input_layer import lookup
+    from embedviz.training import experiment as training
+    from embedviz.tokens.tokenizer import encode
 
     tabs = {name: TOK[f"tok.tab_{name}"]["en"] for name in ("lookup", "onehot", "grad", "params")}
     cases = []

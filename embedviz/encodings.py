@@ -19,10 +19,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from embedviz import alibi, rope, similarity
+from embedviz import similarity
+from embedviz.positions import alibi
+from embedviz.rope import rotary as rope
 from embedviz._validate import one_of, positive_int
 from embedviz.random_init import normal_rows
-from embedviz.sinusoidal import sinusoidal_rows
+from embedviz.positions.sinusoidal import sinusoidal_rows
 
 PROPERTIES = ("unique", "bounded", "relative", "extrapolates", "deterministic")
 
@@ -109,7 +111,7 @@ class PastTheEnd:
 
 def past_the_end(d_model: int, length: int, k: int, num_heads: int) -> PastTheEnd:
     """Each scheme at a sequence of ``length + k`` tokens (see :class:`PastTheEnd`)."""
-    from embedviz.embeddings import LearnedPositionalEmbedding  # torch: imported only when this is first needed
+    from embedviz.input_layer.embeddings import LearnedPositionalEmbedding  # torch: imported only when this is first needed
 
     d_model, length = positive_int("d_model", d_model), positive_int("length", length)
     k, num_heads = positive_int("k", k), positive_int("num_heads", num_heads)

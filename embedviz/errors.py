@@ -46,7 +46,7 @@ TEMPLATES: dict[str, str] = {
                       "only in another order",
     "char_bytes": "char ({char!r}) is {n} bytes in UTF-8, so it has {n} ids; pick an ASCII one",
     "other_id": "other_id ({value}) must differ from token_id",
-    # a bundled model's words (pretrained.py) and the word map
+    # a bundled model's words (models/pretrained.py) and the word map
     "word_unknown": "word ({word!r}) is not in the vocabulary of {model}: the tokenizer turns it into {pieces} "
                     "(unknown); try another word",
     "word_pieces": "word ({word!r}) is not a single token in {model}: it splits into {n} word pieces {pieces}; pick "
@@ -54,7 +54,7 @@ TEMPLATES: dict[str, str] = {
     "word_list_long": "word list ({n} words) must have at most {limit} words",
     "word_list_short": "word list ({n} usable words) must name at least 2 single-token words",
     "rows_window": "rows ({start}..{end}) must be at least 2 rows inside 0..{last}",
-    # the training experiments (training.py)
+    # the training experiments (training/experiment.py)
     "groups_empty": "groups (empty) must hold at least 1 group",
     "group_small": "groups[{g}] ({value!r}) must hold at least 2 distinct characters",
     "group_shared": "character {ch!r} is in groups[{a}] and groups[{b}]; groups must not share characters",
@@ -62,7 +62,7 @@ TEMPLATES: dict[str, str] = {
     "text_short": "text ({n} {kind} tokens) must be at least context + 1 = {need} tokens long",
     "text_distinct": "text must hold at least 2 distinct {kind} tokens, it has {n}",
     "text_vocab": "text has {n} distinct {kind} tokens; at most {limit} allowed",
-    # a pasted config.json (rope_config.py)
+    # a pasted config.json (rope/config.py)
     "config_long": "config.json has {n:,} characters; a config has a few thousand (limit {limit:,})",
     "config_empty": "config.json is empty: paste a model's config.json (a JSON object {{ ... }})",
     "config_json": "config.json is not valid JSON: {detail} at line {line}, column {column}",
@@ -79,7 +79,7 @@ TEMPLATES: dict[str, str] = {
                    "({limit:,} tokens)",
     "layer_type": "layer_type ({value!r}) is not in rope_parameters; it has: {types}",
     "per_layer": "rope_parameters is per layer type ({types}): pass layer_type= to pick one",
-    # the scaling methods (rope_scaling.py) and partial RoPE (rope.py)
+    # the scaling methods (rope/scaling.py) and partial RoPE (rope.py)
     "rope_type_unknown": "{name} ({value!r}) is unknown; known rope types: {known}",
     "scaling_missing": "scaling for rope_type '{rope_type}' is missing required key(s): {keys}",
     "scaling_factor": "factor ({value:g}) must be a number >= 1 for rope_type '{rope_type}'",
@@ -100,7 +100,7 @@ TEMPLATES: dict[str, str] = {
     "pair_factors_count": "{key} has {n} entries, the rotary dimension ({dim}) needs {half} (one per pair)",
     "pair_factors_flat": "{key} must be a flat list of {half} numbers, got nested lists",
     "pair_factors_positive": "{key} entries must all be > 0, got min {min:g}",
-    # a config's layers (rope_layers.py)
+    # a config's layers (rope/layers.py)
     "layer_flags": "{key} must be a list of 0 / 1 (one per layer, 1 = RoPE), got {got}",
     "layer_flags_count": "{key} has {n} entries, num_hidden_layers ({layers}) needs one per layer",
     "no_layer_count": "config has no 'num_hidden_layers' (nor a 'layer_types' list): the layers cannot be counted",
@@ -115,7 +115,7 @@ TEMPLATES: dict[str, str] = {
     "per_layer_missing": "layer_types names {missing}, but rope_parameters has no entry for it; it has: {has}",
     "mrope_list": "mrope_section must be a list of section sizes like [16, 24, 24], got {got!r}",
     "mrope_sum": "mrope_section {sizes} sums to {total}, head_dim/2 = {pairs} pairs need that sum",
-    # the base bound (rope_theory.py) and the context-extension page
+    # the base bound (rope/theory.py) and the context-extension page
     "scan_length": "context_length ({value:,}) must be <= {limit:,} for the base scan",
     "no_base": "no base up to max_base ({max_base:g}) keeps B(m) >= 0 up to {length:,}",
     "proportional_only": "rope_parameters has only 'proportional' layer types: the context-extension methods "
@@ -125,7 +125,7 @@ TEMPLATES: dict[str, str] = {
     "config_upload_size": "{file} has {n:,} bytes; a config.json is a few KB (limit {limit} MB)",
     "not_utf8": "{file} is not UTF-8 text ({reason} at byte {byte})",
     "link_damaged": "the link's config.json (ctx_cfgz) is cut or damaged: paste the config again",
-    # an uploaded embedding table (tensor_files.py)
+    # an uploaded embedding table (models/tensor_files.py)
     "file_suffix": "filename ({value!r}) must end in .safetensors or .npy (pickle and .pt are refused)",
     "file_size": "file size ({n:,} bytes) must be at most {limit:,} bytes",
     "file_empty": "file {file!r} is empty",
@@ -164,7 +164,7 @@ TEMPLATES: dict[str, str] = {
     "zero_vector": "vector must be a finite vector with non-zero length (cosine needs a direction)",
     "upload_gone": "source ({value!r}) is not 'learned' or 'sinusoidal', nor an upload this session still holds: "
                    "upload the table again",
-    # a local model directory (pretrained.load_model_dir, tensor_files.py)
+    # a local model directory (pretrained.load_model_dir, models/tensor_files.py)
     "model_dir": "path ({path!r}) must be an existing model directory",
     "model_dir_file": "model directory {dir!r} has no {file}",
     "model_config_json": "config.json in {dir!r} is not valid JSON: {detail}",

@@ -1,7 +1,7 @@
 """Model facts as data: the one folder (embedviz/model_configs/) that holds them, and how the core reads it.
 
 Published configs are kept as their config.json (the fields embedviz reads, values unchanged; README.md there names
-each file's source), and the presets of :mod:`embedviz.params` are a small overlay on them (presets.toml: how
+each file's source), and the presets of :mod:`embedviz.models.params` are a small overlay on them (presets.toml: how
 position enters, the exact parameter count, the source, the trained length). The app, the notebook API and the
 tests read these same files, so a number is typed once; tests/test_model_facts.py compares them with transformers'
 own config classes and fails on a second copy in the code.

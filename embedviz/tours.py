@@ -25,11 +25,16 @@ from typing import Any
 import numpy as np
 
 from embedviz._validate import one_of
-from embedviz import attention, composition, dot_product, lookup, params, rope, sinusoidal, training
+from embedviz import dot_product
+from embedviz.positions import attention, sinusoidal
+from embedviz.input_layer import composition, lookup
+from embedviz.models import params
+from embedviz.rope import rotary as rope
+from embedviz.training import experiment as training
 from embedviz.errors import InputError
-from embedviz.pretrained import BUNDLED_NAME, E5_NAME
+from embedviz.models.pretrained import BUNDLED_NAME, E5_NAME
 from embedviz.similarity import cosine_similarity
-from embedviz.tokenizer import VOCAB_SIZE, encode
+from embedviz.tokens.tokenizer import VOCAB_SIZE, encode
 
 
 class Label(str):
@@ -134,8 +139,8 @@ def _pair_band(a: str, b: str) -> Callable[[Mapping[str, Any]], tuple[str, dict]
     """Lesson 002's "predict the similarity": which band does cos(a, b) fall in, in a trained model's table?"""
 
     def solve(s: Mapping[str, Any]) -> tuple[str, dict]:
-        from embedviz.pretrained import load_bundled_model  # the bundled MiniLM, read once per process
-        from embedviz.word_vectors import pair_similarity
+        from embedviz.models.pretrained import load_bundled_model  # the bundled MiniLM, read once per process
+        from embedviz.models.word_vectors import pair_similarity
 
         m = load_bundled_model()
         cos = pair_similarity(m.token_embeddings, m.token_id(a), m.token_id(b))

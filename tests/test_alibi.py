@@ -6,10 +6,10 @@ import math
 import numpy as np
 import pytest
 
-from embedviz import alibi
+from embedviz.positions import alibi
 from tests.conftest import require_oracle
 
-# references written independently of embedviz.alibi
+# references written independently of embedviz.positions.alibi
 
 
 def bloom_slopes(num_heads: int) -> list[float]:

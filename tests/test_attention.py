@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from embedviz.attention import (
+from embedviz.positions.attention import (
     MAX_TOKENS,
     learned_position_table,
     permutation_between,
@@ -24,7 +24,7 @@ from embedviz.attention import (
     token_vectors,
     word_order_demo,
 )
-from embedviz.sinusoidal import sinusoidal_table
+from embedviz.positions.sinusoidal import sinusoidal_table
 from tests.input_errors import raises_input
 
 TEXT_PERM = [2, 0, 3, 1]
@@ -236,7 +236,7 @@ def test_validation_messages():
 
 def test_logit_scale_is_what_scaling_q_and_k_does_to_their_dot_product():
     # YaRN multiplies cos and sin, so q and k each, by attention_factor: the logit q.k grows by its square
-    from embedviz.attention import logit_scale
+    from embedviz.positions.attention import logit_scale
 
     q, k = np.random.default_rng(0).normal(size=(2, 64))
     a = 0.1 * math.log(4) + 1  # Qwen3's YaRN factor 4

@@ -1,11 +1,11 @@
-"""embedviz.composition: the lesson's shape contract checked against torch's own broadcasting and concatenation."""
+"""embedviz.input_layer.composition: the lesson's shape contract checked against torch's own broadcasting and concatenation."""
 from __future__ import annotations
 
 import pytest
 import torch
 
-from embedviz import composition
-from embedviz.embeddings import EmbeddingComposer, SinusoidalPositionalEmbedding, TokenEmbedding
+from embedviz.input_layer import composition
+from embedviz.input_layer.embeddings import EmbeddingComposer, SinusoidalPositionalEmbedding, TokenEmbedding
 
 
 @pytest.mark.parametrize(("B", "T", "D"), [(1, 1, 2), (2, 5, 8), (4, 16, 64), (3, 512, 6)])

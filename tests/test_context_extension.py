@@ -1,4 +1,4 @@
-"""Tests for embedviz.context_extension: per-pair classification, the page's view and settings, the theta
+"""Tests for embedviz.rope.context_extension: per-pair classification, the page's view and settings, the theta
 calculator. Expectations are worked by hand (small heads) or written as per-pair loops."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from embedviz import model_facts
-from embedviz.context_extension import (
+from embedviz.rope.context_extension import (
     METHOD_DEFAULTS,
     LLAMA2_7B_PI_16K,
     METHODS,
@@ -24,11 +24,11 @@ from embedviz.context_extension import (
     theta_for_context,
     theta_for_context_latex,
 )
-from embedviz.params import PRESETS
-from embedviz.rope import turns_within
-from embedviz.rope_config import from_config
-from embedviz.rope_layers import published_config
-from embedviz.rope_scaling import ROPE_INIT_FUNCTIONS, compute
+from embedviz.models.params import PRESETS
+from embedviz.rope.rotary import turns_within
+from embedviz.rope.config import from_config
+from embedviz.rope.layers import published_config
+from embedviz.rope.scaling import ROPE_INIT_FUNCTIONS, compute
 from tests.test_rope_scaling import GLM4_PARTIAL, HEAD_DIMS, LLAMA_31_8B, QWEN3_06B_YARN, default_inv_freq
 from tests.input_errors import raises_input
 

@@ -6,7 +6,7 @@ import plotly.graph_objects as go
 
 from embedviz.figures import new_figure
 from embedviz.figures.describe import MAX_SERIES, text_alternative
-from embedviz.rope import decay_curve
+from embedviz.rope.rotary import decay_curve
 
 
 def test_a_curve_is_described_by_its_title_axes_and_range():

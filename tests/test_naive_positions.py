@@ -1,4 +1,4 @@
-"""embedviz.naive_positions against independent references: int bit operations, plain loops, lesson 003's words."""
+"""embedviz.positions.naive against independent references: int bit operations, plain loops, lesson 003's words."""
 from __future__ import annotations
 
 import math
@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from embedviz import naive_positions as naive
+from embedviz.positions import naive
 
 
 def test_binary_code_equals_python_bit_ops():

@@ -1,4 +1,4 @@
-"""Tests for embedviz.params: the source texts' numbers, torch.nn modules and transformers as references."""
+"""Tests for embedviz.models.params: the source texts' numbers, torch.nn modules and transformers as references."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from embedviz import model_facts, params
-from embedviz.params import (
+from embedviz import model_facts
+from embedviz.models import params
+from embedviz.models.params import (
     PRESETS,
     EmbeddingParams,
     embedding_parameter_count,

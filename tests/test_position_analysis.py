@@ -1,4 +1,4 @@
-"""embedviz.position_analysis: adjacent similarity, rough steps and offset similarity of position tables.
+"""embedviz.positions.analysis: adjacent similarity, rough steps and offset similarity of position tables.
 
 References, independent of the code under test: naive Python loops for every cosine, `statistics.median` for
 the yardstick, the closed form of a sinusoidal table's step similarity (mean of cos(omega_i), derived from
@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from embedviz.position_analysis import turn_degrees
-from embedviz.position_analysis import (
+from embedviz.positions.analysis import turn_degrees
+from embedviz.positions.analysis import (
     MAD_TO_STD,
     notable_steps,
     offset_similarity,
@@ -23,9 +23,9 @@ from embedviz.position_analysis import (
     smoothness,
     turn_period,
 )
-from embedviz.pretrained import load_bundled_model
+from embedviz.models.pretrained import load_bundled_model
 from embedviz.similarity import pca_2d
-from embedviz.sinusoidal import frequencies, sinusoidal_table
+from embedviz.positions.sinusoidal import frequencies, sinusoidal_table
 
 
 def _naive_cos(x, y) -> float:
@@ -274,7 +274,7 @@ def test_plane_turn_refusals():
 
 
 def test_is_rotation_tells_a_sin_cos_pair_from_a_random_walk():
-    from embedviz.position_analysis import is_rotation
+    from embedviz.positions.analysis import is_rotation
     from embedviz.similarity import pca_2d
 
     def rows_pca_2d(rows):

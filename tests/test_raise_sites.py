@@ -15,67 +15,67 @@ _TYPE = "an argument of the wrong Python type: the app always passes the right o
 _PACKAGED = "the installed model package is damaged: an installation fault, not a reader's input"
 _PROGRAM = "the app's own call is wrong (a figure, a tour step, an internal option)"
 INTERNAL_RAISES = {
-    "embedviz/alibi.py::bias_at": _SHAPE,  # the page picks heads from num_heads itself
-    "embedviz/alibi.py::relative_bias": _SHAPE,
+    "embedviz/positions/alibi.py::bias_at": _SHAPE,  # the page picks heads from num_heads itself
+    "embedviz/positions/alibi.py::relative_bias": _SHAPE,
     "embedviz/app/context_view.py::decode_config": _PROGRAM,  # caught at once: the link's one refusal, link_damaged
     "embedviz/app/widgets.py::figure_for": _PROGRAM,
-    "embedviz/attention.py::_check_perm": _SHAPE,  # a typed shuffle is checked first (shuffle_tokens)
-    "embedviz/attention.py::permutation_demo": _SHAPE,
-    "embedviz/composition.py::width_and_params": _SHAPE,  # the page sums equal widths only
-    "embedviz/context_extension.py::classify_pairs": _SHAPE,
+    "embedviz/positions/attention.py::_check_perm": _SHAPE,  # a typed shuffle is checked first (shuffle_tokens)
+    "embedviz/positions/attention.py::permutation_demo": _SHAPE,
+    "embedviz/input_layer/composition.py::width_and_params": _SHAPE,  # the page sums equal widths only
+    "embedviz/rope/context_extension.py::classify_pairs": _SHAPE,
     "embedviz/dot_product.py::compare_vectors": _SHAPE,
     "embedviz/dot_product.py::similarity_band": _SHAPE,  # a cosine the core computed
     "embedviz/dot_product.py::grade_guesses": _SHAPE,  # one guess widget per pair
     "embedviz/downsample.py::block_mean": _SHAPE,
     "embedviz/downsample.py::log_options": _PROGRAM,
-    "embedviz/e5_file.py::_Reader.take": _PACKAGED,
-    "embedviz/e5_file.py::read_e5_file": _PACKAGED,
-    "embedviz/embeddings.py::_as_ids": _SHAPE,  # ids come from the tokenizer
-    "embedviz/embeddings.py::EmbeddingComposer.__init__": _SHAPE,
-    "embedviz/embeddings.py::EmbeddingComposer.forward": _SHAPE,
+    "embedviz/models/e5_file.py::_Reader.take": _PACKAGED,
+    "embedviz/models/e5_file.py::read_e5_file": _PACKAGED,
+    "embedviz/input_layer/embeddings.py::_as_ids": _SHAPE,  # ids come from the tokenizer
+    "embedviz/input_layer/embeddings.py::EmbeddingComposer.__init__": _SHAPE,
+    "embedviz/input_layer/embeddings.py::EmbeddingComposer.forward": _SHAPE,
     "embedviz/figures/__init__.py::downsample_template": _PROGRAM,
     "embedviz/figures/export.py::table_csv": _SHAPE,
-    "embedviz/lookup.py::_ids": _SHAPE,
-    "embedviz/lookup.py::_weight": _SHAPE,
-    "embedviz/lookup.py::gradient_step": _SHAPE,
-    "embedviz/lookup.py::second_step_rows": _SHAPE,  # no page calls it; a notebook passes the batches
-    "embedviz/naive_positions.py::position_with_value": _SHAPE,  # a value the core computed from a clipped position
-    "embedviz/naive_positions.py::binary_code": _SHAPE,
-    "embedviz/naive_positions.py::smooth_counter": _SHAPE,
-    "embedviz/naive_positions.py::adjacent_steps": _SHAPE,
-    "embedviz/position_analysis.py::_position_table": _SHAPE,
-    "embedviz/position_analysis.py::offset_similarity": _SHAPE,
-    "embedviz/position_analysis.py::plane_turn": _SHAPE,  # rows_window keeps at least 2 rows
-    "embedviz/position_analysis.py::is_rotation": _SHAPE,
-    "embedviz/pretrained.py::PretrainedEmbeddings.token_id": _PACKAGED,  # a tokenizer id past its own table
-    "embedviz/raw_ids.py::id_neighbours": _SHAPE,
-    "embedviz/rope.py::wavelengths": _SHAPE,
-    "embedviz/rope.py::rotate": _SHAPE,
-    "embedviz/rope.py::_vector_2d": _SHAPE,
-    "embedviz/rope.py::scores_vs_offset": _SHAPE,
-    "embedviz/rope_config.py::parse_config_json": _TYPE,  # a paste or an upload is always text
-    "embedviz/rope_config.py::config_text_part": _TYPE,  # parse_config_json returns a dict or refuses
-    "embedviz/rope_scaling.py::compute": _TYPE,  # rope_config checks a pasted scaling dict first (scaling_not_dict)
-    "embedviz/rope_scaling.py::dynamic_base": _PROGRAM,
+    "embedviz/input_layer/lookup.py::_ids": _SHAPE,
+    "embedviz/input_layer/lookup.py::_weight": _SHAPE,
+    "embedviz/input_layer/lookup.py::gradient_step": _SHAPE,
+    "embedviz/input_layer/lookup.py::second_step_rows": _SHAPE,  # no page calls it; a notebook passes the batches
+    "embedviz/positions/naive.py::position_with_value": _SHAPE,  # a value the core computed from a clipped position
+    "embedviz/positions/naive.py::binary_code": _SHAPE,
+    "embedviz/positions/naive.py::smooth_counter": _SHAPE,
+    "embedviz/positions/naive.py::adjacent_steps": _SHAPE,
+    "embedviz/positions/analysis.py::_position_table": _SHAPE,
+    "embedviz/positions/analysis.py::offset_similarity": _SHAPE,
+    "embedviz/positions/analysis.py::plane_turn": _SHAPE,  # rows_window keeps at least 2 rows
+    "embedviz/positions/analysis.py::is_rotation": _SHAPE,
+    "embedviz/models/pretrained.py::PretrainedEmbeddings.token_id": _PACKAGED,  # a tokenizer id past its own table
+    "embedviz/tokens/raw_ids.py::id_neighbours": _SHAPE,
+    "embedviz/rope/rotary.py::wavelengths": _SHAPE,
+    "embedviz/rope/rotary.py::rotate": _SHAPE,
+    "embedviz/rope/rotary.py::_vector_2d": _SHAPE,
+    "embedviz/rope/rotary.py::scores_vs_offset": _SHAPE,
+    "embedviz/rope/config.py::parse_config_json": _TYPE,  # a paste or an upload is always text
+    "embedviz/rope/config.py::config_text_part": _TYPE,  # parse_config_json returns a dict or refuses
+    "embedviz/rope/scaling.py::compute": _TYPE,  # rope_config checks a pasted scaling dict first (scaling_not_dict)
+    "embedviz/rope/scaling.py::dynamic_base": _PROGRAM,
     "embedviz/similarity.py::_float_matrix": _SHAPE,
     "embedviz/similarity.py::cosine_similarity_matrix": _SHAPE,
     "embedviz/similarity.py::adjacent_similarity": _SHAPE,
     "embedviz/similarity.py::paired_cosine": _SHAPE,
     "embedviz/similarity.py::pca_2d": _SHAPE,  # word_list_short and rows_window keep at least 2 rows
-    "embedviz/sinusoidal.py::sinusoidal_rows": _SHAPE,
-    "embedviz/tensor_files.py::read_upload": _TYPE,  # an upload's bytes
-    "embedviz/tokenizer.py::encode": _TYPE,
-    "embedviz/tokenizer.py::byte_pieces": _TYPE,
+    "embedviz/positions/sinusoidal.py::sinusoidal_rows": _SHAPE,
+    "embedviz/models/tensor_files.py::read_upload": _TYPE,  # an upload's bytes
+    "embedviz/tokens/tokenizer.py::encode": _TYPE,
+    "embedviz/tokens/tokenizer.py::byte_pieces": _TYPE,
     "embedviz/tours.py::answer": _PROGRAM,  # the panel asks only a step that has a question
-    "embedviz/training.py::_check_groups": _TYPE,  # the page's groups are strings from text inputs
-    "embedviz/training.py::train_on_text": _TYPE,
-    "embedviz/training_result.py::TrainingResult.index": _PROGRAM,  # tokens named by the tours' own data
-    "embedviz/unigram.py::UnigramTokenizer.__init__": _PACKAGED,
-    "embedviz/unigram.py::UnigramTokenizer.prepare": _TYPE,
-    "embedviz/word_vectors.py::nearest_neighbours": _SHAPE,
-    "embedviz/word_vectors.py::project_2d": _SHAPE,  # word_list_short keeps at least 2 words
-    "embedviz/word_vectors.py::_rows": _SHAPE,
-    "embedviz/word_vectors.py::_as_float_table": _SHAPE,
+    "embedviz/training/experiment.py::_check_groups": _TYPE,  # the page's groups are strings from text inputs
+    "embedviz/training/experiment.py::train_on_text": _TYPE,
+    "embedviz/training/result.py::TrainingResult.index": _PROGRAM,  # tokens named by the tours' own data
+    "embedviz/tokens/unigram.py::UnigramTokenizer.__init__": _PACKAGED,
+    "embedviz/tokens/unigram.py::UnigramTokenizer.prepare": _TYPE,
+    "embedviz/models/word_vectors.py::nearest_neighbours": _SHAPE,
+    "embedviz/models/word_vectors.py::project_2d": _SHAPE,  # word_list_short keeps at least 2 words
+    "embedviz/models/word_vectors.py::_rows": _SHAPE,
+    "embedviz/models/word_vectors.py::_as_float_table": _SHAPE,
 }
 
 

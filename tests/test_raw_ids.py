@@ -1,11 +1,12 @@
-"""embedviz.raw_ids, embedviz.subwords and embedviz.position_budget against ord(), the bundled vocabulary, the
+"""embedviz.tokens.raw_ids, embedviz.tokens.subwords and embedviz.positions.budget against ord(), the bundled vocabulary, the
 presets and lesson 003's numbers."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from embedviz import position_budget, raw_ids, subwords
+from embedviz.positions import budget as position_budget
+from embedviz.tokens import raw_ids, subwords
 from tests.input_errors import raises_input
 
 
@@ -33,7 +34,7 @@ def test_id_neighbours_and_rank_against_a_plain_loop():
 
 @pytest.fixture(scope="module")
 def minilm():
-    pretrained = pytest.importorskip("embedviz.pretrained")
+    pretrained = pytest.importorskip("embedviz.models.pretrained")
     return pretrained.load_bundled_model()
 
 

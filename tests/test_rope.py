@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from embedviz import rope
+from embedviz.rope import rotary as rope
 
-# helpers: references written independently of embedviz.rope
+# helpers: references written independently of embedviz.rope.rotary
 
 
 def naive_rotate(x: np.ndarray, positions, theta: float, pairing: str) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""Tests for embedviz.rope_config: a model's config.json read into RoPE's numbers, as transformers reads it.
+"""Tests for embedviz.rope.config: a model's config.json read into RoPE's numbers, as transformers reads it.
 
 Hand-derived expectations on real-looking configs; the comparison with transformers' own config classes is in
 tests/test_rope_scaling.py (test_from_config_matches_transformers_config_classes).
@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from embedviz import model_facts
-from embedviz.context_extension import PHI3_MINI_128K
-from embedviz.rope_config import from_config, parse_config_json
-from embedviz.rope_scaling import compute
+from embedviz.rope.context_extension import PHI3_MINI_128K
+from embedviz.rope.config import from_config, parse_config_json
+from embedviz.rope.scaling import compute
 from tests.input_errors import raises_input
 from tests.test_rope_scaling import GLM4_PARTIAL, LLAMA_31_8B, QWEN3_06B_YARN, default_inv_freq
 

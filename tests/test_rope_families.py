@@ -2,7 +2,7 @@
 embedviz and compared with that family's own rotary module, layer by layer.
 
 For each config class: its default config (the text part of a multimodal one) goes through
-:func:`embedviz.rope_layers.layer_plan`; the model's own ``*RotaryEmbedding`` built from the same config gives the
+:func:`embedviz.rope.layers.layer_plan`; the model's own ``*RotaryEmbedding`` built from the same config gives the
 reference inv_freq (per layer type where it keeps one buffer per type) and attention scaling. A layer embedviz calls
 NoPE must be one the config marks so (``no_rope_layers`` 0, a layer type without attention scores) or one whose
 attention skips RoPE in its code (checked by running the model: :func:`test_cohere2_full_layers_never_call_rope`).
@@ -20,7 +20,7 @@ import inspect
 import numpy as np
 import pytest
 
-from embedviz.rope_layers import CODE_NOPE_FAMILIES, NO_ATTENTION, NOPE, UNREAD_FAMILIES, layer_plan
+from embedviz.rope.layers import CODE_NOPE_FAMILIES, NO_ATTENTION, NOPE, UNREAD_FAMILIES, layer_plan
 from tests import rope_family_runs
 from tests.conftest import require_oracle
 

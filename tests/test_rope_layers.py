@@ -1,4 +1,4 @@
-"""Tests for embedviz.rope_layers and the published configs in embedviz/model_configs/.
+"""Tests for embedviz.rope.layers and the published configs in embedviz/model_configs/.
 
 Every fixture is read by embedviz (rope_config.from_config through rope_layers.layer_plan) and compared, layer by
 layer, with transformers 5.24's own rotary embedding module of that model built from the same dict (its inv_freq
@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 from embedviz import model_facts
-from embedviz.rope_config import from_config
-from embedviz.rope_layers import (
+from embedviz.rope.config import from_config
+from embedviz.rope.layers import (
     NOPE,
     layer_plan,
     layer_types_of,
@@ -27,7 +27,7 @@ from embedviz.rope_layers import (
     published_config,
     temperature_curve,
 )
-from embedviz.rope_scaling import compute
+from embedviz.rope.scaling import compute
 from tests.conftest import require_oracle
 from tests.input_errors import raises_input
 
@@ -296,7 +296,7 @@ def test_layer_plan_errors_name_the_key(config, code, params):
 
 
 def test_rotated_dimensions_partial_proportional_nope():
-    from embedviz.rope_layers import exponent_dim, rotated_dimensions
+    from embedviz.rope.layers import exponent_dim, rotated_dimensions
     phi2 = layer_plan(load("phi-2.json")).settings[0]
     mask = rotated_dimensions(phi2)
     assert mask.shape == (80,) and mask[:32].all() and not mask[32:].any()  # int(80 * 0.4) = 32 dims turn

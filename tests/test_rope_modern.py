@@ -10,8 +10,8 @@ import math
 import numpy as np
 import pytest
 
-from embedviz.rope import rotary_dim, rotate
-from embedviz.rope_scaling import compute
+from embedviz.rope.rotary import rotary_dim, rotate
+from embedviz.rope.scaling import compute
 from tests.conftest import require_oracle
 from tests.input_errors import raises_input
 

@@ -1,8 +1,8 @@
-"""embedviz.rope_pairing: half-split and interleaved RoPE agree after the permutation, and only then."""
+"""embedviz.rope.pairing: half-split and interleaved RoPE agree after the permutation, and only then."""
 import numpy as np
 import pytest
 
-from embedviz import rope_pairing
+from embedviz.rope import pairing as rope_pairing
 from tests.input_errors import raises_input
 
 

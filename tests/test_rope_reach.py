@@ -1,4 +1,4 @@
-"""Tests for embedviz.rope_reach: each layer's window / chunk / sinks against transformers' own config classes
+"""Tests for embedviz.rope.reach: each layer's window / chunk / sinks against transformers' own config classes
 (the layer_types they build, the sliding_window and attention_chunk_size they keep) and attention modules."""
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import json
 import pytest
 
 from embedviz import model_facts
-from embedviz.rope_reach import CHUNKED, FULL, SLIDING, context_of, layer_reach
-from embedviz.rope_theory import critical_dimension
+from embedviz.rope.reach import CHUNKED, FULL, SLIDING, context_of, layer_reach
+from embedviz.rope.theory import critical_dimension
 from tests.conftest import require_oracle
 
 FIXTURES = model_facts.CONFIG_DIR  # the packaged configs: the app and the tests read the same files

@@ -1,4 +1,4 @@
-"""Tests for embedviz.rope_scaling: the registry of rope_type -> inverse frequencies, equal to transformers.
+"""Tests for embedviz.rope.scaling: the registry of rope_type -> inverse frequencies, equal to transformers.
 
 Three kinds of checks:
 - numbers derived by hand in this file (small head_dims where every frequency can be written down), and literal
@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from embedviz import model_facts
-from embedviz.context_extension import (
+from embedviz.rope.context_extension import (
     LLAMA2_7B_PI_16K,  # the context page's first view: LLaMA-2-7B x 4 by linear PI
     PHI3_MINI_128K,  # microsoft/Phi-3-mini-128k-instruct as published: input data, kept in one place
     build_scaling,
@@ -27,10 +27,10 @@ from embedviz.context_extension import (
     extension_settings,
     extension_view,
 )
-from embedviz.params import PRESETS
-from embedviz.rope import turns_within
-from embedviz.rope_config import from_config
-from embedviz.rope_scaling import (
+from embedviz.models.params import PRESETS
+from embedviz.rope.rotary import turns_within
+from embedviz.rope.config import from_config
+from embedviz.rope.scaling import (
     LATEX,
     ROPE_INIT_FUNCTIONS,
     RopeFrequencies,

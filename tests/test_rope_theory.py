@@ -1,4 +1,4 @@
-"""Tests for embedviz.rope_theory: the papers' numbers, naive loops, and the non-monotone base criterion."""
+"""Tests for embedviz.rope.theory: the papers' numbers, naive loops, and the non-monotone base criterion."""
 from __future__ import annotations
 
 import dataclasses
@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from embedviz import rope_theory
-from embedviz.rope_theory import (
+from embedviz.rope import theory as rope_theory
+from embedviz.rope.theory import (
     MAX_SCAN_LENGTH,
     base_lower_bound,
     critical_dimension,
@@ -91,7 +91,7 @@ def test_extrapolation_bound_matches_a_loop_and_exceeds_d():
 
 
 def test_extrapolation_is_hundreds_of_times_looser():
-    from embedviz.rope_theory import extrapolation_to_interpolation
+    from embedviz.rope.theory import extrapolation_to_interpolation
     ratio = extrapolation_to_interpolation(128, 10_000, np.linspace(0, 4096, 4_001))
     assert ratio > 2 * 294.73 * 0.99  # the paper's "at least ~600x" (B(s) > d)
 

@@ -1,11 +1,11 @@
-"""embedviz.rope_vision against transformers 5.24's vision rotary modules (Qwen2-VL's, Pixtral's): their cos/sin
+"""embedviz.rope.vision against transformers 5.24's vision rotary modules (Qwen2-VL's, Pixtral's): their cos/sin
 for each patch's (row, column) position ids, and the similarity those give."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from embedviz.rope_vision import DEFAULTS, LAYOUTS, patch_angles, patch_similarity
+from embedviz.rope.vision import DEFAULTS, LAYOUTS, patch_angles, patch_similarity
 from tests.conftest import require_oracle
 
 

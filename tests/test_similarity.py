@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from embedviz import similarity
-from embedviz.sinusoidal import sinusoidal_table
+from embedviz.positions.sinusoidal import sinusoidal_table
 
 
 def naive_cos(u, v) -> float:

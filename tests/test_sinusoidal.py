@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from embedviz.sinusoidal import (
+from embedviz.positions.sinusoidal import (
     MAX_POSITIONS,
     distance_levels,
     distance_vs_gap,
@@ -293,6 +293,6 @@ def test_rotation_and_rows_validation():
     ("pairs", "d_model", "expected"), [([0, 2], 8, [0, 1, 4, 5]), ([0, 1, 2], 5, [0, 1, 2, 3, 4]), ([], 4, [])]
 )
 def test_pair_dims_are_each_pairs_sin_then_cos_column(pairs, d_model, expected):
-    from embedviz.sinusoidal import pair_dims
+    from embedviz.positions.sinusoidal import pair_dims
 
     assert pair_dims(pairs, d_model).tolist() == expected

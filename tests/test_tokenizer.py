@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from embedviz.tokenizer import (
+from embedviz.tokens.tokenizer import (
     VOCAB_SIZE,
     byte_pieces,
     decode,

@@ -13,9 +13,10 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from embedviz import params, tours
+from embedviz import tours
+from embedviz.models import params
 from embedviz.figures.export import figure_csv, file_name, table_csv
-from embedviz.tokenizer import encode
+from embedviz.tokens.tokenizer import encode
 from tests.input_errors import raises_input
 
 # tours as data
@@ -128,7 +129,7 @@ def expected(lesson: str, k: int) -> str:
         change = _cos(run.weights_after, run, a, b) - _cos(run.weights_before, run, a, b)
         return "same" if abs(change) < tours.SAME else "up" if change > 0 else "down"
     if qid == "pair_band":  # lesson 002: cat and Tuesday are "nearly orthogonal"; cosine by its definition
-        from embedviz.pretrained import load_bundled_model
+        from embedviz.models.pretrained import load_bundled_model
 
         m = load_bundled_model()
         u, v = (m.token_embeddings[m.token_id(w)].astype(float) for w in ("cat", "tuesday"))
@@ -168,7 +169,7 @@ def test_lesson_numbers_in_the_explanations():
 
 @lru_cache(maxsize=2)
 def _training_run(steps, d_model, lr, seed, groups):
-    from embedviz import training
+    from embedviz.training import experiment as training
 
     return training.train_group_experiment(steps=steps, d_model=d_model, lr=lr, seed=seed,
                                            groups=tuple(groups.split()), vocab_size=256)

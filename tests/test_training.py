@@ -1,4 +1,4 @@
-"""Tests for embedviz.training: lesson 001's experiment (same-group vectors move together, groups stay apart).
+"""Tests for embedviz.training.experiment: lesson 001's experiment (same-group vectors move together, groups stay apart).
 
 References used here are independent of the code under test: cosine similarity by a naive loop over pairs,
 the information-theoretic floor of the loss (ln 10 for a next token uniform over 10 characters, (2/3) ln 2 for a
@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 import torch
 
-from embedviz import tokenizer
-from embedviz.training import TrainingResult, train_group_experiment, train_on_text
-from embedviz.training_result import (
+from embedviz.tokens import tokenizer
+from embedviz.training.experiment import TrainingResult, train_group_experiment, train_on_text
+from embedviz.training.result import (
     cross_group_peak, loss_floor, projection_limit, snapshot_curves, snapshot_projections, text_pairs,
 )
 
@@ -385,7 +385,7 @@ def test_projection_limit_is_the_largest_coordinate_of_any_snapshot_with_a_margi
 def test_the_cross_group_zero_is_the_first_snapshot_below_zero_after_the_peak(runs):
     """Found by naive means over every snapshot: after its early top the defaults' cross-group curve comes down
     through 0 long before the last step (seed 0: near step 170 of 500), so 500 steps are not "near the crossing"."""
-    from embedviz.training_result import cross_group_zero
+    from embedviz.training.result import cross_group_zero
 
     for seed, r in runs.items():
         means = [naive_group_means(weights, r.group_of)[1] for _, weights in r.snapshots]
@@ -399,7 +399,7 @@ def test_the_cross_group_zero_is_the_first_snapshot_below_zero_after_the_peak(ru
 
 
 def test_the_text_tabs_matrix_puts_a_class_side_by_side_and_keeps_every_cosine():
-    from embedviz.training_result import class_ordered_similarity
+    from embedviz.training.result import class_ordered_similarity
 
     result = train_on_text("the cat sat on the mat, THE DOG SAT ON THE LOG; 42 + 7 = 49", steps=20, seed=1)
     full = result.similarity_matrix(after=True)

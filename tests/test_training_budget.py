@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from embedviz.training import train_group_experiment, train_on_text
+from embedviz.training.experiment import train_group_experiment, train_on_text
 
 CJK = "".join(chr(0x4E00 + i) for i in range(2_000))  # 2,000 distinct characters: a 2,000-way softmax
 

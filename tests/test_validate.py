@@ -5,7 +5,10 @@ import re
 
 import pytest
 
-from embedviz import attention, context_extension, encodings, rope, rope_layers, tours, training
+from embedviz import encodings, tours
+from embedviz.positions import attention
+from embedviz.rope import context_extension, rotary as rope, layers as rope_layers
+from embedviz.training import experiment as training
 from embedviz._validate import one_of
 from tests.input_errors import raises_input
 

@@ -9,10 +9,11 @@ import dataclasses
 
 import streamlit as st
 
-from embedviz import alibi, encodings
+from embedviz import encodings
+from embedviz.positions import alibi
 from embedviz.downsample import ALIBI_BIAS_POSITIONS, COMPARE_CURVE_POINTS, COMPARE_MATRIX_POSITIONS, spread_indices
 from embedviz.downsample import strided_indices
-from embedviz.params import embedding_parameter_count
+from embedviz.models.params import embedding_parameter_count
 
 SCHEMES, PROPERTIES, MEETS = encodings.SCHEMES, encodings.PROPERTIES, encodings.MEETS
 MARKS = {"yes": "✓", "defined": "◐", "no": "✗"}  # the three states of encodings.MEETS
@@ -35,7 +36,7 @@ def _step(positions) -> int:
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def parameter_counts(d_model: int, length: int) -> dict[str, int]:
-    """Positional parameters per scheme: L * D for the learned table, 0 for the others (embedviz.params)."""
+    """Positional parameters per scheme: L * D for the learned table, 0 for the others (embedviz.models.params)."""
     return {
         s: embedding_parameter_count(1, d_model, max_positions=length, positional=s).positional_embedding
         for s in SCHEMES

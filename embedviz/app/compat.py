@@ -42,7 +42,7 @@ from streamlit.runtime.state.query_params import is_empty_url_value
 from streamlit.runtime.state.session_state import SessionState
 
 from embedviz.app.i18n import t
-from embedviz.tensor_files import MAX_UPLOAD_BYTES
+from embedviz.models.tensor_files import MAX_UPLOAD_BYTES
 
 _LOG = logging.getLogger(__name__)
 UPLOAD_BYTES_PER_SESSION = MAX_UPLOAD_BYTES  # one file of the largest size the page accepts

@@ -1,6 +1,6 @@
 """Cached core calls of the Context-extension page, and the one bit of state it keeps: which source (a preset or
-a pasted config.json) last filled the widgets. The math is in embedviz.context_extension (the analysis),
-embedviz.rope_scaling (the methods and their LaTeX) and embedviz.rope_config (reading a config.json)."""
+a pasted config.json) last filled the widgets. The math is in embedviz.rope.context_extension (the analysis),
+embedviz.rope.scaling (the methods and their LaTeX) and embedviz.rope.config (reading a config.json)."""
 from __future__ import annotations
 
 import base64
@@ -12,12 +12,12 @@ from typing import Any
 
 import streamlit as st
 
-from embedviz import context_extension, rope_config, rope_layers
+from embedviz.rope import context_extension, config as rope_config, layers as rope_layers
 from embedviz.app import live
 from embedviz.downsample import log_options
 from embedviz.app.widgets import human_number
 from embedviz.errors import InputError
-from embedviz.params import PRESETS
+from embedviz.models.params import PRESETS
 
 CONFIG = "config.json"  # the source option that reads a pasted / uploaded config (a language-neutral URL label)
 # The page opens on the simplest method: position interpolation on LLaMA-2-7B, 4K x 4 = 16K (the core says why)
@@ -100,7 +100,7 @@ EXAMPLE_CONFIG_TEXT = _compact_json(EXAMPLE_CONFIG)
 
 
 def rope_presets() -> list[str]:
-    """Names of the RoPE models in embedviz.params.PRESETS."""
+    """Names of the RoPE models in embedviz.models.params.PRESETS."""
     return [name for name, p in PRESETS.items() if p.positional == "rope" and p.head_dim and p.rope_theta]
 
 

@@ -10,7 +10,7 @@ from embedviz import figures
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def embed_text(text: str, d_model: int, seed: int = 0):
-    from embedviz import embeddings  # torch: imported on first use so pages without it start faster
+    from embedviz.input_layer import embeddings  # torch: imported on first use so pages without it start faster
 
     return embeddings.embed_text(text, d_model=d_model, max_context_length=max(len(text.encode()), 1), seed=seed)
 

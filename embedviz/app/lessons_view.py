@@ -5,10 +5,12 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from embedviz import dot_product, naive_positions, raw_ids, subwords
+from embedviz import dot_product
+from embedviz.positions import naive as naive_positions
+from embedviz.tokens import raw_ids, subwords
 from embedviz.downsample import strided_indices
-from embedviz.position_budget import qwen3_position_budget
-from embedviz.sinusoidal import sinusoidal_table
+from embedviz.positions.budget import qwen3_position_budget
+from embedviz.positions.sinusoidal import sinusoidal_table
 
 CURVE_POINTS = 512  # points per value curve
 COUNTER_POSITIONS = 64  # positions in the binary / smooth counter picture: 2^6, every pattern of the low 6 bits
@@ -53,7 +55,7 @@ def naive_view(length: int, other_length: int, position: int, d_model: int) -> d
 @st.cache_data(max_entries=32, show_spinner=False)
 def input_layer(batch: int, length: int, d_model: int, d_position: int, vocab_size: int, max_length: int) -> dict:
     """The shape trace of the lesson's EmbeddingComposer and the cost of sum vs concat."""
-    from embedviz import composition  # torch: imported on first use, so pages without it never load torch
+    from embedviz.input_layer import composition  # torch: imported on first use, so pages without it never load torch
     trace = composition.shape_trace(batch, length, d_model, vocab_size=vocab_size, max_context_length=max_length,
                                     d_position=d_position)
     return dict(
@@ -65,7 +67,7 @@ def input_layer(batch: int, length: int, d_model: int, d_position: int, vocab_si
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def refusals(max_length: int, length: int) -> dict[str, ValueError | None]:
-    from embedviz import composition
+    from embedviz.input_layer import composition
     return composition.refusal_messages(max_length, length)
 
 
@@ -81,7 +83,7 @@ def byte_neighbours(char: str) -> list[tuple[int, str]]:
 def id_neighbour_rows(word: str, other: str) -> dict:
     """The bundled model: the rows next to ``word``'s id, and where ``other`` ranks by cosine."""
     from embedviz.app.real_model_view import model  # the bundled table, loaded once per process
-    from embedviz.word_vectors import pair_similarity
+    from embedviz.models.word_vectors import pair_similarity
 
     m = model()
     a, b = m.token_id(word), m.token_id(other)
@@ -102,7 +104,7 @@ def vectors(len_u: float, angle_u: float, len_v: float, angle_v: float) -> dict:
 def prediction_answers() -> list[dict]:
     """The activity's pairs with the bundled model's cosine and band."""
     from embedviz.app.real_model_view import model
-    from embedviz.word_vectors import pair_similarity
+    from embedviz.models.word_vectors import pair_similarity
 
     m, out = model(), []
     for a, b in dot_product.PREDICTION_PAIRS:

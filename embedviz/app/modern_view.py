@@ -1,6 +1,6 @@
 """Cached calls of the "RoPE in today's models" page: a model's layer plan and the theory, shaped for its figures.
 
-No math here: every number comes from embedviz.rope_layers / rope_theory / context_extension.
+No math here: every number comes from embedviz.rope.layers / rope_theory / context_extension.
 """
 from __future__ import annotations
 
@@ -9,7 +9,10 @@ from typing import Any
 
 import streamlit as st
 
-from embedviz import context_extension, rope_config, rope_layers, rope_reach, rope_theory, rope_vision
+from embedviz.rope import (
+    context_extension, config as rope_config, layers as rope_layers, reach as rope_reach, theory as rope_theory,
+    vision as rope_vision,
+)
 from embedviz.app.i18n import t
 
 CONFIG = "config.json"

@@ -15,17 +15,17 @@ from dataclasses import dataclass
 import numpy as np
 import streamlit as st
 
-from embedviz import position_analysis, sinusoidal
+from embedviz.positions import analysis as position_analysis, sinusoidal
 from embedviz.app import compat
 from embedviz.downsample import CELL_BUDGET, OFFSET_POINTS, block_mean, log_spaced_indices
 from embedviz.errors import InputError
-from embedviz.pretrained import (
+from embedviz.models.pretrained import (
     BUNDLED_MODELS, BUNDLED_NAME, COSINE_ROUNDING, E5_NAME, PretrainedEmbeddings, bundled_model_installed,
     bundled_models, load_bundled_model, load_bundled_positions, load_embedding_file,
 )
-from embedviz.unigram import script_of
-from embedviz.tensor_files import MAX_UPLOAD_BYTES, MAX_UPLOAD_ELEMENTS
-from embedviz.word_vectors import analogy, nearest_neighbours, pair_similarity, project_2d
+from embedviz.tokens.unigram import script_of
+from embedviz.models.tensor_files import MAX_UPLOAD_BYTES, MAX_UPLOAD_ELEMENTS
+from embedviz.models.word_vectors import analogy, nearest_neighbours, pair_similarity, project_2d
 from embedviz.similarity import cosine_similarity_matrix, pca_2d
 
 TABS = {"pairs": "real.tab_pairs", "subwords": "real.tab_subwords", "analogy": "real.tab_analogy",

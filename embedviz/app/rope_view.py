@@ -1,13 +1,13 @@
-"""Cached core calls for the RoPE page. Plain arguments in, arrays and small dicts out; the math is in embedviz.rope."""
+"""Cached core calls for the RoPE page. Plain arguments in, arrays and small dicts out; the math is in embedviz.rope.rotary."""
 from __future__ import annotations
 
 import streamlit as st
 
-from embedviz import rope
+from embedviz.rope import rotary as rope
 from embedviz.downsample import ANGLE_HEATMAP_POSITIONS, DENSE_DISTANCES, log_spaced_indices, strided_indices
 from embedviz.errors import InputError
-from embedviz.params import PRESETS
-from embedviz.rope_pairing import compare_pairings
+from embedviz.models.params import PRESETS
+from embedviz.rope.pairing import compare_pairings
 
 TEXT_DISTANCES = (0, 1, 5, 10, 20, 50, 100, 200, 400)  # lesson 003's decay table
 REFERENCE_THETAS = (10_000.0, 500_000.0, 1_000_000.0)  # original RoPE, Llama 3, Qwen3
@@ -20,7 +20,7 @@ TAB_CODES = tuple(TABS)
 
 
 def rope_presets() -> dict[str, dict]:
-    """RoPE models of embedviz.params.PRESETS: name -> head_dim, theta, max length, rope_scaling type (or None),
+    """RoPE models of embedviz.models.params.PRESETS: name -> head_dim, theta, max length, rope_scaling type (or None),
     pre-training context and the context a last long-context stage reached (or None)."""
     out = {}
     for name, p in PRESETS.items():

@@ -118,7 +118,7 @@ async def lifespan(app):
     import pandas  # noqa: F401
     import plotly.graph_objects  # noqa: F401
 
-    import embedviz.embeddings  # noqa: F401  (the core's torch modules, and torch with them)
+    import embedviz.input_layer.embeddings  # noqa: F401  (the core's torch modules, and torch with them)
 
     from embedviz.app import compat
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from embedviz import sinusoidal
+from embedviz.positions import sinusoidal
 from embedviz.downsample import (CELL_BUDGET, CURVE_POINTS, HEATMAP_PAIRS, SIMILARITY_POSITIONS, head_tail_indices,
                                  log_spaced_indices, stride_for, strided_indices)
 from embedviz.similarity import cosine_similarity_matrix

@@ -4,9 +4,11 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from embedviz import lookup, params, qwen_tokens
+from embedviz.input_layer import lookup
+from embedviz.models import params
+from embedviz.tokens import qwen as qwen_tokens
 from embedviz.errors import InputError
-from embedviz.tokenizer import VOCAB_SIZE, byte_pieces, encode, text_token_labels, token_label
+from embedviz.tokens.tokenizer import VOCAB_SIZE, byte_pieces, encode, text_token_labels, token_label
 
 D_MODELS = (2, 4, 8, 16, 32, 64, 128, 256, 512, 768, 1_024, 2_048, 4_096)  # the d_model slider's stops
 # the same in every language: a bound widget keeps its formatted option in the URL

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from embedviz import training, training_result
+from embedviz.training import experiment as training, result as training_result
 
 # CPU seconds one rerun may spend before training stops and offers a button for the rest: a link or a slider
 # must not cost a classroom server more than that (lesson 001's default run takes ~0.4 s here). The budget covers

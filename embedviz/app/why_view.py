@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from embedviz import attention
+from embedviz.positions import attention
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

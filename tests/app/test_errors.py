@@ -19,17 +19,24 @@ import pytest
 import safetensors.numpy
 import streamlit as st
 
-from embedviz import (_validate, attention, composition, context_extension, lookup, params, raw_ids, rope,
-                      rope_config, rope_layers, rope_scaling, rope_theory, rope_vision, tensor_files, tokenizer, tours,
-                      training, word_vectors)
+from embedviz import _validate, tours
+from embedviz.positions import attention
+from embedviz.input_layer import composition, lookup
+from embedviz.rope import (
+    context_extension, rotary as rope, config as rope_config, layers as rope_layers, scaling as rope_scaling,
+    theory as rope_theory, vision as rope_vision,
+)
+from embedviz.models import params, tensor_files, word_vectors
+from embedviz.tokens import raw_ids, tokenizer
+from embedviz.training import experiment as training
 from embedviz.app import context_view, real_model_view, rope_view, tokens_view, tour
 from embedviz.app.errors import localized
 from embedviz.app.i18n import catalog
 from embedviz.app.locales.err import ZH
 from embedviz.app.markup import escape
-from embedviz.embeddings import LearnedPositionalEmbedding, embed_text
+from embedviz.input_layer.embeddings import LearnedPositionalEmbedding, embed_text
 from embedviz.errors import TEMPLATES, InputError
-from embedviz.pretrained import load_bundled_model, load_embedding_file, load_model_dir
+from embedviz.models.pretrained import load_bundled_model, load_embedding_file, load_model_dir
 from tests.app import pagetest as pt
 from tests.conftest import ROOT
 

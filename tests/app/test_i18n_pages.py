@@ -279,7 +279,7 @@ def test_every_scaling_methods_formula_speaks_chinese():
     """The context page shows one method's formula at a time (PI at its defaults, so the page walk above never
     sees llama3's or proportional's): every method's rule, and the attention factor in each of its cases, as the
     page renders them in Chinese."""
-    from embedviz import rope_scaling
+    from embedviz.rope import scaling as rope_scaling
     from embedviz.app.i18n import catalog
 
     words = {word: catalog()[f"ctx.fw_{word}"]["zh"] for word in rope_scaling.FORMULA_WORDS}
@@ -365,7 +365,7 @@ SETTING_VIEWS = [
 def _frees_e5():
     yield
     from embedviz.app import real_model_view
-    from embedviz.pretrained import load_bundled_model
+    from embedviz.models.pretrained import load_bundled_model
 
     real_model_view.model.clear()  # e5's 438 MB: later tests (the fuzz's 1 GiB peak check) need not carry it
     load_bundled_model.cache_clear()

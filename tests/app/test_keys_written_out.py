@@ -8,7 +8,9 @@ import re
 
 import pytest
 
-from embedviz import context_extension, rope_layers, rope_reach, rope_scaling, rope_vision
+from embedviz.rope import (
+    context_extension, layers as rope_layers, reach as rope_reach, scaling as rope_scaling, vision as rope_vision,
+)
 from embedviz.app import context_view, modern_view, real_model_view, rope_view
 from embedviz.app.i18n import catalog
 from embedviz.figures import context as context_figs

@@ -93,7 +93,7 @@ def test_parameter_table_learned_is_L_times_D(default_run):
 
 
 def test_learned_past_the_end_shows_the_modules_own_message():
-    from embedviz.embeddings import LearnedPositionalEmbedding
+    from embedviz.input_layer.embeddings import LearnedPositionalEmbedding
 
     with pytest.raises(ValueError) as info:
         LearnedPositionalEmbedding(1_024, 64)(1_025)

@@ -16,9 +16,9 @@ from streamlit.testing.v1 import AppTest
 
 from embedviz.app import context_view as view
 from embedviz.app.i18n import catalog
-from embedviz import context_extension
-from embedviz.context_extension import PHI3_MINI_128K
-from embedviz.params import PRESETS
+from embedviz.rope import context_extension
+from embedviz.rope.context_extension import PHI3_MINI_128K
+from embedviz.models.params import PRESETS
 from tests.app import pagetest as pt
 from tests.test_rope_scaling import LLAMA_31_8B, QWEN3_06B_YARN
 

@@ -36,7 +36,7 @@ def test_defaults_and_widgets_match_the_core():
 
 
 def test_prediction_is_hidden_until_revealed_then_graded():
-    from embedviz import pretrained
+    from embedviz.models import pretrained
 
     at = pt.page("dot_product", session={"dot_tab": PREDICT}).run()
     at.segmented_control(key="dot_g0").set_value("close").run()
@@ -82,7 +82,7 @@ def test_arrows_tab_opens_first_and_the_activity_waits_in_its_own_tab():
 
 def test_the_notices_surprise_is_the_models():
     """The notice says good/bad lands close, not opposite: the bundled model's cosine, by its definition."""
-    from embedviz import pretrained
+    from embedviz.models import pretrained
 
     m = pretrained.load_bundled_model()
     u, v = (m.token_embeddings[m.token_id(w)].astype(float) for w in ("good", "bad"))

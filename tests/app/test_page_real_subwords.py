@@ -16,7 +16,7 @@ def _open(lang: str = "en", **query):
 
 @pytest.fixture(scope="module")
 def minilm():
-    return pytest.importorskip("embedviz.pretrained").load_bundled_model()
+    return pytest.importorskip("embedviz.models.pretrained").load_bundled_model()
 
 
 def _pieces(at):

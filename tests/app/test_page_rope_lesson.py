@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from embedviz.app.i18n import catalog
-from embedviz.params import PRESETS
-from embedviz.position_budget import qwen3_position_budget
+from embedviz.models.params import PRESETS
+from embedviz.positions.budget import qwen3_position_budget
 from tests.app import pagetest as pt
 
 

@@ -14,10 +14,11 @@ import math
 import numpy as np
 import pytest
 
-from embedviz import rope, sinusoidal
+from embedviz.rope import rotary as rope
+from embedviz.positions import sinusoidal
 from embedviz.app.i18n import catalog
-from embedviz.params import PRESETS
-from embedviz.rope_layers import published_config
+from embedviz.models.params import PRESETS
+from embedviz.rope.layers import published_config
 from tests.app import pagetest as pt
 from tests.conftest import ROOT
 

@@ -154,7 +154,7 @@ def test_the_open_tab_survives_the_language_switch():
 def test_sqrt_d_level_says_when_it_is_reached():
     """At the defaults (D = 64, gaps up to 127) the curve stays well under sqrt(D) = 8; the level is where
     it hovers once the gap passes the slowest wavelength, and the legend names that wavelength (from the core)."""
-    from embedviz import sinusoidal
+    from embedviz.positions import sinusoidal
 
     at = pt.page("sinusoidal", session=tab("sin.tab_lesson")).run()
     pt.ok(at)
@@ -172,7 +172,8 @@ def test_sqrt_d_level_says_when_it_is_reached():
 
 def test_sign_note_matches_rope_rotation():
     """The note: the page's R(k) on (sin, cos) and RoPE's rotation of (cos, sin) turn the point by the same +k*w."""
-    from embedviz import rope, sinusoidal
+    from embedviz.rope import rotary as rope
+    from embedviz.positions import sinusoidal
 
     p, k, omega = 5, 3, 1.0  # pair 0 of any D has w = 1
     pe = sinusoidal.sinusoidal_rows([p], 8, dtype=np.float64)[0]

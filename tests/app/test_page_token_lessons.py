@@ -11,7 +11,7 @@ TAB = catalog()["tok.tab_onehot"]
 
 @pytest.fixture(scope="module")
 def minilm():
-    return pytest.importorskip("embedviz.pretrained").load_bundled_model()
+    return pytest.importorskip("embedviz.models.pretrained").load_bundled_model()
 
 
 def test_defaults_show_byte_ids_and_king_queen(minilm):
@@ -53,7 +53,7 @@ def test_chinese():
 
 
 def test_lesson_004_preset_shows_409_6_million():
-    from embedviz.params import LESSON_004
+    from embedviz.models.params import LESSON_004
 
     params_tab = catalog()["tok.tab_params"]["en"]
     at = pt.page("token_embeddings", tok_tab=params_tab).run()

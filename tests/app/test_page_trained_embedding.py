@@ -217,7 +217,7 @@ def test_intro_says_the_settings_are_this_reproductions(lang, words):
     the ones it names are the core's defaults and the form's (read from the core and the page, not typed)."""
     import inspect
 
-    from embedviz import training
+    from embedviz.training import experiment as training
 
     defaults = inspect.signature(training.train_group_experiment).parameters
     at = _page(lang=lang, tr_steps="10").run()

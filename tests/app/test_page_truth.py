@@ -11,9 +11,10 @@ import re
 import numpy as np
 import pytest
 
-from embedviz import model_facts, rope
+from embedviz import model_facts
+from embedviz.rope import rotary as rope
 from embedviz.app.i18n import catalog
-from embedviz.params import PRESETS
+from embedviz.models.params import PRESETS
 from tests.app import pagetest as pt
 
 
@@ -124,7 +125,7 @@ def test_one_hot_text_quotes_the_lessons_vocabulary_range():
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_causal_mask_makes_order_visible_without_positions(lang):
-    from embedviz import attention
+    from embedviz.positions import attention
 
     at = pt.page("why_position", lang=lang).run()
     pt.ok(at)
@@ -158,8 +159,8 @@ def test_extrapolates_is_three_state(lang):
 
 
 def test_real_model_names_unrelated_pairs_the_data_supports():
-    from embedviz.pretrained import load_bundled_model
-    from embedviz.word_vectors import nearest_neighbours, pair_similarity
+    from embedviz.models.pretrained import load_bundled_model
+    from embedviz.models.word_vectors import nearest_neighbours, pair_similarity
 
     m = load_bundled_model()
     cat = m.token_id("cat")
@@ -211,7 +212,7 @@ def test_one_chinese_term_per_idea():
 
 
 def test_training_legends_and_class_names_are_translated():
-    from embedviz import training
+    from embedviz.training import experiment as training
 
     for name in training._CLASS_NAMES:
         key = "train.class_" + name.replace(" ", "_").replace("-", "_").lower()

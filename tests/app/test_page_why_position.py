@@ -124,7 +124,7 @@ def test_the_causal_mask_number_the_page_quotes_is_the_cores():
     says why a decoder can infer position without an encoding, and the words tab shows it."""
     import numpy as np
 
-    from embedviz.attention import permutation_demo, text003_setup
+    from embedviz.positions.attention import permutation_demo, text003_setup
 
     x, W = text003_setup()
     masked = permutation_demo(x, np.array([2, 0, 3, 1]), projections=W, causal=True).max_difference

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from embedviz import naive_positions as naive
+from embedviz.positions import naive
 from embedviz.app.locales.naive import STRINGS
 from tests.app import pagetest as pt
 

@@ -16,7 +16,7 @@ from embedviz import tours
 from embedviz.app.frame import PAGES
 from embedviz.app.i18n import catalog
 from embedviz.figures.export import figure_csv
-from embedviz.pretrained import E5_NAME
+from embedviz.models.pretrained import E5_NAME
 from tests.app.pagetest import chart_json, ok, page, shows, specs, values
 from tests.conftest import ROOT
 from tests.test_tours import expected

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from embedviz import position_analysis
+from embedviz.positions import analysis as position_analysis
 from embedviz.app.i18n import catalog
 
 
@@ -57,7 +57,7 @@ def test_weight_decay_moves_every_row_from_the_first_step_and_momentum_does_not(
 def test_tour_003_names_drops_of_rows_every_input_reaches():
     """The bundled table's rough steps include 0 -> 1 ([CLS] sits at 0 in every input) and 126/127 -> (every input
     of 128+ tokens reaches them): the step must not call them rows "training rarely reached"."""
-    from embedviz.pretrained import load_bundled_model
+    from embedviz.models.pretrained import load_bundled_model
 
     rough = set(position_analysis.smoothness(load_bundled_model().position_embeddings).rough_steps.tolist())
     assert 0 in rough and {126, 127} & rough
@@ -71,7 +71,7 @@ def test_only_gemma_3_and_4_are_said_to_give_their_layer_kinds_two_thetas():
     gives them two (10,000 local, 1,000,000 global). The intro says so, not "Gemma" for all three."""
     from transformers import Gemma2Config, Gemma3TextConfig
 
-    from embedviz import rope_layers
+    from embedviz.rope import layers as rope_layers
 
     gemma2, gemma3 = (rope_layers.layer_plan(c().to_dict()) for c in (Gemma2Config, Gemma3TextConfig))
     assert set(gemma2.counts()) == set(gemma3.counts()) == {"sliding_attention", "full_attention"}
@@ -103,7 +103,7 @@ def test_a_causal_mask_lets_each_token_see_itself():
 
     import numpy as np
 
-    from embedviz.attention import self_attention
+    from embedviz.positions.attention import self_attention
 
     x, w = np.random.default_rng(0).normal(size=(3, 4)), np.random.default_rng(1).normal(size=(3, 4, 4))
     np.testing.assert_allclose(self_attention(x, *w, causal=True)[0], x[0] @ w[2], atol=1e-12)

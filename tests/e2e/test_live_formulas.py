@@ -10,7 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from embedviz import context_extension, downsample, rope, rope_scaling, sinusoidal
+from embedviz import downsample
+from embedviz.rope import context_extension, rotary as rope, scaling as rope_scaling
+from embedviz.positions import sinusoidal
 from embedviz.app import sinusoidal_view
 from embedviz.app.live import ASSETS
 

@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
-from embedviz import context_extension, rope_layers
+from embedviz.rope import context_extension, layers as rope_layers
 from embedviz.app import context_view, modern_view
 from embedviz.app.i18n import catalog
 from tests.app.pagetest import english_only

@@ -15,19 +15,19 @@ export function stridedIndices(n, budget) {
   return out;
 }
 
-// embedviz.sinusoidal.frequencies: w_i = base^(-2i/D) for the ceil(D/2) (sin, cos) pairs
+// embedviz.positions.sinusoidal.frequencies: w_i = base^(-2i/D) for the ceil(D/2) (sin, cos) pairs
 export function frequencies(dModel, base) {
   const out = new Float64Array(Math.floor((dModel + 1) / 2));
   for (let i = 0; i < out.length; i++) out[i] = Math.pow(base, (-2.0 * i) / dModel);
   return out;
 }
 
-// embedviz.sinusoidal.wavelengths: 2*pi / w_i, positions per full turn of each pair
+// embedviz.positions.sinusoidal.wavelengths: 2*pi / w_i, positions per full turn of each pair
 export function wavelengths(dModel, base) {
   return Array.from(frequencies(dModel, base), (w) => (2.0 * Math.PI) / w);
 }
 
-// embedviz.sinusoidal.pair_dims: columns 2i, 2i + 1 of each pair, the odd D's missing last cosine left out
+// embedviz.positions.sinusoidal.pair_dims: columns 2i, 2i + 1 of each pair, the odd D's missing last cosine left out
 export function pairDims(pairs, dModel) {
   const out = [];
   for (const i of pairs) {
@@ -37,7 +37,7 @@ export function pairDims(pairs, dModel) {
   return out;
 }
 
-// embedviz.sinusoidal.sinusoidal_rows(positions, D, base, dims=dims).T: z of shape (C, P), dimension rows
+// embedviz.positions.sinusoidal.sinusoidal_rows(positions, D, base, dims=dims).T: z of shape (C, P), dimension rows
 export function sinusoidalColumns(positions, dModel, base, dims) {
   const omega = frequencies(dModel, base);
   return dims.map((d) => {
@@ -90,7 +90,7 @@ function roundHalfEven(v) {
   return Math.abs(v - Math.trunc(v)) === 0.5 && r % 2 !== 0 ? r - 1 : r;
 }
 
-// embedviz.sinusoidal.distance_vs_gap: ||PE(s + k) - PE(s)|| per start s (rows) and gap k, from the encodings
+// embedviz.positions.sinusoidal.distance_vs_gap: ||PE(s + k) - PE(s)|| per start s (rows) and gap k, from the encodings
 export function distanceVsGap(dModel, gaps, starts, base) {
   const w = frequencies(dModel, base), odd = dModel % 2 === 1;
   return starts.map((s) => {
@@ -107,26 +107,26 @@ export function distanceVsGap(dModel, gaps, starts, base) {
   });
 }
 
-// embedviz.sinusoidal.distance_levels: (typical sqrt(D), bound 2 sqrt(ceil(D/2))) at large gaps
+// embedviz.positions.sinusoidal.distance_levels: (typical sqrt(D), bound 2 sqrt(ceil(D/2))) at large gaps
 export function distanceLevels(dModel) {
   return [Math.sqrt(dModel), 2.0 * Math.sqrt(Math.floor((dModel + 1) / 2))];
 }
 
-// embedviz.rope.inverse_frequencies: w_i = 1 / theta^(2i/d) for the d/2 pairs of a head
+// embedviz.rope.rotary.inverse_frequencies: w_i = 1 / theta^(2i/d) for the d/2 pairs of a head
 export function ropeInverseFrequencies(headDim, theta) {
   const out = new Float64Array(headDim / 2);
   for (let i = 0; i < out.length; i++) out[i] = 1.0 / Math.pow(theta, (2 * i) / headDim);
   return out;
 }
 
-// embedviz.rope.pair_of_dimension: half [0..d/2-1, 0..d/2-1], interleaved [0, 0, 1, 1, ...]
+// embedviz.rope.rotary.pair_of_dimension: half [0..d/2-1, 0..d/2-1], interleaved [0, 0, 1, 1, ...]
 export function pairOfDimension(headDim, pairing) {
   const half = headDim / 2, out = [];
   for (let d = 0; d < headDim; d++) out.push(pairing === "half" ? d % half : d >> 1);
   return out;
 }
 
-// embedviz.rope.dimension_cos(positions, d, theta, pairing).T: cos(m w_pair(d)), z of shape (d, T), dimension rows
+// embedviz.rope.rotary.dimension_cos(positions, d, theta, pairing).T: cos(m w_pair(d)), z of shape (d, T), dimension rows
 export function dimensionCosRows(positions, headDim, theta, pairing) {
   const w = ropeInverseFrequencies(headDim, theta);
   return pairOfDimension(headDim, pairing).map((i) => {
@@ -136,7 +136,7 @@ export function dimensionCosRows(positions, headDim, theta, pairing) {
   });
 }
 
-// embedviz.rope.decay_curve: mean over pairs of cos(distance * w_i), aligned q and k
+// embedviz.rope.rotary.decay_curve: mean over pairs of cos(distance * w_i), aligned q and k
 export function decayCurve(headDim, theta, distances) {
   const w = ropeInverseFrequencies(headDim, theta);
   return Float64Array.from(distances, (d) => {
@@ -165,9 +165,9 @@ export function distanceCurves(numPositions, dModel, base, starts, curvePoints) 
   return { gaps, distances: distanceVsGap(dModel, gaps, starts, base), typical, bound };
 }
 
-// embedviz.rope_scaling.compute(d, theta, scaling, seq_len).inv_freq for the Context extension methods, d the
+// embedviz.rope.scaling.compute(d, theta, scaling, seq_len).inv_freq for the Context extension methods, d the
 // rotary dimension; p = {factor, original, beta_fast, beta_slow, truncate, low_freq_factor, high_freq_factor,
-// short_factor, long_factor} as embedviz.context_extension.build_scaling fills a scaling dict (inputs checked there)
+// short_factor, long_factor} as embedviz.rope.context_extension.build_scaling fills a scaling dict (inputs checked there)
 export function scaledInverseFrequencies(dim, theta, method, p, seqLen) {
   const w = ropeInverseFrequencies(dim, theta), s = p.factor, L = p.original;
   if (method === "linear") return w.map((x) => x / s);
@@ -205,7 +205,7 @@ export function scaledInverseFrequencies(dim, theta, method, p, seqLen) {
   throw new Error("no browser formula for the method " + method);
 }
 
-// embedviz.context_extension.classify_pairs: kept (after = before), interpolated (after = before / factor),
+// embedviz.rope.context_extension.classify_pairs: kept (after = before), interpolated (after = before / factor),
 // blended, up to rtol; factor defaults to the largest before / after ratio
 export function classifyPairs(before, after, factor, rtol = 1e-6) {
   const ratio = Array.from(before, (b, i) => b / after[i]);

@@ -24,7 +24,7 @@ STRINGS = {
                "选择一个已发布的配置或粘贴你自己的 config.json：下面每个数字都按 Hugging Face transformers 的方式读取。"),
     },
     "mod.source": {"en": "Model", "zh": "模型"},
-    # the published presets (embedviz.rope_layers.PUBLISHED), by config file
+    # the published presets (embedviz.rope.layers.PUBLISHED), by config file
     "mod.preset_gemma-3-12b-it": {"en": "Gemma 3 12B (5 local : 1 global)", "zh": "Gemma 3 12B（5 层局部 : 1 层全局）"},
     "mod.preset_gemma-4-e2b.v5": {"en": "Gemma 4 E2B (proportional global layers)",
                                   "zh": "Gemma 4 E2B（全局层为比例式 RoPE）"},

@@ -24,7 +24,7 @@ import numpy as np
 
 from embedviz._validate import even_int, finite_array, finite_float, positive_int
 from embedviz.errors import InputError
-from embedviz.rope import inverse_frequencies
+from embedviz.rope.rotary import inverse_frequencies
 
 MAX_SCAN_LENGTH = 131_072  # the base scan visits every m < L for every candidate base: bounded work per call
 # Scans already run (rel_step 1e-3 from start 2.0, as base_lower_bound's defaults): (head_dim, L) -> how many grid

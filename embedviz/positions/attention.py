@@ -14,7 +14,7 @@ import numpy as np
 from embedviz._validate import choices, finite_array, finite_float, positive_int
 from embedviz.errors import InputError
 from embedviz.random_init import normal_rows
-from embedviz.sinusoidal import sinusoidal_table
+from embedviz.positions.sinusoidal import sinusoidal_table
 
 MAX_TOKENS = 64  # the demo's heatmaps label every row; a few dozen tokens is plenty to see the effect
 

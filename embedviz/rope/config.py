@@ -3,7 +3,7 @@
 Configs name the same thing several ways: transformers v4 writes a ``rope_scaling`` dict beside a top-level
 ``rope_theta``; v5 writes ``rope_parameters`` with ``rope_theta`` inside (per layer type for Gemma 3); GPT-NeoX
 says ``rotary_emb_base`` and ``rotary_pct``; Phi-3 keeps ``original_max_position_embeddings`` at the top level.
-:func:`from_config` turns any of them into the arguments of :func:`embedviz.rope_scaling.compute`, filling in what
+:func:`from_config` turns any of them into the arguments of :func:`embedviz.rope.scaling.compute`, filling in what
 transformers derives (head_dim, the trained length, a missing YaRN / LongRoPE ``factor``).
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 
 from embedviz._validate import even_int, finite_float, positive_int
 from embedviz.errors import InputError
-from embedviz.rope_scaling import compute, resolve_rope_type
+from embedviz.rope.scaling import compute, resolve_rope_type
 
 MAX_CONFIG_CHARS = 1_000_000  # a config.json is a few KB (Phi-3's with its factor lists ~4 KB)
 # Sizes read from a config are checked against these before anything is allocated, so a hostile file costs
@@ -193,7 +193,7 @@ def from_config(config: Mapping[str, Any], *, layer_type: str | None = None) -> 
     max_position_embeddings = _config_positive_int(config, "max_position_embeddings")
 
     # Qwen2-VL's v4 "mrope" is plain RoPE per axis (transformers maps it to default); mrope_section is read by
-    # embedviz.rope_layers.mrope_of, not by the frequencies
+    # embedviz.rope.layers.mrope_of, not by the frequencies
     if rope_parameters.get("rope_type", rope_parameters.get("type")) == "mrope":
         rope_parameters["rope_type"] = "default"
     rope_parameters.pop("mrope_section", None)

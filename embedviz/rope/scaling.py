@@ -19,9 +19,9 @@ float32 torch, this module computes in float64 numpy; the two agree to a relativ
 Notation: d is the rotary dimension (head_dim, or int(head_dim * partial_rotary_factor)), w_i = inv_freq[i] for
 pair i in 0..d/2-1, wavelen_i = 2*pi / w_i (positions per full turn), L the context length.
 
-Plain RoPE is :mod:`embedviz.rope`, which this module builds on (never the other way round); reading a model's
-config.json is :mod:`embedviz.rope_config`; the context-extension page's analysis is
-:mod:`embedviz.context_extension`.
+Plain RoPE is :mod:`embedviz.rope.rotary`, which this module builds on (never the other way round); reading a model's
+config.json is :mod:`embedviz.rope.config`; the context-extension page's analysis is
+:mod:`embedviz.rope.context_extension`.
 """
 from __future__ import annotations
 
@@ -34,8 +34,8 @@ import numpy as np
 
 from embedviz._validate import even_int, finite_array, finite_float, one_of, positive_int
 from embedviz.errors import InputError
-from embedviz.rope import inverse_frequencies
-from embedviz.rope import rotary_dim as _rope_rotary_dim
+from embedviz.rope.rotary import inverse_frequencies
+from embedviz.rope.rotary import rotary_dim as _rope_rotary_dim
 
 RopeType = Literal["default", "linear", "dynamic", "yarn", "longrope", "llama3", "proportional"]
 

@@ -13,7 +13,7 @@ from torch import nn
 from embedviz._validate import finite_float, positive_int
 from embedviz.errors import InputError
 from embedviz.random_init import GPT2_STD, normal_table
-from embedviz.sinusoidal import DEFAULT_BASE, sinusoidal_table
+from embedviz.positions.sinusoidal import DEFAULT_BASE, sinusoidal_table
 
 
 
@@ -156,7 +156,7 @@ def embed_text(text: str, *, d_model: int = 16, max_context_length: int = 256, s
     Returns (ids, token_vectors, position_vectors, inputs) as numpy arrays of shapes (T,), (T, D), (T, D), (T, D),
     with a randomly initialised token table (seeded) scaled by 1/sqrt(D) so both parts are of a similar size.
     """
-    from embedviz.tokenizer import VOCAB_SIZE, encode
+    from embedviz.tokens.tokenizer import VOCAB_SIZE, encode
 
     ids = encode(text)
     if not ids:

@@ -6,7 +6,7 @@
     concat     -> (B, T, D_tok + D_pos)     a wider residual stream: every later d x d matrix grows with it
 
 Both position modules of the lesson precompute (or store) L rows and refuse T > L; the messages shown are the
-modules' own (embedviz.embeddings).
+modules' own (embedviz.input_layer.embeddings).
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from typing import Literal
 import torch
 
 from embedviz._validate import choices, positive_int
-from embedviz.embeddings import (
+from embedviz.input_layer.embeddings import (
     EmbeddingComposer,
     LearnedPositionalEmbedding,
     SinusoidalPositionalEmbedding,

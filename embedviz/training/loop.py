@@ -1,7 +1,7 @@
 """The model and the loop of the training experiment: a bag-of-embeddings language model and plain next-token
 training with snapshots of the embedding table.
 
-`embedviz.training` builds the data (the text's groups, or the user's text) and calls `fit`; this module knows
+`embedviz.training.experiment` builds the data (the text's groups, or the user's text) and calls `fit`; this module knows
 nothing about where the batches come from. All randomness comes from the caller's seeded ``torch.Generator``.
 """
 from __future__ import annotations

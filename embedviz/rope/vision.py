@@ -7,7 +7,7 @@ modules build the two frequency ladders two ways (:data:`LAYOUTS`):
   rows and again for the columns;
 - "pixtral" (Pixtral / Mistral 3's vision encoder): one ladder θ^(−2i/d) over the whole head, its even steps for
   the rows and its odd steps for the columns.
-Text M-RoPE (:func:`embedviz.rope_layers.mrope_sections`) splits pairs into time / height / width bands the same way.
+Text M-RoPE (:func:`embedviz.rope.layers.mrope_sections`) splits pairs into time / height / width bands the same way.
 """
 from __future__ import annotations
 

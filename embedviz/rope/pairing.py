@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from embedviz import rope
+from embedviz.rope import rotary as rope
 from embedviz._validate import positive_int
 
 

@@ -21,7 +21,7 @@ import torch
 from torch import nn
 
 from embedviz._validate import choices, finite_array, one_of, positive_int
-from embedviz.embeddings import TokenEmbedding
+from embedviz.input_layer.embeddings import TokenEmbedding
 from embedviz.errors import InputError
 from embedviz.random_init import GPT2_STD, normal_table
 from embedviz.similarity import distance_matrix

@@ -14,7 +14,7 @@ import numpy as np
 
 from embedviz._validate import finite_float, positive_int
 from embedviz.errors import InputError
-from embedviz.sinusoidal import DEFAULT_BASE, MAX_POSITIONS, sinusoidal_table
+from embedviz.positions.sinusoidal import DEFAULT_BASE, MAX_POSITIONS, sinusoidal_table
 
 MAX_BITS = 62  # bit b of an int64 position; 2^62 positions is far beyond any context
 EMBEDDING_STD = 0.02  # lesson 000: token vectors start as N(0, 0.02^2), so a typical entry is a few hundredths

@@ -10,7 +10,7 @@ One config.json may hold several RoPEs:
   by its own position id;
 - DeepSeek-V2 / V3 (MLA): only ``qk_rope_head_dim`` (64) dimensions of each head rotate, with YaRN's ``mscale``.
 
-:func:`layer_plan` reads all of these (through :func:`embedviz.rope_config.from_config` for each distinct setting)
+:func:`layer_plan` reads all of these (through :func:`embedviz.rope.config.from_config` for each distinct setting)
 into one setting per layer. The numbers equal transformers 5.24's (tests/test_rope_layers.py).
 """
 from __future__ import annotations
@@ -25,9 +25,9 @@ import numpy as np
 from embedviz import model_facts
 from embedviz._validate import finite_array, finite_float, one_of, positive_int
 from embedviz.errors import InputError
-from embedviz.rope import decay_of_frequencies, wavelengths
-from embedviz.rope_config import config_text_part, from_config, scaling_of
-from embedviz.rope_scaling import compute
+from embedviz.rope.rotary import decay_of_frequencies, wavelengths
+from embedviz.rope.config import config_text_part, from_config, scaling_of
+from embedviz.rope.scaling import compute
 
 MAX_LAYERS = 1_024  # the deepest published models have ~130 layers; a pasted config may claim anything
 NOPE = "nope"  # the layer-type name this module gives Llama 4's layers without RoPE

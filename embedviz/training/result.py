@@ -1,4 +1,4 @@
-"""What a training run of `embedviz.training` produced, and what the Trained embedding page reads from it.
+"""What a training run of `embedviz.training.experiment` produced, and what the Trained embedding page reads from it.
 
 `TrainingResult` holds the tables before and after training, the losses and the snapshots; the functions below
 turn it into the page's numbers: group means of the cosine at every snapshot, every snapshot projected on the

@@ -37,7 +37,7 @@ def inverse_frequencies(head_dim: int, theta: float = DEFAULT_THETA) -> np.ndarr
     """Per-pair inverse frequencies of plain RoPE, w_i = theta^(-2i/d), shape (head_dim/2,), float64.
 
     Hugging Face's ``_compute_default_rope_parameters``; its attention factor is always 1. The scaled variants
-    (linear, dynamic, yarn, longrope, llama3) build on this in :mod:`embedviz.rope_scaling`.
+    (linear, dynamic, yarn, longrope, llama3) build on this in :mod:`embedviz.rope.scaling`.
     """
     head_dim, theta = _check(head_dim, theta)
     return 1.0 / theta ** (np.arange(0, head_dim, 2, dtype=np.float64) / head_dim)

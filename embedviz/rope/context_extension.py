@@ -1,11 +1,11 @@
 """Context extension, the analysis behind the page: what each method does to each RoPE pair, and the other road.
 
 A model trained on L_train positions is asked for a longer context. :func:`extension_view` compares plain RoPE
-with a method of :mod:`embedviz.rope_scaling` pair by pair: which pairs it keeps, interpolates (w_i / factor) or
+with a method of :mod:`embedviz.rope.scaling` pair by pair: which pairs it keeps, interpolates (w_i / factor) or
 blends, how many turns each pair makes, which pairs meet angles training never showed them, and the long-range
 decay before and after. :func:`theta_for_context` is the other road: pre-train with a larger rope_theta.
 
-The page's starting values live here too: :func:`extension_settings` reads a config (:mod:`embedviz.rope_config`)
+The page's starting values live here too: :func:`extension_settings` reads a config (:mod:`embedviz.rope.config`)
 into them, :data:`METHOD_DEFAULTS` holds each method's tunable numbers, :data:`LLAMA2_7B_PI_16K` is the view the
 page opens on and :data:`PHI3_MINI_128K` the example config of its text area (the LongRoPE lists as published).
 """
@@ -22,10 +22,10 @@ from embedviz import model_facts
 from embedviz._validate import even_int, finite_array, finite_float, one_of, positive_int
 from embedviz.downsample import log_spaced_indices
 from embedviz.errors import InputError
-from embedviz.params import PRESETS
-from embedviz.rope import decay_of_frequencies, inverse_frequencies, turns_within, wavelengths
-from embedviz.rope_config import config_text_part, from_config, scaling_of
-from embedviz.rope_scaling import RopeType, compute, dynamic_base, per_pair_factors, resolve_rope_type, rotary_dim
+from embedviz.models.params import PRESETS
+from embedviz.rope.rotary import decay_of_frequencies, inverse_frequencies, turns_within, wavelengths
+from embedviz.rope.config import config_text_part, from_config, scaling_of
+from embedviz.rope.scaling import RopeType, compute, dynamic_base, per_pair_factors, resolve_rope_type, rotary_dim
 
 PairKind = Literal["kept", "interpolated", "blended"]
 
@@ -386,7 +386,7 @@ def theta_for_context_latex(head_dim: int, context_length: int, slow_pairs: int,
 def theta_calculator(head_dim: int, context_length: int, slow_pairs: int, models: Mapping[str, Any]) -> dict:
     """:func:`theta_for_context` for this head and context, beside what real models chose for their pre-training.
 
-    ``models`` maps a label to a preset (:class:`embedviz.params.ModelPreset`: head_dim, rope_theta, max_positions,
+    ``models`` maps a label to a preset (:class:`embedviz.models.params.ModelPreset`: head_dim, rope_theta, max_positions,
     rope_scaling); each row gives its trained length, its theta, the theta one turn (and ``slow_pairs`` turns) would
     need, and how many of its pairs make less than one turn. ``slow_pairs`` is clamped to head_dim/2 - 1 (a small
     head has fewer pairs); ``clamped`` says so.

@@ -4,11 +4,11 @@ max_position_embeddings is the largest position the config allows, not the lengt
 Qwen3's native context is 32,768 tokens (the model card's YaRN recipe scales from it), and 40,960 = 32,768 +
 8,192 leaves headroom (Qwen3's model cards: "reserving 32,768 tokens for outputs and 8,192 tokens for typical
 prompts"). YaRN x4 over 32,768 reaches 131,072.
-All figures come from embedviz.params.PRESETS.
+All figures come from embedviz.models.params.PRESETS.
 """
 from __future__ import annotations
 
-from embedviz.params import PRESETS
+from embedviz.models.params import PRESETS
 
 QWEN3 = "Qwen3-0.6B"
 QWEN3_YARN = "Qwen3-0.6B (YaRN 128K)"

@@ -52,8 +52,8 @@ Same-group similarity does not reach 1 in 500 steps because what each row got fr
 still there; only the shared group direction has grown. Train longer or with a larger ``lr`` and it climbs
 towards 1. Plain SGD (``optimizer="sgd"``, default lr 1.0) groups more slowly: about 0.39 / -0.06 after 500 steps.
 
-Where things live: this module builds the data and checks the settings; `embedviz.training_loop` holds the tiny
-model and the loop; `embedviz.training_result` holds `TrainingResult` and what the page reads from it (group
+Where things live: this module builds the data and checks the settings; `embedviz.training.loop` holds the tiny
+model and the loop; `embedviz.training.result` holds `TrainingResult` and what the page reads from it (group
 means per snapshot, projections, the loss floor).
 
 Practical notes: all randomness (initial weights and the sampled batches) comes from one
@@ -73,11 +73,11 @@ from typing import Literal
 import numpy as np
 import torch
 
-from embedviz import tokenizer
+from embedviz.tokens import tokenizer
 from embedviz._validate import finite_float, one_of, positive_int
 from embedviz.errors import InputError
-from embedviz.training_loop import PROGRESS_CALLS, Optimizer, ProgressFn, TinyLM, fit
-from embedviz.training_result import TrainingResult
+from embedviz.training.loop import PROGRESS_CALLS, Optimizer, ProgressFn, TinyLM, fit
+from embedviz.training.result import TrainingResult
 
 __all__ = [
     "DEFAULT_GROUPS",
@@ -306,7 +306,7 @@ def train_on_text(
     tokens: "char" (one token per Unicode character) or "byte" (one per UTF-8 byte, so a Chinese character is
         three tokens). The vocabulary is the distinct tokens of the text, sorted by code point / byte value;
         the softmax covers exactly these tokens. Char tokens are labelled by the character itself, byte tokens
-        as ``embedviz.tokenizer.token_label`` prints them ('a', '␠' for space, '<e7>').
+        as ``embedviz.tokens.tokenizer.token_label`` prints them ('a', '␠' for space, '<e7>').
     context: how many previous tokens the model sees (1..32). context=1 is a bigram model: the vector of the
         current token alone predicts the next one. context>1 averages the vectors of the last ``context`` tokens
         (a bag of words: order inside the window is ignored) before the linear head. Keeping the model this

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from embedviz._validate import positive_int
-from embedviz.rope_config import MAX_POSITIONS, config_text_part, scaling_of
-from embedviz.rope_layers import layer_types_of, num_layers_of
+from embedviz.rope.config import MAX_POSITIONS, config_text_part, scaling_of
+from embedviz.rope.layers import layer_types_of, num_layers_of
 
 FULL, SLIDING, CHUNKED = "full", "sliding", "chunked"
 SINK_MODELS = frozenset({"gpt_oss"})  # model types whose attention adds learned per-head sinks

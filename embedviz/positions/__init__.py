@@ -1,0 +1,1 @@
+"""Where a token stands: why attention needs positions, the naive codes, sinusoidal, ALiBi, and table analysis."""

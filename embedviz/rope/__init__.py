@@ -1,0 +1,1 @@
+"""Rotary position embedding: the rotation, configs, scaling (context extension), layers, theory and vision."""

@@ -1,0 +1,1 @@
+"""Text to token ids: the byte tokenizer, the real vocabularies (unigram, Qwen's BPE), subwords, ids as names."""
