@@ -29,7 +29,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 from deploy.launcher import free_port, rss_bytes, start_streamlit, stop_process, wait_healthy  # noqa: E402
-from embedviz.app.frame import PAGES  # noqa: E402
+from embedviz.app.pages import PAGES  # noqa: E402
 
 CHROMIUM = os.environ.get("EMBEDVIZ_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from embedviz.app.frame import PAGES
+from embedviz.app.pages import PAGES
 from tests.conftest import ROOT
 
 PAGE_FILES = sorted((ROOT / "app_pages").glob("*.py"))

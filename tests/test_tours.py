@@ -32,7 +32,7 @@ def test_five_tours_of_six_to_twelve_steps_each_with_a_question():
 
 
 def test_steps_name_real_pages_and_their_widget_keys():
-    from embedviz.app.frame import PAGES  # the url paths the frame serves
+    from embedviz.app.pages import PAGES  # the url paths the frame serves
 
     urls = {url for _, entries in PAGES for *_, url in entries}
     prefixes = {"home": "home_", "token-embeddings": "tok_", "trained-embedding": "tr_", "why-position": "why_",

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from embedviz import classroom, tours
 from embedviz.app import compat, serving
-from embedviz.app.frame import PAGES
+from embedviz.app.pages import PAGES
 from embedviz.app.i18n import t
 from embedviz.app.markup import trusted
 

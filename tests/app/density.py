@@ -105,7 +105,7 @@ def _nested(text: str) -> bool:
 
 
 def main() -> None:
-    from embedviz.app.frame import PAGES
+    from embedviz.app.pages import PAGES
     from tests.app import pagetest as pt
 
     names = [file.removeprefix("app_pages/").removesuffix(".py") for _, entries in PAGES for file, *_ in entries]

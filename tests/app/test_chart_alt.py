@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from embedviz.app.frame import PAGES
+from embedviz.app.pages import PAGES
 from tests.app.pagetest import is_chinese, ok, page
 
 PAGE_NAMES = [file.removeprefix("app_pages/").removesuffix(".py") for _, entries in PAGES for file, *_ in entries]

@@ -5,7 +5,7 @@ import string
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from embedviz.app.frame import PAGES
+from embedviz.app.pages import PAGES
 from tests.conftest import ROOT
 from embedviz.app.i18n import LANGUAGES, catalog
 

@@ -23,7 +23,7 @@ import pytest
 from google.protobuf.descriptor import FieldDescriptor
 from streamlit.testing.v1 import AppTest
 
-from embedviz.app.frame import PAGES
+from embedviz.app.pages import PAGES
 from tests.app import pagetest as pt
 
 PAGE_NAMES = [file.removeprefix("app_pages/").removesuffix(".py") for _, entries in PAGES for file, *_ in entries]

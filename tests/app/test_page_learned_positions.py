@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from embedviz.positions import analysis as position_analysis
-from embedviz.app.frame import PAGES
+from embedviz.app.pages import PAGES
 from embedviz.app.locales.learn import STRINGS
 from embedviz.app.locales.naive import STRINGS as NAIVE
 from embedviz.models.pretrained import load_bundled_model

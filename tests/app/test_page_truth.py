@@ -194,7 +194,7 @@ def test_one_name_for_the_lessons_in_each_language():
 
 @pytest.mark.parametrize(("lang", "name"), [("en", "Lesson 00{i}"), ("zh", "第 00{i} 课")])
 def test_home_lists_the_five_lessons(lang, name):
-    from embedviz.app.frame import PAGES
+    from embedviz.app.pages import PAGES
 
     at = pt.page("home", lang=lang).run()
     pt.ok(at)

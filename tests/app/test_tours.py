@@ -13,7 +13,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from embedviz import tours
-from embedviz.app.frame import PAGES
+from embedviz.app.pages import PAGES
 from embedviz.app.i18n import catalog
 from embedviz.figures.export import figure_csv
 from embedviz.models.pretrained import E5_NAME

@@ -1,6 +1,6 @@
 """Real-browser fixtures: the app server, Debian's headless Chromium driven by Playwright, and what each page shows.
 
-Pages come from ``embedviz.app.frame.PAGES``; what a page renders at its defaults (charts, URL-bound sliders and
+Pages come from ``embedviz.app.pages.PAGES``; what a page renders at its defaults (charts, URL-bound sliders and
 text inputs) comes from running it once with AppTest, so a new page is covered the moment the lead registers it.
 
 Without Chromium (or Playwright) the browser tests skip and say how to install it; with
@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from deploy.launcher import free_port, start_streamlit, stop_process, wait_healthy
-from embedviz.app.frame import PAGES
+from embedviz.app.pages import PAGES
 from embedviz.app.i18n import LANG_KEY, LANGUAGES, catalog
 
 ROOT = Path(__file__).resolve().parents[2]

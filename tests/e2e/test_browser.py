@@ -1,6 +1,6 @@
 """The app as people use it: a real server, headless Chromium, every page in the navigation.
 
-For each page of ``embedviz.app.frame.PAGES``: it opens without a traceback and draws its charts; a slider moved
+For each page of ``embedviz.app.pages.PAGES``: it opens without a traceback and draws its charts; a slider moved
 with the keyboard changes a chart; the language switch changes the text; a shared link with query parameters
 reopens the same view. Screenshots go to /tmp/embedviz-e2e/ (not committed).
 """

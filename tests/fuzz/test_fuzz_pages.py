@@ -1,6 +1,6 @@
 """Random combinations of every page's widget values (hypothesis + AppTest), through app.py's navigation.
 
-For each page of ``embedviz.app.frame.PAGES``: run it at its defaults, find its widgets (and the sidebar's language
+For each page of ``embedviz.app.pages.PAGES``: run it at its defaults, find its widgets (and the sidebar's language
 switch), set each to a random valid value, run again. Then: no traceback; every ``st.error`` says something, in the reader's language; the
 rerun's peak memory grows the process by under 1 GiB; the rerun stays within a few seconds of CPU.
 
@@ -18,7 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
-from embedviz.app.frame import PAGES
+from embedviz.app.pages import PAGES
 from embedviz.app.i18n import catalog
 from tests.app.pagetest import english_only
 from tests.fuzz.conftest import FUZZ_SETTINGS, ROOT, discover, peak_rss_bytes, reset_peak_rss, rss_bytes

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from embedviz.app.frame import PAGES
+from embedviz.app.pages import PAGES
 from tests.app.pagetest import ok, page
 from tests.conftest import ROOT
 
