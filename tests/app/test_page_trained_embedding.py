@@ -49,6 +49,15 @@ def _progress_texts(at: AppTest) -> list[str]:
     return [p.proto.text for p in at.get("progress")]
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _torch_warmed() -> None:
+    """Pay torch's first-training cost (~1 s of CPU: autograd and the optimizer set themselves up) before a run the
+    page bounds by CPU time, as a server's warm-up does (embedviz/app/warm.py); cold, the default run stopped at
+    ~370 of its 500 steps when it was the worker's first training."""
+    from embedviz.training.experiment import train_group_experiment
+    train_group_experiment(steps=2)
+
+
 def test_default_run_reproduces_the_texts_claims_and_is_cached():
     st.cache_data.clear()  # this test must see a real training run
     at = _page().run()
