@@ -19,8 +19,8 @@ def test_the_bare_page_is_a_title_a_slider_and_one_chart():
 
 
 def test_the_table_has_a_row_per_view_and_says_each_target():
-    views = {"Sinusoidal heatmap, defaults": {"drag": 31.0, "moves": 60.0, "ms": 14.0, "key": 0.05},
-             "RoPE decay curves, largest": {"drag": 9.0, "moves": 60.0, "ms": 40.0, "key": 0.2}}
+    views = {"Sinusoidal heatmap, defaults": {"drag": 31.0, "moves": 60.0, "ms": 14.0, "key": 0.05, "key_full": 0.08},
+             "RoPE decay curves, largest": {"drag": 9.0, "moves": 60.0, "ms": 40.0, "key": 0.2, "key_full": 0.3}}
     res = {"load_before": "load average 0.1 / 0.1 / 0.1 (1 / 5 / 15 min)", "training_first_s": 0.6,
            "fresh_open_s": 2.0, "views": views, "bare_key": 0.1}
     lines = bench_live.table(res).splitlines()
@@ -28,4 +28,5 @@ def test_the_table_has_a_row_per_view_and_says_each_target():
     assert len(rows) == 1 + len(views) + 1 and len({row.count("|") for row in rows}) == 1  # header, views, bare
     assert "31.0 (met: >= 30)" in rows[1] and "0.50 |" in rows[1]
     assert "9.0 (not met: >= 10)" in rows[2] and "2.00 |" in rows[2]
+    assert rows[1].endswith("| 80 |") and rows[2].endswith("| 300 |")  # key step -> full resolution, in ms
     assert "load average 0.1" in lines[0]
