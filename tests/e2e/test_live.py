@@ -78,8 +78,10 @@ def test_every_live_view_redraws_during_a_drag_and_its_release_goes_to_the_url(t
         # the release's redraw, at the figure's own resolution (a moving thumb draws a curve from fewer points), of
         # the value the thumb rests at (on a loaded machine a pause during the drag may have drawn one whole before)
         tab.wait_for_function(DRAWN_AT_REST, timeout=30_000)
-        dragged = live_state(tab)
-        tab.evaluate("() => { document.querySelector('.live-chart').dataset.dragged = '1'; }")
+        rest = tab.evaluate("() => document.querySelector('.live-chart').dataset.state")
+        # the browser's whole figure at rest, kept by the chart (Python's rerun may already have drawn over it)
+        dragged = tab.evaluate("() => document.querySelector('.live-chart').browserDrawn")
+        assert dragged and dragged["state"] == rest, (path, dragged, rest)
         value = handle.evaluate("e => e.parentElement.querySelector('output').textContent")
         # a select slider's URL holds the option's label ("131,072"), a number box's the number ("500000.0")
         tab.wait_for_function("([k, v]) => { const u = new URL(location.href).searchParams.get(k);"
@@ -87,11 +89,10 @@ def test_every_live_view_redraws_during_a_drag_and_its_release_goes_to_the_url(t
                               " return u === v || (u !== null && n(u) === n(v)); }", arg=[slider, value],
                               timeout=60_000)
         wait_idle(tab)
-        # the rerun's figure, drawn as Python sent it: a redraw of this chart, or a chart drawn anew (a remount
-        # starts its own count)
-        tab.wait_for_function("(n) => { const c = document.querySelector('.live-chart');"
-                              " return c && Number(c.dataset.redraws) > 0 && (!c.dataset.dragged"
-                              " || Number(c.dataset.redraws) > n); }", arg=dragged["redraws"], timeout=60_000)
+        # the rerun's figure, drawn as Python sent it for the resting settings (however soon the rerun came back)
+        tab.wait_for_function("(rest) => { const c = document.querySelector('.live-chart');"
+                              " return c && c.dataset.full === '1' && c.dataset.state === rest"
+                              " && c.dataset.sent === rest; }", arg=rest, timeout=60_000)
         after = live_state(tab)
         assert after["title"] == dragged["title"] and same_figure(after["digest"], dragged["digest"]), (path, after,
                                                                                                        dragged)

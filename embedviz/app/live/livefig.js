@@ -253,8 +253,12 @@ async function draw(inst) {
   inst.chart.dataset.redraws = String(Number(inst.chart.dataset.redraws) + 1);
   inst.chart.drawMs = [...(inst.chart.drawMs || []).slice(-99), performance.now() - start]; // benchmarks read it
   inst.chart.dataset.state = state;
+  inst.chart.dataset.sent = inst.sent; // equal to state: this draw is the figure Python sent, not a browser redraw
   inst.chart.dataset.full = moving ? "0" : "1"; // drawn at the figure's own resolution
   inst.chart.dataset.title = layout.title.text.replace(/<br>/g, " ");
+  if (!moving && state !== inst.sent) { // the browser's own whole figure, which tests hold against Python's
+    inst.chart.browserDrawn = { state, title: inst.chart.dataset.title, digest: digest(inst.chart) };
+  }
   if (ticks && fitTicks(inst, traces, shown)[1] !== ticks) {
     schedule(inst); // the first draw told the plot area's height: the tick labels are fitted to it
   }
