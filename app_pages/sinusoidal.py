@@ -73,13 +73,13 @@ def lesson_tab(num_positions: int, d_model: int, base: float) -> None:
         live.figure("sin_distance", distance_figure, curves["gaps"], curves["distances"],
                     [t("sin.from_start", s=human_number(s)) for s in curves["starts"]],
                     typical=curves["typical"], bound=curves["bound"],
-                    typical_name=t("sin.typical", v=f"{curves['typical']:.2f}",
-                                   w=human_number(round(freq["wavelength"][-1]))),
+                    typical_name=t("sin.typical", v=f"{curves['typical']:.2f}"),
                     bound_name=t("sin.bound", v=f"{curves['bound']:.2f}"), title=t("sin.distance_title"),
                     note=t("sin.distance_note"), x_title=t("sin.gap"), y_title=t("sin.distance"),
                     key="sin_live_distance", sliders=SLIDERS, budget={"curve_points": CURVE_POINTS},
                     fixed={"starts": list(curves["starts"])},
-                    texts=live.templates(typical=("sin.typical", "v", "w"), bound=("sin.bound", "v")))
+                    texts=live.templates(typical=("sin.typical", "v"), bound=("sin.bound", "v")))
+        st.caption(t("sin.typical_note", w=human_number(round(freq["wavelength"][-1]))))
     with right:
         st.dataframe(
             {

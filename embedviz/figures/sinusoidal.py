@@ -45,7 +45,8 @@ def distance_figure(
     for level, name, dash in ((typical, typical_name, "dot"), (bound, bound_name, "dash")):
         fig.add_hline(y=level, line=dict(color="#888", dash=dash, width=1), annotation_text=name,
                       annotation_position="top left")
-    fig.update_yaxes(rangemode="tozero", range=[0, bound * 1.08])
+    # the labels stand off the axis: on a log x axis from gap 1, the y axis's "0" met the x axis's "1" in the corner
+    fig.update_yaxes(rangemode="tozero", range=[0, bound * 1.08], ticklabelstandoff=10)
     fig.update_layout(legend=LEGEND_BELOW, margin=dict(b=BELOW_MARGIN), height=480)
     return fig
 

@@ -164,7 +164,9 @@ def test_sqrt_d_level_says_when_it_is_reached():
     assert typical == 8.0 and shown.max() < 0.85 * typical  # about 6.5 at most: not yet at the level
     slowest = sinusoidal.wavelengths(64)[-1]  # 2*pi*10000^(62/64), about 47,117
     label = next(a["text"] for a in figure["layout"]["annotations"] if a["text"].startswith("√D"))
-    assert f"{round(slowest):,}" in label and pt.shows(label, "sin.typical")
+    assert pt.shows(label, "sin.typical")
+    note = next(c.value for c in at.caption if pt.shows(c.value, "sin.typical_note"))
+    assert f"{round(slowest):,}" in note
     rng = np.random.default_rng(0)
     beyond = sinusoidal.distance_vs_gap(64, rng.integers(round(slowest), 20 * round(slowest), 4_000))[0]
     assert np.sqrt(np.mean(beyond**2)) == pytest.approx(typical, rel=0.03)  # beyond it: around sqrt(D)

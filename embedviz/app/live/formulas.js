@@ -22,11 +22,6 @@ export function frequencies(dModel, base) {
   return out;
 }
 
-// embedviz.positions.sinusoidal.wavelengths: 2*pi / w_i, positions per full turn of each pair
-export function wavelengths(dModel, base) {
-  return Array.from(frequencies(dModel, base), (w) => (2.0 * Math.PI) / w);
-}
-
 // embedviz.positions.sinusoidal.pair_dims: columns 2i, 2i + 1 of each pair, the odd D's missing last cosine left out
 export function pairDims(pairs, dModel) {
   const out = [];

@@ -3,7 +3,7 @@
 // "commit", which moves the page's URL-bound widgets. The figure's layout and texts come from Python once per rerun
 // (already translated); only the data is recomputed here, by formulas.js.
 import { angleHeatmapView, classifyPairs, decayCurve, distanceCurves, encodingView, ropeDistances,
-  ropeInverseFrequencies, scaledInverseFrequencies, wavelengths } from "./formulas.js";
+  ropeInverseFrequencies, scaledInverseFrequencies } from "./formulas.js";
 
 const PAUSE_MS = 400; // a drag or a run of key steps that rests this long commits, as a release does
 // While a thumb moves (and for the first frame of a key step) a curve view is drawn from fewer points; its words
@@ -36,8 +36,6 @@ function subtitle(...notes) {
   return { text: notes.filter(Boolean).join(" · ") }; // embedviz.figures.joined
 }
 
-const integer = (x) => Math.round(x).toLocaleString("en-US"); // embedviz.app.widgets.human_number of an int
-
 // One builder per view: (values, labels, data, figure, moving) -> {traces, layout}. traces[i] holds what changes in
 // trace i of the figure Python sent (or of trace `like`, for a view whose trace count varies); layout what changes in
 // its layout (merged one level deep). Texts are the page's translated templates; the formulas are formulas.js.
@@ -56,8 +54,7 @@ const VIEWS = {
   sin_distance(values, labels, { texts, budget, fixed }, figure, moving) {
     const c = distanceCurves(values.sin_L, values.sin_d, values.sin_base, fixed.starts,
       moving ? Math.min(MOVING_POINTS, budget.curve_points) : budget.curve_points);
-    const longest = wavelengths(values.sin_d, values.sin_base).at(-1);
-    const names = [fill(texts.typical, { v: c.typical.toFixed(2), w: integer(longest) }),
+    const names = [fill(texts.typical, { v: c.typical.toFixed(2) }),
       fill(texts.bound, { v: c.bound.toFixed(2) })];
     const levels = [c.typical, c.bound];
     return {
@@ -180,6 +177,19 @@ function wrapped(inst, layout) {
     out.title.yanchor = "top";
     // pad: below the top edge, as plotly anchors a top title by its first line's baseline
     out.title.pad = { ...(title.pad || {}), t: Math.round(size) };
+  }
+  // a y title longer than the plot is tall, in lines beside each other (embedviz.figures.screen._wrap_y_titles):
+  // centred on the plot, past its height it ran up into the subtitle (a presenter's larger font)
+  const plotHeight = (out.height ?? layout.height ?? 450) - ((out.margin || margin).t ?? 100)
+    - ((out.margin || margin).b ?? 80);
+  const yRoom = Math.max(plotHeight * 0.8, 60);
+  for (const key of Object.keys(layout).filter((k) => /^yaxis\d*$/.test(k))) {
+    const t = layout[key]?.title;
+    if (!t?.text) continue;
+    const font = `${t.font?.size ?? Math.round(fontSize * 1.2)}px ${family}`;
+    measure.font = font;
+    if (measure.measureText(t.text).width <= yRoom) continue;
+    out[key] = { ...layout[key], title: { ...t, text: wrapText(t.text, font, yRoom).join("<br>") } };
   }
   inst.wrapKey = key;
   inst.wrapBase = layout;

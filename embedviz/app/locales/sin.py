@@ -85,11 +85,11 @@ STRINGS = {
         "zh": "不同起点算出的曲线完全重合",
     },
     "sin.from_start": {"en": "from position {s}", "zh": "起点 {s}"},
-    "sin.typical": {
-        "en": "√D = {v}: the level it hovers around once the gap passes the slowest wavelength ({w} positions) "
-              "and every pair has turned; at short gaps it is lower",
-        "zh": "√D = {v}：间隔超过最慢的波长（{w} 个位置）、每个维度对都转过一圈之后，距离才围绕这个水平上下波动；"
-              "间隔较短时低于它",
+    "sin.typical": {"en": "√D = {v}: the level it settles around", "zh": "√D = {v}：距离最终围绕的水平"},
+    "sin.typical_note": {
+        "en": "√D is the level the distance hovers around once the gap passes the slowest wavelength ({w} positions) "
+              "and every pair has turned; at short gaps it is lower.",
+        "zh": "间隔超过最慢的波长（{w} 个位置）、每个维度对都转过一圈之后，距离才围绕 √D 上下波动；间隔较短时低于它。",
     },
     "sin.bound": {"en": "bound √(2D) = {v}", "zh": "上界 √(2D) = {v}"},
     "sin.gap": {"en": "gap k (positions)", "zh": "间隔 k（位置数）"},
