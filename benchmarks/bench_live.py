@@ -29,6 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 from embedviz._threads import thread_env  # noqa: E402
+from embedviz.training.experiment import train_group_experiment  # noqa: E402
 from deploy.launcher import ENTRY, free_port, start_streamlit, stop_process, streamlit_command, wait_healthy  # noqa: E402
 from tests.e2e.conftest import CHROMIUM_ARGS, VIEWPORT, chromium_path  # noqa: E402
 
@@ -135,8 +136,9 @@ def bare_key_step(page, direction: str) -> float:
 
 def first_training_call() -> float:
     """A fresh process's first training call (500 steps of the text's experiment), seconds."""
-    code = ("import time; from embedviz import training; t = time.perf_counter(); "
-            "training.train_group_experiment(steps=500, seed=0); print(time.perf_counter() - t)")
+    # named from the imported function, so a moved module fails this file's import (and its tests), not a run
+    code = (f"import time; from {train_group_experiment.__module__} import {train_group_experiment.__name__} as train;"
+            " t = time.perf_counter(); train(steps=500, seed=0); print(time.perf_counter() - t)")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     return float(out.stdout.strip().splitlines()[-1])
