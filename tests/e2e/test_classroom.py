@@ -26,15 +26,19 @@ from tests.e2e.tour_screen import SCREEN
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 LESSON, QUESTION = "000", 2
-# Counts the tab's script runs (full or fragment): the app's state turns 'running' for each.
+# The tab's script runs (full or fragment): the app's state turns 'running' for each. Counted from each change's
+# old value, not from the attribute when the observer is called: a busy tab may deliver a whole run (running,
+# then notRunning) in one batch of changes, where the current value alone showed no run.
 COUNT_RUNS_JS = """() => {
-  window.__runs = 0; let running = false;
-  new MutationObserver(() => {
-    const app = document.querySelector("[data-testid='stApp']");
-    const now = !!app && app.getAttribute('data-test-script-state') === 'running';
-    if (now && !running) window.__runs += 1;
-    running = now;
-  }).observe(document, {subtree: true, attributes: true, attributeFilter: ['data-test-script-state']});
+  window.__runs = 0;
+  const KEY = 'data-test-script-state';
+  new MutationObserver((records) => {
+    records.forEach((r, i) => {
+      const later = records.slice(i + 1).find((o) => o.target === r.target);
+      const value = later ? later.oldValue : r.target.getAttribute(KEY);
+      if (value === 'running' && r.oldValue !== 'running' && r.target.dataset.testid === 'stApp') window.__runs += 1;
+    });
+  }).observe(document, {subtree: true, attributes: true, attributeOldValue: true, attributeFilter: [KEY]});
 }"""
 
 
