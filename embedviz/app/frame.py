@@ -62,8 +62,9 @@ def run() -> None:
     warm.start()  # once per process, in the background, when the server asked for it ($EMBEDVIZ_WARM=1)
     language_switch()
     page, pages = navigation()
+    tour.arrive(page, pages)  # a tour step on another page switches before this run draws the sidebar or the panel
     tour.sidebar_controls()
     with st.sidebar:
         st.caption(t("common.sidebar_caption"))
-    if tour.panel(page, pages):  # a lesson tour's step above the page; a question hides the page until answered
+    if tour.panel(page, pages, arrived=True):  # a lesson tour's step above the page; a question hides the page until answered
         page.run()
