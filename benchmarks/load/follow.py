@@ -328,6 +328,7 @@ def main(argv: list[str] | None = None) -> int:
                 cluster = stack.enter_context(Cluster(replicas=2))
                 url, pids = cluster.url, [n.proc.pid for n in cluster.nodes]
                 routes = [f"student-{i}" for i in range(64)]  # nginx hashes them over both replicas
+            print(f"server pids: {' '.join(map(str, pids))}", flush=True)  # for a profiler to attach to
             for n in args.students:
                 row = run_class(url, n, pids, routes, args.think)
                 row["replicas"] = replicas
