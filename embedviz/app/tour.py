@@ -106,6 +106,11 @@ def presenting() -> bool:
     return str(st.query_params.get(PRESENT_KEY, "")).lower() in ("1", "true")
 
 
+def _seed_presenting() -> None:
+    if PRESENT_KEY not in st.session_state and presenting():
+        st.session_state[PRESENT_KEY] = True  # ?present=1 is not a boolean the bound toggle accepts
+
+
 def sidebar_state() -> str:
     """st.set_page_config's initial_sidebar_state: collapsed when projecting."""
     return "collapsed" if presenting() else "auto"
@@ -149,8 +154,7 @@ def leave() -> None:
 def sidebar_controls() -> None:
     """The tour picker, the presenter switch and the toolbar's image format, in the sidebar (the frame calls this
     once per run, before the page)."""
-    if PRESENT_KEY not in st.session_state and presenting():
-        st.session_state[PRESENT_KEY] = True  # ?present=1 is not a boolean the bound toggle accepts
+    _seed_presenting()
     # options are the titles themselves, not codes with a format_func: the picker follows the language switch
     titles = {t(f"tour.{code}.title") if code else t("tour.none"): code for code in ["", *tours.TOURS]}
     current = st.query_params.get(TOUR_KEY) if st.query_params.get(TOUR_KEY) in tours.TOURS else ""
@@ -286,6 +290,7 @@ def arrive(current, pages: dict[str, Any]) -> None:
     was server CPU for nothing: drawn first, the sidebar's widgets and the panel were paid twice by every follower
     whose teacher moved onto another page, a whole class at once. A URL that names no valid step is left to
     ``panel``, which says so."""
+    _seed_presenting()  # first: with a step's settings written before it, a ?present=1 link opened with the switch off
     classroom_view.follow()  # a following student's URL moves to the teacher's step first
     lesson, raw = st.query_params.get(TOUR_KEY), st.query_params.get(STEP_KEY, "1")
     if not lesson or not raw.isdigit() or len(raw.lstrip("0") or "0") > _STEP_DIGITS:
