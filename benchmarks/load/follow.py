@@ -131,6 +131,14 @@ class ClassSession(StreamlitSession):
     def ask(self) -> str:
         """What class_follow.js does each period: GET the follow route; the position it names ("gone:404" etc.
         when there is none)."""
+        try:
+            return self._ask()
+        except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+            # the server closed the kept-alive connection while it sat idle past uvicorn's keep-alive timeout (5 s:
+            # a tab waiting that long for its rerun on a loaded machine); a browser's fetch opens a new one
+            return self._ask()
+
+    def _ask(self) -> str:
         if self.http is None:
             host, port = self.base_url.split("//", 1)[1].rsplit(":", 1)
             self.http = http.client.HTTPConnection(host, int(port), timeout=self.timeout)
@@ -328,6 +336,7 @@ def main(argv: list[str] | None = None) -> int:
                 cluster = stack.enter_context(Cluster(replicas=2))
                 url, pids = cluster.url, [n.proc.pid for n in cluster.nodes]
                 routes = [f"student-{i}" for i in range(64)]  # nginx hashes them over both replicas
+            print(f"server pids: {' '.join(map(str, pids))}", flush=True)  # for a profiler to attach to
             for n in args.students:
                 row = run_class(url, n, pids, routes, args.think)
                 row["replicas"] = replicas

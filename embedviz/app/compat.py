@@ -189,12 +189,23 @@ def component(name: str, *, package_root: Path, pyproject: Path, js: str, css: s
     from streamlit.components.v2.manifest_scanner import ComponentConfig, ComponentManifest
 
     manager = get_bidi_component_manager()
+    held = _MOUNTS.get((name, js, css))
+    if held is not None and held[0] is manager:
+        # Registering resolves and checks the JS file's path on disk and rebuilds the definition: done on every
+        # run, that was a few per cent of each follower's rerun. The mount function itself holds no session's
+        # state (it re-registers on the active runtime if that one lacks the definition).
+        return held[1]
     if manager.get_component_asset_root(name) is None:
         project, short = name.split(".", 1)
         config = ComponentConfig(name=short, asset_dir=declared_asset_dir(pyproject, project, name))
         manager.register_from_manifest(ComponentManifest(name=project, version="0", components=[config]),
                                        package_root)
-    return st.components.v2.component(name, js=js, css=css, isolate_styles=False)
+    mount = st.components.v2.component(name, js=js, css=css, isolate_styles=False)
+    _MOUNTS[(name, js, css)] = (manager, mount)  # one entry per declared component: bounded by pyproject.toml
+    return mount
+
+
+_MOUNTS: dict[tuple, tuple] = {}  # (name, js, css) -> (the manager it was registered on, its mount function)
 
 
 # ------------------------------------------------------------------------------------------------ the session

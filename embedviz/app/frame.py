@@ -5,7 +5,7 @@ import streamlit as st
 
 from embedviz._threads import limit_threads
 from embedviz.app import compat, warm
-from embedviz.app.i18n import DEFAULT_LANGUAGE, LANG_KEY, LANGUAGES, t
+from embedviz.app.i18n import DEFAULT_LANGUAGE, LANG_KEY, LANGUAGES, current_language, t
 from embedviz.app.pages import PAGES
 
 
@@ -40,12 +40,25 @@ def language_switch() -> str:
         )
 
 
+NAV_PAGES = "_nav_pages"  # session state: (language, the st.Page objects by url path) this session's runs reuse
+
+
 def navigation():
     """The chosen page, and every page by its url path (the tours move between them)."""
-    by_url = {
-        url: st.Page(file, title=t(title), icon=icon, url_path=url, default=(url == "home"))
-        for _, entries in PAGES for file, title, icon, url in entries
-    }
+    # st.Page resolves its file's path on disk (a stat of every directory on the way, each a release of the GIL
+    # that a busy server makes the run wait to get back): 14 pages on every run were a fifth of a follower's
+    # rerun's wall time in a class's burst. They are kept per session (st.navigation marks the chosen one, so no
+    # two sessions share them) and rebuilt when the language, and so their titles, changes.
+    lang = current_language()
+    held = st.session_state.get(NAV_PAGES)
+    if held and held[0] == lang:
+        by_url = held[1]
+    else:
+        by_url = {
+            url: st.Page(file, title=t(title), icon=icon, url_path=url, default=(url == "home"))
+            for _, entries in PAGES for file, title, icon, url in entries
+        }
+        st.session_state[NAV_PAGES] = (lang, by_url)
     sections = {t(section): [by_url[url] for *_, url in entries] for section, entries in PAGES}
     return st.navigation(sections, expanded=True), by_url  # every page listed: by default Streamlit folds past 10
 
@@ -62,8 +75,9 @@ def run() -> None:
     warm.start()  # once per process, in the background, when the server asked for it ($EMBEDVIZ_WARM=1)
     language_switch()
     page, pages = navigation()
+    tour.arrive(page, pages)  # a tour step on another page switches before this run draws the sidebar or the panel
     tour.sidebar_controls()
     with st.sidebar:
         st.caption(t("common.sidebar_caption"))
-    if tour.panel(page, pages):  # a lesson tour's step above the page; a question hides the page until answered
+    if tour.panel(page, pages, arrived=True):  # a lesson tour's step above the page; a question hides the page until answered
         page.run()

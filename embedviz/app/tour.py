@@ -106,6 +106,11 @@ def presenting() -> bool:
     return str(st.query_params.get(PRESENT_KEY, "")).lower() in ("1", "true")
 
 
+def _seed_presenting() -> None:
+    if PRESENT_KEY not in st.session_state and presenting():
+        st.session_state[PRESENT_KEY] = True  # ?present=1 is not a boolean the bound toggle accepts
+
+
 def sidebar_state() -> str:
     """st.set_page_config's initial_sidebar_state: collapsed when projecting."""
     return "collapsed" if presenting() else "auto"
@@ -149,8 +154,7 @@ def leave() -> None:
 def sidebar_controls() -> None:
     """The tour picker, the presenter switch and the toolbar's image format, in the sidebar (the frame calls this
     once per run, before the page)."""
-    if PRESENT_KEY not in st.session_state and presenting():
-        st.session_state[PRESENT_KEY] = True  # ?present=1 is not a boolean the bound toggle accepts
+    _seed_presenting()
     # options are the titles themselves, not codes with a format_func: the picker follows the language switch
     titles = {t(f"tour.{code}.title") if code else t("tour.none"): code for code in ["", *tours.TOURS]}
     current = st.query_params.get(TOUR_KEY) if st.query_params.get(TOUR_KEY) in tours.TOURS else ""
@@ -279,12 +283,38 @@ def _answer_text(lesson: str, number: int, question: tours.Question) -> str:
     return t("cls.answer_is", answer=t(f"tour.q.{question.id}.{right}"), why=t(f"tour.q.{question.id}.why", **facts))
 
 
-def panel(current, pages: dict[str, Any]) -> bool:
+def arrive(current, pages: dict[str, Any]) -> None:
+    """Before anything of the run is drawn (the frame calls this right after the navigation): a following student's
+    URL moves to the teacher's step, a step this session has not applied yet writes its settings, and a step on
+    another page switches there now. A switch throws away the run that asked for it, so whatever was drawn before it
+    was server CPU for nothing: drawn first, the sidebar's widgets and the panel were paid twice by every follower
+    whose teacher moved onto another page, a whole class at once. A URL that names no valid step is left to
+    ``panel``, which says so."""
+    _seed_presenting()  # first: with a step's settings written before it, a ?present=1 link opened with the switch off
+    classroom_view.follow()  # a following student's URL moves to the teacher's step first
+    lesson, raw = st.query_params.get(TOUR_KEY), st.query_params.get(STEP_KEY, "1")
+    if not lesson or not raw.isdigit() or len(raw.lstrip("0") or "0") > _STEP_DIGITS:
+        return
+    number = int(raw)
+    try:
+        step = tours.step(lesson, number)
+    except ValueError:
+        return
+    if st.session_state.get(APPLIED) != (lesson, number):
+        _apply(lesson, number)
+        target = pages[step.page]
+        if target.url_path != current.url_path:
+            st.switch_page(target, query_params={TOUR_KEY: lesson, STEP_KEY: str(number)})
+
+
+def panel(current, pages: dict[str, Any], *, arrived: bool = False) -> bool:
     """The tour's panel above the page (when the URL names a tour); False when the page must stay hidden.
 
     ``current`` is the page st.navigation chose; ``pages`` maps the frame's url paths to its st.Page objects.
+    ``arrived``: the frame has called ``arrive`` already in this run (else the panel does it first).
     """
-    classroom_view.follow()  # a following student's URL moves to the teacher's step first
+    if not arrived:
+        arrive(current, pages)
     lesson = st.query_params.get(TOUR_KEY)
     if not lesson:
         classroom_view.message()
@@ -303,10 +333,6 @@ def panel(current, pages: dict[str, Any]) -> bool:
         show_error(error)
         return True
     target = pages[step.page]
-    if st.session_state.get(APPLIED) != (lesson, number):
-        _apply(lesson, number)
-        if target.url_path != current.url_path:
-            st.switch_page(target, query_params={TOUR_KEY: lesson, STEP_KEY: str(number)})
     total = len(tours.TOURS[lesson].steps)
     st.html(TOUR_CSS)  # style only: takes no place on the page
     following = classroom_view.following()

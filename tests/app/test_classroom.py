@@ -110,6 +110,30 @@ def test_a_student_can_step_away_and_come_back():
     assert (s.query_params["step"], s.query_params["class"]) == ("4", code) and "teacher" not in s.query_params
 
 
+def test_a_follower_moved_onto_another_page_draws_the_sidebar_once(monkeypatch):
+    """The switch to the teacher's page happens before the sidebar and the panel are drawn: the run a switch throws
+    away drew nothing (a whole class pays for it at once), and the student arrives with the step's settings."""
+    from embedviz.app import tour
+
+    t_at, code, _ = teacher(3)
+    s = join(code)
+    ok(s)
+    assert s.query_params["step"] == "3"
+    button(t_at, "tour_next").click().run()  # step 4 lives on another page (Compare)
+    assert tours.step(LESSON, 4).page != tours.step(LESSON, 3).page
+    drawn = []
+    sidebar = tour.sidebar_controls
+    monkeypatch.setattr(tour, "sidebar_controls", lambda: (drawn.append(1), sidebar())[1])
+    s.run()
+    ok(s)
+    assert len(drawn) == 1, "the run before the switch drew the sidebar too"
+    assert (s.query_params["tour"], s.query_params["step"], s.query_params["class"]) == (LESSON, "4", code)
+    for key, value in tours.step(LESSON, 4).settings.items():
+        assert tour._holds(s.session_state[key], value), key
+    assert s.title and s.title[0].value == text("cmp.title", "en")  # the page itself ran, after the panel
+    assert button(s, "tour_next").disabled
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_wrong_expired_and_hostile_codes_are_refused_in_the_readers_language(lang):
     at = join("ZZZZZZ", lang)

@@ -170,3 +170,26 @@ def test_a_declared_component_the_scan_missed_is_registered_from_pyproject(monke
     assert manager.get_component_asset_root(live.NAME) is None
     assert live._mount()[0] == live.NAME
     assert manager.get_component_asset_root(live.NAME) == live.ASSETS
+
+
+def test_a_components_mount_function_is_made_once_per_manager(monkeypatch):
+    """Registering a component checks its files on disk: a rerun reuses the mount function made on the same
+    runtime's manager; another manager (another runtime, as AppTest makes per test) registers it again."""
+    import importlib
+
+    from streamlit.components.v2.component_manager import BidiComponentManager
+
+    from embedviz.app import live
+
+    managers = [BidiComponentManager()]
+    getter = importlib.import_module("streamlit.components.v2.get_bidi_component_manager")
+    monkeypatch.setattr(getter, "get_bidi_component_manager", lambda: managers[-1])
+    made = []
+    monkeypatch.setattr(streamlit.components.v2, "component", lambda name, **kw: made.append(name) or object())
+    monkeypatch.setattr(compat, "_MOUNTS", {})
+    first = live._mount()
+    assert live._mount() is first and made == [live.NAME]
+    managers.append(BidiComponentManager())
+    again = live._mount()
+    assert again is not first and made == [live.NAME, live.NAME]
+    assert managers[-1].get_component_asset_root(live.NAME) == live.ASSETS

@@ -41,6 +41,28 @@ def test_language_switch_changes_the_text():
     assert re.search(r"[\u4e00-\u9fff]", chinese), chinese
 
 
+def test_the_navigations_pages_are_kept_per_session_and_retitled_with_the_language():
+    """A rerun reuses its session's st.Page objects (building them stats every page file); a language switch
+    rebuilds them with that language's titles; another session builds its own."""
+    from embedviz.app import frame
+
+    at = _app().run()
+    lang, pages = at.session_state[frame.NAV_PAGES]
+    assert lang == "en" and pages["home"].title == catalog()["home.nav"]["en"]
+    at.run()
+    assert at.session_state[frame.NAV_PAGES][1] is pages
+    at.sidebar.segmented_control(key="lang").set_value("zh").run()
+    assert not at.exception
+    lang, chinese = at.session_state[frame.NAV_PAGES]
+    assert lang == "zh" and chinese is not pages
+    assert {url: p.title for url, p in chinese.items()} == {
+        url: catalog()[title]["zh"] for _, entries in PAGES for _, title, _, url in entries}
+    at.switch_page("app_pages/compare.py").run()
+    assert not at.exception and at.title[0].value == catalog()["cmp.title"]["zh"]
+    other = _app().run()
+    assert other.session_state[frame.NAV_PAGES][1]["home"] is not chinese["home"]
+
+
 def test_language_comes_from_the_url():
     at = _app()
     at.query_params["lang"] = "简体中文"  # a bound widget keeps its displayed label in the URL
