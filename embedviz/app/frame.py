@@ -79,5 +79,5 @@ def run() -> None:
     tour.sidebar_controls()
     with st.sidebar:
         st.caption(t("common.sidebar_caption"))
-    if tour.panel(page, pages, arrived=True):  # a lesson tour's step above the page; a question hides the page until answered
+    if tour.panel(page, pages):  # a lesson tour's step above the page; a question hides the page until answered
         page.run()

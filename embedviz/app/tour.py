@@ -307,14 +307,12 @@ def arrive(current, pages: dict[str, Any]) -> None:
             st.switch_page(target, query_params={TOUR_KEY: lesson, STEP_KEY: str(number)})
 
 
-def panel(current, pages: dict[str, Any], *, arrived: bool = False) -> bool:
-    """The tour's panel above the page (when the URL names a tour); False when the page must stay hidden.
+def panel(current, pages: dict[str, Any]) -> bool:
+    """The tour's panel above the page (when the URL names a tour); False when the page must stay hidden. The frame
+    calls ``arrive`` before it, so the step's settings are written and its page is the one running.
 
     ``current`` is the page st.navigation chose; ``pages`` maps the frame's url paths to its st.Page objects.
-    ``arrived``: the frame has called ``arrive`` already in this run (else the panel does it first).
     """
-    if not arrived:
-        arrive(current, pages)
     lesson = st.query_params.get(TOUR_KEY)
     if not lesson:
         classroom_view.message()
