@@ -181,6 +181,9 @@ def declared_asset_dir(pyproject: Path, project: str, name: str) -> str:
     return next(c["asset_dir"] for c in components if f"{project}.{c['name']}" == name)
 
 
+_MOUNTS: dict[tuple, tuple] = {}  # (name, js, css) -> (the manager it was registered on, its mount function)
+
+
 def component(name: str, *, package_root: Path, pyproject: Path, js: str, css: str | None = None) -> Callable:
     """The mount function of the declared v2 component ``name`` ("<project>.<component>"), whose asset directory
     (relative to ``package_root``) the server then serves. Registered from ``pyproject`` on this runtime's manager
@@ -204,8 +207,6 @@ def component(name: str, *, package_root: Path, pyproject: Path, js: str, css: s
     _MOUNTS[(name, js, css)] = (manager, mount)  # one entry per declared component: bounded by pyproject.toml
     return mount
 
-
-_MOUNTS: dict[tuple, tuple] = {}  # (name, js, css) -> (the manager it was registered on, its mount function)
 
 
 # ------------------------------------------------------------------------------------------------ the session

@@ -283,6 +283,23 @@ def _answer_text(lesson: str, number: int, question: tours.Question) -> str:
     return t("cls.answer_is", answer=t(f"tour.q.{question.id}.{right}"), why=t(f"tour.q.{question.id}.why", **facts))
 
 
+def _url_step():
+    """(lesson, number, step) the URL names, or None without a tour; a ValueError (InputError) for a step that is
+    not a whole number, is absurdly long, or is not in the tour."""
+    lesson = st.query_params.get(TOUR_KEY)
+    if not lesson:
+        return None
+    raw = st.query_params.get(STEP_KEY, "1")
+    if not raw.isdigit():
+        raise InputError("whole_number", name="step", value=raw)
+    digits = raw.lstrip("0") or "0"
+    if len(digits) > _STEP_DIGITS:  # int() refuses 4,300+ digits in Python's words; no tour has a million steps
+        tours.step(lesson, 1)  # an unknown tour is named first
+        raise InputError("huge_at_most", name="step", digits=len(digits), limit=len(tours.TOURS[lesson].steps))
+    number = int(digits)
+    return lesson, number, tours.step(lesson, number)
+
+
 def arrive(current, pages: dict[str, Any]) -> None:
     """Before anything of the run is drawn (the frame calls this right after the navigation): a following student's
     URL moves to the teacher's step, a step this session has not applied yet writes its settings, and a step on
@@ -292,14 +309,13 @@ def arrive(current, pages: dict[str, Any]) -> None:
     ``panel``, which says so."""
     _seed_presenting()  # first: with a step's settings written before it, a ?present=1 link opened with the switch off
     classroom_view.follow()  # a following student's URL moves to the teacher's step first
-    lesson, raw = st.query_params.get(TOUR_KEY), st.query_params.get(STEP_KEY, "1")
-    if not lesson or not raw.isdigit() or len(raw.lstrip("0") or "0") > _STEP_DIGITS:
-        return
-    number = int(raw)
     try:
-        step = tours.step(lesson, number)
-    except ValueError:
+        named = _url_step()
+    except ValueError:  # the panel names what is wrong
         return
+    if named is None:
+        return
+    lesson, number, step = named
     if st.session_state.get(APPLIED) != (lesson, number):
         _apply(lesson, number)
         target = pages[step.page]
@@ -318,15 +334,7 @@ def panel(current, pages: dict[str, Any]) -> bool:
         classroom_view.message()
         return True
     try:
-        raw = st.query_params.get(STEP_KEY, "1")
-        if not raw.isdigit():
-            raise InputError("whole_number", name="step", value=raw)
-        digits = raw.lstrip("0") or "0"
-        if len(digits) > _STEP_DIGITS:  # int() refuses 4,300+ digits in Python's words; no tour has a million steps
-            tours.step(lesson, 1)  # an unknown tour is named first
-            raise InputError("huge_at_most", name="step", digits=len(digits), limit=len(tours.TOURS[lesson].steps))
-        number = int(digits)
-        step = tours.step(lesson, number)
+        lesson, number, step = _url_step()
     except ValueError as error:
         show_error(error)
         return True
