@@ -208,7 +208,6 @@ def component(name: str, *, package_root: Path, pyproject: Path, js: str, css: s
     return mount
 
 
-
 # ------------------------------------------------------------------------------------------------ the session
 
 
