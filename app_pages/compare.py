@@ -8,6 +8,7 @@ from embedviz.app.i18n import t
 from embedviz.app.markup import trusted
 from embedviz.app.widgets import bound_tabs, BIND, human_number, int_slider, notice, plot, show_error
 from embedviz.figures import compare as figs
+from embedviz.widget_keys import Compare as K
 
 LENGTHS = [2**p for p in range(4, 18)]
 FORMULAS = {
@@ -60,14 +61,14 @@ for i, (scheme, formula) in enumerate(FORMULAS.items()):
 
 cols = st.columns(4)
 with cols[0]:
-    d_model = int_slider("cmp_d", "cmp.d_model", 2, 4_096, 64, step=2)
+    d_model = int_slider(K.D_MODEL, "cmp.d_model", 2, 4_096, 64, step=2)
 with cols[1]:
-    length = st.select_slider(t("cmp.length"), LENGTHS, value=1_024, format_func=human_number, key="cmp_len",
+    length = st.select_slider(t("cmp.length"), LENGTHS, value=1_024, format_func=human_number, key=K.LENGTH,
                               bind=BIND)
 with cols[2]:
-    num_heads = int_slider("cmp_heads", "cmp.heads", 1, 128, 8)
+    num_heads = int_slider(K.HEADS, "cmp.heads", 1, 128, 8)
 with cols[3]:
-    k = int(st.number_input(t("cmp.k"), 1, 1_000_000, 1, key="cmp_k", bind=BIND))
+    k = int(st.number_input(t("cmp.k"), 1, 1_000_000, 1, key=K.K, bind=BIND))
 
 
 def params_tab() -> None:
@@ -154,7 +155,7 @@ def props_tab() -> None:
 
 # bound tabs run lazily: a page open or a slider step builds and draws the open tab's section only;
 # the open tab is in the URL, so a shared link reopens it
-tabs = bound_tabs("cmp_tab", TABS)
+tabs = bound_tabs(K.TAB, TABS)
 for tab, render in zip(tabs, (params_tab, adjacent_tab, matrix_tab, past_tab, alibi_tab, props_tab)):
     if tab.open:
         with tab:

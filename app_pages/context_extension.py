@@ -12,6 +12,7 @@ from embedviz.app.widgets import BIND, bound_tabs, download_csv, human_number, n
 from embedviz.app.widgets import lead
 from embedviz.figures import context as figs
 from embedviz.figures.export import table_csv
+from embedviz.widget_keys import Context as K
 
 defaults = view.DEFAULTS  # the widgets' starting values: the default source's settings
 
@@ -19,7 +20,7 @@ st.title(t("ctx.title"))
 lead("ctx.lead", t("ctx.intro"))
 
 # 1. where the numbers come from: a preset or a model's config.json
-source = st.selectbox(t("ctx.source"), view.SOURCES, index=view.SOURCES.index(view.DEFAULT_SOURCE), key="ctx_src",
+source = st.selectbox(t("ctx.source"), view.SOURCES, index=view.SOURCES.index(view.DEFAULT_SOURCE), key=K.SOURCE,
                       help=t("ctx.source_help"), bind=BIND)
 config_text = ""
 try:
@@ -27,11 +28,11 @@ try:
         left, right = st.columns([2, 1])
         view.config_from_link()
         try:  # a refused upload says why and leaves the text as it was
-            view.take_upload(right.file_uploader(t("ctx.upload"), type=["json"], key="ctx_upload",
+            view.take_upload(right.file_uploader(t("ctx.upload"), type=["json"], key=K.UPLOAD,
                                                  max_upload_size=view.UPLOAD_MB))
         except ValueError as error:
             show_error(error)
-        config_text = left.text_area(t("ctx.paste"), view.EXAMPLE_CONFIG_TEXT, height=220, key=view.CONFIG_KEY,
+        config_text = left.text_area(t("ctx.paste"), view.EXAMPLE_CONFIG_TEXT, height=220, key=K.CONFIG,
                                      max_chars=rope_config.MAX_CONFIG_CHARS, help=t("ctx.paste_help"))
         if not view.config_to_link(config_text):
             left.caption(t("ctx.link_no_config", limit=f"{view.CONFIG_URL_CHARS:,}"))
@@ -54,21 +55,21 @@ st.caption(caption)
 
 # 2. the method and its settings
 methods = view.method_options(settings)
-method = st.segmented_control(t("ctx.method"), methods, default=defaults["ctx_method"], key="ctx_method", required=True,
+method = st.segmented_control(t("ctx.method"), methods, default=defaults[K.METHOD], key=K.METHOD, required=True,
                               format_func=lambda m: t(view.METHOD_NAMES[m]), bind=BIND)
 method_name = t(view.METHOD_NAMES[method])  # as the texts and charts name it
 if "longrope" not in methods:
     st.caption(t("ctx.no_longrope"))
 cols = st.columns(5)
-factor = cols[0].number_input(t("ctx.factor"), *view.FACTOR, defaults["ctx_factor"], step=0.5, key="ctx_factor",
+factor = cols[0].number_input(t("ctx.factor"), *view.FACTOR, defaults[K.FACTOR], step=0.5, key=K.FACTOR,
                               help=t("ctx.factor_help"), bind=BIND)
-original = cols[1].number_input(t("ctx.original"), *view.LENGTH, defaults["ctx_orig"], step=1024, key="ctx_orig",
+original = cols[1].number_input(t("ctx.original"), *view.LENGTH, defaults[K.ORIGINAL], step=1024, key=K.ORIGINAL,
                                 help=t("ctx.original_help"), bind=BIND)
-target = cols[2].number_input(t("ctx.target"), *view.LENGTH, defaults["ctx_target"], step=1024, key="ctx_target",
+target = cols[2].number_input(t("ctx.target"), *view.LENGTH, defaults[K.TARGET], step=1024, key=K.TARGET,
                               help=t("ctx.target_help"), bind=BIND)
-head_dim = cols[3].slider(t("ctx.head_dim"), *view.HEAD_DIM, defaults["ctx_hd"], step=2, key="ctx_hd", bind=BIND)
-theta = cols[4].number_input(t("ctx.theta"), *view.THETA, defaults["ctx_theta"], step=10_000.0, format="%.0f",
-                             key="ctx_theta", bind=BIND)
+head_dim = cols[3].slider(t("ctx.head_dim"), *view.HEAD_DIM, defaults[K.HEAD_DIM], step=2, key=K.HEAD_DIM, bind=BIND)
+theta = cols[4].number_input(t("ctx.theta"), *view.THETA, defaults[K.THETA], step=10_000.0, format="%.0f",
+                             key=K.THETA, bind=BIND)
 
 # Fixed slots: rows that come and go (a method's parameters, what was changed, warnings) live in containers that
 # are always there, so the tabs below keep their place and a step does not redraw them as new elements.
@@ -85,14 +86,14 @@ with st.container():
                 params[name] = col.number_input(label, lo, hi, defaults[key], step=step, key=key, help=help_text,
                                                 bind=BIND)
     if method in view.SEQ_LEN_METHODS:
-        ratio = st.select_slider(t("ctx.ratio"), view.RATIOS, value=defaults["ctx_ratio"],
-                                 format_func=lambda r: f"{r:g}×", key="ctx_ratio", bind=BIND)
+        ratio = st.select_slider(t("ctx.ratio"), view.RATIOS, value=defaults[K.RATIO],
+                                 format_func=lambda r: f"{r:g}×", key=K.RATIO, bind=BIND)
 status = st.container()  # what was changed, the current length, warnings
 if changed := view.changes(settings, method):
     left, right = status.columns([6, 1])
     items = [t("ctx.change_item", name=name, was=was) for name, was in changed]  # the widgets show the new values
     left.caption(t("ctx.changed", source=source, changes=", ".join(items)))
-    right.button(t("ctx.reset"), on_click=view.request_reset, key="ctx_reset")
+    right.button(t("ctx.reset"), on_click=view.request_reset, key=K.RESET)
 
 try:
     ext = view.extension(source, config_text, method, int(head_dim), float(theta), float(factor), int(original),
@@ -139,7 +140,7 @@ def pairs_tab() -> None:
         v.wavelen_before, v.wavelen_after, v.kinds, original=int(original), target=int(target),
         title=t("ctx.wave_title", method=method_name), x_title=t("ctx.pair_axis"), y_title=t("ctx.wave_axis"),
         before_name=t("ctx.wave_before"), kind_names=kind_names, context_labels=lines, hover=t("ctx.wave_hover"),
-        note=t("ctx.wave_note"), csv=result, key="ctx_wave", sliders=view.live_sliders(), texts={}, budget={},
+        note=t("ctx.wave_note"), csv=result, key=K.LIVE_WAVE, sliders=view.live_sliders(), texts={}, budget={},
         fixed=view.live_fixed(method, rotated, int(original), seq_len, params, settings, kind_names,
                               figs.KIND_COLORS, t("ctx.wave_hover")))
     notice("ctx.notice")
@@ -211,7 +212,7 @@ def calculator_tab(head_dim: int, target: int) -> None:
     ``head_dim``: the d of the bound, the dimensions that rotate."""
     st.subheader(t("ctx.calc_header"))
     st.markdown(t("ctx.calc_intro", d=head_dim))
-    k = st.slider(t("ctx.calc_k"), 1, 32, 1, key="ctx_k", bind=BIND)
+    k = st.slider(t("ctx.calc_k"), 1, 32, 1, key=K.K, bind=BIND)
     try:
         calc = view.calculator(head_dim, target, int(k))
     except ValueError as error:  # a partial rotation of a small head: 2 rotated dimensions, one pair
@@ -234,12 +235,12 @@ def calculator_tab(head_dim: int, target: int) -> None:
         t("ctx.col_slow"): [f"{r['slow']} / {r['pairs']}" for r in rows],
     }
     st.table(calc_table, hide_index=True)  # three rows: an HTML table, the tab opens without the data grid
-    download_csv(table_csv(calc_table), t("ctx.calc_header"), key="ctx_calc_csv")
+    download_csv(table_csv(calc_table), t("ctx.calc_header"), key=K.CALC_CSV)
     st.markdown(t("ctx.calc_honest"))
 
 
 # 3. one section per tab; bound tabs are lazy: only the open one runs and is sent, and it is in the URL
-tabs = bound_tabs(view.TAB_KEY, list(view.TABS.values()))
+tabs = bound_tabs(K.TAB, list(view.TABS.values()))
 sections = (pairs_tab, method_tab, ratio_tab, turns_tab, decay_tab, lambda: calculator_tab(rotated, int(target)))
 for tab, render in zip(tabs, sections, strict=True):
     if tab.open:

@@ -7,6 +7,7 @@ from embedviz.app.markup import escape
 from embedviz.app.widgets import bound_tabs, BIND, int_slider, notice, plot, segmented, show_error
 from embedviz.dot_product import BAND_NAMES, PREDICTION_PAIRS
 from embedviz.figures import lessons as figs
+from embedviz.widget_keys import DotProduct as K
 
 LENGTHS = [0.5 * i for i in range(0, 9)]  # 0 .. 4
 BANDS = {"close": "dot.band_close", "related": "dot.band_related", "unrelated": "dot.band_unrelated",
@@ -23,13 +24,13 @@ def arrows_tab() -> None:
     """The four sliders move only the arrows, so a step reruns and redraws this section, not the page."""
     cols = st.columns(4)
     with cols[0]:
-        len_u = st.select_slider(t("dot.len_u"), LENGTHS, value=2.0, key="dot_lu", bind=BIND)
+        len_u = st.select_slider(t("dot.len_u"), LENGTHS, value=2.0, key=K.LEN_U, bind=BIND)
     with cols[1]:
-        ang_u = int_slider("dot_au", "dot.ang_u", 0, 359, 0)
+        ang_u = int_slider(K.ANGLE_U, "dot.ang_u", 0, 359, 0)
     with cols[2]:
-        len_v = st.select_slider(t("dot.len_v"), LENGTHS, value=1.5, key="dot_lv", bind=BIND)
+        len_v = st.select_slider(t("dot.len_v"), LENGTHS, value=1.5, key=K.LEN_V, bind=BIND)
     with cols[3]:
-        ang_v = int_slider("dot_av", "dot.ang_v", 0, 359, 60)
+        ang_v = int_slider(K.ANGLE_V, "dot.ang_v", 0, 359, 60)
     try:
         r = view.vectors(len_u, ang_u, len_v, ang_v)
     except ValueError as error:
@@ -54,9 +55,9 @@ def predict_tab() -> None:
     for i, (a, b) in enumerate(PREDICTION_PAIRS):
         with grid[i % 2]:
             st.markdown(f"**{escape(a)} – {escape(b)}**")
-            guesses.append(segmented(f"dot_g{i}", "dot.col_guess", BAND_NAMES, "unrelated",
+            guesses.append(segmented(K.GUESS(i), "dot.col_guess", BAND_NAMES, "unrelated",
                                      format_func=lambda band: t(BANDS[band])))
-    if not st.toggle(t("dot.reveal"), key="dot_reveal", bind=BIND):
+    if not st.toggle(t("dot.reveal"), key=K.REVEAL, bind=BIND):
         st.caption(t("dot.hidden"))
         return
     try:
@@ -76,7 +77,7 @@ def predict_tab() -> None:
 
 
 # bound tabs run lazily: the page opens on the arrows only, the activity draws when its tab is opened
-tabs = bound_tabs("dot_tab", ["dot.tab_arrows", "dot.tab_predict"])
+tabs = bound_tabs(K.TAB, ["dot.tab_arrows", "dot.tab_predict"])
 for tab, render in zip(tabs, (arrows_tab, predict_tab)):
     if tab.open:
         with tab:

@@ -6,6 +6,7 @@ from embedviz.app.i18n import t
 from embedviz.app.tour import start_tour
 from embedviz.app.widgets import notice, plot, show_error
 from embedviz.tokens.tokenizer import token_labels
+from embedviz.widget_keys import Home as K
 
 LESSONS = {  # each lesson's tour, its title and its one-line summary by catalog key
     "000": ("tour.000.title", "home.lesson.000"), "001": ("tour.001.title", "home.lesson.001"),
@@ -15,14 +16,14 @@ LESSONS = {  # each lesson's tour, its title and its one-line summary by catalog
 
 st.title(t("home.title"))
 st.markdown(t("home.lead"))
-with st.container(horizontal=True, key="home_lessons"):  # the five lessons first: each opens its tour at step 1
+with st.container(horizontal=True, key=K.LESSONS):  # the five lessons first: each opens its tour at step 1
     for lesson, (title, summary) in LESSONS.items():
-        st.button(t(title), key=f"home_tour_{lesson}", icon=":material/school:", on_click=start_tour,
+        st.button(t(title), key=K.TOUR(lesson), icon=":material/school:", on_click=start_tour,
                   args=(lesson,), help=t(summary), type="primary" if lesson == "000" else "secondary",
                   wrap=True)  # a long title takes two lines on a phone rather than an ellipsis
 st.markdown(t("home.figure_lead"))
 
-text = st.text_input(t("home.try"), value="Hello", key="home_text", max_chars=64, bind="query-params")
+text = st.text_input(t("home.try"), value="Hello", key=K.TEXT, max_chars=64, bind="query-params")
 try:
     ids, tok, pos, inputs = view.embed_text(text, 16)
 except ValueError as error:

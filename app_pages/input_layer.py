@@ -6,6 +6,7 @@ from embedviz.app.errors import localized
 from embedviz.app.i18n import t
 from embedviz.app.widgets import choice_slider, int_slider, notice, show_error
 from embedviz.app.widgets import lead
+from embedviz.widget_keys import InputLayer as K
 
 VOCAB = 256  # the byte-level vocabulary of lessons 000 and 001
 D_OPTIONS = (2, 4, 8, 16, 32, 64, 128, 256, 512)
@@ -45,15 +46,15 @@ st.title(t("inl.title"))
 lead("inl.lead", t("inl.intro"))
 cols = st.columns(5)
 with cols[0]:
-    batch = int_slider("inl_B", "inl.batch", 1, 8, 2)
+    batch = int_slider(K.BATCH, "inl.batch", 1, 8, 2)
 with cols[1]:
-    length = choice_slider("inl_T", "inl.length", T_OPTIONS, 5)
+    length = choice_slider(K.LENGTH, "inl.length", T_OPTIONS, 5)
 with cols[2]:
-    d_model = choice_slider("inl_D", "common.d_model", D_OPTIONS, 8)
+    d_model = choice_slider(K.D_MODEL, "common.d_model", D_OPTIONS, 8)
 with cols[3]:
-    max_length = choice_slider("inl_L", "inl.max_length", L_OPTIONS, 16)
+    max_length = choice_slider(K.MAX_LENGTH, "inl.max_length", L_OPTIONS, 16)
 with cols[4]:
-    d_pos = choice_slider("inl_Dpos", "inl.d_pos", D_OPTIONS, 8)
+    d_pos = choice_slider(K.D_POSITION, "inl.d_pos", D_OPTIONS, 8)
 
 # The shapes come first on the page when they can be built: when T > L the lesson's modules refuse, and the
 # refusals below are all there is to see.

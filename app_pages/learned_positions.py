@@ -8,6 +8,7 @@ from embedviz.app.step_section import step_figure
 from embedviz.app.markup import trusted
 from embedviz.app.widgets import BIND, bound_tabs, lead, notice, pc_axes, plot, show_error
 from embedviz.figures import real_model as figs
+from embedviz.widget_keys import LearnedPositions as K
 
 TABS = ["learn.tab_steps", "learn.tab_matrix", "learn.tab_rotation", "learn.tab_distance"]
 
@@ -28,12 +29,12 @@ names = {"learned": t("learn.learned"), "sinusoidal": t("learn.sinusoidal")}
 
 # bound tabs run lazily: a page open or a slider step draws the open tab's one main chart, and the tab is in the URL
 steps_tab, matrix_tab, rotation_tab, distance_tab = bound_tabs(
-    "learn_tab", TABS)
+    K.TAB, TABS)
 
 if steps_tab.open:
     with steps_tab:
         curves = {names["learned"]: learned["adjacent"], names["sinusoidal"]: sinusoidal["adjacent"]}
-        if st.toggle(t("multi.pos_e5"), key="learn_e5", bind=BIND, help=t("multi.pos_e5_help")):
+        if st.toggle(t("multi.pos_e5"), key=K.E5, bind=BIND, help=t("multi.pos_e5_help")):
             if (missing := view.missing_package(view.E5_NAME)) is not None:
                 st.error(t("multi.missing", **missing))
             else:  # e5's learned table has the same (512, 384) shape: its curve sits on the same axis
@@ -45,7 +46,7 @@ if steps_tab.open:
 
 if matrix_tab.open:
     with matrix_tab:
-        start, stop = st.slider(t("learn.window"), 0, L - 1, (0, L - 1), key="learn_window", bind=BIND)
+        start, stop = st.slider(t("learn.window"), 0, L - 1, (0, L - 1), key=K.WINDOW, bind=BIND)
         try:
             window, sin_window = (view.row_views(s, start, stop + 1) for s in ("learned", "sinusoidal"))
         except ValueError as error:
@@ -60,7 +61,7 @@ if matrix_tab.open:
 
 if rotation_tab.open:
     with rotation_tab:
-        start, stop = st.slider(t("learn.rows"), 0, L - 1, (0, L - 1), key="learn_rows", bind=BIND)
+        start, stop = st.slider(t("learn.rows"), 0, L - 1, (0, L - 1), key=K.ROWS, bind=BIND)
         try:
             window = view.row_views("learned", start, stop + 1)
         except ValueError as error:

@@ -12,6 +12,7 @@ from embedviz.app.context_view import METHOD_NAMES
 from embedviz.app.i18n import t
 from embedviz.app.widgets import bound_tabs, BIND, human_number, lead, plot, show_error
 from embedviz.figures import layers as figs
+from embedviz.widget_keys import ModernRope as K
 
 
 def all_nope(model: dict) -> None:
@@ -27,7 +28,7 @@ def layers_tab(model: dict, labels: dict, colors: dict) -> None:
     reach = [t(view.REACH_NAMES[kind], span=human_number(span or 0)) + (t("mod.reach_sinks") if sinks else "")
              for kind, span, sinks in model["reach"]]
     plot(figs.layer_strip, model["layers"], labels, colors, title=t("mod.strip_title", layers=len(model["layers"])),
-         x_title=t("mod.strip_x"), reach=reach, key="mod_strip")
+         x_title=t("mod.strip_x"), reach=reach, key=K.STRIP)
     if not model["rope_settings"]:  # nope_text speaks of the RoPE layers under a NoPE one
         all_nope(model)
     if model["temperature"]:
@@ -36,19 +37,19 @@ def layers_tab(model: dict, labels: dict, colors: dict) -> None:
         st.markdown(f"{t('mod.nope_text')} {text}" if model["rope_settings"] else text)
         curve = view.temperature(temp["floor_scale"], temp["attn_scale"])
         plot(figs.two_curves, curve["positions"], (t("mod.temp_name"), curve["scale"]), ("", None),
-             title=t("mod.temp_title"), x_title=t("mod.temp_x"), y_title=t("mod.temp_y"), key="mod_temp")
+             title=t("mod.temp_title"), x_title=t("mod.temp_x"), y_title=t("mod.temp_y"), key=K.TEMPERATURE)
 
 
 def decay_tab(rope_settings: list, colors: dict) -> None:
     """Each distinct setting's long-range decay."""
     plot(figs.decay_curves, view.DISTANCES, {s["name"]: s["decay"] for s in rope_settings}, colors,
-         title=t("mod.decay_title"), x_title=t("mod.decay_x"), y_title=t("mod.decay_y"), key="mod_decay")
+         title=t("mod.decay_title"), x_title=t("mod.decay_x"), y_title=t("mod.decay_y"), key=K.DECAY)
 
 
 def head_tab(model: dict, rope_settings: list, colors: dict) -> None:
     """Partial / proportional rotation: which dimensions turn; MLA's softmax scale."""
     plot(figs.head_layout, [(s["name"], s["rotated"]) for s in rope_settings], colors, title=t("mod.head_title"),
-         x_title=t("mod.head_x"), rotated_name=t("mod.rotated"), unrotated_name=t("mod.unrotated"), key="mod_head")
+         x_title=t("mod.head_x"), rotated_name=t("mod.rotated"), unrotated_name=t("mod.unrotated"), key=K.HEAD)
     st.markdown(t("mod.partial_text"))
     if model["mla"]:
         mla = model["mla"]
@@ -63,22 +64,22 @@ def mrope_tab(model: dict) -> None:
         return
     axis_names = [t("mod.axis_t"), t("mod.axis_h"), t("mod.axis_w")]
     plot(figs.mrope_band, model["mrope"]["axes"], model["mrope"]["wavelengths"], axis_names,
-         title=t("mod.mrope_title"), x_title=t("mod.wave_x"), y_title=t("mod.wave_y"), key="mod_mrope")
+         title=t("mod.mrope_title"), x_title=t("mod.wave_x"), y_title=t("mod.wave_y"), key=K.MROPE)
     st.markdown(t("mod.mrope_text"))
 
 
 def vision_tab() -> None:
     """2-D (axial) RoPE of vision encoders over a patch grid, beside the text model's M-RoPE bands."""
-    layout = st.selectbox(t("mod.vision_layout"), view.VISION_LAYOUTS, key="mod_vlayout", bind=BIND,
+    layout = st.selectbox(t("mod.vision_layout"), view.VISION_LAYOUTS, key=K.VISION_LAYOUT, bind=BIND,
                           format_func=lambda code: t(view.VISION_NAMES[code]))
-    grid = st.select_slider(t("mod.vision_grid"), view.VISION_GRIDS, value=16, key="mod_vgrid", bind=BIND)
+    grid = st.select_slider(t("mod.vision_grid"), view.VISION_GRIDS, value=16, key=K.VISION_GRID, bind=BIND)
     left, right = st.columns(2)
-    row = left.slider(t("mod.vision_row"), 0, view.VISION_GRIDS[-1] - 1, 4, key="mod_vrow", bind=BIND)
-    col = right.slider(t("mod.vision_col"), 0, view.VISION_GRIDS[-1] - 1, 4, key="mod_vcol", bind=BIND)
+    row = left.slider(t("mod.vision_row"), 0, view.VISION_GRIDS[-1] - 1, 4, key=K.VISION_ROW, bind=BIND)
+    col = right.slider(t("mod.vision_col"), 0, view.VISION_GRIDS[-1] - 1, 4, key=K.VISION_COL, bind=BIND)
     out = view.vision(layout, grid, row, col)
     plot(figs.patch_similarity_map, out["similarity"], out["row"], out["col"],
          title=t("mod.vision_title", row=out["row"], col=out["col"], grid=grid), x_title=t("mod.vision_x"),
-         y_title=t("mod.vision_y"), patch_name=t("mod.vision_patch"), key="mod_vision")
+         y_title=t("mod.vision_y"), patch_name=t("mod.vision_patch"), key=K.VISION)
     st.markdown(t("mod.vision_text", head_dim=out["head_dim"], theta=human_number(out["theta"]),
                   quarter=out["head_dim"] // 4))
 
@@ -87,12 +88,12 @@ def vision_tab() -> None:
 def scan_section(rope_settings: list, colors: dict, dim: int, theory: dict, theta: float, train: int) -> None:
     """The scan-length slider reruns this fragment only: the wavelengths with L marked, and the base bound.
     ``theory``'s still pairs (proportional RoPE) each add 1 to the sum the bound is about."""
-    theory_length = st.select_slider(t("mod.scan_length"), view.SCAN_LENGTHS, value=1_024, key="mod_len", bind=BIND)
+    theory_length = st.select_slider(t("mod.scan_length"), view.SCAN_LENGTHS, value=1_024, key=K.SCAN_LENGTH, bind=BIND)
     plot(figs.wavelength_curves, {s["name"]: s["wavelengths"] for s in rope_settings}, colors,
          title=t("mod.wave_title"), x_title=t("mod.wave_x"), y_title=t("mod.wave_y"),
          lines=[(train, t("mod.train_line", length=human_number(train))),
                 (theory_length, t("mod.scan_line", length=human_number(theory_length)))],
-         note=t("mod.critical_note", critical=theory["critical"], head_dim=dim), key="mod_wave")
+         note=t("mod.critical_note", critical=theory["critical"], head_dim=dim), key=K.WAVE)
     still_pairs, turning_pairs = theory["still_pairs"], theory["turning_pairs"]
     if still_pairs and still_pairs >= turning_pairs:  # the head tab's argument: no base can fail
         st.markdown(t("mod.base_bound_any", still=still_pairs, pairs=dim // 2, turning=turning_pairs,
@@ -136,7 +137,7 @@ def theory_tab(model: dict, rope_settings: list, colors: dict) -> None:
     scan_section(rope_settings, colors, dim, theory, first["theta"], train)
     plot(figs.two_curves, theory["s"], (t("mod.pi_interp"), theory["interpolation"]),
          (t("mod.pi_extrap"), theory["extrapolation"]), title=t("mod.pi_title"), x_title=t("mod.pi_x"),
-         y_title=t("mod.pi_y"), log_y=True, key="mod_pi")
+         y_title=t("mod.pi_y"), log_y=True, key=K.PI)
     ratio = theory["ratio"]  # the extrapolation bound's minimum over the offsets drawn, per the interpolation bound
     if ratio >= 1:  # "at least 6.5 times" at theta 1.5 (6.57): cut, never rounded up
         st.markdown(t("mod.pi_text", interp=theory["interpolation"][0],
@@ -149,11 +150,11 @@ st.title(t("mod.title"))
 lead("mod.lead", t("mod.intro"))
 
 # the model: a published config or a pasted one
-source = st.selectbox(t("mod.source"), view.SOURCES, index=0, key="mod_src", help=t("mod.source_help"), bind=BIND,
+source = st.selectbox(t("mod.source"), view.SOURCES, index=0, key=K.SOURCE, help=t("mod.source_help"), bind=BIND,
                       format_func=view.source_label)
 config_text = ""
 if source == view.CONFIG:
-    config_text = st.text_area(t("mod.paste"), view.example_text(), height=220, key="mod_config",
+    config_text = st.text_area(t("mod.paste"), view.example_text(), height=220, key=K.CONFIG,
                                max_chars=rope_config.MAX_CONFIG_CHARS)
 try:
     model = view.model(source, config_text)
@@ -178,7 +179,7 @@ for s in settings:
 rope_settings = model["rope_settings"]
 
 # bound tabs run lazily: only the open tab runs and is sent; the open tab is in the URL
-tabs = bound_tabs(view.TAB_KEY, list(view.TABS.values()))
+tabs = bound_tabs(K.TAB, list(view.TABS.values()))
 sections = {
     "layers": lambda: layers_tab(model, labels, colors),
     "decay": lambda: decay_tab(rope_settings, colors),

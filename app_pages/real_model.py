@@ -10,6 +10,7 @@ from embedviz.app.step_section import step_figure
 from embedviz.app.widgets import bound_tabs, BIND, int_slider, notice, pc_axes, plot, show_error
 from embedviz.app.widgets import lead, lesson_button
 from embedviz.figures import real_model as figs
+from embedviz.widget_keys import RealModel as K
 
 DEFAULT_PAIRS = "cat, dog\ncat, car\nking, queen\nman, woman"
 SCRIPT_NAMES = {"han": "multi.script_han", "latin": "multi.script_latin", "hangul": "multi.script_hangul",
@@ -49,7 +50,7 @@ def model_text(minilm_key: str, e5_key: str) -> str:
 
 
 title = st.empty()  # filled once the picker has said which model the page shows
-name = st.selectbox(t("multi.model"), view.MODELS, key="real_model", bind=BIND, help=t("multi.model_help"),
+name = st.selectbox(t("multi.model"), view.MODELS, key=K.MODEL, bind=BIND, help=t("multi.model_help"),
                     index=view.MODELS.index(view.default_model(current_language())),
                     format_func=lambda n: n.split("/")[-1])
 e5, err = name != view.MODELS[0], view.rounding(name)
@@ -82,17 +83,17 @@ else:
     st.caption(t("real.lesson_caption", cat_dog=measured[("cat", "dog")], cat_car=measured[("cat", "car")],
                  rank=view.neighbour_rank("cat", "car"), V=f"{view.model_info()['vocab_size']:,}",
                  cat_airplane=measured[("cat", "airplane")], cat_tuesday=measured[("cat", "tuesday")]))
-    lesson_button("real_try_e5", "multi.try_e5", {"real_model": view.E5_NAME}, help="multi.try_e5_help")
+    lesson_button(K.TRY_E5, "multi.try_e5", {K.MODEL: view.E5_NAME}, help="multi.try_e5_help")
 
 # bound tabs run lazily: a page open draws the header and the open tab only (the subwords' input and table
 # included, which sit in a tab of their own)
 pairs_tab, subwords_tab, analogy_tab, neighbours_tab, cross_tab, map_tab, upload_tab = bound_tabs(
-    view.TAB_KEY, view.TAB_LABEL_KEYS)
+    K.TAB, view.TAB_LABEL_KEYS)
 
 if pairs_tab.open:
     with pairs_tab:
         text = st.text_area(t("real.pairs_input"), value=E5_PAIRS if e5 else DEFAULT_PAIRS,
-                            key="real_pairs_e5" if e5 else "real_pairs", height=150 if e5 else 130,
+                            key=K.PAIRS_E5 if e5 else K.PAIRS, height=150 if e5 else 130,
                             max_chars=2_000, help=t("real.pairs_help"), bind=BIND)
         rows = view.pair_rows(text, name)
         for row in rows:
@@ -114,7 +115,7 @@ if subwords_tab.open:  # lesson 003: subwords
         st.markdown(f"**{t('sub.header')}**\n\n{t('multi.sub_e5' if e5 else 'sub.text')}")
         s1, s2 = st.columns([1, 2])
         default_word = E5_SUBWORDS if e5 else "unbelief"
-        sub_word = s1.text_input(t("sub.word"), value=default_word, key="real_subword_e5" if e5 else "real_subword",
+        sub_word = s1.text_input(t("sub.word"), value=default_word, key=K.SUBWORD_E5 if e5 else K.SUBWORD,
                                  max_chars=40, bind=BIND)
         try:
             pieces = lessons_view.pieces(sub_word or default_word, name)
@@ -129,10 +130,11 @@ if analogy_tab.open:
     with analogy_tab:
         st.markdown(t("real.analogy_intro"))
         cols = st.columns(4)
-        words = [col.text_input(label, value=word, key=f"real_{name}", max_chars=40, bind=BIND)
-                 for col, label, word, name in zip(cols, ("a", "− b", "+ c"), ("king", "man", "woman"), "abc")]
+        words = [col.text_input(label, value=word, key=key, max_chars=40, bind=BIND)
+                 for col, label, word, key in zip(cols, ("a", "− b", "+ c"), ("king", "man", "woman"),
+                                                  (K.A, K.B, K.C))]
         with cols[3]:
-            k = int_slider("real_ak", "real.k", 1, 30, 10)
+            k = int_slider(K.ANALOGY_K, "real.k", 1, 30, 10)
         try:
             tokens, scores = view.analogy_rows(*words, k, name)
         except ValueError as error:
@@ -145,9 +147,9 @@ if analogy_tab.open:
 if neighbours_tab.open:
     with neighbours_tab:
         left, right = st.columns(2)
-        word = left.text_input(t("real.word"), value="cat", key="real_word", max_chars=40, bind=BIND)
+        word = left.text_input(t("real.word"), value="cat", key=K.WORD, max_chars=40, bind=BIND)
         with right:
-            k = int_slider("real_k", "real.k", 1, 50, 10)
+            k = int_slider(K.K, "real.k", 1, 50, 10)
         try:
             tokens, scores = view.neighbour_rows(word, k, name)
         except ValueError as error:
@@ -164,9 +166,9 @@ if cross_tab.open:
             st.info(t("multi.cross_needs_e5"))
         else:
             left, right = st.columns(2)
-            word = left.text_input(t("multi.cross_word"), value="猫", key="real_xword", max_chars=40, bind=BIND)
+            word = left.text_input(t("multi.cross_word"), value="猫", key=K.CROSS_WORD, max_chars=40, bind=BIND)
             with right:
-                k = int_slider("real_xk", "real.k", 2, 50, 12)
+                k = int_slider(K.CROSS_K, "real.k", 2, 50, 12)
             try:
                 cross = view.cross_lingual_rows(word, k, name)
             except ValueError as error:
@@ -186,7 +188,7 @@ if cross_tab.open:
 if map_tab.open:
     with map_tab:
         text = st.text_area(t("real.map_input"), value=E5_WORDS if e5 else DEFAULT_WORDS,
-                            key="real_words_e5" if e5 else "real_words", height=130,
+                            key=K.WORDS_E5 if e5 else K.WORDS, height=130,
                             max_chars=4_000, help=t("real.map_help"), bind=BIND)
         try:
             result = view.word_map(text, name)
@@ -203,7 +205,7 @@ if map_tab.open:
 if upload_tab.open:
     with upload_tab:
         st.markdown(t("real.upload_intro", **view.upload_limits()))
-        uploaded = st.file_uploader(t("real.upload_label"), type=["safetensors", "npy"], key="real_upload",
+        uploaded = st.file_uploader(t("real.upload_label"), type=["safetensors", "npy"], key=K.UPLOAD,
                                     max_upload_size=view.UPLOAD_MB, on_change=view.forget_upload)
         try:
             table = view.uploaded_table(uploaded)
@@ -217,7 +219,7 @@ if upload_tab.open:
                 st.success(t("real.upload_ok", name=table.name, V=V, D=D)
                            + (f" {t('real.upload_tensor', tensor=table.token_tensor)}" if table.token_tensor else ""))
                 limit = view.view_row_limit(V, D)
-                n = (st.slider(t("real.upload_rows", limit=limit), 2, limit, min(limit, 256), key="real_rows")
+                n = (st.slider(t("real.upload_rows", limit=limit), 2, limit, min(limit, 256), key=K.ROWS)
                      if limit > 2 else 2)
                 views = view.row_views(table.source, 0, n, _upload=table)
                 note = t("common.downsampled", rs=views["step"], cs=views["step"]) if views["step"] > 1 else None

@@ -14,6 +14,7 @@ from embedviz.app.widgets import lead
 from embedviz.downsample import ANGLE_HEATMAP_POSITIONS, DENSE_DISTANCES
 from embedviz.figures import line_chart
 from embedviz.figures import rope as figs
+from embedviz.widget_keys import Rope as K
 
 PRESETS = view.rope_presets()
 CUSTOM = "custom"
@@ -25,25 +26,25 @@ LIVE_TABS = ("rope.tab_angles", "rope.tab_decay")  # tabs whose figure redraws i
 
 
 def apply_preset() -> None:
-    p = PRESETS.get(st.session_state["rope_preset"])
+    p = PRESETS.get(st.session_state[K.PRESET])
     if p:
-        st.session_state.update(rope_hd=p["head_dim"], rope_theta=float(p["theta"]), rope_len=p["max_len"])
+        st.session_state.update({K.HEAD_DIM: p["head_dim"], K.THETA: float(p["theta"]), K.LENGTH: p["max_len"]})
 
 
 def to_custom() -> None:
-    st.session_state["rope_preset"] = CUSTOM
+    st.session_state[K.PRESET] = CUSTOM
 
 
-SLIDERS = (live.Slider("rope_hd", "rope.head_dim", tuple(range(2, 257, 2)), on_change=to_custom),
-           live.Slider("rope_theta", "rope.theta", THETAS, human_number, on_change=to_custom),
-           live.Slider("rope_len", "rope.max_len", LENGTHS, human_number, on_change=to_custom))
+SLIDERS = (live.Slider(K.HEAD_DIM, "rope.head_dim", tuple(range(2, 257, 2)), on_change=to_custom),
+           live.Slider(K.THETA, "rope.theta", THETAS, human_number, on_change=to_custom),
+           live.Slider(K.LENGTH, "rope.max_len", LENGTHS, human_number, on_change=to_custom))
 
 
 def angles_tab(head_dim: int, theta: float, max_len: int, pairing: str) -> None:
     """1. per-dimension rotation angles, live (not a fragment: a live figure's commit must rerun the page, which
     holds the widgets it moves)."""
     st.subheader(t("rope.heat_header"))
-    window = st.select_slider(t("rope.window"), WINDOWS, value=256, format_func=human_number, key="rope_win",
+    window = st.select_slider(t("rope.window"), WINDOWS, value=256, format_func=human_number, key=K.WINDOW,
                               bind=BIND)
     if window > max_len:
         st.caption(t("rope.window_clipped", length=human_number(max_len)))
@@ -57,7 +58,7 @@ def angles_tab(head_dim: int, theta: float, max_len: int, pairing: str) -> None:
         note += " · " + t("common.showing_every", step=heat["step"])
     live.figure("rope_angles", figs.angle_heatmap, heat["z"], heat["positions"], heat["pair"],
                 title=t("rope.heat_title"), note=note, x_title=t("common.position"), y_title=t("common.dimension"),
-                hover=t("rope.heat_hover"), row_label=t("rope.heat_row"), key="rope_live_angles", sliders=SLIDERS,
+                hover=t("rope.heat_hover"), row_label=t("rope.heat_row"), key=K.LIVE_ANGLES, sliders=SLIDERS,
                 budget={"positions": ANGLE_HEATMAP_POSITIONS}, fixed={"window": window, "pairing": pairing},
                 texts=live.templates(row=("rope.heat_row", "d", "i"), note="rope.heat_note",
                                      showing_every=("common.showing_every", "step"), scale_key="common.scale_key"))
@@ -70,10 +71,10 @@ def pair_tab(head_dim: int, theta: float) -> None:
     st.markdown(t("rope.pair_intro"))
     cols = st.columns(4)
     half = head_dim // 2
-    pair = cols[0].slider(t("rope.pair_index"), 0, half - 1, 0, key="rope_i", bind=BIND) if half > 1 else 0
-    m = cols[1].number_input(t("rope.m"), 0, 1_000_000, 5, key="rope_m", bind=BIND)
-    n = cols[2].number_input(t("rope.n"), 0, 1_000_000, 3, key="rope_n", bind=BIND)
-    shift = cols[3].number_input(t("rope.shift"), 0, 1_000_000, 45, key="rope_s", bind=BIND)
+    pair = cols[0].slider(t("rope.pair_index"), 0, half - 1, 0, key=K.PAIR, bind=BIND) if half > 1 else 0
+    m = cols[1].number_input(t("rope.m"), 0, 1_000_000, 5, key=K.M, bind=BIND)
+    n = cols[2].number_input(t("rope.n"), 0, 1_000_000, 3, key=K.N, bind=BIND)
+    shift = cols[3].number_input(t("rope.shift"), 0, 1_000_000, 45, key=K.SHIFT, bind=BIND)
     try:
         pv = view.pair_view(head_dim, theta, int(pair), int(m), int(n), int(shift))
     except ValueError as error:
@@ -99,15 +100,15 @@ def decay_tab(head_dim: int, theta: float, max_len: int) -> None:
     """3. long-range decay of aligned q, k: several thetas overlaid, and lesson 003's table."""
     st.subheader(t("rope.decay_header"))
     st.markdown(t("rope.decay_intro"))
-    lesson_button("rope_lesson", "lesson.rope_button",
-                  {"rope_hd": 128, "rope_theta": 10_000.0, "rope_preset": CUSTOM}, help="lesson.rope_help")
+    lesson_button(K.LESSON, "lesson.rope_button",
+                  {K.HEAD_DIM: 128, K.THETA: 10_000.0, K.PRESET: CUSTOM}, help="lesson.rope_help")
     dec = view.decay(head_dim, theta, max_len)
     chosen = t("rope.theta_chosen", theta=human_number(theta))
     series = {(chosen if th == theta else t("rope.theta_label", theta=human_number(th))): curve
               for th, curve in dec["curves"].items()}
     live.figure("rope_decay", figs.decay_chart, dec["distances"], series, highlight=chosen,
                 title=t("rope.decay_title", hd=head_dim), x_title=t("rope.distance"), y_title=t("rope.mean_cos"),
-                note=t("rope.decay_note"), key="rope_live_decay", sliders=SLIDERS, budget={"dense": DENSE_DISTANCES},
+                note=t("rope.decay_note"), key=K.LIVE_DECAY, sliders=SLIDERS, budget={"dense": DENSE_DISTANCES},
                 fixed={"thetas": view.REFERENCE_THETAS, "theta_labels": list(map(human_number, view.REFERENCE_THETAS))},
                 texts=live.templates(title=("rope.decay_title", "hd"), chosen=("rope.theta_chosen", "theta"),
                                      reference=("rope.theta_label", "theta")))
@@ -199,25 +200,25 @@ with st.expander(t("common.details")):  # the intro, the symbols and the sign of
 cols = st.columns(2)
 preset = cols[0].selectbox(
     t("rope.preset"), [CUSTOM, *PRESETS], format_func=lambda x: t("rope.custom") if x == CUSTOM else x,
-    key="rope_preset", on_change=apply_preset, bind=BIND,
+    key=K.PRESET, on_change=apply_preset, bind=BIND,
 )
 pairing = cols[1].segmented_control(
-    t("rope.pairing"), list(PAIRINGS), default="half", format_func=lambda p: t(PAIRINGS[p]), key="rope_pairing",
+    t("rope.pairing"), list(PAIRINGS), default="half", format_func=lambda p: t(PAIRINGS[p]), key=K.PAIRING,
     required=True, bind=BIND,
 )
-hidden = live.open_tab(view.TAB_KEY, list(view.TABS.values())) in LIVE_TABS
-with live.controls("rope_controls", hidden=hidden):  # the live figure shows them
+hidden = live.open_tab(K.TAB, list(view.TABS.values())) in LIVE_TABS
+with live.controls(K.CONTROLS, hidden=hidden):  # the live figure shows them
     cols = st.columns(3)
 head_dim = cols[0].slider(
-    t("rope.head_dim"), 2, 256, 128, step=2, key="rope_hd", help=t("rope.head_dim_help"), on_change=to_custom,
+    t("rope.head_dim"), 2, 256, 128, step=2, key=K.HEAD_DIM, help=t("rope.head_dim_help"), on_change=to_custom,
     bind=BIND,
 )
 theta = cols[1].select_slider(
-    t("rope.theta"), THETAS, value=10_000.0, format_func=human_number, key="rope_theta", help=t("rope.theta_help"),
+    t("rope.theta"), THETAS, value=10_000.0, format_func=human_number, key=K.THETA, help=t("rope.theta_help"),
     on_change=to_custom, bind=BIND,
 )
 max_len = cols[2].select_slider(
-    t("rope.max_len"), LENGTHS, value=4_096, format_func=human_number, key="rope_len", on_change=to_custom, bind=BIND
+    t("rope.max_len"), LENGTHS, value=4_096, format_func=human_number, key=K.LENGTH, on_change=to_custom, bind=BIND
 )
 if preset in PRESETS:
     p = PRESETS[preset]
@@ -228,7 +229,7 @@ if preset in PRESETS:
     st.caption(caption + (" " + t("rope.preset_scaling", scaling=p["scaling"]) if p["scaling"] else ""))
 
 # bound tabs run lazily: only the open tab runs and is sent; the open tab is in the URL
-tabs = bound_tabs(view.TAB_KEY, list(view.TABS.values()))
+tabs = bound_tabs(K.TAB, list(view.TABS.values()))
 sections = {
     "angles": lambda: angles_tab(head_dim, theta, max_len, pairing),
     "pair": lambda: pair_tab(head_dim, theta),

@@ -14,13 +14,14 @@ from embedviz.app.widgets import (
 )
 from embedviz.downsample import CELL_BUDGET, CURVE_POINTS, HEATMAP_PAIRS
 from embedviz.figures.sinusoidal import distance_figure, encoding_heatmap, rotation_figure
+from embedviz.widget_keys import Sinusoidal as K
 
 D_OPTIONS = (2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096)
 L_OPTIONS = (1, 2, 4, 8, 16, 32, 64, 100, 128, 256, 512, 1000, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072)
 BASE_OPTIONS = log_options(100.0, 1e7, extra=(10_000.0, 500_000.0))
-SLIDERS = (live.Slider("sin_d", "common.d_model", D_OPTIONS),
-           live.Slider("sin_L", "sin.positions", L_OPTIONS, human_number),
-           live.Slider("sin_base", "sin.base", BASE_OPTIONS, human_number))
+SLIDERS = (live.Slider(K.D_MODEL, "common.d_model", D_OPTIONS),
+           live.Slider(K.LENGTH, "sin.positions", L_OPTIONS, human_number),
+           live.Slider(K.BASE, "sin.base", BASE_OPTIONS, human_number))
 TABS = ("sin.tab_encoding", "sin.tab_lesson", "sin.tab_similarity", "sin.tab_rotation")  # ?sin_tab= holds the label
 LIVE_TABS = ("sin.tab_encoding", "sin.tab_lesson")  # tabs whose figure redraws in the browser while its sliders move
 
@@ -35,7 +36,7 @@ def encoding_tab(num_positions: int, d_model: int, base: float) -> None:
     live.figure("sin_heatmap", encoding_heatmap, view["z"], view["positions"], view["dims"],
                 note=" · ".join(notes) or t("sin.heatmap_note"),
                 title=t("sin.heatmap_title", L=human_number(num_positions), D=d_model),
-                x_title=t("common.position"), y_title=t("common.dimension"), key="sin_live_heatmap",
+                x_title=t("common.position"), y_title=t("common.dimension"), key=K.LIVE_HEATMAP,
                 sliders=SLIDERS, budget={"cells": CELL_BUDGET, "pairs": HEATMAP_PAIRS},
                 texts={"title": t("sin.heatmap_title", L="{L}", D="{D}"), "note": t("sin.heatmap_note"),
                        "showing_every": t("common.showing_every", step="{step}"),
@@ -76,7 +77,7 @@ def lesson_tab(num_positions: int, d_model: int, base: float) -> None:
                     typical_name=t("sin.typical", v=f"{curves['typical']:.2f}"),
                     bound_name=t("sin.bound", v=f"{curves['bound']:.2f}"), title=t("sin.distance_title"),
                     note=t("sin.distance_note"), x_title=t("sin.gap"), y_title=t("sin.distance"),
-                    key="sin_live_distance", sliders=SLIDERS, budget={"curve_points": CURVE_POINTS},
+                    key=K.LIVE_DISTANCE, sliders=SLIDERS, budget={"curve_points": CURVE_POINTS},
                     fixed={"starts": list(curves["starts"])},
                     texts=live.templates(typical=("sin.typical", "v"), bound=("sin.bound", "v")))
         st.caption(t("sin.typical_note", w=human_number(round(freq["wavelength"][-1]))))
@@ -115,8 +116,8 @@ def rotation_tab(d_model: int, base: float) -> None:
     )
     st.caption(t("sin.sign_note"))
     cols = st.columns(3)
-    p = cols[0].number_input(t("sin.p"), 0, 1_000_000, 5, key="sin_p", bind=BIND)
-    k = cols[1].number_input(t("sin.k"), -100_000, 100_000, 3, key="sin_k", bind=BIND)
+    p = cols[0].number_input(t("sin.p"), 0, 1_000_000, 5, key=K.P, bind=BIND)
+    k = cols[1].number_input(t("sin.k"), -100_000, 100_000, 3, key=K.K, bind=BIND)
     try:
         check = cached.rotation(int(p), int(k), d_model, base)
     except ValueError as error:
@@ -134,18 +135,18 @@ page_header(
     r"\qquad \omega_i=\mathrm{base}^{-2i/D}",
 )
 
-with live.controls("sin_controls", hidden=live.open_tab("sin_tab", TABS) in LIVE_TABS):  # the live figure shows them
+with live.controls(K.CONTROLS, hidden=live.open_tab(K.TAB, TABS) in LIVE_TABS):  # the live figure shows them
     cols = st.columns(3)
     with cols[0]:
-        d_model = choice_slider("sin_d", "common.d_model", D_OPTIONS, 64)
+        d_model = choice_slider(K.D_MODEL, "common.d_model", D_OPTIONS, 64)
     with cols[1]:
-        num_positions = choice_slider("sin_L", "sin.positions", L_OPTIONS, 128, format_func=human_number)
+        num_positions = choice_slider(K.LENGTH, "sin.positions", L_OPTIONS, 128, format_func=human_number)
     with cols[2]:
-        base = choice_slider("sin_base", "sin.base", BASE_OPTIONS, 10_000.0, format_func=human_number)
-lesson_button("sin_lesson", "lesson.sin_button", {"sin_d": 8, "sin_base": 10_000.0, "sin_tab": t("sin.tab_lesson")},
+        base = choice_slider(K.BASE, "sin.base", BASE_OPTIONS, 10_000.0, format_func=human_number)
+lesson_button(K.LESSON, "lesson.sin_button", {K.D_MODEL: 8, K.BASE: 10_000.0, K.TAB: t("sin.tab_lesson")},
               help="lesson.sin_help")
 
-tabs = bound_tabs("sin_tab", TABS)
+tabs = bound_tabs(K.TAB, TABS)
 sections = (lambda: encoding_tab(num_positions, d_model, base), lambda: lesson_tab(num_positions, d_model, base),
             lambda: similarity_tab(num_positions, d_model, base), lambda: rotation_tab(d_model, base))
 for tab, draw in zip(tabs, sections):

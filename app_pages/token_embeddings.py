@@ -14,6 +14,7 @@ from embedviz.figures import tokens as figs
 from embedviz.figures.export import table_csv
 from embedviz.input_layer.lookup import INIT_SCHEMES
 from embedviz.models.params import POSITIONAL_KINDS, PRESETS
+from embedviz.widget_keys import Tokens as K
 
 QWEN_EXAMPLE = "我爱学习"  # lesson 004's sentence: single characters and a two-character token (学习)
 OPTIMISERS = {"sgd": "tok.opt_sgd", "adam": "tok.opt_adam", "adamw": "tok.opt_adamw"}  # each and its catalog key
@@ -23,15 +24,15 @@ TABLE_METRICS = ["tok.metric_token", "tok.metric_pos", "tok.metric_total", "tok.
 
 st.title(t("tok.title"))
 lead("tok.lead", t("tok.intro"))
-text = st.text_input(t("tok.text"), value="Hello", key="tok_text", max_chars=64, bind="query-params")
+text = st.text_input(t("tok.text"), value="Hello", key=K.TEXT, max_chars=64, bind="query-params")
 c1, c2, c3 = st.columns([3, 5, 1])
 with c1:
-    d_model = choice_slider("tok_d", "common.d_model", view.D_MODELS, 8)
+    d_model = choice_slider(K.D_MODEL, "common.d_model", view.D_MODELS, 8)
 with c2:
-    scheme = segmented("tok_init", "tok.init", INIT_SCHEMES, "gpt2", format_func=view.INIT_LABELS.get)
+    scheme = segmented(K.INIT, "tok.init", INIT_SCHEMES, "gpt2", format_func=view.INIT_LABELS.get)
 with c3:
-    seed = int(st.number_input(t("tok.seed"), 0, 9_999, 0, key="tok_seed", bind="query-params"))
-lesson_button("tok_lesson", "lesson.tok_button", {"tok_text": "Hello", "tok_d": 8, "tok_init": "unit"},
+    seed = int(st.number_input(t("tok.seed"), 0, 9_999, 0, key=K.SEED, bind="query-params"))
+lesson_button(K.LESSON, "lesson.tok_button", {K.TEXT: "Hello", K.D_MODEL: 8, K.INIT: "unit"},
               help="lesson.tok_help")
 try:
     v = view.lookup_view(text or "", d_model, scheme, seed)
@@ -79,9 +80,9 @@ def raw_ids_block() -> None:
     st.subheader(t("raw.header"))
     st.markdown(t("raw.text"))
     r1, r2, r3 = st.columns(3)
-    char = r1.text_input(t("raw.char"), value="B", key="tok_char", max_chars=1, bind="query-params")
-    word = r2.text_input(t("raw.word"), value="king", key="tok_word", max_chars=40, bind="query-params")
-    other = r3.text_input(t("raw.other"), value="queen", key="tok_other", max_chars=40, bind="query-params")
+    char = r1.text_input(t("raw.char"), value="B", key=K.CHAR, max_chars=1, bind="query-params")
+    word = r2.text_input(t("raw.word"), value="king", key=K.WORD, max_chars=40, bind="query-params")
+    other = r3.text_input(t("raw.other"), value="queen", key=K.OTHER, max_chars=40, bind="query-params")
     try:
         near = lessons_view.byte_neighbours(char or "B")
         r = lessons_view.id_neighbour_rows(word or "king", other or "queen")
@@ -120,7 +121,7 @@ def gradient_tab() -> None:
     untied, tied_word = t("tok.latex_untied"), t("tok.latex_tied")  # catalog words
     st.latex(trusted(r"L=-\frac{1}{T-1}\sum_{t=1}^{T-1}\log\mathrm{softmax}\big(W[x_t]\,H^\top\big)_{x_{t+1}},\qquad "
                      rf"H=\begin{{cases}}W_{{\text{{out}}}}&\text{{{untied}}}\\W&\text{{{tied_word}}}\end{{cases}}"))
-    tied = st.toggle(t("tok.tied"), value=False, key="tok_tied", help=t("tok.tied_help"), bind="query-params")
+    tied = st.toggle(t("tok.tied"), value=False, key=K.TIED, help=t("tok.tied_help"), bind="query-params")
     try:
         g = view.gradient_view(text or "", d_model, scheme, seed, tied)
     except ValueError as error:  # a single byte has no next token
@@ -156,18 +157,17 @@ def parameter_tab() -> None:
     st.latex(trusted(rf"\underbrace{{V\cdot D}}_{{\text{{{token}}}}}+\underbrace{{L\cdot D}}_{{\text{{{learned}}}}}"
                      rf"\;\big(+\underbrace{{V\cdot D}}_{{\text{{{head}}}}}\big)"))
     view.init_calculator()
-    keys = view.CALC_KEYS
-    st.selectbox(t("tok.preset"), [view.CUSTOM, *PRESETS], key=view.PRESET_KEY, on_change=view.apply_preset,
+    st.selectbox(t("tok.preset"), [view.CUSTOM, *PRESETS], key=K.PRESET, on_change=view.apply_preset,
                  bind="query-params", format_func=lambda p: t("tok.custom") if p == view.CUSTOM else p)
     p1, p2, p3 = st.columns(3)
     calc = dict(on_change=view.match_preset, bind="query-params")
-    vocab = p1.number_input(t("tok.vocab"), 1, 1_000_000, key=keys["vocab_size"], **calc)
-    width = p2.number_input(t("tok.pd_model"), 1, 65_536, key=keys["d_model"], **calc)
-    max_pos = p3.number_input(t("tok.max_pos"), 0, 1_048_576, key=keys["max_positions"], **calc)
+    vocab = p1.number_input(t("tok.vocab"), 1, 1_000_000, key=K.VOCAB, **calc)
+    width = p2.number_input(t("tok.pd_model"), 1, 65_536, key=K.WIDTH, **calc)
+    max_pos = p3.number_input(t("tok.max_pos"), 0, 1_048_576, key=K.MAX_POSITIONS, **calc)
     q1, q2 = st.columns([2, 1])
-    positional = q1.selectbox(t("tok.positional"), POSITIONAL_KINDS, key=keys["positional"],
+    positional = q1.selectbox(t("tok.positional"), POSITIONAL_KINDS, key=K.POSITIONAL,
                               format_func=lambda k: t(POSITIONAL_NAMES[k]), **calc)
-    tied = q2.toggle(t("tok.ptied"), key=keys["tied"], **calc)
+    tied = q2.toggle(t("tok.ptied"), key=K.TIE, **calc)
     try:
         pv = view.parameter_view(int(vocab), int(width), int(max_pos), positional, bool(tied))
     except ValueError as error:  # e.g. a learned table with L = 0
@@ -182,11 +182,11 @@ def parameter_tab() -> None:
          title=t("tok.params_title"), y_title=t("tok.params_y"),
          text=[human_number(x) for x in tables])
     download_csv(table_csv({t("tour.csv_quantity"): [t(key) for key in TABLE_METRICS],
-                            t("tour.csv_parameters"): values}), t("tok.params_title"), key="tok_params_csv")
+                            t("tour.csv_parameters"): values}), t("tok.params_title"), key=K.PARAMS_CSV)
     st.markdown(t("tok.memory", fp32=view.human_bytes(mem["fp32"]["total"]), bf16=view.human_bytes(mem["bf16"]["total"]),
                   fp32_head=view.human_bytes(mem["fp32"]["total_with_head"]),
                   bf16_head=view.human_bytes(mem["bf16"]["total_with_head"])))
-    preset, shares = st.session_state.get(view.PRESET_KEY), view.preset_shares()
+    preset, shares = st.session_state.get(K.PRESET), view.preset_shares()
     if preset in shares:
         st.success(t("tok.share", name=preset, share=f"{shares[preset]:.1%}",
                      total=human_number(PRESETS[preset].total_params)))
@@ -200,7 +200,7 @@ def parameter_tab() -> None:
 
 def qwen_tab() -> None:
     st.markdown(t("multi.qwen_intro"))
-    lesson_button("tok_qwen_try", "multi.qwen_try", {"tok_text": QWEN_EXAMPLE})
+    lesson_button(K.QWEN_TRY, "multi.qwen_try", {K.TEXT: QWEN_EXAMPLE})
     if (pip := view.qwen_missing()) is not None:
         st.error(t("multi.qwen_missing", pip=pip))
         return
@@ -224,7 +224,7 @@ def qwen_tab() -> None:
 
 # bound tabs run lazily: only the open tab's figures are built on a rerun, and the open tab is in the URL
 # (one main figure per tab: a page open or a d_model step redraws one chart)
-tabs = bound_tabs("tok_tab", ["tok.tab_lookup", "tok.tab_init", "tok.tab_onehot", "tok.tab_grad", "tok.tab_params",
+tabs = bound_tabs(K.TAB, ["tok.tab_lookup", "tok.tab_init", "tok.tab_onehot", "tok.tab_grad", "tok.tab_params",
                               "multi.tab_qwen"])
 for tab, render, needs_text in zip(tabs, (lookup_tab, init_tab, onehot_tab, gradient_tab, parameter_tab, qwen_tab),
                                    (1, 1, 1, 1, 0, 1)):

@@ -10,6 +10,7 @@ from embedviz.app.widgets import bound_tabs, choice_slider, lead, lesson_button,
 from embedviz.app.widgets import show_error
 from embedviz.figures import joined, similarity_heatmap
 from embedviz.figures import tokens as figs
+from embedviz.widget_keys import Training as K
 
 STEPS = (10, 20, 50, 100, 200, 500, 1_000, 2_000)
 D_MODELS = (2, 4, 8, 16, 32, 64, 128, 256)
@@ -48,7 +49,7 @@ def train(experiment, *args, steps: int):
             slot = st.empty()
             with slot.container():
                 st.warning(t("train.stopped", done=r["steps_done"], steps=steps, budget=view.RUN_CPU_BUDGET_S))
-                finish = st.button(t("train.finish", steps=steps), key=f"tr_finish_{experiment.__name__}")
+                finish = st.button(t("train.finish", steps=steps), key=K.FINISH(experiment.__name__))
             if finish:
                 r = experiment(*args, progress=bar, full=True)
                 slot.empty()
@@ -65,28 +66,28 @@ def train(experiment, *args, steps: int):
 def settings_form(name: str, extra) -> tuple:
     """The training settings of one experiment in a form: sliders stage their values (and the URL) without a rerun;
     the Train button reruns the page once with all of them. Returns (steps, d_model, lr, seed, *extra())."""
-    with st.form(f"tr_form_{name}", enter_to_submit=False):
+    with st.form(K.FORM(name), enter_to_submit=False):
         c1, c2, c3, c4 = st.columns([3, 3, 3, 1])
         with c1:
-            steps = choice_slider("tr_steps", "train.steps", STEPS, 500)
+            steps = choice_slider(K.STEPS, "train.steps", STEPS, 500)
         with c2:
-            d_model = choice_slider("tr_d", "common.d_model", D_MODELS, 16)
+            d_model = choice_slider(K.D_MODEL, "common.d_model", D_MODELS, 16)
         with c3:
-            lr = choice_slider("tr_lr", "train.lr", LRS, 0.01, format_func=lambda x: f"{x:g}")
+            lr = choice_slider(K.LR, "train.lr", LRS, 0.01, format_func=lambda x: f"{x:g}")
         with c4:
-            seed = int(st.number_input(t("train.seed"), 0, 9_999, 0, key="tr_seed", bind="query-params"))
+            seed = int(st.number_input(t("train.seed"), 0, 9_999, 0, key=K.SEED, bind="query-params"))
         more = extra()
-        st.form_submit_button(t("train.train"), key=f"tr_train_{name}", type="primary",
+        st.form_submit_button(t("train.train"), key=K.TRAIN(name), type="primary",
                               icon=":material/model_training:", help=t("train.train_help"))
     return (steps, d_model, lr, seed, *more)
 
 
 def group_settings() -> tuple:
     g1, g2 = st.columns([3, 2])
-    text = g1.text_input(t("train.groups"), value="abcdefghij ABCDEFGHIJ", key="tr_groups", max_chars=300,
+    text = g1.text_input(t("train.groups"), value="abcdefghij ABCDEFGHIJ", key=K.GROUPS, max_chars=300,
                          help=t("train.groups_help"), bind="query-params")
     with g2:
-        softmax = segmented("tr_soft", "train.softmax", tuple(view.SOFTMAX), "vocab",
+        softmax = segmented(K.SOFTMAX, "train.softmax", tuple(view.SOFTMAX), "vocab",
                             format_func=lambda k: t(SOFTMAX_NAMES[k]))
     return text, softmax
 
@@ -121,7 +122,7 @@ def groups_tab() -> None:
         st.caption(t("train.pair_spread", steps=done))
 
     # one figure (or two) per view; bound tabs run lazily, so an open or a Train redraws only the open view
-    sim, time, loss = bound_tabs("tr_view", ["train.view_sim", "train.view_time", "train.view_loss"])
+    sim, time, loss = bound_tabs(K.VIEW, ["train.view_sim", "train.view_time", "train.view_loss"])
     if sim.open:
         with sim:
             plot(figs.similarity_before_after,
@@ -153,7 +154,7 @@ def loss_view(r: dict, floor: float | None = None) -> None:
 def snapshot_view(r: dict) -> None:
     """The snapshot slider reruns only this fragment: the PCA picture, not the whole page."""
     snaps = [int(s) for s in r["snapshot_steps"]]
-    at = choice_slider("tr_snap", "train.snapshot", snaps, snaps[-1]) if len(snaps) > 1 else snaps[0]
+    at = choice_slider(K.SNAPSHOT, "train.snapshot", snaps, snaps[-1]) if len(snaps) > 1 else snaps[0]
     k = snaps.index(at) if at in snaps else len(snaps) - 1
     names = [r["group_names"][g] for g in r["group_of"]]
     plot(figs.pca_figure, r["points"][k], r["vocab"], names, title=t("train.pca_title", step=snaps[k]),
@@ -161,9 +162,9 @@ def snapshot_view(r: dict) -> None:
 
 
 def text_settings() -> tuple:
-    text = st.text_area(t("train.text"), value=t("train.text_default"), key="tr_text", max_chars=2_000,
+    text = st.text_area(t("train.text"), value=t("train.text_default"), key=K.TEXT, max_chars=2_000,
                         bind="query-params")
-    context = st.slider(t("train.context"), 1, 8, 1, key="tr_ctx", bind="query-params")
+    context = st.slider(t("train.context"), 1, 8, 1, key=K.CONTEXT, bind="query-params")
     return text, context
 
 
@@ -173,7 +174,7 @@ def text_tab() -> None:
     r = train(view.text_experiment, text, steps, d_model, lr, seed, context, steps=steps)
     if r is None:
         return
-    sim, space, loss = bound_tabs("tr_tview", ["train.view_sim", "train.view_map", "train.view_loss"])
+    sim, space, loss = bound_tabs(K.TEXT_VIEW, ["train.view_sim", "train.view_map", "train.view_loss"])
     if sim.open:
         with sim:  # the view ordered the tokens by class and block-averaged the matrix to the screen's cells
             step = r["sim_step"]
@@ -192,10 +193,10 @@ def text_tab() -> None:
 
 st.title(t("train.title"))
 lead("train.lead", t("train.intro"))
-lesson_button("tr_lesson", "lesson.train_button", {"tr_steps": 500, "tr_groups": "abcdefghij ABCDEFGHIJ", "tr_d": 16,
-                                                   "tr_lr": 0.01, "tr_soft": "vocab", "tr_seed": 0},
+lesson_button(K.LESSON, "lesson.train_button", {K.STEPS: 500, K.GROUPS: "abcdefghij ABCDEFGHIJ", K.D_MODEL: 16,
+                                                   K.LR: 0.01, K.SOFTMAX: "vocab", K.SEED: 0},
               help="lesson.train_help")
-tabs = bound_tabs("tr_tab", ["train.tab_groups", "train.tab_text"])
+tabs = bound_tabs(K.TAB, ["train.tab_groups", "train.tab_text"])
 for tab, render in zip(tabs, (groups_tab, text_tab)):
     if tab.open:
         with tab:

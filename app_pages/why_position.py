@@ -5,6 +5,7 @@ from embedviz.app import why_view as cached
 from embedviz.app.i18n import t
 from embedviz.app.widgets import bound_tabs, BIND, int_slider, notice, page_header, plot, segmented, show_error
 from embedviz.figures.sinusoidal import difference_heatmap, outputs_side_by_side
+from embedviz.widget_keys import WhyPosition as K
 
 SPLITS = {"words": "why.split_words", "chars": "why.split_chars"}  # each choice and its catalog key
 SHUFFLES = {"reverse": "why.shuffle_reverse", "random": "why.shuffle_random", "typed": "why.shuffle_typed"}
@@ -22,26 +23,26 @@ page_header(
 def experiment() -> None:
     """The whole experiment below the header: its widgets affect only it, so a step reruns and redraws this part,
     not the frame and the header."""
-    text = st.text_input(t("why.text"), value="the cat sat on the mat", key="why_text", max_chars=200,
+    text = st.text_input(t("why.text"), value="the cat sat on the mat", key=K.TEXT, max_chars=200,
                          help=t("why.text_help"), bind=BIND)
     left, right = st.columns(2)
     with left:
-        split = segmented("why_split", "why.split", SPLITS, "words", format_func=lambda s: t(SPLITS[s]))
+        split = segmented(K.SPLIT, "why.split", SPLITS, "words", format_func=lambda s: t(SPLITS[s]))
     with right:
-        shuffle = segmented("why_shuffle", "why.shuffle", SHUFFLES, "reverse",
+        shuffle = segmented(K.SHUFFLE, "why.shuffle", SHUFFLES, "reverse",
                             format_func=lambda s: t(SHUFFLES[s]))
     shuffled_text = ""
     if shuffle == "typed":
-        shuffled_text = st.text_input(t("why.order"), value="mat the on sat cat the", key="why_order", max_chars=200,
+        shuffled_text = st.text_input(t("why.order"), value="mat the on sat cat the", key=K.ORDER, max_chars=200,
                                       bind=BIND)
     left, middle, right = st.columns([1.6, 1, 1])
     with left:
-        kind = segmented("why_pos", "why.positions", KINDS, "none", format_func=lambda s: t(KINDS[s]))
-        causal = st.toggle(t("why.causal"), False, key="why_causal", help=t("why.causal_help"), bind=BIND)
+        kind = segmented(K.POSITIONS, "why.positions", KINDS, "none", format_func=lambda s: t(KINDS[s]))
+        causal = st.toggle(t("why.causal"), False, key=K.CAUSAL, help=t("why.causal_help"), bind=BIND)
     with middle:
-        seed = int_slider("why_seed", "why.seed", 0, 99, 0)
+        seed = int_slider(K.SEED, "why.seed", 0, 99, 0)
     with right:
-        d_model = int_slider("why_d", "common.d_model", 2, 64, 8)
+        d_model = int_slider(K.D_MODEL, "common.d_model", 2, 64, 8)
 
     try:
         result, plain_difference = cached.word_order(text, split, shuffle, shuffled_text, seed, kind, d_model, causal)
@@ -61,7 +62,7 @@ def experiment() -> None:
     labels = [f"{i}: {tok}" for i, tok in enumerate(result.tokens)]
     shuffled_labels = [f"{i}: {tok}" for i, tok in enumerate(result.shuffled_tokens)]
     # (the difference first: it is what the metric above measures, token by token); bound tabs run lazily
-    tabs = bound_tabs("why_tab", ["why.tab_difference", "why.tab_outputs", "why.tab_words"])
+    tabs = bound_tabs(K.TAB, ["why.tab_difference", "why.tab_outputs", "why.tab_words"])
     if tabs[0].open:
         with tabs[0]:
             plot(difference_heatmap, demo.difference, labels, title=t("why.diff_title"), x_title=t("common.dimension"),

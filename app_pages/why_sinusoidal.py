@@ -6,6 +6,7 @@ from embedviz.app.i18n import t
 from embedviz.app.widgets import bound_tabs, choice_slider, human_number, int_slider, notice, plot, show_error
 from embedviz.app.widgets import lead
 from embedviz.figures import lessons as figs
+from embedviz.widget_keys import WhySinusoidal as K
 
 LENGTHS = (4, 8, 10, 16, 32, 64, 100, 128, 256, 512, 1000, 1024, 2048, 4096)
 D_OPTIONS = (2, 4, 6, 8, 10, 12, 16, 24, 32, 48, 64)
@@ -18,13 +19,13 @@ st.title(t("naive.title"))
 lead("naive.lead", t("naive.intro"))
 cols = st.columns(4)
 with cols[0]:
-    length = choice_slider("naive_L", "naive.length", LENGTHS, 1000, format_func=human_number)
+    length = choice_slider(K.LENGTH, "naive.length", LENGTHS, 1000, format_func=human_number)
 with cols[1]:
-    other = choice_slider("naive_L2", "naive.other_length", LENGTHS, 10, format_func=human_number)
+    other = choice_slider(K.OTHER_LENGTH, "naive.other_length", LENGTHS, 10, format_func=human_number)
 with cols[2]:
-    position = int_slider("naive_p", "naive.position", 0, LENGTHS[-1] - 1, 500)
+    position = int_slider(K.POSITION, "naive.position", 0, LENGTHS[-1] - 1, 500)
 with cols[3]:
-    d_model = choice_slider("naive_d", "common.d_model", D_OPTIONS, 8)
+    d_model = choice_slider(K.D_MODEL, "common.d_model", D_OPTIONS, 8)
 
 try:
     v = view.naive_view(length, other, position, d_model)
@@ -37,7 +38,7 @@ if v["clipped"]:
 
 # bound tabs run lazily: a page open or a slider step draws the open tab's section only, and the tab is in the URL
 raw_tab, norm_tab, binary_tab, smooth_tab, table_tab = bound_tabs(
-    "naive_tab", TABS)
+    K.TAB, TABS)
 
 if raw_tab.open:  # 1. raw index
     with raw_tab:

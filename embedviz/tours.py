@@ -5,8 +5,9 @@ A tour is a list of steps in the lesson's order; a step is one row of ``TOURS``:
     Step(page, settings, name, question=None)
 
 - ``page``: the url path of an app page (``"sinusoidal"``);
-- ``settings``: the page's widget values, ``{widget key: value}`` (a widget's key is its URL parameter); a
-  ``Label("tok.tab_params")`` value is an i18n key whose translated text is the value (tab widgets hold their label);
+- ``settings``: the page's widget values, ``{widget key: value}`` (a widget's key is its URL parameter, named in
+  ``embedviz/widget_keys.py``); a ``Label("tok.tab_params")`` value is an i18n key whose translated text is the
+  value (tab widgets hold their label);
 - ``name``: names the step's texts in the catalog, ``tour.<lesson>.<name>`` (what the step says) and
   ``tour.<lesson>.<name>.look`` (what to look at in the figure);
 - ``question``: an optional "predict, then check" question (its id, its option codes, the function that answers it).
@@ -35,6 +36,10 @@ from embedviz.errors import InputError
 from embedviz.models.pretrained import BUNDLED_NAME, E5_NAME
 from embedviz.similarity import cosine_similarity
 from embedviz.tokens.tokenizer import VOCAB_SIZE, encode
+from embedviz.widget_keys import (
+    Compare, Context, DotProduct, Home, InputLayer, LearnedPositions, RealModel, Rope, Sinusoidal, Tokens, Training,
+    WhyPosition, WhySinusoidal,
+)
 
 
 class Label(str):
@@ -70,15 +75,15 @@ class Tour:
 
 def _gradient_rows(s: Mapping[str, Any]) -> tuple[str, dict]:
     """Lesson 000: one backward step reaches only the rows of the tokens used, unless the head is tied."""
-    W = lookup.init_table(VOCAB_SIZE, s["tok_d"], scheme=s["tok_init"], seed=s["tok_seed"])
-    step = lookup.gradient_step(encode(s["tok_text"]), W, tied=s["tok_tied"], seed=s["tok_seed"] + 1)
+    W = lookup.init_table(VOCAB_SIZE, s[Tokens.D_MODEL], scheme=s[Tokens.INIT], seed=s[Tokens.SEED])
+    step = lookup.gradient_step(encode(s[Tokens.TEXT]), W, tied=s[Tokens.TIED], seed=s[Tokens.SEED] + 1)
     n = len(step.rows_with_gradient)
     return ("all" if n == VOCAB_SIZE else "used"), {"n": n, "V": VOCAB_SIZE}
 
 
 def _fastest_pair(s: Mapping[str, Any]) -> tuple[str, dict]:
     """Lesson 000 says low dimensions encode coarse position; which pair of dimensions really turns fastest?"""
-    wavelen = sinusoidal.wavelengths(s["sin_d"], s["sin_base"])
+    wavelen = sinusoidal.wavelengths(s[Sinusoidal.D_MODEL], s[Sinusoidal.BASE])
     fastest = int(np.argmin(wavelen))
     option = "first" if fastest == 0 else "last" if fastest == len(wavelen) - 1 else "middle"
     return option, {"first": f"{wavelen[0]:.1f}", "last": f"{wavelen[-1]:,.0f}"}
@@ -86,14 +91,15 @@ def _fastest_pair(s: Mapping[str, Any]) -> tuple[str, dict]:
 
 def _one_hot_equal(s: Mapping[str, Any]) -> tuple[str, dict]:
     """Lesson 001: every two different one-hot vectors are sqrt(2) apart; dense rows are not all equally far."""
-    ids = lookup.unique_in_order(encode(s["tok_text"]))
-    W = lookup.init_table(VOCAB_SIZE, s["tok_d"], scheme=s["tok_init"], seed=s["tok_seed"])
+    ids = lookup.unique_in_order(encode(s[Tokens.TEXT]))
+    W = lookup.init_table(VOCAB_SIZE, s[Tokens.D_MODEL], scheme=s[Tokens.INIT], seed=s[Tokens.SEED])
     lo, hi = lookup.distance_comparison(ids, W).one_hot_range
     return ("equal" if hi - lo < 1e-9 else "different"), {"lo": f"{lo:.4f}", "hi": f"{hi:.4f}"}
 
 
 def _group_run(s: Mapping[str, Any]) -> training.TrainingResult:
-    return _train(s["tr_steps"], s["tr_d"], s["tr_lr"], s["tr_seed"], tuple(s["tr_groups"].split()), s["tr_soft"])
+    return _train(s[Training.STEPS], s[Training.D_MODEL], s[Training.LR], s[Training.SEED],
+                  tuple(s[Training.GROUPS].split()), s[Training.SOFTMAX])
 
 
 @lru_cache(maxsize=2)
@@ -114,14 +120,14 @@ def _similarity_change(a: str, b: str) -> Callable[[Mapping[str, Any]], tuple[st
         before, after = result.similarity(a, b, after=False), result.similarity(a, b)
         change = after - before
         option = "same" if abs(change) < SAME else "up" if change > 0 else "down"
-        return option, {"before": f"{before:+.3f}", "after": f"{after:+.3f}", "steps": s["tr_steps"]}
+        return option, {"before": f"{before:+.3f}", "after": f"{after:+.3f}", "steps": s[Training.STEPS]}
 
     return solve
 
 
 def _embedding_share(s: Mapping[str, Any]) -> tuple[str, dict]:
     """Lesson 002: what share of ANDREA-120M's parameters sits in its embedding tables?"""
-    share = params.preset_share(s["tok_preset"])
+    share = params.preset_share(s[Tokens.PRESET])
     option = "under10" if share < 0.10 else "10to30" if share < 0.30 else "over30"
     return option, {"share": f"{share:.1%}"}
 
@@ -129,8 +135,9 @@ def _embedding_share(s: Mapping[str, Any]) -> tuple[str, dict]:
 def _shuffle_difference(s: Mapping[str, Any]) -> tuple[str, dict]:
     """Lessons 002-004: attention without positions only reorders its outputs when the words are reordered."""
     demo = attention.word_order_demo(
-        s["why_text"], split=s["why_split"], shuffle=s["why_shuffle"], shuffled_text=s.get("why_order", ""),
-        seed=s["why_seed"], positions="none", d_model=s["why_d"],
+        s[WhyPosition.TEXT], split=s[WhyPosition.SPLIT], shuffle=s[WhyPosition.SHUFFLE],
+        shuffled_text=s.get(WhyPosition.ORDER, ""),
+        seed=s[WhyPosition.SEED], positions="none", d_model=s[WhyPosition.D_MODEL],
     ).demo
     return ("same" if demo.max_difference < 1e-9 else "different"), {"diff": f"{demo.max_difference:.1e}"}
 
@@ -154,7 +161,7 @@ PE_POSITIONS = (5, 6, 50)  # cos(PE5, PE6) against cos(PE5, PE50)
 
 def _near_far_cosine(s: Mapping[str, Any]) -> tuple[str, dict]:
     """Lesson 003: is position 5 more like its neighbour 6 or like the far position 50?"""
-    pe = sinusoidal.sinusoidal_rows(list(PE_POSITIONS), s["sin_d"], s["sin_base"], dtype=np.float64)
+    pe = sinusoidal.sinusoidal_rows(list(PE_POSITIONS), s[Sinusoidal.D_MODEL], s[Sinusoidal.BASE], dtype=np.float64)
     near, far = cosine_similarity(pe[0], pe[1]), cosine_similarity(pe[0], pe[2])
     return ("near" if near > far else "far"), {"near": f"{near:.3f}", "far": f"{far:.3f}"}
 
@@ -164,8 +171,8 @@ LESSON_003_Q, LESSON_003_K = (1.0, 0.0), (0.8, 0.6)  # lesson 003's 2-D demo vec
 
 def _shifted_score(s: Mapping[str, Any]) -> tuple[str, dict]:
     """Lesson 003: RoPE's score(m, n) against score(m + s, n + s) on one pair."""
-    omega = float(rope.inverse_frequencies(s["rope_hd"], s["rope_theta"])[s["rope_i"]])
-    m, n, shift = s["rope_m"], s["rope_n"], s["rope_s"]
+    omega = float(rope.inverse_frequencies(s[Rope.HEAD_DIM], s[Rope.THETA])[s[Rope.PAIR]])
+    m, n, shift = s[Rope.M], s[Rope.N], s[Rope.SHIFT]
     a = rope.score_2d(LESSON_003_Q, LESSON_003_K, m, n, omega)
     b = rope.score_2d(LESSON_003_Q, LESSON_003_K, m + shift, n + shift, omega)
     option = "equal" if abs(a - b) < 1e-9 else "first" if a > b else "second"
@@ -174,8 +181,8 @@ def _shifted_score(s: Mapping[str, Any]) -> tuple[str, dict]:
 
 def _table_size(s: Mapping[str, Any]) -> tuple[str, dict]:
     """Lesson 004: how many numbers are in a V x d_model token table?"""
-    count = params.embedding_parameter_count(s["tok_V"], s["tok_D"], max_positions=s["tok_L"],
-                                             positional=s["tok_pe"], tied=s["tok_tie"]).token_embedding
+    count = params.embedding_parameter_count(s[Tokens.VOCAB], s[Tokens.WIDTH], max_positions=s[Tokens.MAX_POSITIONS],
+                                             positional=s[Tokens.POSITIONAL], tied=s[Tokens.TIE]).token_embedding
     option = "millions" if count < 1e8 else "hundreds_of_millions" if count < 1e9 else "billions"
     return option, {"count": f"{count:,}"}
 
@@ -183,7 +190,8 @@ def _table_size(s: Mapping[str, Any]) -> tuple[str, dict]:
 def _concat_growth(s: Mapping[str, Any]) -> tuple[str, dict]:
     """Lesson 000: concatenating positions instead of summing them widens every later layer; by how much does one
     attention block's four projections grow?"""
-    cost = {way: composition.width_and_params(VOCAB_SIZE, s["inl_L"], s["inl_D"], s["inl_Dpos"], combine=way)
+    cost = {way: composition.width_and_params(VOCAB_SIZE, s[InputLayer.MAX_LENGTH], s[InputLayer.D_MODEL],
+                                              s[InputLayer.D_POSITION], combine=way)
             for way in ("sum", "concat")}
     ratio = cost["concat"]["attention_per_layer"] / cost["sum"]["attention_per_layer"]
     option = "same" if ratio < 1.5 else "twice" if ratio < 3 else "four" if ratio < 6 else "more"
@@ -207,104 +215,116 @@ CONCAT = Question("concat", ("same", "twice", "four", "more"), _concat_growth)
 
 # the tours: one row per step, in each lesson's order
 
-TOK = {"tok_text": "Hello", "tok_d": 8, "tok_init": "gpt2", "tok_seed": 0}
-CALC = {"tok_tab": Label("tok.tab_params")}
-GROUPS = {"tr_tab": Label("train.tab_groups"), "tr_groups": "abcdefghij ABCDEFGHIJ", "tr_steps": 500, "tr_d": 16,
-          "tr_lr": 0.01, "tr_seed": 0, "tr_soft": "vocab", "tr_view": Label("train.view_sim")}
-SIN = {"sin_base": 10_000.0, "sin_p": 5, "sin_k": 3}
-NAIVE = {"naive_tab": Label("naive.tab_norm"), "naive_L": 1_000, "naive_L2": 10, "naive_p": 500, "naive_d": 8}
+TOK = {Tokens.TEXT: "Hello", Tokens.D_MODEL: 8, Tokens.INIT: "gpt2", Tokens.SEED: 0}
+CALC = {Tokens.TAB: Label("tok.tab_params")}
+GROUPS = {Training.TAB: Label("train.tab_groups"), Training.GROUPS: "abcdefghij ABCDEFGHIJ", Training.STEPS: 500,
+          Training.D_MODEL: 16, Training.LR: 0.01, Training.SEED: 0, Training.SOFTMAX: "vocab",
+          Training.VIEW: Label("train.view_sim")}
+SIN = {Sinusoidal.BASE: 10_000.0, Sinusoidal.P: 5, Sinusoidal.K: 3}
+NAIVE = {WhySinusoidal.TAB: Label("naive.tab_norm"), WhySinusoidal.LENGTH: 1_000, WhySinusoidal.OTHER_LENGTH: 10,
+         WhySinusoidal.POSITION: 500, WhySinusoidal.D_MODEL: 8}
 SIN_TAB = {name: Label(f"sin.tab_{name}") for name in ("encoding", "lesson", "similarity", "rotation")}
-INL = {"inl_B": 2, "inl_T": 5, "inl_D": 8, "inl_L": 16, "inl_Dpos": 8}  # the Input layer page's defaults
-WHY = {"why_split": "words", "why_shuffle": "reverse", "why_pos": "none", "why_seed": 0, "why_d": 8}
+INL = {InputLayer.BATCH: 2, InputLayer.LENGTH: 5, InputLayer.D_MODEL: 8, InputLayer.MAX_LENGTH: 16,
+       InputLayer.D_POSITION: 8}  # the Input layer page's defaults
+WHY = {WhyPosition.SPLIT: "words", WhyPosition.SHUFFLE: "reverse", WhyPosition.POSITIONS: "none", WhyPosition.SEED: 0,
+       WhyPosition.D_MODEL: 8}
 # (Why position opens on its difference tab: the steps that read the difference need not set it)
-DOT = {"dot_tab": Label("dot.tab_arrows"), "dot_lu": 2.0, "dot_au": 0, "dot_lv": 1.5}
-CMP = {"cmp_d": 64, "cmp_len": 1_024, "cmp_heads": 8, "cmp_k": 1}
-ROPE = {"rope_preset": "custom", "rope_pairing": "half", "rope_hd": 128, "rope_theta": 10_000.0, "rope_len": 4_096,
-        "rope_i": 0, "rope_m": 5, "rope_n": 3, "rope_s": 45}
+DOT = {DotProduct.TAB: Label("dot.tab_arrows"), DotProduct.LEN_U: 2.0, DotProduct.ANGLE_U: 0, DotProduct.LEN_V: 1.5}
+CMP = {Compare.D_MODEL: 64, Compare.LENGTH: 1_024, Compare.HEADS: 8, Compare.K: 1}
+ROPE = {Rope.PRESET: "custom", Rope.PAIRING: "half", Rope.HEAD_DIM: 128, Rope.THETA: 10_000.0, Rope.LENGTH: 4_096,
+        Rope.PAIR: 0, Rope.M: 5, Rope.N: 3, Rope.SHIFT: 45}
 
 
-def _calc(preset: str, **values) -> dict:
+def _calc(preset: str, values: Mapping[str, Any] | None = None) -> dict:
     """The parameter calculator at a preset's numbers (or custom ones)."""
     p = params.PRESETS.get(preset)
-    base = ({"tok_V": p.vocab_size, "tok_D": p.d_model, "tok_L": p.max_positions, "tok_pe": p.positional,
-             "tok_tie": p.tied_embeddings} if p else {})
-    return {**CALC, "tok_preset": preset, **base, **values}
+    base = ({Tokens.VOCAB: p.vocab_size, Tokens.WIDTH: p.d_model, Tokens.MAX_POSITIONS: p.max_positions,
+             Tokens.POSITIONAL: p.positional, Tokens.TIE: p.tied_embeddings} if p else {})
+    return {**CALC, Tokens.PRESET: preset, **base, **(values or {})}
 
 
-def _rope(preset: str, **values) -> dict:
+def _rope(preset: str, values: Mapping[str, Any] | None = None) -> dict:
     """The RoPE page at a preset's head_dim, rope_theta and length (setting the preset box alone moves nothing)."""
     p = params.PRESETS[preset]
-    return {**ROPE, "rope_preset": preset, "rope_hd": p.head_dim, "rope_theta": float(p.rope_theta),
-            "rope_len": p.max_positions, **values}
+    return {**ROPE, Rope.PRESET: preset, Rope.HEAD_DIM: p.head_dim, Rope.THETA: float(p.rope_theta),
+            Rope.LENGTH: p.max_positions, **(values or {})}
 
 
 TOURS: dict[str, Tour] = {
     t.lesson: t for t in (
         Tour("000", (
-            Step("token-embeddings", {**TOK, "tok_d": 64, "tok_tab": Label("tok.tab_lookup")}, "lookup"),
-            Step("token-embeddings", {**TOK, "tok_d": 64, "tok_tab": Label("tok.tab_grad"), "tok_tied": False},
+            Step("token-embeddings", {**TOK, Tokens.D_MODEL: 64, Tokens.TAB: Label("tok.tab_lookup")}, "lookup"),
+            Step("token-embeddings", {**TOK, Tokens.D_MODEL: 64, Tokens.TAB: Label("tok.tab_grad"), Tokens.TIED: False},
                  "rows", GRADIENT_ROWS),
-            Step("token-embeddings", {**TOK, "tok_d": 64, "tok_tab": Label("tok.tab_grad"), "tok_tied": True},
+            Step("token-embeddings", {**TOK, Tokens.D_MODEL: 64, Tokens.TAB: Label("tok.tab_grad"), Tokens.TIED: True},
                  "tied", GRADIENT_ROWS),
-            Step("compare", {**CMP, "cmp_tab": Label("cmp.tab_params")}, "learned"),
-            Step("input-layer", {**INL, "inl_T": 32}, "refuse"),
-            Step("sinusoidal", {**SIN, "sin_d": 64, "sin_L": 128, "sin_tab": SIN_TAB["lesson"]}, "formula",
-                 FASTEST_PAIR),
-            Step("sinusoidal", {**SIN, "sin_d": 64, "sin_L": 128, "sin_p": 5, "sin_k": 5,
-                                "sin_tab": SIN_TAB["rotation"]}, "rotation"),
-            Step("home", {"home_text": "Hello"}, "sum"),
+            Step("compare", {**CMP, Compare.TAB: Label("cmp.tab_params")}, "learned"),
+            Step("input-layer", {**INL, InputLayer.LENGTH: 32}, "refuse"),
+            Step("sinusoidal", {**SIN, Sinusoidal.D_MODEL: 64, Sinusoidal.LENGTH: 128,
+                                Sinusoidal.TAB: SIN_TAB["lesson"]}, "formula", FASTEST_PAIR),
+            Step("sinusoidal", {**SIN, Sinusoidal.D_MODEL: 64, Sinusoidal.LENGTH: 128, Sinusoidal.P: 5, Sinusoidal.K: 5,
+                                Sinusoidal.TAB: SIN_TAB["rotation"]}, "rotation"),
+            Step("home", {Home.TEXT: "Hello"}, "sum"),
             Step("input-layer", INL, "broadcast"),
-            Step("input-layer", {**INL, "inl_D": 64, "inl_Dpos": 64}, "concat", CONCAT),
-            Step("sinusoidal", {**SIN, "sin_d": 32, "sin_L": 128, "sin_tab": SIN_TAB["lesson"]}, "d32"),
+            Step("input-layer", {**INL, InputLayer.D_MODEL: 64, InputLayer.D_POSITION: 64}, "concat", CONCAT),
+            Step("sinusoidal", {**SIN, Sinusoidal.D_MODEL: 32, Sinusoidal.LENGTH: 128,
+                                Sinusoidal.TAB: SIN_TAB["lesson"]}, "d32"),
         )),
         Tour("001", (
-            Step("token-embeddings", {**TOK, "tok_tab": Label("tok.tab_lookup")}, "lookup"),
-            Step("token-embeddings", {**TOK, "tok_tab": Label("tok.tab_onehot")}, "onehot", ONE_HOT),
-            Step("token-embeddings", {**TOK, "tok_init": "unit", "tok_tab": Label("tok.tab_init")}, "randn"),
+            Step("token-embeddings", {**TOK, Tokens.TAB: Label("tok.tab_lookup")}, "lookup"),
+            Step("token-embeddings", {**TOK, Tokens.TAB: Label("tok.tab_onehot")}, "onehot", ONE_HOT),
+            Step("token-embeddings", {**TOK, Tokens.INIT: "unit", Tokens.TAB: Label("tok.tab_init")}, "randn"),
             Step("trained-embedding", GROUPS, "groups", SIM_AB),
-            Step("trained-embedding", {**GROUPS, "tr_view": Label("train.view_time")}, "cross", SIM_AA),
-            Step("trained-embedding", {**GROUPS, "tr_steps": 1_000, "tr_view": Label("train.view_time")}, "longer"),
-            Step("real-model", {"real_model": BUNDLED_NAME, "real_tab": Label("real.tab_analogy")}, "analogy"),
+            Step("trained-embedding", {**GROUPS, Training.VIEW: Label("train.view_time")}, "cross", SIM_AA),
+            Step("trained-embedding", {**GROUPS, Training.STEPS: 1_000, Training.VIEW: Label("train.view_time")},
+                 "longer"),
+            Step("real-model", {RealModel.MODEL: BUNDLED_NAME, RealModel.TAB: Label("real.tab_analogy")}, "analogy"),
         )),
         Tour("002", (
-            Step("token-embeddings", {**TOK, "tok_d": 768, "tok_init": "inv_sqrt_d",
-                                      "tok_tab": Label("tok.tab_init")}, "lookup"),
+            Step("token-embeddings", {**TOK, Tokens.D_MODEL: 768, Tokens.INIT: "inv_sqrt_d",
+                                      Tokens.TAB: Label("tok.tab_init")}, "lookup"),
             Step("token-embeddings", _calc("ANDREA-120M"), "andrea", SHARE),
-            Step("dot-product", {**DOT, "dot_av": 90}, "dot"),
-            Step("dot-product", {"dot_tab": Label("dot.tab_predict"), "dot_reveal": True}, "predict", PAIR_BAND),
-            Step("why-position", {**WHY, "why_text": "the cat sat on a mat"}, "order", SHUFFLE),
-            Step("compare", {**CMP, "cmp_d": 768, "cmp_tab": Label("cmp.tab_past")}, "learned"),
+            Step("dot-product", {**DOT, DotProduct.ANGLE_V: 90}, "dot"),
+            Step("dot-product", {DotProduct.TAB: Label("dot.tab_predict"), DotProduct.REVEAL: True}, "predict",
+                 PAIR_BAND),
+            Step("why-position", {**WHY, WhyPosition.TEXT: "the cat sat on a mat"}, "order", SHUFFLE),
+            Step("compare", {**CMP, Compare.D_MODEL: 768, Compare.TAB: Label("cmp.tab_past")}, "learned"),
             Step("token-embeddings", _calc("GPT-2 (124M)"), "tied"),
-            Step("home", {"home_text": "the cat"}, "sum"),
+            Step("home", {Home.TEXT: "the cat"}, "sum"),
         )),
         Tour("003", (
             Step("token-embeddings", _calc("Qwen3-0.6B"), "qwen"),
-            Step("real-model", {"real_model": E5_NAME, "real_tab": Label("real.tab_pairs")}, "pairs"),
-            Step("why-position", {**WHY, "why_text": "the cat sat on the mat"}, "permute", SHUFFLE),
+            Step("real-model", {RealModel.MODEL: E5_NAME, RealModel.TAB: Label("real.tab_pairs")}, "pairs"),
+            Step("why-position", {**WHY, WhyPosition.TEXT: "the cat sat on the mat"}, "permute", SHUFFLE),
             Step("why-sine-cosine", NAIVE, "naive"),
-            Step("sinusoidal", {**SIN, "sin_d": 8, "sin_L": 128, "sin_tab": SIN_TAB["lesson"]}, "d8"),
-            Step("sinusoidal", {**SIN, "sin_d": 64, "sin_L": 100, "sin_tab": SIN_TAB["similarity"]}, "heatmap",
-                 NEAR_FAR),
-            Step("rope", {**ROPE, "rope_tab": Label("rope.tab_pair")}, "pair", SHIFTED),
-            Step("rope", {**ROPE, "rope_tab": Label("rope.tab_decay")}, "decay"),
-            Step("learned-positions", {"learn_tab": Label("learn.tab_steps")}, "learned"),
-            Step("compare", {**CMP, "cmp_tab": Label("cmp.tab_props")}, "properties"),
-            Step("rope", _rope("Qwen3-0.6B", rope_tab=Label("rope.tab_wave")), "theta"),
-            Step("context-extension", {"ctx_src": "Qwen3-0.6B (YaRN 128K)", "ctx_method": "yarn",
-                                       "ctx_tab": Label("ctx.tab_pairs")}, "extend"),
+            Step("sinusoidal", {**SIN, Sinusoidal.D_MODEL: 8, Sinusoidal.LENGTH: 128,
+                                Sinusoidal.TAB: SIN_TAB["lesson"]}, "d8"),
+            Step("sinusoidal", {**SIN, Sinusoidal.D_MODEL: 64, Sinusoidal.LENGTH: 100,
+                                Sinusoidal.TAB: SIN_TAB["similarity"]}, "heatmap", NEAR_FAR),
+            Step("rope", {**ROPE, Rope.TAB: Label("rope.tab_pair")}, "pair", SHIFTED),
+            Step("rope", {**ROPE, Rope.TAB: Label("rope.tab_decay")}, "decay"),
+            Step("learned-positions", {LearnedPositions.TAB: Label("learn.tab_steps")}, "learned"),
+            Step("compare", {**CMP, Compare.TAB: Label("cmp.tab_props")}, "properties"),
+            Step("rope", _rope("Qwen3-0.6B", {Rope.TAB: Label("rope.tab_wave")}), "theta"),
+            Step("context-extension", {Context.SOURCE: "Qwen3-0.6B (YaRN 128K)", Context.METHOD: "yarn",
+                                       Context.TAB: Label("ctx.tab_pairs")}, "extend"),
         )),
         Tour("004", (
-            Step("token-embeddings", _calc("custom", tok_V=100_000, tok_D=4_096, tok_L=0, tok_pe="sinusoidal",
-                                           tok_tie=False), "size", TABLE_SIZE),
-            Step("token-embeddings", {**TOK, "tok_text": "我爱学习", "tok_tab": Label("tok.tab_lookup")}, "onehot"),
+            Step("token-embeddings", _calc("custom", {
+                Tokens.VOCAB: 100_000, Tokens.WIDTH: 4_096, Tokens.MAX_POSITIONS: 0, Tokens.POSITIONAL: "sinusoidal",
+                Tokens.TIE: False}), "size", TABLE_SIZE),
+            Step("token-embeddings", {**TOK, Tokens.TEXT: "我爱学习", Tokens.TAB: Label("tok.tab_lookup")},
+                 "onehot"),
             Step("trained-embedding", GROUPS, "learned"),
-            Step("why-position", {**WHY, "why_text": "我 爱 学习", "why_shuffle": "typed",
-                                  "why_order": "学习 爱 我", "why_tab": Label("why.tab_outputs")}, "order", SHUFFLE),
-            Step("sinusoidal", {**SIN, "sin_d": 4_096, "sin_L": 128, "sin_tab": SIN_TAB["encoding"]}, "formula"),
-            Step("sinusoidal", {**SIN, "sin_d": 64, "sin_L": 128, "sin_p": 3, "sin_k": 4,
-                                "sin_tab": SIN_TAB["rotation"]}, "linear"),
-            Step("home", {"home_text": "我爱学习"}, "sum"),
-            Step("rope", _rope("LLaMA-2-7B", rope_tab=Label("rope.tab_angles")), "rope"),
+            Step("why-position", {**WHY, WhyPosition.TEXT: "我 爱 学习", WhyPosition.SHUFFLE: "typed",
+                                  WhyPosition.ORDER: "学习 爱 我", WhyPosition.TAB: Label("why.tab_outputs")},
+                 "order", SHUFFLE),
+            Step("sinusoidal", {**SIN, Sinusoidal.D_MODEL: 4_096, Sinusoidal.LENGTH: 128,
+                                Sinusoidal.TAB: SIN_TAB["encoding"]}, "formula"),
+            Step("sinusoidal", {**SIN, Sinusoidal.D_MODEL: 64, Sinusoidal.LENGTH: 128, Sinusoidal.P: 3, Sinusoidal.K: 4,
+                                Sinusoidal.TAB: SIN_TAB["rotation"]}, "linear"),
+            Step("home", {Home.TEXT: "我爱学习"}, "sum"),
+            Step("rope", _rope("LLaMA-2-7B", {Rope.TAB: Label("rope.tab_angles")}), "rope"),
         )),
     )
 }

@@ -18,6 +18,7 @@ from embedviz.downsample import log_options
 from embedviz.app.widgets import human_number
 from embedviz.errors import InputError
 from embedviz.models.params import PRESETS
+from embedviz.widget_keys import Context as K
 
 CONFIG = "config.json"  # the source option that reads a pasted / uploaded config (a language-neutral URL label)
 # The page opens on the simplest method: position interpolation on LLaMA-2-7B, 4K x 4 = 16K (the core says why)
@@ -27,8 +28,6 @@ YARN_SOURCE = "Qwen3-0.6B (YaRN 128K)"  # lesson 003: Qwen3 goes from 32K to 128
 APPLIED = "ctx__applied"  # session key: the (source, config text) whose values the widgets were last given
 UPLOAD_ID = "ctx__upload"  # session key: the uploaded file already copied into the text area
 UPLOAD_MB = 1  # a config.json is a few KB; checked here too, since the uploader's limit is only the browser's
-CONFIG_KEY = "ctx_cfg"  # the text area (session state only: a config is too long for a plain URL value)
-CONFIG_URL_KEY = "ctx_cfgz"  # the pasted config in the URL, zlib-compressed and base64url-encoded
 # Longest compressed config a link carries: nginx reads a request line into 8 KB buffers by default (uvicorn's
 # own limit is 16 KB for the whole request head), and the page's other settings need a few hundred characters.
 CONFIG_URL_CHARS = 6_000
@@ -37,7 +36,6 @@ CONFIG_URL_CHARS = 6_000
 TABS = {"pairs": "ctx.tab_pairs", "method": "ctx.tab_method", "ratio": "ctx.tab_ratio", "turns": "ctx.tab_turns",
         "decay": "ctx.tab_decay", "calc": "ctx.tab_calc"}  # code -> label's catalog key
 TAB_CODES = tuple(TABS)
-TAB_KEY = "ctx_tab"
 
 # widget ranges (a config outside them is refused with a message rather than clamped)
 HEAD_DIM = (4, 512)
@@ -51,18 +49,18 @@ SEQ_LEN_METHODS = context_extension.SEQ_LEN_METHODS
 REAL_MODELS = {"LLaMA-2-7B": "LLaMA-2-7B", "Llama-3.1-8B": "Llama 3 / 3.1 (8B)", YARN_SOURCE: "Qwen3"}
 
 # widget key of every setting; method parameters by their transformers name
-MAIN_KEYS = {"method": "ctx_method", "factor": "ctx_factor", "original": "ctx_orig", "target": "ctx_target",
-             "head_dim": "ctx_hd", "theta": "ctx_theta"}
+MAIN_KEYS = {"method": K.METHOD, "factor": K.FACTOR, "original": K.ORIGINAL, "target": K.TARGET,
+             "head_dim": K.HEAD_DIM, "theta": K.THETA}
 # method parameter -> (widget key, min, max, step); 0 is "not set" for mscale, mscale_all_dim, attention_factor
 PARAM_SPECS: dict[str, tuple[str, float, float, float]] = {
-    "beta_fast": ("ctx_bf", 0.25, 1024.0, 1.0),
-    "beta_slow": ("ctx_bs", 0.25, 1024.0, 0.5),
-    "mscale": ("ctx_ms", 0.0, 10.0, 0.1),
-    "mscale_all_dim": ("ctx_msa", 0.0, 10.0, 0.1),
-    "attention_factor": ("ctx_af", 0.0, 10.0, 0.05),
-    "truncate": ("ctx_trunc", 0.0, 1.0, 1.0),  # a toggle
-    "low_freq_factor": ("ctx_lo", 0.25, 64.0, 0.5),
-    "high_freq_factor": ("ctx_hi", 0.25, 64.0, 0.5),
+    "beta_fast": (K.BETA_FAST, 0.25, 1024.0, 1.0),
+    "beta_slow": (K.BETA_SLOW, 0.25, 1024.0, 0.5),
+    "mscale": (K.MSCALE, 0.0, 10.0, 0.1),
+    "mscale_all_dim": (K.MSCALE_ALL_DIM, 0.0, 10.0, 0.1),
+    "attention_factor": (K.ATTENTION_FACTOR, 0.0, 10.0, 0.05),
+    "truncate": (K.TRUNCATE, 0.0, 1.0, 1.0),  # a toggle
+    "low_freq_factor": (K.LOW_FREQ_FACTOR, 0.25, 64.0, 0.5),
+    "high_freq_factor": (K.HIGH_FREQ_FACTOR, 0.25, 64.0, 0.5),
 }
 PARAM_KEYS = {name: spec[0] for name, spec in PARAM_SPECS.items()}
 PARAM_TEXTS = {  # each parameter's label and help, by catalog key
@@ -162,7 +160,7 @@ def widget_values(settings: dict[str, Any]) -> dict[str, Any]:
     """Widget key -> value for every setting of a source."""
     values = {key: settings[name] for name, key in MAIN_KEYS.items()}
     values.update({key: settings["params"][name] for name, key in PARAM_KEYS.items()})
-    values["ctx_ratio"] = nearest_ratio(settings["target"] / settings["original"])
+    values[K.RATIO] = nearest_ratio(settings["target"] / settings["original"])
     return values
 
 
@@ -214,7 +212,7 @@ def take_upload(upload) -> None:
         raise InputError("config_upload_size", file=upload.name, n=upload.size, limit=UPLOAD_MB)
     data = upload.getvalue()
     try:
-        st.session_state[CONFIG_KEY] = data.decode("utf-8-sig")
+        st.session_state[K.CONFIG] = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise InputError("not_utf8", file=upload.name, reason=error.reason, byte=error.start) from None
 
@@ -240,22 +238,22 @@ def decode_config(token: str) -> str:
 
 def config_from_link() -> None:
     """On a session's first run, a config carried by the link fills the text area (before it is created)."""
-    token = st.query_params.get(CONFIG_URL_KEY)
-    if token and CONFIG_KEY not in st.session_state:
-        st.session_state[CONFIG_KEY] = decode_config(token)
+    token = st.query_params.get(K.CONFIG_URL)
+    if token and K.CONFIG not in st.session_state:
+        st.session_state[K.CONFIG] = decode_config(token)
 
 
 def config_to_link(text: str) -> bool:
     """Keep the pasted config in the URL so a shared link reproduces the view; False when it is too long."""
     if text == EXAMPLE_CONFIG_TEXT:
-        st.query_params.pop(CONFIG_URL_KEY, None)
+        st.query_params.pop(K.CONFIG_URL, None)
         return True
     token = encode_config(text)
     if len(token) > CONFIG_URL_CHARS:
-        st.query_params.pop(CONFIG_URL_KEY, None)
+        st.query_params.pop(K.CONFIG_URL, None)
         return False
-    if st.query_params.get(CONFIG_URL_KEY) != token:
-        st.query_params[CONFIG_URL_KEY] = token
+    if st.query_params.get(K.CONFIG_URL) != token:
+        st.query_params[K.CONFIG_URL] = token
     return True
 
 

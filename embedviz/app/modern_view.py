@@ -41,7 +41,7 @@ PRESET_NAMES = {  # rope_layers.PUBLISHED's config files -> their names' catalog
 # holding a classroom server. The published configs' head sizes at these lengths are read from KNOWN_SCANS.
 SCAN_CPU_BUDGET_S = 3.0
 SCAN_LENGTHS = (1_024, 2_048, 4_096)  # a live scan (0.1% steps) takes seconds here; longer lengths take minutes
-TAB_KEY = "mod_tab"  # the page's sections, one tab each: code -> label's catalog key
+# the page's sections, one tab each (bound to ?mod_tab=): code -> label's catalog key
 TABS = {"layers": "mod.tab_layers", "decay": "mod.tab_decay", "head": "mod.tab_head", "mrope": "mod.tab_mrope",
         "vision": "mod.tab_vision", "theory": "mod.tab_theory"}
 TAB_CODES = tuple(TABS)

@@ -27,12 +27,12 @@ from embedviz.tokens.unigram import script_of
 from embedviz.models.tensor_files import MAX_UPLOAD_BYTES, MAX_UPLOAD_ELEMENTS
 from embedviz.models.word_vectors import analogy, nearest_neighbours, pair_similarity, project_2d
 from embedviz.similarity import cosine_similarity_matrix, pca_2d
+from embedviz.widget_keys import RealModel
 
 TABS = {"pairs": "real.tab_pairs", "subwords": "real.tab_subwords", "analogy": "real.tab_analogy",
         "neighbours": "real.tab_neighbours", "crosslingual": "multi.tab_cross", "map": "real.tab_map",
         "upload": "real.tab_upload"}  # code -> label's catalog key
 TAB_CODES = tuple(TABS)
-TAB_KEY = "real_tab"
 TAB_LABEL_KEYS = list(TABS.values())
 FINE_TUNE_LENGTH = 128  # all-MiniLM-L6-v2's model card: its sentence fine-tuning truncated inputs to 128 tokens
 LESSON_QWEN = {("猫", "狗"): 0.4233, ("猫", "汽车"): 0.1562}  # lesson 003's printout for Qwen3-0.6B (not computable here)
@@ -295,7 +295,7 @@ def uploaded_table(uploaded) -> HeldUpload | None:
     if uploaded is None or (held is not None and held.file_id == uploaded.file_id):
         return held
     forget_upload()  # free the previous table before reading the next
-    st.session_state.pop("real_rows", None)  # the rows slider starts afresh: the new table may be shorter
+    st.session_state.pop(RealModel.ROWS, None)  # the rows slider starts afresh: the new table may be shorter
     loaded = load_embedding_file(uploaded.getvalue(), uploaded.name)
     V, D = loaded.token_embeddings.shape
     rows = np.array(loaded.token_embeddings[: view_row_limit(V, D)])  # a copy: the whole table is freed on return

@@ -13,7 +13,7 @@ TEXT_DISTANCES = (0, 1, 5, 10, 20, 50, 100, 200, 400)  # lesson 003's decay tabl
 REFERENCE_THETAS = (10_000.0, 500_000.0, 1_000_000.0)  # original RoPE, Llama 3, Qwen3
 TEXT_Q, TEXT_K = (1.0, 0.0), (0.8, 0.6)  # lesson 003's 2-D demo vectors
 RANDOM_SAMPLES = 256  # independent random (q, k) pairs averaged for the "not aligned" curve
-TAB_KEY = "rope_tab"  # the page's sections, one tab each, in lesson 003's order: code -> label's catalog key
+# the page's sections, one tab each (bound to ?rope_tab=), in lesson 003's order: code -> label's catalog key
 TABS = {"angles": "rope.tab_angles", "pair": "rope.tab_pair", "decay": "rope.tab_decay", "random": "rope.tab_random",
         "wave": "rope.tab_wave", "pairing": "rope.tab_pairing", "lesson": "rope.tab_lesson"}
 TAB_CODES = tuple(TABS)

@@ -9,6 +9,7 @@ from embedviz.models import params
 from embedviz.tokens import qwen as qwen_tokens
 from embedviz.errors import InputError
 from embedviz.tokens.tokenizer import VOCAB_SIZE, byte_pieces, encode, text_token_labels, token_label
+from embedviz.widget_keys import Tokens
 
 D_MODELS = (2, 4, 8, 16, 32, 64, 128, 256, 512, 768, 1_024, 2_048, 4_096)  # the d_model slider's stops
 # the same in every language: a bound widget keeps its formatted option in the URL
@@ -116,9 +117,9 @@ def parameter_view(vocab_size: int, d_model: int, max_positions: int, positional
 
 
 # the parameter calculator's widgets: field -> widget key (= URL parameter)
-CALC_KEYS = {"vocab_size": "tok_V", "d_model": "tok_D", "max_positions": "tok_L", "positional": "tok_pe",
-             "tied": "tok_tie"}
-PRESET_KEY, CUSTOM, DEFAULT_PRESET = "tok_preset", "custom", "ANDREA-120M"
+CALC_KEYS = {"vocab_size": Tokens.VOCAB, "d_model": Tokens.WIDTH, "max_positions": Tokens.MAX_POSITIONS,
+             "positional": Tokens.POSITIONAL, "tied": Tokens.TIE}
+CUSTOM, DEFAULT_PRESET = "custom", "ANDREA-120M"
 
 
 def preset_settings(name: str) -> dict:
@@ -138,15 +139,15 @@ def init_calculator() -> None:
 
     The widgets get their values through session state (not ``value=``), so a preset can overwrite them later.
     """
-    start = st.session_state.get(PRESET_KEY) or st.query_params.get(PRESET_KEY)
+    start = st.session_state.get(Tokens.PRESET) or st.query_params.get(Tokens.PRESET)
     for field, value in preset_settings(start if start in params.PRESETS else DEFAULT_PRESET).items():
         st.session_state.setdefault(CALC_KEYS[field], value)
-    st.session_state.setdefault(PRESET_KEY, start if start in params.PRESETS or start == CUSTOM else DEFAULT_PRESET)
+    st.session_state.setdefault(Tokens.PRESET, start if start in params.PRESETS or start == CUSTOM else DEFAULT_PRESET)
 
 
 def apply_preset() -> None:
     """Callback of the preset box: copy the chosen preset's numbers into the calculator's widgets."""
-    name = st.session_state[PRESET_KEY]
+    name = st.session_state[Tokens.PRESET]
     if name in params.PRESETS:
         for field, value in preset_settings(name).items():
             st.session_state[CALC_KEYS[field]] = value
@@ -155,10 +156,10 @@ def apply_preset() -> None:
 def match_preset() -> None:
     """Callback of the calculator's widgets: the preset box names the preset these numbers are, or 'custom'."""
     values = {field: st.session_state.get(key) for field, key in CALC_KEYS.items()}
-    current = st.session_state.get(PRESET_KEY)
+    current = st.session_state.get(Tokens.PRESET)
     if current in params.PRESETS and preset_settings(current) == values:
         return  # two presets can share the numbers (Qwen3 with and without YaRN differ only in L); keep the choice
-    st.session_state[PRESET_KEY] = next(
+    st.session_state[Tokens.PRESET] = next(
         (name for name in params.PRESETS if preset_settings(name) == values), CUSTOM
     )
 

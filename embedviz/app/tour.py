@@ -25,6 +25,7 @@ from embedviz.app.i18n import catalog, current_language, t
 from embedviz.app.serving import PRESENTER_KEYS_JS
 from embedviz.app.widgets import BIND, IMAGE_KEY, PRESENT_KEY, show_error
 from embedviz.errors import InputError
+from embedviz.widget_keys import Training
 
 TOUR_KEY, STEP_KEY = "tour", "step"  # URL parameters
 APPLIED = "_tour_applied"  # session state: (lesson, step) whose settings were last written into the widgets
@@ -231,8 +232,8 @@ def _train_the_pages_run(lesson: str, number: int) -> None:
     from embedviz.app import training_view  # only tours on this page need the training code
 
     s = step.settings
-    training_view.group_experiment(s["tr_steps"], s["tr_d"], s["tr_lr"], s["tr_seed"],
-                                   training_view.parse_groups(s["tr_groups"]), s["tr_soft"], full=True)
+    training_view.group_experiment(s[Training.STEPS], s[Training.D_MODEL], s[Training.LR], s[Training.SEED],
+                                   training_view.parse_groups(s[Training.GROUPS]), s[Training.SOFTMAX], full=True)
 
 
 def _answered(lesson: str, number: int, key: str, codes: dict[str, str]) -> None:
