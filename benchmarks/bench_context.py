@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from embedviz.widget_keys import Context as K
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -69,37 +70,37 @@ def page_numbers() -> None:
         results.append((label, first, rerun))
 
     def reset() -> None:
-        if any(button.key == "ctx_reset" for button in at.button):
-            at.button(key="ctx_reset").click().run()
+        if any(button.key == K.RESET for button in at.button):
+            at.button(key=K.RESET).click().run()
 
     def open_tab(code: str) -> None:
-        at.session_state[view.TAB_KEY] = catalog()[f"ctx.tab_{code}"]["en"]
+        at.session_state[K.TAB] = catalog()[f"ctx.tab_{code}"]["en"]
 
     measure(f"defaults ({view.DEFAULT_SOURCE}, tab 'pairs')")
     for code in view.TAB_CODES[1:]:  # one section per tab: each tab's own run and chart
         measure(f"tab '{code}'", lambda: open_tab(code))
     measure(f"source {view.YARN_SOURCE}, tab 'pairs'", lambda: (open_tab("pairs"),
-                                                                 at.selectbox(key="ctx_src").set_value(view.YARN_SOURCE)))
-    for kind, key, (lo, hi) in [("number_input", "ctx_factor", view.FACTOR), ("number_input", "ctx_orig", view.LENGTH),
-                                ("number_input", "ctx_target", view.LENGTH), ("slider", "ctx_hd", view.HEAD_DIM),
-                                ("number_input", "ctx_theta", view.THETA)]:
+                                                                 at.selectbox(key=K.SOURCE).set_value(view.YARN_SOURCE)))
+    for kind, key, (lo, hi) in [("number_input", K.FACTOR, view.FACTOR), ("number_input", K.ORIGINAL, view.LENGTH),
+                                ("number_input", K.TARGET, view.LENGTH), ("slider", K.HEAD_DIM, view.HEAD_DIM),
+                                ("number_input", K.THETA, view.THETA)]:
         for value in (lo, hi):
             measure(f"{key} = {int(value):,}", lambda: getattr(at, kind)(key=key).set_value(value))
         reset()
     open_tab("calc")
     at.run()
     for value in (1, 32):  # the calculator's k lives in its own tab
-        measure(f"ctx_k = {value} (calculator tab)", lambda: at.slider(key="ctx_k").set_value(value))
+        measure(f"ctx_k = {value} (calculator tab)", lambda: at.slider(key=K.K).set_value(value))
     open_tab("pairs")
-    measure("head_dim 512 + target 2,097,152", lambda: (at.slider(key="ctx_hd").set_value(512),
-                                                        at.number_input(key="ctx_target").set_value(2_097_152)))
+    measure("head_dim 512 + target 2,097,152", lambda: (at.slider(key=K.HEAD_DIM).set_value(512),
+                                                        at.number_input(key=K.TARGET).set_value(2_097_152)))
     reset()
     for method in ("linear", "llama3", "dynamic"):
-        measure(f"method {method}", lambda: at.segmented_control(key="ctx_method").set_value(method))
+        measure(f"method {method}", lambda: at.segmented_control(key=K.METHOD).set_value(method))
     for ratio in (view.RATIOS[0], view.RATIOS[-1]):
-        measure(f"dynamic, length ratio {ratio:g}", lambda: at.select_slider(key="ctx_ratio").set_value(ratio))
-    measure("source config.json (Phi-3 LongRoPE)", lambda: at.selectbox(key="ctx_src").set_value(view.CONFIG))
-    measure("source Llama-3.1-8B", lambda: at.selectbox(key="ctx_src").set_value("Llama-3.1-8B"))
+        measure(f"dynamic, length ratio {ratio:g}", lambda: at.select_slider(key=K.RATIO).set_value(ratio))
+    measure("source config.json (Phi-3 LongRoPE)", lambda: at.selectbox(key=K.SOURCE).set_value(view.CONFIG))
+    measure("source Llama-3.1-8B", lambda: at.selectbox(key=K.SOURCE).set_value("Llama-3.1-8B"))
 
     print("\n### Page reruns via AppTest (first run after the change, then the median of 3 reruns)\n")
     print_header("setting", "first run", "rerun", align="lrr")

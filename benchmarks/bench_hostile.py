@@ -28,11 +28,12 @@ import sys
 import threading
 import time
 from pathlib import Path
+from embedviz.widget_keys import Training as K
 
 ROOT = Path(__file__).resolve().parents[1]
 
 CJK = "".join(chr(0x4E00 + i) for i in range(2_000))  # 2,000 distinct characters (the text field's max_chars)
-HEAVY = {"tr_steps": "2000", "tr_d": "256", "tr_ctx": "8", "tr_text": CJK}
+HEAVY = {K.STEPS: "2000", K.D_MODEL: "256", K.CONTEXT: "8", K.TEXT: CJK}
 MESSAGE_BYTES = 190_000_000
 CLIENTS = 10
 
@@ -49,14 +50,14 @@ def _heavy_page(**extra):
     from embedviz.app.i18n import catalog
     from tests.app import pagetest as pt
 
-    return pt.page("trained_embedding", timeout=600, tr_tab=catalog()["train.tab_text"]["en"], **{**HEAVY, **extra})
+    return pt.page("trained_embedding", timeout=600, **{K.TAB: catalog()["train.tab_text"]["en"]}, **{**HEAVY, **extra})
 
 
 def probe_train() -> dict:
     from embedviz._threads import limit_threads
 
     limit_threads()
-    _heavy_page(tr_steps="10", tr_d="2").run()  # imports and first allocations: not the link's cost
+    _heavy_page(**{K.STEPS: "10", K.D_MODEL: "2"}).run()  # imports and first allocations: not the link's cost
     at = _heavy_page()
     cpu0 = time.process_time()
     at.run()
@@ -77,7 +78,7 @@ def probe_seeds(n: int = 26) -> dict:
     limit_threads()
     cpu, after_first = [], None
     for seed in range(n):
-        at = _heavy_page(tr_seed=str(seed))
+        at = _heavy_page(**{K.SEED: str(seed)})
         cpu0 = time.process_time()
         at.run()
         cpu.append(time.process_time() - cpu0)

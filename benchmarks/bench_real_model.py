@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from embedviz.widget_keys import LearnedPositions, RealModel
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -74,7 +75,7 @@ def page_numbers() -> None:
 
     results, largest = [], (0, "")
 
-    def measure(label: str, tab: str, change=None, *, page: str = PAGE, key: str = "real_tab",
+    def measure(label: str, tab: str, change=None, *, page: str = PAGE, key: str = RealModel.TAB,
                 tabs: dict = TABS) -> None:
         """First run after the change (cold caches for a new value), then the median of 3 reruns."""
         nonlocal largest
@@ -96,27 +97,27 @@ def page_numbers() -> None:
 
     def upload(n: int | None):
         def change(at):
-            at.file_uploader(key="real_upload").upload("wide.npy", _npy(np.random.default_rng(1).standard_normal(
+            at.file_uploader(key=RealModel.UPLOAD).upload("wide.npy", _npy(np.random.default_rng(1).standard_normal(
                 UPLOAD_SHAPE).astype(np.float32)))
             if n is not None:
                 at.run()
-                at.slider(key="real_rows").set_value(n)
+                at.slider(key=RealModel.ROWS).set_value(n)
         return change
 
     for tab in TABS:
         measure(f"{tab} tab, defaults", tab)
-    measure("analogy k = 1", "analogy", lambda at: at.slider(key="real_ak").set_value(1))
-    measure("analogy k = 30", "analogy", lambda at: at.slider(key="real_ak").set_value(30))
-    measure("neighbours k = 1", "neighbours", lambda at: at.slider(key="real_k").set_value(1))
-    measure("neighbours k = 50", "neighbours", lambda at: at.slider(key="real_k").set_value(50))
-    learned = {"page": LEARNED, "key": "learn_tab", "tabs": LEARN_TABS}
+    measure("analogy k = 1", "analogy", lambda at: at.slider(key=RealModel.ANALOGY_K).set_value(1))
+    measure("analogy k = 30", "analogy", lambda at: at.slider(key=RealModel.ANALOGY_K).set_value(30))
+    measure("neighbours k = 1", "neighbours", lambda at: at.slider(key=RealModel.K).set_value(1))
+    measure("neighbours k = 50", "neighbours", lambda at: at.slider(key=RealModel.K).set_value(50))
+    learned = {"page": LEARNED, "key": LearnedPositions.TAB, "tabs": LEARN_TABS}
     for tab in LEARN_TABS:
         measure(f"learned positions: {tab} tab, defaults", tab, **learned)
     for window in ((0, 1), (3, 509), (500, 511)):
         measure(f"learned positions: matrix window {window}", "matrix",
-                lambda at, w=window: at.slider(key="learn_window").set_value(w), **learned)
+                lambda at, w=window: at.slider(key=LearnedPositions.WINDOW).set_value(w), **learned)
         measure(f"learned positions: PCA window {window}", "rotation",
-                lambda at, w=window: at.slider(key="learn_rows").set_value(w), **learned)
+                lambda at, w=window: at.slider(key=LearnedPositions.ROWS).set_value(w), **learned)
     measure(f"upload {UPLOAD_SHAPE[0]:,} x {UPLOAD_SHAPE[1]}, 256 rows (default)", "upload", upload(None))
     measure(f"upload {UPLOAD_SHAPE[0]:,} x {UPLOAD_SHAPE[1]}, rows = 2", "upload", upload(2))
     measure(f"upload {UPLOAD_SHAPE[0]:,} x {UPLOAD_SHAPE[1]}, rows = 1,024 (max)", "upload", upload(1_024))

@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 import numpy as np
+from embedviz.widget_keys import Compare, Rope
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -18,9 +19,9 @@ from embedviz.app.i18n import catalog  # noqa: E402
 
 TAB = {code: catalog()[f"rope.tab_{code}"]["en"] for code in ("pair", "decay", "random", "wave", "pairing")}
 PAIR_TAB = TAB["pair"]  # the 2-D pair demo's inputs exist only when its lazy tab is open
-MAXIMA = {"rope_hd": 256, "rope_theta": 1e7, "rope_len": 131_072}
+MAXIMA = {Rope.HEAD_DIM: 256, "rope_theta": 1e7, Rope.LENGTH: 131_072}
 CMP_TAB = {code: catalog()[f"cmp.tab_{code}"]["en"] for code in ("adjacent", "matrix", "past", "alibi", "props")}
-CMP_MAXIMA = {"cmp_d": 4_096, "cmp_len": 131_072, "cmp_heads": 128, "cmp_k": 1_000_000}
+CMP_MAXIMA = {Compare.D_MODEL: 4_096, Compare.LENGTH: 131_072, Compare.HEADS: 128, Compare.K: 1_000_000}
 
 B_HEADS, T_ROTATE, D_HEAD = 32, 4_096, 128  # one Llama-2-7B layer's queries for a 4K context
 CORE = {"repeats": 5, "warm_up": True}  # core calls: median of 5 after one untimed call
@@ -69,33 +70,33 @@ def core_numbers() -> None:
 CASES = {
     "app_pages/rope.py": [
         ("defaults", {}),
-        ("rope_hd=2", {"rope_hd": 2}),
-        ("rope_hd=256", {"rope_hd": 256}),
+        ("rope_hd=2", {Rope.HEAD_DIM: 2}),
+        ("rope_hd=256", {Rope.HEAD_DIM: 256}),
         ("rope_theta=100", {"rope_theta": 100.0}),
         ("rope_theta=10,000,000", {"rope_theta": 1e7}),
-        ("rope_len=16", {"rope_len": 16}),
-        ("rope_len=131,072", {"rope_len": 131_072}),
-        ("rope_win=131,072", {"rope_win": 131_072}),
-        ("rope_i=63 (pair tab)", {"rope_tab": PAIR_TAB, "rope_i": 63}),
+        ("rope_len=16", {Rope.LENGTH: 16}),
+        ("rope_len=131,072", {Rope.LENGTH: 131_072}),
+        ("rope_win=131,072", {Rope.WINDOW: 131_072}),
+        ("rope_i=63 (pair tab)", {Rope.TAB: PAIR_TAB, Rope.PAIR: 63}),
         ("rope_m, n, s = 1,000,000 (pair tab)",
-         {"rope_tab": PAIR_TAB, "rope_m": 1_000_000, "rope_n": 1_000_000, "rope_s": 1_000_000}),
-        ("rope_pairing=interleaved", {"rope_pairing": "interleaved"}),
-        ("preset Qwen3-0.6B", {"rope_preset": "Qwen3-0.6B"}),
-        ("all maxima", {**MAXIMA, "rope_win": 131_072}),
-        *[(f"all maxima, tab '{code}'", {"rope_tab": TAB[code], **MAXIMA})
+         {Rope.TAB: PAIR_TAB, Rope.M: 1_000_000, Rope.N: 1_000_000, Rope.SHIFT: 1_000_000}),
+        ("rope_pairing=interleaved", {Rope.PAIRING: "interleaved"}),
+        ("preset Qwen3-0.6B", {Rope.PRESET: "Qwen3-0.6B"}),
+        ("all maxima", {**MAXIMA, Rope.WINDOW: 131_072}),
+        *[(f"all maxima, tab '{code}'", {Rope.TAB: TAB[code], **MAXIMA})
           for code in ("decay", "random", "wave", "pairing")],
     ],
     "app_pages/compare.py": [
         ("defaults", {}),
-        ("cmp_d=2", {"cmp_d": 2}),
-        ("cmp_d=4096", {"cmp_d": 4_096}),
-        ("cmp_len=16", {"cmp_len": 16}),
-        ("cmp_len=131,072", {"cmp_len": 131_072}),
-        ("cmp_heads=1", {"cmp_heads": 1}),
-        ("cmp_heads=128", {"cmp_heads": 128}),
-        ("cmp_k=1,000,000", {"cmp_k": 1_000_000}),
+        ("cmp_d=2", {Compare.D_MODEL: 2}),
+        ("cmp_d=4096", {Compare.D_MODEL: 4_096}),
+        ("cmp_len=16", {Compare.LENGTH: 16}),
+        ("cmp_len=131,072", {Compare.LENGTH: 131_072}),
+        ("cmp_heads=1", {Compare.HEADS: 1}),
+        ("cmp_heads=128", {Compare.HEADS: 128}),
+        ("cmp_k=1,000,000", {Compare.K: 1_000_000}),
         ("all maxima", CMP_MAXIMA),  # the first tab (parameters) has no chart: each chart tab at the maxima
-        *[(f"all maxima, tab '{code}'", {"cmp_tab": CMP_TAB[code], **CMP_MAXIMA}) for code in CMP_TAB],
+        *[(f"all maxima, tab '{code}'", {Compare.TAB: CMP_TAB[code], **CMP_MAXIMA}) for code in CMP_TAB],
     ],
 }
 

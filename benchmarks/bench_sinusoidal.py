@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+from embedviz.widget_keys import Sinusoidal, WhyPosition
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -85,27 +86,30 @@ TAB = {code: catalog()[f"sin.tab_{code}"]["en"] for code in ("lesson", "similari
 CASES = {
     "app_pages/why_position.py": [
         ("defaults", {}),
-        ("why_seed=99", {"why_seed": 99}),
-        ("why_d=2", {"why_d": 2}),
-        ("why_d=64", {"why_d": 64}),
-        ("why_pos=sinusoidal", {"why_pos": "sinusoidal"}),
+        ("why_seed=99", {WhyPosition.SEED: 99}),
+        ("why_d=2", {WhyPosition.D_MODEL: 2}),
+        ("why_d=64", {WhyPosition.D_MODEL: 64}),
+        ("why_pos=sinusoidal", {WhyPosition.POSITIONS: "sinusoidal"}),
         # 64 one-letter words (127 characters: the text box holds 200)
-        ("64 tokens, d=64, learned", {"why_text": " ".join(chr(97 + i % 26) for i in range(64)), "why_d": 64,
-                                      "why_pos": "learned"}),
+        ("64 tokens, d=64, learned", {WhyPosition.TEXT: " ".join(chr(97 + i % 26) for i in range(64)),
+                                      WhyPosition.D_MODEL: 64,
+                                      WhyPosition.POSITIONS: "learned"}),
     ],
     "app_pages/sinusoidal.py": [
         ("defaults", {}),
-        ("sin_d=2", {"sin_d": 2}),
-        ("sin_d=4096", {"sin_d": 4096}),
-        ("sin_L=1", {"sin_L": 1}),
-        ("sin_L=131,072", {"sin_L": 131_072}),
-        ("sin_base=100", {"sin_base": 100.0}),
-        ("sin_base=10,000,000", {"sin_base": 1e7}),
-        ("all maxima", {"sin_d": 4096, "sin_L": 131_072, "sin_base": 1e7}),
-        *[(f"all maxima, tab '{code}'", {"sin_tab": TAB[code], "sin_d": 4096, "sin_L": 131_072, "sin_base": 1e7})
+        ("sin_d=2", {Sinusoidal.D_MODEL: 2}),
+        ("sin_d=4096", {Sinusoidal.D_MODEL: 4096}),
+        ("sin_L=1", {Sinusoidal.LENGTH: 1}),
+        ("sin_L=131,072", {Sinusoidal.LENGTH: 131_072}),
+        ("sin_base=100", {Sinusoidal.BASE: 100.0}),
+        ("sin_base=10,000,000", {Sinusoidal.BASE: 1e7}),
+        ("all maxima", {Sinusoidal.D_MODEL: 4096, Sinusoidal.LENGTH: 131_072, Sinusoidal.BASE: 1e7}),
+        *[(f"all maxima, tab '{code}'", {Sinusoidal.TAB: TAB[code], Sinusoidal.D_MODEL: 4096,
+                                         Sinusoidal.LENGTH: 131_072, Sinusoidal.BASE: 1e7})
           for code in ("lesson", "similarity")],
         ("all maxima, tab 'rotation', p = 1,000,000",
-         {"sin_tab": TAB["rotation"], "sin_d": 4096, "sin_L": 131_072, "sin_base": 1e7, "sin_p": 1_000_000}),
+         {Sinusoidal.TAB: TAB["rotation"], Sinusoidal.D_MODEL: 4096, Sinusoidal.LENGTH: 131_072,
+          Sinusoidal.BASE: 1e7, Sinusoidal.P: 1_000_000}),
     ],
 }
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from embedviz.widget_keys import Tokens, Training
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -54,20 +55,22 @@ def main() -> None:
     tabs = {name: TOK[f"tok.tab_{name}"]["en"] for name in ("lookup", "onehot", "grad", "params")}
     cases = []
     for name, label in tabs.items():
-        session = {"tok_tab": label}
+        session = {Tokens.TAB: label}
         cases.append((f"tokens/{name} defaults", TOKEN_PAGE, session, {}))
         if name != "params":
             for d in ("2", "4096"):
                 cases.append((f"tokens/{name} d_model={d}, 64 chars", TOKEN_PAGE, session,
-                              {"tok_d": d, "tok_text": LONG_TEXT}))
-    cases.append(("tokens/grad tied d_model=4096", TOKEN_PAGE, {"tok_tab": tabs["grad"], "tok_tied": True},
-                  {"tok_d": "4096", "tok_text": LONG_TEXT}))
-    cases.append(("tokens/params V=1,000,000 D=65,536", TOKEN_PAGE, {"tok_tab": tabs["params"]},
-                  {"tok_V": "1000000", "tok_D": "65536", "tok_preset": "custom"}))
+                              {Tokens.D_MODEL: d, Tokens.TEXT: LONG_TEXT}))
+    cases.append(("tokens/grad tied d_model=4096", TOKEN_PAGE, {Tokens.TAB: tabs["grad"], Tokens.TIED: True},
+                  {Tokens.D_MODEL: "4096", Tokens.TEXT: LONG_TEXT}))
+    cases.append(("tokens/params V=1,000,000 D=65,536", TOKEN_PAGE, {Tokens.TAB: tabs["params"]},
+                  {Tokens.VOCAB: "1000000", Tokens.WIDTH: "65536", Tokens.PRESET: "custom"}))
     cases.append(("trained/groups defaults (cached)", TRAINED_PAGE, {}, {}))
-    for key, value in (("tr_steps", "10"), ("tr_d", "256"), ("tr_lr", "1.0"), ("tr_lr", "0.0001")):
+    for key, value in ((Training.STEPS, "10"), (Training.D_MODEL, "256"), (Training.LR, "1.0"), (Training.LR,
+                                                                                                 "0.0001")):
         cases.append((f"trained/groups {key}={value} (cached)", TRAINED_PAGE, {}, {key: value}))
-    cases.append(("trained/own text defaults (cached)", TRAINED_PAGE, {"tr_tab": TRAIN["train.tab_text"]["en"]}, {}))
+    cases.append(("trained/own text defaults (cached)", TRAINED_PAGE, {Training.TAB: TRAIN["train.tab_text"]["en"]},
+                  {}))
 
     print(f"{'view':46s} {'rerun (median of 3)':>20s} {'largest chart JSON':>20s}")
     largest_all = 0

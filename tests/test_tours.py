@@ -17,6 +17,7 @@ from embedviz import tours
 from embedviz.models import params
 from embedviz.figures.export import figure_csv, file_name, table_csv
 from embedviz.tokens.tokenizer import encode
+from embedviz.widget_keys import BY_PAGE, Home, InputLayer, Rope, Sinusoidal, Tokens, Training
 from tests.input_errors import raises_input
 
 # tours as data
@@ -32,18 +33,35 @@ def test_five_tours_of_six_to_twelve_steps_each_with_a_question():
 
 
 def test_steps_name_real_pages_and_their_widget_keys():
+    """Every key a tour step sets is one its page declares (embedviz/widget_keys.py), so a renamed widget fails
+    here rather than a tour step silently setting nothing."""
     from embedviz.app.pages import PAGES  # the url paths the frame serves
 
     urls = {url for _, entries in PAGES for *_, url in entries}
-    prefixes = {"home": "home_", "token-embeddings": "tok_", "trained-embedding": "tr_", "why-position": "why_",
-                "sinusoidal": "sin_", "rope": "rope_", "compare": "cmp_", "context-extension": "ctx_",
-                "real-model": "real_", "why-sine-cosine": "naive_", "learned-positions": "learn_",
-                "input-layer": "inl_", "dot-product": "dot_"}
+    assert set(BY_PAGE) == urls  # every page has its keys, and no keys name a page that is gone
     for lesson, tour in tours.TOURS.items():
         for step in tour.steps:
             assert step.page in urls, (lesson, step.page)
+            page_keys = BY_PAGE[step.page]
             for key in step.settings:
-                assert key.startswith(prefixes[step.page]), f"{lesson}/{step.name}: {key} is not a {step.page} key"
+                assert key in page_keys.keys(), f"{lesson}/{step.name}: {key} is not a {step.page} key"
+
+
+def test_each_page_owns_its_keys():
+    """A key is a URL parameter: it carries its page's prefix, and no two widgets anywhere share one."""
+    seen: dict[str, str] = {}
+    for url, page_keys in BY_PAGE.items():
+        names = [name for name in vars(page_keys) if name.isupper() and name != "PREFIX"]
+        values = [getattr(page_keys, name) for name in names]
+        assert values and len(set(values)) == len(values), url
+        for value in values:
+            assert value.startswith(page_keys.PREFIX) and value != page_keys.PREFIX, (url, value)
+            assert value not in seen, f"{value} is both {seen[value]}'s and {url}'s"
+            seen[value] = url
+    families = [family for page_keys in BY_PAGE.values() for family in page_keys.families()]
+    assert not [key for key in seen if any(key.startswith(f) and key != f for f in families)]  # none in a family
+    assert Home.TOUR("003") == "home_tour_003" and Home.declares("home_tour_003")
+    assert not Home.declares("home_tour_") and not Home.declares("sin_d")
 
 
 def test_step_lookup_names_what_exists():
@@ -59,14 +77,14 @@ def test_step_lookup_names_what_exists():
 def test_lesson_settings_are_the_lessons_numbers():
     """A few rows carry the lessons' own settings: lesson 003's D = 8 table, lesson 001's 500 steps, lesson 004's
     100,000 x 4,096 matrix, lesson 002's ANDREA-120M and lesson 003's Qwen3-0.6B tables."""
-    assert tours.step("003", 5).settings["sin_d"] == 8
-    assert tours.step("001", 4).settings["tr_steps"] == 500
+    assert tours.step("003", 5).settings[Sinusoidal.D_MODEL] == 8
+    assert tours.step("001", 4).settings[Training.STEPS] == 500
     s = tours.step("004", 1).settings
-    assert (s["tok_V"], s["tok_D"]) == (100_000, 4_096)
+    assert (s[Tokens.VOCAB], s[Tokens.WIDTH]) == (100_000, 4_096)
     s = tours.step("002", 2).settings
-    assert (s["tok_V"], s["tok_D"], s["tok_L"]) == (8_449, 768, 1_024)
+    assert (s[Tokens.VOCAB], s[Tokens.WIDTH], s[Tokens.MAX_POSITIONS]) == (8_449, 768, 1_024)
     s = tours.step("003", 1).settings
-    assert (s["tok_V"], s["tok_D"]) == (151_936, 1_024)
+    assert (s[Tokens.VOCAB], s[Tokens.WIDTH]) == (151_936, 1_024)
 
 
 # every question's answer against an independent reference
@@ -81,19 +99,20 @@ def expected(lesson: str, k: int) -> str:
     """The right option from a reference that does not call the question's solver."""
     s, qid = tours.step(lesson, k).settings, tours.step(lesson, k).question.id
     if qid == "gradient_rows":  # lesson 000: untied, only the input rows (every token but the last) get a gradient
-        used = set(encode(s["tok_text"])[:-1])
-        return "all" if s["tok_tied"] or len(used) == 256 else "used"
+        used = set(encode(s[Tokens.TEXT])[:-1])
+        return "all" if s[Tokens.TIED] or len(used) == 256 else "used"
     if qid == "fastest_pair":  # wavelength of pair i: 2 pi base^(2i/D), naive loop
-        wavelengths = [2 * math.pi * s["sin_base"] ** (2 * i / s["sin_d"]) for i in range(s["sin_d"] // 2)]
+        d_model, base = s[Sinusoidal.D_MODEL], s[Sinusoidal.BASE]
+        wavelengths = [2 * math.pi * base ** (2 * i / d_model) for i in range(d_model // 2)]
         i = wavelengths.index(min(wavelengths))
         return "first" if i == 0 else "last" if i == len(wavelengths) - 1 else "middle"
     if qid == "one_hot":  # distances between rows of the identity
-        ids = sorted(set(encode(s["tok_text"])))
+        ids = sorted(set(encode(s[Tokens.TEXT])))
         eye = np.eye(256)[ids]
         d = [np.linalg.norm(eye[a] - eye[b]) for a in range(len(ids)) for b in range(a + 1, len(ids))]
         return "equal" if max(d) - min(d) < 1e-12 else "different"
     if qid == "share":  # lesson 002: (V*D + L*D) / total, from the preset's fields
-        p = params.PRESETS[s["tok_preset"]]
+        p = params.PRESETS[s[Tokens.PRESET]]
         share = (p.vocab_size * p.d_model + p.max_positions * p.d_model) / p.total_params
         return "under10" if share < 0.1 else "10to30" if share < 0.3 else "over30"
     if qid == "shuffle":  # permutation equivariance: always the same up to rounding
@@ -101,8 +120,8 @@ def expected(lesson: str, k: int) -> str:
     if qid == "near_far":
         def pe(p):
             out = []
-            for i in range(s["sin_d"] // 2):
-                angle = p / s["sin_base"] ** (2 * i / s["sin_d"])
+            for i in range(s[Sinusoidal.D_MODEL] // 2):
+                angle = p / s[Sinusoidal.BASE] ** (2 * i / s[Sinusoidal.D_MODEL])
                 out += [math.sin(angle), math.cos(angle)]
             return np.array(out)
 
@@ -111,7 +130,7 @@ def expected(lesson: str, k: int) -> str:
 
         return "near" if cos(pe(5), pe(6)) > cos(pe(5), pe(50)) else "far"
     if qid == "shifted":  # 2-D rotation by hand; the offsets are equal, so the scores are
-        omega = s["rope_theta"] ** (-2 * s["rope_i"] / s["rope_hd"])
+        omega = s["rope_theta"] ** (-2 * s[Rope.PAIR] / s[Rope.HEAD_DIM])
 
         def score(m, n):
             qa = m * omega
@@ -120,12 +139,13 @@ def expected(lesson: str, k: int) -> str:
             k = (0.8 * math.cos(ka) - 0.6 * math.sin(ka), 0.8 * math.sin(ka) + 0.6 * math.cos(ka))
             return q[0] * k[0] + q[1] * k[1]
 
-        m, n, sh = s["rope_m"], s["rope_n"], s["rope_s"]
+        m, n, sh = s[Rope.M], s[Rope.N], s[Rope.SHIFT]
         a, b = score(m, n), score(m + sh, n + sh)
         return "equal" if abs(a - b) < 1e-9 else "first" if a > b else "second"
     if qid in ("sim_ab", "sim_aA"):
         a, b = ("a", "b") if qid == "sim_ab" else ("a", "A")
-        run = _training_run(s["tr_steps"], s["tr_d"], s["tr_lr"], s["tr_seed"], s["tr_groups"])
+        run = _training_run(s[Training.STEPS], s[Training.D_MODEL], s[Training.LR], s[Training.SEED],
+                            s[Training.GROUPS])
         change = _cos(run.weights_after, run, a, b) - _cos(run.weights_before, run, a, b)
         return "same" if abs(change) < tours.SAME else "up" if change > 0 else "down"
     if qid == "pair_band":  # lesson 002: cat and Tuesday are "nearly orthogonal"; cosine by its definition
@@ -142,10 +162,11 @@ def expected(lesson: str, k: int) -> str:
         def attention_params(width):
             return sum(p.numel() for _ in range(4) for p in torch.nn.Linear(width, width, bias=False).parameters())
 
-        ratio = attention_params(s["inl_D"] + s["inl_Dpos"]) / attention_params(s["inl_D"])
+        d_model, d_position = s[InputLayer.D_MODEL], s[InputLayer.D_POSITION]
+        ratio = attention_params(d_model + d_position) / attention_params(d_model)
         return "same" if ratio < 1.5 else "twice" if ratio < 3 else "four" if ratio < 6 else "more"
     if qid == "table_size":
-        count = s["tok_V"] * s["tok_D"]
+        count = s[Tokens.VOCAB] * s[Tokens.WIDTH]
         return "millions" if count < 1e8 else "hundreds_of_millions" if count < 1e9 else "billions"
     raise AssertionError(f"no reference for question {qid}")
 
@@ -185,7 +206,7 @@ def test_similarity_questions_follow_the_training_run():
     """Lesson 001: the answer is the sign of the change of sim(a, b) and sim(a, A) in the run at the step's
     settings; the reference reads the trained weights and computes the cosines by hand."""
     def run(k: int) -> dict:  # the settings that train (the open view, tr_view, does not)
-        return {key: v for key, v in tours.step("001", k).settings.items() if key != "tr_view"}
+        return {key: v for key, v in tours.step("001", k).settings.items() if key != Training.VIEW}
 
     assert run(5) == run(4)
     for k in (4, 5):

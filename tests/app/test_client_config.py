@@ -8,6 +8,7 @@ from streamlit import config
 from streamlit.testing.v1 import AppTest
 
 from tests.conftest import ROOT
+from embedviz.widget_keys import Tokens as K
 
 PAGE = ROOT / "app_pages" / "token_embeddings.py"
 
@@ -17,7 +18,7 @@ def _wrong_typed_text(at: AppTest) -> AppTest:
     deserializer raises TypeError inside the page, an uncaught error."""
     states = at._tree.get_widget_states()
     for widget in states.widgets:
-        if widget.id.endswith("tok_text"):
+        if widget.id.endswith(K.TEXT):
             widget.int_value = 7
     return at._run(states)
 

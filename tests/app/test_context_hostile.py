@@ -9,6 +9,7 @@ import base64
 
 from embedviz.app import context_view as view
 from embedviz.errors import InputError
+from embedviz.widget_keys import Context as K
 from tests.app import pagetest as pt
 from tests.input_errors import raises_input
 from tests.test_rope_scaling import LLAMA_31_8B
@@ -17,8 +18,8 @@ PAGE = "context_extension"
 
 
 def _pasted(at, text):
-    at.selectbox(key="ctx_src").set_value(view.CONFIG).run()
-    at.text_area(key="ctx_cfg").set_value(text).run()
+    at.selectbox(key=K.SOURCE).set_value(view.CONFIG).run()
+    at.text_area(key=K.CONFIG).set_value(text).run()
     return at
 
 
@@ -33,19 +34,19 @@ def test_a_huge_head_dim_is_refused_in_a_moment():
 
 
 def test_the_text_area_holds_at_most_the_config_limit():
-    at = pt.page(PAGE, ctx_src=view.CONFIG).run()
-    assert at.text_area(key="ctx_cfg").proto.max_chars == view.rope_config.MAX_CONFIG_CHARS
+    at = pt.page(PAGE, **{K.SOURCE: view.CONFIG}).run()
+    assert at.text_area(key=K.CONFIG).proto.max_chars == view.rope_config.MAX_CONFIG_CHARS
 
 
 def test_an_upload_past_the_limit_is_refused_without_decoding_it():
-    at = pt.page(PAGE, ctx_src=view.CONFIG).run()
-    text_before = at.text_area(key="ctx_cfg").value
+    at = pt.page(PAGE, **{K.SOURCE: view.CONFIG}).run()
+    text_before = at.text_area(key=K.CONFIG).value
     big = b'{"a": "' + b"x" * (view.UPLOAD_MB * 2**20) + b'"}'  # what a hand-made request could send
     at.get("file_uploader")[0].upload("config.json", big, "application/json")
     at.run()
     pt.ok(at, errors_allowed=True)
     assert str(InputError("config_upload_size", file="config.json", n=len(big), limit=1)) in at.error[0].value
-    assert at.text_area(key="ctx_cfg").value == text_before
+    assert at.text_area(key=K.CONFIG).value == text_before
 
 
 def test_encode_decode_round_trip_and_damage():
@@ -69,19 +70,19 @@ def test_a_small_token_cannot_inflate_past_the_config_limit():
 def test_a_shared_link_reproduces_a_pasted_config():
     at = _pasted(pt.page(PAGE).run(), json.dumps(LLAMA_31_8B))
     pt.ok(at)
-    token = at.query_params[view.CONFIG_URL_KEY]
+    token = at.query_params[K.CONFIG_URL]
     token = token[-1] if isinstance(token, list) else token
     assert len(token) <= view.CONFIG_URL_CHARS
     # a new session opened from the link: the Llama config, not the bundled Phi-3 example
-    fresh = pt.page(PAGE, ctx_src=view.CONFIG, **{view.CONFIG_URL_KEY: token}).run()
+    fresh = pt.page(PAGE, **{K.SOURCE: view.CONFIG, K.CONFIG_URL: token}).run()
     pt.ok(fresh)
-    assert json.loads(fresh.text_area(key="ctx_cfg").value) == LLAMA_31_8B
-    assert fresh.segmented_control(key="ctx_method").value == "llama3"
+    assert json.loads(fresh.text_area(key=K.CONFIG).value) == LLAMA_31_8B
+    assert fresh.segmented_control(key=K.METHOD).value == "llama3"
     assert any("config.json: head_dim 128, rope_theta 500,000" in c.value for c in fresh.caption)
 
 
 def test_a_damaged_link_says_so_and_a_too_long_config_says_the_link_cannot_carry_it():
-    fresh = pt.page(PAGE, ctx_src=view.CONFIG, **{view.CONFIG_URL_KEY: "AAAA"}).run()
+    fresh = pt.page(PAGE, **{K.SOURCE: view.CONFIG, K.CONFIG_URL: "AAAA"}).run()
     pt.ok(fresh, errors_allowed=True)
     assert pt.shows(fresh.error[0].value, "err.link_damaged")
     # a config whose compressed form is past the limit: 20,000 random-looking digits barely compress
@@ -90,5 +91,5 @@ def test_a_damaged_link_says_so_and_a_too_long_config_says_the_link_cannot_carry
     for lang, words in (("en", "too long to travel in a link"), ("zh", "太长")):
         at = _pasted(pt.page(PAGE, lang=lang).run(), json.dumps(config))
         pt.ok(at)
-        assert view.CONFIG_URL_KEY not in at.query_params
+        assert K.CONFIG_URL not in at.query_params
         assert any(words in c.value for c in at.caption)

@@ -19,6 +19,7 @@ from streamlit.testing.v1 import AppTest
 
 from embedviz.app import context_view
 from embedviz.app.markup import escape
+from embedviz.widget_keys import Context, RealModel, Tokens, WhyPosition
 from tests.app import pagetest as pt
 from tests.conftest import ROOT
 
@@ -71,24 +72,25 @@ def check(at: AppTest, value: str, *, baseline: set[str] = frozenset(), echoed: 
 
 # (page, URL key) of every URL-bound text field whose value a page repeats in markdown (the word map's list is
 # cut at ':' and ',' into words and groups, so no link survives it whole: tests/e2e/test_hostile_links.py opens it)
-FIELDS = [("why_position", "why_text"), ("why_position", "why_order"), ("real_model", "real_word"),
-          ("real_model", "real_a"), ("real_model", "real_subword"), ("real_model", "real_pairs"),
-          ("token_embeddings", "tok_word"), ("token_embeddings", "tok_other")]
-TABS = {"real_word": {"real_tab": "Neighbours"}, "real_a": {"real_tab": "Analogy"},
-        "real_subword": {"real_tab": "Subwords"}, "real_words": {"real_tab": "Word map"},
-        "tok_word": {"tok_tab": "One-hot vs dense"}, "tok_other": {"tok_tab": "One-hot vs dense"}}
+FIELDS = [("why_position", WhyPosition.TEXT), ("why_position", WhyPosition.ORDER), (RealModel.MODEL, RealModel.WORD),
+          (RealModel.MODEL, RealModel.A), (RealModel.MODEL, RealModel.SUBWORD), (RealModel.MODEL, RealModel.PAIRS),
+          ("token_embeddings", Tokens.WORD), ("token_embeddings", Tokens.OTHER)]
+TABS = {RealModel.WORD: {RealModel.TAB: "Neighbours"}, RealModel.A: {RealModel.TAB: "Analogy"},
+        RealModel.SUBWORD: {RealModel.TAB: "Subwords"}, RealModel.WORDS: {RealModel.TAB: "Word map"},
+        Tokens.WORD: {Tokens.TAB: "One-hot vs dense"}, Tokens.OTHER: {Tokens.TAB: "One-hot vs dense"}}
 
 
 # the fields whose value a message repeats as it was typed (the others show it as the model's tokens)
-ECHOED = {"why_text", "why_order", "real_word", "real_a", "real_subword", "real_pairs", "tok_word", "tok_other"}
+ECHOED = {WhyPosition.TEXT, WhyPosition.ORDER, RealModel.WORD, RealModel.A, RealModel.SUBWORD, RealModel.PAIRS,
+          Tokens.WORD, Tokens.OTHER}
 
 
 def _query(key: str, value: str) -> dict[str, str]:
-    if key == "why_text":  # one word is refused (nothing to reorder) before the sentence is shown
+    if key == WhyPosition.TEXT:  # one word is refused (nothing to reorder) before the sentence is shown
         return {key: f"the {value}"}
-    if key == "why_order":  # the typed order is echoed when it does not use the original's tokens
-        return {"why_text": "the cat sat", "why_shuffle": "type it", key: value}
-    if key == "real_pairs":
+    if key == WhyPosition.ORDER:  # the typed order is echoed when it does not use the original's tokens
+        return {WhyPosition.TEXT: "the cat sat", WhyPosition.SHUFFLE: "type it", key: value}
+    if key == RealModel.PAIRS:
         return {key: f"cat, {value}"}
     return {key: value, **TABS.get(key, {})}
 
@@ -103,7 +105,7 @@ def _baseline(name: str, key: str) -> frozenset[str]:
 @pytest.mark.parametrize(("name", "key"), FIELDS, ids=[key for _, key in FIELDS])
 def test_a_hostile_value_in_a_url_field_shows_as_text(name, key, value):
     at = pt.page(name, **_query(key, value)).run()
-    words = key == "real_pairs" and " " in value  # a line of more than two words is refused by its count alone
+    words = key == RealModel.PAIRS and " " in value  # a line of more than two words is refused by its count alone
     check(at, value, baseline=_baseline(name, key), echoed=key in ECHOED and not words)
 
 
@@ -124,7 +126,7 @@ def test_a_hostile_rope_type_in_a_shared_config_shows_as_text():
     config = {"hidden_size": 4096, "num_attention_heads": 32, "rope_theta": 10000.0,
               "max_position_embeddings": 4096, "rope_scaling": {"rope_type": IMAGE, "factor": 2.0}}
     token = context_view.encode_config(json.dumps(config))
-    check(pt.page("context_extension", ctx_src=context_view.CONFIG, **{context_view.CONFIG_URL_KEY: token}).run(),
+    check(pt.page("context_extension", **{Context.SOURCE: context_view.CONFIG, Context.CONFIG_URL: token}).run(),
           IMAGE)
 
 

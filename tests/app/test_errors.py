@@ -37,6 +37,7 @@ from embedviz.app.markup import escape
 from embedviz.input_layer.embeddings import LearnedPositionalEmbedding, embed_text
 from embedviz.errors import TEMPLATES, InputError
 from embedviz.models.pretrained import load_bundled_model, load_embedding_file, load_model_dir
+from embedviz.widget_keys import WhyPosition as K
 from tests.app import pagetest as pt
 from tests.conftest import ROOT
 
@@ -355,6 +356,6 @@ def test_an_error_without_a_code_is_kept_under_a_chinese_lead_in():
 
 def test_the_page_shows_the_error_in_chinese():
     at = pt.page("why_position", lang="zh").run()
-    at.text_input(key="why_text").set_value("hello").run()
+    at.text_input(key=K.TEXT).set_value("hello").run()
     assert not at.exception
     assert [e.value for e in at.error] == ["无法显示：这段文字只有 1 个 token；至少需要 2 个才能调换顺序"]

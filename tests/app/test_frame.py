@@ -8,6 +8,7 @@ from streamlit.testing.v1 import AppTest
 from embedviz.app.pages import PAGES
 from tests.conftest import ROOT
 from embedviz.app.i18n import LANGUAGES, catalog
+from embedviz.widget_keys import Home as K
 
 ALL_PAGES = [file for _, entries in PAGES for file, *_ in entries]
 
@@ -84,16 +85,16 @@ def test_a_typed_language_code_opens_that_language(typed):
 
 def test_query_param_round_trips_into_a_widget():
     at = _app()
-    at.query_params["home_text"] = "狗咬人"
+    at.query_params[K.TEXT] = "狗咬人"
     at.run()
-    assert at.text_input(key="home_text").value == "狗咬人"
+    assert at.text_input(key=K.TEXT).value == "狗咬人"
     # 3 Chinese characters are 9 UTF-8 bytes, so 9 ids
     assert "(9 " in at.caption[0].value or "9 个" in at.caption[0].value
 
 
 def test_empty_text_is_a_message_not_a_traceback():
     at = _app().run()
-    at.text_input(key="home_text").set_value("").run()
+    at.text_input(key=K.TEXT).set_value("").run()
     assert not at.exception
     assert at.error and "empty" in at.error[0].value
 

@@ -24,6 +24,7 @@ from google.protobuf.descriptor import FieldDescriptor
 from streamlit.testing.v1 import AppTest
 
 from embedviz.app.pages import PAGES
+from embedviz.widget_keys import LearnedPositions, RealModel, Tokens
 from tests.app import pagetest as pt
 
 PAGE_NAMES = [file.removeprefix("app_pages/").removesuffix(".py") for _, entries in PAGES for file, *_ in entries]
@@ -240,7 +241,7 @@ def test_no_english_words_in_the_chinese_page(name):
             for word in english_words(text, typed) + bare_config_values(kind, text):
                 found.setdefault(f"{word!r} in {kind}", set()).add(f"{view}: {text[:90]}")
     assert not found, "\n".join(f"{where} ({sorted(seen)[0]})" for where, seen in sorted(found.items()))
-    if name == "real_model":  # the tabs are found in the tree: its six tabs were all opened
+    if name == RealModel.MODEL:  # the tabs are found in the tree: its six tabs were all opened
         assert len(views) >= 6, views
 
 
@@ -354,11 +355,11 @@ def test_an_averaged_figure_says_so_in_the_readers_language():
 
 # the views behind a URL setting no default shows: the multilingual model and Qwen3's tokenizer
 SETTING_VIEWS = [
-    ("real_model", {"real_model": "multilingual-e5-small"}, ("real_tab", key))
+    (RealModel.MODEL, {RealModel.MODEL: "multilingual-e5-small"}, (RealModel.TAB, key))
     for key in ("real.tab_pairs", "real.tab_subwords", "real.tab_analogy", "real.tab_neighbours", "multi.tab_cross",
                 "real.tab_map")
-] + [("token_embeddings", {"tok_text": "Hello 我爱学习 龘"}, ("tok_tab", "multi.tab_qwen")),
-     ("learned_positions", {"learn_e5": "true"}, None)]
+] + [("token_embeddings", {Tokens.TEXT: "Hello 我爱学习 龘"}, (Tokens.TAB, "multi.tab_qwen")),
+     ("learned_positions", {LearnedPositions.E5: "true"}, None)]
 
 
 @pytest.fixture(scope="module")

@@ -9,10 +9,11 @@ from streamlit.testing.v1 import AppTest
 
 from embedviz.app import live
 from embedviz.app.i18n import catalog
+from embedviz.widget_keys import Rope, Sinusoidal
 
 from tests.app import pagetest as pt
 
-KEY = "sin_live_heatmap"
+KEY = Sinusoidal.LIVE_HEATMAP
 
 
 def data(at: AppTest) -> dict:
@@ -25,22 +26,22 @@ def hidden_controls(at: AppTest) -> bool:
 
 
 def test_the_live_heatmap_carries_the_widgets_values_and_the_core_s_figure():
-    at = pt.page("sinusoidal", sin_d="256", sin_L="1,024").run()
+    at = pt.page("sinusoidal", **{Sinusoidal.D_MODEL: "256", Sinusoidal.LENGTH: "1,024"}).run()
     assert not at.exception and not at.error
     d = data(at)
     sliders = {s["key"]: s for s in d["sliders"]}
-    assert sliders["sin_d"]["options"][sliders["sin_d"]["index"]] == 256
-    assert sliders["sin_L"]["labels"][sliders["sin_L"]["index"]] == "1,024"
+    assert sliders[Sinusoidal.D_MODEL]["options"][sliders[Sinusoidal.D_MODEL]["index"]] == 256
+    assert sliders[Sinusoidal.LENGTH]["labels"][sliders[Sinusoidal.LENGTH]["index"]] == "1,024"
     figure = json.loads(d["figure"])
     assert "1,024 positions × 256 dimensions" in figure["layout"]["title"]["text"]
     # the title template the browser fills while a thumb moves gives the same title at these settings
     assert d["texts"]["title"].format(L="1,024", D=256) == figure["layout"]["title"]["text"]
     assert hidden_controls(at)  # the page's own sliders are hidden: the live figure shows them
-    assert at.select_slider(key="sin_d").value == 256  # ... and still hold the state (URL, tours)
+    assert at.select_slider(key=Sinusoidal.D_MODEL).value == 256  # ... and still hold the state (URL, tours)
 
 
 def test_other_tabs_show_the_page_sliders():
-    at = pt.page("sinusoidal", session={"sin_tab": catalog()["sin.tab_similarity"]["en"]}).run()
+    at = pt.page("sinusoidal", session={Sinusoidal.TAB: catalog()["sin.tab_similarity"]["en"]}).run()
     assert not at.exception and not at.get("bidi_component") and not hidden_controls(at)
 
 
@@ -70,13 +71,13 @@ def test_a_commit_moves_the_url_bound_widgets():
 def test_rope_s_live_views_carry_its_sliders_fixed_settings_and_templates():
     """RoPE's two live views (angles, decay): the page's widget values, the window and pairing the browser keeps,
     and the decay title's template giving the Python figure's title."""
-    at = pt.page("rope", rope_hd="64").run()
+    at = pt.page("rope", **{Rope.HEAD_DIM: "64"}).run()
     pt.ok(at)
     (angles,) = [json.loads(e.proto.json) for e in at.get("bidi_component")]
     assert angles["view"] == "rope_angles" and angles["fixed"] == {"window": 256, "pairing": "half"}
-    hd = next(s for s in angles["sliders"] if s["key"] == "rope_hd")
+    hd = next(s for s in angles["sliders"] if s["key"] == Rope.HEAD_DIM)
     assert hd["options"][hd["index"]] == 64
-    at.session_state["rope_tab"] = catalog()["rope.tab_decay"]["en"]
+    at.session_state[Rope.TAB] = catalog()["rope.tab_decay"]["en"]
     at.run()
     (decay,) = [json.loads(e.proto.json) for e in at.get("bidi_component")]
     figure = json.loads(decay["figure"])
@@ -85,12 +86,13 @@ def test_rope_s_live_views_carry_its_sliders_fixed_settings_and_templates():
 
 
 def test_a_tour_step_sets_the_live_figure():
-    at = pt.page("sinusoidal", session={"sin_d": 32}).run()
+    at = pt.page("sinusoidal", session={Sinusoidal.D_MODEL: 32}).run()
     d = data(at)
-    s = next(s for s in d["sliders"] if s["key"] == "sin_d")
+    s = next(s for s in d["sliders"] if s["key"] == Sinusoidal.D_MODEL)
     assert s["options"][s["index"]] == 32
-    at.select_slider(key="sin_d").set_value(8).run()  # a lesson button or tour writes the widget the same way
-    s = next(s for s in data(at)["sliders"] if s["key"] == "sin_d")
+    # a lesson button or tour writes the widget the same way
+    at.select_slider(key=Sinusoidal.D_MODEL).set_value(8).run()
+    s = next(s for s in data(at)["sliders"] if s["key"] == Sinusoidal.D_MODEL)
     assert s["options"][s["index"]] == 8
     assert "× 8 dimensions" in json.loads(data(at)["figure"])["layout"]["title"]["text"]
 

@@ -7,6 +7,7 @@ from streamlit.testing.v1 import AppTest
 
 from embedviz.app import compare_view as view
 from embedviz.app.i18n import catalog
+from embedviz.widget_keys import Compare as K
 from tests.app import pagetest as pt
 
 TABS = ("params", "adjacent", "matrix", "past", "alibi", "props")  # the page's bound tabs, in order
@@ -21,7 +22,7 @@ def label(tab: str, lang: str = "en") -> str:
 
 def page(tab: str = "params", *, lang: str = "en", session: dict | None = None, **query) -> AppTest:
     """The page with one tab open (bound tabs are lazy: only the open tab's section runs)."""
-    return pt.page("compare", lang=lang, session={"cmp_tab": label(tab, lang), **(session or {})}, **query)
+    return pt.page("compare", lang=lang, session={K.TAB: label(tab, lang), **(session or {})}, **query)
 
 
 def every_tab(**session) -> list[dict]:
@@ -122,13 +123,13 @@ def test_slope_label():
 @pytest.mark.parametrize(
     "kind, key, value",
     [
-        ("slider", "cmp_d", 2),
-        ("slider", "cmp_d", 4_096),
-        ("select_slider", "cmp_len", 16),
-        ("select_slider", "cmp_len", 131_072),
-        ("slider", "cmp_heads", 1),
-        ("slider", "cmp_heads", 128),
-        ("number_input", "cmp_k", 1_000_000),
+        ("slider", K.D_MODEL, 2),
+        ("slider", K.D_MODEL, 4_096),
+        ("select_slider", K.LENGTH, 16),
+        ("select_slider", K.LENGTH, 131_072),
+        ("slider", K.HEADS, 1),
+        ("slider", K.HEADS, 128),
+        ("number_input", K.K, 1_000_000),
     ],
 )
 def test_controls_at_extremes(kind, key, value):
@@ -144,25 +145,25 @@ def test_controls_at_extremes(kind, key, value):
 def test_widgets_change_the_figures():
     at = page("adjacent").run()
     adjacent = pt.trace_json(pt.chart(at, ADJACENT))
-    at.slider(key="cmp_d").set_value(256).run()
+    at.slider(key=K.D_MODEL).set_value(256).run()
     assert pt.trace_json(pt.chart(at, ADJACENT)) != adjacent
     at = page("alibi").run()
     slopes = pt.trace_json(pt.chart(at, SLOPES))
-    at.slider(key="cmp_heads").set_value(12).run()
+    at.slider(key=K.HEADS).set_value(12).run()
     assert pt.trace_json(pt.chart(at, SLOPES)) != slopes
 
 
 def test_query_params_round_trip_and_bloom_slopes():
     at = pt.page("compare")
-    at.query_params["cmp_d"] = "128"
-    at.query_params["cmp_len"] = "4,096"  # a bound select_slider keeps its displayed label in the URL
-    at.query_params["cmp_heads"] = "12"
-    at.query_params["cmp_tab"] = label("alibi")
+    at.query_params[K.D_MODEL] = "128"
+    at.query_params[K.LENGTH] = "4,096"  # a bound select_slider keeps its displayed label in the URL
+    at.query_params[K.HEADS] = "12"
+    at.query_params[K.TAB] = label("alibi")
     at.run()
     assert not at.exception
-    assert at.slider(key="cmp_d").value == 128
-    assert at.select_slider(key="cmp_len").value == 4_096
-    assert at.slider(key="cmp_heads").value == 12
+    assert at.slider(key=K.D_MODEL).value == 128
+    assert at.select_slider(key=K.LENGTH).value == 4_096
+    assert at.slider(key=K.HEADS).value == 12
     bars = pt.chart(at, SLOPES)["data"][0]
     y = bars["y"]
     if isinstance(y, dict):  # plotly sends numpy arrays as base64 typed arrays
@@ -172,7 +173,7 @@ def test_query_params_round_trip_and_bloom_slopes():
     # BLOOM, 12 heads: 2^-1 .. 2^-8, then 2^-0.5, 2^-1.5, 2^-2.5, 2^-3.5
     expected = [2.0**-i for i in range(1, 9)] + [2.0 ** -(i + 0.5) for i in range(4)]
     assert np.allclose(y, expected, rtol=1e-6)
-    at = page("params", cmp_d="128", cmp_len="4,096").run()
+    at = page("params", **{K.D_MODEL: "128", K.LENGTH: "4,096"}).run()
     table = _table(at, PARAMS)
     assert dict(zip(table["scheme"], table[PARAMS]))["learned"] == f"{4_096 * 128:,}"
 

@@ -19,6 +19,7 @@ from embedviz.app.i18n import catalog
 from embedviz.rope import context_extension
 from embedviz.rope.context_extension import PHI3_MINI_128K
 from embedviz.models.params import PRESETS
+from embedviz.widget_keys import Context as K
 from tests.app import pagetest as pt
 from tests.test_rope_scaling import LLAMA_31_8B, QWEN3_06B_YARN
 
@@ -29,7 +30,7 @@ CHART_TABS = ("pairs", "ratio", "turns", "decay")  # wavelength, ratio, turns, d
 
 
 def _open_tab(at: AppTest, code: str) -> AppTest:
-    at.session_state[view.TAB_KEY] = TABS[code]
+    at.session_state[K.TAB] = TABS[code]
     return at.run()
 
 
@@ -58,8 +59,8 @@ def _after_wavelengths(spec: dict) -> np.ndarray:
 
 
 def _use_config(at: AppTest, config: dict) -> AppTest:
-    at.selectbox(key="ctx_src").set_value(view.CONFIG).run()
-    at.text_area(key="ctx_cfg").set_value(json.dumps(config, indent=2)).run()
+    at.selectbox(key=K.SOURCE).set_value(view.CONFIG).run()
+    at.text_area(key=K.CONFIG).set_value(json.dumps(config, indent=2)).run()
     return at
 
 
@@ -71,16 +72,16 @@ def test_default_view_is_position_interpolation_on_llama2():
     at = pt.page(PAGE).run()
     pt.ok(at)
     assert at.title[0].value == pt.text("ctx.title")
-    assert at.selectbox(key="ctx_src").value == view.PI_SOURCE == view.SOURCES[0]
-    assert at.segmented_control(key="ctx_method").value == "linear"
+    assert at.selectbox(key=K.SOURCE).value == view.PI_SOURCE == view.SOURCES[0]
+    assert at.segmented_control(key=K.METHOD).value == "linear"
     # simple -> complex; LongRoPE needs a config's lists
-    assert at.segmented_control(key="ctx_method").options == ["linear", "dynamic", "yarn", "llama3"]
+    assert at.segmented_control(key=K.METHOD).options == ["linear", "dynamic", "yarn", "llama3"]
     p = PRESETS["LLaMA-2-7B"]
-    got = {key: at.number_input(key=key).value for key in ("ctx_factor", "ctx_orig", "ctx_target", "ctx_theta")}
-    assert got == {"ctx_factor": 4.0, "ctx_orig": p.pretrained_length, "ctx_target": 4 * p.pretrained_length,
-                   "ctx_theta": p.rope_theta} == {"ctx_factor": 4.0, "ctx_orig": 4096, "ctx_target": 16384,
-                                                  "ctx_theta": 10_000.0}
-    assert at.slider(key="ctx_hd").value == p.head_dim == 128
+    got = {key: at.number_input(key=key).value for key in (K.FACTOR, K.ORIGINAL, K.TARGET, K.THETA)}
+    assert got == {K.FACTOR: 4.0, K.ORIGINAL: p.pretrained_length, K.TARGET: 4 * p.pretrained_length,
+                   K.THETA: p.rope_theta} == {K.FACTOR: 4.0, K.ORIGINAL: 4096, K.TARGET: 16384,
+                                                  K.THETA: 10_000.0}
+    assert at.slider(key=K.HEAD_DIM).value == p.head_dim == 128
     assert not any("(was " in c.value for c in at.caption)  # the default is the source's own view
     assert len(pt.chart_json(at)) == 1  # the first tab: which pairs the method stretches
     assert not at.latex  # the method's text and formulas wait in their own tab
@@ -107,10 +108,10 @@ def test_default_view_is_position_interpolation_on_llama2():
 
 
 def test_yarn_preset_on_qwen3_to_128k():
-    at = pt.page(PAGE, ctx_src=YARN).run()
+    at = pt.page(PAGE, **{K.SOURCE: YARN}).run()
     pt.ok(at)
-    assert at.segmented_control(key="ctx_method").value == "yarn"
-    assert "longrope" not in at.segmented_control(key="ctx_method").options
+    assert at.segmented_control(key=K.METHOD).value == "yarn"
+    assert "longrope" not in at.segmented_control(key=K.METHOD).options
     assert catalog()["ctx.no_longrope"]["en"] in [c.value for c in at.caption]
     # Qwen3's theta 1e6, 32K: pair i never closes a turn when 2 pi 1e6^(i/64) > 32768 -> i >= 40: 24 pairs;
     # YaRN (4 x 32K = 128K exactly) shows none of them a new angle
@@ -145,14 +146,14 @@ def test_yarn_preset_on_qwen3_to_128k():
 @pytest.mark.parametrize("source", view.SOURCES)
 def test_every_source_and_method_runs(source):
     at = pt.page(PAGE).run()
-    at.selectbox(key="ctx_src").set_value(source).run()
+    at.selectbox(key=K.SOURCE).set_value(source).run()
     pt.ok(at)
-    options = at.segmented_control(key="ctx_method").options
+    options = at.segmented_control(key=K.METHOD).options
     assert ("longrope" in options) == (source == view.CONFIG)  # the example config is Phi-3's
     for code in ("pairs", "method", "ratio"):  # the two charts whose titles name the method, and its text
         _open_tab(at, code)
         for method in options:
-            at.segmented_control(key="ctx_method").set_value(method).run()
+            at.segmented_control(key=K.METHOD).set_value(method).run()
             pt.ok(at)
             if code == "method":  # its own words and formula, no chart
                 assert not pt.chart_json(at) and at.subheader[0].value and at.latex[0].value, method
@@ -164,11 +165,11 @@ def test_every_source_and_method_runs(source):
 
 def test_preset_fills_the_settings_and_unscaled_ones_get_a_suggestion():
     at = pt.page(PAGE).run()
-    at.selectbox(key="ctx_src").set_value("Llama-3.1-8B").run()
+    at.selectbox(key=K.SOURCE).set_value("Llama-3.1-8B").run()
     pt.ok(at)
-    got = {key: at.number_input(key=key).value for key in ("ctx_factor", "ctx_orig", "ctx_target", "ctx_theta")}
-    assert got == {"ctx_factor": 8.0, "ctx_orig": 8192, "ctx_target": 131072, "ctx_theta": 500_000.0}
-    assert at.segmented_control(key="ctx_method").value == "llama3"
+    got = {key: at.number_input(key=key).value for key in (K.FACTOR, K.ORIGINAL, K.TARGET, K.THETA)}
+    assert got == {K.FACTOR: 8.0, K.ORIGINAL: 8192, K.TARGET: 131072, K.THETA: 500_000.0}
+    assert at.segmented_control(key=K.METHOD).value == "llama3"
     # keep below 8192/4 = 2048 tokens per turn, divide above 8192: 29 kept, 6 blended, 29 interpolated (by hand
     # in tests/test_rope_scaling.py); 131072 is 16 x 8192 but the factor is 8, and the page says so
     assert pt.metric(at, pt.text("ctx.kinds")) == "29 / 6 / 29"
@@ -176,10 +177,10 @@ def test_preset_fills_the_settings_and_unscaled_ones_get_a_suggestion():
     # without scaling the slowest pairs go 131072 / 8192 = 16x past their trained angle, with llama3 2x
     assert any(catalog()["ctx.overshoot"]["en"].format(unscaled=16, scaled=2, method="llama3") in c.value
                for c in at.caption)
-    at.selectbox(key="ctx_src").set_value("LLaMA-2-7B").run()
+    at.selectbox(key=K.SOURCE).set_value("LLaMA-2-7B").run()
     pt.ok(at)
     # the YaRN paper's LLaMA 2 at 128K: factor 131072 / 4096 = 32
-    assert at.number_input(key="ctx_factor").value == 32.0
+    assert at.number_input(key=K.FACTOR).value == 32.0
     assert any(pt.shows(c.value, "ctx.suggested") for c in at.caption)
 
 
@@ -191,7 +192,7 @@ def test_preset_fills_the_settings_and_unscaled_ones_get_a_suggestion():
                          ids=["llama-3.1", "qwen3-yarn"])
 def test_pasted_config_reproduces_the_preset(config, preset):
     at = pt.page(PAGE).run()
-    at.selectbox(key="ctx_src").set_value(preset).run()
+    at.selectbox(key=K.SOURCE).set_value(preset).run()
     from_preset = [_trace_data(spec) for spec in _all_specs(at)]
     metrics = [m.value for m in at.metric]
     _use_config(at, config)
@@ -207,9 +208,9 @@ def test_pasted_config_reproduces_the_preset(config, preset):
 def test_pasted_phi3_config_is_longrope_with_its_long_factors():
     at = _use_config(pt.page(PAGE).run(), PHI3_MINI_128K)
     pt.ok(at)
-    assert at.segmented_control(key="ctx_method").value == "longrope"
-    assert at.slider(key="ctx_hd").value == 96  # 3072 / 32
-    assert at.select_slider(key="ctx_ratio").value == 32.0  # 131072 / 4096
+    assert at.segmented_control(key=K.METHOD).value == "longrope"
+    assert at.slider(key=K.HEAD_DIM).value == 96  # 3072 / 32
+    assert at.select_slider(key=K.RATIO).value == 32.0  # 131072 / 4096
     # at 32 x 4096 tokens LongRoPE uses long_factor: w_i = 10000^(-2i/96) / long_factor[i], one pair at a time
     long_factor = PHI3_MINI_128K["rope_scaling"]["long_factor"]
     expected = [2 * math.pi / (10_000 ** (-(2 * i) / 96) / long_factor[i]) for i in range(48)]
@@ -218,24 +219,24 @@ def test_pasted_phi3_config_is_longrope_with_its_long_factors():
     assert pt.metric(at, pt.text("ctx.attention")) == f"{math.sqrt(1 + math.log(32) / math.log(4096)):.4f}"
     _open_tab(at, "pairs")
     # within the trained length it switches to short_factor
-    at.select_slider(key="ctx_ratio").set_value(1.0).run()
+    at.select_slider(key=K.RATIO).set_value(1.0).run()
     short_factor = PHI3_MINI_128K["rope_scaling"]["short_factor"]
     expected = [2 * math.pi / (10_000 ** (-(2 * i) / 96) / short_factor[i]) for i in range(48)]
     np.testing.assert_allclose(_after_wavelengths(pt.specs(at)[0]), expected, rtol=1e-6)
     # another head size cannot use 48 factors: a message, not a traceback
-    at.slider(key="ctx_hd").set_value(128).run()
+    at.slider(key=K.HEAD_DIM).set_value(128).run()
     pt.ok(at, errors_allowed=True)
     assert "short_factor has 48 entries, the rotary dimension (128) needs 64" in at.error[0].value
 
 
 def test_uploaded_config_replaces_the_text():
     at = pt.page(PAGE).run()
-    at.selectbox(key="ctx_src").set_value(view.CONFIG).run()
+    at.selectbox(key=K.SOURCE).set_value(view.CONFIG).run()
     at.get("file_uploader")[0].upload("config.json", json.dumps(LLAMA_31_8B).encode(), "application/json")
     at.run()
     pt.ok(at)
-    assert json.loads(at.text_area(key="ctx_cfg").value) == LLAMA_31_8B
-    assert at.segmented_control(key="ctx_method").value == "llama3"
+    assert json.loads(at.text_area(key=K.CONFIG).value) == LLAMA_31_8B
+    assert at.segmented_control(key=K.METHOD).value == "llama3"
     at.get("file_uploader")[0].upload("bad.json", b"\xff\xfe{", "application/json")
     at.run()
     pt.ok(at, errors_allowed=True)
@@ -254,8 +255,8 @@ def test_uploaded_config_replaces_the_text():
 ])
 def test_bad_config_shows_the_message(text, message):
     at = pt.page(PAGE).run()
-    at.selectbox(key="ctx_src").set_value(view.CONFIG).run()
-    at.text_area(key="ctx_cfg").set_value(text).run()
+    at.selectbox(key=K.SOURCE).set_value(view.CONFIG).run()
+    at.text_area(key=K.CONFIG).set_value(text).run()
     pt.ok(at, errors_allowed=True)
     assert at.error and message in at.error[0].value, [e.value for e in at.error]
     assert not pt.chart_json(at)
@@ -265,9 +266,9 @@ def test_bad_config_shows_the_message(text, message):
 
 
 def test_factor_changes_every_figure():
-    at = pt.page(PAGE, ctx_src=YARN).run()
+    at = pt.page(PAGE, **{K.SOURCE: YARN}).run()
     before = _all_specs(at)
-    at.number_input(key="ctx_factor").set_value(8.0).run()
+    at.number_input(key=K.FACTOR).set_value(8.0).run()
     pt.ok(at)
     after = _all_specs(at)
     for old, new in zip(before, after, strict=True):
@@ -276,8 +277,8 @@ def test_factor_changes_every_figure():
     assert pt.metric(at, pt.text("ctx.attention")) == f"{0.1 * math.log(8) + 1:.4f}"
     # the page remembers where the view came from and offers to go back
     assert any("factor (was 4)" in c.value for c in at.caption)
-    at.button(key="ctx_reset").click().run()
-    assert at.number_input(key="ctx_factor").value == 4.0
+    at.button(key=K.RESET).click().run()
+    assert at.number_input(key=K.FACTOR).value == 4.0
     assert not any("(was " in c.value for c in at.caption)
 
 
@@ -285,7 +286,7 @@ def test_pi_factor_divides_every_frequency():
     """Linear PI at the default: w_i / s for every pair, s from the widget, against a loop over the pairs."""
     at = pt.page(PAGE).run()
     for s in (2.0, 8.0):
-        at.number_input(key="ctx_factor").set_value(s).run()
+        at.number_input(key=K.FACTOR).set_value(s).run()
         pt.ok(at)
         expected = [s * 2 * math.pi * 10_000 ** (2 * i / 128) for i in range(64)]
         np.testing.assert_allclose(_after_wavelengths(pt.specs(at)[0]), expected, rtol=1e-6)
@@ -297,11 +298,11 @@ def test_pi_factor_divides_every_frequency():
 
 
 def test_dynamic_base_follows_the_sequence_length():
-    at = pt.page(PAGE, ctx_src=YARN).run()
-    at.segmented_control(key="ctx_method").set_value("dynamic").run()
+    at = pt.page(PAGE, **{K.SOURCE: YARN}).run()
+    at.segmented_control(key=K.METHOD).set_value("dynamic").run()
     pt.ok(at)
     for ratio in (1.0, 4.0, 64.0):
-        at.select_slider(key="ctx_ratio").set_value(ratio).run()
+        at.select_slider(key=K.RATIO).set_value(ratio).run()
         # theta' = theta (s L / L_train - (s - 1))^(d / (d - 2)), theta itself up to the trained length
         expected = 1e6 * max(1.0, 4 * ratio - 3) ** (128 / 126)
         assert pt.metric(at, pt.text("ctx.base")) == f"{round(expected):,}"
@@ -309,7 +310,7 @@ def test_dynamic_base_follows_the_sequence_length():
 
 
 def test_calculator_shows_the_cores_theta_and_real_models():
-    at = pt.page(PAGE, ctx_src=YARN, ctx_tab=TABS["calc"]).run()
+    at = pt.page(PAGE, **{K.SOURCE: YARN, K.TAB: TABS["calc"]}).run()
     pt.ok(at)
     assert not pt.chart_json(at)  # the calculator's tab: a table, no chart
     # the core's theta_for_context (its formula checked in tests/test_context_extension.py), L = 131072, d = 128
@@ -319,31 +320,31 @@ def test_calculator_shows_the_cores_theta_and_real_models():
     llama = table[table.iloc[:, 0].str.startswith("Llama 3")].iloc[0].tolist()
     assert llama[1:5] == [128, "8,192", "500,000", f"{round(context_extension.theta_for_context(128, 8_192)):,}"]
     assert llama[-1] == "29 / 64"
-    at.slider(key="ctx_k").set_value(8).run()
+    at.slider(key=K.K).set_value(8).run()
     theta = context_extension.theta_for_context(128, 131_072, slow_pairs=8)
     assert pt.metric(at, pt.text("ctx.calc_theta", k=8)) == f"{round(theta):,}"
-    at.slider(key="ctx_hd").set_value(8).run()  # 4 pairs: k is at most 3
+    at.slider(key=K.HEAD_DIM).set_value(8).run()  # 4 pairs: k is at most 3
     pt.ok(at)
     assert any("d = 8 has only 4 pairs, so k is 3" in c.value for c in at.caption)
 
 
 WIDGET_EXTREMES = [
-    ("number_input", "ctx_factor", view.FACTOR),
-    ("number_input", "ctx_orig", view.LENGTH),
-    ("number_input", "ctx_target", view.LENGTH),
-    ("slider", "ctx_hd", view.HEAD_DIM),
-    ("number_input", "ctx_theta", view.THETA),
+    ("number_input", K.FACTOR, view.FACTOR),
+    ("number_input", K.ORIGINAL, view.LENGTH),
+    ("number_input", K.TARGET, view.LENGTH),
+    ("slider", K.HEAD_DIM, view.HEAD_DIM),
+    ("number_input", K.THETA, view.THETA),
 ]
 
 
 def _reset(at: AppTest) -> None:
     """Back to the source's values (the button shows only when something differs)."""
-    if any(button.key == "ctx_reset" for button in at.button):
-        at.button(key="ctx_reset").click().run()
+    if any(button.key == K.RESET for button in at.button):
+        at.button(key=K.RESET).click().run()
 
 
 def test_every_widget_at_its_extremes():
-    at = pt.page(PAGE, ctx_src=YARN).run()  # YaRN: the method with the most parameters
+    at = pt.page(PAGE, **{K.SOURCE: YARN}).run()  # YaRN: the method with the most parameters
     for kind, key, (lo, hi) in WIDGET_EXTREMES:
         for value in (lo, hi):
             getattr(at, kind)(key=key).set_value(value).run()
@@ -352,7 +353,7 @@ def test_every_widget_at_its_extremes():
         _reset(at)
     _open_tab(at, "calc")
     for value in (1, 32):  # the calculator's k: its own tab, its own fragment
-        at.slider(key="ctx_k").set_value(value).run()
+        at.slider(key=K.K).set_value(value).run()
         pt.ok(at)
         assert at.table
     _open_tab(at, "pairs")
@@ -366,13 +367,13 @@ def test_every_widget_at_its_extremes():
             at.number_input(key=key).set_value(value).run()
             pt.ok(at, errors_allowed=name in ("beta_fast", "beta_slow"))  # beta_fast < beta_slow is refused
         _reset(at)
-    at.segmented_control(key="ctx_method").set_value("llama3").run()
-    at.number_input(key="ctx_lo").set_value(64.0).run()
+    at.segmented_control(key=K.METHOD).set_value("llama3").run()
+    at.number_input(key=K.LOW_FREQ_FACTOR).set_value(64.0).run()
     pt.ok(at, errors_allowed=True)
     assert "high_freq_factor (4) must be greater than low_freq_factor (64)" in at.error[0].value
-    at.segmented_control(key="ctx_method").set_value("dynamic").run()
+    at.segmented_control(key=K.METHOD).set_value("dynamic").run()
     for ratio in (view.RATIOS[0], view.RATIOS[-1]):
-        at.select_slider(key="ctx_ratio").set_value(ratio).run()
+        at.select_slider(key=K.RATIO).set_value(ratio).run()
         pt.ok(at)
 
 
@@ -381,47 +382,47 @@ def test_every_widget_at_its_extremes():
 
 def test_query_params_reopen_the_view():
     # a shared link carries the values that differ from the widgets' defaults (the PI view's): target too
-    at = pt.page(PAGE, ctx_src="Llama-3.1-8B", ctx_method="llama3", ctx_factor="8", ctx_orig="8192",
-                 ctx_target="131072", ctx_theta="500000", ctx_hd="128", ctx_k="4").run()
+    at = pt.page(PAGE, **{K.SOURCE: "Llama-3.1-8B", K.METHOD: "llama3", K.FACTOR: "8", K.ORIGINAL: "8192",
+                          K.TARGET: "131072", K.THETA: "500000", K.HEAD_DIM: "128", K.K: "4"}).run()
     pt.ok(at)
-    assert at.selectbox(key="ctx_src").value == "Llama-3.1-8B"
-    assert at.segmented_control(key="ctx_method").value == "llama3"
-    assert at.number_input(key="ctx_factor").value == 8.0
-    assert at.number_input(key="ctx_orig").value == 8192
+    assert at.selectbox(key=K.SOURCE).value == "Llama-3.1-8B"
+    assert at.segmented_control(key=K.METHOD).value == "llama3"
+    assert at.number_input(key=K.FACTOR).value == 8.0
+    assert at.number_input(key=K.ORIGINAL).value == 8192
     assert pt.metric(at, pt.text("ctx.kinds")) == "29 / 6 / 29"
     assert not any("(was " in c.value for c in at.caption)  # the link's values are the preset's: no changes
     _open_tab(at, "calc")
-    assert at.slider(key="ctx_k").value == 4
+    assert at.slider(key=K.K).value == 4
 
 
 @pytest.mark.parametrize("code", view.TAB_CODES)
 def test_a_link_opens_its_tab(code):
     """?ctx_tab= names the open tab; only that section runs (the others send nothing)."""
-    at = pt.page(PAGE, ctx_tab=TABS[code]).run()
+    at = pt.page(PAGE, **{K.TAB: TABS[code]}).run()
     pt.ok(at)
     charts = pt.titles(at)
     assert len(charts) == (0 if code in ("method", "calc") else 1)
     assert any("Calculator" in h.value for h in at.subheader) == (code == "calc")
-    assert bool(at.get("slider") and any(s.key == "ctx_k" for s in at.slider)) == (code == "calc")
+    assert bool(at.get("slider") and any(s.key == K.K for s in at.slider)) == (code == "calc")
     assert bool(at.metric) == (code in ("pairs", "method", "calc"))
     assert bool(at.latex) == (code in ("method", "calc"))
 
 
 def test_a_url_naming_only_the_source_gets_its_values():
-    at = pt.page(PAGE, ctx_src="Llama-3.1-8B").run()
+    at = pt.page(PAGE, **{K.SOURCE: "Llama-3.1-8B"}).run()
     pt.ok(at)
-    assert at.number_input(key="ctx_factor").value == 8.0
-    assert at.segmented_control(key="ctx_method").value == "llama3"
-    at = pt.page(PAGE, ctx_src=view.CONFIG).run()  # the example config: Phi-3's LongRoPE
-    assert at.segmented_control(key="ctx_method").value == "longrope"
+    assert at.number_input(key=K.FACTOR).value == 8.0
+    assert at.segmented_control(key=K.METHOD).value == "llama3"
+    at = pt.page(PAGE, **{K.SOURCE: view.CONFIG}).run()  # the example config: Phi-3's LongRoPE
+    assert at.segmented_control(key=K.METHOD).value == "longrope"
     assert not any("(was " in c.value for c in at.caption)
 
 
 def test_query_params_keep_a_changed_view():
-    at = pt.page(PAGE, ctx_factor="2.5", ctx_method="linear").run()
+    at = pt.page(PAGE, **{K.FACTOR: "2.5", K.METHOD: "linear"}).run()
     pt.ok(at)
-    assert at.number_input(key="ctx_factor").value == 2.5
-    assert at.segmented_control(key="ctx_method").value == "linear"
+    assert at.number_input(key=K.FACTOR).value == 2.5
+    assert at.segmented_control(key=K.METHOD).value == "linear"
     assert any("factor (was 4)" in c.value for c in at.caption)
 
 
@@ -435,7 +436,7 @@ def test_chinese():
     pt.ok(at)
     assert pt.metric(at, pt.text("ctx.attention", "zh")) == "1.0000"  # linear PI leaves attention alone
     assert any("位置插值" in block.value for block in at.markdown)
-    at = pt.page(PAGE, lang="zh", ctx_src=YARN).run()
+    at = pt.page(PAGE, lang="zh", **{K.SOURCE: YARN}).run()
     pt.ok(at)
     assert any("Qwen3" in block.value and "YaRN" in block.value for block in at.markdown)
     blended = pt.metric(at, pt.text("ctx.kinds", "zh")).split(" / ")[1]  # the core's count, 16
@@ -447,16 +448,16 @@ def test_chinese():
 @pytest.mark.parametrize("name", ["Qwen3-0.6B", "Mistral-7B-v0.1"])
 def test_trained_length_in_chinese(name):
     """The trained length, not max_position_embeddings (Qwen3-0.6B 32,768; Mistral-7B 8,192)."""
-    at = pt.page(PAGE, lang="zh", ctx_src=name).run()
+    at = pt.page(PAGE, lang="zh", **{K.SOURCE: name}).run()
     pt.ok(at)
     trained = PRESETS[name].pretrained_length
     assert trained == {"Qwen3-0.6B": 32_768, "Mistral-7B-v0.1": 8_192}[name] != PRESETS[name].max_positions
     assert any(f"预训练上下文 {trained:,} 个 token" in c.value for c in at.caption)
-    assert at.number_input(key="ctx_orig").value == trained
+    assert at.number_input(key=K.ORIGINAL).value == trained
 
 
 def test_a_tab_chosen_in_one_language_opens_in_the_other():
-    at = pt.page(PAGE, lang="zh", ctx_tab=TABS["decay"]).run()  # an English link opened by a Chinese reader
+    at = pt.page(PAGE, lang="zh", **{K.TAB: TABS["decay"]}).run()  # an English link opened by a Chinese reader
     pt.ok(at)
     assert catalog()["ctx.decay_title"]["zh"].split("{")[0] in pt.titles(at)[0]
 
@@ -501,9 +502,9 @@ def test_a_partial_rotary_factor_of_one_is_not_called_partial():
 def test_dynamic_ntk_at_a_longer_current_length_is_not_told_there_is_nothing_to_extend():
     """The analysis follows the current length (4 x the trained 4,096), not the target (the trained length)."""
     at = pt.page(PAGE).run()
-    at.segmented_control(key="ctx_method").set_value("dynamic").run()
-    at.number_input(key="ctx_target").set_value(4_096).run()
-    at.select_slider(key="ctx_ratio").set_value(4.0).run()
+    at.segmented_control(key=K.METHOD).set_value("dynamic").run()
+    at.number_input(key=K.TARGET).set_value(4_096).run()
+    at.select_slider(key=K.RATIO).set_value(4.0).run()
     pt.ok(at)
     assert any("16,384 tokens" in c.value for c in at.caption)
     assert not any(pt.shows(w.value, "ctx.not_longer") for w in at.warning)
@@ -533,7 +534,7 @@ def test_an_unscaled_model_with_a_short_window_gets_a_suggestion_the_page_can_sh
     at = _use_config(pt.page(PAGE).run(), config)
     pt.ok(at)
     assert any("YaRN to 2,048 tokens" in c.value for c in at.caption)
-    assert at.number_input(key="ctx_factor").value == 32
+    assert at.number_input(key=K.FACTOR).value == 32
 
 
 def test_the_calculator_of_a_head_with_one_rotating_pair_says_why_it_cannot_size_theta():
@@ -548,9 +549,9 @@ def test_longrope_at_its_short_length_with_a_long_target_is_not_told_there_is_no
     """Phi-3's target is 131,072 against 4,096 trained; at a current length of 1x LongRoPE uses its short factors,
     and the target is still longer than the trained length."""
     at = _use_config(pt.page(PAGE).run(), PHI3_MINI_128K)
-    at.select_slider(key="ctx_ratio").set_value(1.0).run()
+    at.select_slider(key=K.RATIO).set_value(1.0).run()
     pt.ok(at)
-    assert at.number_input(key="ctx_target").value == 131_072
+    assert at.number_input(key=K.TARGET).value == 131_072
     assert not any(pt.shows(w.value, "ctx.not_longer") for w in at.warning)
 
 

@@ -7,6 +7,7 @@ import pytest
 
 from embedviz import dot_product as dp
 from embedviz.app.i18n import catalog
+from embedviz.widget_keys import DotProduct as K
 from tests.app import pagetest as pt
 
 PREDICT = catalog()["dot.tab_predict"]["en"]
@@ -24,10 +25,10 @@ def test_defaults_and_widgets_match_the_core():
     pt.ok(at)
     assert _metrics(at) == {"dot.m_dot": "1.500", "dot.m_product": "1.500", "dot.m_cos": "0.500",
                             "dot.m_angle": "60.0°"}  # 2 x 1.5 x cos 60°
-    at.slider(key="dot_av").set_value(90).run()
+    at.slider(key=K.ANGLE_V).set_value(90).run()
     assert _metrics(at)["dot.m_dot"] in ("0.000", "-0.000")  # a right angle
-    at.slider(key="dot_av").set_value(200).run()
-    at.select_slider(key="dot_lv").set_value(3.0).run()
+    at.slider(key=K.ANGLE_V).set_value(200).run()
+    at.select_slider(key=K.LEN_V).set_value(3.0).run()
     pt.ok(at)
     core = dp.compare_vectors(dp.polar_vector(2.0, 0), dp.polar_vector(3.0, 200))
     shown = _metrics(at)
@@ -38,11 +39,11 @@ def test_defaults_and_widgets_match_the_core():
 def test_prediction_is_hidden_until_revealed_then_graded():
     from embedviz.models import pretrained
 
-    at = pt.page("dot_product", session={"dot_tab": PREDICT}).run()
+    at = pt.page("dot_product", session={K.TAB: PREDICT}).run()
     at.segmented_control(key="dot_g0").set_value("close").run()
     pt.ok(at)
     assert not at.dataframe  # nothing revealed yet
-    at.toggle(key="dot_reveal").set_value(True).run()
+    at.toggle(key=K.REVEAL).set_value(True).run()
     pt.ok(at)
     table = at.dataframe[0].value
     m = pretrained.load_bundled_model()
@@ -57,8 +58,8 @@ def test_prediction_is_hidden_until_revealed_then_graded():
 
 
 def test_chinese():
-    at = pt.page("dot_product", lang="zh", session={"dot_tab": catalog()["dot.tab_predict"]["zh"]},
-                 dot_reveal="true").run()
+    at = pt.page("dot_product", lang="zh", session={K.TAB: catalog()["dot.tab_predict"]["zh"]},
+                 **{K.REVEAL: "true"}).run()
     pt.ok(at)
     assert pt.is_chinese(at.title[0].value)
     assert all(pt.is_chinese(c) for c in at.dataframe[0].value.columns)
@@ -75,7 +76,7 @@ def test_arrows_tab_opens_first_and_the_activity_waits_in_its_own_tab():
     at = pt.page("dot_product").run()
     pt.ok(at)
     assert len(at.get("plotly_chart")) == 1 and not at.get("button_group") and not at.toggle
-    at = pt.page("dot_product", session={"dot_tab": PREDICT}).run()
+    at = pt.page("dot_product", session={K.TAB: PREDICT}).run()
     pt.ok(at)
     assert not at.get("plotly_chart") and len(at.get("button_group")) == len(dp.PREDICTION_PAIRS)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import torch
 
 from embedviz.input_layer import composition
+from embedviz.widget_keys import Compare, InputLayer
 from tests.app import pagetest as pt
 
 
@@ -20,10 +21,10 @@ def test_defaults_show_the_shape_contract():
 
 def test_widgets_drive_shapes_and_costs():
     at = pt.page("input_layer").run()
-    at.slider(key="inl_B").set_value(4).run()
-    at.select_slider(key="inl_T").set_value(16).run()
-    at.select_slider(key="inl_D").set_value(64).run()
-    at.select_slider(key="inl_Dpos").set_value(32).run()
+    at.slider(key=InputLayer.BATCH).set_value(4).run()
+    at.select_slider(key=InputLayer.LENGTH).set_value(16).run()
+    at.select_slider(key=InputLayer.D_MODEL).set_value(64).run()
+    at.select_slider(key=InputLayer.D_POSITION).set_value(32).run()
     pt.ok(at)
     assert at.table[0].value.iloc[:, 1].tolist() == ["(4, 16)", "(4, 16, 64)", "(16, 64)", "(1, 16, 64)", "(4, 16, 64)"]
     table = at.table[1].value  # the sum-vs-concatenation table
@@ -34,7 +35,7 @@ def test_widgets_drive_shapes_and_costs():
 
 
 def test_past_the_end_both_modules_refuse_with_their_own_message():
-    at = pt.page("input_layer", inl_T="32", inl_L="16").run()
+    at = pt.page("input_layer", **{InputLayer.LENGTH: "32", InputLayer.MAX_LENGTH: "16"}).run()
     pt.ok(at)
     messages = composition.refusal_messages(16, 32)
     shown = [w.value for w in at.warning]
@@ -48,7 +49,7 @@ def test_past_the_end_both_modules_refuse_with_their_own_message():
 def test_refusals_reach_a_chinese_reader_in_chinese():
     from embedviz.app.errors import localized
 
-    at = pt.page("input_layer", lang="zh", inl_T="32", inl_L="16").run()
+    at = pt.page("input_layer", lang="zh", **{InputLayer.LENGTH: "32", InputLayer.MAX_LENGTH: "16"}).run()
     pt.ok(at)
     message = composition.refusal_messages(16, 32)["SinusoidalPositionalEmbedding"]
     zh = localized(message, "zh")
@@ -75,7 +76,7 @@ def test_compare_page_shows_the_sinusoidal_modules_refusal_too():
     assert zh_message.startswith("无法嵌入长度 T 为 67 的序列")
     past = catalog()["cmp.tab_past"]  # the page's tab that holds the past-the-end section
     for lang in ("en", "zh"):
-        at = pt.page("compare", lang=lang, cmp_len="64", cmp_k="3", cmp_tab=past[lang]).run()
+        at = pt.page("compare", lang=lang, **{Compare.LENGTH: "64", Compare.K: "3", Compare.TAB: past[lang]}).run()
         pt.ok(at)
         warning = at.warning[0].value
         keys = {"LearnedPositionalEmbedding": "cmp.past_learned",

@@ -14,6 +14,7 @@ from embedviz.app.pages import PAGES
 from embedviz.app.locales.learn import STRINGS
 from embedviz.app.locales.naive import STRINGS as NAIVE
 from embedviz.models.pretrained import load_bundled_model
+from embedviz.widget_keys import LearnedPositions as K
 from tests.app import pagetest as pt
 from tests.app.test_page_real_model import _cos, _reference
 from tests.conftest import require_package
@@ -22,7 +23,7 @@ TABS = {code: STRINGS[f"learn.tab_{code}"] for code in ("steps", "matrix", "rota
 
 
 def _page(tab: str = "steps", *, lang: str = "en", **query):
-    session = {"learn_tab": TABS[tab][lang]} if tab != "steps" else None
+    session = {K.TAB: TABS[tab][lang]} if tab != "steps" else None
     return pt.page("learned_positions", lang=lang, session=session, **query).run()
 
 
@@ -106,7 +107,7 @@ def test_matrix_is_learned_beside_sinusoidal_block_averaged():
 @pytest.mark.parametrize("window", [(0, 1), (0, 511), (500, 511), (100, 160)])
 def test_matrix_window_extremes(window):
     at = _page("matrix")
-    at.slider(key="learn_window").set_value(window).run()
+    at.slider(key=K.WINDOW).set_value(window).run()
     pt.ok(at)
     left = pt.specs(at)[0]["data"][0]
     size = window[1] - window[0] + 1
@@ -119,7 +120,7 @@ def test_matrix_window_extremes(window):
         np.testing.assert_allclose(pt.values(left["z"]).reshape(size, size), unit @ unit.T, atol=1e-5)
 
 
-@pytest.mark.parametrize("key, tab", [("learn_window", "matrix"), ("learn_rows", "rotation")])
+@pytest.mark.parametrize("key, tab", [(K.WINDOW, "matrix"), (K.ROWS, "rotation")])
 def test_a_window_of_one_position_is_an_error_not_a_traceback(key, tab):
     at = _page(tab)
     at.slider(key=key).set_value((7, 7)).run()
@@ -140,13 +141,13 @@ def test_rotation_tab_reports_the_turn_training_found():
 
 
 def test_query_params_round_trip_into_the_widgets():
-    at = pt.page("learned_positions", learn_tab=TABS["matrix"]["en"], learn_window=["100", "160"]).run()
+    at = pt.page("learned_positions", **{K.TAB: TABS["matrix"]["en"], K.WINDOW: ["100", "160"]}).run()
     pt.ok(at)
-    assert at.slider(key="learn_window").value == (100, 160)
+    assert at.slider(key=K.WINDOW).value == (100, 160)
     assert "positions 100 to 160" in pt.titles(at)[0]
-    at = pt.page("learned_positions", learn_tab=TABS["rotation"]["en"], learn_rows=["1", "126"]).run()
+    at = pt.page("learned_positions", **{K.TAB: TABS["rotation"]["en"], K.ROWS: ["1", "126"]}).run()
     pt.ok(at)
-    assert at.slider(key="learn_rows").value == (1, 126)
+    assert at.slider(key=K.ROWS).value == (1, 126)
 
 
 def test_switching_language_keeps_the_open_tab():
@@ -154,7 +155,7 @@ def test_switching_language_keeps_the_open_tab():
     at.session_state["lang"] = "zh"
     at.run()
     pt.ok(at)
-    assert at.session_state["learn_tab"] == TABS["distance"]["zh"]
+    assert at.session_state[K.TAB] == TABS["distance"]["zh"]
     assert pt.is_chinese(pt.titles(at)[0]) and "cos(" in pt.titles(at)[0]
 
 
@@ -183,7 +184,7 @@ def test_e5s_learned_table_can_be_drawn_beside_minilms():
     from embedviz.app.i18n import catalog
     from embedviz.models.pretrained import E5_NAME
 
-    at = _page(lang="zh", learn_e5="true")
+    at = _page(lang="zh", **{K.E5: "true"})
     pt.ok(at)
     traces = pt.spec(at.get("plotly_chart")[0])["data"]
     names = [trace.get("name") for trace in traces]

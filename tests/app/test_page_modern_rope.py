@@ -13,6 +13,7 @@ from embedviz.rope import layers as rope_layers, theory as rope_theory
 from embedviz.app.i18n import catalog
 from embedviz.app.modern_view import SCAN_LENGTHS, TAB_CODES
 from embedviz.rope.layers import PUBLISHED, published_config
+from embedviz.widget_keys import ModernRope as K
 from tests.app.pagetest import chart_json, english_only, fields, is_chinese, ok, page, shows, text, values
 from tests.conftest import require_oracle
 
@@ -25,7 +26,7 @@ def tab(code: str, lang: str = "en") -> str:
 
 def run(tab_code: str | None = None, session: dict | None = None, lang: str | None = None, **kwargs):
     """The page, with tab ``tab_code`` open (the first, the layer strip, when None)."""
-    state = {**(session or {}), **({"mod_tab": tab(tab_code, lang or "en")} if tab_code else {})}
+    state = {**(session or {}), **({K.TAB: tab(tab_code, lang or "en")} if tab_code else {})}
     at = page("modern_rope", timeout=120, session=state, lang=lang, **kwargs)
     at.run()
     return at
@@ -56,7 +57,7 @@ def setting_captions(at) -> list[str]:
     (NAMES[2], ["nope"]),  # Llama 4
 ])
 def test_presets_show_their_layer_strip(name, expected):
-    at = run(mod_src=name)
+    at = run(**{K.SOURCE: name})
     ok(at)
     strip = json.loads(chart_json(at)[0])
     legend = " ".join(trace["name"] for trace in strip["data"])
@@ -65,7 +66,7 @@ def test_presets_show_their_layer_strip(name, expected):
 
 
 def test_llama4_says_what_a_nope_layer_sees():
-    at = run(mod_src=NAMES[2])
+    at = run(**{K.SOURCE: NAMES[2]})
     ok(at)
     shown = markdown(at)
     assert text("mod.nope_text") in shown and fields(shown, "mod.temp_text") == {"attn_scale": "0.1",
@@ -74,24 +75,24 @@ def test_llama4_says_what_a_nope_layer_sees():
 
 
 def test_qwen_vl_shows_mrope_bands():
-    at = run("mrope", mod_src=NAMES[3])
+    at = run("mrope", **{K.SOURCE: NAMES[3]})
     ok(at)
     band = figure(at, "mod.mrope_title")
     assert [trace["name"] for trace in band["data"]] == [text(f"mod.axis_{axis}") for axis in "thw"]
 
 
 def test_partial_rotation_and_mla():
-    at = run("head", mod_src=NAMES[4])  # DeepSeek-V3
+    at = run("head", **{K.SOURCE: NAMES[4]})  # DeepSeek-V3
     ok(at)
     assert [fields(c.value, "mod.mla")["rope"] for c in at.caption if fields(c.value, "mod.mla")] == ["64"]
-    at = run("head", mod_src=NAMES[5])  # Phi-2: 32 of 80 dims turn
+    at = run("head", **{K.SOURCE: NAMES[5]})  # Phi-2: 32 of 80 dims turn
     ok(at)
     head = figure(at, "mod.head_title")
     assert any(text("mod.unrotated") in trace["name"] for trace in head["data"])
 
 
 def test_theory_is_shown_with_its_papers():
-    at = run("theory", mod_src=NAMES[7])  # Llama 3.1, base bound for 1,024 positions
+    at = run("theory", **{K.SOURCE: NAMES[7]})  # Llama 3.1, base bound for 1,024 positions
     ok(at)
     shown = markdown(at)
     # each paper's text: critical dimension (Liu et al.), base bound (Men et al.), interpolation (Chen et al.)
@@ -101,10 +102,10 @@ def test_theory_is_shown_with_its_papers():
 
 def test_pasted_config_is_read():
     config = published_config(NAMES[0])
-    at = run(mod_src="config.json", session={"mod_config": json.dumps(config)})
+    at = run(**{K.SOURCE: "config.json"}, session={K.CONFIG: json.dumps(config)})
     ok(at)
     assert fields(titles(at)[0], "mod.strip_title") == {"layers": "48"}
-    bad = run(mod_src="config.json", session={"mod_config": json.dumps({**config["text_config"], "rope_scaling":
+    bad = run(**{K.SOURCE: "config.json"}, session={K.CONFIG: json.dumps({**config["text_config"], "rope_scaling":
                                                                         {"rope_type": "nonsense"}})})
     ok(bad, errors_allowed=True)
     assert bad.error and fields(bad.error[0].value, "err.rope_type_unknown")["value"] == "'nonsense'"
@@ -112,16 +113,16 @@ def test_pasted_config_is_read():
 
 def test_chinese():
     for code in TAB_CODES:
-        at = run(code, mod_src=NAMES[2] if code != "mrope" else NAMES[3], lang="zh")
+        at = run(code, **{K.SOURCE: NAMES[2] if code != "mrope" else NAMES[3]}, lang="zh")
         ok(at)
         assert is_chinese(at.title[0].value) and all(is_chinese(title) for title in titles(at)), code
 
 
 def test_one_section_per_tab():
-    charts = {code: len(run(code, mod_src=NAMES[2]).get("plotly_chart")) for code in TAB_CODES}
+    charts = {code: len(run(code, **{K.SOURCE: NAMES[2]}).get("plotly_chart")) for code in TAB_CODES}
     # Llama 4: strip + NoPE temperature; decay; head layout; no M-RoPE (a pointer instead); wavelengths + PI bounds
     assert charts == {"layers": 2, "decay": 1, "head": 1, "mrope": 0, "vision": 1, "theory": 2}
-    at = run("mrope", mod_src=NAMES[2])
+    at = run("mrope", **{K.SOURCE: NAMES[2]})
     assert at.info and fields(at.info[0].value, "mod.no_mrope")["name"].startswith("Qwen2.5-VL")
 
 
@@ -129,12 +130,12 @@ def test_one_section_per_tab():
 def test_every_published_model_gets_its_base_bound_at_every_scan_length(name):
     """The scan-length slider never meets the scan's CPU budget for a published model: the bound shown is the
     scan's (rope_theory.base_lower_bound's grid, re-checked in tests/test_rope_theory.py)."""
-    at = run("theory", mod_src=name)
+    at = run("theory", **{K.SOURCE: name})
     ok(at)
     plan = rope_layers.layer_plan(published_config(name))
     dim = rope_layers.exponent_dim(next(s for s in plan.settings if s.inv_freq is not None))
     for length in SCAN_LENGTHS:
-        at.select_slider(key="mod_len").set_value(length).run()
+        at.select_slider(key=K.SCAN_LENGTH).set_value(length).run()
         ok(at)
         assert not at.info, at.info[0].value
         bound = fields(markdown(at), "mod.base_bound")
@@ -145,7 +146,7 @@ def test_every_published_model_gets_its_base_bound_at_every_scan_length(name):
 
 
 def test_llama_4k_bound_is_the_papers():
-    at = run("theory", session={"mod_len": 4_096}, mod_src=NAMES[7])  # Llama 3.1: d = 128
+    at = run("theory", session={K.SCAN_LENGTH: 4_096}, **{K.SOURCE: NAMES[7]})  # Llama 3.1: d = 128
     ok(at)
     assert fields(markdown(at), "mod.base_bound")["bound"] == "2.7e+04"  # Men et al. 2024: 4K -> 2.7e4
 
@@ -161,7 +162,7 @@ def test_unrotated_pairs_keep_the_sum_nonnegative_for_any_base(name):
     m = np.arange(4_096, dtype=np.float64)[:, None]
     rotated = np.cos(m * 2.0 ** (-2 * np.arange(turning) / s.rotary_dim)).sum(axis=1)
     assert rotated.min() < 0 <= (still + rotated).min()
-    at = run("head", mod_src=name)
+    at = run("head", **{K.SOURCE: name})
     ok(at)
     assert text("mod.partial_text") in [md.value for md in at.markdown]
 
@@ -175,7 +176,7 @@ def test_a_pasted_head_too_small_for_any_base_bound_says_so_and_keeps_the_charts
     with pytest.raises(ValueError) as raised:  # what the core says (the page must catch it)
         rope_theory.base_bound(1_024, 4)
     assert raised.value.code == "no_base" and raised.value.params["length"] == 1_024
-    at = run("theory", session={"mod_config": json.dumps(config)}, lang=lang, mod_src="config.json")
+    at = run("theory", session={K.CONFIG: json.dumps(config)}, lang=lang, **{K.SOURCE: "config.json"})
     ok(at, errors_allowed=True)
     assert len(at.error) == 1 and fields(at.error[0].value, "err.no_base", lang)["length"] == "1,024"
     assert not english_only(at.error[0].value)  # a kind the catalog knows
@@ -192,7 +193,7 @@ def test_a_model_whose_every_layer_is_nope_is_drawn_and_said_in_each_tab(nope):
     config = {**_NOPE_BASE, **nope}
     assert all(s.inv_freq is None for s in rope_layers.layer_plan(config).settings)  # the core: no RoPE setting
     for code in TAB_CODES:
-        at = run(code, session={"mod_config": json.dumps(config)}, mod_src="config.json")
+        at = run(code, session={K.CONFIG: json.dumps(config)}, **{K.SOURCE: "config.json"})
         ok(at)
         if code == "vision":  # the vision encoders' 2-D RoPE does not depend on the text model chosen
             assert len(at.get("plotly_chart")) == 1 and not at.info
@@ -214,7 +215,7 @@ def test_a_pasted_floor_scale_far_from_llama4s_still_draws_the_temperature(floor
     out by hand): for 0.5, 1 + 0.1 ln 5 at m = 1 and 1 + 0.1 ln 131 at m = 64, the least reach; for 1e18, 1 up to
     1e15 positions, the most (past any context, inside int64)."""
     config = {**_NOPE_BASE, "no_rope_layers": [1, 0, 1, 0], "floor_scale": floor_scale, "attn_scale": 0.1}
-    at = run("layers", session={"mod_config": json.dumps(config)}, mod_src="config.json")
+    at = run("layers", session={K.CONFIG: json.dumps(config)}, **{K.SOURCE: "config.json"})
     ok(at)
     curve = json.loads(chart_json(at)[1])["data"][0]
     m, scale = values(curve["x"]).astype(float), values(curve["y"]).astype(float)
@@ -225,15 +226,15 @@ def test_a_pasted_floor_scale_far_from_llama4s_still_draws_the_temperature(floor
 def test_the_theory_says_which_setting_its_numbers_are_for():
     """Gemma 3 has two RoPE settings (sliding layers theta 10,000, global ones 1,000,000): the theory tab's numbers
     are the first's, and it says so; a model with one setting needs no such line."""
-    at = run("theory", mod_src=NAMES[0])
+    at = run("theory", **{K.SOURCE: NAMES[0]})
     ok(at)
     assert setting_captions(at) == [text("mod.theory_setting", n=2, name="sliding_attention", theta="10,000")]
     assert fields(markdown(at), "mod.critical_reach")["theta"] == "10,000"
-    assert not setting_captions(run("theory", mod_src=NAMES[7]))
+    assert not setting_captions(run("theory", **{K.SOURCE: NAMES[7]}))
 
 
 def _theory_text(config: dict, lang: str = "en") -> str:
-    at = run("theory", session={"mod_config": json.dumps(config)}, lang=lang, mod_src="config.json")
+    at = run("theory", session={K.CONFIG: json.dumps(config)}, lang=lang, **{K.SOURCE: "config.json"})
     ok(at)
     return " ".join(m.value for m in at.markdown)
 
@@ -287,7 +288,7 @@ def test_m_rope_on_a_proportional_rope_draws_the_turning_pairs_only():
     (8 axes against 4 wavelengths: the axes follow the turning pairs only)."""
     config = {"num_hidden_layers": 2, "head_dim": 16, "max_position_embeddings": 4_096, "rope_parameters": {
         "rope_type": "proportional", "partial_rotary_factor": 0.5, "rope_theta": 1e4, "mrope_section": [4, 2, 2]}}
-    at = run("mrope", session={"mod_config": json.dumps(config)}, mod_src="config.json")
+    at = run("mrope", session={K.CONFIG: json.dumps(config)}, **{K.SOURCE: "config.json"})
     ok(at)
     bars = [values(trace["x"]).tolist() for trace in json.loads(chart_json(at)[0])["data"]]
     assert sum(bars, []) == [0, 1, 2, 3]  # the 4 pairs that turn; the section's first 4 are time's
@@ -299,11 +300,11 @@ def test_nope_layers_without_llama4s_temperature_draw_none(extra):
     multiplies by 1 everywhere: no temperature chart or text, and an all-NoPE model's order is the mask's alone."""
     some = {**_NOPE_BASE, **extra, "no_rope_layers": [1, 1, 1, 0]}
     assert rope_layers.layer_plan(some).nope_temperature is None
-    at = run("layers", session={"mod_config": json.dumps(some)}, mod_src="config.json")
+    at = run("layers", session={K.CONFIG: json.dumps(some)}, **{K.SOURCE: "config.json"})
     ok(at)
     assert len(at.get("plotly_chart")) == 1 and not shows(markdown(at), "mod.temp_text")
     every = {**_NOPE_BASE, **extra, "no_rope_layers": [0, 0, 0, 0]}
-    at = run("layers", session={"mod_config": json.dumps(every)}, mod_src="config.json")
+    at = run("layers", session={K.CONFIG: json.dumps(every)}, **{K.SOURCE: "config.json"})
     assert [i.value for i in at.info] == [catalog()["mod.all_nope"]["en"]]
 
 
@@ -317,7 +318,7 @@ def test_layer_types_that_share_one_rope_are_one_setting_in_the_theory():
     plan = rope_layers.layer_plan(config)
     assert len(plan.settings) == 2 and plan.distinct_ropes() == 1
     np.testing.assert_array_equal(plan.settings[0].inv_freq, plan.settings[1].inv_freq)
-    at = run("theory", session={"mod_config": json.dumps(config)}, mod_src="config.json")
+    at = run("theory", session={K.CONFIG: json.dumps(config)}, **{K.SOURCE: "config.json"})
     ok(at)
     assert not setting_captions(at)
 
@@ -326,13 +327,13 @@ def test_conv_layers_are_drawn_as_layers_without_attention_and_the_theory_reads_
     """LFM2: 4 convolution layers and 2 attention layers; a convolution is not labelled "64/64 dims turn"."""
     config = {"num_hidden_layers": 6, "hidden_size": 2048, "num_attention_heads": 32, "max_position_embeddings": 128_000,
               "rope_theta": 1e6, "layer_types": ["conv", "conv", "full_attention"] * 2}
-    at = run("layers", session={"mod_config": json.dumps(config)}, mod_src="config.json")
+    at = run("layers", session={K.CONFIG: json.dumps(config)}, **{K.SOURCE: "config.json"})
     ok(at)
     names = [trace.get("name", "") for trace in json.loads(chart_json(at)[0])["data"]]
     assert text("mod.no_attention_label", name="conv", layers=text("mod.layer_count", n=4)) in names
     labels = [fields(name, "mod.setting_label") for name in names]
     assert [(s["name"], s["rope_type"]) for s in labels if s] == [("full_attention", "default")]
-    theory = run("theory", session={"mod_config": json.dumps(config)}, mod_src="config.json")
+    theory = run("theory", session={K.CONFIG: json.dumps(config)}, **{K.SOURCE: "config.json"})
     ok(theory)
     assert not setting_captions(theory)
     critical = fields(markdown(theory), "mod.critical")  # 64 = 2048 / 32 heads, of the attention layers
@@ -344,7 +345,7 @@ def test_an_interleaved_m_rope_is_drawn_interleaved():
     Qwen2.5-VL's three consecutive blocks)."""
     config = {"head_dim": 128, "max_position_embeddings": 4_096, "num_hidden_layers": 2, "rope_theta": 1e4,
               "rope_scaling": {"rope_type": "default", "mrope_section": [24, 20, 20], "mrope_interleaved": True}}
-    at = run("mrope", session={"mod_config": json.dumps(config)}, mod_src="config.json")
+    at = run("mrope", session={K.CONFIG: json.dumps(config)}, **{K.SOURCE: "config.json"})
     ok(at)
     pairs = [values(trace["x"]).astype(int).tolist() for trace in json.loads(chart_json(at)[0])["data"]]
     time, height, width = pairs
@@ -374,14 +375,14 @@ def test_a_proportional_rope_with_fewer_still_pairs_says_the_full_head_bound_is_
     """24 of 32 pairs turn, 8 stay still: the page scans the full head and says what that number is for it."""
     bound = fields(_theory_text(_proportional(0.75)), "mod.base_bound")
     assert (bound["head_dim"], bound["which"]) == ("64", text("mod.d_whole_head"))
-    at = run("theory", session={"mod_config": json.dumps(_proportional(0.75))}, mod_src="config.json")
+    at = run("theory", session={K.CONFIG: json.dumps(_proportional(0.75))}, **{K.SOURCE: "config.json"})
     assert [fields(c.value, "mod.base_bound_prop") for c in at.caption] == [{"pairs": "32", "turning": "24"}]
 
 
 def test_a_setting_on_one_layer_says_1_layer():
     config = {"num_hidden_layers": 2, "head_dim": 64, "max_position_embeddings": 4_096, "rope_theta": 1e4,
               "layer_types": ["conv", "full_attention"]}
-    at = run("layers", session={"mod_config": json.dumps(config)}, mod_src="config.json")
+    at = run("layers", session={K.CONFIG: json.dumps(config)}, **{K.SOURCE: "config.json"})
     ok(at)
     names = [trace.get("name", "") for trace in json.loads(chart_json(at)[0])["data"]]
     one = f"({text('mod.layer_count_one')})"
@@ -391,7 +392,7 @@ def test_a_setting_on_one_layer_says_1_layer():
 def test_a_model_with_no_rope_layer_but_conv_layers_is_not_called_all_nope():
     config = {"num_hidden_layers": 3, "head_dim": 64, "max_position_embeddings": 4_096, "rope_theta": 1e4,
               "layer_types": ["conv"] * 3}
-    at = run("layers", session={"mod_config": json.dumps(config)}, mod_src="config.json")
+    at = run("layers", session={K.CONFIG: json.dumps(config)}, **{K.SOURCE: "config.json"})
     ok(at)
     assert [i.value for i in at.info] == [catalog()["mod.no_rope"]["en"]]
 
@@ -404,7 +405,7 @@ def _fill(key: str, lang: str = "en", **values) -> str:
 def test_gemma3_theory_uses_the_sliding_window_not_max_position_embeddings(lang):
     """Gemma 3's sliding layers attend within 1,024 tokens: only 142 of 256 dims turn there (the core's
     critical dimension at that length), and 131,072 is never called a trained length."""
-    at = run("theory", mod_src=NAMES[0], lang=lang)
+    at = run("theory", **{K.SOURCE: NAMES[0]}, lang=lang)
     ok(at)
     shown = markdown(at)
     critical = rope_theory.critical_dimension(256, 10_000, 1_024)
@@ -416,7 +417,7 @@ def test_gemma3_theory_uses_the_sliding_window_not_max_position_embeddings(lang)
 
 
 def test_llama4_scout_theory_uses_its_chunks():
-    at = run("theory", mod_src=NAMES[2])
+    at = run("theory", **{K.SOURCE: NAMES[2]})
     ok(at)
     shown = markdown(at)
     assert _fill("mod.len_chunked", n="8,192") in shown
@@ -424,26 +425,27 @@ def test_llama4_scout_theory_uses_its_chunks():
 
 
 def test_the_strip_shows_each_layers_reach():
-    at = run(mod_src=NAMES[0])  # Gemma 3: 40 sliding 1,024 layers and 8 whole-context ones
+    at = run(**{K.SOURCE: NAMES[0]})  # Gemma 3: 40 sliding 1,024 layers and 8 whole-context ones
     ok(at)
     strip = json.loads(chart_json(at)[0])
     names = [trace["name"] for trace in strip["data"]]
     assert _fill("mod.reach_sliding", span="1,024") in names and _fill("mod.reach_full") in names
-    at = run(mod_src=NAMES[2])  # Llama 4 Scout: its RoPE layers are chunked
+    at = run(**{K.SOURCE: NAMES[2]})  # Llama 4 Scout: its RoPE layers are chunked
     strip = json.loads(chart_json(at)[0])
     assert _fill("mod.reach_chunked", span="8,192") in [trace["name"] for trace in strip["data"]]
 
 
 def test_an_unreadable_family_gets_a_translated_message():
     config = {**published_config(NAMES[7]), "model_type": "jetmoe"}
-    at = run(mod_src="config.json", session={"mod_config": json.dumps(config)}, lang="zh")
+    at = run(**{K.SOURCE: "config.json"}, session={K.CONFIG: json.dumps(config)}, lang="zh")
     ok(at, errors_allowed=True)
     assert at.error and "jetmoe" in at.error[0].value and is_chinese(at.error[0].value)
 
 
 def test_vision_tab_draws_the_cores_patch_similarity_from_the_url():
     from embedviz.rope.vision import DEFAULTS, patch_similarity
-    at = run("vision", mod_vlayout=catalog()["mod.vision_pixtral"]["en"], mod_vgrid="8", mod_vrow="2", mod_vcol="7")
+    at = run("vision", **{K.VISION_LAYOUT: catalog()["mod.vision_pixtral"]["en"], K.VISION_GRID: "8",
+                          K.VISION_ROW: "2", K.VISION_COL: "7"})
     ok(at)
     spec = next(json.loads(s) for s in chart_json(at) if json.loads(s)["data"][0]["type"] == "heatmap")
     head_dim, theta = DEFAULTS["pixtral"]
@@ -455,13 +457,13 @@ def test_vision_tab_draws_the_cores_patch_similarity_from_the_url():
 def test_gpt_oss_sinks_and_cohere2_nope_layers_show_in_the_strip():
     transformers = require_oracle("transformers")  # the configs as transformers 5.24 writes them
     gpt_oss = transformers.GptOssConfig(num_hidden_layers=4).to_dict()
-    at = run(mod_src="config.json", session={"mod_config": json.dumps(gpt_oss)})
+    at = run(**{K.SOURCE: "config.json"}, session={K.CONFIG: json.dumps(gpt_oss)})
     ok(at)
     names = [trace["name"] for trace in json.loads(chart_json(at)[0])["data"]]
     assert _fill("mod.reach_sliding", span="128") + _fill("mod.reach_sinks") in names
     assert _fill("mod.reach_full") + _fill("mod.reach_sinks") in names
     cohere2 = transformers.Cohere2Config(num_hidden_layers=8).to_dict()
-    at = run(mod_src="config.json", session={"mod_config": json.dumps(cohere2)})
+    at = run(**{K.SOURCE: "config.json"}, session={K.CONFIG: json.dumps(cohere2)})
     ok(at)
     strip = json.loads(chart_json(at)[0])["data"]
     nope = next(trace for trace in strip if trace["name"].startswith("nope"))

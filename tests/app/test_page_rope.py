@@ -13,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from embedviz.app.i18n import catalog
 from embedviz.app.rope_view import TAB_CODES
+from embedviz.widget_keys import Rope as K
 from tests.app import pagetest as pt
 
 # the charts each tab draws at the defaults, one section per tab: seven in all
@@ -25,7 +26,7 @@ def tab(code: str, lang: str = "en") -> str:
 
 def on(code: str, lang: str | None = None, **query) -> AppTest:
     """The page with tab ``code`` open, run."""
-    at = pt.page("rope", lang=lang, session={"rope_tab": tab(code, lang or "en")}, **query).run()
+    at = pt.page("rope", lang=lang, session={K.TAB: tab(code, lang or "en")}, **query).run()
     pt.ok(at)
     return at
 
@@ -34,7 +35,7 @@ def every_tab(at: AppTest) -> dict[str, AppTest]:
     """Open each tab in turn on the same session (the other widgets keep their values)."""
     out = {}
     for code in TAB_CODES:
-        at.session_state["rope_tab"] = tab(code)
+        at.session_state[K.TAB] = tab(code)
         at.run()
         pt.ok(at)
         out[code] = [json.loads(text) for text in pt.chart_json(at)]
@@ -83,13 +84,13 @@ def test_a_tab_chosen_in_one_language_stays_open_in_the_other():
     at.session_state["lang"] = "zh"
     at.run()
     pt.ok(at)
-    assert at.session_state["rope_tab"] == tab("decay", "zh") and at.dataframe  # the decay table, in Chinese
+    assert at.session_state[K.TAB] == tab("decay", "zh") and at.dataframe  # the decay table, in Chinese
     assert pt.is_chinese(at.dataframe[0].value.columns[0])
 
 
-SHARED = [("slider", "rope_hd", 2), ("slider", "rope_hd", 256), ("select_slider", "rope_theta", 100.0),
-          ("select_slider", "rope_theta", 1e7), ("select_slider", "rope_len", 16),
-          ("select_slider", "rope_len", 131_072)]
+SHARED = [("slider", K.HEAD_DIM, 2), ("slider", K.HEAD_DIM, 256), ("select_slider", "rope_theta", 100.0),
+          ("select_slider", "rope_theta", 1e7), ("select_slider", K.LENGTH, 16),
+          ("select_slider", K.LENGTH, 131_072)]
 
 
 @pytest.mark.parametrize("kind, key, value", SHARED)
@@ -106,12 +107,12 @@ def test_shared_controls_at_extremes_on_every_tab(kind, key, value):
 @pytest.mark.parametrize(
     "code, kind, key, value",
     [
-        ("angles", "select_slider", "rope_win", 32),
-        ("angles", "select_slider", "rope_win", 131_072),
-        ("pair", "slider", "rope_i", 63),
-        ("pair", "number_input", "rope_m", 1_000_000),
-        ("pair", "number_input", "rope_n", 1_000_000),
-        ("pair", "number_input", "rope_s", 1_000_000),
+        ("angles", "select_slider", K.WINDOW, 32),
+        ("angles", "select_slider", K.WINDOW, 131_072),
+        ("pair", "slider", K.PAIR, 63),
+        ("pair", "number_input", K.M, 1_000_000),
+        ("pair", "number_input", K.N, 1_000_000),
+        ("pair", "number_input", K.SHIFT, 1_000_000),
     ],
 )
 def test_section_controls_at_extremes(code, kind, key, value):
@@ -125,10 +126,10 @@ def test_section_controls_at_extremes(code, kind, key, value):
 
 def test_everything_at_its_maximum_at_once():
     at = pt.page("rope").run()
-    at.slider(key="rope_hd").set_value(256)
-    at.select_slider(key="rope_theta").set_value(1e7)
-    at.select_slider(key="rope_len").set_value(131_072)
-    at.select_slider(key="rope_win").set_value(131_072)
+    at.slider(key=K.HEAD_DIM).set_value(256)
+    at.select_slider(key=K.THETA).set_value(1e7)
+    at.select_slider(key=K.LENGTH).set_value(131_072)
+    at.select_slider(key=K.WINDOW).set_value(131_072)
     at.run()
     pt.ok(at)
     heat = pt.chart(at, "cos(m·ω_i)")
@@ -142,7 +143,7 @@ def test_changing_theta_changes_the_decay_and_wavelengths():
     for code, title in (("decay", "vs distance"), ("wave", "Wavelength")):
         at = on(code)
         before = pt.trace_json(pt.chart(at, title))
-        at.select_slider(key="rope_theta").set_value(1_000_000.0).run()
+        at.select_slider(key=K.THETA).set_value(1_000_000.0).run()
         pt.ok(at)
         assert pt.trace_json(pt.chart(at, title)) != before
 
@@ -150,11 +151,11 @@ def test_changing_theta_changes_the_decay_and_wavelengths():
 def test_pairing_reorders_the_heatmap_rows():
     at = pt.page("rope").run()
     before = pt.chart(at, "cos(m·ω_i)")
-    at.segmented_control(key="rope_pairing").set_value("interleaved").run()
+    at.segmented_control(key=K.PAIRING).set_value("interleaved").run()
     after = pt.chart(at, "cos(m·ω_i)")
     assert pt.trace_json(after) != pt.trace_json(before)
     # the scores of the two pairings agree after the permutation (the caption reports rounding only)
-    at.session_state["rope_tab"] = tab("pairing")
+    at.session_state[K.TAB] = tab("pairing")
     at.run()
     caption = [c.value for c in at.caption if pt.words("rope.max_diff") in c.value][0]
     assert float(re.search(r"permutation: ([0-9.e+-]+)", caption).group(1)) < 1e-9
@@ -162,53 +163,53 @@ def test_pairing_reorders_the_heatmap_rows():
 
 def test_shift_does_not_change_the_score_but_the_offset_does():
     at = on("pair")
-    at.number_input(key="rope_s").set_value(100_000).run()
+    at.number_input(key=K.SHIFT).set_value(100_000).run()
     assert at.metric[0].value == at.metric[1].value == "0.2127"
-    at.number_input(key="rope_n").set_value(4).run()
+    at.number_input(key=K.N).set_value(4).run()
     assert at.metric[0].value == at.metric[1].value != "0.2127"
 
 
 def test_the_third_score_is_called_different_only_when_its_offset_is():
     """The third metric is the score at (m, 0), offset m: a different score than at (m, n) unless n = 0."""
     at = on("pair")
-    at.number_input(key="rope_n").set_value(0).run()
+    at.number_input(key=K.N).set_value(0).run()
     assert at.metric[0].value == at.metric[2].value and at.metric[2].proto.help == catalog()[
-        "rope.score_help_same"]["en"].format(d=at.number_input(key="rope_m").value)
-    at.number_input(key="rope_n").set_value(2).run()
+        "rope.score_help_same"]["en"].format(d=at.number_input(key=K.M).value)
+    at.number_input(key=K.N).set_value(2).run()
     assert at.metric[0].value != at.metric[2].value and "different" in at.metric[2].proto.help
 
 
 def test_query_params_round_trip():
     at = pt.page("rope")
-    at.query_params["rope_hd"] = "64"
-    at.query_params["rope_theta"] = "500,000"  # a bound select_slider keeps its displayed label in the URL
-    at.query_params["rope_m"] = "7"
-    at.query_params["rope_tab"] = tab("pair")  # a shared link opens its tab
+    at.query_params[K.HEAD_DIM] = "64"
+    at.query_params[K.THETA] = "500,000"  # a bound select_slider keeps its displayed label in the URL
+    at.query_params[K.M] = "7"
+    at.query_params[K.TAB] = tab("pair")  # a shared link opens its tab
     at.run()
     assert not at.exception
-    assert at.slider(key="rope_hd").value == 64
-    assert at.select_slider(key="rope_theta").value == 500_000.0
-    assert at.number_input(key="rope_m").value == 7
+    assert at.slider(key=K.HEAD_DIM).value == 64
+    assert at.select_slider(key=K.THETA).value == 500_000.0
+    assert at.number_input(key=K.M).value == 7
     assert at.metric[0].label == "score(7, 3)"
 
 
 def test_preset_sets_head_dim_theta_and_length_and_editing_returns_to_custom():
     at = pt.page("rope").run()
-    at.selectbox(key="rope_preset").set_value("Qwen3-0.6B").run()
+    at.selectbox(key=K.PRESET).set_value("Qwen3-0.6B").run()
     assert not at.exception
-    assert at.slider(key="rope_hd").value == 128
-    assert at.select_slider(key="rope_theta").value == 1_000_000.0
-    assert at.select_slider(key="rope_len").value == 40_960
+    assert at.slider(key=K.HEAD_DIM).value == 128
+    assert at.select_slider(key=K.THETA).value == 1_000_000.0
+    assert at.select_slider(key=K.LENGTH).value == 40_960
     assert any(pt.shows(c.value, "rope.preset_caption") and "40,960" in c.value for c in at.caption)
-    at.select_slider(key="rope_theta").set_value(10_000.0).run()
-    assert at.selectbox(key="rope_preset").value == "custom"
+    at.select_slider(key=K.THETA).set_value(10_000.0).run()
+    assert at.selectbox(key=K.PRESET).value == "custom"
 
 
 def test_scaled_preset_says_so():
     at = pt.page("rope").run()
-    at.selectbox(key="rope_preset").set_value("Llama-3.1-8B").run()
+    at.selectbox(key=K.PRESET).set_value("Llama-3.1-8B").run()
     assert not at.exception
-    assert at.select_slider(key="rope_len").value == 131_072
+    assert at.select_slider(key=K.LENGTH).value == 131_072
     assert any("rope_scaling (llama3)" in c.value for c in at.caption)
 
 
@@ -235,7 +236,7 @@ def test_heatmap_hover_names_each_rows_pair_and_the_cell_value(pairing):
     """The pair comes from the row's label (one per row), not a per-cell array; the hover still shows the
     dimension, its pair and cos(m ω_i), checked against the pairing's definition and cos by hand."""
     head_dim, theta = 64, 500_000.0
-    figure, x, z = _heat(rope_pairing=pairing, rope_hd=head_dim, rope_theta=theta)
+    figure, x, z = _heat(**{K.PAIRING: pairing, K.HEAD_DIM: head_dim}, rope_theta=theta)
     trace = figure["data"][0]
     assert "customdata" not in trace
     assert "%{y}" in trace["hovertemplate"] and "%{z:.3f}" in trace["hovertemplate"]

@@ -4,11 +4,12 @@ from __future__ import annotations
 from embedviz.app.i18n import catalog
 from embedviz.models.params import PRESETS
 from embedviz.positions.budget import qwen3_position_budget
+from embedviz.widget_keys import Rope as K
 from tests.app import pagetest as pt
 
 
 def test_qwen3_budget_numbers_come_from_the_presets():
-    at = pt.page("rope", session={"rope_tab": catalog()["rope.tab_lesson"]["en"]}).run()  # the lesson's tab
+    at = pt.page("rope", session={K.TAB: catalog()["rope.tab_lesson"]["en"]}).run()  # the lesson's tab
     pt.ok(at)
     b = qwen3_position_budget()
     assert b["max_position_embeddings"] == PRESETS["Qwen3-0.6B"].max_positions == 40_960
@@ -22,11 +23,11 @@ def test_qwen3_budget_numbers_come_from_the_presets():
 
 
 def test_comparison_table_in_both_languages():
-    at = pt.page("rope", session={"rope_tab": catalog()["rope.tab_lesson"]["en"]}).run()
+    at = pt.page("rope", session={K.TAB: catalog()["rope.tab_lesson"]["en"]}).run()
     table = at.table[-2].value
     assert list(table.columns) == [pt.text(f"ropel.col_{c}") for c in ("aspect", "sin", "rope")]
     assert table.iloc[2, 1] == table.iloc[2, 2] == "none"  # neither has learned parameters
-    zh = pt.page("rope", lang="zh", session={"rope_tab": catalog()["rope.tab_lesson"]["zh"]}).run()
+    zh = pt.page("rope", lang="zh", session={K.TAB: catalog()["rope.tab_lesson"]["zh"]}).run()
     pt.ok(zh)
     assert all(pt.is_chinese(c) for c in zh.table[-2].value.iloc[:, 0])
     assert "余量" in zh.table[-1].value.columns

@@ -19,6 +19,7 @@ from embedviz.positions import sinusoidal
 from embedviz.app.i18n import catalog
 from embedviz.models.params import PRESETS
 from embedviz.rope.layers import published_config
+from embedviz.widget_keys import Rope as K
 from tests.app import pagetest as pt
 from tests.conftest import ROOT
 
@@ -26,7 +27,7 @@ LANGS = ("en", "zh")
 
 
 def on(code: str, lang: str) -> object:
-    at = pt.page("rope", lang=lang, session={"rope_tab": catalog()[f"rope.tab_{code}"][lang]}).run()
+    at = pt.page("rope", lang=lang, session={K.TAB: catalog()[f"rope.tab_{code}"][lang]}).run()
     pt.ok(at)
     return at
 

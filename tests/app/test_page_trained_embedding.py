@@ -16,6 +16,7 @@ from streamlit.testing.v1 import AppTest
 
 from embedviz.app.locales.train import STRINGS
 from embedviz.app.training_view import loss_floor, parse_groups
+from embedviz.widget_keys import Training as K
 from tests.app import pagetest as pt
 
 TEXT_TAB = STRINGS["train.tab_text"]["en"]
@@ -29,10 +30,10 @@ def _page(*, lang: str | None = None, **query) -> AppTest:
 
 def _train(at: AppTest, form: str = "groups") -> AppTest:
     """Press the form's Train button: the staged settings reach the script, which trains once."""
-    return at.button(key=f"tr_train_{form}").click().run()
+    return at.button(key=K.TRAIN(form)).click().run()
 
 
-def _view(at: AppTest, view: str, key: str = "tr_view") -> AppTest:
+def _view(at: AppTest, view: str, key: str = K.VIEW) -> AppTest:
     """Open one of the result views (bound tabs: only the open one is computed)."""
     at.session_state[key] = VIEWS[view]
     return at.run()
@@ -87,27 +88,27 @@ def test_default_run_reproduces_the_texts_claims_and_is_cached():
 
 
 def test_a_slider_trains_nothing_until_train_is_pressed():
-    at = _page(tr_steps="20").run()
+    at = _page(**{K.STEPS: "20"}).run()
     before = pt.chart_json(at)
-    at.select_slider(key="tr_steps").set_value(50)
-    at.select_slider(key="tr_d").set_value(8).run()  # staged in the form: the script still sees the old values
+    at.select_slider(key=K.STEPS).set_value(50)
+    at.select_slider(key=K.D_MODEL).set_value(8).run()  # staged in the form: the script still sees the old values
     pt.ok(at)
     assert not _progress_texts(at) and pt.chart_json(at) == before
     assert at.table[0].value.columns[2] == "after 20 steps"
-    at.select_slider(key="tr_steps").set_value(50)  # AppTest's rerun dropped the staged values: stage them again
-    at.select_slider(key="tr_d").set_value(8)
+    at.select_slider(key=K.STEPS).set_value(50)  # AppTest's rerun dropped the staged values: stage them again
+    at.select_slider(key=K.D_MODEL).set_value(8)
     _train(at)
     pt.ok(at)
     assert pt.fields(_progress_texts(at)[0], "train.trained")["steps"] == "50"
     assert at.table[0].value.columns[2] == "after 50 steps" and pt.chart_json(at) != before
-    again = _page(tr_steps="50", tr_d="8").run()  # a link with the trained settings (the browser's URL)
+    again = _page(**{K.STEPS: "50", K.D_MODEL: "8"}).run()  # a link with the trained settings (the browser's URL)
     assert not _progress_texts(again) and _numbers(again) == _numbers(at)  # from the cache: the same run
 
 
 def test_only_group_tokens_in_the_softmax_push_the_groups_apart():
-    at = _page(tr_steps="200", tr_soft=GROUPS_ONLY).run()
+    at = _page(**{K.STEPS: "200", K.SOFTMAX: GROUPS_ONLY}).run()
     assert not at.exception
-    assert at.segmented_control(key="tr_soft").value == "groups"
+    assert at.segmented_control(key=K.SOFTMAX).value == "groups"
     cross_after = _numbers(at)["mean over cross-group pairs"][1]
     assert cross_after < -0.15
     assert at.warning and "negative" in at.warning[0].value
@@ -115,10 +116,10 @@ def test_only_group_tokens_in_the_softmax_push_the_groups_apart():
 
 @pytest.mark.parametrize(
     "key, value",
-    [("tr_steps", 10), ("tr_d", 2), ("tr_d", 256), ("tr_lr", 1e-4), ("tr_lr", 1.0)],
+    [(K.STEPS, 10), (K.D_MODEL, 2), (K.D_MODEL, 256), (K.LR, 1e-4), (K.LR, 1.0)],
 )
 def test_slider_extremes(key, value):
-    at = _page(tr_steps="10").run()
+    at = _page(**{K.STEPS: "10"}).run()
     at.select_slider(key=key).set_value(value)
     _train(at)
     pt.ok(at)
@@ -132,45 +133,45 @@ def test_slider_extremes(key, value):
 
 @pytest.mark.slow
 def test_most_steps():
-    at = _page(tr_steps="2000", tr_d="2").run()
+    at = _page(**{K.STEPS: "2000", K.D_MODEL: "2"}).run()
     pt.ok(at)
     assert _numbers(at)[pt.text("train.same_row")][1] > 0.5
 
 
 def test_snapshot_slider_moves_the_points():
-    at = _page(tr_steps="20", tr_view=VIEWS["time"]).run()
+    at = _page(**{K.STEPS: "20", K.VIEW: VIEWS["time"]}).run()
     last = at.get("plotly_chart")[-1].proto.spec
-    snaps = at.select_slider(key="tr_snap").options
-    at.select_slider(key="tr_snap").set_value(int(snaps[0])).run()
+    snaps = at.select_slider(key=K.SNAPSHOT).options
+    at.select_slider(key=K.SNAPSHOT).set_value(int(snaps[0])).run()
     pt.ok(at)
     first = at.get("plotly_chart")[-1].proto.spec
     assert first != last
     assert pt.fields(json.loads(first)["layout"]["title"]["text"], "train.pca_title") == {"step": "0"}  # the snapshot
     # fewer steps: a snapshot that no longer exists falls back to the last one instead of failing
-    at.select_slider(key="tr_snap").set_value(15).run()
-    at.select_slider(key="tr_steps").set_value(10)
+    at.select_slider(key=K.SNAPSHOT).set_value(15).run()
+    at.select_slider(key=K.STEPS).set_value(10)
     _train(at)
     pt.ok(at)
-    assert at.select_slider(key="tr_snap").value == 10
+    assert at.select_slider(key=K.SNAPSHOT).value == 10
 
 
 def test_seed_changes_the_figures():
-    at = _page(tr_steps="10").run()
+    at = _page(**{K.STEPS: "10"}).run()
     before = [c.proto.spec for c in at.get("plotly_chart")]
-    at.number_input(key="tr_seed").set_value(1)
+    at.number_input(key=K.SEED).set_value(1)
     _train(at)
     pt.ok(at)
     assert [c.proto.spec for c in at.get("plotly_chart")] != before
 
 
 def test_query_params_round_trip_and_own_groups():
-    at = _page(tr_steps="20", tr_d="8", tr_lr="0.05", tr_seed="3", tr_groups="猫狗鸟鱼 车船飞机").run()
+    at = _page(**{K.STEPS: "20", K.D_MODEL: "8", K.LR: "0.05", K.SEED: "3", K.GROUPS: "猫狗鸟鱼 车船飞机"}).run()
     pt.ok(at)
-    assert at.select_slider(key="tr_steps").value == 20
-    assert at.select_slider(key="tr_d").value == 8
-    assert at.select_slider(key="tr_lr").value == pytest.approx(0.05)
-    assert at.number_input(key="tr_seed").value == 3
-    assert at.text_input(key="tr_groups").value == "猫狗鸟鱼 车船飞机"
+    assert at.select_slider(key=K.STEPS).value == 20
+    assert at.select_slider(key=K.D_MODEL).value == 8
+    assert at.select_slider(key=K.LR).value == pytest.approx(0.05)
+    assert at.number_input(key=K.SEED).value == 3
+    assert at.text_input(key=K.GROUPS).value == "猫狗鸟鱼 车船飞机"
     assert "sim('猫', '狗')" in _numbers(at)
 
 
@@ -179,37 +180,37 @@ def test_query_params_round_trip_and_own_groups():
     [("a", r"at least 2 distinct characters"), ("abc cde", r"'c' is in groups\[0\] and groups\[1\]"), ("", r"at least 1 group")],
 )
 def test_bad_groups_are_messages(groups, message):
-    at = _page(tr_steps="10", tr_groups=groups).run()
+    at = _page(**{K.STEPS: "10", K.GROUPS: groups}).run()
     assert not at.exception
     assert at.error and re.search(message, at.error[0].value), [e.value for e in at.error]
 
 
 def test_own_text_tab():
-    at = _page(tr_steps="20")
-    at.session_state["tr_tab"] = TEXT_TAB
+    at = _page(**{K.STEPS: "20"})
+    at.session_state[K.TAB] = TEXT_TAB
     at.run()
     pt.ok(at)
     charts = []
     for view in ("map", "loss", "sim"):
-        _view(at, view, "tr_tview")
+        _view(at, view, K.TEXT_VIEW)
         pt.ok(at)
         charts.append(len(at.get("plotly_chart")))
     assert charts == [1, 1, 1]  # 2-D map, loss, similarity: one figure per view
-    at.text_area(key="tr_text").set_value("a")
+    at.text_area(key=K.TEXT).set_value("a")
     _train(at, "text")
     assert not at.exception
     assert at.error and "at least context + 1 = 2" in at.error[0].value
-    at.text_area(key="tr_text").set_value("abab cdcd " * 20)
-    at.slider(key="tr_ctx").set_value(8)
+    at.text_area(key=K.TEXT).set_value("abab cdcd " * 20)
+    at.slider(key=K.CONTEXT).set_value(8)
     before = _progress_texts(at)
     _train(at, "text")
     pt.ok(at)
-    assert _progress_texts(at) != before and at.slider(key="tr_ctx").value == 8
+    assert _progress_texts(at) != before and at.slider(key=K.CONTEXT).value == 8
 
 
 def test_language_switch():
-    english = _page(tr_steps="10").run().title[0].value
-    at = _page(tr_steps="10", lang="zh").run()
+    english = _page(**{K.STEPS: "10"}).run().title[0].value
+    at = _page(**{K.STEPS: "10"}, lang="zh").run()
     pt.ok(at)
     assert at.title[0].value != english and pt.is_chinese(at.title[0].value)
 
@@ -229,13 +230,13 @@ def test_intro_says_the_settings_are_this_reproductions(lang, words):
     from embedviz.training import experiment as training
 
     defaults = inspect.signature(training.train_group_experiment).parameters
-    at = _page(lang=lang, tr_steps="10").run()
+    at = _page(lang=lang, **{K.STEPS: "10"}).run()
     pt.ok(at)
     intro = next(m.value for m in at.markdown if m.value == STRINGS["train.intro"][lang])  # under Details
     assert words in intro
     d_model, lr = defaults["d_model"].default, training.DEFAULT_LR[defaults["optimizer"].default]
     assert f"d_model {d_model}" in intro and "Adam" in intro and f"{lr:g}" in intro
-    assert at.select_slider(key="tr_d").value == d_model and at.select_slider(key="tr_lr").value == lr
+    assert at.select_slider(key=K.D_MODEL).value == d_model and at.select_slider(key=K.LR).value == lr
 
 
 def _cross_curve(at: AppTest) -> tuple[np.ndarray, np.ndarray]:
@@ -271,8 +272,8 @@ def test_the_default_message_says_where_this_runs_curve_goes(lang):
 
 @pytest.mark.parametrize("query, box, unseen", [
     ({}, "success", 236),  # lesson 001: two groups of 10 characters in a 256-class head, near 0 after 500 steps
-    ({"tr_groups": "abc ABC", "tr_steps": "200"}, None, 250),  # 6 characters: 250 never-seen classes
-    ({"tr_steps": "50", "tr_soft": GROUPS_ONLY}, "success", None),  # no never-seen classes at all
+    ({K.GROUPS: "abc ABC", K.STEPS: "200"}, None, 250),  # 6 characters: 250 never-seen classes
+    ({K.STEPS: "50", K.SOFTMAX: GROUPS_ONLY}, "success", None),  # no never-seen classes at all
 ])
 def test_the_group_message_names_this_runs_classes_and_the_curves_top(query, box, unseen):
     """The explanation under the numbers holds for the run shown: its never-seen class count and the step and

@@ -15,6 +15,7 @@ from embedviz import model_facts
 from embedviz.rope import rotary as rope
 from embedviz.app.i18n import catalog
 from embedviz.models.params import PRESETS
+from embedviz.widget_keys import Compare, Context, LearnedPositions, RealModel, Rope, Training, WhyPosition
 from tests.app import pagetest as pt
 
 
@@ -28,17 +29,17 @@ def _unseen_pairs(head_dim: int, theta: float, trained: int) -> int:
 
 @pytest.mark.parametrize(("name", "published"), [("Qwen3-0.6B", 32_768), ("Mistral-7B-v0.1", 8_192)])
 def test_context_page_shows_the_trained_length(name, published):
-    at = pt.page("context_extension", ctx_src=name).run()
+    at = pt.page("context_extension", **{Context.SOURCE: name}).run()
     pt.ok(at)
     p = PRESETS[name]
-    assert at.number_input(key="ctx_orig").value == p.pretrained_length == published
+    assert at.number_input(key=Context.ORIGINAL).value == p.pretrained_length == published
     assert any(pt.shows(c.value, "ctx.source_caption") and f" {published:,} " in c.value for c in at.caption)
     unseen = _unseen_pairs(p.head_dim, p.rope_theta, published)
     assert pt.metric(at, pt.text("ctx.unseen_without")) == f"{unseen} / {p.head_dim // 2}"
 
 
 def test_rope_page_preset_says_its_trained_length():
-    at = pt.page("rope", rope_preset="Mistral-7B-v0.1").run()
+    at = pt.page("rope", **{Rope.PRESET: "Mistral-7B-v0.1"}).run()
     pt.ok(at)
     # "pre-training context", not "pre-trained on": 8,192 is a context length, not the corpus's size
     words = catalog()["rope.preset_caption"]["en"].split("(")[1].format(trained="8,192")
@@ -51,8 +52,8 @@ def _llama31_config() -> dict:
     return model_facts.config("llama-3.1-8b.json")
 
 
-@pytest.mark.parametrize(("page", "query"), [("rope", {"rope_preset": "Llama-3.1-8B"}),
-                                             ("context_extension", {"ctx_src": "Llama-3.1-8B"})])
+@pytest.mark.parametrize(("page", "query"), [("rope", {Rope.PRESET: "Llama-3.1-8B"}),
+                                             ("context_extension", {Context.SOURCE: "Llama-3.1-8B"})])
 def test_llama31_caption_says_its_last_pre_training_stage_reached_128k(page, query):
     """Llama 3 paper 3.4: pre-trained at 8K, its final pre-training stages reached 128K. The caption says both,
     so "pre-training context 8,192" does not read as the most the model was trained on."""
@@ -75,7 +76,8 @@ def test_llama31_caption_says_its_last_pre_training_stage_reached_128k(page, que
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_yarn_logits_grow_by_the_square(lang):
     method_tab = catalog()["ctx.tab_method"][lang]  # the attention factor is said with the method's formula
-    at = pt.page("context_extension", lang=lang, ctx_src="Qwen3-0.6B (YaRN 128K)", ctx_tab=method_tab).run()  # x 4
+    at = pt.page("context_extension", lang=lang, **{Context.SOURCE: "Qwen3-0.6B (YaRN 128K)",
+                                                    Context.TAB: method_tab}).run()  # x 4
     pt.ok(at)
     factor = 0.1 * math.log(4) + 1  # YaRN paper: sqrt(1/t) = 0.1 ln s + 1, applied to q and to k
     assert any(f"{factor ** 2:.4f}" in c.value and f"{factor:.4f}" in c.value for c in at.caption)
@@ -100,7 +102,7 @@ def test_decay_text_numbers_come_from_the_curves():
 
 
 def test_rope_page_shows_aligned_and_independent_scores():
-    at = pt.page("rope", session={"rope_tab": catalog()["rope.tab_random"]["en"]}).run()  # the section's tab
+    at = pt.page("rope", session={Rope.TAB: catalog()["rope.tab_random"]["en"]}).run()  # the section's tab
     pt.ok(at)
     chart = pt.chart(at, "independent random q, k")
     traces = {tr["name"]: pt.values(tr["y"]) for tr in chart["data"]}
@@ -130,7 +132,7 @@ def test_causal_mask_makes_order_visible_without_positions(lang):
     at = pt.page("why_position", lang=lang).run()
     pt.ok(at)
     plain = float(at.metric[0].value)
-    at.toggle(key="why_causal").set_value(True).run()
+    at.toggle(key=WhyPosition.CAUSAL).set_value(True).run()
     pt.ok(at)
     masked = float(at.metric[0].value)
     expected = attention.word_order_demo("the cat sat on the mat", causal=True).demo.max_difference
@@ -143,7 +145,7 @@ def test_causal_mask_makes_order_visible_without_positions(lang):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_extrapolates_is_three_state(lang):
-    at = pt.page("compare", lang=lang, cmp_tab=catalog()["cmp.tab_props"][lang]).run()
+    at = pt.page("compare", lang=lang, **{Compare.TAB: catalog()["cmp.tab_props"][lang]}).run()
     pt.ok(at)
     column = catalog()["cmp.prop_extrapolates"][lang]
     table = next(tb.value for tb in at.table if column in tb.value.columns)
@@ -165,7 +167,7 @@ def test_real_model_names_unrelated_pairs_the_data_supports():
     m = load_bundled_model()
     cat = m.token_id("cat")
     rank = [i for i, _ in nearest_neighbours(m.token_embeddings, cat, k=50)].index(m.token_id("car")) + 1
-    at = pt.page("real_model").run()
+    at = pt.page(RealModel.MODEL).run()
     pt.ok(at)
     caption = at.caption[0].value
     assert f"{rank}th nearest token of 30,522" in caption and rank == 9
@@ -176,7 +178,8 @@ def test_real_model_names_unrelated_pairs_the_data_supports():
 
 @pytest.mark.parametrize(("window", "rotation"), [((0, 511), True), ((1, 126), False)])
 def test_rotation_sentence_only_when_the_rows_rotate(window, rotation):
-    at = pt.page("learned_positions", session={"learn_tab": "Rotation (PCA)", "learn_rows": window}).run()
+    at = pt.page("learned_positions", session={LearnedPositions.TAB: "Rotation (PCA)",
+                                               LearnedPositions.ROWS: window}).run()
     pt.ok(at)
     text = " ".join(md.value for md in at.markdown)
     assert pt.shows(text, "learn.turn") == rotation
@@ -217,7 +220,7 @@ def test_training_legends_and_class_names_are_translated():
     for name in training._CLASS_NAMES:
         key = "train.class_" + name.replace(" ", "_").replace("-", "_").lower()
         assert pt.is_chinese(catalog()[key]["zh"]) or name == "UTF-8 byte", name
-    at = pt.page("trained_embedding", lang="zh", session={"tr_view": catalog()["train.view_loss"]["zh"]}).run()
+    at = pt.page("trained_embedding", lang="zh", session={Training.VIEW: catalog()["train.view_loss"]["zh"]}).run()
     pt.ok(at)
     loss = pt.specs(at)[0]
     assert [tr["name"] for tr in loss["data"][:2]] == ["损失", "损失（10 步平均）"]

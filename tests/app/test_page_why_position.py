@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from embedviz.app.i18n import catalog
+from embedviz.widget_keys import WhyPosition as K
 from tests.app import pagetest as pt
 
 
@@ -16,7 +17,7 @@ TABS = ("difference", "outputs", "words")  # the page's bound tabs: one chart ea
 
 
 def page(tab: str = "difference", *, lang: str = "en", **query):
-    return pt.page("why_position", lang=lang, session={"why_tab": catalog()[f"why.tab_{tab}"][lang]}, **query)
+    return pt.page("why_position", lang=lang, session={K.TAB: catalog()[f"why.tab_{tab}"][lang]}, **query)
 
 
 def metric_values(at) -> list[float]:
@@ -47,7 +48,7 @@ def test_default_run_shows_equivariance(default_run):
 def test_positions_break_the_equivalence(kind):
     at = pt.page("why_position").run()  # opens on the difference tab
     before = pt.spec(at.get("plotly_chart")[0])
-    at.segmented_control(key="why_pos").set_value(kind).run()
+    at.segmented_control(key=K.POSITIONS).set_value(kind).run()
     assert not at.exception
     plain, with_positions = metric_values(at)
     assert plain < 1e-12 and with_positions > 1e-2
@@ -56,57 +57,57 @@ def test_positions_break_the_equivalence(kind):
 
 def test_dog_bites_man_typed_shuffle():
     at = pt.page("why_position")
-    at.query_params["why_text"] = "狗咬人"
-    at.query_params["why_shuffle"] = "type it"  # a bound widget keeps its shown label in the URL
-    at.query_params["why_order"] = "人咬狗"
+    at.query_params[K.TEXT] = "狗咬人"
+    at.query_params[K.SHUFFLE] = "type it"  # a bound widget keeps its shown label in the URL
+    at.query_params[K.ORDER] = "人咬狗"
     at.run()
     assert not at.exception and not at.error
-    assert at.text_input(key="why_text").value == "狗咬人"
-    assert at.segmented_control(key="why_shuffle").value == "typed"
-    assert at.text_input(key="why_order").value == "人咬狗"
+    assert at.text_input(key=K.TEXT).value == "狗咬人"
+    assert at.segmented_control(key=K.SHUFFLE).value == "typed"
+    assert at.text_input(key=K.ORDER).value == "人咬狗"
     assert _sentences(at, "en") == catalog()["why.sentences"]["en"].format(original="狗 咬 人", shuffled="人 咬 狗")
     assert metric_values(at)[0] < 1e-12
 
 
 def test_bad_input_is_a_message_not_a_traceback():
     at = pt.page("why_position").run()
-    at.text_input(key="why_text").set_value("hello").run()  # one token cannot be reordered
+    at.text_input(key=K.TEXT).set_value("hello").run()  # one token cannot be reordered
     assert not at.exception
     assert at.error and pt.shows(at.error[0].value, "err.too_few_tokens")
-    at.text_input(key="why_text").set_value("a b c").run()
-    at.segmented_control(key="why_shuffle").set_value("typed").run()  # default typed order uses other words
+    at.text_input(key=K.TEXT).set_value("a b c").run()
+    at.segmented_control(key=K.SHUFFLE).set_value("typed").run()  # default typed order uses other words
     assert not at.exception and at.error and pt.shows(at.error[0].value, "err.shuffle_tokens")
 
 
 def test_sliders_at_their_extremes():
     at = pt.page("why_position").run()
-    for key in ("why_seed", "why_d"):
+    for key in (K.SEED, K.D_MODEL):
         slider = at.slider(key=key)
         for value in (slider.min, slider.max):
             at.slider(key=key).set_value(value).run()
             assert not at.exception, (key, value)
             assert len(at.get("plotly_chart")) == 1
-    at.segmented_control(key="why_split").set_value("chars")
-    at.segmented_control(key="why_shuffle").set_value("random")
+    at.segmented_control(key=K.SPLIT).set_value("chars")
+    at.segmented_control(key=K.SHUFFLE).set_value("random")
     at.run()
     assert not at.exception and metric_values(at)[0] < 1e-12
 
 
 def test_widget_change_changes_the_figure(default_run):
     at = pt.page("why_position").run()
-    at.slider(key="why_seed").set_value(7).run()
+    at.slider(key=K.SEED).set_value(7).run()
     before, after = pt.spec(default_run.get("plotly_chart")[0]), pt.spec(at.get("plotly_chart")[0])
     assert after["data"][0]["z"] != before["data"][0]["z"]
 
 
 def test_query_params_round_trip():
     at = pt.page("why_position")
-    at.query_params["why_d"] = "16"
-    at.query_params["why_seed"] = "3"
-    at.query_params["why_pos"] = "sinusoidal"
+    at.query_params[K.D_MODEL] = "16"
+    at.query_params[K.SEED] = "3"
+    at.query_params[K.POSITIONS] = "sinusoidal"
     at.run()
-    assert at.slider(key="why_d").value == 16 and at.slider(key="why_seed").value == 3
-    assert at.segmented_control(key="why_pos").value == "sinusoidal"
+    assert at.slider(key=K.D_MODEL).value == 16 and at.slider(key=K.SEED).value == 3
+    assert at.segmented_control(key=K.POSITIONS).value == "sinusoidal"
     assert len(metric_values(at)) == 2
 
 
@@ -139,9 +140,9 @@ def test_the_causal_mask_number_the_page_quotes_is_the_cores():
     # a token that stayed in its slot changes too once positions are added: its context changed
     assert "a token that stayed usually changes too" in catalog()["why.diff_note_pos"]["en"]  # not always: saturated
     # swap the first two words: "sat on the mat" stay in their slots, and their outputs still change
-    swapped = dict(why_text="the cat sat on the mat", why_shuffle="type it", why_order="cat the sat on the mat")
+    swapped = dict(**{K.TEXT: "the cat sat on the mat", K.SHUFFLE: "type it", K.ORDER: "cat the sat on the mat"})
     for kind, changed in (("none", False), ("sinusoidal", True)):
-        at = page("difference", why_pos=kind, **swapped).run()
+        at = page("difference", **{K.POSITIONS: kind}, **swapped).run()
         pt.ok(at)
         trace = pt.spec(at.get("plotly_chart")[0])["data"][0]
         diff = pt.values(trace["z"]).astype(float).reshape(len(trace["y"]), -1)  # (tokens, d_model)

@@ -5,13 +5,14 @@ import numpy as np
 
 from embedviz.positions import naive
 from embedviz.app.locales.naive import STRINGS
+from embedviz.widget_keys import WhySinusoidal as K
 from tests.app import pagetest as pt
 
 TABS = ("raw", "norm", "binary", "smooth", "table")  # bound lazy tabs: only the open one is drawn
 
 
 def _open(at, tab: str, lang: str = "en"):
-    at.session_state["naive_tab"] = STRINGS[f"naive.tab_{tab}"][lang]
+    at.session_state[K.TAB] = STRINGS[f"naive.tab_{tab}"][lang]
     return at.run()
 
 
@@ -39,10 +40,10 @@ def test_defaults_show_lesson_003s_example():
 
 def test_widgets_change_the_numbers_to_the_cores():
     at = pt.page("why_sinusoidal").run()
-    at.select_slider(key="naive_L").set_value(4096).run()
-    at.select_slider(key="naive_L2").set_value(100).run()
-    at.slider(key="naive_p").set_value(1024).run()
-    at.select_slider(key="naive_d").set_value(16).run()
+    at.select_slider(key=K.LENGTH).set_value(4096).run()
+    at.select_slider(key=K.OTHER_LENGTH).set_value(100).run()
+    at.slider(key=K.POSITION).set_value(1024).run()
+    at.select_slider(key=K.D_MODEL).set_value(16).run()
     pt.ok(at)
     shown = _metrics(at)
     s = naive.compare_schemes(4096, 16)
@@ -62,16 +63,16 @@ def test_widgets_change_the_numbers_to_the_cores():
 
 
 def test_position_past_the_length_is_clipped_not_an_error():
-    at = pt.page("why_sinusoidal", naive_L="10", naive_p="500").run()
+    at = pt.page("why_sinusoidal", **{K.LENGTH: "10", K.POSITION: "500"}).run()
     pt.ok(at)
     assert any("showing the last one, 9" in c.value for c in at.caption)
 
 
 def test_url_round_trip_and_chinese():
-    at = pt.page("why_sinusoidal", lang="zh", naive_L="256", naive_d="4",
-                 naive_tab=STRINGS["naive.tab_binary"]["zh"]).run()
+    at = pt.page("why_sinusoidal", lang="zh", **{K.LENGTH: "256", K.D_MODEL: "4",
+                                                 K.TAB: STRINGS["naive.tab_binary"]["zh"]}).run()
     pt.ok(at)
-    assert at.select_slider(key="naive_L").value == 256
+    assert at.select_slider(key=K.LENGTH).value == 256
     assert [tab.label for tab in at.tabs] == [STRINGS[f"naive.tab_{c}"]["zh"] for c in TABS]
     assert pt.is_chinese(at.title[0].value)
     assert all(pt.is_chinese(t) for t in pt.titles(at))
@@ -82,7 +83,7 @@ def test_the_widest_d_model_shows_every_tab():
     """D = 64, the slider's last option: a position's binary code has 64 digits (bits 62 and 63 of any position the
     page shows are 0) and every tab draws, with no refusal of num_bits (64) above the 62 a position needs."""
     for tab in TABS:
-        at = pt.page("why_sinusoidal", naive_d="64")
+        at = pt.page("why_sinusoidal", **{K.D_MODEL: "64"})
         _open(at, tab)
         pt.ok(at)
         assert at.get("plotly_chart") or at.table or at.dataframe, tab

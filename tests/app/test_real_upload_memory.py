@@ -8,6 +8,7 @@ import numpy as np
 
 from embedviz.app import real_model_view as view
 from embedviz.app.i18n import catalog
+from embedviz.widget_keys import RealModel as K
 from tests.app import pagetest as pt
 
 
@@ -19,8 +20,8 @@ def _npy(table: np.ndarray) -> bytes:
 
 def test_a_large_upload_keeps_only_the_rows_the_views_use():
     table = np.random.default_rng(1).standard_normal((10_000, 1_000)).astype(np.float32)  # 40 MB
-    at = pt.page("real_model", real_tab=catalog()["real.tab_upload"]["en"]).run()
-    at.file_uploader(key="real_upload").upload("big.npy", _npy(table)).run()
+    at = pt.page(K.MODEL, **{K.TAB: catalog()["real.tab_upload"]["en"]}).run()
+    at.file_uploader(key=K.UPLOAD).upload("big.npy", _npy(table)).run()
     pt.ok(at)
     assert "10,000 rows × 1,000 columns" in at.success[0].value
     held = at.session_state[view.UPLOAD_STATE]
@@ -28,7 +29,7 @@ def test_a_large_upload_keeps_only_the_rows_the_views_use():
     assert held.token_embeddings.shape == (1_000, 1_000) and held.token_embeddings.nbytes == 4_000_000
     np.testing.assert_array_equal(held.token_embeddings, table[:1_000])
     # the views still reach every row they offer, after the upload's bytes were released
-    at.slider(key="real_rows").set_value(1_000).run()
+    at.slider(key=K.ROWS).set_value(1_000).run()
     pt.ok(at)
     matrix = pt.values(pt.spec(at.get("plotly_chart")[0])["data"][0]["z"])
     assert matrix.size > 0 and np.isfinite(matrix).all()
@@ -44,10 +45,10 @@ def test_two_sessions_sending_the_same_file_id_each_see_their_own_table(monkeypa
     tables = [rng.standard_normal((40, 8)).astype(np.float32) for _ in range(2)]
     shown = []
     for name, table in zip("ab", tables):
-        at = pt.page("real_model", real_tab=catalog()["real.tab_upload"]["en"]).run()
+        at = pt.page(K.MODEL, **{K.TAB: catalog()["real.tab_upload"]["en"]}).run()
         with monkeypatch.context() as m:
             m.setattr(uuid, "uuid4", lambda: uuid.UUID(int=7))  # the same file id for both uploads
-            uploader = at.file_uploader(key="real_upload").upload(f"{name}.npy", _npy(table))
+            uploader = at.file_uploader(key=K.UPLOAD).upload(f"{name}.npy", _npy(table))
         uploader.run()
         pt.ok(at)
         assert at.session_state[view.UPLOAD_STATE].file_id == str(uuid.UUID(int=7))

@@ -7,6 +7,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from embedviz import tours
+from embedviz.widget_keys import Home, Tokens
 from tests.app.test_tours import app, text
 from tests.conftest import ROOT
 
@@ -41,7 +42,7 @@ def test_a_real_change_is_still_reported_after_the_switch():
     at.run()
     at.session_state["lang"] = "zh"
     at.run()
-    at.text_input(key="tok_text").set_value("你好").run()
+    at.text_input(key=Tokens.TEXT).set_value("你好").run()
     assert differs_warnings(at, "zh")
 
 
@@ -76,8 +77,8 @@ def test_home_starts_every_lesson_first_thing_on_the_page(lesson):
     at.run()
     assert not at.exception
     buttons = [b.key for b in at.main.button]
-    assert buttons[:len(tours.TOURS)] == [f"home_tour_{code}" for code in tours.TOURS]  # before any other control
-    at.button(key=f"home_tour_{lesson}").click().run()
+    assert buttons[:len(tours.TOURS)] == [Home.TOUR(code) for code in tours.TOURS]  # before any other control
+    at.button(key=Home.TOUR(lesson)).click().run()
     assert not at.exception
     assert at.query_params["tour"] in (lesson, [lesson]) and at.query_params["step"] in ("1", ["1"])
     assert text("tour.where", "en", title=text(f"tour.{lesson}.title", "en"), k=1,

@@ -17,6 +17,7 @@ from embedviz.app.pages import PAGES
 from embedviz.app.i18n import catalog
 from embedviz.figures.export import figure_csv
 from embedviz.models.pretrained import E5_NAME
+from embedviz.widget_keys import Context, RealModel, Sinusoidal, Tokens, Training
 from tests.app.pagetest import chart_json, ok, page, shows, specs, values
 from tests.conftest import ROOT
 from tests.test_tours import expected
@@ -67,7 +68,7 @@ def check_step(at: AppTest, lesson: str, k: int, lang: str, *, shown: bool = Tru
     if not shown:
         assert not at.title and not chart_json(at), f"{lesson}/{k}: the page shows before the answer"
         return
-    on_e5 = step.settings.get("real_model") == E5_NAME
+    on_e5 = step.settings.get(RealModel.MODEL) == E5_NAME
     title = TITLE_ON_E5[step.page] if on_e5 else TITLE[step.page]
     assert at.title and at.title[0].value == text(title, lang), (lesson, k, step.page)
     if step.page == "input-layer":  # a page of tables, and of the modules' refusals past L: no chart
@@ -152,13 +153,13 @@ def test_an_answer_outlives_the_language_switch():
 
 def test_a_moved_widget_is_not_fought_and_can_be_restored():
     at = app("003", 5).run()
-    at.select_slider(key="sin_d").set_value(16).run()
+    at.select_slider(key=Sinusoidal.D_MODEL).set_value(16).run()
     ok(at)
-    assert at.session_state["sin_d"] == 16  # the student's choice stands
+    assert at.session_state[Sinusoidal.D_MODEL] == 16  # the student's choice stands
     assert any("1 setting" in w.value for w in at.warning)
     at.button(key="tour_restore").click().run()
     check_step(at, "003", 5, "en")
-    assert at.session_state["sin_d"] == 8
+    assert at.session_state[Sinusoidal.D_MODEL] == 8
     assert not at.warning
 
 
@@ -167,7 +168,7 @@ def test_next_onto_the_same_page_changes_its_settings():
     at.button(key="tour_next").click().run()  # sinusoidal, D = 64, L = 100, with a question
     at.button(key="tour_reveal_003_6").click().run()
     check_step(at, "003", 6, "en")
-    assert at.session_state["sin_d"] == 64 and at.session_state["sin_L"] == 100
+    assert at.session_state[Sinusoidal.D_MODEL] == 64 and at.session_state[Sinusoidal.LENGTH] == 100
 
 
 def test_bad_links_are_messages():
@@ -210,9 +211,10 @@ def test_toolbar_exports_png_at_twice_the_scale_or_svg():
 # every chart's page has a CSV button per chart, and the CSV holds the figure's numbers
 
 # every page of the navigation at its defaults (a short training run), plus the parameter calculator's tab
-PAGE_RUNS = [(Path(file).stem, {"tr_steps": "50"} if Path(file).stem == "trained_embedding" else {})
-             for _, entries in PAGES for file, *_ in entries] + [("token_embeddings", {"tok_tab": "Parameter cost"})] + [
-    ("context_extension", {"ctx_tab": text(f"ctx.tab_{code}", "en")}) for code in ("ratio", "turns", "decay", "calc")]
+PAGE_RUNS = [(Path(file).stem, {Training.STEPS: "50"} if Path(file).stem == "trained_embedding" else {})
+             for _, entries in PAGES for file, *_ in entries] + [("token_embeddings",
+                                                                  {Tokens.TAB: "Parameter cost"})] + [
+    ("context_extension", {Context.TAB: text(f"ctx.tab_{code}", "en")}) for code in ("ratio", "turns", "decay", "calc")]
 
 
 def _column(field) -> list:
@@ -236,7 +238,7 @@ def test_every_chart_has_a_csv_that_parses_back(name, query):
     ok(at)
     charts = specs(at)
     # context extension: the calculator's table (the wavelength chart's button gives its per-pair table instead)
-    ctx_table = query.get("ctx_tab") == text("ctx.tab_calc", "en")
+    ctx_table = query.get(Context.TAB) == text("ctx.tab_calc", "en")
     tables = {"token_embeddings": 1 if query else 0, "context_extension": int(ctx_table)}.get(name, 0)
     assert len(at.get("download_button")) == len(charts) + tables  # (a page of tables only has no chart)
     for figure in charts:
@@ -274,7 +276,7 @@ def test_a_training_answer_and_the_table_beside_it_are_the_same_run(monkeypatch)
     ok(at)
     _, facts = tours.answer(lesson, k)
     df = at.table[0].value
-    after = text("train.after", "en", steps=step.settings["tr_steps"])
+    after = text("train.after", "en", steps=step.settings[Training.STEPS])
     assert after in df.columns, list(df.columns)
     row = df[df.iloc[:, 0] == "sim('a', 'A')"].iloc[0]
     assert (row[text("train.before", "en")], row[after]) == (facts["before"], facts["after"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from embedviz.app import training_view
+from embedviz.widget_keys import Training as K
 from tests.app import pagetest as pt
 
 PAGE = "trained_embedding"
@@ -22,7 +23,7 @@ def no_budget_left(monkeypatch):
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_run_past_the_budget_stops_says_so_and_finishes_on_request(no_budget_left, lang):
     words = pt.text("train.stopped", lang, done=1, steps=100, budget=0.0)
-    at = pt.page(PAGE, lang=lang, tr_steps="100").run()
+    at = pt.page(PAGE, lang=lang, **{K.STEPS: "100"}).run()
     pt.ok(at)
     assert any(words in w.value for w in at.warning), [w.value for w in at.warning]
     [button] = [b for b in at.button if b.key and b.key.startswith("tr_finish")]
@@ -39,7 +40,7 @@ def test_the_button_is_bounded_too_and_says_so(no_budget_left, monkeypatch, lang
     from embedviz.app.i18n import catalog
 
     monkeypatch.setattr(training_view, "PRESS_CPU_BUDGET_S", 0.0)
-    at = pt.page(PAGE, lang=lang, tr_steps="100").run()
+    at = pt.page(PAGE, lang=lang, **{K.STEPS: "100"}).run()
     [button] = [b for b in at.button if b.key and b.key.startswith("tr_finish")]
     button.click().run()
     pt.ok(at)

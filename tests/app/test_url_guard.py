@@ -11,6 +11,7 @@ import pytest
 from streamlit.runtime.state.session_state import SessionState
 
 from embedviz.app.i18n import catalog
+from embedviz.widget_keys import Compare, Context, Rope, Sinusoidal, Tokens, Training, WhyPosition
 from tests.app.pagetest import ok, page
 
 OVERFLOWING = ["inf", "-inf", "1e999", "9" * 5_000]
@@ -23,13 +24,14 @@ def test_the_guard_is_on_while_these_pages_run():
 
 
 @pytest.mark.parametrize(("name", "key", "default", "value"), [
-    *[("rope", "rope_m", 5, value) for value in OVERFLOWING],
-    ("sinusoidal", "sin_k", 3, "-inf"), ("compare", "cmp_k", 1, "1e999"), ("trained_embedding", "tr_seed", 0, "inf"),
-    ("context_extension", "ctx_orig", None, "9" * 5_000),  # None: the default source's value
+    *[("rope", Rope.M, 5, value) for value in OVERFLOWING],
+    ("sinusoidal", Sinusoidal.K, 3, "-inf"), ("compare", Compare.K, 1, "1e999"), ("trained_embedding", Training.SEED,
+                                                                                  0, "inf"),
+    ("context_extension", Context.ORIGINAL, None, "9" * 5_000),  # None: the default source's value
 ])
 def test_an_integer_input_falls_back_to_its_default(name, key, default, value):
-    tabs = {"sinusoidal": {"sin_tab": catalog()["sin.tab_rotation"]["en"]},  # the tab holding the input
-            "rope": {"rope_tab": catalog()["rope.tab_pair"]["en"]}}
+    tabs = {"sinusoidal": {Sinusoidal.TAB: catalog()["sin.tab_rotation"]["en"]},  # the tab holding the input
+            "rope": {Rope.TAB: catalog()["rope.tab_pair"]["en"]}}
     tab = tabs.get(name, {})
     if default is None:
         default = page(name).run().number_input(key=key).value
@@ -40,9 +42,9 @@ def test_an_integer_input_falls_back_to_its_default(name, key, default, value):
 
 
 @pytest.mark.parametrize(("name", "key"), [
-    ("trained_embedding", "tr_soft"), ("context_extension", "ctx_method"), ("rope", "rope_pairing"),
-    ("token_embeddings", "tok_init"), ("why_position", "why_split"), ("why_position", "why_shuffle"),
-    ("why_position", "why_pos"),
+    ("trained_embedding", Training.SOFTMAX), ("context_extension", Context.METHOD), ("rope", Rope.PAIRING),
+    ("token_embeddings", Tokens.INIT), ("why_position", WhyPosition.SPLIT), ("why_position", WhyPosition.SHUFFLE),
+    ("why_position", WhyPosition.POSITIONS),
 ])
 def test_an_empty_required_choice_falls_back_to_its_default(name, key):
     default = page(name).run().get("button_group")
@@ -55,17 +57,17 @@ def test_an_empty_required_choice_falls_back_to_its_default(name, key):
 @pytest.mark.parametrize(("lang", "words"), [("en", "characters"), ("zh", "字符")])
 def test_a_text_cut_to_the_fields_length_says_so(lang, words):
     sent = "the cat sat " * 100  # 1,200 characters
-    at = page("why_position", lang=lang, why_text=sent).run()
+    at = page("why_position", lang=lang, **{WhyPosition.TEXT: sent}).run()
     ok(at)
-    kept = at.text_input(key="why_text").value
+    kept = at.text_input(key=WhyPosition.TEXT).value
     assert 0 < len(kept) < len(sent) and sent.startswith(kept)
     [toast] = at.toast
-    assert "why_text" in toast.value and "1,200" in toast.value and f"{len(kept):,}" in toast.value
+    assert WhyPosition.TEXT in toast.value and "1,200" in toast.value and f"{len(kept):,}" in toast.value
     assert words in toast.value
 
 
 def test_a_text_within_the_limit_is_kept_without_a_message():
-    at = page("why_position", why_text="the dog bit the man").run()
+    at = page("why_position", **{WhyPosition.TEXT: "the dog bit the man"}).run()
     ok(at)
-    assert at.text_input(key="why_text").value == "the dog bit the man"
+    assert at.text_input(key=WhyPosition.TEXT).value == "the dog bit the man"
     assert not at.toast

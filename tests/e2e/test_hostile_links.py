@@ -13,6 +13,7 @@ from urllib.parse import quote, urlsplit
 import pytest
 
 from embedviz.app import context_view
+from embedviz.widget_keys import Context, RealModel, Tokens, WhyPosition
 from tests.e2e.conftest import SHOTS, open_app
 
 IMAGE = "![x](http://127.0.0.2:9/track.png)"
@@ -32,24 +33,25 @@ def q(**values: str) -> str:
 LINKS = {
     "tour": "?" + q(tour=f"a {IMAGE}", step="1"),
     "step": "?" + q(tour="003", step=f"1 {IMAGE}"),
-    "why_text_image": "why-position?" + q(why_text=f"the {IMAGE} {LINK} {AUTOLINK}"),
-    "why_text_rule": "why-position?" + q(why_text=f"the {RULE}"),
-    "why_text_huge": "why-position?" + q(why_text=f"the {HUGE}"),
-    "why_order": "why-position?" + q(why_text="the cat sat", why_shuffle="type it", why_order=f"{IMAGE} {LINK}"),
-    "real_word": "real-model?" + q(real_tab="Neighbours", real_word=f"{IMAGE} {LINK}"),
-    "real_a": "real-model?" + q(real_tab="Analogy", real_a=IMAGE),
-    "real_subword": "real-model?" + q(real_tab="Subwords", real_subword=f"{IMAGE} {AUTOLINK}"),
-    "real_pairs": "real-model?" + q(real_pairs=f"cat, {IMAGE}\n{LINK}, dog\n{RULE}, cat"),
+    "why_text_image": "why-position?" + q(**{WhyPosition.TEXT: f"the {IMAGE} {LINK} {AUTOLINK}"}),
+    "why_text_rule": "why-position?" + q(**{WhyPosition.TEXT: f"the {RULE}"}),
+    "why_text_huge": "why-position?" + q(**{WhyPosition.TEXT: f"the {HUGE}"}),
+    "why_order": "why-position?" + q(**{WhyPosition.TEXT: "the cat sat", WhyPosition.SHUFFLE: "type it",
+                                              WhyPosition.ORDER: f"{IMAGE} {LINK}"}),
+    "real_word": "real-model?" + q(**{RealModel.TAB: "Neighbours", RealModel.WORD: f"{IMAGE} {LINK}"}),
+    "real_a": "real-model?" + q(**{RealModel.TAB: "Analogy", RealModel.A: IMAGE}),
+    "real_subword": "real-model?" + q(**{RealModel.TAB: "Subwords", RealModel.SUBWORD: f"{IMAGE} {AUTOLINK}"}),
+    "real_pairs": "real-model?" + q(**{RealModel.PAIRS: f"cat, {IMAGE}\n{LINK}, dog\n{RULE}, cat"}),
     # the word map's labels are plotly text, which has its own <a href> markup
-    "real_words": "real-model?" + q(real_tab="Word map",
-                                    real_words=f"cat\ndog\n{IMAGE}\n<a href='http://127.0.0.2:9/'>x</a>\n{RULE}"),
+    "real_words": "real-model?" + q(**{
+        RealModel.TAB: "Word map", RealModel.WORDS: f"cat\ndog\n{IMAGE}\n<a href='http://127.0.0.2:9/'>x</a>\n{RULE}"}),
     # a group's name is a legend entry: a protocol-relative link needs no ':' (which would end the group's name)
-    "real_groups": "real-model?" + q(real_tab="Word map",
-                                     real_words="<a href='//127.0.0.2/x'>g</a>: cat, dog\n<b>h</b>: red, blue"),
-    "tok_word": "token-embeddings?" + q(tok_tab="One-hot vs dense", tok_word=IMAGE, tok_other=f"{LINK} {RULE}"),
-    "ctx_cfgz": "context-extension?" + q(ctx_src=context_view.CONFIG,
-                                         **{context_view.CONFIG_URL_KEY: context_view.encode_config(
-                                             json.dumps(_CONFIG))}),
+    "real_groups": "real-model?" + q(**{
+        RealModel.TAB: "Word map", RealModel.WORDS: "<a href='//127.0.0.2/x'>g</a>: cat, dog\n<b>h</b>: red, blue"}),
+    "tok_word": "token-embeddings?" + q(**{Tokens.TAB: "One-hot vs dense", Tokens.WORD: IMAGE,
+                                           Tokens.OTHER: f"{LINK} {RULE}"}),
+    "ctx_cfgz": "context-extension?" + q(**{Context.SOURCE: context_view.CONFIG,
+                                            Context.CONFIG_URL: context_view.encode_config(json.dumps(_CONFIG))}),
 }
 
 FOREIGN_JS = """() => {

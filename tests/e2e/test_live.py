@@ -9,6 +9,7 @@ import math
 import pytest
 
 from tests.e2e.conftest import VIEWPORT, open_app, wait_idle
+from embedviz.widget_keys import Context, Rope, Sinusoidal
 
 pytestmark = pytest.mark.e2e
 
@@ -16,8 +17,8 @@ LESSON = "sin_tab=Frequencies+and+distance+%28lesson+003%29"
 DECAY = "rope_tab=Long-range+decay"
 # (page path with the view's tab, the slider the test drags, whether a reload of the new URL is checked: once per
 # page, the URL-to-widget path is the page's, not the view's)
-LIVE = [("sinusoidal", "sin_d", True), (f"sinusoidal?{LESSON}", "sin_base", False), ("rope", "rope_hd", False),
-        (f"rope?{DECAY}", "rope_theta", True), ("context-extension", "ctx_theta", True)]
+LIVE = [("sinusoidal", Sinusoidal.D_MODEL, True), (f"sinusoidal?{LESSON}", Sinusoidal.BASE, False),
+        ("rope", Rope.HEAD_DIM, False), (f"rope?{DECAY}", Rope.THETA, True), ("context-extension", Context.THETA, True)]
 STATE = """() => { const c = document.querySelector('.live-chart');
     return c ? {redraws: Number(c.dataset.redraws), title: c.dataset.title || '', digest: c.liveDigest()} : null; }"""
 

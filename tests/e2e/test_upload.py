@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from embedviz.app.i18n import catalog
+from embedviz.widget_keys import RealModel as K
 from tests.e2e.conftest import LOAD_TIMEOUT_MS, exceptions, open_app, wait_idle
 
 pytestmark = pytest.mark.e2e
@@ -20,7 +21,7 @@ def test_a_browser_uploads_a_table_and_the_page_reads_it(tab, tmp_path):
     buf = io.BytesIO()
     np.save(buf, table)
     path.write_bytes(buf.getvalue())
-    query = urllib.parse.urlencode({"real_tab": catalog()["real.tab_upload"]["en"]})
+    query = urllib.parse.urlencode({K.TAB: catalog()["real.tab_upload"]["en"]})
     open_app(tab, f"real-model?{query}")
     tab.locator("[data-testid='stFileUploaderDropzoneInput']").set_input_files(str(path))
     ok = tab.locator("[data-testid='stAlertContentSuccess']")

@@ -23,6 +23,7 @@ from streamlit.testing.v1 import AppTest
 from embedviz.rope import context_extension, layers as rope_layers
 from embedviz.app import context_view, modern_view
 from embedviz.app.i18n import catalog
+from embedviz.widget_keys import Context, ModernRope
 from tests.app.pagetest import english_only
 from tests.fuzz.conftest import FUZZ_SETTINGS, ROOT, examples
 
@@ -42,8 +43,9 @@ BASES = [rope_layers.published_config(name) for name in rope_layers.PUBLISHED] +
 # page -> (source widget key, the source that reads a pasted config, the text box's key, its tabs' key, tab codes,
 # the tabs' catalog prefix)
 PAGES = {
-    "modern_rope": ("mod_src", modern_view.CONFIG, "mod_config", modern_view.TAB_KEY, modern_view.TAB_CODES, "mod"),
-    "context_extension": ("ctx_src", context_view.CONFIG, "ctx_cfg", context_view.TAB_KEY, context_view.TAB_CODES,
+    "modern_rope": (ModernRope.SOURCE, modern_view.CONFIG, ModernRope.CONFIG, ModernRope.TAB, modern_view.TAB_CODES,
+                    "mod"),
+    "context_extension": (Context.SOURCE, context_view.CONFIG, Context.CONFIG, Context.TAB, context_view.TAB_CODES,
                           "ctx"),
 }
 

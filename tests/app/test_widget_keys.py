@@ -1,0 +1,98 @@
+"""Every widget key a page creates is declared in embedviz/widget_keys.py, its page's one list of URL parameters.
+
+Read from the pages' source (every tab, every branch): a key argument names the page's class, never a string
+typed in place; and seen at run time (each page's first screen): every keyed element the page draws is a key its
+class declares, including keys a view module hands the page (the calculator's, the method parameters').
+"""
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from embedviz.app.pages import PAGES
+from embedviz.widget_keys import BY_PAGE, PageKeys
+from tests.app import pagetest as pt
+from tests.conftest import ROOT
+
+FILES = {file: url for _, entries in PAGES for file, _, _, url in entries}  # "app_pages/rope.py" -> "rope"
+# the helpers of embedviz/app/widgets.py and live.py whose first argument is a widget key
+KEYED = {"int_slider", "choice_slider", "segmented", "bound_tabs", "tab_labels", "lesson_button", "open_tab",
+         "controls", "Slider", "form"}
+# keys widgets.py derives from a declared one: a chart's CSV button (dl_<chart key>), or a hash of an unkeyed chart
+DERIVED = ("dl_",)
+UNKEYED = ("csv_", "dl_csv_")
+
+
+def key_arguments(tree: ast.AST) -> list[ast.expr]:
+    """Each expression a page passes as a widget key: ``key=...``, and the first argument of a KEYED helper."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            found += [k.value for k in node.keywords if k.arg == "key"]
+            if name in KEYED and node.args:
+                found.append(node.args[0])
+    return found
+
+
+def typed_in_place(expr: ast.expr) -> bool:
+    """Whether a key expression holds a string typed in place (a constant or an f-string)."""
+    return any(isinstance(n, ast.JoinedStr) or (isinstance(n, ast.Constant) and isinstance(n.value, str))
+               for n in ast.walk(expr))
+
+
+@pytest.mark.parametrize("file", sorted(FILES))
+def test_page_keys_come_from_its_class(file):
+    source = (ROOT / file).read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    cls = BY_PAGE[FILES[file]].__name__
+    assert f"from embedviz.widget_keys import {cls} as K" in source, f"{file} reads its keys from {cls}"
+    literal = [ast.unparse(e) for e in key_arguments(tree) if typed_in_place(e)]
+    assert not literal, f"{file}: name these keys in {cls}: {literal}"
+
+
+def test_the_scan_sees_a_typed_key():
+    tree = ast.parse('st.slider("x", key="sin_d")\nint_slider(f"dot_g{i}", "l")\nst.toggle("t", key=K.E5)\n'
+                     'bound_tabs(K.TAB, TABS)\nst.text_input("w", key=K.PAIRS_E5 if e5 else "real_pairs")\n')
+    assert [typed_in_place(e) for e in key_arguments(tree)] == [True, True, False, False, True]
+
+
+def drawn_keys(at) -> set[str]:
+    """The user keys of every element and block on the page as drawn."""
+    keys, stack = set(), [at._tree]
+    while stack:
+        node = stack.pop()
+        if getattr(node, "key", None):
+            keys.add(node.key)
+        stack.extend(getattr(node, "children", {}).values())
+    return keys
+
+
+def undeclared(keys: set[str], page_keys: type[PageKeys]) -> set[str]:
+    return {key for key in keys if not key.startswith(UNKEYED) and not page_keys.declares(key)
+            and not (key.startswith(DERIVED) and page_keys.declares(key[len("dl_"):]))}
+
+
+@pytest.mark.parametrize("file", sorted(FILES))
+def test_every_key_a_page_draws_is_declared(file):
+    """The page's first screen, then each of its top tabs opened in turn (bound tabs draw the open one only)."""
+    page_keys = BY_PAGE[FILES[file]]
+    at = pt.page(file.removeprefix("app_pages/").removesuffix(".py"), timeout=180).run()
+    pt.ok(at, errors_allowed=True)
+    keys = drawn_keys(at)
+    labels = [tab.label for tab in at.tabs] if getattr(page_keys, "TAB", None) in keys else []
+    for label in labels[1:]:  # the first is the one just drawn
+        at.session_state[page_keys.TAB] = label
+        at.run()
+        pt.ok(at, errors_allowed=True)
+        keys |= drawn_keys(at)
+    assert keys, file
+    assert undeclared(keys, page_keys) == set()
+
+
+def test_an_undeclared_key_is_seen():
+    from embedviz.widget_keys import Sinusoidal
+
+    assert undeclared({"sin_d", "dl_sin_live_heatmap", "csv_0123abcd", "sin_new", "dl_sin_new"}, Sinusoidal) \
+        == {"sin_new", "dl_sin_new"}
