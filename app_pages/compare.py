@@ -86,8 +86,8 @@ def params_tab() -> None:
 def adjacent_tab() -> None:
     st.markdown(t("cmp.adjacent_intro"))
     adjacent = view.adjacent_curves(d_model, length)
-    note = t("common.showing_every", step=adjacent["step"]) if adjacent["step"] > 1 else None
-    plot(figs.adjacent_chart, adjacent["positions"], {name(s): c for s, c in adjacent["curves"].items()},
+    note = t("common.showing_every", step=adjacent.step) if adjacent.step > 1 else None
+    plot(figs.adjacent_chart, adjacent.positions, {name(s): c for s, c in adjacent.curves.items()},
          title=t("cmp.adjacent_title", D=d_model), x_title=t("common.position"),
          y_title=t("cmp.adjacent_y"), note=note)
 
@@ -95,33 +95,33 @@ def adjacent_tab() -> None:
 def matrix_tab() -> None:
     st.markdown(t("cmp.matrix_intro"))
     mats = view.similarity_matrices(d_model, length)
-    note = t("common.showing_every", step=mats["step"]) if mats["step"] > 1 else None
+    note = t("common.showing_every", step=mats.step) if mats.step > 1 else None
     panel_titles = [name("sinusoidal"), name("learned"), t("cmp.panel_rope"), name("none")]
-    plot(figs.similarity_panels, list(mats["matrices"].values()), mats["positions"], subplot_titles=panel_titles,
+    plot(figs.similarity_panels, list(mats.matrices.values()), mats.positions, subplot_titles=panel_titles,
          title=t("cmp.matrix_title", D=d_model, L=human_number(length)),
          hover=t("cmp.matrix_hover"), note=note)
 
 
 def past_tab() -> None:
     past = view.past_the_end(d_model, length, k, num_heads)
-    last = past["last"]
+    last = past.last
     st.markdown(t("cmp.past_intro", T=f"{length + k:,}", last=f"{last:,}", L=f"{length:,}",
                   lastrow=f"{length - 1:,}"))
     sin_refusal = lessons_view.refusals(length, length + k)["SinusoidalPositionalEmbedding"]  # lesson 000's module
-    st.warning(t("cmp.past_learned", last=f"{last:,}", error=localized(past["learned_error"])) + "\n\n"
+    st.warning(t("cmp.past_learned", last=f"{last:,}", error=localized(past.learned_error)) + "\n\n"
                + t("inl.cmp_sinusoidal_refuses", last=f"{last:,}", error=localized(sin_refusal)))
-    values = ", ".join(f"{v:.3f}" for v in past["sin_values"])
+    values = ", ".join(f"{v:.3f}" for v in past.sin_values)
     st.table(
         {
             t("cmp.col_scheme"): [name(s) for s in view.SCHEMES],
             t("cmp.col_result", last=f"{last:,}"): [
-                t("cmp.past_sinusoidal", values=values, far=f"{past['sin_adjacent_far']:.4f}",
-                  near=f"{past['sin_adjacent_start']:.4f}"),
+                t("cmp.past_sinusoidal", values=values, far=f"{past.sin_adjacent_far:.4f}",
+                  near=f"{past.sin_adjacent_start:.4f}"),
                 t("cmp.past_learned_cell"),
-                t("cmp.past_rope", last=f"{last:,}", prev=f"{last - 1:,}", far=f"{past['rope_far']:.4f}",
-                  near=f"{past['rope_near']:.4f}"),
-                t("cmp.past_alibi", last=f"{last:,}", prev=f"{last - 1:,}", far=f"{past['alibi_far']:.4f}",
-                  near=f"{past['alibi_near']:.4f}"),
+                t("cmp.past_rope", last=f"{last:,}", prev=f"{last - 1:,}", far=f"{past.rope_far:.4f}",
+                  near=f"{past.rope_near:.4f}"),
+                t("cmp.past_alibi", last=f"{last:,}", prev=f"{last - 1:,}", far=f"{past.alibi_far:.4f}",
+                  near=f"{past.alibi_near:.4f}"),
                 t("cmp.past_none"),
             ],
         },
@@ -132,14 +132,14 @@ def past_tab() -> None:
 def alibi_tab() -> None:
     st.markdown(t("cmp.alibi_intro"))
     ali = view.alibi_view(num_heads, length)
-    slopes = ali["slopes"]
+    slopes = ali.slopes
     note = t("cmp.bias_note")
-    if ali["step"] > 1:
-        note += " · " + t("common.showing_every", step=ali["step"])
+    if ali.step > 1:
+        note += " · " + t("common.showing_every", step=ali.step)
     plot(figs.alibi_bias_panels,
-         ali["bias"], ali["positions"], hover=t("cmp.bias_hover"), note=note, colorbar_title=t("common.bias"),
-         title=t("cmp.bias_title", n=len(ali["heads"]), H=num_heads, L=human_number(length)),
-         subplot_titles=[t("cmp.bias_panel", h=h + 1, slope=view.slope_label(slopes[h])) for h in ali["heads"]])
+         ali.bias, ali.positions, hover=t("cmp.bias_hover"), note=note, colorbar_title=t("common.bias"),
+         title=t("cmp.bias_title", n=len(ali.heads), H=num_heads, L=human_number(length)),
+         subplot_titles=[t("cmp.bias_panel", h=h + 1, slope=view.slope_label(slopes[h])) for h in ali.heads])
     plot(figs.slopes_chart, slopes, title=t("cmp.slopes_title", H=num_heads), x_title=t("cmp.head"),
          y_title=t("cmp.slope"), note=t("cmp.slopes_note"))
 

@@ -101,7 +101,7 @@ try:
 except ValueError as error:
     show_error(error)
     st.stop()
-v, seq_len = ext["view"], ext["seq_len"]
+v, seq_len = ext.view, ext.seq_len
 pairs = len(v.kinds)
 rotated = 2 * pairs  # the dimensions that turn: head_dim, or its rotated part under a partial rotation
 if seq_len is not None:

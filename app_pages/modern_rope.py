@@ -15,26 +15,26 @@ from embedviz.figures import layers as figs
 from embedviz.widget_keys import ModernRope as K
 
 
-def all_nope(model: dict) -> None:
+def all_nope(model: view.ModernModel) -> None:
     """No layer turns a pair: why a tab is empty, and (every layer NoPE) where the model's sense of order comes from."""
-    if any(not s.get("attention", True) for s in model["settings"]):  # conv / linear-attention layers are not NoPE ones
+    if any(not s.get("attention", True) for s in model.settings):  # conv / linear-attention layers are not NoPE ones
         st.info(t("mod.no_rope"))
     else:
-        st.info(t("mod.all_nope_temp" if model["temperature"] else "mod.all_nope"))
+        st.info(t("mod.all_nope_temp" if model.temperature else "mod.all_nope"))
 
 
-def layers_tab(model: dict, labels: dict, colors: dict) -> None:
+def layers_tab(model: view.ModernModel, labels: dict, colors: dict) -> None:
     """The layer strip, and Llama 4's NoPE temperature."""
     reach = [t(view.REACH_NAMES[kind], span=human_number(span or 0)) + (t("mod.reach_sinks") if sinks else "")
-             for kind, span, sinks in model["reach"]]
-    plot(figs.layer_strip, model["layers"], labels, colors, title=t("mod.strip_title", layers=len(model["layers"])),
+             for kind, span, sinks in model.reach]
+    plot(figs.layer_strip, model.layers, labels, colors, title=t("mod.strip_title", layers=len(model.layers)),
          x_title=t("mod.strip_x"), reach=reach, key=K.STRIP)
-    if not model["rope_settings"]:  # nope_text speaks of the RoPE layers under a NoPE one
+    if not model.rope_settings:  # nope_text speaks of the RoPE layers under a NoPE one
         all_nope(model)
-    if model["temperature"]:
-        temp = model["temperature"]
+    if model.temperature:
+        temp = model.temperature
         text = t("mod.temp_text", attn_scale=f"{temp['attn_scale']:g}", floor_scale=human_number(temp["floor_scale"]))
-        st.markdown(f"{t('mod.nope_text')} {text}" if model["rope_settings"] else text)
+        st.markdown(f"{t('mod.nope_text')} {text}" if model.rope_settings else text)
         curve = view.temperature(temp["floor_scale"], temp["attn_scale"])
         plot(figs.two_curves, curve["positions"], (t("mod.temp_name"), curve["scale"]), ("", None),
              title=t("mod.temp_title"), x_title=t("mod.temp_x"), y_title=t("mod.temp_y"), key=K.TEMPERATURE)
@@ -46,24 +46,24 @@ def decay_tab(rope_settings: list, colors: dict) -> None:
          title=t("mod.decay_title"), x_title=t("mod.decay_x"), y_title=t("mod.decay_y"), key=K.DECAY)
 
 
-def head_tab(model: dict, rope_settings: list, colors: dict) -> None:
+def head_tab(model: view.ModernModel, rope_settings: list, colors: dict) -> None:
     """Partial / proportional rotation: which dimensions turn; MLA's softmax scale."""
     plot(figs.head_layout, [(s["name"], s["rotated"]) for s in rope_settings], colors, title=t("mod.head_title"),
          x_title=t("mod.head_x"), rotated_name=t("mod.rotated"), unrotated_name=t("mod.unrotated"), key=K.HEAD)
     st.markdown(t("mod.partial_text"))
-    if model["mla"]:
-        mla = model["mla"]
+    if model.mla:
+        mla = model.mla
         st.caption(t("mod.mla", rope=rope_settings[0]["head_dim"], qk=int(mla["qk_head_dim"]), mscale=mla["mscale"],
                      scale=mla["scale"]))
 
 
-def mrope_tab(model: dict) -> None:
+def mrope_tab(model: view.ModernModel) -> None:
     """M-RoPE bands, or a pointer to the model that has them."""
-    if not model["mrope"]:
+    if not model.mrope:
         st.info(t("mod.no_mrope", name=view.source_label(view.MROPE_SOURCE)))
         return
     axis_names = [t("mod.axis_t"), t("mod.axis_h"), t("mod.axis_w")]
-    plot(figs.mrope_band, model["mrope"]["axes"], model["mrope"]["wavelengths"], axis_names,
+    plot(figs.mrope_band, model.mrope.axes, model.mrope.wavelengths, axis_names,
          title=t("mod.mrope_title"), x_title=t("mod.wave_x"), y_title=t("mod.wave_y"), key=K.MROPE)
     st.markdown(t("mod.mrope_text"))
 
@@ -77,11 +77,11 @@ def vision_tab() -> None:
     row = left.slider(t("mod.vision_row"), 0, view.VISION_GRIDS[-1] - 1, 4, key=K.VISION_ROW, bind=BIND)
     col = right.slider(t("mod.vision_col"), 0, view.VISION_GRIDS[-1] - 1, 4, key=K.VISION_COL, bind=BIND)
     out = view.vision(layout, grid, row, col)
-    plot(figs.patch_similarity_map, out["similarity"], out["row"], out["col"],
-         title=t("mod.vision_title", row=out["row"], col=out["col"], grid=grid), x_title=t("mod.vision_x"),
+    plot(figs.patch_similarity_map, out.similarity, out.row, out.col,
+         title=t("mod.vision_title", row=out.row, col=out.col, grid=grid), x_title=t("mod.vision_x"),
          y_title=t("mod.vision_y"), patch_name=t("mod.vision_patch"), key=K.VISION)
-    st.markdown(t("mod.vision_text", head_dim=out["head_dim"], theta=human_number(out["theta"]),
-                  quarter=out["head_dim"] // 4))
+    st.markdown(t("mod.vision_text", head_dim=out.head_dim, theta=human_number(out.theta),
+                  quarter=out.head_dim // 4))
 
 
 @st.fragment
@@ -116,20 +116,20 @@ def scan_section(rope_settings: list, colors: dict, dim: int, theory: dict, thet
             st.caption(t("mod.base_bound_prop", pairs=dim // 2, turning=turning_pairs))
 
 
-def theory_tab(model: dict, rope_settings: list, colors: dict) -> None:
+def theory_tab(model: view.ModernModel, rope_settings: list, colors: dict) -> None:
     """The theory that sizes theta: critical dimension, base bound, Position Interpolation's bounds."""
-    first, context = rope_settings[0], model["train_length"]
+    first, context = rope_settings[0], model.train_length
     reach = first["reach"]  # these layers' window or chunk: they never meet a longer offset
     train = min(reach.span, context) if reach else context
     dim = first["exponent_dim"]  # the d of theta^(-2i/d): rotary dims (partial), the whole head (proportional)
     turning = first["rotary_dim"]  # < dim for proportional RoPE, whose other pairs have frequency 0
     theory = view.theory(dim, first["theta"], train, turning)
     st.subheader(t("mod.theory"))
-    if model["distinct_ropes"] > 1:  # the numbers below are one setting's: say which (Gemma: the sliding layers')
-        st.caption(t("mod.theory_setting", n=model["distinct_ropes"], name=first["name"],
+    if model.distinct_ropes > 1:  # the numbers below are one setting's: say which (Gemma: the sliding layers')
+        st.caption(t("mod.theory_setting", n=model.distinct_ropes, name=first["name"],
                      theta=human_number(first["theta"])))
     critical = view.CRITICAL_TEXTS[theory["critical"] >= turning, bool(reach)]  # every turning pair turns?
-    length = t(view.LENGTH_NAMES[reach.kind if reach else model["context"]], n=human_number(train))
+    length = t(view.LENGTH_NAMES[reach.kind if reach else model.context], n=human_number(train))
     text = t(critical, head_dim=dim, theta=human_number(first["theta"]), train=human_number(train), length=length,
              critical=theory["critical"], rest=turning - theory["critical"], turning=turning)
     still = t("mod.critical_still", still=dim - turning, still_pairs=theory["still_pairs"], pairs=dim // 2)
@@ -162,11 +162,11 @@ except ValueError as error:
     show_error(error)
     st.stop()
 
-settings = model["settings"]
+settings = model.settings
 colors = figs.setting_colors([s["name"] for s in settings], rope_layers.NOPE)
 labels = {}
 for s in settings:
-    count = model["counts"][s["name"]]
+    count = model.counts[s["name"]]
     count = t("mod.layer_count_one") if count == 1 else t("mod.layer_count", n=count)
     if s["nope"]:
         labels[s["name"]] = t("mod.nope_label" if s["attention"] else "mod.no_attention_label", name=s["name"],
@@ -176,7 +176,7 @@ for s in settings:
         labels[s["name"]] = t("mod.setting_label", name=s["name"], rope_type=t(method) if method else s["rope_type"],
                               theta=human_number(s["theta"]), rotary=s["rotary_dim"], head_dim=s["head_dim"],
                               layers=count)
-rope_settings = model["rope_settings"]
+rope_settings = model.rope_settings
 
 # bound tabs run lazily: only the open tab runs and is sent; the open tab is in the URL
 tabs = bound_tabs(K.TAB, list(view.TABS.values()))

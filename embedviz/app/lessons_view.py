@@ -1,6 +1,10 @@
 """Cached core calls for the lessons' small demonstrations (naive positions, the input layer's shapes, raw ids,
-dot product and cosine, subwords, Qwen3's position budget). Plain arguments in, plain values out; no math here."""
+dot product and cosine, subwords, Qwen3's position budget). Plain arguments in, plain values and frozen records out;
+no math here."""
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import streamlit as st
@@ -21,8 +25,27 @@ STEP_POSITIONS = 40  # neighbour steps drawn: enough to see binary's uneven jump
 # Why sine and cosine (lesson 003)
 
 
+@dataclass(frozen=True)
+class NaiveView:
+    position: int  # the position shown, clipped to length - 1
+    clipped: bool  # whether the asked position was past the end
+    summary: dict[str, Any]  # naive_positions.compare_schemes: each scheme's range, steps and distinct codes
+    x: np.ndarray  # the value curves' shared positions
+    raw: np.ndarray  # the raw index at x
+    normalized: dict[int, np.ndarray]  # length -> index / length at x, for both lengths
+    value: float  # position / length
+    same_value_other: float  # the position with that value at the other length
+    code: list[int]  # the position's binary code, lowest bit first, padded with 0 to d_model
+    counter_positions: np.ndarray  # the counter picture's positions
+    binary: np.ndarray  # (positions, bits) their binary code
+    smooth: np.ndarray  # the smooth counter with the same periods
+    periods: list[float]  # each bit's period
+    step_positions: np.ndarray  # positions p of the steps p -> p + 1 drawn
+    steps: dict[str, np.ndarray]  # scheme -> step lengths ("binary", "sinusoidal"); empty for a 1-position length
+
+
 @st.cache_data(max_entries=32, show_spinner=False)
-def naive_view(length: int, other_length: int, position: int, d_model: int) -> dict:
+def naive_view(length: int, other_length: int, position: int, d_model: int) -> NaiveView:
     """Everything the "why sine and cosine" page draws at one setting; ``position`` is clipped to length - 1."""
     p = min(position, length - 1)
     x = strided_indices(max(length, other_length), CURVE_POINTS)  # shared x of the value curves
@@ -37,7 +60,7 @@ def naive_view(length: int, other_length: int, position: int, d_model: int) -> d
             "binary": naive_positions.adjacent_steps(naive_positions.binary_code(step_p, code_bits)),
             "sinusoidal": naive_positions.adjacent_steps(sinusoidal_table(len(step_p), d_model)),
         }
-    return dict(
+    return NaiveView(
         position=p, clipped=p != position, summary=naive_positions.compare_schemes(length, d_model),
         x=x, raw=naive_positions.on_axis(naive_positions.raw_index(length), x),
         normalized={L: naive_positions.on_axis(naive_positions.normalized_index(L), x) for L in (length, other_length)},
@@ -52,17 +75,23 @@ def naive_view(length: int, other_length: int, position: int, d_model: int) -> d
 # The input layer (lesson 000)
 
 
+@dataclass(frozen=True)
+class InputLayerView:
+    trace: dict[str, Any]  # composition.shape_trace: every shape from ids to the sum, and concatenation's
+    cost: dict[str, dict[str, int]]  # "sum" / "concat" -> composition.width_and_params: tables, width, attention
+
+
 @st.cache_data(max_entries=32, show_spinner=False)
-def input_layer(batch: int, length: int, d_model: int, d_position: int, vocab_size: int, max_length: int) -> dict:
+def input_layer(batch: int, length: int, d_model: int, d_position: int, vocab_size: int,
+                max_length: int) -> InputLayerView:
     """The shape trace of the lesson's EmbeddingComposer and the cost of sum vs concat."""
     from embedviz.input_layer import composition  # torch: imported on first use, so pages without it never load torch
     trace = composition.shape_trace(batch, length, d_model, vocab_size=vocab_size, max_context_length=max_length,
                                     d_position=d_position)
-    return dict(
-        trace=trace,
-        sum=composition.width_and_params(vocab_size, max_length, d_model, d_model, combine="sum"),
-        concat=composition.width_and_params(vocab_size, max_length, d_model, d_position, combine="concat"),
-    )
+    return InputLayerView(trace=trace, cost={
+        "sum": composition.width_and_params(vocab_size, max_length, d_model, d_model, combine="sum"),
+        "concat": composition.width_and_params(vocab_size, max_length, d_model, d_position, combine="concat"),
+    })
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -79,8 +108,20 @@ def byte_neighbours(char: str) -> list[tuple[int, str]]:
     return raw_ids.byte_id_neighbours(char)
 
 
+@dataclass(frozen=True)
+class IdNeighbours:
+    id: int  # the word's token id
+    other_id: int
+    gap: int  # |id - other_id|
+    tokens: list[str]  # the tokens of the rows next to the word's id
+    rows: list[tuple[int, float]]  # (id, cos with the word's row) of each
+    other_cos: float  # cos of the two words' rows
+    rank: int  # where the other word ranks among the word's nearest rows by cosine
+    vocab_size: int
+
+
 @st.cache_data(max_entries=64, show_spinner=False)
-def id_neighbour_rows(word: str, other: str) -> dict:
+def id_neighbour_rows(word: str, other: str) -> IdNeighbours:
     """The bundled model: the rows next to ``word``'s id, and where ``other`` ranks by cosine."""
     from embedviz.app.real_model_view import model  # the bundled table, loaded once per process
     from embedviz.models.word_vectors import pair_similarity
@@ -88,7 +129,7 @@ def id_neighbour_rows(word: str, other: str) -> dict:
     m = model()
     a, b = m.token_id(word), m.token_id(other)
     rows = raw_ids.id_neighbours(m.token_embeddings, a)
-    return dict(
+    return IdNeighbours(
         id=a, other_id=b, gap=abs(a - b), tokens=m.tokens([i for i, _ in rows]), rows=rows,
         other_cos=pair_similarity(m.token_embeddings, a, b),
         rank=raw_ids.cosine_rank(m.token_embeddings, a, b), vocab_size=m.vocab_size,

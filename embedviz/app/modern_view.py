@@ -5,8 +5,10 @@ No math here: every number comes from embedviz.rope.layers / rope_theory / conte
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import streamlit as st
 
 from embedviz.rope import (
@@ -72,8 +74,33 @@ def _config(source: str, config_text: str) -> dict[str, Any]:
     return rope_layers.published_config(source)
 
 
+@dataclass(frozen=True)
+class MRope:
+    axes: np.ndarray  # each pair's axis (time, height, width)
+    wavelengths: np.ndarray  # the first RoPE setting's wavelength of each pair
+
+
+@dataclass(frozen=True)
+class ModernModel:
+    """Everything the page draws about one model."""
+    layers: list[str]  # each layer's setting name, in order
+    # one dict per distinct setting: name, nope, head_dim, rotary_dim, attention (conv / linear-attention layers are
+    # not NoPE ones), theta, rope_type, attention_factor, rope_layers.setting_curves' curves, and reach (the
+    # shortest span of its layers, None for the whole context)
+    settings: list[dict[str, Any]]
+    rope_settings: list[dict[str, Any]]  # the settings that turn pairs; empty when every layer is NoPE
+    distinct_ropes: int  # layer types sharing one rope count once
+    counts: dict[str, int]  # setting name -> its layers
+    temperature: dict[str, float] | None  # Llama 4's NoPE temperature (floor_scale, attn_scale), if tuned
+    train_length: int | None  # None when every layer is NoPE: nothing turns, the page says so
+    mrope: MRope | None  # pairs following time, height and width, if the model has them
+    mla: dict[str, float] | None  # rope_layers.mla_softmax_scale, for an MLA model
+    reach: list[tuple[str, int | None, int]]  # per layer: (kind, window / chunk span, sinks)
+    context: str  # "trained", or "max": max_position_embeddings is a limit, not a trained length
+
+
 @st.cache_data(max_entries=32, show_spinner=False)
-def model(source: str, config_text: str = "") -> dict[str, Any]:
+def model(source: str, config_text: str = "") -> ModernModel:
     """Everything the page draws about one model: the layer strip, each setting's curves and facts, M-RoPE, NoPE."""
     config = _config(source, config_text)
     plan = rope_layers.layer_plan(config)
@@ -92,16 +119,13 @@ def model(source: str, config_text: str = "") -> dict[str, Any]:
         bounded = [r for r in spans if r.span is not None]
         s["reach"] = min(bounded, key=lambda r: r.span) if bounded and len(bounded) == len(spans) else None
     axes, rope = rope_layers.mrope_of(config), [s for s in settings if not s["nope"]]
-    return {"layers": [plan.settings[i].name for i in plan.layers], "settings": settings,
-            "rope_settings": rope,  # the settings that turn pairs; empty when every layer is NoPE
-            "distinct_ropes": plan.distinct_ropes(),  # layer types sharing one rope count once
-            "counts": plan.counts(), "temperature": plan.nope_temperature,
-            # None when every layer is NoPE (no_rope_layers all 0): nothing turns, the page says so
-            "train_length": next((s.train_length for s in plan.settings if s.train_length), None),
-            "mrope": None if axes is None or not rope else {"axes": axes, "wavelengths": rope[0]["wavelengths"]},
-            "mla": rope_layers.mla_softmax_scale(config),
-            "reach": [(r.kind, r.span, r.sinks) for r in reach],  # per layer: window / chunk / whole context
-            "context": rope_reach.context_of(config)}  # "trained", or "max": max_position_embeddings, a limit
+    return ModernModel(
+        layers=[plan.settings[i].name for i in plan.layers], settings=settings, rope_settings=rope,
+        distinct_ropes=plan.distinct_ropes(), counts=plan.counts(), temperature=plan.nope_temperature,
+        train_length=next((s.train_length for s in plan.settings if s.train_length), None),
+        mrope=None if axes is None or not rope else MRope(axes=axes, wavelengths=rope[0]["wavelengths"]),
+        mla=rope_layers.mla_softmax_scale(config), reach=[(r.kind, r.span, r.sinks) for r in reach],
+        context=rope_reach.context_of(config))
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -123,10 +147,20 @@ def base_bound(head_dim: int, scan_length: int) -> dict[str, Any]:
     return {**out, "one_turn": context_extension.theta_for_context(head_dim, scan_length)}
 
 
+@dataclass(frozen=True)
+class VisionView:
+    similarity: np.ndarray  # (grid, grid) each patch's similarity to the chosen one
+    row: int  # the chosen patch, kept inside a smaller grid
+    col: int
+    head_dim: int  # the layout's published head
+    theta: float
+
+
 @st.cache_data(max_entries=64, show_spinner=False)
-def vision(layout: str, grid: int, row: int, col: int) -> dict[str, Any]:
+def vision(layout: str, grid: int, row: int, col: int) -> VisionView:
     """2-D RoPE's similarity map for one patch on a grid x grid image, at the layout's published head and theta."""
     head_dim, theta = rope_vision.DEFAULTS[layout]
     row, col = min(row, grid - 1), min(col, grid - 1)  # a smaller grid keeps the patch inside it
-    return {"similarity": rope_vision.patch_similarity(grid, row, col, head_dim=head_dim, theta=theta, layout=layout),
-            "row": row, "col": col, "head_dim": head_dim, "theta": theta}
+    return VisionView(similarity=rope_vision.patch_similarity(grid, row, col, head_dim=head_dim, theta=theta,
+                                                              layout=layout),
+                      row=row, col=col, head_dim=head_dim, theta=theta)

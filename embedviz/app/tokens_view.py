@@ -1,5 +1,7 @@
-"""Cached core calls of the Token embeddings page. Plain arguments in, arrays and small dicts out."""
+"""Cached core calls of the Token embeddings page. Plain arguments in, arrays and small frozen records out."""
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 import streamlit as st
@@ -28,8 +30,20 @@ def table(d_model: int, scheme: str, seed: int) -> np.ndarray:
     return lookup.init_table(VOCAB_SIZE, d_model, scheme=scheme, seed=seed)
 
 
+@dataclass(frozen=True)
+class LookupView:
+    ids: np.ndarray  # (T,) the byte ids of the text
+    labels: list[str]  # one row label per id
+    comparison: lookup.LookupComparison  # the three lookups (index, one-hot matmul, nn.Embedding) and their gaps
+    distinct_labels: list[str]  # a label per distinct id, in order of first use
+    distances: lookup.DistanceComparison  # one-hot against dense distances of the distinct ids
+    std: float  # the table's standard deviation
+    mean_row_norm: float  # its rows' mean length
+    init_std: float  # the scheme's sigma at this d_model
+
+
 @st.cache_data(max_entries=32, show_spinner=False)
-def lookup_view(text: str, d_model: int, scheme: str, seed: int) -> dict:
+def lookup_view(text: str, d_model: int, scheme: str, seed: int) -> LookupView:
     """ids, row labels, the three lookups and the one-hot / dense distances of the distinct ids of ``text``."""
     ids = encode(text)
     if not ids:
@@ -42,16 +56,16 @@ def lookup_view(text: str, d_model: int, scheme: str, seed: int) -> dict:
         first.setdefault(token_id, (ch, n))
     distances = lookup.distance_comparison(distinct, W)
     std, mean_row_norm = lookup.table_scale(W)
-    return {
-        "ids": comparison.ids,
-        "labels": text_token_labels(text),
-        "comparison": comparison,
-        "distinct_labels": [_id_label(int(i), *first[int(i)]) for i in distinct],
-        "distances": distances,
-        "std": std,
-        "mean_row_norm": mean_row_norm,
-        "init_std": lookup.init_std(d_model, scheme),
-    }
+    return LookupView(
+        ids=comparison.ids,
+        labels=text_token_labels(text),
+        comparison=comparison,
+        distinct_labels=[_id_label(int(i), *first[int(i)]) for i in distinct],
+        distances=distances,
+        std=std,
+        mean_row_norm=mean_row_norm,
+        init_std=lookup.init_std(d_model, scheme),
+    )
 
 
 def qwen_missing() -> str | None:
@@ -64,25 +78,44 @@ def qwen_missing() -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class QwenView:
+    ids: np.ndarray  # (T,) Qwen3's token ids
+    pieces: list[str]  # each token's text
+    nbytes: list[int]  # its length in bytes
+    chars: list[int]  # its whole characters (0 for a token holding only part of one)
+    byte_ids: list[str]  # the byte tokenizer's ids of its bytes, space-separated
+    rows: np.ndarray  # (T, D) the rows those ids pick from a random table (not Qwen's values)
+    byte_count: int  # the text's bytes (its length in the byte tokenizer)
+    vocab_size: int  # Qwen3's
+    partial: bool  # whether a character is split across tokens
+
+
 @st.cache_data(max_entries=32, show_spinner=False)
-def qwen_view(text: str, d_model: int, scheme: str, seed: int) -> dict:
+def qwen_view(text: str, d_model: int, scheme: str, seed: int) -> QwenView:
     """Qwen3's ids of ``text``, each token's piece, and the rows those ids pick from a random (151,936, D) table
     initialised with ``scheme`` (the values are not Qwen's)."""
     tokens = qwen_tokens.tokenize(text)
     rows = qwen_tokens.random_rows(tokens.ids, d_model, std=lookup.init_std(d_model, scheme), seed=seed)  # (T, D)
-    return {"ids": tokens.ids, "pieces": tokens.pieces, "nbytes": tokens.nbytes, "chars": tokens.chars,
-            "byte_ids": [" ".join(map(str, ids)) for ids in tokens.byte_ids],
-            "rows": rows, "byte_count": len(encode(text)), "vocab_size": qwen_tokens.QWEN3_VOCAB_SIZE,
-            "partial": any(n == 0 for n in tokens.chars)}
+    return QwenView(ids=tokens.ids, pieces=tokens.pieces, nbytes=tokens.nbytes, chars=tokens.chars,
+                    byte_ids=[" ".join(map(str, ids)) for ids in tokens.byte_ids],
+                    rows=rows, byte_count=len(encode(text)), vocab_size=qwen_tokens.QWEN3_VOCAB_SIZE,
+                    partial=any(n == 0 for n in tokens.chars))
+
+
+@dataclass(frozen=True)
+class GradientView:
+    step: lookup.GradientStep  # the step's loss, gradient norm per row, rows used and moved
+    hover: list[str]  # a label per vocabulary row
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def gradient_view(text: str, d_model: int, scheme: str, seed: int, tied: bool) -> dict:
+def gradient_view(text: str, d_model: int, scheme: str, seed: int, tied: bool) -> GradientView:
     """One backward step of next-token prediction on ``text``: the gradient of each row and hover labels."""
     ids = encode(text)
     step = lookup.gradient_step(ids, table(d_model, scheme, seed), tied=tied, seed=seed + 1)
     hover = [token_label(v) for v in range(VOCAB_SIZE)]
-    return {"step": step, "hover": hover}
+    return GradientView(step=step, hover=hover)
 
 
 SECOND_TEXT = "xyz"  # the second step's batch on the gradient tab (any text whose rows differ from the reader's)
@@ -100,20 +133,30 @@ def init_scales(seed: int) -> dict[str, np.ndarray]:
     return lookup.row_norm_stats(D_MODELS, seed=seed)
 
 
+@dataclass(frozen=True)
+class Memory:
+    total: int  # bytes of the embedding tables
+    total_with_head: int  # and of an untied output head beside them
+
+
+@dataclass(frozen=True)
+class ParameterView:
+    counts: params.EmbeddingParams
+    memory: dict[str, Memory]  # dtype ("fp32", "bf16") -> bytes
+
+
 @st.cache_data(max_entries=64, show_spinner=False)
-def parameter_view(vocab_size: int, d_model: int, max_positions: int, positional: str, tied: bool) -> dict:
+def parameter_view(vocab_size: int, d_model: int, max_positions: int, positional: str, tied: bool) -> ParameterView:
     """Counts of the token table, positional table and output head, and their memory in fp32 / bf16."""
     counts = params.embedding_parameter_count(
         vocab_size, d_model, max_positions=max_positions, positional=positional, tied=tied
     )
     memory = {
-        dtype: {
-            "total": params.memory_bytes(counts.total, dtype),
-            "total_with_head": params.memory_bytes(counts.total_with_head, dtype),
-        }
+        dtype: Memory(total=params.memory_bytes(counts.total, dtype),
+                      total_with_head=params.memory_bytes(counts.total_with_head, dtype))
         for dtype in ("fp32", "bf16")
     }
-    return {"counts": counts, "memory": memory}
+    return ParameterView(counts=counts, memory=memory)
 
 
 # the parameter calculator's widgets: field -> widget key (= URL parameter)

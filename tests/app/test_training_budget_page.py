@@ -61,6 +61,6 @@ def test_a_text_runs_cached_result_stays_small_whatever_its_vocabulary(no_budget
     monkeypatch.setattr(training_view, "RUN_CPU_BUDGET_S", training_view.SUMMARY_RESERVE_S + 0.2)
     cjk = "".join(chr(0x4E00 + i) for i in range(2_000))
     r = training_view.text_experiment(cjk, 2_000, 256, 0.01, 0, 8)
-    assert r["stopped"] and r["sim_size"] == 2_000
-    assert r["sim_after"].shape[0] <= 352 and len(r["sim_labels"]) == r["sim_after"].shape[0]
+    assert r.stopped and r.sim_size == 2_000
+    assert r.sim_after.shape[0] <= 352 and len(r.sim_labels) == r.sim_after.shape[0]
     assert len(pickle.dumps(r)) < 1_500_000

@@ -41,7 +41,7 @@ def test_warm_run_is_the_pages_default_run(fresh_warm, monkeypatch):
     assert len(at.get("plotly_chart")) == 1  # the open view (similarity before / after); the others are lazy tabs
     # and it is what training gives at those settings: the same numbers as a full run trained afresh
     warmed = training_view.group_experiment(*warm.TRAINED_DEFAULTS)  # the full run the warm-up stored
-    assert not warmed["stopped"]
+    assert not warmed.stopped
     st.cache_data.clear()
     fresh = training_view.group_experiment(*warm.TRAINED_DEFAULTS, full=True)
-    assert fresh["groups_after"] == pytest.approx(warmed["groups_after"], abs=1e-6)
+    assert fresh.groups_after == pytest.approx(warmed.groups_after, abs=1e-6)
