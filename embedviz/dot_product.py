@@ -14,7 +14,6 @@ import math
 import numpy as np
 
 from embedviz._validate import finite_float, one_of
-from embedviz.errors import InputError
 from embedviz.similarity import cosine_similarity
 
 # (band, lower bound) from the top: cosine >= bound falls into the first band whose bound it reaches
@@ -31,9 +30,7 @@ PREDICTION_PAIRS: tuple[tuple[str, str], ...] = (
 
 def polar_vector(length: float, angle_deg: float) -> np.ndarray:
     """The 2-D arrow of the given length pointing at angle_deg (counter-clockwise from the x axis), shape (2,)."""
-    r = finite_float("length", length)
-    if r < 0:
-        raise InputError("at_least", name="length", value=r, limit=0)
+    r = finite_float("length", length, at_least=0)
     a = math.radians(finite_float("angle_deg", angle_deg))
     return np.array([r * math.cos(a), r * math.sin(a)])
 

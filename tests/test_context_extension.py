@@ -211,7 +211,7 @@ def test_build_scaling():
                              long_factor=(3.0, 4.0), params={"attention_factor": 1.5}, partial_rotary_factor=0.5)
     assert longrope["short_factor"] == [1.0, 2.0] and longrope["attention_factor"] == 1.5
     assert compute(8, 10_000, longrope, seq_len=65)[0] == pytest.approx([1 / 3, 0.01 / 4])
-    with pytest.raises(ValueError, match=r"missing required key\(s\): 'short_factor', 'long_factor'"):
+    with raises_input("missing", name="scaling", keys="'short_factor', 'long_factor'", about="rope_type 'longrope'"):
         compute(8, 10_000, build_scaling("longrope", factor=2.0, original_max_position_embeddings=64))
     with pytest.raises(ValueError, match=r"method \('ntk'\) must be one of 'linear', 'dynamic', 'yarn'"):
         build_scaling("ntk", factor=2.0, original_max_position_embeddings=64)

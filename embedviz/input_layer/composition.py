@@ -14,7 +14,7 @@ from typing import Literal
 
 import torch
 
-from embedviz._validate import choices, positive_int
+from embedviz._validate import one_of, positive_int
 from embedviz.input_layer.embeddings import (
     EmbeddingComposer,
     LearnedPositionalEmbedding,
@@ -41,14 +41,13 @@ def width_and_params(
     L = positive_int("max_context_length", max_context_length)
     d_tok = positive_int("d_token", d_token)
     d_pos = positive_int("d_position", d_position)
+    one_of("combine", combine, COMBINES)
     if combine == "sum":
         if d_pos != d_tok:
             raise ValueError(f"d_position ({d_pos}) must equal d_token ({d_tok}) to be summed")
         width = d_tok
-    elif combine == "concat":
+    else:  # "concat"
         width = d_tok + d_pos
-    else:
-        raise InputError("one_of", name="combine", value=combine, allowed=choices(COMBINES))
     return dict(
         token_table=V * d_tok,
         position_table=L * d_pos,
@@ -72,13 +71,12 @@ def shape_trace(
     if B * T * D > MAX_SHAPE_ELEMENTS:
         raise InputError("shape_cap", n=B * T * D, limit=MAX_SHAPE_ELEMENTS)
     generator = torch.Generator().manual_seed(positive_int("seed", seed, minimum=0))
+    one_of("positional", positional, ("sinusoidal", "learned"))
     tok = TokenEmbedding(vocab_size, D, generator=generator)
     if positional == "sinusoidal":
         pos_module = SinusoidalPositionalEmbedding(max_context_length, D)
-    elif positional == "learned":
+    else:  # "learned"
         pos_module = LearnedPositionalEmbedding(max_context_length, D, generator=generator)
-    else:
-        raise InputError("one_of", name="positional", value=positional, allowed=choices(("sinusoidal", "learned")))
     composer = EmbeddingComposer(tok, pos_module)
     d_pos = D if d_position is None else positive_int("d_position", d_position)
     concat_module = pos_module if d_pos == D else SinusoidalPositionalEmbedding(max_context_length, d_pos)

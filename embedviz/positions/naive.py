@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from embedviz._validate import finite_float, positive_int
-from embedviz.errors import InputError
+from embedviz._validate import even_int, finite_float, positive_int
 from embedviz.positions.sinusoidal import DEFAULT_BASE, MAX_POSITIONS, sinusoidal_table
 
 MAX_BITS = 62  # bit b of an int64 position; 2^62 positions is far beyond any context
@@ -116,9 +115,7 @@ def compare_schemes(num_positions: int, d_model: int, *, base: float = DEFAULT_B
     EMBEDDING_STD, how many times larger than a typical token-vector entry it is.
     """
     L = _length(num_positions)
-    D = positive_int("d_model", d_model, minimum=2)
-    if D % 2:
-        raise InputError("even", name="d_model", value=D, what="sinusoidal pairs")
+    D = even_int("d_model", d_model, about="sinusoidal pairs")
     positions = np.arange(L)
     tables = {
         "raw": raw_index(L)[:, None],

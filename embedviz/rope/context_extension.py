@@ -206,14 +206,12 @@ def classify_pairs(
     per-pair factors). ``factor`` defaults to the largest before/after ratio, the full stretch of the method.
     Both arrays have shape (d/2,); equality is up to ``rtol``.
     """
-    before = finite_array("inv_freq_before", inv_freq_before).astype(np.float64)
-    after = finite_array("inv_freq_after", inv_freq_after).astype(np.float64)
+    before = finite_array("inv_freq_before", inv_freq_before, positive=True).astype(np.float64)
+    after = finite_array("inv_freq_after", inv_freq_after, positive=True).astype(np.float64)
     if before.ndim != 1 or before.shape != after.shape:
         raise ValueError(
             f"inv_freq_before {before.shape} and inv_freq_after {after.shape} must be 1-D of the same length"
         )
-    if np.any(before <= 0) or np.any(after <= 0):
-        raise ValueError("inv_freq_before and inv_freq_after entries must all be > 0")
     rtol = finite_float("rtol", rtol, greater_than=0.0)
     ratio = before / after  # (d/2,) how much each pair was slowed down
     if factor is None:
@@ -353,7 +351,7 @@ def theta_for_context(head_dim: int, context_length: int, *, max_turns: float = 
     theta works). head_dim must be even and >= 4: with a single pair, w = theta^0 = 1 whatever theta is; for the
     same reason k can be at most d/2 - 1 (pair 0 always turns at w = 1).
     """
-    head_dim = even_int("head_dim", head_dim, what="RoPE")
+    head_dim = even_int("head_dim", head_dim, about="RoPE")
     if head_dim < 4:
         raise InputError("one_pair", name="head_dim", value=head_dim, limit=4)
     context_length = positive_int("context_length", context_length)
@@ -391,7 +389,7 @@ def theta_calculator(head_dim: int, context_length: int, slow_pairs: int, models
     need, and how many of its pairs make less than one turn. ``slow_pairs`` is clamped to head_dim/2 - 1 (a small
     head has fewer pairs); ``clamped`` says so.
     """
-    head_dim = even_int("head_dim", head_dim, what="RoPE")
+    head_dim = even_int("head_dim", head_dim, about="RoPE")
     k = max(1, min(positive_int("slow_pairs", slow_pairs), head_dim // 2 - 1))
     rows = []
     for label, p in models.items():

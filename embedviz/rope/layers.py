@@ -115,9 +115,7 @@ def num_layers_of(config: Mapping[str, Any]) -> int:
         count = len(config["layer_types"])
     if count is None:
         raise InputError("no_layer_count")
-    count = positive_int("num_hidden_layers", count)
-    if count > MAX_LAYERS:
-        raise InputError("at_most", name="num_hidden_layers", value=count, limit=MAX_LAYERS)
+    count = positive_int("num_hidden_layers", count, maximum=MAX_LAYERS)
     return count
 
 

@@ -52,7 +52,7 @@ def critical_dimension(head_dim: int, theta: float, train_length: int, *, turnin
     frequency at all (proportional RoPE keeps theta^(-2i/d) over the whole head but zeroes the pairs past its
     rotated ones, which never turn), so at most that many.
     """
-    head_dim = even_int("head_dim", head_dim, what="RoPE")
+    head_dim = even_int("head_dim", head_dim, about="RoPE")
     theta = finite_float("theta", theta, greater_than=1.0)
     train_length = positive_int("train_length", train_length)
     pairs = (head_dim / 2) * math.log(train_length / (2 * math.pi)) / math.log(theta)
@@ -72,7 +72,7 @@ def score_sum(positions, head_dim: int, theta: float) -> np.ndarray:
 
 def first_negative(head_dim: int, theta: float, context_length: int) -> int | None:
     """The first m < context_length with B(m) < 0, or None when B stays >= 0 (chunked, stops at the first one)."""
-    head_dim = even_int("head_dim", head_dim, what="RoPE")
+    head_dim = even_int("head_dim", head_dim, about="RoPE")
     context_length = positive_int("context_length", context_length)
     found = _first_negatives(head_dim, np.array([finite_float("theta", theta, greater_than=1.0)]), context_length)
     return None if found[0] < 0 else int(found[0])
@@ -137,7 +137,7 @@ def base_lower_bound(
     context_length = positive_int("context_length", context_length)
     if context_length > MAX_SCAN_LENGTH:
         raise InputError("scan_length", value=context_length, limit=MAX_SCAN_LENGTH)
-    head_dim = even_int("head_dim", head_dim, what="RoPE")
+    head_dim = even_int("head_dim", head_dim, about="RoPE")
     rel_step = finite_float("rel_step", rel_step, greater_than=0.0)
     start = finite_float("start", start, greater_than=1.0)
     max_base = finite_float("max_base", max_base, greater_than=start)
@@ -168,7 +168,7 @@ def base_lower_bound(
 def interpolation_bound(head_dim: int, theta: float, s) -> np.ndarray:
     """Chen et al. 2023, Theorem 2.1, per unit max|h_j|: d * (s - s1)(s2 - s) / (8 ln c) with s1 = floor(s),
     s2 = s1 + 1 (the neighbouring trained offsets), shape (N,). At most d / (32 ln c); 128 / 294.73 at c = 10,000."""
-    head_dim = even_int("head_dim", head_dim, what="RoPE")
+    head_dim = even_int("head_dim", head_dim, about="RoPE")
     theta = finite_float("theta", theta, greater_than=1.0)
     s = finite_array("s", s).astype(np.float64).reshape(-1)
     s1 = np.floor(s)
