@@ -161,15 +161,15 @@ def method_tab() -> None:
         st.latex(trusted(rope_scaling.formula(attention_formula, words)))  # LaTeX the core wrote from numbers
         # the attention factor scales cos and sin, so the rotated dims only: part of q.k under a partial rotation,
         # and under DeepSeek's MLA, whose q.k also spans qk_nope_head_dim dims that never rotate
-        qk_dims = int(settings["mla"]["qk_head_dim"]) if settings["mla"] else int(head_dim)
+        qk_dims = settings["mla"].qk_head_dim if settings["mla"] else int(head_dim)
         key = "ctx.logit_scale" if rotated == qk_dims else "ctx.logit_scale_partial"
         st.caption(t(key, af=f"{v.attention_factor:.4f}", logit=f"{logit_scale(v.attention_factor):.4f}",
                      dims=rotated, head_dim=qk_dims))
     else:
         st.caption(t("ctx.attention_none", method=method_name))
-    if settings["mla"] and settings["mla"]["logit_factor"] != 1:
-        st.caption(t("ctx.mla_logits", logit=f"{settings['mla']['logit_factor']:.4f}",
-                     factor=f"{settings['mla']['factor']:g}"))
+    if settings["mla"] and settings["mla"].logit_factor != 1:
+        st.caption(t("ctx.mla_logits", logit=f"{settings['mla'].logit_factor:.4f}",
+                     factor=f"{settings['mla'].factor:g}"))
     with st.expander(t("ctx.all_methods")):
         st.markdown(t("ctx.about"))
 

@@ -35,7 +35,7 @@ def layers_tab(model: dict, labels: dict, colors: dict) -> None:
         text = t("mod.temp_text", attn_scale=f"{temp['attn_scale']:g}", floor_scale=human_number(temp["floor_scale"]))
         st.markdown(f"{t('mod.nope_text')} {text}" if model["rope_settings"] else text)
         curve = view.temperature(temp["floor_scale"], temp["attn_scale"])
-        plot(figs.two_curves, curve["positions"], (t("mod.temp_name"), curve["scale"]), ("", None),
+        plot(figs.two_curves, curve.positions, (t("mod.temp_name"), curve.scale), ("", None),
              title=t("mod.temp_title"), x_title=t("mod.temp_x"), y_title=t("mod.temp_y"), key="mod_temp")
 
 
@@ -52,8 +52,8 @@ def head_tab(model: dict, rope_settings: list, colors: dict) -> None:
     st.markdown(t("mod.partial_text"))
     if model["mla"]:
         mla = model["mla"]
-        st.caption(t("mod.mla", rope=rope_settings[0]["head_dim"], qk=int(mla["qk_head_dim"]), mscale=mla["mscale"],
-                     scale=mla["scale"]))
+        st.caption(t("mod.mla", rope=rope_settings[0]["head_dim"], qk=mla.qk_head_dim, mscale=mla.mscale,
+                     scale=mla.scale))
 
 
 def mrope_tab(model: dict) -> None:

@@ -9,7 +9,7 @@ from embedviz import dot_product
 from embedviz.positions import naive as naive_positions
 from embedviz.tokens import raw_ids, subwords
 from embedviz.downsample import strided_indices
-from embedviz.positions.budget import qwen3_position_budget
+from embedviz.positions.budget import PositionBudget, qwen3_position_budget
 from embedviz.positions.sinusoidal import sinusoidal_table
 
 CURVE_POINTS = 512  # points per value curve
@@ -97,7 +97,7 @@ def id_neighbour_rows(word: str, other: str) -> dict:
 
 def vectors(len_u: float, angle_u: float, len_v: float, angle_v: float) -> dict:
     u, v = dot_product.polar_vector(len_u, angle_u), dot_product.polar_vector(len_v, angle_v)
-    return dict(u=u, v=v, **dot_product.compare_vectors(u, v))
+    return dict(u=u, v=v, **vars(dot_product.compare_vectors(u, v)))
 
 
 @st.cache_data(max_entries=4, show_spinner=False)
@@ -124,5 +124,5 @@ def pieces(word: str, name: str | None = None) -> list[tuple[str, int]]:
     return subwords.word_pieces((model(name) if name else model()).tokenizer, word)
 
 
-def position_budget() -> dict:
+def position_budget() -> PositionBudget:
     return qwen3_position_budget()

@@ -85,7 +85,7 @@ def model(source: str, config_text: str = "") -> dict[str, Any]:
             continue
         settings.append({"name": s.name, "nope": False, "head_dim": s.head_dim, "rotary_dim": s.rotary_dim,
                          "theta": s.theta, "rope_type": s.rope_type, "attention_factor": s.attention_factor,
-                         **rope_layers.setting_curves(s)})
+                         **vars(rope_layers.setting_curves(s))})
     reach = rope_reach.layer_reach(config)
     for s in settings:  # a setting's reach: the shortest span of its layers (None: the whole context)
         spans = [r for r, i in zip(reach, plan.layers) if plan.settings[i].name == s["name"]]
@@ -105,7 +105,7 @@ def model(source: str, config_text: str = "") -> dict[str, Any]:
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def temperature(floor_scale: float, attn_scale: float) -> dict[str, Any]:
+def temperature(floor_scale: float, attn_scale: float) -> rope_layers.TemperatureCurve:
     return rope_layers.temperature_curve(floor_scale, attn_scale)
 
 
