@@ -33,10 +33,10 @@ def shapes_section(r: dict) -> None:
     st.table({  # static HTML: no data-grid bundle to load on open, and the cells are short strings anyway
         t("inl.col_way"): [t(WAYS[way]) for way in ("sum", "concat")],
         t("inl.col_output"): [shape(out_shapes[way]) for way in ("sum", "concat")],
-        t("inl.col_token_table"): [f"{r[way]['token_table']:,}" for way in ("sum", "concat")],
-        t("inl.col_position_table"): [f"{r[way]['position_table']:,}" for way in ("sum", "concat")],
-        t("inl.col_width"): [f"{r[way]['width']:,}" for way in ("sum", "concat")],
-        t("inl.col_attention"): [f"{r[way]['attention_per_layer']:,}" for way in ("sum", "concat")],
+        t("inl.col_token_table"): [f"{r[way].token_table:,}" for way in ("sum", "concat")],
+        t("inl.col_position_table"): [f"{r[way].position_table:,}" for way in ("sum", "concat")],
+        t("inl.col_width"): [f"{r[way].width:,}" for way in ("sum", "concat")],
+        t("inl.col_attention"): [f"{r[way].attention_per_layer:,}" for way in ("sum", "concat")],
     }, hide_index=True)
     st.caption(t("inl.table_caption"))
 

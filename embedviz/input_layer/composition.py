@@ -10,6 +10,7 @@ modules' own (embedviz.input_layer.embeddings).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal
 
 import torch
@@ -28,9 +29,19 @@ COMBINES: tuple[str, ...] = ("sum", "concat")
 MAX_SHAPE_ELEMENTS = 8 * 512 * 512  # B * T * D of the demo batch (2,097,152): built for real, so keep it small
 
 
+@dataclass(frozen=True)
+class CombineCost:
+    """What one way of combining token and position vectors costs (:func:`width_and_params`)."""
+
+    token_table: int  # V x d_token parameters
+    position_table: int  # L x d_position parameters (a learned table)
+    width: int  # the width every later layer sees: d_token for sum, d_token + d_position for concat
+    attention_per_layer: int  # 4 x width^2: q, k, v and output projections of one block, biases left out
+
+
 def width_and_params(
     vocab_size: int, max_context_length: int, d_token: int, d_position: int, *, combine: Combine
-) -> dict[str, int]:
+) -> CombineCost:
     """What summing or concatenating costs: the tables, the width every layer then sees, one layer's attention.
 
     sum needs d_position == d_token (the two vectors are added element by element) and keeps width D.
@@ -48,7 +59,7 @@ def width_and_params(
         width = d_tok
     else:  # "concat"
         width = d_tok + d_pos
-    return dict(
+    return CombineCost(
         token_table=V * d_tok,
         position_table=L * d_pos,
         width=width,
