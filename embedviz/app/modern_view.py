@@ -110,7 +110,7 @@ def temperature(floor_scale: float, attn_scale: float) -> rope_layers.Temperatur
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def theory(head_dim: int, theta: float, train_length: int, turning: int) -> dict[str, Any]:
+def theory(head_dim: int, theta: float, train_length: int, turning: int) -> rope_theory.TrainingTheory:
     """Critical dimension and the PI bounds at these settings (the scan length does not enter); ``turning``: the
     dimensions that turn at all (fewer than head_dim for proportional RoPE)."""
     return rope_theory.training_theory(head_dim, theta, train_length, turning=turning)
