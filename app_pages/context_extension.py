@@ -108,8 +108,8 @@ if seq_len is not None:
 if target <= original and v.length <= original:  # neither the target nor dynamic / LongRoPE's current length
     status.warning(t("ctx.not_longer"))
 elif beyond := context_extension.beyond_factor(method, int(original), int(target), float(factor)):
-    status.warning(t("ctx.beyond", target=human_number(target), covered=human_number(beyond["covered"]),
-                     times=f"{beyond['times']:.3g}"))
+    status.warning(t("ctx.beyond", target=human_number(target), covered=human_number(beyond.covered),
+                     times=f"{beyond.times:.3g}"))
 kind_names = {k: t(view.KIND_NAMES[k]) for k in figs.KINDS}
 lines = [t("ctx.trained_line", length=human_number(original)), t("ctx.target_line", length=human_number(target))]
 
@@ -217,20 +217,20 @@ def calculator_tab(head_dim: int, target: int) -> None:
     except ValueError as error:  # a partial rotation of a small head: 2 rotated dimensions, one pair
         show_error(error)
         return
-    st.latex(trusted(context_extension.theta_for_context_latex(head_dim, target, calc["k"], calc["theta"])))
-    if calc["clamped"]:
-        st.caption(t("ctx.calc_clamped", head_dim=head_dim, pairs=head_dim // 2, k=calc["k"]))
+    st.latex(trusted(context_extension.theta_for_context_latex(head_dim, target, calc.k, calc.theta)))
+    if calc.clamped:
+        st.caption(t("ctx.calc_clamped", head_dim=head_dim, pairs=head_dim // 2, k=calc.k))
     c = st.columns(2)
-    c[0].metric(t("ctx.calc_theta", k=calc["k"]), human_number(round(calc["theta"])))
-    c[1].metric(t("ctx.calc_one"), human_number(round(calc["one_turn"])))
-    rows = calc["rows"]
+    c[0].metric(t("ctx.calc_theta", k=calc.k), human_number(round(calc.theta)))
+    c[1].metric(t("ctx.calc_one"), human_number(round(calc.one_turn)))
+    rows = calc.rows
     calc_table = {
         t("ctx.col_model"): [r["model"] for r in rows],
         "head_dim": [r["head_dim"] for r in rows],
         t("ctx.col_trained"): [human_number(r["trained"]) for r in rows],
         t("ctx.col_theta"): [human_number(r["theta"]) for r in rows],
         t("ctx.col_one"): [human_number(round(r["one_turn"])) for r in rows],
-        t("ctx.col_k", k=calc["k"]): [human_number(round(r["k_turn"])) for r in rows],
+        t("ctx.col_k", k=calc.k): [human_number(round(r["k_turn"])) for r in rows],
         t("ctx.col_slow"): [f"{r['slow']} / {r['pairs']}" for r in rows],
     }
     st.table(calc_table, hide_index=True)  # three rows: an HTML table, the tab opens without the data grid

@@ -184,13 +184,21 @@ def seq_len_for(method: str, original: int, ratio: float) -> int | None:
     return max(1, round(ratio * original)) if method in SEQ_LEN_METHODS else None
 
 
-def beyond_factor(method: str, original: int, target: int, factor: float) -> dict[str, float] | None:
+@dataclass(frozen=True)
+class Overshoot:
+    """A fixed stretch that falls short of the target (:func:`beyond_factor`)."""
+
+    covered: int  # original x factor, rounded: the length the stretch reaches
+    times: float  # target / (original x factor): how far past their trained angles the interpolated pairs go
+
+
+def beyond_factor(method: str, original: int, target: int, factor: float) -> Overshoot | None:
     """For the methods with a fixed stretch: when the target is longer than original x factor, that length and the
     ratio target / (original x factor) by which the interpolated pairs overshoot their trained angles."""
     covered = original * factor
     if method not in FIXED_STRETCH_METHODS or target <= covered * (1 + 1e-9):
         return None
-    return {"covered": round(covered), "times": target / covered}
+    return Overshoot(covered=round(covered), times=target / covered)
 
 
 
@@ -381,7 +389,21 @@ def theta_for_context_latex(head_dim: int, context_length: int, slow_pairs: int,
             rf" \approx {theta:,.0f}").replace(",", "{,}")
 
 
-def theta_calculator(head_dim: int, context_length: int, slow_pairs: int, models: Mapping[str, Any]) -> dict:
+@dataclass(frozen=True)
+class ThetaCalculation:
+    """The theta a context needs, beside real models' choices (:func:`theta_calculator`)."""
+
+    theta: float  # the theta at which k pairs turn less than once over the context
+    one_turn: float  # the theta at which the slowest pair turns exactly once over the context
+    k: int  # slow pairs asked for, clamped to [1, head_dim/2 - 1]
+    clamped: bool  # k differs from the slow_pairs asked for
+    # one table row per model: model, head_dim, trained, theta, one_turn, k_turn, slow, pairs (a table's columns)
+    rows: list[dict[str, Any]]
+
+
+def theta_calculator(
+    head_dim: int, context_length: int, slow_pairs: int, models: Mapping[str, Any]
+) -> ThetaCalculation:
     """:func:`theta_for_context` for this head and context, beside what real models chose for their pre-training.
 
     ``models`` maps a label to a preset (:class:`embedviz.models.params.ModelPreset`: head_dim, rope_theta, max_positions,
@@ -401,10 +423,10 @@ def theta_calculator(head_dim: int, context_length: int, slow_pairs: int, models
             "slow": slow_pair_count(inverse_frequencies(p.head_dim, p.rope_theta), trained),
             "pairs": p.head_dim // 2,
         })
-    return {
-        "theta": theta_for_context(head_dim, context_length, slow_pairs=k),
-        "one_turn": theta_for_context(head_dim, context_length),
-        "k": k,
-        "clamped": k != slow_pairs,
-        "rows": rows,
-    }
+    return ThetaCalculation(
+        theta=theta_for_context(head_dim, context_length, slow_pairs=k),
+        one_turn=theta_for_context(head_dim, context_length),
+        k=k,
+        clamped=k != slow_pairs,
+        rows=rows,
+    )
