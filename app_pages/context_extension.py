@@ -109,8 +109,8 @@ if seq_len is not None:
 if target <= original and v.length <= original:  # neither the target nor dynamic / LongRoPE's current length
     status.warning(t("ctx.not_longer"))
 elif beyond := context_extension.beyond_factor(method, int(original), int(target), float(factor)):
-    status.warning(t("ctx.beyond", target=human_number(target), covered=human_number(beyond["covered"]),
-                     times=f"{beyond['times']:.3g}"))
+    status.warning(t("ctx.beyond", target=human_number(target), covered=human_number(beyond.covered),
+                     times=f"{beyond.times:.3g}"))
 kind_names = {k: t(view.KIND_NAMES[k]) for k in figs.KINDS}
 lines = [t("ctx.trained_line", length=human_number(original)), t("ctx.target_line", length=human_number(target))]
 
@@ -162,15 +162,15 @@ def method_tab() -> None:
         st.latex(trusted(rope_scaling.formula(attention_formula, words)))  # LaTeX the core wrote from numbers
         # the attention factor scales cos and sin, so the rotated dims only: part of q.k under a partial rotation,
         # and under DeepSeek's MLA, whose q.k also spans qk_nope_head_dim dims that never rotate
-        qk_dims = int(settings["mla"]["qk_head_dim"]) if settings["mla"] else int(head_dim)
+        qk_dims = settings["mla"].qk_head_dim if settings["mla"] else int(head_dim)
         key = "ctx.logit_scale" if rotated == qk_dims else "ctx.logit_scale_partial"
         st.caption(t(key, af=f"{v.attention_factor:.4f}", logit=f"{logit_scale(v.attention_factor):.4f}",
                      dims=rotated, head_dim=qk_dims))
     else:
         st.caption(t("ctx.attention_none", method=method_name))
-    if settings["mla"] and settings["mla"]["logit_factor"] != 1:
-        st.caption(t("ctx.mla_logits", logit=f"{settings['mla']['logit_factor']:.4f}",
-                     factor=f"{settings['mla']['factor']:g}"))
+    if settings["mla"] and settings["mla"].logit_factor != 1:
+        st.caption(t("ctx.mla_logits", logit=f"{settings['mla'].logit_factor:.4f}",
+                     factor=f"{settings['mla'].factor:g}"))
     with st.expander(t("ctx.all_methods")):
         st.markdown(t("ctx.about"))
 
@@ -218,20 +218,20 @@ def calculator_tab(head_dim: int, target: int) -> None:
     except ValueError as error:  # a partial rotation of a small head: 2 rotated dimensions, one pair
         show_error(error)
         return
-    st.latex(trusted(context_extension.theta_for_context_latex(head_dim, target, calc["k"], calc["theta"])))
-    if calc["clamped"]:
-        st.caption(t("ctx.calc_clamped", head_dim=head_dim, pairs=head_dim // 2, k=calc["k"]))
+    st.latex(trusted(context_extension.theta_for_context_latex(head_dim, target, calc.k, calc.theta)))
+    if calc.clamped:
+        st.caption(t("ctx.calc_clamped", head_dim=head_dim, pairs=head_dim // 2, k=calc.k))
     c = st.columns(2)
-    c[0].metric(t("ctx.calc_theta", k=calc["k"]), human_number(round(calc["theta"])))
-    c[1].metric(t("ctx.calc_one"), human_number(round(calc["one_turn"])))
-    rows = calc["rows"]
+    c[0].metric(t("ctx.calc_theta", k=calc.k), human_number(round(calc.theta)))
+    c[1].metric(t("ctx.calc_one"), human_number(round(calc.one_turn)))
+    rows = calc.rows
     calc_table = {
         t("ctx.col_model"): [r["model"] for r in rows],
         "head_dim": [r["head_dim"] for r in rows],
         t("ctx.col_trained"): [human_number(r["trained"]) for r in rows],
         t("ctx.col_theta"): [human_number(r["theta"]) for r in rows],
         t("ctx.col_one"): [human_number(round(r["one_turn"])) for r in rows],
-        t("ctx.col_k", k=calc["k"]): [human_number(round(r["k_turn"])) for r in rows],
+        t("ctx.col_k", k=calc.k): [human_number(round(r["k_turn"])) for r in rows],
         t("ctx.col_slow"): [f"{r['slow']} / {r['pairs']}" for r in rows],
     }
     st.table(calc_table, hide_index=True)  # three rows: an HTML table, the tab opens without the data grid

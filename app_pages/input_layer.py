@@ -34,10 +34,10 @@ def shapes_section(r: view.InputLayerView) -> None:
     st.table({  # static HTML: no data-grid bundle to load on open, and the cells are short strings anyway
         t("inl.col_way"): [t(WAYS[way]) for way in ("sum", "concat")],
         t("inl.col_output"): [shape(out_shapes[way]) for way in ("sum", "concat")],
-        t("inl.col_token_table"): [f"{r.cost[way]['token_table']:,}" for way in ("sum", "concat")],
-        t("inl.col_position_table"): [f"{r.cost[way]['position_table']:,}" for way in ("sum", "concat")],
-        t("inl.col_width"): [f"{r.cost[way]['width']:,}" for way in ("sum", "concat")],
-        t("inl.col_attention"): [f"{r.cost[way]['attention_per_layer']:,}" for way in ("sum", "concat")],
+        t("inl.col_token_table"): [f"{r.cost[way].token_table:,}" for way in ("sum", "concat")],
+        t("inl.col_position_table"): [f"{r.cost[way].position_table:,}" for way in ("sum", "concat")],
+        t("inl.col_width"): [f"{r.cost[way].width:,}" for way in ("sum", "concat")],
+        t("inl.col_attention"): [f"{r.cost[way].attention_per_layer:,}" for way in ("sum", "concat")],
     }, hide_index=True)
     st.caption(t("inl.table_caption"))
 

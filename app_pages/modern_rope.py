@@ -36,7 +36,7 @@ def layers_tab(model: view.ModernModel, labels: dict, colors: dict) -> None:
         text = t("mod.temp_text", attn_scale=f"{temp['attn_scale']:g}", floor_scale=human_number(temp["floor_scale"]))
         st.markdown(f"{t('mod.nope_text')} {text}" if model.rope_settings else text)
         curve = view.temperature(temp["floor_scale"], temp["attn_scale"])
-        plot(figs.two_curves, curve["positions"], (t("mod.temp_name"), curve["scale"]), ("", None),
+        plot(figs.two_curves, curve.positions, (t("mod.temp_name"), curve.scale), ("", None),
              title=t("mod.temp_title"), x_title=t("mod.temp_x"), y_title=t("mod.temp_y"), key=K.TEMPERATURE)
 
 
@@ -53,8 +53,8 @@ def head_tab(model: view.ModernModel, rope_settings: list, colors: dict) -> None
     st.markdown(t("mod.partial_text"))
     if model.mla:
         mla = model.mla
-        st.caption(t("mod.mla", rope=rope_settings[0]["head_dim"], qk=int(mla["qk_head_dim"]), mscale=mla["mscale"],
-                     scale=mla["scale"]))
+        st.caption(t("mod.mla", rope=rope_settings[0]["head_dim"], qk=mla.qk_head_dim, mscale=mla.mscale,
+                     scale=mla.scale))
 
 
 def mrope_tab(model: view.ModernModel) -> None:
@@ -93,8 +93,8 @@ def scan_section(rope_settings: list, colors: dict, dim: int, theory: dict, thet
          title=t("mod.wave_title"), x_title=t("mod.wave_x"), y_title=t("mod.wave_y"),
          lines=[(train, t("mod.train_line", length=human_number(train))),
                 (theory_length, t("mod.scan_line", length=human_number(theory_length)))],
-         note=t("mod.critical_note", critical=theory["critical"], head_dim=dim), key=K.WAVE)
-    still_pairs, turning_pairs = theory["still_pairs"], theory["turning_pairs"]
+         note=t("mod.critical_note", critical=theory.critical, head_dim=dim), key=K.WAVE)
+    still_pairs, turning_pairs = theory.still_pairs, theory.turning_pairs
     if still_pairs and still_pairs >= turning_pairs:  # the head tab's argument: no base can fail
         st.markdown(t("mod.base_bound_any", still=still_pairs, pairs=dim // 2, turning=turning_pairs,
                       theta=human_number(theta)))
@@ -128,22 +128,22 @@ def theory_tab(model: view.ModernModel, rope_settings: list, colors: dict) -> No
     if model.distinct_ropes > 1:  # the numbers below are one setting's: say which (Gemma: the sliding layers')
         st.caption(t("mod.theory_setting", n=model.distinct_ropes, name=first["name"],
                      theta=human_number(first["theta"])))
-    critical = view.CRITICAL_TEXTS[theory["critical"] >= turning, bool(reach)]  # every turning pair turns?
+    critical = view.CRITICAL_TEXTS[theory.critical >= turning, bool(reach)]  # every turning pair turns?
     length = t(view.LENGTH_NAMES[reach.kind if reach else model.context], n=human_number(train))
     text = t(critical, head_dim=dim, theta=human_number(first["theta"]), train=human_number(train), length=length,
-             critical=theory["critical"], rest=turning - theory["critical"], turning=turning)
-    still = t("mod.critical_still", still=dim - turning, still_pairs=theory["still_pairs"], pairs=dim // 2)
-    st.markdown(f"{text} {still}" if theory["still_pairs"] else text)
+             critical=theory.critical, rest=turning - theory.critical, turning=turning)
+    still = t("mod.critical_still", still=dim - turning, still_pairs=theory.still_pairs, pairs=dim // 2)
+    st.markdown(f"{text} {still}" if theory.still_pairs else text)
     scan_section(rope_settings, colors, dim, theory, first["theta"], train)
-    plot(figs.two_curves, theory["s"], (t("mod.pi_interp"), theory["interpolation"]),
-         (t("mod.pi_extrap"), theory["extrapolation"]), title=t("mod.pi_title"), x_title=t("mod.pi_x"),
+    plot(figs.two_curves, theory.s, (t("mod.pi_interp"), theory.interpolation),
+         (t("mod.pi_extrap"), theory.extrapolation), title=t("mod.pi_title"), x_title=t("mod.pi_x"),
          y_title=t("mod.pi_y"), log_y=True, key=K.PI)
-    ratio = theory["ratio"]  # the extrapolation bound's minimum over the offsets drawn, per the interpolation bound
+    ratio = theory.ratio  # the extrapolation bound's minimum over the offsets drawn, per the interpolation bound
     if ratio >= 1:  # "at least 6.5 times" at theta 1.5 (6.57): cut, never rounded up
-        st.markdown(t("mod.pi_text", interp=theory["interpolation"][0],
+        st.markdown(t("mod.pi_text", interp=theory.interpolation[0],
                       ratio=f"{int(ratio):,}" if ratio >= 10 else f"{int(ratio * 10) / 10:g}"))
     else:  # a pasted theta barely above 1: the interpolation bound is the looser one
-        st.markdown(t("mod.pi_text_loose", interp=theory["interpolation"][0], ratio=ratio))
+        st.markdown(t("mod.pi_text_loose", interp=theory.interpolation[0], ratio=ratio))
 
 
 st.title(t("mod.title"))

@@ -176,7 +176,7 @@ def lesson_tab() -> None:
     st.table({t(column): [t(aspects[r][i]) for r in rows]
               for i, column in enumerate(("ropel.col_aspect", "ropel.col_sin", "ropel.col_rope"))})
     st.subheader(t("ropel.qwen_header"))
-    b = {k: human_number(v) for k, v in lessons_view.position_budget().items()}
+    b = {k: human_number(v) for k, v in vars(lessons_view.position_budget()).items()}  # every field, as shown
     st.markdown(t("ropel.qwen_text", max=b["max_position_embeddings"], native=b["native"], headroom=b["headroom"],
                   factor=b["yarn_factor"], reach=b["yarn_reach"], theta=b["rope_theta"]))
     st.table({t(key, factor=b["yarn_factor"]): [b[field]] for key, field in (

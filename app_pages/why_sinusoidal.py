@@ -44,8 +44,8 @@ if raw_tab.open:  # 1. raw index
     with raw_tab:
         st.subheader(t("naive.raw_header"))
         m1, m2 = st.columns(2)
-        m1.metric(t("naive.raw_max"), f"{s['raw']['max_abs']:,.0f}")
-        m2.metric(t("naive.raw_ratio"), f"{s['raw_vs_embedding']:,.0f}")
+        m1.metric(t("naive.raw_max"), f"{s.schemes['raw'].max_abs:,.0f}")
+        m2.metric(t("naive.raw_ratio"), f"{s.raw_vs_embedding:,.0f}")
         plot(figs.values_figure, v.x, {t("naive.series_raw"): v.raw}, title=t("naive.raw_title", L=f"{length:,}"),
              x_title=t("common.position"), y_title=t("naive.value"), marker=p, marker_name=f"p = {p:,}")
         st.markdown(t("naive.raw_text"))  # why it fails, under the curve that shows it
@@ -57,7 +57,7 @@ if norm_tab.open:  # 2. index / length
         m1, m2, m3 = st.columns(3)
         m1.metric(t("naive.norm_value", p=f"{p:,}", L=f"{length:,}"), f"{v.value:.4g}")
         m2.metric(t("naive.norm_other", L2=f"{other:,}"), f"{v.same_value_other:,.4g}")
-        m3.metric(t("naive.norm_step"), f"{s['normalized']['step_max']:.4g}")
+        m3.metric(t("naive.norm_step"), f"{s.schemes['normalized'].step_max:.4g}")
         plot(figs.values_figure,
              v.x, {t("naive.series_norm", L=f"{L:,}"): curve for L, curve in v.normalized.items()},
              title=t("naive.norm_title"), x_title=t("common.position"), y_title=t("naive.value"), marker=p,
@@ -68,8 +68,8 @@ if binary_tab.open:  # 3. binary, and the smooth counter with the same periods
         st.subheader(t("naive.bin_header"))
         st.markdown(t("naive.bin_text"))
         st.markdown(t("naive.code", p=f"{p:,}", D=d_model, code="".join(map(str, reversed(v.code)))))
-        if s["collide"]:
-            a, b = s["collide"]
+        if s.collide:
+            a, b = s.collide
             st.warning(t("naive.collide", D=d_model, n=f"{b:,}", a=a, b=f"{b:,}"))
         plot(figs.counter_figure,
              v.binary, v.smooth, v.counter_positions,
@@ -92,10 +92,10 @@ if table_tab.open:  # the four side by side
         st.dataframe(
             {
                 t("naive.col_scheme"): [t(key) for key in SCHEMES.values()],
-                t("naive.col_max"): [s[k]["max_abs"] for k in SCHEMES],
-                t("naive.col_step_min"): [s[k]["step_min"] for k in SCHEMES],
-                t("naive.col_step_max"): [s[k]["step_max"] for k in SCHEMES],
-                t("naive.col_distinct", L=f"{length:,}"): [s[k]["distinct"] for k in SCHEMES],
+                t("naive.col_max"): [s.schemes[k].max_abs for k in SCHEMES],
+                t("naive.col_step_min"): [s.schemes[k].step_min for k in SCHEMES],
+                t("naive.col_step_max"): [s.schemes[k].step_max for k in SCHEMES],
+                t("naive.col_distinct", L=f"{length:,}"): [s.schemes[k].distinct for k in SCHEMES],
             },
             column_config={t(key): st.column_config.NumberColumn(format="%.4g") for key in NUMBER_COLUMNS},
             hide_index=True,

@@ -10,11 +10,11 @@ a reader sorts word pairs into bands, then the bundled model's cosines are revea
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
 from embedviz._validate import finite_float, one_of
-from embedviz.errors import InputError
 from embedviz.similarity import cosine_similarity
 
 # (band, lower bound) from the top: cosine >= bound falls into the first band whose bound it reaches
@@ -31,14 +31,24 @@ PREDICTION_PAIRS: tuple[tuple[str, str], ...] = (
 
 def polar_vector(length: float, angle_deg: float) -> np.ndarray:
     """The 2-D arrow of the given length pointing at angle_deg (counter-clockwise from the x axis), shape (2,)."""
-    r = finite_float("length", length)
-    if r < 0:
-        raise InputError("at_least", name="length", value=r, limit=0)
+    r = finite_float("length", length, at_least=0)
     a = math.radians(finite_float("angle_deg", angle_deg))
     return np.array([r * math.cos(a), r * math.sin(a)])
 
 
-def compare_vectors(u, v) -> dict[str, float]:
+@dataclass(frozen=True)
+class VectorComparison:
+    """Two vectors side by side (:func:`compare_vectors`): the two sides of u.v = |u| |v| cos(angle)."""
+
+    dot: float  # u . v
+    norm_u: float  # |u|
+    norm_v: float  # |v|
+    cos: float  # cosine of the angle, 0 when either vector is zero
+    lengths_times_cos: float  # |u| |v| cos: equal to dot, the other side of the identity
+    angle_deg: float  # in [0, 180]; 90 for a zero vector
+
+
+def compare_vectors(u, v) -> VectorComparison:
     """Dot product, both lengths, the cosine and the angle between two vectors of the same width.
 
     ``angle_deg`` is in [0, 180]; a zero vector has no direction, so its cosine is reported as 0 (as in
@@ -49,7 +59,7 @@ def compare_vectors(u, v) -> dict[str, float]:
     if u.shape != v.shape or u.size == 0:
         raise ValueError(f"u {u.shape} and v {v.shape} must be non-empty vectors of the same width")
     cos = cosine_similarity(u, v)
-    return dict(
+    return VectorComparison(
         dot=float(u @ v),
         norm_u=float(np.linalg.norm(u)),
         norm_v=float(np.linalg.norm(v)),

@@ -1,7 +1,9 @@
 """Errors a reader's input can cause: a stable code, its parameters, and one English template per code.
 
-``raise InputError("even", name="d_model", value=7, what="RoPE")`` reads "d_model (7) must be even for RoPE" in a
-notebook, a log or a test, and is still a ValueError for callers that catch one. A page does not parse that sentence:
+``raise InputError("even", name="d_model", value=7, about="RoPE")`` reads "d_model (7) must be even for RoPE" in a
+notebook, a log or a test, and is still a ValueError for callers that catch one. ``about`` is the one optional
+param of every code: the setting a rule belongs to (:data:`ABOUT`), so one condition keeps one code whether a
+config's rope_type or nothing is named with it. A page does not parse that sentence:
 it looks up ``"err." + code`` in its catalog and fills the reader's language with :meth:`InputError.fields`, each
 value rendered as the English renders it (``{value!r}``, ``{n:,}``), so a number reads the same in both languages.
 The English text lives here once; a new kind of error is one line in :data:`TEMPLATES` plus its translation.
@@ -13,6 +15,9 @@ import string
 
 _FORMATTER = string.Formatter()
 
+# what ``about=`` adds to any message: the setting the refused rule belongs to ("for rope_type 'yarn'")
+ABOUT = " for {about}"
+
 TEMPLATES: dict[str, str] = {
     # the generic checks (_validate.py and its callers)
     "integer": "{name} ({value!r}) must be an integer, got {kind}",
@@ -23,7 +28,13 @@ TEMPLATES: dict[str, str] = {
     "above": "{name} ({value:g}) must be > {limit:g}",
     "number": "{name} ({value!r}) must be a number",
     "finite": "{name} ({value}) must be finite",
-    "even": "{name} ({value}) must be even for {what}",
+    "even": "{name} ({value}) must be even",
+    "multiple": "{name} ({value}) must be a multiple of {k}",
+    "interval": "{name} ({value:g}) must be in ({low:g}, {high:g}]",
+    "positive_entries": "{name} entries must all be > 0, got min {min:g}",
+    "string": "{name} must be a string, got {kind}",
+    "string_list": "{name} must be a list or tuple of strings, e.g. ('abc', 'ABC'), got {kind}",
+    "missing": "{name} has no {keys}",
     "numeric_array": "{name} must hold numbers, got dtype {dtype}",
     "non_finite": "{name} contains non-finite values (NaN or inf)",
     "one_of": "{name} ({value!r}) must be one of {allowed}",
@@ -69,7 +80,6 @@ TEMPLATES: dict[str, str] = {
     "config_deep": "config.json nests objects or arrays too deeply to read (a config has a few levels)",
     "config_digits": "config.json holds a number of more than 4,300 digits; a config's numbers have a few",
     "config_not_object": "config.json must hold a JSON object {{ ... }}, got a JSON {kind}",
-    "config_missing": "config has no '{key}'",
     "config_no_theta": "config has no 'rope_theta' (neither top-level nor in rope_parameters)",
     "config_no_head": "config has neither 'head_dim' nor both 'hidden_size' and 'num_attention_heads'",
     "divisible": "{name} ({value}) must be divisible by {other} ({other_value})",
@@ -81,17 +91,10 @@ TEMPLATES: dict[str, str] = {
     "per_layer": "rope_parameters is per layer type ({types}): pass layer_type= to pick one",
     # the scaling methods (rope/scaling.py) and partial RoPE (rope.py)
     "rope_type_unknown": "{name} ({value!r}) is unknown; known rope types: {known}",
-    "scaling_missing": "scaling for rope_type '{rope_type}' is missing required key(s): {keys}",
-    "scaling_factor": "factor ({value:g}) must be a number >= 1 for rope_type '{rope_type}'",
-    "scaling_positive": "{name} ({value:g}) must be > 0 for rope_type '{rope_type}'",
-    "scaling_finite": "{name} ({value!r}) must be a finite number for rope_type '{rope_type}'",
-    "partial_factor": "partial_rotary_factor ({value:g}) must be in (0, 1]",
-    "partial_factor_type": "partial_rotary_factor ({value:g}) must be in (0, 1] for rope_type '{rope_type}'",
     "rotary_dim": "rotary dimension int(head_dim * partial_rotary_factor) = int({head_dim} * {factor:g}) = {dim} "
                   "must be even and >= 2",
     "beta_order": "beta_fast ({fast:g}) must be >= beta_slow ({slow:g}) for rope_type 'yarn': beta_fast counts the "
                   "turns of the fast pairs that are kept",
-    "truncate": "truncate ({value!r}) must be True or False for rope_type 'yarn'",
     "beta_large": "{name} ({value:g}) is too large: no pair turns that often in {n:,} tokens (the number of turns "
                   "that marks a fast pair)",
     "llama3_order": "high_freq_factor ({high:g}) must be greater than low_freq_factor ({low:g}) for rope_type "
@@ -99,7 +102,6 @@ TEMPLATES: dict[str, str] = {
     "pair_factors_list": "{key} must be a list of d/2 = {half} numbers, got {got}",
     "pair_factors_count": "{key} has {n} entries, the rotary dimension ({dim}) needs {half} (one per pair)",
     "pair_factors_flat": "{key} must be a flat list of {half} numbers, got nested lists",
-    "pair_factors_positive": "{key} entries must all be > 0, got min {min:g}",
     # a config's layers (rope/layers.py)
     "layer_flags": "{key} must be a list of 0 / 1 (one per layer, 1 = RoPE), got {got}",
     "layer_flags_count": "{key} has {n} entries, num_hidden_layers ({layers}) needs one per layer",
@@ -160,7 +162,6 @@ TEMPLATES: dict[str, str] = {
     "shape_cap": "batch x length x d_model ({n:,}) must be <= {limit:,} for this demo",
     "slow_pairs": "slow_pairs ({value}) must be in [1, head_dim/2 - 1] = [1, {limit}] for head_dim {head_dim}: pair 0 "
                   "turns at w = 1 whatever theta is",
-    "multiple": "{name} ({value}) must be a multiple of {k} for {what}",
     "zero_vector": "vector must be a finite vector with non-zero length (cosine needs a direction)",
     "upload_gone": "source ({value!r}) is not 'learned' or 'sinusoidal', nor an upload this session still holds: "
                    "upload the table again",
@@ -190,7 +191,8 @@ class InputError(ValueError):
 
     def __init__(self, code: str, /, **params):
         self.code, self.params = code, params
-        super().__init__(TEMPLATES[code].format(**params))
+        about = ABOUT.format(about=params["about"]) if params.get("about") else ""
+        super().__init__(TEMPLATES[code].format(**params) + about)
 
     def fields(self) -> dict[str, str]:
         """Each placeholder of the template as the English message renders it (conversion and format spec
@@ -200,6 +202,8 @@ class InputError(ValueError):
             if name and name not in out:
                 value = _FORMATTER.convert_field(self.params[name], conversion)
                 out[name] = _FORMATTER.format_field(value, spec)
+        if self.params.get("about"):
+            out["about"] = str(self.params["about"])
         return out
 
     def __reduce__(self):

@@ -11,7 +11,7 @@ import weakref
 
 import numpy as np
 
-from embedviz._validate import choices, finite_array
+from embedviz._validate import finite_array, one_of
 from embedviz.errors import InputError
 
 _EPS = 1e-12  # keeps a zero vector from dividing by zero; its similarity to anything is then 0
@@ -134,12 +134,11 @@ def pca_2d(X, *, basis_from=None, solver: Literal["full", "randomized"] = "full"
         raise ValueError(f"X {X.shape} and basis_from {fit.shape} must have the same width D")
     mean = fit.mean(axis=0)  # principal components are directions of variance around the mean
     centred = fit - mean  # (N, D)
+    one_of("solver", solver, ("full", "randomized"))
     if solver == "full":
         _, _, vt = np.linalg.svd(centred, full_matrices=False)
-    elif solver == "randomized":
+    else:  # "randomized", one_of checked above
         vt = _randomized_axes(centred)
-    else:
-        raise InputError("one_of", name="solver", value=solver, allowed=choices(("full", "randomized")))
     axes = vt[:2]  # (<=2, D)
     signs = np.sign(axes[np.arange(axes.shape[0]), np.abs(axes).argmax(axis=1)])
     proj = (X - mean) @ (axes * signs[:, None]).T  # (N, <=2)

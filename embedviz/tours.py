@@ -193,10 +193,10 @@ def _concat_growth(s: Mapping[str, Any]) -> tuple[str, dict]:
     cost = {way: composition.width_and_params(VOCAB_SIZE, s[InputLayer.MAX_LENGTH], s[InputLayer.D_MODEL],
                                               s[InputLayer.D_POSITION], combine=way)
             for way in ("sum", "concat")}
-    ratio = cost["concat"]["attention_per_layer"] / cost["sum"]["attention_per_layer"]
+    ratio = cost["concat"].attention_per_layer / cost["sum"].attention_per_layer
     option = "same" if ratio < 1.5 else "twice" if ratio < 3 else "four" if ratio < 6 else "more"
-    return option, {"sum": f"{cost['sum']['attention_per_layer']:,}", "concat": f"{cost['concat']['attention_per_layer']:,}",
-                    "ratio": f"{ratio:g}", "width": cost["concat"]["width"]}
+    return option, {"sum": f"{cost['sum'].attention_per_layer:,}", "concat": f"{cost['concat'].attention_per_layer:,}",
+                    "ratio": f"{ratio:g}", "width": cost["concat"].width}
 
 
 GRADIENT_ROWS = Question("gradient_rows", ("used", "all"), _gradient_rows)

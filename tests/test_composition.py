@@ -35,14 +35,14 @@ def test_every_sequence_in_the_batch_gets_the_same_position_vectors():
 
 def test_sum_keeps_width_concat_widens_it():
     s = composition.width_and_params(8_449, 1_024, 768, 768, combine="sum")
-    assert s == {"token_table": 6_488_832, "position_table": 786_432, "width": 768,
-                 "attention_per_layer": 4 * 768 * 768}  # lesson 002's ANDREA tables
+    assert s == composition.CombineCost(token_table=6_488_832, position_table=786_432, width=768,
+                                        attention_per_layer=4 * 768 * 768)  # lesson 002's ANDREA tables
     c = composition.width_and_params(8_449, 1_024, 768, 768, combine="concat")
-    assert c["width"] == 1_536 and c["attention_per_layer"] == 4 * s["attention_per_layer"]
+    assert c.width == 1_536 and c.attention_per_layer == 4 * s.attention_per_layer
     small = composition.width_and_params(256, 512, 64, 16, combine="concat")
-    assert small["width"] == 80 and small["position_table"] == 512 * 16
+    assert small.width == 80 and small.position_table == 512 * 16
     q = torch.nn.Linear(80, 80, bias=False)  # torch's count of one width x width projection
-    assert small["attention_per_layer"] == 4 * sum(p.numel() for p in q.parameters())
+    assert small.attention_per_layer == 4 * sum(p.numel() for p in q.parameters())
 
 
 def test_both_lesson_modules_refuse_past_their_length():

@@ -13,6 +13,7 @@ from embedviz.rope.context_extension import (
     LLAMA2_7B_PI_16K,
     METHODS,
     PHI3_MINI_128K,
+    Overshoot,
     beyond_factor,
     build_scaling,
     classify_pairs,
@@ -211,7 +212,7 @@ def test_build_scaling():
                              long_factor=(3.0, 4.0), params={"attention_factor": 1.5}, partial_rotary_factor=0.5)
     assert longrope["short_factor"] == [1.0, 2.0] and longrope["attention_factor"] == 1.5
     assert compute(8, 10_000, longrope, seq_len=65)[0] == pytest.approx([1 / 3, 0.01 / 4])
-    with pytest.raises(ValueError, match=r"missing required key\(s\): 'short_factor', 'long_factor'"):
+    with raises_input("missing", name="scaling", keys="'short_factor', 'long_factor'", about="rope_type 'longrope'"):
         compute(8, 10_000, build_scaling("longrope", factor=2.0, original_max_position_embeddings=64))
     with pytest.raises(ValueError, match=r"method \('ntk'\) must be one of 'linear', 'dynamic', 'yarn'"):
         build_scaling("ntk", factor=2.0, original_max_position_embeddings=64)
@@ -308,7 +309,7 @@ def test_seq_len_for_and_beyond_factor():
     assert seq_len_for("dynamic", 4096, 2.0) == 8192 and seq_len_for("longrope", 4096, 0.5) == 2048
     assert seq_len_for("yarn", 4096, 2.0) is None and seq_len_for("dynamic", 1, 0.25) == 1
     # Llama 3.1: 8192 x 8 = 65,536 covered; a 131,072 target goes 2x past it; dynamic / longrope have no fixed stretch
-    assert beyond_factor("llama3", 8192, 131072, 8.0) == {"covered": 65536, "times": 2.0}
+    assert beyond_factor("llama3", 8192, 131072, 8.0) == Overshoot(covered=65536, times=2.0)
     assert beyond_factor("llama3", 8192, 65536, 8.0) is None
     assert beyond_factor("dynamic", 8192, 131072, 8.0) is None
 
@@ -316,14 +317,14 @@ def test_seq_len_for_and_beyond_factor():
 def test_theta_calculator_rows_and_clamp():
     models = {"Llama 3": PRESETS["Llama-3.1-8B"], "Qwen3": PRESETS["Qwen3-0.6B (YaRN 128K)"]}
     calc = theta_calculator(128, 8192, 1, models)
-    assert calc["theta"] == calc["one_turn"] == theta_for_context(128, 8192) and not calc["clamped"]
-    llama, qwen = calc["rows"]
+    assert calc.theta == calc.one_turn == theta_for_context(128, 8192) and not calc.clamped
+    llama, qwen = calc.rows
     # trained lengths: the rope_scaling's original (8,192 and 32,768); slow pairs counted by hand in
     # test_slow_pair_count_real_models_by_hand: 29 / 64 and 24 / 64
     assert (llama["model"], llama["trained"], llama["slow"], llama["pairs"]) == ("Llama 3", 8192, 29, 64)
     assert (qwen["trained"], qwen["slow"], qwen["theta"]) == (32768, 24, 1_000_000.0)
     small = theta_calculator(8, 1000, 32, models)  # a head of 4 pairs has at most 3 slow pairs to ask for
-    assert small["k"] == 3 and small["clamped"] and small["theta"] == theta_for_context(8, 1000, slow_pairs=3)
+    assert small.k == 3 and small.clamped and small.theta == theta_for_context(8, 1000, slow_pairs=3)
 
 
 def test_theta_for_context_latex():

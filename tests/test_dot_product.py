@@ -14,23 +14,23 @@ from tests.input_errors import raises_input
 def test_dot_is_sum_of_products_and_lengths_times_cosine(r1, a1, r2, a2):
     u, v = dp.polar_vector(r1, a1), dp.polar_vector(r2, a2)
     out = dp.compare_vectors(u, v)
-    assert out["dot"] == pytest.approx(sum(x * y for x, y in zip(u, v)))  # plain loop
+    assert out.dot == pytest.approx(sum(x * y for x, y in zip(u, v)))  # plain loop
     angle = abs(a1 - a2) % 360
     angle = min(angle, 360 - angle)
-    assert out["angle_deg"] == pytest.approx(angle, abs=1e-6)
-    assert out["cos"] == pytest.approx(math.cos(math.radians(angle)))
-    assert out["dot"] == pytest.approx(r1 * r2 * math.cos(math.radians(angle)))  # |u||v| cos(theta)
-    assert out["lengths_times_cos"] == pytest.approx(out["dot"])
-    assert (out["norm_u"], out["norm_v"]) == (pytest.approx(r1), pytest.approx(r2))
+    assert out.angle_deg == pytest.approx(angle, abs=1e-6)
+    assert out.cos == pytest.approx(math.cos(math.radians(angle)))
+    assert out.dot == pytest.approx(r1 * r2 * math.cos(math.radians(angle)))  # |u||v| cos(theta)
+    assert out.lengths_times_cos == pytest.approx(out.dot)
+    assert (out.norm_u, out.norm_v) == (pytest.approx(r1), pytest.approx(r2))
 
 
 def test_lesson_002_sign_rules():
-    assert dp.compare_vectors([1, 0], [3, 0])["dot"] > 0  # same direction: large positive
-    assert dp.compare_vectors([1, 0], [-3, 0])["dot"] < 0  # opposite: large negative
-    assert dp.compare_vectors([1, 0], [0, 3])["dot"] == 0  # right angle: zero
+    assert dp.compare_vectors([1, 0], [3, 0]).dot > 0  # same direction: large positive
+    assert dp.compare_vectors([1, 0], [-3, 0]).dot < 0  # opposite: large negative
+    assert dp.compare_vectors([1, 0], [0, 3]).dot == 0  # right angle: zero
     # the dot grows with length, the cosine does not
-    assert dp.compare_vectors([1, 1], [2, 2])["cos"] == pytest.approx(dp.compare_vectors([1, 1], [20, 20])["cos"])
-    assert dp.compare_vectors([1, 1], [20, 20])["dot"] == 10 * dp.compare_vectors([1, 1], [2, 2])["dot"]
+    assert dp.compare_vectors([1, 1], [2, 2]).cos == pytest.approx(dp.compare_vectors([1, 1], [20, 20]).cos)
+    assert dp.compare_vectors([1, 1], [20, 20]).dot == 10 * dp.compare_vectors([1, 1], [2, 2]).dot
 
 
 def test_bands():

@@ -20,14 +20,14 @@ def test_binary_code_equals_python_bit_ops():
 def test_binary_codes_repeat_after_two_to_the_d():
     code = naive.binary_code(np.arange(40), 4)
     np.testing.assert_array_equal(code[:16], code[16:32])  # 16 = 2^4: position p and p + 16 collide
-    assert naive.compare_schemes(40, 4)["collide"] == (0, 16)
-    assert naive.compare_schemes(16, 4)["collide"] is None
+    assert naive.compare_schemes(40, 4).collide == (0, 16)
+    assert naive.compare_schemes(16, 4).collide is None
 
 
 def test_raw_index_maximum_grows_with_length():
-    maxima = [naive.compare_schemes(L, 8)["raw"]["max_abs"] for L in (10, 100, 1000, 4096)]
+    maxima = [naive.compare_schemes(L, 8).schemes["raw"].max_abs for L in (10, 100, 1000, 4096)]
     assert maxima == [9, 99, 999, 4095]
-    assert naive.compare_schemes(4096, 8)["raw_vs_embedding"] == pytest.approx(4095 / 0.02)
+    assert naive.compare_schemes(4096, 8).raw_vs_embedding == pytest.approx(4095 / 0.02)
 
 
 def test_index_over_length_means_different_positions_at_different_lengths():
@@ -49,9 +49,9 @@ def test_binary_neighbour_steps_are_sqrt_of_flipped_bits_sinusoidal_steps_consta
     np.testing.assert_allclose(steps, np.sqrt(flipped))
     assert steps[7] == 2.0 and steps[8] == 1.0  # 7 -> 8 flips four bits, 8 -> 9 one
     s = naive.compare_schemes(256, 8)
-    assert s["sinusoidal"]["step_min"] == pytest.approx(0.9641, abs=5e-5)  # lesson 003: gap 1 -> 0.9641
-    assert s["sinusoidal"]["step_max"] - s["sinusoidal"]["step_min"] < 1e-5
-    assert s["binary"]["step_max"] == pytest.approx(math.sqrt(8))  # 127 -> 128 flips all eight bits
+    assert s.schemes["sinusoidal"].step_min == pytest.approx(0.9641, abs=5e-5)  # lesson 003: gap 1 -> 0.9641
+    assert s.schemes["sinusoidal"].step_max - s.schemes["sinusoidal"].step_min < 1e-5
+    assert s.schemes["binary"].step_max == pytest.approx(math.sqrt(8))  # 127 -> 128 flips all eight bits
 
 
 def test_smooth_counter_matches_bits_where_the_wave_peaks_and_troughs():
@@ -69,8 +69,8 @@ def test_smooth_counter_matches_bits_where_the_wave_peaks_and_troughs():
 
 def test_distinct_counts():
     s = naive.compare_schemes(1000, 8)
-    assert s["raw"]["distinct"] == s["normalized"]["distinct"] == s["sinusoidal"]["distinct"] == 1000
-    assert s["binary"]["distinct"] == 0  # 1000 positions, 256 codes: every code is used at least twice
+    assert s.schemes["raw"].distinct == s.schemes["normalized"].distinct == s.schemes["sinusoidal"].distinct == 1000
+    assert s.schemes["binary"].distinct == 0  # 1000 positions, 256 codes: every code is used at least twice
 
 
 @pytest.mark.parametrize(

@@ -156,7 +156,7 @@ def test_token_id_refusals_name_the_word_and_its_pieces(model):
     for empty in ("", "   "):
         with raises_input("non_empty", name="word", value=empty):
             model.token_id(empty)
-    with raises_input("non_empty", name="word", value=42):
+    with raises_input("string", name="word", kind="int"):
         model.token_id(42)
     with raises_input("at_most", name="token id", value=30_522, limit=30_521):
         model.tokens([30_522])

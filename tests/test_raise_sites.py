@@ -49,7 +49,6 @@ INTERNAL_RAISES = {
     "embedviz/positions/analysis.py::is_rotation": _SHAPE,
     "embedviz/models/pretrained.py::PretrainedEmbeddings.token_id": _PACKAGED,  # a tokenizer id past its own table
     "embedviz/tokens/raw_ids.py::id_neighbours": _SHAPE,
-    "embedviz/rope/rotary.py::wavelengths": _SHAPE,
     "embedviz/rope/rotary.py::rotate": _SHAPE,
     "embedviz/rope/rotary.py::_vector_2d": _SHAPE,
     "embedviz/rope/rotary.py::scores_vs_offset": _SHAPE,
@@ -64,14 +63,9 @@ INTERNAL_RAISES = {
     "embedviz/similarity.py::pca_2d": _SHAPE,  # word_list_short and rows_window keep at least 2 rows
     "embedviz/positions/sinusoidal.py::sinusoidal_rows": _SHAPE,
     "embedviz/models/tensor_files.py::read_upload": _TYPE,  # an upload's bytes
-    "embedviz/tokens/tokenizer.py::encode": _TYPE,
-    "embedviz/tokens/tokenizer.py::byte_pieces": _TYPE,
     "embedviz/tours.py::answer": _PROGRAM,  # the panel asks only a step that has a question
-    "embedviz/training/experiment.py::_check_groups": _TYPE,  # the page's groups are strings from text inputs
-    "embedviz/training/experiment.py::train_on_text": _TYPE,
     "embedviz/training/result.py::TrainingResult.index": _PROGRAM,  # tokens named by the tours' own data
     "embedviz/tokens/unigram.py::UnigramTokenizer.__init__": _PACKAGED,
-    "embedviz/tokens/unigram.py::UnigramTokenizer.prepare": _TYPE,
     "embedviz/models/word_vectors.py::nearest_neighbours": _SHAPE,
     "embedviz/models/word_vectors.py::project_2d": _SHAPE,  # word_list_short keeps at least 2 words
     "embedviz/models/word_vectors.py::_rows": _SHAPE,

@@ -58,7 +58,7 @@ def test_word_pieces_of_the_bundled_wordpiece_vocabulary(minilm):
 
 def test_qwen3_position_budget_is_lesson_003s():
     b = position_budget.qwen3_position_budget()
-    assert b["max_position_embeddings"] == 40_960  # lesson 003's printout
-    assert b["native"] == 32_768  # "32K native"
-    assert b["headroom"] == 40_960 - 32_768 == 8_192
-    assert b["yarn_reach"] == 131_072 and b["rope_theta"] == 1_000_000
+    assert b.max_position_embeddings == 40_960  # lesson 003's printout
+    assert b.native == 32_768  # "32K native"
+    assert b.headroom == 40_960 - 32_768 == 8_192
+    assert b.yarn_reach == 131_072 and b.rope_theta == 1_000_000

@@ -237,11 +237,11 @@ def test_deepseek_softmax_scale_matches_transformers():
     deepseek = require_oracle("transformers.models.deepseek_v3.modeling_deepseek_v3")
     cfg = hf_text_config(load("deepseek-v3.json"))
     ours = mla_softmax_scale(load("deepseek-v3.json"))
-    assert ours["qk_head_dim"] == 192
+    assert ours.qk_head_dim == 192
     # transformers: DeepseekV3Attention.scaling = yarn_apply_mscale(rope_parameters, qk_head_dim ** -0.5)
     reference = deepseek.yarn_apply_mscale(cfg.rope_parameters, 192 ** -0.5)
-    assert ours["scale"] == pytest.approx(reference, rel=1e-12)
-    assert ours["mscale"] == pytest.approx(0.1 * math.log(40) + 1)  # 1.3689, squared into the scale
+    assert ours.scale == pytest.approx(reference, rel=1e-12)
+    assert ours.mscale == pytest.approx(0.1 * math.log(40) + 1)  # 1.3689, squared into the scale
 
 
 
@@ -254,7 +254,7 @@ def test_deepseek_softmax_scale_without_a_factor_takes_the_factor_the_frequencie
     config = load("deepseek-v3.json")
     assert config["max_position_embeddings"] / config["rope_scaling"]["original_max_position_embeddings"] == 40
     del config["rope_scaling"]["factor"]
-    assert mla_softmax_scale(config)["scale"] == pytest.approx(reference, rel=1e-12)
+    assert mla_softmax_scale(config).scale == pytest.approx(reference, rel=1e-12)
 
 
 def test_deepseek_without_rope_scaling_has_the_plain_softmax_scale():
@@ -263,7 +263,7 @@ def test_deepseek_without_rope_scaling_has_the_plain_softmax_scale():
     config = {**load("deepseek-v3.json"), "rope_scaling": None}
     attention = deepseek.DeepseekV3Attention(hf_text_config(config), layer_idx=0)
     mla = mla_softmax_scale(config)
-    assert mla["scale"] == pytest.approx(attention.scaling, rel=1e-12) and mla["logit_factor"] == 1.0
+    assert mla.scale == pytest.approx(attention.scaling, rel=1e-12) and mla.logit_factor == 1.0
 
 
 # what is not understood says so
@@ -332,9 +332,9 @@ def test_the_temperature_curve_reaches_64_floor_scales_within_int64(floor_scale)
     """The curve's reach and its two ends; its values in between are transformers' (tested above)."""
     last, first_value, last_value = _TEMPERATURE_ENDS[floor_scale]
     curve = temperature_curve(floor_scale, 0.1)
-    assert curve["positions"][0] == 1 and curve["positions"][-1] == last
-    assert curve["scale"][[0, -1]].tolist() == pytest.approx([first_value, last_value], rel=1e-12)
-    assert np.all(np.diff(curve["scale"]) >= 0)  # never falls with the position
+    assert curve.positions[0] == 1 and curve.positions[-1] == last
+    assert curve.scale[[0, -1]].tolist() == pytest.approx([first_value, last_value], rel=1e-12)
+    assert np.all(np.diff(curve.scale) >= 0)  # never falls with the position
 
 
 @pytest.mark.parametrize("kind", ["conv", "linear_attention"])

@@ -39,9 +39,10 @@ def test_proportional_differs_from_partial():
 
 
 def test_proportional_rejects_bad_factor():
-    with raises_input("partial_factor_type", value=1.5, rope_type="proportional"):
+    with raises_input("interval", name="partial_rotary_factor", value=1.5, low=0.0, high=1.0,
+                      about="rope_type 'proportional'"):
         compute(128, 1e4, {"rope_type": "proportional", "partial_rotary_factor": 1.5})
-    with raises_input("scaling_factor", value=0.5, rope_type="proportional"):
+    with raises_input("at_least", name="factor", value=0.5, limit=1, about="rope_type 'proportional'"):
         compute(128, 1e4, {"rope_type": "proportional", "factor": 0.5})
 
 

@@ -347,7 +347,7 @@ def test_scaling_dict_is_not_modified():
 @pytest.mark.parametrize(
     ("head_dim", "theta", "scaling", "seq_len", "code", "params"),
     [
-        (7, 10_000, None, None, "even", {"name": "head_dim", "value": 7, "what": "RoPE"}),
+        (7, 10_000, None, None, "even", {"name": "head_dim", "value": 7, "about": "RoPE"}),
         (0, 10_000, None, None, "at_least", {"name": "head_dim", "value": 0, "limit": 2}),
         (64.0, 10_000, None, None, "integer", {"name": "head_dim", "value": 64.0, "kind": "float"}),
         (64, 1.0, None, None, "above", {"name": "theta", "value": 1.0, "limit": 1.0}),
@@ -358,23 +358,25 @@ def test_scaling_dict_is_not_modified():
          "rope_type_unknown",
          {"value": "ntk", "known": "'default', 'linear', 'dynamic', 'yarn', 'longrope', 'llama3', 'proportional'"}),
         (64, 10_000, {"rope_type": None}, None, "rope_type_unknown", {"value": None}),
-        (64, 10_000, {"rope_type": "linear"}, None, "scaling_missing", {"rope_type": "linear", "keys": "'factor'"}),
+        (64, 10_000, {"rope_type": "linear"}, None,
+         "missing", {"name": "scaling", "keys": "'factor'", "about": "rope_type 'linear'"}),
         (64, 10_000, {"rope_type": "linear", "factor": 0.5}, None,
-         "scaling_factor", {"value": 0.5, "rope_type": "linear"}),
-        (64, 10_000, {"rope_type": "linear", "factor": "4"}, None, "scaling_finite", {"name": "factor", "value": "4"}),
+         "at_least", {"name": "factor", "value": 0.5, "limit": 1, "about": "rope_type 'linear'"}),
+        (64, 10_000, {"rope_type": "linear", "factor": "4"}, None,
+         "number", {"name": "factor", "value": "4", "about": "rope_type 'linear'"}),
         (64, 10_000, {"rope_type": "yarn", "factor": 4.0}, None,
-         "scaling_missing", {"rope_type": "yarn"}),
+         "missing", {"about": "rope_type 'yarn'"}),
         (64, 10_000, {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4096,
                       "beta_fast": 1, "beta_slow": 32}, None,
          "beta_order", {"fast": 1.0, "slow": 32.0}),
         (64, 10_000, {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4096,
-                      "beta_fast": -2}, None, "scaling_positive", {"name": "beta_fast", "value": -2.0}),
+                      "beta_fast": -2}, None, "above", {"name": "beta_fast", "value": -2.0, "limit": 0, "about": "rope_type 'yarn'"}),
         (64, 10_000, {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4096,
-                      "attention_factor": -1.0}, None, "scaling_positive", {"name": "attention_factor", "value": -1.0}),
+                      "attention_factor": -1.0}, None, "above", {"name": "attention_factor", "value": -1.0, "about": "rope_type 'yarn'"}),
         (64, 10_000, {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4096.5}, None,
          "integer", {"name": "original_max_position_embeddings", "value": 4096.5}),
         (64, 10_000, {"rope_type": "llama3", "factor": 8.0, "original_max_position_embeddings": 8192}, None,
-         "scaling_missing", {"keys": "'low_freq_factor', 'high_freq_factor'"}),
+         "missing", {"keys": "'low_freq_factor', 'high_freq_factor'"}),
         (64, 10_000, {"rope_type": "llama3", "factor": 8.0, "original_max_position_embeddings": 8192,
                       "low_freq_factor": 4.0, "high_freq_factor": 1.0}, None,
          "llama3_order", {"high": 1.0, "low": 4.0}),
@@ -389,15 +391,16 @@ def test_scaling_dict_is_not_modified():
          "pair_factors_count", {"key": "long_factor", "n": 5}),
         (8, 10_000, {"rope_type": "longrope", "factor": 2.0, "original_max_position_embeddings": 64,
                      "short_factor": [1.0] * 4, "long_factor": [1.0, 0.0, 1.0, 1.0]}, None,
-         "pair_factors_positive", {"key": "long_factor", "min": 0.0}),
+         "positive_entries", {"name": "long_factor", "min": 0.0}),
         (8, 10_000, {"rope_type": "longrope", "original_max_position_embeddings": 64,
                      "short_factor": [1.0] * 4, "long_factor": [1.0] * 4}, None,
-         "scaling_missing", {"rope_type": "longrope"}),
+         "missing", {"about": "rope_type 'longrope'"}),
         (8, 10_000, {"rope_type": "dynamic", "factor": 2.0}, None,
-         "scaling_missing", {"rope_type": "dynamic"}),
-        (8, 10_000, {"partial_rotary_factor": 1.5}, None, "partial_factor", {"value": 1.5}),
+         "missing", {"about": "rope_type 'dynamic'"}),
+        (8, 10_000, {"partial_rotary_factor": 1.5}, None,
+         "interval", {"name": "partial_rotary_factor", "value": 1.5, "low": 0.0, "high": 1.0}),
         (8, 10_000, {"partial_rotary_factor": 0.0}, None,
-         "above", {"name": "partial_rotary_factor", "value": 0.0, "limit": 0.0}),
+         "interval", {"name": "partial_rotary_factor", "value": 0.0, "low": 0.0, "high": 1.0}),
         (10, 10_000, {"partial_rotary_factor": 0.5}, None,
          "rotary_dim", {"head_dim": 10, "factor": 0.5, "dim": 5}),
         (8, 10_000, {"rope_type": "linear", "factor": 2.0, "rope_theta": 500_000}, None,
@@ -425,7 +428,7 @@ def test_dynamic_base():
                                rtol=1e-12)
     with pytest.raises(ValueError, match=r"dynamic_base needs a scaling dict with rope_type 'dynamic'"):
         dynamic_base(64, 10_000, {"rope_type": "linear", "factor": 2.0}, seq_len=10)
-    with raises_input("scaling_missing", keys="'factor'"):
+    with raises_input("missing", keys="'factor'", about="rope_type 'dynamic'"):
         dynamic_base(64, 10_000, {"rope_type": "dynamic", "original_max_position_embeddings": 10}, seq_len=10)
 
 

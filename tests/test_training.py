@@ -337,8 +337,8 @@ def test_short_text_shrinks_the_sequence():
             r"use snapshot_every >= 6",
         ),
         ({"groups": ()}, r"groups \(empty\) must hold at least 1 group"),
-        ({"groups": "abcABC"}, r"groups \('abcABC'\) must be a list or tuple of strings"),
-        ({"groups": ("abc", 5)}, r"groups\[1\] \(5\) must be a string"),
+        ({"groups": "abcABC"}, r"groups must be a list or tuple of strings, e.g. \('abc', 'ABC'\), got str"),
+        ({"groups": ("abc", 5)}, r"groups\[1\] must be a string, got int"),
         ({"groups": ("abc", "aa")}, r"groups\[1\] \('aa'\) must hold at least 2 distinct characters"),
         ({"groups": ("abc", "xyc")}, r"character 'c' is in groups\[0\] and groups\[1\]"),
         ({"groups": ("".join(chr(0x4E00 + i) for i in range(257)),)}, r"257 distinct characters in total; at most 256"),
@@ -354,7 +354,7 @@ def test_group_experiment_validation(kwargs, match):
 @pytest.mark.parametrize(
     ("text", "kwargs", "match"),
     [
-        (b"abc", {}, r"text \(bytes\) must be a string"),
+        (b"abc", {}, r"text must be a string, got bytes"),
         ("abab", {"tokens": "word"}, r"tokens \('word'\) must be one of 'char', 'byte'"),
         ("abab", {"context": 0}, r"context \(0\) must be >= 1"),
         ("abab", {"context": 33}, r"context \(33\) must be <= 32"),

@@ -44,3 +44,36 @@ def test_every_choice_of_the_core_reads_the_same_way(name):
     with raises_input("one_of", name=name) as info:
         CHOICES[name]()
     assert re.fullmatch(r"'[^']*'(, '[^']*')*", info.value.params["allowed"]), info.value
+
+
+def test_about_names_the_rule_without_changing_the_condition():
+    """One condition, one code: a config's rope_type is named after it, the code and other params unchanged."""
+    from embedviz._validate import finite_float
+    from embedviz.rope.scaling import compute
+
+    with raises_input("above", name="beta_fast", value=-1.0, limit=0) as plain:
+        finite_float("beta_fast", -1.0, greater_than=0)
+    with raises_input("above", name="beta_fast", value=-1.0, limit=0, about="rope_type 'yarn'") as scaled:
+        compute(64, 1e4, {"rope_type": "yarn", "factor": 2.0, "original_max_position_embeddings": 64,
+                          "beta_fast": -1.0})
+    assert "about" not in plain.value.params
+    assert str(scaled.value) == str(plain.value) + " for rope_type 'yarn'"
+
+
+SCALING_RULES = {  # the scaling methods' rules, each the plain check's code with the rope_type named
+    "number": {"rope_type": "linear", "factor": "4"},
+    "at_least": {"rope_type": "linear", "factor": 0.5},
+    "missing": {"rope_type": "llama3", "factor": 8.0, "original_max_position_embeddings": 64},
+    "boolean": {"rope_type": "yarn", "factor": 2.0, "original_max_position_embeddings": 64, "truncate": "no"},
+    "interval": {"rope_type": "proportional", "partial_rotary_factor": 1.5},
+}
+
+
+@pytest.mark.parametrize("code", sorted(SCALING_RULES))
+def test_every_scaling_rule_reads_like_the_plain_check(code):
+    from embedviz.rope.scaling import compute
+
+    scaling = SCALING_RULES[code]
+    with raises_input(code, about=f"rope_type '{scaling['rope_type']}'") as info:
+        compute(64, 1e4, scaling)
+    assert str(info.value).endswith(f" for rope_type '{scaling['rope_type']}'")

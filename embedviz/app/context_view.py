@@ -302,7 +302,7 @@ def extension(source: str, config_text: str, method: str, head_dim: int, theta: 
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def calculator(head_dim: int, context_length: int, slow_pairs: int) -> dict[str, Any]:
+def calculator(head_dim: int, context_length: int, slow_pairs: int) -> context_extension.ThetaCalculation:
     """theta_for_context for this head and context, and what real models chose for their pre-training length."""
     models = {label: PRESETS[name] for name, label in REAL_MODELS.items()}
     return context_extension.theta_calculator(head_dim, context_length, slow_pairs, models)

@@ -22,7 +22,10 @@ def localized(error: ValueError, lang: str | None = None) -> Markup:
     if lang == DEFAULT_LANGUAGE:
         return escape(str(error))
     if isinstance(error, InputError):
-        return _text(f"err.{error.code}", lang, **error.fields())
+        fields = error.fields()
+        about = fields.pop("about", None)
+        text = _text(f"err.{error.code}", lang, **fields)
+        return Markup(text + _text("err.about", lang, about=about)) if about else text
     return _text("err.untranslated", lang, message=str(error))
 
 

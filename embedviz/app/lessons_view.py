@@ -13,7 +13,7 @@ from embedviz import dot_product
 from embedviz.positions import naive as naive_positions
 from embedviz.tokens import raw_ids, subwords
 from embedviz.downsample import strided_indices
-from embedviz.positions.budget import qwen3_position_budget
+from embedviz.positions.budget import PositionBudget, qwen3_position_budget
 from embedviz.positions.sinusoidal import sinusoidal_table
 
 CURVE_POINTS = 512  # points per value curve
@@ -29,7 +29,7 @@ STEP_POSITIONS = 40  # neighbour steps drawn: enough to see binary's uneven jump
 class NaiveView:
     position: int  # the position shown, clipped to length - 1
     clipped: bool  # whether the asked position was past the end
-    summary: dict[str, Any]  # naive_positions.compare_schemes: each scheme's range, steps and distinct codes
+    summary: naive_positions.SchemeComparison  # naive_positions.compare_schemes: each scheme's range, steps and distinct codes
     x: np.ndarray  # the value curves' shared positions
     raw: np.ndarray  # the raw index at x
     normalized: dict[int, np.ndarray]  # length -> index / length at x, for both lengths
@@ -78,7 +78,7 @@ def naive_view(length: int, other_length: int, position: int, d_model: int) -> N
 @dataclass(frozen=True)
 class InputLayerView:
     trace: dict[str, Any]  # composition.shape_trace: every shape from ids to the sum, and concatenation's
-    cost: dict[str, dict[str, int]]  # "sum" / "concat" -> composition.width_and_params: tables, width, attention
+    cost: dict[str, composition.CombineCost]  # "sum" / "concat" -> composition.width_and_params (a lazy import)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -138,7 +138,7 @@ def id_neighbour_rows(word: str, other: str) -> IdNeighbours:
 
 def vectors(len_u: float, angle_u: float, len_v: float, angle_v: float) -> dict:
     u, v = dot_product.polar_vector(len_u, angle_u), dot_product.polar_vector(len_v, angle_v)
-    return dict(u=u, v=v, **dot_product.compare_vectors(u, v))
+    return dict(u=u, v=v, **vars(dot_product.compare_vectors(u, v)))
 
 
 @st.cache_data(max_entries=4, show_spinner=False)
@@ -165,5 +165,5 @@ def pieces(word: str, name: str | None = None) -> list[tuple[str, int]]:
     return subwords.word_pieces((model(name) if name else model()).tokenizer, word)
 
 
-def position_budget() -> dict:
+def position_budget() -> PositionBudget:
     return qwen3_position_budget()

@@ -94,7 +94,7 @@ class ModernModel:
     temperature: dict[str, float] | None  # Llama 4's NoPE temperature (floor_scale, attn_scale), if tuned
     train_length: int | None  # None when every layer is NoPE: nothing turns, the page says so
     mrope: MRope | None  # pairs following time, height and width, if the model has them
-    mla: dict[str, float] | None  # rope_layers.mla_softmax_scale, for an MLA model
+    mla: rope_layers.MlaScale | None  # rope_layers.mla_softmax_scale, for an MLA model
     reach: list[tuple[str, int | None, int]]  # per layer: (kind, window / chunk span, sinks)
     context: str  # "trained", or "max": max_position_embeddings is a limit, not a trained length
 
@@ -112,7 +112,7 @@ def model(source: str, config_text: str = "") -> ModernModel:
             continue
         settings.append({"name": s.name, "nope": False, "head_dim": s.head_dim, "rotary_dim": s.rotary_dim,
                          "theta": s.theta, "rope_type": s.rope_type, "attention_factor": s.attention_factor,
-                         **rope_layers.setting_curves(s)})
+                         **vars(rope_layers.setting_curves(s))})
     reach = rope_reach.layer_reach(config)
     for s in settings:  # a setting's reach: the shortest span of its layers (None: the whole context)
         spans = [r for r, i in zip(reach, plan.layers) if plan.settings[i].name == s["name"]]
@@ -129,12 +129,12 @@ def model(source: str, config_text: str = "") -> ModernModel:
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def temperature(floor_scale: float, attn_scale: float) -> dict[str, Any]:
+def temperature(floor_scale: float, attn_scale: float) -> rope_layers.TemperatureCurve:
     return rope_layers.temperature_curve(floor_scale, attn_scale)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def theory(head_dim: int, theta: float, train_length: int, turning: int) -> dict[str, Any]:
+def theory(head_dim: int, theta: float, train_length: int, turning: int) -> rope_theory.TrainingTheory:
     """Critical dimension and the PI bounds at these settings (the scan length does not enter); ``turning``: the
     dimensions that turn at all (fewer than head_dim for proportional RoPE)."""
     return rope_theory.training_theory(head_dim, theta, train_length, turning=turning)

@@ -10,11 +10,12 @@ modules' own (embedviz.input_layer.embeddings).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal
 
 import torch
 
-from embedviz._validate import choices, positive_int
+from embedviz._validate import one_of, positive_int
 from embedviz.input_layer.embeddings import (
     EmbeddingComposer,
     LearnedPositionalEmbedding,
@@ -28,9 +29,19 @@ COMBINES: tuple[str, ...] = ("sum", "concat")
 MAX_SHAPE_ELEMENTS = 8 * 512 * 512  # B * T * D of the demo batch (2,097,152): built for real, so keep it small
 
 
+@dataclass(frozen=True)
+class CombineCost:
+    """What one way of combining token and position vectors costs (:func:`width_and_params`)."""
+
+    token_table: int  # V x d_token parameters
+    position_table: int  # L x d_position parameters (a learned table)
+    width: int  # the width every later layer sees: d_token for sum, d_token + d_position for concat
+    attention_per_layer: int  # 4 x width^2: q, k, v and output projections of one block, biases left out
+
+
 def width_and_params(
     vocab_size: int, max_context_length: int, d_token: int, d_position: int, *, combine: Combine
-) -> dict[str, int]:
+) -> CombineCost:
     """What summing or concatenating costs: the tables, the width every layer then sees, one layer's attention.
 
     sum needs d_position == d_token (the two vectors are added element by element) and keeps width D.
@@ -41,15 +52,14 @@ def width_and_params(
     L = positive_int("max_context_length", max_context_length)
     d_tok = positive_int("d_token", d_token)
     d_pos = positive_int("d_position", d_position)
+    one_of("combine", combine, COMBINES)
     if combine == "sum":
         if d_pos != d_tok:
             raise ValueError(f"d_position ({d_pos}) must equal d_token ({d_tok}) to be summed")
         width = d_tok
-    elif combine == "concat":
+    else:  # "concat"
         width = d_tok + d_pos
-    else:
-        raise InputError("one_of", name="combine", value=combine, allowed=choices(COMBINES))
-    return dict(
+    return CombineCost(
         token_table=V * d_tok,
         position_table=L * d_pos,
         width=width,
@@ -72,13 +82,12 @@ def shape_trace(
     if B * T * D > MAX_SHAPE_ELEMENTS:
         raise InputError("shape_cap", n=B * T * D, limit=MAX_SHAPE_ELEMENTS)
     generator = torch.Generator().manual_seed(positive_int("seed", seed, minimum=0))
+    one_of("positional", positional, ("sinusoidal", "learned"))
     tok = TokenEmbedding(vocab_size, D, generator=generator)
     if positional == "sinusoidal":
         pos_module = SinusoidalPositionalEmbedding(max_context_length, D)
-    elif positional == "learned":
+    else:  # "learned"
         pos_module = LearnedPositionalEmbedding(max_context_length, D, generator=generator)
-    else:
-        raise InputError("one_of", name="positional", value=positional, allowed=choices(("sinusoidal", "learned")))
     composer = EmbeddingComposer(tok, pos_module)
     d_pos = D if d_position is None else positive_int("d_position", d_position)
     concat_module = pos_module if d_pos == D else SinusoidalPositionalEmbedding(max_context_length, d_pos)

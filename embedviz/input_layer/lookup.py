@@ -20,7 +20,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from embedviz._validate import choices, finite_array, one_of, positive_int
+from embedviz._validate import boolean, finite_array, one_of, positive_int
 from embedviz.input_layer.embeddings import TokenEmbedding
 from embedviz.errors import InputError
 from embedviz.random_init import GPT2_STD, normal_table
@@ -40,13 +40,12 @@ def init_std(d_model: int, scheme: InitScheme = "gpt2") -> float:
     "unit": 1, torch's ``nn.Embedding`` default (lesson 001's ``torch.randn``), rows of length about sqrt(D).
     """
     d_model = positive_int("d_model", d_model)
+    one_of("scheme", scheme, INIT_SCHEMES)
     if scheme == "gpt2":
         return GPT2_STD
     if scheme == "inv_sqrt_d":
         return 1.0 / math.sqrt(d_model)
-    if scheme == "unit":
-        return 1.0
-    raise InputError("one_of", name="scheme", value=scheme, allowed=choices(INIT_SCHEMES))
+    return 1.0  # "unit"
 
 
 def init_table(vocab_size: int, d_model: int, *, scheme: InitScheme = "gpt2", seed: int = 0) -> np.ndarray:
@@ -222,8 +221,7 @@ def gradient_step(
     gradient from the output side as well.
     """
     weight = _weight(weight)
-    if not isinstance(tied, bool):
-        raise InputError("boolean", name="tied", value=tied)
+    tied = boolean("tied", tied)
     vocab_size, d_model = weight.shape
     ids = _ids(ids, vocab_size)
     if ids.size < 2:

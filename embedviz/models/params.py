@@ -21,8 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
 from embedviz import model_facts
-from embedviz._validate import choices, one_of, positive_int
-from embedviz.errors import InputError
+from embedviz._validate import boolean, one_of, positive_int
 
 __all__ = [
     "Positional",
@@ -94,8 +93,7 @@ def embedding_parameter_count(
     vocab_size = positive_int("vocab_size", vocab_size, minimum=1)
     d_model = positive_int("d_model", d_model, minimum=1)
     one_of("positional", positional, POSITIONAL_KINDS)
-    if not isinstance(tied, bool):
-        raise InputError("boolean", name="tied", value=tied)
+    tied = boolean("tied", tied)
     if positional == "learned":
         # A learned table needs one trained row per position; with no rows no position could be encoded.
         max_positions = positive_int("max_positions", max_positions, minimum=1)
@@ -240,10 +238,7 @@ PRESETS: dict[str, ModelPreset] = {preset.name: preset for preset in _PRESET_LIS
 
 
 def _get_preset(name: str) -> ModelPreset:
-    try:
-        return PRESETS[name]
-    except (KeyError, TypeError):
-        raise InputError("one_of", name="name", value=name, allowed=choices(PRESETS)) from None
+    return PRESETS[one_of("name", name, PRESETS)]
 
 
 def preset_embedding_params(name: str) -> EmbeddingParams:

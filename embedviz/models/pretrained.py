@@ -31,7 +31,7 @@ from typing import Iterable
 import numpy as np
 from tokenizers import Tokenizer
 
-from embedviz._validate import positive_int
+from embedviz._validate import positive_int, string
 from embedviz.errors import InputError
 from embedviz.models.tensor_files import (
     MAX_UPLOAD_BYTES,
@@ -110,8 +110,7 @@ class PretrainedEmbeddings:
         tokenizer (so "Queen" finds "queen" in an uncased model). A word that splits into several word pieces has
         no single row, so it is refused with the pieces listed.
         """
-        if not isinstance(word, str) or not word.strip():
-            raise InputError("non_empty", name="word", value=word)
+        string("word", word, blank=False)
         if self.tokenizer is None:
             return self._row_number(word)
         word_pieces = getattr(self.tokenizer, "word_pieces", None)

@@ -23,7 +23,6 @@ from typing import Iterable
 import numpy as np
 
 from embedviz._validate import finite_array, finite_float, positive_int
-from embedviz.errors import InputError
 from embedviz.similarity import adjacent_similarity, normalize_rows
 
 MAD_TO_STD = 1.4826  # the median absolute deviation of a normal sample times this estimates its standard deviation
@@ -80,9 +79,7 @@ def smoothness(table, *, threshold: float = ROUGH_SPREADS, min_drop: float = ROU
     """
     table = _position_table(table)
     threshold = finite_float("threshold", threshold, greater_than=0.0)
-    min_drop = finite_float("min_drop", min_drop)
-    if min_drop < 0:
-        raise InputError("at_least", name="min_drop", value=min_drop, limit=0)
+    min_drop = finite_float("min_drop", min_drop, at_least=0)
     adjacent = np.asarray(adjacent_similarity(table), dtype=np.float64)  # (L-1,)
     typical = float(np.median(adjacent))
     # Median and MAD instead of mean and std: the few broken steps we are looking for must not move the yardstick.

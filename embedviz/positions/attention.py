@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
 import numpy as np
 
-from embedviz._validate import choices, finite_array, finite_float, positive_int
+from embedviz._validate import finite_array, finite_float, one_of, positive_int
 from embedviz.errors import InputError
 from embedviz.random_init import normal_rows
 from embedviz.positions.sinusoidal import sinusoidal_table
@@ -140,12 +140,11 @@ _WORD = re.compile(rf"[{_CJK}]|[^\s{_CJK}]+")
 def split_tokens(text: str, *, mode: SplitMode = "words") -> list[str]:
     """Split a sentence into tokens: whitespace-separated words (each Chinese/Japanese character on its own, as
     those scripts have no spaces: "狗咬人" -> 狗 咬 人), or every non-space character."""
+    one_of("mode", mode, get_args(SplitMode))
     if mode == "words":
         tokens = _WORD.findall(text)
-    elif mode == "chars":
+    else:  # "chars"
         tokens = [ch for ch in text if not ch.isspace()]
-    else:
-        raise InputError("one_of", name="mode", value=mode, allowed=choices(("words", "chars")))
     if len(tokens) > MAX_TOKENS:
         raise InputError("too_many_tokens", n=len(tokens), limit=MAX_TOKENS)
     return tokens
@@ -203,13 +202,12 @@ def learned_position_table(num_positions: int, d_model: int, *, seed: int = 0) -
 
 def position_table(kind: PositionKind, num_positions: int, d_model: int, *, seed: int = 0) -> np.ndarray | None:
     """The (T, D) vectors added to the tokens for ``kind``: none, sinusoidal (base 10,000) or learned (random)."""
+    one_of("positions", kind, POSITION_KINDS)
     if kind == "none":
         return None
     if kind == "sinusoidal":
         return sinusoidal_table(num_positions, d_model).astype(np.float64)
-    if kind == "learned":
-        return learned_position_table(num_positions, d_model, seed=seed)
-    raise InputError("one_of", name="positions", value=kind, allowed=choices(POSITION_KINDS))
+    return learned_position_table(num_positions, d_model, seed=seed)  # "learned"
 
 
 @dataclass(frozen=True)
@@ -239,14 +237,13 @@ def word_order_demo(
     if len(tokens) < 2:
         raise InputError("too_few_tokens", n=len(tokens))
     d_model = positive_int("d_model", d_model)
+    one_of("shuffle", shuffle, get_args(ShuffleMode))
     if shuffle == "reverse":
         perm = reverse_permutation(len(tokens))
     elif shuffle == "random":
         perm = random_permutation(len(tokens), seed=seed)
-    elif shuffle == "typed":
+    else:  # "typed"
         perm = permutation_between(tokens, split_tokens(shuffled_text, mode=split))
-    else:
-        raise InputError("one_of", name="shuffle", value=shuffle, allowed=choices(("reverse", "random", "typed")))
     x = token_vectors(tokens, d_model, seed=seed)
     pos = position_table(positions, len(tokens), d_model, seed=seed)
     demo = permutation_demo(x, perm, positions=pos, seed=seed, causal=causal)

@@ -8,18 +8,32 @@ All figures come from embedviz.models.params.PRESETS.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from embedviz.models.params import PRESETS
 
 QWEN3 = "Qwen3-0.6B"
 QWEN3_YARN = "Qwen3-0.6B (YaRN 128K)"
 
 
-def qwen3_position_budget() -> dict[str, float]:
+@dataclass(frozen=True)
+class PositionBudget:
+    """Qwen3-0.6B's positions (:func:`qwen3_position_budget`), each a whole number but the factor and the base."""
+
+    max_position_embeddings: int  # the config's limit, 40,960
+    native: int  # the pre-training length, 32,768 (YaRN's original_max_position_embeddings)
+    headroom: int  # max_position_embeddings - native: 8,192 reserved for prompts
+    yarn_factor: float  # 4.0
+    yarn_reach: int  # native * yarn_factor, 131,072
+    rope_theta: float  # 1,000,000
+
+
+def qwen3_position_budget() -> PositionBudget:
     """max_position_embeddings, the native (pre-training) length, the headroom between them, and the YaRN reach."""
     plain, yarn = PRESETS[QWEN3], PRESETS[QWEN3_YARN]
     native = int(yarn.rope_scaling["original_max_position_embeddings"])
     factor = float(yarn.rope_scaling["factor"])
-    return dict(
+    return PositionBudget(
         max_position_embeddings=plain.max_positions,
         native=native,
         headroom=plain.max_positions - native,

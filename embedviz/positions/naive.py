@@ -10,10 +10,11 @@ numbers below make the three faults and the fix measurable.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-from embedviz._validate import finite_float, positive_int
-from embedviz.errors import InputError
+from embedviz._validate import even_int, finite_float, positive_int
 from embedviz.positions.sinusoidal import DEFAULT_BASE, MAX_POSITIONS, sinusoidal_table
 
 MAX_BITS = 62  # bit b of an int64 position; 2^62 positions is far beyond any context
@@ -106,7 +107,26 @@ def adjacent_steps(table) -> np.ndarray:
     return np.linalg.norm(np.diff(X, axis=0), axis=1)
 
 
-def compare_schemes(num_positions: int, d_model: int, *, base: float = DEFAULT_BASE) -> dict:
+@dataclass(frozen=True)
+class SchemeStats:
+    """One position scheme measured at a length and width (a row of :func:`compare_schemes`)."""
+
+    max_abs: float  # the largest |value| anywhere: the size problem
+    step_min: float  # the smallest distance between neighbouring positions
+    step_max: float  # the largest: a smooth code moves by the same amount at every step
+    distinct: int  # positions whose code no other position has
+
+
+@dataclass(frozen=True)
+class SchemeComparison:
+    """The four schemes side by side (:func:`compare_schemes`)."""
+
+    schemes: dict[str, SchemeStats]  # "raw", "normalized", "binary", "sinusoidal", in that order
+    collide: tuple[int, int] | None  # two positions sharing a binary code when L > 2^D, else None
+    raw_vs_embedding: float  # the largest raw index over EMBEDDING_STD
+
+
+def compare_schemes(num_positions: int, d_model: int, *, base: float = DEFAULT_BASE) -> SchemeComparison:
     """The four schemes at one length L and width D (binary gets D bits), measured side by side.
 
     For each scheme: ``max_abs`` (largest |value| anywhere, the size problem), ``step_min`` / ``step_max`` (the
@@ -116,9 +136,7 @@ def compare_schemes(num_positions: int, d_model: int, *, base: float = DEFAULT_B
     EMBEDDING_STD, how many times larger than a typical token-vector entry it is.
     """
     L = _length(num_positions)
-    D = positive_int("d_model", d_model, minimum=2)
-    if D % 2:
-        raise InputError("even", name="d_model", value=D, what="sinusoidal pairs")
+    D = even_int("d_model", d_model, about="sinusoidal pairs")
     positions = np.arange(L)
     tables = {
         "raw": raw_index(L)[:, None],
@@ -126,16 +144,15 @@ def compare_schemes(num_positions: int, d_model: int, *, base: float = DEFAULT_B
         "binary": binary_code(positions, min(D, MAX_BITS)),
         "sinusoidal": sinusoidal_table(L, D, base).astype(np.float64),
     }
-    out: dict = {}
+    schemes = {}
     for name, X in tables.items():
         steps = adjacent_steps(X) if L > 1 else np.zeros(1)
-        out[name] = dict(
+        schemes[name] = SchemeStats(
             max_abs=float(np.abs(X).max()), step_min=float(steps.min()), step_max=float(steps.max()),
             distinct=_distinct_count(X),
         )
-    out["collide"] = (0, 2**D) if D < MAX_BITS and L > 2**D else None
-    out["raw_vs_embedding"] = out["raw"]["max_abs"] / EMBEDDING_STD
-    return out
+    return SchemeComparison(schemes=schemes, collide=(0, 2**D) if D < MAX_BITS and L > 2**D else None,
+                            raw_vs_embedding=schemes["raw"].max_abs / EMBEDDING_STD)
 
 
 def _distinct_count(X: np.ndarray) -> int:

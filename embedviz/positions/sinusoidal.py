@@ -13,8 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from embedviz._validate import finite_array, finite_float, positive_int
-from embedviz.errors import InputError
+from embedviz._validate import even_int, finite_array, finite_float, positive_int
 
 DEFAULT_BASE = 10_000.0
 MAX_POSITIONS = 1 << 20  # a guard against accidental multi-GB tables, far above real context lengths
@@ -147,9 +146,7 @@ def rotation_matrix(offset: float, d_model: int, base: float = DEFAULT_BASE) -> 
 
 def _check_even(d_model, base) -> tuple[int, float]:
     d_model, base = _check(d_model, base)
-    if d_model % 2:
-        raise InputError("even", name="d_model", value=d_model,
-                         what="the rotation property (odd D ends in a lone sine)")
+    even_int("d_model", d_model, about="the rotation property (odd D ends in a lone sine)")
     return d_model, base
 
 

@@ -12,7 +12,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from embedviz._validate import even_int, finite_float, positive_int
+from embedviz._validate import even_int, finite_float, positive_int, present
 from embedviz.errors import InputError
 from embedviz.rope.scaling import compute, resolve_rope_type
 
@@ -68,8 +68,7 @@ def parse_config_json(text: str) -> dict:
 
 
 def _config_positive_int(config: Mapping[str, Any], key: str, *, maximum: int = MAX_POSITIONS) -> int:
-    if config.get(key) is None:
-        raise InputError("config_missing", key=key)
+    present(config, (key,), name="config")
     return positive_int(key, config[key], maximum=maximum)
 
 
@@ -116,11 +115,11 @@ def _head_dim(config: Mapping[str, Any], layer_type: str | None) -> int:
     - Gemma 4's "full_attention" layers: ``global_head_dim`` (512) when the config has it;
     - else ``head_dim``, else hidden_size // num_attention_heads."""
     if config.get("qk_rope_head_dim") is not None:
-        return even_int("qk_rope_head_dim", config["qk_rope_head_dim"], what="RoPE", maximum=MAX_HEAD_DIM)
+        return even_int("qk_rope_head_dim", config["qk_rope_head_dim"], about="RoPE", maximum=MAX_HEAD_DIM)
     if layer_type == "full_attention" and config.get("global_head_dim") is not None:
-        return even_int("global_head_dim", config["global_head_dim"], what="RoPE", maximum=MAX_HEAD_DIM)
+        return even_int("global_head_dim", config["global_head_dim"], about="RoPE", maximum=MAX_HEAD_DIM)
     if config.get("head_dim") is not None:
-        return even_int("head_dim", config["head_dim"], what="RoPE", maximum=MAX_HEAD_DIM)
+        return even_int("head_dim", config["head_dim"], about="RoPE", maximum=MAX_HEAD_DIM)
     if config.get("hidden_size") is None or config.get("num_attention_heads") is None:
         raise InputError("config_no_head")
     hidden_size = _config_positive_int(config, "hidden_size", maximum=MAX_HEAD_DIM * 1_024)
@@ -128,7 +127,7 @@ def _head_dim(config: Mapping[str, Any], layer_type: str | None) -> int:
     if hidden_size % num_attention_heads:
         raise InputError("divisible", name="hidden_size", value=hidden_size, other="num_attention_heads",
                          other_value=num_attention_heads)
-    return even_int("head_dim", hidden_size // num_attention_heads, what="RoPE", maximum=MAX_HEAD_DIM)
+    return even_int("head_dim", hidden_size // num_attention_heads, about="RoPE", maximum=MAX_HEAD_DIM)
 
 
 def scaling_of(config: Mapping[str, Any]) -> Mapping[str, Any]:

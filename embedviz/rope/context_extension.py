@@ -184,13 +184,21 @@ def seq_len_for(method: str, original: int, ratio: float) -> int | None:
     return max(1, round(ratio * original)) if method in SEQ_LEN_METHODS else None
 
 
-def beyond_factor(method: str, original: int, target: int, factor: float) -> dict[str, float] | None:
+@dataclass(frozen=True)
+class Overshoot:
+    """A fixed stretch that falls short of the target (:func:`beyond_factor`)."""
+
+    covered: int  # original x factor, rounded: the length the stretch reaches
+    times: float  # target / (original x factor): how far past their trained angles the interpolated pairs go
+
+
+def beyond_factor(method: str, original: int, target: int, factor: float) -> Overshoot | None:
     """For the methods with a fixed stretch: when the target is longer than original x factor, that length and the
     ratio target / (original x factor) by which the interpolated pairs overshoot their trained angles."""
     covered = original * factor
     if method not in FIXED_STRETCH_METHODS or target <= covered * (1 + 1e-9):
         return None
-    return {"covered": round(covered), "times": target / covered}
+    return Overshoot(covered=round(covered), times=target / covered)
 
 
 
@@ -206,14 +214,12 @@ def classify_pairs(
     per-pair factors). ``factor`` defaults to the largest before/after ratio, the full stretch of the method.
     Both arrays have shape (d/2,); equality is up to ``rtol``.
     """
-    before = finite_array("inv_freq_before", inv_freq_before).astype(np.float64)
-    after = finite_array("inv_freq_after", inv_freq_after).astype(np.float64)
+    before = finite_array("inv_freq_before", inv_freq_before, positive=True).astype(np.float64)
+    after = finite_array("inv_freq_after", inv_freq_after, positive=True).astype(np.float64)
     if before.ndim != 1 or before.shape != after.shape:
         raise ValueError(
             f"inv_freq_before {before.shape} and inv_freq_after {after.shape} must be 1-D of the same length"
         )
-    if np.any(before <= 0) or np.any(after <= 0):
-        raise ValueError("inv_freq_before and inv_freq_after entries must all be > 0")
     rtol = finite_float("rtol", rtol, greater_than=0.0)
     ratio = before / after  # (d/2,) how much each pair was slowed down
     if factor is None:
@@ -353,7 +359,7 @@ def theta_for_context(head_dim: int, context_length: int, *, max_turns: float = 
     theta works). head_dim must be even and >= 4: with a single pair, w = theta^0 = 1 whatever theta is; for the
     same reason k can be at most d/2 - 1 (pair 0 always turns at w = 1).
     """
-    head_dim = even_int("head_dim", head_dim, what="RoPE")
+    head_dim = even_int("head_dim", head_dim, about="RoPE")
     if head_dim < 4:
         raise InputError("one_pair", name="head_dim", value=head_dim, limit=4)
     context_length = positive_int("context_length", context_length)
@@ -383,7 +389,21 @@ def theta_for_context_latex(head_dim: int, context_length: int, slow_pairs: int,
             rf" \approx {theta:,.0f}").replace(",", "{,}")
 
 
-def theta_calculator(head_dim: int, context_length: int, slow_pairs: int, models: Mapping[str, Any]) -> dict:
+@dataclass(frozen=True)
+class ThetaCalculation:
+    """The theta a context needs, beside real models' choices (:func:`theta_calculator`)."""
+
+    theta: float  # the theta at which k pairs turn less than once over the context
+    one_turn: float  # the theta at which the slowest pair turns exactly once over the context
+    k: int  # slow pairs asked for, clamped to [1, head_dim/2 - 1]
+    clamped: bool  # k differs from the slow_pairs asked for
+    # one table row per model: model, head_dim, trained, theta, one_turn, k_turn, slow, pairs (a table's columns)
+    rows: list[dict[str, Any]]
+
+
+def theta_calculator(
+    head_dim: int, context_length: int, slow_pairs: int, models: Mapping[str, Any]
+) -> ThetaCalculation:
     """:func:`theta_for_context` for this head and context, beside what real models chose for their pre-training.
 
     ``models`` maps a label to a preset (:class:`embedviz.models.params.ModelPreset`: head_dim, rope_theta, max_positions,
@@ -391,7 +411,7 @@ def theta_calculator(head_dim: int, context_length: int, slow_pairs: int, models
     need, and how many of its pairs make less than one turn. ``slow_pairs`` is clamped to head_dim/2 - 1 (a small
     head has fewer pairs); ``clamped`` says so.
     """
-    head_dim = even_int("head_dim", head_dim, what="RoPE")
+    head_dim = even_int("head_dim", head_dim, about="RoPE")
     k = max(1, min(positive_int("slow_pairs", slow_pairs), head_dim // 2 - 1))
     rows = []
     for label, p in models.items():
@@ -403,10 +423,10 @@ def theta_calculator(head_dim: int, context_length: int, slow_pairs: int, models
             "slow": slow_pair_count(inverse_frequencies(p.head_dim, p.rope_theta), trained),
             "pairs": p.head_dim // 2,
         })
-    return {
-        "theta": theta_for_context(head_dim, context_length, slow_pairs=k),
-        "one_turn": theta_for_context(head_dim, context_length),
-        "k": k,
-        "clamped": k != slow_pairs,
-        "rows": rows,
-    }
+    return ThetaCalculation(
+        theta=theta_for_context(head_dim, context_length, slow_pairs=k),
+        one_turn=theta_for_context(head_dim, context_length),
+        k=k,
+        clamped=k != slow_pairs,
+        rows=rows,
+    )

@@ -115,9 +115,7 @@ def num_layers_of(config: Mapping[str, Any]) -> int:
         count = len(config["layer_types"])
     if count is None:
         raise InputError("no_layer_count")
-    count = positive_int("num_hidden_layers", count)
-    if count > MAX_LAYERS:
-        raise InputError("at_most", name="num_hidden_layers", value=count, limit=MAX_LAYERS)
+    count = positive_int("num_hidden_layers", count, maximum=MAX_LAYERS)
     return count
 
 
@@ -333,12 +331,23 @@ def mrope_of(config: Mapping[str, Any]) -> np.ndarray | None:
     return mrope_sections(section, len(inv_freq), interleaved=interleaved)[inv_freq > 0]
 
 
-def mla_softmax_scale(config: Mapping[str, Any]) -> dict[str, float] | None:
+@dataclass(frozen=True)
+class MlaScale:
+    """DeepSeek's (MLA) softmax scale, as :func:`mla_softmax_scale` reads it from a config."""
+
+    qk_head_dim: int  # q.k spans qk_nope_head_dim + qk_rope_head_dim dims (192 for DeepSeek-V3)
+    base: float  # qk_head_dim^-0.5, the plain softmax scale
+    mscale: float  # 0.1 * mscale_all_dim * ln(factor) + 1 for a scaled RoPE, else 1
+    scale: float  # base * mscale^2, what transformers' DeepSeek attention uses
+    logit_factor: float  # mscale^2: what every logit is multiplied by, on top of the plain scale
+    factor: float  # the YaRN factor read (1.0 for a plain RoPE)
+
+
+def mla_softmax_scale(config: Mapping[str, Any]) -> MlaScale | None:
     """DeepSeek-V2/V3 (MLA): the attention's softmax scale, qk_head_dim^-0.5 times mscale^2 with
     mscale = 0.1 * mscale_all_dim * ln(factor) + 1 for a scaled RoPE, as transformers' DeepSeek attention sets it.
 
-    Returns {"qk_head_dim", "base", "mscale", "scale", "logit_factor" (mscale², what every logit is multiplied by),
-    "factor" (the YaRN factor read)}, or None for a config without ``qk_rope_head_dim``.
+    Returns an :class:`MlaScale`, or None for a config without ``qk_rope_head_dim``.
     (YaRN's own attention_factor is mscale / mscale_all_dim: 1 for DeepSeek-V3, whose both are 1.0.)
     """
     config = config_text_part(config)
@@ -354,8 +363,8 @@ def mla_softmax_scale(config: Mapping[str, Any]) -> dict[str, float] | None:
         mscale_all_dim = finite_float("mscale_all_dim", params["mscale_all_dim"])
         mscale = 1.0 if factor <= 1 else 0.1 * mscale_all_dim * math.log(factor) + 1.0
     base = qk_head_dim ** -0.5
-    return {"qk_head_dim": float(qk_head_dim), "base": base, "mscale": mscale, "scale": base * mscale * mscale,
-            "logit_factor": mscale * mscale, "factor": float(params.get("factor") or 1.0)}
+    return MlaScale(qk_head_dim=qk_head_dim, base=base, mscale=mscale, scale=base * mscale * mscale,
+                    logit_factor=mscale * mscale, factor=float(params.get("factor") or 1.0))
 
 
 # the published configs the page offers (files of embedviz/model_configs/, which the tests read too)
@@ -405,13 +414,24 @@ def exponent_dim(setting: LayerRope) -> int:
 DECAY_DISTANCES = np.unique(np.geomspace(1, 1_000_000, 240).astype(int))  # log-spaced distances for decay curves
 
 
-def setting_curves(setting: LayerRope) -> dict[str, Any]:
+@dataclass(frozen=True)
+class SettingCurves:
+    """What the page draws of one RoPE setting (:func:`setting_curves`)."""
+
+    wavelengths: np.ndarray  # (turning pairs,) float64: positions per full turn of each pair that turns
+    still_pairs: int  # pairs with frequency 0 (proportional RoPE's unrotated tail)
+    decay: np.ndarray  # (len(DECAY_DISTANCES),) the decay curve over DECAY_DISTANCES
+    rotated: np.ndarray  # (head_dim,) bool: which dims RoPE turns (rotated_dimensions)
+    exponent_dim: int  # the d in theta^(-2i/d) (exponent_dim)
+
+
+def setting_curves(setting: LayerRope) -> SettingCurves:
     """What the page draws of one RoPE setting: wavelengths of the pairs that turn, how many pairs stay still,
     the decay curve over :data:`DECAY_DISTANCES`, the rotated-dimension mask and the exponent's d."""
     turning = setting.inv_freq[setting.inv_freq > 0]
-    return {"wavelengths": wavelengths(turning), "still_pairs": int(np.sum(setting.inv_freq == 0)),
-            "decay": decay_of_frequencies(setting.inv_freq, DECAY_DISTANCES),
-            "rotated": rotated_dimensions(setting), "exponent_dim": exponent_dim(setting)}
+    return SettingCurves(wavelengths=wavelengths(turning), still_pairs=int(np.sum(setting.inv_freq == 0)),
+                         decay=decay_of_frequencies(setting.inv_freq, DECAY_DISTANCES),
+                         rotated=rotated_dimensions(setting), exponent_dim=exponent_dim(setting))
 
 
 # The temperature curve's reach: 64 x floor_scale (flat up to floor_scale, then the log growth), at least 64
@@ -419,10 +439,18 @@ def setting_curves(setting: LayerRope) -> dict[str, Any]:
 TEMPERATURE_SPAN, MAX_TEMPERATURE_POSITION = 64, 10**15
 
 
-def temperature_curve(floor_scale: float, attn_scale: float) -> dict[str, np.ndarray]:
+@dataclass(frozen=True)
+class TemperatureCurve:
+    """Llama 4's NoPE attention temperature along the positions (:func:`temperature_curve`)."""
+
+    positions: np.ndarray  # (<= 400,) int, log-spaced from 1 to the curve's reach, distinct
+    scale: np.ndarray  # (same,) float64: the factor on the NoPE layers' queries at each position
+
+
+def temperature_curve(floor_scale: float, attn_scale: float) -> TemperatureCurve:
     """Llama 4's NoPE temperature at 400 log-spaced positions up to its reach (see TEMPERATURE_SPAN)."""
     reach = TEMPERATURE_SPAN * finite_float("floor_scale", floor_scale, greater_than=0.0)
     length = int(min(max(reach, TEMPERATURE_SPAN), MAX_TEMPERATURE_POSITION))
     positions = np.unique(np.geomspace(1, length, 400).astype(int))
-    return {"positions": positions,
-            "scale": nope_attention_scale(positions, floor_scale=floor_scale, attn_scale=attn_scale)}
+    return TemperatureCurve(positions=positions,
+                            scale=nope_attention_scale(positions, floor_scale=floor_scale, attn_scale=attn_scale))

@@ -28,7 +28,7 @@ def _check_pairing(pairing) -> str:
 
 
 def _check(head_dim, theta) -> tuple[int, float]:
-    head_dim = even_int("head_dim", head_dim, what="RoPE")
+    head_dim = even_int("head_dim", head_dim, about="RoPE")
     theta = finite_float("theta", theta, greater_than=1.0)
     return head_dim, theta
 
@@ -45,9 +45,7 @@ def inverse_frequencies(head_dim: int, theta: float = DEFAULT_THETA) -> np.ndarr
 
 def wavelengths(inv_freq) -> np.ndarray:
     """Positions each pair needs for one full turn: 2*pi / inv_freq, shape (d/2,), float64."""
-    inv_freq = finite_array("inv_freq", inv_freq).astype(np.float64)
-    if np.any(inv_freq <= 0):
-        raise ValueError(f"inv_freq entries must all be > 0, got min {inv_freq.min():g}")
+    inv_freq = finite_array("inv_freq", inv_freq, positive=True).astype(np.float64)
     return 2.0 * np.pi / inv_freq
 
 
@@ -62,12 +60,10 @@ def rotary_dim(head_dim: int, partial_rotary_factor: float | None = None) -> int
 
     GPT-NeoX rotates 0.25 of each head, Phi-2 0.4, GLM 0.5; the remaining head_dim - d dimensions carry no position.
     """
-    head_dim = even_int("head_dim", head_dim, what="RoPE")
+    head_dim = even_int("head_dim", head_dim, about="RoPE")
     if partial_rotary_factor is None:
         return head_dim
-    partial_rotary_factor = finite_float("partial_rotary_factor", partial_rotary_factor, greater_than=0.0)
-    if partial_rotary_factor > 1.0:
-        raise InputError("partial_factor", value=partial_rotary_factor)
+    partial_rotary_factor = finite_float("partial_rotary_factor", partial_rotary_factor, greater_than=0.0, at_most=1.0)
     dim = int(head_dim * partial_rotary_factor)
     if dim < 2 or dim % 2:
         raise InputError("rotary_dim", head_dim=head_dim, factor=partial_rotary_factor, dim=dim)
@@ -125,7 +121,7 @@ def half_to_interleaved(head_dim: int) -> np.ndarray:
 
     Half-split pairs (i, i + d/2) become neighbours (2i, 2i+1): P = [0, d/2, 1, d/2 + 1, ...].
     """
-    head_dim = even_int("head_dim", head_dim, what="RoPE")
+    head_dim = even_int("head_dim", head_dim, about="RoPE")
     half = head_dim // 2
     return np.stack([np.arange(half), np.arange(half) + half], axis=1).reshape(-1)
 
@@ -261,7 +257,7 @@ def pair_of_dimension(head_dim: int, *, pairing: Pairing = "half") -> np.ndarray
     half: dims i and i + d/2 share pair i -> [0, 1, ..., d/2-1, 0, 1, ..., d/2-1];
     interleaved: dims 2i and 2i+1 share pair i -> [0, 0, 1, 1, ...].
     """
-    head_dim = even_int("head_dim", head_dim, what="RoPE")
+    head_dim = even_int("head_dim", head_dim, about="RoPE")
     _check_pairing(pairing)
     half = head_dim // 2
     if pairing == "half":
@@ -271,7 +267,7 @@ def pair_of_dimension(head_dim: int, *, pairing: Pairing = "half") -> np.ndarray
 
 def pair_dimensions(head_dim: int, *, pairing: Pairing = "half") -> np.ndarray:
     """The two dimensions of every pair, shape (head_dim/2, 2): half (i, i + d/2), interleaved (2i, 2i + 1)."""
-    head_dim = even_int("head_dim", head_dim, what="RoPE")
+    head_dim = even_int("head_dim", head_dim, about="RoPE")
     _check_pairing(pairing)
     i = np.arange(head_dim // 2)
     if pairing == "half":

@@ -26,13 +26,12 @@ config.json is :mod:`embedviz.rope.config`; the context-extension page's analysi
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
-from embedviz._validate import even_int, finite_array, finite_float, one_of, positive_int
+from embedviz._validate import boolean, even_int, finite_array, finite_float, one_of, positive_int, present
 from embedviz.errors import InputError
 from embedviz.rope.rotary import inverse_frequencies
 from embedviz.rope.rotary import rotary_dim as _rope_rotary_dim
@@ -71,39 +70,25 @@ _KEY_HINTS = {
 
 # helper functions
 
-def _real(key: str, value: Any, rope_type: str) -> float:
-    """``value`` as a finite float; bools, strings and NaN are refused with a message naming ``key``."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) or not math.isfinite(value):
-        raise InputError("scaling_finite", name=key, value=value, rope_type=rope_type)
-    return float(value)
+def _for(rope_type: str) -> str:
+    """What a method's refusal is about: the rope_type whose rule it is ("... must be > 0 for rope_type 'yarn'")."""
+    return f"rope_type '{rope_type}'"
 
 
-def _number(params: Mapping[str, Any], key: str, rope_type: str) -> float:
-    """``params[key]`` as a finite float; the key must be there."""
-    if params.get(key) is None:
-        raise InputError("scaling_missing", rope_type=rope_type, keys=f"'{key}'")  # as compute
-    return _real(key, params[key], rope_type)
+def _number(params: Mapping[str, Any], key: str, rope_type: str, **bounds: float) -> float:
+    """``params[key]`` as a finite float within ``bounds`` (those of ``finite_float``); the key must be there."""
+    present(params, (key,), name="scaling", about=_for(rope_type))
+    return finite_float(key, params[key], about=_for(rope_type), **bounds)
 
 
 def _factor(params: Mapping[str, Any], rope_type: str) -> float:
-    factor = _number(params, "factor", rope_type)
     # factor < 1 would shrink the context: every method here is defined for stretching only
-    if factor < 1.0:
-        raise InputError("scaling_factor", value=factor, rope_type=rope_type)
-    return factor
+    return _number(params, "factor", rope_type, at_least=1)
 
 
 def _positive(params: Mapping[str, Any], key: str, rope_type: str) -> float:
     """``params[key]`` as a float > 0; the key must be there."""
-    return _check_positive(key, _number(params, key, rope_type), rope_type)
-
-
-def _check_positive(key: str, value: Any, rope_type: str) -> float:
-    """``value`` as a float > 0, the message naming ``key``."""
-    value = _real(key, value, rope_type)
-    if value <= 0:
-        raise InputError("scaling_positive", name=key, value=value, rope_type=rope_type)
-    return value
+    return _number(params, key, rope_type, greater_than=0)
 
 
 def _original_length(params: Mapping[str, Any]) -> int:
@@ -130,10 +115,7 @@ def per_pair_factors(params: Mapping[str, Any], key: str, dim: int) -> np.ndarra
         raise InputError("pair_factors_flat", key=key, half=dim // 2) from None
     if array.ndim != 1:
         raise InputError("pair_factors_flat", key=key, half=dim // 2)
-    factors = finite_array(key, array).astype(np.float64)
-    if np.any(factors <= 0):
-        raise InputError("pair_factors_positive", key=key, min=float(factors.min()))
-    return factors
+    return finite_array(key, array, positive=True).astype(np.float64)
 
 
 def rotary_dim(head_dim: int, params: Mapping[str, Any]) -> int:
@@ -227,13 +209,11 @@ def _compute_yarn_parameters(
         else:
             attention_factor = _yarn_mscale(factor)
     # `or`: like transformers, None and 0 fall back to the paper's 32 / 1
-    beta_fast = _check_positive("beta_fast", params.get("beta_fast") or 32, "yarn")
-    beta_slow = _check_positive("beta_slow", params.get("beta_slow") or 1, "yarn")
+    beta_fast = finite_float("beta_fast", params.get("beta_fast") or 32, greater_than=0, about=_for("yarn"))
+    beta_slow = finite_float("beta_slow", params.get("beta_slow") or 1, greater_than=0, about=_for("yarn"))
     if beta_fast < beta_slow:
         raise InputError("beta_order", fast=beta_fast, slow=beta_slow)
-    truncate = params.get("truncate", True)
-    if not isinstance(truncate, (bool, np.bool_)):
-        raise InputError("truncate", value=truncate)
+    truncate = boolean("truncate", params.get("truncate", True), about=_for("yarn"))
     for key, turns in (("beta_fast", beta_fast), ("beta_slow", beta_slow)):
         if not original_length / (turns * 2 * math.pi) > 0:  # underflows to 0: the log below is undefined
             raise InputError("beta_large", name=key, value=turns, n=original_length)
@@ -306,9 +286,8 @@ def _compute_proportional_parameters(
     (the exponent counts the whole head, unlike partial RoPE); the other pairs get frequency 0, never rotated.
     An optional ``factor`` divides every frequency (default 1).
     """
-    proportion = finite_float("partial_rotary_factor", params.get("partial_rotary_factor", 1.0), greater_than=0.0)
-    if proportion > 1.0:
-        raise InputError("partial_factor_type", value=proportion, rope_type="proportional")
+    proportion = finite_float("partial_rotary_factor", params.get("partial_rotary_factor", 1.0), greater_than=0.0,
+                              at_most=1.0, about=_for("proportional"))
     factor = _factor(params, "proportional") if params.get("factor") is not None else 1.0
     rotated_pairs = int(proportion * dim // 2)  # transformers' precedence: (proportion * dim) // 2
     inv_freq = np.zeros(dim // 2, dtype=np.float64)  # (head_dim/2,): the unrotated pairs stay at 0
@@ -409,7 +388,7 @@ def compute(
         :class:`RopeFrequencies` ``(inv_freq, attention_factor)``: inv_freq has shape (d/2,), float64, d the rotary
         dimension; attention_factor multiplies cos and sin (1.0 except for yarn and longrope).
     """
-    head_dim = even_int("head_dim", head_dim, what="RoPE")
+    head_dim = even_int("head_dim", head_dim, about="RoPE")
     theta = finite_float("theta", theta, greater_than=1.0)
     if seq_len is not None:
         seq_len = positive_int("seq_len", seq_len)
@@ -423,11 +402,8 @@ def compute(
     # a v5 rope_parameters dict may carry rope_theta; two different bases would be ambiguous
     if scaling.get("rope_theta") is not None and finite_float("scaling['rope_theta']", scaling["rope_theta"]) != theta:
         raise ValueError(f"scaling['rope_theta'] ({scaling['rope_theta']}) disagrees with theta ({theta:g})")
-    missing = [key for key in _REQUIRED_KEYS[rope_type] if scaling.get(key) is None]
-    if missing:
-        hints = [f" ({_KEY_HINTS[rope_type, key]})" if (rope_type, key) in _KEY_HINTS else "" for key in missing]
-        names = ", ".join(f"'{key}'{hint}" for key, hint in zip(missing, hints))
-        raise InputError("scaling_missing", rope_type=rope_type, keys=names)
+    hints = {key: hint for (method, key), hint in _KEY_HINTS.items() if method == rope_type}
+    present(scaling, _REQUIRED_KEYS[rope_type], name="scaling", hints=hints, about=_for(rope_type))
     # proportional keeps all head_dim/2 pairs (the unrotated ones at frequency 0); the others shrink to d/2
     dim = head_dim if rope_type == "proportional" else rotary_dim(head_dim, scaling)
     inv_freq, attention_factor = ROPE_INIT_FUNCTIONS[rope_type](dim, theta, scaling, seq_len=seq_len)
@@ -437,7 +413,7 @@ def compute(
 def dynamic_base(head_dim: int, theta: float, scaling: Mapping[str, Any], *, seq_len: int | None) -> float:
     """The base dynamic NTK uses at ``seq_len``: theta * (s * L / L_train - (s - 1))^(d / (d - 2)), theta for
     L <= L_train. ``compute(head_dim, theta, scaling, seq_len=L)`` equals plain RoPE with this base."""
-    head_dim = even_int("head_dim", head_dim, what="RoPE")
+    head_dim = even_int("head_dim", head_dim, about="RoPE")
     theta = finite_float("theta", theta, greater_than=1.0)
     if seq_len is not None:
         seq_len = positive_int("seq_len", seq_len)

@@ -52,7 +52,7 @@ def critical_dimension(head_dim: int, theta: float, train_length: int, *, turnin
     frequency at all (proportional RoPE keeps theta^(-2i/d) over the whole head but zeroes the pairs past its
     rotated ones, which never turn), so at most that many.
     """
-    head_dim = even_int("head_dim", head_dim, what="RoPE")
+    head_dim = even_int("head_dim", head_dim, about="RoPE")
     theta = finite_float("theta", theta, greater_than=1.0)
     train_length = positive_int("train_length", train_length)
     pairs = (head_dim / 2) * math.log(train_length / (2 * math.pi)) / math.log(theta)
@@ -72,7 +72,7 @@ def score_sum(positions, head_dim: int, theta: float) -> np.ndarray:
 
 def first_negative(head_dim: int, theta: float, context_length: int) -> int | None:
     """The first m < context_length with B(m) < 0, or None when B stays >= 0 (chunked, stops at the first one)."""
-    head_dim = even_int("head_dim", head_dim, what="RoPE")
+    head_dim = even_int("head_dim", head_dim, about="RoPE")
     context_length = positive_int("context_length", context_length)
     found = _first_negatives(head_dim, np.array([finite_float("theta", theta, greater_than=1.0)]), context_length)
     return None if found[0] < 0 else int(found[0])
@@ -137,7 +137,7 @@ def base_lower_bound(
     context_length = positive_int("context_length", context_length)
     if context_length > MAX_SCAN_LENGTH:
         raise InputError("scan_length", value=context_length, limit=MAX_SCAN_LENGTH)
-    head_dim = even_int("head_dim", head_dim, what="RoPE")
+    head_dim = even_int("head_dim", head_dim, about="RoPE")
     rel_step = finite_float("rel_step", rel_step, greater_than=0.0)
     start = finite_float("start", start, greater_than=1.0)
     max_base = finite_float("max_base", max_base, greater_than=start)
@@ -168,7 +168,7 @@ def base_lower_bound(
 def interpolation_bound(head_dim: int, theta: float, s) -> np.ndarray:
     """Chen et al. 2023, Theorem 2.1, per unit max|h_j|: d * (s - s1)(s2 - s) / (8 ln c) with s1 = floor(s),
     s2 = s1 + 1 (the neighbouring trained offsets), shape (N,). At most d / (32 ln c); 128 / 294.73 at c = 10,000."""
-    head_dim = even_int("head_dim", head_dim, what="RoPE")
+    head_dim = even_int("head_dim", head_dim, about="RoPE")
     theta = finite_float("theta", theta, greater_than=1.0)
     s = finite_array("s", s).astype(np.float64).reshape(-1)
     s1 = np.floor(s)
@@ -212,27 +212,39 @@ def base_bound_summary(head_dim: int, scan_length: int, *, rel_step: float = 1e-
         return {"base_bound": None, "base_below": stopped.below}
 
 
-def training_theory(head_dim: int, theta: float, train_length: int, *, turning: int | None = None) -> dict:
+@dataclass(frozen=True)
+class TrainingTheory:
+    """The critical dimension and the PI bounds at one setting (:func:`training_theory`)."""
+
+    critical: int  # dims whose pairs turn at least once inside the training length (critical_dimension)
+    turning_pairs: int  # pairs with a frequency (all of head_dim/2 but for proportional RoPE)
+    still_pairs: int  # pairs at frequency 0: each adds cos 0 = 1 to sum_i cos(m w_i)
+    s: np.ndarray  # (1500,) offsets from 0 to 2 * train_length
+    interpolation: np.ndarray  # (1500,) the interpolation bound, one value repeated (it does not depend on s)
+    extrapolation: np.ndarray  # (1500,) the extrapolation bound at each offset
+    ratio: float  # extrapolation_to_interpolation over these offsets
+
+
+def training_theory(head_dim: int, theta: float, train_length: int, *, turning: int | None = None) -> TrainingTheory:
     """The critical dimension (``turning``: see :func:`critical_dimension`), the turning and still pairs, and the PI
     bounds over s in [0, 2 * train_length] (1,500 points) with their ratio."""
     s = np.linspace(0, 2 * positive_int("train_length", train_length), 1_500)
     interpolation = float(interpolation_bound(head_dim, theta, [0.5])[0])
     pairs = head_dim // 2
     turning_pairs = pairs if turning is None else positive_int("turning", turning, minimum=0, maximum=head_dim) // 2
-    return {
-        "critical": critical_dimension(head_dim, theta, train_length, turning=turning),
-        # proportional RoPE: the pairs with a frequency, and the still ones (each adds cos 0 = 1 to sum_i cos(m w_i))
-        "turning_pairs": turning_pairs, "still_pairs": pairs - turning_pairs,
-        "s": s,
-        "interpolation": np.full(s.shape, interpolation),
-        "extrapolation": extrapolation_bound(head_dim, theta, s),
-        "ratio": extrapolation_to_interpolation(head_dim, theta, s),
-    }
+    return TrainingTheory(
+        critical=critical_dimension(head_dim, theta, train_length, turning=turning),
+        turning_pairs=turning_pairs, still_pairs=pairs - turning_pairs,
+        s=s,
+        interpolation=np.full(s.shape, interpolation),
+        extrapolation=extrapolation_bound(head_dim, theta, s),
+        ratio=extrapolation_to_interpolation(head_dim, theta, s),
+    )
 
 
 def theory_summary(head_dim: int, theta: float, train_length: int, scan_length: int, *,
                    rel_step: float = 1e-3, cpu_budget_s: float | None = None) -> dict:
     """The three results at one setting: :func:`training_theory` and :func:`base_bound_summary` together. When the
     base scan runs out of ``cpu_budget_s``, "base_bound" is None and "base_below" says how far it got."""
-    return {**training_theory(head_dim, theta, train_length),
+    return {**vars(training_theory(head_dim, theta, train_length)),
             **base_bound_summary(head_dim, scan_length, rel_step=rel_step, cpu_budget_s=cpu_budget_s)}

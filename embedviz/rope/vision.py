@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from embedviz._validate import even_int, finite_float, one_of, positive_int
-from embedviz.errors import InputError
+from embedviz._validate import even_int, finite_float, multiple_of, one_of, positive_int
 
 LAYOUTS = ("qwen2_vl", "pixtral")
 # the published vision encoders' head size and theta, per layout (Qwen2-VL: 1,280 / 16 heads; Pixtral: 1,024 / 16)
@@ -25,9 +24,8 @@ MAX_GRID = 64  # patches per side the page draws (Qwen2-VL's images reach ~100; 
 def axial_frequencies(head_dim: int, theta: float, layout: str) -> tuple[np.ndarray, np.ndarray]:
     """(row frequencies, column frequencies), each head_dim/4 long, as the layout's rotary module builds them."""
     one_of("layout", layout, LAYOUTS)
-    head_dim = even_int("head_dim", head_dim, what="2-D RoPE")
-    if head_dim % 4:
-        raise InputError("multiple", name="head_dim", value=head_dim, k=4, what="2-D RoPE: half its pairs per axis")
+    head_dim = even_int("head_dim", head_dim, about="2-D RoPE")
+    multiple_of("head_dim", head_dim, 4, about="2-D RoPE: half its pairs per axis")
     theta = finite_float("theta", theta, greater_than=1.0)
     if layout == "qwen2_vl":
         spatial = head_dim // 2

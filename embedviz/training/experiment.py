@@ -74,7 +74,7 @@ import numpy as np
 import torch
 
 from embedviz.tokens import tokenizer
-from embedviz._validate import finite_float, one_of, positive_int
+from embedviz._validate import finite_float, one_of, positive_int, string
 from embedviz.errors import InputError
 from embedviz.training.loop import PROGRESS_CALLS, Optimizer, ProgressFn, TinyLM, fit
 from embedviz.training.result import TrainingResult
@@ -154,16 +154,14 @@ def _check_budget(
 
 def _check_groups(groups: object) -> list[str]:
     """Groups as lists of distinct characters (order kept, repeats dropped)."""
-    if isinstance(groups, str) or not isinstance(groups, Sequence):
-        raise ValueError(f"groups ({groups!r}) must be a list or tuple of strings, e.g. ('abc', 'ABC')")
+    if isinstance(groups, str) or not isinstance(groups, Sequence):  # one string would be one group per letter
+        raise InputError("string_list", name="groups", kind=type(groups).__name__)
     if len(groups) < 1:
         raise InputError("groups_empty")
     cleaned: list[str] = []
     owner: dict[str, int] = {}
     for g, chars in enumerate(groups):
-        if not isinstance(chars, str):
-            raise ValueError(f"groups[{g}] ({chars!r}) must be a string of characters")
-        distinct = "".join(dict.fromkeys(chars))
+        distinct = "".join(dict.fromkeys(string(f"groups[{g}]", chars)))
         if len(distinct) < 2:
             raise InputError("group_small", g=g, value=chars)
         for ch in distinct:
@@ -317,10 +315,7 @@ def train_on_text(
         punctuation, whitespace, UTF-8 byte, other), to colour plots; it plays no part in training.
     The other arguments are as in ``train_group_experiment``.
     """
-    if not isinstance(text, str):
-        raise ValueError(f"text ({type(text).__name__}) must be a string")
-    if len(text) > MAX_TEXT_CHARS:
-        raise InputError("chars", name="text", n=len(text), limit=MAX_TEXT_CHARS)
+    string("text", text, limit=MAX_TEXT_CHARS)
     one_of("tokens", tokens, ("char", "byte"))
     context = positive_int("context", context, minimum=1, maximum=MAX_CONTEXT)
     steps, d_model, batch_size, seq_len, snapshot_every = _check_common(

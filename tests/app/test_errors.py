@@ -116,7 +116,7 @@ CALLS = {
     "shuffle_tokens": lambda: attention.word_order_demo("a b c", shuffle="typed", shuffled_text="a b d"),
     "word_unknown": lambda: load_bundled_model().token_id("猫"),
     "word_pieces": lambda: load_bundled_model().token_id("unbelievably"),
-    "config_missing": lambda: rope_config.from_config({"rope_theta": 1e4, "head_dim": 8}),
+    "missing": lambda: rope_config.from_config({"rope_theta": 1e4, "head_dim": 8}),
     "config_no_theta": lambda: rope_config.from_config({"max_position_embeddings": 8, "head_dim": 8}),
     "config_empty": lambda: rope_config.parse_config_json(""),
     "config_json": lambda: rope_config.parse_config_json("{"),
@@ -135,12 +135,6 @@ CALLS = {
     "config_no_head": lambda: rope_config.from_config({"rope_theta": 1e4, "max_position_embeddings": 8}),
     "divisible": lambda: rope_config.from_config({"rope_theta": 1e4, "max_position_embeddings": 8,
                                                      "hidden_size": 10, "num_attention_heads": 3}),
-    "scaling_factor": lambda: rope_config.from_config({**_BASE, "rope_scaling": {"rope_type": "linear", "factor": 0.5}}),
-    "scaling_missing": lambda: rope_config.from_config({**_BASE, "rope_scaling": {"rope_type": "linear"}}),
-    "scaling_positive": lambda: rope_config.from_config(
-        {**_BASE, "rope_scaling": {"rope_type": "yarn", "factor": 2, "beta_fast": -1}}),
-    "scaling_finite": lambda: rope_config.from_config(
-        {**_BASE, "rope_scaling": {"rope_type": "yarn", "factor": 2, "beta_fast": "x"}}),
     "file_suffix": lambda: tensor_files.read_upload(b"x", "table.pt"),
     "file_size": lambda: tensor_files.read_upload(b"x" * 10, "table.npy", max_bytes=5),
     "file_empty": lambda: tensor_files.read_upload(b"", "table.npy"),
@@ -175,19 +169,18 @@ CALLS = {
     "at_most": lambda: rope_layers.num_layers_of({"num_hidden_layers": 5_000}),
     "huge_at_most": lambda: rope_config.from_config({**_BASE, "max_position_embeddings": 10**400}),
     "huge_finite": lambda: rope_config.from_config({**_BASE, "rope_theta": 10**400}),
-    "partial_factor": lambda: rope_config.from_config({**_BASE, "partial_rotary_factor": 1.5}),
-    "partial_factor_type": lambda: rope_scaling.compute(8, 1e4, {"rope_type": "proportional",
-                                                                     "partial_rotary_factor": 1.5}),
+    "interval": lambda: rope_config.from_config({**_BASE, "partial_rotary_factor": 1.5}),
     "rotary_dim": lambda: rope.rotary_dim(8, 0.1),
     "beta_order": _scaling("yarn", **_YARN, beta_fast=1, beta_slow=2),
-    "truncate": _scaling("yarn", **_YARN, truncate="yes"),
     "beta_large": _scaling("yarn", **_YARN, beta_fast=1e308),
     "llama3_order": _scaling("llama3", factor=2, original_max_position_embeddings=4, low_freq_factor=4,
                                  high_freq_factor=1),
     "pair_factors_count": _scaling("longrope", **{**_LONGROPE, "short_factor": [1]}),
     "pair_factors_list": _scaling("longrope", **{**_LONGROPE, "long_factor": "1, 1, 1, 1"}),
     "pair_factors_flat": _scaling("longrope", **{**_LONGROPE, "short_factor": [[1, 1]] * 4}),
-    "pair_factors_positive": _scaling("longrope", **{**_LONGROPE, "long_factor": [1, 1, 1, 0]}),
+    "positive_entries": _scaling("longrope", **{**_LONGROPE, "long_factor": [1, 1, 1, 0]}),
+    "string": lambda: training.train_on_text(b"bytes"),
+    "string_list": lambda: training.train_group_experiment(groups="abc", steps=1),
     "layer_flags": lambda: rope_layers.rope_layer_flags({**_LAYERS, "no_rope_layers": "x"}),
     "layer_flags_count": lambda: rope_layers.rope_layer_flags({**_LAYERS, "no_rope_layers": [1]}),
     "no_layer_count": lambda: rope_layers.layer_plan(_BASE),
@@ -270,8 +263,19 @@ CALLS = {
 }
 # other raise sites of a kind (the same words from another function)
 MORE_CALLS = [
-    ("scaling_missing", lambda: rope_scaling.ROPE_INIT_FUNCTIONS["linear"](8, 1e4, {})),  # a method's own check
-    ("partial_factor", lambda: rope.rotary_dim(8, 1.5)),
+    ("missing", lambda: rope_scaling.ROPE_INIT_FUNCTIONS["linear"](8, 1e4, {})),  # a method's own check
+    ("interval", lambda: rope.rotary_dim(8, 1.5)),
+    # the scaling methods' rules: the plain checks' codes, about the rope_type, read in Chinese with it named
+    ("missing", lambda: rope_config.from_config({**_BASE, "rope_scaling": {"rope_type": "linear"}})),
+    ("at_least", lambda: rope_config.from_config({**_BASE, "rope_scaling": {"rope_type": "linear", "factor": 0.5}})),
+    ("above", lambda: rope_config.from_config(
+        {**_BASE, "rope_scaling": {"rope_type": "yarn", "factor": 2, "beta_fast": -1}})),
+    ("number", lambda: rope_config.from_config(
+        {**_BASE, "rope_scaling": {"rope_type": "yarn", "factor": 2, "beta_fast": "x"}})),
+    ("boolean", _scaling("yarn", **_YARN, truncate="yes")),
+    ("interval", lambda: rope_scaling.compute(8, 1e4, {"rope_type": "proportional", "partial_rotary_factor": 1.5})),
+    ("positive_entries", lambda: rope.wavelengths([1.0, 0.0])),
+    ("string", lambda: load_bundled_model().token_id(3)),
     ("pair_factors_flat", _scaling("longrope", **{**_LONGROPE, "short_factor": [[1], [1, 2], 1, 1]})),
     ("pair_factors_list", _scaling("longrope", **{**_LONGROPE, "short_factor": 5})),
     ("empty_text", lambda: tokens_view.lookup_view("", 8, "gpt2", 0)),
@@ -290,6 +294,8 @@ def test_each_code_raised_by_the_core_reads_in_chinese(code, call):
     assert error.code == code, str(error)
     zh = localized(error, "zh")
     assert _HAN.search(zh) and "must" not in zh and "untranslated" not in zh, zh
+    if error.params.get("about"):  # the rule's setting is named in Chinese too, after the condition
+        assert zh.endswith(f"（{escape(error.params['about'])} 的要求）"), zh
     # English readers see the core's own words, with only what could open markup escaped
     assert localized(error, "en") == escape(str(error))
 
@@ -335,9 +341,10 @@ def test_every_raise_site_names_a_known_code_with_its_fields():
 
 
 def test_the_english_keeps_the_house_form_and_the_fields_render_like_it():
-    error = InputError("even", name="d_model", value=7, what="RoPE")
+    error = InputError("even", name="d_model", value=7, about="RoPE")
     assert str(error) == "d_model (7) must be even for RoPE" and isinstance(error, ValueError)
-    assert (error.code, error.params) == ("even", {"name": "d_model", "value": 7, "what": "RoPE"})
+    assert (error.code, error.params) == ("even", {"name": "d_model", "value": 7, "about": "RoPE"})
+    assert str(InputError("even", name="d_model", value=7)) == "d_model (7) must be even"
     size = InputError("file_size", n=12_345, limit=100)
     assert size.fields() == {"n": "12,345", "limit": "100"} and "12,345" in localized(size, "zh")
     assert InputError("one_of", name="mode", value="x", allowed="a, b").fields()["value"] == "'x'"

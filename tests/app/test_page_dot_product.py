@@ -32,7 +32,7 @@ def test_defaults_and_widgets_match_the_core():
     pt.ok(at)
     core = dp.compare_vectors(dp.polar_vector(2.0, 0), dp.polar_vector(3.0, 200))
     shown = _metrics(at)
-    assert shown["dot.m_dot"] == f"{core['dot']:.3f}" == f"{6 * math.cos(math.radians(200)):.3f}"
+    assert shown["dot.m_dot"] == f"{core.dot:.3f}" == f"{6 * math.cos(math.radians(200)):.3f}"
     assert shown["dot.m_angle"] == "160.0°"
 
 

@@ -30,7 +30,7 @@ def test_widgets_drive_shapes_and_costs():
     table = at.table[1].value  # the sum-vs-concatenation table
     concat = composition.width_and_params(256, 16, 64, 32, combine="concat")
     assert table.iloc[1, 1] == "(4, 16, 96)"
-    assert table.iloc[1, 5] == f"{concat['attention_per_layer']:,}" == f"{4 * 96 * 96:,}"
+    assert table.iloc[1, 5] == f"{concat.attention_per_layer:,}" == f"{4 * 96 * 96:,}"
     assert table.iloc[0, 3] == f"{16 * 64:,}"  # the learned position table L x D
 
 

@@ -247,7 +247,7 @@ _PASTED = {"max_position_embeddings": 4_096, "head_dim": 128, "num_attention_hea
 def test_a_pasted_theta_barely_above_one_does_not_claim_interpolation_is_hundreds_of_times_safer(lang):
     """ln θ is tiny at θ = 1.0001, so d/(32 ln θ) is huge: PI's extrapolation bound is then a tenth of it, and the
     page says so instead of "at least 0 times more"."""
-    ratio = rope_theory.training_theory(128, 1.0001, 4_096)["ratio"]
+    ratio = rope_theory.training_theory(128, 1.0001, 4_096).ratio
     assert ratio < 1  # the core: the "extrapolation" bound is the tighter one here
     shown = _theory_text({**_PASTED, "rope_theta": 1.0001}, lang)
     assert fields(shown, "mod.pi_text_loose", lang)["ratio"] == f"{ratio:.2g}"
@@ -261,7 +261,7 @@ def test_a_pasted_theta_barely_above_one_does_not_claim_interpolation_is_hundred
 
 def test_a_ratio_under_ten_is_cut_not_rounded_up():
     """θ = 1.5: the extrapolation bound is at least 6.5... times the other; "at least 7" would be false."""
-    ratio = rope_theory.training_theory(128, 1.5, 4_096)["ratio"]
+    ratio = rope_theory.training_theory(128, 1.5, 4_096).ratio
     assert ratio > 1 and ratio < 10
     shown = fields(_theory_text({**_PASTED, "rope_theta": 1.5}), "mod.pi_text")["ratio"]
     assert float(shown) <= ratio < float(shown) + 0.1

@@ -47,7 +47,7 @@ def test_widgets_change_the_numbers_to_the_cores():
     pt.ok(at)
     shown = _metrics(at)
     s = naive.compare_schemes(4096, 16)
-    assert shown[pt.text("naive.raw_max")] == f"{s['raw']['max_abs']:,.0f}" == "4,095"
+    assert shown[pt.text("naive.raw_max")] == f"{s.schemes['raw'].max_abs:,.0f}" == "4,095"
     assert shown[pt.text("naive.raw_ratio")] == "204,750"
     shown = _metrics(_open(at, "norm"))
     assert shown[pt.text("naive.norm_value", p="1,024", L="4,096")] == "0.25"

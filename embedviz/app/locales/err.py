@@ -5,7 +5,7 @@ an English reader sees the raised message itself. Each Chinese text names the sa
 gets them filled in as the English renders them (a repr, a number with thousands separators), so values read alike.
 A code the core gains needs its line here; tests/app/test_errors.py fails until it has one.
 """
-from embedviz.errors import TEMPLATES
+from embedviz.errors import ABOUT, TEMPLATES
 
 ZH = {
     "integer": "{name}（{value}）必须是整数，而不是 {kind}",
@@ -16,7 +16,13 @@ ZH = {
     "above": "{name}（{value}）必须 > {limit}",
     "number": "{name}（{value}）必须是数字",
     "finite": "{name}（{value}）必须是有限的数",
-    "even": "{name}（{value}）必须是偶数（{what} 的要求）",
+    "even": "{name}（{value}）必须是偶数",
+    "multiple": "{name}（{value}）必须是 {k} 的倍数",
+    "interval": "{name}（{value}）必须在 ({low}, {high}] 之内",
+    "positive_entries": "{name} 的每一项都必须 > 0，而最小的一项是 {min}",
+    "string": "{name} 必须是字符串，而这里是 {kind}",
+    "string_list": "{name} 必须是由字符串组成的列表或元组，例如 ('abc', 'ABC')，而这里是 {kind}",
+    "missing": "{name} 里没有 {keys}",
     "numeric_array": "{name} 必须由数字组成，而这里的数据类型是 {dtype}",
     "non_finite": "{name} 含有非有限值（NaN 或 inf）",
     "one_of": "{name}（{value}）必须是以下之一：{allowed}",
@@ -55,7 +61,6 @@ ZH = {
     "config_deep": "config.json 的对象或数组嵌套太深，无法读取（一个配置通常只有几层）",
     "config_digits": "config.json 里有一个超过 4,300 位的数；配置里的数通常只有几位",
     "config_not_object": "config.json 必须是一个 JSON 对象 {{ ... }}，这里却是 JSON `{kind}`",
-    "config_missing": "config.json 里没有 '{key}'",
     "config_no_theta": "config.json 里没有 'rope_theta'（顶层和 rope_parameters 里都没有）",
     "config_no_head": "config.json 里既没有 'head_dim'，也没有同时给出 'hidden_size' 和 'num_attention_heads'",
     "divisible": "{name}（{value}）必须能被 {other}（{other_value}）整除",
@@ -65,21 +70,13 @@ ZH = {
     "layer_type": "rope_parameters 里没有 layer_type（{value}）；它有：{types}",
     "per_layer": "rope_parameters 按层类型分开给出（{types}）：请选一种层类型（layer_type=）",
     "rope_type_unknown": "{name}（{value}）未知；已知的 rope_type 有：{known}",
-    "scaling_missing": "rope_type '{rope_type}' 的缩放设置缺少必需的键：{keys}",
-    "scaling_factor": "rope_type '{rope_type}' 的 factor（{value}）必须是 ≥ 1 的数",
-    "scaling_positive": "rope_type '{rope_type}' 的 {name}（{value}）必须 > 0",
-    "scaling_finite": "rope_type '{rope_type}' 的 {name}（{value}）必须是有限的数",
-    "partial_factor": "partial_rotary_factor（{value}）必须在 (0, 1] 之内",
-    "partial_factor_type": "rope_type '{rope_type}' 的 partial_rotary_factor（{value}）必须在 (0, 1] 之内",
     "rotary_dim": "旋转维度 int(head_dim * partial_rotary_factor) = int({head_dim} * {factor}) = {dim}，它必须是 ≥ 2 的偶数",
     "beta_order": "rope_type 'yarn' 的 beta_fast（{fast}）必须 ≥ beta_slow（{slow}）：beta_fast 是快速维度对的圈数，转得比它多的维度对保持不变",
-    "truncate": "rope_type 'yarn' 的 truncate（{value}）必须是 `True` 或 `False`",
     "beta_large": "{name}（{value}）太大了：在 {n} 个 token 内没有哪个维度对能转这么多圈（它是划分快速维度对的圈数）",
     "llama3_order": "rope_type 'llama3' 的 high_freq_factor（{high}）必须大于 low_freq_factor（{low}）",
     "pair_factors_list": "{key} 必须是由 d/2 = {half} 个数组成的列表，而这里是 `{got}`",
     "pair_factors_count": "{key} 有 {n} 项，而旋转维度（{dim}）需要 {half} 项（每个维度对一项）",
     "pair_factors_flat": "{key} 必须是由 {half} 个数组成的一层列表，不能嵌套列表",
-    "pair_factors_positive": "{key} 的每一项都必须 > 0，而最小的一项是 {min}",
     "layer_flags": "{key} 必须是由 0 / 1 组成的列表（每层一个，1 表示使用 RoPE），而这里是 {got}",
     "layer_flags_count": "{key} 有 {n} 项，而 num_hidden_layers（{layers}）要求每层一项",
     "no_layer_count": "config.json 里没有 'num_hidden_layers'（也没有 'layer_types' 列表）：无法知道模型有多少层",
@@ -135,7 +132,6 @@ ZH = {
     "row_number": "词（{word}）必须是 0..{last} 之间的行号：{model} 没有分词器",
     "shape_cap": "批大小 × 长度 × d_model（{n}）在这个演示里必须 ≤ {limit}",
     "slow_pairs": "slow_pairs（{value}）必须在 [1, head_dim/2 - 1] = [1, {limit}] 之内（head_dim {head_dim}）：无论 theta 是多少，第 0 对都以 w = 1 旋转",
-    "multiple": "{name}（{value}）必须是 {k} 的倍数（{what} 的要求）",
     "zero_vector": "这个向量的长度为零（或不是有限的数）：余弦相似度需要一个方向",
     "upload_gone": "来源（{value}）既不是 'learned' 也不是 'sinusoidal'，也不是本会话仍保存着的上传表：请重新上传这张表",
     "model_dir": "路径（{path}）必须是一个已存在的模型目录",
@@ -152,5 +148,7 @@ ZH = {
 }
 
 STRINGS = {f"err.{code}": {"en": TEMPLATES[code], "zh": text} for code, text in ZH.items()}
+# what any code's ``about=`` adds: the setting the refused rule belongs to (a config's rope_type, a lesson's scheme)
+STRINGS["err.about"] = {"en": ABOUT, "zh": "（{about} 的要求）"}
 # a ValueError that carries no code (a check the core does not expect a reader to reach) keeps its English words
 STRINGS["err.untranslated"] = {"en": "{message}", "zh": "（以下说明只有英文）{message}"}
