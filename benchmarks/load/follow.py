@@ -61,6 +61,9 @@ def en(key: str, **fields) -> str:
     return text.format(**fields) if fields else text
 
 
+PANEL_TEXTS = {en(f"tour.{LESSON}.{tours.step(LESSON, k).name}"): k for k in STEPS}  # the panel's text -> step
+
+
 class ClassSession(StreamlitSession):
     """A tab that also knows its buttons, radios, markdown texts and auto-rerun fragments."""
 
@@ -73,6 +76,7 @@ class ClassSession(StreamlitSession):
         self.follow: dict | None = None  # the follow component's id and data, as the last run sent them
         self.http: http.client.HTTPConnection | None = None
         self.runs = self.polls = 0
+        self.panel_at: dict[int, float] = {}  # step -> when the tour panel's text of that step first arrived
 
     def connect(self) -> None:
         import websocket
@@ -99,6 +103,11 @@ class ClassSession(StreamlitSession):
                 self.widgets[getattr(element, which).id] = which
             elif which == "markdown":
                 self.texts.append(element.markdown.body)
+                k = PANEL_TEXTS.get(element.markdown.body)
+                if k is not None:
+                    # the browser draws each element as it arrives: the panel has moved here, before the page
+                    # under it has been drawn and the run has finished
+                    self.panel_at.setdefault(k, time.perf_counter())
             elif which == "bidi_component" and element.bidi_component.component_name == FOLLOW_COMPONENT:
                 self.follow = {"id": element.bidi_component.id, **json.loads(element.bidi_component.json)}
 
@@ -235,6 +244,23 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def settle(urls: list[str], pids: list[int], *, quiet_cores: float = 0.05, timeout: float = 180.0) -> float:
+    """Open a page on every replica (a served process starts its warm-up training on its first session,
+    embedviz/app/warm.py) and wait until their CPU is quiet, so a class measures a server that serves only it, as
+    one does minutes after its start. The seconds waited."""
+    t0 = time.perf_counter()
+    for u in urls:
+        s = ClassSession(u, timeout=120)
+        s.open("")
+        s.close()
+    deadline, calm = t0 + timeout, 0
+    while time.perf_counter() < deadline and calm < 2:  # two quiet seconds in a row
+        cpu = sum(cpu_seconds(p) for p in pids)
+        time.sleep(1.0)
+        calm = calm + 1 if sum(cpu_seconds(p) for p in pids) - cpu < quiet_cores else 0
+    return time.perf_counter() - t0
+
+
 def run_class(url: str, students: int, pids: list[int], routes: list[str], think: float = 0.0) -> dict:
     teacher = ClassSession(url, route=routes[0], timeout=60)
     teacher.open("", f"tour={LESSON}&step=1")
@@ -257,7 +283,7 @@ def run_class(url: str, students: int, pids: list[int], routes: list[str], think
     quiet_cpu = (sum(cpu_seconds(p) for p in pids) - quiet_cpu) / quiet_seconds
     quiet_runs = sum(s.session.runs - r for s, (r, _) in zip(crowd, quiet))
     quiet_polls = sum(s.session.polls - n for s, (_, n) in zip(crowd, quiet))
-    latencies, counted, per_step, detect, rerun, phases = [], [], {}, [], [], []
+    latencies, counted, per_step, detect, rerun, phases, panel = [], [], {}, [], [], [], []
     for k in STEPS:
         cpu_a, client_a = sum(cpu_seconds(p) for p in pids), time.process_time()
         sent = time.perf_counter()  # before the click: a student may see the step before the teacher's own run ends
@@ -269,6 +295,7 @@ def run_class(url: str, students: int, pids: list[int], routes: list[str], think
         phases.append({"step": k, "wall": time.perf_counter() - sent,
                        "server_cpu": sum(cpu_seconds(p) for p in pids) - cpu_a,
                        "client_cpu": time.process_time() - client_a})
+        panel += [s.session.panel_at[k] - sent for s in crowd if s.session.panel_at.get(k, 0) >= sent]
         detect += [s.detected[k] - sent for s in crowd if k in s.detected]  # click -> a poll saw it
         rerun += [s.seen[k] - s.detected[k] for s in crowd if k in s.seen and k in s.detected]  # -> run done
         step_lat = sorted(s.seen[k] - sent for s in crowd if k in s.seen and s.seen[k] >= sent)
@@ -295,10 +322,12 @@ def run_class(url: str, students: int, pids: list[int], routes: list[str], think
         s.join(30)
     teacher.close()
     latencies.sort()
-    pick = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] if latencies else float("nan")  # noqa: E731
+    panel.sort()
+    pick = lambda q, xs=latencies: xs[min(len(xs) - 1, int(q * len(xs)))] if xs else float("nan")  # noqa: E731
     return {"students": students, "samples": len(latencies), "expected": students * len(STEPS),
             "p50": pick(0.5), "p95": pick(0.95), "max": latencies[-1] if latencies else float("nan"),
-            "p95_per_step": per_step, "phases": phases,
+            "panel_samples": len(panel), "panel_p50": pick(0.5, panel), "panel_p95": pick(0.95, panel),
+            "panel_max": panel[-1] if panel else float("nan"), "p95_per_step": per_step, "phases": phases,
             "detect_p50_p95": (statistics.median(detect), sorted(detect)[int(0.95 * (len(detect) - 1))]) if detect else None,
             "rerun_p50_p95": (statistics.median(rerun), sorted(rerun)[int(0.95 * (len(rerun) - 1))]) if rerun else None, "answers_ok": all(ok for _, ok, _ in counted), "answers": [n for n, _, _ in counted],
             "shown": [shown for *_, shown in counted if shown],
@@ -320,7 +349,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if max(args.students) > 300:
         parser.error("at most 300 students (a class's limit)")
-    rows = []
+    rows, load_before, started = [], os.getloadavg(), time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     for replicas in args.replicas:
         with ExitStack() as stack:
             if replicas == 1:
@@ -330,27 +359,33 @@ def main(argv: list[str] | None = None) -> int:
                 stack.callback(stop_process, proc)
                 url = f"http://127.0.0.1:{port}"
                 wait_healthy(f"{url}/_stcore/health", timeout=120, proc=proc, log_path=log)
-                pids, routes = [proc.pid], [""]
+                pids, routes, replica_urls = [proc.pid], [""], [url]
             else:
                 os.environ[classroom.REDIS_URL_ENV] = stack.enter_context(redis_server())
                 cluster = stack.enter_context(Cluster(replicas=2))
                 url, pids = cluster.url, [n.proc.pid for n in cluster.nodes]
                 routes = [f"student-{i}" for i in range(64)]  # nginx hashes them over both replicas
+                replica_urls = [f"http://{n.address}" for n in cluster.nodes]
             print(f"server pids: {' '.join(map(str, pids))}", flush=True)  # for a profiler to attach to
             for n in args.students:
+                waited = settle(replica_urls, pids)
+                load_at_start = os.getloadavg()[0]
+                print(f"settled after {waited:.1f} s; a class of {n} starts", flush=True)  # a profiler's cue
                 row = run_class(url, n, pids, routes, args.think)
-                row["replicas"] = replicas
+                row["replicas"], row["settled_s"], row["load_at_start"] = replicas, round(waited, 1), load_at_start
                 rows.append(row)
                 print(row, flush=True)
         os.environ.pop(classroom.REDIS_URL_ENV, None)
     load = os.getloadavg()
-    print(f"\nload average before/after: {load[0]:.1f} (1 min), 2 cores shared")
-    print("| replicas | store | students | follow p50 | follow p95 | max | answers counted | errors | server CPU | RSS peak |"
-          " idle class: polls/s, script runs, CPU | server CPU per poll |")
+    print(f"\n{started}; load average (1 min) before {load_before[0]:.1f}, after {load[0]:.1f}; at each class's start: "
+          + ", ".join(f"{r['load_at_start']:.1f}" for r in rows))
+    print("| replicas | store | students | panel moved p50 / p95 | run done p50 / p95 | max | answers counted | errors |"
+          " server CPU | RSS peak | idle class: polls/s, script runs, CPU | server CPU per poll |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
-        print(f"| {r['replicas']} | {'Redis' if r['replicas'] > 1 else 'memory'} | {r['students']} | {r['p50']:.2f} s | "
-              f"{r['p95']:.2f} s | {r['max']:.2f} s | {'exact' if r['answers_ok'] else 'WRONG'} "
+        print(f"| {r['replicas']} | {'Redis' if r['replicas'] > 1 else 'memory'} | {r['students']} | "
+              f"{r['panel_p50']:.2f} / {r['panel_p95']:.2f} s | {r['p50']:.2f} / {r['p95']:.2f} s | {r['max']:.2f} s | "
+              f"{'exact' if r['answers_ok'] else 'WRONG'} "
               f"({' + '.join(map(str, r['answers']))}) | {r['errors']} | {r['cpu_cores']:.2f} cores | "
               f"{r['rss_mb']:.0f} MB | {r['quiet_polls_per_s']:.0f}, {r['quiet_runs']}, {r['quiet_cpu_cores']:.2f} cores | "
               f"{r['poll_cpu_ms']:.2f} ms |")

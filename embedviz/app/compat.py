@@ -19,13 +19,19 @@ and tests/e2e/test_hostile_protocol.py shows each refusal against a real server 
    the running server when Streamlit's own start-up scan of installed packages did not find it. That scan skips a
    distribution whose installed metadata do not mention streamlit (an editable install made before the declaration
    was added, or one whose pyproject.toml sits in another checkout). Not a patch: one registration, same values.
-5. The running script's session (``session_id``, ``release_upload``) and plotly's private ``_validate=False``
+5. Per-run work whose answer cannot change (``_theme_once``, ``_small_table_memo``): the theme part of every run's
+   ``new_session`` message, and a small table's conversion to Arrow. A class's followers rerun all at once on one
+   GIL, so each millisecond of a rerun is a tenth of a second of the last follower's wait (benchmarks/README.md).
+   And script runs take turns (``_runs_take_turns``): at most ``SCRIPT_RUNS_AT_ONCE`` sessions run their script at
+   once, the others wait their turn in order.
+6. The running script's session (``session_id``, ``release_upload``) and plotly's private ``_validate=False``
    (``unchecked_figure``): read here, so a version that moves them is fixed in this file alone.
 """
 from __future__ import annotations
 
 import functools
 import logging
+import os
 import threading
 import tomllib
 from collections import OrderedDict, defaultdict
@@ -34,9 +40,13 @@ from pathlib import Path
 
 import plotly.graph_objects as go
 import streamlit as st
-from streamlit.runtime import Runtime
+from streamlit import config as st_config
+from streamlit import dataframe_util
+from streamlit.elements import table as st_table
+from streamlit.runtime import Runtime, app_session
 from streamlit.runtime.app_session import AppSession
 from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
+from streamlit.runtime.scriptrunner.script_runner import ScriptRunner
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 from streamlit.runtime.state.query_params import is_empty_url_value
 from streamlit.runtime.state.session_state import SessionState
@@ -208,6 +218,106 @@ def component(name: str, *, package_root: Path, pyproject: Path, js: str, css: s
     return mount
 
 
+# ------------------------------------------------------------------------------------------------ per-run work
+
+
+def _theme_once(populate):
+    """Every script run's ``new_session`` message carries the theme, which Streamlit rebuilds from the config each
+    time (six sections, each read option by option: ~0.75 ms of a rerun under a class's burst). The config is read
+    once at start and not watched on a server (``fileWatcherType none``): the built messages are kept per section
+    and copied, and dropped whenever Streamlit parses its config again."""
+    built: dict[str, object] = {}
+
+    def forget() -> None:
+        built.clear()
+
+    st_config.on_config_parsed(forget, force_connect=True)
+
+    @functools.wraps(populate)
+    def populate_from_copy(msg, section: str = "theme") -> None:
+        held = built.get(section)
+        if held is None:
+            held = type(msg)()
+            populate(held, section)
+            built[section] = held
+        if held.ListFields():  # an empty theme leaves the message untouched (not even marked present)
+            msg.CopyFrom(held)
+
+    populate_from_copy.embedviz_compat = True
+    return populate_from_copy
+
+
+SMALL_TABLE_CELLS = 2_000  # a table this small is built from its values alone; bigger ones are converted each run
+SMALL_TABLES_KEPT = 256
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def _small_table_key(data) -> tuple | None:
+    """A key that equal tables share (a dict of column name -> list of plain values: what st.table gets from the
+    pages), or None for anything else. Each value's type is in it: 1, 1.0 and True are equal in Python, not in
+    Arrow."""
+    if type(data) is not dict or not all(isinstance(k, str) and type(v) in (list, tuple) for k, v in data.items()):
+        return None
+    if sum(len(v) for v in data.values()) > SMALL_TABLE_CELLS:
+        return None
+    key = []
+    for name, column in data.items():
+        if not all(isinstance(x, _PLAIN) for x in column):
+            return None
+        key.append((name, tuple((type(x), x) for x in column)))
+    return tuple(key)
+
+
+def _small_table_memo(convert):
+    """st.table's conversions of the same small table give the same answer: its Arrow bytes (pandas, then Arrow:
+    ~3.7 ms on an idle core for a five-row table of translated texts, a str subclass pandas keeps as objects) and
+    whether its index is hidden (a DataFrame built only to look at its index). Kept per table's values, a bounded
+    number of tables per process."""
+    kept: OrderedDict[tuple, object] = OrderedDict()
+    lock = threading.Lock()
+
+    @functools.wraps(convert)
+    def memo(data, *args, **kwargs):
+        key = _small_table_key(data)
+        if key is None:
+            return convert(data, *args, **kwargs)
+        key = (key, args, tuple(sorted(kwargs.items())))
+        with lock:
+            if key in kept:
+                kept.move_to_end(key)
+                return kept[key]
+        value = convert(data, *args, **kwargs)
+        with lock:
+            kept[key] = value
+            while len(kept) > SMALL_TABLES_KEPT:
+                kept.popitem(last=False)
+        return value
+
+    memo.embedviz_compat = True
+    return memo
+
+
+# A process's script runs share one GIL with the event loop that answers every poll and sends every message. A
+# hundred runs at once (a class following its teacher) each get a hundredth of it: all finish together at the end
+# of the burst, and the event loop, one thread among a hundred, waits its turn for each message it sends, so even
+# the first follower's panel arrives late. Taking turns, in arrival order, the runs finish one after another and
+# the loop competes with a few threads only. More than one at a time: a run that waits on the store (a Redis
+# call) or sleeps lets the next one use the GIL meanwhile.
+SCRIPT_RUNS_AT_ONCE = int(os.environ.get("EMBEDVIZ_RUNS_AT_ONCE", "3"))
+
+
+def _runs_take_turns(run_script):
+    turns = threading.BoundedSemaphore(SCRIPT_RUNS_AT_ONCE)  # its waiters are woken in the order they came
+
+    @functools.wraps(run_script)
+    def in_turn(self, rerun_data) -> None:
+        with turns:
+            run_script(self, rerun_data)
+
+    in_turn.embedviz_compat = True
+    return in_turn
+
+
 # ------------------------------------------------------------------------------------------------ the session
 
 
@@ -234,7 +344,11 @@ def unchecked_figure(spec) -> go.Figure:
 # ------------------------------------------------------------------------------------------------ install
 
 _PATCHES = ((SessionState, "_seed_widget_from_url", _guard_url_seed),
-            (AppSession, "_handle_clear_cache_request", _refuse_clear_cache))
+            (AppSession, "_handle_clear_cache_request", _refuse_clear_cache),
+            (app_session, "_populate_theme_msg", _theme_once),
+            (dataframe_util, "convert_anything_to_arrow_bytes", _small_table_memo),
+            (st_table, "_compute_hide_index", _small_table_memo),
+            (ScriptRunner, "_run_script", _runs_take_turns))
 
 
 def install() -> None:

@@ -193,3 +193,94 @@ def test_a_components_mount_function_is_made_once_per_manager(monkeypatch):
     again = live._mount()
     assert again is not first and made == [live.NAME, live.NAME]
     assert managers[-1].get_component_asset_root(live.NAME) == live.ASSETS
+
+
+def test_a_small_table_is_converted_once_and_equal_tables_share_the_answer():
+    import pyarrow as pa
+    from streamlit import dataframe_util
+    from streamlit.elements import table as st_table
+
+    from embedviz.app.markup import Markup
+
+    calls = []
+
+    def convert(data):
+        calls.append(data)
+        return dataframe_util.convert_anything_to_arrow_bytes.__wrapped__(data)
+
+    memo = compat._small_table_memo(convert)
+    table = {Markup("Scheme"): [Markup("Sinusoidal"), Markup("RoPE")], "n": [0, 1]}
+    first = memo(table)
+    assert memo({Markup("Scheme"): [Markup("Sinusoidal"), Markup("RoPE")], "n": [0, 1]}) == first
+    assert len(calls) == 1  # an equal table built anew is the same table
+    # what Streamlit's own conversion gives, read back by Arrow itself
+    assert first == original(dataframe_util.convert_anything_to_arrow_bytes)(table)
+    assert pa.ipc.open_stream(first).read_all().column("n").to_pylist() == [0, 1]
+    # 1, 1.0 and True are equal keys in Python but different columns in Arrow
+    answers = [memo({"n": [value]}) for value in (1, 1.0, True)]
+    kinds = [pa.ipc.open_stream(a).read_all().schema.field("n").type for a in answers]
+    assert kinds == [pa.int64(), pa.float64(), pa.bool_()]
+    # a changed value is another table; anything but a small dict of plain values is converted every time
+    assert pa.ipc.open_stream(memo({"n": [0, 2]})).read_all().column("n").to_pylist() == [0, 2]
+    before = len(calls)
+    memo({"n": [[1, 2]]}), memo({"n": [[1, 2]]}), memo({"n": list(range(compat.SMALL_TABLE_CELLS + 1))})
+    assert len(calls) == before + 3
+    hide = compat._small_table_memo(original(st_table._compute_hide_index))
+    assert hide(table, None) is original(st_table._compute_hide_index)(table, None) is True
+
+
+def test_the_theme_is_built_from_the_config_once_and_copied_as_it_was_built():
+    from streamlit import config
+    from streamlit.proto.NewSession_pb2 import CustomThemeConfig
+    from streamlit.runtime import app_session
+
+    build = original(app_session._populate_theme_msg)
+    calls = []
+
+    def counted(msg, section="theme"):
+        calls.append(section)
+        build(msg, section)
+
+    config.set_option("theme.primaryColor", "#123456")
+    try:
+        populate = compat._theme_once(counted)
+        reference = CustomThemeConfig()
+        build(reference, "theme")
+        for _ in range(3):
+            msg = CustomThemeConfig()
+            populate(msg, "theme")
+            assert msg == reference and msg.primary_color == "#123456"
+        assert calls == ["theme"]
+        empty = app_session.NewSession()  # a section with no option set leaves the message not even present
+        populate(empty.custom_theme, "theme.sidebar")
+        assert not empty.HasField("custom_theme")
+    finally:
+        config.set_option("theme.primaryColor", None)
+
+
+def test_script_runs_take_turns_a_few_at_a_time_in_arrival_order():
+    import threading
+    import time
+
+    running, most, finished, lock = [0], [0], [], threading.Lock()
+
+    def run_script(runner, rerun_data):
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.05)
+        with lock:
+            running[0] -= 1
+            finished.append(rerun_data)
+
+    in_turn = compat._runs_take_turns(run_script)
+    threads = []
+    for i in range(12):
+        threads.append(threading.Thread(target=in_turn, args=(None, i)))
+        threads[-1].start()
+        time.sleep(0.005)  # they ask one after another
+    for thread in threads:
+        thread.join(10)
+    assert most[0] == compat.SCRIPT_RUNS_AT_ONCE
+    assert sorted(finished) == list(range(12))
+    assert set(finished[:compat.SCRIPT_RUNS_AT_ONCE]) == set(range(compat.SCRIPT_RUNS_AT_ONCE))  # first come, first run
