@@ -291,8 +291,10 @@ async function draw(inst) {
   layout = fitted;
   const quick = moving && quickFrame(inst, traces, layout, start);
   if (quick) [traces, layout] = quick;
-  else inst.whole = layout = moving ? held(inst, layout) : layout;
-  inst.partial = !!quick || reduced; // the thumb's rest draws the figure whole (set before a rest can ask)
+  const hold = moving && !inst.keyed && !quick; // a key step's frame is the figure at rest, so its rest is not drawn
+  if (hold) layout = held(inst, layout);
+  if (!quick) inst.whole = layout;
+  inst.partial = !!quick || reduced || hold; // the thumb's rest draws the figure whole (set before a rest can ask)
   await Plotly.react(inst.chart, traces, layout, inst.data.config);
   inst.chart.dataset.redraws = String(Number(inst.chart.dataset.redraws) + 1);
   inst.chart.drawMs = [...(inst.chart.drawMs || []).slice(-99), performance.now() - start]; // benchmarks read it
@@ -307,11 +309,12 @@ async function draw(inst) {
 }
 
 // A moving frame's [traces, layout] on plotly's transition path, or null when it is drawn whole: a heatmap, a new
-// trace count, or words that differ from the last whole frame's, which is WORDS_MS old (the thumb's first move
+// trace count, a key step, or words that differ from the last whole frame's, which is WORDS_MS old (the thumb's first move
 // counts as one). Every other field is the last whole frame's, so plotly sees only animatable changes.
 function quickFrame(inst, traces, layout, now) {
   const drawn = inst.chart.data;
-  if (!drawn || !inst.whole || drawn.length !== traces.length || !traces.every((t) => QUICK_TYPES.has(t.type))) {
+  // a key step's frame is whole: the transition path ends its frame a task later, after the step's paint
+  if (inst.keyed || !drawn || !inst.whole || drawn.length !== traces.length || !traces.every((t) => QUICK_TYPES.has(t.type))) {
     return null;
   }
   const words = JSON.stringify([traces.map(({ x, y, ...rest }) => rest),
@@ -325,7 +328,7 @@ function quickFrame(inst, traces, layout, now) {
   return [data, { ...inst.whole, transition: { duration: 0 } }];
 }
 
-// While moving, the plot area holds the margins of the frame before (plotly's automargin measures every tick label,
+// While a thumb is dragged, the plot area holds the margins of the frame before (plotly's automargin measures every tick label,
 // title and legend again on each frame, and relayouts when they push), and the axes' tick labels may run past the
 // chart's edge (plotly's default hides those, measuring every label's box): at rest they are Python's figure's.
 function held(inst, layout) {
@@ -390,7 +393,7 @@ function schedule(inst) {
   requestAnimationFrame(() => draw(inst));
 }
 
-function rest(inst) { // the thumb rests: the figure whole, unless its last frame was (a heatmap's always is)
+function rest(inst) { // the thumb rests: the figure whole, unless its last frame was (a heatmap's key step)
   inst.moving = false;
   if (inst.pending) return;
   if (inst.partial) draw(inst);
