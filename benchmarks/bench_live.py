@@ -7,10 +7,10 @@ animation frame for DRAG_S seconds the next option (back and forth along the tra
 browser fires them during a drag; then pointer up and the change event (the release). Redraws are the chart's own
 count (livefig.js bumps data-redraws after each Plotly.react). (Driving the mouse from Playwright instead costs a
 round trip per move, which bounded the count at the driver's pace, 15-26 moves/s on this machine.) A key step
-is ArrowRight on the focused slider until the chart drew the new value: for the live figure the browser's own
-redraw (its first frame, like a drag's, draws a curve view from fewer points, so the time to the value drawn at
-full resolution is its own column; the steps follow each other within the pause, so they commit once), for the
-bare page Streamlit's full rerun and redraw.
+is ArrowRight on the focused slider until the chart drew the new value, timed in the page from the keydown: for the
+live figure the browser's own redraw (its first frame, like a drag's, draws a curve view from fewer points, so the time to the value drawn at
+full resolution is its own column; each step's commit and its rerun land before the next step, as the bare page's
+rerun does), for the bare page Streamlit's full rerun and redraw.
 
     PYTHONPATH=. python -m benchmarks.bench_live [--steps 8] [--only NAME]
 """
@@ -98,40 +98,50 @@ DRAWN = """(full) => { const c = document.querySelector('.live-chart');
   const at = Object.fromEntries([...document.querySelectorAll('.live-figure input[data-key]')]
     .map((e) => [e.dataset.key, Number(e.value)]));
   return !!c && c.dataset.state === JSON.stringify(at) && (!full || c.dataset.full === '1'); }"""
-# in-page times of the two redraws above (so the second wait's own round trip is not counted)
-WATCH = f"""() => {{ const c = document.querySelector('.live-chart'), drawn = {DRAWN}, t = window.__keyTimes = {{}};
-  new MutationObserver((_, obs) => {{ const now = performance.now();
-    if (t.first === undefined && drawn(false)) t.first = now;
-    if (drawn(true)) {{ t.full = now; obs.disconnect(); }} }})
-    .observe(c, {{attributes: true, attributeFilter: ['data-redraws']}}); }}"""
+# Timed in the page, the same way for both pages: from the key's keydown event to the first animation frame at which
+# the chart holds the new value (then to the one at which it is whole). Timed from Playwright instead, a wait's poll
+# queued behind the page's next task, which for a curve view is the whole redraw that follows its first frame, so
+# the first frame was counted with the second; the bare page's rerun had no second.
+WATCH = """(drawn) => { window.__keyTimes = new Promise((resolve, reject) => {
+  const t = {}, test = new Function('return ' + drawn)();
+  setTimeout(() => reject(new Error('not redrawn within 30 s of the key')), 30000);
+  document.addEventListener('keydown', (e) => { t.key = e.timeStamp; requestAnimationFrame(check); },
+    {capture: true, once: true});
+  function check() {
+    const now = performance.now(); // the frame's own timestamp is its start, which can precede the key's handling
+    if (t.first === undefined && test(false)) t.first = now;
+    if (test(true)) resolve([t.first - t.key, now - t.key]);
+    else requestAnimationFrame(check);
+  }
+}); }"""
+BARE_DRAWN = f"""(full) => {{ const t = {BARE_TRACE}; return !!t && !t.__before; }}"""
+
+
+def key_step(page, focus, direction: str, drawn: str) -> tuple[float, float]:
+    """Seconds from the keydown of ``direction`` on the element ``focus`` to the chart redrawn with the new value
+    (``drawn(false)``) and whole (``drawn(true)``), timed in the page."""
+    focus.focus()
+    page.evaluate(WATCH, drawn)
+    page.keyboard.press(direction)
+    first, whole = page.evaluate("() => window.__keyTimes")
+    return first / 1e3, whole / 1e3
 
 
 def live_key_step(page, slider: str, direction: str) -> tuple[float, float]:
     """Seconds from ArrowRight/Left on the live slider to the chart redrawn at the new value, and to that value
     drawn at full resolution (the other way at an end of the track, where the key would move nothing)."""
     handle = page.locator(f"input[data-key='{slider}']")
-    handle.focus()
     at = handle.evaluate("e => [Number(e.value), Number(e.max)]")
     direction = "ArrowLeft" if at[0] >= at[1] else "ArrowRight" if at[0] <= 0 else direction
-    page.evaluate(WATCH)
-    start = time.perf_counter()
-    page.keyboard.press(direction)
-    page.wait_for_function(DRAWN, arg=False, timeout=30_000)
-    drawn = time.perf_counter() - start
-    page.wait_for_function(DRAWN, arg=True, timeout=30_000)
-    times = page.evaluate("() => window.__keyTimes")
-    return drawn, drawn + (times["full"] - times["first"]) / 1e3
+    return key_step(page, handle, direction, DRAWN)
 
 
 def bare_key_step(page, direction: str) -> float:
     """Seconds from an arrow key on the bare page's Streamlit slider to its heatmap redrawn with the rerun's data
     (the trace object before the key is marked; the redraw replaces it)."""
-    page.locator("[data-testid='stSlider'] input[type='range'], [data-testid='stSlider'] [role='slider']").first.focus()
     page.evaluate(f"() => {{ const t = {BARE_TRACE}; t.__before = true; }}")
-    start = time.perf_counter()
-    page.keyboard.press(direction)
-    page.wait_for_function(f"() => {{ const t = {BARE_TRACE}; return t && !t.__before; }}", timeout=30_000)
-    return time.perf_counter() - start
+    slider = page.locator("[data-testid='stSlider'] input[type='range'], [data-testid='stSlider'] [role='slider']")
+    return key_step(page, slider.first, direction, BARE_DRAWN)[0]
 
 
 def first_training_call() -> float:
@@ -206,7 +216,12 @@ def run(steps: int) -> dict:
                     rates.append(drag(page, slider))
                     page.wait_for_timeout(1000)
                 page.wait_for_timeout(1500)  # the release's rerun lands
-                keys = [live_key_step(page, slider, "ArrowRight" if i % 2 == 0 else "ArrowLeft") for i in range(steps)]
+                keys = []
+                for i in range(steps):  # each step alone, as the bare page's: its commit's rerun lands before the next
+                    keys.append(live_key_step(page, slider, "ArrowRight" if i % 2 == 0 else "ArrowLeft"))
+                    page.wait_for_timeout(600)  # past livefig's 400 ms pause
+                    page.wait_for_selector(IDLE, timeout=120_000)
+                    page.wait_for_timeout(300)
                 print(f"measured: {name}", file=sys.stderr, flush=True)
                 res["views"][name] = {"drag": statistics.median(r for r, _, _ in rates),
                                       "moves": statistics.median(m for _, m, _ in rates),

@@ -6,10 +6,16 @@ import { angleHeatmapView, classifyPairs, decayCurve, distanceCurves, encodingVi
   ropeInverseFrequencies, scaledInverseFrequencies } from "./formulas.js";
 
 const PAUSE_MS = 400; // a drag or a run of key steps that rests this long commits, as a release does
-// While a thumb moves (and for the first frame of a key step) a curve view is drawn from fewer points; its words
-// (legend names, title, level labels) always follow the value. On release, or the frame after a key step, it is
-// drawn again whole, as Python draws it.
+// While a thumb moves (and for the first frame of a key step) a curve view is drawn from fewer points. On release,
+// or the frame after a key step, it is drawn again whole, as Python draws it.
 const MOVING_POINTS = 64;
+// A moving curve or bar view's frames take plotly's transition path (a zero-length transition): only the traces' x
+// and y move, on the axes and under the words of the last whole frame, without the relayout (titles, legend, axes,
+// shapes, annotations) that a data change otherwise costs Plotly.react, about half of a frame. Its words (legend
+// names, level labels and lines, axes' ranges) follow the value in a whole frame at most every WORDS_MS while they
+// change. A heatmap has no such path in plotly.
+const WORDS_MS = 100;
+const QUICK_TYPES = new Set(["scatter", "bar"]); // plotly's animatable traces
 const PLOTLY_URL = new URL("./plotly.min.js", import.meta.url).href;
 let plotlyReady = null;
 const instances = new WeakMap(); // parentElement -> instance: a rerun calls this module again with new data
@@ -36,9 +42,10 @@ function subtitle(...notes) {
   return { text: notes.filter(Boolean).join(" · ") }; // embedviz.figures.joined
 }
 
-// One builder per view: (values, labels, data, figure, moving) -> {traces, layout}. traces[i] holds what changes in
-// trace i of the figure Python sent (or of trace `like`, for a view whose trace count varies); layout what changes in
-// its layout (merged one level deep). Texts are the page's translated templates; the formulas are formulas.js.
+// One builder per view: (values, labels, data, figure, moving) -> {traces, layout, reduced}. traces[i] holds what
+// changes in trace i of the figure Python sent (or of trace `like`, for a view whose trace count varies); layout what
+// changes in its layout (merged one level deep); reduced: drawn from fewer points than Python's. Texts are the
+// page's translated templates; the formulas are formulas.js.
 const VIEWS = {
   sin_heatmap(values, labels, { texts, budget }) {
     const v = encodingView(values.sin_L, values.sin_d, values.sin_base, budget.cells, budget.pairs);
@@ -58,6 +65,7 @@ const VIEWS = {
       fill(texts.bound, { v: c.bound.toFixed(2) })];
     const levels = [c.typical, c.bound];
     return {
+      reduced: moving,
       traces: c.distances.map((y) => ({ x: c.gaps, y })),
       layout: {
         xaxis: { type: c.gaps.at(-1) > 50 ? "log" : "-" },
@@ -90,6 +98,7 @@ const VIEWS = {
       : [theta, fill(texts.reference, { theta: fixed.theta_labels[k] }), false]));
     if (own) curves.push([values.rope_theta, chosen, true]);
     return {
+      reduced: moving,
       traces: curves.map(([theta, name, thick]) => ({ like: 0, name, x: distances,
         y: decayCurve(values.rope_hd, theta, distances), line: { width: thick ? 3.5 : 1.6 } })), // decay_chart's
       layout: { title: { text: fill(texts.title, { hd: values.rope_hd }) } },
@@ -135,7 +144,28 @@ const OPEN = "（「『《〈【〔“‘", CLOSE = "）」』》〉】〕，。
 const TOKENS = new RegExp(`[${OPEN}]*[^\\s${CJK}]+[${CLOSE}]*|[${OPEN}]*[${CJK}][${CLOSE}]*|\\s+`, "g");
 const LINE = 1.3; // plotly's line spacing, in font sizes
 
+const measured = new Map(); // a drag's frames measure the same titles again (setting a canvas font is not free)
+
+function remembered(key, compute) {
+  if (!measured.has(key)) {
+    if (measured.size > 200) measured.clear();
+    measured.set(key, compute());
+  }
+  return measured.get(key);
+}
+
 function wrapText(text, font, width) {
+  return remembered(JSON.stringify([text, font, width]), () => measureLines(text, font, width));
+}
+
+function textWidth(text, font) {
+  return remembered(JSON.stringify([text, font]), () => {
+    measure.font = font;
+    return measure.measureText(text).width;
+  });
+}
+
+function measureLines(text, font, width) {
   measure.font = font;
   const lines = [];
   let line = "";
@@ -153,8 +183,8 @@ function wrapText(text, font, width) {
 }
 
 function wrapped(inst, layout) {
-  const width = inst.chart.clientWidth;
-  inst.width = width;
+  // the ResizeObserver's width: reading clientWidth after plotly's last draw would lay the page out again
+  const width = inst.width || (inst.width = inst.chart.clientWidth);
   const title = layout.title || {};
   const key = JSON.stringify([width, title.text, title.subtitle?.text]);
   if (inst.wrapKey === key && inst.wrapBase === layout) return inst.wrapDrawn; // the same object: no relayout
@@ -187,8 +217,7 @@ function wrapped(inst, layout) {
     const t = layout[key]?.title;
     if (!t?.text) continue;
     const font = `${t.font?.size ?? Math.round(fontSize * 1.2)}px ${family}`;
-    measure.font = font;
-    if (measure.measureText(t.text).width <= yRoom) continue;
+    if (textWidth(t.text, font) <= yRoom) continue;
     out[key] = { ...layout[key], title: { ...t, text: wrapText(t.text, font, yRoom).join("<br>") } };
   }
   inst.wrapKey = key;
@@ -234,9 +263,10 @@ async function draw(inst) {
   const Plotly = await loadPlotly();
   const { values, labels, indices } = current(inst);
   const state = JSON.stringify(indices), moving = inst.moving, start = performance.now();
-  let traces = inst.figure.data, layout = inst.figure.layout;
+  let traces = inst.figure.data, layout = inst.figure.layout, reduced = false;
   if (state !== inst.sent) { // a setting Python has not drawn yet: recompute the data and texts here
     const view = VIEWS[inst.data.view](values, labels, inst.data, inst.figure, moving);
+    reduced = !!view.reduced;
     const base = traces;
     traces = view.traces.map((patch, i) => {
       const { like, ...fields } = patch;
@@ -259,19 +289,55 @@ async function draw(inst) {
   inst.chart.setAttribute("aria-label", inst.data.alt || ""); // the sent figure's text alternative, as plot's
   const shown = wrapped(inst, layout), [fitted, ticks] = fitTicks(inst, traces, shown);
   layout = fitted;
+  const quick = moving && quickFrame(inst, traces, layout, start);
+  if (quick) [traces, layout] = quick;
+  const hold = moving && !inst.keyed && !quick; // a key step's frame is the figure at rest, so its rest is not drawn
+  if (hold) layout = held(inst, layout);
+  if (!quick) inst.whole = layout;
+  inst.partial = !!quick || reduced || hold; // the thumb's rest draws the figure whole (set before a rest can ask)
   await Plotly.react(inst.chart, traces, layout, inst.data.config);
   inst.chart.dataset.redraws = String(Number(inst.chart.dataset.redraws) + 1);
   inst.chart.drawMs = [...(inst.chart.drawMs || []).slice(-99), performance.now() - start]; // benchmarks read it
   inst.chart.dataset.state = state;
   inst.chart.dataset.sent = inst.sent; // equal to state: this draw is the figure Python sent, not a browser redraw
-  inst.chart.dataset.full = moving ? "0" : "1"; // drawn at the figure's own resolution
+  inst.chart.dataset.full = inst.partial ? "0" : "1"; // drawn at the figure's own resolution, with its words
   inst.chart.dataset.title = layout.title.text.replace(/<br>/g, " ");
-  if (!moving && state !== inst.sent) { // the browser's own whole figure, which tests hold against Python's
-    inst.chart.browserDrawn = { state, title: inst.chart.dataset.title, digest: digest(inst.chart) };
-  }
+  if (!inst.moving && !inst.partial) remember(inst);
   if (ticks && fitTicks(inst, traces, shown)[1] !== ticks) {
     schedule(inst); // the first draw told the plot area's height: the tick labels are fitted to it
   }
+}
+
+// A moving frame's [traces, layout] on plotly's transition path, or null when it is drawn whole: a heatmap, a new
+// trace count, a key step, or words that differ from the last whole frame's, which is WORDS_MS old (the thumb's first move
+// counts as one). Every other field is the last whole frame's, so plotly sees only animatable changes.
+function quickFrame(inst, traces, layout, now) {
+  const drawn = inst.chart.data;
+  // a key step's frame is whole: the transition path ends its frame a task later, after the step's paint
+  if (inst.keyed || !drawn || !inst.whole || drawn.length !== traces.length || !traces.every((t) => QUICK_TYPES.has(t.type))) {
+    return null;
+  }
+  const words = JSON.stringify([traces.map(({ x, y, ...rest }) => rest),
+    { ...layout, xaxis: { ...layout.xaxis, range: 0 }, yaxis: { ...layout.yaxis, range: 0 } }]);
+  if (words !== inst.words && now - inst.wordsAt >= WORDS_MS) {
+    inst.words = words;
+    inst.wordsAt = now;
+    return null;
+  }
+  const data = drawn.map((t, i) => ({ ...t, x: traces[i].x, y: traces[i].y }));
+  return [data, { ...inst.whole, transition: { duration: 0 } }];
+}
+
+// While a thumb is dragged, the plot area holds the margins of the frame before (plotly's automargin measures every tick label,
+// title and legend again on each frame, and relayouts when they push), and the axes' tick labels may run past the
+// chart's edge (plotly's default hides those, measuring every label's box): at rest they are Python's figure's.
+function held(inst, layout) {
+  const out = { ...layout }, size = inst.chart._fullLayout?._size;
+  for (const key of Object.keys(layout).filter((k) => /^[xy]axis\d*$/.test(k))) {
+    out[key] = { ...layout[key], ticklabeloverflow: "allow", automargin: false };
+  }
+  if (size) out.margin = { ...layout.margin, l: size.l, r: size.r, t: size.t, b: size.b, autoexpand: false };
+  return out;
 }
 
 // A view whose trace count changes on the way (RoPE's chosen theta among the references or not, Context
@@ -327,18 +393,25 @@ function schedule(inst) {
   requestAnimationFrame(() => draw(inst));
 }
 
-function settle(inst) { // the thumb rests: the figure at its own resolution
-  if (!inst.moving || inst.dragging) return;
+function rest(inst) { // the thumb rests: the figure whole, unless its last frame was (a heatmap's key step)
   inst.moving = false;
-  if (!inst.pending) draw(inst);
+  if (inst.pending) return;
+  if (inst.partial) draw(inst);
+  else remember(inst);
+}
+
+function remember(inst) { // the browser's own whole figure at rest, which tests hold against Python's
+  const { state, title } = inst.chart.dataset;
+  if (state !== inst.sent) inst.chart.browserDrawn = { state, title, digest: digest(inst.chart) };
+}
+
+function settle(inst) {
+  if (inst.moving && !inst.dragging) rest(inst);
 }
 
 function commit(inst) {
   clearTimeout(inst.timer);
-  if (inst.moving) { // the thumb rests: the figure at its own resolution
-    inst.moving = false;
-    schedule(inst);
-  }
+  if (inst.moving) rest(inst);
   const { indices } = current(inst);
   const state = JSON.stringify(indices);
   if (state === inst.committed) return;
@@ -362,6 +435,7 @@ function makeSliders(inst) {
       value: String(s.index) });
     input.dataset.key = s.key;
     input.addEventListener("input", () => {
+      if (!inst.moving) Object.assign(inst, { words: "", wordsAt: performance.now() }); // the thumb's first move
       inst.moving = true;
       // a key step is one event with one value: drawn at once (a drag's events are drawn one per frame)
       if (inst.keyed && !inst.pending) draw(inst);
