@@ -256,31 +256,3 @@ def test_the_theme_is_built_from_the_config_once_and_copied_as_it_was_built():
         assert not empty.HasField("custom_theme")
     finally:
         config.set_option("theme.primaryColor", None)
-
-
-def test_script_runs_take_turns_a_few_at_a_time_in_arrival_order():
-    import threading
-    import time
-
-    running, most, finished, lock = [0], [0], [], threading.Lock()
-
-    def run_script(runner, rerun_data):
-        with lock:
-            running[0] += 1
-            most[0] = max(most[0], running[0])
-        time.sleep(0.05)
-        with lock:
-            running[0] -= 1
-            finished.append(rerun_data)
-
-    in_turn = compat._runs_take_turns(run_script)
-    threads = []
-    for i in range(12):
-        threads.append(threading.Thread(target=in_turn, args=(None, i)))
-        threads[-1].start()
-        time.sleep(0.005)  # they ask one after another
-    for thread in threads:
-        thread.join(10)
-    assert most[0] == compat.SCRIPT_RUNS_AT_ONCE
-    assert sorted(finished) == list(range(12))
-    assert set(finished[:compat.SCRIPT_RUNS_AT_ONCE]) == set(range(compat.SCRIPT_RUNS_AT_ONCE))  # first come, first run
