@@ -22,8 +22,6 @@ and tests/e2e/test_hostile_protocol.py shows each refusal against a real server 
 5. Per-run work whose answer cannot change (``_theme_once``, ``_small_table_memo``): the theme part of every run's
    ``new_session`` message, and a small table's conversion to Arrow. A class's followers rerun all at once on one
    GIL, so each millisecond of a rerun is a tenth of a second of the last follower's wait (benchmarks/README.md).
-   And script runs take turns (``_runs_take_turns``): at most ``SCRIPT_RUNS_AT_ONCE`` sessions run their script at
-   once, the others wait their turn in order.
 6. The running script's session (``session_id``, ``release_upload``) and plotly's private ``_validate=False``
    (``unchecked_figure``): read here, so a version that moves them is fixed in this file alone.
 """
@@ -31,7 +29,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import os
 import threading
 import tomllib
 from collections import OrderedDict, defaultdict
@@ -46,7 +43,6 @@ from streamlit.elements import table as st_table
 from streamlit.runtime import Runtime, app_session
 from streamlit.runtime.app_session import AppSession
 from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
-from streamlit.runtime.scriptrunner.script_runner import ScriptRunner
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 from streamlit.runtime.state.query_params import is_empty_url_value
 from streamlit.runtime.state.session_state import SessionState
@@ -297,27 +293,6 @@ def _small_table_memo(convert):
     return memo
 
 
-# A process's script runs share one GIL with the event loop that answers every poll and sends every message. A
-# hundred runs at once (a class following its teacher) each get a hundredth of it: all finish together at the end
-# of the burst, and the event loop, one thread among a hundred, waits its turn for each message it sends, so even
-# the first follower's panel arrives late. Taking turns, in arrival order, the runs finish one after another and
-# the loop competes with a few threads only. More than one at a time: a run that waits on the store (a Redis
-# call) or sleeps lets the next one use the GIL meanwhile.
-SCRIPT_RUNS_AT_ONCE = int(os.environ.get("EMBEDVIZ_RUNS_AT_ONCE", "3"))
-
-
-def _runs_take_turns(run_script):
-    turns = threading.BoundedSemaphore(SCRIPT_RUNS_AT_ONCE)  # its waiters are woken in the order they came
-
-    @functools.wraps(run_script)
-    def in_turn(self, rerun_data) -> None:
-        with turns:
-            run_script(self, rerun_data)
-
-    in_turn.embedviz_compat = True
-    return in_turn
-
-
 # ------------------------------------------------------------------------------------------------ the session
 
 
@@ -347,8 +322,7 @@ _PATCHES = ((SessionState, "_seed_widget_from_url", _guard_url_seed),
             (AppSession, "_handle_clear_cache_request", _refuse_clear_cache),
             (app_session, "_populate_theme_msg", _theme_once),
             (dataframe_util, "convert_anything_to_arrow_bytes", _small_table_memo),
-            (st_table, "_compute_hide_index", _small_table_memo),
-            (ScriptRunner, "_run_script", _runs_take_turns))
+            (st_table, "_compute_hide_index", _small_table_memo))
 
 
 def install() -> None:
