@@ -13,7 +13,7 @@ DASHES = ("solid", "dash", "dot", "dashdot")
 
 def encoding_heatmap(z, positions, dims, *, title: str, x_title: str, y_title: str, scale_key: str,
                      note: str | None = None, downsample_note: str | None = None):
-    """The encoding as position (x) by dimension (y), like text 003's imshow(pe.T): fast stripes at the top.
+    """The encoding as position (x) by dimension (y), like lesson 003's imshow(pe.T): fast stripes at the top.
 
     ``scale_key`` (the fixed -1..1 scale in words) ends the subtitle instead of a colour bar: a slider step redraws
     this chart, and the colour bar was its costliest part."""
