@@ -29,7 +29,7 @@ STEP_POSITIONS = 40  # neighbour steps drawn: enough to see binary's uneven jump
 class NaiveView:
     position: int  # the position shown, clipped to length - 1
     clipped: bool  # whether the asked position was past the end
-    summary: naive_positions.SchemeComparison  # naive_positions.compare_schemes: each scheme's range, steps and distinct codes
+    summary: naive_positions.SchemeComparison  # compare_schemes: each scheme's range, steps and distinct codes
     x: np.ndarray  # the value curves' shared positions
     raw: np.ndarray  # the raw index at x
     normalized: dict[int, np.ndarray]  # length -> index / length at x, for both lengths

@@ -309,12 +309,13 @@ async function draw(inst) {
 }
 
 // A moving frame's [traces, layout] on plotly's transition path, or null when it is drawn whole: a heatmap, a new
-// trace count, a key step, or words that differ from the last whole frame's, which is WORDS_MS old (the thumb's first move
-// counts as one). Every other field is the last whole frame's, so plotly sees only animatable changes.
+// trace count, a key step, or words that differ from the last whole frame's, which is WORDS_MS old (the thumb's
+// first move counts as one). Every other field is the last whole frame's, so plotly sees only animatable changes.
 function quickFrame(inst, traces, layout, now) {
   const drawn = inst.chart.data;
   // a key step's frame is whole: the transition path ends its frame a task later, after the step's paint
-  if (inst.keyed || !drawn || !inst.whole || drawn.length !== traces.length || !traces.every((t) => QUICK_TYPES.has(t.type))) {
+  if (inst.keyed || !drawn || !inst.whole || drawn.length !== traces.length
+      || !traces.every((t) => QUICK_TYPES.has(t.type))) {
     return null;
   }
   const words = JSON.stringify([traces.map(({ x, y, ...rest }) => rest),
@@ -328,9 +329,9 @@ function quickFrame(inst, traces, layout, now) {
   return [data, { ...inst.whole, transition: { duration: 0 } }];
 }
 
-// While a thumb is dragged, the plot area holds the margins of the frame before (plotly's automargin measures every tick label,
-// title and legend again on each frame, and relayouts when they push), and the axes' tick labels may run past the
-// chart's edge (plotly's default hides those, measuring every label's box): at rest they are Python's figure's.
+// While a thumb is dragged, the plot area holds the margins of the frame before (plotly's automargin measures every
+// tick label, title and legend again on each frame, and relayouts when they push), and the axes' tick labels may run
+// past the chart's edge (plotly's default hides those, measuring every label's box): at rest they are Python's.
 function held(inst, layout) {
   const out = { ...layout }, size = inst.chart._fullLayout?._size;
   for (const key of Object.keys(layout).filter((k) => /^[xy]axis\d*$/.test(k))) {
