@@ -25,8 +25,8 @@ from embedviz.rope.layers import (
     mrope_sections,
     nope_attention_scale,
     published_config,
-    temperature_curve,
 )
+from embedviz.rope.layer_curves import temperature_curve
 from embedviz.rope.scaling import compute
 from tests.conftest import require_oracle
 from tests.input_errors import raises_input

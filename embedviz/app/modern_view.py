@@ -12,8 +12,8 @@ import numpy as np
 import streamlit as st
 
 from embedviz.rope import (
-    context_extension, config as rope_config, layers as rope_layers, reach as rope_reach, theory as rope_theory,
-    vision as rope_vision,
+    context_extension, config as rope_config, layer_curves, layers as rope_layers, reach as rope_reach,
+    theory as rope_theory, vision as rope_vision,
 )
 from embedviz.app.i18n import t
 
@@ -58,7 +58,7 @@ VISION_NAMES = {"qwen2_vl": "mod.vision_qwen2_vl", "pixtral": "mod.vision_pixtra
 VISION_LAYOUTS = rope_vision.LAYOUTS  # labels: mod.vision_<layout>
 VISION_GRIDS = (8, 16, 24, 32, 48, 64)  # patches per side (a 448-pixel image in 14-pixel patches is 32)
 SCAN_STEP = 0.001  # coarser steps skip the narrow ranges of good bases (1% finds 2.87e4 for 4K, not 2.7e4)
-DISTANCES = rope_layers.DECAY_DISTANCES
+DISTANCES = layer_curves.DECAY_DISTANCES
 # the published model whose pairs follow time, height and width (the M-RoPE tab points to it for the others)
 MROPE_SOURCE = next(name for name in rope_layers.PUBLISHED
                     if rope_layers.mrope_of(rope_layers.published_config(name)) is not None)
@@ -85,7 +85,7 @@ class ModernModel:
     """Everything the page draws about one model."""
     layers: list[str]  # each layer's setting name, in order
     # one dict per distinct setting: name, nope, head_dim, rotary_dim, attention (conv / linear-attention layers are
-    # not NoPE ones), theta, rope_type, attention_factor, rope_layers.setting_curves' curves, and reach (the
+    # not NoPE ones), theta, rope_type, attention_factor, layer_curves.setting_curves' curves, and reach (the
     # shortest span of its layers, None for the whole context)
     settings: list[dict[str, Any]]
     rope_settings: list[dict[str, Any]]  # the settings that turn pairs; empty when every layer is NoPE
@@ -112,7 +112,7 @@ def model(source: str, config_text: str = "") -> ModernModel:
             continue
         settings.append({"name": s.name, "nope": False, "head_dim": s.head_dim, "rotary_dim": s.rotary_dim,
                          "theta": s.theta, "rope_type": s.rope_type, "attention_factor": s.attention_factor,
-                         **vars(rope_layers.setting_curves(s))})
+                         **vars(layer_curves.setting_curves(s))})
     reach = rope_reach.layer_reach(config)
     for s in settings:  # a setting's reach: the shortest span of its layers (None: the whole context)
         spans = [r for r, i in zip(reach, plan.layers) if plan.settings[i].name == s["name"]]
@@ -129,8 +129,8 @@ def model(source: str, config_text: str = "") -> ModernModel:
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def temperature(floor_scale: float, attn_scale: float) -> rope_layers.TemperatureCurve:
-    return rope_layers.temperature_curve(floor_scale, attn_scale)
+def temperature(floor_scale: float, attn_scale: float) -> layer_curves.TemperatureCurve:
+    return layer_curves.temperature_curve(floor_scale, attn_scale)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
