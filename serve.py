@@ -1,5 +1,5 @@
-"""embedviz as served: app.py's pages behind the response headers, start-up patches and HTTP routes of
-embedviz/app/serving.py.
+"""embedviz as served: app.py's pages behind the response headers and start-up patches of embedviz/app/serving.py,
+with the class follow route of embedviz/app/class_route.py.
 
     streamlit run serve.py          # what `make run`, deploy/launcher.py and the browser tests start
 
@@ -10,6 +10,7 @@ student's tab then polls with a script run), and installs the patches on its fir
 import streamlit as st
 from starlette.middleware import Middleware
 
-from embedviz.app.serving import SecurityHeaders, lifespan, routes
+from embedviz.app.class_route import routes
+from embedviz.app.serving import SecurityHeaders, lifespan
 
 app = st.App("app.py", middleware=[Middleware(SecurityHeaders)], lifespan=lifespan, routes=routes())

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import os
 import re
 import secrets
@@ -23,6 +24,7 @@ import threading
 import time
 from collections import Counter
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any, Protocol
 
 REDIS_URL_ENV = "EMBEDVIZ_REDIS_URL"
@@ -38,6 +40,7 @@ CODE_RE = re.compile(rf"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
 ID_RE = re.compile(r"[A-Za-z0-9_-]{8,64}")  # member ids
 OPTION_RE = re.compile(r"[A-Za-z0-9_]{1,40}")  # a question's option codes (embedviz/tours.py)
 PREFIX = "embedviz:class:"
+_LOG = logging.getLogger(__name__)
 
 
 class ClassError(ValueError):
@@ -247,6 +250,20 @@ def new_member_id() -> str:
 class ClassStore:
     def __init__(self, backend: Backend):
         self.backend = backend
+        self._move_listeners: list[Callable[[str], None]] = []
+
+    def on_move(self, listener: Callable[[str], None]) -> None:
+        """Call ``listener(code)`` after this store object moves a class (a teacher's step or reveal): a server that
+        holds its followers' requests answers them at once. A move made by another process (a replica sharing
+        Redis) is not seen here; that server reads the store itself."""
+        self._move_listeners.append(listener)
+
+    def _moved(self, code: str) -> None:
+        for listener in list(self._move_listeners):
+            try:
+                listener(code)
+            except Exception:  # noqa: BLE001 - the move is stored; a listener's failure must not undo the teacher's step
+                _LOG.exception("a class move listener failed")
 
     @staticmethod
     def _key(code: str, part: str = "") -> str:
@@ -297,12 +314,14 @@ class ClassStore:
         self._teacher(code, token)
         self.backend.hset(self._key(code), {"lesson": str(lesson), "step": str(int(step))}, TTL_SECONDS)
         self._touch(code)
+        self._moved(code)
 
     def reveal(self, code: str, token: str, step: int) -> None:
         data = self._teacher(code, token)
         revealed = self._revealed(data) | {int(step)}
         self.backend.hset(self._key(code), {"revealed": ",".join(map(str, sorted(revealed)))}, TTL_SECONDS)
         self._touch(code)
+        self._moved(code)
 
     def tally(self, code: str, token: str, step: int) -> Counter:
         """Option code -> how many members chose it (the teacher's view; a member sees it after the reveal)."""

@@ -68,6 +68,23 @@ def test_teacher_drives_members_follow_and_tallies_match_a_naive_count(store):
     assert store.state(code).step == 3 and store.state(code).lesson == "000"
 
 
+def test_the_store_tells_its_listeners_of_each_move_and_of_nothing_else(store):
+    heard: list[str] = []
+    store.on_move(heard.append)
+    store.on_move(lambda code: 1 / 0)  # a broken listener neither stops the move nor the others
+    code, token = store.create("000", 1)
+    member = new_member_id()
+    store.join(code, member)
+    store.answer(code, member, 1, "used")
+    assert heard == []  # joining and answering move nobody
+    store.set_step(code, token, "000", 2)
+    store.reveal(code, token, 2)
+    assert heard == [code, code] and store.state(code).position == ("000", 2, True)
+    with pytest.raises(ClassError):
+        store.set_step(code, "not-the-token", "000", 3)
+    assert heard == [code, code]  # a refused move is no move
+
+
 def test_a_member_cannot_drive_or_see_the_spread_before_the_reveal(store):
     code, token = store.create("003", 6)
     member = new_member_id()

@@ -4,8 +4,8 @@ The state lives in ``embedviz.classroom`` (memory, or Redis when $EMBEDVIZ_REDIS
 - the URL carries the class: ``?class=CODE`` joins it; the teacher's own link adds ``&teacher=TOKEN``; every run
   writes them back (a tour's move to another page sets only ``?tour=&step=``), so a reload stays in the class;
 - a following student's run moves its URL to the teacher's step before the tour panel reads it; between runs the
-  tab asks the server's follow route (embedviz/app/serving.py) every ``POLL_SECONDS`` where the class is, a small
-  HTTP answer and no script run, and reruns the app only when the teacher moved or revealed
+  tab asks the server's follow route (embedviz/app/class_route.py) where the class is, a small HTTP answer that
+  the route holds until the teacher moves, and reruns the app only when the teacher moved or revealed
   (embedviz/app/browser/class_follow.js). Where no route is served (AppTest, ``streamlit run app.py``) a fragment
   polls the store instead, one script run per poll, and switches straight to the step's page when it is another;
 - on a class question the page stays hidden for everyone until the teacher's Reveal (peer instruction: predict,
@@ -22,7 +22,7 @@ import streamlit as st
 from pathlib import Path
 
 from embedviz import classroom, tours
-from embedviz.app import compat, serving
+from embedviz.app import class_route, compat, serving
 from embedviz.app.pages import PAGES
 from embedviz.app.i18n import t
 from embedviz.app.markup import trusted
@@ -37,7 +37,7 @@ SEEN = "_cls_seen"  # session state: (lesson, step, revealed?) the last full run
 ERROR = "_cls_error"  # session state: (error code, the code or text it concerns) to show once
 CODE_INPUT = "_cls_code"
 QR_PX = 150  # the projected QR code's side: about 4 px a module, scanned from a classroom's back rows
-POLL_SECONDS = 0.5  # a follower's delay is at most this plus one rerun; an HTTP poll costs the server ~nothing
+POLL_SECONDS = 0.5  # the fragment's poll, and the least time between two of a tab's asks that the route answered at once
 FOLLOW_COMPONENT = "embedviz.class_follow"  # its JS: embedviz/app/browser (declared in pyproject.toml)
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 
@@ -206,7 +206,7 @@ def _follow_along(code: str) -> None:
     mount = compat.component(FOLLOW_COMPONENT, package_root=PACKAGE_ROOT,
                              pyproject=PACKAGE_ROOT.parent / "pyproject.toml", js="class_follow.js")
     mount(key="cls_follow", on_moved_change=_moved, data={
-        "route": serving.class_route(code), "period_ms": int(POLL_SECONDS * 1000),
+        "route": class_route.class_route(code), "period_ms": int(POLL_SECONDS * 1000),
         "seen": {"lesson": lesson, "step": step, "revealed": revealed}})
 
 

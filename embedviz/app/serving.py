@@ -1,5 +1,6 @@
 """What the served process adds around Streamlit's own server: response headers on every HTTP answer, and the
-runtime patches installed before the first client can connect. ``serve.py`` hands both to ``st.App``.
+runtime patches installed before the first client can connect. ``serve.py`` hands both to ``st.App``, with the
+follow route of embedviz/app/class_route.py.
 
 Headers. A value that slips into a page as markup (a link's text, a pasted config) must not make a reader's
 browser fetch from, post to or be framed by another site, behind nginx or the Ingress or on a bare server alike.
@@ -27,16 +28,10 @@ equal): an operator who fronts the app with them gets the same policy even from 
 """
 from __future__ import annotations
 
-import asyncio
 import base64
-import collections
 import contextlib
 import hashlib
-import json
-import time
 from pathlib import Path
-
-import anyio
 
 # Streamlit's index.html (streamlit==1.67.0): its one inline script, byte for byte. tests/app/test_serving.py
 # fails if the installed bundle's inline scripts change.
@@ -123,128 +118,19 @@ async def lifespan(app):
     from embedviz.app import compat
 
     compat.install()
+    from embedviz.app import class_route
+
+    class_route.answer_held_on_stop()  # a stop does not wait for the follow requests the route holds
     global _routes_served
-    _routes_served = True  # serve.py mounts routes() with this lifespan
+    _routes_served = True  # serve.py mounts class_route.routes() with this lifespan
     yield
 
 
-# ------------------------------------------------------------------------------------------------ the follow route
-# A following student's tab asks where its class is (embedviz/app/browser/class_follow.js) and reruns the app only
-# when the answer changed: a poll is one small HTTP answer, not a script run (a fragment's rerun cost ~2.7 ms of
-# the server's one GIL, so a hundred students cost a third of a core doing nothing). The answer is what every
-# member may see (ClassState.position): no teacher token, no member, no answer.
-CLASS_ROUTE = "/api/class/{code}/step"
-FRESH_SECONDS = 0.25  # an open class's position is read from the store at most this often per replica
-NEW_READS_PER_SECOND = 20  # store reads for codes not known open (a typo, an expired class, a guesser)
-NEW_READS_BURST = 40
-KNOWN_CODES = 2 * 200  # positions kept (classroom.MAX_CLASSES open classes fit twice)
+# ------------------------------------------------------------------------------------------------ HTTP routes
 _routes_served = False
-
-
-def class_route(code: str) -> str:
-    """The path a follower's tab polls for class ``code`` (a join code: letters and digits only)."""
-    return CLASS_ROUTE.replace("{code}", code)
 
 
 def routes_served() -> bool:
     """Whether this process serves the follow route (started from serve.py; not AppTest, not ``streamlit run
     app.py``, where a follower polls with a fragment instead)."""
     return _routes_served
-
-
-class TokenBucket:
-    """``rate`` events per second on average, ``burst`` at once."""
-
-    def __init__(self, rate: float, burst: float, clock=time.monotonic):
-        self.rate, self.burst, self._clock = rate, burst, clock
-        self._tokens, self._at = float(burst), clock()
-
-    def take(self) -> bool:
-        now = self._clock()
-        self._tokens = min(self.burst, self._tokens + (now - self._at) * self.rate)
-        self._at = now
-        if self._tokens < 1:
-            return False
-        self._tokens -= 1
-        return True
-
-
-class ClassFollowRoute:
-    """``GET CLASS_ROUTE``: 200 ``{"lesson", "step", "revealed"}``; 400 for a string that is no join code (no store
-    read); 404 for no open class; 503 when the store cannot be reached; 429 (Retry-After) past the budget.
-
-    Bounded by what it reads, not by who asks (a school's students share one address behind its NAT, and behind
-    nginx every request comes from nginx): an open class is read from the store at most once per FRESH_SECONDS
-    however many tabs poll it (one read answers every request waiting for it), and a code not known open costs a
-    token of NEW_READS_PER_SECOND. So the store sees at most (open classes) / FRESH_SECONDS + NEW_READS_PER_SECOND
-    reads a second from each replica, whatever is sent. Store reads run in a worker thread: a Redis call that
-    waits (up to its 1 s timeout) must not stall the event loop that carries every websocket."""
-
-    def __init__(self, store=None, *, clock=time.monotonic, fresh: float = FRESH_SECONDS,
-                 rate: float = NEW_READS_PER_SECOND, burst: float = NEW_READS_BURST, known: int = KNOWN_CODES):
-        self._store, self._clock, self._fresh, self._known = store, clock, fresh, known
-        self._bucket = TokenBucket(rate, burst, clock)
-        self._positions: collections.OrderedDict[str, tuple[float, bytes]] = collections.OrderedDict()
-        self._reading: dict[str, asyncio.Future] = {}  # code -> the store read under way
-
-    def _read(self, code: str) -> tuple[int, bytes]:
-        from embedviz import classroom
-
-        store = self._store or classroom.shared_store()
-        try:
-            lesson, step, revealed = store.state(code).position
-        except classroom.ClassError as error:
-            status = 503 if error.code == "offline" else 404
-            return status, json.dumps({"error": error.code}).encode()
-        return 200, json.dumps({"lesson": lesson, "step": step, "revealed": revealed},
-                               separators=(",", ":")).encode()
-
-    @staticmethod
-    def _answer(status: int, body: bytes, **headers: str):
-        from starlette.responses import Response
-
-        return Response(body, status_code=status, media_type="application/json",
-                        headers={"Cache-Control": "no-store", **headers})
-
-    async def endpoint(self, request):
-        """The route's request -> response (Starlette calls a method as an endpoint, an instance as an ASGI app)."""
-        from embedviz.classroom import CODE_RE
-
-        code = request.path_params.get("code", "")
-        if not CODE_RE.fullmatch(code):
-            return self._answer(400, b'{"error":"malformed"}')
-        known = self._positions.get(code)
-        if known and self._clock() - known[0] < self._fresh:
-            self._positions.move_to_end(code)
-            return self._answer(200, known[1])
-        if code in self._reading:  # another tab's request is reading it: share its answer
-            status, body = await asyncio.shield(self._reading[code])
-            return self._answer(status, body)
-        if known is None and not self._bucket.take():
-            return self._answer(429, b'{"error":"rate"}', **{"Retry-After": "1"})
-        future = asyncio.get_running_loop().create_future()
-        self._reading[code] = future
-        try:
-            status, body = await anyio.to_thread.run_sync(self._read, code)
-        except BaseException as error:
-            future.set_exception(error)
-            future.exception()  # retrieved: no "never retrieved" warning when nobody was waiting
-            raise
-        finally:
-            del self._reading[code]
-        future.set_result((status, body))
-        if status == 200:
-            self._positions[code] = (self._clock(), body)
-            self._positions.move_to_end(code)
-            while len(self._positions) > self._known:
-                self._positions.popitem(last=False)
-        else:
-            self._positions.pop(code, None)  # closed or unreachable: the next ask reads again, with a token
-        return self._answer(status, body)
-
-
-def routes() -> list:
-    """The HTTP routes serve.py adds to Streamlit's."""
-    from starlette.routing import Route
-
-    return [Route(CLASS_ROUTE, ClassFollowRoute().endpoint, methods=["GET"])]

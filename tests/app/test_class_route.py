@@ -1,6 +1,7 @@
-"""The follow route (embedviz/app/serving.py) through Starlette's router, as the server mounts it: what a class's
-followers are told, what a wrong, expired or hostile code gets, and how many store reads any number of requests
-cost. A real server and Chromium use it in tests/e2e/test_classroom.py."""
+"""The follow route (embedviz/app/class_route.py) through Starlette's router, as the server mounts it: what a class's
+followers are told, what a wrong, expired or hostile code gets, how long a request is held and what ends the hold,
+and how many store reads any number of requests cost. A real server and Chromium use it in
+tests/e2e/test_classroom.py."""
 from __future__ import annotations
 
 import asyncio
@@ -11,7 +12,7 @@ import pytest
 from starlette.routing import Route, Router
 
 from embedviz import classroom
-from embedviz.app import serving
+from embedviz.app import class_route
 
 
 class Clock:
@@ -36,11 +37,11 @@ class CountingBackend(classroom.MemoryBackend):
 
 
 def server(store, clock, **kw) -> Router:
-    route = serving.ClassFollowRoute(store, clock=clock, **kw)
-    return Router(routes=[Route(serving.CLASS_ROUTE, route.endpoint, methods=["GET"])])
+    route = class_route.ClassFollowRoute(store, clock=clock, **kw)
+    return Router(routes=[Route(class_route.CLASS_ROUTE, route.endpoint, methods=["GET"])])
 
 
-async def _request(app, path: str, method: str = "GET") -> tuple[int, dict[str, str], bytes]:
+async def _request(app, path: str, method: str = "GET", query: str = "") -> tuple[int, dict[str, str], bytes]:
     sent = []
 
     async def receive():
@@ -49,7 +50,7 @@ async def _request(app, path: str, method: str = "GET") -> tuple[int, dict[str, 
     async def send(message):
         sent.append(message)
 
-    await app({"type": "http", "method": method, "path": unquote(path), "raw_path": path.encode(), "query_string": b"",
+    await app({"type": "http", "method": method, "path": unquote(path), "raw_path": path.encode(), "query_string": query.encode(),
                "headers": [], "scheme": "http", "server": ("127.0.0.1", 80), "client": ("127.0.0.1", 5000),
                "root_path": ""}, receive, send)
     start = next(m for m in sent if m["type"] == "http.response.start")
@@ -62,7 +63,7 @@ def get(app, path: str, method: str = "GET"):
 
 
 def path(code: str) -> str:
-    return serving.class_route(code)
+    return class_route.class_route(code)
 
 
 @pytest.fixture
@@ -84,7 +85,7 @@ def test_a_follower_is_told_the_lesson_the_step_and_whether_it_is_revealed_and_n
     store.set_step(code, token, "000", 2)
     store.answer(code, "member-aaaa-1111", 2, "used")
     store.reveal(code, token, 2)
-    clock.now += serving.FRESH_SECONDS
+    clock.now += class_route.FRESH_SECONDS
     status, _, body = get(app, path(code))
     assert json.loads(body) == {"lesson": "000", "step": 2, "revealed": True}
     # no teacher token (nor its digest), no member, no answer: what a stranger with the code may know anyway
@@ -140,7 +141,7 @@ def test_any_number_of_followers_cost_one_store_read_per_fresh_window(setup):
         get(app, path(code))
     assert backend.reads == 1
     store.set_step(code, token, "000", 3)
-    clock.now += serving.FRESH_SECONDS  # the next window reads again and sees the teacher's move
+    clock.now += class_route.FRESH_SECONDS  # the next window reads again and sees the teacher's move
     assert json.loads(get(app, path(code))[2])["step"] == 3
     assert backend.reads == 3  # set_step read the class once itself
 
@@ -153,15 +154,15 @@ def test_guessing_codes_is_rate_limited_and_an_open_class_is_still_followed(setu
     guesses = [get(app, path(f"GUESS{c}")) for c in classroom.CODE_ALPHABET[:30]] + \
               [get(app, path(f"HUESS{c}")) for c in classroom.CODE_ALPHABET[:30]]
     statuses = [s for s, _, _ in guesses]
-    assert statuses[:serving.NEW_READS_BURST - 1] == [404] * (serving.NEW_READS_BURST - 1)
-    assert set(statuses[serving.NEW_READS_BURST - 1:]) == {429}
+    assert statuses[:class_route.NEW_READS_BURST - 1] == [404] * (class_route.NEW_READS_BURST - 1)
+    assert set(statuses[class_route.NEW_READS_BURST - 1:]) == {429}
     assert all(h["retry-after"] == "1" for s, h, _ in guesses if s == 429)
-    assert backend.reads == serving.NEW_READS_BURST  # a refused guess read nothing
-    clock.now += serving.FRESH_SECONDS  # the open class's followers are still answered, and see its changes
+    assert backend.reads == class_route.NEW_READS_BURST  # a refused guess read nothing
+    clock.now += class_route.FRESH_SECONDS  # the open class's followers are still answered, and see its changes
     assert get(app, path(code))[0] == 200
-    clock.now += 1.0 - serving.FRESH_SECONDS  # a second after the budget ran out it has refilled by the rate
-    assert [get(app, path(f"JUESS{c}"))[0] for c in classroom.CODE_ALPHABET[:serving.NEW_READS_PER_SECOND]] == \
-        [404] * serving.NEW_READS_PER_SECOND
+    clock.now += 1.0 - class_route.FRESH_SECONDS  # a second after the budget ran out it has refilled by the rate
+    assert [get(app, path(f"JUESS{c}"))[0] for c in classroom.CODE_ALPHABET[:class_route.NEW_READS_PER_SECOND]] == \
+        [404] * class_route.NEW_READS_PER_SECOND
     assert get(app, path("KUESSA"))[0] == 429
 
 
@@ -173,3 +174,115 @@ def test_the_positions_kept_are_bounded(setup):
         assert get(small, path(code))[0] == 200
     route = small.routes[0].endpoint.__self__
     assert list(route._positions) == codes[-3:]
+
+
+# holding: a request that names what its tab shows (?seen=) waits for the class to move
+
+
+HOLD, WATCH = 2.0, 0.05  # real seconds (the hold is a real wait): long enough that answering before it proves a wake
+
+
+def held_server(store, **kw):
+    import time
+
+    route = class_route.ClassFollowRoute(store, clock=time.monotonic, hold=kw.pop("hold", HOLD),
+                                         watch=kw.pop("watch", WATCH), **kw)
+    return route, Router(routes=[Route(class_route.CLASS_ROUTE, route.endpoint, methods=["GET"])])
+
+
+def seen(lesson: str, step: int, revealed: bool = False) -> str:
+    return f"seen={lesson}%7C{step}%7C{str(revealed).lower()}"  # what class_follow.js sends: "000|1|false"
+
+
+async def timed(app, code: str, query: str) -> tuple[float, int, dict]:
+    import time
+
+    began = time.monotonic()
+    status, _, body = await _request(app, path(code), query=query)
+    return time.monotonic() - began, status, json.loads(body)
+
+
+def test_a_held_request_is_answered_the_moment_this_servers_teacher_moves():
+    store = classroom.ClassStore(classroom.MemoryBackend())
+    code, token = store.create("000", 1)
+    _, app = held_server(store, watch=HOLD)  # it does not read the store again in time: only the store's word wakes it
+
+    async def class_moves():
+        waiting = [asyncio.ensure_future(timed(app, code, seen("000", 1))) for _ in range(50)]
+        await asyncio.sleep(0.2)
+        assert not any(w.done() for w in waiting)  # the class stays: nobody is answered
+        # the teacher's run calls the store in its own script thread, as on a server
+        await asyncio.get_running_loop().run_in_executor(None, store.set_step, code, token, "000", 2)
+        return await asyncio.gather(*waiting)
+
+    answers = asyncio.run(class_moves())
+    assert {(s, json.dumps(b)) for _, s, b in answers} == {(200, json.dumps({"lesson": "000", "step": 2, "revealed": False}))}
+    assert max(took for took, _, _ in answers) < 0.2 + HOLD / 4  # woken by the move, not by the hold running out
+
+
+def test_a_move_made_by_another_replica_is_seen_by_reading_the_store():
+    backend = classroom.MemoryBackend()  # one store, two servers: the teacher's replica is not this one
+    here, there = classroom.ClassStore(backend), classroom.ClassStore(backend)
+    code, token = there.create("000", 1)
+    _, app = held_server(here)
+
+    async def class_moves():
+        waiting = asyncio.ensure_future(timed(app, code, seen("000", 1)))
+        await asyncio.sleep(0.2)
+        there.reveal(code, token, 1)  # no listener of this server's hears it
+        return await waiting
+
+    took, status, body = asyncio.run(class_moves())
+    assert (status, body) == (200, {"lesson": "000", "step": 1, "revealed": True})
+    assert 0.2 <= took < 0.2 + HOLD / 4
+
+
+def test_a_class_that_stays_is_answered_after_the_hold_and_a_tab_behind_it_at_once():
+    store = classroom.ClassStore(classroom.MemoryBackend())
+    code, _ = store.create("000", 3)
+    _, app = held_server(store, hold=0.3)
+    took, status, body = asyncio.run(timed(app, code, seen("000", 3)))
+    assert (status, body["step"]) == (200, 3) and 0.3 <= took < 1.0  # the same position: the tab asks again
+    took, _, body = asyncio.run(timed(app, code, seen("000", 2)))  # the tab shows step 2: it is behind
+    assert body["step"] == 3 and took < 0.2
+    took, _, _ = asyncio.run(timed(app, code, ""))  # no seen: a plain ask (an old tab, a script)
+    assert took < 0.2
+    took, status, _ = asyncio.run(timed(app, "ZZZZZZ", seen("000", 3)))  # no such class: said at once
+    assert status == 404 and took < 0.2
+
+
+def test_held_requests_are_bounded_and_a_stop_answers_them_all():
+    store = classroom.ClassStore(classroom.MemoryBackend())
+    code, _ = store.create("000", 1)
+    route, app = held_server(store, max_held=3, hold=30.0)
+
+    async def crowd_then_stop():
+        held = [asyncio.ensure_future(timed(app, code, seen("000", 1))) for _ in range(3)]
+        await asyncio.sleep(0.2)
+        took, status, _ = await timed(app, code, seen("000", 1))  # the fourth is past the bound: answered at once
+        assert status == 200 and took < 0.2 and not any(h.done() for h in held)
+        route.stop()  # what the server's stop signal does first
+        answers = await asyncio.gather(*held)
+        after, _, _ = await timed(app, code, seen("000", 1))  # a stopping server holds nothing new
+        return answers, after
+
+    answers, after = asyncio.run(crowd_then_stop())
+    assert [s for _, s, _ in answers] == [200] * 3 and max(t for t, _, _ in answers) < 1.0 and after < 0.2
+
+
+def test_held_requests_cost_one_store_read_per_watch_not_per_request():
+    import time
+
+    backend = CountingBackend(time.monotonic)
+    store = classroom.ClassStore(backend)
+    code, _ = store.create("000", 1)
+    _, app = held_server(store, hold=0.5)
+    backend.reads = 0
+
+    async def class_of_300():
+        return await asyncio.gather(*(timed(app, code, seen("000", 1)) for _ in range(300)))
+
+    answers = asyncio.run(class_of_300())
+    assert {s for _, s, _ in answers} == {200}
+    # 0.5 s held at a read per 0.05 s, whatever the class's size (plus the first read and the answer's)
+    assert backend.reads <= 0.5 / WATCH + 3

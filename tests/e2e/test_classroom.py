@@ -1,9 +1,10 @@
 """A class in real browsers, scaled out: two replicas behind nginx sharing a real redis-server (loopback).
 
 The teacher and two students are on one replica, a third student on the other (route cookies, checked by their
-websockets in nginx's log): while the teacher stays, each student's tab only asks the follow route (HTTP, through
-nginx, answered from Redis on the second replica) and runs no script; the students follow Next, answer, the teacher sees 3 answers with the right spread,
-Reveal reaches all three; they follow on to a step on another page (the poll switches the page) and the teacher's
+websockets in nginx's log): while the teacher stays, each student's tab holds one request to the follow route (HTTP,
+through nginx, read from Redis on the second replica) and runs no script; the students follow Next, answer, the
+teacher sees 3 answers with the right spread, Reveal reaches all three; they follow on to a step on another page
+(the follow switches the page) and the teacher's
 address keeps the class and its key; a student cannot drive the class (their Next is off, a forged teacher key is
 refused); the code of a class that expired in Redis is refused with a message.
 """
@@ -76,9 +77,11 @@ def test_a_class_across_two_replicas(class_cluster, browser):
         for c in contexts[1:]:
             c.add_init_script(COUNT_RUNS_JS.join(["(", ")()"]))
         teacher, *students = [new_tab(c) for c in contexts]
-        polls = {id(s): [] for s in students}
+        asked = {id(s): [] for s in students}  # the follow route's requests, and each one's answer when it came
         for s in students:
-            s.on("response", lambda r, seen=polls[id(s)]: seen.append(r.status) if "/api/class/" in r.url else None)
+            s.on("request", lambda r, mine=asked[id(s)]: mine.append([r.url, None]) if "/api/class/" in r.url else None)
+            s.on("response", lambda r, mine=asked[id(s)]: next(
+                (a.__setitem__(1, r.status) for a in mine if a[0] == r.url and a[1] is None), None))
         open_app(teacher, f"?tour={LESSON}&step={QUESTION - 1}")
         teacher.locator("[data-testid='stSidebar'] [data-testid='stPopover'] button").first.click()
         teacher.get_by_role("button", name=en("cls.start")).click()
@@ -91,13 +94,15 @@ def test_a_class_across_two_replicas(class_cluster, browser):
             assert en("cls.joined", code=code) in s.inner_text("body")
             assert s.get_by_role("button", name=en("tour.next")).is_disabled()  # a student cannot drive
 
-        # the teacher stays: the students' tabs ask the follow route (a small HTTP answer) and run no script
-        before = [(len(polls[id(s)]), s.evaluate("() => window.__runs")) for s in students]
+        # the teacher stays: each student's tab holds a request to the follow route, naming the step it shows, and
+        # runs no script; the route answers it only when the class moves (or after its hold, 20 s)
+        before = [s.evaluate("() => window.__runs") for s in students]
         students[0].wait_for_timeout(3000)  # (not time.sleep: Playwright delivers the tabs' events while it waits)
-        for s, (asked, runs) in zip(students, before):
-            answers = polls[id(s)][asked:]
-            assert len(answers) >= 3 and set(answers) == {200}, answers  # every 0.5 s, each one answered
-            assert s.evaluate("() => window.__runs") == runs, "a poll ran the script"
+        for s, runs in zip(students, before):
+            held = [url for url, status in asked[id(s)] if status is None]
+            assert len(held) == 1 and f"seen={LESSON}%7C{QUESTION - 1}%7Cfalse" in held[0], asked[id(s)]
+            assert {status for _, status in asked[id(s)]} <= {200, None}, asked[id(s)]
+            assert s.evaluate("() => window.__runs") == runs, "a held follow request ran the script"
 
         teacher.get_by_role("button", name=en("tour.next")).click()
         clicked = time.monotonic()
@@ -105,7 +110,7 @@ def test_a_class_across_two_replicas(class_cluster, browser):
             wait_for_step(s, LESSON, QUESTION, timeout=60_000)
         follow = time.monotonic() - clicked
         print(f"students followed Next in {follow:.1f} s")  # the latency is benchmarks/load/follow.py's; the machine is shared
-        for s, (_, runs) in zip(students, before):  # the panel is drawn before the run's state reaches the page
+        for s, runs in zip(students, before):  # the panel is drawn before the run's state reaches the page
             s.wait_for_function("(n) => window.__runs > n", arg=runs, timeout=15_000)
 
         picks = ["used", "used", "all"]
