@@ -3,19 +3,19 @@
     .venv/bin/python -m benchmarks.load.follow --students 30 100 --replicas 1 2
 
 Each student is a Streamlit session (benchmarks/load/stclient.py) that joins with ``?class=CODE`` and then does
-what its browser tab does (embedviz/app/browser/class_follow.js): every ``period_ms`` it asks the follow route
-(``GET /api/class/CODE/step`` on its own keep-alive connection, with its route cookie behind nginx) where the
-class is, and only when that is not what its page shows does it send the follow component's trigger, a rerun of
-the app, as the browser does. The teacher starts the class from the tour controls, clicks Next a few times;
+what its browser tab does (embedviz/app/browser/class_follow.js): it asks the follow route (``GET
+/api/class/CODE/step?seen=...`` on its own keep-alive connection, with its route cookie behind nginx) where the
+class is, which the route holds until the class moves, and only when the answer is not what its page shows does it
+send the follow component's trigger, a rerun of the app, as the browser does. The teacher starts the class from the tour controls, clicks Next a few times;
 on each question step every student picks an option (random, remembered; at once, or with ``--think S`` within S
 seconds, as a class reading the question would), and the teacher's screen must count them exactly. Measured per
 class size and setup (one replica with its in-memory store; two replicas behind nginx sharing a loopback
 redis-server):
 - follow latency: the teacher's Next sent -> a student's session shows the new step (p50 / p95 over students x steps);
 - answers: what the teacher's screen counts against what the students sent (exact, or it is a lost answer);
-- server CPU (all replicas, average cores during the class) and peak RSS; script runs and polls per student;
-- while the teacher stays (3 s): the polls a second, the script runs they cause (none is right) and the servers'
-  CPU, so what one poll costs (an upper bound: the idle sessions' own upkeep is in it too).
+- server CPU (all replicas, average cores during the class) and peak RSS; script runs and asks per student;
+- while the teacher stays (3 s): the asks answered a second (a held ask is answered only when the class moves, or
+  after the route's hold), the script runs they cause (none is right) and the servers' CPU.
 Everything runs on 127.0.0.1, is bounded in time, and is stopped by pid at the end.
 """
 from __future__ import annotations
@@ -35,7 +35,7 @@ import time
 from collections import Counter
 from contextlib import ExitStack
 from pathlib import Path
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, quote
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -71,6 +71,7 @@ class ClassSession(StreamlitSession):
         super().__init__(base_url, **kw)
         self.base_url, self.route = base_url, route
         self.widgets: dict[str, str] = {}  # widget id -> kind
+        self.in_fragment: dict[str, str] = {}  # widget id -> the fragment it was drawn in (its change reruns that)
         self.fragments: dict[str, float] = {}
         self.texts: list[str] = []
         self.follow: dict | None = None  # the follow component's id and data, as the last run sent them
@@ -91,7 +92,7 @@ class ClassSession(StreamlitSession):
         elif kind == "stop_auto_rerun":
             for fid in msg.stop_auto_rerun.fragment_ids:
                 self.fragments.pop(fid, None)
-        elif kind == "new_session":
+        elif kind == "new_session" and not msg.metadata.run.fragment_ids:  # a fragment's run redraws only itself
             self.texts = []
             self.follow = None
         elif kind == "script_finished":
@@ -101,6 +102,7 @@ class ClassSession(StreamlitSession):
             which = element.WhichOneof("type")
             if which in ("button", "radio"):
                 self.widgets[getattr(element, which).id] = which
+                self.in_fragment[getattr(element, which).id] = msg.delta.fragment_id
             elif which == "markdown":
                 self.texts.append(element.markdown.body)
                 k = PANEL_TEXTS.get(element.markdown.body)
@@ -115,7 +117,7 @@ class ClassSession(StreamlitSession):
         return next(w for w in self.widgets if w.endswith(key))
 
     def send_widget(self, state: WidgetState):
-        self.send_rerun([state])
+        self.send_rerun([state], fragment_id=self.in_fragment.get(state.id, ""))
         return self.read_until_finished()
 
     def click(self, key: str):
@@ -137,17 +139,17 @@ class ClassSession(StreamlitSession):
     def step(self) -> int:
         return int(parse_qs(self.query_string).get("step", ["0"])[0])
 
-    def ask(self) -> str:
-        """What class_follow.js does each period: GET the follow route; the position it names ("gone:404" etc.
-        when there is none)."""
+    def ask(self, seen: str | None = None) -> str:
+        """What class_follow.js does: GET the follow route, naming what the page shows (``seen``: the route holds
+        the answer while the class is there); the position it names ("gone:404" etc. when there is none)."""
         try:
-            return self._ask()
+            return self._ask(seen)
         except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
             # the server closed the kept-alive connection while it sat idle past uvicorn's keep-alive timeout (5 s:
             # a tab waiting that long for its rerun on a loaded machine); a browser's fetch opens a new one
-            return self._ask()
+            return self._ask(seen)
 
-    def _ask(self) -> str:
+    def _ask(self, seen: str | None) -> str:
         if self.http is None:
             host, port = self.base_url.split("//", 1)[1].rsplit(":", 1)
             self.http = http.client.HTTPConnection(host, int(port), timeout=self.timeout)
@@ -157,7 +159,8 @@ class ClassSession(StreamlitSession):
             self.http.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         headers = {"Cookie": f"{ROUTE_COOKIE}={self.route}"} if self.route else {}
         try:
-            self.http.request("GET", self.follow["route"], headers=headers)
+            query = f"?seen={quote(seen)}" if seen is not None else ""
+            self.http.request("GET", self.follow["route"] + query, headers=headers)
             answer = self.http.getresponse()
             body = answer.read()
         except (OSError, http.client.HTTPException):
@@ -179,6 +182,15 @@ class ClassSession(StreamlitSession):
         state = WidgetState(id=_make_trigger_id(self.follow["id"], "events"),
                             json_trigger_value=json.dumps([{"event": "moved", "value": there}]))
         return self.send_widget(state)
+
+    def hang_up(self) -> None:
+        """End a held ask from another thread (the class is over): its read fails at once."""
+        sock = self.http.sock if self.http is not None else None
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
 
     def close(self) -> None:
         if self.http is not None:
@@ -216,24 +228,32 @@ class Student(threading.Thread):
                     option = self.rng.randrange(len(question.options))
                     s.choose(f"tour_q_{LESSON}_{k}_", en(f"tour.q.{question.id}.{question.options[option]}"))
                     self.picks[k] = question.options[option]
+                if question and k not in self.picks:  # still reading the question: answer first, then ask
+                    self.stop.wait(max(0.0, self.answer_at - time.perf_counter()))
+                    continue
                 if s.follow is None:  # no follow route served: the page's fragment polls (a script run each)
                     interval = min(s.fragments.values(), default=1.0)
                     self.stop.wait(max(0.0, interval - (time.perf_counter() - began)))
                     if not self.stop.is_set():
                         s.poll()
                     continue
-                self.stop.wait(max(0.0, s.follow["period_ms"] / 1000 - (time.perf_counter() - began)))
+                asked = time.perf_counter()
+                there = s.ask(s.shown())  # held by the route until the class moves
                 if self.stop.is_set():
                     break
-                there = s.ask()
                 lately = sent == there and time.perf_counter() - sent_at < RETRY_SECONDS
                 if there != s.shown() and not lately:
                     sent, sent_at = there, time.perf_counter()
                     if there[:1].isdigit():
                         self.detected.setdefault(int(there.split("|")[1]), sent_at)
                     s.trigger_moved(there)
+                elif there == s.shown():  # a held answer: ask again at once; one that came at once, a period on
+                    self.stop.wait(max(0.0, s.follow["period_ms"] / 1000 - (time.perf_counter() - asked)))
+                else:
+                    self.stop.wait(s.follow["period_ms"] / 1000)
         except Exception as error:  # noqa: BLE001 - a student's failure is counted, not fatal to the class
-            self.errors.append(repr(error)[:200])
+            if not self.stop.is_set():  # (the class's end hangs up a held ask)
+                self.errors.append(repr(error)[:200])
             self.joined.set()
         finally:
             s.close()
@@ -319,6 +339,8 @@ def run_class(url: str, students: int, pids: list[int], routes: list[str], think
     cpu = sum(cpu_seconds(p) for p in pids) - cpu0
     stop.set()
     for s in crowd:
+        s.session.hang_up()
+    for s in crowd:
         s.join(30)
     teacher.close()
     latencies.sort()
@@ -333,7 +355,7 @@ def run_class(url: str, students: int, pids: list[int], routes: list[str], think
             "shown": [shown for *_, shown in counted if shown],
             "errors": sum(len(s.errors) for s in crowd), "first_error": next((s.errors[0] for s in crowd if s.errors), ""),
             "cpu_cores": cpu / elapsed, "rss_mb": max(peak_rss_bytes(p) for p in pids) / 2**20,
-            "poll_cpu_ms": quiet_cpu * 1000 / max(quiet_polls / quiet_seconds, 1e-9), "quiet_runs": quiet_runs,
+            "quiet_runs": quiet_runs,
             "quiet_polls_per_s": quiet_polls / quiet_seconds, "quiet_cpu_cores": quiet_cpu,
             "runs_per_student": sum(s.session.runs for s in crowd) / students,
             "polls_per_student": sum(s.session.polls for s in crowd) / students}
@@ -380,15 +402,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\n{started}; load average (1 min) before {load_before[0]:.1f}, after {load[0]:.1f}; at each class's start: "
           + ", ".join(f"{r['load_at_start']:.1f}" for r in rows))
     print("| replicas | store | students | panel moved p50 / p95 | run done p50 / p95 | max | answers counted | errors |"
-          " server CPU | RSS peak | idle class: polls/s, script runs, CPU | server CPU per poll |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+          " server CPU | RSS peak | idle class: asks answered/s, script runs, CPU |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['replicas']} | {'Redis' if r['replicas'] > 1 else 'memory'} | {r['students']} | "
               f"{r['panel_p50']:.2f} / {r['panel_p95']:.2f} s | {r['p50']:.2f} / {r['p95']:.2f} s | {r['max']:.2f} s | "
               f"{'exact' if r['answers_ok'] else 'WRONG'} "
               f"({' + '.join(map(str, r['answers']))}) | {r['errors']} | {r['cpu_cores']:.2f} cores | "
-              f"{r['rss_mb']:.0f} MB | {r['quiet_polls_per_s']:.0f}, {r['quiet_runs']}, {r['quiet_cpu_cores']:.2f} cores | "
-              f"{r['poll_cpu_ms']:.2f} ms |")
+              f"{r['rss_mb']:.0f} MB | {r['quiet_polls_per_s']:.0f}, {r['quiet_runs']}, {r['quiet_cpu_cores']:.2f} cores |")
     return 0
 
 

@@ -20,13 +20,14 @@ TIMEOUT = base.TIMEOUT
 
 class ClassStudent(User):
     """A student in a class ($EMBEDVIZ_CLASS_CODE):
-    joins with ``?class=CODE``, then every period asks the follow route as the browser's class_follow.js does
-    (``HTTP step``) and only when the class moved sends the follow component's trigger, a rerun (``WS follow``);
+    joins with ``?class=CODE``, then asks the follow route as the browser's class_follow.js does (``HTTP step``,
+    held by the route until the class moves) and only when the class moved sends the follow component's trigger, a
+    rerun (``WS follow``);
     answers each question step once with a random option (``WS answer``), and records each move to a new step
     (``WS moved``, its time since the previous poll). The teacher is a person or benchmarks/load/follow.py,
     which also measures the teacher -> student latency and checks the counts exactly."""
 
-    wait_time = between(0, 0)  # the poll paces itself at the fragment's run_every
+    wait_time = between(0, 0)  # the ask paces itself: held by the route, or the fragment's run_every
 
     def on_start(self) -> None:
         from benchmarks.load.follow import ClassSession
@@ -57,14 +58,13 @@ class ClassStudent(User):
             label = catalog()[f"tour.q.{question.id}.{random.choice(question.options)}"]["en"]
             self._record("answer", lambda: self.session.choose(f"tour_q_000_{step}_", label))
         follow = self.session.follow
-        interval = follow["period_ms"] / 1000 if follow else min(self.session.fragments.values(), default=1.0)
-        gevent.sleep(max(0.0, interval - (time.perf_counter() - started)))
         if follow is None:  # no follow route served: the page's fragment polls with a script run
+            gevent.sleep(max(0.0, min(self.session.fragments.values(), default=1.0) - (time.perf_counter() - started)))
             self._record("follow", lambda: (self.session.poll(), type("R", (), {"bytes": 0})())[1])
             return
         began = time.perf_counter()
         try:
-            there = self.session.ask()
+            there = self.session.ask(self.session.shown())
         except Exception as error:  # noqa: BLE001 - counted by Locust
             self.environment.events.request.fire(request_type="HTTP", name="step", response_time=0,
                                                  response_length=0, exception=error, context={})
@@ -74,6 +74,8 @@ class ClassStudent(User):
                                              response_length=0, exception=None, context={})
         if there != self.session.shown():
             self._record("follow", lambda: self.session.trigger_moved(there))
+        else:  # a held answer: ask again at once; one that came at once, a period on
+            gevent.sleep(max(0.0, follow["period_ms"] / 1000 - (time.perf_counter() - began)))
 
     def on_stop(self) -> None:
         self.session.close()

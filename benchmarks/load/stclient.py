@@ -96,10 +96,11 @@ class StreamlitSession:
     def connect(self) -> None:
         self.ws = websocket.create_connection(self.ws_url, subprotocols=["streamlit"], timeout=self.timeout)
 
-    def send_rerun(self, widget_states: list | None = None) -> None:
-        """A ``rerun_script`` BackMsg as the browser sends it: the page, its query string, changed widgets."""
+    def send_rerun(self, widget_states: list | None = None, *, fragment_id: str = "") -> None:
+        """A ``rerun_script`` BackMsg as the browser sends it: the page, its query string, changed widgets, and the
+        fragment the changed widget belongs to (then only that fragment runs)."""
         state = ClientState(query_string=self.query_string, page_script_hash=self.page_script_hash,
-                            page_name="" if self.page_script_hash else self.page_name)
+                            page_name="" if self.page_script_hash else self.page_name, fragment_id=fragment_id)
         for widget in widget_states or []:
             state.widget_states.widgets.append(widget)
         msg = BackMsg(rerun_script=state)
