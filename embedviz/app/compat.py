@@ -22,8 +22,11 @@ and tests/e2e/test_hostile_protocol.py shows each refusal against a real server 
 5. Per-run work whose answer cannot change (``_theme_once``, ``_small_table_memo``): the theme part of every run's
    ``new_session`` message, and a small table's conversion to Arrow. A class's followers rerun all at once on one
    GIL, so each millisecond of a rerun is a tenth of a second of the last follower's wait (benchmarks/README.md).
-6. The running script's session (``session_id``, ``release_upload``) and plotly's private ``_validate=False``
-   (``unchecked_figure``): read here, so a version that moves them is fixed in this file alone.
+   For the same reason a run's messages wake the event loop once per batch, not once each (``_wake_once``,
+   ``_send_wake_once``), and a value fixed for a run is read once per run (``this_run``).
+6. The running script's session (``session_id``, ``release_upload``), whether the run is a fragment's own
+   (``fragment_rerun``), and plotly's private ``_validate=False`` (``unchecked_figure``): read here, so a version
+   that moves them is fixed in this file alone.
 """
 from __future__ import annotations
 
@@ -47,7 +50,6 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from streamlit.runtime.state.query_params import is_empty_url_value
 from streamlit.runtime.state.session_state import SessionState
 
-from embedviz.app.i18n import t
 from embedviz.models.tensor_files import MAX_UPLOAD_BYTES
 
 _LOG = logging.getLogger(__name__)
@@ -90,6 +92,8 @@ def _guard_url_seed(seed):
         sent = url_value[-1] if isinstance(url_value, list) else url_value
         kept = self._new_session_state[user_key] if seeded else None
         if isinstance(kept, str) and metadata.value_type == "string_value" and len(kept) < len(sent):
+            from embedviz.app.i18n import t  # (i18n reads the run's language through this module)
+
             st.toast(t("common.url_cut", key=user_key, kept=len(kept), sent=len(sent)))
         return seeded
 
@@ -293,6 +297,66 @@ def _small_table_memo(convert):
     return memo
 
 
+def _wake_once(call_soon):
+    """A session's script thread hands every message and event of a run to the event loop with its own
+    ``call_soon_threadsafe``: a write to the loop's wake-up socket each, which gives the GIL away and wakes the loop
+    for one message. Here they queue per session in order, and the loop is woken once for all that queued before it
+    got to them (under a class's burst, most of a run's)."""
+
+    @functools.wraps(call_soon)
+    def call_soon_batched(self, callback) -> None:
+        queue = self.__dict__.get("_embedviz_calls")
+        if queue is None:
+            queue = self.__dict__.setdefault("_embedviz_calls", _Calls())
+        with queue.lock:
+            queue.calls.append(callback)
+            if queue.scheduled:
+                return
+            queue.scheduled = True
+        call_soon(self, queue.drain)
+
+    call_soon_batched.embedviz_compat = True
+    return call_soon_batched
+
+
+class _Calls:
+    """One session's callbacks waiting for the event loop, in the order they were made."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.calls: list = []
+        self.scheduled = False
+
+    def drain(self) -> None:
+        while True:
+            with self.lock:
+                if not self.calls:
+                    self.scheduled = False
+                    return
+                calls, self.calls = self.calls, []
+            for call in calls:
+                try:
+                    call()
+                except Exception:  # noqa: BLE001 - as the loop itself does: log it, and go on with the next
+                    _LOG.exception("a session's event-loop callback failed")
+
+
+def _send_wake_once(enqueued):
+    """Every message a session queues for its browser sets the runtime's "send" event through
+    ``call_soon_threadsafe``, though it is set already until the loop sends: a wake-up per message for nothing.
+    The loop clears the event before it sends what is queued, so a message queued while it is set is sent."""
+
+    @functools.wraps(enqueued)
+    def enqueued_once(self) -> None:
+        objects = getattr(self, "_async_objs", None)
+        if objects is not None and objects.need_send_data.is_set():
+            return
+        enqueued(self)
+
+    enqueued_once.embedviz_compat = True
+    return enqueued_once
+
+
 # ------------------------------------------------------------------------------------------------ the session
 
 
@@ -300,6 +364,26 @@ def session_id() -> str:
     """The running script's session id; "" outside a server's script run (a notebook, a plain test)."""
     ctx = get_script_run_ctx()
     return ctx.session_id if ctx else ""
+
+
+def this_run() -> dict:
+    """A dict that lives as long as the running script run (each run, a fragment's too, gets a new one): for what a
+    run reads many times and cannot change within it, such as the reader's language. Outside a run, a throwaway."""
+    ctx = get_script_run_ctx(suppress_warning=True)
+    if ctx is None:
+        return {}
+    run = ctx.parallel_coordinator  # made anew by every run's reset()
+    held = getattr(ctx, "_embedviz_run", None)
+    if held is None or held[0] is not run:
+        held = (run, {})
+        ctx._embedviz_run = held
+    return held[1]
+
+
+def fragment_rerun() -> bool:
+    """Whether the running script run is a fragment's own rerun (a widget in it changed), not a run of the app."""
+    ctx = get_script_run_ctx()
+    return bool(ctx and ctx.fragment_ids_this_run)
 
 
 def release_upload(file_id: str) -> None:
@@ -320,6 +404,8 @@ def unchecked_figure(spec) -> go.Figure:
 
 _PATCHES = ((SessionState, "_seed_widget_from_url", _guard_url_seed),
             (AppSession, "_handle_clear_cache_request", _refuse_clear_cache),
+            (AppSession, "_call_soon_on_event_loop", _wake_once),
+            (Runtime, "_enqueued_some_message", _send_wake_once),
             (app_session, "_populate_theme_msg", _theme_once),
             (dataframe_util, "convert_anything_to_arrow_bytes", _small_table_memo),
             (st_table, "_compute_hide_index", _small_table_memo))

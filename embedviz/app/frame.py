@@ -5,7 +5,7 @@ import streamlit as st
 
 from embedviz._threads import limit_threads
 from embedviz.app import compat, warm
-from embedviz.app.i18n import DEFAULT_LANGUAGE, LANG_KEY, LANGUAGES, current_language, t
+from embedviz.app.i18n import DEFAULT_LANGUAGE, LANG_KEY, LANGUAGES, current_language, remember_language, t
 from embedviz.app.pages import PAGES
 
 
@@ -29,7 +29,7 @@ def language_switch() -> str:
     if typed in LANGUAGES and LANG_KEY not in st.session_state:
         st.session_state[LANG_KEY] = typed
     with st.sidebar:
-        return st.segmented_control(
+        st.segmented_control(
             "Language / 语言",
             list(LANGUAGES),
             default=DEFAULT_LANGUAGE,
@@ -38,6 +38,7 @@ def language_switch() -> str:
             required=True,
             bind="query-params",
         )
+    return remember_language()
 
 
 NAV_PAGES = "_nav_pages"  # session state: (language, the st.Page objects by url path) this session's runs reuse

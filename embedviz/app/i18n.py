@@ -13,6 +13,7 @@ from functools import lru_cache
 
 import streamlit as st
 
+from embedviz.app import compat
 from embedviz.app.markup import Markup, escape
 
 LANGUAGES = {"en": "English", "zh": "简体中文"}
@@ -36,11 +37,25 @@ def catalog() -> dict[str, dict[str, str]]:
 
 
 def current_language() -> str:
-    """The language chosen in the sidebar (session state), else the URL's ?lang=, else English."""
+    """The language chosen in the sidebar (session state), else the URL's ?lang=, else English. Once the frame's
+    switch has been drawn it is fixed for the run, and read from the run's memo (``remember_language``): a run
+    calls ``t`` a few hundred times, and each read of session state costs microseconds a class's burst pays a
+    hundredfold."""
+    held = compat.this_run().get(LANG_KEY)
+    if held is not None:
+        return held
     lang = st.session_state.get(LANG_KEY) or st.query_params.get(LANG_KEY) or DEFAULT_LANGUAGE
     by_label = {label: code for code, label in LANGUAGES.items()}  # a bound widget writes its label to the URL
     lang = by_label.get(lang, lang)
     return lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+
+
+def remember_language() -> str:
+    """After the language switch is drawn: the run's language, kept for the rest of the run."""
+    run = compat.this_run()
+    run.pop(LANG_KEY, None)
+    run[LANG_KEY] = lang = current_language()
+    return lang
 
 
 def t(key: str, /, **values) -> Markup:

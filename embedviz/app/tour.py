@@ -20,7 +20,7 @@ from typing import Any
 import streamlit as st
 
 from embedviz import tours
-from embedviz.app import classroom_view
+from embedviz.app import classroom_view, compat
 from embedviz.app.i18n import catalog, current_language, t
 from embedviz.app.serving import PRESENTER_KEYS_JS
 from embedviz.app.widgets import BIND, IMAGE_KEY, PRESENT_KEY, show_error
@@ -31,6 +31,7 @@ TOUR_KEY, STEP_KEY = "tour", "step"  # URL parameters
 APPLIED = "_tour_applied"  # session state: (lesson, step) whose settings were last written into the widgets
 REVEALED = "_tour_revealed"  # session state: set of (lesson, step) shown without answering
 ANSWERS = "_tour_answers"  # session state: {(lesson, step): the option code the student picked}
+SHOWN = "_tour_shown"  # session state: (lesson, step, whether the last whole run showed the page under the question)
 PICK_KEY = "_tour_pick"
 _STEP_DIGITS = 6  # a ?step= longer than this (leading zeros aside) is no step of any tour
 PRESENT_CSS = """<style>
@@ -248,8 +249,22 @@ def question_key(lesson: str, number: int) -> str:
     return f"tour_q_{lesson}_{number}_{current_language()}"
 
 
+@st.fragment
 def _question(lesson: str, number: int, question: tours.Question) -> bool:
-    """The question and, once answered, whether it was right. True when the page may be shown."""
+    """The question and, once answered, whether it was right. True when the page may be shown.
+
+    A fragment: picking an answer reruns this block alone (a class's hundred answers to one question are a hundred
+    such runs on the server at once, where whole reruns of the app cost several times more), and the whole app only
+    when the answer shows or hides the page below."""
+    show = _asked(lesson, number, question)
+    if not compat.fragment_rerun():
+        st.session_state[SHOWN] = (lesson, number, show)  # what this run's page does
+    elif st.session_state.get(SHOWN) != (lesson, number, show):
+        st.rerun()  # the page appears (or hides) under the panel: the whole app runs
+    return show
+
+
+def _asked(lesson: str, number: int, question: tours.Question) -> bool:
     labels = {t(f"tour.q.{question.id}.{o}"): o for o in question.options}
     picked = st.session_state.get(ANSWERS, {}).get((lesson, number))
     key = question_key(lesson, number)

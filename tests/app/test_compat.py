@@ -256,3 +256,91 @@ def test_the_theme_is_built_from_the_config_once_and_copied_as_it_was_built():
         assert not empty.HasField("custom_theme")
     finally:
         config.set_option("theme.primaryColor", None)
+
+
+def test_a_sessions_event_loop_calls_keep_their_order_and_wake_the_loop_once_per_batch():
+    import asyncio
+    import threading
+
+    from streamlit.runtime import Runtime
+
+    assert "call_soon_threadsafe(callback)" in inspect.getsource(original(AppSession._call_soon_on_event_loop))
+    # every event of a script run (each message included) reaches the loop through it
+    assert "self._call_soon_on_event_loop(" in inspect.getsource(original(AppSession._on_scriptrunner_event))
+    assert "call_soon_threadsafe(async_objs.need_send_data.set)" in inspect.getsource(
+        original(Runtime._enqueued_some_message))
+
+    class Session:
+        def __init__(self, loop):
+            self._event_loop = loop
+
+    async def a_run_on_another_thread():
+        loop = asyncio.get_running_loop()
+        session, done, seen, wakes = Session(loop), asyncio.Event(), [], []
+
+        def call_soon(self, callback):  # Streamlit's: one call_soon_threadsafe per call
+            wakes.append(callback)
+            self._event_loop.call_soon_threadsafe(callback)
+
+        batched = compat._wake_once(call_soon)
+
+        def script_thread():
+            for i in range(500):
+                batched(session, lambda i=i: seen.append(i))
+            batched(session, lambda: loop.call_soon(done.set))
+
+        thread = threading.Thread(target=script_thread)
+        thread.start()
+        await done.wait()
+        thread.join()
+        return seen, wakes
+
+    seen, wakes = asyncio.run(a_run_on_another_thread())
+    assert seen == list(range(500))  # every call, in the order it was made
+    assert 1 <= len(wakes) < 501  # the loop was woken once per batch it had not yet taken, not once per call
+
+
+def test_a_failing_call_does_not_drop_the_calls_queued_after_it():
+    calls = compat._Calls()
+    seen = []
+    calls.calls = [lambda: seen.append(1), lambda: 1 / 0, lambda: seen.append(3)]
+    calls.scheduled = True
+    calls.drain()
+    assert seen == [1, 3] and calls.scheduled is False and calls.calls == []
+
+
+def test_the_send_event_is_set_through_the_loop_only_when_it_is_not_set_already():
+    import asyncio
+
+    class Objects:
+        need_send_data = asyncio.Event()
+
+    class Runtime:
+        _async_objs = Objects()
+
+    sets = []
+    enqueued = compat._send_wake_once(lambda self: sets.append(1))
+    enqueued(Runtime())
+    Objects.need_send_data.set()
+    enqueued(Runtime()), enqueued(Runtime())
+    Objects.need_send_data.clear()  # the loop cleared it and is sending: the next message sets it again
+    enqueued(Runtime())
+    assert sets == [1, 1]
+
+
+def test_a_run_keeps_its_own_memo_and_the_next_run_starts_a_new_one(tmp_path):
+    script = tmp_path / "page.py"
+    script.write_text(
+        "import streamlit as st\n"
+        "from embedviz.app import compat\n"
+        "memo = compat.this_run()\n"
+        "assert compat.this_run() is memo and memo == {}\n"
+        "memo['n'] = st.session_state.get('n', 0) + 1\n"
+        "st.session_state['n'] = memo['n']\n"
+        "st.session_state.setdefault('memos', []).append(id(memo))\n"
+        "st.write(len(set(st.session_state['memos'])), compat.fragment_rerun())\n")
+    at = AppTest.from_file(str(script)).run()
+    at.run()
+    assert not at.exception
+    assert at.markdown[-1].value == "`2` `False`"  # two runs, two memos; neither a fragment's own run
+    assert compat.this_run() == {}  # outside a run: a throwaway
