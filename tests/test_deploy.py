@@ -251,11 +251,15 @@ def test_security_headers_are_the_same_in_the_nginx_recipe_and_the_ingress():
     assert csp["img-src"] == csp["connect-src"].replace("'self'", "'self' data: blob:") == "'self' data: blob:"
     assert "*" not in headers["Content-Security-Policy"] and "http" not in headers["Content-Security-Policy"]
     nginx = _nginx_headers()
-    for header, value in headers.items():  # in each of the recipe's two locations
-        assert nginx[header] == [value, value], header
+    locations = len(re.findall(r"^\s*location ", NGINX_TEMPLATE.read_text(), re.M))
+    assert locations == 3  # the page, its websocket, the class follow route
+    for header, value in headers.items():  # in each location (nginx drops the server's add_header in one of its own)
+        assert nginx[header] == [value] * locations, header
     assert headers == serving.HEADERS  # what a bare replica sends (a changed inline script changes its hash)
     hidden = re.findall(r"proxy_hide_header (\S+);", NGINX_TEMPLATE.read_text())
-    assert sorted(hidden) == sorted(list(headers) * 2)  # the replica's copies, so a browser gets each once
+    assert sorted(hidden) == sorted(list(headers) * locations)  # the replica's copies, so a browser gets each once
+    follow = load("ingress-follow.yaml")["metadata"]["annotations"]
+    assert follow["nginx.ingress.kubernetes.io/custom-headers"] == notes["nginx.ingress.kubernetes.io/custom-headers"]
 
 
 def test_connections_are_limited_per_client_ip():
@@ -265,6 +269,29 @@ def test_connections_are_limited_per_client_ip():
     notes = load("ingress.yaml")["metadata"]["annotations"]
     assert int(notes["nginx.ingress.kubernetes.io/limit-connections"]) == per_ip
     assert 60 <= per_ip <= 1_000  # a class behind one NAT still gets in, one client cannot take every worker
+
+
+def test_a_class_behind_one_nat_can_hold_its_follow_requests_without_taking_the_pages_connections():
+    """A following tab holds one request to the follow route until the teacher moves: those count in a zone of their
+    own, big enough for a whole class behind one address, and outlast the route's hold."""
+    from embedviz import classroom
+    from embedviz.app import class_route
+
+    text = NGINX_TEMPLATE.read_text()
+    follow = re.search(r"location /api/class/ \{(.*?)\n        \}", text, re.S).group(1)
+    zone, per_ip = re.search(r"limit_conn (\w+) (\d+);", follow).groups()
+    assert zone != re.search(r"limit_conn (\w+) \d+;", text).group(1)  # not the page's zone
+    assert f"zone={zone}:" in text and classroom.MAX_STUDENTS <= int(per_ip) <= 1_000
+    assert int(re.search(r"proxy_read_timeout (\d+)s;", follow).group(1)) > class_route.HOLD_SECONDS
+    assert class_route.CLASS_ROUTE.startswith("/api/class/")
+    ingress = load("ingress-follow.yaml")
+    notes = ingress["metadata"]["annotations"]
+    assert int(notes["nginx.ingress.kubernetes.io/limit-connections"]) == int(per_ip)
+    assert int(notes["nginx.ingress.kubernetes.io/proxy-read-timeout"]) > class_route.HOLD_SECONDS
+    assert notes["nginx.ingress.kubernetes.io/affinity"] == "cookie"  # a held request goes to the tab's replica
+    (rule,) = ingress["spec"]["rules"]
+    assert rule["host"] == load("ingress.yaml")["spec"]["rules"][0]["host"]
+    assert [p["path"] for p in rule["http"]["paths"]] == ["/api/class/"]
 
 
 def test_nginx_workers_never_run_as_root(monkeypatch, tmp_path):
