@@ -3,7 +3,7 @@
 // "commit", which moves the page's URL-bound widgets. The figure's layout and texts come from Python once per rerun
 // (already translated); only the data is recomputed here, by formulas.js.
 import { angleHeatmapView, classifyPairs, decayCurve, distanceCurves, encodingView, ropeDistances,
-  ropeInverseFrequencies, scaledInverseFrequencies } from "./formulas.js";
+  ropeInverseFrequencies, scaledInverseFrequencies, wavelengths } from "./formulas.js";
 
 const PAUSE_MS = 400; // a drag or a run of key steps that rests this long commits, as a release does
 // While a thumb moves (and for the first frame of a key step) a curve view is drawn from fewer points. On release,
@@ -104,20 +104,21 @@ const VIEWS = {
       layout: { title: { text: fill(texts.title, { hd: values.rope_hd }) } },
     };
   },
-  ctx_wave(values, labels, { fixed }) { // embedviz.figures.context.wavelength_chart: before, then one trace per kind
+  ctx_wave(values, labels, { fixed }, figure) { // embedviz.figures.context.wavelength_chart: before, then one trace per kind
     const factor = values.ctx_factor, theta = values.ctx_theta;
     const before = ropeInverseFrequencies(fixed.dim, theta);
     const after = scaledInverseFrequencies(fixed.dim, theta, fixed.method,
       { ...fixed.params, factor, original: fixed.original }, fixed.seq_len);
-    const kinds = classifyPairs(before, after, factor);
-    const turn = (w) => (2 * Math.PI) / w;
-    const traces = [{ like: 0, x: Array.from(before, (_, i) => i), y: Float64Array.from(before, turn) }];
+    const kinds = classifyPairs(before, after, factor), waveAfter = wavelengths(after);
+    const traces = [{ like: 0, x: Array.from(before, (_, i) => i), y: wavelengths(before) }];
     for (const kind of fixed.kinds) {
       const pairs = kinds.flatMap((k, i) => (k === kind ? [i] : []));
       if (!pairs.length) continue;
       const name = fixed.kind_names[kind];
-      traces.push({ like: 1, x: pairs, y: Float64Array.from(pairs, (i) => turn(after[i])), name,
-        marker: { color: fixed.colors[kind], size: 7 }, hovertemplate: `${name}<br>${fixed.hover}<extra></extra>` });
+      // the marker as Python drew the first kind's (its size), in this kind's colour
+      traces.push({ like: 1, x: pairs, y: Float64Array.from(pairs, (i) => waveAfter[i]), name,
+        marker: { ...figure.data[1].marker, color: fixed.colors[kind] },
+        hovertemplate: `${name}<br>${fixed.hover}<extra></extra>` });
     }
     return { traces, layout: {} };
   },
