@@ -47,9 +47,10 @@ def wait_live(page) -> dict:
 
 
 def same_figure(a: list, b: list) -> bool:
-    """Per trace the same number count and sum of magnitudes (Python's float32 against formulas.js's float64)."""
-    return len(a) == len(b) and all(n == m and math.isclose(s, t, rel_tol=1e-5, abs_tol=1e-6)
-                                    for (n, s), (m, t) in zip(a, b))
+    """Per trace the same number count and sum of magnitudes (Python's float32 against formulas.js's float64), and
+    the same line width (the decay chart's chosen theta is the thick one, as Python draws it)."""
+    return len(a) == len(b) and all(n == m and math.isclose(s, t, rel_tol=1e-5, abs_tol=1e-6) and w == v
+                                    for (n, s, w), (m, t, v) in zip(a, b))
 
 
 def test_every_live_view_redraws_during_a_drag_and_its_release_goes_to_the_url(tab):
