@@ -1,6 +1,7 @@
 """Live figures in Chromium, every live view in one browser tab: a drag redraws the chart in the browser while the
 thumb moves, the release puts the value in the URL (and the figure Python then draws has the browser's data), and a
-reload shows the same figure.
+reload shows the same figure; then, on one tour step, a key step and a thumb held still reach the URL too, and the
+tour's Restore moves the mounted figure's slider.
 """
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import math
 
 import pytest
 
-from tests.e2e.conftest import VIEWPORT, open_app, wait_idle
+from tests.e2e.conftest import VIEWPORT, open_app, t_en, wait_idle
 from embedviz.widget_keys import Context, Rope, Sinusoidal
 
 pytestmark = pytest.mark.e2e
@@ -112,6 +113,48 @@ def test_every_live_view_redraws_during_a_drag_and_its_release_goes_to_the_url(t
         reloaded = wait_live(tab)
         assert tab.url == url and reloaded["title"] == dragged["title"] and same_figure(
             reloaded["digest"], dragged["digest"]), (path, reloaded, dragged)
+
+    # Lesson 003's step 5: the distance curves at D = 8. No two steps in a row share a live view, so the tour's
+    # Restore stands for a step that moves a mounted figure: both write the widgets before the rerun.
+    open_app(tab, "sinusoidal?tour=003&step=5")
+    wait_live(tab)
+    tab.evaluate("() => { document.querySelector('.live-figure').kept = true; }")  # a rebuilt figure loses it
+    d_model = tab.locator(f"input[data-key='{Sinusoidal.D_MODEL}']")
+    d_model.scroll_into_view_if_needed()
+    eight = d_model.evaluate("e => e.value")
+    d_model.focus()
+    tab.keyboard.press("ArrowRight")  # a key step commits after the pause, as a run of steps does
+    tab.wait_for_function(DRAWN_AT_REST, timeout=30_000)
+    assert shown(d_model) != "8"
+    wait_url(tab, Sinusoidal.D_MODEL, shown(d_model))
+    tab.get_by_role("button", name=t_en("tour.restore")).click()
+    wait_url(tab, Sinusoidal.D_MODEL, "8")
+    # the same figure (not built again), its slider moved, drawing the figure Python sent
+    tab.wait_for_function("([k, i]) => { const f = document.querySelector('.live-figure');"
+                          " const c = f.querySelector('.live-chart');"
+                          " return f.kept && f.querySelector(`input[data-key='${k}']`).value === i"
+                          " && c.dataset.state === c.dataset.sent; }", arg=[Sinusoidal.D_MODEL, eight],
+                          timeout=60_000)
+    assert shown(d_model) == "8"
+    wait_idle(tab)  # the run's end takes the panel's Restore row away, which moves the sliders up
+    # a thumb held still commits after the pause, and the rerun it causes leaves the held thumb where it is
+    base = tab.locator(f"input[data-key='{Sinusoidal.BASE}']")
+    base.scroll_into_view_if_needed()
+    before = base.evaluate("e => e.value")
+    box = base.bounding_box()
+    y = box["y"] + box["height"] / 2
+    tab.mouse.move(box["x"] + 8, y)
+    tab.mouse.down()
+    try:
+        tab.mouse.move(box["x"] + 8 + box["width"] * 0.1, y)
+        held = base.evaluate("e => e.value")
+        assert held != before, (held, before)
+        tab.wait_for_function(DRAWN_AT_REST, timeout=30_000)  # the pause drew the held value whole
+        wait_url(tab, Sinusoidal.BASE, shown(base))  # before the release
+        wait_idle(tab)
+        assert base.evaluate("e => e.value") == held
+    finally:
+        tab.mouse.up()
 
 
 def test_on_a_phone_the_title_wraps_inside_the_chart_and_the_sliders_sit_under_it(tab):
