@@ -243,7 +243,7 @@ function build(root) {
   box.append(chart, controls); // the figure first, its sliders under it, as a reader drags while watching it
   root.append(box);
   const inst = { controls, chart, inputs: {}, outputs: {}, sliders: [], data: null, pending: false, timer: null,
-    committed: "", dragging: false, drawn: "", width: 0 };
+    committed: "", dragging: false, width: 0 };
   new ResizeObserver(() => { // a rotated phone or a resized window: the title's lines are measured again
     if (inst.data && Math.abs(chart.clientWidth - inst.width) > 1) { inst.width = chart.clientWidth; schedule(inst); }
   }).observe(chart);
