@@ -59,7 +59,8 @@ def angles_tab(head_dim: int, theta: float, max_len: int, pairing: str) -> None:
     live.figure("rope_angles", figs.angle_heatmap, heat.z, heat.positions, heat.pair,
                 title=t("rope.heat_title"), note=note, x_title=t("common.position"), y_title=t("common.dimension"),
                 hover=t("rope.heat_hover"), row_label=t("rope.heat_row"), key=K.LIVE_ANGLES, sliders=SLIDERS,
-                budget={"positions": ANGLE_HEATMAP_POSITIONS}, fixed={"window": window, "pairing": pairing},
+                budget={"positions": ANGLE_HEATMAP_POSITIONS},
+                fixed={"window": window, "pairing": pairing, "max_ticks": figs.MAX_TICKS},
                 texts=live.templates(row=("rope.heat_row", "d", "i"), note="rope.heat_note",
                                      showing_every=("common.showing_every", "step"), scale_key="common.scale_key"))
 
@@ -109,7 +110,8 @@ def decay_tab(head_dim: int, theta: float, max_len: int) -> None:
     live.figure("rope_decay", figs.decay_chart, dec.distances, series, highlight=chosen,
                 title=t("rope.decay_title", hd=head_dim), x_title=t("rope.distance"), y_title=t("rope.mean_cos"),
                 note=t("rope.decay_note"), key=K.LIVE_DECAY, sliders=SLIDERS, budget={"dense": DENSE_DISTANCES},
-                fixed={"thetas": view.REFERENCE_THETAS, "theta_labels": list(map(human_number, view.REFERENCE_THETAS))},
+                fixed={"thetas": view.REFERENCE_THETAS, "theta_labels": list(map(human_number, view.REFERENCE_THETAS)),
+                       "widths": [figs.CHOSEN_WIDTH, figs.REFERENCE_WIDTH]},
                 texts=live.templates(title=("rope.decay_title", "hd"), chosen=("rope.theta_chosen", "theta"),
                                      reference=("rope.theta_label", "theta")))
     table = dec.table

@@ -13,7 +13,7 @@ from embedviz.app.widgets import (
     BIND, bound_tabs, choice_slider, human_number, lesson_button, log_options, notice, page_header, plot, show_error,
 )
 from embedviz.downsample import CELL_BUDGET, CURVE_POINTS, HEATMAP_PAIRS
-from embedviz.figures.sinusoidal import distance_figure, encoding_heatmap, rotation_figure
+from embedviz.figures.sinusoidal import HEADROOM, LOG_GAPS_PAST, distance_figure, encoding_heatmap, rotation_figure
 from embedviz.widget_keys import Sinusoidal as K
 
 D_OPTIONS = (2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096)
@@ -78,7 +78,7 @@ def lesson_tab(num_positions: int, d_model: int, base: float) -> None:
                     bound_name=t("sin.bound", v=f"{curves.bound:.2f}"), title=t("sin.distance_title"),
                     note=t("sin.distance_note"), x_title=t("sin.gap"), y_title=t("sin.distance"),
                     key=K.LIVE_DISTANCE, sliders=SLIDERS, budget={"curve_points": CURVE_POINTS},
-                    fixed={"starts": list(curves.starts)},
+                    fixed={"starts": list(curves.starts), "log_gaps_past": LOG_GAPS_PAST, "headroom": HEADROOM},
                     texts=live.templates(typical=("sin.typical", "v"), bound=("sin.bound", "v")))
         st.caption(t("sin.typical_note", w=human_number(round(freq.wavelength[-1]))))
     with right:

@@ -14,6 +14,7 @@ import pytest
 import torch
 
 from embedviz.tokens import tokenizer
+from embedviz.training import loop
 from embedviz.training.experiment import TrainingResult, train_group_experiment, train_on_text
 from embedviz.training.result import (
     cross_group_peak, loss_floor, projection_limit, snapshot_curves, snapshot_projections, text_pairs,
@@ -193,6 +194,24 @@ def test_same_seed_same_result_and_global_state_untouched():
     assert not np.array_equal(a.weights_before, c.weights_before)
     assert torch.equal(after_state, rng_state)  # seeded from its own generator, not the global RNG
     assert torch.get_num_threads() == threads  # training leaves the thread count (set once, embedviz._threads)
+
+
+def test_the_model_is_built_without_the_meta_device_and_trains_as_plain_modules_do(monkeypatch):
+    """TinyLM's modules are built without ``nn.utils.skip_init``, whose meta-device machinery cost a fresh process
+    seconds to import on its first training call, and train exactly as plain nn.Embedding / nn.Linear modules do:
+    the run's generator overwrites every value their default initialisation drew."""
+    def meta_path(*args, **kwargs):
+        raise AssertionError("nn.utils.skip_init was called: the meta-device path")
+
+    monkeypatch.setattr(torch.nn.utils, "skip_init", meta_path)
+    monkeypatch.setattr(torch.nn.utils.init, "skip_init", meta_path)
+    built = train_group_experiment(steps=20, seed=3, d_model=8)
+    monkeypatch.setattr(loop, "_EmptyEmbedding", torch.nn.Embedding)
+    monkeypatch.setattr(loop, "_EmptyLinear", torch.nn.Linear)
+    with torch.random.fork_rng():  # the plain modules' default initialisation draws from torch's global RNG
+        plain = train_group_experiment(steps=20, seed=3, d_model=8)
+    assert np.array_equal(built.weights_before, plain.weights_before)
+    assert np.array_equal(built.weights_after, plain.weights_after) and np.array_equal(built.losses, plain.losses)
 
 
 def test_overlapping_calls_from_threads_do_not_mix_their_random_streams():

@@ -120,8 +120,9 @@ def figure(view: str, builder, *args, sliders: Sequence[Slider], texts: dict, bu
     """A live figure: ``builder(*args, **kwargs)`` is the page's figure at the current settings, drawn as sent;
     while a slider moves, the browser's view ``view`` (livefig.js) recomputes the traces' data and the ``texts``
     that name the settings (``templates``), and keeps the rest of the layout. ``budget``: the payload constants
-    its formulas use; ``fixed``: settings of the view that are not its sliders. The CSV below is the Python
-    figure's."""
+    its formulas use; ``fixed``: settings of the view that are not its sliders, and the layout rules of ``builder``
+    that the browser applies again (a log axis past some length, a line's width), sent from the builder's module
+    so each is written once. The CSV below is the Python figure's."""
     if not available():
         plot(builder, *args, key=key, csv=csv, **kwargs)
         return

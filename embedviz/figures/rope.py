@@ -10,6 +10,10 @@ from embedviz.figures import BELOW_MARGIN, COLORWAY, LEGEND_BELOW, f32, heatmap,
 
 Q_COLOR, K_COLOR = COLORWAY[0], COLORWAY[1]
 NEVER_COLOR, TURNS_COLOR = COLORWAY[1], COLORWAY[0]
+# Rules that the live copies of the angle heatmap and the decay chart (embedviz/app/live) get in their data from
+# here, so each is written once.
+MAX_TICKS = 16  # the angle heatmap's dimension axis names at most this many rows (0, 8, 16, ... at head_dim 128)
+CHOSEN_WIDTH, REFERENCE_WIDTH = 3.5, 1.6  # the decay chart's chosen theta, thick, over the reference thetas
 
 
 def angle_heatmap(z, positions, pair, *, title: str, x_title: str, y_title: str, hover: str, row_label: str,
@@ -24,7 +28,7 @@ def angle_heatmap(z, positions, pair, *, title: str, x_title: str, y_title: str,
     """
     pair = np.asarray(pair)
     rows = [row_label.format(d=d, i=int(i)) for d, i in enumerate(pair)]
-    every = -(-len(rows) // 16)  # at most 16 ticks
+    every = -(-len(rows) // MAX_TICKS)
     return heatmap(z, x=f32(positions), y=rows, title=title, x_title=x_title, y_title=y_title, note=note,
                    zmin=-1.0, zmax=1.0, colorbar_title="cos", downsample_note=downsample_note, scale_key=scale_key,
                    hovertemplate=hover + "<extra></extra>",
@@ -68,7 +72,7 @@ def decay_chart(distances, curves: Mapping[str, np.ndarray], *, highlight: str, 
     """mean_i cos(d * w_i) vs distance (log x), one line per theta; the chosen theta drawn thick."""
     fig = line_chart(distances, curves, title=title, x_title=x_title, y_title=y_title, note=note, log_x=True)
     for trace in fig.data:
-        trace.line.width = 3.5 if trace.name == highlight else 1.6
+        trace.line.width = CHOSEN_WIDTH if trace.name == highlight else REFERENCE_WIDTH
     fig.add_hline(y=0.0, line=dict(color="#999", width=1))
     fig.update_layout(legend=LEGEND_BELOW, height=460, margin=dict(b=BELOW_MARGIN))
     return fig

@@ -9,6 +9,10 @@ import plotly.graph_objects as go
 from embedviz.figures import BELOW_MARGIN, LEGEND_BELOW, f32, heatmap, line_chart, new_figure, side_by_side
 
 DASHES = ("solid", "dash", "dot", "dashdot")
+# The distance figure's layout rules. Its live copy (embedviz/app/live) redraws it in the browser and gets them in
+# its data from here, so the rule is written once.
+LOG_GAPS_PAST = 50  # gaps reaching past this go on a log axis: the short gaps, where the curve rises, get room
+HEADROOM = 1.08  # the y axis ends this far above the bound, so the bound's line and label stay inside the plot
 
 
 def encoding_heatmap(z, positions, dims, *, title: str, x_title: str, y_title: str, scale_key: str,
@@ -41,12 +45,12 @@ def distance_figure(
     series = dict(zip(start_names, distances))
     dashes = {name: DASHES[i % len(DASHES)] for i, name in enumerate(start_names)}
     fig = line_chart(gaps, series, title=title, x_title=x_title, y_title=y_title, note=note, dashes=dashes,
-                     log_x=bool(np.max(gaps) > 50))
+                     log_x=bool(np.max(gaps) > LOG_GAPS_PAST))
     for level, name, dash in ((typical, typical_name, "dot"), (bound, bound_name, "dash")):
         fig.add_hline(y=level, line=dict(color="#888", dash=dash, width=1), annotation_text=name,
                       annotation_position="top left")
     # the labels stand off the axis: on a log x axis from gap 1, the y axis's "0" met the x axis's "1" in the corner
-    fig.update_yaxes(rangemode="tozero", range=[0, bound * 1.08], ticklabelstandoff=10)
+    fig.update_yaxes(rangemode="tozero", range=[0, bound * HEADROOM], ticklabelstandoff=10)
     fig.update_layout(legend=LEGEND_BELOW, margin=dict(b=BELOW_MARGIN), height=480)
     return fig
 

@@ -9,6 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 from embedviz.app import live
 from embedviz.app.i18n import catalog
+from embedviz.figures import rope as figs
 from embedviz.widget_keys import Rope, Sinusoidal
 
 from tests.app import pagetest as pt
@@ -74,7 +75,8 @@ def test_rope_s_live_views_carry_its_sliders_fixed_settings_and_templates():
     at = pt.page("rope", **{Rope.HEAD_DIM: "64"}).run()
     pt.ok(at)
     (angles,) = [json.loads(e.proto.json) for e in at.get("bidi_component")]
-    assert angles["view"] == "rope_angles" and angles["fixed"] == {"window": 256, "pairing": "half"}
+    assert angles["view"] == "rope_angles"
+    assert angles["fixed"] == {"window": 256, "pairing": "half", "max_ticks": figs.MAX_TICKS}
     hd = next(s for s in angles["sliders"] if s["key"] == Rope.HEAD_DIM)
     assert hd["options"][hd["index"]] == 64
     at.session_state[Rope.TAB] = catalog()["rope.tab_decay"]["en"]
@@ -83,6 +85,8 @@ def test_rope_s_live_views_carry_its_sliders_fixed_settings_and_templates():
     figure = json.loads(decay["figure"])
     assert decay["texts"]["title"].format(hd=64) == figure["layout"]["title"]["text"]
     assert [trace["name"] for trace in figure["data"]][0] == decay["texts"]["chosen"].format(theta="10,000")
+    # the widths the browser draws the chosen and the reference thetas with are the ones the figure was built with
+    assert decay["fixed"]["widths"] == [figure["data"][0]["line"]["width"], figure["data"][1]["line"]["width"]]
 
 
 def test_a_tour_step_sets_the_live_figure():

@@ -1,6 +1,7 @@
 """Live figures in Chromium, every live view in one browser tab: a drag redraws the chart in the browser while the
 thumb moves, the release puts the value in the URL (and the figure Python then draws has the browser's data), and a
-reload shows the same figure.
+reload shows the same figure; then, on one tour step, a key step and a thumb held still reach the URL too, and the
+tour's Restore moves the mounted figure's slider.
 """
 from __future__ import annotations
 
@@ -8,17 +9,17 @@ import math
 
 import pytest
 
-from tests.e2e.conftest import VIEWPORT, open_app, wait_idle
+from tests.e2e.conftest import VIEWPORT, open_app, t_en, wait_idle
 from embedviz.widget_keys import Context, Rope, Sinusoidal
 
 pytestmark = pytest.mark.e2e
 
 LESSON = "sin_tab=Frequencies+and+distance+%28lesson+003%29"
 DECAY = "rope_tab=Long-range+decay"
-# (page path with the view's tab, the slider the test drags, whether a reload of the new URL is checked: once per
-# page, the URL-to-widget path is the page's, not the view's)
-LIVE = [("sinusoidal", Sinusoidal.D_MODEL, True), (f"sinusoidal?{LESSON}", Sinusoidal.BASE, False),
-        ("rope", Rope.HEAD_DIM, False), (f"rope?{DECAY}", Rope.THETA, True), ("context-extension", Context.THETA, True)]
+# (page path with the view's tab, the slider the test drags). Each view's reload is checked: the URL-to-widget path
+# is the page's, but what a reload must draw again (the open tab, the view's other settings) is the view's
+LIVE = [("sinusoidal", Sinusoidal.D_MODEL), (f"sinusoidal?{LESSON}", Sinusoidal.BASE), ("rope", Rope.HEAD_DIM),
+        (f"rope?{DECAY}", Rope.THETA), ("context-extension", Context.THETA)]
 STATE = """() => { const c = document.querySelector('.live-chart');
     return c ? {redraws: Number(c.dataset.redraws), title: c.dataset.title || '', digest: c.liveDigest()} : null; }"""
 
@@ -46,14 +47,28 @@ def wait_live(page) -> dict:
     return live_state(page)
 
 
+def wait_url(page, key: str, value: str) -> None:
+    """Until the URL holds ``value`` (the slider's shown label) for ``key``: a select slider's URL holds the
+    option's label ("131,072"), a number box's the number ("500000.0")."""
+    page.wait_for_function("([k, v]) => { const u = new URL(location.href).searchParams.get(k);"
+                           " const n = (x) => Number(x.replace(/,/g, ''));"
+                           " return u === v || (u !== null && n(u) === n(v)); }", arg=[key, value], timeout=60_000)
+
+
+def shown(handle) -> str:
+    """The label the live slider shows beside its name."""
+    return handle.evaluate("e => e.parentElement.querySelector('output').textContent")
+
+
 def same_figure(a: list, b: list) -> bool:
-    """Per trace the same number count and sum of magnitudes (Python's float32 against formulas.js's float64)."""
-    return len(a) == len(b) and all(n == m and math.isclose(s, t, rel_tol=1e-5, abs_tol=1e-6)
-                                    for (n, s), (m, t) in zip(a, b))
+    """Per trace the same number count and sum of magnitudes (Python's float32 against formulas.js's float64), and
+    the same line width (the decay chart's chosen theta is the thick one, as Python draws it)."""
+    return len(a) == len(b) and all(n == m and math.isclose(s, t, rel_tol=1e-5, abs_tol=1e-6) and w == v
+                                    for (n, s, w), (m, t, v) in zip(a, b))
 
 
 def test_every_live_view_redraws_during_a_drag_and_its_release_goes_to_the_url(tab):
-    for path, slider, reload in LIVE:
+    for path, slider in LIVE:
         open_app(tab, path)
         start = wait_live(tab)
         handle = tab.locator(f"input[data-key='{slider}']")
@@ -83,12 +98,7 @@ def test_every_live_view_redraws_during_a_drag_and_its_release_goes_to_the_url(t
         # the browser's whole figure at rest, kept by the chart (Python's rerun may already have drawn over it)
         dragged = tab.evaluate("() => document.querySelector('.live-chart').browserDrawn")
         assert dragged and dragged["state"] == rest, (path, dragged, rest)
-        value = handle.evaluate("e => e.parentElement.querySelector('output').textContent")
-        # a select slider's URL holds the option's label ("131,072"), a number box's the number ("500000.0")
-        tab.wait_for_function("([k, v]) => { const u = new URL(location.href).searchParams.get(k);"
-                              " const n = (x) => Number(x.replace(/,/g, ''));"
-                              " return u === v || (u !== null && n(u) === n(v)); }", arg=[slider, value],
-                              timeout=60_000)
+        wait_url(tab, slider, shown(handle))
         wait_idle(tab)
         # the rerun's figure, drawn as Python sent it for the resting settings (however soon the rerun came back)
         tab.wait_for_function("(rest) => { const c = document.querySelector('.live-chart');"
@@ -97,13 +107,54 @@ def test_every_live_view_redraws_during_a_drag_and_its_release_goes_to_the_url(t
         after = live_state(tab)
         assert after["title"] == dragged["title"] and same_figure(after["digest"], dragged["digest"]), (path, after,
                                                                                                        dragged)
-        if not reload:
-            continue
         url = tab.url
         tab.reload()
         wait_idle(tab)
         reloaded = wait_live(tab)
-        assert tab.url == url and same_figure(reloaded["digest"], dragged["digest"]), (path, reloaded, dragged)
+        assert tab.url == url and reloaded["title"] == dragged["title"] and same_figure(
+            reloaded["digest"], dragged["digest"]), (path, reloaded, dragged)
+
+    # Lesson 003's step 5: the distance curves at D = 8. No two steps in a row share a live view, so the tour's
+    # Restore stands for a step that moves a mounted figure: both write the widgets before the rerun.
+    open_app(tab, "sinusoidal?tour=003&step=5")
+    wait_live(tab)
+    tab.evaluate("() => { document.querySelector('.live-figure').kept = true; }")  # a rebuilt figure loses it
+    d_model = tab.locator(f"input[data-key='{Sinusoidal.D_MODEL}']")
+    d_model.scroll_into_view_if_needed()
+    eight = d_model.evaluate("e => e.value")
+    d_model.focus()
+    tab.keyboard.press("ArrowRight")  # a key step commits after the pause, as a run of steps does
+    tab.wait_for_function(DRAWN_AT_REST, timeout=30_000)
+    assert shown(d_model) != "8"
+    wait_url(tab, Sinusoidal.D_MODEL, shown(d_model))
+    tab.get_by_role("button", name=t_en("tour.restore")).click()
+    wait_url(tab, Sinusoidal.D_MODEL, "8")
+    # the same figure (not built again), its slider moved, drawing the figure Python sent
+    tab.wait_for_function("([k, i]) => { const f = document.querySelector('.live-figure');"
+                          " const c = f.querySelector('.live-chart');"
+                          " return f.kept && f.querySelector(`input[data-key='${k}']`).value === i"
+                          " && c.dataset.state === c.dataset.sent; }", arg=[Sinusoidal.D_MODEL, eight],
+                          timeout=60_000)
+    assert shown(d_model) == "8"
+    wait_idle(tab)  # the run's end takes the panel's Restore row away, which moves the sliders up
+    # a thumb held still commits after the pause, and the rerun it causes leaves the held thumb where it is
+    base = tab.locator(f"input[data-key='{Sinusoidal.BASE}']")
+    base.scroll_into_view_if_needed()
+    before = base.evaluate("e => e.value")
+    box = base.bounding_box()
+    y = box["y"] + box["height"] / 2
+    tab.mouse.move(box["x"] + 8, y)
+    tab.mouse.down()
+    try:
+        tab.mouse.move(box["x"] + 8 + box["width"] * 0.1, y)
+        held = base.evaluate("e => e.value")
+        assert held != before, (held, before)
+        tab.wait_for_function(DRAWN_AT_REST, timeout=30_000)  # the pause drew the held value whole
+        wait_url(tab, Sinusoidal.BASE, shown(base))  # before the release
+        wait_idle(tab)
+        assert base.evaluate("e => e.value") == held
+    finally:
+        tab.mouse.up()
 
 
 def test_on_a_phone_the_title_wraps_inside_the_chart_and_the_sliders_sit_under_it(tab):

@@ -98,7 +98,9 @@ def test_distance_curves_are_the_core_s(js, d_model, base):
 
 @pytest.mark.parametrize("head_dim, theta", list(itertools.product((2, 6, 128, 256), (100.0, 10_000.0, 1e7))))
 def test_rope_frequencies_pairs_and_decay_are_the_core_s(js, head_dim, theta):
-    close(js("ropeInverseFrequencies", head_dim, theta), rope.inverse_frequencies(head_dim, theta))
+    inv_freq = rope.inverse_frequencies(head_dim, theta)
+    close(js("ropeInverseFrequencies", head_dim, theta), inv_freq)
+    close(js("wavelengths", inv_freq.tolist()), rope.wavelengths(inv_freq))  # Context extension's chart draws them
     distances = [0, 1, 5, 400, 131_072]
     close(js("decayCurve", head_dim, theta, distances), rope.decay_curve(head_dim, theta, distances))
     for pairing in ("half", "interleaved"):

@@ -114,6 +114,11 @@ export function ropeInverseFrequencies(headDim, theta) {
   return out;
 }
 
+// embedviz.rope.rotary.wavelengths: positions each pair needs for one full turn, 2 pi / w_i
+export function wavelengths(invFreq) {
+  return Float64Array.from(invFreq, (w) => (2 * Math.PI) / w);
+}
+
 // embedviz.rope.rotary.pair_of_dimension: half [0..d/2-1, 0..d/2-1], interleaved [0, 0, 1, 1, ...]
 export function pairOfDimension(headDim, pairing) {
   const half = headDim / 2, out = [];

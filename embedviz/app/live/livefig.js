@@ -3,7 +3,7 @@
 // "commit", which moves the page's URL-bound widgets. The figure's layout and texts come from Python once per rerun
 // (already translated); only the data is recomputed here, by formulas.js.
 import { angleHeatmapView, classifyPairs, decayCurve, distanceCurves, encodingView, ropeDistances,
-  ropeInverseFrequencies, scaledInverseFrequencies } from "./formulas.js";
+  ropeInverseFrequencies, scaledInverseFrequencies, wavelengths } from "./formulas.js";
 
 const PAUSE_MS = 400; // a drag or a run of key steps that rests this long commits, as a release does
 // While a thumb moves (and for the first frame of a key step) a curve view is drawn from fewer points. On release,
@@ -68,8 +68,8 @@ const VIEWS = {
       reduced: moving,
       traces: c.distances.map((y) => ({ x: c.gaps, y })),
       layout: {
-        xaxis: { type: c.gaps.at(-1) > 50 ? "log" : "-" },
-        yaxis: { range: [0, c.bound * 1.08] },
+        xaxis: { type: c.gaps.at(-1) > fixed.log_gaps_past ? "log" : "-" },
+        yaxis: { range: [0, c.bound * fixed.headroom] },
         shapes: figure.layout.shapes.map((s, i) => ({ ...s, y0: levels[i], y1: levels[i] })),
         annotations: figure.layout.annotations.map((a, i) => ({ ...a, y: levels[i], text: names[i] })),
       },
@@ -79,7 +79,7 @@ const VIEWS = {
     const v = angleHeatmapView(values.rope_hd, values.rope_theta, Math.min(fixed.window, values.rope_len),
       fixed.pairing, budget.positions);
     const rows = v.pair.map((i, d) => fill(texts.row, { d, i }));
-    const every = Math.ceil(rows.length / 16); // embedviz.figures.rope.angle_heatmap: at most 16 ticks
+    const every = Math.ceil(rows.length / fixed.max_ticks); // as embedviz.figures.rope.angle_heatmap
     const ticks = rows.map((_, d) => d).filter((d) => d % every === 0);
     const note = v.step > 1 ? texts.note + " · " + fill(texts.showing_every, { step: v.step }) : texts.note;
     return {
@@ -94,30 +94,33 @@ const VIEWS = {
     // the chosen theta drawn thick under its own name: at rest one of the references when it is one, as Python
     // draws it; while moving always a curve of its own, last, so the legend's order holds on the way
     const own = moving || !fixed.thetas.includes(values.rope_theta);
+    const [chosenWidth, referenceWidth] = fixed.widths; // embedviz.figures.rope.decay_chart's
     const curves = fixed.thetas.map((theta, k) => (!own && theta === values.rope_theta ? [theta, chosen, true]
       : [theta, fill(texts.reference, { theta: fixed.theta_labels[k] }), false]));
     if (own) curves.push([values.rope_theta, chosen, true]);
     return {
       reduced: moving,
       traces: curves.map(([theta, name, thick]) => ({ like: 0, name, x: distances,
-        y: decayCurve(values.rope_hd, theta, distances), line: { width: thick ? 3.5 : 1.6 } })), // decay_chart's
+        y: decayCurve(values.rope_hd, theta, distances), line: { width: thick ? chosenWidth : referenceWidth } })),
       layout: { title: { text: fill(texts.title, { hd: values.rope_hd }) } },
     };
   },
-  ctx_wave(values, labels, { fixed }) { // embedviz.figures.context.wavelength_chart: before, then one trace per kind
+  // embedviz.figures.context.wavelength_chart: the wavelengths before, then one trace per kind of pair after
+  ctx_wave(values, labels, { fixed }, figure) {
     const factor = values.ctx_factor, theta = values.ctx_theta;
     const before = ropeInverseFrequencies(fixed.dim, theta);
     const after = scaledInverseFrequencies(fixed.dim, theta, fixed.method,
       { ...fixed.params, factor, original: fixed.original }, fixed.seq_len);
-    const kinds = classifyPairs(before, after, factor);
-    const turn = (w) => (2 * Math.PI) / w;
-    const traces = [{ like: 0, x: Array.from(before, (_, i) => i), y: Float64Array.from(before, turn) }];
+    const kinds = classifyPairs(before, after, factor), waveAfter = wavelengths(after);
+    const traces = [{ like: 0, x: Array.from(before, (_, i) => i), y: wavelengths(before) }];
     for (const kind of fixed.kinds) {
       const pairs = kinds.flatMap((k, i) => (k === kind ? [i] : []));
       if (!pairs.length) continue;
       const name = fixed.kind_names[kind];
-      traces.push({ like: 1, x: pairs, y: Float64Array.from(pairs, (i) => turn(after[i])), name,
-        marker: { color: fixed.colors[kind], size: 7 }, hovertemplate: `${name}<br>${fixed.hover}<extra></extra>` });
+      // the marker as Python drew the first kind's (its size), in this kind's colour
+      traces.push({ like: 1, x: pairs, y: Float64Array.from(pairs, (i) => waveAfter[i]), name,
+        marker: { ...figure.data[1].marker, color: fixed.colors[kind] },
+        hovertemplate: `${name}<br>${fixed.hover}<extra></extra>` });
     }
     return { traces, layout: {} };
   },
@@ -240,7 +243,7 @@ function build(root) {
   box.append(chart, controls); // the figure first, its sliders under it, as a reader drags while watching it
   root.append(box);
   const inst = { controls, chart, inputs: {}, outputs: {}, sliders: [], data: null, pending: false, timer: null,
-    committed: "", dragging: false, drawn: "", width: 0 };
+    committed: "", dragging: false, width: 0 };
   new ResizeObserver(() => { // a rotated phone or a resized window: the title's lines are measured again
     if (inst.data && Math.abs(chart.clientWidth - inst.width) > 1) { inst.width = chart.clientWidth; schedule(inst); }
   }).observe(chart);
@@ -379,12 +382,12 @@ function fitTicks(inst, traces, layout) { // -> [layout, the number of tick labe
 }
 
 // What a test compares: per drawn trace its numbers' count and sum of magnitudes (float32 from Python and float64
-// from formulas.js agree to ~1e-7), read from plotly's own parsed data.
+// from formulas.js agree to ~1e-7) and its line's width, read from plotly's own parsed data.
 function digest(chart) {
   return (chart._fullData || []).filter((trace) => trace.visible !== false).map((trace) => {
     const cells = trace.type === "heatmap" ? Array.from(trace.z || [], (row) => Array.from(row)).flat()
       : Array.from(trace.y || []);
-    return [cells.length, cells.reduce((sum, v) => sum + Math.abs(v), 0)];
+    return [cells.length, cells.reduce((sum, v) => sum + Math.abs(v), 0), trace.line?.width ?? null];
   });
 }
 
