@@ -76,11 +76,29 @@ SEQ_LEN_METHODS: tuple[RopeType, ...] = ("dynamic", "longrope")
 FIXED_STRETCH_METHODS: tuple[RopeType, ...] = ("linear", "yarn", "llama3")
 
 
-def extension_settings(config: Mapping[str, Any], *, layer_type: str | None = None) -> dict[str, Any]:
+@dataclass(frozen=True)
+class ExtensionSettings:
+    """A model's RoPE as the context-extension page's starting values (:func:`extension_settings`)."""
+
+    head_dim: int  # the head's width (all of it, rotated or not)
+    theta: float  # rope_theta
+    method: RopeType  # the config's rope_type, or "yarn" as the suggestion for an unscaled config
+    factor: float  # the config's stretch, or the suggested one (target / original)
+    original: int  # the trained length: original_max_position_embeddings as from_config reads it
+    target: int  # the longest context the config claims, or the suggested one
+    # every method's tunable numbers by transformers name (METHOD_DEFAULTS), the config's own where it sets them:
+    # a mapping, iterated by name beside the page's widget keys
+    params: dict[str, float | bool]
+    short_factor: tuple[float, ...] | None  # LongRoPE's per-pair lists when well formed, else None
+    long_factor: tuple[float, ...] | None
+    partial_rotary_factor: float | None  # as the config writes it; None when absent
+    rotary_dim: int  # the dimensions that turn: d in every formula
+    scaled: bool  # False: the config has no scaling, and method / factor / target are a suggestion
+
+
+def extension_settings(config: Mapping[str, Any], *, layer_type: str | None = None) -> ExtensionSettings:
     """A model's RoPE as the context-extension page's starting values, read by :func:`from_config`.
 
-    Returns ``{"head_dim", "theta", "method", "factor", "original", "target", "params", "short_factor",
-    "long_factor", "partial_rotary_factor", "rotary_dim", "scaled"}``:
     - a scaled config keeps its method, factor and trained length (``original``); ``target`` is the longest context
       it claims: max(max_position_embeddings, original * factor) (the Qwen3 card keeps 40,960 beside factor 4);
     - an unscaled one (``scaled`` False) gets a suggestion: YaRN to 131,072 tokens, at most x 32 (4 x the trained
@@ -127,20 +145,12 @@ def extension_settings(config: Mapping[str, Any], *, layer_type: str | None = No
         except (KeyError, ValueError):  # none (missing, or null: not a list), or malformed (a stray 6 crashed here)
             return None
 
-    return {
-        "head_dim": out["head_dim"],
-        "theta": out["theta"],
-        "method": method,
-        "factor": float(factor),
-        "original": int(original),
-        "target": int(target),
-        "params": params,
-        "short_factor": factors("short_factor"),
-        "long_factor": factors("long_factor"),
-        "partial_rotary_factor": scaling.get("partial_rotary_factor"),
-        "rotary_dim": rotary_dim(out["head_dim"], scaling),  # the dimensions that turn: d in every formula
-        "scaled": rope_type != "default",
-    }
+    return ExtensionSettings(
+        head_dim=out["head_dim"], theta=out["theta"], method=method, factor=float(factor), original=int(original),
+        target=int(target), params=params, short_factor=factors("short_factor"), long_factor=factors("long_factor"),
+        partial_rotary_factor=scaling.get("partial_rotary_factor"), rotary_dim=rotary_dim(out["head_dim"], scaling),
+        scaled=rope_type != "default",
+    )
 
 
 def build_scaling(

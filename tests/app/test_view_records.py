@@ -14,8 +14,6 @@ from tests.conftest import ROOT
 MAPPINGS = {  # (module, function): why its dict is a mapping, not a record of fields
     ("compare_view", "parameter_counts"): "scheme -> positional parameters",
     ("context_view", "preset_config"): "a config.json's fields, read as a pasted config is",
-    ("context_view", "_settings"): "a source's settings by transformers name, private",
-    ("context_view", "source_settings"): "the same settings, iterated by name beside MAIN_KEYS / PARAM_KEYS",
     ("context_view", "widget_values"): "widget key -> value, written into session state",
     ("context_view", "live_fixed"): "the JSON the browser's formulas.js reads",
     ("lessons_view", "refusals"): "module class name -> its refusal",
