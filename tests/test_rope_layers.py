@@ -18,6 +18,7 @@ from embedviz import model_facts
 from embedviz.rope.config import from_config
 from embedviz.rope.layers import (
     NOPE,
+    NopeTemperature,
     layer_plan,
     layer_types_of,
     mla_softmax_scale,
@@ -157,7 +158,7 @@ def test_llama4_every_fourth_layer_is_nope():
     assert [s.name for s in plan.settings] == ["full_attention", NOPE] or [s.name for s in plan.settings][-1] == NOPE
     nope = [i for i in range(48) if plan.settings[plan.layers[i]].name == NOPE]
     assert nope == list(range(3, 48, 4))  # layers 4, 8, ..., 48 counted from 1
-    assert plan.nope_temperature == {"floor_scale": 8192.0, "attn_scale": 0.1}
+    assert plan.nope_temperature == NopeTemperature(floor_scale=8192.0, attn_scale=0.1)  # Scout's file says so
 
 
 def test_plain_config_is_one_setting_for_every_layer():

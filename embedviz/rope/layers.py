@@ -73,12 +73,21 @@ class LayerRope:
 
 
 @dataclass(frozen=True)
+class NopeTemperature:
+    """Llama 4's temperature on its NoPE layers' queries, 1 + attn_scale * ln(1 + floor((m + 1) / floor_scale)) at
+    position m (:func:`nope_attention_scale`), as a config sets it."""
+
+    floor_scale: float  # tokens per step: the temperature is 1 up to position floor_scale - 2
+    attn_scale: float  # how much each step adds (never 0: a scale of 0 is no temperature at all)
+
+
+@dataclass(frozen=True)
 class LayerPlan:
     """A model's RoPE layer by layer: ``layers[k]`` indexes ``settings`` for layer k (shape (num_layers,))."""
 
     settings: tuple[LayerRope, ...]
     layers: np.ndarray  # (num_layers,) int
-    nope_temperature: dict[str, float] | None  # Llama 4: {"floor_scale", "attn_scale"} when tuning is on
+    nope_temperature: NopeTemperature | None  # Llama 4's, when its temperature tuning is on
 
     def counts(self) -> dict[str, int]:
         """How many layers use each setting, by name."""
@@ -276,8 +285,8 @@ def layer_plan(config: Mapping[str, Any]) -> LayerPlan:
             tuning = str(config.get("model_type", "")).startswith("llama4")
         attn_scale = finite_float("attn_scale", config.get("attn_scale", 0.1))
         if tuning and attn_scale != 0:  # a scale of 0 multiplies by 1 at every position: no temperature
-            temperature = {"floor_scale": finite_float("floor_scale", config.get("floor_scale", 8192),
-                                                       greater_than=0.0), "attn_scale": attn_scale}
+            floor_scale = finite_float("floor_scale", config.get("floor_scale", 8192), greater_than=0.0)
+            temperature = NopeTemperature(floor_scale=floor_scale, attn_scale=attn_scale)
     used = sorted(set(layers.tolist()))  # drop settings no layer uses, keep the order
     layers = np.array([used.index(i) for i in layers], dtype=int)
     return LayerPlan(tuple(settings[i] for i in used), layers, temperature)

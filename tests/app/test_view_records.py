@@ -19,7 +19,6 @@ MAPPINGS = {  # (module, function): why its dict is a mapping, not a record of f
     ("lessons_view", "refusals"): "module class name -> its refusal",
     ("lessons_view", "vectors"): "the core's compare_vectors with the two vectors, passed through",
     ("modern_view", "_config"): "a config.json's fields, private",
-    ("modern_view", "base_bound"): "the core's base_bound_summary with the one-turn rule beside it",
     ("real_model_view", "lesson_pairs"): "word pair -> cos",
     ("rope_view", "rope_presets"): "preset name -> RopePreset",
     ("tokens_view", "second_step"): "optimiser -> (rows moved, rows outside the batch)",
