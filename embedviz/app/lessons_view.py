@@ -4,7 +4,6 @@ no math here."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import streamlit as st
@@ -77,7 +76,7 @@ def naive_view(length: int, other_length: int, position: int, d_model: int) -> N
 
 @dataclass(frozen=True)
 class InputLayerView:
-    trace: dict[str, Any]  # composition.shape_trace: every shape from ids to the sum, and concatenation's
+    trace: composition.ShapeTrace  # every shape from ids to the sum, and the two ways' output shapes
     cost: dict[str, composition.CombineCost]  # "sum" / "concat" -> composition.width_and_params (a lazy import)
 
 
