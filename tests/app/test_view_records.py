@@ -17,7 +17,6 @@ MAPPINGS = {  # (module, function): why its dict is a mapping, not a record of f
     ("context_view", "widget_values"): "widget key -> value, written into session state",
     ("context_view", "live_fixed"): "the JSON the browser's formulas.js reads",
     ("lessons_view", "refusals"): "module class name -> its refusal",
-    ("lessons_view", "vectors"): "the core's compare_vectors with the two vectors, passed through",
     ("modern_view", "_config"): "a config.json's fields, private",
     ("real_model_view", "lesson_pairs"): "word pair -> cos",
     ("rope_view", "rope_presets"): "preset name -> RopePreset",
