@@ -226,13 +226,13 @@ def calculator_tab(head_dim: int, target: int) -> None:
     c[1].metric(t("ctx.calc_one"), human_number(round(calc.one_turn)))
     rows = calc.rows
     calc_table = {
-        t("ctx.col_model"): [r["model"] for r in rows],
-        "head_dim": [r["head_dim"] for r in rows],
-        t("ctx.col_trained"): [human_number(r["trained"]) for r in rows],
-        t("ctx.col_theta"): [human_number(r["theta"]) for r in rows],
-        t("ctx.col_one"): [human_number(round(r["one_turn"])) for r in rows],
-        t("ctx.col_k", k=calc.k): [human_number(round(r["k_turn"])) for r in rows],
-        t("ctx.col_slow"): [f"{r['slow']} / {r['pairs']}" for r in rows],
+        t("ctx.col_model"): [r.model for r in rows],
+        "head_dim": [r.head_dim for r in rows],
+        t("ctx.col_trained"): [human_number(r.trained) for r in rows],
+        t("ctx.col_theta"): [human_number(r.theta) for r in rows],
+        t("ctx.col_one"): [human_number(round(r.one_turn)) for r in rows],
+        t("ctx.col_k", k=calc.k): [human_number(round(r.k_turn)) for r in rows],
+        t("ctx.col_slow"): [f"{r.slow} / {r.pairs}" for r in rows],
     }
     st.table(calc_table, hide_index=True)  # three rows: an HTML table, the tab opens without the data grid
     download_csv(table_csv(calc_table), t("ctx.calc_header"), key=K.CALC_CSV)

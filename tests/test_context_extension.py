@@ -323,8 +323,8 @@ def test_theta_calculator_rows_and_clamp():
     llama, qwen = calc.rows
     # trained lengths: the rope_scaling's original (8,192 and 32,768); slow pairs counted by hand in
     # test_slow_pair_count_real_models_by_hand: 29 / 64 and 24 / 64
-    assert (llama["model"], llama["trained"], llama["slow"], llama["pairs"]) == ("Llama 3", 8192, 29, 64)
-    assert (qwen["trained"], qwen["slow"], qwen["theta"]) == (32768, 24, 1_000_000.0)
+    assert (llama.model, llama.trained, llama.slow, llama.pairs) == ("Llama 3", 8192, 29, 64)
+    assert (qwen.trained, qwen.slow, qwen.theta) == (32768, 24, 1_000_000.0)
     small = theta_calculator(8, 1000, 32, models)  # a head of 4 pairs has at most 3 slow pairs to ask for
     assert small.k == 3 and small.clamped and small.theta == theta_for_context(8, 1000, slow_pairs=3)
 

@@ -400,6 +400,20 @@ def theta_for_context_latex(head_dim: int, context_length: int, slow_pairs: int,
 
 
 @dataclass(frozen=True)
+class ModelTheta:
+    """One real model beside the calculator's answer: what it chose for its pre-training length."""
+
+    model: str  # the label it was given
+    head_dim: int
+    trained: int  # its pre-training length (not max_position_embeddings: Qwen3-0.6B 32,768, not 40,960)
+    theta: float  # its rope_theta
+    one_turn: float  # the theta at which its slowest pair would turn exactly once over its trained length
+    k_turn: float  # the theta at which its k slowest pairs would turn less than once (k clamped to its pairs)
+    slow: int  # its pairs that turn less than once over its trained length
+    pairs: int  # head_dim / 2
+
+
+@dataclass(frozen=True)
 class ThetaCalculation:
     """The theta a context needs, beside real models' choices (:func:`theta_calculator`)."""
 
@@ -407,8 +421,7 @@ class ThetaCalculation:
     one_turn: float  # the theta at which the slowest pair turns exactly once over the context
     k: int  # slow pairs asked for, clamped to [1, head_dim/2 - 1]
     clamped: bool  # k differs from the slow_pairs asked for
-    # one table row per model: model, head_dim, trained, theta, one_turn, k_turn, slow, pairs (a table's columns)
-    rows: list[dict[str, Any]]
+    rows: list[ModelTheta]  # one per real model, in the order given
 
 
 def theta_calculator(
@@ -426,13 +439,13 @@ def theta_calculator(
     rows = []
     for label, p in models.items():
         trained = p.pretrained_length  # not max_position_embeddings (Qwen3-0.6B: 32,768, not 40,960)
-        rows.append({
-            "model": label, "head_dim": p.head_dim, "trained": trained, "theta": p.rope_theta,
-            "one_turn": theta_for_context(p.head_dim, trained),
-            "k_turn": theta_for_context(p.head_dim, trained, slow_pairs=min(k, p.head_dim // 2 - 1)),
-            "slow": slow_pair_count(inverse_frequencies(p.head_dim, p.rope_theta), trained),
-            "pairs": p.head_dim // 2,
-        })
+        rows.append(ModelTheta(
+            model=label, head_dim=p.head_dim, trained=trained, theta=p.rope_theta,
+            one_turn=theta_for_context(p.head_dim, trained),
+            k_turn=theta_for_context(p.head_dim, trained, slow_pairs=min(k, p.head_dim // 2 - 1)),
+            slow=slow_pair_count(inverse_frequencies(p.head_dim, p.rope_theta), trained),
+            pairs=p.head_dim // 2,
+        ))
     return ThetaCalculation(
         theta=theta_for_context(head_dim, context_length, slow_pairs=k),
         one_turn=theta_for_context(head_dim, context_length),
