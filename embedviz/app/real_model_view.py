@@ -107,28 +107,33 @@ def split_words(line: str) -> list[str]:
     return [word for word in _SPLIT.split(line.strip()) if word]
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def pair_rows(text: str, name: str = BUNDLED_NAME) -> list[dict]:
-    """One row per non-empty line "a, b": cos of the two token rows, or why it cannot be computed.
+@dataclass(frozen=True)
+class PairLine:
+    """One non-empty line of the word-pair box: the pair's cosine, or why there is none."""
+    line: int  # 1-based
+    a: str  # the first word
+    b: str  # the second ("" when the line has one word)
+    cos: float | None  # cos of the two token rows; None when the line is not a pair or a word is refused
+    error: ValueError | None  # the core's refusal of a word (its code and params translate it), or None
+    pieces: int  # the number of words on a line that is not a pair, else 0
 
-    Row keys: line (1-based), a, b, cos (float or None), error (the core's ValueError, or None), pieces (the number
-    of words found on a line that is not a pair, else 0).
-    """
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def pair_rows(text: str, name: str = BUNDLED_NAME) -> list[PairLine]:
+    """One entry per non-empty line "a, b": cos of the two token rows, or why it cannot be computed."""
     m, rows = model(name), []
     for number, line in enumerate(text.splitlines(), start=1):
         words = split_words(line)
         if not words:
             continue
-        row = {"line": number, "a": words[0], "b": words[1] if len(words) > 1 else "", "cos": None, "error": None,
-               "pieces": 0}
-        if len(words) != 2:
-            row["pieces"] = len(words)
-        else:
+        a, b, cos, error = words[0], words[1] if len(words) > 1 else "", None, None
+        if len(words) == 2:
             try:
-                row["cos"] = pair_similarity(m.token_embeddings, m.token_id(words[0]), m.token_id(words[1]))
-            except ValueError as error:
-                row["error"] = error
-        rows.append(row)
+                cos = pair_similarity(m.token_embeddings, m.token_id(a), m.token_id(b))
+            except ValueError as refused:
+                error = refused
+        rows.append(PairLine(line=number, a=a, b=b, cos=cos, error=error,
+                             pieces=len(words) if len(words) != 2 else 0))
     return rows
 
 
@@ -137,7 +142,7 @@ def lesson_pairs(name: str = BUNDLED_NAME) -> dict:
     """cos for lesson 003's pairs (and their English stand-ins), measured now on the bundled table."""
     pairs = (*LESSON_PAIRS_OF[name], *UNRELATED_PAIRS)
     rows = pair_rows("\n".join(", ".join(pair) for pair in pairs), name)
-    return {pair: row["cos"] for pair, row in zip(pairs, rows)}
+    return {pair: row.cos for pair, row in zip(pairs, rows)}
 
 
 @st.cache_data(max_entries=4, show_spinner=False)
