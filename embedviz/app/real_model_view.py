@@ -24,6 +24,7 @@ from embedviz.models.pretrained import (
     bundled_models, load_bundled_model, load_bundled_positions, load_embedding_file,
 )
 from embedviz.tokens.unigram import script_of
+from embedviz.models.params import PRESETS
 from embedviz.models.tensor_files import MAX_UPLOAD_BYTES, MAX_UPLOAD_ELEMENTS
 from embedviz.models.word_vectors import analogy, nearest_neighbours, pair_similarity, project_2d
 from embedviz.similarity import cosine_similarity_matrix, pca_2d
@@ -36,6 +37,7 @@ TAB_CODES = tuple(TABS)
 TAB_LABEL_KEYS = list(TABS.values())
 FINE_TUNE_LENGTH = 128  # all-MiniLM-L6-v2's model card: its sentence fine-tuning truncated inputs to 128 tokens
 LESSON_QWEN = {("猫", "狗"): 0.4233, ("猫", "汽车"): 0.1562}  # lesson 003's printout for Qwen3-0.6B (not computable here)
+LESSON_QWEN_MODEL = PRESETS["Qwen3-0.6B"]  # the model that printout is of: its table's size comes from its config
 LESSON_PAIRS = (("cat", "dog"), ("cat", "car"))  # the same question asked in English of the bundled model
 # e5 reads Chinese, so it is asked the lesson's own pairs too
 LESSON_PAIRS_OF = {BUNDLED_NAME: LESSON_PAIRS, E5_NAME: (("猫", "狗"), ("猫", "汽车"), *LESSON_PAIRS)}
@@ -422,8 +424,9 @@ def lesson_rows(measured: dict, *, columns: Sequence[str], lesson: str, here: st
         return f"{float(value):.3f} ± {err:.2f}" if err else round(float(value), 4)
 
     # one type per column (Arrow's): beside "0.261 ± 0.01" the lesson's printed values are text too
-    rows = [(lesson, "Qwen3-0.6B", "151,936 × 1,024", f"{a} / {b}", f"{value:.4f}" if err else value)
-            for (a, b), value in LESSON_QWEN.items()]
+    qwen = LESSON_QWEN_MODEL
+    rows = [(lesson, qwen.name, f"{qwen.vocab_size:,} × {qwen.d_model:,}", f"{a} / {b}",
+             f"{value:.4f}" if err else value) for (a, b), value in LESSON_QWEN.items()]
     rows += [(here, info.name.split("/")[-1], f"{info.vocab_size:,} × {info.d_model:,}", f"{a} / {b}",
               shown(measured[(a, b)])) for a, b in LESSON_PAIRS_OF[name]]
     return [dict(zip(columns, row)) for row in rows]
