@@ -41,16 +41,16 @@ except ValueError as error:
     show_error(error)
     st.stop()
 view.sync(source, config_text, settings)
-caption = t("ctx.source_caption", name=source, head_dim=settings["head_dim"], theta=human_number(settings["theta"]),
-            original=human_number(settings["original"]), method=settings["method"],
-            factor=f"{settings['factor']:g}", target=human_number(settings["target"]))
-if not settings["scaled"]:
-    caption += " " + t("ctx.suggested", target=human_number(settings["target"]))
-if settings["last_stage"]:  # Llama 3.1: 8,192 is where pre-training started, not the most it was trained on
-    caption += " " + t("common.last_stage", n=human_number(settings["last_stage"]))
-if settings["partial_rotary_factor"] and settings["rotary_dim"] < settings["head_dim"]:  # 1.0 rotates them all
-    caption += " " + t("ctx.partial", dims=settings["rotary_dim"], head_dim=settings["head_dim"],
-                       p=f"{settings['partial_rotary_factor']:g}")
+caption = t("ctx.source_caption", name=source, head_dim=settings.head_dim, theta=human_number(settings.theta),
+            original=human_number(settings.original), method=settings.method,
+            factor=f"{settings.factor:g}", target=human_number(settings.target))
+if not settings.scaled:
+    caption += " " + t("ctx.suggested", target=human_number(settings.target))
+if settings.last_stage:  # Llama 3.1: 8,192 is where pre-training started, not the most it was trained on
+    caption += " " + t("common.last_stage", n=human_number(settings.last_stage))
+if settings.partial_rotary_factor and settings.rotary_dim < settings.head_dim:  # 1.0 rotates them all
+    caption += " " + t("ctx.partial", dims=settings.rotary_dim, head_dim=settings.head_dim,
+                       p=f"{settings.partial_rotary_factor:g}")
 st.caption(caption)
 
 # 2. the method and its settings
@@ -162,15 +162,15 @@ def method_tab() -> None:
         st.latex(trusted(rope_scaling.formula(attention_formula, words)))  # LaTeX the core wrote from numbers
         # the attention factor scales cos and sin, so the rotated dims only: part of q.k under a partial rotation,
         # and under DeepSeek's MLA, whose q.k also spans qk_nope_head_dim dims that never rotate
-        qk_dims = settings["mla"].qk_head_dim if settings["mla"] else int(head_dim)
+        qk_dims = settings.mla.qk_head_dim if settings.mla else int(head_dim)
         key = "ctx.logit_scale" if rotated == qk_dims else "ctx.logit_scale_partial"
         st.caption(t(key, af=f"{v.attention_factor:.4f}", logit=f"{logit_scale(v.attention_factor):.4f}",
                      dims=rotated, head_dim=qk_dims))
     else:
         st.caption(t("ctx.attention_none", method=method_name))
-    if settings["mla"] and settings["mla"].logit_factor != 1:
-        st.caption(t("ctx.mla_logits", logit=f"{settings['mla'].logit_factor:.4f}",
-                     factor=f"{settings['mla'].factor:g}"))
+    if settings.mla and settings.mla.logit_factor != 1:
+        st.caption(t("ctx.mla_logits", logit=f"{settings.mla.logit_factor:.4f}",
+                     factor=f"{settings.mla.factor:g}"))
     with st.expander(t("ctx.all_methods")):
         st.markdown(t("ctx.about"))
 
@@ -226,13 +226,13 @@ def calculator_tab(head_dim: int, target: int) -> None:
     c[1].metric(t("ctx.calc_one"), human_number(round(calc.one_turn)))
     rows = calc.rows
     calc_table = {
-        t("ctx.col_model"): [r["model"] for r in rows],
-        "head_dim": [r["head_dim"] for r in rows],
-        t("ctx.col_trained"): [human_number(r["trained"]) for r in rows],
-        t("ctx.col_theta"): [human_number(r["theta"]) for r in rows],
-        t("ctx.col_one"): [human_number(round(r["one_turn"])) for r in rows],
-        t("ctx.col_k", k=calc.k): [human_number(round(r["k_turn"])) for r in rows],
-        t("ctx.col_slow"): [f"{r['slow']} / {r['pairs']}" for r in rows],
+        t("ctx.col_model"): [r.model for r in rows],
+        "head_dim": [r.head_dim for r in rows],
+        t("ctx.col_trained"): [human_number(r.trained) for r in rows],
+        t("ctx.col_theta"): [human_number(r.theta) for r in rows],
+        t("ctx.col_one"): [human_number(round(r.one_turn)) for r in rows],
+        t("ctx.col_k", k=calc.k): [human_number(round(r.k_turn)) for r in rows],
+        t("ctx.col_slow"): [f"{r.slow} / {r.pairs}" for r in rows],
     }
     st.table(calc_table, hide_index=True)  # three rows: an HTML table, the tab opens without the data grid
     download_csv(table_csv(calc_table), t("ctx.calc_header"), key=K.CALC_CSV)

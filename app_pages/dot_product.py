@@ -36,13 +36,13 @@ def arrows_tab() -> None:
     except ValueError as error:
         show_error(error)
         return
-    m = st.columns(4)
-    m[0].metric(t("dot.m_dot"), f"{r['dot']:.3f}")
-    m[1].metric(t("dot.m_product"), f"{r['lengths_times_cos']:.3f}")
-    m[2].metric(t("dot.m_cos"), f"{r['cos']:.3f}")
-    m[3].metric(t("dot.m_angle"), f"{r['angle_deg']:.1f}°")
-    (ux, uy), (vx, vy) = (f"{c:.2f}" for c in r["u"]), (f"{c:.2f}" for c in r["v"])
-    plot(figs.vectors_figure, r["u"], r["v"], names=("u", "v"), note=t("dot.fig_note"),
+    m, c = st.columns(4), r.comparison
+    m[0].metric(t("dot.m_dot"), f"{c.dot:.3f}")
+    m[1].metric(t("dot.m_product"), f"{c.lengths_times_cos:.3f}")
+    m[2].metric(t("dot.m_cos"), f"{c.cos:.3f}")
+    m[3].metric(t("dot.m_angle"), f"{c.angle_deg:.1f}°")
+    (ux, uy), (vx, vy) = (f"{x:.2f}" for x in r.u), (f"{x:.2f}" for x in r.v)
+    plot(figs.vectors_figure, r.u, r.v, names=("u", "v"), note=t("dot.fig_note"),
          title=t("dot.fig_title", ux=ux, uy=uy, vx=vx, vy=vy))
     st.markdown(t("dot.rules"))
 
@@ -65,13 +65,13 @@ def predict_tab() -> None:
     except ValueError as error:
         show_error(error)
         return
-    right = view.grade(tuple(guesses), tuple(ans["band"] for ans in answers))
+    right = view.grade(tuple(guesses), tuple(ans.band for ans in answers))
     st.metric(t("dot.score"), f"{sum(right)} / {len(right)}")
     st.dataframe({
-        t("dot.col_pair"): [f"{ans['a']} – {ans['b']}" for ans in answers],
+        t("dot.col_pair"): [f"{ans.a} – {ans.b}" for ans in answers],
         t("dot.col_guess"): [t(BANDS[g]) for g in guesses],
-        t("dot.col_cos"): [ans["cos"] for ans in answers],
-        t("dot.col_band"): [t(BANDS[ans["band"]]) for ans in answers],
+        t("dot.col_cos"): [ans.cos for ans in answers],
+        t("dot.col_band"): [t(BANDS[ans.band]) for ans in answers],
         t("dot.col_right"): ["✓" if ok else "✗" for ok in right],
     }, column_config={t("dot.col_cos"): st.column_config.NumberColumn(format="%.3f")}, hide_index=True)
 

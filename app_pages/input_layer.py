@@ -26,11 +26,11 @@ def shapes_section(r: view.InputLayerView) -> None:
     st.subheader(t("inl.trace_header"))
     st.latex(r"x = \underbrace{W_{\mathrm{tok}}[\mathrm{ids}]}_{(B,\,T,\,D)} + "
              r"\underbrace{P[0{:}T]\mathrm{.unsqueeze}(0)}_{(1,\,T,\,D)}")
-    st.table({t("inl.col_step"): [t(STEPS[step]) for step, _ in r.trace["shapes"]],
-              t("inl.col_shape"): [shape(dims) for _, dims in r.trace["shapes"]]}, hide_index=True)
+    st.table({t("inl.col_step"): [t(STEPS[step]) for step, _ in r.trace.shapes],
+              t("inl.col_shape"): [shape(dims) for _, dims in r.trace.shapes]}, hide_index=True)
     st.subheader(t("inl.sum_header"))
     st.markdown(t("inl.sum_text"))
-    out_shapes = {"sum": r.trace["sum_shape"], "concat": r.trace["concat_shape"]}
+    out_shapes = {"sum": r.trace.sum_shape, "concat": r.trace.concat_shape}
     st.table({  # static HTML: no data-grid bundle to load on open, and the cells are short strings anyway
         t("inl.col_way"): [t(WAYS[way]) for way in ("sum", "concat")],
         t("inl.col_output"): [shape(out_shapes[way]) for way in ("sum", "concat")],

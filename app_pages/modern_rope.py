@@ -6,7 +6,7 @@ bound is read from rope_theory.KNOWN_SCANS for the published head sizes, so a st
 """
 import streamlit as st
 
-from embedviz.rope import config as rope_config, layers as rope_layers
+from embedviz.rope import config as rope_config, layers as rope_layers, theory as rope_theory
 from embedviz.app import modern_view as view
 from embedviz.app.context_view import METHOD_NAMES
 from embedviz.app.i18n import t
@@ -17,7 +17,7 @@ from embedviz.widget_keys import ModernRope as K
 
 def all_nope(model: view.ModernModel) -> None:
     """No layer turns a pair: why a tab is empty, and (every layer NoPE) where the model's sense of order comes from."""
-    if any(not s.get("attention", True) for s in model.settings):  # conv / linear-attention layers are not NoPE ones
+    if any(not s.attention for s in model.settings):  # conv / linear-attention layers are not NoPE ones
         st.info(t("mod.no_rope"))
     else:
         st.info(t("mod.all_nope_temp" if model.temperature else "mod.all_nope"))
@@ -33,27 +33,27 @@ def layers_tab(model: view.ModernModel, labels: dict, colors: dict) -> None:
         all_nope(model)
     if model.temperature:
         temp = model.temperature
-        text = t("mod.temp_text", attn_scale=f"{temp['attn_scale']:g}", floor_scale=human_number(temp["floor_scale"]))
+        text = t("mod.temp_text", attn_scale=f"{temp.attn_scale:g}", floor_scale=human_number(temp.floor_scale))
         st.markdown(f"{t('mod.nope_text')} {text}" if model.rope_settings else text)
-        curve = view.temperature(temp["floor_scale"], temp["attn_scale"])
+        curve = view.temperature(temp.floor_scale, temp.attn_scale)
         plot(figs.two_curves, curve.positions, (t("mod.temp_name"), curve.scale), ("", None),
              title=t("mod.temp_title"), x_title=t("mod.temp_x"), y_title=t("mod.temp_y"), key=K.TEMPERATURE)
 
 
-def decay_tab(rope_settings: list, colors: dict) -> None:
+def decay_tab(rope_settings: list[view.Setting], colors: dict) -> None:
     """Each distinct setting's long-range decay."""
-    plot(figs.decay_curves, view.DISTANCES, {s["name"]: s["decay"] for s in rope_settings}, colors,
+    plot(figs.decay_curves, view.DISTANCES, {s.name: s.curves.decay for s in rope_settings}, colors,
          title=t("mod.decay_title"), x_title=t("mod.decay_x"), y_title=t("mod.decay_y"), key=K.DECAY)
 
 
-def head_tab(model: view.ModernModel, rope_settings: list, colors: dict) -> None:
+def head_tab(model: view.ModernModel, rope_settings: list[view.Setting], colors: dict) -> None:
     """Partial / proportional rotation: which dimensions turn; MLA's softmax scale."""
-    plot(figs.head_layout, [(s["name"], s["rotated"]) for s in rope_settings], colors, title=t("mod.head_title"),
+    plot(figs.head_layout, [(s.name, s.curves.rotated) for s in rope_settings], colors, title=t("mod.head_title"),
          x_title=t("mod.head_x"), rotated_name=t("mod.rotated"), unrotated_name=t("mod.unrotated"), key=K.HEAD)
     st.markdown(t("mod.partial_text"))
     if model.mla:
         mla = model.mla
-        st.caption(t("mod.mla", rope=rope_settings[0]["head_dim"], qk=mla.qk_head_dim, mscale=mla.mscale,
+        st.caption(t("mod.mla", rope=rope_settings[0].head_dim, qk=mla.qk_head_dim, mscale=mla.mscale,
                      scale=mla.scale))
 
 
@@ -85,11 +85,12 @@ def vision_tab() -> None:
 
 
 @st.fragment
-def scan_section(rope_settings: list, colors: dict, dim: int, theory: dict, theta: float, train: int) -> None:
+def scan_section(rope_settings: list[view.Setting], colors: dict, dim: int, theory: rope_theory.TrainingTheory,
+                 theta: float, train: int) -> None:
     """The scan-length slider reruns this fragment only: the wavelengths with L marked, and the base bound.
     ``theory``'s still pairs (proportional RoPE) each add 1 to the sum the bound is about."""
     theory_length = st.select_slider(t("mod.scan_length"), view.SCAN_LENGTHS, value=1_024, key=K.SCAN_LENGTH, bind=BIND)
-    plot(figs.wavelength_curves, {s["name"]: s["wavelengths"] for s in rope_settings}, colors,
+    plot(figs.wavelength_curves, {s.name: s.curves.wavelengths for s in rope_settings}, colors,
          title=t("mod.wave_title"), x_title=t("mod.wave_x"), y_title=t("mod.wave_y"),
          lines=[(train, t("mod.train_line", length=human_number(train))),
                 (theory_length, t("mod.scan_line", length=human_number(theory_length)))],
@@ -104,37 +105,37 @@ def scan_section(rope_settings: list, colors: dict, dim: int, theory: dict, thet
     except ValueError as error:  # a pasted head of a few dimensions: no base keeps B(m) >= 0 this far
         show_error(error)
         return
-    if bound["base_bound"] is None:  # a pasted head size: the scan ran out of the server's time budget
+    if bound.base_bound is None:  # a pasted head size: the scan ran out of the server's time budget
         st.info(t("mod.base_bound_stopped", length=human_number(theory_length), head_dim=dim,
-                  below=f"{bound['base_below']:.3g}", budget=view.SCAN_CPU_BUDGET_S))
+                  below=f"{bound.base_below:.3g}", budget=view.SCAN_CPU_BUDGET_S))
     else:
         st.markdown(t("mod.base_bound", length=human_number(theory_length), head_dim=dim,
                       which=t("mod.d_whole_head" if still_pairs else "mod.d_rotated"),
-                      bound=f"{bound['base_bound']:.3g}", one_turn=f"{bound['one_turn']:.3g}",
+                      bound=f"{bound.base_bound:.3g}", one_turn=f"{bound.one_turn:.3g}",
                       theta=human_number(theta)))
         if still_pairs:
             st.caption(t("mod.base_bound_prop", pairs=dim // 2, turning=turning_pairs))
 
 
-def theory_tab(model: view.ModernModel, rope_settings: list, colors: dict) -> None:
+def theory_tab(model: view.ModernModel, rope_settings: list[view.Setting], colors: dict) -> None:
     """The theory that sizes theta: critical dimension, base bound, Position Interpolation's bounds."""
     first, context = rope_settings[0], model.train_length
-    reach = first["reach"]  # these layers' window or chunk: they never meet a longer offset
+    reach = first.reach  # these layers' window or chunk: they never meet a longer offset
     train = min(reach.span, context) if reach else context
-    dim = first["exponent_dim"]  # the d of theta^(-2i/d): rotary dims (partial), the whole head (proportional)
-    turning = first["rotary_dim"]  # < dim for proportional RoPE, whose other pairs have frequency 0
-    theory = view.theory(dim, first["theta"], train, turning)
+    dim = first.curves.exponent_dim  # the d of theta^(-2i/d): rotary dims (partial), the whole head (proportional)
+    turning = first.rotary_dim  # < dim for proportional RoPE, whose other pairs have frequency 0
+    theory = view.theory(dim, first.theta, train, turning)
     st.subheader(t("mod.theory"))
     if model.distinct_ropes > 1:  # the numbers below are one setting's: say which (Gemma: the sliding layers')
-        st.caption(t("mod.theory_setting", n=model.distinct_ropes, name=first["name"],
-                     theta=human_number(first["theta"])))
+        st.caption(t("mod.theory_setting", n=model.distinct_ropes, name=first.name,
+                     theta=human_number(first.theta)))
     critical = view.CRITICAL_TEXTS[theory.critical >= turning, bool(reach)]  # every turning pair turns?
     length = t(view.LENGTH_NAMES[reach.kind if reach else model.context], n=human_number(train))
-    text = t(critical, head_dim=dim, theta=human_number(first["theta"]), train=human_number(train), length=length,
+    text = t(critical, head_dim=dim, theta=human_number(first.theta), train=human_number(train), length=length,
              critical=theory.critical, rest=turning - theory.critical, turning=turning)
     still = t("mod.critical_still", still=dim - turning, still_pairs=theory.still_pairs, pairs=dim // 2)
     st.markdown(f"{text} {still}" if theory.still_pairs else text)
-    scan_section(rope_settings, colors, dim, theory, first["theta"], train)
+    scan_section(rope_settings, colors, dim, theory, first.theta, train)
     plot(figs.two_curves, theory.s, (t("mod.pi_interp"), theory.interpolation),
          (t("mod.pi_extrap"), theory.extrapolation), title=t("mod.pi_title"), x_title=t("mod.pi_x"),
          y_title=t("mod.pi_y"), log_y=True, key=K.PI)
@@ -163,19 +164,19 @@ except ValueError as error:
     st.stop()
 
 settings = model.settings
-colors = figs.setting_colors([s["name"] for s in settings], rope_layers.NOPE)
+colors = figs.setting_colors([s.name for s in settings], rope_layers.NOPE)
 labels = {}
 for s in settings:
-    count = model.counts[s["name"]]
+    count = model.counts[s.name]
     count = t("mod.layer_count_one") if count == 1 else t("mod.layer_count", n=count)
-    if s["nope"]:
-        labels[s["name"]] = t("mod.nope_label" if s["attention"] else "mod.no_attention_label", name=s["name"],
-                              layers=count)
+    if s.nope:
+        labels[s.name] = t("mod.nope_label" if s.attention else "mod.no_attention_label", name=s.name,
+                           layers=count)
     else:
-        method = METHOD_NAMES.get(s["rope_type"])  # a scaling method by its name, a plain rope_type ("default") as is
-        labels[s["name"]] = t("mod.setting_label", name=s["name"], rope_type=t(method) if method else s["rope_type"],
-                              theta=human_number(s["theta"]), rotary=s["rotary_dim"], head_dim=s["head_dim"],
-                              layers=count)
+        method = METHOD_NAMES.get(s.rope_type)  # a scaling method by its name, a plain rope_type ("default") as is
+        labels[s.name] = t("mod.setting_label", name=s.name, rope_type=t(method) if method else s.rope_type,
+                           theta=human_number(s.theta), rotary=s.rotary_dim, head_dim=s.head_dim,
+                           layers=count)
 rope_settings = model.rope_settings
 
 # bound tabs run lazily: only the open tab runs and is sent; the open tab is in the URL

@@ -97,13 +97,13 @@ if pairs_tab.open:
                             max_chars=2_000, help=t("real.pairs_help"), bind=BIND)
         rows = view.pair_rows(text, name)
         for row in rows:
-            if row["pieces"]:
-                st.warning(t("real.pair_format", line=row["line"], n=row["pieces"]))
-            elif row["error"]:
-                st.warning(t("real.pair_skipped", line=row["line"], message=localized(row["error"])))
-        good = [row for row in rows if row["cos"] is not None]
+            if row.pieces:
+                st.warning(t("real.pair_format", line=row.line, n=row.pieces))
+            elif row.error:
+                st.warning(t("real.pair_skipped", line=row.line, message=localized(row.error)))
+        good = [row for row in rows if row.cos is not None]
         if good:
-            plot(figs.pair_bars, [f"{r['a']} / {r['b']}" for r in good], [r["cos"] for r in good],
+            plot(figs.pair_bars, [f"{r.a} / {r.b}" for r in good], [r.cos for r in good],
                  title=t("real.pairs_title"), y_title="cos", note=t("real.pairs_note"), err=err)
             rounding_note()
         else:

@@ -13,12 +13,15 @@ from embedviz.app.widgets import (
     BIND, bound_tabs, choice_slider, human_number, lesson_button, log_options, notice, page_header, plot, show_error,
 )
 from embedviz.downsample import CELL_BUDGET, CURVE_POINTS, HEATMAP_PAIRS
+from embedviz.models.params import PRESETS
+from embedviz.positions.sinusoidal import DEFAULT_BASE
 from embedviz.figures.sinusoidal import HEADROOM, LOG_GAPS_PAST, distance_figure, encoding_heatmap, rotation_figure
 from embedviz.widget_keys import Sinusoidal as K
 
 D_OPTIONS = (2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096)
 L_OPTIONS = (1, 2, 4, 8, 16, 32, 64, 100, 128, 256, 512, 1000, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072)
-BASE_OPTIONS = log_options(100.0, 1e7, extra=(10_000.0, 500_000.0))
+# stops beside the 1-2-5 grid: the Transformer paper's base, and Llama 3's rope_theta (RoPE's base plays this role)
+BASE_OPTIONS = log_options(100.0, 1e7, extra=(DEFAULT_BASE, PRESETS["Llama-3.1-8B"].rope_theta))
 SLIDERS = (live.Slider(K.D_MODEL, "common.d_model", D_OPTIONS),
            live.Slider(K.LENGTH, "sin.positions", L_OPTIONS, human_number),
            live.Slider(K.BASE, "sin.base", BASE_OPTIONS, human_number))

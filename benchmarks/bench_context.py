@@ -26,7 +26,7 @@ def core_numbers() -> None:
     llama3 = context_extension.build_scaling("llama3", factor=8.0, original_max_position_embeddings=8192)
     phi = context_extension.extension_settings(context_extension.PHI3_MINI_128K)
     longrope = context_extension.build_scaling("longrope", factor=32.0, original_max_position_embeddings=4096,
-                                               short_factor=phi["short_factor"], long_factor=phi["long_factor"])
+                                               short_factor=phi.short_factor, long_factor=phi.long_factor)
     rows = [
         ("compute yarn (head_dim 128)", median_time(rope_scaling.compute, 128, 1e6, yarn)),
         ("extension_view Qwen3 YaRN 32K -> 128K (defaults)",

@@ -11,15 +11,15 @@ from embedviz.input_layer.embeddings import EmbeddingComposer, SinusoidalPositio
 @pytest.mark.parametrize(("B", "T", "D"), [(1, 1, 2), (2, 5, 8), (4, 16, 64), (3, 512, 6)])
 def test_shape_trace_matches_torch_broadcasting(B, T, D):
     trace = composition.shape_trace(B, T, D)
-    shapes = dict(trace["shapes"])
+    shapes = dict(trace.shapes)
     assert shapes["ids"] == (B, T)
     assert shapes["token_vectors"] == (B, T, D)
     assert shapes["positions"] == (T, D)
     assert shapes["broadcast"] == (1, T, D)
-    assert shapes["sum"] == trace["sum_shape"] == tuple(torch.broadcast_shapes((B, T, D), (1, T, D)))
-    assert trace["concat_shape"] == (B, T, 2 * D)
+    assert shapes["sum"] == trace.sum_shape == tuple(torch.broadcast_shapes((B, T, D), (1, T, D)))
+    assert trace.concat_shape == (B, T, 2 * D)
     wide = composition.shape_trace(B, T, D, d_position=3)
-    assert wide["concat_shape"] == tuple(torch.cat([torch.zeros(B, T, D), torch.zeros(B, T, 3)], dim=-1).shape)
+    assert wide.concat_shape == tuple(torch.cat([torch.zeros(B, T, D), torch.zeros(B, T, 3)], dim=-1).shape)
 
 
 def test_every_sequence_in_the_batch_gets_the_same_position_vectors():

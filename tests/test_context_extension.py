@@ -114,52 +114,54 @@ def test_slow_pair_count_real_models_by_hand():
 
 def test_extension_settings_of_scaled_configs():
     llama = extension_settings(LLAMA_31_8B)
-    assert {k: llama[k] for k in ("head_dim", "theta", "method", "factor", "original", "target", "scaled")} == {
+    fields = ("head_dim", "theta", "method", "factor", "original", "target", "scaled")
+    assert {k: getattr(llama, k) for k in fields} == {
         "head_dim": 128, "theta": 500_000.0, "method": "llama3", "factor": 8.0, "original": 8192,
         "target": 131072, "scaled": True,
     }
-    assert llama["params"]["low_freq_factor"] == 1.0 and llama["params"]["high_freq_factor"] == 4.0
-    assert llama["short_factor"] is None and llama["partial_rotary_factor"] is None
+    assert llama.params["low_freq_factor"] == 1.0 and llama.params["high_freq_factor"] == 4.0
+    assert llama.short_factor is None and llama.partial_rotary_factor is None
     # Qwen3's card keeps max_position_embeddings 40,960 next to factor 4 over 32,768: the target is 4 x 32,768
     qwen = extension_settings(QWEN3_06B_YARN)
-    assert (qwen["method"], qwen["factor"], qwen["original"], qwen["target"]) == ("yarn", 4.0, 32768, 131072)
-    assert qwen["params"] == {**METHOD_DEFAULTS["yarn"], **METHOD_DEFAULTS["llama3"], "attention_factor": 0.0}
+    assert (qwen.method, qwen.factor, qwen.original, qwen.target) == ("yarn", 4.0, 32768, 131072)
+    assert qwen.params == {**METHOD_DEFAULTS["yarn"], **METHOD_DEFAULTS["llama3"], "attention_factor": 0.0}
     phi = extension_settings(PHI3_MINI_128K)
-    assert (phi["head_dim"], phi["method"], phi["factor"], phi["original"], phi["target"]) == (
+    assert (phi.head_dim, phi.method, phi.factor, phi.original, phi.target) == (
         96, "longrope", 32.0, 4096, 131072)
-    assert phi["long_factor"] == tuple(PHI3_MINI_128K["rope_scaling"]["long_factor"])
-    assert phi["short_factor"] == tuple(PHI3_MINI_128K["rope_scaling"]["short_factor"])
+    assert phi.long_factor == tuple(PHI3_MINI_128K["rope_scaling"]["long_factor"])
+    assert phi.short_factor == tuple(PHI3_MINI_128K["rope_scaling"]["short_factor"])
     # on another method a malformed list is ignored, as transformers ignores it (a bare 6 once crashed the page),
     # and well-formed ones are kept: the page then offers LongRoPE on that config too
     phi_yarn = {**PHI3_MINI_128K, "rope_scaling": {**PHI3_MINI_128K["rope_scaling"], "type": "yarn"}}
     for stray in (6, "x", [[1]], [1.0, 2.0], [-1.0] * 48):
         linear = extension_settings({**LLAMA_31_8B, "rope_scaling": {"rope_type": "linear", "factor": 8.0,
                                                                      "short_factor": stray}})
-        assert linear["method"] == "linear" and linear["short_factor"] is None, stray
+        assert linear.method == "linear" and linear.short_factor is None, stray
         odd = extension_settings({**phi_yarn, "rope_scaling": {**phi_yarn["rope_scaling"], "short_factor": stray}})
-        assert odd["method"] == "yarn" and odd["short_factor"] is None and odd["long_factor"] == phi["long_factor"]
+        assert odd.method == "yarn" and odd.short_factor is None and odd.long_factor == phi.long_factor
     kept = extension_settings(phi_yarn)
-    assert kept["method"] == "yarn" and (kept["short_factor"], kept["long_factor"]) == (
-        phi["short_factor"], phi["long_factor"])
+    assert kept.method == "yarn" and (kept.short_factor, kept.long_factor) == (
+        phi.short_factor, phi.long_factor)
     gpt_oss = {"head_dim": 64, "max_position_embeddings": 131072, "rope_theta": 150000, "rope_scaling": {
         "rope_type": "yarn", "factor": 32.0, "beta_fast": 32.0, "beta_slow": 1.0, "truncate": False,
         "original_max_position_embeddings": 4096}}
     out = extension_settings(gpt_oss)
-    assert out["params"]["truncate"] is False and out["target"] == 131072
+    assert out.params["truncate"] is False and out.target == 131072
     published = model_facts.config("deepseek-v3.json")  # YaRN x40, mscale 1.0 / 1.0, RoPE on 64 dims
     deepseek = {"head_dim": 64, **{k: published[k] for k in ("max_position_embeddings", "rope_theta", "rope_scaling")}}
     out = extension_settings(deepseek)
-    assert (out["params"]["mscale"], out["params"]["mscale_all_dim"], out["target"]) == (1.0, 1.0, 163840)
+    assert (out.params["mscale"], out.params["mscale_all_dim"], out.target) == (1.0, 1.0, 163840)
 
 
 def test_the_page_opens_on_linear_pi_over_llama2s_trained_length():
     """The default view: LLaMA-2-7B's own numbers (the preset), its 4,096 trained positions x 4 by linear PI."""
     p = PRESETS["LLaMA-2-7B"]
     s = extension_settings(LLAMA2_7B_PI_16K)
-    assert {k: s[k] for k in ("head_dim", "theta", "method", "factor", "original", "target", "scaled")} == {
+    fields = ("head_dim", "theta", "method", "factor", "original", "target", "scaled")
+    assert {k: getattr(s, k) for k in fields} == {
         "head_dim": p.head_dim, "theta": p.rope_theta, "method": "linear", "factor": 4.0,
         "original": p.pretrained_length, "target": 4 * p.pretrained_length, "scaled": True}
-    assert (s["original"], s["target"]) == (4096, 16384)  # the Llama 2 paper's 4k; PI's 4x
+    assert (s.original, s.target) == (4096, 16384)  # the Llama 2 paper's 4k; PI's 4x
     scaling = build_scaling("linear", factor=4.0, original_max_position_embeddings=4096)
     v = extension_view(128, 10_000.0, scaling, original=4096, target=16384)
     # PI divides every frequency by s, pair by pair
@@ -182,20 +184,20 @@ def test_extension_settings_of_unscaled_configs_suggest_yarn_to_128k():
     llama2 = {"hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 4096, "rope_theta": 10000}
     out = extension_settings(llama2)
     # the YaRN paper's LLaMA 2 128K model: s = 131072 / 4096 = 32
-    assert (out["method"], out["factor"], out["original"], out["target"], out["scaled"]) == (
+    assert (out.method, out.factor, out.original, out.target, out.scaled) == (
         "yarn", 32.0, 4096, 131072, False)
     long_native = {**llama2, "max_position_embeddings": 262144}
-    assert extension_settings(long_native)["target"] == 4 * 262144
+    assert extension_settings(long_native).target == 4 * 262144
     glm = extension_settings(GLM4_PARTIAL)
-    assert glm["partial_rotary_factor"] == 0.5 and glm["factor"] == 4.0
-    assert (glm["head_dim"], glm["rotary_dim"]) == (128, 64)  # int(128 * 0.5) dimensions turn
-    assert out["rotary_dim"] == out["head_dim"] == 128
+    assert glm.partial_rotary_factor == 0.5 and glm.factor == 4.0
+    assert (glm.head_dim, glm.rotary_dim) == (128, 64)  # int(128 * 0.5) dimensions turn
+    assert out.rotary_dim == out.head_dim == 128
     # per-layer rope_parameters: the full-attention layers are the ones a context extension is about
     gemma = {"head_dim": 256, "max_position_embeddings": 131072,  # Gemma 3's: local 10,000, global linear x8 of 1e6
              "rope_parameters": model_facts.config("gemma-3-12b-it.v5.json")["rope_parameters"]}
     out = extension_settings(gemma)
-    assert (out["method"], out["theta"], out["factor"]) == ("linear", 1_000_000.0, 8.0)
-    assert extension_settings(gemma, layer_type="sliding_attention")["theta"] == 10_000.0
+    assert (out.method, out.theta, out.factor) == ("linear", 1_000_000.0, 8.0)
+    assert extension_settings(gemma, layer_type="sliding_attention").theta == 10_000.0
 
 
 def test_build_scaling():
@@ -226,10 +228,10 @@ def test_build_scaling():
 def test_page_path_equals_from_config(config, seq_len):
     """config -> extension_settings -> build_scaling gives the model's own frequencies (from_config's)."""
     s = extension_settings(config)
-    scaling = build_scaling(s["method"], factor=s["factor"], original_max_position_embeddings=s["original"],
-                            params=s["params"], short_factor=s["short_factor"], long_factor=s["long_factor"])
+    scaling = build_scaling(s.method, factor=s.factor, original_max_position_embeddings=s.original,
+                            params=s.params, short_factor=s.short_factor, long_factor=s.long_factor)
     out = from_config(config)
-    ours = compute(s["head_dim"], s["theta"], scaling, seq_len=seq_len)
+    ours = compute(s.head_dim, s.theta, scaling, seq_len=seq_len)
     ref = compute(out["head_dim"], out["theta"], out["scaling"], seq_len=seq_len)
     np.testing.assert_array_equal(ours[0], ref[0])
     assert ours[1] == ref[1]
@@ -262,7 +264,7 @@ def test_extension_view_hand_example():
 
 def test_extension_view_against_loops_for_llama31():
     s = extension_settings(LLAMA_31_8B)
-    scaling = build_scaling("llama3", factor=8.0, original_max_position_embeddings=8192, params=s["params"])
+    scaling = build_scaling("llama3", factor=8.0, original_max_position_embeddings=8192, params=s.params)
     view = extension_view(128, 500_000, scaling, original=8192, target=131072)
     after, _ = compute(128, 500_000, scaling)
     for i in range(64):  # per pair, written out
@@ -291,11 +293,11 @@ def test_extension_view_dynamic_and_longrope_use_seq_len():
     assert view.kinds[0] == "kept" and set(view.kinds[1:]) == {"blended"}
     phi = extension_settings(PHI3_MINI_128K)
     longrope = build_scaling("longrope", factor=32.0, original_max_position_embeddings=4096,
-                             short_factor=phi["short_factor"], long_factor=phi["long_factor"])
+                             short_factor=phi.short_factor, long_factor=phi.long_factor)
     short = extension_view(96, 10_000, longrope, original=4096, target=131072, seq_len=4096)
     long = extension_view(96, 10_000, longrope, original=4096, target=131072, seq_len=131072)
-    np.testing.assert_allclose(short.ratio, 1 / np.array(phi["short_factor"]), rtol=1e-12)
-    np.testing.assert_allclose(long.ratio, 1 / np.array(phi["long_factor"]), rtol=1e-12)
+    np.testing.assert_allclose(short.ratio, 1 / np.array(phi.short_factor), rtol=1e-12)
+    np.testing.assert_allclose(long.ratio, 1 / np.array(phi.long_factor), rtol=1e-12)
     assert short.attention_factor == pytest.approx(math.sqrt(1 + math.log(32) / math.log(4096)))
     # partial rotary: before and after have the same number of pairs
     partial = extension_view(128, 10_000, {"rope_type": "linear", "factor": 2.0, "partial_rotary_factor": 0.5},
@@ -321,8 +323,8 @@ def test_theta_calculator_rows_and_clamp():
     llama, qwen = calc.rows
     # trained lengths: the rope_scaling's original (8,192 and 32,768); slow pairs counted by hand in
     # test_slow_pair_count_real_models_by_hand: 29 / 64 and 24 / 64
-    assert (llama["model"], llama["trained"], llama["slow"], llama["pairs"]) == ("Llama 3", 8192, 29, 64)
-    assert (qwen["trained"], qwen["slow"], qwen["theta"]) == (32768, 24, 1_000_000.0)
+    assert (llama.model, llama.trained, llama.slow, llama.pairs) == ("Llama 3", 8192, 29, 64)
+    assert (qwen.trained, qwen.slow, qwen.theta) == (32768, 24, 1_000_000.0)
     small = theta_calculator(8, 1000, 32, models)  # a head of 4 pairs has at most 3 slow pairs to ask for
     assert small.k == 3 and small.clamped and small.theta == theta_for_context(8, 1000, slow_pairs=3)
 

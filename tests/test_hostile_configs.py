@@ -83,4 +83,4 @@ def test_the_size_limits_leave_every_published_model_inside():
     # Gemma 3's global layers use head_dim 256 and Llama 4 Scout claims 10M tokens: far inside both limits
     assert rope_config.MAX_HEAD_DIM >= 8 * 256 and rope_config.MAX_POSITIONS >= 100 * 10_000_000
     settings = context_extension.extension_settings({**BASE, "head_dim": 512, "max_position_embeddings": 10_485_760})
-    assert settings["head_dim"] == 512
+    assert settings.head_dim == 512

@@ -1,8 +1,10 @@
 """How embedviz is installed and run: the package metadata carries the requirements files' pins, and the scripts
-(deploy/launcher.py, benchmarks/) find the code through the install or `python -m`, never by patching sys.path."""
+(deploy/launcher.py, benchmarks/) and the tests find the code through the install, `python -m` or the repository
+root, never by patching sys.path."""
 from __future__ import annotations
 
 import ast
+import re
 
 from setuptools.config.pyprojecttoml import read_configuration
 
@@ -21,7 +23,8 @@ def test_pyproject_declares_the_requirements_files():
 
 
 def sys_path_edits(source: str) -> list[int]:
-    """Lines that change sys.path (sys.path.insert / append / extend / assignment)."""
+    """Lines that change sys.path (sys.path.insert / append / extend / assignment), also inside a string that is
+    a script (the code a test hands to ``python -c``), reported at the string's line."""
     lines = []
     for node in ast.walk(ast.parse(source)):
         target = node.func.value if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) else None
@@ -29,14 +32,27 @@ def sys_path_edits(source: str) -> list[int]:
             target = (node.targets[0] if isinstance(node, ast.Assign) else node.target)
         if isinstance(target, ast.Attribute) and target.attr == "path" and getattr(target.value, "id", "") == "sys":
             lines.append(node.lineno)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and "sys.path" in node.value:
+            # a str.format template's fields ({root!r}) stand for values: read each as one
+            script = re.sub(r"\{[^{}]*\}", "None", node.value)
+            try:
+                inner = sys_path_edits(script)
+            except SyntaxError:  # prose, not a script
+                inner = []
+            lines += [node.lineno] if inner else []
     return sorted(lines)
 
 
 def test_the_scan_sees_a_path_patch():
     assert sys_path_edits("import sys\nsys.path.insert(0, 'x')\nsys.path += ['y']\nprint(sys.path)\n") == [2, 3]
+    script = 'import subprocess, sys\nSCRIPT = """\nimport sys\nsys.path.insert(0, {root!r})\n{body}\n"""\n'
+    assert sys_path_edits(script) == [2]  # a template for `python -c`, starting on line 2
 
 
-def test_the_launcher_and_the_benchmarks_do_not_patch_sys_path():
-    files = [ROOT / "deploy" / "launcher.py", *sorted((ROOT / "benchmarks").rglob("*.py"))]
+def test_the_launcher_the_benchmarks_and_the_tests_do_not_patch_sys_path():
+    """The tests run from the repository root (pytest puts it on sys.path for the tests package), where deploy/
+    and benchmarks/ import as packages; this file is left out for its own examples of a patch."""
+    files = [ROOT / "deploy" / "launcher.py", *sorted((ROOT / "benchmarks").rglob("*.py")),
+             *(path for path in sorted((ROOT / "tests").rglob("*.py")) if path != ROOT / "tests" / "test_packaging.py")]
     found = {str(f.relative_to(ROOT)): lines for f in files if (lines := sys_path_edits(f.read_text()))}
     assert found == {}, "run it as `python -m benchmarks.x` from the repository root, or install embedviz"

@@ -17,7 +17,10 @@ import pytest
 from embedviz import model_facts
 from embedviz.rope.config import from_config
 from embedviz.rope.layers import (
+    LLAMA4_ATTN_SCALE,
+    LLAMA4_FLOOR_SCALE,
     NOPE,
+    NopeTemperature,
     layer_plan,
     layer_types_of,
     mla_softmax_scale,
@@ -157,7 +160,19 @@ def test_llama4_every_fourth_layer_is_nope():
     assert [s.name for s in plan.settings] == ["full_attention", NOPE] or [s.name for s in plan.settings][-1] == NOPE
     nope = [i for i in range(48) if plan.settings[plan.layers[i]].name == NOPE]
     assert nope == list(range(3, 48, 4))  # layers 4, 8, ..., 48 counted from 1
-    assert plan.nope_temperature == {"floor_scale": 8192.0, "attn_scale": 0.1}
+    assert plan.nope_temperature == NopeTemperature(floor_scale=8192.0, attn_scale=0.1)  # Scout's file says so
+    # without the two keys a Llama 4 config reads as transformers reads it: Llama4TextConfig's defaults
+    text = {k: v for k, v in load("llama-4-scout-17b-16e.json")["text_config"].items()
+            if k not in ("floor_scale", "attn_scale")}
+    assert layer_plan(text).nope_temperature == NopeTemperature(floor_scale=LLAMA4_FLOOR_SCALE,
+                                                                attn_scale=LLAMA4_ATTN_SCALE)
+
+
+def test_llama4_fallbacks_are_transformers_config_defaults():
+    """The values used for a config without floor_scale / attn_scale are Llama4TextConfig's own defaults."""
+    llama4 = require_oracle("transformers.models.llama4.configuration_llama4")
+    defaults = llama4.Llama4TextConfig()
+    assert (defaults.floor_scale, defaults.attn_scale) == (LLAMA4_FLOOR_SCALE, LLAMA4_ATTN_SCALE)
 
 
 def test_plain_config_is_one_setting_for_every_layer():

@@ -582,12 +582,12 @@ def test_page_path_matches_transformers(hf_config_classes, config):
     """What the context-extension page computes from a pasted config is what transformers computes."""
     hf_config = hf_config_classes[config["model_type"]](**_fields(config))
     s = extension_settings(config)
-    scaling = build_scaling(s["method"], factor=s["factor"], original_max_position_embeddings=s["original"],
-                            params=s["params"], short_factor=s["short_factor"], long_factor=s["long_factor"])
-    for seq_len in (None, s["target"]):
-        ref, ref_attention = hf_config_classes["functions"][s["method"]](
+    scaling = build_scaling(s.method, factor=s.factor, original_max_position_embeddings=s.original,
+                            params=s.params, short_factor=s.short_factor, long_factor=s.long_factor)
+    for seq_len in (None, s.target):
+        ref, ref_attention = hf_config_classes["functions"][s.method](
             hf_config, **({} if seq_len is None else {"seq_len": seq_len}))
-        view = extension_view(s["head_dim"], s["theta"], scaling, original=s["original"], target=s["target"],
-                              seq_len=seq_len if s["method"] == "longrope" else None)
+        view = extension_view(s.head_dim, s.theta, scaling, original=s.original, target=s.target,
+                              seq_len=seq_len if s.method == "longrope" else None)
         np.testing.assert_allclose(view.inv_freq_after, ref.double().numpy(), rtol=RTOL)
         assert view.attention_factor == pytest.approx(ref_attention, rel=RTOL)

@@ -101,7 +101,7 @@ def test_the_base_scan_stops_at_its_cpu_budget_and_says_how_far_it_got():
         rope_theory.base_lower_bound(4_096, 512, cpu_budget_s=0.0)
     assert stopped.value.below >= 2.0 and "stopped after 0 s of CPU" in str(stopped.value)
     summary = rope_theory.theory_summary(512, 10_000.0, 4_096, 4_096, cpu_budget_s=0.0)
-    assert summary["base_bound"] is None and summary["base_below"] >= 2.0 and summary["critical"] > 0
+    assert summary.base_bound is None and summary.base_below >= 2.0 and summary.critical > 0
 
 
 # the scans already run (KNOWN_SCANS): what the page reads instead of scanning per request

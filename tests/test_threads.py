@@ -14,15 +14,16 @@ from pathlib import Path
 
 import pytest
 
+from deploy import launcher
 from embedviz import _threads
 from tests.conftest import ROOT
 
 THREAD_VARS = tuple(_threads.THREAD_ENV)
 # A fresh interpreter with none of the variables, importing numpy and torch before anything caps them; {body} then
-# runs, and the counts seen by a thread started afterwards are printed as "blas torch".
+# runs, and the counts seen by a thread started afterwards are printed as "blas torch". Run with `-c` from the
+# repository root, it imports this checkout's embedviz (the current directory comes first on its sys.path).
 SCRIPT = """
-import sys, threading
-sys.path.insert(0, {root!r})
+import threading
 import numpy, torch
 {body}
 from embedviz._threads import blas_threads
@@ -38,7 +39,7 @@ def _clean_env() -> dict[str, str]:
 
 
 def _counts_in_fresh_process(body: str) -> tuple[int, int]:
-    out = subprocess.run([sys.executable, "-c", SCRIPT.format(root=str(ROOT), body=body)], env=_clean_env(), cwd=ROOT,
+    out = subprocess.run([sys.executable, "-c", SCRIPT.format(body=body)], env=_clean_env(), cwd=ROOT,
                          capture_output=True, text=True, timeout=240)
     assert out.returncode == 0, out.stderr[-2_000:]
     blas, torch_threads = out.stdout.split()[-2:]
@@ -73,11 +74,6 @@ def test_the_app_frame_caps_its_process():
 
 
 def test_a_launched_replica_gets_the_thread_environment(monkeypatch, tmp_path):
-    sys.path.insert(0, str(ROOT / "deploy"))
-    try:
-        import launcher
-    finally:
-        sys.path.remove(str(ROOT / "deploy"))
     for name in THREAD_VARS:  # only the launcher may add them
         monkeypatch.delenv(name, raising=False)
     port = launcher.free_port()

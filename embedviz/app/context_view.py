@@ -49,7 +49,7 @@ SEQ_LEN_METHODS = context_extension.SEQ_LEN_METHODS
 # real models' choice of rope_theta for their pre-training length (the calculator's comparison)
 REAL_MODELS = {"LLaMA-2-7B": "LLaMA-2-7B", "Llama-3.1-8B": "Llama 3 / 3.1 (8B)", YARN_SOURCE: "Qwen3"}
 
-# widget key of every setting; method parameters by their transformers name
+# widget key of every setting, by its field of SourceSettings; method parameters by their transformers name
 MAIN_KEYS = {"method": K.METHOD, "factor": K.FACTOR, "original": K.ORIGINAL, "target": K.TARGET,
              "head_dim": K.HEAD_DIM, "theta": K.THETA}
 # method parameter -> (widget key, min, max, step); 0 is "not set" for mscale, mscale_all_dim, attention_factor
@@ -121,18 +121,29 @@ def preset_config(name: str) -> dict[str, Any]:
             "rope_scaling": scaling}
 
 
-def _check_ranges(settings: dict[str, Any]) -> None:
+def _check_ranges(settings: context_extension.ExtensionSettings) -> None:
     """A config value outside a widget's range is refused by name (a widget cannot hold it)."""
-    checks = [("head_dim", settings["head_dim"], HEAD_DIM), ("rope_theta", settings["theta"], THETA),
-              ("factor", settings["factor"], FACTOR), ("target context", settings["target"], LENGTH),
-              ("original_max_position_embeddings", settings["original"], LENGTH)]
-    checks += [(name, float(settings["params"][name]), spec[1:3]) for name, spec in PARAM_SPECS.items()]
+    checks = [("head_dim", settings.head_dim, HEAD_DIM), ("rope_theta", settings.theta, THETA),
+              ("factor", settings.factor, FACTOR), ("target context", settings.target, LENGTH),
+              ("original_max_position_embeddings", settings.original, LENGTH)]
+    checks += [(name, float(settings.params[name]), spec[1:3]) for name, spec in PARAM_SPECS.items()]
     for name, value, (lo, hi) in checks:
         if not lo <= value <= hi:
             raise InputError("page_range", name=name, value=value, low=lo, high=hi)
 
 
-def _settings(source: str, config_text: str) -> dict[str, Any]:
+@dataclass(frozen=True)
+class SourceSettings(context_extension.ExtensionSettings):
+    """A source's starting values (the core's :class:`~embedviz.rope.context_extension.ExtensionSettings`, whose
+    fields the page reads as one set) and what the page says beside them."""
+
+    # DeepSeek's (MLA) softmax scale, None for other models: MLA scales its logits in the attention, not through
+    # attention_factor, and the method tab says so
+    mla: rope_layers.MlaScale | None
+    last_stage: int | None  # a preset's later long-context stage (Llama 3.1: 131,072), which no config field records
+
+
+def _settings(source: str, config_text: str) -> SourceSettings:
     if source == CONFIG:
         config = rope_config.parse_config_json(config_text)
     elif source in SOURCES:
@@ -141,14 +152,12 @@ def _settings(source: str, config_text: str) -> dict[str, Any]:
         raise InputError("one_of", name="source", value=source, allowed=", ".join(SOURCES))
     settings = context_extension.extension_settings(config)
     _check_ranges(settings)
-    # DeepSeek (MLA) scales its logits in the attention, not through attention_factor: the method tab says so
-    # a preset's later long-context stage (Llama 3.1: 131,072), which no config field records
     last_stage = PRESETS[source].last_stage_length if source in PRESETS else None
-    return {**settings, "mla": rope_layers.mla_softmax_scale(config), "last_stage": last_stage}
+    return SourceSettings(**vars(settings), mla=rope_layers.mla_softmax_scale(config), last_stage=last_stage)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def source_settings(source: str, config_text: str = "") -> dict[str, Any]:
+def source_settings(source: str, config_text: str = "") -> SourceSettings:
     """The page's starting values from a preset or a config.json text (ValueError naming what is wrong)."""
     return _settings(source, config_text)
 
@@ -157,24 +166,24 @@ def nearest_ratio(ratio: float) -> float:
     return min(RATIOS, key=lambda r: abs(r - ratio))
 
 
-def widget_values(settings: dict[str, Any]) -> dict[str, Any]:
+def widget_values(settings: SourceSettings) -> dict[str, Any]:
     """Widget key -> value for every setting of a source."""
-    values = {key: settings[name] for name, key in MAIN_KEYS.items()}
-    values.update({key: settings["params"][name] for name, key in PARAM_KEYS.items()})
-    values[K.RATIO] = nearest_ratio(settings["target"] / settings["original"])
+    values = {key: getattr(settings, name) for name, key in MAIN_KEYS.items()}  # MAIN_KEYS: by field name
+    values.update({key: settings.params[name] for name, key in PARAM_KEYS.items()})
+    values[K.RATIO] = nearest_ratio(settings.target / settings.original)
     return values
 
 
 DEFAULTS = widget_values(_settings(DEFAULT_SOURCE, ""))  # the widgets' defaults: the default source's values
 
 
-def method_options(settings: dict[str, Any]) -> list[str]:
+def method_options(settings: SourceSettings) -> list[str]:
     """Every method; LongRoPE only when the source brings its searched factor lists."""
-    has_lists = settings["short_factor"] is not None and settings["long_factor"] is not None
+    has_lists = settings.short_factor is not None and settings.long_factor is not None
     return [m for m in context_extension.METHODS if m != "longrope" or has_lists]
 
 
-def sync(source: str, config_text: str, settings: dict[str, Any]) -> None:
+def sync(source: str, config_text: str, settings: SourceSettings) -> None:
     """Give the widgets the source's values when the source changed (call before creating them).
 
     The first run of a session keeps what the URL says (a shared link reopens its view), unless the URL names
@@ -264,13 +273,13 @@ def _shown(value: Any) -> str:
     return f"{int(value):,}" if float(value).is_integer() else f"{value:g}"
 
 
-def changes(settings: dict[str, Any], method: str) -> list[tuple[str, str]]:
+def changes(settings: SourceSettings, method: str) -> list[tuple[str, str]]:
     """(name, source's value), formatted, of each shown setting the user moved away from the source.
 
     Not the new value: the widget shows it, and a line that repeats it would be redrawn on every step."""
     state, out = st.session_state, []
     names = [*MAIN_KEYS, *context_extension.METHOD_DEFAULTS.get(method, {})]
-    source_values = {**{n: settings[n] for n in MAIN_KEYS}, **settings["params"]}
+    source_values = {**{n: getattr(settings, n) for n in MAIN_KEYS}, **settings.params}
     for name in names:
         key = MAIN_KEYS.get(name) or PARAM_KEYS[name]
         if key in state and state[key] != source_values[name]:
@@ -292,8 +301,7 @@ def extension(source: str, config_text: str, method: str, head_dim: int, theta: 
     s = _settings(source, config_text)
     scaling = context_extension.build_scaling(
         method, factor=factor, original_max_position_embeddings=original, params=dict(params),
-        short_factor=s["short_factor"], long_factor=s["long_factor"],
-        partial_rotary_factor=s["partial_rotary_factor"],
+        short_factor=s.short_factor, long_factor=s.long_factor, partial_rotary_factor=s.partial_rotary_factor,
     )
     seq_len = context_extension.seq_len_for(method, original, ratio)
     view = context_extension.extension_view(head_dim, theta, scaling, original=original, target=target,
@@ -329,11 +337,11 @@ def live_sliders() -> tuple[live.Slider, ...]:
             live.Slider(theta, "ctx.theta", stops(THETA_STOPS, theta), human_number))
 
 
-def live_fixed(method: str, rotated: int, original: int, seq_len: int | None, params: dict, settings: dict,
-               kind_names: dict, colors: dict, hover: str) -> dict:
+def live_fixed(method: str, rotated: int, original: int, seq_len: int | None, params: dict,
+               settings: SourceSettings, kind_names: dict, colors: dict, hover: str) -> dict:
     """What formulas.js needs besides the sliders to redraw the wavelength chart: the method and its numbers as
     ``context_extension.build_scaling`` fills them (LongRoPE's lists from the source)."""
-    lists = {k: list(settings[k]) for k in ("short_factor", "long_factor") if method == "longrope"}
+    lists = {k: list(getattr(settings, k)) for k in ("short_factor", "long_factor") if method == "longrope"}
     return {"method": method, "dim": rotated, "original": original, "seq_len": seq_len, "hover": hover,
             "params": {**context_extension.METHOD_DEFAULTS.get(method, {}), **params, **lists},
             "kinds": list(kind_names), "kind_names": kind_names, "colors": colors}

@@ -4,7 +4,6 @@ no math here."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import streamlit as st
@@ -77,7 +76,7 @@ def naive_view(length: int, other_length: int, position: int, d_model: int) -> N
 
 @dataclass(frozen=True)
 class InputLayerView:
-    trace: dict[str, Any]  # composition.shape_trace: every shape from ids to the sum, and concatenation's
+    trace: composition.ShapeTrace  # every shape from ids to the sum, and the two ways' output shapes
     cost: dict[str, composition.CombineCost]  # "sum" / "concat" -> composition.width_and_params (a lazy import)
 
 
@@ -136,13 +135,29 @@ def id_neighbour_rows(word: str, other: str) -> IdNeighbours:
     )
 
 
-def vectors(len_u: float, angle_u: float, len_v: float, angle_v: float) -> dict:
+@dataclass(frozen=True)
+class Arrows:
+    u: np.ndarray  # (2,) the first arrow, from its length and angle
+    v: np.ndarray  # (2,) the second
+    comparison: dot_product.VectorComparison  # dot product, lengths, cosine and angle of the two
+
+
+def vectors(len_u: float, angle_u: float, len_v: float, angle_v: float) -> Arrows:
+    """Two arrows given by length and angle (degrees), and what compare_vectors says of them."""
     u, v = dot_product.polar_vector(len_u, angle_u), dot_product.polar_vector(len_v, angle_v)
-    return dict(u=u, v=v, **vars(dot_product.compare_vectors(u, v)))
+    return Arrows(u=u, v=v, comparison=dot_product.compare_vectors(u, v))
+
+
+@dataclass(frozen=True)
+class PredictionAnswer:
+    a: str  # the pair's two words
+    b: str
+    cos: float  # the bundled model's cosine of their rows
+    band: str  # dot_product.similarity_band of it: the answer a guess is graded against
 
 
 @st.cache_data(max_entries=4, show_spinner=False)
-def prediction_answers() -> list[dict]:
+def prediction_answers() -> list[PredictionAnswer]:
     """The activity's pairs with the bundled model's cosine and band."""
     from embedviz.app.real_model_view import model
     from embedviz.models.word_vectors import pair_similarity
@@ -150,7 +165,7 @@ def prediction_answers() -> list[dict]:
     m, out = model(), []
     for a, b in dot_product.PREDICTION_PAIRS:
         cos = pair_similarity(m.token_embeddings, m.token_id(a), m.token_id(b))
-        out.append(dict(a=a, b=b, cos=cos, band=dot_product.similarity_band(cos)))
+        out.append(PredictionAnswer(a=a, b=b, cos=cos, band=dot_product.similarity_band(cos)))
     return out
 
 

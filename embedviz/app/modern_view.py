@@ -81,17 +81,30 @@ class MRope:
 
 
 @dataclass(frozen=True)
+class Setting:
+    """One distinct setting of a model's layers as the page draws it: a RoPE, a NoPE layer, or a layer without
+    attention scores (a convolution, linear attention), which turns nothing either but is not a NoPE layer."""
+    name: str  # the layer type ("sliding_attention", ...) or rope_layers.NOPE
+    nope: bool  # whether no pair turns (a NoPE layer or a layer without attention)
+    attention: bool  # False for a layer without attention scores (rope_layers.NO_ATTENTION)
+    head_dim: int
+    rotary_dim: int  # dimensions that turn: 0 when nope
+    theta: float | None  # rope_theta; None when nope, as the next three
+    rope_type: str | None  # "default", or the scaling method's name
+    attention_factor: float | None
+    curves: layer_curves.SettingCurves | None  # its wavelengths, still pairs, decay, rotated dims and exponent's d
+    reach: rope_reach.Reach | None  # the shortest span of its layers (a window or chunk), None for the whole context
+
+
+@dataclass(frozen=True)
 class ModernModel:
     """Everything the page draws about one model."""
     layers: list[str]  # each layer's setting name, in order
-    # one dict per distinct setting: name, nope, head_dim, rotary_dim, attention (conv / linear-attention layers are
-    # not NoPE ones), theta, rope_type, attention_factor, layer_curves.setting_curves' curves, and reach (the
-    # shortest span of its layers, None for the whole context)
-    settings: list[dict[str, Any]]
-    rope_settings: list[dict[str, Any]]  # the settings that turn pairs; empty when every layer is NoPE
+    settings: list[Setting]  # one per distinct setting
+    rope_settings: list[Setting]  # the settings that turn pairs; empty when every layer is NoPE
     distinct_ropes: int  # layer types sharing one rope count once
     counts: dict[str, int]  # setting name -> its layers
-    temperature: dict[str, float] | None  # Llama 4's NoPE temperature (floor_scale, attn_scale), if tuned
+    temperature: rope_layers.NopeTemperature | None  # Llama 4's NoPE temperature, if tuned
     train_length: int | None  # None when every layer is NoPE: nothing turns, the page says so
     mrope: MRope | None  # pairs following time, height and width, if the model has them
     mla: rope_layers.MlaScale | None  # rope_layers.mla_softmax_scale, for an MLA model
@@ -104,26 +117,30 @@ def model(source: str, config_text: str = "") -> ModernModel:
     """Everything the page draws about one model: the layer strip, each setting's curves and facts, M-RoPE, NoPE."""
     config = _config(source, config_text)
     plan = rope_layers.layer_plan(config)
+    reach = rope_reach.layer_reach(config)
+
+    def reach_of(name: str) -> rope_reach.Reach | None:  # the shortest span of its layers (None: the whole context)
+        spans = [r for r, i in zip(reach, plan.layers) if plan.settings[i].name == name]
+        bounded = [r for r in spans if r.span is not None]
+        return min(bounded, key=lambda r: r.span) if bounded and len(bounded) == len(spans) else None
+
     settings = []
     for s in plan.settings:
-        if s.inv_freq is None:
-            settings.append({"name": s.name, "nope": True, "head_dim": s.head_dim, "rotary_dim": 0,
-                             "attention": s.name not in rope_layers.NO_ATTENTION})  # NoPE, or a conv layer
-            continue
-        settings.append({"name": s.name, "nope": False, "head_dim": s.head_dim, "rotary_dim": s.rotary_dim,
-                         "theta": s.theta, "rope_type": s.rope_type, "attention_factor": s.attention_factor,
-                         **vars(layer_curves.setting_curves(s))})
-    reach = rope_reach.layer_reach(config)
-    for s in settings:  # a setting's reach: the shortest span of its layers (None: the whole context)
-        spans = [r for r, i in zip(reach, plan.layers) if plan.settings[i].name == s["name"]]
-        bounded = [r for r in spans if r.span is not None]
-        s["reach"] = min(bounded, key=lambda r: r.span) if bounded and len(bounded) == len(spans) else None
-    axes, rope = rope_layers.mrope_of(config), [s for s in settings if not s["nope"]]
+        if s.inv_freq is None:  # NoPE, or a layer without attention
+            settings.append(Setting(name=s.name, nope=True, attention=s.name not in rope_layers.NO_ATTENTION,
+                                    head_dim=s.head_dim, rotary_dim=0, theta=None, rope_type=None,
+                                    attention_factor=None, curves=None, reach=reach_of(s.name)))
+        else:
+            settings.append(Setting(name=s.name, nope=False, attention=True, head_dim=s.head_dim,
+                                    rotary_dim=s.rotary_dim, theta=s.theta, rope_type=s.rope_type,
+                                    attention_factor=s.attention_factor, curves=layer_curves.setting_curves(s),
+                                    reach=reach_of(s.name)))
+    axes, rope = rope_layers.mrope_of(config), [s for s in settings if not s.nope]
     return ModernModel(
         layers=[plan.settings[i].name for i in plan.layers], settings=settings, rope_settings=rope,
         distinct_ropes=plan.distinct_ropes(), counts=plan.counts(), temperature=plan.nope_temperature,
         train_length=next((s.train_length for s in plan.settings if s.train_length), None),
-        mrope=None if axes is None or not rope else MRope(axes=axes, wavelengths=rope[0]["wavelengths"]),
+        mrope=None if axes is None or not rope else MRope(axes=axes, wavelengths=rope[0].curves.wavelengths),
         mla=rope_layers.mla_softmax_scale(config), reach=[(r.kind, r.span, r.sinks) for r in reach],
         context=rope_reach.context_of(config))
 
@@ -140,11 +157,17 @@ def theory(head_dim: int, theta: float, train_length: int, turning: int) -> rope
     return rope_theory.training_theory(head_dim, theta, train_length, turning=turning)
 
 
+@dataclass(frozen=True)
+class BaseBound(rope_theory.BaseBoundSummary):
+    """The base bound (found, or how far a scan within the server's budget got) beside the one-turn rule."""
+    one_turn: float  # context_extension.theta_for_context: the smallest theta whose slowest pair turns at most once
+
+
 @st.cache_data(max_entries=64, show_spinner=False)
-def base_bound(head_dim: int, scan_length: int) -> dict[str, Any]:
+def base_bound(head_dim: int, scan_length: int) -> BaseBound:
     """The base bound for ``scan_length`` (depends on head_dim and length only) beside the one-turn rule."""
     out = rope_theory.base_bound_summary(head_dim, scan_length, rel_step=SCAN_STEP, cpu_budget_s=SCAN_CPU_BUDGET_S)
-    return {**out, "one_turn": context_extension.theta_for_context(head_dim, scan_length)}
+    return BaseBound(**vars(out), one_turn=context_extension.theta_for_context(head_dim, scan_length))
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from embedviz.models.pretrained import (
     bundled_models, load_bundled_model, load_bundled_positions, load_embedding_file,
 )
 from embedviz.tokens.unigram import script_of
+from embedviz.models.params import PRESETS
 from embedviz.models.tensor_files import MAX_UPLOAD_BYTES, MAX_UPLOAD_ELEMENTS
 from embedviz.models.word_vectors import analogy, nearest_neighbours, pair_similarity, project_2d
 from embedviz.similarity import cosine_similarity_matrix, pca_2d
@@ -36,6 +37,7 @@ TAB_CODES = tuple(TABS)
 TAB_LABEL_KEYS = list(TABS.values())
 FINE_TUNE_LENGTH = 128  # all-MiniLM-L6-v2's model card: its sentence fine-tuning truncated inputs to 128 tokens
 LESSON_QWEN = {("猫", "狗"): 0.4233, ("猫", "汽车"): 0.1562}  # lesson 003's printout for Qwen3-0.6B (not computable here)
+LESSON_QWEN_MODEL = PRESETS["Qwen3-0.6B"]  # the model that printout is of: its table's size comes from its config
 LESSON_PAIRS = (("cat", "dog"), ("cat", "car"))  # the same question asked in English of the bundled model
 # e5 reads Chinese, so it is asked the lesson's own pairs too
 LESSON_PAIRS_OF = {BUNDLED_NAME: LESSON_PAIRS, E5_NAME: (("猫", "狗"), ("猫", "汽车"), *LESSON_PAIRS)}
@@ -107,28 +109,33 @@ def split_words(line: str) -> list[str]:
     return [word for word in _SPLIT.split(line.strip()) if word]
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def pair_rows(text: str, name: str = BUNDLED_NAME) -> list[dict]:
-    """One row per non-empty line "a, b": cos of the two token rows, or why it cannot be computed.
+@dataclass(frozen=True)
+class PairLine:
+    """One non-empty line of the word-pair box: the pair's cosine, or why there is none."""
+    line: int  # 1-based
+    a: str  # the first word
+    b: str  # the second ("" when the line has one word)
+    cos: float | None  # cos of the two token rows; None when the line is not a pair or a word is refused
+    error: ValueError | None  # the core's refusal of a word (its code and params translate it), or None
+    pieces: int  # the number of words on a line that is not a pair, else 0
 
-    Row keys: line (1-based), a, b, cos (float or None), error (the core's ValueError, or None), pieces (the number
-    of words found on a line that is not a pair, else 0).
-    """
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def pair_rows(text: str, name: str = BUNDLED_NAME) -> list[PairLine]:
+    """One entry per non-empty line "a, b": cos of the two token rows, or why it cannot be computed."""
     m, rows = model(name), []
     for number, line in enumerate(text.splitlines(), start=1):
         words = split_words(line)
         if not words:
             continue
-        row = {"line": number, "a": words[0], "b": words[1] if len(words) > 1 else "", "cos": None, "error": None,
-               "pieces": 0}
-        if len(words) != 2:
-            row["pieces"] = len(words)
-        else:
+        a, b, cos, error = words[0], words[1] if len(words) > 1 else "", None, None
+        if len(words) == 2:
             try:
-                row["cos"] = pair_similarity(m.token_embeddings, m.token_id(words[0]), m.token_id(words[1]))
-            except ValueError as error:
-                row["error"] = error
-        rows.append(row)
+                cos = pair_similarity(m.token_embeddings, m.token_id(a), m.token_id(b))
+            except ValueError as refused:
+                error = refused
+        rows.append(PairLine(line=number, a=a, b=b, cos=cos, error=error,
+                             pieces=len(words) if len(words) != 2 else 0))
     return rows
 
 
@@ -137,7 +144,7 @@ def lesson_pairs(name: str = BUNDLED_NAME) -> dict:
     """cos for lesson 003's pairs (and their English stand-ins), measured now on the bundled table."""
     pairs = (*LESSON_PAIRS_OF[name], *UNRELATED_PAIRS)
     rows = pair_rows("\n".join(", ".join(pair) for pair in pairs), name)
-    return {pair: row["cos"] for pair, row in zip(pairs, rows)}
+    return {pair: row.cos for pair, row in zip(pairs, rows)}
 
 
 @st.cache_data(max_entries=4, show_spinner=False)
@@ -417,8 +424,9 @@ def lesson_rows(measured: dict, *, columns: Sequence[str], lesson: str, here: st
         return f"{float(value):.3f} ± {err:.2f}" if err else round(float(value), 4)
 
     # one type per column (Arrow's): beside "0.261 ± 0.01" the lesson's printed values are text too
-    rows = [(lesson, "Qwen3-0.6B", "151,936 × 1,024", f"{a} / {b}", f"{value:.4f}" if err else value)
-            for (a, b), value in LESSON_QWEN.items()]
+    qwen = LESSON_QWEN_MODEL
+    rows = [(lesson, qwen.name, f"{qwen.vocab_size:,} × {qwen.d_model:,}", f"{a} / {b}",
+             f"{value:.4f}" if err else value) for (a, b), value in LESSON_QWEN.items()]
     rows += [(here, info.name.split("/")[-1], f"{info.vocab_size:,} × {info.d_model:,}", f"{a} / {b}",
               shown(measured[(a, b)])) for a, b in LESSON_PAIRS_OF[name]]
     return [dict(zip(columns, row)) for row in rows]

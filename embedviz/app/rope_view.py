@@ -14,7 +14,9 @@ from embedviz.models.params import PRESETS
 from embedviz.rope.pairing import compare_pairings
 
 TEXT_DISTANCES = (0, 1, 5, 10, 20, 50, 100, 200, 400)  # lesson 003's decay table
-REFERENCE_THETAS = (10_000.0, 500_000.0, 1_000_000.0)  # original RoPE, Llama 3, Qwen3
+# the decay chart's reference bases: the RoPE paper's 10,000 (a generic choice, the default of every RoPE here) and
+# two published models' rope_theta, read from their config.json
+REFERENCE_THETAS = (rope.DEFAULT_THETA, PRESETS["Llama-3.1-8B"].rope_theta, PRESETS["Qwen3-0.6B"].rope_theta)
 TEXT_Q, TEXT_K = (1.0, 0.0), (0.8, 0.6)  # lesson 003's 2-D demo vectors
 RANDOM_SAMPLES = 256  # independent random (q, k) pairs averaged for the "not aligned" curve
 # the page's sections, one tab each (bound to ?rope_tab=), in lesson 003's order: code -> label's catalog key

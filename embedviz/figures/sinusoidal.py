@@ -97,7 +97,7 @@ def difference_heatmap(diff, labels, *, title: str, x_title: str, colour_key: st
                   zmin=0.0, zmax=max(1.0, float(diff.max())),
                   height=max(300, 120 + 28 * len(labels)), downsample_note=downsample_note, scale_key=colour_key)
     # no colour bar (the subtitle's colour key says white = no difference; the values are in the hover): a colour
-    # bar is a costly part of every redraw when the seed or d_model slider moves (issue 14)
+    # bar is a costly part of every redraw when the seed or d_model slider moves
     fig.update_traces(hovertemplate=f"%{{y}}<br>{x_title} %{{x}}<br>|Δ| %{{z:.3g}}<extra></extra>")
     fig.update_yaxes(type="category")
     return fig

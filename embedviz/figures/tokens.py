@@ -65,7 +65,7 @@ def lookup_figure(
 
     Both panels share one colour scale, so the right panel is visibly a copy of the outlined rows. No colour bar:
     the picture is read by comparing colours between the panels and each cell's value is in its hover; a colour bar
-    is a costly part of every redraw when the d_model slider moves (issue 14). ``colour_key`` (the diverging scale
+    is a costly part of every redraw when the d_model slider moves. ``colour_key`` (the diverging scale
     in the reader's words: blue negative, white 0, red positive) ends the subtitle instead.
     """
     table = np.asarray(table, dtype=np.float64)

@@ -67,15 +67,22 @@ def width_and_params(
     )
 
 
+@dataclass(frozen=True)
+class ShapeTrace:
+    """Every shape on the way from ids to the input of the first block (:func:`shape_trace`)."""
+
+    # (step, shape) in pipeline order: "ids", "token_vectors", "positions", "broadcast", "sum"
+    shapes: list[tuple[str, tuple[int, ...]]]
+    sum_shape: tuple[int, ...]  # (B, T, D): token and position vectors added
+    concat_shape: tuple[int, ...]  # (B, T, D + D_pos): concatenated instead
+
+
 def shape_trace(
     batch: int, length: int, d_model: int, *, vocab_size: int = 256, max_context_length: int = 512,
     positional: Literal["sinusoidal", "learned"] = "sinusoidal", d_position: int | None = None, seed: int = 0,
-) -> dict:
-    """Run the lesson's EmbeddingComposer on a random (B, T) batch and record every shape on the way.
-
-    Returns ``shapes``: [(step, shape tuple)] in pipeline order; ``sum_shape`` and ``concat_shape`` (the two ways
-    to combine, built for real with torch).
-    """
+) -> ShapeTrace:
+    """Run the lesson's EmbeddingComposer on a random (B, T) batch and record every shape on the way, and the
+    output shapes of the two ways to combine, built for real with torch."""
     B = positive_int("batch", batch)
     T = positive_int("length", length)
     D = positive_int("d_model", d_model, minimum=2)
@@ -99,7 +106,7 @@ def shape_trace(
         summed = composer(ids)  # (B, T, D)
         concat_pos = concat_module(T).unsqueeze(0).expand(B, T, d_pos)  # (B, T, D_pos)
         concatenated = torch.cat([token_vectors, concat_pos], dim=-1)  # (B, T, D + D_pos)
-    return dict(
+    return ShapeTrace(
         shapes=[
             ("ids", tuple(ids.shape)),
             ("token_vectors", tuple(token_vectors.shape)),

@@ -15,7 +15,7 @@ import numpy as np
 
 from embedviz._validate import even_int, finite_array, finite_float, positive_int
 
-DEFAULT_BASE = 10_000.0
+DEFAULT_BASE = 10_000.0  # the Transformer paper's base (Vaswani et al. 2017, section 3.5)
 MAX_POSITIONS = 1 << 20  # a guard against accidental multi-GB tables, far above real context lengths
 _MAX_BLOCK = 256  # positions per block in the angle-addition table (see sinusoidal_table)
 

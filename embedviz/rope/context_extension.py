@@ -76,11 +76,29 @@ SEQ_LEN_METHODS: tuple[RopeType, ...] = ("dynamic", "longrope")
 FIXED_STRETCH_METHODS: tuple[RopeType, ...] = ("linear", "yarn", "llama3")
 
 
-def extension_settings(config: Mapping[str, Any], *, layer_type: str | None = None) -> dict[str, Any]:
+@dataclass(frozen=True)
+class ExtensionSettings:
+    """A model's RoPE as the context-extension page's starting values (:func:`extension_settings`)."""
+
+    head_dim: int  # the head's width (all of it, rotated or not)
+    theta: float  # rope_theta
+    method: RopeType  # the config's rope_type, or "yarn" as the suggestion for an unscaled config
+    factor: float  # the config's stretch, or the suggested one (target / original)
+    original: int  # the trained length: original_max_position_embeddings as from_config reads it
+    target: int  # the longest context the config claims, or the suggested one
+    # every method's tunable numbers by transformers name (METHOD_DEFAULTS), the config's own where it sets them:
+    # a mapping, iterated by name beside the page's widget keys
+    params: dict[str, float | bool]
+    short_factor: tuple[float, ...] | None  # LongRoPE's per-pair lists when well formed, else None
+    long_factor: tuple[float, ...] | None
+    partial_rotary_factor: float | None  # as the config writes it; None when absent
+    rotary_dim: int  # the dimensions that turn: d in every formula
+    scaled: bool  # False: the config has no scaling, and method / factor / target are a suggestion
+
+
+def extension_settings(config: Mapping[str, Any], *, layer_type: str | None = None) -> ExtensionSettings:
     """A model's RoPE as the context-extension page's starting values, read by :func:`from_config`.
 
-    Returns ``{"head_dim", "theta", "method", "factor", "original", "target", "params", "short_factor",
-    "long_factor", "partial_rotary_factor", "rotary_dim", "scaled"}``:
     - a scaled config keeps its method, factor and trained length (``original``); ``target`` is the longest context
       it claims: max(max_position_embeddings, original * factor) (the Qwen3 card keeps 40,960 beside factor 4);
     - an unscaled one (``scaled`` False) gets a suggestion: YaRN to 131,072 tokens, at most x 32 (4 x the trained
@@ -127,20 +145,12 @@ def extension_settings(config: Mapping[str, Any], *, layer_type: str | None = No
         except (KeyError, ValueError):  # none (missing, or null: not a list), or malformed (a stray 6 crashed here)
             return None
 
-    return {
-        "head_dim": out["head_dim"],
-        "theta": out["theta"],
-        "method": method,
-        "factor": float(factor),
-        "original": int(original),
-        "target": int(target),
-        "params": params,
-        "short_factor": factors("short_factor"),
-        "long_factor": factors("long_factor"),
-        "partial_rotary_factor": scaling.get("partial_rotary_factor"),
-        "rotary_dim": rotary_dim(out["head_dim"], scaling),  # the dimensions that turn: d in every formula
-        "scaled": rope_type != "default",
-    }
+    return ExtensionSettings(
+        head_dim=out["head_dim"], theta=out["theta"], method=method, factor=float(factor), original=int(original),
+        target=int(target), params=params, short_factor=factors("short_factor"), long_factor=factors("long_factor"),
+        partial_rotary_factor=scaling.get("partial_rotary_factor"), rotary_dim=rotary_dim(out["head_dim"], scaling),
+        scaled=rope_type != "default",
+    )
 
 
 def build_scaling(
@@ -390,6 +400,20 @@ def theta_for_context_latex(head_dim: int, context_length: int, slow_pairs: int,
 
 
 @dataclass(frozen=True)
+class ModelTheta:
+    """One real model beside the calculator's answer: what it chose for its pre-training length."""
+
+    model: str  # the label it was given
+    head_dim: int
+    trained: int  # its pre-training length (not max_position_embeddings: Qwen3-0.6B 32,768, not 40,960)
+    theta: float  # its rope_theta
+    one_turn: float  # the theta at which its slowest pair would turn exactly once over its trained length
+    k_turn: float  # the theta at which its k slowest pairs would turn less than once (k clamped to its pairs)
+    slow: int  # its pairs that turn less than once over its trained length
+    pairs: int  # head_dim / 2
+
+
+@dataclass(frozen=True)
 class ThetaCalculation:
     """The theta a context needs, beside real models' choices (:func:`theta_calculator`)."""
 
@@ -397,8 +421,7 @@ class ThetaCalculation:
     one_turn: float  # the theta at which the slowest pair turns exactly once over the context
     k: int  # slow pairs asked for, clamped to [1, head_dim/2 - 1]
     clamped: bool  # k differs from the slow_pairs asked for
-    # one table row per model: model, head_dim, trained, theta, one_turn, k_turn, slow, pairs (a table's columns)
-    rows: list[dict[str, Any]]
+    rows: list[ModelTheta]  # one per real model, in the order given
 
 
 def theta_calculator(
@@ -416,13 +439,13 @@ def theta_calculator(
     rows = []
     for label, p in models.items():
         trained = p.pretrained_length  # not max_position_embeddings (Qwen3-0.6B: 32,768, not 40,960)
-        rows.append({
-            "model": label, "head_dim": p.head_dim, "trained": trained, "theta": p.rope_theta,
-            "one_turn": theta_for_context(p.head_dim, trained),
-            "k_turn": theta_for_context(p.head_dim, trained, slow_pairs=min(k, p.head_dim // 2 - 1)),
-            "slow": slow_pair_count(inverse_frequencies(p.head_dim, p.rope_theta), trained),
-            "pairs": p.head_dim // 2,
-        })
+        rows.append(ModelTheta(
+            model=label, head_dim=p.head_dim, trained=trained, theta=p.rope_theta,
+            one_turn=theta_for_context(p.head_dim, trained),
+            k_turn=theta_for_context(p.head_dim, trained, slow_pairs=min(k, p.head_dim // 2 - 1)),
+            slow=slow_pair_count(inverse_frequencies(p.head_dim, p.rope_theta), trained),
+            pairs=p.head_dim // 2,
+        ))
     return ThetaCalculation(
         theta=theta_for_context(head_dim, context_length, slow_pairs=k),
         one_turn=theta_for_context(head_dim, context_length),

@@ -54,6 +54,11 @@ THETA_ZERO_NOPE = frozenset({"muse_spark", "muse_spark_text", "muse_glimmer", "m
 # Mllama's cross_attention_layers attend to the image's states instead of the text's, without RoPE
 CROSS_ATTENTION_NOPE = frozenset({"mllama", "mllama_text_model"})
 CODE_NOPE_FAMILIES = frozenset(SLIDING_ONLY_ROPE) | GLOBAL_NOPE_WITH_WINDOW | THETA_ZERO_NOPE | CROSS_ATTENTION_NOPE
+# What a config without floor_scale / attn_scale gets: the defaults of transformers' Llama4TextConfig (the code's
+# fallback for a missing key, as transformers reads the file). Llama 4 Scout's config.json writes the same values
+# (model_configs/llama-4-scout-17b-16e.json), and that file is where the page reads them for Scout.
+LLAMA4_FLOOR_SCALE = 8192  # tokens per step of the temperature: it stays 1 up to position floor_scale - 2
+LLAMA4_ATTN_SCALE = 0.1  # how much each step of log(1 + floor((m + 1) / floor_scale)) adds
 
 
 @dataclass(frozen=True)
@@ -73,12 +78,21 @@ class LayerRope:
 
 
 @dataclass(frozen=True)
+class NopeTemperature:
+    """Llama 4's temperature on its NoPE layers' queries, 1 + attn_scale * ln(1 + floor((m + 1) / floor_scale)) at
+    position m (:func:`nope_attention_scale`), as a config sets it."""
+
+    floor_scale: float  # tokens per step: the temperature is 1 up to position floor_scale - 2
+    attn_scale: float  # how much each step adds (never 0: a scale of 0 is no temperature at all)
+
+
+@dataclass(frozen=True)
 class LayerPlan:
     """A model's RoPE layer by layer: ``layers[k]`` indexes ``settings`` for layer k (shape (num_layers,))."""
 
     settings: tuple[LayerRope, ...]
     layers: np.ndarray  # (num_layers,) int
-    nope_temperature: dict[str, float] | None  # Llama 4: {"floor_scale", "attn_scale"} when tuning is on
+    nope_temperature: NopeTemperature | None  # Llama 4's, when its temperature tuning is on
 
     def counts(self) -> dict[str, int]:
         """How many layers use each setting, by name."""
@@ -274,16 +288,17 @@ def layer_plan(config: Mapping[str, Any]) -> LayerPlan:
         tuning = config.get("attn_temperature_tuning")  # Scout's file says 4
         if tuning is None:  # Llama4TextConfig's default is on; other models with NoPE layers (SmolLM3) have none
             tuning = str(config.get("model_type", "")).startswith("llama4")
-        attn_scale = finite_float("attn_scale", config.get("attn_scale", 0.1))
+        attn_scale = finite_float("attn_scale", config.get("attn_scale", LLAMA4_ATTN_SCALE))
         if tuning and attn_scale != 0:  # a scale of 0 multiplies by 1 at every position: no temperature
-            temperature = {"floor_scale": finite_float("floor_scale", config.get("floor_scale", 8192),
-                                                       greater_than=0.0), "attn_scale": attn_scale}
+            floor_scale = finite_float("floor_scale", config.get("floor_scale", LLAMA4_FLOOR_SCALE), greater_than=0.0)
+            temperature = NopeTemperature(floor_scale=floor_scale, attn_scale=attn_scale)
     used = sorted(set(layers.tolist()))  # drop settings no layer uses, keep the order
     layers = np.array([used.index(i) for i in layers], dtype=int)
     return LayerPlan(tuple(settings[i] for i in used), layers, temperature)
 
 
-def nope_attention_scale(positions, *, floor_scale: float = 8192, attn_scale: float = 0.1) -> np.ndarray:
+def nope_attention_scale(positions, *, floor_scale: float = LLAMA4_FLOOR_SCALE,
+                         attn_scale: float = LLAMA4_ATTN_SCALE) -> np.ndarray:
     """Llama 4's temperature on a NoPE layer's queries: 1 + attn_scale * ln(1 + floor((m + 1) / floor_scale)),
     shape (T,). It is 1 up to position floor_scale - 2 and then grows like log m, sharpening attention over long
     inputs (the only thing a NoPE layer knows about position, apart from the causal mask)."""

@@ -18,7 +18,7 @@ import numpy as np
 from embedviz._validate import even_int, finite_array, finite_float, one_of, positive_int
 from embedviz.errors import InputError
 
-DEFAULT_THETA = 10_000.0
+DEFAULT_THETA = 10_000.0  # the RoPE paper's base (Su et al. 2021, RoFormer), carried over from the Transformer's sinusoids
 Pairing = Literal["half", "interleaved"]
 PAIRINGS: tuple[str, ...] = ("half", "interleaved")
 

@@ -201,15 +201,23 @@ def base_bound(context_length: int, head_dim: int = 128, *, rel_step: float = 1e
     return BaseBound(float(base), context_length, head_dim, scanned, rel_step)
 
 
+@dataclass(frozen=True)
+class BaseBoundSummary:
+    """The base bound as the page shows it (:func:`base_bound_summary`): found, or how far a stopped scan got."""
+
+    base_bound: float | None  # the smallest base with B(m) >= 0 over the length; None when the scan ran out of time
+    base_below: float | None  # when it ran out: every base below this one fails; None when the bound was found
+
+
 def base_bound_summary(head_dim: int, scan_length: int, *, rel_step: float = 1e-3,
-                       cpu_budget_s: float | None = None) -> dict:
-    """The base bound for ``scan_length`` as the page shows it: "base_bound", or None and "base_below" (how far
+                       cpu_budget_s: float | None = None) -> BaseBoundSummary:
+    """The base bound for ``scan_length`` as the page shows it: ``base_bound``, or None and ``base_below`` (how far
     the scan got) when it ran out of ``cpu_budget_s``."""
     try:
-        return {"base_bound": base_bound(scan_length, head_dim, rel_step=rel_step, cpu_budget_s=cpu_budget_s).base,
-                "base_below": None}
+        found = base_bound(scan_length, head_dim, rel_step=rel_step, cpu_budget_s=cpu_budget_s)
     except ScanStopped as stopped:
-        return {"base_bound": None, "base_below": stopped.below}
+        return BaseBoundSummary(base_bound=None, base_below=stopped.below)
+    return BaseBoundSummary(base_bound=found.base, base_below=None)
 
 
 @dataclass(frozen=True)
@@ -242,9 +250,15 @@ def training_theory(head_dim: int, theta: float, train_length: int, *, turning: 
     )
 
 
+@dataclass(frozen=True)
+class TheorySummary(TrainingTheory, BaseBoundSummary):
+    """:class:`TrainingTheory` and :class:`BaseBoundSummary` at one setting (:func:`theory_summary`)."""
+
+
 def theory_summary(head_dim: int, theta: float, train_length: int, scan_length: int, *,
-                   rel_step: float = 1e-3, cpu_budget_s: float | None = None) -> dict:
+                   rel_step: float = 1e-3, cpu_budget_s: float | None = None) -> TheorySummary:
     """The three results at one setting: :func:`training_theory` and :func:`base_bound_summary` together. When the
-    base scan runs out of ``cpu_budget_s``, "base_bound" is None and "base_below" says how far it got."""
-    return {**vars(training_theory(head_dim, theta, train_length)),
-            **base_bound_summary(head_dim, scan_length, rel_step=rel_step, cpu_budget_s=cpu_budget_s)}
+    base scan runs out of ``cpu_budget_s``, ``base_bound`` is None and ``base_below`` says how far it got."""
+    return TheorySummary(**vars(training_theory(head_dim, theta, train_length)),
+                         **vars(base_bound_summary(head_dim, scan_length, rel_step=rel_step,
+                                                   cpu_budget_s=cpu_budget_s)))

@@ -165,7 +165,7 @@ def test_a_shared_link_reopens_the_same_view(tab, entry):
 
 
 def test_a_chart_stays_usable_inside_its_layout_boundary(tab):
-    """frame.CHART_CSS makes each chart a layout and paint boundary (a step redraws faster, issue 14); paint
+    """frame.CHART_CSS makes each chart a layout and paint boundary (a step redraws faster); paint
     containment clips whatever a chart draws outside its box. A hover label at the chart's corner must stay inside the
     box; the modebar and Streamlit's full-screen button must be what the browser's hit test finds at their centres
     (it follows the clipping); full screen must still enlarge the chart. A clip over the toolbar fails this test."""

@@ -145,7 +145,7 @@ def test_the_scaling_methods_and_pair_kinds_are_the_core_s(js, method, head_dim,
                                                            params):
     """Context extension's wavelength chart: each method's scaled frequencies (the core is checked against
     transformers' own ROPE_INIT_FUNCTIONS in tests/test_rope_scaling.py) and what it did to each pair."""
-    lists = {"short_factor": PHI3["short_factor"], "long_factor": PHI3["long_factor"]} if method == "longrope" else {}
+    lists = {"short_factor": PHI3.short_factor, "long_factor": PHI3.long_factor} if method == "longrope" else {}
     scaling = context_extension.build_scaling(method, factor=factor, original_max_position_embeddings=original,
                                               params=params, **lists)
     after = rope_scaling.compute(head_dim, theta, scaling, seq_len=seq_len).inv_freq
