@@ -8,6 +8,7 @@ import pytest
 
 from embedviz.positions import alibi
 from tests.conftest import require_oracle
+from tests.input_errors import raises_input
 
 # references written independently of embedviz.positions.alibi
 
@@ -134,19 +135,29 @@ def test_bias_is_relative_only():
 
 
 @pytest.mark.parametrize(
-    "call, message",
+    ("call", "code", "params"),
     [
-        (lambda: alibi.alibi_slopes(0), r"num_heads \(0\) must be >= 1"),
-        (lambda: alibi.alibi_slopes(2.0), r"num_heads \(2.0\) must be an integer"),
-        (lambda: alibi.alibi_slopes(2048), r"num_heads \(2048\) must be <= 1024"),
-        (lambda: alibi.alibi_bias(8, 0), r"seq_len \(0\) must be >= 1"),
-        (lambda: alibi.alibi_bias(8, 10_000), r"seq_len \(10000\) must be <= 8192"),
+        (lambda: alibi.alibi_slopes(0), "at_least", {"name": "num_heads", "value": 0, "limit": 1}),
+        (lambda: alibi.alibi_slopes(2.0), "integer", {"name": "num_heads", "value": 2.0}),
+        (lambda: alibi.alibi_slopes(2048), "at_most", {"name": "num_heads", "value": 2048, "limit": 1024}),
+        (lambda: alibi.alibi_bias(8, 0), "at_least", {"name": "seq_len", "value": 0, "limit": 1}),
+        (lambda: alibi.alibi_bias(8, 10_000), "at_most", {"name": "seq_len", "value": 10_000, "limit": 8192}),
+        (lambda: alibi.bias_at(8, [np.nan], [0]), "non_finite", {"name": "query_positions"}),
+    ],
+)
+def test_input_errors(call, code, params):
+    with raises_input(code, **params):
+        call()
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [  # the app picks heads and distances itself: a caller's slip, in plain English
         (lambda: alibi.bias_at(8, [0], [0], heads=[8]), r"heads \(\[8\]\) must lie in \[0, num_heads\) = \[0, 8\)"),
         (lambda: alibi.bias_at(8, [0], [0], heads=[0.5]), r"heads must be a 1-D list of head indices"),
-        (lambda: alibi.bias_at(8, [np.nan], [0]), r"query_positions contains non-finite values"),
         (lambda: alibi.relative_bias(8, [-1]), r"distances must be >= 0"),
     ],
 )
-def test_validation_messages(call, message):
+def test_caller_errors(call, message):
     with pytest.raises(ValueError, match=message):
         call()

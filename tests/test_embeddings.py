@@ -53,7 +53,7 @@ def test_forward_accepts_lists_and_numpy_and_keeps_any_leading_shape():
 @pytest.mark.parametrize("bad", [256, 300, -1])
 def test_out_of_range_id_names_the_id_and_vocab_size(bad):
     emb = TokenEmbedding(256, 4)
-    with pytest.raises(ValueError, match=rf"token id \({bad}\) is outside \[0, vocab_size\) = \[0, 256\)"):
+    with raises_input("token_id", value=bad, limit=256):
         emb(torch.tensor([[72, bad]]))
 
 

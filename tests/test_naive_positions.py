@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from embedviz.positions import naive
+from tests.input_errors import raises_input
 
 
 def test_binary_code_equals_python_bit_ops():
@@ -74,17 +75,27 @@ def test_distinct_counts():
 
 
 @pytest.mark.parametrize(
-    ("call", "match"),
+    ("call", "code", "params"),
     [
-        (lambda: naive.raw_index(0), r"num_positions \(0\) must be >= 1"),
-        (lambda: naive.normalized_value(10, 10), r"position \(10\) must be <= 9"),
+        (lambda: naive.raw_index(0), "at_least", {"name": "num_positions", "value": 0, "limit": 1}),
+        (lambda: naive.normalized_value(10, 10), "at_most", {"name": "position", "value": 10, "limit": 9}),
+        (lambda: naive.binary_code(np.array([1]), 63), "at_most", {"name": "num_bits", "value": 63, "limit": 62}),
+        (lambda: naive.compare_schemes(10, 7), "even", {"name": "d_model", "value": 7}),
+    ],
+)
+def test_errors_name_the_parameter(call, code, params):
+    with raises_input(code, **params):
+        call()
+
+
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [  # values the core computed itself: a caller's slip, in plain English
         (lambda: naive.position_with_value(1.0, 10), r"value \(1\) must be in \[0, 1\)"),
         (lambda: naive.binary_code(np.array([-1]), 4), r"positions must be a 1-D array of integers >= 0"),
-        (lambda: naive.binary_code(np.array([1]), 63), r"num_bits \(63\) must be <= 62"),
-        (lambda: naive.compare_schemes(10, 7), r"d_model \(7\) must be even"),
         (lambda: naive.adjacent_steps([1.0]), r"at least 2 rows"),
     ],
 )
-def test_errors_name_the_parameter(call, match):
+def test_caller_errors(call, match):
     with pytest.raises(ValueError, match=match):
         call()

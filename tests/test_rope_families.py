@@ -23,6 +23,7 @@ import pytest
 from embedviz.rope.layers import CODE_NOPE_FAMILIES, NO_ATTENTION, NOPE, UNREAD_FAMILIES, layer_plan
 from tests import rope_family_runs
 from tests.conftest import require_oracle
+from tests.input_errors import raises_input
 
 RTOL = 1e-6
 # default configs embedviz refuses with a ValueError that says why (no layer count, a head that does not divide...)
@@ -224,7 +225,7 @@ def test_hunyuan_alpha_is_a_fixed_ntk_base_as_its_rotary_module():
 
 @pytest.mark.parametrize("model_type", sorted(UNREAD_FAMILIES))
 def test_an_unreadable_family_is_refused_by_name(model_type):
-    with pytest.raises(ValueError, match=f"model_type \\({model_type}\\) .*cannot read"):
+    with raises_input("family_unread", name="model_type", value=model_type):
         layer_plan({"model_type": model_type, "num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 1,
                     "rope_theta": 10_000.0, "max_position_embeddings": 64})
 

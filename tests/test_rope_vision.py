@@ -7,6 +7,7 @@ import pytest
 
 from embedviz.rope.vision import DEFAULTS, LAYOUTS, patch_angles, patch_similarity
 from tests.conftest import require_oracle
+from tests.input_errors import raises_input
 
 
 def hf_cos_sin(layout: str, rows, cols):
@@ -62,9 +63,9 @@ def test_similarity_depends_on_the_offset_only():
 
 
 def test_bad_inputs_name_the_parameter():
-    with pytest.raises(ValueError, match="layout"):
+    with raises_input("one_of", name="layout", value="sam"):
         patch_similarity(4, 0, 0, head_dim=64, theta=1e4, layout="sam")
-    with pytest.raises(ValueError, match="row"):
+    with raises_input("at_most", name="row", value=5, limit=4):  # rows counted from 1 in the message
         patch_similarity(4, 4, 0, head_dim=64, theta=1e4, layout="pixtral")
-    with pytest.raises(ValueError, match="multiple of 4"):
+    with raises_input("multiple", name="head_dim", value=66, k=4):
         patch_similarity(4, 0, 0, head_dim=66, theta=1e4, layout="pixtral")

@@ -70,11 +70,11 @@ def test_text_labels_name_the_character_of_each_byte():
 
 
 def test_validation_messages():
-    with pytest.raises(ValueError, match=r"text must be a string, got int"):
+    with raises_input("string", name="text", kind="int"):
         encode(42)
     with raises_input("lone_surrogate", codepoint=0xD800, index=1) as info:
         encode("a\ud800")
-    assert "U+D800 at index 1" in str(info.value)
+    assert info.value.fields()["codepoint"] == "D800"  # written as U+D800 in either language
     with raises_input("token_id", value=256, limit=256):
         decode([72, 256])
     with raises_input("token_id", value=-1, limit=256):
@@ -83,5 +83,5 @@ def test_validation_messages():
         decode([1.5])
     with raises_input("integer", name="token id", value=True, kind="bool"):
         decode([True])
-    with pytest.raises(ValueError, match=r"text must be a string"):
+    with raises_input("string", name="text"):
         byte_pieces(None)

@@ -19,6 +19,7 @@ from embedviz.training.experiment import TrainingResult, train_group_experiment,
 from embedviz.training.result import (
     cross_group_peak, loss_floor, projection_limit, snapshot_curves, snapshot_projections, text_pairs,
 )
+from tests.input_errors import raises_input
 
 SEEDS = (0, 1, 2)
 LOWER, UPPER = "abcdefghij", "ABCDEFGHIJ"
@@ -258,7 +259,7 @@ def test_default_snapshots_of_a_big_table_fit_the_memory_budget():
     steps = [step for step, _ in r.snapshots]
     assert steps[0] == 0 and steps[-1] == 40 and len(steps) > 2
     assert sum(w.size for _, w in r.snapshots) <= 16_777_216  # 64 MB of float32
-    with pytest.raises(ValueError, match=r"snapshot_every \(1\) keeps 41 snapshots of a \(4096, 256\) table"):
+    with raises_input("snapshot_cap", value=1, count=41, rows=4096, D=256):
         train_on_text(text, steps=40, d_model=256, snapshot_every=1)
 
 
@@ -329,64 +330,59 @@ def test_short_text_shrinks_the_sequence():
 
 
 @pytest.mark.parametrize(
-    ("kwargs", "match"),
+    ("kwargs", "code", "params"),
     [
-        ({"steps": 0}, r"steps \(0\) must be >= 1"),
-        ({"steps": 5001}, r"steps \(5001\) must be <= 5000"),
-        ({"steps": 2.5}, r"steps \(2\.5\) must be an integer, got float"),
-        ({"d_model": 1}, r"d_model \(1\) must be >= 2"),
-        ({"d_model": 257}, r"d_model \(257\) must be <= 256"),
-        ({"lr": 0.0}, r"lr \(0\) must be > 0"),
-        ({"lr": -1e-3}, r"lr \(-0\.001\) must be > 0"),
-        ({"lr": float("nan")}, r"lr \(nan\) must be finite"),
-        ({"lr": float("inf")}, r"lr \(inf\) must be finite"),
-        ({"lr": "fast"}, r"lr \('fast'\) must be a number"),
-        ({"lr": True}, r"lr \(True\) must be a number"),
-        ({"optimizer": "rmsprop"}, r"optimizer \('rmsprop'\) must be one of 'adam', 'sgd'"),
-        ({"batch_size": 0}, r"batch_size \(0\) must be >= 1"),
-        ({"seq_len": 257}, r"seq_len \(257\) must be <= 256"),
-        (
-            {"batch_size": 1024, "seq_len": 256},
-            r"batch_size \* seq_len \* classes \(1024 \* 256 \* 256 = 67108864\) must be at most 4194304 logits",
-        ),
-        ({"snapshot_every": 0}, r"snapshot_every \(0\) must be >= 1"),
-        (
-            {"steps": 5000, "snapshot_every": 1},
-            r"snapshot_every \(1\) keeps 5001 snapshots of a \(20, 16\) table for steps=5000; at most 1001 fit, "
-            r"use snapshot_every >= 6",
-        ),
-        ({"groups": ()}, r"groups \(empty\) must hold at least 1 group"),
-        ({"groups": "abcABC"}, r"groups must be a list or tuple of strings, e.g. \('abc', 'ABC'\), got str"),
-        ({"groups": ("abc", 5)}, r"groups\[1\] must be a string, got int"),
-        ({"groups": ("abc", "aa")}, r"groups\[1\] \('aa'\) must hold at least 2 distinct characters"),
-        ({"groups": ("abc", "xyc")}, r"character 'c' is in groups\[0\] and groups\[1\]"),
-        ({"groups": ("".join(chr(0x4E00 + i) for i in range(257)),)}, r"257 distinct characters in total; at most 256"),
-        ({"vocab_size": 19}, r"vocab_size \(19\) must be >= 20"),
-        ({"seed": -1}, r"seed \(-1\) must be >= 0"),
+        ({"steps": 0}, "at_least", {"name": "steps", "value": 0, "limit": 1}),
+        ({"steps": 5001}, "at_most", {"name": "steps", "value": 5001, "limit": 5000}),
+        ({"steps": 2.5}, "integer", {"name": "steps", "value": 2.5, "kind": "float"}),
+        ({"d_model": 1}, "at_least", {"name": "d_model", "value": 1, "limit": 2}),
+        ({"d_model": 257}, "at_most", {"name": "d_model", "value": 257, "limit": 256}),
+        ({"lr": 0.0}, "above", {"name": "lr", "value": 0.0, "limit": 0}),
+        ({"lr": -1e-3}, "above", {"name": "lr", "value": -1e-3, "limit": 0}),
+        ({"lr": float("nan")}, "finite", {"name": "lr", "value": float("nan")}),
+        ({"lr": float("inf")}, "finite", {"name": "lr", "value": float("inf")}),
+        ({"lr": "fast"}, "number", {"name": "lr", "value": "fast"}),
+        ({"lr": True}, "number", {"name": "lr", "value": True}),
+        ({"optimizer": "rmsprop"}, "one_of", {"name": "optimizer", "value": "rmsprop", "allowed": "'adam', 'sgd'"}),
+        ({"batch_size": 0}, "at_least", {"name": "batch_size", "value": 0, "limit": 1}),
+        ({"seq_len": 257}, "at_most", {"name": "seq_len", "value": 257, "limit": 256}),
+        ({"batch_size": 1024, "seq_len": 256}, "logits_cap",
+         {"size": 1024, "length": 256, "classes": 256, "n": 67_108_864, "limit": 4_194_304}),
+        ({"snapshot_every": 0}, "at_least", {"name": "snapshot_every", "value": 0, "limit": 1}),
+        ({"steps": 5000, "snapshot_every": 1}, "snapshot_cap",
+         {"value": 1, "count": 5001, "rows": 20, "D": 16, "steps": 5000, "limit": 1001, "least": 6}),
+        ({"groups": ()}, "groups_empty", {}),
+        ({"groups": "abcABC"}, "string_list", {"name": "groups", "kind": "str"}),
+        ({"groups": ("abc", 5)}, "string", {"name": "groups[1]", "kind": "int"}),
+        ({"groups": ("abc", "aa")}, "group_small", {"g": 1, "value": "aa"}),
+        ({"groups": ("abc", "xyc")}, "group_shared", {"ch": "c", "a": 0, "b": 1}),
+        ({"groups": ("".join(chr(0x4E00 + i) for i in range(257)),)}, "groups_total", {"n": 257, "limit": 256}),
+        ({"vocab_size": 19}, "at_least", {"name": "vocab_size", "value": 19, "limit": 20}),
+        ({"seed": -1}, "at_least", {"name": "seed", "value": -1, "limit": 0}),
     ],
 )
-def test_group_experiment_validation(kwargs, match):
-    with pytest.raises(ValueError, match=match):
+def test_group_experiment_validation(kwargs, code, params):
+    with raises_input(code, **params):
         train_group_experiment(**kwargs)
 
 
 @pytest.mark.parametrize(
-    ("text", "kwargs", "match"),
+    ("text", "kwargs", "code", "params"),
     [
-        (b"abc", {}, r"text must be a string, got bytes"),
-        ("abab", {"tokens": "word"}, r"tokens \('word'\) must be one of 'char', 'byte'"),
-        ("abab", {"context": 0}, r"context \(0\) must be >= 1"),
-        ("abab", {"context": 33}, r"context \(33\) must be <= 32"),
-        ("ab", {"context": 2}, r"text \(2 char tokens\) must be at least context \+ 1 = 3 tokens long"),
-        ("aaaa", {}, r"text must hold at least 2 distinct char tokens, it has 1"),
-        ("abab", {"d_model": 300}, r"d_model \(300\) must be <= 256"),
-        ("abab", {"lr": -1.0}, r"lr \(-1\) must be > 0"),
-        ("ab\ud800", {"tokens": "byte"}, r"lone surrogate"),
-        ("".join(chr(0x4E00 + i) for i in range(4097)), {}, r"4097 distinct char tokens; at most 4096"),
+        (b"abc", {}, "string", {"name": "text", "kind": "bytes"}),
+        ("abab", {"tokens": "word"}, "one_of", {"name": "tokens", "value": "word", "allowed": "'char', 'byte'"}),
+        ("abab", {"context": 0}, "at_least", {"name": "context", "value": 0, "limit": 1}),
+        ("abab", {"context": 33}, "at_most", {"name": "context", "value": 33, "limit": 32}),
+        ("ab", {"context": 2}, "text_short", {"n": 2, "kind": "char", "need": 3}),
+        ("aaaa", {}, "text_distinct", {"kind": "char", "n": 1}),
+        ("abab", {"d_model": 300}, "at_most", {"name": "d_model", "value": 300, "limit": 256}),
+        ("abab", {"lr": -1.0}, "above", {"name": "lr", "value": -1.0, "limit": 0}),
+        ("ab\ud800", {"tokens": "byte"}, "lone_surrogate", {"codepoint": 0xD800, "index": 2}),
+        ("".join(chr(0x4E00 + i) for i in range(4097)), {}, "text_vocab", {"n": 4097, "kind": "char", "limit": 4096}),
     ],
 )
-def test_text_validation(text, kwargs, match):
-    with pytest.raises(ValueError, match=match):
+def test_text_validation(text, kwargs, code, params):
+    with raises_input(code, **params):
         train_on_text(text, **kwargs)
 
 
