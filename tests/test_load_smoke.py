@@ -23,8 +23,14 @@ LOAD = ROOT / "benchmarks" / "load"
 
 from deploy.launcher import serving  # noqa: E402
 from benchmarks.load.stclient import StepError, StreamlitSession  # noqa: E402
+from embedviz.widget_keys import Sinusoidal as K  # noqa: E402
 
 pytestmark = pytest.mark.slow
+
+
+def widget_key(element_id: str) -> str:
+    """The key a page gave a widget: Streamlit's element id ends in it (``$$ID-<hash>-<key>``)."""
+    return element_id.split("-", 2)[-1]
 
 
 @pytest.fixture(scope="module")
@@ -38,9 +44,10 @@ def test_a_slider_move_reruns_the_page_with_the_new_value(server):
     try:
         opened = session.open("sinusoidal")
         assert session.page_script_hash, "st.navigation's page hash was not read from the first run"
-        assert {"d_model (vector width)", "number of positions"} <= {s.label for s in session.sliders.values()}
+        sliders = {widget_key(s.id): s for s in session.sliders.values()}
+        assert {K.D_MODEL, K.LENGTH} <= sliders.keys()
         assert opened.messages > 10 and opened.bytes > 10_000  # the page's elements and figures came back
-        d_model = next(s for s in session.sliders.values() if s.label == "d_model (vector width)")
+        d_model = sliders[K.D_MODEL]
         start, shown = list(d_model.value), session.figures_digest
         assert shown, "the page's figures were not read"
         session.move_slider(d_model.id, [0.0 if d_model.options else d_model.min])  # (select_slider: an index)
