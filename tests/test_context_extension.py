@@ -174,6 +174,18 @@ def test_the_page_opens_on_linear_pi_over_llama2s_trained_length():
     assert v.overshoot_unscaled == pytest.approx(4.0) and v.overshoot_scaled == pytest.approx(1.0)
 
 
+@pytest.mark.parametrize(("name", "expected"), [("LLaMA-2-7B", 18), ("Qwen3-0.6B", 24), ("Mistral-7B-v0.1", 14)])
+def test_unseen_pairs_of_the_presets_against_a_loop(name, expected):
+    """Without scaling, past its trained length a preset shows new angles to the pairs that never closed a turn
+    in training: wavelength 2 pi theta^(2i/d) longer than the trained length (a plain loop over the pairs)."""
+    p = PRESETS[name]
+    d, theta, trained = p.head_dim, p.rope_theta, p.pretrained_length
+    never = sum(1 for i in range(d // 2) if 2 * math.pi * theta ** (2 * i / d) > trained)
+    scaling = build_scaling("linear", factor=4.0, original_max_position_embeddings=trained)
+    v = extension_view(d, theta, scaling, original=trained, target=4 * trained)
+    assert int(v.unseen_unscaled.sum()) == never == expected
+
+
 def test_methods_run_simple_to_complex():
     """linear (one division) < dynamic (a new base) < yarn (a ramp and a temperature) < llama3 (YaRN's groups by
     wavelength) < longrope (a searched factor per pair)."""

@@ -210,6 +210,21 @@ def test_llama31_pair_counts_by_hand():
     assert kinds == ["kept"] * 29 + ["blended"] * 6 + ["interpolated"] * 29
 
 
+def test_qwen3_yarn_pair_counts_by_hand():
+    # head_dim 128, theta 1e6, trained on 32,768, YaRN x4 (beta_fast 32, beta_slow 1). The ramp's ends are the
+    # pairs that turn beta times in training, d ln(L / (beta 2 pi)) / (2 ln theta), floored and ceiled:
+    # 23.60 -> 23 and 39.65 -> 40; pairs 0..23 kept (24), 24..39 blended (16), 40..63 interpolated (24)
+    d, theta, trained = 128, 1e6, 32_768
+    low = math.floor(d * math.log(trained / (32 * 2 * math.pi)) / (2 * math.log(theta)))
+    high = math.ceil(d * math.log(trained / (1 * 2 * math.pi)) / (2 * math.log(theta)))
+    kept, blended = low + 1, high - low - 1
+    assert (kept, blended, d // 2 - kept - blended) == (24, 16, 24)
+    out = from_config(QWEN3_06B_YARN)
+    before, _ = compute(out["head_dim"], out["theta"], None)
+    after, _ = compute(out["head_dim"], out["theta"], out["scaling"])
+    assert classify_pairs(before, after) == ["kept"] * kept + ["blended"] * blended + ["interpolated"] * 24
+
+
 # transformers 5.24.0, _compute_yarn_parameters, head_dim 128, theta 10_000, original 4096, no mscale: the
 # attention factor for each factor (1.0 at factor 1: no stretch, no temperature)
 YARN_ATTENTION = {1.0: 1.0, 2.0: 1.0693147180559945, 4.0: 1.138629436111989, 16.0: 1.2772588722239782,

@@ -45,6 +45,21 @@ def naive_passes(base, length, head_dim=128):
                for m in range(length))
 
 
+@pytest.mark.parametrize("name", ["Phi-2 (partial 0.4)", "GPT-NeoX-20B (partial 0.25)"])
+def test_unrotated_pairs_keep_the_sum_nonnegative_for_any_base(name):
+    """What RoPE in today's models says of partial rotation: each unrotated pair adds cos 0 = 1, and with at least
+    as many of them as rotated pairs, sum cos(m * w_i) over the whole head stays >= 0 even at base 2 (the rotated
+    pairs alone fail). Phi-2 turns 32 of its 80 dimensions, GPT-NeoX-20B 24 of 96."""
+    from embedviz.rope.layers import layer_plan, published_config
+
+    s = next(x for x in layer_plan(published_config(name)).settings if x.inv_freq is not None)
+    still, turning = (s.head_dim - s.rotary_dim) // 2, s.rotary_dim // 2
+    assert still >= turning
+    m = np.arange(4_096, dtype=np.float64)[:, None]
+    rotated = np.cos(m * 2.0 ** (-2 * np.arange(turning) / s.rotary_dim)).sum(axis=1)  # (m,) a loop over pairs
+    assert rotated.min() < 0 <= (still + rotated).min()
+
+
 def test_base_bound_for_1k_matches_the_paper_and_a_naive_check():
     out = base_lower_bound(1_024)
     assert f"{out.base:.1e}" == "4.3e+03"  # Men et al. 2024, Table (d=128): 1K -> 4.3e3

@@ -178,6 +178,29 @@ def test_rotation_property(p, k, half, base):
     np.testing.assert_allclose(R @ R.T, np.eye(D), atol=1e-12)
 
 
+def test_rotation_turns_the_way_ropes_does():
+    """The Sinusoidal page's sign note: its R(k) on (sin, cos) and RoPE's rotation of (cos, sin) turn the point by
+    the same +k*w, both landing on position p + k."""
+    from embedviz.rope import rotary as rope
+
+    p, k, omega = 5, 3, 1.0  # pair 0 of any D has w = 1
+    pe = sinusoidal_rows([p], 8, dtype=np.float64)[0]
+    ours = rotate_encoding(pe, k)[:2]  # (sin, cos) of p + k
+    ropes = rope.rotate_2d((pe[1], pe[0]), k, omega)  # RoPE turns (a, b) = (cos, sin) by +k*w
+    np.testing.assert_allclose([ropes[1], ropes[0]], ours, atol=1e-12)
+    np.testing.assert_allclose(ours, [math.sin(8.0), math.cos(8.0)], atol=1e-12)
+    # pair 1 of D = 8, with both matrices written out
+    d, base, i = 8, 10_000.0, 1
+    w = base ** (-2 * i / d)
+    pe = sinusoidal_rows([p, p + k], d, base, dtype=np.float64)  # (2, d): pair i is (sin, cos)
+    sin_p, cos_p = pe[0, 2 * i], pe[0, 2 * i + 1]
+    # the Sinusoidal page's R(k) = [[cos, sin], [-sin, cos]] on (sin, cos)
+    by_sin_page = (math.cos(k * w) * sin_p + math.sin(k * w) * cos_p, -math.sin(k * w) * sin_p + math.cos(k * w) * cos_p)
+    np.testing.assert_allclose(by_sin_page, pe[1, 2 * i: 2 * i + 2], atol=1e-12)
+    # RoPE's R(k) = [[cos, -sin], [sin, cos]] on the same angle written (cos, sin): the same point at p + k
+    np.testing.assert_allclose(rope.rotate_2d((cos_p, sin_p), k, w), (pe[1, 2 * i + 1], pe[1, 2 * i]), atol=1e-12)
+
+
 def test_rotation_check_reports_both_ways_and_tiny_error():
     check = rotation_check(5, 3, 8)
     np.testing.assert_allclose(check.direct, sinusoidal_pe(8, 8), atol=1e-12)
