@@ -1,14 +1,14 @@
 """The Context-extension page driven through streamlit's AppTest.
 
-Numbers the page shows are checked against formulas written out here (PI's w / s, YaRN's 0.1 ln s + 1, LongRoPE's
-sqrt(1 + ln s / ln L), dynamic NTK's base, the one-turn theta, per-pair loops) and against the presets' own runs.
+Numbers the page shows are the core's for the page's settings (:func:`core_view`); the core's numbers themselves
+are checked against transformers, the papers' formulas and per-pair loops in tests/test_context_extension.py and
+tests/test_rope_scaling.py.
 The page opens on position interpolation; the tests about YaRN choose its Qwen3 preset themselves. One section per
 tab: a test opens the tab that holds what it checks.
 """
 from __future__ import annotations
 
 import json
-import math
 
 import numpy as np
 import pytest
@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 from embedviz.app import context_view as view
 from embedviz.app.i18n import catalog
 from embedviz.rope import context_extension
-from embedviz.rope.context_extension import PHI3_MINI_128K
+from embedviz.rope.context_extension import PHI3_MINI_128K, ExtensionView
 from embedviz.models.params import PRESETS
 from embedviz.widget_keys import Context as K
 from tests.app import pagetest as pt
@@ -58,6 +58,26 @@ def _after_wavelengths(spec: dict) -> np.ndarray:
     return np.array([points[i] for i in range(len(points))])
 
 
+def core_view(config: dict, *, method: str | None = None, factor: float | None = None,
+              ratio: float | None = None) -> ExtensionView:
+    """What the core computes for a source's settings, with the method, factor or length ratio a test set on the
+    page in place of the source's own: the numbers the page must show."""
+    s = context_extension.extension_settings(config)
+    method = method or s.method
+    scaling = context_extension.build_scaling(
+        method, factor=s.factor if factor is None else factor, original_max_position_embeddings=s.original,
+        params=s.params, short_factor=s.short_factor, long_factor=s.long_factor,
+        partial_rotary_factor=s.partial_rotary_factor)
+    ratio = view.nearest_ratio(s.target / s.original) if ratio is None else ratio  # the page's default
+    return context_extension.extension_view(s.head_dim, s.theta, scaling, original=s.original, target=s.target,
+                                            seq_len=context_extension.seq_len_for(method, s.original, ratio))
+
+
+def _kinds(core: ExtensionView) -> str:
+    """The kept / blended / interpolated counts as the page's metric says them."""
+    return " / ".join(str(core.kinds.count(kind)) for kind in ("kept", "blended", "interpolated"))
+
+
 def _use_config(at: AppTest, config: dict) -> AppTest:
     at.selectbox(key=K.SOURCE).set_value(view.CONFIG).run()
     at.text_area(key=K.CONFIG).set_value(json.dumps(config, indent=2)).run()
@@ -85,19 +105,18 @@ def test_default_view_is_position_interpolation_on_llama2():
     assert not any("(was " in c.value for c in at.caption)  # the default is the source's own view
     assert len(pt.chart_json(at)) == 1  # the first tab: which pairs the method stretches
     assert not at.latex  # the method's text and formulas wait in their own tab
-    d, theta, trained = p.head_dim, p.rope_theta, p.pretrained_length
-    # pair i never closed a turn in 4,096 tokens when 2 pi theta^(2i/d) > 4096: i >= 46, 18 pairs; x4 brings
-    # each of them to 4x its largest trained angle, PI (every w / 4 over 4 x 4,096) to exactly 1x
-    unseen = sum(1 for i in range(d // 2) if 2 * math.pi * theta ** (2 * i / d) > trained)
-    assert unseen == 18
-    assert pt.metric(at, pt.text("ctx.unseen_without")) == f"{unseen} / {d // 2}"
-    assert pt.metric(at, pt.text("ctx.unseen_with", method=pt.text("ctx.name_linear"))) == f"0 / {d // 2}"
-    assert pt.metric(at, pt.text("ctx.kinds")) == f"0 / 0 / {d // 2}"
-    overshoot = catalog()["ctx.overshoot"]["en"].format(unscaled=4, scaled=1, method="linear")
+    core = core_view(view.preset_config(view.PI_SOURCE))
+    # 18 pairs never closed a turn in 4,096 tokens; x4 brings each of them to 4x its largest trained angle, PI
+    # (every w / 4 over 4 x 4,096) to exactly 1x
+    assert pt.metric(at, pt.text("ctx.unseen_without")) == f"{int(core.unseen_unscaled.sum())} / 64" == "18 / 64"
+    assert pt.metric(at, pt.text("ctx.unseen_with", method=pt.text("ctx.name_linear"))) == \
+        f"{int(core.unseen_scaled.sum())} / 64" == "0 / 64"
+    assert pt.metric(at, pt.text("ctx.kinds")) == _kinds(core) == "0 / 0 / 64"
+    overshoot = catalog()["ctx.overshoot"]["en"].format(
+        unscaled=f"{core.overshoot_unscaled:.3g}", scaled=f"{core.overshoot_scaled:.3g}", method="linear")
     assert any(overshoot in c.value for c in at.caption)
-    # the wavelength chart: every pair's wavelength x 4, pair by pair
-    expected = [4 * 2 * math.pi * theta ** (2 * i / d) for i in range(d // 2)]
-    np.testing.assert_allclose(_after_wavelengths(pt.specs(at)[0]), expected, rtol=1e-6)
+    # the wavelength chart: every pair's wavelength after the stretch, pair by pair
+    np.testing.assert_allclose(_after_wavelengths(pt.specs(at)[0]), core.wavelen_after, rtol=1e-6)
     assert "linear" in pt.titles(at)[0]
     _open_tab(at, "method")
     pt.ok(at)
@@ -113,18 +132,14 @@ def test_yarn_preset_on_qwen3_to_128k():
     assert at.segmented_control(key=K.METHOD).value == "yarn"
     assert "longrope" not in at.segmented_control(key=K.METHOD).options
     assert catalog()["ctx.no_longrope"]["en"] in [c.value for c in at.caption]
-    # Qwen3's theta 1e6, 32K: pair i never closes a turn when 2 pi 1e6^(i/64) > 32768 -> i >= 40: 24 pairs;
-    # YaRN (4 x 32K = 128K exactly) shows none of them a new angle
-    assert pt.metric(at, pt.text("ctx.unseen_without")) == "24 / 64"
-    assert pt.metric(at, pt.text("ctx.unseen_with", method=pt.text("ctx.name_yarn"))) == "0 / 64"
-    # YaRN's ramp by turns in training, r = L / wavelength: r > beta_fast = 32 kept, r < beta_slow = 1 fully
-    # interpolated; its ends are the pair indices d ln(L / (beta 2 pi)) / (2 ln theta), floored and ceiled
-    d, theta, trained = 128, 1e6, 32_768
-    low = math.floor(d * math.log(trained / (32 * 2 * math.pi)) / (2 * math.log(theta)))
-    high = math.ceil(d * math.log(trained / (1 * 2 * math.pi)) / (2 * math.log(theta)))
-    kept, blended = low + 1, high - low - 1
-    assert (kept, blended, d // 2 - kept - blended) == (24, 16, 24)
-    assert pt.metric(at, pt.text("ctx.kinds")) == f"{kept} / {blended} / {d // 2 - kept - blended}"
+    core = core_view(view.preset_config(YARN))
+    # Qwen3's theta 1e6, 32K: 24 pairs never close a turn; YaRN (4 x 32K = 128K exactly) shows none a new angle
+    assert pt.metric(at, pt.text("ctx.unseen_without")) == f"{int(core.unseen_unscaled.sum())} / 64" == "24 / 64"
+    assert pt.metric(at, pt.text("ctx.unseen_with", method=pt.text("ctx.name_yarn"))) == \
+        f"{int(core.unseen_scaled.sum())} / 64" == "0 / 64"
+    # YaRN's ramp: 24 pairs kept, 16 blended, 24 interpolated (the ramp's ends by hand in tests/test_rope_scaling.py)
+    assert pt.metric(at, pt.text("ctx.kinds")) == _kinds(core) == "24 / 16 / 24"
+    d, blended = 128, core.kinds.count("blended")
     # the notice's details: "16 of 64" is this count, in both languages
     for lang, words in (("en", f"{blended} of {d // 2} pairs"), ("zh", f"{d // 2} 对里有 {blended} 对")):
         assert words in catalog()["ctx.notice_more"][lang]
@@ -132,10 +147,10 @@ def test_yarn_preset_on_qwen3_to_128k():
     for spec in _all_specs(at):
         assert spec["layout"]["title"]["text"]
         assert len(json.dumps(spec)) < 1_000_000
-    # YaRN's temperature for s = 4, written out: 0.1 ln 4 + 1, on q and on k; the logits get its square
+    # YaRN's temperature for s = 4 (0.1 ln 4 + 1), on q and on k; the logits get its square
     _open_tab(at, "method")
     pt.ok(at)
-    assert pt.metric(at, pt.text("ctx.attention")) == f"{0.1 * math.log(4) + 1:.4f}" == "1.1386"
+    assert pt.metric(at, pt.text("ctx.attention")) == f"{core.attention_factor:.4f}" == "1.1386"
     assert any("1.1386² = 1.2965" in c.value for c in at.caption)
     assert any("0.1\\ln 4 + 1 = 1.1386" in latex.value for latex in at.latex)
 
@@ -211,18 +226,17 @@ def test_pasted_phi3_config_is_longrope_with_its_long_factors():
     assert at.segmented_control(key=K.METHOD).value == "longrope"
     assert at.slider(key=K.HEAD_DIM).value == 96  # 3072 / 32
     assert at.select_slider(key=K.RATIO).value == 32.0  # 131072 / 4096
-    # at 32 x 4096 tokens LongRoPE uses long_factor: w_i = 10000^(-2i/96) / long_factor[i], one pair at a time
-    long_factor = PHI3_MINI_128K["rope_scaling"]["long_factor"]
-    expected = [2 * math.pi / (10_000 ** (-(2 * i) / 96) / long_factor[i]) for i in range(48)]
-    np.testing.assert_allclose(_after_wavelengths(pt.specs(at)[0]), expected, rtol=1e-6)  # float32 in the chart
+    # at 32 x 4096 tokens LongRoPE divides each w_i by its long_factor
+    long = core_view(PHI3_MINI_128K, ratio=32.0)
+    short = core_view(PHI3_MINI_128K, ratio=1.0)
+    assert not np.allclose(long.wavelen_after, short.wavelen_after)  # two different lists
+    np.testing.assert_allclose(_after_wavelengths(pt.specs(at)[0]), long.wavelen_after, rtol=1e-6)  # float32
     _open_tab(at, "method")
-    assert pt.metric(at, pt.text("ctx.attention")) == f"{math.sqrt(1 + math.log(32) / math.log(4096)):.4f}"
+    assert pt.metric(at, pt.text("ctx.attention")) == f"{long.attention_factor:.4f}"
     _open_tab(at, "pairs")
     # within the trained length it switches to short_factor
     at.select_slider(key=K.RATIO).set_value(1.0).run()
-    short_factor = PHI3_MINI_128K["rope_scaling"]["short_factor"]
-    expected = [2 * math.pi / (10_000 ** (-(2 * i) / 96) / short_factor[i]) for i in range(48)]
-    np.testing.assert_allclose(_after_wavelengths(pt.specs(at)[0]), expected, rtol=1e-6)
+    np.testing.assert_allclose(_after_wavelengths(pt.specs(at)[0]), short.wavelen_after, rtol=1e-6)
     # another head size cannot use 48 factors: a message, not a traceback
     at.slider(key=K.HEAD_DIM).set_value(128).run()
     pt.ok(at, errors_allowed=True)
@@ -274,7 +288,8 @@ def test_factor_changes_every_figure():
     for old, new in zip(before, after, strict=True):
         assert json.dumps(old["data"]) != json.dumps(new["data"]), old["layout"]["title"]["text"]
     _open_tab(at, "method")
-    assert pt.metric(at, pt.text("ctx.attention")) == f"{0.1 * math.log(8) + 1:.4f}"
+    core = core_view(view.preset_config(YARN), factor=8.0)
+    assert pt.metric(at, pt.text("ctx.attention")) == f"{core.attention_factor:.4f}"
     # the page remembers where the view came from and offers to go back
     assert any("factor (was 4)" in c.value for c in at.caption)
     at.button(key=K.RESET).click().run()
@@ -283,30 +298,32 @@ def test_factor_changes_every_figure():
 
 
 def test_pi_factor_divides_every_frequency():
-    """Linear PI at the default: w_i / s for every pair, s from the widget, against a loop over the pairs."""
+    """Linear PI at the default: the factor from the widget reaches the core, which divides every w_i by it."""
     at = pt.page(PAGE).run()
     for s in (2.0, 8.0):
         at.number_input(key=K.FACTOR).set_value(s).run()
         pt.ok(at)
-        expected = [s * 2 * math.pi * 10_000 ** (2 * i / 128) for i in range(64)]
-        np.testing.assert_allclose(_after_wavelengths(pt.specs(at)[0]), expected, rtol=1e-6)
+        core = core_view(view.preset_config(view.PI_SOURCE), factor=s)
+        np.testing.assert_allclose(_after_wavelengths(pt.specs(at)[0]), core.wavelen_after, rtol=1e-6)
         assert any("factor (was 4)" in c.value for c in at.caption)
     _open_tab(at, "ratio")
     [points] = [y for name, _, y in _trace_data(pt.specs(at)[0]) if name == "interpolated (÷ s)"]
     assert points.shape == (64,)
-    np.testing.assert_allclose(points, 1 / 8.0, rtol=1e-6)
+    np.testing.assert_allclose(points, core.ratio, rtol=1e-6)
 
 
 def test_dynamic_base_follows_the_sequence_length():
     at = pt.page(PAGE, **{K.SOURCE: YARN}).run()
     at.segmented_control(key=K.METHOD).set_value("dynamic").run()
     pt.ok(at)
+    bases = []
     for ratio in (1.0, 4.0, 64.0):
         at.select_slider(key=K.RATIO).set_value(ratio).run()
-        # theta' = theta (s L / L_train - (s - 1))^(d / (d - 2)), theta itself up to the trained length
-        expected = 1e6 * max(1.0, 4 * ratio - 3) ** (128 / 126)
-        assert pt.metric(at, pt.text("ctx.base")) == f"{round(expected):,}"
-        assert any(f"{round(ratio * 32768):,} tokens" in c.value for c in at.caption)
+        core = core_view(view.preset_config(YARN), method="dynamic", ratio=ratio)
+        assert pt.metric(at, pt.text("ctx.base")) == f"{round(core.base):,}"
+        assert any(f"{core.length:,} tokens" in c.value for c in at.caption)
+        bases.append(core.base)
+    assert bases[0] == 1e6 < bases[1] < bases[2]  # theta itself up to the trained length, then larger
 
 
 def test_calculator_shows_the_cores_theta_and_real_models():
@@ -488,9 +505,8 @@ def test_a_partial_rotation_scales_the_rotated_part_of_the_logits_and_sizes_thet
     assert any("The rotated 64 of the 128 dimensions of q and k" in c.value for c in at.caption)
     _open_tab(at, "calc")
     theta = float(pt.metric(at, pt.text("ctx.calc_one")).replace(",", ""))
-    assert theta == round(context_extension.theta_for_context(64, 16_384))
-    slowest = 2 * math.pi * theta ** ((64 - 2) / 64)  # the wavelength of pair 31 of 32 at this theta
-    assert slowest == pytest.approx(16_384, rel=1e-3)
+    assert theta == round(context_extension.theta_for_context(64, 16_384)) != round(
+        context_extension.theta_for_context(128, 16_384))
 
 
 def test_a_partial_rotary_factor_of_one_is_not_called_partial():
@@ -513,17 +529,17 @@ def test_dynamic_ntk_at_a_longer_current_length_is_not_told_there_is_nothing_to_
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_deepseeks_logits_are_said_to_grow_by_its_own_softmax_scale(lang):
     """DeepSeek-V3: mscale = mscale_all_dim = 1, so attention_factor is 1 and "every logit × 1.0000" told half the
-    story; its attention multiplies the softmax scale by mscale² (transformers' DeepseekV3Attention)."""
-    from tests.conftest import require_oracle
-    from tests.test_rope_layers import hf_text_config, load
+    story; its attention multiplies the softmax scale by mscale² (transformers' DeepseekV3Attention, against which
+    tests/test_rope_layers.py checks the core's mla_softmax_scale)."""
+    from embedviz.rope.layers import mla_softmax_scale
+    from tests.test_rope_layers import load
 
-    deepseek = require_oracle("transformers.models.deepseek_v3.modeling_deepseek_v3")
     config = load("deepseek-v3.json")
-    logit = deepseek.yarn_apply_mscale(hf_text_config(config).rope_parameters, 1.0)  # the base scale 1: mscale²
+    logit = mla_softmax_scale(config).logit_factor
     at = _open_tab(_use_config(pt.page(PAGE, lang=lang).run(), config), "method")
     pt.ok(at)
     assert any(f"{logit:.4f}" in c.value and "40" in c.value and "MLA" in c.value for c in at.caption)
-    assert logit == pytest.approx((0.1 * math.log(40) + 1) ** 2)  # 1.8739: the paper's mscale, squared
+    assert f"{logit:.4f}" == "1.8739"
 
 
 def test_an_unscaled_model_with_a_short_window_gets_a_suggestion_the_page_can_show():

@@ -1,8 +1,6 @@
 """The "Dot product and cosine" page: metrics equal the core's, the activity hides then reveals computed cosines."""
 from __future__ import annotations
 
-import math
-
 import pytest
 
 from embedviz import dot_product as dp
@@ -32,7 +30,7 @@ def test_defaults_and_widgets_match_the_core():
     pt.ok(at)
     core = dp.compare_vectors(dp.polar_vector(2.0, 0), dp.polar_vector(3.0, 200))
     shown = _metrics(at)
-    assert shown["dot.m_dot"] == f"{core.dot:.3f}" == f"{6 * math.cos(math.radians(200)):.3f}"
+    assert shown["dot.m_dot"] == f"{core.dot:.3f}"  # |u||v| cos(angle): tests/test_dot_product.py
     assert shown["dot.m_angle"] == "160.0°"
 
 
@@ -40,7 +38,7 @@ def test_prediction_is_hidden_until_revealed_then_graded():
     from embedviz.models import pretrained
 
     at = pt.page("dot_product", session={K.TAB: PREDICT}).run()
-    at.segmented_control(key="dot_g0").set_value("close").run()
+    at.segmented_control(key=K.GUESS(0)).set_value("close").run()
     pt.ok(at)
     assert not at.dataframe  # nothing revealed yet
     at.toggle(key=K.REVEAL).set_value(True).run()

@@ -1,8 +1,8 @@
 """The Learned positions page: all-MiniLM-L6-v2's trained position table beside a sinusoidal one, every tab, its
 sliders' extremes, the URL, Chinese, and the Transformer paper's comparison moved here from "Why sine and cosine".
 
-Numbers come from the core (embedviz.positions.analysis on the bundled table) and from an independent read of the
-bundled safetensors file (parsed by hand in test_page_real_model._reference) with plain numpy cosines.
+Numbers come from the core (embedviz.positions.analysis and embedviz.similarity on the bundled table), checked in
+tests/test_position_analysis.py against loops and in tests/test_pretrained.py against a hand-parsed read of the file.
 """
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from embedviz.app.pages import PAGES
 from embedviz.app.locales.learn import STRINGS
 from embedviz.app.locales.naive import STRINGS as NAIVE
 from embedviz.models.pretrained import load_bundled_model
+from embedviz.similarity import cosine_similarity, cosine_similarity_matrix
 from embedviz.widget_keys import LearnedPositions as K
 from tests.app import pagetest as pt
-from tests.app.test_page_real_model import _cos, _reference
 from tests.conftest import require_package
 
 TABS = {code: STRINGS[f"learn.tab_{code}"] for code in ("steps", "matrix", "rotation", "distance")}
@@ -47,11 +47,8 @@ def test_defaults_show_the_measured_ends_and_the_jump_at_127(lang):
     assert at.title[0].value == STRINGS["learn.title"][lang]
     assert len(at.get("plotly_chart")) == 1  # only the open tab is drawn: the neighbour-step curve
     core = position_analysis.smoothness(load_bundled_model().position_embeddings)
-    _, _, positions = _reference()
-    adjacent = [_cos(positions[t], positions[t + 1]) for t in range(positions.shape[0] - 1)]
-    np.testing.assert_allclose(core.adjacent, adjacent, atol=1e-6)  # the core agrees with the hand-parsed file
     metrics = [m.value for m in at.metric]
-    assert metrics[:3] == [f"{core.typical:.4f}", f"{adjacent[0]:.4f}", f"{adjacent[-1]:.4f}"] == \
+    assert metrics[:3] == [f"{core.typical:.4f}", f"{core.adjacent[0]:.4f}", f"{core.adjacent[-1]:.4f}"] == \
         ["0.8513", "0.2757", "0.5162"]
     # the jump at position 127: the model's fine-tuning stopped at 128 tokens, so rows past 127 barely trained
     jump = (core.adjacent[126], core.adjacent[127])
@@ -66,7 +63,7 @@ def test_defaults_show_the_measured_ends_and_the_jump_at_127(lang):
     rough = at.table[0].value  # five rows: an HTML table
     assert rough.iloc[0, 0] == "0 → 1" and rough.iloc[-1, 0] == "510 → 511"
     learned, sinusoidal = pt.specs(at)[0]["data"][:2]
-    np.testing.assert_allclose(pt.values(learned["y"]), adjacent, atol=1e-5)
+    np.testing.assert_allclose(pt.values(learned["y"]), core.adjacent, atol=1e-5)
     assert np.ptp(pt.values(sinusoidal["y"])) < 1e-5  # the sinusoidal table: every step the same rotation
     if lang == "zh":
         assert pt.is_chinese(pt.titles(at)[0]) and all(pt.is_chinese(tab.label) for tab in at.tabs)
@@ -113,11 +110,10 @@ def test_matrix_window_extremes(window):
     size = window[1] - window[0] + 1
     expected = size if size <= 384 else -(-size // -(-size // 384))
     assert pt.values(left["z"]).size == expected * expected
-    if size <= 384:  # every cell shown: the cosines of the hand-read rows
-        _, _, positions = _reference()
-        rows = positions[window[0]:window[1] + 1]
-        unit = rows / np.linalg.norm(rows, axis=1, keepdims=True)
-        np.testing.assert_allclose(pt.values(left["z"]).reshape(size, size), unit @ unit.T, atol=1e-5)
+    if size <= 384:  # every cell shown: the core's cosines of the window's rows
+        rows = load_bundled_model().position_embeddings[window[0]:window[1] + 1]
+        np.testing.assert_allclose(pt.values(left["z"]).reshape(size, size), cosine_similarity_matrix(rows),
+                                   atol=1e-5)
 
 
 @pytest.mark.parametrize("key, tab", [(K.WINDOW, "matrix"), (K.ROWS, "rotation")])
@@ -192,4 +188,4 @@ def test_e5s_learned_table_can_be_drawn_beside_minilms():
     curve = pt.values(traces[names.index(catalog()["multi.pos_e5_name"]["zh"])]["y"])
     P = load_bundled_model(E5_NAME).position_embeddings
     assert len(curve) == 511
-    assert curve[5] == pytest.approx(_cos(P[5], P[6]), abs=1e-4)
+    assert curve[5] == pytest.approx(cosine_similarity(P[5], P[6]), abs=1e-4)

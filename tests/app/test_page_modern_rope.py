@@ -153,15 +153,8 @@ def test_llama_4k_bound_is_the_papers():
 
 @pytest.mark.parametrize("name", [NAMES[5], NAMES[6]])  # Phi-2 (32 of 80 dims turn), GPT-NeoX-20B (24 of 96)
 def test_unrotated_pairs_keep_the_sum_nonnegative_for_any_base(name):
-    """What the rotated-dimensions tab says: each unrotated pair adds cos 0 = 1, and with at least as many of them
-    as rotated pairs, sum cos(m * w_i) over the whole head stays >= 0 even at base 2 (the rotated pairs alone fail)."""
-    plan = rope_layers.layer_plan(published_config(name))
-    s = next(x for x in plan.settings if x.inv_freq is not None)
-    still, turning = (s.head_dim - s.rotary_dim) // 2, s.rotary_dim // 2
-    assert still >= turning
-    m = np.arange(4_096, dtype=np.float64)[:, None]
-    rotated = np.cos(m * 2.0 ** (-2 * np.arange(turning) / s.rotary_dim)).sum(axis=1)
-    assert rotated.min() < 0 <= (still + rotated).min()
+    """The rotated-dimensions tab says each unrotated pair adds cos 0 = 1, so the sum over the head stays >= 0
+    (the claim, for these two configs: tests/test_rope_theory.py)."""
     at = run("head", **{K.SOURCE: name})
     ok(at)
     assert text("mod.partial_text") in [md.value for md in at.markdown]

@@ -1,15 +1,13 @@
 """The Real model page, driven like a reader would: every tab, slider extremes, bad words, uploads, URL, Chinese.
 
-Numbers are checked against an independent read of the bundled files: vocab.txt gives a word's row and the
-safetensors file is parsed by hand (u64 header length, JSON header, raw float32 data), then plain numpy cosines.
+Numbers are the core's for the page's words (embedviz.models.word_vectors on the bundled tables);
+tests/test_pretrained.py checks those tables against a hand-parsed read of the file and the cosines against loops.
 """
 from __future__ import annotations
 
 import io
-import json
 import subprocess
 import sys
-from functools import lru_cache
 
 import numpy as np
 import pytest
@@ -19,7 +17,9 @@ from streamlit.testing.v1 import AppTest
 from embedviz.app.i18n import catalog
 from embedviz.app.locales.real import STRINGS
 from embedviz.app.real_model_view import TAB_CODES, TAB_LABEL_KEYS
-from embedviz.models.pretrained import bundled_model_dir
+from embedviz.models.pretrained import load_bundled_model
+from embedviz.models.word_vectors import analogy, pair_similarity
+from embedviz.similarity import cosine_similarity_matrix
 from embedviz.widget_keys import RealModel as K
 from tests.app import pagetest as pt
 from tests.conftest import ROOT, require_package
@@ -33,26 +33,10 @@ MINILM = "all-MiniLM-L6-v2"  # the picker's option as the URL holds it (a Chines
 # ------------------------------------------------------------------------------------------------ helpers
 
 
-@lru_cache(maxsize=1)
-def _reference() -> tuple[dict[str, int], np.ndarray, np.ndarray]:
-    """(vocab, token table, position table) read by hand from the installed files."""
-    directory = bundled_model_dir()
-    lines = (directory / "vocab.txt").read_text(encoding="utf-8").split("\n")
-    vocab = {piece: i for i, piece in enumerate(lines) if piece}
-    blob = (directory / "model.safetensors").read_bytes()
-    header_len = int.from_bytes(blob[:8], "little")
-    header = json.loads(blob[8:8 + header_len])
-
-    def tensor(name):
-        begin, end = header[name]["data_offsets"]
-        raw = blob[8 + header_len + begin:8 + header_len + end]
-        return np.frombuffer(raw, dtype="<f4").reshape(header[name]["shape"]).astype(np.float64)
-
-    return vocab, tensor("embeddings.word_embeddings.weight"), tensor("embeddings.position_embeddings.weight")
-
-
-def _cos(x, y) -> float:
-    return float(x @ y / (np.linalg.norm(x) * np.linalg.norm(y)))
+def _cos(table: np.ndarray, a: str, b: str, model=None) -> float:
+    """The core's cosine of two words' rows."""
+    model = model or load_bundled_model()
+    return pair_similarity(table, model.token_id(a), model.token_id(b))
 
 
 def _page(tab: str = "pairs", *, lang: str | None = None, **query) -> AppTest:
@@ -80,11 +64,10 @@ def test_defaults_show_the_lesson_pairs_and_the_word_pair_bars():
     assert not at.warning
     assert at.title[0].value == pt.text("real.title")
     assert len(at.get("plotly_chart")) == 1  # only the open tab is computed
-    vocab, tokens, _ = _reference()
+    tokens = load_bundled_model().token_embeddings
     bars = _traces(at, 0)[0]
     assert list(bars["x"]) == ["cat / dog", "cat / car", "king / queen", "man / woman"]
-    expected = [_cos(tokens[vocab[a]], tokens[vocab[b]]) for a, b in
-                (("cat", "dog"), ("cat", "car"), ("king", "queen"), ("man", "woman"))]
+    expected = [_cos(tokens, a, b) for a, b in (("cat", "dog"), ("cat", "car"), ("king", "queen"), ("man", "woman"))]
     np.testing.assert_allclose(pt.values(bars["y"]), expected, atol=1e-6)
     # The lesson's claim holds in this model too: cat-dog > cat-car (0.4239 > 0.3212, pinned in test_pretrained).
     assert expected[0] > expected[1] and round(expected[0], 4) == 0.4239 and round(expected[1], 4) == 0.3212
@@ -132,18 +115,15 @@ def test_no_usable_pair_is_a_warning_not_a_chart():
     assert len(at.get("plotly_chart")) == 0 and len(at.warning) == 2
 
 
-def test_analogy_default_is_queen_as_numpy_finds_it():
+def test_analogy_default_is_queen_as_the_core_finds_it():
     at = _page("analogy")
     pt.ok(at)
-    vocab, tokens, _ = _reference()
-    target = tokens[vocab["king"]] - tokens[vocab["man"]] + tokens[vocab["woman"]]
-    scores = tokens @ target / (np.linalg.norm(tokens, axis=1) * np.linalg.norm(target))
-    scores[[vocab["king"], vocab["man"], vocab["woman"]]] = -np.inf
-    order = np.argsort(-scores)[:10]
+    m = load_bundled_model()
+    ids, scores = zip(*analogy(m.token_embeddings, *(m.token_id(w) for w in ("king", "man", "woman")), k=10))
     table = at.dataframe[0].value
-    assert table["token"].iloc[0] == "queen" and vocab["queen"] == order[0]
-    np.testing.assert_allclose(table["cos"], np.round(scores[order], 4), atol=1e-4)
-    assert round(float(scores[order[0]]), 4) == 0.5115
+    assert table["token"].tolist() == m.tokens(list(ids)) and table["token"].iloc[0] == "queen"
+    np.testing.assert_allclose(table["cos"], np.round(scores, 4), atol=1e-4)
+    assert round(float(scores[0]), 4) == 0.5115
 
 
 def test_analogy_with_a_word_outside_the_vocabulary_is_an_error_message():
@@ -204,8 +184,7 @@ def test_upload_a_table_gives_the_same_views():
     assert len(at.get("plotly_chart")) == 3  # matrix, step curve, PCA
     rows = 256  # default: the first 256 rows
     matrix = pt.values(_traces(at, 0)[0]["z"]).reshape(rows, rows)
-    unit = table[:rows] / np.linalg.norm(table[:rows], axis=1, keepdims=True)
-    np.testing.assert_allclose(matrix, unit @ unit.T, atol=1e-5)
+    np.testing.assert_allclose(matrix, cosine_similarity_matrix(table[:rows]), atol=1e-5)
     for n in (2, 300):
         at.slider(key=K.ROWS).set_value(n).run()
         pt.ok(at)
@@ -323,7 +302,7 @@ def test_e5_pairs_default_to_the_lessons_words_and_say_the_rounding(e5, lang):
     bars = _traces(at, 0)[0]
     cos = dict(zip(pt.values(bars["x"]).tolist(), pt.values(bars["y"]).tolist()))
     W = e5.token_embeddings
-    assert cos["猫 / 狗"] == pytest.approx(_cos(W[e5.token_id("猫")], W[e5.token_id("狗")]), abs=1e-4)
+    assert cos["猫 / 狗"] == pytest.approx(_cos(W, "猫", "狗", e5), abs=1e-4)
     assert cos["猫 / 狗"] > cos["猫 / 汽车"] and cos["cat / dog"] > cos["cat / car"]  # the lesson's ordering
     rounding = catalog()["multi.rounding"][lang].split("{")[0]
     assert any(rounding in c for c in _captions(at))
@@ -332,7 +311,7 @@ def test_e5_pairs_default_to_the_lessons_words_and_say_the_rounding(e5, lang):
     table = at.table[0].value
     e5_rows = table[table.iloc[:, 1] == E5]
     assert len(e5_rows) == 4 and all(str(v).endswith(" ± 0.01") for v in e5_rows.iloc[:, -1])
-    assert e5_rows.iloc[0, -1] == f"{_cos(W[e5.token_id('猫')], W[e5.token_id('狗')]):.3f} ± 0.01" == "0.261 ± 0.01"
+    assert e5_rows.iloc[0, -1] == f"{_cos(W, '猫', '狗', e5):.3f} ± 0.01" == "0.261 ± 0.01"
     assert "± 0.01" in bars["hovertemplate"] and list(bars["text"])[0] == "0.261"
     # the words above the figure and under Details are about e5 (MiniLM's would say 猫 is [UNK] here)
     words = " ".join(m.value for m in at.markdown)

@@ -4,7 +4,6 @@ Each section is a tab bound to ?rope_tab= (only the open tab runs), so a test op
 checks; the shared controls are checked on every tab.
 """
 import json
-import math
 import re
 
 import numpy as np
@@ -13,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from embedviz.app.i18n import catalog
 from embedviz.app.rope_view import TAB_CODES
+from embedviz.rope import rotary as rope
 from embedviz.widget_keys import Rope as K
 from tests.app import pagetest as pt
 
@@ -234,19 +234,16 @@ def _heat(**session) -> tuple[dict, np.ndarray, np.ndarray]:
 @pytest.mark.parametrize("pairing", ["half", "interleaved"])
 def test_heatmap_hover_names_each_rows_pair_and_the_cell_value(pairing):
     """The pair comes from the row's label (one per row), not a per-cell array; the hover still shows the
-    dimension, its pair and cos(m ω_i), checked against the pairing's definition and cos by hand."""
+    dimension, its pair and cos(m ω_i): the core's for this pairing, head_dim and theta (tests/test_rope.py checks
+    those against a naive rotation)."""
     head_dim, theta = 64, 500_000.0
     figure, x, z = _heat(**{K.PAIRING: pairing, K.HEAD_DIM: head_dim}, rope_theta=theta)
     trace = figure["data"][0]
     assert "customdata" not in trace
     assert "%{y}" in trace["hovertemplate"] and "%{z:.3f}" in trace["hovertemplate"]
-    half = head_dim // 2
-    for d, label in enumerate(trace["y"]):
-        i = (d if d < half else d - half) if pairing == "half" else d // 2  # half: (i, i + d/2); interleaved: (2i, 2i+1)
-        assert label == f"dimension {d} (pair {i})"
-        omega = theta ** (-2 * i / head_dim)
-        for c in (0, 1, 57, x.size - 1):
-            assert z[d, c] == pytest.approx(math.cos(x[c] * omega), abs=1e-6)
+    pair = rope.pair_of_dimension(head_dim, pairing=pairing)
+    assert trace["y"] == [pt.text("rope.heat_row", d=d, i=int(pair[d])) for d in range(head_dim)]
+    np.testing.assert_allclose(z, rope.dimension_cos(x, head_dim, theta, pairing=pairing).T, atol=1e-6)
     # the axis still reads by dimension number
     axis = figure["layout"]["yaxis"]
     assert axis["ticktext"][:3] == ["0", "4", "8"] and axis["tickvals"][:2] == [trace["y"][0], trace["y"][4]]
@@ -262,13 +259,12 @@ def test_heatmap_hover_in_chinese_names_the_pair():
 def test_strided_heatmap_shows_every_sign_change_of_every_row():
     """The default window (256 positions) is drawn at every 2nd position (ANGLE_HEATMAP_POSITIONS): the fastest
     pair turns 1 rad per position, 2 rad per column < pi, so no row aliases: each row changes sign exactly as often
-    as the same row drawn at every position (counted by hand with math.cos)."""
+    as the same row drawn at every position."""
     _, x, z = _heat()
     assert x[1] - x[0] == 2 and x[-1] == 254
-    half = 64
+    every = rope.dimension_cos(np.arange(int(x[-1]) + 1), 128, 10_000.0)  # (255, 128) at every position
     for d in range(128):
-        omega = 10_000.0 ** (-2 * (d % half) / 128)
-        full = [math.cos(m * omega) for m in range(int(x[-1]) + 1)]
+        full = every[:, d]
         changes = sum((a > 0) != (b > 0) for a, b in zip(full, full[1:]))
         shown = sum((a > 0) != (b > 0) for a, b in zip(z[d], z[d][1:]))
         assert shown == changes, d

@@ -4,18 +4,16 @@ published configs (never against the page's own strings alone).
 - the decay text: pair 0 turns 1 radian per token for any theta; the theta 10K curve rises again after d = 11;
 - aligned and independent q, k are both shown (the chart's curves equal the core's);
 - head_dim "64 or 128", with Phi-3-mini's 96 and Gemma's 256 named;
-- one note on the sign convention of R(k), shared with the Sinusoidal page, and true: both turn by +k*w.
+- one note on the sign convention of R(k), shared with the Sinusoidal page (its claim: tests/test_sinusoidal.py).
 """
 from __future__ import annotations
 
 import json
-import math
 
 import numpy as np
 import pytest
 
 from embedviz.rope import rotary as rope
-from embedviz.positions import sinusoidal
 from embedviz.app.i18n import catalog
 from embedviz.models.params import PRESETS
 from embedviz.rope.layers import published_config
@@ -83,13 +81,4 @@ def test_one_sign_note_on_both_pages_and_it_is_true(lang):
     pt.ok(at)
     assert note in [c.value for c in at.caption]
     assert 't("sin.sign_note")' in (ROOT / "app_pages" / "sinusoidal.py").read_text()  # the same key there
-    # the claim: both conventions advance the pair's angle by +k*w
-    d, base, i, p, k = 8, 10_000.0, 1, 5, 3
-    w = base ** (-2 * i / d)
-    pe = sinusoidal.sinusoidal_rows([p, p + k], d, base, dtype=np.float64)  # (2, d): pair i is (sin, cos)
-    sin_p, cos_p = pe[0, 2 * i], pe[0, 2 * i + 1]
-    # the Sinusoidal page's R(k) = [[cos, sin], [-sin, cos]] on (sin, cos), written out
-    by_sin_page = (math.cos(k * w) * sin_p + math.sin(k * w) * cos_p, -math.sin(k * w) * sin_p + math.cos(k * w) * cos_p)
-    np.testing.assert_allclose(by_sin_page, pe[1, 2 * i: 2 * i + 2], atol=1e-12)
-    # RoPE's R(k) = [[cos, -sin], [sin, cos]] on the same angle written (cos, sin): the same point at p + k
-    np.testing.assert_allclose(rope.rotate_2d((cos_p, sin_p), k, w), (pe[1, 2 * i + 1], pe[1, 2 * i]), atol=1e-12)
+    # the claim, both conventions advance the pair's angle by +k*w: tests/test_sinusoidal.py (written-out matrices)

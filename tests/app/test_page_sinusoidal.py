@@ -173,17 +173,9 @@ def test_sqrt_d_level_says_when_it_is_reached():
     assert np.sqrt(np.mean(beyond**2)) == pytest.approx(typical, rel=0.03)  # beyond it: around sqrt(D)
 
 
-def test_sign_note_matches_rope_rotation():
-    """The note: the page's R(k) on (sin, cos) and RoPE's rotation of (cos, sin) turn the point by the same +k*w."""
-    from embedviz.rope import rotary as rope
-    from embedviz.positions import sinusoidal
-
-    p, k, omega = 5, 3, 1.0  # pair 0 of any D has w = 1
-    pe = sinusoidal.sinusoidal_rows([p], 8, dtype=np.float64)[0]
-    ours = sinusoidal.rotate_encoding(pe, k)[:2]  # (sin, cos) of p + k
-    ropes = rope.rotate_2d((pe[1], pe[0]), k, omega)  # RoPE turns (a, b) = (cos, sin) by +k*w
-    np.testing.assert_allclose([ropes[1], ropes[0]], ours, atol=1e-12)
-    np.testing.assert_allclose(ours, [np.sin(8.0), np.cos(8.0)], atol=1e-12)
+def test_sign_note_is_shown_on_the_rotation_tab():
+    """The note: the page's R(k) on (sin, cos) and RoPE's rotation of (cos, sin) turn the point by the same +k*w
+    (that claim: tests/test_sinusoidal.py::test_rotation_turns_the_way_ropes_does)."""
     at = pt.page("sinusoidal", session=tab("sin.tab_rotation")).run()
     assert catalog()["sin.sign_note"]["en"] in [c.value for c in at.caption]
 
@@ -197,10 +189,10 @@ def test_lesson_button_opens_the_lesson_tables():
 
 def test_wide_encoding_heatmap_shows_every_fourth_pair_fast_to_slow():
     """The encoding heatmap a slider step redraws keeps at most 64 (sin, cos) pairs (128 rows). At D = 512
-    (256 pairs) it draws pairs 0, 4, 8, ...: each row is sin / cos(p * base^(-2i/D)) of its pair (by hand with
-    math), the subtitle says one pair in four, and the picture keeps its structure: rows slow down from top to
-    bottom (each sin row changes sign no more often than the one above it)."""
-    import math
+    (256 pairs) it draws pairs 0, 4, 8, ...: each row is the core's column of that dimension, the subtitle says one
+    pair in four, and the picture keeps its structure: rows slow down from top to bottom (each sin row changes sign
+    no more often than the one above it)."""
+    from embedviz.positions.sinusoidal import sinusoidal_rows
 
     at = pt.page("sinusoidal", session={K.D_MODEL: 512, K.LENGTH: 1024})
     at.run()
@@ -212,10 +204,6 @@ def test_wide_encoding_heatmap_shows_every_fourth_pair_fast_to_slow():
     assert rows == [d for i in range(0, 256, 4) for d in (2 * i, 2 * i + 1)]  # 128 rows
     x = pt.values(trace["x"]).astype(np.float64)
     z = pt.values(trace["z"]).astype(np.float64).reshape(len(rows), x.size)
-    for r, d in enumerate(rows):
-        omega = 10_000.0 ** (-2 * (d // 2) / 512)
-        wave = math.sin if d % 2 == 0 else math.cos
-        for c in (0, 1, 100, x.size - 1):
-            assert z[r, c] == pytest.approx(wave(x[c] * omega), abs=1e-6)
+    np.testing.assert_allclose(z, sinusoidal_rows(x, 512, dims=rows, dtype=np.float64).T, atol=1e-6)
     changes = [int(np.sum(np.diff(np.sign(z[r])) != 0)) for r in range(0, len(rows), 2)]  # sin rows
     assert changes == sorted(changes, reverse=True) and changes[0] > 100 and changes[-1] <= 1

@@ -7,6 +7,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from embedviz.app.locales.tok import STRINGS
+from embedviz.input_layer.lookup import init_std
 from embedviz.widget_keys import Tokens as K
 from tests.app import pagetest as pt
 from tests.conftest import require_package
@@ -150,7 +151,7 @@ def test_query_params_round_trip():
     assert any("你 (1/3)" in str(trace.get("y")) for trace in spec["data"])  # rows labelled by character
     at.session_state[K.TAB] = TABS["init"]
     at.run()
-    assert float(_metric(at, "tok.metric_init_std")) == pytest.approx(1 / math.sqrt(32), abs=1e-4)
+    assert float(_metric(at, "tok.metric_init_std")) == pytest.approx(init_std(32, "inv_sqrt_d"), abs=1e-4)
 
 
 def test_preset_from_the_url():

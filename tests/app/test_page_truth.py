@@ -1,11 +1,10 @@
 """Teach only what is true: each fixed statement pinned against the core or a published formula.
 
-The numbers are read from the core (the presets' trained length, rope.decay_curve) or computed here from the
-published formula (YaRN's 0.1 ln s + 1, squared on the logits), never copied from the page's own strings.
+The numbers are read from the core (the presets' trained length, rope.decay_curve, the context-extension view),
+whose own tests hold them against transformers and the published formulas, never copied from the page's own strings.
 """
 from __future__ import annotations
 
-import math
 import re
 
 import numpy as np
@@ -15,13 +14,10 @@ from embedviz import model_facts
 from embedviz.rope import rotary as rope
 from embedviz.app.i18n import catalog
 from embedviz.models.params import PRESETS
+from embedviz.app import context_view
 from embedviz.widget_keys import Compare, Context, LearnedPositions, RealModel, Rope, Training, WhyPosition
 from tests.app import pagetest as pt
-
-
-def _unseen_pairs(head_dim: int, theta: float, trained: int) -> int:
-    """Pairs that turned less than once in ``trained`` tokens (a plain loop over the pairs)."""
-    return sum(1 for i in range(head_dim // 2) if 2 * math.pi * theta ** (2 * i / head_dim) > trained)
+from tests.app.test_page_context_extension import core_view
 
 
 # 1. the context page uses the length the model was trained on, not max_position_embeddings
@@ -34,7 +30,7 @@ def test_context_page_shows_the_trained_length(name, published):
     p = PRESETS[name]
     assert at.number_input(key=Context.ORIGINAL).value == p.pretrained_length == published
     assert any(pt.shows(c.value, "ctx.source_caption") and f" {published:,} " in c.value for c in at.caption)
-    unseen = _unseen_pairs(p.head_dim, p.rope_theta, published)
+    unseen = int(core_view(context_view.preset_config(name)).unseen_unscaled.sum())  # (a loop in the core's test)
     assert pt.metric(at, pt.text("ctx.unseen_without")) == f"{unseen} / {p.head_dim // 2}"
 
 
@@ -79,7 +75,8 @@ def test_yarn_logits_grow_by_the_square(lang):
     at = pt.page("context_extension", lang=lang, **{Context.SOURCE: "Qwen3-0.6B (YaRN 128K)",
                                                     Context.TAB: method_tab}).run()  # x 4
     pt.ok(at)
-    factor = 0.1 * math.log(4) + 1  # YaRN paper: sqrt(1/t) = 0.1 ln s + 1, applied to q and to k
+    # YaRN paper: sqrt(1/t) = 0.1 ln s + 1, applied to q and to k (the core's, checked in tests/test_rope_scaling.py)
+    factor = core_view(context_view.preset_config("Qwen3-0.6B (YaRN 128K)")).attention_factor
     assert any(f"{factor ** 2:.4f}" in c.value and f"{factor:.4f}" in c.value for c in at.caption)
     assert f"{factor ** 2:.4f}" == "1.2965"
     text = catalog()["ctx.m_yarn"][lang]
