@@ -133,9 +133,10 @@ def rotation_tab(d_model: int, base: float) -> None:
 
 
 page_header(
-    "sin",
-    r"PE_{p,\,2i}=\sin(p\,\omega_i),\quad PE_{p,\,2i+1}=\cos(p\,\omega_i),"
+    "sin.title", "sin.lead", "sin.intro",
+    formula=r"PE_{p,\,2i}=\sin(p\,\omega_i),\quad PE_{p,\,2i+1}=\cos(p\,\omega_i),"
     r"\qquad \omega_i=\mathrm{base}^{-2i/D}",
+    formula_caption="sin.formula_caption",
 )
 
 with live.controls(K.CONTROLS, hidden=live.open_tab(K.TAB, TABS) in LIVE_TABS):  # the live figure shows them

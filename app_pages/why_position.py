@@ -12,9 +12,10 @@ SHUFFLES = {"reverse": "why.shuffle_reverse", "random": "why.shuffle_random", "t
 KINDS = {"none": "why.pos_none", "sinusoidal": "why.pos_sinusoidal", "learned": "why.pos_learned"}
 
 page_header(
-    "why",
-    r"\mathrm{Attn}(X)=\mathrm{softmax}\!\Big(\tfrac{XW_q\,(XW_k)^\top}{\sqrt{d}}\Big)\,XW_v,"
+    "why.title", "why.lead", "why.intro",
+    formula=r"\mathrm{Attn}(X)=\mathrm{softmax}\!\Big(\tfrac{XW_q\,(XW_k)^\top}{\sqrt{d}}\Big)\,XW_v,"
     r"\qquad \mathrm{Attn}(PX)=P\,\mathrm{Attn}(X)",
+    formula_caption="why.formula_caption",
 )
 
 

@@ -85,13 +85,17 @@ def lead(key: str, *details: str) -> None:
                 st.markdown(escape(text))  # a catalog text (t) passes as it is; anything else shows as text
 
 
-def page_header(prefix: str, formula: str | None = None) -> None:
-    """A page's title, its lead ``<prefix>.lead``, its formula in LaTeX, and under Details its intro and the
-    formula's caption (keys ``<prefix>.title``, ``<prefix>.intro``, ``<prefix>.formula_caption``)."""
-    st.title(t(f"{prefix}.title"))
+def page_header(title: str, lead_key: str, intro: str, *, formula: str | None = None,
+                formula_caption: str | None = None) -> None:
+    """A page's title, its lead, its formula in LaTeX, and under Details its intro and the formula's caption.
+
+    Each text is named by its catalog key, written out at the call (``page_header("sin.title", "sin.lead", ...)``)
+    so a search for a key finds the page that shows it.
+    """
+    st.title(t(title))
     if formula:
         st.latex(trusted(formula))  # the page's own formula
-    lead(f"{prefix}.lead", t(f"{prefix}.intro"), *([t(f"{prefix}.formula_caption")] if formula else []))
+    lead(lead_key, t(intro), *([t(formula_caption)] if formula_caption else []))
 
 
 def plot(fig, *args, key: str | None = None, csv: Callable[[], str] | None = None, **kwargs) -> None:

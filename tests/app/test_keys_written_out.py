@@ -28,11 +28,16 @@ BUILT = {
 }
 
 
-def built_keys(source: str, prefixes: set[str]) -> list[tuple[int, str]]:
-    """(line, expression) of each f-string or "prefix." + value that starts like a catalog key."""
+def built_keys(source: str, prefixes: set[str], tails: frozenset[str] = frozenset()) -> list[tuple[int, str]]:
+    """(line, expression) of each f-string or "prefix." + value that starts like a catalog key, and of each
+    f-string that ends like one after a prefix chosen at run time (``f"{prefix}.title"``, ".title" in ``tails``)."""
     found = []
     for node in ast.walk(ast.parse(source)):
         head = None
+        if isinstance(node, ast.JoinedStr) and len(node.values) == 2 and isinstance(node.values[0], ast.FormattedValue) \
+                and isinstance(node.values[1], ast.Constant) and node.values[1].value in tails:
+            found.append((node.lineno, ast.unparse(node)))
+            continue
         if isinstance(node, ast.JoinedStr) and node.values and isinstance(node.values[0], ast.Constant):
             head = node.values[0].value
         elif (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and isinstance(node.left, ast.Constant)
@@ -43,20 +48,33 @@ def built_keys(source: str, prefixes: set[str]) -> list[tuple[int, str]]:
     return found
 
 
+def _tails() -> frozenset[str]:
+    """What follows a key's first part: ".title" of "sin.title"."""
+    return frozenset("." + key.split(".", 1)[1] for key in catalog())
+
+
 def test_pages_and_views_write_their_keys_out():
-    prefixes = {key.split(".")[0] + "." for key in catalog()}
+    prefixes, tails = {key.split(".")[0] + "." for key in catalog()}, _tails()
     counts = {}
     for path in sorted([*(ROOT / "app_pages").glob("*.py"), *(ROOT / "embedviz" / "app").rglob("*.py")]):
         name = path.relative_to(ROOT).as_posix()
-        hits = built_keys(path.read_text(encoding="utf-8"), prefixes)
+        hits = built_keys(path.read_text(encoding="utf-8"), prefixes, tails)
         assert len(hits) <= BUILT.get(name, 0), f"{name}: write these keys out: {hits}"
         counts[name] = len(hits)
     assert {name: n for name, n in counts.items() if n} == BUILT, "fewer left: lower the counts above"
 
 
 def test_the_scan_sees_a_built_key():
-    assert built_keys('t(f"cmp.scheme_{s}")\nt("mod.len_" + kind)\nt("cmp.title")\nf"{x}.y"\n', {"cmp.", "mod."}) \
-        == [(1, "f'cmp.scheme_{s}'"), (2, "'mod.len_' + kind")]
+    assert built_keys('t(f"cmp.scheme_{s}")\nt("mod.len_" + kind)\nt("cmp.title")\nf"{x}.y"\nt(f"{prefix}.title")\n',
+                      {"cmp.", "mod."}, _tails()) \
+        == [(1, "f'cmp.scheme_{s}'"), (2, "'mod.len_' + kind"), (5, "f'{prefix}.title'")]
+    assert ".y" not in _tails()
+
+
+def test_the_scan_sees_the_keys_page_header_used_to_build():
+    """page_header once built "<prefix>.title", .lead, .intro and .formula_caption: those f-strings are caught."""
+    old = 'st.title(t(f"{prefix}.title"))\nlead(f"{prefix}.lead", t(f"{prefix}.intro"), t(f"{prefix}.formula_caption"))\n'
+    assert len(built_keys(old, {"sin."}, _tails())) == 4
 
 
 @pytest.mark.parametrize("table, codes", [
