@@ -1,4 +1,5 @@
-"""Every page's widget keys, one class per page: pure data that the pages, the tours and the tests all import.
+"""Every page's widget keys, one class per page, and the tour panel's (``Tour``): pure data that the pages, the
+tours and the tests all import.
 
 A widget's key is its URL parameter too (``?sin_d=64``): links in the READMEs, the tours' steps and the links
 teachers saved name these strings, so a value here never changes; a new widget adds a name. The names sit in the
@@ -241,6 +242,31 @@ class ModernRope(PageKeys):
     VISION = "mod_vision"
     WAVE = "mod_wave"
     PI = "mod_pi"
+
+
+class Tour(PageKeys):
+    """The tour panel's widgets (embedviz/app/tour.py), drawn above whichever page a step opens. Session state, not
+    URL parameters (the step is ?tour=&step=); the presenter clicker (embedviz/app/browser/presenter_keys.js) and
+    the layout's CSS (``.st-key-tour_panel``) name some of them too."""
+    PREFIX = "tour_"
+    PANEL = "tour_panel"  # the panel's container
+    BAR = "tour_bar"  # where you are, Back, Next and Leave on one line
+    BACK, NEXT, LEAVE = "tour_back", "tour_next", "tour_leave"
+    GO = "tour_go"  # the step lives on another page
+    RESTORE = "tour_restore"  # the student moved a widget away from the step's settings
+    NEXT_LESSON = "tour_next_lesson"  # the last step's button to the next lesson's tour
+    PICK = "_tour_pick"  # the sidebar's tour picker (unbound; "_" like the tour's other session-state names)
+    QUESTION = Family("tour_q_")  # a question step's answers: question(lesson, step, lang)
+    REVEAL = Family("tour_reveal_")  # show a question step's figure without answering: reveal(lesson, step)
+
+    @staticmethod
+    def question(lesson: str, number: int, lang: str) -> str:
+        """A question's radio; per language, because its options are the translated answers."""
+        return Tour.QUESTION(f"{lesson}_{number}_{lang}")
+
+    @staticmethod
+    def reveal(lesson: str, number: int) -> str:
+        return Tour.REVEAL(f"{lesson}_{number}")
 
 
 BY_PAGE: dict[str, type[PageKeys]] = {  # url path (embedviz/app/pages.py) -> its keys

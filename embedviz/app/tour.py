@@ -25,21 +25,21 @@ from embedviz.app.i18n import catalog, current_language, t
 from embedviz.app.serving import PRESENTER_KEYS_JS
 from embedviz.app.widgets import BIND, IMAGE_KEY, PRESENT_KEY, show_error
 from embedviz.errors import InputError
-from embedviz.widget_keys import Training
+from embedviz.widget_keys import Tour as K, Training
 
 TOUR_KEY, STEP_KEY = "tour", "step"  # URL parameters
 APPLIED = "_tour_applied"  # session state: (lesson, step) whose settings were last written into the widgets
 REVEALED = "_tour_revealed"  # session state: set of (lesson, step) shown without answering
 ANSWERS = "_tour_answers"  # session state: {(lesson, step): the option code the student picked}
 SHOWN = "_tour_shown"  # session state: (lesson, step, whether the last whole run showed the page under the question)
-PICK_KEY = "_tour_pick"
 _STEP_DIGITS = 6  # a ?step= longer than this (leading zeros aside) is no step of any tour
-PRESENT_CSS = """<style>
-html { font-size: 20px; }
-.stMainBlockContainer { max-width: 100%; padding-left: 2rem; padding-right: 2rem; }
-.st-key-tour_panel p, .st-key-tour_panel li { font-size: 1.05rem; line-height: 1.2; }
-.st-key-tour_panel :is([data-testid='stRadio'], [data-testid='stAlert']) p { font-size: 1rem; }
-.st-key-tour_panel h3 { font-size: 1.6rem; }
+_PANEL, _BAR = f".st-key-{K.PANEL}", f".st-key-{K.BAR}"  # Streamlit's classes for the keyed containers
+PRESENT_CSS = f"""<style>
+html {{ font-size: 20px; }}
+.stMainBlockContainer {{ max-width: 100%; padding-left: 2rem; padding-right: 2rem; }}
+{_PANEL} p, {_PANEL} li {{ font-size: 1.05rem; line-height: 1.2; }}
+{_PANEL} :is([data-testid='stRadio'], [data-testid='stAlert']) p {{ font-size: 1rem; }}
+{_PANEL} h3 {{ font-size: 1.6rem; }}
 </style>"""
 # A tour step is one screen: the panel, the page's title, then the page's first figure (a chart, a table, a set of
 # tabs, a refusal), then what the page put before it (its intro, formula, Details, controls, a section's subheader)
@@ -47,7 +47,7 @@ html { font-size: 20px; }
 # script, its widgets and their URL state stay as they are. (A question step's hidden page has no figure, so nothing
 # moves there.) :has() cannot nest, so each kind of figure is named in the selectors.
 _MAIN = ".stMainBlockContainer > [data-testid='stVerticalBlock']"
-_NESTED = (f"{_MAIN} > [data-testid='stLayoutWrapper'] > [data-testid='stVerticalBlock']:not(.st-key-tour_panel)",
+_NESTED = (f"{_MAIN} > [data-testid='stLayoutWrapper'] > [data-testid='stVerticalBlock']:not({_PANEL})",
            "[data-testid='stTabPanel'] > [data-testid='stVerticalBlock']",
            "[data-testid='stTabPanel'] > [data-testid='stVerticalBlock'] > [data-testid='stLayoutWrapper']"
            " > [data-testid='stVerticalBlock']")
@@ -64,7 +64,7 @@ def _first(charts: str, later_chart: str) -> tuple[str, str]:
 
 
 # (the panel is never a figure, though it holds a warning when an answer was wrong)
-_FIRST = _first(":is(.stTabs, :has(" + ", ".join(_CHARTS) + ")):not(:has(.st-key-tour_panel))",
+_FIRST = _first(":is(.stTabs, :has(" + ", ".join(_CHARTS) + f")):not(:has({_PANEL}))",
                 ", ".join(["~ .stTabs", *(f"~ * {c}" for c in _CHARTS)]))
 _TAB_FIRST = _first(":has(" + ", ".join(_CHARTS) + ")", ", ".join(f"~ * {c}" for c in _CHARTS))
 _SAME = ", ".join(f"{block} > *" for block in (_MAIN, *_NESTED))
@@ -77,7 +77,7 @@ TOUR_CSS = f"""<style>
 {_SAME} {{ order: 2; }}
 {", ".join(f"{_MAIN} > {first}" for first in _FIRST)} {{ order: 1; }}
 {", ".join(f"{block} > {first}" for block in _NESTED for first in _TAB_FIRST)} {{ order: 1; }}
-{_MAIN} > :is(:has(.st-key-tour_panel), :has(h1)) {{ order: 0 !important; }}
+{_MAIN} > :is(:has({_PANEL}), :has(h1)) {{ order: 0 !important; }}
 {_MAIN} {{ gap: 0.35rem; }}
 {_MAIN} h1 {{ font-size: 1.15rem; padding: 0; }}
 /* a heading's block is pulled up by -1rem to cancel the padding a heading has outside a tour: without that padding
@@ -86,15 +86,15 @@ TOUR_CSS = f"""<style>
 :root:has(#embedviz-presenting) {_MAIN} > :has(h1) {{ {_SCREEN_READER_ONLY} }}
 {_MAIN} [data-testid='stTabPanel'] {{ padding-top: 0.1rem; }}
 {_MAIN} h3 {{ font-size: 1.2rem; padding: 0.25rem 0; }}
-.st-key-tour_panel [role='radiogroup'] {{ row-gap: 0.3rem; }}
-.st-key-tour_panel {{ gap: 0.2rem; padding-top: 0.3rem; padding-bottom: 0.3rem; }}
-.st-key-tour_bar button {{ min-height: 1.8rem; padding-top: 0.15rem; padding-bottom: 0.15rem; }}
+{_PANEL} [role='radiogroup'] {{ row-gap: 0.3rem; }}
+{_PANEL} {{ gap: 0.2rem; padding-top: 0.3rem; padding-bottom: 0.3rem; }}
+{_BAR} button {{ min-height: 1.8rem; padding-top: 0.15rem; padding-bottom: 0.15rem; }}
 /* Streamlit pulls a text block up by -1rem to cancel its paragraph's 1rem margin: with that margin gone too, one
    text's last line sat on the next one */
-.st-key-tour_panel [data-testid='stMarkdownContainer'] {{ margin-bottom: 0; }}
-.st-key-tour_panel [data-testid='stMarkdownContainer'] p {{ margin-bottom: 0; }}
-.st-key-tour_panel [data-testid='stAlertContainer'] {{ padding: 0.4rem 0.8rem; }}
-.st-key-tour_panel [data-testid='stAlertContainer'] p {{ font-size: 0.9rem; }}
+{_PANEL} [data-testid='stMarkdownContainer'] {{ margin-bottom: 0; }}
+{_PANEL} [data-testid='stMarkdownContainer'] p {{ margin-bottom: 0; }}
+{_PANEL} [data-testid='stAlertContainer'] {{ padding: 0.4rem 0.8rem; }}
+{_PANEL} [data-testid='stAlertContainer'] p {{ font-size: 0.9rem; }}
 </style>"""
 # The clicker's keys (embedviz/app/browser/presenter_keys.js; the served CSP allows it by its hash), and the marker
 # the script checks for presenter view.
@@ -120,7 +120,7 @@ def sidebar_state() -> str:
 
 def _pick_tour(codes: dict[str, str]) -> None:
     """Callback of the tour picker (its options are the translated titles: ``codes`` maps them back)."""
-    lesson = codes.get(st.session_state[PICK_KEY], "")
+    lesson = codes.get(st.session_state[K.PICK], "")
     if lesson:
         start_tour(lesson)
     else:
@@ -142,7 +142,7 @@ def _finished(lesson: str) -> None:
         return
     left, right = st.columns([3, 2])
     left.success(t("tour.done", lesson=lesson))
-    right.button(t("tour.next_lesson", title=t(f"tour.{following}.title")), key="tour_next_lesson",
+    right.button(t("tour.next_lesson", title=t(f"tour.{following}.title")), key=K.NEXT_LESSON,
                  on_click=start_tour, args=(following,), type="primary")
 
 
@@ -160,13 +160,13 @@ def sidebar_controls() -> None:
     # options are the titles themselves, not codes with a format_func: the picker follows the language switch
     titles = {t(f"tour.{code}.title") if code else t("tour.none"): code for code in ["", *tours.TOURS]}
     current = st.query_params.get(TOUR_KEY) if st.query_params.get(TOUR_KEY) in tours.TOURS else ""
-    st.session_state[PICK_KEY] = next(title for title, code in titles.items() if code == current)
+    st.session_state[K.PICK] = next(title for title, code in titles.items() if code == current)
     # In a popover: its widgets are drawn only when it is opened. Drawn in the open sidebar they cost every page
     # open ~250 ms of browser CPU (a selectbox, a toggle and a segmented control, each loading its code), about a
     # third of a bare Streamlit page's open (measured in Chromium against a one-slider page; benchmarks/README.md).
     label = t("tour.controls") if not current else f"{t('tour.controls')}: {t(f'tour.{current}.title')}"
     with st.sidebar, st.popover(label, icon=":material/school:", width="stretch"):
-        st.selectbox(t("tour.pick"), list(titles), key=PICK_KEY, on_change=_pick_tour, args=(titles,))
+        st.selectbox(t("tour.pick"), list(titles), key=K.PICK, on_change=_pick_tour, args=(titles,))
         st.toggle(t("tour.present"), key=PRESENT_KEY, help=t("tour.present_help"), bind=BIND)
         st.segmented_control(t("tour.image"), ("png", "svg"), default="png", key=IMAGE_KEY, required=True,
                              format_func=lambda f: t(f"tour.image_{f}"), help=t("tour.image_help"), bind=BIND)
@@ -246,7 +246,7 @@ def _answered(lesson: str, number: int, key: str, codes: dict[str, str]) -> None
 
 def question_key(lesson: str, number: int) -> str:
     """The radio's key; per language, because its options are the translated answers."""
-    return f"tour_q_{lesson}_{number}_{current_language()}"
+    return K.question(lesson, number, current_language())
 
 
 @st.fragment
@@ -281,7 +281,7 @@ def _asked(lesson: str, number: int, question: tours.Question) -> bool:
             return True
         with say.container(horizontal=True, vertical_alignment="center"):
             st.caption(t("tour.predict_first"))
-            st.button(t("tour.reveal"), key=f"tour_reveal_{lesson}_{number}", on_click=_reveal,
+            st.button(t("tour.reveal"), key=K.reveal(lesson, number), on_click=_reveal,
                       args=(lesson, number))
         return False
     _train_the_pages_run(lesson, number)
@@ -358,27 +358,27 @@ def panel(current, pages: dict[str, Any]) -> bool:
     total = len(tours.TOURS[lesson].steps)
     st.html(TOUR_CSS)  # style only: takes no place on the page
     following = classroom_view.following()
-    with st.container(border=True, key="tour_panel"):
+    with st.container(border=True, key=K.PANEL):
         classroom_view.class_line(presenting())
         # where you are and Back / Next on one line, first: Next stays on the screen however long the step's text
-        with st.container(horizontal=True, vertical_alignment="center", key="tour_bar"):
+        with st.container(horizontal=True, vertical_alignment="center", key=K.BAR):
             st.caption(t("tour.where", title=t(f"tour.{lesson}.title"), k=number, n=total),
                        help=t("tour.link", lesson=lesson, k=number))
-            st.button(t("tour.back"), key="tour_back", on_click=_go, args=(number - 1,),
+            st.button(t("tour.back"), key=K.BACK, on_click=_go, args=(number - 1,),
                       disabled=number == 1 or following)
-            st.button(t("tour.next"), key="tour_next", on_click=_go, args=(number + 1,),
+            st.button(t("tour.next"), key=K.NEXT, on_click=_go, args=(number + 1,),
                       disabled=number == total or following, type="primary")
-            st.button(t("tour.leave"), key="tour_leave", on_click=leave)
+            st.button(t("tour.leave"), key=K.LEAVE, on_click=leave)
         st.markdown(t(f"tour.{lesson}.{step.name}"))
         st.markdown(f"**{t('tour.look')}** {t(f'tour.{lesson}.{step.name}.look')}")
         if target.url_path != current.url_path:
             left, right = st.columns([4, 1])
             left.info(t("tour.elsewhere"))
-            right.button(t("tour.go"), key="tour_go", on_click=_reapply)
+            right.button(t("tour.go"), key=K.GO, on_click=_reapply)
         elif moved := differing(lesson, number):
             left, right = st.columns([4, 1])
             left.warning(t("tour.differs", n=len(moved)))
-            right.button(t("tour.restore"), key="tour_restore", on_click=_reapply)
+            right.button(t("tour.restore"), key=K.RESTORE, on_click=_reapply)
         here = target.url_path == current.url_path
         show = _question(lesson, number, step.question) if step.question and here else True
         if number == total and show:

@@ -7,7 +7,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from embedviz import tours
-from embedviz.widget_keys import Home, Tokens
+from embedviz.widget_keys import Home, Tokens, Tour
 from tests.app.test_tours import app, text
 from tests.conftest import ROOT
 
@@ -56,7 +56,7 @@ def test_the_last_step_says_the_lesson_is_done_and_opens_the_next(lang):
     if tours.step(first, last).question:  # a closing question: answer it first
         at.radio[0].set_value(at.radio[0].options[0]).run()
     assert text("tour.done", lang, lesson=first) in [s.value for s in at.success]
-    at.button(key="tour_next_lesson").click().run()
+    at.button(key=Tour.NEXT_LESSON).click().run()
     assert not at.exception
     assert (at.query_params["tour"], at.query_params["step"]) in ((second, "1"), ([second], ["1"]))
 
@@ -68,7 +68,7 @@ def test_the_last_lesson_ends_the_tours():
     if tours.step(last_lesson, len(tours.TOURS[last_lesson].steps)).question:
         at.radio[0].set_value(at.radio[0].options[0]).run()
     assert text("tour.done_all", "en") in [s.value for s in at.success]
-    assert not [b for b in at.button if b.key == "tour_next_lesson"]
+    assert not [b for b in at.button if b.key == Tour.NEXT_LESSON]
 
 
 @pytest.mark.parametrize("lesson", list(tours.TOURS))

@@ -17,7 +17,7 @@ from embedviz.app.pages import PAGES
 from embedviz.app.i18n import catalog
 from embedviz.figures.export import figure_csv
 from embedviz.models.pretrained import E5_NAME
-from embedviz.widget_keys import Context, RealModel, Sinusoidal, Tokens, Training
+from embedviz.widget_keys import Context, RealModel, Sinusoidal, Tokens, Tour, Training
 from tests.app.pagetest import chart_json, ok, page, shows, specs, values
 from tests.conftest import ROOT
 from tests.test_tours import expected
@@ -86,7 +86,7 @@ def answer_first(at: AppTest, lesson: str, k: int, lang: str) -> None:
     step = tours.step(lesson, k)
     if step.question:
         check_step(at, lesson, k, lang, shown=False)
-        at.radio(key=f"tour_q_{lesson}_{k}_{lang}").set_value(option_text(step, 0, lang)).run()
+        at.radio(key=Tour.question(lesson, k, lang)).set_value(option_text(step, 0, lang)).run()
     check_step(at, lesson, k, lang)
 
 
@@ -98,8 +98,8 @@ def test_tour_runs_end_to_end_with_next(lesson):
     for k in range(1, len(steps) + 1):
         answer_first(at, lesson, k, "en")
         if k < len(steps):
-            at.button(key="tour_next").click().run()
-    assert at.button(key="tour_next").disabled
+            at.button(key=Tour.NEXT).click().run()
+    assert at.button(key=Tour.NEXT).disabled
 
 
 @pytest.mark.parametrize("lesson", list(tours.TOURS))
@@ -117,7 +117,7 @@ def test_question_marks_right_and_wrong(lesson, k):
     option is marked wrong and the panel names the right one."""
     step, right = tours.step(lesson, k), expected(lesson, k)
     at = app(lesson, k).run()
-    radio = f"tour_q_{lesson}_{k}_en"
+    radio = Tour.question(lesson, k, "en")
     at.radio(key=radio).set_value(option_text(step, right)).run()
     ok(at)
     assert panel_marks(at) == ([panel_marks(at)[0][0]], []) and (chart_json(at) or at.table
@@ -134,20 +134,20 @@ def test_link_survives_the_language_switch_and_back():
     check_step(at, "003", 4, "en")
     at.sidebar.segmented_control(key="lang").set_value("zh").run()
     check_step(at, "003", 4, "zh")
-    at.button(key="tour_back").click().run()
+    at.button(key=Tour.BACK).click().run()
     check_step(at, "003", 3, "zh", shown=False)
-    at.radio(key="tour_q_003_3_zh").set_value(option_text(tours.step("003", 3), "same", "zh")).run()
+    at.radio(key=Tour.question("003", 3, "zh")).set_value(option_text(tours.step("003", 3), "same", "zh")).run()
     check_step(at, "003", 3, "zh")
     assert [s for s in at.success if s.value.startswith("答对了")]
 
 
 def test_an_answer_outlives_the_language_switch():
     at = app("003", 3).run()
-    at.radio(key="tour_q_003_3_en").set_value(option_text(tours.step("003", 3), "different")).run()
+    at.radio(key=Tour.question("003", 3, "en")).set_value(option_text(tours.step("003", 3), "different")).run()
     assert panel_marks(at)[1]
     at.sidebar.segmented_control(key="lang").set_value("zh").run()
     check_step(at, "003", 3, "zh")
-    assert at.radio(key="tour_q_003_3_zh").value == option_text(tours.step("003", 3), "different", "zh")
+    assert at.radio(key=Tour.question("003", 3, "zh")).value == option_text(tours.step("003", 3), "different", "zh")
     assert [w for w in at.warning if w.value.startswith("这次没猜中")]
 
 
@@ -157,7 +157,7 @@ def test_a_moved_widget_is_not_fought_and_can_be_restored():
     ok(at)
     assert at.session_state[Sinusoidal.D_MODEL] == 16  # the student's choice stands
     assert any("1 setting" in w.value for w in at.warning)
-    at.button(key="tour_restore").click().run()
+    at.button(key=Tour.RESTORE).click().run()
     check_step(at, "003", 5, "en")
     assert at.session_state[Sinusoidal.D_MODEL] == 8
     assert not at.warning
@@ -165,8 +165,8 @@ def test_a_moved_widget_is_not_fought_and_can_be_restored():
 
 def test_next_onto_the_same_page_changes_its_settings():
     at = app("003", 5).run()  # sinusoidal, D = 8, L = 128
-    at.button(key="tour_next").click().run()  # sinusoidal, D = 64, L = 100, with a question
-    at.button(key="tour_reveal_003_6").click().run()
+    at.button(key=Tour.NEXT).click().run()  # sinusoidal, D = 64, L = 100, with a question
+    at.button(key=Tour.reveal("003", 6)).click().run()
     check_step(at, "003", 6, "en")
     assert at.session_state[Sinusoidal.D_MODEL] == 64 and at.session_state[Sinusoidal.LENGTH] == 100
 
@@ -180,9 +180,9 @@ def test_bad_links_are_messages():
 
 def test_tour_picker_starts_and_leave_ends_a_tour():
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
-    at.sidebar.selectbox(key="_tour_pick").set_value(text("tour.002.title", "en")).run()
+    at.sidebar.selectbox(key=Tour.PICK).set_value(text("tour.002.title", "en")).run()
     check_step(at, "002", 1, "en")
-    at.button(key="tour_leave").click().run()
+    at.button(key=Tour.LEAVE).click().run()
     ok(at)
     assert "tour" not in at.query_params
     assert not [c for c in at.caption if "step 1 of" in c.value]
@@ -272,7 +272,7 @@ def test_a_training_answer_and_the_table_beside_it_are_the_same_run(monkeypatch)
                      if step.question and step.question.id == "sim_aA")
     step = tours.step(lesson, k)
     at = app(lesson, k).run()
-    at.radio(key=f"tour_q_{lesson}_{k}_en").set_value(option_text(step, 0)).run()
+    at.radio(key=Tour.question(lesson, k, "en")).set_value(option_text(step, 0)).run()
     ok(at)
     _, facts = tours.answer(lesson, k)
     df = at.table[0].value

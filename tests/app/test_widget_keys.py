@@ -11,7 +11,7 @@ import ast
 import pytest
 
 from embedviz.app.pages import PAGES
-from embedviz.widget_keys import BY_PAGE, PageKeys
+from embedviz.widget_keys import BY_PAGE, PageKeys, Tour
 from tests.app import pagetest as pt
 from tests.conftest import ROOT
 
@@ -96,3 +96,26 @@ def test_an_undeclared_key_is_seen():
 
     assert undeclared({"sin_d", "dl_sin_live_heatmap", "csv_0123abcd", "sin_new", "dl_sin_new"}, Sinusoidal) \
         == {"sin_new", "dl_sin_new"}
+
+
+def test_the_tour_panel_reads_its_keys_from_tour():
+    """The panel's buttons, radios and containers (embedviz/app/tour.py) are named in Tour, like a page's keys."""
+    source = (ROOT / "embedviz" / "app" / "tour.py").read_text(encoding="utf-8")
+    literal = [ast.unparse(e) for e in key_arguments(ast.parse(source)) if typed_in_place(e)]
+    assert not literal, f"embedviz/app/tour.py: name these keys in Tour: {literal}"
+
+
+def test_tour_keys_are_its_own():
+    """No page key is also a tour key (the panel is drawn on every page), and each starts with tour_ (the picker
+    with _tour_, like the tour's other session-state names)."""
+    page_keys = {key for keys in BY_PAGE.values() for key in keys.keys()}
+    assert not Tour.keys() & page_keys
+    assert all(key.startswith(("tour_", "_tour_")) for key in Tour.keys())
+    assert Tour.question("003", 3, "zh") == "tour_q_003_3_zh" and Tour.declares(Tour.question("003", 3, "zh"))
+    assert Tour.reveal("003", 6) == "tour_reveal_003_6" and Tour.declares(Tour.reveal("003", 6))
+
+
+def test_the_presenter_clicker_names_the_panels_buttons():
+    """The clicker's script presses Next and Back by their keys: a renamed key must be renamed there too."""
+    script = (ROOT / "embedviz" / "app" / "browser" / "presenter_keys.js").read_text(encoding="utf-8")
+    assert f'"{Tour.NEXT}"' in script and f'"{Tour.BACK}"' in script

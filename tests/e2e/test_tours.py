@@ -15,6 +15,7 @@ from embedviz.app.i18n import LANG_KEY, LANGUAGES
 from tests.e2e.conftest import (
     CJK, SHOTS, exceptions, h1_text, new_context, new_tab, open_app, t_en, t_zh, wait_idle,
 )
+from tests.e2e.tour_screen import PANEL
 
 pytestmark = pytest.mark.e2e
 
@@ -35,7 +36,7 @@ def fresh_server(tmp_path_factory, chromium, browser):
 
 
 def panel_text(page) -> str:
-    box = page.locator(".st-key-tour_panel")
+    box = page.locator(PANEL)
     return box.first.inner_text() if box.count() else ""
 
 
@@ -50,7 +51,7 @@ def wait_for_step(page, lesson: str, k: int, *, zh: bool = False, timeout: float
     n = len(tours.TOURS[lesson].steps)
     marker = f"第 {k} 步，共 {n} 步" if zh else f"step {k} of {n}"
     page.wait_for_function(
-        "(m) => { const b = document.querySelector('.st-key-tour_panel'); return b && b.innerText.includes(m); }",
+        f"(m) => {{ const b = document.querySelector('{PANEL}'); return b && b.innerText.includes(m); }}",
         arg=marker, timeout=timeout,
     )
     wait_idle(page, timeout=timeout)
@@ -122,7 +123,7 @@ def test_presenter_view_folds_the_sidebar(fresh_server):
         page.screenshot(path=str(SHOTS / "tour-present-1280x720.png"))
         box = page.locator("[data-testid='stSidebar']").bounding_box()
         assert box is None or box["x"] + box["width"] <= 1 or box["width"] <= 1, f"sidebar open: {box}"
-        size = page.evaluate("() => getComputedStyle(document.querySelector('.st-key-tour_panel p')).fontSize")
+        size = page.evaluate(f"() => getComputedStyle(document.querySelector('{PANEL} p')).fontSize")
         # 1.05rem at presenter view's 20px root: a third larger than a normal page's 16 px, and small enough that
         # every step's figure still starts in the top 60% of the screen (tests/e2e/test_tour_screen.py)
         assert float(size.rstrip("px")) >= 20, size

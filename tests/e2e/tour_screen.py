@@ -10,14 +10,17 @@ import time
 from dataclasses import dataclass
 
 from embedviz import tours
+from embedviz.widget_keys import Tour
 from tests.e2e.conftest import open_app, wait_idle
 
 SCREEN = {"width": 1280, "height": 720}  # a classroom projector
 PHONE = {"width": 390, "height": 844}
+PANEL = f".st-key-{Tour.PANEL}"  # Streamlit's class for a keyed element: the tour panel, and its Next button
+NEXT = f".st-key-{Tour.NEXT} button"
 # The topmost chart or table of the main area outside the panel (plotly charts, live figures, data grids, HTML tables).
 GEOMETRY_JS = """() => {
   const main = document.querySelector("[data-testid='stMain']");
-  const panel = document.querySelector('.st-key-tour_panel');
+  const panel = document.querySelector('""" + PANEL + """');
   const visible = el => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
   const figures = [...main.querySelectorAll(
       "[data-testid='stPlotlyChart'], .live-figure, [data-testid='stDataFrame'], [data-testid='stTable']")]
@@ -29,7 +32,7 @@ GEOMETRY_JS = """() => {
   // first on the screen, not in the document: while a tour runs, CSS order draws the page's parts out of order
   figures.sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top);
   const question = panel && [...panel.querySelectorAll("[data-testid='stRadio']")].find(visible);
-  const next = document.querySelector('.st-key-tour_next button');
+  const next = document.querySelector('""" + NEXT + """');
   const box = el => { if (!el) return null; const r = el.getBoundingClientRect();
                       return {top: Math.round(r.top), bottom: Math.round(r.bottom), height: Math.round(r.height)}; };
   return {figure: box(figures[0]), question: box(question), next: box(next), panel: box(panel),
@@ -131,7 +134,7 @@ def wait_for_step(page, lesson: str, k: int, *, timeout: float = 120_000) -> Non
     """Until the panel's Back/Next belong to step k (the URL says it, the script is idle, the charts are drawn)."""
     page.wait_for_function(
         "(k) => new URLSearchParams(location.search).get('step') === String(k) &&"
-        " document.querySelector('.st-key-tour_panel')", arg=k, timeout=timeout)
+        f" document.querySelector('{PANEL}')", arg=k, timeout=timeout)
     wait_idle(page, timeout=timeout)
     try:  # something to measure (a step's page draws its charts a moment after the script went idle)
         page.wait_for_function(f"() => {{ const g = ({GEOMETRY_JS})(); return (g.figure || g.question) &&"
@@ -153,7 +156,7 @@ def answer_first(page, box: StepBox, *, view: str = "") -> StepBox:
     """Pick a question's first choice (right or wrong: the page shows either way) and measure the figure again."""
     for attempt in range(3):  # a rerun still landing can replace the radio under the pointer
         try:
-            page.locator(".st-key-tour_panel [data-testid='stRadio'] [role='radiogroup'] label").first.click(
+            page.locator(f"{PANEL} [data-testid='stRadio'] [role='radiogroup'] label").first.click(
                 timeout=10_000)
             break
         except Exception:  # noqa: BLE001 - retried; the third failure is raised
@@ -180,7 +183,7 @@ def walk(page, *, present: bool, lang: str = "en", answer: bool = True) -> tuple
         open_app(page, query)
         for k in range(1, len(tour.steps) + 1):
             if k > 1:
-                page.locator(".st-key-tour_next button").click()
+                page.locator(NEXT).click()
             wait_for_step(page, lesson, k)
             view = "presenter" if present else "normal"
             box = measure(page, lesson, k, view=view)
