@@ -115,8 +115,9 @@ async def lifespan(app):
 
     import embedviz.input_layer.embeddings  # noqa: F401  (the core's torch modules, and torch with them)
 
-    from embedviz.app import compat
+    from embedviz.app import compat, warm
 
+    warm.settle_heap()  # the libraries just loaded stay for the process's life: the collector need not walk them
     compat.install()
     from embedviz.app import class_route
 

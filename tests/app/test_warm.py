@@ -11,10 +11,13 @@ from tests.app import pagetest as pt
 
 @pytest.fixture
 def fresh_warm(monkeypatch):
+    import gc
+
     monkeypatch.setattr(warm, "_thread", None)
     st.cache_data.clear()
     yield
     st.cache_data.clear()  # other tests must see their own first runs
+    gc.unfreeze()  # the warm-up set this test process's heap aside from the collector, as a server's
 
 
 def _progress_texts(at) -> list[str]:
@@ -34,6 +37,9 @@ def test_warm_run_is_the_pages_default_run(fresh_warm, monkeypatch):
     assert thread is not None and warm.start() is thread  # once per process
     thread.join(timeout=180)
     assert not thread.is_alive()
+    import gc
+
+    assert gc.get_freeze_count() > 0  # what it loaded, set aside from the cyclic collector's full walks
     # the cache now holds the default run: the page at its defaults trains nothing (no progress bar at all)
     at = pt.page("trained_embedding", timeout=120).run()
     pt.ok(at)
