@@ -23,7 +23,8 @@ and tests/e2e/test_hostile_protocol.py shows each refusal against a real server 
    ``new_session`` message, and a small table's conversion to Arrow. A class's followers rerun all at once on one
    GIL, so each millisecond of a rerun is a tenth of a second of the last follower's wait (benchmarks/README.md).
    For the same reason a run's messages wake the event loop once per batch, not once each (``_wake_once``,
-   ``_send_wake_once``), and a value fixed for a run is read once per run (``this_run``).
+   ``_send_wake_once``), the config option Streamlit reads for every message is read once, not under its config lock
+   each time (``_MessageFloorOnce``), and a value fixed for a run is read once per run (``this_run``).
 6. The running script's session (``session_id``, ``release_upload``), whether the run is a fragment's own
    (``fragment_rerun``), and plotly's private ``_validate=False`` (``unchecked_figure``): read here, so a version
    that moves them is fixed in this file alone.
@@ -43,7 +44,7 @@ import streamlit as st
 from streamlit import config as st_config
 from streamlit import dataframe_util
 from streamlit.elements import table as st_table
-from streamlit.runtime import Runtime, app_session
+from streamlit.runtime import Runtime, app_session, forward_msg_cache
 from streamlit.runtime.app_session import AppSession
 from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
 from streamlit.runtime.scriptrunner import get_script_run_ctx
@@ -341,6 +342,35 @@ class _Calls:
                     _LOG.exception("a session's event-loop callback failed")
 
 
+class _MessageFloorOnce:
+    """Streamlit's config module as its forward-message cache sees it, with the one option it reads for every
+    message a script sends (the size above which a message is cached) read once per config parse. Read through
+    Streamlit's one config lock, a hundred script threads queued behind each other for it: 7% of the server's GIL
+    time in a class's burst. It is a server option, set in the config file or on the command line, which a parse
+    reads; everything else goes to the config module as before."""
+
+    KEY = "global.minCachedMessageSize"
+
+    def __init__(self, config) -> None:
+        self._config = self.__wrapped__ = config  # (__wrapped__: what inspect.unwrap, and the tests, take it off to)
+        self._floor = None
+        config.on_config_parsed(self.forget, force_connect=True)
+        self.embedviz_compat = True
+
+    def forget(self) -> None:
+        self._floor = None
+
+    def get_option(self, key: str):
+        if key != self.KEY:
+            return self._config.get_option(key)
+        if self._floor is None:
+            self._floor = self._config.get_option(key)
+        return self._floor
+
+    def __getattr__(self, name: str):
+        return getattr(self._config, name)
+
+
 def _send_wake_once(enqueued):
     """Every message a session queues for its browser sets the runtime's "send" event through
     ``call_soon_threadsafe``, though it is set already until the loop sends: a wake-up per message for nothing.
@@ -406,6 +436,7 @@ _PATCHES = ((SessionState, "_seed_widget_from_url", _guard_url_seed),
             (AppSession, "_handle_clear_cache_request", _refuse_clear_cache),
             (AppSession, "_call_soon_on_event_loop", _wake_once),
             (Runtime, "_enqueued_some_message", _send_wake_once),
+            (forward_msg_cache, "config", _MessageFloorOnce),
             (app_session, "_populate_theme_msg", _theme_once),
             (dataframe_util, "convert_anything_to_arrow_bytes", _small_table_memo),
             (st_table, "_compute_hide_index", _small_table_memo))

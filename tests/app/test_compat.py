@@ -344,3 +344,44 @@ def test_a_run_keeps_its_own_memo_and_the_next_run_starts_a_new_one(tmp_path):
     assert not at.exception
     assert at.markdown[-1].value == "`2` `False`"  # two runs, two memos; neither a fragment's own run
     assert compat.this_run() == {}  # outside a run: a throwaway
+
+
+def test_the_message_cache_floor_is_read_once_per_config_parse():
+    from streamlit import config
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+    from streamlit.runtime import forward_msg_cache
+
+    source = inspect.getsource(forward_msg_cache.populate_hash_if_needed)
+    assert 'config.get_option("global.minCachedMessageSize")' in source  # still read there, for every message
+    assert isinstance(forward_msg_cache.config, compat._MessageFloorOnce)  # the frame's patch (the conftest's)
+
+    class Config:  # counts what reaches Streamlit's config module
+        reads: list[str] = []
+        parsed = []
+
+        def get_option(self, key):
+            self.reads.append(key)
+            return config.get_option(key)
+
+        def on_config_parsed(self, func, force_connect=False):
+            self.parsed.append(func)
+
+        server_sentinel = "another attribute"
+
+    once = compat._MessageFloorOnce(Config())
+    for _ in range(3):
+        msg = ForwardMsg()
+        msg.delta.new_element.markdown.body = "x" * 100
+        before = forward_msg_cache.config
+        forward_msg_cache.config = once
+        try:
+            forward_msg_cache.populate_hash_if_needed(msg)
+        finally:
+            forward_msg_cache.config = before
+        assert msg.hash and not msg.metadata.cacheable  # 100 bytes: under the floor, hashed but not cached
+    assert Config.reads == ["global.minCachedMessageSize"]  # once for three messages
+    assert once.get_option("server.headless") == config.get_option("server.headless")  # others go through
+    assert once.server_sentinel == "another attribute"
+    Config.parsed[0]()  # a config parse empties the copy: the next message reads it again
+    once.get_option("global.minCachedMessageSize")
+    assert Config.reads == ["global.minCachedMessageSize", "server.headless", "global.minCachedMessageSize"]
