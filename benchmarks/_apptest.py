@@ -112,8 +112,9 @@ def print_cold_warm_reruns(root: Path, cases: Cases) -> None:
     from streamlit.testing.v1 import AppTest
 
     from embedviz.app import compat
+    from embedviz.app.widgets import url_cut_toast
 
-    compat.install()  # a page run without the frame gets the frame's patches first
+    compat.install(url_cut_notice=url_cut_toast)  # a page run without the frame gets the frame's patches first
     os.chdir(root)  # the pages read files relative to the repository, as under `streamlit run`
     print("\n### page reruns (AppTest; a widget is set, then: cold = the rerun with empty caches, "
           "warm = median of 3 more reruns)\n")

@@ -75,6 +75,9 @@ ISSUED_IDS_PER_SESSION = 64  # upload URLs a session may hold unused; older ones
 
 # Value types whose empty URL value means "no value", which no embedviz widget allows (text inputs are
 # "string_value": for them an empty value is an empty text, kept as it is).
+# What says a cut in the reader's language (embedviz.app.widgets.url_cut_toast, given to ``install``): the catalog
+# reads the run's language through this module, so this module cannot import it.
+_url_cut_notice: Callable[[str, int, int], None] | None = None
 _NEVER_EMPTY = {"int_value", "double_value", "bool_value", "string_array_value", "int_array_value",
                 "double_array_value"}
 
@@ -93,9 +96,8 @@ def _guard_url_seed(seed):
         sent = url_value[-1] if isinstance(url_value, list) else url_value
         kept = self._new_session_state[user_key] if seeded else None
         if isinstance(kept, str) and metadata.value_type == "string_value" and len(kept) < len(sent):
-            from embedviz.app.i18n import t  # (i18n reads the run's language through this module)
-
-            st.toast(t("common.url_cut", key=user_key, kept=len(kept), sent=len(sent)))
+            if _url_cut_notice is not None:
+                _url_cut_notice(user_key, len(kept), len(sent))
         return seeded
 
     seed_or_default.embedviz_compat = True
@@ -442,9 +444,14 @@ _PATCHES = ((SessionState, "_seed_widget_from_url", _guard_url_seed),
             (st_table, "_compute_hide_index", _small_table_memo))
 
 
-def install() -> None:
+def install(*, url_cut_notice: Callable[[str, int, int], None] | None = None) -> None:
     """Install every patch once per process (idempotent); the frame calls this before anything else runs, and
-    so must anything that runs a page script without the frame (AppTest on app_pages/, a benchmark)."""
+    so must anything that runs a page script without the frame (AppTest on app_pages/, a benchmark).
+    ``url_cut_notice(key, kept, sent)`` tells the reader a link's text was cut to its field (the server's start-up
+    installs the patches before any page, without one; the frame's first run gives it)."""
+    global _url_cut_notice
+    if url_cut_notice is not None:
+        _url_cut_notice = url_cut_notice
     for owner, name, wrap in _PATCHES:
         if not getattr(getattr(owner, name), "embedviz_compat", False):
             setattr(owner, name, wrap(getattr(owner, name)))

@@ -65,9 +65,12 @@ def navigation():
 
 
 def run() -> None:
-    compat.install()  # Streamlit's runtime patches (clear_cache refused, uploads bounded), once per process
     limit_threads()  # before any page loads numpy or torch: one BLAS / torch thread per server process
     from embedviz.app import tour  # after limit_threads: the tours' answers come from the core (numpy, torch)
+    from embedviz.app.widgets import url_cut_toast
+
+    # Streamlit's runtime patches (URL values guarded, clear_cache refused, uploads bounded), once per process
+    compat.install(url_cut_notice=url_cut_toast)
 
     st.set_page_config(page_title="embedviz", page_icon="🧮", layout="wide",  # an emoji: a material icon favicon is fetched from a font CDN, which fails offline
                        initial_sidebar_state=tour.sidebar_state())  # collapsed when projecting

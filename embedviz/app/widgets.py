@@ -151,6 +151,11 @@ def shown_figure(fig: go.Figure, *, fit: bool = False) -> go.Figure:
     return compat.unchecked_figure(shown_as_text(spec))
 
 
+def url_cut_toast(key: str, kept: int, sent: int) -> None:
+    """A link's text was longer than its field: say so, in the reader's language (compat's URL guard calls this)."""
+    st.toast(t("common.url_cut", key=key, kept=kept, sent=sent))
+
+
 def on_phone() -> bool:
     """Whether the reader's browser is a phone's (its user agent says "Mobi", as iOS's and Android's do)."""
     try:

@@ -4,8 +4,9 @@ from __future__ import annotations
 import pytest
 
 from embedviz.app import compat
+from embedviz.app.widgets import url_cut_toast
 
 
 @pytest.fixture(scope="session", autouse=True)
 def _streamlit_patches():
-    compat.install()  # what frame.run() does before any page: URL values guarded, clear_cache refused
+    compat.install(url_cut_notice=url_cut_toast)  # what frame.run() does before any page: URL values guarded, clear_cache refused

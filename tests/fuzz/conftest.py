@@ -24,8 +24,9 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture(scope="session", autouse=True)
 def _streamlit_patches():
     from embedviz.app import compat
+    from embedviz.app.widgets import url_cut_toast
 
-    compat.install()  # the pages run here without the frame, which would install these first
+    compat.install(url_cut_notice=url_cut_toast)  # the pages run here without the frame, which would install these first
 
 # Texts a class actually types, besides random unicode: empty, the seed lesson's sentence, mixed scripts, emoji.
 SAMPLE_TEXTS = ["", "狗咬人", "人咬狗", "Hello", "the cat sat on the mat 猫坐在垫子上", " ", "🙂👋", "a" * 64]
