@@ -447,6 +447,20 @@ def test_vision_tab_draws_the_cores_patch_similarity_from_the_url():
     assert catalog()["mod.vision_title"]["en"].format(row=2, col=7, grid=8) == spec["layout"]["title"]["text"]
 
 
+def test_vision_sliders_at_their_last_value_pick_the_grids_last_patch():
+    """The row and column sliders count from 0 like the core; at their last value, on the smallest grid and the
+    largest, the map is drawn for the grid's last patch and nothing is refused."""
+    from embedviz.app.modern_view import VISION_GRIDS
+    at = run("vision")
+    for grid in (VISION_GRIDS[0], VISION_GRIDS[-1]):
+        at.select_slider(key=K.VISION_GRID).set_value(grid)
+        for key in (K.VISION_ROW, K.VISION_COL):
+            at.slider(key=key).set_value(int(at.slider(key=key).max))
+        at.run()
+        ok(at)
+        assert text("mod.vision_title", row=grid - 1, col=grid - 1, grid=grid) in titles(at), grid
+
+
 def test_gpt_oss_sinks_and_cohere2_nope_layers_show_in_the_strip():
     transformers = require_oracle("transformers")  # the configs as transformers 5.24 writes them
     gpt_oss = transformers.GptOssConfig(num_hidden_layers=4).to_dict()
