@@ -365,4 +365,5 @@ def test_the_page_shows_the_error_in_chinese():
     at = pt.page("why_position", lang="zh").run()
     at.text_input(key=K.TEXT).set_value("hello").run()
     assert not at.exception
-    assert [e.value for e in at.error] == ["无法显示：这段文字只有 1 个 token；至少需要 2 个才能调换顺序"]
+    assert [e.value for e in at.error] == [pt.refusal("too_few_tokens", "zh", n=1)]
+    assert _HAN.search(at.error[0].value) and not pt.english_only(at.error[0].value)
