@@ -1,7 +1,7 @@
 """Dot product and cosine (lesson 002): two 2-D arrows, their dot product and cosine, and "predict the similarity"."""
 import streamlit as st
 
-from embedviz.app import lessons_view as view
+from embedviz.app import dot_product_view as view
 from embedviz.app.i18n import t
 from embedviz.app.markup import escape
 from embedviz.app.widgets import bound_tabs, BIND, int_slider, notice, plot, segmented, show_error

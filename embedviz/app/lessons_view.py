@@ -1,6 +1,6 @@
-"""Cached core calls for the lessons' small demonstrations (naive positions, the input layer's shapes, raw ids,
-dot product and cosine, subwords, Qwen3's position budget). Plain arguments in, plain values and frozen records out;
-no math here."""
+"""Cached core calls of the "Why sine and cosine" page (lesson 003): the raw index, index / length, the binary
+code and the smooth counter at one setting. Plain arguments in, plain values and a frozen record out; the math is in
+embedviz.positions.naive."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -8,11 +8,8 @@ from dataclasses import dataclass
 import numpy as np
 import streamlit as st
 
-from embedviz import dot_product
 from embedviz.positions import naive as naive_positions
-from embedviz.tokens import raw_ids, subwords
 from embedviz.downsample import strided_indices
-from embedviz.positions.budget import PositionBudget, qwen3_position_budget
 from embedviz.positions.sinusoidal import sinusoidal_table
 
 CURVE_POINTS = 512  # points per value curve
@@ -20,8 +17,6 @@ COUNTER_POSITIONS = 64  # positions in the binary / smooth counter picture: 2^6,
 COUNTER_BITS = 8  # rows of that picture
 STEP_POSITIONS = 40  # neighbour steps drawn: enough to see binary's uneven jumps
 
-
-# Why sine and cosine (lesson 003)
 
 
 @dataclass(frozen=True)
@@ -69,116 +64,3 @@ def naive_view(length: int, other_length: int, position: int, d_model: int) -> N
         smooth=naive_positions.smooth_counter(counter_p, bits), periods=naive_positions.bit_periods(bits).tolist(),
         step_positions=step_p[:-1], steps=steps,
     )
-
-
-# The input layer (lesson 000)
-
-
-@dataclass(frozen=True)
-class InputLayerView:
-    trace: composition.ShapeTrace  # every shape from ids to the sum, and the two ways' output shapes
-    cost: dict[str, composition.CombineCost]  # "sum" / "concat" -> composition.width_and_params (a lazy import)
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def input_layer(batch: int, length: int, d_model: int, d_position: int, vocab_size: int,
-                max_length: int) -> InputLayerView:
-    """The shape trace of the lesson's EmbeddingComposer and the cost of sum vs concat."""
-    from embedviz.input_layer import composition  # torch: imported on first use, so pages without it never load torch
-    trace = composition.shape_trace(batch, length, d_model, vocab_size=vocab_size, max_context_length=max_length,
-                                    d_position=d_position)
-    return InputLayerView(trace=trace, cost={
-        "sum": composition.width_and_params(vocab_size, max_length, d_model, d_model, combine="sum"),
-        "concat": composition.width_and_params(vocab_size, max_length, d_model, d_position, combine="concat"),
-    })
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def refusals(max_length: int, length: int) -> dict[str, ValueError | None]:
-    from embedviz.input_layer import composition
-    return composition.refusal_messages(max_length, length)
-
-
-# Raw ids (lesson 001), dot product (lesson 002), subwords (lesson 003)
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def byte_neighbours(char: str) -> list[tuple[int, str]]:
-    return raw_ids.byte_id_neighbours(char)
-
-
-@dataclass(frozen=True)
-class IdNeighbours:
-    id: int  # the word's token id
-    other_id: int
-    gap: int  # |id - other_id|
-    tokens: list[str]  # the tokens of the rows next to the word's id
-    rows: list[tuple[int, float]]  # (id, cos with the word's row) of each
-    other_cos: float  # cos of the two words' rows
-    rank: int  # where the other word ranks among the word's nearest rows by cosine
-    vocab_size: int
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def id_neighbour_rows(word: str, other: str) -> IdNeighbours:
-    """The bundled model: the rows next to ``word``'s id, and where ``other`` ranks by cosine."""
-    from embedviz.app.real_model_view import model  # the bundled table, loaded once per process
-    from embedviz.models.word_vectors import pair_similarity
-
-    m = model()
-    a, b = m.token_id(word), m.token_id(other)
-    rows = raw_ids.id_neighbours(m.token_embeddings, a)
-    return IdNeighbours(
-        id=a, other_id=b, gap=abs(a - b), tokens=m.tokens([i for i, _ in rows]), rows=rows,
-        other_cos=pair_similarity(m.token_embeddings, a, b),
-        rank=raw_ids.cosine_rank(m.token_embeddings, a, b), vocab_size=m.vocab_size,
-    )
-
-
-@dataclass(frozen=True)
-class Arrows:
-    u: np.ndarray  # (2,) the first arrow, from its length and angle
-    v: np.ndarray  # (2,) the second
-    comparison: dot_product.VectorComparison  # dot product, lengths, cosine and angle of the two
-
-
-def vectors(len_u: float, angle_u: float, len_v: float, angle_v: float) -> Arrows:
-    """Two arrows given by length and angle (degrees), and what compare_vectors says of them."""
-    u, v = dot_product.polar_vector(len_u, angle_u), dot_product.polar_vector(len_v, angle_v)
-    return Arrows(u=u, v=v, comparison=dot_product.compare_vectors(u, v))
-
-
-@dataclass(frozen=True)
-class PredictionAnswer:
-    a: str  # the pair's two words
-    b: str
-    cos: float  # the bundled model's cosine of their rows
-    band: str  # dot_product.similarity_band of it: the answer a guess is graded against
-
-
-@st.cache_data(max_entries=4, show_spinner=False)
-def prediction_answers() -> list[PredictionAnswer]:
-    """The activity's pairs with the bundled model's cosine and band."""
-    from embedviz.app.real_model_view import model
-    from embedviz.models.word_vectors import pair_similarity
-
-    m, out = model(), []
-    for a, b in dot_product.PREDICTION_PAIRS:
-        cos = pair_similarity(m.token_embeddings, m.token_id(a), m.token_id(b))
-        out.append(PredictionAnswer(a=a, b=b, cos=cos, band=dot_product.similarity_band(cos)))
-    return out
-
-
-def grade(guesses: tuple[str, ...], answers: tuple[str, ...]) -> list[bool]:
-    return dot_product.grade_guesses(guesses, answers)
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def pieces(word: str, name: str | None = None) -> list[tuple[str, int]]:
-    from embedviz.app.real_model_view import model
-
-    return subwords.word_pieces((model(name) if name else model()).tokenizer, word)
-
-
-def position_budget() -> PositionBudget:
-    return qwen3_position_budget()

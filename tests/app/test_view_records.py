@@ -11,7 +11,9 @@ import pathlib
 
 import pytest
 
-from embedviz.app import context_view, lessons_view, modern_view, real_model_view, sinusoidal_view, training_view
+from embedviz.app import (
+    context_view, dot_product_view, lessons_view, modern_view, real_model_view, sinusoidal_view, training_view,
+)
 from embedviz.input_layer import composition
 from embedviz.rope import context_extension, layers as rope_layers, theory as rope_theory
 from tests.conftest import ROOT
@@ -21,7 +23,7 @@ MAPPINGS = {  # (module, function): why its dict is a mapping, not a record of f
     ("context_view", "preset_config"): "a config.json's fields, read as a pasted config is",
     ("context_view", "widget_values"): "widget key -> value, written into session state",
     ("context_view", "live_fixed"): "the JSON the browser's formulas.js reads",
-    ("lessons_view", "refusals"): "module class name -> its refusal",
+    ("input_layer_view", "refusals"): "module class name -> its refusal",
     ("modern_view", "_config"): "a config.json's fields, private",
     ("real_model_view", "lesson_pairs"): "word pair -> cos",
     ("rope_view", "rope_presets"): "preset name -> RopePreset",
@@ -43,7 +45,7 @@ FIELD_MAPPINGS = {  # (module, "Record.field"): why a view record's dict field i
     ("context_view", "Extension.scaling"): "a rope_scaling as config.json spells it (build_scaling's)",
     ("lessons_view", "NaiveView.normalized"): "length -> index / length curve",
     ("lessons_view", "NaiveView.steps"): "scheme -> step lengths",
-    ("lessons_view", "InputLayerView.cost"): "way of combining (sum / concat) -> its CombineCost",
+    ("input_layer_view", "InputLayerView.cost"): "way of combining (sum / concat) -> its CombineCost",
     ("modern_view", "ModernModel.counts"): "setting name -> its layer count",
     ("real_model_view", "OffsetCurves.by_source"): "source table -> curve",
     ("rope_view", "Decay.curves"): "theta -> decay curve",
@@ -212,7 +214,7 @@ def test_the_checks_see_what_they_look_for():
     sinusoidal_view.EncodingView, real_model_view.RowViews, real_model_view.PairLine, training_view.GroupRun,
     training_view.TextRun, context_view.SourceSettings, context_extension.ExtensionSettings,
     context_extension.ModelTheta, modern_view.Setting, modern_view.BaseBound, rope_layers.NopeTemperature,
-    rope_theory.BaseBoundSummary, rope_theory.TheorySummary, lessons_view.Arrows, lessons_view.PredictionAnswer,
+    rope_theory.BaseBoundSummary, rope_theory.TheorySummary, dot_product_view.Arrows, dot_product_view.PredictionAnswer,
     composition.ShapeTrace,
 ])
 def test_records_are_frozen(record):
