@@ -6,7 +6,7 @@ from embedviz.app.i18n import t
 from embedviz.app.markup import escape
 from embedviz.app.widgets import bound_tabs, BIND, int_slider, notice, plot, segmented, show_error
 from embedviz.dot_product import BAND_NAMES, PREDICTION_PAIRS
-from embedviz.figures import lessons as figs
+from embedviz.figures import dot_product as figs
 from embedviz.widget_keys import DotProduct as K
 
 LENGTHS = [0.5 * i for i in range(0, 9)]  # 0 .. 4
