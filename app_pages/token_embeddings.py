@@ -1,7 +1,7 @@
 """Token embeddings: ids pick rows of a table; one-hot vs dense; which rows a gradient reaches; what tables cost."""
 import streamlit as st
 
-from embedviz.app import tokens_view as view
+from embedviz.app import token_embeddings_view as view
 from embedviz.app.i18n import t
 from embedviz.app.markup import trusted
 from embedviz.app.widgets import (

@@ -1,7 +1,7 @@
 """Why sine and cosine (lesson 003): raw index, index / length and binary codes, each with its flaw, then the fix."""
 import streamlit as st
 
-from embedviz.app import lessons_view as view
+from embedviz.app import why_sinusoidal_view as view
 from embedviz.app.i18n import t
 from embedviz.app.widgets import bound_tabs, choice_slider, human_number, int_slider, notice, plot, show_error
 from embedviz.app.widgets import lead

@@ -7,7 +7,7 @@ import time
 import zlib
 import base64
 
-from embedviz.app import context_view as view
+from embedviz.app import context_extension_view as view
 from embedviz.errors import InputError
 from embedviz.widget_keys import Context as K
 from tests.app import pagetest as pt

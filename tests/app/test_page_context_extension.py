@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from embedviz.app import context_view as view
+from embedviz.app import context_extension_view as view
 from embedviz.app.i18n import catalog
 from embedviz.rope import context_extension
 from embedviz.rope.context_extension import PHI3_MINI_128K, ExtensionView

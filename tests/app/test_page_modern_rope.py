@@ -11,7 +11,7 @@ import pytest
 
 from embedviz.rope import layers as rope_layers, theory as rope_theory
 from embedviz.app.i18n import catalog
-from embedviz.app.modern_view import SCAN_LENGTHS, TAB_CODES
+from embedviz.app.modern_rope_view import SCAN_LENGTHS, TAB_CODES
 from embedviz.rope.layers import PUBLISHED, published_config
 from embedviz.widget_keys import ModernRope as K
 from tests.app.pagetest import chart_json, english_only, fields, is_chinese, ok, page, shows, text, values
@@ -450,7 +450,7 @@ def test_vision_tab_draws_the_cores_patch_similarity_from_the_url():
 def test_vision_sliders_at_their_last_value_pick_the_grids_last_patch():
     """The row and column sliders count from 0 like the core; at their last value, on the smallest grid and the
     largest, the map is drawn for the grid's last patch and nothing is refused."""
-    from embedviz.app.modern_view import VISION_GRIDS
+    from embedviz.app.modern_rope_view import VISION_GRIDS
     at = run("vision")
     for grid in (VISION_GRIDS[0], VISION_GRIDS[-1]):
         at.select_slider(key=K.VISION_GRID).set_value(grid)

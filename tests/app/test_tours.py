@@ -267,10 +267,10 @@ def test_a_training_answer_and_the_table_beside_it_are_the_same_run(monkeypatch)
     Answering trains the page's run in full, so the table says "after 500 steps" and holds the answer's numbers."""
     import streamlit as st
 
-    from embedviz.app import training_view
+    from embedviz.app import trained_embedding_view
 
     st.cache_data.clear()
-    monkeypatch.setattr(training_view, "RUN_CPU_BUDGET_S", 0.01)
+    monkeypatch.setattr(trained_embedding_view, "RUN_CPU_BUDGET_S", 0.01)
     lesson, k = next((lesson, k) for lesson, tour in tours.TOURS.items() for k, step in enumerate(tour.steps, 1)
                      if step.question and step.question.id == "sim_aA")
     step = tours.step(lesson, k)
