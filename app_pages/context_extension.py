@@ -10,7 +10,7 @@ from embedviz.app.i18n import t
 from embedviz.app.markup import trusted
 from embedviz.app.widgets import BIND, bound_tabs, download_csv, human_number, notice, plot, show_error
 from embedviz.app.widgets import lead
-from embedviz.figures import context as figs
+from embedviz.figures import context_extension as figs
 from embedviz.figures.export import table_csv
 from embedviz.widget_keys import Context as K
 

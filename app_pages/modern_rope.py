@@ -11,7 +11,7 @@ from embedviz.app import modern_rope_view as view
 from embedviz.app.context_extension_view import METHOD_NAMES
 from embedviz.app.i18n import t
 from embedviz.app.widgets import bound_tabs, BIND, human_number, lead, plot, show_error
-from embedviz.figures import layers as figs
+from embedviz.figures import modern_rope as figs
 from embedviz.widget_keys import ModernRope as K
 
 

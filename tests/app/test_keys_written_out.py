@@ -13,7 +13,7 @@ from embedviz.rope import (
 )
 from embedviz.app import context_extension_view, modern_rope_view, real_model_view, rope_view
 from embedviz.app.i18n import catalog
-from embedviz.figures import context as context_figs
+from embedviz.figures import context_extension as context_figs
 from tests.conftest import ROOT
 
 # keys still built from a code, by file: each family is one registry's, keyed by its own codes (an error's code,
