@@ -13,7 +13,7 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from embedviz.app.locales.train import STRINGS
+from embedviz.app.locales.trained_embedding import STRINGS
 from embedviz.app.trained_embedding_view import loss_floor, parse_groups
 from embedviz.widget_keys import Training as K
 from tests.app import pagetest as pt
