@@ -2,7 +2,7 @@
 import streamlit as st
 
 from embedviz.app import compare_view as view
-from embedviz.app import lessons_view
+from embedviz.app import input_layer_view
 from embedviz.app.errors import localized
 from embedviz.app.i18n import t
 from embedviz.app.markup import trusted
@@ -107,7 +107,7 @@ def past_tab() -> None:
     last = past.last
     st.markdown(t("cmp.past_intro", T=f"{length + k:,}", last=f"{last:,}", L=f"{length:,}",
                   lastrow=f"{length - 1:,}"))
-    sin_refusal = lessons_view.refusals(length, length + k)["SinusoidalPositionalEmbedding"]  # lesson 000's module
+    sin_refusal = input_layer_view.refusals(length, length + k)["SinusoidalPositionalEmbedding"]  # lesson 000's module
     st.warning(t("cmp.past_learned", last=f"{last:,}", error=localized(past.learned_error)) + "\n\n"
                + t("inl.cmp_sinusoidal_refuses", last=f"{last:,}", error=localized(sin_refusal)))
     values = ", ".join(f"{v:.3f}" for v in past.sin_values)

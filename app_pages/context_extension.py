@@ -5,12 +5,12 @@ import streamlit as st
 
 from embedviz.rope import context_extension, config as rope_config, scaling as rope_scaling
 from embedviz.positions.attention import logit_scale
-from embedviz.app import context_view as view, live
+from embedviz.app import context_extension_view as view, live
 from embedviz.app.i18n import t
 from embedviz.app.markup import trusted
 from embedviz.app.widgets import BIND, bound_tabs, download_csv, human_number, notice, plot, show_error
 from embedviz.app.widgets import lead
-from embedviz.figures import context as figs
+from embedviz.figures import context_extension as figs
 from embedviz.figures.export import table_csv
 from embedviz.widget_keys import Context as K
 

@@ -1,12 +1,12 @@
 """Dot product and cosine (lesson 002): two 2-D arrows, their dot product and cosine, and "predict the similarity"."""
 import streamlit as st
 
-from embedviz.app import lessons_view as view
+from embedviz.app import dot_product_view as view
 from embedviz.app.i18n import t
 from embedviz.app.markup import escape
 from embedviz.app.widgets import bound_tabs, BIND, int_slider, notice, plot, segmented, show_error
 from embedviz.dot_product import BAND_NAMES, PREDICTION_PAIRS
-from embedviz.figures import lessons as figs
+from embedviz.figures import dot_product as figs
 from embedviz.widget_keys import DotProduct as K
 
 LENGTHS = [0.5 * i for i in range(0, 9)]  # 0 .. 4

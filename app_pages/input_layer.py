@@ -1,7 +1,7 @@
 """The input layer (lesson 000): (B, T) ids -> (B, T, D), positions broadcast as (1, T, D); sum vs concatenation."""
 import streamlit as st
 
-from embedviz.app import lessons_view as view
+from embedviz.app import input_layer_view as view
 from embedviz.app.errors import localized
 from embedviz.app.i18n import t
 from embedviz.app.widgets import choice_slider, int_slider, notice, show_error

@@ -7,11 +7,11 @@ bound is read from rope_theory.KNOWN_SCANS for the published head sizes, so a st
 import streamlit as st
 
 from embedviz.rope import config as rope_config, layers as rope_layers, theory as rope_theory
-from embedviz.app import modern_view as view
-from embedviz.app.context_view import METHOD_NAMES
+from embedviz.app import modern_rope_view as view
+from embedviz.app.context_extension_view import METHOD_NAMES
 from embedviz.app.i18n import t
 from embedviz.app.widgets import bound_tabs, BIND, human_number, lead, plot, show_error
-from embedviz.figures import layers as figs
+from embedviz.figures import modern_rope as figs
 from embedviz.widget_keys import ModernRope as K
 
 

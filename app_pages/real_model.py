@@ -2,7 +2,6 @@
 reads Chinese), offline; the learned position tables have their own page (learned_positions.py)."""
 import streamlit as st
 
-from embedviz.app import lessons_view
 from embedviz.app import real_model_view as view
 from embedviz.app.errors import localized
 from embedviz.app.i18n import current_language, t
@@ -118,7 +117,7 @@ if subwords_tab.open:  # lesson 003: subwords
         sub_word = s1.text_input(t("sub.word"), value=default_word, key=K.SUBWORD_E5 if e5 else K.SUBWORD,
                                  max_chars=40, bind=BIND)
         try:
-            pieces = lessons_view.pieces(sub_word or default_word, name)
+            pieces = view.pieces(sub_word or default_word, name)
         except ValueError as error:
             show_error(error)
         else:

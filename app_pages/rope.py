@@ -6,7 +6,7 @@ pair demo's inputs) sit in fragments, so moving them redraws that section alone.
 """
 import streamlit as st
 
-from embedviz.app import lessons_view, live
+from embedviz.app import live
 from embedviz.app import rope_view as view
 from embedviz.app.i18n import t
 from embedviz.app.widgets import bound_tabs, BIND, human_number, lesson_button, log_options, notice, plot, show_error
@@ -178,7 +178,7 @@ def lesson_tab() -> None:
     st.table({t(column): [t(aspects[r][i]) for r in rows]
               for i, column in enumerate(("ropel.col_aspect", "ropel.col_sin", "ropel.col_rope"))})
     st.subheader(t("ropel.qwen_header"))
-    b = {k: human_number(v) for k, v in vars(lessons_view.position_budget()).items()}  # every field, as shown
+    b = {k: human_number(v) for k, v in vars(view.position_budget()).items()}  # every field, as shown
     st.markdown(t("ropel.qwen_text", max=b["max_position_embeddings"], native=b["native"], headroom=b["headroom"],
                   factor=b["yarn_factor"], reach=b["yarn_reach"], theta=b["rope_theta"]))
     st.table({t(key, factor=b["yarn_factor"]): [b[field]] for key, field in (

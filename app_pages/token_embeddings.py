@@ -1,8 +1,7 @@
 """Token embeddings: ids pick rows of a table; one-hot vs dense; which rows a gradient reaches; what tables cost."""
 import streamlit as st
 
-from embedviz.app import lessons_view
-from embedviz.app import tokens_view as view
+from embedviz.app import token_embeddings_view as view
 from embedviz.app.i18n import t
 from embedviz.app.markup import trusted
 from embedviz.app.widgets import (
@@ -84,8 +83,8 @@ def raw_ids_block() -> None:
     word = r2.text_input(t("raw.word"), value="king", key=K.WORD, max_chars=40, bind="query-params")
     other = r3.text_input(t("raw.other"), value="queen", key=K.OTHER, max_chars=40, bind="query-params")
     try:
-        near = lessons_view.byte_neighbours(char or "B")
-        r = lessons_view.id_neighbour_rows(word or "king", other or "queen")
+        near = view.byte_neighbours(char or "B")
+        r = view.id_neighbour_rows(word or "king", other or "queen")
     except ValueError as error:
         show_error(error)
         return

@@ -4,7 +4,7 @@ Training is an explicit action: the settings sit in a form, so moving a slider c
 once when the reader presses Train (a link with the settings in its URL trains them on open, within the budget)."""
 import streamlit as st
 
-from embedviz.app import training_view as view
+from embedviz.app import trained_embedding_view as view
 from embedviz.app.i18n import t
 from embedviz.app.widgets import bound_tabs, choice_slider, lead, lesson_button, notice, pc_axes, plot, segmented
 from embedviz.app.widgets import show_error
@@ -15,7 +15,7 @@ from embedviz.widget_keys import Training as K
 STEPS = (10, 20, 50, 100, 200, 500, 1_000, 2_000)
 D_MODELS = (2, 4, 8, 16, 32, 64, 128, 256)
 LRS = (1e-4, 2e-4, 5e-4, 1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2, 0.1, 0.2, 0.5, 1.0)  # Adam, default 1e-2 as in training/experiment.py
-SOFTMAX_NAMES = {"vocab": "train.softmax_vocab", "groups": "train.softmax_groups"}  # training_view.SOFTMAX
+SOFTMAX_NAMES = {"vocab": "train.softmax_vocab", "groups": "train.softmax_groups"}  # trained_embedding_view.SOFTMAX
 WHY_NEGATIVE = {"vocab": "train.why_vocab", "groups": "train.why_groups"}
 CLASS_NAMES = {"lowercase": "train.class_lowercase", "uppercase": "train.class_uppercase",  # the core's classes
                "other letter": "train.class_other_letter", "digit": "train.class_digit",

@@ -1,7 +1,7 @@
 """Why position: attention without positions is permutation-equivariant (lesson 003), so word order is invisible."""
 import streamlit as st
 
-from embedviz.app import why_view as cached
+from embedviz.app import why_position_view as cached
 from embedviz.app.i18n import t
 from embedviz.app.widgets import bound_tabs, BIND, int_slider, notice, page_header, plot, segmented, show_error
 from embedviz.figures.sinusoidal import difference_heatmap, outputs_side_by_side

@@ -1,11 +1,11 @@
 """Why sine and cosine (lesson 003): raw index, index / length and binary codes, each with its flaw, then the fix."""
 import streamlit as st
 
-from embedviz.app import lessons_view as view
+from embedviz.app import why_sinusoidal_view as view
 from embedviz.app.i18n import t
 from embedviz.app.widgets import bound_tabs, choice_slider, human_number, int_slider, notice, plot, show_error
 from embedviz.app.widgets import lead
-from embedviz.figures import lessons as figs
+from embedviz.figures import why_sinusoidal as figs
 from embedviz.widget_keys import WhySinusoidal as K
 
 LENGTHS = (4, 8, 10, 16, 32, 64, 100, 128, 256, 512, 1000, 1024, 2048, 4096)

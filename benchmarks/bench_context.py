@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 from benchmarks._apptest import chart_sizes, median_time, print_header, print_row  # noqa: E402
 from embedviz.rope import context_extension, config as rope_config, scaling as rope_scaling  # noqa: E402
 from embedviz.models import params  # noqa: E402
-from embedviz.app import context_view as view  # noqa: E402
+from embedviz.app import context_extension_view as view  # noqa: E402
 from embedviz.app.i18n import catalog  # noqa: E402
 
 PAGE = str(ROOT / "app_pages" / "context_extension.py")

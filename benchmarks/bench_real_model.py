@@ -17,8 +17,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 from benchmarks._apptest import chart_sizes, median_time, print_header, print_row  # noqa: E402
 from embedviz.positions import analysis as position_analysis  # noqa: E402
-from embedviz.app.locales.learn import STRINGS as LEARN  # noqa: E402
-from embedviz.app.locales.real import STRINGS  # noqa: E402
+from embedviz.app.locales.learned_positions import STRINGS as LEARN  # noqa: E402
+from embedviz.app.locales.real_model import STRINGS  # noqa: E402
 from embedviz.models.pretrained import load_bundled_model  # noqa: E402
 from embedviz.similarity import cosine_similarity_matrix, pca_2d  # noqa: E402
 from embedviz.models.word_vectors import analogy, nearest_neighbours  # noqa: E402

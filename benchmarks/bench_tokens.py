@@ -46,8 +46,8 @@ def _best_of(fn, repeats: int = 3) -> float:
 
 
 def main() -> None:
-    from embedviz.app.locales.tok import STRINGS as TOK
-    from embedviz.app.locales.train import STRINGS as TRAIN
+    from embedviz.app.locales.token_embeddings import STRINGS as TOK
+    from embedviz.app.locales.trained_embedding import STRINGS as TRAIN
     from embedviz.input_layer import lookup
     from embedviz.training import experiment as training
     from embedviz.tokens.tokenizer import encode

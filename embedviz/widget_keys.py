@@ -1,5 +1,5 @@
-"""Every page's widget keys, one class per page, and the tour panel's (``Tour``): pure data that the pages, the
-tours and the tests all import.
+"""Every page's widget keys, one class per page, the tour panel's (``Tour``) and the class controls'
+(``Classroom``): pure data that the pages, the tours, the tests and the load benchmarks all import.
 
 A widget's key is its URL parameter too (``?sin_d=64``): links in the READMEs, the tours' steps and the links
 teachers saved name these strings, so a value here never changes; a new widget adds a name. The names sit in the
@@ -267,6 +267,22 @@ class Tour(PageKeys):
     @staticmethod
     def reveal(lesson: str, number: int) -> str:
         return Tour.REVEAL(f"{lesson}_{number}")
+
+
+class Classroom(PageKeys):
+    """A class's controls and the student's follow widget (embedviz/app/classroom_view.py), drawn in the tour
+    popover and the panel on whichever page a step opens. Session state, not URL parameters (the class is
+    ?class=&teacher=); the load benchmarks (benchmarks/load/) press them by these keys."""
+    PREFIX = "cls_"
+    START, JOIN, LEAVE = "cls_start", "cls_join", "cls_leave"
+    CODE_INPUT = "_cls_code"  # the typed join code (unbound; "_" like the class's other session-state names)
+    AWAY, BACK = "cls_away", "cls_back"  # a student explores on their own, then comes back to the class
+    FOLLOW = "cls_follow"  # the component that asks the follow route where the class is
+    REVEAL = Family("cls_reveal_")  # the teacher shows a question's answer to the class: reveal(lesson, step)
+
+    @staticmethod
+    def reveal(lesson: str, number: int) -> str:
+        return Classroom.REVEAL(f"{lesson}_{number}")
 
 
 BY_PAGE: dict[str, type[PageKeys]] = {  # url path (embedviz/app/pages.py) -> its keys

@@ -100,7 +100,7 @@ def test_no_figure_builder_has_words_of_its_own():
 def test_a_reference_line_label_sits_on_its_line_on_a_log_axis():
     """plotly reads an annotation's y as log10 on a log axis (a shape's y as the data value): the label of the
     4,096 line must be at 10**y == 4,096, not at 10**4096 (add_hline(annotation_text=...) put it there)."""
-    from embedviz.figures.layers import wavelength_curves
+    from embedviz.figures.modern_rope import wavelength_curves
 
     fig = wavelength_curves({"a": np.array([1.0, 10.0, 1e5])}, {"a": "red"}, title="t", x_title="x", y_title="y",
                             lines=[(4096, "trained 4,096")])
@@ -130,12 +130,11 @@ def test_a_scale_key_replaces_the_colour_bar_and_its_words_are_the_colour_scales
 
 def test_a_constant_curve_is_sent_as_its_two_ends():
     """The PI bound is one value over s: two points draw the same line; the other curve keeps every point."""
-    from embedviz.figures import layers
+    from embedviz.figures.modern_rope import two_curves
 
     s = np.linspace(0, 8192, 1_500)
     wiggle = 2 + np.sin(s / 300)
-    fig = layers.two_curves(s, ("flat", np.full(s.shape, 0.25)), ("wiggle", wiggle), title="t", x_title="s",
-                            y_title="b")
+    fig = two_curves(s, ("flat", np.full(s.shape, 0.25)), ("wiggle", wiggle), title="t", x_title="s", y_title="b")
     flat, curve = fig.data
     assert list(flat.x) == [0.0, 8192.0] and list(flat.y) == [0.25, 0.25]
     np.testing.assert_allclose(np.asarray(curve.y, dtype=np.float64), wiggle, rtol=1e-6)
@@ -235,7 +234,7 @@ def test_the_turns_chart_draws_a_pair_that_turns_a_millionth_of_a_time_where_it_
     """At theta 1e10 a slow pair turns ~1e-7 times in training and ~4e-7 times unscaled: a fixed 1e-6 floor drew
     both at 1e-6, one on the other, hiding that the second is an angle never seen. Only a frequency-0 pair (0 turns,
     which a log axis cannot show) sits at the smallest count drawn."""
-    from embedviz.figures.context import turns_chart
+    from embedviz.figures.context_extension import turns_chart
 
     fig = turns_chart({"training": np.array([10.0, 1.9e-7, 0.0]), "unscaled": np.array([40.0, 7.7e-7, 0.0])},
                       title="t", x_title="x", y_title="y", one_turn_label="1")

@@ -17,7 +17,8 @@ _PROGRAM = "the app's own call is wrong (a figure, a tour step, an internal opti
 INTERNAL_RAISES = {
     "embedviz/positions/alibi.py::bias_at": _SHAPE,  # the page picks heads from num_heads itself
     "embedviz/positions/alibi.py::relative_bias": _SHAPE,
-    "embedviz/app/context_view.py::decode_config": _PROGRAM,  # caught at once: the link's one refusal, link_damaged
+    # caught at once: the link's one refusal, link_damaged
+    "embedviz/app/context_extension_view.py::decode_config": _PROGRAM,
     "embedviz/app/widgets.py::figure_for": _PROGRAM,
     "embedviz/positions/attention.py::_check_perm": _SHAPE,  # a typed shuffle is checked first (shuffle_tokens)
     "embedviz/positions/attention.py::permutation_demo": _SHAPE,

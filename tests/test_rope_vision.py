@@ -65,7 +65,17 @@ def test_similarity_depends_on_the_offset_only():
 def test_bad_inputs_name_the_parameter():
     with raises_input("one_of", name="layout", value="sam"):
         patch_similarity(4, 0, 0, head_dim=64, theta=1e4, layout="sam")
-    with raises_input("at_most", name="row", value=5, limit=4):  # rows counted from 1 in the message
-        patch_similarity(4, 4, 0, head_dim=64, theta=1e4, layout="pixtral")
     with raises_input("multiple", name="head_dim", value=66, k=4):
         patch_similarity(4, 0, 0, head_dim=66, theta=1e4, layout="pixtral")
+
+
+def test_rows_and_columns_count_from_zero_like_position_ids():
+    """The last patch of a 4 x 4 grid is (3, 3); the message names the index asked for and the last one allowed."""
+    assert patch_similarity(4, 3, 3, head_dim=64, theta=1e4, layout="pixtral")[3, 3] == pytest.approx(1.0)
+    with raises_input("at_most", name="row", value=4, limit=3) as info:
+        patch_similarity(4, 4, 0, head_dim=64, theta=1e4, layout="pixtral")
+    assert str(info.value) == "row (4) must be <= 3"
+    with raises_input("at_most", name="col", value=4, limit=3):
+        patch_similarity(4, 0, 4, head_dim=64, theta=1e4, layout="pixtral")
+    with raises_input("at_least", name="row", value=-1, limit=0):
+        patch_similarity(4, -1, 0, head_dim=64, theta=1e4, layout="pixtral")

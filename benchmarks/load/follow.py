@@ -49,6 +49,7 @@ from deploy.launcher import Cluster, free_port, peak_rss_bytes, start_streamlit,
 from deploy.redis_server import redis_server  # noqa: E402
 from embedviz import classroom, tours  # noqa: E402
 from embedviz.app.i18n import catalog  # noqa: E402
+from embedviz.widget_keys import Classroom, Tour  # noqa: E402
 
 LESSON, STEPS = "000", (2, 3, 4)  # Next from step 1 to 4: two questions, then a step on another page
 ROUTE_COOKIE = "embedviz_route"
@@ -226,7 +227,7 @@ class Student(threading.Thread):
                 question = tours.step(LESSON, k).question if k else None
                 if question and k not in self.picks and time.perf_counter() >= self.answer_at:
                     option = self.rng.randrange(len(question.options))
-                    s.choose(f"tour_q_{LESSON}_{k}_", en(f"tour.q.{question.id}.{question.options[option]}"))
+                    s.choose(Tour.QUESTION(f"{LESSON}_{k}_"), en(f"tour.q.{question.id}.{question.options[option]}"))
                     self.picks[k] = question.options[option]
                 if question and k not in self.picks:  # still reading the question: answer first, then ask
                     self.stop.wait(max(0.0, self.answer_at - time.perf_counter()))
@@ -284,7 +285,7 @@ def settle(urls: list[str], pids: list[int], *, quiet_cores: float = 0.05, timeo
 def run_class(url: str, students: int, pids: list[int], routes: list[str], think: float = 0.0) -> dict:
     teacher = ClassSession(url, route=routes[0], timeout=60)
     teacher.open("", f"tour={LESSON}&step=1")
-    teacher.click("cls_start")
+    teacher.click(Classroom.START)
     code = parse_qs(teacher.query_string)["class"][0]
     stop = threading.Event()
     crowd = [Student(url, code, routes[i % len(routes)], i, stop, think) for i in range(students)]
@@ -307,7 +308,7 @@ def run_class(url: str, students: int, pids: list[int], routes: list[str], think
     for k in STEPS:
         cpu_a, client_a = sum(cpu_seconds(p) for p in pids), time.process_time()
         sent = time.perf_counter()  # before the click: a student may see the step before the teacher's own run ends
-        teacher.click("tour_next")
+        teacher.click(Tour.NEXT)
         deadline = sent + 20
         while time.perf_counter() < deadline and not all(k in s.seen or s.errors for s in crowd):
             time.sleep(0.05)

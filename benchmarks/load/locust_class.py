@@ -15,6 +15,7 @@ from locust import User, between, task
 from locust.exception import StopUser
 
 from benchmarks.load import locustfile as base  # the module, not its Student: Locust spawns every User it finds
+from embedviz.widget_keys import Tour
 
 TIMEOUT = base.TIMEOUT
 
@@ -56,7 +57,7 @@ class ClassStudent(User):
         if question and step not in self.answered:
             self.answered.add(step)
             label = catalog()[f"tour.q.{question.id}.{random.choice(question.options)}"]["en"]
-            self._record("answer", lambda: self.session.choose(f"tour_q_000_{step}_", label))
+            self._record("answer", lambda: self.session.choose(Tour.QUESTION(f"000_{step}_"), label))
         follow = self.session.follow
         if follow is None:  # no follow route served: the page's fragment polls with a script run
             gevent.sleep(max(0.0, min(self.session.fragments.values(), default=1.0) - (time.perf_counter() - started)))

@@ -26,6 +26,7 @@ from embedviz.app import class_route, compat, serving
 from embedviz.app.pages import PAGES
 from embedviz.app.i18n import t
 from embedviz.app.markup import trusted
+from embedviz.widget_keys import Classroom as K
 
 CLASS_KEY, TEACHER_KEY = "class", "teacher"  # URL parameters
 TOUR_KEY, STEP_KEY = "tour", "step"  # the tour's URL parameters (embedviz/app/tour.py)
@@ -35,7 +36,6 @@ AWAY = "_cls_away"  # session state: the student explores on their own
 TOKEN = "_cls_token"  # session state: the teacher's key (also in their URL; kept here when a page switch drops it)
 SEEN = "_cls_seen"  # session state: (lesson, step, revealed?) the last full run showed
 ERROR = "_cls_error"  # session state: (error code, the code or text it concerns) to show once
-CODE_INPUT = "_cls_code"
 QR_PX = 150  # the projected QR code's side: about 4 px a module, scanned from a classroom's back rows
 POLL_SECONDS = 0.5  # the fragment's poll, and the least time between two of a tab's asks that the route answered at once
 FOLLOW_COMPONENT = "embedviz.class_follow"  # its JS: embedviz/app/browser (declared in pyproject.toml)
@@ -130,7 +130,7 @@ def _start() -> None:
 
 
 def _join_typed() -> None:
-    raw = str(st.session_state.get(CODE_INPUT, ""))
+    raw = str(st.session_state.get(K.CODE_INPUT, ""))
     try:
         code = classroom.normalize_code(raw)
     except classroom.ClassError as error:
@@ -151,15 +151,15 @@ def controls() -> None:
         st.caption(t("cls.teaching" if teaching() else "cls.joined", code=joined()[0]))
         if teaching():
             st.caption(t("cls.teacher_link"))
-        st.button(t("cls.leave"), key="cls_leave", on_click=_leave)
+        st.button(t("cls.leave"), key=K.LEAVE, on_click=_leave)
         return
     on_tour = bool(st.query_params.get(TOUR_KEY))
-    st.button(t("cls.start"), key="cls_start", on_click=_start, disabled=not on_tour, help=t("cls.start_help"),
+    st.button(t("cls.start"), key=K.START, on_click=_start, disabled=not on_tour, help=t("cls.start_help"),
               icon=":material/groups:")
     if not on_tour:
         st.caption(t("cls.start_needs_tour"))
-    st.text_input(t("cls.code_input"), key=CODE_INPUT, max_chars=12, placeholder="ABC234")
-    st.button(t("cls.join"), key="cls_join", on_click=_join_typed)
+    st.text_input(t("cls.code_input"), key=K.CODE_INPUT, max_chars=12, placeholder="ABC234")
+    st.button(t("cls.join"), key=K.JOIN, on_click=_join_typed)
 
 
 # following
@@ -205,7 +205,7 @@ def _follow_along(code: str) -> None:
     lesson, step, revealed = st.session_state.get(SEEN) or ("", 0, False)
     mount = compat.component(FOLLOW_COMPONENT, package_root=PACKAGE_ROOT,
                              pyproject=PACKAGE_ROOT.parent / "pyproject.toml", js="class_follow.js")
-    mount(key="cls_follow", on_moved_change=_moved, data={
+    mount(key=K.FOLLOW, on_moved_change=_moved, data={
         "route": class_route.class_route(code), "period_ms": int(POLL_SECONDS * 1000),
         "seen": {"lesson": lesson, "step": step, "revealed": revealed}})
 
@@ -278,10 +278,10 @@ def class_line(presenting: bool) -> None:
     left, right = st.columns([4, 1])
     if st.session_state.get(AWAY):
         left.info(t("cls.away", code=code))
-        right.button(t("cls.come_back"), key="cls_back", on_click=_come_back, type="primary")
+        right.button(t("cls.come_back"), key=K.BACK, on_click=_come_back, type="primary")
     else:
         left.caption(t("cls.joined", code=code))
-        right.button(t("cls.step_away"), key="cls_away", on_click=_step_away)
+        right.button(t("cls.step_away"), key=K.AWAY, on_click=_step_away)
         _follow_along(code)
 
 
@@ -362,7 +362,7 @@ def gate(lesson: str, number: int, labels: dict[str, str], picked: str | None, a
     if number not in state.revealed:
         with beside if beside is not None else st.container():
             if teaching():  # Reveal first: however many options the spread has, it stays on the screen
-                st.button(t("cls.reveal"), key=f"cls_reveal_{lesson}_{number}", on_click=_reveal, args=(number,),
+                st.button(t("cls.reveal"), key=K.reveal(lesson, number), on_click=_reveal, args=(number,),
                           type="primary", help=t("cls.teacher_wait"))
                 _teacher_tally(lesson, number, labels)
             else:

@@ -1,7 +1,8 @@
 """Every string a user reads, in English and 简体中文.
 
 The catalog is split by page: each module in ``embedviz/app/locales/`` defines ``STRINGS = {key: {"en": ..., "zh":
-...}}`` with keys prefixed by the page (``"sin.title"``); they are merged here. ``t(key, **values)`` formats the
+...}}`` and ``PREFIX``, the one prefix of all its keys (``"sin."`` in locales/sinusoidal.py, named after its page
+app_pages/sinusoidal.py), so a key leads to its file; they are merged here. ``t(key, **values)`` formats the
 string of the current language. A missing key raises at once (tests walk the whole catalog), so a page never shows
 a raw key.
 """

@@ -23,6 +23,7 @@ from embedviz.models.pretrained import (
     BUNDLED_MODELS, BUNDLED_NAME, COSINE_ROUNDING, E5_NAME, PretrainedEmbeddings, bundled_model_installed,
     bundled_models, load_bundled_model, load_bundled_positions, load_embedding_file,
 )
+from embedviz.tokens import subwords
 from embedviz.tokens.unigram import script_of
 from embedviz.models.params import PRESETS
 from embedviz.models.tensor_files import MAX_UPLOAD_BYTES, MAX_UPLOAD_ELEMENTS
@@ -171,6 +172,11 @@ def neighbour_rows(word: str, k: int, name: str = BUNDLED_NAME) -> tuple[list[st
     m = model(name)
     result = nearest_neighbours(m.token_embeddings, m.token_id(word), k=k)
     return m.tokens([i for i, _ in result]), np.array([s for _, s in result])
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def pieces(word: str, name: str | None = None) -> list[tuple[str, int]]:
+    return subwords.word_pieces((model(name) if name else model()).tokenizer, word)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from embedviz.rope import rotary as rope
 from embedviz.downsample import ANGLE_HEATMAP_POSITIONS, DENSE_DISTANCES, log_spaced_indices, strided_indices
 from embedviz.errors import InputError
 from embedviz.models.params import PRESETS
+from embedviz.positions.budget import PositionBudget, qwen3_position_budget
 from embedviz.rope.pairing import compare_pairings
 
 TEXT_DISTANCES = (0, 1, 5, 10, 20, 50, 100, 200, 400)  # lesson 003's decay table
@@ -174,3 +175,7 @@ def pairing_scores(head_dim: int, theta: float, max_offset: int, seed: int = 0) 
         half_dims=rope.pair_dimensions(head_dim, pairing="half")[:3].tolist(),  # the first pairs, for a caption
         interleaved_dims=rope.pair_dimensions(head_dim, pairing="interleaved")[:3].tolist(),
     )
+
+
+def position_budget() -> PositionBudget:
+    return qwen3_position_budget()

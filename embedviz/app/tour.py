@@ -230,11 +230,11 @@ def _train_the_pages_run(lesson: str, number: int) -> None:
     step = tours.step(lesson, number)
     if step.page != "trained-embedding":
         return
-    from embedviz.app import training_view  # only tours on this page need the training code
+    from embedviz.app import trained_embedding_view as trained  # only tours on this page need the training code
 
     s = step.settings
-    training_view.group_experiment(s[Training.STEPS], s[Training.D_MODEL], s[Training.LR], s[Training.SEED],
-                                   training_view.parse_groups(s[Training.GROUPS]), s[Training.SOFTMAX], full=True)
+    trained.group_experiment(s[Training.STEPS], s[Training.D_MODEL], s[Training.LR], s[Training.SEED],
+                             trained.parse_groups(s[Training.GROUPS]), s[Training.SOFTMAX], full=True)
 
 
 def _answered(lesson: str, number: int, key: str, codes: dict[str, str]) -> None:

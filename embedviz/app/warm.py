@@ -35,10 +35,11 @@ def start() -> threading.Thread | None:
 
 
 def _warm() -> None:
-    from embedviz.app import training_view
+    from embedviz.app import trained_embedding_view
 
     try:
-        training_view.group_experiment(*TRAINED_DEFAULTS, full=True)  # the whole run, not one cut by the budget
+        # the whole run, not one cut by the budget
+        trained_embedding_view.group_experiment(*TRAINED_DEFAULTS, full=True)
     except Exception:  # a failed warm-up must never stop serving: the page then trains on its first visit
         logging.getLogger(__name__).exception("embedviz warm-up failed")
     settle_heap()  # what the first pages and the warm-up loaded stays for the server's life too

@@ -45,10 +45,11 @@ def patch_angles(rows, cols, head_dim: int, theta: float, layout: str) -> np.nda
 def patch_similarity(grid: int, row: int, col: int, *, head_dim: int, theta: float, layout: str) -> np.ndarray:
     """How alike patch (row, col)'s rotation is to every patch's on a grid x grid image, shape (grid, grid):
     the mean over pairs of cos(angle difference), i.e. q·k / |q||k| for a query and a key that are the same
-    vector (equal in every pair) before rotation. 1 at the patch itself; it depends on the offset only."""
+    vector (equal in every pair) before rotation. 1 at the patch itself; it depends on the offset only.
+    ``row`` and ``col`` count from 0, as position ids do, so the last patch is (grid - 1, grid - 1)."""
     grid = positive_int("grid", grid, maximum=MAX_GRID)
-    row = positive_int("row", row + 1, maximum=grid) - 1
-    col = positive_int("col", col + 1, maximum=grid) - 1
+    row = positive_int("row", row, minimum=0, maximum=grid - 1)
+    col = positive_int("col", col, minimum=0, maximum=grid - 1)
     rows, cols = np.divmod(np.arange(grid * grid), grid)
     angles = patch_angles(rows, cols, head_dim, theta, layout)
     here = angles[row * grid + col]

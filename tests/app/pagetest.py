@@ -11,7 +11,9 @@ from typing import Any
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
+from embedviz.app.errors import localized
 from embedviz.app.i18n import catalog
+from embedviz.errors import InputError
 from tests.conftest import ROOT
 
 CHART_JSON_LIMIT = 1_000_000  # bytes of one chart's JSON the browser is sent at most
@@ -50,6 +52,13 @@ def text(key: str, lang: str = "en", **values) -> str:
     the English, so a rewording changes the catalog alone."""
     entry = catalog()[key][lang]
     return entry.format(**values) if values else entry
+
+
+def refusal(code: str, lang: str = "en", /, **params) -> str:
+    """The error box a page shows (widgets.show_error) for the core's ``InputError(code, **params)``: the catalog's
+    lead-in around the message as embedviz.app.errors.localized renders it in ``lang``. A test names a refusal by
+    its code and params, as the core raises it, instead of retyping its sentence."""
+    return text("common.input_error", lang, message=localized(InputError(code, **params), lang))
 
 
 def _pieces(key: str, lang: str) -> list[str]:

@@ -8,6 +8,7 @@ from streamlit.testing.v1 import AppTest
 
 from embedviz import classroom, tours
 from embedviz.app import classroom_view
+from embedviz.widget_keys import Classroom, Tour
 from tests.app.pagetest import ok
 from tests.app.test_tours import app, option_text, text
 
@@ -32,7 +33,7 @@ def markdowns(at: AppTest) -> str:
 
 def teacher(step: int = 1, lang: str = "en") -> tuple[AppTest, str, str]:
     at = app(LESSON, step, lang=lang).run()
-    button(at, "cls_start").click().run()
+    button(at, Classroom.START).click().run()
     ok(at)
     code, token = at.query_params["class"], at.query_params["teacher"]
     assert text("cls.code_big", lang, code=code) in markdowns(at)
@@ -58,8 +59,8 @@ def test_students_follow_answer_and_the_teacher_sees_the_spread_then_reveals():
     for s in (s1, s2):
         ok(s)
         assert s.query_params["tour"] == LESSON and s.query_params["step"] == str(QUESTION - 1)
-        assert button(s, "tour_next").disabled  # a following student cannot move the tour
-    button(t_at, "tour_next").click().run()
+        assert button(s, Tour.NEXT).disabled  # a following student cannot move the tour
+    button(t_at, Tour.NEXT).click().run()
     ok(t_at)
     step = tours.step(LESSON, QUESTION)
     assert classroom_view.store().state(code).step == QUESTION
@@ -81,7 +82,7 @@ def test_students_follow_answer_and_the_teacher_sees_the_spread_then_reveals():
     spread = " · ".join(f"{option_text(step, o)}: {n}" for o, n in zip(step.question.options, (2, 0)))
     assert text("cls.spread", "en", spread=spread) in shown
     assert not t_at.get("plotly_chart")
-    button(t_at, f"cls_reveal_{LESSON}_{QUESTION}").click().run()
+    button(t_at, Classroom.reveal(LESSON, QUESTION)).click().run()
     ok(t_at)
     assert t_at.get("plotly_chart")
     for s in (s1, s2):
@@ -93,19 +94,19 @@ def test_students_follow_answer_and_the_teacher_sees_the_spread_then_reveals():
 def test_a_student_can_step_away_and_come_back():
     t_at, code, token = teacher(1)
     s = join(code)
-    button(s, "cls_away").click().run()
-    assert not button(s, "tour_next").disabled
-    button(s, "tour_next").click().run()
+    button(s, Classroom.AWAY).click().run()
+    assert not button(s, Tour.NEXT).disabled
+    button(s, Tour.NEXT).click().run()
     assert s.query_params["step"] == "2" and classroom_view.store().state(code).step == 1  # a student's Next is theirs
     for _ in range(3):
-        button(t_at, "tour_next").click().run()
+        button(t_at, Tour.NEXT).click().run()
     ok(t_at)
     assert classroom_view.store().state(code).step == 4
     # step 4 is on another page: the switch kept the class and the teacher's key in the teacher's address
     assert (t_at.query_params["class"], t_at.query_params["teacher"]) == (code, token)
     s.run()
     assert s.query_params["step"] == "2"  # exploring: the teacher's moves do not pull them
-    button(s, "cls_back").click().run()
+    button(s, Classroom.BACK).click().run()
     ok(s)
     assert (s.query_params["step"], s.query_params["class"]) == ("4", code) and "teacher" not in s.query_params
 
@@ -119,7 +120,7 @@ def test_a_follower_moved_onto_another_page_draws_the_sidebar_once(monkeypatch):
     s = join(code)
     ok(s)
     assert s.query_params["step"] == "3"
-    button(t_at, "tour_next").click().run()  # step 4 lives on another page (Compare)
+    button(t_at, Tour.NEXT).click().run()  # step 4 lives on another page (Compare)
     assert tours.step(LESSON, 4).page != tours.step(LESSON, 3).page
     drawn = []
     sidebar = tour.sidebar_controls
@@ -131,7 +132,7 @@ def test_a_follower_moved_onto_another_page_draws_the_sidebar_once(monkeypatch):
     for key, value in tours.step(LESSON, 4).settings.items():
         assert tour._holds(s.session_state[key], value), key
     assert s.title and s.title[0].value == text("cmp.title", "en")  # the page itself ran, after the panel
-    assert button(s, "tour_next").disabled
+    assert button(s, Tour.NEXT).disabled
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -147,8 +148,8 @@ def test_wrong_expired_and_hostile_codes_are_refused_in_the_readers_language(lan
     # typed into the tour controls: unicode, injection-like, a key pattern; each refused, repeated harmlessly
     for typed, shown in (("课堂代码", ""), ("'; DROP--", "DROP"), ("embedviz:*", "embedviz"), ("ＡＢＣ２３４", ""),
                          ("A\nBCDEF", "ABCDEF")):
-        at.text_input(key=classroom_view.CODE_INPUT).set_value(typed).run()
-        button(at, "cls_join").click().run()
+        at.text_input(key=Classroom.CODE_INPUT).set_value(typed).run()
+        button(at, Classroom.JOIN).click().run()
         ok(at, errors_allowed=True)
         expected = text("cls.err.malformed", lang, raw=shown) if shown else text("cls.err.not_a_code", lang)
         assert [e.value for e in at.error] == [expected], typed
@@ -160,8 +161,8 @@ def test_a_wrong_teacher_key_joins_as_a_student_who_cannot_drive_or_see_answers(
     fake = join(code, teacher=token[:-2] + "xx")
     ok(fake, errors_allowed=True)
     assert [e.value for e in fake.error] == [text("cls.err.not_teacher", "en", raw=code)]
-    assert button(fake, "tour_next").disabled
-    assert not any(b.key.startswith("cls_reveal") for b in fake.button)
+    assert button(fake, Tour.NEXT).disabled
+    assert not any(b.key.startswith(Classroom.REVEAL) for b in fake.button)
     assert text("cls.answered", "en", n=0) not in markdowns(fake)
     assert classroom_view.store().state(code).step == QUESTION
 
@@ -172,11 +173,11 @@ def test_a_lost_store_says_not_connected_and_the_tour_goes_on(monkeypatch):
     monkeypatch.setenv(classroom.REDIS_URL_ENV, f"redis://127.0.0.1:{free_port()}/0")
     classroom_view.store.clear()
     at = app(LESSON, 1, lang="zh").run()
-    button(at, "cls_start").click().run()
+    button(at, Classroom.START).click().run()
     ok(at)
     assert [w.value for w in at.warning] == [text("cls.err.offline", "zh")]
     assert "class" not in at.query_params
-    button(at, "tour_next").click().run()
+    button(at, Tour.NEXT).click().run()
     ok(at)
     assert at.query_params["step"] == "2"
 
@@ -198,15 +199,15 @@ def test_a_store_lost_mid_class_says_not_connected_to_everyone_and_the_tour_goes
         ok(at)
         assert [w.value for w in at.warning] == [text("cls.err.offline", lang)]
         assert "class" not in at.query_params
-        assert not button(at, "tour_next").disabled
-        button(at, "tour_next").click().run()
+        assert not button(at, Tour.NEXT).disabled
+        button(at, Tour.NEXT).click().run()
         ok(at)
         assert at.query_params["step"] == str(QUESTION + 1) and not at.warning
 
 
 def test_presenter_view_shows_the_join_link_as_a_locally_drawn_qr_code():
     at = app(LESSON, 1, present="true").run()
-    button(at, "cls_start").click().run()
+    button(at, Classroom.START).click().run()
     ok(at)
     images = at.get("image")
     assert len(images) == 1

@@ -17,7 +17,7 @@ import pytest
 from markdown_it import MarkdownIt
 from streamlit.testing.v1 import AppTest
 
-from embedviz.app import context_view
+from embedviz.app import context_extension_view
 from embedviz.app.markup import escape
 from embedviz.widget_keys import Context, RealModel, Tokens, WhyPosition
 from tests.app import pagetest as pt
@@ -125,9 +125,9 @@ def test_a_hostile_tour_or_step_shows_as_text(value):
 def test_a_hostile_rope_type_in_a_shared_config_shows_as_text():
     config = {"hidden_size": 4096, "num_attention_heads": 32, "rope_theta": 10000.0,
               "max_position_embeddings": 4096, "rope_scaling": {"rope_type": IMAGE, "factor": 2.0}}
-    token = context_view.encode_config(json.dumps(config))
-    check(pt.page("context_extension", **{Context.SOURCE: context_view.CONFIG, Context.CONFIG_URL: token}).run(),
-          IMAGE)
+    token = context_extension_view.encode_config(json.dumps(config))
+    check(pt.page("context_extension",
+                  **{Context.SOURCE: context_extension_view.CONFIG, Context.CONFIG_URL: token}).run(), IMAGE)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

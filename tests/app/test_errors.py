@@ -29,7 +29,7 @@ from embedviz.rope import (
 from embedviz.models import params, tensor_files, word_vectors
 from embedviz.tokens import raw_ids, tokenizer
 from embedviz.training import experiment as training
-from embedviz.app import context_view, real_model_view, rope_view, tokens_view, tour
+from embedviz.app import context_extension_view, real_model_view, rope_view, token_embeddings_view, tour
 from embedviz.app.errors import localized
 from embedviz.app.i18n import catalog
 from embedviz.app.locales.err import ZH
@@ -68,7 +68,7 @@ def _upload(data: bytes, size: int | None = None) -> None:
     upload = SimpleNamespace(name="config.json", size=len(data) if size is None else size, file_id="f",
                              getvalue=lambda: data)
     with mock.patch.object(st, "session_state", {}):
-        context_view.take_upload(upload)
+        context_extension_view.take_upload(upload)
 
 
 def _tour_panel(step: str) -> None:
@@ -203,7 +203,7 @@ CALLS = {
         {**_BASE, "rope_scaling": {"rope_type": "proportional"}}),
     "config_upload_size": lambda: _upload(b"{}", size=10**9),
     "not_utf8": lambda: _upload(b'{"a": "\xff"}'),
-    "link_damaged": lambda: context_view.decode_config("!!!!"),
+    "link_damaged": lambda: context_extension_view.decode_config("!!!!"),
     "one_of": lambda: tours.step("nope", 1),
     "family_unread": lambda: rope_layers.layer_plan({**_BASE, "model_type": "jetmoe"}),
     "rope_type_unknown": lambda: rope_config.from_config({**_BASE, "rope_scaling": {"rope_type": 0}}),
@@ -222,8 +222,8 @@ CALLS = {
     "bundled_model": lambda: load_bundled_model("no-such-model"),
     "number": lambda: _validate.finite_float("theta", "big"),
     "numeric_array": lambda: _validate.finite_array("offsets", np.array(["a"])),
-    "page_range": lambda: context_view._settings(
-        context_view.CONFIG, '{"rope_theta": 10000, "max_position_embeddings": 8, "head_dim": 8}'),
+    "page_range": lambda: context_extension_view._settings(
+        context_extension_view.CONFIG, '{"rope_theta": 10000, "max_position_embeddings": 8, "head_dim": 8}'),
     "rows_window": lambda: real_model_view.row_views("sinusoidal", 5, 5),
     "text_distinct": lambda: training.train_on_text("aaaa", context=1, steps=1),
     "text_short": lambda: training.train_on_text("ab", context=8, steps=1),
@@ -278,8 +278,8 @@ MORE_CALLS = [
     ("string", lambda: load_bundled_model().token_id(3)),
     ("pair_factors_flat", _scaling("longrope", **{**_LONGROPE, "short_factor": [[1], [1, 2], 1, 1]})),
     ("pair_factors_list", _scaling("longrope", **{**_LONGROPE, "short_factor": 5})),
-    ("empty_text", lambda: tokens_view.lookup_view("", 8, "gpt2", 0)),
-    ("one_of", lambda: context_view._settings("nope", "")),
+    ("empty_text", lambda: token_embeddings_view.lookup_view("", 8, "gpt2", 0)),
+    ("one_of", lambda: context_extension_view._settings("nope", "")),
     ("one_of", lambda: params.preset_share("GPT-5")),
     ("one_of", lambda: rope_layers.published_config("nope")),
     ("integer", lambda: tokenizer.decode([1.5])),
@@ -365,4 +365,5 @@ def test_the_page_shows_the_error_in_chinese():
     at = pt.page("why_position", lang="zh").run()
     at.text_input(key=K.TEXT).set_value("hello").run()
     assert not at.exception
-    assert [e.value for e in at.error] == ["无法显示：这段文字只有 1 个 token；至少需要 2 个才能调换顺序"]
+    assert [e.value for e in at.error] == [pt.refusal("too_few_tokens", "zh", n=1)]
+    assert _HAN.search(at.error[0].value) and not pt.english_only(at.error[0].value)

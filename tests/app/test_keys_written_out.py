@@ -11,9 +11,9 @@ import pytest
 from embedviz.rope import (
     context_extension, layers as rope_layers, reach as rope_reach, scaling as rope_scaling, vision as rope_vision,
 )
-from embedviz.app import context_view, modern_view, real_model_view, rope_view
+from embedviz.app import context_extension_view, modern_rope_view, real_model_view, rope_view
 from embedviz.app.i18n import catalog
-from embedviz.figures import context as context_figs
+from embedviz.figures import context_extension as context_figs
 from tests.conftest import ROOT
 
 # keys still built from a code, by file: each family is one registry's, keyed by its own codes (an error's code,
@@ -78,25 +78,25 @@ def test_the_scan_sees_the_keys_page_header_used_to_build():
 
 
 @pytest.mark.parametrize("table, codes", [
-    (context_view.METHOD_NAMES, context_extension.METHODS),
-    (context_view.METHOD_TEXTS, context_extension.METHODS),
-    (context_view.PARAM_TEXTS, context_view.PARAM_SPECS),
-    (context_view.KIND_NAMES, context_figs.KINDS),
-    (context_view.FORMULA_WORDS, rope_scaling.FORMULA_WORDS),
-    (modern_view.REACH_NAMES, (rope_reach.FULL, rope_reach.SLIDING, rope_reach.CHUNKED)),
-    (modern_view.VISION_NAMES, rope_vision.LAYOUTS),
-    (modern_view.PRESET_NAMES, rope_layers.PUBLISHED.values()),
-    (modern_view.LENGTH_NAMES, ("trained", "max", rope_reach.SLIDING, rope_reach.CHUNKED)),
+    (context_extension_view.METHOD_NAMES, context_extension.METHODS),
+    (context_extension_view.METHOD_TEXTS, context_extension.METHODS),
+    (context_extension_view.PARAM_TEXTS, context_extension_view.PARAM_SPECS),
+    (context_extension_view.KIND_NAMES, context_figs.KINDS),
+    (context_extension_view.FORMULA_WORDS, rope_scaling.FORMULA_WORDS),
+    (modern_rope_view.REACH_NAMES, (rope_reach.FULL, rope_reach.SLIDING, rope_reach.CHUNKED)),
+    (modern_rope_view.VISION_NAMES, rope_vision.LAYOUTS),
+    (modern_rope_view.PRESET_NAMES, rope_layers.PUBLISHED.values()),
+    (modern_rope_view.LENGTH_NAMES, ("trained", "max", rope_reach.SLIDING, rope_reach.CHUNKED)),
 ])
 def test_each_key_table_covers_its_registry(table, codes):
     assert set(table) == set(codes)
 
 
 def test_every_written_out_key_is_in_the_catalog():
-    tables = [context_view.METHOD_NAMES, context_view.METHOD_TEXTS, context_view.PARAM_TEXTS,
-              context_view.KIND_NAMES, context_view.FORMULA_WORDS, modern_view.REACH_NAMES, modern_view.LENGTH_NAMES,
-              modern_view.CRITICAL_TEXTS, modern_view.VISION_NAMES, modern_view.PRESET_NAMES, modern_view.TABS,
-              rope_view.TABS, context_view.TABS, real_model_view.TABS]
+    ctx, mod = context_extension_view, modern_rope_view
+    tables = [ctx.METHOD_NAMES, ctx.METHOD_TEXTS, ctx.PARAM_TEXTS, ctx.KIND_NAMES, ctx.FORMULA_WORDS, mod.REACH_NAMES,
+              mod.LENGTH_NAMES, mod.CRITICAL_TEXTS, mod.VISION_NAMES, mod.PRESET_NAMES, mod.TABS, rope_view.TABS,
+              ctx.TABS, real_model_view.TABS]
     keys = [key for table in tables for value in table.values() for key in
             (value if isinstance(value, tuple) else (value,))]
     keys += list(real_model_view.STEP_COLUMNS) + list(real_model_view.LESSON_COLUMNS)

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from embedviz.app import context_view as view
+from embedviz.app import context_extension_view as view
 from embedviz.app.i18n import catalog
 from embedviz.rope import context_extension
 from embedviz.rope.context_extension import PHI3_MINI_128K, ExtensionView
@@ -240,7 +240,7 @@ def test_pasted_phi3_config_is_longrope_with_its_long_factors():
     # another head size cannot use 48 factors: a message, not a traceback
     at.slider(key=K.HEAD_DIM).set_value(128).run()
     pt.ok(at, errors_allowed=True)
-    assert "short_factor has 48 entries, the rotary dimension (128) needs 64" in at.error[0].value
+    assert [e.value for e in at.error] == [pt.refusal("pair_factors_count", key="short_factor", n=48, dim=128, half=64)]
 
 
 def test_uploaded_config_replaces_the_text():
@@ -254,25 +254,26 @@ def test_uploaded_config_replaces_the_text():
     at.get("file_uploader")[0].upload("bad.json", b"\xff\xfe{", "application/json")
     at.run()
     pt.ok(at, errors_allowed=True)
-    assert "bad.json is not UTF-8 text" in at.error[0].value
+    bad = pytest.raises(UnicodeDecodeError, b"\xff\xfe{".decode, "utf-8").value
+    assert [e.value for e in at.error] == [pt.refusal("not_utf8", file="bad.json", reason=bad.reason, byte=bad.start)]
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ('{"rope_theta": 10000,', "config.json is not valid JSON: Expecting property name enclosed in double quotes"),
-    ("[1, 2, 3]", "config.json must hold a JSON object"),
-    ("", "config.json is empty"),
-    ('{"rope_theta": 10000, "max_position_embeddings": 4096}',
-     "config has neither 'head_dim' nor both 'hidden_size' and 'num_attention_heads'"),
-    ('{"head_dim": 128, "rope_theta": 10000}', "config has no 'max_position_embeddings'"),
-    ('{"head_dim": 2048, "rope_theta": 10000, "max_position_embeddings": 4096}',
-     "head_dim (2048) is outside what this page can show (4 to 512)"),
+@pytest.mark.parametrize(("text", "code", "params"), [
+    ('{"rope_theta": 10000,', "config_json",  # json's own words for what it expected
+     {"detail": "Expecting property name enclosed in double quotes", "line": 1, "column": 22}),
+    ("[1, 2, 3]", "config_not_object", {"kind": "array"}),
+    ("", "config_empty", {}),
+    ('{"rope_theta": 10000, "max_position_embeddings": 4096}', "config_no_head", {}),
+    ('{"head_dim": 128, "rope_theta": 10000}', "missing", {"name": "config", "keys": "'max_position_embeddings'"}),
+    ('{"head_dim": 2048, "rope_theta": 10000, "max_position_embeddings": 4096}', "page_range",
+     {"name": "head_dim", "value": 2048, "low": 4, "high": 512}),
 ])
-def test_bad_config_shows_the_message(text, message):
+def test_bad_config_shows_the_message(text, code, params):
     at = pt.page(PAGE).run()
     at.selectbox(key=K.SOURCE).set_value(view.CONFIG).run()
     at.text_area(key=K.CONFIG).set_value(text).run()
     pt.ok(at, errors_allowed=True)
-    assert at.error and message in at.error[0].value, [e.value for e in at.error]
+    assert [e.value for e in at.error] == [pt.refusal(code, **params)]
     assert not pt.chart_json(at)
 
 
@@ -387,7 +388,7 @@ def test_every_widget_at_its_extremes():
     at.segmented_control(key=K.METHOD).set_value("llama3").run()
     at.number_input(key=K.LOW_FREQ_FACTOR).set_value(64.0).run()
     pt.ok(at, errors_allowed=True)
-    assert "high_freq_factor (4) must be greater than low_freq_factor (64)" in at.error[0].value
+    assert [e.value for e in at.error] == [pt.refusal("llama3_order", high=4.0, low=64.0)]
     at.segmented_control(key=K.METHOD).set_value("dynamic").run()
     for ratio in (view.RATIOS[0], view.RATIOS[-1]):
         at.select_slider(key=K.RATIO).set_value(ratio).run()

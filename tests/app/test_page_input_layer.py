@@ -54,8 +54,8 @@ def test_refusals_reach_a_chinese_reader_in_chinese():
     message = composition.refusal_messages(16, 32)["SinusoidalPositionalEmbedding"]
     zh = localized(message, "zh")
     assert zh.startswith("无法嵌入长度 T 为 32 的序列")
-    assert [w.value for w in at.warning] == [f"{m} 拒绝：{zh}" for m in ("LearnedPositionalEmbedding",
-                                                                       "SinusoidalPositionalEmbedding")]
+    assert [w.value for w in at.warning] == [pt.text("inl.refused", "zh", module=m, message=zh)
+                                             for m in ("LearnedPositionalEmbedding", "SinusoidalPositionalEmbedding")]
 
 
 def test_chinese():

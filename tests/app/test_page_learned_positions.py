@@ -11,8 +11,8 @@ import pytest
 
 from embedviz.positions import analysis as position_analysis
 from embedviz.app.pages import PAGES
-from embedviz.app.locales.learn import STRINGS
-from embedviz.app.locales.naive import STRINGS as NAIVE
+from embedviz.app.locales.learned_positions import STRINGS
+from embedviz.app.locales.why_sinusoidal import STRINGS as NAIVE
 from embedviz.models.pretrained import load_bundled_model
 from embedviz.similarity import cosine_similarity, cosine_similarity_matrix
 from embedviz.widget_keys import LearnedPositions as K

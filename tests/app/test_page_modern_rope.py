@@ -11,7 +11,7 @@ import pytest
 
 from embedviz.rope import layers as rope_layers, theory as rope_theory
 from embedviz.app.i18n import catalog
-from embedviz.app.modern_view import SCAN_LENGTHS, TAB_CODES
+from embedviz.app.modern_rope_view import SCAN_LENGTHS, TAB_CODES
 from embedviz.rope.layers import PUBLISHED, published_config
 from embedviz.widget_keys import ModernRope as K
 from tests.app.pagetest import chart_json, english_only, fields, is_chinese, ok, page, shows, text, values
@@ -445,6 +445,20 @@ def test_vision_tab_draws_the_cores_patch_similarity_from_the_url():
     expected = patch_similarity(8, 2, 7, head_dim=head_dim, theta=theta, layout="pixtral")
     np.testing.assert_allclose(np.array(values(spec["data"][0]["z"]), dtype=float).reshape(8, 8), expected, atol=1e-6)
     assert catalog()["mod.vision_title"]["en"].format(row=2, col=7, grid=8) == spec["layout"]["title"]["text"]
+
+
+def test_vision_sliders_at_their_last_value_pick_the_grids_last_patch():
+    """The row and column sliders count from 0 like the core; at their last value, on the smallest grid and the
+    largest, the map is drawn for the grid's last patch and nothing is refused."""
+    from embedviz.app.modern_rope_view import VISION_GRIDS
+    at = run("vision")
+    for grid in (VISION_GRIDS[0], VISION_GRIDS[-1]):
+        at.select_slider(key=K.VISION_GRID).set_value(grid)
+        for key in (K.VISION_ROW, K.VISION_COL):
+            at.slider(key=key).set_value(int(at.slider(key=key).max))
+        at.run()
+        ok(at)
+        assert text("mod.vision_title", row=grid - 1, col=grid - 1, grid=grid) in titles(at), grid
 
 
 def test_gpt_oss_sinks_and_cohere2_nope_layers_show_in_the_strip():

@@ -15,7 +15,7 @@ from safetensors.numpy import save
 from streamlit.testing.v1 import AppTest
 
 from embedviz.app.i18n import catalog
-from embedviz.app.locales.real import STRINGS
+from embedviz.app.locales.real_model import STRINGS
 from embedviz.app.real_model_view import TAB_CODES, TAB_LABEL_KEYS
 from embedviz.models.pretrained import load_bundled_model
 from embedviz.models.word_vectors import analogy, pair_similarity
@@ -247,7 +247,7 @@ def test_an_old_link_to_the_position_tab_opens_the_word_pairs_and_says_where_pos
     pt.ok(at)
     assert at.session_state[K.TAB] == STRINGS["real.tab_pairs"][lang]
     assert len(at.get("plotly_chart")) == 1  # the word-pair bars
-    from embedviz.app.locales.learn import STRINGS as LEARN
+    from embedviz.app.locales.learned_positions import STRINGS as LEARN
     assert any(LEARN["learn.nav"][lang] in m.value for m in at.markdown)  # the intro, under Details
 
 

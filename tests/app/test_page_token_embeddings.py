@@ -6,7 +6,7 @@ import math
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from embedviz.app.locales.tok import STRINGS
+from embedviz.app.locales.token_embeddings import STRINGS
 from embedviz.input_layer.lookup import init_std
 from embedviz.widget_keys import Tokens as K
 from tests.app import pagetest as pt

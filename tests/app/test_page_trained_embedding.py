@@ -7,15 +7,14 @@ from __future__ import annotations
 
 import json
 import math
-import re
 
 import numpy as np
 import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from embedviz.app.locales.train import STRINGS
-from embedviz.app.training_view import loss_floor, parse_groups
+from embedviz.app.locales.trained_embedding import STRINGS
+from embedviz.app.trained_embedding_view import loss_floor, parse_groups
 from embedviz.widget_keys import Training as K
 from tests.app import pagetest as pt
 
@@ -175,14 +174,15 @@ def test_query_params_round_trip_and_own_groups():
     assert "sim('猫', '狗')" in _numbers(at)
 
 
-@pytest.mark.parametrize(
-    "groups, message",
-    [("a", r"at least 2 distinct characters"), ("abc cde", r"'c' is in groups\[0\] and groups\[1\]"), ("", r"at least 1 group")],
-)
-def test_bad_groups_are_messages(groups, message):
+@pytest.mark.parametrize(("groups", "code", "params"), [
+    ("a", "group_small", {"g": 0, "value": "a"}),
+    ("abc cde", "group_shared", {"ch": "c", "a": 0, "b": 1}),
+    ("", "groups_empty", {}),
+])
+def test_bad_groups_are_messages(groups, code, params):
     at = _page(**{K.STEPS: "10", K.GROUPS: groups}).run()
     assert not at.exception
-    assert at.error and re.search(message, at.error[0].value), [e.value for e in at.error]
+    assert [e.value for e in at.error] == [pt.refusal(code, **params)]
 
 
 def test_own_text_tab():
@@ -199,7 +199,7 @@ def test_own_text_tab():
     at.text_area(key=K.TEXT).set_value("a")
     _train(at, "text")
     assert not at.exception
-    assert at.error and "at least context + 1 = 2" in at.error[0].value
+    assert at.error and pt.fields(at.error[0].value, "err.text_short")["need"] == "2"
     at.text_area(key=K.TEXT).set_value("abab cdcd " * 20)
     at.slider(key=K.CONTEXT).set_value(8)
     before = _progress_texts(at)

@@ -14,7 +14,7 @@ from embedviz import model_facts
 from embedviz.rope import rotary as rope
 from embedviz.app.i18n import catalog
 from embedviz.models.params import PRESETS
-from embedviz.app import context_view
+from embedviz.app import context_extension_view
 from embedviz.widget_keys import Compare, Context, LearnedPositions, RealModel, Rope, Training, WhyPosition
 from tests.app import pagetest as pt
 from tests.app.test_page_context_extension import core_view
@@ -30,7 +30,8 @@ def test_context_page_shows_the_trained_length(name, published):
     p = PRESETS[name]
     assert at.number_input(key=Context.ORIGINAL).value == p.pretrained_length == published
     assert any(pt.shows(c.value, "ctx.source_caption") and f" {published:,} " in c.value for c in at.caption)
-    unseen = int(core_view(context_view.preset_config(name)).unseen_unscaled.sum())  # (a loop in the core's test)
+    # (a loop in the core's test)
+    unseen = int(core_view(context_extension_view.preset_config(name)).unseen_unscaled.sum())
     assert pt.metric(at, pt.text("ctx.unseen_without")) == f"{unseen} / {p.head_dim // 2}"
 
 
@@ -76,7 +77,7 @@ def test_yarn_logits_grow_by_the_square(lang):
                                                     Context.TAB: method_tab}).run()  # x 4
     pt.ok(at)
     # YaRN paper: sqrt(1/t) = 0.1 ln s + 1, applied to q and to k (the core's, checked in tests/test_rope_scaling.py)
-    factor = core_view(context_view.preset_config("Qwen3-0.6B (YaRN 128K)")).attention_factor
+    factor = core_view(context_extension_view.preset_config("Qwen3-0.6B (YaRN 128K)")).attention_factor
     assert any(f"{factor ** 2:.4f}" in c.value and f"{factor:.4f}" in c.value for c in at.caption)
     assert f"{factor ** 2:.4f}" == "1.2965"
     text = catalog()["ctx.m_yarn"][lang]

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from embedviz.positions import naive
-from embedviz.app.locales.naive import STRINGS
+from embedviz.app.locales.why_sinusoidal import STRINGS
 from embedviz.widget_keys import WhySinusoidal as K
 from tests.app import pagetest as pt
 

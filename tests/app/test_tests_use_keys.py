@@ -4,11 +4,16 @@ its English: a rewording then changes the catalog alone, and the test still chec
 The scan: string literals inside an ``assert``'s test of tests/app/test_*.py that are two or more whole words of
 some catalog English text. An assert that reads ``catalog()`` itself, or a name bound to a piece of it
 (``text = catalog()["mod.intro"]``), checks the catalog's own words (a lesson's claim, a number quoted in a
-sentence) and is left alone. LEFT is what is left and may only go down."""
+sentence) and is left alone. LEFT is what is left and may only go down.
+
+A core refusal's English has its values filled in ("tour ('009') must be one of ..."), so no literal lies inside one
+run of its template: any literal holding three or more words of an "err.<code>" template counts, and none may be
+left (a page test names a refusal by code and params: pagetest.refusal, pagetest.fields)."""
 from __future__ import annotations
 
 import ast
 import re
+from pathlib import Path
 
 from embedviz.app.i18n import catalog
 from tests.conftest import ROOT
@@ -65,6 +70,37 @@ def english_literals(source: str, runs: list[str]) -> list[tuple[int, str]]:
                                                                                              for run in runs):
                         found.append((const.lineno, const.value))
     return sorted(set(found))
+
+
+def _refusal_runs() -> list[str]:
+    """The runs of three or more words between the placeholders of each core refusal's English template."""
+    return sorted({part.strip() for key, entry in catalog().items() if key.startswith("err.")
+                   for part in re.split(r"\{[^{}]*\}", entry.get("en", "")) if len(part.split()) >= 3})
+
+
+def refusal_literals(source: str, runs: list[str]) -> list[tuple[int, str]]:
+    """(line, literal) of each string literal in ``source`` that holds a run of a refusal's English."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and any(
+                re.search(rf"(?<!\w){re.escape(run)}(?!\w)", node.value) for run in runs):
+            found.append((node.lineno, node.value))
+    return sorted(found)
+
+
+def test_page_tests_name_refusals_by_code():
+    runs = _refusal_runs()
+    hits = {path.name: found for path in sorted((ROOT / "tests" / "app").glob("test_*.py"))
+            if path.name != Path(__file__).name  # its own examples of what the scan sees
+            and (found := refusal_literals(path.read_text(encoding="utf-8"), runs))}
+    assert not hits, f"name these refusals by code and params (pagetest.refusal): {hits}"
+
+
+def test_the_scan_sees_a_retyped_refusal():
+    runs = _refusal_runs()
+    shown = 'assert "tour (\'009\') must be one of" in at.error[0].value\n'
+    assert refusal_literals(shown, runs) == [(1, "tour ('009') must be one of")]
+    assert refusal_literals('assert at.error[0].value == refusal("one_of", name="tour", value="009")\n', runs) == []
 
 
 def test_page_tests_name_texts_by_key():

@@ -13,12 +13,13 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from embedviz import tours
+from embedviz._validate import choices
 from embedviz.app.pages import PAGES
 from embedviz.app.i18n import catalog
 from embedviz.figures.export import figure_csv
 from embedviz.models.pretrained import E5_NAME
 from embedviz.widget_keys import Context, RealModel, Sinusoidal, Tokens, Tour, Training
-from tests.app.pagetest import chart_json, ok, page, shows, specs, values
+from tests.app.pagetest import chart_json, ok, page, refusal, shows, specs, values
 from tests.conftest import ROOT
 from tests.test_tours import expected
 
@@ -173,9 +174,11 @@ def test_next_onto_the_same_page_changes_its_settings():
 
 def test_bad_links_are_messages():
     at = app("009", 1).run()
-    assert not at.exception and "tour ('009') must be one of" in at.error[0].value
+    assert not at.exception
+    assert [e.value for e in at.error] == [refusal("one_of", name="tour", value="009", allowed=choices(tours.TOURS))]
     at = app("003", 99).run()
-    assert not at.exception and "step (99) must be between 1 and 12" in at.error[0].value
+    assert not at.exception
+    assert [e.value for e in at.error] == [refusal("tour_step", value=99, n=12, tour="003")]
 
 
 def test_tour_picker_starts_and_leave_ends_a_tour():
@@ -264,10 +267,10 @@ def test_a_training_answer_and_the_table_beside_it_are_the_same_run(monkeypatch)
     Answering trains the page's run in full, so the table says "after 500 steps" and holds the answer's numbers."""
     import streamlit as st
 
-    from embedviz.app import training_view
+    from embedviz.app import trained_embedding_view
 
     st.cache_data.clear()
-    monkeypatch.setattr(training_view, "RUN_CPU_BUDGET_S", 0.01)
+    monkeypatch.setattr(trained_embedding_view, "RUN_CPU_BUDGET_S", 0.01)
     lesson, k = next((lesson, k) for lesson, tour in tours.TOURS.items() for k, step in enumerate(tour.steps, 1)
                      if step.question and step.question.id == "sim_aA")
     step = tours.step(lesson, k)

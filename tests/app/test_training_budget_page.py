@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from embedviz.app import training_view
+from embedviz.app import trained_embedding_view
 from embedviz.widget_keys import Training as K
 from tests.app import pagetest as pt
 
@@ -14,10 +14,10 @@ PAGE = "trained_embedding"
 @pytest.fixture
 def no_budget_left(monkeypatch):
     """A budget of 0 s: every run stops after its first step (the page reads the view's constant each run)."""
-    monkeypatch.setattr(training_view, "RUN_CPU_BUDGET_S", 0.0)
-    training_view._stored.clear()
+    monkeypatch.setattr(trained_embedding_view, "RUN_CPU_BUDGET_S", 0.0)
+    trained_embedding_view._stored.clear()
     yield
-    training_view._stored.clear()
+    trained_embedding_view._stored.clear()
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -39,7 +39,7 @@ def test_the_button_is_bounded_too_and_says_so(no_budget_left, monkeypatch, lang
     17-49 s of CPU): a press past it stops, says why in the reader's language, and offers no second button."""
     from embedviz.app.i18n import catalog
 
-    monkeypatch.setattr(training_view, "PRESS_CPU_BUDGET_S", 0.0)
+    monkeypatch.setattr(trained_embedding_view, "PRESS_CPU_BUDGET_S", 0.0)
     at = pt.page(PAGE, lang=lang, **{K.STEPS: "100"}).run()
     [button] = [b for b in at.button if b.key and b.key.startswith("tr_finish")]
     button.click().run()
@@ -58,9 +58,9 @@ def test_a_text_runs_cached_result_stays_small_whatever_its_vocabulary(no_budget
     map, not (V, V) tables: 2,000 distinct characters held ~31 MB per cached run, 26 seeds +853 MB."""
     import pickle
 
-    monkeypatch.setattr(training_view, "RUN_CPU_BUDGET_S", training_view.SUMMARY_RESERVE_S + 0.2)
+    monkeypatch.setattr(trained_embedding_view, "RUN_CPU_BUDGET_S", trained_embedding_view.SUMMARY_RESERVE_S + 0.2)
     cjk = "".join(chr(0x4E00 + i) for i in range(2_000))
-    r = training_view.text_experiment(cjk, 2_000, 256, 0.01, 0, 8)
+    r = trained_embedding_view.text_experiment(cjk, 2_000, 256, 0.01, 0, 8)
     assert r.stopped and r.sim_size == 2_000
     assert r.sim_after.shape[0] <= 352 and len(r.sim_labels) == r.sim_after.shape[0]
     assert len(pickle.dumps(r)) < 1_500_000

@@ -11,44 +11,45 @@ import pathlib
 
 import pytest
 
-from embedviz.app import context_view, lessons_view, modern_view, real_model_view, sinusoidal_view, training_view
+from embedviz.app import context_extension_view, dot_product_view, modern_rope_view, real_model_view
+from embedviz.app import sinusoidal_view, trained_embedding_view
 from embedviz.input_layer import composition
 from embedviz.rope import context_extension, layers as rope_layers, theory as rope_theory
 from tests.conftest import ROOT
 
 MAPPINGS = {  # (module, function): why its dict is a mapping, not a record of fields
     ("compare_view", "parameter_counts"): "scheme -> positional parameters",
-    ("context_view", "preset_config"): "a config.json's fields, read as a pasted config is",
-    ("context_view", "widget_values"): "widget key -> value, written into session state",
-    ("context_view", "live_fixed"): "the JSON the browser's formulas.js reads",
-    ("lessons_view", "refusals"): "module class name -> its refusal",
-    ("modern_view", "_config"): "a config.json's fields, private",
+    ("context_extension_view", "live_fixed"): "the JSON the browser's formulas.js reads",
+    ("context_extension_view", "preset_config"): "a config.json's fields, read as a pasted config is",
+    ("context_extension_view", "widget_values"): "widget key -> value, written into session state",
+    ("input_layer_view", "refusals"): "module class name -> its refusal",
+    ("modern_rope_view", "_config"): "a config.json's fields, private",
     ("real_model_view", "lesson_pairs"): "word pair -> cos",
     ("rope_view", "rope_presets"): "preset name -> RopePreset",
-    ("tokens_view", "second_step"): "optimiser -> (rows moved, rows outside the batch)",
-    ("tokens_view", "init_scales"): "init scheme -> mean row length per d_model",
-    ("tokens_view", "preset_settings"): "calculator field -> value, compared with the widgets' values",
-    ("tokens_view", "preset_shares"): "preset name -> embedding share",
-    ("training_view", "_group_fields"): "GroupRun's fields before the run's status joins them, private",
-    ("training_view", "_text_fields"): "TextRun's fields likewise, private",
+    ("token_embeddings_view", "init_scales"): "init scheme -> mean row length per d_model",
+    ("token_embeddings_view", "preset_settings"): "calculator field -> value, compared with the widgets' values",
+    ("token_embeddings_view", "preset_shares"): "preset name -> embedding share",
+    ("token_embeddings_view", "second_step"): "optimiser -> (rows moved, rows outside the batch)",
+    ("trained_embedding_view", "_group_fields"): "GroupRun's fields before the run's status joins them, private",
+    ("trained_embedding_view", "_text_fields"): "TextRun's fields likewise, private",
 }
 TABLE_ROWS = {  # (module, function): a list of dicts that is a table's rows, each keyed by its column titles
+    ("real_model_view", "lesson_rows"): "st.dataframe rows keyed by the caller's translated column titles",
     ("real_model_view", "ranked_rows"): "rank, token, cos rows for st.dataframe, keyed by translated titles",
     ("real_model_view", "step_rows"): "st.dataframe rows keyed by the caller's translated column titles",
-    ("real_model_view", "lesson_rows"): "st.dataframe rows keyed by the caller's translated column titles",
 }
 FIELD_MAPPINGS = {  # (module, "Record.field"): why a view record's dict field is a mapping
     ("compare_view", "AdjacentCurves.curves"): "scheme -> curve",
     ("compare_view", "SimilarityMatrices.matrices"): "scheme -> similarity matrix",
-    ("context_view", "Extension.scaling"): "a rope_scaling as config.json spells it (build_scaling's)",
-    ("lessons_view", "NaiveView.normalized"): "length -> index / length curve",
-    ("lessons_view", "NaiveView.steps"): "scheme -> step lengths",
-    ("lessons_view", "InputLayerView.cost"): "way of combining (sum / concat) -> its CombineCost",
-    ("modern_view", "ModernModel.counts"): "setting name -> its layer count",
+    ("context_extension_view", "Extension.scaling"): "a rope_scaling as config.json spells it (build_scaling's)",
+    ("input_layer_view", "InputLayerView.cost"): "way of combining (sum / concat) -> its CombineCost",
+    ("modern_rope_view", "ModernModel.counts"): "setting name -> its layer count",
     ("real_model_view", "OffsetCurves.by_source"): "source table -> curve",
     ("rope_view", "Decay.curves"): "theta -> decay curve",
-    ("tokens_view", "ParameterView.memory"): "dtype -> Memory",
-    ("training_view", "GroupRun.pairs"): "(token, token) -> (cos before, cos after)",
+    ("token_embeddings_view", "ParameterView.memory"): "dtype -> Memory",
+    ("trained_embedding_view", "GroupRun.pairs"): "(token, token) -> (cos before, cos after)",
+    ("why_sinusoidal_view", "NaiveView.normalized"): "length -> index / length curve",
+    ("why_sinusoidal_view", "NaiveView.steps"): "scheme -> step lengths",
 }
 CORE_MAPPINGS = {  # (core module, function or "Record.field"): why a core dict that a view reaches is a mapping
     ("embedviz.input_layer.composition", "refusal_messages"): "module class name -> its refusal",
@@ -198,8 +199,8 @@ def test_core_results_the_views_reach_are_records_unless_the_dict_is_a_mapping()
 def test_the_checks_see_what_they_look_for():
     """The scans find the kinds of dict they are about (a scan that found nothing would pass every test above)."""
     assert ("real_model_view", "step_rows") in dict_returns()  # a list of dicts
-    assert ("context_view", "live_fixed") in dict_returns()  # a bare dict annotation
-    assert ("modern_view", "ModernModel.counts") in view_dict_fields()
+    assert ("context_extension_view", "live_fixed") in dict_returns()  # a bare dict annotation
+    assert ("modern_rope_view", "ModernModel.counts") in view_dict_fields()
     assert ("embedviz.rope.config", "parse_config_json") in core_dicts()  # module imported from a package
     assert ("embedviz.input_layer.composition", "refusal_messages") in core_dicts()  # imported inside a function
     assert ("embedviz.rope.context_extension", "ExtensionSettings.params") in core_dicts()  # a returned record's
@@ -209,10 +210,10 @@ def test_the_checks_see_what_they_look_for():
 
 
 @pytest.mark.parametrize("record", [
-    sinusoidal_view.EncodingView, real_model_view.RowViews, real_model_view.PairLine, training_view.GroupRun,
-    training_view.TextRun, context_view.SourceSettings, context_extension.ExtensionSettings,
-    context_extension.ModelTheta, modern_view.Setting, modern_view.BaseBound, rope_layers.NopeTemperature,
-    rope_theory.BaseBoundSummary, rope_theory.TheorySummary, lessons_view.Arrows, lessons_view.PredictionAnswer,
+    sinusoidal_view.EncodingView, real_model_view.RowViews, real_model_view.PairLine, trained_embedding_view.GroupRun,
+    trained_embedding_view.TextRun, context_extension_view.SourceSettings, context_extension.ExtensionSettings,
+    context_extension.ModelTheta, modern_rope_view.Setting, modern_rope_view.BaseBound, rope_layers.NopeTemperature,
+    rope_theory.BaseBoundSummary, rope_theory.TheorySummary, dot_product_view.Arrows, dot_product_view.PredictionAnswer,
     composition.ShapeTrace,
 ])
 def test_records_are_frozen(record):

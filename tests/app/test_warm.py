@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import streamlit as st
 
-from embedviz.app import training_view, warm
+from embedviz.app import trained_embedding_view, warm
 from tests.app import pagetest as pt
 
 
@@ -46,8 +46,8 @@ def test_warm_run_is_the_pages_default_run(fresh_warm, monkeypatch):
     assert not _progress_texts(at)
     assert len(at.get("plotly_chart")) == 1  # the open view (similarity before / after); the others are lazy tabs
     # and it is what training gives at those settings: the same numbers as a full run trained afresh
-    warmed = training_view.group_experiment(*warm.TRAINED_DEFAULTS)  # the full run the warm-up stored
+    warmed = trained_embedding_view.group_experiment(*warm.TRAINED_DEFAULTS)  # the full run the warm-up stored
     assert not warmed.stopped
     st.cache_data.clear()
-    fresh = training_view.group_experiment(*warm.TRAINED_DEFAULTS, full=True)
+    fresh = trained_embedding_view.group_experiment(*warm.TRAINED_DEFAULTS, full=True)
     assert fresh.groups_after == pytest.approx(warmed.groups_after, abs=1e-6)

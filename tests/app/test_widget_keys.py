@@ -1,8 +1,9 @@
 """Every widget key a page creates is declared in embedviz/widget_keys.py, its page's one list of URL parameters.
 
 Read from the pages' source (every tab, every branch): a key argument names the page's class, never a string
-typed in place; and seen at run time (each page's first screen): every keyed element the page draws is a key its
-class declares, including keys a view module hands the page (the calculator's, the method parameters').
+typed in place (the tour panel and the class controls, drawn on every page, name Tour and Classroom likewise); and
+seen at run time (each page's first screen): every keyed element the page draws is a key its class declares,
+including keys a view module hands the page (the calculator's, the method parameters').
 """
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import ast
 import pytest
 
 from embedviz.app.pages import PAGES
-from embedviz.widget_keys import BY_PAGE, PageKeys, Tour
+from embedviz.widget_keys import BY_PAGE, Classroom, PageKeys, Tour
 from tests.app import pagetest as pt
 from tests.conftest import ROOT
 
@@ -98,11 +99,19 @@ def test_an_undeclared_key_is_seen():
         == {"sin_new", "dl_sin_new"}
 
 
-def test_the_tour_panel_reads_its_keys_from_tour():
-    """The panel's buttons, radios and containers (embedviz/app/tour.py) are named in Tour, like a page's keys."""
-    source = (ROOT / "embedviz" / "app" / "tour.py").read_text(encoding="utf-8")
+# the widgets drawn on every page, outside any page's class: their module and the class naming their keys
+SHARED = {"embedviz/app/tour.py": Tour, "embedviz/app/classroom_view.py": Classroom}
+
+
+@pytest.mark.parametrize("file", sorted(SHARED))
+def test_the_shared_widgets_read_their_keys_from_their_class(file):
+    """The tour panel's buttons, radios and containers are named in Tour, the class controls in Classroom, like a
+    page's keys in its class."""
+    source = (ROOT / file).read_text(encoding="utf-8")
+    cls = SHARED[file].__name__
+    assert f"from embedviz.widget_keys import {cls} as K" in source, f"{file} reads its keys from {cls}"
     literal = [ast.unparse(e) for e in key_arguments(ast.parse(source)) if typed_in_place(e)]
-    assert not literal, f"embedviz/app/tour.py: name these keys in Tour: {literal}"
+    assert not literal, f"{file}: name these keys in {cls}: {literal}"
 
 
 def test_tour_keys_are_its_own():
@@ -113,6 +122,20 @@ def test_tour_keys_are_its_own():
     assert all(key.startswith(("tour_", "_tour_")) for key in Tour.keys())
     assert Tour.question("003", 3, "zh") == "tour_q_003_3_zh" and Tour.declares(Tour.question("003", 3, "zh"))
     assert Tour.reveal("003", 6) == "tour_reveal_003_6" and Tour.declares(Tour.reveal("003", 6))
+
+
+def test_class_keys_are_its_own():
+    """The class controls sit in the tour popover and panel on every page: no key of theirs is a page's or the
+    tour's, none falls in another's family, and each starts with cls_ (the typed code with _cls_, like the class's
+    other session-state names)."""
+    others = [*BY_PAGE.values(), Tour]
+    assert not Classroom.keys() & {key for keys in others for key in keys.keys()}
+    assert not [key for key in Classroom.keys() for keys in others if keys.declares(key)]
+    assert not [stem for stem in Classroom.families() for keys in others
+                if any(stem.startswith(s) or s.startswith(stem) for s in keys.families())]
+    assert all(key.startswith(("cls_", "_cls_")) for key in Classroom.keys())
+    assert not any(keys.PREFIX.startswith(("cls_", "_cls_")) for keys in others)
+    assert Classroom.reveal("000", 2) == "cls_reveal_000_2" and Classroom.declares(Classroom.reveal("000", 2))
 
 
 def test_the_presenter_clicker_names_the_panels_buttons():

@@ -20,6 +20,7 @@ import pytest
 from deploy.launcher import Cluster, find_nginx
 from deploy.redis_server import find_redis, redis_server
 from embedviz import classroom, tours
+from embedviz.widget_keys import Classroom
 from tests.e2e.conftest import SHOTS, exceptions, missing, new_tab, open_app, t_en
 from tests.e2e.test_scale_out import route_per_replica, streams, student
 from tests.e2e.test_tours import panel_text, wait_for_step
@@ -131,7 +132,7 @@ def test_a_class_across_two_replicas(class_cluster, browser):
         reveal = teacher.get_by_role("button", name=en("cls.reveal"))
         teacher.locator("[data-testid='stVegaLiteChart'] canvas, [data-testid='stVegaLiteChart'] svg").first.wait_for()
         boxes = {name: teacher.locator(selector).first.bounding_box() for name, selector in (
-            ("QR code", "[data-testid='stImage']"), ("Reveal", f".st-key-cls_reveal_{LESSON}_{QUESTION} button"),
+            ("QR code", "[data-testid='stImage']"), ("Reveal", f".st-key-{Classroom.reveal(LESSON, QUESTION)} button"),
             ("spread", "[data-testid='stVegaLiteChart']"))}
         assert all(boxes.values()), boxes
         below = {name: box["y"] + box["height"] for name, box in boxes.items() if box["y"] + box["height"] > SCREEN["height"]}

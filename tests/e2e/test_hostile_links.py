@@ -12,7 +12,7 @@ from urllib.parse import quote, urlsplit
 
 import pytest
 
-from embedviz.app import context_view
+from embedviz.app import context_extension_view
 from embedviz.widget_keys import Context, RealModel, Tokens, WhyPosition
 from tests.e2e.conftest import SHOTS, open_app
 
@@ -50,8 +50,9 @@ LINKS = {
         RealModel.TAB: "Word map", RealModel.WORDS: "<a href='//127.0.0.2/x'>g</a>: cat, dog\n<b>h</b>: red, blue"}),
     "tok_word": "token-embeddings?" + q(**{Tokens.TAB: "One-hot vs dense", Tokens.WORD: IMAGE,
                                            Tokens.OTHER: f"{LINK} {RULE}"}),
-    "ctx_cfgz": "context-extension?" + q(**{Context.SOURCE: context_view.CONFIG,
-                                            Context.CONFIG_URL: context_view.encode_config(json.dumps(_CONFIG))}),
+    "ctx_cfgz": "context-extension?" + q(**{
+        Context.SOURCE: context_extension_view.CONFIG,
+        Context.CONFIG_URL: context_extension_view.encode_config(json.dumps(_CONFIG))}),
 }
 
 FOREIGN_JS = """() => {

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
 from embedviz.rope import context_extension, layers as rope_layers
-from embedviz.app import context_view, modern_view
+from embedviz.app import context_extension_view, modern_rope_view
 from embedviz.app.i18n import catalog
 from embedviz.widget_keys import Context, ModernRope
 from tests.app.pagetest import english_only
@@ -43,10 +43,10 @@ BASES = [rope_layers.published_config(name) for name in rope_layers.PUBLISHED] +
 # page -> (source widget key, the source that reads a pasted config, the text box's key, its tabs' key, tab codes,
 # the tabs' catalog prefix)
 PAGES = {
-    "modern_rope": (ModernRope.SOURCE, modern_view.CONFIG, ModernRope.CONFIG, ModernRope.TAB, modern_view.TAB_CODES,
-                    "mod"),
-    "context_extension": (Context.SOURCE, context_view.CONFIG, Context.CONFIG, Context.TAB, context_view.TAB_CODES,
-                          "ctx"),
+    "modern_rope": (ModernRope.SOURCE, modern_rope_view.CONFIG, ModernRope.CONFIG, ModernRope.TAB,
+                    modern_rope_view.TAB_CODES, "mod"),
+    "context_extension": (Context.SOURCE, context_extension_view.CONFIG, Context.CONFIG, Context.TAB,
+                          context_extension_view.TAB_CODES, "ctx"),
 }
 
 

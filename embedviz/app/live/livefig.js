@@ -105,7 +105,7 @@ const VIEWS = {
       layout: { title: { text: fill(texts.title, { hd: values.rope_hd }) } },
     };
   },
-  // embedviz.figures.context.wavelength_chart: the wavelengths before, then one trace per kind of pair after
+  // embedviz.figures.context_extension.wavelength_chart: the wavelengths before, then one trace per kind of pair after
   ctx_wave(values, labels, { fixed }, figure) {
     const factor = values.ctx_factor, theta = values.ctx_theta;
     const before = ropeInverseFrequencies(fixed.dim, theta);

@@ -1,5 +1,5 @@
 """A class following its teacher (embedviz/classroom.py, embedviz/app/classroom_view.py)."""
-
+PREFIX = "cls."  # every key of STRINGS starts with it (tests/app/test_page_stems.py)
 STRINGS = {
     "cls.start": {"en": "Start a class", "zh": "开始上课"},
     "cls.start_help": {

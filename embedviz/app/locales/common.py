@@ -1,8 +1,7 @@
+"""Strings every page shares: the sidebar, error and notice lead-ins, downsampling notes, CSV columns and
+charts' text alternatives."""
+PREFIX = "common."  # every key of STRINGS starts with it (tests/app/test_page_stems.py)
 STRINGS = {
-    "nav.start": {"en": "Start", "zh": "开始"},
-    "nav.positions": {"en": "Positions", "zh": "位置编码"},
-    "nav.tokens": {"en": "Token embeddings", "zh": "词嵌入"},
-    "nav.models": {"en": "Real models", "zh": "真实模型"},
     "common.sidebar_caption": {
         "en": "Every view's settings are in the URL: copy it to share exactly what you see.",
         "zh": "每个视图的设置都保存在网址里：复制网址即可分享你看到的内容。",

@@ -7,6 +7,8 @@ A code the core gains needs its line here; tests/app/test_errors.py fails until 
 """
 from embedviz.errors import ABOUT, TEMPLATES
 
+PREFIX = "err."  # every key of STRINGS starts with it (tests/app/test_page_stems.py)
+
 ZH = {
     "integer": "{name}（{value}）必须是整数，而不是 {kind}",
     "huge_at_most": "{name}（约 {digits} 位的整数）必须 ≤ {limit}",

@@ -1,3 +1,5 @@
+"""Strings of the Home page: the five lessons, and the journey from text to the first block's input."""
+PREFIX = "home."  # every key of STRINGS starts with it (tests/app/test_page_stems.py)
 STRINGS = {
     "home.nav": {"en": "Home", "zh": "首页"},
     "home.title": {"en": "embedviz: from token ids to vectors", "zh": "embedviz：从 token id 到向量"},

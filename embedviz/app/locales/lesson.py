@@ -1,4 +1,5 @@
-"""Strings shared by the lessons' blocks: the lesson-settings buttons (prefix "lesson.")."""
+"""Strings shared by the lessons' blocks: the lesson-settings buttons."""
+PREFIX = "lesson."  # every key of STRINGS starts with it (tests/app/test_page_stems.py)
 STRINGS = {
     "lesson.sin_button": {"en": "Lesson 003's settings (D = 8)", "zh": "第 003 课的设置（D = 8）"},
     "lesson.sin_help": {

@@ -1,3 +1,6 @@
+"""Strings of the multilingual models, on the pages that show them: the Real model page's model picker and
+multilingual-e5-small, e5's position table on Learned positions, Qwen3's own tokenizer on Token embeddings."""
+PREFIX = "multi."  # every key of STRINGS starts with it (tests/app/test_page_stems.py)
 STRINGS = {
     # ---- Real model: the model picker and multilingual-e5-small
     "multi.title": {

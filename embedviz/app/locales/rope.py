@@ -1,3 +1,5 @@
+"""Strings of the "RoPE" page."""
+PREFIX = "rope."  # every key of STRINGS starts with it (tests/app/test_page_stems.py)
 STRINGS = {
     "rope.nav": {"en": "RoPE", "zh": "RoPE 旋转位置编码"},
     "rope.title": {"en": "RoPE: rotate queries and keys by their position", "zh": "RoPE：按位置旋转 query 和 key"},

@@ -1,4 +1,5 @@
-"""Strings of the "Input layer" page (prefix "inl.")."""
+"""Strings of the "Input layer" page."""
+PREFIX = "inl."  # every key of STRINGS starts with it (tests/app/test_page_stems.py)
 STRINGS = {
     "inl.nav": {"en": "Input layer: token + position", "zh": "输入层：token + 位置"},
     "inl.title": {"en": "The input layer: (B, T) ids → (B, T, D)", "zh": "输入层：(B, T) 的 id → (B, T, D)"},

@@ -8,7 +8,7 @@ import streamlit as st
 
 from embedviz.input_layer import lookup
 from embedviz.models import params
-from embedviz.tokens import qwen as qwen_tokens
+from embedviz.tokens import qwen as qwen_tokens, raw_ids
 from embedviz.errors import InputError
 from embedviz.tokens.tokenizer import VOCAB_SIZE, byte_pieces, encode, text_token_labels, token_label
 from embedviz.widget_keys import Tokens
@@ -226,3 +226,39 @@ def human_bytes(n: int) -> str:
             return f"{value:,.0f} {unit}" if unit == "B" else f"{value:,.1f} {unit}"
         value /= 1024
     raise AssertionError("unreachable")
+
+
+# raw ids (lesson 001): why not feed the id itself
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def byte_neighbours(char: str) -> list[tuple[int, str]]:
+    return raw_ids.byte_id_neighbours(char)
+
+
+@dataclass(frozen=True)
+class IdNeighbours:
+    id: int  # the word's token id
+    other_id: int
+    gap: int  # |id - other_id|
+    tokens: list[str]  # the tokens of the rows next to the word's id
+    rows: list[tuple[int, float]]  # (id, cos with the word's row) of each
+    other_cos: float  # cos of the two words' rows
+    rank: int  # where the other word ranks among the word's nearest rows by cosine
+    vocab_size: int
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def id_neighbour_rows(word: str, other: str) -> IdNeighbours:
+    """The bundled model: the rows next to ``word``'s id, and where ``other`` ranks by cosine."""
+    from embedviz.app.real_model_view import model  # the bundled table, loaded once per process
+    from embedviz.models.word_vectors import pair_similarity
+
+    m = model()
+    a, b = m.token_id(word), m.token_id(other)
+    rows = raw_ids.id_neighbours(m.token_embeddings, a)
+    return IdNeighbours(
+        id=a, other_id=b, gap=abs(a - b), tokens=m.tokens([i for i, _ in rows]), rows=rows,
+        other_cos=pair_similarity(m.token_embeddings, a, b),
+        rank=raw_ids.cosine_rank(m.token_embeddings, a, b), vocab_size=m.vocab_size,
+    )

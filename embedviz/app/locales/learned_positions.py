@@ -1,5 +1,6 @@
-"""Strings of the "Learned positions" page (prefix "learn."): a real learned position table, and the Transformer
-paper's comparison of learned and sinusoidal positions (lesson 003)."""
+"""Strings of the "Learned positions" page: a real learned position table, and the Transformer paper's
+comparison of learned and sinusoidal positions (lesson 003)."""
+PREFIX = "learn."  # every key of STRINGS starts with it (tests/app/test_page_stems.py)
 STRINGS = {
     "learn.nav": {"en": "Learned positions", "zh": "可学习的位置编码"},
     "learn.title": {

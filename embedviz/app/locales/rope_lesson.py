@@ -1,4 +1,5 @@
-"""Strings of the lesson-003 blocks on the "RoPE" page: sinusoidal vs RoPE, Qwen3's 40,960 (prefix "ropel.")."""
+"""Strings of the lesson-003 blocks on the "RoPE" page: sinusoidal vs RoPE, Qwen3's 40,960."""
+PREFIX = "ropel."  # every key of STRINGS starts with it (tests/app/test_page_stems.py)
 STRINGS = {
     "ropel.vs_header": {"en": "Sinusoidal and RoPE side by side (lesson 003)", "zh": "正弦编码与 RoPE 对比（第 003 课）"},
     "ropel.col_aspect": {"en": "aspect", "zh": "对比项"},

@@ -1,4 +1,5 @@
-"""Strings of the "Why position" page (prefix "why.")."""
+"""Strings of the "Why position" page."""
+PREFIX = "why."  # every key of STRINGS starts with it (tests/app/test_page_stems.py)
 STRINGS = {
     "why.nav": {"en": "Why position", "zh": "为什么需要位置"},
     "why.title": {"en": "Why a transformer needs positions", "zh": "为什么 Transformer 需要位置信息"},

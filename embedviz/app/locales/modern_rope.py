@@ -1,5 +1,5 @@
-"""Texts of the "RoPE in today's models" page (English and 简体中文)."""
-
+"""Strings of the "RoPE in today's models" page."""
+PREFIX = "mod."  # every key of STRINGS starts with it (tests/app/test_page_stems.py)
 STRINGS = {
     "mod.nav": {"en": "RoPE in today's models", "zh": "当今模型里的 RoPE"},
     "mod.title": {"en": "RoPE as today's models ship it", "zh": "当今模型实际使用的 RoPE"},

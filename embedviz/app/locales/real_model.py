@@ -1,3 +1,5 @@
+"""Strings of the "Real model" page (all-MiniLM-L6-v2), and the row-step table Learned positions shares with it."""
+PREFIX = "real."  # every key of STRINGS starts with it (tests/app/test_page_stems.py)
 STRINGS = {
     "real.nav": {"en": "Real model", "zh": "真实模型"},
     "real.title": {

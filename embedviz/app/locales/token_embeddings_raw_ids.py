@@ -1,4 +1,5 @@
-"""Strings of the raw-ids block on the "Token embeddings" page (prefix "raw.", lesson 001)."""
+"""Strings of the raw-ids block on the "Token embeddings" page (lesson 001)."""
+PREFIX = "raw."  # every key of STRINGS starts with it (tests/app/test_page_stems.py)
 STRINGS = {
     "raw.header": {"en": "Why not feed the id itself?", "zh": "为什么不直接把 id 送进网络？"},
     "raw.text": {

@@ -1,3 +1,5 @@
+"""Strings of the "Trained embedding" page."""
+PREFIX = "train."  # every key of STRINGS starts with it (tests/app/test_page_stems.py)
 STRINGS = {
     "train.nav": {"en": "Trained embedding", "zh": "训练后的嵌入"},
     "train.title": {"en": "Trained embedding: tokens that share contexts move together", "zh": "训练后的嵌入：上下文相同的 token 会聚到一起"},

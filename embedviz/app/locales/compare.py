@@ -1,3 +1,5 @@
+"""Strings of the "Compare encodings" page."""
+PREFIX = "cmp."  # every key of STRINGS starts with it (tests/app/test_page_stems.py)
 STRINGS = {
     "cmp.nav": {"en": "Compare encodings", "zh": "位置编码对比"},
     "cmp.title": {"en": "Compare positional encodings", "zh": "位置编码方案对比"},

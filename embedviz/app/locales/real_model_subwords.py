@@ -1,4 +1,5 @@
-"""Strings of the subword block on the "Real model" page (prefix "sub.", lesson 003)."""
+"""Strings of the subword block on the "Real model" page (lesson 003)."""
+PREFIX = "sub."  # every key of STRINGS starts with it (tests/app/test_page_stems.py)
 STRINGS = {
     "sub.header": {"en": "Rows are subwords, not words", "zh": "每一行是子词，而不是完整的词"},
     "sub.text": {

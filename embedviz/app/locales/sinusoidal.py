@@ -1,4 +1,5 @@
-"""Strings of the "Sinusoidal" page (prefix "sin.")."""
+"""Strings of the "Sinusoidal" page."""
+PREFIX = "sin."  # every key of STRINGS starts with it (tests/app/test_page_stems.py)
 STRINGS = {
     "sin.nav": {"en": "Sinusoidal", "zh": "正弦位置编码"},
     "sin.title": {"en": "Sinusoidal positional encoding", "zh": "正弦位置编码"},

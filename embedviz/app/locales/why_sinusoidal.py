@@ -1,4 +1,5 @@
-"""Strings of the "Why sine and cosine" page (prefix "naive.")."""
+"""Strings of the "Why sine and cosine" page."""
+PREFIX = "naive."  # every key of STRINGS starts with it (tests/app/test_page_stems.py)
 STRINGS = {
     "naive.nav": {"en": "Why sine and cosine", "zh": "为什么用正弦和余弦"},
     "naive.title": {"en": "Why sine and cosine?", "zh": "为什么偏偏是正弦和余弦？"},

@@ -1,14 +1,12 @@
-"""Figures for the lessons' small demonstrations: naive position schemes, the binary counter, two 2-D vectors."""
+"""Figures of the "Why sine and cosine" page: naive position schemes' values and steps, the binary counter beside the
+smooth one."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
 import numpy as np
-import plotly.graph_objects as go
 
-from embedviz.figures import (
-    BELOW_MARGIN, BLUE, LEGEND_BELOW, VERMILLION, f32, heatmap, line_chart, new_figure, side_by_side,
-)
+from embedviz.figures import BELOW_MARGIN, LEGEND_BELOW, heatmap, line_chart, side_by_side
 
 
 def values_figure(positions, series: Mapping[str, np.ndarray], *, title: str, x_title: str, y_title: str,
@@ -43,17 +41,4 @@ def steps_figure(positions, steps: Mapping[str, np.ndarray], *, title: str, x_ti
     """Distance from each position to the next, one line per scheme."""
     fig = line_chart(positions, steps, title=title, x_title=x_title, y_title=y_title, note=note, markers=True)
     fig.update_layout(legend=LEGEND_BELOW, margin=dict(b=BELOW_MARGIN))
-    return fig
-
-
-def vectors_figure(u, v, *, names: Sequence[str], title: str, note: str | None = None):
-    """Two arrows from the origin on equal axes, each labelled."""
-    u, v = np.asarray(u, dtype=np.float64), np.asarray(v, dtype=np.float64)
-    lim = max(1.0, float(np.abs(np.concatenate([u, v])).max())) * 1.2
-    fig = new_figure(title, note=note, height=420)
-    for vec, name, color in ((u, names[0], BLUE), (v, names[1], VERMILLION)):
-        fig.add_trace(go.Scatter(x=f32([0, vec[0]]), y=f32([0, vec[1]]), mode="lines+markers+text", name=name,
-                                 text=["", name], textposition="top center", line=dict(color=color, width=3)))
-    fig.update_xaxes(range=[-lim, lim], zeroline=True, zerolinecolor="#bbb")
-    fig.update_yaxes(range=[-lim, lim], zeroline=True, zerolinecolor="#bbb", scaleanchor="x", scaleratio=1)
     return fig

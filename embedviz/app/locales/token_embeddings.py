@@ -1,3 +1,5 @@
+"""Strings of the "Token embeddings" page."""
+PREFIX = "tok."  # every key of STRINGS starts with it (tests/app/test_page_stems.py)
 STRINGS = {
     "tok.nav": {"en": "Token embeddings", "zh": "词嵌入"},
     "tok.title": {"en": "Token embeddings: an id picks a row", "zh": "词嵌入：一个 id 取出一行"},

@@ -1,4 +1,5 @@
-"""Strings of the "Dot product and cosine" page (prefix "dot.")."""
+"""Strings of the "Dot product and cosine" page."""
+PREFIX = "dot."  # every key of STRINGS starts with it (tests/app/test_page_stems.py)
 STRINGS = {
     "dot.nav": {"en": "Dot product and cosine", "zh": "点积与余弦相似度"},
     "dot.title": {"en": "Dot product and cosine similarity", "zh": "点积与余弦相似度"},

@@ -1,3 +1,5 @@
+"""Strings of the "Context extension" page."""
+PREFIX = "ctx."  # every key of STRINGS starts with it (tests/app/test_page_stems.py)
 STRINGS = {
     "ctx.nav": {"en": "Context extension", "zh": "上下文扩展"},
     "ctx.title": {
