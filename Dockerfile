@@ -21,7 +21,8 @@ RUN pip install --no-cache-dir --no-deps --require-hashes --extra-index-url http
     -r requirements.lock
 
 # pyproject.toml reads its dependencies from the requirements files, so the package build needs them
-COPY pyproject.toml README.md requirements.txt requirements-test.txt requirements-bench.txt app.py serve.py ./
+COPY pyproject.toml README.md requirements.txt requirements-test.txt requirements-bench.txt requirements-extra.txt app.py \
+     serve.py ./
 COPY .streamlit .streamlit
 COPY app_pages app_pages
 COPY embedviz embedviz

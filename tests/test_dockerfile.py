@@ -73,6 +73,12 @@ def test_the_image_holds_what_the_deployment_expects():
     copied = " ".join(args for word, args in steps if word == "COPY")
     for needed in ("app.py", ENTRY, "app_pages", "embedviz", ".streamlit", "requirements.txt"):
         assert needed in copied, f"the image does not copy {needed}"
+    # the package build reads every file pyproject.toml's dynamic metadata names, extras included
+    import tomllib
+
+    dynamic = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["dynamic"]
+    read = {f for entry in [dynamic["dependencies"], *dynamic["optional-dependencies"].values()] for f in entry["file"]}
+    assert read and all(name in copied.split() for name in read), (sorted(read), copied)
 
 
 def test_the_image_installs_the_hashed_lock_and_its_torch_is_requirements():

@@ -14,10 +14,12 @@ from tests.test_lock import pins
 
 def test_pyproject_declares_the_requirements_files():
     """setuptools' own reading of pyproject.toml: requirements.txt's pins are the dependencies, the test / bench
-    files the extras, so `pip install -e .[test]` gives a test environment and `make lock` locks the same pins."""
+    files the extras (the test extra with the bundled model the tests read), so `pip install -e .[test]` gives a test
+    environment and `make lock` locks the same pins."""
     project = read_configuration(ROOT / "pyproject.toml", expand=True)["project"]
     assert project["dependencies"] == [str(r) for r in pins("requirements.txt")]
-    assert project["optional_dependencies"] == {"test": [str(r) for r in pins("requirements-test.txt")],
+    test = [str(r) for name in ("requirements-test.txt", "requirements-extra.txt") for r in pins(name)]
+    assert project["optional_dependencies"] == {"test": test,
                                                 "bench": [str(r) for r in pins("requirements-bench.txt")]}
     assert "torch==2.13.0" in project["dependencies"]  # exactly: any other spec pulls a multi-GB CUDA build
 
