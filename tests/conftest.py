@@ -52,6 +52,19 @@ def require_package(name: str) -> None:
         pytest.skip(f"{name} is not installed; set EMBEDVIZ_REQUIRE_ORACLE=1 to make this a failure")
 
 
+def pytest_configure(config):
+    """The one build step `make setup` does, done for a run that did not come through make (`pip install -e .[test]`
+    then pytest): the live figures' plotly.js copied from the installed plotly into their component's folder. Once,
+    in the controller, before any worker starts."""
+    if hasattr(config, "workerinput"):
+        return
+    from embedviz.app import live
+
+    served = live.ASSETS / "plotly.min.js"
+    if not served.is_file() or served.stat().st_size != live.PLOTLY_JS.stat().st_size:
+        live.install_plotly()
+
+
 def pytest_collection_modifyitems(config, items):
     """Under pytest-xdist (`make test` runs two workers), every real-browser test (tests/e2e) runs on the same worker,
     one after another: one Chromium and its app servers at a time, and the timings they assert (a class follows its
