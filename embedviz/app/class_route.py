@@ -157,8 +157,11 @@ class ClassFollowRoute:
         self._shared_store().on_move(moved)
 
     def _move(self, code: str) -> None:
-        """The class moved (or may have): its held requests read it again and answer."""
-        self._positions.pop(code, None)
+        """The class moved (or may have): its held requests read it again and answer. Its kept position goes stale,
+        not away: a class known open is read again without a token, however fast its teacher clicks."""
+        known = self._positions.get(code)
+        if known is not None:
+            self._positions[code] = (float("-inf"), *known[1:])
         future = self._moves.pop(code, None)
         if future is not None and not future.done():
             future.set_result(None)

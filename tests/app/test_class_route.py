@@ -286,3 +286,22 @@ def test_held_requests_cost_one_store_read_per_watch_not_per_request():
     assert {s for _, s, _ in answers} == {200}
     # 0.5 s held at a read per 0.05 s, whatever the class's size (plus the first read and the answer's)
     assert backend.reads <= 0.5 / WATCH + 3
+
+
+def test_a_teacher_who_clicks_fast_costs_no_guessing_budget():
+    """Each move makes the held requests read the class again: a class known open is read without a token, so a
+    teacher clicking through forty steps in a row does not spend the budget meant for codes nobody opened."""
+    store = classroom.ClassStore(classroom.MemoryBackend())
+    code, token = store.create("000", 1)
+    route, app = held_server(store, burst=2, rate=0.001)  # two unknown codes' worth, and nearly no refill
+
+    async def forty_moves():
+        statuses = []
+        for k in range(2, 42):
+            waiting = asyncio.ensure_future(timed(app, code, seen("000", k - 1)))
+            await asyncio.sleep(0.01)
+            await asyncio.get_running_loop().run_in_executor(None, store.set_step, code, token, "000", k)
+            statuses.append((await waiting)[1])
+        return statuses
+
+    assert asyncio.run(forty_moves()) == [200] * 40
