@@ -19,7 +19,7 @@ from embedviz.app.i18n import catalog
 from embedviz.figures.export import figure_csv
 from embedviz.models.pretrained import E5_NAME
 from embedviz.widget_keys import Context, RealModel, Sinusoidal, Tokens, Tour, Training
-from tests.app.pagetest import chart_json, ok, page, refusal, shows, specs, values
+from tests.app.pagetest import chart_json, fields, ok, page, refusal, shows, specs, values
 from tests.conftest import ROOT
 from tests.test_tours import expected
 
@@ -48,9 +48,9 @@ def option_text(step: tours.Step, i: int | str, lang: str = "en") -> str:
 
 
 def panel_marks(at: AppTest) -> tuple[list[str], list[str]]:
-    """The panel's verdicts: successes starting "Right." and warnings naming the answer (the page has its own)."""
-    return ([s.value for s in at.success if s.value.startswith("Right.")],
-            [w.value for w in at.warning if "the answer is" in w.value])
+    """The panel's verdicts: its "right" successes and its "wrong" warnings naming the answer (the page has its own)."""
+    return ([s.value for s in at.success if shows(s.value, "tour.right")],
+            [w.value for w in at.warning if shows(w.value, "tour.wrong")])
 
 
 def setting(value, lang: str):
@@ -139,7 +139,7 @@ def test_link_survives_the_language_switch_and_back():
     check_step(at, "003", 3, "zh", shown=False)
     at.radio(key=Tour.question("003", 3, "zh")).set_value(option_text(tours.step("003", 3), "same", "zh")).run()
     check_step(at, "003", 3, "zh")
-    assert [s for s in at.success if s.value.startswith("答对了")]
+    assert [s for s in at.success if shows(s.value, "tour.right", "zh")]
 
 
 def test_an_answer_outlives_the_language_switch():
@@ -149,7 +149,7 @@ def test_an_answer_outlives_the_language_switch():
     at.sidebar.segmented_control(key="lang").set_value("zh").run()
     check_step(at, "003", 3, "zh")
     assert at.radio(key=Tour.question("003", 3, "zh")).value == option_text(tours.step("003", 3), "different", "zh")
-    assert [w for w in at.warning if w.value.startswith("这次没猜中")]
+    assert [w for w in at.warning if shows(w.value, "tour.wrong", "zh")]
 
 
 def test_a_moved_widget_is_not_fought_and_can_be_restored():
@@ -157,7 +157,7 @@ def test_a_moved_widget_is_not_fought_and_can_be_restored():
     at.select_slider(key=Sinusoidal.D_MODEL).set_value(16).run()
     ok(at)
     assert at.session_state[Sinusoidal.D_MODEL] == 16  # the student's choice stands
-    assert any("1 setting" in w.value for w in at.warning)
+    assert [fields(w.value, "tour.differs") for w in at.warning if shows(w.value, "tour.differs")] == [{"n": "1"}]
     at.button(key=Tour.RESTORE).click().run()
     check_step(at, "003", 5, "en")
     assert at.session_state[Sinusoidal.D_MODEL] == 8
@@ -188,7 +188,7 @@ def test_tour_picker_starts_and_leave_ends_a_tour():
     at.button(key=Tour.LEAVE).click().run()
     ok(at)
     assert "tour" not in at.query_params
-    assert not [c for c in at.caption if "step 1 of" in c.value]
+    assert not [c for c in at.caption if shows(c.value, "tour.where")]
 
 
 def test_presenter_view_from_the_url():
