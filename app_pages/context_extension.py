@@ -3,7 +3,7 @@
 It opens on the simplest, position interpolation on LLaMA-2-7B (4K x 4); the shared controls sit above the tabs."""
 import streamlit as st
 
-from embedviz.rope import context_extension, config as rope_config, scaling as rope_scaling
+from embedviz.rope import context_extension, config as rope_config, scaling as rope_scaling, theta_calculator
 from embedviz.positions.attention import logit_scale
 from embedviz.app import context_extension_view as view, live
 from embedviz.app.i18n import t
@@ -218,7 +218,7 @@ def calculator_tab(head_dim: int, target: int) -> None:
     except ValueError as error:  # a partial rotation of a small head: 2 rotated dimensions, one pair
         show_error(error)
         return
-    st.latex(trusted(context_extension.theta_for_context_latex(head_dim, target, calc.k, calc.theta)))
+    st.latex(trusted(theta_calculator.theta_for_context_latex(head_dim, target, calc.k, calc.theta)))
     if calc.clamped:
         st.caption(t("ctx.calc_clamped", head_dim=head_dim, pairs=head_dim // 2, k=calc.k))
     c = st.columns(2)

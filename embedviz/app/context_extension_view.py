@@ -13,7 +13,7 @@ from typing import Any
 
 import streamlit as st
 
-from embedviz.rope import context_extension, config as rope_config, layers as rope_layers
+from embedviz.rope import context_extension, config as rope_config, layers as rope_layers, theta_calculator
 from embedviz.app import live
 from embedviz.downsample import log_options
 from embedviz.app.widgets import human_number
@@ -310,10 +310,10 @@ def extension(source: str, config_text: str, method: str, head_dim: int, theta: 
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def calculator(head_dim: int, context_length: int, slow_pairs: int) -> context_extension.ThetaCalculation:
+def calculator(head_dim: int, context_length: int, slow_pairs: int) -> theta_calculator.ThetaCalculation:
     """theta_for_context for this head and context, and what real models chose for their pre-training length."""
     models = {label: PRESETS[name] for name, label in REAL_MODELS.items()}
-    return context_extension.theta_calculator(head_dim, context_length, slow_pairs, models)
+    return theta_calculator.theta_calculator(head_dim, context_length, slow_pairs, models)
 
 
 def method_params(method: str) -> list[str]:

@@ -1,6 +1,6 @@
 """Cached calls of the "RoPE in today's models" page: a model's layer plan and the theory, shaped for its figures.
 
-No math here: every number comes from embedviz.rope.layers / rope_theory / context_extension.
+No math here: every number comes from embedviz.rope.layers / rope_theory / theta_calculator.
 """
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import numpy as np
 import streamlit as st
 
 from embedviz.rope import (
-    context_extension, config as rope_config, layer_curves, layers as rope_layers, reach as rope_reach,
-    theory as rope_theory, vision as rope_vision,
+    config as rope_config, layer_curves, layers as rope_layers, reach as rope_reach, theory as rope_theory,
+    theta_calculator, vision as rope_vision,
 )
 from embedviz.app.i18n import t
 
@@ -160,14 +160,14 @@ def theory(head_dim: int, theta: float, train_length: int, turning: int) -> rope
 @dataclass(frozen=True)
 class BaseBound(rope_theory.BaseBoundSummary):
     """The base bound (found, or how far a scan within the server's budget got) beside the one-turn rule."""
-    one_turn: float  # context_extension.theta_for_context: the smallest theta whose slowest pair turns at most once
+    one_turn: float  # theta_calculator.theta_for_context: the smallest theta whose slowest pair turns at most once
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def base_bound(head_dim: int, scan_length: int) -> BaseBound:
     """The base bound for ``scan_length`` (depends on head_dim and length only) beside the one-turn rule."""
     out = rope_theory.base_bound_summary(head_dim, scan_length, rel_step=SCAN_STEP, cpu_budget_s=SCAN_CPU_BUDGET_S)
-    return BaseBound(**vars(out), one_turn=context_extension.theta_for_context(head_dim, scan_length))
+    return BaseBound(**vars(out), one_turn=theta_calculator.theta_for_context(head_dim, scan_length))
 
 
 @dataclass(frozen=True)

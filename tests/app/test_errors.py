@@ -24,7 +24,7 @@ from embedviz.positions import attention
 from embedviz.input_layer import composition, lookup
 from embedviz.rope import (
     context_extension, rotary as rope, config as rope_config, layers as rope_layers, scaling as rope_scaling,
-    theory as rope_theory, vision as rope_vision,
+    theory as rope_theory, theta_calculator, vision as rope_vision,
 )
 from embedviz.models import params, tensor_files, word_vectors
 from embedviz.tokens import raw_ids, tokenizer
@@ -107,7 +107,7 @@ def _raised(call) -> InputError:
 CALLS = {
     "integer": lambda: _validate.positive_int("d_model", 2.5),
     "at_least": lambda: _validate.positive_int("d_model", 0),
-    "one_pair": lambda: context_extension.theta_for_context(2, 4_096),
+    "one_pair": lambda: theta_calculator.theta_for_context(2, 4_096),
     "above": lambda: rope.inverse_frequencies(8, 0.5),
     "finite": lambda: rope.inverse_frequencies(8, float("nan")),
     "even": lambda: rope.inverse_frequencies(7),
@@ -242,7 +242,7 @@ CALLS = {
     "mrope_interleaved": lambda: rope_layers.mrope_sections([2, 2], 4, interleaved=True),
     "row_number": lambda: load_embedding_file(_npy(np.eye(4)), "eye.npy").token_id("cat"),
     "shape_cap": lambda: composition.shape_trace(8, 512, 1024),
-    "slow_pairs": lambda: context_extension.theta_for_context(8, 4_096, slow_pairs=4),
+    "slow_pairs": lambda: theta_calculator.theta_for_context(8, 4_096, slow_pairs=4),
     "multiple": lambda: rope_vision.axial_frequencies(6, 1e4, "pixtral"),
     "model_dir": lambda: load_model_dir("/nonexistent/embedviz-model"),
     "model_dir_file": lambda: load_model_dir(_model_dir(tokenizer_json=None)),

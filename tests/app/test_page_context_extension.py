@@ -16,7 +16,7 @@ from streamlit.testing.v1 import AppTest
 
 from embedviz.app import context_extension_view as view
 from embedviz.app.i18n import catalog
-from embedviz.rope import context_extension
+from embedviz.rope import context_extension, theta_calculator
 from embedviz.rope.context_extension import PHI3_MINI_128K, ExtensionView
 from embedviz.models.params import PRESETS
 from embedviz.widget_keys import Context as K
@@ -331,15 +331,15 @@ def test_calculator_shows_the_cores_theta_and_real_models():
     at = pt.page(PAGE, **{K.SOURCE: YARN, K.TAB: TABS["calc"]}).run()
     pt.ok(at)
     assert not pt.chart_json(at)  # the calculator's tab: a table, no chart
-    # the core's theta_for_context (its formula checked in tests/test_context_extension.py), L = 131072, d = 128
-    theta = context_extension.theta_for_context(128, 131_072)
+    # the core's theta_for_context (its formula checked in tests/test_theta_calculator.py), L = 131072, d = 128
+    theta = theta_calculator.theta_for_context(128, 131_072)
     assert pt.metric(at, pt.text("ctx.calc_theta", k=1)) == f"{round(theta):,}"
     table = at.table[0].value
     llama = table[table.iloc[:, 0].str.startswith("Llama 3")].iloc[0].tolist()
-    assert llama[1:5] == [128, "8,192", "500,000", f"{round(context_extension.theta_for_context(128, 8_192)):,}"]
+    assert llama[1:5] == [128, "8,192", "500,000", f"{round(theta_calculator.theta_for_context(128, 8_192)):,}"]
     assert llama[-1] == "29 / 64"
     at.slider(key=K.K).set_value(8).run()
-    theta = context_extension.theta_for_context(128, 131_072, slow_pairs=8)
+    theta = theta_calculator.theta_for_context(128, 131_072, slow_pairs=8)
     assert pt.metric(at, pt.text("ctx.calc_theta", k=8)) == f"{round(theta):,}"
     at.slider(key=K.HEAD_DIM).set_value(8).run()  # 4 pairs: k is at most 3
     pt.ok(at)
@@ -506,8 +506,8 @@ def test_a_partial_rotation_scales_the_rotated_part_of_the_logits_and_sizes_thet
     assert any("The rotated 64 of the 128 dimensions of q and k" in c.value for c in at.caption)
     _open_tab(at, "calc")
     theta = float(pt.metric(at, pt.text("ctx.calc_one")).replace(",", ""))
-    assert theta == round(context_extension.theta_for_context(64, 16_384)) != round(
-        context_extension.theta_for_context(128, 16_384))
+    assert theta == round(theta_calculator.theta_for_context(64, 16_384)) != round(
+        theta_calculator.theta_for_context(128, 16_384))
 
 
 def test_a_partial_rotary_factor_of_one_is_not_called_partial():

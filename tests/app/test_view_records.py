@@ -14,7 +14,7 @@ import pytest
 from embedviz.app import context_extension_view, dot_product_view, modern_rope_view, real_model_view
 from embedviz.app import sinusoidal_view, trained_embedding_view
 from embedviz.input_layer import composition
-from embedviz.rope import context_extension, layers as rope_layers, theory as rope_theory
+from embedviz.rope import context_extension, layers as rope_layers, theory as rope_theory, theta_calculator
 from tests.conftest import ROOT
 
 MAPPINGS = {  # (module, function): why its dict is a mapping, not a record of fields
@@ -212,7 +212,7 @@ def test_the_checks_see_what_they_look_for():
 @pytest.mark.parametrize("record", [
     sinusoidal_view.EncodingView, real_model_view.RowViews, real_model_view.PairLine, trained_embedding_view.GroupRun,
     trained_embedding_view.TextRun, context_extension_view.SourceSettings, context_extension.ExtensionSettings,
-    context_extension.ModelTheta, modern_rope_view.Setting, modern_rope_view.BaseBound, rope_layers.NopeTemperature,
+    theta_calculator.ModelTheta, modern_rope_view.Setting, modern_rope_view.BaseBound, rope_layers.NopeTemperature,
     rope_theory.BaseBoundSummary, rope_theory.TheorySummary, dot_product_view.Arrows, dot_product_view.PredictionAnswer,
     composition.ShapeTrace,
 ])
