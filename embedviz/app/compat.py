@@ -19,12 +19,11 @@ and tests/e2e/test_hostile_protocol.py shows each refusal against a real server 
    the running server when Streamlit's own start-up scan of installed packages did not find it. That scan skips a
    distribution whose installed metadata do not mention streamlit (an editable install made before the declaration
    was added, or one whose pyproject.toml sits in another checkout). Not a patch: one registration, same values.
-5. Per-run work whose answer cannot change (``_theme_once``, ``_small_table_memo``): the theme part of every run's
-   ``new_session`` message, and a small table's conversion to Arrow. A class's followers rerun all at once on one
-   GIL, so each millisecond of a rerun is a tenth of a second of the last follower's wait (benchmarks/README.md).
-   For the same reason a run's messages wake the event loop once per batch, not once each (``_wake_once``,
-   ``_send_wake_once``), the config option Streamlit reads for every message is read once, not under its config lock
-   each time (``_MessageFloorOnce``), and a value fixed for a run is read once per run (``this_run``).
+5. Per-run work whose answer cannot change, done once: the theme part of every run's ``new_session`` message
+   (``_theme_once``), a small table's Arrow bytes (``_small_table_memo``), the message cache's size floor
+   (``_MessageFloorOnce``), a value fixed for a run (``this_run``); and a run's messages wake the event loop once per
+   batch (``_wake_once``, ``_send_wake_once``). A class's followers rerun all at once on one GIL, so each
+   millisecond of a rerun is a tenth of a second of the last follower's wait (benchmarks/README.md).
 6. The running script's session (``session_id``, ``release_upload``), whether the run is a fragment's own
    (``fragment_rerun``), and plotly's private ``_validate=False`` (``unchecked_figure``): read here, so a version
    that moves them is fixed in this file alone.
@@ -301,16 +300,12 @@ def _small_table_memo(convert):
 
 
 def _wake_once(call_soon):
-    """A session's script thread hands every message and event of a run to the event loop with its own
-    ``call_soon_threadsafe``: a write to the loop's wake-up socket each, which gives the GIL away and wakes the loop
-    for one message. Here they queue per session in order, and the loop is woken once for all that queued before it
-    got to them (under a class's burst, most of a run's)."""
+    """A run hands each message to the event loop by ``call_soon_threadsafe``: a write to the loop's wake-up socket
+    each, which gives the GIL away. Queued per session in order, the loop is woken once per batch it has not taken."""
 
     @functools.wraps(call_soon)
     def call_soon_batched(self, callback) -> None:
-        queue = self.__dict__.get("_embedviz_calls")
-        if queue is None:
-            queue = self.__dict__.setdefault("_embedviz_calls", _Calls())
+        queue = self.__dict__.get("_embedviz_calls") or self.__dict__.setdefault("_embedviz_calls", _Calls())
         with queue.lock:
             queue.calls.append(callback)
             if queue.scheduled:
@@ -345,11 +340,9 @@ class _Calls:
 
 
 class _MessageFloorOnce:
-    """Streamlit's config module as its forward-message cache sees it, with the one option it reads for every
-    message a script sends (the size above which a message is cached) read once per config parse. Read through
-    Streamlit's one config lock, a hundred script threads queued behind each other for it: 7% of the server's GIL
-    time in a class's burst. It is a server option, set in the config file or on the command line, which a parse
-    reads; everything else goes to the config module as before."""
+    """Streamlit's config as its forward-message cache sees it: the size floor it reads for every message is read
+    once per config parse (a server option), not under the config lock, which a hundred script threads queued for
+    (7% of the GIL in a class's burst); everything else goes to the config module."""
 
     KEY = "global.minCachedMessageSize"
 
@@ -374,16 +367,14 @@ class _MessageFloorOnce:
 
 
 def _send_wake_once(enqueued):
-    """Every message a session queues for its browser sets the runtime's "send" event through
-    ``call_soon_threadsafe``, though it is set already until the loop sends: a wake-up per message for nothing.
-    The loop clears the event before it sends what is queued, so a message queued while it is set is sent."""
+    """Each message queued for a browser sets the runtime's "send" event through ``call_soon_threadsafe``, even while
+    it is set. The loop clears it before it sends what is queued, so a message queued while it is set is sent."""
 
     @functools.wraps(enqueued)
     def enqueued_once(self) -> None:
         objects = getattr(self, "_async_objs", None)
-        if objects is not None and objects.need_send_data.is_set():
-            return
-        enqueued(self)
+        if objects is None or not objects.need_send_data.is_set():
+            enqueued(self)
 
     enqueued_once.embedviz_compat = True
     return enqueued_once
@@ -404,11 +395,9 @@ def this_run() -> dict:
     ctx = get_script_run_ctx(suppress_warning=True)
     if ctx is None:
         return {}
-    run = ctx.parallel_coordinator  # made anew by every run's reset()
-    held = getattr(ctx, "_embedviz_run", None)
+    run, held = ctx.parallel_coordinator, getattr(ctx, "_embedviz_run", None)  # (the coordinator: new every run)
     if held is None or held[0] is not run:
-        held = (run, {})
-        ctx._embedviz_run = held
+        held = ctx._embedviz_run = (run, {})
     return held[1]
 
 
@@ -445,10 +434,9 @@ _PATCHES = ((SessionState, "_seed_widget_from_url", _guard_url_seed),
 
 
 def install(*, url_cut_notice: Callable[[str, int, int], None] | None = None) -> None:
-    """Install every patch once per process (idempotent); the frame calls this before anything else runs, and
-    so must anything that runs a page script without the frame (AppTest on app_pages/, a benchmark).
-    ``url_cut_notice(key, kept, sent)`` tells the reader a link's text was cut to its field (the server's start-up
-    installs the patches before any page, without one; the frame's first run gives it)."""
+    """Install every patch once per process (idempotent): the frame, and whatever runs a page script without it
+    (AppTest on app_pages/, a benchmark). ``url_cut_notice(key, kept, sent)`` tells the reader a link's text was cut
+    (the server's start-up installs without one; the frame's first run gives it)."""
     global _url_cut_notice
     if url_cut_notice is not None:
         _url_cut_notice = url_cut_notice

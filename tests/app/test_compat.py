@@ -297,7 +297,7 @@ def test_a_sessions_event_loop_calls_keep_their_order_and_wake_the_loop_once_per
 
     seen, wakes = asyncio.run(a_run_on_another_thread())
     assert seen == list(range(500))  # every call, in the order it was made
-    assert 1 <= len(wakes) < 501  # the loop was woken once per batch it had not yet taken, not once per call
+    assert 0 < len(wakes) <= 500  # the loop was woken once per batch it had not yet taken, not once per call
 
 
 def test_a_failing_call_does_not_drop_the_calls_queued_after_it():
