@@ -1,7 +1,15 @@
 # The image deploy/k8s/deployment.yaml runs: the repository at /app, its locked runtime installed, run as an
 # unprivileged user. Nothing is fetched at run time: the bundled model comes from an installed package.
 #   docker build -t embedviz:0.1.0 .
-FROM python:3.11.7-slim-bookworm
+# The official image's 3.11 line on Debian 12: Docker rebuilds this tag with each Python patch release and Debian
+# security update (a fixed patch tag such as 3.11.7 froze December 2023's OS), and the build applies what Debian has
+# published since. Rebuild the image regularly; pin the digest you tested in deployment.yaml (deploy/README.md).
+FROM python:3.11-slim-bookworm
+
+# hadolint ignore=DL3005
+RUN apt-get update \
+    && apt-get upgrade -y --no-install-recommends \
+    && rm -rf /var/lib/apt/lists/*
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \

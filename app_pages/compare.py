@@ -6,7 +6,7 @@ from embedviz.app import input_layer_view
 from embedviz.app.errors import localized
 from embedviz.app.i18n import t
 from embedviz.app.markup import trusted
-from embedviz.app.widgets import bound_tabs, BIND, human_number, int_slider, notice, plot, show_error
+from embedviz.app.widgets import bound_tabs, BIND, details, human_number, int_slider, lead, notice, plot, show_error
 from embedviz.figures import compare as figs
 from embedviz.widget_keys import Compare as K
 
@@ -52,14 +52,11 @@ def mark(state: str, reason: str) -> str:
 
 
 st.title(t("cmp.title"))
-st.markdown(t("cmp.intro"))
-for i, (scheme, formula) in enumerate(FORMULAS.items()):
-    if i % 2 == 0:
-        cols = st.columns(2)
-    cols[i % 2].caption(name(scheme))
-    cols[i % 2].latex(trusted(formula))
-
-cols = st.columns(4)
+lead("cmp.lead")
+# the open section first, then the settings every section reads and the five formulas: the containers are created
+# in that order, the settings filled first
+sections_area, controls_area = st.container(), st.container()
+cols = controls_area.columns(4)
 with cols[0]:
     d_model = int_slider(K.D_MODEL, "cmp.d_model", 2, 4_096, 64, step=2)
 with cols[1]:
@@ -155,7 +152,8 @@ def props_tab() -> None:
 
 # bound tabs run lazily: a page open or a slider step builds and draws the open tab's section only;
 # the open tab is in the URL, so a shared link reopens it
-tabs = bound_tabs(K.TAB, TABS)
+with sections_area:
+    tabs = bound_tabs(K.TAB, TABS)
 for tab, render in zip(tabs, (params_tab, adjacent_tab, matrix_tab, past_tab, alibi_tab, props_tab)):
     if tab.open:
         with tab:
@@ -163,3 +161,11 @@ for tab, render in zip(tabs, (params_tab, adjacent_tab, matrix_tab, past_tab, al
                 render()
             except ValueError as error:
                 show_error(error)
+
+with controls_area:
+    for i, (scheme, formula) in enumerate(FORMULAS.items()):
+        if i % 2 == 0:
+            cols = st.columns(2)
+        cols[i % 2].caption(name(scheme))
+        cols[i % 2].latex(trusted(formula))
+    details(t("cmp.intro"))

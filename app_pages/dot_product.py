@@ -4,7 +4,7 @@ import streamlit as st
 from embedviz.app import dot_product_view as view
 from embedviz.app.i18n import t
 from embedviz.app.markup import escape
-from embedviz.app.widgets import bound_tabs, BIND, int_slider, notice, plot, segmented, show_error
+from embedviz.app.widgets import bound_tabs, BIND, details, int_slider, lead, notice, plot, segmented, show_error
 from embedviz.dot_product import BAND_NAMES, PREDICTION_PAIRS
 from embedviz.figures import dot_product as figs
 from embedviz.widget_keys import DotProduct as K
@@ -14,36 +14,40 @@ BANDS = {"close": "dot.band_close", "related": "dot.band_related", "unrelated": 
          "opposite": "dot.band_opposite"}  # dot_product.BAND_NAMES, by catalog key
 
 st.title(t("dot.title"))
-st.markdown(t("dot.intro"))
-st.latex(r"\|u\| = \sqrt{u_0^2 + u_1^2 + \dots},\qquad u\cdot v = u_0 v_0 + u_1 v_1 + \dots"
-         r" = \|u\|\,\|v\|\cos\theta,\qquad \cos\theta = \frac{u\cdot v}{\|u\|\,\|v\|}")
+lead("dot.lead")
 
 
 @st.fragment
 def arrows_tab() -> None:
-    """The four sliders move only the arrows, so a step reruns and redraws this section, not the page."""
-    cols = st.columns(4)
-    with cols[0]:
-        len_u = st.select_slider(t("dot.len_u"), LENGTHS, value=2.0, key=K.LEN_U, bind=BIND)
-    with cols[1]:
-        ang_u = int_slider(K.ANGLE_U, "dot.ang_u", 0, 359, 0)
-    with cols[2]:
-        len_v = st.select_slider(t("dot.len_v"), LENGTHS, value=1.5, key=K.LEN_V, bind=BIND)
-    with cols[3]:
-        ang_v = int_slider(K.ANGLE_V, "dot.ang_v", 0, 359, 60)
+    """The four sliders move only the arrows, so a step reruns and redraws this section, not the page. The arrows
+    on the left, their sliders and numbers beside them (under them on a phone)."""
+    chart, side = st.columns([3, 2])
+    with side:
+        cols = st.columns(2)
+        with cols[0]:
+            len_u = st.select_slider(t("dot.len_u"), LENGTHS, value=2.0, key=K.LEN_U, bind=BIND)
+            len_v = st.select_slider(t("dot.len_v"), LENGTHS, value=1.5, key=K.LEN_V, bind=BIND)
+        with cols[1]:
+            ang_u = int_slider(K.ANGLE_U, "dot.ang_u", 0, 359, 0)
+            ang_v = int_slider(K.ANGLE_V, "dot.ang_v", 0, 359, 60)
     try:
         r = view.vectors(len_u, ang_u, len_v, ang_v)
     except ValueError as error:
-        show_error(error)
+        with chart:
+            show_error(error)
         return
-    m, c = st.columns(4), r.comparison
-    m[0].metric(t("dot.m_dot"), f"{c.dot:.3f}")
-    m[1].metric(t("dot.m_product"), f"{c.lengths_times_cos:.3f}")
-    m[2].metric(t("dot.m_cos"), f"{c.cos:.3f}")
-    m[3].metric(t("dot.m_angle"), f"{c.angle_deg:.1f}°")
+    c = r.comparison
+    with side:
+        m = st.columns(2)
+        m[0].metric(t("dot.m_dot"), f"{c.dot:.3f}")
+        m[1].metric(t("dot.m_product"), f"{c.lengths_times_cos:.3f}")
+        m = st.columns(2)
+        m[0].metric(t("dot.m_cos"), f"{c.cos:.3f}")
+        m[1].metric(t("dot.m_angle"), f"{c.angle_deg:.1f}°")
     (ux, uy), (vx, vy) = (f"{x:.2f}" for x in r.u), (f"{x:.2f}" for x in r.v)
-    plot(figs.vectors_figure, r.u, r.v, names=("u", "v"), note=t("dot.fig_note"),
-         title=t("dot.fig_title", ux=ux, uy=uy, vx=vx, vy=vy))
+    with chart:
+        plot(figs.vectors_figure, r.u, r.v, names=("u", "v"), note=t("dot.fig_note"),
+             title=t("dot.fig_title", ux=ux, uy=uy, vx=vx, vy=vy))
     st.markdown(t("dot.rules"))
 
 
@@ -82,4 +86,6 @@ for tab, render in zip(tabs, (arrows_tab, predict_tab)):
     if tab.open:
         with tab:
             render()
+details(t("dot.intro"), formula=r"\|u\| = \sqrt{u_0^2 + u_1^2 + \dots},\qquad u\cdot v = u_0 v_0 + u_1 v_1 + \dots"
+        r" = \|u\|\,\|v\|\cos\theta,\qquad \cos\theta = \frac{u\cdot v}{\|u\|\,\|v\|}")
 notice("dot.notice")

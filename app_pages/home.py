@@ -16,13 +16,17 @@ LESSONS = {  # each lesson's tour, its title and its one-line summary by catalog
 
 st.title(t("home.title"))
 st.markdown(t("home.lead"))
-with st.container(horizontal=True, key=K.LESSONS):  # the five lessons first: each opens its tour at step 1
-    for lesson, (title, summary) in LESSONS.items():
-        st.button(t(title), key=K.TOUR(lesson), icon=":material/school:", on_click=start_tour,
-                  args=(lesson,), help=t(summary), type="primary" if lesson == "000" else "secondary",
-                  wrap=True)  # a long title takes two lines on a phone rather than an ellipsis
+# the five lessons first, one column each (a title wraps in its column; a phone stacks them): each opens its tour
+# at step 1. Side by side they take one row of the first screen, where a row of buttons wrapped into three.
+with st.container(key=K.LESSONS):
+    for column, (lesson, (title, summary)) in zip(st.columns(len(LESSONS)), LESSONS.items()):
+        column.button(t(title), key=K.TOUR(lesson), icon=":material/school:", on_click=start_tour,
+                      args=(lesson,), help=t(summary), type="primary" if lesson == "000" else "secondary",
+                      wrap=True, width="stretch")  # a long title takes two lines rather than an ellipsis
 st.markdown(t("home.figure_lead"))
 
+# the figure, then the text it is made of: the figure's slot comes first on the page, filled once the text is read
+figure = st.container()
 text = st.text_input(t("home.try"), value="Hello", key=K.TEXT, max_chars=64, bind="query-params")
 try:
     ids, tok, pos, inputs = view.embed_text(text, 16)
@@ -31,11 +35,12 @@ except ValueError as error:
     st.stop()
 
 st.caption(t("home.ids", n=len(ids), ids=list(map(int, ids))))
-plot(
-    view.input_figure, tok, pos, inputs, tuple(token_labels(ids)),
-    title=t("home.figure_title"), x_title=t("common.dimension"), downsample_note=t("common.downsampled"),
-    subplot_titles=(t("home.panel_tokens"), t("home.panel_positions"), t("home.panel_sum")),
-)
+with figure:
+    plot(
+        view.input_figure, tok, pos, inputs, tuple(token_labels(ids)),
+        title=t("home.figure_title"), x_title=t("common.dimension"), downsample_note=t("common.downsampled"),
+        subplot_titles=(t("home.panel_tokens"), t("home.panel_positions"), t("home.panel_sum")),
+    )
 notice("home.notice")
 with st.expander(t("home.more")):
     st.markdown(t("home.intro"))

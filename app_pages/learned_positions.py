@@ -6,7 +6,7 @@ from embedviz.app import real_model_view as view
 from embedviz.app.i18n import t
 from embedviz.app.step_section import step_figure
 from embedviz.app.markup import trusted
-from embedviz.app.widgets import BIND, bound_tabs, lead, notice, pc_axes, plot, show_error
+from embedviz.app.widgets import BIND, bound_tabs, details, lead, notice, pc_axes, plot, show_error
 from embedviz.figures import real_model as figs
 from embedviz.widget_keys import LearnedPositions as K
 
@@ -15,16 +15,9 @@ TABS = ["learn.tab_steps", "learn.tab_matrix", "learn.tab_rotation", "learn.tab_
 info = view.model_info()
 L, CAP = info.num_positions, view.FINE_TUNE_LENGTH
 st.title(t("learn.title"))
-lead("learn.lead", t("learn.intro", L=L, D=info.d_model), trusted(f'**{t("learn.paper_header")}**'),
-     t("learn.paper"))
+lead("learn.lead")
 
 learned, sinusoidal = view.row_views("learned", 0, L), view.row_views("sinusoidal", 0, L)
-first, last = learned.adjacent[0], learned.adjacent[-1]
-cols = st.columns(4)
-cols[0].metric(t("learn.metric_typical"), f"{learned.typical:.4f}")
-cols[1].metric(t("learn.metric_first"), f"{first:.4f}", f"{first - learned.typical:+.4f}")
-cols[2].metric(t("learn.metric_last", a=L - 2, b=L - 1), f"{last:.4f}", f"{last - learned.typical:+.4f}")
-cols[3].metric(t("learn.metric_sinusoidal"), f"{sinusoidal.typical:.4f}")
 names = {"learned": t("learn.learned"), "sinusoidal": t("learn.sinusoidal")}
 
 # bound tabs run lazily: a page open or a slider step draws the open tab's one main chart, and the tab is in the URL
@@ -41,7 +34,8 @@ if steps_tab.open:
                 curves[t("multi.pos_e5_name")] = view.row_views(f"learned:{view.E5_NAME}", 0, L).adjacent
         step_figure(learned, curves, t("common.position"), shared=True)
         st.markdown(t("learn.jump", p0=CAP - 2, p1=CAP - 1, p2=CAP, cap=CAP, a=learned.adjacent[CAP - 2],
-                      b=learned.adjacent[CAP - 1], typical=learned.typical))
+                      b=learned.adjacent[CAP - 1], typical=learned.typical, norm=learned.norms[CAP - 1],
+                      median=learned.median_norm))
         notice("learn.notice")
 
 if matrix_tab.open:
@@ -79,3 +73,12 @@ if distance_tab.open:
         plot(figs.offset_curve, curves.offsets, {names[s]: curves.by_source[s] for s in ("learned", "sinusoidal")},
              title=t("learn.offset_title"), x_title=t("learn.offset_axis"), y_title="cos",
              note=t("learn.offset_note", period=learned.period))
+
+# the whole table's numbers and the paper's comparison, under the open section's figure
+first, last = learned.adjacent[0], learned.adjacent[-1]
+cols = st.columns(4)
+cols[0].metric(t("learn.metric_typical"), f"{learned.typical:.4f}")
+cols[1].metric(t("learn.metric_first"), f"{first:.4f}", f"{first - learned.typical:+.4f}")
+cols[2].metric(t("learn.metric_last", a=L - 2, b=L - 1), f"{last:.4f}", f"{last - learned.typical:+.4f}")
+cols[3].metric(t("learn.metric_sinusoidal"), f"{sinusoidal.typical:.4f}")
+details(t("learn.intro", L=L, D=info.d_model), trusted(f'**{t("learn.paper_header")}**'), t("learn.paper"))

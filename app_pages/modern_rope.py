@@ -10,7 +10,7 @@ from embedviz.rope import config as rope_config, layers as rope_layers, theory a
 from embedviz.app import modern_rope_view as view
 from embedviz.app.context_extension_view import METHOD_NAMES
 from embedviz.app.i18n import t
-from embedviz.app.widgets import bound_tabs, BIND, human_number, lead, plot, show_error
+from embedviz.app.widgets import bound_tabs, BIND, details, human_number, lead, plot, show_error
 from embedviz.figures import modern_rope as figs
 from embedviz.widget_keys import ModernRope as K
 
@@ -125,7 +125,7 @@ def theory_tab(model: view.ModernModel, rope_settings: list[view.Setting], color
     dim = first.curves.exponent_dim  # the d of theta^(-2i/d): rotary dims (partial), the whole head (proportional)
     turning = first.rotary_dim  # < dim for proportional RoPE, whose other pairs have frequency 0
     theory = view.theory(dim, first.theta, train, turning)
-    st.subheader(t("mod.theory"))
+    st.header(t("mod.theory"))
     if model.distinct_ropes > 1:  # the numbers below are one setting's: say which (Gemma: the sliding layers')
         st.caption(t("mod.theory_setting", n=model.distinct_ropes, name=first.name,
                      theta=human_number(first.theta)))
@@ -148,7 +148,7 @@ def theory_tab(model: view.ModernModel, rope_settings: list[view.Setting], color
 
 
 st.title(t("mod.title"))
-lead("mod.lead", t("mod.intro"))
+lead("mod.lead")  # the model to show, then its strip; the intro follows the sections
 
 # the model: a published config or a pasted one
 source = st.selectbox(t("mod.source"), view.SOURCES, index=0, key=K.SOURCE, help=t("mod.source_help"), bind=BIND,
@@ -196,3 +196,4 @@ for tab, code in zip(tabs, view.TAB_CODES):
                 all_nope(model)
             else:
                 sections[code]()
+details(t("mod.intro"))

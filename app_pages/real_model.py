@@ -7,7 +7,7 @@ from embedviz.app.errors import localized
 from embedviz.app.i18n import current_language, t
 from embedviz.app.step_section import step_figure
 from embedviz.app.widgets import bound_tabs, BIND, int_slider, notice, pc_axes, plot, show_error
-from embedviz.app.widgets import lead, lesson_button
+from embedviz.app.widgets import details, lead, lesson_button
 from embedviz.figures import real_model as figs
 from embedviz.widget_keys import RealModel as K
 
@@ -48,10 +48,12 @@ def model_text(minilm_key: str, e5_key: str) -> str:
     return e5_key if e5 else minilm_key
 
 
-title = st.empty()  # filled once the picker has said which model the page shows
-name = st.selectbox(t("multi.model"), view.MODELS, key=K.MODEL, bind=BIND, help=t("multi.model_help"),
-                    index=view.MODELS.index(view.default_model(current_language())),
-                    format_func=lambda n: n.split("/")[-1])
+# The title, the lead and the lesson's table first, then the model picker and the model's numbers: the slots are
+# created in page order and filled once the picker has said which model the page shows.
+title, lead_slot, first, model_area = st.empty(), st.container(), st.container(), st.container()
+name = model_area.selectbox(t("multi.model"), view.MODELS, key=K.MODEL, bind=BIND, help=t("multi.model_help"),
+                            index=view.MODELS.index(view.default_model(current_language())),
+                            format_func=lambda n: n.split("/")[-1])
 e5, err = name != view.MODELS[0], view.rounding(name)
 title.title(t("multi.title") if e5 else t("real.title"))
 if (missing := view.missing_package(name)) is not None:
@@ -59,30 +61,33 @@ if (missing := view.missing_package(name)) is not None:
     st.stop()
 info = view.model_info(name)
 positions_moved = t("real.positions_moved", L=info.num_positions, D=info.d_model)
-if e5:
-    lead("multi.lead", t("multi.intro"), positions_moved, t("multi.lesson_header"))
-else:
-    lead("real.lead", t("real.intro"), positions_moved, t("real.lesson_header"))
-metrics = st.columns(4)
-metrics[0].metric(t("real.metric_vocab"), f"{info.vocab_size:,}")
-metrics[1].metric("d_model", f"{info.d_model:,}")
-metrics[2].metric(t("real.metric_positions"), f"{info.num_positions:,}")
-metrics[3].metric(t("real.metric_params"), f"{info.token_params:,}")
-st.latex(r"\cos(u, v) = \frac{u \cdot v}{\lVert u \rVert\,\lVert v \rVert}\in[-1, 1]")
+with lead_slot:
+    lead("multi.lead" if e5 else "real.lead")
 
-measured = view.lesson_pairs(name)
-st.table(view.lesson_rows(measured, columns=[t(key) for key in view.LESSON_COLUMNS],
-                          lesson=t("real.lesson_source"), here=t("real.here_source"), name=name, err=err),
-         hide_index=True)
-if e5:
-    st.caption(t("multi.lesson_caption", cat_dog=measured[("猫", "狗")], cat_car=measured[("猫", "汽车")],
-                 en_dog=measured[("cat", "dog")], en_car=measured[("cat", "car")]))
-    rounding_note()
-else:
-    st.caption(t("real.lesson_caption", cat_dog=measured[("cat", "dog")], cat_car=measured[("cat", "car")],
-                 rank=view.neighbour_rank("cat", "car"), V=f"{view.model_info().vocab_size:,}",
-                 cat_airplane=measured[("cat", "airplane")], cat_tuesday=measured[("cat", "tuesday")]))
-    lesson_button(K.TRY_E5, "multi.try_e5", {K.MODEL: view.E5_NAME}, help="multi.try_e5_help")
+with first:
+    measured = view.lesson_pairs(name)
+    st.table(view.lesson_rows(measured, columns=[t(key) for key in view.LESSON_COLUMNS],
+                              lesson=t("real.lesson_source"), here=t("real.here_source"), name=name, err=err),
+             hide_index=True)
+    if e5:
+        st.caption(t("multi.lesson_caption", cat_dog=measured[("猫", "狗")], cat_car=measured[("猫", "汽车")],
+                     en_dog=measured[("cat", "dog")], en_car=measured[("cat", "car")]))
+        rounding_note()
+    else:
+        st.caption(t("real.lesson_caption", cat_dog=measured[("cat", "dog")], cat_car=measured[("cat", "car")],
+                     rank=view.neighbour_rank("cat", "car"), V=f"{view.model_info().vocab_size:,}",
+                     cat_airplane=measured[("cat", "airplane")], cat_tuesday=measured[("cat", "tuesday")]))
+        lesson_button(K.TRY_E5, "multi.try_e5", {K.MODEL: view.E5_NAME}, help="multi.try_e5_help")
+
+with model_area:
+    metrics = st.columns(4)
+    metrics[0].metric(t("real.metric_vocab"), f"{info.vocab_size:,}")
+    metrics[1].metric("d_model", f"{info.d_model:,}")
+    metrics[2].metric(t("real.metric_positions"), f"{info.num_positions:,}")
+    metrics[3].metric(t("real.metric_params"), f"{info.token_params:,}")
+    details(*((t("multi.intro"), positions_moved, t("multi.lesson_header")) if e5
+              else (t("real.intro"), positions_moved, t("real.lesson_header"))),
+            formula=r"\cos(u, v) = \frac{u \cdot v}{\lVert u \rVert\,\lVert v \rVert}\in[-1, 1]")
 
 # bound tabs run lazily: a page open draws the header and the open tab only (the subwords' input and table
 # included, which sit in a tab of their own)

@@ -1,8 +1,9 @@
 """RoPE: queries and keys rotate with position, so attention scores depend only on the offset m - n (lesson 003).
 
-The header, formula and shared controls stay above; each section is a tab bound to ``?rope_tab=`` (only the open
-tab runs and is sent), in the lesson's order. Widgets that change one section only (the heatmap's window, the
-pair demo's inputs) sit in fragments, so moving them redraws that section alone.
+The title and the lead come first, then the sections, each a tab bound to ``?rope_tab=`` (only the open tab runs
+and is sent) in the lesson's order; the shared controls, the formulas and the details follow the open section.
+Widgets that change one section only (the heatmap's window, the pair demo's inputs) sit in fragments, so moving
+them redraws that section alone.
 """
 import streamlit as st
 
@@ -12,7 +13,7 @@ from embedviz.app.i18n import t
 from embedviz.app.widgets import bound_tabs, BIND, human_number, lesson_button, log_options, notice, plot, show_error
 from embedviz.app.widgets import lead
 from embedviz.downsample import ANGLE_HEATMAP_POSITIONS, DENSE_DISTANCES
-from embedviz.figures import line_chart
+from embedviz.figures import joined, line_chart
 from embedviz.figures import rope as figs
 from embedviz.widget_keys import Rope as K
 
@@ -43,19 +44,23 @@ SLIDERS = (live.Slider(K.HEAD_DIM, "rope.head_dim", tuple(range(2, 257, 2)), on_
 def angles_tab(head_dim: int, theta: float, max_len: int, pairing: str) -> None:
     """1. per-dimension rotation angles, live (not a fragment: a live figure's commit must rerun the page, which
     holds the widgets it moves)."""
-    st.subheader(t("rope.heat_header"))
+    st.header(t("rope.heat_header"))
+    chart = st.container()  # the chart first, the window under it (read first: the chart needs it)
     window = st.select_slider(t("rope.window"), WINDOWS, value=256, format_func=human_number, key=K.WINDOW,
                               bind=BIND)
     if window > max_len:
         st.caption(t("rope.window_clipped", length=human_number(max_len)))
+    with chart:
+        angle_chart(head_dim, theta, max_len, pairing, window)
+
+
+def angle_chart(head_dim: int, theta: float, max_len: int, pairing: str, window: int) -> None:
     try:
         heat = view.angle_heatmap(head_dim, theta, min(window, max_len), pairing)
     except ValueError as error:
         show_error(error)
         return
-    note = t("rope.heat_note")
-    if heat.step > 1:
-        note += " · " + t("common.showing_every", step=heat.step)
+    note = joined(t("rope.heat_note"), t("common.showing_every", step=heat.step) if heat.step > 1 else None)
     live.figure("rope_angles", figs.angle_heatmap, heat.z, heat.positions, heat.pair,
                 title=t("rope.heat_title"), note=note, x_title=t("common.position"), y_title=t("common.dimension"),
                 hover=t("rope.heat_hover"), row_label=t("rope.heat_row"), key=K.LIVE_ANGLES, sliders=SLIDERS,
@@ -68,7 +73,7 @@ def angles_tab(head_dim: int, theta: float, max_len: int, pairing: str) -> None:
 @st.fragment
 def pair_tab(head_dim: int, theta: float) -> None:
     """2. one pair in the plane, lesson 003's q = (1, 0), k = (0.8, 0.6); its inputs rerun this fragment only."""
-    st.subheader(t("rope.pair_header"))
+    st.header(t("rope.pair_header"))
     st.markdown(t("rope.pair_intro"))
     cols = st.columns(4)
     half = head_dim // 2
@@ -99,7 +104,7 @@ def pair_tab(head_dim: int, theta: float) -> None:
 
 def decay_tab(head_dim: int, theta: float, max_len: int) -> None:
     """3. long-range decay of aligned q, k: several thetas overlaid, and lesson 003's table."""
-    st.subheader(t("rope.decay_header"))
+    st.header(t("rope.decay_header"))
     st.markdown(t("rope.decay_intro"))
     lesson_button(K.LESSON, "lesson.rope_button",
                   {K.HEAD_DIM: 128, K.THETA: 10_000.0, K.PRESET: CUSTOM}, help="lesson.rope_help")
@@ -111,7 +116,7 @@ def decay_tab(head_dim: int, theta: float, max_len: int) -> None:
                 title=t("rope.decay_title", hd=head_dim), x_title=t("rope.distance"), y_title=t("rope.mean_cos"),
                 note=t("rope.decay_note"), key=K.LIVE_DECAY, sliders=SLIDERS, budget={"dense": DENSE_DISTANCES},
                 fixed={"thetas": view.REFERENCE_THETAS, "theta_labels": list(map(human_number, view.REFERENCE_THETAS)),
-                       "widths": [figs.CHOSEN_WIDTH, figs.REFERENCE_WIDTH]},
+                       "widths": [figs.CHOSEN_WIDTH, figs.REFERENCE_WIDTH], "dashes": figs.DECAY_DASHES},
                 texts=live.templates(title=("rope.decay_title", "hd"), chosen=("rope.theta_chosen", "theta"),
                                      reference=("rope.theta_label", "theta")))
     table = dec.table
@@ -125,7 +130,7 @@ def decay_tab(head_dim: int, theta: float, max_len: int) -> None:
 
 def random_tab(head_dim: int, theta: float, max_len: int) -> None:
     """4. aligned q, k against independent random q, k: decay is a property of aligned vectors only."""
-    st.subheader(t("rope.random_header"))
+    st.header(t("rope.random_header"))
     st.markdown(t("rope.random_intro"))
     dec = view.aligned_and_random(head_dim, theta, max_len)
     hi, lo = t("rope.series_spread_hi"), t("rope.series_spread_lo")
@@ -139,7 +144,7 @@ def random_tab(head_dim: int, theta: float, max_len: int) -> None:
 
 def wave_tab(head_dim: int, theta: float, max_len: int) -> None:
     """5. wavelengths against the context length."""
-    st.subheader(t("rope.wave_header"))
+    st.header(t("rope.wave_header"))
     wl = view.wavelengths(head_dim, theta, max_len)
     plot(figs.wavelength_chart, wl.wavelen, wl.never, max_len, title=t("rope.wave_title"),
          x_title=t("rope.pair_axis"), y_title=t("rope.wavelength_axis"),
@@ -151,7 +156,7 @@ def wave_tab(head_dim: int, theta: float, max_len: int) -> None:
 
 def pairing_tab(head_dim: int, theta: float, max_len: int, pairing: str) -> None:
     """6. the two pairings: the same rotation with the dimensions listed in another order."""
-    st.subheader(t("rope.pairing_header"))
+    st.header(t("rope.pairing_header"))
     st.markdown(t("rope.pairing_intro"))
     ps = view.pairing_scores(head_dim, theta, min(max_len - 1, 200))
     rows = [("▶ " if p == pairing else "") + t(key) for p, key in PAIRINGS.items()]
@@ -168,16 +173,10 @@ def pairing_tab(head_dim: int, theta: float, max_len: int, pairing: str) -> None
 
 def lesson_tab() -> None:
     """7. lesson 003: the sinusoidal-vs-RoPE table, and why Qwen3's limit is 40,960."""
-    st.subheader(t("ropel.vs_header"))
-    rows = ("target", "kind", "params", "mixing", "users")  # each aspect: its name, sinusoidal's, RoPE's
-    aspects = {"target": ("ropel.row_target", "ropel.sin_target", "ropel.rope_target"),
-               "kind": ("ropel.row_kind", "ropel.sin_kind", "ropel.rope_kind"),
-               "params": ("ropel.row_params", "ropel.sin_params", "ropel.rope_params"),
-               "mixing": ("ropel.row_mixing", "ropel.sin_mixing", "ropel.rope_mixing"),
-               "users": ("ropel.row_users", "ropel.sin_users", "ropel.rope_users")}
-    st.table({t(column): [t(aspects[r][i]) for r in rows]
+    st.header(t("ropel.vs_header"))
+    st.table({t(column): [t(keys[i]) for keys in view.LESSON_ASPECTS]
               for i, column in enumerate(("ropel.col_aspect", "ropel.col_sin", "ropel.col_rope"))})
-    st.subheader(t("ropel.qwen_header"))
+    st.header(t("ropel.qwen_header"))
     b = {k: human_number(v) for k, v in vars(view.position_budget()).items()}  # every field, as shown
     st.markdown(t("ropel.qwen_text", max=b["max_position_embeddings"], native=b["native"], headroom=b["headroom"],
                   factor=b["yarn_factor"], reach=b["yarn_reach"], theta=b["rope_theta"]))
@@ -188,50 +187,47 @@ def lesson_tab() -> None:
 
 st.title(t("rope.title"))
 lead("rope.lead")
-st.latex(
-    r"\begin{pmatrix} q'_{a} \\ q'_{b} \end{pmatrix} = "
-    r"\begin{pmatrix} \cos m\omega_i & -\sin m\omega_i \\ \sin m\omega_i & \cos m\omega_i \end{pmatrix}"
-    r"\begin{pmatrix} q_{a} \\ q_{b} \end{pmatrix},\qquad \omega_i = \theta^{-2i/d}"
-)
-st.latex(r"\langle R(m)\,q,\; R(n)\,k \rangle = \langle q,\; R(n-m)\,k \rangle")
-with st.expander(t("common.details")):  # the intro, the symbols and the sign of R(k) (shared with Sinusoidal)
-    st.markdown(t("rope.intro"))
-    st.caption(t("rope.formula_caption"))
-    st.caption(t("sin.sign_note"))
+# the open section first, then the controls every section shares, the formulas and the details: the containers are
+# created in that order and the controls filled first (the sections need their values)
+sections_area, controls_area = st.container(), st.container()
 
-cols = st.columns(2)
-preset = cols[0].selectbox(
-    t("rope.preset"), [CUSTOM, *PRESETS], format_func=lambda x: t("rope.custom") if x == CUSTOM else x,
-    key=K.PRESET, on_change=apply_preset, bind=BIND,
-)
-pairing = cols[1].segmented_control(
-    t("rope.pairing"), list(PAIRINGS), default="half", format_func=lambda p: t(PAIRINGS[p]), key=K.PAIRING,
-    required=True, bind=BIND,
-)
-hidden = live.open_tab(K.TAB, list(view.TABS.values())) in LIVE_TABS
-with live.controls(K.CONTROLS, hidden=hidden):  # the live figure shows them
-    cols = st.columns(3)
-head_dim = cols[0].slider(
-    t("rope.head_dim"), 2, 256, 128, step=2, key=K.HEAD_DIM, help=t("rope.head_dim_help"), on_change=to_custom,
-    bind=BIND,
-)
-theta = cols[1].select_slider(
-    t("rope.theta"), THETAS, value=10_000.0, format_func=human_number, key=K.THETA, help=t("rope.theta_help"),
-    on_change=to_custom, bind=BIND,
-)
-max_len = cols[2].select_slider(
-    t("rope.max_len"), LENGTHS, value=4_096, format_func=human_number, key=K.LENGTH, on_change=to_custom, bind=BIND
-)
-if preset in PRESETS:
-    p = PRESETS[preset]
-    caption = t("rope.preset_caption", name=preset, head_dim=p.head_dim, theta=human_number(p.theta),
-                max_len=human_number(p.max_len), trained=human_number(p.trained))
-    if p.last_stage:  # Llama 3.1: 8,192 is where pre-training started, not the most it was trained on
-        caption += " " + t("common.last_stage", n=human_number(p.last_stage))
-    st.caption(caption + (" " + t("rope.preset_scaling", scaling=p.scaling) if p.scaling else ""))
+with controls_area:
+    cols = st.columns(2)
+    preset = cols[0].selectbox(
+        t("rope.preset"), [CUSTOM, *PRESETS], format_func=lambda x: t("rope.custom") if x == CUSTOM else x,
+        key=K.PRESET, on_change=apply_preset, bind=BIND,
+    )
+    pairing = cols[1].segmented_control(
+        t("rope.pairing"), list(PAIRINGS), default="half", format_func=lambda p: t(PAIRINGS[p]), key=K.PAIRING,
+        required=True, bind=BIND,
+    )
+    hidden = live.open_tab(K.TAB, list(view.TABS.values())) in LIVE_TABS
+    with live.controls(K.CONTROLS, hidden=hidden):  # the live figure shows them
+        cols = st.columns(3)
+    head_dim = cols[0].slider(
+        t("rope.head_dim"), 2, 256, 128, step=2, key=K.HEAD_DIM, help=t("rope.head_dim_help"), on_change=to_custom,
+        bind=BIND,
+    )
+    theta = cols[1].select_slider(
+        t("rope.theta"), THETAS, value=10_000.0, format_func=human_number, key=K.THETA, help=t("rope.theta_help"),
+        on_change=to_custom, bind=BIND,
+    )
+    max_len = cols[2].select_slider(
+        t("rope.max_len"), LENGTHS, value=4_096, format_func=human_number, key=K.LENGTH, on_change=to_custom,
+        bind=BIND,
+    )
+    if preset in PRESETS:
+        st.caption(view.preset_caption(preset))
+    for formula in view.FORMULAS:
+        st.latex(formula)
+    with st.expander(t("common.details")):  # the intro, the symbols and the sign of R(k) (shared with Sinusoidal)
+        st.markdown(t("rope.intro"))
+        st.caption(t("rope.formula_caption"))
+        st.caption(t("sin.sign_note"))
 
 # bound tabs run lazily: only the open tab runs and is sent; the open tab is in the URL
-tabs = bound_tabs(K.TAB, list(view.TABS.values()))
+with sections_area:
+    tabs = bound_tabs(K.TAB, list(view.TABS.values()))
 sections = {
     "angles": lambda: angles_tab(head_dim, theta, max_len, pairing),
     "pair": lambda: pair_tab(head_dim, theta),

@@ -10,9 +10,10 @@ from embedviz.app import live
 from embedviz.app import sinusoidal_view as cached
 from embedviz.app.i18n import t
 from embedviz.app.widgets import (
-    BIND, bound_tabs, choice_slider, human_number, lesson_button, log_options, notice, page_header, plot, show_error,
+    BIND, bound_tabs, choice_slider, details, human_number, lesson_button, log_options, notice, page_header, plot,
+    show_error,
 )
-from embedviz.downsample import CELL_BUDGET, CURVE_POINTS, HEATMAP_PAIRS
+from embedviz.downsample import CELL_BUDGET, CURVE_POINTS, DENSE_POINTS, HEATMAP_PAIRS
 from embedviz.models.params import PRESETS
 from embedviz.positions.sinusoidal import DEFAULT_BASE
 from embedviz.figures.sinusoidal import HEADROOM, LOG_GAPS_PAST, distance_figure, encoding_heatmap, rotation_figure
@@ -37,7 +38,7 @@ def encoding_tab(num_positions: int, d_model: int, base: float) -> None:
     if view.pair_step > 1:
         notes.append(t("sin.every_pair", step=view.pair_step))
     live.figure("sin_heatmap", encoding_heatmap, view.z, view.positions, view.dims,
-                note=" · ".join(notes) or t("sin.heatmap_note"),
+                note=figures.joined(*notes) or t("sin.heatmap_note"),
                 title=t("sin.heatmap_title", L=human_number(num_positions), D=d_model),
                 x_title=t("common.position"), y_title=t("common.dimension"), key=K.LIVE_HEATMAP,
                 sliders=SLIDERS, budget={"cells": CELL_BUDGET, "pairs": HEATMAP_PAIRS},
@@ -54,7 +55,7 @@ def lesson_tab(num_positions: int, d_model: int, base: float) -> None:
     freq = cached.frequency_table(d_model, base)
     curves = cached.distance_curves(num_positions, d_model, base)
     text_table = cached.text_distances(d_model, base)
-    st.subheader(t("sin.freq_header"))
+    st.header(t("sin.freq_header"))
     st.markdown(t("sin.freq_text"))
     st.dataframe(
         {
@@ -70,19 +71,21 @@ def lesson_tab(num_positions: int, d_model: int, base: float) -> None:
     if freq.truncated:
         st.caption(t("sin.freq_truncated", head=cached.FREQ_HEAD, tail=cached.FREQ_TAIL, n=freq.num_pairs))
 
-    st.subheader(t("sin.distance_header"))
+    st.header(t("sin.distance_header"))
     st.markdown(t("sin.distance_text"))
     left, right = st.columns([2.2, 1])
     with left:
+        # the levels' names, two decimals: the browser fills the same templates while a thumb moves
+        levels = live.templates(typical=("sin.typical", "v:.2f"), bound=("sin.bound", "v:.2f"))
         live.figure("sin_distance", distance_figure, curves.gaps, curves.distances,
                     [t("sin.from_start", s=human_number(s)) for s in curves.starts],
                     typical=curves.typical, bound=curves.bound,
-                    typical_name=t("sin.typical", v=f"{curves.typical:.2f}"),
-                    bound_name=t("sin.bound", v=f"{curves.bound:.2f}"), title=t("sin.distance_title"),
+                    typical_name=levels["typical"].format(v=curves.typical),
+                    bound_name=levels["bound"].format(v=curves.bound), title=t("sin.distance_title"),
                     note=t("sin.distance_note"), x_title=t("sin.gap"), y_title=t("sin.distance"),
-                    key=K.LIVE_DISTANCE, sliders=SLIDERS, budget={"curve_points": CURVE_POINTS},
+                    key=K.LIVE_DISTANCE, sliders=SLIDERS, budget={"curve_points": CURVE_POINTS, "dense": DENSE_POINTS},
                     fixed={"starts": list(curves.starts), "log_gaps_past": LOG_GAPS_PAST, "headroom": HEADROOM},
-                    texts=live.templates(typical=("sin.typical", "v"), bound=("sin.bound", "v")))
+                    texts=levels)
         st.caption(t("sin.typical_note", w=human_number(round(freq.wavelength[-1]))))
     with right:
         st.dataframe(
@@ -98,7 +101,7 @@ def lesson_tab(num_positions: int, d_model: int, base: float) -> None:
 
 def similarity_tab(num_positions: int, d_model: int, base: float) -> None:
     sim = cached.similarity_view(num_positions, d_model, base)
-    st.subheader(t("sin.similarity_header"))
+    st.header(t("sin.similarity_header"))
     sim_step = t("common.showing_every", step=sim.step) if sim.step > 1 else None
     plot(figures.similarity_heatmap, sim.S, list(sim.positions), title=t("sin.similarity_title"),
          note=sim_step or t("sin.similarity_note"), x_title=t("common.position"), y_title=t("common.position"),
@@ -110,7 +113,7 @@ def similarity_tab(num_positions: int, d_model: int, base: float) -> None:
 @st.fragment
 def rotation_tab(d_model: int, base: float) -> None:
     """p and k change this section only: a fragment, so they rerun it and not the page."""
-    st.subheader(t("sin.rotation_header"))
+    st.header(t("sin.rotation_header"))
     st.markdown(t("sin.rotation_text"))
     st.latex(
         r"\begin{pmatrix}\sin((p+k)\omega_i)\\ \cos((p+k)\omega_i)\end{pmatrix}="
@@ -132,12 +135,7 @@ def rotation_tab(d_model: int, base: float) -> None:
          note=t("sin.rotation_note"), x_title=t("common.dimension"), y_title=t("sin.value"))
 
 
-page_header(
-    "sin.title", "sin.lead", "sin.intro",
-    formula=r"PE_{p,\,2i}=\sin(p\,\omega_i),\quad PE_{p,\,2i+1}=\cos(p\,\omega_i),"
-    r"\qquad \omega_i=\mathrm{base}^{-2i/D}",
-    formula_caption="sin.formula_caption",
-)
+page_header("sin.title", "sin.lead")  # the figure first: the formula, the intro and the lesson's settings follow it
 
 with live.controls(K.CONTROLS, hidden=live.open_tab(K.TAB, TABS) in LIVE_TABS):  # the live figure shows them
     cols = st.columns(3)
@@ -147,8 +145,6 @@ with live.controls(K.CONTROLS, hidden=live.open_tab(K.TAB, TABS) in LIVE_TABS): 
         num_positions = choice_slider(K.LENGTH, "sin.positions", L_OPTIONS, 128, format_func=human_number)
     with cols[2]:
         base = choice_slider(K.BASE, "sin.base", BASE_OPTIONS, 10_000.0, format_func=human_number)
-lesson_button(K.LESSON, "lesson.sin_button", {K.D_MODEL: 8, K.BASE: 10_000.0, K.TAB: t("sin.tab_lesson")},
-              help="lesson.sin_help")
 
 tabs = bound_tabs(K.TAB, TABS)
 sections = (lambda: encoding_tab(num_positions, d_model, base), lambda: lesson_tab(num_positions, d_model, base),
@@ -161,4 +157,9 @@ for tab, draw in zip(tabs, sections):
             except ValueError as error:
                 show_error(error)
 
+lesson_button(K.LESSON, "lesson.sin_button", {K.D_MODEL: 8, K.BASE: 10_000.0, K.TAB: t("sin.tab_lesson")},
+              help="lesson.sin_help")
+details(t("sin.intro"), t("sin.formula_caption"),
+        formula=r"PE_{p,\,2i}=\sin(p\,\omega_i),\quad PE_{p,\,2i+1}=\cos(p\,\omega_i),"
+        r"\qquad \omega_i=\mathrm{base}^{-2i/D}")
 notice("sin.notice")

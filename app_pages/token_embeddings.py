@@ -7,7 +7,7 @@ from embedviz.app.markup import trusted
 from embedviz.app.widgets import (
     bound_tabs, choice_slider, download_csv, human_number, lesson_button, notice, plot, segmented, show_error,
 )
-from embedviz.app.widgets import lead
+from embedviz.app.widgets import details, lead
 from embedviz.figures import heatmap
 from embedviz.figures import tokens as figs
 from embedviz.figures.export import table_csv
@@ -22,28 +22,32 @@ POSITIONAL_NAMES = {"none": "tok.pos_none", "learned": "tok.pos_learned", "sinus
 TABLE_METRICS = ["tok.metric_token", "tok.metric_pos", "tok.metric_total", "tok.metric_head"]
 
 st.title(t("tok.title"))
-lead("tok.lead", t("tok.intro"))
-text = st.text_input(t("tok.text"), value="Hello", key=K.TEXT, max_chars=64, bind="query-params")
-c1, c2, c3 = st.columns([3, 5, 1])
-with c1:
-    d_model = choice_slider(K.D_MODEL, "common.d_model", view.D_MODELS, 8)
+lead("tok.lead")
+# the text and the width, then the open section, then the other settings: the containers are created in page order
+# and the settings filled first (every section reads them)
+top, sections_area, controls_area = st.container(), st.container(), st.container()
+c1, c2 = top.columns([3, 2])
+text = c1.text_input(t("tok.text"), value="Hello", key=K.TEXT, max_chars=64, bind="query-params")
 with c2:
-    scheme = segmented(K.INIT, "tok.init", INIT_SCHEMES, "gpt2", format_func=view.INIT_LABELS.get)
-with c3:
-    seed = int(st.number_input(t("tok.seed"), 0, 9_999, 0, key=K.SEED, bind="query-params"))
-lesson_button(K.LESSON, "lesson.tok_button", {K.TEXT: "Hello", K.D_MODEL: 8, K.INIT: "unit"},
-              help="lesson.tok_help")
+    d_model = choice_slider(K.D_MODEL, "common.d_model", view.D_MODELS, 8)
+with controls_area:
+    c1, c2 = st.columns([5, 1])
+    with c1:
+        scheme = segmented(K.INIT, "tok.init", INIT_SCHEMES, "gpt2", format_func=view.INIT_LABELS.get)
+    with c2:
+        seed = int(st.number_input(t("tok.seed"), 0, 9_999, 0, key=K.SEED, bind="query-params"))
+    lesson_button(K.LESSON, "lesson.tok_button", {K.TEXT: "Hello", K.D_MODEL: 8, K.INIT: "unit"},
+                  help="lesson.tok_help")
 try:
     v = view.lookup_view(text or "", d_model, scheme, seed)
-    st.caption(t("tok.ids", n=len(v.ids), ids=", ".join(map(str, v.ids.tolist()))))
+    top.caption(t("tok.ids", n=len(v.ids), ids=", ".join(map(str, v.ids.tolist()))))
 except ValueError as error:  # empty text: the parameter tab still works
     v = None
-    show_error(error)
+    with top:
+        show_error(error)
 
 
 def lookup_tab() -> None:
-    st.latex(r"X = W[\mathrm{ids}] = \mathrm{one\_hot}(\mathrm{ids})\,W,\qquad W\in\mathbb{R}^{V\times D},\;"
-             r"X\in\mathbb{R}^{T\times D}")
     cmp, T = v.comparison, len(v.ids)
     plot(figs.lookup_figure,
         view.table(d_model, scheme, seed), v.ids, cmp.by_index, v.labels,
@@ -51,6 +55,8 @@ def lookup_tab() -> None:
         block_title=t("tok.block_title", T=T, D=d_model), x_title=t("common.dimension"),
         id_title=t("tok.token_id"), colour_key=t("common.scale_key_signed"), downsample_note=t("common.downsampled"),
     )
+    st.latex(r"X = W[\mathrm{ids}] = \mathrm{one\_hot}(\mathrm{ids})\,W,\qquad W\in\mathbb{R}^{V\times D},\;"
+             r"X\in\mathbb{R}^{T\times D}")
     m1, m2, m3 = st.columns(3)
     m1.metric(t("tok.way_index"), f"({T}, {d_model})")
     m2.metric(t("tok.way_one_hot"), f"{cmp.max_diff_one_hot:.1e}", help=t("tok.max_diff_help"))
@@ -60,7 +66,7 @@ def lookup_tab() -> None:
 
 
 def init_tab() -> None:
-    st.subheader(t("tok.init_header"))
+    st.header(t("tok.init_header"))
     st.markdown(t("tok.init_md"))
     st.latex(r"W_{ij}\sim\mathcal{N}(0,\sigma^2),\quad \sigma\in\{0.02,\;1/\sqrt{D},\;1\},\qquad"
              r" \mathbb{E}\,\|W_i\|\approx\sigma\sqrt{D}")
@@ -76,7 +82,7 @@ def init_tab() -> None:
 
 def raw_ids_block() -> None:
     """Lesson 001: an id is a name, not a number (byte ids, and the bundled model's id neighbours)."""
-    st.subheader(t("raw.header"))
+    st.header(t("raw.header"))
     st.markdown(t("raw.text"))
     r1, r2, r3 = st.columns(3)
     char = r1.text_input(t("raw.char"), value="B", key=K.CHAR, max_chars=1, bind="query-params")
@@ -223,10 +229,13 @@ def qwen_tab() -> None:
 
 # bound tabs run lazily: only the open tab's figures are built on a rerun, and the open tab is in the URL
 # (one main figure per tab: a page open or a d_model step redraws one chart)
-tabs = bound_tabs(K.TAB, ["tok.tab_lookup", "tok.tab_init", "tok.tab_onehot", "tok.tab_grad", "tok.tab_params",
+with sections_area:
+    tabs = bound_tabs(K.TAB, ["tok.tab_lookup", "tok.tab_init", "tok.tab_onehot", "tok.tab_grad", "tok.tab_params",
                               "multi.tab_qwen"])
 for tab, render, needs_text in zip(tabs, (lookup_tab, init_tab, onehot_tab, gradient_tab, parameter_tab, qwen_tab),
                                    (1, 1, 1, 1, 0, 1)):
     if tab.open and (v is not None or not needs_text):
         with tab:
             render()
+with controls_area:
+    details(t("tok.intro"))

@@ -6,7 +6,8 @@ import streamlit as st
 
 from embedviz.app import trained_embedding_view as view
 from embedviz.app.i18n import t
-from embedviz.app.widgets import bound_tabs, choice_slider, lead, lesson_button, notice, pc_axes, plot, segmented
+from embedviz.app.widgets import bound_tabs, choice_slider, details, lead, lesson_button, notice, pc_axes, plot
+from embedviz.app.widgets import segmented
 from embedviz.app.widgets import show_error
 from embedviz.figures import joined, similarity_heatmap
 from embedviz.figures import tokens as figs
@@ -93,13 +94,25 @@ def group_settings() -> tuple:
 
 
 def groups_tab() -> None:
-    steps, d_model, lr, seed, text, softmax = settings_form("groups", group_settings)
+    """The lesson's numbers first, then how this run went (a progress bar, a run the budget cut short) and the
+    settings that made it: the containers are created in that order, and filled settings first."""
+    numbers, status, form = st.container(), st.container(), st.container()
+    with form:
+        steps, d_model, lr, seed, text, softmax = settings_form("groups", group_settings)
     groups = view.parse_groups(text or "")
-    r = train(view.group_experiment, steps, d_model, lr, seed, groups, softmax, steps=steps)
+    with status:
+        r = train(view.group_experiment, steps, d_model, lr, seed, groups, softmax, steps=steps)
     if r is None:
         return
+    with numbers:
+        group_numbers(r, groups, softmax)
+    group_views(r, groups)
+
+
+def group_numbers(r, groups, softmax: str) -> None:
+    """Lesson 001's numbers beside this run's, and what this run's cross-group similarity did."""
     done = r.steps_done  # all `steps` unless the run stopped at the budget
-    st.subheader(t("train.numbers"))
+    st.header(t("train.numbers"))
     (same0, cross0), (same1, cross1) = r.groups_before, r.groups_after
     rows = [(t("train.pair_row", a=a, b=b), before, after, view.text_reference((a, b)))
             for (a, b), (before, after) in r.pairs.items()]
@@ -121,6 +134,10 @@ def groups_tab() -> None:
             st.success(t("train.near_zero" if softmax == "vocab" else "train.near_zero_groups", cross=cross1, **run))
         st.caption(t("train.pair_spread", steps=done))
 
+
+def group_views(r, groups) -> None:
+    """The run's figures, one view per tab: the similarity matrices, the curves over training, the loss."""
+    done = r.steps_done
     # one figure (or two) per view; bound tabs run lazily, so an open or a Train redraws only the open view
     sim, time, loss = bound_tabs(K.VIEW, ["train.view_sim", "train.view_time", "train.view_loss"])
     if sim.open:
@@ -192,12 +209,13 @@ def text_tab() -> None:
 
 
 st.title(t("train.title"))
-lead("train.lead", t("train.intro"))
-lesson_button(K.LESSON, "lesson.train_button", {K.STEPS: 500, K.GROUPS: "abcdefghij ABCDEFGHIJ", K.D_MODEL: 16,
-                                                   K.LR: 0.01, K.SOFTMAX: "vocab", K.SEED: 0},
-              help="lesson.train_help")
+lead("train.lead")
 tabs = bound_tabs(K.TAB, ["train.tab_groups", "train.tab_text"])
 for tab, render in zip(tabs, (groups_tab, text_tab)):
     if tab.open:
         with tab:
             render()
+lesson_button(K.LESSON, "lesson.train_button", {K.STEPS: 500, K.GROUPS: "abcdefghij ABCDEFGHIJ", K.D_MODEL: 16,
+                                                   K.LR: 0.01, K.SOFTMAX: "vocab", K.SEED: 0},
+              help="lesson.train_help")
+details(t("train.intro"))

@@ -3,7 +3,7 @@ import streamlit as st
 
 from embedviz.app import why_position_view as cached
 from embedviz.app.i18n import t
-from embedviz.app.widgets import bound_tabs, BIND, int_slider, notice, page_header, plot, segmented, show_error
+from embedviz.app.widgets import bound_tabs, BIND, details, int_slider, notice, page_header, plot, segmented, show_error
 from embedviz.figures.sinusoidal import difference_heatmap, outputs_side_by_side
 from embedviz.widget_keys import WhyPosition as K
 
@@ -11,21 +11,34 @@ SPLITS = {"words": "why.split_words", "chars": "why.split_chars"}  # each choice
 SHUFFLES = {"reverse": "why.shuffle_reverse", "random": "why.shuffle_random", "typed": "why.shuffle_typed"}
 KINDS = {"none": "why.pos_none", "sinusoidal": "why.pos_sinusoidal", "learned": "why.pos_learned"}
 
-page_header(
-    "why.title", "why.lead", "why.intro",
-    formula=r"\mathrm{Attn}(X)=\mathrm{softmax}\!\Big(\tfrac{XW_q\,(XW_k)^\top}{\sqrt{d}}\Big)\,XW_v,"
-    r"\qquad \mathrm{Attn}(PX)=P\,\mathrm{Attn}(X)",
-    formula_caption="why.formula_caption",
-)
-
+page_header("why.title", "why.lead")  # the figure first: the formula and the intro follow the experiment
 
 
 @st.fragment
 def experiment() -> None:
     """The whole experiment below the header: its widgets affect only it, so a step reruns and redraws this part,
-    not the frame and the header."""
+    not the frame and the header. The sentence comes first, then the figure it makes, the two sentences and their
+    numbers, and the other settings (the containers are created in that order and filled once the settings are
+    read)."""
     text = st.text_input(t("why.text"), value="the cat sat on the mat", key=K.TEXT, max_chars=200,
                          help=t("why.text_help"), bind=BIND)
+    figure, measured, settings = st.container(), st.container(), st.container()
+    with settings:
+        split, shuffle, shuffled_text, kind, causal, seed, d_model = experiment_settings()
+    try:
+        result, plain_difference = cached.word_order(text, split, shuffle, shuffled_text, seed, kind, d_model, causal)
+    except ValueError as error:
+        with figure:
+            show_error(error)
+        return
+    with figure:
+        outputs(result, kind, causal)
+    with measured:
+        numbers(result, plain_difference, kind, causal)
+
+
+def experiment_settings() -> tuple:
+    """How the sentence is split and shuffled, the positions, the mask, the seed and the width."""
     left, right = st.columns(2)
     with left:
         split = segmented(K.SPLIT, "why.split", SPLITS, "words", format_func=lambda s: t(SPLITS[s]))
@@ -44,25 +57,27 @@ def experiment() -> None:
         seed = int_slider(K.SEED, "why.seed", 0, 99, 0)
     with right:
         d_model = int_slider(K.D_MODEL, "common.d_model", 2, 64, 8)
+    return split, shuffle, shuffled_text, kind, causal, seed, d_model
 
-    try:
-        result, plain_difference = cached.word_order(text, split, shuffle, shuffled_text, seed, kind, d_model, causal)
-    except ValueError as error:
-        show_error(error)
-        return
 
-    demo = result.demo
+def numbers(result, plain_difference: float, kind: str, causal: bool) -> None:
+    """The two sentences and the largest difference without and with positions."""
     st.markdown(t("why.sentences", original=" ".join(result.tokens), shuffled=" ".join(result.shuffled_tokens)))
     metrics = st.columns(2)
     metrics[0].metric(t("why.metric_plain_causal" if causal else "why.metric_plain"), f"{plain_difference:.2e}",
                       help=t("why.metric_help"))
     if kind != "none":
         kind_name = t(KINDS[kind])
-        metrics[1].metric(t("why.metric_with", kind=kind_name), f"{demo.max_difference:.2e}", help=t("why.metric_help"))
+        metrics[1].metric(t("why.metric_with", kind=kind_name), f"{result.demo.max_difference:.2e}",
+                          help=t("why.metric_help"))
 
+
+def outputs(result, kind: str, causal: bool) -> None:
+    """The tabs: the per-token difference, the outputs in both orders, dog bites man and the causal mask."""
+    demo = result.demo
     labels = [f"{i}: {tok}" for i, tok in enumerate(result.tokens)]
     shuffled_labels = [f"{i}: {tok}" for i, tok in enumerate(result.shuffled_tokens)]
-    # (the difference first: it is what the metric above measures, token by token); bound tabs run lazily
+    # (the difference first: it is what the metric below measures, token by token); bound tabs run lazily
     tabs = bound_tabs(K.TAB, ["why.tab_difference", "why.tab_outputs", "why.tab_words"])
     if tabs[0].open:
         with tabs[0]:
@@ -81,11 +96,14 @@ def experiment() -> None:
 
 
 def words_tab() -> None:
-    st.subheader(t("why.dog_header"))
+    st.header(t("why.dog_header"))
     st.markdown(t("why.dog"))
-    st.subheader(t("why.causal_header"))
+    st.header(t("why.causal_header"))
     st.markdown(t("why.causal_md"))
 
 
 experiment()
+details(t("why.intro"), t("why.formula_caption"),
+        formula=r"\mathrm{Attn}(X)=\mathrm{softmax}\!\Big(\tfrac{XW_q\,(XW_k)^\top}{\sqrt{d}}\Big)\,XW_v,"
+        r"\qquad \mathrm{Attn}(PX)=P\,\mathrm{Attn}(X)")
 notice("why.notice")

@@ -4,7 +4,7 @@ import streamlit as st
 from embedviz.app import why_sinusoidal_view as view
 from embedviz.app.i18n import t
 from embedviz.app.widgets import bound_tabs, choice_slider, human_number, int_slider, notice, plot, show_error
-from embedviz.app.widgets import lead
+from embedviz.app.widgets import details, lead
 from embedviz.figures import why_sinusoidal as figs
 from embedviz.widget_keys import WhySinusoidal as K
 
@@ -16,8 +16,11 @@ TABS = ["naive.tab_raw", "naive.tab_norm", "naive.tab_binary", "naive.tab_smooth
 NUMBER_COLUMNS = ["naive.col_max", "naive.col_step_min", "naive.col_step_max"]
 
 st.title(t("naive.title"))
-lead("naive.lead", t("naive.intro"))
-cols = st.columns(4)
+lead("naive.lead")
+# the open section first, the sliders every section reads under it: the containers are created in page order and
+# the sliders filled first
+sections_area, controls_area = st.container(), st.container()
+cols = controls_area.columns(4)
 with cols[0]:
     length = choice_slider(K.LENGTH, "naive.length", LENGTHS, 1000, format_func=human_number)
 with cols[1]:
@@ -30,29 +33,30 @@ with cols[3]:
 try:
     v = view.naive_view(length, other, position, d_model)
 except ValueError as error:
-    show_error(error)
+    with sections_area:
+        show_error(error)
     st.stop()
 p, s = v.position, v.summary
 if v.clipped:
-    st.caption(t("naive.clipped", asked=f"{position:,}", L=f"{length:,}", p=f"{p:,}"))
+    controls_area.caption(t("naive.clipped", asked=f"{position:,}", L=f"{length:,}", p=f"{p:,}"))
 
 # bound tabs run lazily: a page open or a slider step draws the open tab's section only, and the tab is in the URL
-raw_tab, norm_tab, binary_tab, smooth_tab, table_tab = bound_tabs(
-    K.TAB, TABS)
+with sections_area:
+    raw_tab, norm_tab, binary_tab, smooth_tab, table_tab = bound_tabs(K.TAB, TABS)
 
 if raw_tab.open:  # 1. raw index
     with raw_tab:
-        st.subheader(t("naive.raw_header"))
+        st.header(t("naive.raw_header"))
+        plot(figs.values_figure, v.x, {t("naive.series_raw"): v.raw}, title=t("naive.raw_title", L=f"{length:,}"),
+             x_title=t("common.position"), y_title=t("naive.value"), marker=p, marker_name=f"p = {p:,}")
         m1, m2 = st.columns(2)
         m1.metric(t("naive.raw_max"), f"{s.schemes['raw'].max_abs:,.0f}")
         m2.metric(t("naive.raw_ratio"), f"{s.raw_vs_embedding:,.0f}")
-        plot(figs.values_figure, v.x, {t("naive.series_raw"): v.raw}, title=t("naive.raw_title", L=f"{length:,}"),
-             x_title=t("common.position"), y_title=t("naive.value"), marker=p, marker_name=f"p = {p:,}")
         st.markdown(t("naive.raw_text"))  # why it fails, under the curve that shows it
 
 if norm_tab.open:  # 2. index / length
     with norm_tab:
-        st.subheader(t("naive.norm_header"))
+        st.header(t("naive.norm_header"))
         st.markdown(t("naive.norm_text"))
         m1, m2, m3 = st.columns(3)
         m1.metric(t("naive.norm_value", p=f"{p:,}", L=f"{length:,}"), f"{v.value:.4g}")
@@ -65,7 +69,7 @@ if norm_tab.open:  # 2. index / length
 
 if binary_tab.open:  # 3. binary, and the smooth counter with the same periods
     with binary_tab:
-        st.subheader(t("naive.bin_header"))
+        st.header(t("naive.bin_header"))
         st.markdown(t("naive.bin_text"))
         st.markdown(t("naive.code", p=f"{p:,}", D=d_model, code="".join(map(str, reversed(v.code)))))
         if s.collide:
@@ -88,7 +92,7 @@ if smooth_tab.open:  # the fix: every step the same distance
 
 if table_tab.open:  # the four side by side
     with table_tab:
-        st.subheader(t("naive.table_header"))
+        st.header(t("naive.table_header"))
         st.dataframe(
             {
                 t("naive.col_scheme"): [t(key) for key in SCHEMES.values()],
@@ -102,4 +106,5 @@ if table_tab.open:  # the four side by side
         )
 
 st.markdown(t("naive.history_pointer"))  # learned vs sinusoidal: on the Learned positions page
+details(t("naive.intro"))
 notice("naive.notice")

@@ -35,7 +35,7 @@ def core_numbers() -> None:
          median_time(context_extension.extension_view, 128, 5e5, llama3, original=8192, target=131072)),
         ("extension_view Phi-3 LongRoPE at 128K",
          median_time(context_extension.extension_view, 96, 1e4, longrope, original=4096, target=131072,
-                     seq_len=131072)),
+                     context_length=131072)),
         ("extension_view head_dim 512, target 2,097,152 (widget maxima)",
          median_time(context_extension.extension_view, 512, 1e10, yarn, original=32768, target=2_097_152)),
         ("parse_config_json + extension_settings of the Phi-3 example",

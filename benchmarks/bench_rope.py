@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 from benchmarks._apptest import median_times, print_cold_warm_reruns, print_header, print_row  # noqa: E402
 from embedviz import similarity  # noqa: E402
-from embedviz.rope import rotary as rope  # noqa: E402
+from embedviz.rope import rotary  # noqa: E402
 from embedviz.app.i18n import catalog  # noqa: E402
 
 TAB = {code: catalog()[f"rope.tab_{code}"]["en"] for code in ("pair", "decay", "random", "wave", "pairing")}
@@ -47,17 +47,17 @@ def core_numbers() -> None:
     print(f"### rope.rotate on (H={B_HEADS}, T={T_ROTATE:,}, head_dim={D_HEAD}), float64 (median of 5)\n")
     print_header("version", "wall (ms)", "CPU (ms)", align="lrr")
     for pairing in ("half", "interleaved"):
-        wall, cpu = median_times(rope.rotate, x, pos, pairing=pairing, **CORE)
+        wall, cpu = median_times(rotary.rotate, x, pos, pairing=pairing, **CORE)
         print_row(f"embedviz rope.rotate, {pairing}", f"{wall * 1e3:.1f}", f"{cpu * 1e3:.1f}")
     xt, pt = torch.from_numpy(x.astype(np.float32)), torch.arange(T_ROTATE)
     wall, cpu = median_times(torch_rotate_half, xt, pt, **CORE)
     print_row("torch float32 rotate_half (HF Llama), baseline", f"{wall * 1e3:.1f}", f"{cpu * 1e3:.1f}")
-    got = rope.rotate(x, pos)
+    got = rotary.rotate(x, pos)
     err = np.abs(got - torch_rotate_half(xt, pt).numpy()).max()
     print(f"\nmax |embedviz - torch float32| = {err:.1e} (float32 rounding of angles up to {T_ROTATE - 1:,} rad)")
 
     distances = np.arange(131_072)
-    wall, cpu = median_times(rope.decay_curve, 128, 10_000.0, distances, **CORE)
+    wall, cpu = median_times(rotary.decay_curve, 128, 10_000.0, distances, **CORE)
     print(f"\ndecay_curve(128, 10000) at all 131,072 distances: {wall * 1e3:.1f} ms wall, {cpu * 1e3:.1f} ms CPU")
     X = np.random.default_rng(1).normal(size=(96, 4_096))
     wall, cpu = median_times(similarity.cosine_similarity_matrix, X, **CORE)

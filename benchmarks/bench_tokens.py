@@ -49,7 +49,7 @@ def main() -> None:
     from embedviz.app.locales.token_embeddings import STRINGS as TOK
     from embedviz.app.locales.trained_embedding import STRINGS as TRAIN
     from embedviz.input_layer import lookup
-    from embedviz.training import experiment as training
+    from embedviz.training import experiment
     from embedviz.tokens.tokenizer import encode
 
     tabs = {name: TOK[f"tok.tab_{name}"]["en"] for name in ("lookup", "onehot", "grad", "params")}
@@ -82,7 +82,7 @@ def main() -> None:
 
     print()
     print(f"{'core':46s} {'best of 3':>20s}")
-    train = _best_of(lambda: training.train_group_experiment(steps=500))
+    train = _best_of(lambda: experiment.train_group_experiment(steps=500))
     print(f"{'train_group_experiment 500 steps (defaults)':46s} {train:18.2f} s")
     W = lookup.init_table(256, 4_096)
     ids = encode(LONG_TEXT)

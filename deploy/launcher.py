@@ -73,18 +73,31 @@ def streamlit_command(port: int, *, address: str = LOOPBACK, python: str = sys.e
 
 def start_streamlit(
     port: int, *, address: str = LOOPBACK, cookie_secret: str | None = None, log_path: Path | None = None,
-    root: Path = ROOT,
+    root: Path = ROOT, nofile: int | None = None, env: dict[str, str] | None = None,
 ) -> subprocess.Popen:
-    """Start one app server in the background; its output goes to ``log_path`` (or is discarded)."""
+    """Start one app server in the background; its output goes to ``log_path`` (or is discarded). ``nofile`` starts
+    it with that many open files at most (``ulimit -n``, as a systemd unit without LimitNOFILE runs it); ``env`` adds
+    to its environment."""
+    extra = env or {}
     env = thread_env()  # the replica loads numpy and torch already capped at one thread (embedviz/_threads.py)
     env.setdefault("EMBEDVIZ_WARM", "1")  # a served process warms its slow caches in the background (embedviz/app/warm.py)
+    env.update(extra)
     if cookie_secret:
         env["STREAMLIT_SERVER_COOKIE_SECRET"] = cookie_secret  # env, not argv: `ps` shows argv to every user
     out = open(log_path, "ab") if log_path else subprocess.DEVNULL
+
+    def limit_files() -> None:  # in the child, before it runs Python
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
+
+    # another checkout runs with its own venv, so its code (not this one's editable install) is what serves
+    own = root / ".venv" / "bin" / "python"
+    python = str(own) if root.resolve() != ROOT and own.exists() else sys.executable
     try:
         return subprocess.Popen(
-            streamlit_command(port, address=address), cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
+            streamlit_command(port, address=address, python=python), cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL, preexec_fn=limit_files if nofile else None,
         )
     finally:
         if log_path:
@@ -127,17 +140,36 @@ def stop_process(proc: subprocess.Popen | None, *, timeout: float = 10.0) -> Non
 
 
 @contextmanager
-def serving(log_path: Path, *, timeout: float = 120.0) -> Iterator[str]:
+def serving(log_path: Path, *, timeout: float = 120.0, nofile: int | None = None,
+            env: dict[str, str] | None = None, root: Path = ROOT) -> Iterator[str]:
     """One app server on a free loopback port, healthy, for the length of a ``with`` block: yields its URL and
-    stops it by pid afterwards (the tests' and benchmarks' single-server harness)."""
+    stops it by pid afterwards (the tests' and benchmarks' single-server harness). ``nofile``, ``env`` and ``root``
+    (the checkout it serves) as for ``start_streamlit``."""
+    with serving_process(log_path, timeout=timeout, nofile=nofile, env=env, root=root) as (url, _):
+        yield url
+
+
+@contextmanager
+def serving_process(log_path: Path, *, timeout: float = 120.0, nofile: int | None = None,
+                    env: dict[str, str] | None = None, root: Path = ROOT) -> Iterator[tuple[str, subprocess.Popen]]:
+    """``serving``, yielding the server's process too (its CPU time, its open files)."""
     port = free_port()
-    proc = start_streamlit(port, log_path=log_path)
+    proc = start_streamlit(port, log_path=log_path, nofile=nofile, env=env, root=root)
     try:
         url = f"http://{LOOPBACK}:{port}"
         wait_healthy(f"{url}/_stcore/health", timeout=timeout, proc=proc, log_path=log_path)
-        yield url
+        yield url, proc
     finally:
         stop_process(proc)
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU a process has used so far (from /proc; 0 if it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def rss_bytes(pid: int) -> int:
@@ -169,14 +201,15 @@ def _group_of(user: str) -> str:
 
 
 def render_nginx_conf(prefix: Path, *, listen: str, upstreams: list[str], template: Path = TEMPLATE,
-                      temp: Path | None = None) -> str:
+                      temp: Path | None = None, worker_user: bool = True) -> str:
     """The nginx config for ``upstreams`` (host:port each) with pid/logs under ``prefix``, temp files in ``temp``
-    (default ``prefix/tmp``)."""
+    (default ``prefix/tmp``). ``worker_user=False`` names no worker user (an nginx that never runs as root: the
+    systemd recipe's, whatever user renders its config)."""
     servers = "\n".join(f"        server {u} max_fails=1 fail_timeout=10s;" for u in upstreams)
     # Started by root, nginx would run its workers as root if told so; they run as an unprivileged user instead,
     # and Cluster.start gives that user a temp directory of its own (a large response, plotly's 4 MB chunk, is
     # buffered there; unwritable, it arrives truncated). Started by anyone else, the workers are that user.
-    user = f"user {WORKER_USER} {_group_of(WORKER_USER)};" if os.geteuid() == 0 else ""
+    user = f"user {WORKER_USER} {_group_of(WORKER_USER)};" if os.geteuid() == 0 and worker_user else ""
     return (
         template.read_text()
         .replace("{{user}}", user)
@@ -309,7 +342,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--host", default=LOOPBACK, help="address nginx listens on (default 127.0.0.1; 0.0.0.0 for a LAN)")
     parser.add_argument("--replica-ports", type=int, nargs="*", help="ports of the replicas (default: free ports)")
     parser.add_argument("--prefix", type=Path, help="directory for nginx.conf, pid and logs (default: a new temp dir)")
+    parser.add_argument("--render-nginx", type=Path, metavar="PATH",
+                        help="only write the nginx config for --upstream to PATH and exit (the systemd recipe's nginx)")
+    parser.add_argument("--upstream", nargs="*", default=[], help="host:port of running servers (with --render-nginx)")
+    parser.add_argument("--listen", default="0.0.0.0:80", help="address nginx listens on (with --render-nginx)")
     args = parser.parse_args(argv)
+    if args.render_nginx:
+        if not args.upstream or not args.prefix:
+            parser.error("--render-nginx needs --upstream and --prefix")
+        args.render_nginx.parent.mkdir(parents=True, exist_ok=True)
+        args.render_nginx.write_text(render_nginx_conf(args.prefix, listen=args.listen, upstreams=args.upstream,
+                                                       worker_user=False))
+        return 0
     if args.replica_ports and len(args.replica_ports) != args.replicas:
         parser.error(f"--replica-ports has {len(args.replica_ports)} ports for --replicas {args.replicas}")
 

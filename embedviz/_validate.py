@@ -122,6 +122,18 @@ def one_of(name: str, value: Any, allowed: Iterable, *, about: str | None = None
     return value
 
 
+def link_number(name: str, raw, *, max_digits: int) -> int | None:
+    """A whole number as a link or a store writes it (``?step=4``, a class's step in Redis): ASCII digits only. Python's
+    ``str.isdigit()`` also holds for "²" and "①", which ``int()`` refuses, and for "٣", which it reads as 3: none is
+    a step anyone typed. None when it has more than ``max_digits`` digits past leading zeros (more than any step or
+    count the app has, and ``int()`` refuses 4,300+ in its own words), so the caller names its own limit; otherwise
+    the int, or a ValueError (``whole_number``) naming what it got."""
+    if not isinstance(raw, str) or not raw or not raw.isascii() or not raw.isdigit():
+        raise InputError("whole_number", name=name, value=raw)
+    significant = raw.lstrip("0") or "0"
+    return None if len(significant) > max_digits else int(significant)
+
+
 def finite_array(name: str, array, *, positive: bool = False) -> np.ndarray:
     """``array`` as a numpy array of finite numbers (all > 0 if ``positive``: frequencies, per-pair factors)."""
     array = np.asarray(array)

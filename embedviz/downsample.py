@@ -29,6 +29,7 @@ COMPARE_MATRIX_POSITIONS = 3 * _SHARE  # 96 per similarity panel: four panels si
 ALIBI_BIAS_POSITIONS = 2 * _SHARE  # 64 per ALiBi head panel, up to four panels
 OFFSET_POINTS = 4 * _SHARE  # 128 offsets on a similarity-vs-distance curve of a real table
 DENSE_DISTANCES = 32 * _SHARE  # 1,024: RoPE's decay curve keeps every distance below this (it wiggles there)
+DENSE_POINTS = 2 * _SHARE  # 64: a log-spaced curve keeps every index below this (the distance curves' wiggles)
 
 
 def stride_for(n: int, budget: int = CELL_BUDGET) -> int:
@@ -78,7 +79,7 @@ def head_tail_indices(n: int, head: int, tail: int) -> np.ndarray:
     return np.concatenate([np.arange(head), np.arange(n - tail, n)])
 
 
-def log_spaced_indices(n: int, budget: int = CURVE_POINTS, *, dense: int = 64) -> np.ndarray:
+def log_spaced_indices(n: int, budget: int = CURVE_POINTS, *, dense: int = DENSE_POINTS) -> np.ndarray:
     """At most ``budget`` sorted unique integers from range(n): every one below ``dense``, then geometric steps.
 
     Made for curves on a log axis (distance vs gap up to 131072): the wiggles of small gaps keep every point, the

@@ -21,7 +21,7 @@ import numpy as np
 
 from embedviz import similarity
 from embedviz.positions import alibi
-from embedviz.rope import rotary as rope
+from embedviz.rope import rotary
 from embedviz._validate import one_of, positive_int
 from embedviz.random_init import normal_rows
 from embedviz.positions.sinusoidal import sinusoidal_rows
@@ -41,7 +41,7 @@ def _learned(positions: np.ndarray, d_model: int) -> np.ndarray:
 
 
 def _rope(positions: np.ndarray, d_model: int) -> np.ndarray:
-    return rope.rotate(np.ones((positions.size, d_model)), positions)
+    return rotary.rotate(np.ones((positions.size, d_model)), positions)
 
 
 def _no_vector(positions: np.ndarray, d_model: int) -> np.ndarray:
@@ -57,14 +57,16 @@ POSITION_VECTOR_FUNCTIONS: dict[str, Callable[[np.ndarray, int], np.ndarray]] = 
 }
 SCHEMES = tuple(POSITION_VECTOR_FUNCTIONS)
 
-# Which scheme meets which of PROPERTIES (lesson 003's checklist), in three states: "yes", "defined" (the formula
-# gives a value at any position, but a model trained on L positions does not generalise past L: the reason context
-# extension exists; lesson 003 itself says otherwise) and "no". The reasons are in the locale ("cmp.why_<s>_<p>").
+# Which scheme meets which of PROPERTIES (lesson 003's checklist), in three states: "yes", "defined" and "no".
+# "extrapolates" asks one thing of every row: does a model trained on L positions work past L, using the longer
+# context? "defined" is a scheme that runs past L but does not: sinusoidal and RoPE models degrade (the reason context
+# extension exists; lesson 003 itself says otherwise), and ALiBi's loss stays flat while, by Press et al.'s own
+# analysis (2021, appendix B), it may not use the tokens beyond L. The reasons are in the locale ("cmp.why_<s>_<p>").
 MEETS: dict[str, tuple[str, ...]] = {
     "sinusoidal": ("yes", "yes", "yes", "defined", "yes"),
     "learned": ("yes", "yes", "no", "no", "yes"),
     "rope": ("yes", "yes", "yes", "defined", "yes"),
-    "alibi": ("no", "no", "yes", "yes", "yes"),
+    "alibi": ("no", "no", "yes", "defined", "yes"),
     "none": ("no", "yes", "no", "defined", "yes"),  # extrapolates: judged on the model, as every row is
 }
 
@@ -109,16 +111,16 @@ class PastTheEnd:
     alibi_near: float
 
 
-def past_the_end(d_model: int, length: int, k: int, num_heads: int) -> PastTheEnd:
-    """Each scheme at a sequence of ``length + k`` tokens (see :class:`PastTheEnd`)."""
+def past_the_end(d_model: int, context_length: int, k: int, num_heads: int) -> PastTheEnd:
+    """Each scheme at a sequence of ``context_length + k`` tokens (see :class:`PastTheEnd`)."""
     from embedviz.input_layer.embeddings import LearnedPositionalEmbedding  # torch: imported only when this is first needed
 
-    d_model, length = positive_int("d_model", d_model), positive_int("length", length)
+    d_model, context_length = positive_int("d_model", d_model), positive_int("context_length", context_length)
     k, num_heads = positive_int("k", k), positive_int("num_heads", num_heads)
-    last = length + k - 1
+    last = context_length + k - 1
     # The module's own check; the message depends on max_context_length only, so a 1-wide table is enough to ask.
     try:
-        LearnedPositionalEmbedding(length, 1)(length + k)
+        LearnedPositionalEmbedding(context_length, 1)(context_length + k)
         learned_error = None
     except ValueError as error:
         learned_error = error
@@ -130,8 +132,8 @@ def past_the_end(d_model: int, length: int, k: int, num_heads: int) -> PastTheEn
         sin_values=pe[3, :4],
         sin_adjacent_far=float(similarity.cosine_similarity(pe[2], pe[3])),
         sin_adjacent_start=float(similarity.cosine_similarity(pe[0], pe[1])),
-        rope_far=float(rope.scores_vs_offset(ones, ones, [1], start=last - 1)[0] / d_model),
-        rope_near=float(rope.scores_vs_offset(ones, ones, [1], start=0)[0] / d_model),
+        rope_far=float(rotary.scores_vs_offset(ones, ones, [1], start=last - 1)[0] / d_model),
+        rope_near=float(rotary.scores_vs_offset(ones, ones, [1], start=0)[0] / d_model),
         alibi_far=float(alibi.bias_at(num_heads, [last], [last - 1], heads=[0])[0, 0, 0]),
         alibi_near=float(alibi.bias_at(num_heads, [1], [0], heads=[0])[0, 0, 0]),
     )

@@ -48,7 +48,7 @@ TEMPLATES: dict[str, str] = {
     # texts and token ids
     "empty_text": "text is empty: type at least one character",
     "empty_ids": "ids is empty: type at least one character",
-    "too_long": "Cannot embed a sequence of length T ({T}): max_context_length is only {limit}",
+    "too_long": "Cannot embed context_length ({context_length}) positions: max_context_length is only {limit}",
     "token_id": "token id ({value}) is outside [0, vocab_size) = [0, {limit})",
     "next_token": "next-token prediction needs at least 2 tokens, got {n}: type a longer text",
     "too_few_tokens": "the text has {n} token(s); at least 2 are needed to change their order",
@@ -57,6 +57,12 @@ TEMPLATES: dict[str, str] = {
                       "only in another order",
     "char_bytes": "char ({char!r}) is {n} bytes in UTF-8, so it has {n} ids; pick an ASCII one",
     "other_id": "other_id ({value}) must differ from token_id",
+    # glassllm's model reading a text (language_model/)
+    "glass_chars": "text holds {n} character(s) glassllm's English tokenizer cannot read: {chars}. It reads English "
+                   "letters, digits, spaces, new lines and ! & ' ( ) * , - . : ; ? [ ] _ {{ }} — ‘ ’ “ ” (curly "
+                   "double quotes, not straight ones)",
+    "window_short": "text has {n:,} tokens; a window of {length:,} positions needs {need:,} (about {chars:,} "
+                    "characters of this text)",
     # a bundled model's words (models/pretrained.py) and the word map
     "word_unknown": "word ({word!r}) is not in the vocabulary of {model}: the tokenizer turns it into {pieces} "
                     "(unknown); try another word",

@@ -2,15 +2,18 @@
 
 A tour is a list of steps in the lesson's order; a step is one row of ``TOURS``:
 
-    Step(page, settings, name, question=None)
+    Step(page, settings, name, question=None, tabs_first=False)
 
 - ``page``: the url path of an app page (``"sinusoidal"``);
 - ``settings``: the page's widget values, ``{widget key: value}`` (a widget's key is its URL parameter, named in
   ``embedviz/widget_keys.py``); a ``Label("tok.tab_params")`` value is an i18n key whose translated text is the
   value (tab widgets hold their label);
 - ``name``: names the step's texts in the catalog, ``tour.<lesson>.<name>`` (what the step says) and
-  ``tour.<lesson>.<name>.look`` (what to look at in the figure);
-- ``question``: an optional "predict, then check" question (its id, its option codes, the function that answers it).
+  ``tour.<lesson>.<name>.look`` (what to look at in the figure); a question step's finding, which the step's text
+  must not state before the question is asked, is ``tour.<lesson>.<name>.found``, shown in the verdict;
+- ``question``: an optional "predict, then check" question (its id, its option codes, the function that answers it);
+- ``tabs_first``: the step's figure is the tab it opens, not a figure the page draws above its tabs (the Real model
+  page's lesson table): the tour shows the tabs first.
 
 Adding a step is adding a row (and its two texts in ``embedviz/app/locales/tour.py``). The answers are computed
 from the core at the step's settings, never typed in: ``answer(lesson, step)`` gives the right option and the
@@ -29,16 +32,17 @@ from embedviz._validate import one_of
 from embedviz import dot_product
 from embedviz.positions import attention, sinusoidal
 from embedviz.input_layer import composition, lookup
+from embedviz.language_model import extension as lm_extension
 from embedviz.models import params
-from embedviz.rope import rotary as rope
-from embedviz.training import experiment as training
+from embedviz.rope import rotary
+from embedviz.training import experiment
 from embedviz.errors import InputError
 from embedviz.models.pretrained import BUNDLED_NAME, E5_NAME
 from embedviz.similarity import cosine_similarity
 from embedviz.tokens.tokenizer import VOCAB_SIZE, encode
 from embedviz.widget_keys import (
-    Compare, Context, DotProduct, Home, InputLayer, LearnedPositions, RealModel, Rope, Sinusoidal, Tokens, Training,
-    WhyPosition, WhySinusoidal,
+    Compare, Context, DotProduct, Home, InputLayer, LearnedPositions, PastLength, RealModel, Rope, Sinusoidal, Tokens,
+    Training, WhyPosition, WhySinusoidal,
 )
 
 
@@ -62,6 +66,7 @@ class Step:
     settings: Mapping[str, Any]
     name: str
     question: Question | None = None
+    tabs_first: bool = False
 
 
 @dataclass(frozen=True)
@@ -97,7 +102,7 @@ def _one_hot_equal(s: Mapping[str, Any]) -> tuple[str, dict]:
     return ("equal" if hi - lo < 1e-9 else "different"), {"lo": f"{lo:.4f}", "hi": f"{hi:.4f}"}
 
 
-def _group_run(s: Mapping[str, Any]) -> training.TrainingResult:
+def _group_run(s: Mapping[str, Any]) -> experiment.TrainingResult:
     return _train(s[Training.STEPS], s[Training.D_MODEL], s[Training.LR], s[Training.SEED],
                   tuple(s[Training.GROUPS].split()), s[Training.SOFTMAX])
 
@@ -105,7 +110,7 @@ def _group_run(s: Mapping[str, Any]) -> training.TrainingResult:
 @lru_cache(maxsize=2)
 def _train(steps: int, d_model: int, lr: float, seed: int, groups: tuple[str, ...], softmax: str):
     """The page's group experiment (the same core call with the same settings), once for both questions on it."""
-    return training.train_group_experiment(steps=steps, d_model=d_model, lr=lr, seed=seed, groups=groups,
+    return experiment.train_group_experiment(steps=steps, d_model=d_model, lr=lr, seed=seed, groups=groups,
                                            vocab_size=VOCAB_SIZE if softmax == "vocab" else None)
 
 
@@ -171,10 +176,10 @@ LESSON_003_Q, LESSON_003_K = (1.0, 0.0), (0.8, 0.6)  # lesson 003's 2-D demo vec
 
 def _shifted_score(s: Mapping[str, Any]) -> tuple[str, dict]:
     """Lesson 003: RoPE's score(m, n) against score(m + s, n + s) on one pair."""
-    omega = float(rope.inverse_frequencies(s[Rope.HEAD_DIM], s[Rope.THETA])[s[Rope.PAIR]])
+    omega = float(rotary.inverse_frequencies(s[Rope.HEAD_DIM], s[Rope.THETA])[s[Rope.PAIR]])
     m, n, shift = s[Rope.M], s[Rope.N], s[Rope.SHIFT]
-    a = rope.score_2d(LESSON_003_Q, LESSON_003_K, m, n, omega)
-    b = rope.score_2d(LESSON_003_Q, LESSON_003_K, m + shift, n + shift, omega)
+    a = rotary.score_2d(LESSON_003_Q, LESSON_003_K, m, n, omega)
+    b = rotary.score_2d(LESSON_003_Q, LESSON_003_K, m + shift, n + shift, omega)
     option = "equal" if abs(a - b) < 1e-9 else "first" if a > b else "second"
     return option, {"a": f"{a:.4f}", "b": f"{b:.4f}", "m": m, "n": n, "m2": m + shift, "n2": n + shift}
 
@@ -199,6 +204,21 @@ def _concat_growth(s: Mapping[str, Any]) -> tuple[str, dict]:
                     "ratio": f"{ratio:g}", "width": cost["concat"].width}
 
 
+SAME_LOSS = 0.1  # nats: a mean loss that moves less than this past the trained length "stays about the same"
+
+
+def _loss_past(s: Mapping[str, Any]) -> tuple[str, dict]:
+    """Lesson 003: past the trained length without scaling, does a real RoPE model's loss rise, stay or fall?"""
+    from embedviz.language_model import glass  # the real model's weights, read only for this question
+
+    losses = lm_extension.position_losses(glass.default_text(), s[PastLength.LENGTH], None)
+    inside, past = lm_extension.loss_rise(losses, glass.load().trained_length)
+    rise = past - inside
+    option = "stay" if abs(rise) < SAME_LOSS else "rise" if rise > 0 else "fall"
+    return option, {"inside": f"{inside:.2f}", "past": f"{past:.2f}", "rise": f"{rise:+.2f}",
+                    "windows": len(losses), "length": s[PastLength.LENGTH]}
+
+
 GRADIENT_ROWS = Question("gradient_rows", ("used", "all"), _gradient_rows)
 FASTEST_PAIR = Question("fastest_pair", ("first", "middle", "last"), _fastest_pair)
 ONE_HOT = Question("one_hot", ("equal", "different"), _one_hot_equal)
@@ -211,6 +231,7 @@ NEAR_FAR = Question("near_far", ("near", "far"), _near_far_cosine)
 SHIFTED = Question("shifted", ("first", "equal", "second"), _shifted_score)
 TABLE_SIZE = Question("table_size", ("millions", "hundreds_of_millions", "billions"), _table_size)
 CONCAT = Question("concat", ("same", "twice", "four", "more"), _concat_growth)
+LOSS_PAST = Question("loss_past", ("rise", "stay", "fall"), _loss_past)
 
 
 # the tours: one row per step, in each lesson's order
@@ -225,12 +246,15 @@ NAIVE = {WhySinusoidal.TAB: Label("naive.tab_norm"), WhySinusoidal.LENGTH: 1_000
          WhySinusoidal.POSITION: 500, WhySinusoidal.D_MODEL: 8}
 SIN_TAB = {name: Label(f"sin.tab_{name}") for name in ("encoding", "lesson", "similarity", "rotation")}
 INL = {InputLayer.BATCH: 2, InputLayer.LENGTH: 5, InputLayer.D_MODEL: 8, InputLayer.MAX_LENGTH: 16,
-       InputLayer.D_POSITION: 8}  # the Input layer page's defaults
+       InputLayer.D_POSITION: 8}  # the Input layer page's defaults; no tab: past L (the refusal step) it draws none
 WHY = {WhyPosition.SPLIT: "words", WhyPosition.SHUFFLE: "reverse", WhyPosition.POSITIONS: "none", WhyPosition.SEED: 0,
        WhyPosition.D_MODEL: 8}
 # (Why position opens on its difference tab: the steps that read the difference need not set it)
 DOT = {DotProduct.TAB: Label("dot.tab_arrows"), DotProduct.LEN_U: 2.0, DotProduct.ANGLE_U: 0, DotProduct.LEN_V: 1.5}
 CMP = {Compare.D_MODEL: 64, Compare.LENGTH: 1_024, Compare.HEADS: 8, Compare.K: 1}
+# lesson 003 on a real model: GlassLM (trained on 128 tokens) reads 4x that, the lesson's three methods beside none
+PAST = {PastLength.TAB: Label("past.tab_loss"), PastLength.SOURCE: "default", PastLength.LENGTH: 512,
+        PastLength.FACTOR: 4.0, PastLength.METHODS: list(lm_extension.LESSON_METHODS)}
 ROPE = {Rope.PRESET: "custom", Rope.PAIRING: "half", Rope.HEAD_DIM: 128, Rope.THETA: 10_000.0, Rope.LENGTH: 4_096,
         Rope.PAIR: 0, Rope.M: 5, Rope.N: 3, Rope.SHIFT: 45}
 
@@ -265,8 +289,9 @@ TOURS: dict[str, Tour] = {
             Step("sinusoidal", {**SIN, Sinusoidal.D_MODEL: 64, Sinusoidal.LENGTH: 128, Sinusoidal.P: 5, Sinusoidal.K: 5,
                                 Sinusoidal.TAB: SIN_TAB["rotation"]}, "rotation"),
             Step("home", {Home.TEXT: "Hello"}, "sum"),
-            Step("input-layer", INL, "broadcast"),
-            Step("input-layer", {**INL, InputLayer.D_MODEL: 64, InputLayer.D_POSITION: 64}, "concat", CONCAT),
+            Step("input-layer", {**INL, InputLayer.TAB: Label("inl.tab_shapes")}, "broadcast"),
+            Step("input-layer", {**INL, InputLayer.D_MODEL: 64, InputLayer.D_POSITION: 64,
+                                 InputLayer.TAB: Label("inl.tab_sum")}, "concat", CONCAT),
             Step("sinusoidal", {**SIN, Sinusoidal.D_MODEL: 32, Sinusoidal.LENGTH: 128,
                                 Sinusoidal.TAB: SIN_TAB["lesson"]}, "d32"),
         )),
@@ -278,7 +303,8 @@ TOURS: dict[str, Tour] = {
             Step("trained-embedding", {**GROUPS, Training.VIEW: Label("train.view_time")}, "cross", SIM_AA),
             Step("trained-embedding", {**GROUPS, Training.STEPS: 1_000, Training.VIEW: Label("train.view_time")},
                  "longer"),
-            Step("real-model", {RealModel.MODEL: BUNDLED_NAME, RealModel.TAB: Label("real.tab_analogy")}, "analogy"),
+            Step("real-model", {RealModel.MODEL: BUNDLED_NAME, RealModel.TAB: Label("real.tab_analogy")}, "analogy",
+                 tabs_first=True),
         )),
         Tour("002", (
             Step("token-embeddings", {**TOK, Tokens.D_MODEL: 768, Tokens.INIT: "inv_sqrt_d",
@@ -308,6 +334,7 @@ TOURS: dict[str, Tour] = {
             Step("rope", _rope("Qwen3-0.6B", {Rope.TAB: Label("rope.tab_wave")}), "theta"),
             Step("context-extension", {Context.SOURCE: "Qwen3-0.6B (YaRN 128K)", Context.METHOD: "yarn",
                                        Context.TAB: Label("ctx.tab_pairs")}, "extend"),
+            Step("past-length", PAST, "past", LOSS_PAST),
         )),
         Tour("004", (
             Step("token-embeddings", _calc("custom", {

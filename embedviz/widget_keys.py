@@ -167,6 +167,7 @@ class InputLayer(PageKeys):
     D_MODEL = "inl_D"
     MAX_LENGTH = "inl_L"
     D_POSITION = "inl_Dpos"
+    TAB = "inl_tab"  # the open tab: the shapes, or sum against concatenation
 
 
 class Rope(PageKeys):
@@ -224,6 +225,22 @@ class Context(PageKeys):
     HIGH_FREQ_FACTOR = "ctx_hi"
 
 
+class PastLength(PageKeys):
+    """A real model past its length (glassllm's model read past its 128 trained tokens)."""
+    PREFIX = "past_"
+    TAB = "past_tab"
+    SOURCE = "past_src"  # the default text or the reader's own
+    TEXT = "past_text"
+    LENGTH = "past_len"
+    FACTOR = "past_factor"
+    METHODS = "past_methods"
+    MORE = "past_more"  # compute the methods the run's CPU budget left for later
+    TABLE_CSV = "past_table_csv"
+    ATT_METHOD = "past_amethod"  # the attention tab's method
+    LAYER = "past_layer"
+    HEAD = "past_head"
+
+
 class ModernRope(PageKeys):
     PREFIX = "mod_"
     SOURCE = "mod_src"
@@ -279,15 +296,32 @@ class Classroom(PageKeys):
     AWAY, BACK = "cls_away", "cls_back"  # a student explores on their own, then comes back to the class
     FOLLOW = "cls_follow"  # the component that asks the follow route where the class is
     REVEAL = Family("cls_reveal_")  # the teacher shows a question's answer to the class: reveal(lesson, step)
+    AGAIN = Family("cls_again_")  # the teacher asks the class to vote again (peer instruction): again(lesson, step)
+    SHOW = Family("cls_show_")  # the teacher shows the spread to the class before the reveal: show(lesson, step)
+    PEEK = Family("cls_peek_")  # the teacher's own look at a spread the class does not see: peek(lesson, step)
+    SUMMARY = "cls_summary"  # the class summary at the end of a tour (a popover)
+    SUMMARY_CSV = "cls_summary_csv"  # its download
 
     @staticmethod
     def reveal(lesson: str, number: int) -> str:
         return Classroom.REVEAL(f"{lesson}_{number}")
+
+    @staticmethod
+    def again(lesson: str, number: int) -> str:
+        return Classroom.AGAIN(f"{lesson}_{number}")
+
+    @staticmethod
+    def show(lesson: str, number: int) -> str:
+        return Classroom.SHOW(f"{lesson}_{number}")
+
+    @staticmethod
+    def peek(lesson: str, number: int) -> str:
+        return Classroom.PEEK(f"{lesson}_{number}")
 
 
 BY_PAGE: dict[str, type[PageKeys]] = {  # url path (embedviz/app/pages.py) -> its keys
     "home": Home, "token-embeddings": Tokens, "dot-product": DotProduct, "trained-embedding": Training,
     "real-model": RealModel, "why-position": WhyPosition, "why-sine-cosine": WhySinusoidal,
     "sinusoidal": Sinusoidal, "learned-positions": LearnedPositions, "input-layer": InputLayer, "rope": Rope,
-    "compare": Compare, "context-extension": Context, "modern-rope": ModernRope,
+    "compare": Compare, "context-extension": Context, "past-length": PastLength, "modern-rope": ModernRope,
 }

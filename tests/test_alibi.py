@@ -140,8 +140,8 @@ def test_bias_is_relative_only():
         (lambda: alibi.alibi_slopes(0), "at_least", {"name": "num_heads", "value": 0, "limit": 1}),
         (lambda: alibi.alibi_slopes(2.0), "integer", {"name": "num_heads", "value": 2.0}),
         (lambda: alibi.alibi_slopes(2048), "at_most", {"name": "num_heads", "value": 2048, "limit": 1024}),
-        (lambda: alibi.alibi_bias(8, 0), "at_least", {"name": "seq_len", "value": 0, "limit": 1}),
-        (lambda: alibi.alibi_bias(8, 10_000), "at_most", {"name": "seq_len", "value": 10_000, "limit": 8192}),
+        (lambda: alibi.alibi_bias(8, 0), "at_least", {"name": "context_length", "value": 0, "limit": 1}),
+        (lambda: alibi.alibi_bias(8, 10_000), "at_most", {"name": "context_length", "value": 10_000, "limit": 8192}),
         (lambda: alibi.bias_at(8, [np.nan], [0]), "non_finite", {"name": "query_positions"}),
     ],
 )

@@ -49,10 +49,10 @@ def test_sum_keeps_width_concat_widens_it():
 def test_both_lesson_modules_refuse_past_their_length():
     messages = composition.refusal_messages(16, 20)
     for name in ("LearnedPositionalEmbedding", "SinusoidalPositionalEmbedding"):
-        assert (messages[name].code, messages[name].params) == ("too_long", {"T": 20, "limit": 16})
+        assert (messages[name].code, messages[name].params) == ("too_long", {"context_length": 20, "limit": 16})
     assert composition.refusal_messages(16, 16) == {"LearnedPositionalEmbedding": None,
                                                     "SinusoidalPositionalEmbedding": None}
-    with raises_input("too_long", T=5, limit=4):
+    with raises_input("too_long", context_length=5, limit=4):
         composition.shape_trace(1, 5, 8, max_context_length=4)
 
 

@@ -194,7 +194,7 @@ def test_extension_view_hand_example():
     np.testing.assert_allclose(view.inv_freq_after, w / 4, rtol=1e-12)
     np.testing.assert_allclose(view.wavelen_after, 2 * math.pi * 4 / w, rtol=1e-12)
     np.testing.assert_allclose(view.ratio, 0.25)
-    assert view.kinds == ["interpolated"] * 4 and view.length == 4000 and view.base is None
+    assert view.kinds == ["interpolated"] * 4 and view.context_length == 4000 and view.base is None
     np.testing.assert_allclose(view.turns_trained, 1000 * w / (2 * math.pi))
     np.testing.assert_allclose(view.turns_scaled, view.turns_trained)  # 4000 * w / 4 == 1000 * w
     assert view.unseen_unscaled.tolist() == [False, False, False, True]
@@ -231,17 +231,17 @@ def test_extension_view_against_loops_for_llama31():
         assert view.decay_after[j] == pytest.approx(np.mean([math.cos(d[j] * w) for w in after]))
 
 
-def test_extension_view_dynamic_and_longrope_use_seq_len():
+def test_extension_view_dynamic_and_longrope_use_the_current_context_length():
     dynamic = {"rope_type": "dynamic", "factor": 4.0, "original_max_position_embeddings": 4096}
-    view = extension_view(64, 10_000, dynamic, original=4096, target=16384, seq_len=8192)
-    assert view.length == 8192 and view.base == pytest.approx(10_000 * (4 * 2 - 3) ** (64 / 62))
+    view = extension_view(64, 10_000, dynamic, original=4096, target=16384, context_length=8192)
+    assert view.context_length == 8192 and view.base == pytest.approx(10_000 * (4 * 2 - 3) ** (64 / 62))
     np.testing.assert_allclose(view.inv_freq_after, default_inv_freq(64, view.base), rtol=1e-12)
     assert view.kinds[0] == "kept" and set(view.kinds[1:]) == {"blended"}
     phi = extension_settings(PHI3_MINI_128K)
     longrope = build_scaling("longrope", factor=32.0, original_max_position_embeddings=4096,
                              short_factor=phi.short_factor, long_factor=phi.long_factor)
-    short = extension_view(96, 10_000, longrope, original=4096, target=131072, seq_len=4096)
-    long = extension_view(96, 10_000, longrope, original=4096, target=131072, seq_len=131072)
+    short = extension_view(96, 10_000, longrope, original=4096, target=131072, context_length=4096)
+    long = extension_view(96, 10_000, longrope, original=4096, target=131072, context_length=131072)
     np.testing.assert_allclose(short.ratio, 1 / np.array(phi.short_factor), rtol=1e-12)
     np.testing.assert_allclose(long.ratio, 1 / np.array(phi.long_factor), rtol=1e-12)
     assert short.attention_factor == pytest.approx(math.sqrt(1 + math.log(32) / math.log(4096)))

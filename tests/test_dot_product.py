@@ -39,9 +39,8 @@ def test_bands():
     assert dp.grade_guesses(["close", "opposite"], ["close", "unrelated"]) == [True, False]
 
 
-def test_prediction_pairs_are_single_tokens_of_the_bundled_model():
-    pretrained = pytest.importorskip("embedviz.models.pretrained")
-    m = pretrained.load_bundled_model()
+def test_prediction_pairs_are_single_tokens_of_the_bundled_model(minilm):
+    m = minilm
     W = m.token_embeddings.astype(np.float64)
 
     def plain_cos(a: str, b: str) -> float:  # the definition, not the library's function

@@ -157,11 +157,11 @@ def test_learned_has_L_times_D_parameters():
 def test_longer_than_max_context_length_raises_naming_both(cls):
     pe = cls(16, 8)
     assert pe(16).shape == (16, 8)
-    with raises_input("too_long", T=17, limit=16):
+    with raises_input("too_long", context_length=17, limit=16):
         pe(17)
-    with raises_input("at_least", name="T", value=-1, limit=0):
+    with raises_input("at_least", name="context_length", value=-1, limit=0):
         pe(-1)  # would otherwise slice 15 rows off the end of the table
-    with raises_input("integer", name="T", value=2.0):
+    with raises_input("integer", name="context_length", value=2.0):
         pe(2.0)
 
 
@@ -194,7 +194,7 @@ def test_composer_messages():
     comp = EmbeddingComposer(tok, SinusoidalPositionalEmbedding(8, 4))
     with pytest.raises(ValueError, match=r"ids must have shape \(B, T\), got \(3,\)"):
         comp(torch.tensor([1, 2, 3]))
-    with raises_input("too_long", T=9, limit=8):
+    with raises_input("too_long", context_length=9, limit=8):
         comp(torch.zeros(1, 9, dtype=torch.long))
     with raises_input("token_id", value=10, limit=10):
         comp(torch.tensor([[10]]))

@@ -33,6 +33,7 @@ def _drawn_width():
     return lambda text, size: sum((cjk if is_cjk.match(ch) else latin).getlength(ch) for ch in text) * size / 100
 
 
+@pytest.mark.slow  # every catalog text measured in two fonts
 def test_every_catalog_text_wrapped_to_a_phone_fits_when_drawn_in_the_fallback_fonts():
     from embedviz.app.i18n import catalog
 

@@ -208,6 +208,7 @@ _LAYOUT = hst.fixed_dictionaries({}, optional={
 })
 
 
+@pytest.mark.slow  # 150 examples through plotly's own update_layout
 @settings(max_examples=150, deadline=None)
 @given(_LAYOUT, _LAYOUT)
 def test_merged_layout_is_what_plotly_update_layout_gives(base, extra):
@@ -279,11 +280,11 @@ def test_a_readers_words_leave_as_text_plotly_shows_literally():
 def test_hovers_quote_numbers_as_the_lessons_text_does():
     """Lesson 002's wavelengths of the 8-dimensional encoding are "6.3, 63, 628, 6283" (tour text, the seed's
     table); the wavelength chart's hover says the same, not plotly's ",.0f" "6"."""
-    from embedviz.rope import rotary as rope
+    from embedviz.rope import rotary
     from embedviz.figures import real_model as real_figs
     from embedviz.figures import rope as rope_figs
 
-    wavelen = rope.wavelengths(rope.inverse_frequencies(8, 10_000.0))
+    wavelen = rotary.wavelengths(rotary.inverse_frequencies(8, 10_000.0))
     fig = rope_figs.wavelength_chart(wavelen, np.zeros(4, bool), 4096, title="t", x_title="i", y_title="w",
                                      legend=["a", "b"], context_label="c", hover="%{customdata}")
     assert list(fig.data[0].customdata) == ["6.3", "63", "628", "6,283"]

@@ -77,7 +77,7 @@ def test_distinct_counts():
 @pytest.mark.parametrize(
     ("call", "code", "params"),
     [
-        (lambda: naive.raw_index(0), "at_least", {"name": "num_positions", "value": 0, "limit": 1}),
+        (lambda: naive.raw_index(0), "at_least", {"name": "context_length", "value": 0, "limit": 1}),
         (lambda: naive.normalized_value(10, 10), "at_most", {"name": "position", "value": 10, "limit": 9}),
         (lambda: naive.binary_code(np.array([1]), 63), "at_most", {"name": "num_bits", "value": 63, "limit": 62}),
         (lambda: naive.compare_schemes(10, 7), "even", {"name": "d_model", "value": 7}),

@@ -20,6 +20,8 @@ INTERNAL_RAISES = {
     # caught at once: the link's one refusal, link_damaged
     "embedviz/app/context_extension_view.py::decode_config": _PROGRAM,
     "embedviz/app/widgets.py::figure_for": _PROGRAM,
+    "embedviz/app/compat/guards.py::_not_json": _PROGRAM,  # json.loads's parse_constant: caught at once, the state dropped
+    "embedviz/app/compat/speed.py::speed_off": _PROGRAM,  # the operator's EMBEDVIZ_SPEED_OFF, read at the server's start
     "embedviz/positions/attention.py::_check_perm": _SHAPE,  # a typed shuffle is checked first (shuffle_tokens)
     "embedviz/positions/attention.py::permutation_demo": _SHAPE,
     "embedviz/input_layer/composition.py::width_and_params": _SHAPE,  # the page sums equal widths only
@@ -58,6 +60,11 @@ INTERNAL_RAISES = {
     "embedviz/rope/scaling.py::compute": _TYPE,  # rope_config checks a pasted scaling dict first (scaling_not_dict)
     "embedviz/rope/scaling.py::dynamic_base": _PROGRAM,
     "embedviz/similarity.py::_float_matrix": _SHAPE,
+    "embedviz/language_model/glass.py::ids_of": _SHAPE,  # a reader's text is encoded first (glass_chars refuses it)
+    "embedviz/language_model/glass.py::forward": _SHAPE,
+    "embedviz/language_model/glass.py::next_token_losses": _SHAPE,
+    "embedviz/language_model/heads.py::head_kinds": _SHAPE,  # the page's lengths are all past FROM
+    "embedviz/language_model/copying.py::copy_check": _PROGRAM,  # the page runs it with its own passage length
     "embedviz/similarity.py::cosine_similarity_matrix": _SHAPE,
     "embedviz/similarity.py::adjacent_similarity": _SHAPE,
     "embedviz/similarity.py::paired_cosine": _SHAPE,

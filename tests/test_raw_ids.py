@@ -32,12 +32,6 @@ def test_id_neighbours_and_rank_against_a_plain_loop():
         assert raw_ids.cosine_rank(table, 10, j) == order.index(j) + 1
 
 
-@pytest.fixture(scope="module")
-def minilm():
-    pretrained = pytest.importorskip("embedviz.models.pretrained")
-    return pretrained.load_bundled_model()
-
-
 def test_king_and_queen_are_far_apart_in_id_and_close_in_direction(minilm):
     king, queen = minilm.token_id("king"), minilm.token_id("queen")
     assert abs(king - queen) > 100

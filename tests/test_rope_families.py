@@ -125,6 +125,7 @@ def test_every_family_with_rope_is_read_as_its_rotary_module_computes_it():
     assert len(equal) >= 200  # 5.24 has ~210 such families; a broken enumeration would find few
 
 
+@pytest.mark.slow  # reads every family's classes, as the all-families test does (~70 s on a loaded machine)
 @pytest.mark.parametrize("model_type, sizes", [
     ("glm4_moe", {"hidden_size": 5120, "head_dim": 128}),  # GLM-4.5: 96 heads of 128, partial 0.5
     ("qwen3_omni_moe_text", {"num_attention_heads": 32, "head_dim": 128}),  # Qwen3-Omni-30B-A3B's thinker

@@ -603,6 +603,6 @@ def test_page_path_matches_transformers(hf_config_classes, config):
         ref, ref_attention = hf_config_classes["functions"][s.method](
             hf_config, **({} if seq_len is None else {"seq_len": seq_len}))
         view = extension_view(s.head_dim, s.theta, scaling, original=s.original, target=s.target,
-                              seq_len=seq_len if s.method == "longrope" else None)
+                              context_length=seq_len if s.method == "longrope" else None)
         np.testing.assert_allclose(view.inv_freq_after, ref.double().numpy(), rtol=RTOL)
         assert view.attention_factor == pytest.approx(ref_attention, rel=RTOL)

@@ -60,6 +60,7 @@ def test_unrotated_pairs_keep_the_sum_nonnegative_for_any_base(name):
     assert rotated.min() < 0 <= (still + rotated).min()
 
 
+@pytest.mark.slow
 def test_base_bound_for_1k_matches_the_paper_and_a_naive_check():
     out = base_lower_bound(1_024)
     assert f"{out.base:.1e}" == "4.3e+03"  # Men et al. 2024, Table (d=128): 1K -> 4.3e3
@@ -67,6 +68,7 @@ def test_base_bound_for_1k_matches_the_paper_and_a_naive_check():
     assert not naive_passes(out.base / (1 + out.rel_step), 1_024)  # the grid point below fails
 
 
+@pytest.mark.slow  # the papers' base scans, run fresh
 def test_base_bound_for_4k_matches_the_paper():
     out = base_lower_bound(4_096)
     assert f"{out.base:.1e}" == "2.7e+04"  # Men et al. 2024: 4K -> 2.7e4
@@ -151,6 +153,7 @@ def assert_same_scan(known, fresh):
     assert known.base == pytest.approx(fresh.base, rel=1e-12)
 
 
+@pytest.mark.slow
 def test_a_known_scan_equals_a_fresh_scan():
     assert_same_scan(rope_theory.base_bound(1_024, 24), base_lower_bound(1_024, 24))  # the cheapest entry, scanned now
     fresh = rope_theory.base_bound(1_024, 48)  # not in the table: scanned, and equal to a direct scan

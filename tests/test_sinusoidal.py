@@ -181,12 +181,12 @@ def test_rotation_property(p, k, half, base):
 def test_rotation_turns_the_way_ropes_does():
     """The Sinusoidal page's sign note: its R(k) on (sin, cos) and RoPE's rotation of (cos, sin) turn the point by
     the same +k*w, both landing on position p + k."""
-    from embedviz.rope import rotary as rope
+    from embedviz.rope import rotary
 
     p, k, omega = 5, 3, 1.0  # pair 0 of any D has w = 1
     pe = sinusoidal_rows([p], 8, dtype=np.float64)[0]
     ours = rotate_encoding(pe, k)[:2]  # (sin, cos) of p + k
-    ropes = rope.rotate_2d((pe[1], pe[0]), k, omega)  # RoPE turns (a, b) = (cos, sin) by +k*w
+    ropes = rotary.rotate_2d((pe[1], pe[0]), k, omega)  # RoPE turns (a, b) = (cos, sin) by +k*w
     np.testing.assert_allclose([ropes[1], ropes[0]], ours, atol=1e-12)
     np.testing.assert_allclose(ours, [math.sin(8.0), math.cos(8.0)], atol=1e-12)
     # pair 1 of D = 8, with both matrices written out
@@ -198,7 +198,7 @@ def test_rotation_turns_the_way_ropes_does():
     by_sin_page = (math.cos(k * w) * sin_p + math.sin(k * w) * cos_p, -math.sin(k * w) * sin_p + math.cos(k * w) * cos_p)
     np.testing.assert_allclose(by_sin_page, pe[1, 2 * i: 2 * i + 2], atol=1e-12)
     # RoPE's R(k) = [[cos, -sin], [sin, cos]] on the same angle written (cos, sin): the same point at p + k
-    np.testing.assert_allclose(rope.rotate_2d((cos_p, sin_p), k, w), (pe[1, 2 * i + 1], pe[1, 2 * i]), atol=1e-12)
+    np.testing.assert_allclose(rotary.rotate_2d((cos_p, sin_p), k, w), (pe[1, 2 * i + 1], pe[1, 2 * i]), atol=1e-12)
 
 
 def test_rotation_check_reports_both_ways_and_tiny_error():
@@ -279,12 +279,12 @@ def test_unique_fingerprints():
         (dict(base=0.5), "above", {"limit": 1}),
         (dict(base=float("nan")), "finite", {}),
         (dict(base=float("inf")), "finite", {}),
-        (dict(num_positions=MAX_POSITIONS + 1), "at_most", {"limit": MAX_POSITIONS}),
-        (dict(num_positions=0), "at_least", {"limit": 1}),
+        (dict(context_length=MAX_POSITIONS + 1), "at_most", {"limit": MAX_POSITIONS}),
+        (dict(context_length=0), "at_least", {"limit": 1}),
     ],
 )
 def test_table_validation(kwargs, code, params):
-    args = dict(num_positions=4, d_model=8, base=10_000.0) | kwargs
+    args = dict(context_length=4, d_model=8, base=10_000.0) | kwargs
     [(name, value)] = kwargs.items()  # the refusal names the one argument that is wrong, and its value
     with raises_input(code, name=name, value=value, **params):
         sinusoidal_table(**args)

@@ -57,7 +57,10 @@ def test_invalid_utf8_becomes_replacement_character():
 
 def test_labels_are_readable_and_unique():
     assert token_label(72) == "H"
-    assert token_label(32) == "␠"
+    assert token_label(32) == "<space>"
+    # every label is printable ASCII or the text's own character: no symbol a font may lack (an empty box)
+    assert all(token_label(i).isascii() and token_label(i).isprintable() and token_label(i).strip()
+               for i in range(256))
     assert token_label(0xE4) == "<e4>"
     labels = token_labels(encode("Hello"))
     assert labels == ["0:H", "1:e", "2:l", "3:l", "4:o"]
@@ -66,7 +69,7 @@ def test_labels_are_readable_and_unique():
 
 def test_text_labels_name_the_character_of_each_byte():
     assert text_token_labels("a你") == ["0:a", "1:你 (1/3)", "2:你 (2/3)", "3:你 (3/3)"]
-    assert text_token_labels("a b") == ["0:a", "1:␠", "2:b"]
+    assert text_token_labels("a b") == ["0:a", "1:<space>", "2:b"]
 
 
 def test_validation_messages():

@@ -17,16 +17,16 @@ from embedviz import tours
 from embedviz.models import params
 from embedviz.figures.export import figure_csv, file_name, table_csv
 from embedviz.tokens.tokenizer import encode
-from embedviz.widget_keys import BY_PAGE, Home, InputLayer, Rope, Sinusoidal, Tokens, Training
+from embedviz.widget_keys import BY_PAGE, Home, InputLayer, PastLength, Rope, Sinusoidal, Tokens, Training
 from tests.input_errors import raises_input
 
 # tours as data
 
 
-def test_five_tours_of_six_to_twelve_steps_each_with_a_question():
+def test_five_tours_of_six_to_thirteen_steps_each_with_a_question():
     assert list(tours.TOURS) == ["000", "001", "002", "003", "004"]
-    for lesson, tour in tours.TOURS.items():
-        assert 6 <= len(tour.steps) <= 12, lesson
+    for lesson, tour in tours.TOURS.items():  # lesson 003's 13th: its extrapolation claim on a real model
+        assert 6 <= len(tour.steps) <= 13, lesson
         assert any(step.question for step in tour.steps), f"tour {lesson} asks nothing"
         names = [step.name for step in tour.steps]
         assert len(set(names)) == len(names), f"tour {lesson} names two steps alike: {names}"
@@ -68,8 +68,8 @@ def test_step_lookup_names_what_exists():
     assert tours.step("003", 5).name == "d8"
     with raises_input("one_of", name="tour", value="007"):
         tours.step("007", 1)
-    with raises_input("tour_step", value=13, n=12, tour="003"):
-        tours.step("003", 13)
+    with raises_input("tour_step", value=14, n=13, tour="003"):
+        tours.step("003", 14)
     with pytest.raises(ValueError, match="asks no question"):
         tours.answer("003", 1)
 
@@ -165,10 +165,28 @@ def expected(lesson: str, k: int) -> str:
         d_model, d_position = s[InputLayer.D_MODEL], s[InputLayer.D_POSITION]
         ratio = attention_params(d_model + d_position) / attention_params(d_model)
         return "same" if ratio < 1.5 else "twice" if ratio < 3 else "four" if ratio < 6 else "more"
+    if qid == "loss_past":  # transformers' Llama holding GlassLM's weights, plain RoPE, over its own windows
+        return _llama_loss_past(s[PastLength.LENGTH])
     if qid == "table_size":
         count = s[Tokens.VOCAB] * s[Tokens.WIDTH]
         return "millions" if count < 1e8 else "hundreds_of_millions" if count < 1e9 else "billions"
     raise AssertionError(f"no reference for question {qid}")
+
+
+def _llama_loss_past(length: int) -> str:
+    import torch
+
+    from embedviz.language_model import glass  # the text only
+    from tests.test_language_model import _llama
+
+    ids = glass.encode(glass.default_text())
+    starts = np.linspace(0, len(ids) - length - 1, 10).round().astype(int)
+    windows = torch.from_numpy(np.stack([ids[a:a + length + 1] for a in starts]))
+    with torch.inference_mode():
+        logits = _llama({"rope_type": "default"})(windows[:, :-1]).logits
+        losses = torch.nn.functional.cross_entropy(logits.transpose(1, 2), windows[:, 1:], reduction="none")
+    rise = float(losses[:, 128:].mean() - losses[:, :128].mean())
+    return "stay" if abs(rise) < tours.SAME_LOSS else "rise" if rise > 0 else "fall"
 
 
 FAST = [(lesson, k) for lesson, k in _questions() if not tours.step(lesson, k).question.id.startswith("sim_")]
@@ -190,9 +208,9 @@ def test_lesson_numbers_in_the_explanations():
 
 @lru_cache(maxsize=2)
 def _training_run(steps, d_model, lr, seed, groups):
-    from embedviz.training import experiment as training
+    from embedviz.training import experiment
 
-    return training.train_group_experiment(steps=steps, d_model=d_model, lr=lr, seed=seed,
+    return experiment.train_group_experiment(steps=steps, d_model=d_model, lr=lr, seed=seed,
                                            groups=tuple(groups.split()), vocab_size=256)
 
 

@@ -295,8 +295,8 @@ def test_context_window_sees_what_a_bigram_cannot():
     # the bag of the last two tokens ({a,a} -> b, {a,b} -> a) predicts every next token
     text = "aab" * 200
     floor = 2 / 3 * math.log(2)
-    bigram = train_on_text(text, steps=200, context=1, lr=3e-2)
-    window = train_on_text(text, steps=200, context=2, lr=3e-2)
+    bigram = train_on_text(text, steps=200, context_length=1, lr=3e-2)
+    window = train_on_text(text, steps=200, context_length=2, lr=3e-2)
     assert bigram.losses[-50:].mean() > floor - 0.05
     assert window.losses[-50:].mean() < 0.1
 
@@ -322,7 +322,7 @@ def test_byte_tokens_use_the_tokenizer_labels():
 
 
 def test_short_text_shrinks_the_sequence():
-    r = train_on_text("abc", steps=10, context=2, seq_len=16)
+    r = train_on_text("abc", steps=10, context_length=2, seq_len=16)
     assert r.losses.shape == (10,) and r.vocab == ["a", "b", "c"]
 
 
@@ -371,9 +371,9 @@ def test_group_experiment_validation(kwargs, code, params):
     [
         (b"abc", {}, "string", {"name": "text", "kind": "bytes"}),
         ("abab", {"tokens": "word"}, "one_of", {"name": "tokens", "value": "word", "allowed": "'char', 'byte'"}),
-        ("abab", {"context": 0}, "at_least", {"name": "context", "value": 0, "limit": 1}),
-        ("abab", {"context": 33}, "at_most", {"name": "context", "value": 33, "limit": 32}),
-        ("ab", {"context": 2}, "text_short", {"n": 2, "kind": "char", "need": 3}),
+        ("abab", {"context_length": 0}, "at_least", {"name": "context_length", "value": 0, "limit": 1}),
+        ("abab", {"context_length": 33}, "at_most", {"name": "context_length", "value": 33, "limit": 32}),
+        ("ab", {"context_length": 2}, "text_short", {"n": 2, "kind": "char", "need": 3}),
         ("aaaa", {}, "text_distinct", {"kind": "char", "n": 1}),
         ("abab", {"d_model": 300}, "at_most", {"name": "d_model", "value": 300, "limit": 256}),
         ("abab", {"lr": -1.0}, "above", {"name": "lr", "value": -1.0, "limit": 0}),

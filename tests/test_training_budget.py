@@ -26,7 +26,7 @@ def test_no_budget_trains_every_step_and_a_budgeted_run_that_finishes_is_the_sam
 def test_the_heaviest_page_setting_stops_near_its_budget():
     budget = 0.3
     cpu = time.thread_time()
-    r = train_on_text(CJK * 2, steps=2_000, d_model=256, lr=1.0, context=8, cpu_budget_s=budget)
+    r = train_on_text(CJK * 2, steps=2_000, d_model=256, lr=1.0, context_length=8, cpu_budget_s=budget)
     cpu = time.thread_time() - cpu
     assert 0 < len(r.losses) < 2_000  # stopped early, after at least one step
     # the budget plus one step and the result's bookkeeping; without the budget this run takes ~6.6 s of CPU

@@ -7,9 +7,11 @@ import pytest
 
 from embedviz import encodings, tours
 from embedviz.positions import attention
-from embedviz.rope import context_extension, rotary as rope, layers as rope_layers
-from embedviz.training import experiment as training
+from embedviz.rope import context_extension, rotary, layers as rope_layers
+from embedviz.training import experiment
+from embedviz import _validate
 from embedviz._validate import one_of
+from embedviz.errors import InputError
 from tests.input_errors import raises_input
 
 
@@ -26,10 +28,10 @@ def test_one_of_takes_a_dicts_keys_and_refuses_what_cannot_be_looked_up():
 
 
 CHOICES = {
-    "pairing": lambda: rope.pair_dimensions(8, pairing="gptj"),
+    "pairing": lambda: rotary.pair_dimensions(8, pairing="gptj"),
     "tour": lambda: tours.step("nope", 1),
-    "tokens": lambda: training.train_on_text("abab", tokens="word"),
-    "optimizer": lambda: training.train_on_text("abab", optimizer="rmsprop"),
+    "tokens": lambda: experiment.train_on_text("abab", tokens="word"),
+    "optimizer": lambda: experiment.train_on_text("abab", optimizer="rmsprop"),
     "method": lambda: context_extension.build_scaling("ntk", factor=2.0, original_max_position_embeddings=4_096),
     "positions": lambda: attention.word_order_demo("a b", positions="rope"),
     "scheme": lambda: encodings.position_vectors("fourier", [0, 1], 8),
@@ -77,3 +79,19 @@ def test_every_scaling_rule_reads_like_the_plain_check(code):
     with raises_input(code, about=f"rope_type '{scaling['rope_type']}'") as info:
         compute(64, 1e4, scaling)
     assert str(info.value).endswith(f" for rope_type '{scaling['rope_type']}'")
+
+
+@pytest.mark.parametrize("raw, expected", [("4", 4), ("0004", 4), ("0", 0), ("000", 0), ("999999", 999_999),
+                                           ("1000000", None), ("0" * 5_000 + "7", 7), ("9" * 5_000, None)])
+def test_a_link_number_is_ascii_digits_read_as_int_would(raw, expected):
+    assert _validate.link_number("step", raw, max_digits=6) == expected
+    if expected is not None and len(raw) < 4_300:  # past that int() refuses to read it at all
+        assert expected == int(raw)  # the oracle: Python's own reading of ASCII digits
+
+
+@pytest.mark.parametrize("raw", ["²", "①", "٣", "３", "1²", "", " 4", "4 ", "+4", "-4", "4.0", "1_000", None, 4])
+def test_anything_but_ascii_digits_is_no_link_number(raw):
+    """str.isdigit() holds for the first five; int() refuses "²" and "①" and reads "٣" and "３" as 3."""
+    with pytest.raises(InputError) as e:
+        _validate.link_number("step", raw, max_digits=6)
+    assert e.value.code == "whole_number"

@@ -1,7 +1,8 @@
 """The follow route: where a class is, for the tabs of its following students (embedviz/app/browser/class_follow.js).
 
-``GET /api/class/CODE/step`` answers ``{"lesson", "step", "revealed"}``: what every member may see
-(``ClassState.position``), no teacher token, no member, no answer. A tab reruns the app only when the answer is not
+``GET /api/class/CODE/step`` answers ``{"lesson", "step", "revealed"}`` (and ``"vote": 2`` on a second vote,
+``"shown": true`` while the teacher shows the spread): what every member may see (``ClassState.follow``), no
+teacher token, no member, no answer. A tab reruns the app only when the answer is not
 what its page shows, so a class that stays costs no script run.
 
 With ``?seen=LESSON|STEP|REVEALED`` (what the tab's page shows) the answer waits while the class is still there, up
@@ -10,35 +11,55 @@ holds at once (the store tells the route), one on another replica within ``WATCH
 store that often while it holds requests for the class). Polled instead, every follower learnt of a move up to a
 period late, and a class of a hundred cost the server 200 answers a second while nothing moved.
 
-Bounded by what it reads and holds, not by who asks (a school's students share one address behind its NAT, and
-behind nginx every request comes from nginx):
+Bounded by what it reads and holds, and by who asks only where no class is concerned (a school's students share one
+address behind its NAT):
 - an open class is read from the store at most once per ``FRESH_SECONDS`` (and once per ``WATCH_SECONDS`` while
-  requests wait for it) however many tabs ask; a code not known open costs a token of ``NEW_READS_PER_SECOND``;
-- at most ``MAX_HELD`` requests are held per process; past it a request is answered at once, and its tab asks
-  again a period later, as a poll;
+  requests wait for it) however many tabs ask; a code this process does not know open (no page of this server
+  started, joined or read it) costs a token of its address's budget (``client_limits.guesses``, shared with the
+  pages' joins), and of ``NEW_READS_PER_SECOND`` for all addresses together, which bounds the store's reads. A
+  follower's own class is known open (their page joined it here), so a guesser slows only themselves;
+- at most ``MAX_HELD`` requests are held per process (sized to its file limit); past it a request is answered at
+  once, and its tab asks again a period later, as a poll;
 - when the server is asked to stop, every held request is answered at once (uvicorn waits for open requests
   before it stops; ``answer_held_on_stop`` is called by the server's start-up).
 Store reads run in a worker thread: a Redis call that waits (up to its 1 s timeout) must not stall the event loop
-that carries every websocket.
+that carries every websocket. Whatever the read raises is a 503 (``{"error": "offline"}``), as a store that is down:
+never a 500, never a traceback in the server's log.
 """
 from __future__ import annotations
 
 import asyncio
 import collections
 import json
+import logging
 import signal
 import time
 
 import anyio
 
+from embedviz import client_limits
+from embedviz.client_limits import TokenBucket
+
 CLASS_ROUTE = "/api/class/{code}/step"
 FRESH_SECONDS = 0.25  # an open class's position is read from the store at most this often per replica
 HOLD_SECONDS = 20.0  # a request whose class stays where its tab is gets its answer after this (the tab asks again)
 WATCH_SECONDS = 0.25  # while requests wait, their class is read this often (a teacher on another replica)
-MAX_HELD = 2_000  # requests held per process: six classes of 300 at once, with room for reloads
-NEW_READS_PER_SECOND = 20  # store reads for codes not known open (a typo, an expired class, a guesser)
-NEW_READS_BURST = 40
+
+
+def max_held() -> int:
+    """Requests held per process: six classes of 300 at once, with room for reloads, and never more than half the
+    connections this process's file limit lets the server keep (embedviz/app/connections.py): 448 under the 1,024
+    files of a default ulimit, 2,000 under the systemd unit's LimitNOFILE."""
+    from embedviz.app.connections import connection_cap
+
+    return min(2_000, connection_cap() // 2)
+
+
+MAX_HELD = max_held()
+NEW_READS_PER_SECOND = 50  # store reads for codes not known open, all addresses together (each has its own budget)
+NEW_READS_BURST = 100
 KNOWN_CODES = 2 * 200  # positions kept (classroom.MAX_CLASSES open classes fit twice)
+_LOG = logging.getLogger(__name__)
 
 
 def class_route(code: str) -> str:
@@ -46,26 +67,17 @@ def class_route(code: str) -> str:
     return CLASS_ROUTE.replace("{code}", code)
 
 
-def position_text(lesson: str, step: int, revealed: bool) -> str:
-    """A position as the tab's ``seen`` names it (class_follow.js writes the same string)."""
-    return f"{lesson}|{step}|{'true' if revealed else 'false'}"
+def position_text(lesson: str, step: int, revealed: bool, vote: int = 1, shown: bool = False) -> str:
+    """A position as the tab's ``seen`` names it (class_follow.js writes the same string): a second vote and a
+    shown spread are named only when there is one, so a class that uses neither reads as it always did."""
+    return f"{lesson}|{step}|{'true' if revealed else 'false'}" + ("|v2" if vote > 1 else "") + (
+        "|shown" if shown else "")
 
 
-class TokenBucket:
-    """``rate`` events per second on average, ``burst`` at once."""
-
-    def __init__(self, rate: float, burst: float, clock=time.monotonic):
-        self.rate, self.burst, self._clock = rate, burst, clock
-        self._tokens, self._at = float(burst), clock()
-
-    def take(self) -> bool:
-        now = self._clock()
-        self._tokens = min(self.burst, self._tokens + (now - self._at) * self.rate)
-        self._at = now
-        if self._tokens < 1:
-            return False
-        self._tokens -= 1
-        return True
+def position_body(lesson: str, step: int, revealed: bool, vote: int = 1, shown: bool = False) -> dict:
+    """The route's answer for a position (``ClassState.follow``): the same fields ``position_text`` names."""
+    return {"lesson": lesson, "step": step, "revealed": revealed, **({"vote": vote} if vote > 1 else {}),
+            **({"shown": True} if shown else {})}
 
 
 class ClassFollowRoute:
@@ -76,10 +88,11 @@ class ClassFollowRoute:
 
     def __init__(self, store=None, *, clock=time.monotonic, fresh: float = FRESH_SECONDS, hold: float = HOLD_SECONDS,
                  watch: float = WATCH_SECONDS, max_held: int = MAX_HELD, rate: float = NEW_READS_PER_SECOND,
-                 burst: float = NEW_READS_BURST, known: int = KNOWN_CODES):
+                 burst: float = NEW_READS_BURST, known: int = KNOWN_CODES, guesses: client_limits.Buckets | None = None):
         self._store, self._clock, self._fresh, self._known = store, clock, fresh, known
         self._hold_seconds, self._watch_seconds, self._max_held = hold, watch, max_held
         self._bucket = TokenBucket(rate, burst, clock)
+        self._guesses = guesses  # per address (None: the process's, shared with the pages' joins)
         # code -> (when read, answer body, the position it names)
         self._positions: collections.OrderedDict[str, tuple[float, bytes, str]] = collections.OrderedDict()
         self._reading: dict[str, asyncio.Future] = {}  # code -> the store read under way
@@ -103,14 +116,25 @@ class ClassFollowRoute:
         from embedviz import classroom
 
         try:
-            lesson, step, revealed = self._shared_store().state(code).position
+            follow = self._shared_store().state(code).follow
         except classroom.ClassError as error:
             status = 503 if error.code == "offline" else 404
             return status, json.dumps({"error": error.code}).encode(), ""
-        return 200, json.dumps({"lesson": lesson, "step": step, "revealed": revealed},
-                               separators=(",", ":")).encode(), position_text(lesson, step, revealed)
+        except Exception as error:  # noqa: BLE001 - whatever the store did, the tab is told "offline", never a 500
+            _LOG.warning("the follow route could not read class %s: %s", code, type(error).__name__)
+            return 503, b'{"error":"offline"}', ""
+        return 200, json.dumps(position_body(*follow), separators=(",", ":")).encode(), position_text(*follow)
 
-    async def _position(self, code: str, *, fresh: float | None = None) -> tuple[int, bytes, str]:
+    def _may_read(self, code: str, client: str) -> bool:
+        """A code this process does not know open is read only with a token of the asker's address and one of all
+        addresses' (a refused ask costs the store nothing)."""
+        if self._shared_store().known_open(code):
+            return True
+        guesses = self._guesses if self._guesses is not None else client_limits.guesses()
+        return guesses.take(client) and self._bucket.take()
+
+    async def _position(self, code: str, *, fresh: float | None = None, client: str = "local"
+                        ) -> tuple[int, bytes, str]:
         """(status, body, position) of ``code``, read from the store at most once per ``fresh`` seconds however
         many ask; a code not known open takes a token first (429 without one)."""
         known = self._positions.get(code)
@@ -119,7 +143,7 @@ class ClassFollowRoute:
             return 200, known[1], known[2]
         if code in self._reading:  # another request is reading it: share its answer
             return await asyncio.shield(self._reading[code])
-        if known is None and not self._bucket.take():
+        if known is None and not self._may_read(code, client):
             return 429, b'{"error":"rate"}', ""
         future = asyncio.get_running_loop().create_future()
         self._reading[code] = future
@@ -218,7 +242,8 @@ class ClassFollowRoute:
         code = request.path_params.get("code", "")
         if not CODE_RE.fullmatch(code):
             return self._answer(400, b'{"error":"malformed"}')
-        status, body, there = await self._position(code)
+        client = client_limits.address_key(request.client.host if request.client else None)
+        status, body, there = await self._position(code, client=client)
         seen = request.query_params.get("seen")
         if seen is not None and status == 200 and there == seen and not self._stopping and self._holding < self._max_held:
             self._listen()

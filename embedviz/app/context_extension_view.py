@@ -14,7 +14,10 @@ from typing import Any
 import streamlit as st
 
 from embedviz.rope import context_extension, config as rope_config, layers as rope_layers, theta_calculator
+from embedviz.rope.scaling import yarn_betas
+from embedviz.figures.context_extension import kind_hover
 from embedviz.app import live
+from embedviz.app.i18n import t
 from embedviz.downsample import log_options
 from embedviz.app.widgets import human_number
 from embedviz.errors import InputError
@@ -143,6 +146,7 @@ class SourceSettings(context_extension.ExtensionSettings):
     last_stage: int | None  # a preset's later long-context stage (Llama 3.1: 131,072), which no config field records
 
 
+@st.cache_data(max_entries=16, show_spinner=False)
 def _settings(source: str, config_text: str) -> SourceSettings:
     if source == CONFIG:
         config = rope_config.parse_config_json(config_text)
@@ -156,7 +160,21 @@ def _settings(source: str, config_text: str) -> SourceSettings:
     return SourceSettings(**vars(settings), mla=rope_layers.mla_softmax_scale(config), last_stage=last_stage)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+def source_caption(source: str, settings: SourceSettings) -> str:
+    """What the page says under the chosen source: its sizes, its method, and what it leaves out."""
+    caption = t("ctx.source_caption", name=source, head_dim=settings.head_dim, theta=human_number(settings.theta),
+                original=human_number(settings.original), method=settings.method,
+                factor=f"{settings.factor:g}", target=human_number(settings.target))
+    if not settings.scaled:
+        caption += " " + t("ctx.suggested", target=human_number(settings.target))
+    if settings.last_stage:  # Llama 3.1: 8,192 is where pre-training started, not the most it was trained on
+        caption += " " + t("common.last_stage", n=human_number(settings.last_stage))
+    if settings.partial_rotary_factor and settings.rotary_dim < settings.head_dim:  # 1.0 rotates them all
+        caption += " " + t("ctx.partial", dims=settings.rotary_dim, head_dim=settings.head_dim,
+                           p=f"{settings.partial_rotary_factor:g}")
+    return caption
+
+
 def source_settings(source: str, config_text: str = "") -> SourceSettings:
     """The page's starting values from a preset or a config.json text (ValueError naming what is wrong)."""
     return _settings(source, config_text)
@@ -305,7 +323,7 @@ def extension(source: str, config_text: str, method: str, head_dim: int, theta: 
     )
     seq_len = context_extension.seq_len_for(method, original, ratio)
     view = context_extension.extension_view(head_dim, theta, scaling, original=original, target=target,
-                                            seq_len=seq_len)
+                                            context_length=seq_len)
     return Extension(view=view, scaling=scaling, seq_len=seq_len)
 
 
@@ -342,6 +360,9 @@ def live_fixed(method: str, rotated: int, original: int, seq_len: int | None, pa
     """What formulas.js needs besides the sliders to redraw the wavelength chart: the method and its numbers as
     ``context_extension.build_scaling`` fills them (LongRoPE's lists from the source)."""
     lists = {k: list(getattr(settings, k)) for k in ("short_factor", "long_factor") if method == "longrope"}
-    return {"method": method, "dim": rotated, "original": original, "seq_len": seq_len, "hover": hover,
-            "params": {**context_extension.METHOD_DEFAULTS.get(method, {}), **params, **lists},
+    given = {**context_extension.METHOD_DEFAULTS.get(method, {}), **params, **lists}
+    return {"method": method, "dim": rotated, "original": original, "seq_len": seq_len,
+            "hovers": {kind: kind_hover(name, hover) for kind, name in kind_names.items()},
+            # YaRN's betas as the core resolves them: the browser's formula takes them as they are
+            "params": {**given, **(yarn_betas(given) if method == "yarn" else {})},
             "kinds": list(kind_names), "kind_names": kind_names, "colors": colors}

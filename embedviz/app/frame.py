@@ -4,8 +4,9 @@ from __future__ import annotations
 import streamlit as st
 
 from embedviz._threads import limit_threads
-from embedviz.app import compat, warm
+from embedviz.app import a11y, compat, warm
 from embedviz.app.i18n import DEFAULT_LANGUAGE, LANG_KEY, LANGUAGES, current_language, remember_language, t
+from embedviz.app.markup import trusted
 from embedviz.app.pages import PAGES
 
 
@@ -15,10 +16,22 @@ from embedviz.app.pages import PAGES
 # 2.01 -> 1.85 on average, renderer CPU per step -7%, 7 of 8 pairs faster; opens unchanged. Hover labels, the modebar
 # and the full-screen button are drawn inside the chart's box (tests/e2e/test_browser.py checks they stay usable).
 CHART_CSS = "<style>[data-testid='stPlotlyChart'] { contain: layout paint; }</style>"
+# A page's first figure starts in the top 60% of a 1280 x 720 screen (tests/e2e/test_first_screen.py): Streamlit's
+# 6rem above the title is cut to 4rem, just clear of its 3.75rem header (a tour sets its own, tour.py).
+FIRST_SCREEN_CSS = "<style>.stMainBlockContainer { padding-top: 4rem; }</style>"
 # The language switch and the tour control above the 14-entry navigation: under it they sat off a 720 px screen.
 SIDEBAR_CSS = ("<style>[data-testid='stSidebarContent'] { display: flex; flex-direction: column; }"
                " [data-testid='stSidebarHeader'] { order: -2; }"
-               " [data-testid='stSidebarUserContent'] { order: -1; padding-bottom: 1rem; }</style>")
+               " [data-testid='stSidebarUserContent'] { order: -1; padding-bottom: 1rem; }"
+               # A collapsed sidebar is only moved off the screen: its 16 links and controls stayed Tab stops before
+               # the page (Next was 23 presses away at 640 x 360). Hidden, they leave the Tab order; the delay lets
+               # the sidebar slide out before it goes.
+               " [data-testid='stSidebar'][data-collapsed='true'] { visibility: hidden;"
+               " transition: visibility 0s linear 0.3s; }</style>")
+# Streamlit's focus ring is the accent at half strength (2.5:1 against white): a solid outline in the accent itself
+# (6.6:1 on white, 6.2:1 on the sidebar) shows a keyboard reader where they are (WCAG 2.4.7, 1.4.11).
+FOCUS_CSS = ("<style>:is(a, button, input, select, textarea, summary, [tabindex]):focus-visible"
+             " { outline: 2px solid #b0243b !important; outline-offset: 1px; }</style>")
 
 
 def language_switch() -> str:
@@ -64,6 +77,22 @@ def navigation():
     return st.navigation(sections, expanded=True), by_url  # every page listed: by default Streamlit folds past 10
 
 
+def document(page) -> None:
+    """The document's title (the page's, and in a tour its step: "RoPE – step 8 of 12 – lesson 003 – embedviz"),
+    language, and a new tour step said in the page's live region (embedviz/app/a11y.py)."""
+    from embedviz.app import tour
+
+    name = trusted(page.title)  # a catalog text: st.Page was given t(title)
+    path = page.url_path or "/"  # the default page's path is ""
+    step = tour.where()
+    if step is None:
+        a11y.document(t("common.doc_title", page=name), page=path)
+        return
+    lesson, number, total, said = step
+    a11y.document(t("common.doc_title_step", page=name, k=number, n=total, lesson=lesson),
+                  say=said, say_key=f"{lesson}:{number}:{current_language()}", page=path)
+
+
 def run() -> None:
     limit_threads()  # before any page loads numpy or torch: one BLAS / torch thread per server process
     from embedviz.app import tour  # after limit_threads: the tours' answers come from the core (numpy, torch)
@@ -76,6 +105,8 @@ def run() -> None:
                        initial_sidebar_state=tour.sidebar_state())  # collapsed when projecting
     st.html(CHART_CSS)  # a style-only block takes no space; unchanged, it costs nothing on a rerun
     st.html(SIDEBAR_CSS)
+    st.html(FIRST_SCREEN_CSS)
+    st.html(FOCUS_CSS)
     warm.start()  # once per process, in the background, when the server asked for it ($EMBEDVIZ_WARM=1)
     language_switch()
     page, pages = navigation()
@@ -83,5 +114,8 @@ def run() -> None:
     tour.sidebar_controls()
     with st.sidebar:
         st.caption(t("common.sidebar_caption"))
+    document(page)
     if tour.panel(page, pages):  # a lesson tour's step above the page; a question hides the page until answered
         page.run()
+    else:  # the page's title stays the step's heading (a screen reader's way through a page is its headings)
+        st.title(trusted(page.title))

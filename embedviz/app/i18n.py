@@ -9,8 +9,10 @@ a raw key.
 from __future__ import annotations
 
 import importlib
+import json
 import pkgutil
 from functools import lru_cache
+from pathlib import Path
 
 import streamlit as st
 
@@ -19,6 +21,11 @@ from embedviz.app.markup import Markup, escape
 
 LANGUAGES = {"en": "English", "zh": "简体中文"}
 DEFAULT_LANGUAGE = "en"
+# Each language as a BCP 47 tag: the document's lang (a screen reader picks its voice by it) and plotly.js's locale.
+LANGUAGE_TAGS = {"en": "en", "zh": "zh-CN"}
+# plotly.js's own zh-CN locale (its toolbar's buttons, "double-click to zoom back out", month names), a copy of the
+# npm package plotly.js-locales' file: the plotly package installs plotly.js without its locales.
+PLOTLY_LOCALE_FILE = Path(__file__).parent / "browser" / "plotly-locale-zh-cn.json"
 LANG_KEY = "lang"  # widget key and URL query parameter
 
 
@@ -71,3 +78,16 @@ def t(key: str, /, **values) -> Markup:
     if not values:
         return Markup(text)
     return Markup(text.format(**{name: escape(v) if isinstance(v, str) else v for name, v in values.items()}))
+
+
+@lru_cache(maxsize=1)
+def _plotly_zh() -> dict:
+    held = json.loads(PLOTLY_LOCALE_FILE.read_text(encoding="utf-8"))
+    return {held["name"]: {"dictionary": held["dictionary"], "format": held["format"]}}
+
+
+def plotly_locale() -> dict:
+    """A chart's plotly.js config entries that put its toolbar and hovers in the reader's language: the locale and,
+    given inline (Streamlit's plotly.js bundle registers none but English), its dictionary. Empty in English."""
+    tag = LANGUAGE_TAGS[current_language()]
+    return {"locale": tag, "locales": _plotly_zh()} if tag in _plotly_zh() else {}

@@ -29,9 +29,11 @@ import streamlit as st
 
 from embedviz.app import compat
 from embedviz.app.i18n import t
-from embedviz.app.widgets import IMAGE_KEY, download_csv, figure_for, plot, shown_figure, tab_labels
+from embedviz.app.markup import Markup
+from embedviz.app.widgets import chart_config, download_csv, figure_for, plot, shown_figure, tab_labels
+from embedviz.figures import JOINER, describe, screen
 from embedviz.figures.describe import WORDS as ALT_WORDS, text_alternative
-from embedviz.figures.export import COLUMNS, figure_csv, slug
+from embedviz.figures.export import COLUMNS, figure_csv
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]  # embedviz/: asset_dir in pyproject.toml is relative to it
 ASSETS = Path(__file__).resolve().parent / "live"
@@ -95,11 +97,19 @@ def controls(key: str, *, hidden: bool):
 
 
 def _commit(key: str, sliders: Sequence[Slider]) -> None:
-    """The component's callback, run before the rerun: its option indices become the widgets' values."""
-    indices = (st.session_state.get(key) or {}).get("commit") or {}
+    """The component's callback, run before the rerun: its option indices become the widgets' values. Streamlit
+    calls it once per "commit" of the trigger list (compat bounds the list to a few) and every call reads the last
+    commit, the only one a live figure can use: a second call finds nothing left to change. A value of any other
+    shape (no browser sends one: the component sends {slider key: option index}) is ignored with a log line."""
+    shown = st.session_state.get(key)
+    indices = shown.get("commit") if isinstance(shown, dict) else None
+    if not isinstance(indices, dict):
+        _LOG.warning("ignored a live figure's commit of type %s (state %s)", type(indices).__name__,
+                     type(shown).__name__)
+        return
     for s in sliders:
         i = indices.get(s.key)
-        if isinstance(i, int) and 0 <= i < len(s.options) and st.session_state.get(s.key) != s.options[i]:
+        if type(i) is int and 0 <= i < len(s.options) and st.session_state.get(s.key) != s.options[i]:
             st.session_state[s.key] = s.options[i]
             if s.on_change:
                 s.on_change()
@@ -107,11 +117,14 @@ def _commit(key: str, sliders: Sequence[Slider]) -> None:
 
 def templates(**keys: str | tuple[str, ...]) -> dict[str, str]:
     """The translated texts a view fills in the browser: ``name="key"``, or ``name=("key", "field", ...)`` for a
-    text whose fields the browser fills (they stay ``{field}``)."""
+    text whose fields the browser fills (they stay ``{field}``); a field may carry its format, ``"v:.2f"`` (a number
+    with two decimals), which the browser's fill applies as ``str.format`` does, so a page fills the same template
+    for its own figure (``templates(...)["name"].format(v=...)``) and the format is written once."""
     out = {}
     for name, spec in keys.items():
         key, *fields = (spec,) if isinstance(spec, str) else spec
-        out[name] = t(key, **{f: "{" + f + "}" for f in fields})
+        # the field as written (Markup: not escaped as a reader's value would be, its ":" and "." stay)
+        out[name] = t(key, **{f.split(":")[0]: Markup("{" + f + "}") for f in fields})
     return out
 
 
@@ -127,15 +140,18 @@ def figure(view: str, builder, *args, sliders: Sequence[Slider], texts: dict, bu
         plot(builder, *args, key=key, csv=csv, **kwargs)
         return
     fig = figure_for(builder, args, kwargs)
-    image = {"format": st.session_state.get(IMAGE_KEY) or "png", "scale": 2, "filename": slug(fig.layout.title.text)}
     data = {
         "view": view, "texts": texts, "budget": budget, "fixed": fixed or {},
-        "alt": text_alternative(fig, {name: t(f"common.alt_{name}") for name in ALT_WORDS}),
+        # the browser fits the figure to its chart's width by the rules Python fits a chart by, and joins a
+        # subtitle's parts as Python does
+        "fit": screen.rules(), "joiner": JOINER,
+        "alt": text_alternative(fig, words := {name: t(f"common.alt_{name}") for name in ALT_WORDS}),
+        "alt_words": words, "alt_rules": describe.rules(),  # the browser says the same of a figure it drew itself
         "sliders": [{"key": s.key, "label": t(s.label), "options": list(s.options),
                      "labels": [s.format_func(o) for o in s.options],
                      "index": list(s.options).index(st.session_state[s.key])} for s in sliders],
         "figure": shown_figure(fig).to_json(),  # as plot sends it: the first draw is the core's own figure
-        "config": {"displaylogo": False, "responsive": True, "toImageButtonOptions": image},
+        "config": {**chart_config(fig.layout.title.text), "responsive": True},
     }
     _mount()(key=key, data=data, on_commit_change=functools.partial(_commit, key, tuple(sliders)))
     columns = {name: t(f"common.csv_col_{name}") for name in COLUMNS}

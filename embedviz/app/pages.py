@@ -30,6 +30,8 @@ PAGES: list[tuple[str, list[tuple[str, str, str, str]]]] = [
             ("app_pages/rope.py", "rope.nav", ":material/rotate_right:", "rope"),
             ("app_pages/compare.py", "cmp.nav", ":material/compare:", "compare"),
             ("app_pages/context_extension.py", "ctx.nav", ":material/open_in_full:", "context-extension"),
+            # the methods above, run on a real RoPE model past its trained length
+            ("app_pages/past_length.py", "past.nav", ":material/trending_up:", "past-length"),
             ("app_pages/modern_rope.py", "mod.nav", ":material/layers:", "modern-rope"),
         ],
     ),

@@ -267,6 +267,7 @@ class RowViews:
     rough: np.ndarray  # the rough steps t (rows t -> t + 1)
     rough_bounds: tuple[float, float]  # (spreads, drop): what makes a step rough, as the core found it
     median_norm: float  # the rows' median length
+    norms: np.ndarray  # (N,) each row's length
     pca: np.ndarray  # (N, 2) float32 PCA coordinates
     turn: float  # the PCA picture's median turn per row, in radians (position_analysis.plane_turn)
     turn_degrees: float  # its size in degrees
@@ -301,7 +302,7 @@ def row_views(source: str, start: int, stop: int, _upload: HeldUpload | None = N
         rows=np.arange(start, stop), similarity=similarity.astype(np.float32), step=step,
         adjacent=smooth.adjacent, typical=smooth.typical, rough=smooth.rough_steps + start,
         rough_bounds=(smooth.threshold, smooth.min_drop),
-        median_norm=smooth.median_norm, pca=pca.astype(np.float32), turn=turn,
+        median_norm=smooth.median_norm, norms=smooth.norms, pca=pca.astype(np.float32), turn=turn,
         turn_degrees=position_analysis.turn_degrees(turn), rotation=position_analysis.is_rotation(pca),
         period=position_analysis.turn_period(turn),
         steps=steps + start, steps_cos=smooth.adjacent[steps], norm_from=smooth.norms[steps],

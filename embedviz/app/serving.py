@@ -8,8 +8,9 @@ The policy is the tightest under which every page works in Chromium (tests/e2e c
 tab they open and fail on any); each directive says what needs it:
 
 - scripts only from the app's own files: Streamlit's bundle, plotly's and KaTeX's chunks, a component's asset
-  directory. No 'unsafe-inline' and no 'unsafe-eval': the two inline scripts the app runs are allowed by their
-  hashes (Streamlit's index.html sets ``window.prerenderReady``; the presenter view's key handler, our own file),
+  directory. No 'unsafe-inline' and no 'unsafe-eval': the inline scripts the app runs are allowed by their
+  hashes (Streamlit's index.html sets ``window.prerenderReady``; ``BASE_URL_JS`` below; the presenter view's key
+  handler and browser/page_a11y.js, our own files),
   so markup that reached the page still could not run a script of its own. 'wasm-unsafe-eval' lets Streamlit's
   protobuf decoder compile its small 64-bit-integer WebAssembly helper (long.js; it falls back to plain JS, but
   the refusal is a violation on every page); it allows no JavaScript eval.
@@ -23,22 +24,32 @@ tab they open and fail on any); each directive says what needs it:
 
 ``X-Content-Type-Options: nosniff`` keeps a browser from running an upload's bytes as a script or style,
 ``Referrer-Policy: same-origin`` keeps a page's URL (its settings) from travelling to another site with a click.
-deploy/nginx.conf.template and deploy/k8s/headers.yaml carry the same values (tests/test_deploy.py holds them
-equal): an operator who fronts the app with them gets the same policy even from a bare ``streamlit run app.py``.
+deploy/nginx.conf.template carries the same values (tests/test_deploy.py holds them equal): an operator who fronts
+the app with it gets the same policy even from a bare ``streamlit run app.py``.
 """
 from __future__ import annotations
 
 import base64
 import contextlib
 import hashlib
+import logging
 from pathlib import Path
 
 # Streamlit's index.html (streamlit==1.67.0): its one inline script, byte for byte. tests/app/test_serving.py
 # fails if the installed bundle's inline scripts change.
 STREAMLIT_INLINE_JS = "\n      window.prerenderReady = false\n    "
 # The presenter view's clicker keys (the tour puts it on the page with st.html): allowed by its hash, so this file
-# is the one script of ours that runs inline, and a changed file is allowed as soon as the server restarts.
+# is one of the scripts of ours that run inline, and a changed file is allowed as soon as the server restarts.
 PRESENTER_KEYS_JS = (Path(__file__).parent / "browser" / "presenter_keys.js").read_text()
+PAGE_A11Y_JS = (Path(__file__).parent / "browser" / "page_a11y.js").read_text()  # the document's language, its live region
+TOUR_FIT_JS = (Path(__file__).parent / "browser" / "tour_fit.js").read_text()  # a tour step's chart sized to the screen
+# Where the server is, told to Streamlit's frontend before its bundle runs. Without it the frontend guesses: on a page
+# path such as /sinusoidal it first asks /sinusoidal/_stcore/health and /sinusoidal/_stcore/host-config (it allows for
+# an app served under a base path), gets two 404s (the console errors Lighthouse lists), waits 100 ms and asks /.
+# ``window.__streamlit.BACKEND_BASE_URL`` is the frontend's own setting for an app embedded elsewhere; the base is
+# the directory the page's relative ``./static/`` bundle loads from, so it holds under a proxy's path prefix too.
+BASE_URL_JS = 'window.__streamlit = Object.assign({}, window.__streamlit, {BACKEND_BASE_URL: new URL(".", document.baseURI).href})'
+_log = logging.getLogger("embedviz.serving")
 
 
 def script_hash(source: str) -> str:
@@ -49,7 +60,8 @@ def script_hash(source: str) -> str:
 
 POLICY: dict[str, str] = {
     "default-src": "'none'",
-    "script-src": " ".join(("'self'", "'wasm-unsafe-eval'", script_hash(STREAMLIT_INLINE_JS), script_hash(PRESENTER_KEYS_JS))),
+    "script-src": " ".join(("'self'", "'wasm-unsafe-eval'", script_hash(STREAMLIT_INLINE_JS), script_hash(BASE_URL_JS),
+                             script_hash(PRESENTER_KEYS_JS), script_hash(PAGE_A11Y_JS), script_hash(TOUR_FIT_JS))),
     "style-src": "'self' 'unsafe-inline'",
     "img-src": "'self' data: blob:",
     "font-src": "'self' data:",
@@ -75,7 +87,11 @@ HEADERS: dict[str, str] = {
 class SecurityHeaders:
     """ASGI middleware: every HTTP response carries ``headers`` (replacing any of the same name); websockets pass
     through untouched. Pure ASGI rather than Starlette's BaseHTTPMiddleware, which would buffer each response
-    (plotly's 4 MB chunk) and run in an extra task."""
+    (plotly's 4 MB chunk) and run in an extra task.
+
+    An error raised before the answer began (a route's bug, a store that answers nonsense) is answered here, 500
+    with the headers, and logged once with its trace: Starlette's own 500 comes from its outermost layer, outside
+    every middleware a script adds, so it went out without them."""
 
     def __init__(self, app, headers: dict[str, str] | None = None) -> None:
         self.app = app
@@ -88,13 +104,67 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
 
+        started = False
+
         async def send_with_headers(message) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 kept = [(k, v) for k, v in message.get("headers", ()) if k.lower() not in self._names]
                 message = {**message, "headers": kept + self._headers}
             await send(message)
 
-        await self.app(scope, receive, send_with_headers)
+        try:
+            await self.app(scope, receive, send_with_headers)
+        except Exception:
+            if started:
+                raise
+            _log.exception("answering %s %s", scope.get("method"), scope.get("path"))
+            await send_with_headers({"type": "http.response.start", "status": 500, "headers": [
+                (b"content-type", b"text/plain; charset=utf-8"), (b"cache-control", b"no-store")]})
+            await send({"type": "http.response.body", "body": b"Internal Server Error"})
+
+
+class BaseUrl:
+    """ASGI middleware: Streamlit's page (its index.html, served at / and at every page path) gets ``BASE_URL_JS``
+    just before the bundle's module script, so the frontend asks the server where it is instead of guessing."""
+
+    MARK = b'<script type="module"'
+
+    def __init__(self, app) -> None:
+        self.app = app
+        self._script = b"<script>" + BASE_URL_JS.encode() + b"</script>\n    "
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http" or scope.get("method") != "GET" or scope.get("path", "").startswith(("/_stcore/", "/static/")):
+            await self.app(scope, receive, send)
+            return
+        start: dict | None = None
+        parts: list[bytes] = []
+
+        async def rewrite(message) -> None:
+            nonlocal start
+            if message["type"] == "http.response.start":
+                headers = message.get("headers", [])
+                kind = next((v for k, v in headers if k == b"content-type"), b"")
+                if message.get("status") == 200 and kind.startswith(b"text/html") and not any(
+                        k == b"content-encoding" for k, _ in headers):
+                    start = message
+                    return
+            elif message["type"] == "http.response.body" and start is not None:
+                parts.append(message.get("body", b""))
+                if message.get("more_body", False):
+                    return
+                body = b"".join(parts)
+                if self.MARK in body and self._script not in body:
+                    body = body.replace(self.MARK, self._script + self.MARK, 1)
+                headers = [(k, v) for k, v in start.get("headers", []) if k != b"content-length"]
+                await send({**start, "headers": headers + [(b"content-length", str(len(body)).encode())]})
+                await send({"type": "http.response.body", "body": body})
+                return
+            await send(message)
+
+        await self.app(scope, receive, rewrite)
 
 
 @contextlib.asynccontextmanager

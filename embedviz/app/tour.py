@@ -20,9 +20,12 @@ from typing import Any
 import streamlit as st
 
 from embedviz import tours
-from embedviz.app import classroom_view, compat
+from embedviz._validate import link_number
+from embedviz.app import a11y, class_questions, classroom_view, compat
 from embedviz.app.i18n import catalog, current_language, t
-from embedviz.app.serving import PRESENTER_KEYS_JS
+from embedviz.app.markup import trusted
+from embedviz.app.serving import PRESENTER_KEYS_JS, TOUR_FIT_JS
+from embedviz.app.tour_answers import answer  # the question's right option, cached per step
 from embedviz.app.widgets import BIND, IMAGE_KEY, PRESENT_KEY, show_error
 from embedviz.errors import InputError
 from embedviz.widget_keys import Tour as K, Training
@@ -85,7 +88,7 @@ TOUR_CSS = f"""<style>
 {_MAIN} [data-testid='stHeading'] [data-testid='stMarkdownContainer'] {{ margin-bottom: 0; }}
 :root:has(#embedviz-presenting) {_MAIN} > :has(h1) {{ {_SCREEN_READER_ONLY} }}
 {_MAIN} [data-testid='stTabPanel'] {{ padding-top: 0.1rem; }}
-{_MAIN} h3 {{ font-size: 1.2rem; padding: 0.25rem 0; }}
+{_MAIN} :is(h2, h3) {{ font-size: 1.2rem; padding: 0.25rem 0; }}
 {_PANEL} [role='radiogroup'] {{ row-gap: 0.3rem; }}
 {_PANEL} {{ gap: 0.2rem; padding-top: 0.3rem; padding-bottom: 0.3rem; }}
 {_BAR} button {{ min-height: 1.8rem; padding-top: 0.15rem; padding-bottom: 0.15rem; }}
@@ -96,9 +99,15 @@ TOUR_CSS = f"""<style>
 {_PANEL} [data-testid='stAlertContainer'] {{ padding: 0.4rem 0.8rem; }}
 {_PANEL} [data-testid='stAlertContainer'] p {{ font-size: 0.9rem; }}
 </style>"""
+# A step whose figure is the tab it opens (tours.Step.tabs_first): the block holding the tabs before the rest.
+TABS_FIRST_CSS = f"""<style>
+{_MAIN} > :is(.stTabs, :has(.stTabs)):not(:has({_PANEL})) {{ order: 1 !important; }}
+{_MAIN} > :not(:is(.stTabs, :has(.stTabs), :has({_PANEL}), :has(h1))) {{ order: 2 !important; }}
+</style>"""
 # The clicker's keys (embedviz/app/browser/presenter_keys.js; the served CSP allows it by its hash), and the marker
 # the script checks for presenter view.
 PRESENT_KEYS = f'<span id="embedviz-presenting"></span><script>{PRESENTER_KEYS_JS}</script>'
+TOUR_FIT = f"<script>{TOUR_FIT_JS}</script>"
 
 
 def presenting() -> bool:
@@ -134,16 +143,24 @@ def start_tour(lesson: str) -> None:
 
 
 def _finished(lesson: str) -> None:
-    """The end of a tour: say so, and offer the next lesson's tour (the lessons build on each other in order)."""
+    """The end of a tour: say so, and offer the next lesson's tour (the lessons build on each other in order); a
+    teacher's class summary sits in the same row (a popover: the figure under the panel keeps its place)."""
     order = list(tours.TOURS)
     following = order[order.index(lesson) + 1] if order.index(lesson) + 1 < len(order) else None
-    if following is None:
+    teaching = classroom_view.teaching()
+    if following is None and not teaching:
         st.success(t("tour.done_all"))
         return
-    left, right = st.columns([3, 2])
-    left.success(t("tour.done", lesson=lesson))
-    right.button(t("tour.next_lesson", title=t(f"tour.{following}.title")), key=K.NEXT_LESSON,
-                 on_click=start_tour, args=(following,), type="primary")
+    # one row whose button takes its label's whole width (the message gives way, onto two lines if it must): in a
+    # fixed column a presenter's larger text cut the next lesson's title short
+    with st.container(horizontal=True, vertical_alignment="center"):
+        st.success(t("tour.done", lesson=lesson) if following else t("tour.done_all"))
+        if teaching:
+            questions = {k: s.question.id for k, s in enumerate(tours.TOURS[lesson].steps, 1) if s.question}
+            class_questions.summary(lesson, questions, lambda k: answer(lesson, k)[0])
+        if following:
+            st.button(t("tour.next_lesson", title=t(f"tour.{following}.title")), key=K.NEXT_LESSON,
+                      on_click=start_tour, args=(following,), type="primary", width="content")
 
 
 def leave() -> None:
@@ -217,11 +234,6 @@ def differing(lesson: str, number: int) -> list[str]:
             if key in st.session_state and not _holds(st.session_state[key], value)]
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def answer(lesson: str, number: int) -> tuple[str, dict]:
-    """The question's right option at the step's settings (computed by the core, cached per step)."""
-    return tours.answer(lesson, number)
-
 
 def _train_the_pages_run(lesson: str, number: int) -> None:
     """An answer about a training run quotes the whole run (the core trains every step): train the page's run in
@@ -238,9 +250,9 @@ def _train_the_pages_run(lesson: str, number: int) -> None:
 
 
 def _answered(lesson: str, number: int, key: str, codes: dict[str, str]) -> None:
-    """Callback of a question: keep the chosen option's code (it outlives the language switch), show the page."""
-    st.session_state.setdefault(ANSWERS, {})[(lesson, number)] = codes.get(st.session_state[key])
-    classroom_view.send(lesson, number, codes.get(st.session_state[key]))  # in a class: the teacher counts it
+    """Callback of a question: keep the chosen option's code (it outlives the language switch), show the page. In a
+    class the teacher counts it, and a choice the class refuses goes back to the one it counts."""
+    st.session_state.setdefault(ANSWERS, {})[(lesson, number)] = class_questions.send(lesson, number, key, codes)
     _reapply()
 
 
@@ -268,12 +280,16 @@ def _asked(lesson: str, number: int, question: tours.Question) -> bool:
     labels = {t(f"tour.q.{question.id}.{o}"): o for o in question.options}
     picked = st.session_state.get(ANSWERS, {}).get((lesson, number))
     key = question_key(lesson, number)
+    if class_questions.fresh_vote(lesson, number, picked):  # the class votes again: this radio starts empty
+        st.session_state[ANSWERS].pop((lesson, number), None)
+        st.session_state[key] = None  # set, not dropped: the browser's radio is told to clear too
+        picked = None
     # the verdict beside the question, not under it: an answered step's figure stays on the first screen
     ask, say = st.columns([3, 2], vertical_alignment="center")
     ask.radio(t(f"tour.q.{question.id}"), list(labels), index=question.options.index(picked) if picked else None,
               key=key, on_change=_answered, args=(lesson, number, key, labels), horizontal=True)
-    in_class = classroom_view.gate(lesson, number, labels, picked, lambda: _answer_text(lesson, number, question),
-                                   beside=say)
+    in_class = class_questions.gate(lesson, number, labels, picked, lambda: _answer_text(lesson, number, question),
+                                    beside=say, under=ask, presenting=presenting())
     if in_class is not None:
         return in_class
     if picked is None:
@@ -286,17 +302,27 @@ def _asked(lesson: str, number: int, question: tours.Question) -> bool:
         return False
     _train_the_pages_run(lesson, number)
     right, facts = answer(lesson, number)
-    why = t(f"tour.q.{question.id}.why", **facts)
-    if picked == right:
-        say.success(t("tour.right", why=why))
-    else:
-        say.warning(t("tour.wrong", answer=t(f"tour.q.{question.id}.{right}"), why=why))
+    why = _why(lesson, number, question, facts)
+    verdict = t("tour.right", why=why) if picked == right else t(
+        "tour.wrong", answer=t(f"tour.q.{question.id}.{right}"), why=why)
+    # revealed in class, the votes' spread is beside the question: the verdict goes under the answers
+    with ask if classroom_view.following() else say:
+        (st.success if picked == right else st.warning)(verdict)
+        a11y.announce(verdict, f"{lesson}:{number}:{picked}")  # the page's live region says it (a11y.py)
     return True
+
+
+def _why(lesson: str, number: int, question: tours.Question, facts: dict) -> str:
+    """The verdict's explanation: the question's numbers, then what the step found (``tour.<lesson>.<name>.found``,
+    kept out of the step's text so the question does not answer itself before it is asked)."""
+    why = t(f"tour.q.{question.id}.why", **facts)
+    found = f"tour.{lesson}.{tours.step(lesson, number).name}.found"
+    return f"{why} {t(found)}" if found in catalog() else why
 
 
 def _answer_text(lesson: str, number: int, question: tours.Question) -> str:
     right, facts = answer(lesson, number)
-    return t("cls.answer_is", answer=t(f"tour.q.{question.id}.{right}"), why=t(f"tour.q.{question.id}.why", **facts))
+    return t("cls.answer_is", answer=t(f"tour.q.{question.id}.{right}"), why=_why(lesson, number, question, facts))
 
 
 def _url_step():
@@ -306,14 +332,30 @@ def _url_step():
     if not lesson:
         return None
     raw = st.query_params.get(STEP_KEY, "1")
-    if not raw.isdigit():
-        raise InputError("whole_number", name="step", value=raw)
-    digits = raw.lstrip("0") or "0"
-    if len(digits) > _STEP_DIGITS:  # int() refuses 4,300+ digits in Python's words; no tour has a million steps
+    number = link_number("step", raw, max_digits=_STEP_DIGITS)  # ASCII digits: "²" and "①" are no step
+    if number is None:  # no tour has a million steps
         tours.step(lesson, 1)  # an unknown tour is named first
-        raise InputError("huge_at_most", name="step", digits=len(digits), limit=len(tours.TOURS[lesson].steps))
-    number = int(digits)
+        raise InputError("huge_at_most", name="step", digits=len(raw.lstrip("0")), limit=len(tours.TOURS[lesson].steps))
     return lesson, number, tours.step(lesson, number)
+
+
+def where() -> tuple[str, int, int, str] | None:
+    """The step the URL names as (lesson, its number, the tour's length, what the step says), or None (no tour, or
+    no valid step): the frame titles the document with it and announces a new step (embedviz/app/a11y.py)."""
+    try:
+        named = _url_step()
+    except ValueError:
+        return None
+    if named is None:
+        return None
+    lesson, number, step = named
+    total = len(tours.TOURS[lesson].steps)
+    return lesson, number, total, ". ".join(_step_words(lesson, number, step, total))
+
+
+def _step_words(lesson: str, number: int, step: tours.Step, total: int) -> tuple[str, str]:
+    """Where the step is ("Lesson 003 · step 8 of 12") and what it says: the panel shows them, the frame says them."""
+    return t("tour.where", title=t(f"tour.{lesson}.title"), k=number, n=total), t(f"tour.{lesson}.{step.name}")
 
 
 def arrive(current, pages: dict[str, Any]) -> None:
@@ -357,19 +399,24 @@ def panel(current, pages: dict[str, Any]) -> bool:
     target = pages[step.page]
     total = len(tours.TOURS[lesson].steps)
     st.html(TOUR_CSS)  # style only: takes no place on the page
+    if step.tabs_first:
+        st.html(TABS_FIRST_CSS)
+    # the step's chart sized to the room left under the panel (browser/tour_fit.js): our own file, no reader's value
+    with st.sidebar:  # out of the panel's layout (the sidebar is folded away when projecting; the script still runs)
+        st.html(TOUR_FIT, unsafe_allow_javascript=True)
     following = classroom_view.following()
     with st.container(border=True, key=K.PANEL):
         classroom_view.class_line(presenting())
         # where you are and Back / Next on one line, first: Next stays on the screen however long the step's text
         with st.container(horizontal=True, vertical_alignment="center", key=K.BAR):
-            st.caption(t("tour.where", title=t(f"tour.{lesson}.title"), k=number, n=total),
-                       help=t("tour.link", lesson=lesson, k=number))
+            where_words, step_words = _step_words(lesson, number, step, total)
+            st.caption(trusted(where_words), help=t("tour.link", lesson=lesson, k=number))  # catalog texts (t)
             st.button(t("tour.back"), key=K.BACK, on_click=_go, args=(number - 1,),
                       disabled=number == 1 or following)
             st.button(t("tour.next"), key=K.NEXT, on_click=_go, args=(number + 1,),
                       disabled=number == total or following, type="primary")
             st.button(t("tour.leave"), key=K.LEAVE, on_click=leave)
-        st.markdown(t(f"tour.{lesson}.{step.name}"))
+        st.markdown(trusted(step_words))
         st.markdown(f"**{t('tour.look')}** {t(f'tour.{lesson}.{step.name}.look')}")
         if target.url_path != current.url_path:
             left, right = st.columns([4, 1])

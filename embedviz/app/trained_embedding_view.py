@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-from embedviz.training import experiment as training, result as training_result
+from embedviz.training import experiment, result as training_result
 
 # CPU seconds one rerun may spend before training stops and offers a button for the rest: a link or a slider
 # must not cost a classroom server more than that (lesson 001's default run takes ~0.4 s here). The budget covers
@@ -94,7 +94,7 @@ def parse_groups(text: str) -> tuple[str, ...]:
     return tuple(text.split())
 
 
-def _group_fields(result: training.TrainingResult) -> dict[str, Any]:
+def _group_fields(result: experiment.TrainingResult) -> dict[str, Any]:
     """GroupRun's fields, computed once per run by the core: similarities, group means over the snapshots, 2-D
     projections, the text's pairs (at most 256 tokens: every table here is small)."""
     steps, curve = training_result.snapshot_curves(result)  # (S,), (S, 2)
@@ -120,7 +120,7 @@ def _group_fields(result: training.TrainingResult) -> dict[str, Any]:
     }
 
 
-def _text_fields(result: training.TrainingResult) -> dict[str, Any]:
+def _text_fields(result: experiment.TrainingResult) -> dict[str, Any]:
     """TextRun's fields: the final similarity matrix with its tokens ordered by class, block-averaged to the
     screen's cells as the heatmap would draw it, the final 2-D map and the losses."""
     sim, labels, step = training_result.class_ordered_similarity(result)
@@ -162,7 +162,7 @@ def group_experiment(
     settings = (steps, d_model, lr, seed, groups, softmax)
 
     def train(callback, budget):
-        return training.train_group_experiment(
+        return experiment.train_group_experiment(
             steps=steps, d_model=d_model, lr=lr, seed=seed, groups=groups, vocab_size=SOFTMAX[softmax],
             progress=callback, cpu_budget_s=budget,
         )
@@ -178,8 +178,8 @@ def text_experiment(
     settings = (text, steps, d_model, lr, seed, context)
 
     def train(callback, budget):
-        return training.train_on_text(  # the tab shows the final table only: no snapshots in between
-            text, steps=steps, d_model=d_model, lr=lr, seed=seed, context=context, progress=callback,
+        return experiment.train_on_text(  # the tab shows the final table only: no snapshots in between
+            text, steps=steps, d_model=d_model, lr=lr, seed=seed, context_length=context, progress=callback,
             cpu_budget_s=budget, snapshot_every=steps,
         )
 

@@ -18,7 +18,7 @@ from plotly.basedatatypes import BaseFigure
 
 from embedviz.app import compat
 from embedviz.app.errors import localized
-from embedviz.app.i18n import catalog, t
+from embedviz.app.i18n import catalog, plotly_locale, t
 from embedviz.app.markup import escape, trusted
 from embedviz.downsample import log_options  # noqa: F401  (the stops of the pages' log-scale sliders)
 from embedviz.figures import merged, shown_as_text
@@ -34,6 +34,9 @@ PRESENT_FONT = 20  # figure text size when projecting (the template's is 13)
 # legend's rows are counted on the safe side). A phone is what its browser says it is ("Mobi" in the user agent,
 # as iOS and Android browsers send): a phone's charts get their titles broken into lines, a desktop's stay as built.
 PHONE_WIDTH, DESKTOP_WIDTH = 358, 760
+# plotly.js 4's toolbar offers to upload the chart to Plotly Cloud ("Share chart..."): a classroom app sends nothing
+# off the machine (the CSP would refuse it anyway), and the button was one more untranslated Tab stop.
+TOOLBAR = {"displaylogo": False, "modeBarButtonsToRemove": ["sendChartToCloud"]}
 
 
 def int_slider(key: str, label: str, min_value: int, max_value: int, value: int, *, step: int = 1, help: str | None = None) -> int:
@@ -74,28 +77,31 @@ def human_number(x: float) -> str:
     return f"{int(x):,}" if float(x).is_integer() else f"{x:g}"
 
 
-def lead(key: str, *details: str) -> None:
-    """A page's first words: what its first figure shows and what to look for (i18n ``key``), then the rest of
-    its intro (``details``, translated texts: context, caveats, history) in a closed Details expander, so a reader
-    meets the figure on the first screen (tests/app/test_density.py counts the words before it)."""
+def lead(key: str) -> None:
+    """A page's first words: what its first figure shows and what to look for (i18n ``key``). The rest of its
+    intro goes under the figure (``details``), so a reader meets the figure on the first screen: at 1280 x 720 it
+    starts in the top 60% of the screen (tests/e2e/test_first_screen.py), after at most 60 words
+    (tests/app/test_density.py)."""
     st.markdown(t(key))
-    if details:
+
+
+def details(*texts: str, formula: str | None = None) -> None:
+    """What a page says beyond its lead, after its first figure: its formula in LaTeX, then its intro and notes
+    (``texts``, translated: context, caveats, history) in a closed Details expander."""
+    if formula:
+        st.latex(trusted(formula))  # the page's own formula
+    if texts:
         with st.expander(t("common.details")):
-            for text in details:
+            for text in texts:
                 st.markdown(escape(text))  # a catalog text (t) passes as it is; anything else shows as text
 
 
-def page_header(title: str, lead_key: str, intro: str, *, formula: str | None = None,
-                formula_caption: str | None = None) -> None:
-    """A page's title, its lead, its formula in LaTeX, and under Details its intro and the formula's caption.
-
-    Each text is named by its catalog key, written out at the call (``page_header("sin.title", "sin.lead", ...)``)
-    so a search for a key finds the page that shows it.
-    """
+def page_header(title: str, lead_key: str) -> None:
+    """A page's title and its lead, each named by its catalog key written out at the call
+    (``page_header("sin.title", "sin.lead")``) so a search for a key finds the page that shows it; the formula and
+    the intro follow the first figure (``details``)."""
     st.title(t(title))
-    if formula:
-        st.latex(trusted(formula))  # the page's own formula
-    lead(lead_key, t(intro), *([t(formula_caption)] if formula_caption else []))
+    lead(lead_key)
 
 
 def plot(fig, *args, key: str | None = None, csv: Callable[[], str] | None = None, **kwargs) -> None:
@@ -112,13 +118,25 @@ def plot(fig, *args, key: str | None = None, csv: Callable[[], str] | None = Non
     """
     fig = figure_for(fig, args, kwargs)
     title = fig.layout.title.text or "figure"
-    image = {"format": st.session_state.get(IMAGE_KEY) or "png", "scale": 2, "filename": slug(title)}
     alt = text_alternative(fig, {name: t(f"common.alt_{name}") for name in ALT_WORDS})  # what a screen reader says
-    # a phone's toolbar would sit on the title (it shows on every touch), and a phone saves no slides
-    config = {"displaylogo": False, "toImageButtonOptions": image, **({"displayModeBar": False} if on_phone() else {})}
-    st.plotly_chart(shown_figure(fig, fit=True), theme=None, key=key, config=config, alt=alt)
+    config = chart_config(title)
+    shown = shown_figure(fig, fit=True)
+    # the figure's own height given to Streamlit too: its box has that height before plotly.js (a 4.7 MB chunk) has
+    # loaded and drawn, so the text under it does not jump down when the chart appears (a layout shift)
+    height = shown.layout.height if isinstance(shown.layout.height, (int, float)) else "content"
+    st.plotly_chart(shown, theme=None, key=key, config=config, alt=alt, height=int(height) if height != "content" else height)
     columns = {name: t(f"common.csv_col_{name}") for name in COLUMNS}
     download_csv(csv or (lambda: figure_csv(fig, columns)), title, key=key or _csv_key(fig, title))
+
+
+def chart_config(title: str | None) -> dict:
+    """plotly.js's options for a chart titled ``title``, a Streamlit chart's or a live figure's: the toolbar's words
+    in the reader's language, its camera saving a PNG at 2x scale (or the sidebar's image format) named after the
+    title; on a phone no toolbar, which sat on the title (plotly shows it on every touch), and a phone saves no
+    slides (tests/e2e/test_phone_toolbar.py)."""
+    image = {"format": st.session_state.get(IMAGE_KEY) or "png", "scale": 2, "filename": slug(title or "figure")}
+    return {**TOOLBAR, "toImageButtonOptions": image, **({"displayModeBar": False} if on_phone() else {}),
+            **plotly_locale()}
 
 
 def figure_for(fig, args: tuple, kwargs: dict) -> go.Figure:

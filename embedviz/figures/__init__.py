@@ -12,6 +12,7 @@ import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
 
+from embedviz._exports import lazy
 from embedviz.downsample import CELL_BUDGET, block_mean
 
 TEMPLATE = "embedviz"
@@ -21,7 +22,15 @@ TEMPLATE = "embedviz"
 BLUE, VERMILLION, GREEN, ORANGE, PURPLE, SKY, BLACK = (
     "#0072B2", "#D55E00", "#009E73", "#E69F00", "#CC79A7", "#56B4E9", "#000000")
 COLORWAY = [BLUE, VERMILLION, GREEN, ORANGE, PURPLE, SKY, BLACK]
-DIVERGING = "RdBu_r"  # blue negative, white zero, red positive
+# Diverging heatmaps (a cosine, a sine, a signed table entry): dark blue negative, white zero, red positive. The ends
+# differ in lightness as well as hue (CIELAB L* 20 at -1, 56 at +1): with both ends at L* 20, as in ColorBrewer's
+# RdBu, -1 and +1 looked alike on a washed-out projector or a greyscale print. The blue half is RdBu's, the red half
+# stops at RdBu's mid red; both stay apart under protanopia and deuteranopia (tests/test_colours.py).
+DIVERGING = [[0.0, "#053061"], [0.1, "#2166ac"], [0.2, "#4393c3"], [0.3, "#92c5de"], [0.4, "#d1e5f0"],
+             [0.5, "#f7f7f7"], [0.625, "#fddbc7"], [0.75, "#f4a582"], [0.875, "#e7826b"], [1.0, "#d6604d"]]
+# Reference and zero lines, and marks for "the rest" beside coloured ones: graphics a reader needs keep 3:1 against
+# the white plot (WCAG 1.4.11). GREY keeps 4.5:1 (#767676), LIGHT_GREY 3.4:1 (#8a8a8a); #9e9e9e was 2.7:1.
+GREY, LIGHT_GREY = "#767676", "#8a8a8a"
 # A legend under the plot (where a wide chart's top-right legend would cover its subtitle), anchored to the figure's
 # bottom edge: a figure's height is fixed, so container coordinates are pixels, and the legend stays under the tick
 # labels and the x axis's title whatever the plot's size. (Anchored to the plot instead, y=-0.3 of a plot that a
@@ -56,9 +65,12 @@ def f32(a) -> np.ndarray:
     return np.asarray(a, dtype=np.float32)
 
 
+JOINER = " · "  # between a subtitle's parts (a live figure's browser joins them with it too)
+
+
 def joined(*notes: str | None) -> str | None:
-    """The subtitle's parts that are there, in order, joined by " · " (None when there is none)."""
-    return " · ".join(n for n in notes if n) or None
+    """The subtitle's parts that are there, in order, joined by :data:`JOINER` (None when there is none)."""
+    return JOINER.join(n for n in notes if n) or None
 
 
 # plotly.js reads its own subset of HTML in every text it draws (titles, tick labels, point labels, legend entries,
@@ -67,7 +79,8 @@ def joined(*notes: str | None) -> str | None:
 # written, so figures leave the server with & < > as entities (which plotly shows as the characters). A newline is
 # the one break a text may hold (a title broken to fit a phone, ``embedviz.figures.screen``): it becomes plotly's
 # <br>, which plotly would otherwise draw as a space.
-_PLOTLY_MARKUP = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "\n": "<br>"})
+ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "\n": "<br>"}  # sent to a live figure's browser too
+_PLOTLY_MARKUP = str.maketrans(ESCAPES)
 # the app's own markup: hover and text templates ("%{y}<br>cos = %{z:.3f}") and the layout template
 _TEMPLATE_KEYS = frozenset({"hovertemplate", "texttemplate", "template"})
 
@@ -159,7 +172,7 @@ def heatmap(
     x_title: str = "",
     y_title: str = "",
     note: str | None = None,
-    colorscale: str = DIVERGING,
+    colorscale: str | Sequence = DIVERGING,
     zmid: float | None = 0.0,
     zmin: float | None = None,
     zmax: float | None = None,
@@ -357,3 +370,30 @@ def reference_lines(fig: go.Figure, lines: Sequence[tuple[float, dict, str, str]
                      log: bool) -> None:
     """``reference_marks`` added to a built figure (``add_marks``)."""
     add_marks(fig, reference_marks(lines, axis=axis, log=log))
+
+
+# the topic modules' public functions by module (embedviz/_exports.py: each loaded when first asked for), beside the
+# helpers above; a name two modules define (decay_chart, rules, wavelength_chart), or that names a helper above too
+# (describe's plain), is imported from its module
+__all__, __getattr__, __dir__ = lazy(__name__, {
+    "compare": ("adjacent_chart", "similarity_panels", "alibi_bias_panels", "slopes_chart"),
+    "context_extension": ("kind_hover", "ratio_chart", "turns_chart"),
+    "describe": ("number", "text_alternative"),
+    "dot_product": ("vectors_figure",),
+    "export": ("figure_csv", "table_csv", "slug", "file_name"),
+    "modern_rope": ("setting_colors", "layer_strip", "wavelength_curves", "decay_curves", "head_layout", "mrope_band",
+                    "two_curves", "patch_similarity_map"),
+    "past_length": ("loss_by_position", "attention_map", "distance_profiles", "copy_bars"),
+    "real_model": ("pair_bars", "score_bars", "word_map", "matrices_side_by_side", "single_matrix", "step_curves",
+                   "offset_curve", "rows_pca"),
+    "rope": ("angle_heatmap", "pair_plane", "pairing_map", "pairing_scores_chart"),
+    "screen": ("text_width", "wrap", "fitted"),
+    "sinusoidal": ("encoding_heatmap", "distance_figure", "rotation_figure", "outputs_side_by_side",
+                   "difference_heatmap"),
+    "tokens": ("lookup_figure", "distance_pair", "gradient_rows_figure", "init_scale_figure", "parameter_bars",
+               "loss_figure", "similarity_before_after", "pca_figure", "group_similarity_figure"),
+    "why_sinusoidal": ("values_figure", "counter_figure", "steps_figure"),
+})
+__all__ = ["f32", "joined", "plain", "shown_as_text", "quoted", "titled", "merged", "new_figure",
+           "downsample_template", "heatmap", "similarity_heatmap", "line_chart", "scatter_2d", "bar_chart",
+           "side_by_side", "reference_marks", "add_marks", "reference_lines", *__all__]  # the helpers above first

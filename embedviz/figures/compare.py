@@ -7,7 +7,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from embedviz.figures import BELOW_MARGIN, LEGEND_BELOW, TEMPLATE, bar_chart, f32, line_chart, titled
+from embedviz.figures import BELOW_MARGIN, DIVERGING, LEGEND_BELOW, TEMPLATE, bar_chart, f32, line_chart, titled
 
 # one dash style per scheme so overlapping curves stay visible (sinusoidal and RoPE coincide exactly)
 DASHES = ("solid", "solid", "dash", "dot", "dashdot")
@@ -48,7 +48,7 @@ def similarity_panels(matrices: Sequence[np.ndarray], positions, *, title: str, 
                       hover: str, note: str | None = None) -> go.Figure:
     """Cosine-similarity matrices of position vectors, one per scheme, on the fixed scale [-1, 1]."""
     return _panels(matrices, positions, title=title, subplot_titles=subplot_titles, note=note, zmin=-1.0, zmax=1.0,
-                   colorscale="RdBu_r", colorbar_title="cos", hover=hover)
+                   colorscale=DIVERGING, colorbar_title="cos", hover=hover)
 
 
 def alibi_bias_panels(bias, positions, *, title: str, subplot_titles: Sequence[str], hover: str, colorbar_title: str,

@@ -11,14 +11,19 @@ import numpy as np
 import plotly.graph_objects as go
 
 from embedviz.figures import (
-    BELOW_MARGIN, COLORWAY, LEGEND_BELOW, f32, line_chart, new_figure, reference_lines, reference_marks,
+    BELOW_MARGIN, COLORWAY, GREY, LEGEND_BELOW, f32, line_chart, new_figure, reference_lines, reference_marks,
 )
 
 KINDS = ("kept", "blended", "interpolated")
 KIND_COLORS = {"kept": COLORWAY[0], "blended": COLORWAY[3], "interpolated": COLORWAY[1]}
-BEFORE_COLOR = "#9e9e9e"
+BEFORE_COLOR = GREY
 ORIGINAL_LINE = dict(color="#333", dash="dash", width=1.5)
 TARGET_LINE = dict(color=COLORWAY[4], dash="dot", width=2)
+
+
+def kind_hover(name: str, hover: str) -> str:
+    """A kind of pair's hover template: its name over ``hover`` (a live figure's browser is sent these)."""
+    return f"{name}<br>{hover}<extra></extra>"
 
 
 def _kind_traces(values, kinds: Sequence[str], kind_names: Mapping[str, str], *, hover: str) -> list[go.Scatter]:
@@ -28,7 +33,7 @@ def _kind_traces(values, kinds: Sequence[str], kind_names: Mapping[str, str], *,
     masks = {kind: kinds == kind for kind in KINDS}
     return [go.Scatter(x=pairs[mask], y=f32(values[mask]), name=kind_names[kind], mode="markers",
                        marker=dict(color=KIND_COLORS[kind], size=7),
-                       hovertemplate=f"{kind_names[kind]}<br>{hover}<extra></extra>")
+                       hovertemplate=kind_hover(kind_names[kind], hover))
             for kind, mask in masks.items() if mask.any()]
 
 
@@ -58,7 +63,7 @@ def wavelength_chart(wavelen_before, wavelen_after, kinds, *, original: int, tar
 def ratio_chart(ratio, kinds, *, factor: float, title: str, x_title: str, y_title: str,
                 kind_names: Mapping[str, str], factor_label: str, hover: str, note: str | None = None) -> go.Figure:
     """New / old frequency per pair (log y): 1 = kept, 1/factor = fully interpolated, a line at each."""
-    lines = [(1.0, dict(color="#999", width=1), "", "left")]
+    lines = [(1.0, dict(color=GREY, width=1), "", "left")]
     if factor > 1:
         lines.append((1.0 / factor, ORIGINAL_LINE, factor_label, "right"))
     return new_figure(title, note=note, x_title=x_title, y_title=y_title, height=420,
@@ -74,7 +79,7 @@ def decay_chart(distances, before, after, *, original: int, target: int, names: 
                      y_title=y_title, note=note, log_x=True, height=420)
     fig.data[0].line.update(color=BEFORE_COLOR, width=3)
     fig.data[1].line.update(color=COLORWAY[1], width=2)
-    reference_lines(fig, [(0.0, dict(color="#999", width=1), "", "left")], axis="y", log=False)
+    reference_lines(fig, [(0.0, dict(color=GREY, width=1), "", "left")], axis="y", log=False)
     reference_lines(fig, _context_lines(original, target, context_labels, axis="x", log=True), axis="x", log=True)
     fig.update_layout(legend=LEGEND_BELOW, margin=dict(l=60, r=20, t=80, b=BELOW_MARGIN))
     return fig

@@ -29,7 +29,15 @@ WORDS = {
     "end": ".",
 }
 MAX_SERIES = 4  # past a few series a screen reader's listener is better served by the CSV below the chart
+DIGITS = 4  # significant digits of a quoted number
+TRIM = ".。 "  # a part's own end, left off before the separator
 _TAG = re.compile(r"<[^>]+>")
+
+
+def rules() -> dict:
+    """What a live figure's browser needs to say the same of a figure it drew itself (the words come from the
+    catalog, ``WORDS``'s keys): the tag pattern (read alike by JavaScript), the series cap, the digits, the trim."""
+    return {"tag": _TAG.pattern, "max_series": MAX_SERIES, "digits": DIGITS, "trim": TRIM}
 
 
 def plain(text: str | None) -> str:
@@ -39,7 +47,7 @@ def plain(text: str | None) -> str:
 
 def number(value: float) -> str:
     """Four significant digits, as the pages quote their numbers (0.2779, 1.5e+04)."""
-    return f"{value:.4g}"
+    return f"{value:.{DIGITS}g}"
 
 
 def _values(trace) -> np.ndarray:
@@ -79,4 +87,4 @@ def text_alternative(figure: go.Figure, words: Mapping[str, str] | None = None) 
             parts.append(w["series"].format(name=name, n=values.size, low=low, high=high))
     if len(traces) > MAX_SERIES:
         parts.append(w["more"].format(n=len(traces) - MAX_SERIES))
-    return w["sep"].join(part.rstrip(".。 ") for part in parts if part) + w["end"]
+    return w["sep"].join(part.rstrip(TRIM) for part in parts if part) + w["end"]

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from embedviz.figures import BLUE, VERMILLION, f32, new_figure
+from embedviz.figures import BLUE, LIGHT_GREY, VERMILLION, f32, new_figure
 
 
 def vectors_figure(u, v, *, names: Sequence[str], title: str, note: str | None = None):
@@ -17,6 +17,6 @@ def vectors_figure(u, v, *, names: Sequence[str], title: str, note: str | None =
     for vec, name, color in ((u, names[0], BLUE), (v, names[1], VERMILLION)):
         fig.add_trace(go.Scatter(x=f32([0, vec[0]]), y=f32([0, vec[1]]), mode="lines+markers+text", name=name,
                                  text=["", name], textposition="top center", line=dict(color=color, width=3)))
-    fig.update_xaxes(range=[-lim, lim], zeroline=True, zerolinecolor="#bbb")
-    fig.update_yaxes(range=[-lim, lim], zeroline=True, zerolinecolor="#bbb", scaleanchor="x", scaleratio=1)
+    fig.update_xaxes(range=[-lim, lim], zeroline=True, zerolinecolor=LIGHT_GREY)
+    fig.update_yaxes(range=[-lim, lim], zeroline=True, zerolinecolor=LIGHT_GREY, scaleanchor="x", scaleratio=1)
     return fig

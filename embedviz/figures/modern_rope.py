@@ -9,10 +9,10 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from embedviz.figures import BELOW_MARGIN, COLORWAY, LEGEND_BELOW, f32, heatmap, new_figure, reference_lines
+from embedviz.figures import BELOW_MARGIN, COLORWAY, GREY, LIGHT_GREY, LEGEND_BELOW, f32, heatmap, new_figure, reference_lines
 
-NOPE_COLOR = "#9e9e9e"
-UNROTATED_COLOR = "#d9d9d9"
+NOPE_COLOR = GREY
+UNROTATED_COLOR = LIGHT_GREY
 AXIS_COLORS = (COLORWAY[0], COLORWAY[2], COLORWAY[3])  # time, height, width
 
 
@@ -28,7 +28,7 @@ def setting_colors(names: Sequence[str], nope_name: str) -> dict[str, str]:
     return colors
 
 
-REACH_SHADES = ("#d9d9d9", "#969696", "#525252", "#bdbdbd", "#737373")  # greys: the reach row is not a RoPE
+REACH_SHADES = (LIGHT_GREY, "#525252", "#222222", "#6e6e6e", "#3a3a3a")  # greys: the reach row is not a RoPE
 
 
 def layer_strip(layer_names: Sequence[str], labels: Mapping[str, str], colors: Mapping[str, str], *, title: str,

@@ -6,7 +6,8 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from embedviz.figures import BELOW_MARGIN, COLORWAY, LEGEND_BELOW, f32, heatmap, line_chart, new_figure, quoted
+from embedviz.downsample import stride_for
+from embedviz.figures import BELOW_MARGIN, COLORWAY, GREY, LEGEND_BELOW, LIGHT_GREY, f32, heatmap, line_chart, new_figure, quoted
 
 Q_COLOR, K_COLOR = COLORWAY[0], COLORWAY[1]
 NEVER_COLOR, TURNS_COLOR = COLORWAY[1], COLORWAY[0]
@@ -14,6 +15,8 @@ NEVER_COLOR, TURNS_COLOR = COLORWAY[1], COLORWAY[0]
 # here, so each is written once.
 MAX_TICKS = 16  # the angle heatmap's dimension axis names at most this many rows (0, 8, 16, ... at head_dim 128)
 CHOSEN_WIDTH, REFERENCE_WIDTH = 3.5, 1.6  # the decay chart's chosen theta, thick, over the reference thetas
+# ... and each curve its own dash, by its place: the curves differed by colour alone
+DECAY_DASHES = ("solid", "dash", "dot", "dashdot")
 
 
 def angle_heatmap(z, positions, pair, *, title: str, x_title: str, y_title: str, hover: str, row_label: str,
@@ -28,7 +31,7 @@ def angle_heatmap(z, positions, pair, *, title: str, x_title: str, y_title: str,
     """
     pair = np.asarray(pair)
     rows = [row_label.format(d=d, i=int(i)) for d, i in enumerate(pair)]
-    every = -(-len(rows) // MAX_TICKS)
+    every = stride_for(len(rows), MAX_TICKS)  # the browser's copy: formulas.js's strideFor, pinned to it
     return heatmap(z, x=f32(positions), y=rows, title=title, x_title=x_title, y_title=y_title, note=note,
                    zmin=-1.0, zmax=1.0, colorbar_title="cos", downsample_note=downsample_note, scale_key=scale_key,
                    hovertemplate=hover + "<extra></extra>",
@@ -56,13 +59,13 @@ def pair_plane(demo, *, title: str, names: Sequence[str], note: str | None = Non
     radius = max(1.0, float(np.linalg.norm(demo.q_m)), float(np.linalg.norm(demo.k_n))) * 1.15
     t = np.linspace(0, 2 * np.pi, 121)
     fig.add_trace(go.Scatter(x=f32(np.cos(t)), y=f32(np.sin(t)), mode="lines", hoverinfo="skip", showlegend=False,
-                             line=dict(color="#bbb", width=1, dash="dot")))
+                             line=dict(color=LIGHT_GREY, width=1, dash="dot")))
     _arrow(fig, demo.q_m, name=names[0], color=Q_COLOR)
     _arrow(fig, demo.k_n, name=names[1], color=K_COLOR)
     _arrow(fig, demo.q_ms, name=names[2], color=Q_COLOR, dash="dash", opacity=0.55)
     _arrow(fig, demo.k_ns, name=names[3], color=K_COLOR, dash="dash", opacity=0.55)
-    fig.update_xaxes(range=[-radius, radius], zeroline=True, zerolinecolor="#ddd")
-    fig.update_yaxes(range=[-radius, radius], zeroline=True, zerolinecolor="#ddd", scaleanchor="x", scaleratio=1)
+    fig.update_xaxes(range=[-radius, radius], zeroline=True, zerolinecolor=LIGHT_GREY)
+    fig.update_yaxes(range=[-radius, radius], zeroline=True, zerolinecolor=LIGHT_GREY, scaleanchor="x", scaleratio=1)
     fig.update_layout(legend=dict(orientation="v", x=1.02, xanchor="left", y=1.0, yanchor="top"))
     return fig
 
@@ -71,9 +74,10 @@ def decay_chart(distances, curves: Mapping[str, np.ndarray], *, highlight: str, 
                 y_title: str, note: str | None = None) -> go.Figure:
     """mean_i cos(d * w_i) vs distance (log x), one line per theta; the chosen theta drawn thick."""
     fig = line_chart(distances, curves, title=title, x_title=x_title, y_title=y_title, note=note, log_x=True)
-    for trace in fig.data:
+    for i, trace in enumerate(fig.data):
         trace.line.width = CHOSEN_WIDTH if trace.name == highlight else REFERENCE_WIDTH
-    fig.add_hline(y=0.0, line=dict(color="#999", width=1))
+        trace.line.dash = DECAY_DASHES[i % len(DECAY_DASHES)]
+    fig.add_hline(y=0.0, line=dict(color=GREY, width=1))
     fig.update_layout(legend=LEGEND_BELOW, height=460, margin=dict(b=BELOW_MARGIN))
     return fig
 

@@ -11,10 +11,17 @@ It runs before the texts are escaped for plotly (``embedviz.figures.shown_as_tex
 break is a newline, which the escaping turns into plotly's ``<br>``. Widths are estimated from the characters (the
 browser's font is not known here), on the wide side (DejaVu Sans, the usual fallback, is among the widest), so a
 line is broken a little early rather than cut.
+
+A live figure (``embedviz/app/live``) fits its own figure in the browser, at the chart's measured width, as a
+thumb moves: :func:`rules` is every number and mark set below, sent in its data, and ``live/fit.js`` applies them
+step by step as this module does (tests/e2e/test_live_fit.py draws both and compares), so each rule is written here
+only.
 """
 from __future__ import annotations
 
 import re
+
+from embedviz.figures import ESCAPES
 
 LINE = 1.3  # plotly's line spacing, in font sizes
 CJK = "\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef"
@@ -26,7 +33,39 @@ _NARROW = frozenset(" ijlI.,:;'|!()[]{}/\\-")
 _WIDE = frozenset("mwMW@%")
 _FULL = frozenset("…←→↑↓—")  # a full em in the CJK fonts that draw them
 _CJK_CHAR = re.compile(rf"[{CJK}]")
+# a character's width in font sizes, by its kind: CJK (and _FULL), _NARROW, _WIDE, an upper-case letter, any other
+EM = {"full": 1.0, "narrow": 0.36, "wide": 0.86, "upper": 0.72, "other": 0.62}
 _LEGEND_SYMBOL = 46  # px: a legend entry's line sample and the gap after its text
+FONT = 13  # px, a figure's font when neither it nor its template names one (the template's)
+# plotly's sizes of a title, its subtitle and an axis title, in the figure's (the title's) font sizes
+TITLE_SCALE, SUBTITLE_SCALE, AXIS_TITLE_SCALE = 1.4, 0.7, 1.2
+INSET = 12  # px a title's lines keep clear of the chart's edges, together
+MIN_PLOT = 120  # px: the plot's width taken as at least this, however wide the margins
+PANEL_GAP = 8  # px between two side-by-side panels' titles
+# plotly's own margins and height, where neither the figure nor its template sets them
+PLOTLY_MARGIN, PLOTLY_HEIGHT = {"l": 80, "r": 80, "t": 100, "b": 80}, 450
+# a y axis's title may take this share of the plot's height (the tick labels' automargin may take some), at least
+Y_TITLE_SHARE, Y_TITLE_MIN = 0.8, 60
+# px a legend under the plot adds to its rows; the tick labels' band and the x axis title's beside their lines; the
+# gap under the legend
+LEGEND_PAD, TICK_BAND, X_TITLE_BAND, LEGEND_GAP = 10, 12, 8, 12
+# a category axis's tick labels stand at least this many font sizes apart, at least this many of them (the browser
+# thins a live heatmap's rows to its plot's height, which a presenter's larger text shrinks)
+TICK_PITCH, MIN_TICKS = 1.4, 2
+
+
+def rules() -> dict:
+    """Every rule above as plain data, for the browser's copy of :func:`fitted` (``embedviz/app/live/fit.js``): the
+    token pattern as written here (Python's and JavaScript's regular expressions read it alike), the mark sets as
+    strings, the numbers as they are."""
+    return {"escapes": dict(ESCAPES), "tokens": _TOKENS.pattern, "cjk": CJK, "narrow": "".join(sorted(_NARROW)),
+            "wide": "".join(sorted(_WIDE)), "full": "".join(sorted(_FULL)), "em": dict(EM), "line": LINE,
+            "legend_symbol": _LEGEND_SYMBOL, "font": FONT, "title_scale": TITLE_SCALE,
+            "subtitle_scale": SUBTITLE_SCALE, "axis_title_scale": AXIS_TITLE_SCALE, "inset": INSET,
+            "min_plot": MIN_PLOT, "panel_gap": PANEL_GAP, "margin": dict(PLOTLY_MARGIN), "height": PLOTLY_HEIGHT,
+            "y_title_share": Y_TITLE_SHARE, "y_title_min": Y_TITLE_MIN, "legend_pad": LEGEND_PAD,
+            "tick_band": TICK_BAND, "x_title_band": X_TITLE_BAND, "legend_gap": LEGEND_GAP,
+            "tick_pitch": TICK_PITCH, "min_ticks": MIN_TICKS}
 
 
 def text_width(text: str, size: float) -> float:
@@ -34,15 +73,15 @@ def text_width(text: str, size: float) -> float:
     em = 0.0
     for ch in text:
         if _CJK_CHAR.match(ch) or ch in _FULL:
-            em += 1.0
+            em += EM["full"]
         elif ch in _NARROW:
-            em += 0.36
+            em += EM["narrow"]
         elif ch in _WIDE:
-            em += 0.86
+            em += EM["wide"]
         elif ch.isupper():
-            em += 0.72
+            em += EM["upper"]
         else:
-            em += 0.62
+            em += EM["other"]
     return em * size
 
 
@@ -75,16 +114,17 @@ def fitted(spec: dict, *, width: float, wrap_texts: bool) -> dict:
     titles, annotations and legend entries broken into lines that fit, and in any case a legend under the plot
     given the bottom margin its rows need. A new dict; the traces' arrays are shared, not copied."""
     layout = dict(spec.get("layout") or {})
-    base = _get(layout, "font", "size") or _get(layout, "template", "layout", "font", "size", default=13)
-    margin = {**(_get(layout, "template", "layout", "margin") or {}), **(layout.get("margin") or {})}
-    plot_width = max(width - margin.get("l", 80) - margin.get("r", 80), 120)
+    base = _get(layout, "font", "size") or _get(layout, "template", "layout", "font", "size", default=FONT)
+    margin = {**PLOTLY_MARGIN, **(_get(layout, "template", "layout", "margin") or {}), **(layout.get("margin") or {})}
+    height = layout.get("height") or PLOTLY_HEIGHT
+    plot_width = max(width - margin["l"] - margin["r"], MIN_PLOT)
     data = spec.get("data") or []
     grow_top = 0.0
     if wrap_texts:
         title = dict(layout.get("title") or {})
-        size = _get(title, "font", "size") or round(base * 1.4)
-        sub_size = _get(title, "subtitle", "font", "size") or round(size * 0.7)
-        room = width - 12
+        size = _get(title, "font", "size") or round(base * TITLE_SCALE)
+        sub_size = _get(title, "subtitle", "font", "size") or round(size * SUBTITLE_SCALE)
+        room = width - INSET
         if title.get("text"):
             head = wrap(title["text"], size, room)
             title["text"] = "\n".join(head)
@@ -101,12 +141,12 @@ def fitted(spec: dict, *, width: float, wrap_texts: bool) -> dict:
                                                                     layout)
         grow_top += grow_above
         data = [_wrapped_name(trace, base, plot_width - _LEGEND_SYMBOL) for trace in data]
-    _wrap_y_titles(layout, base, (layout.get("height") or 450) - margin.get("t", 100) - margin.get("b", 80))
+    _wrap_y_titles(layout, base, height - margin["t"] - margin["b"])
     grow_bottom = _legend_room(layout, data, base, plot_width, margin)
     if grow_top or grow_bottom:
-        layout["margin"] = {**(layout.get("margin") or {}), "t": round(margin.get("t", 100) + grow_top),
-                            "b": round(margin.get("b", 80) + grow_bottom)}
-        layout["height"] = round((layout.get("height") or 450) + grow_top + grow_bottom)
+        layout["margin"] = {**(layout.get("margin") or {}), "t": round(margin["t"] + grow_top),
+                            "b": round(margin["b"] + grow_bottom)}
+        layout["height"] = round(height + grow_top + grow_bottom)
     return {**spec, "layout": layout, "data": data}
 
 
@@ -120,7 +160,7 @@ def _wrapped_annotations(annotations, base: float, plot_width: float, layout: di
     domains = [d[1] - d[0] for k, v in (layout or {}).items() if k.startswith("xaxis")
                and isinstance(v, dict) and isinstance(d := v.get("domain"), (list, tuple)) and len(d) == 2]
     share = plot_width * (min(domains) if len(above) > 1 and len(domains) >= len(above) else
-                          1 / max(len(above), 1)) - 8
+                          1 / max(len(above), 1)) - PANEL_GAP
     out, grow = [], 0.0
     for a in annotations:
         if not a.get("text"):
@@ -140,11 +180,11 @@ def _wrapped_annotations(annotations, base: float, plot_width: float, layout: di
 def _wrap_y_titles(layout: dict, base: float, plot_height: float) -> None:
     """A y axis's title longer than the plot is tall, broken into lines beside each other: it is centred on the plot,
     so past its height it ran up into the subtitle (a presenter's larger font, a plot shortened by tilted labels)."""
-    room = max(plot_height * 0.8, 60)  # the tick labels' automargin may take some of the plot's height
+    room = max(plot_height * Y_TITLE_SHARE, Y_TITLE_MIN)
     for key in [k for k in layout if k.startswith("yaxis")]:
         title = _get(layout, key, "title")
         text = _get(title, "text")
-        size = _get(title, "font", "size") or round(base * 1.2)
+        size = _get(title, "font", "size") or round(base * AXIS_TITLE_SCALE)
         if isinstance(text, str) and text_width(text, size) > room:
             layout[key] = {**layout[key], "title": {**title, "text": "\n".join(wrap(text, size, room))}}
 
@@ -174,8 +214,9 @@ def _legend_room(layout: dict, data, base: float, plot_width: float, margin: dic
             rows, used = rows + 1, 0.0
         used += entry
         lines = max(lines, len(parts))
-    legend_height = rows * lines * size * LINE + 10
+    legend_height = rows * lines * size * LINE + LEGEND_PAD
     x_title = _get(layout, "xaxis", "title", "text")
-    band = base * LINE + 12 + (base * LINE + 8 if x_title else 0)  # tick labels and the axis title under the plot
-    need = band + legend_height + 12
-    return max(0.0, need - margin.get("b", 80))
+    # tick labels and the axis title under the plot
+    band = base * LINE + TICK_BAND + (base * LINE + X_TITLE_BAND if x_title else 0)
+    need = band + legend_height + LEGEND_GAP
+    return max(0.0, need - margin["b"])

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from embedviz.figures import BELOW_MARGIN, LEGEND_BELOW, f32, heatmap, line_chart, new_figure, side_by_side
+from embedviz.figures import BELOW_MARGIN, LEGEND_BELOW, LIGHT_GREY, f32, heatmap, line_chart, new_figure, side_by_side
 
 DASHES = ("solid", "dash", "dot", "dashdot")
 # The distance figure's layout rules. Its live copy (embedviz/app/live) redraws it in the browser and gets them in
@@ -62,7 +62,7 @@ def rotation_figure(start, direct, rotated, names: Sequence[str], *, title: str,
     size = 4 if len(direct) > 128 else 10
     fig = new_figure(title, note=note, x_title=x_title, y_title=y_title)
     fig.add_trace(go.Scatter(x=dims, y=f32(start), name=names[0], mode="markers",
-                             marker=dict(color="#bbb", size=max(size - 4, 3))))
+                             marker=dict(color=LIGHT_GREY, size=max(size - 4, 3))))
     fig.add_trace(go.Scatter(x=dims, y=f32(direct), name=names[1], mode="markers",
                              marker=dict(symbol="circle-open", size=size + 4, line=dict(width=2))))
     fig.add_trace(go.Scatter(x=dims, y=f32(rotated), name=names[2], mode="markers",
@@ -87,15 +87,22 @@ def outputs_side_by_side(before, after, labels_before, labels_after, *, title: s
     return fig
 
 
+ROW_PX = 26  # a labelled heatmap row: a 20 px label's box and a little room
+
+
 def difference_heatmap(diff, labels, *, title: str, x_title: str, colour_key: str, note: str | None = None,
                        downsample_note: str | None = None):
     """|output before - re-aligned output after| per token and dimension, white at 0 on a fixed scale of at least 1
     (so ~1e-15 of rounding stays white instead of being stretched to full colour). ``colour_key`` says the scale in
     the reader's words at the end of the subtitle, in place of a colour bar."""
     diff = np.asarray(diff, dtype=np.float64)
-    fig = heatmap(diff, y=list(labels), title=title, x_title=x_title, note=note, colorscale="Reds",
-                  zmin=0.0, zmax=max(1.0, float(diff.max())),
-                  height=max(300, 120 + 28 * len(labels)), downsample_note=downsample_note, scale_key=colour_key)
+    labels = list(labels)
+    # a row tall enough for its label at a presenter's 20 px font (the title, subtitle and x axis take ~180 px), and
+    # every row labelled: left to itself plotly dropped every other token's label once they crowded
+    fig = heatmap(diff, y=labels, title=title, x_title=x_title, note=note, colorscale="Reds",
+                  zmin=0.0, zmax=max(1.0, float(diff.max())), height=max(300, 182 + ROW_PX * len(labels)),
+                  downsample_note=downsample_note, scale_key=colour_key,
+                  yaxis=dict(tickmode="array", tickvals=labels, ticktext=labels))
     # no colour bar (the subtitle's colour key says white = no difference; the values are in the hover): a colour
     # bar is a costly part of every redraw when the seed or d_model slider moves
     fig.update_traces(hovertemplate=f"%{{y}}<br>{x_title} %{{x}}<br>|Δ| %{{z:.3g}}<extra></extra>")

@@ -9,13 +9,13 @@ from plotly.subplots import make_subplots
 
 from embedviz.downsample import CELL_BUDGET, block_mean
 from embedviz.figures import (
-    BELOW_MARGIN, BLUE, DIVERGING, GREEN, LEGEND_BELOW, ORANGE, SKY, TEMPLATE, VERMILLION, downsample_template, f32,
+    BELOW_MARGIN, BLUE, DIVERGING, GREEN, LEGEND_BELOW, LIGHT_GREY, ORANGE, SKY, TEMPLATE, VERMILLION, downsample_template, f32,
     joined, merged, new_figure, reference_lines, reference_marks, scatter_2d, titled,
 )
 
 PICKED = VERMILLION  # rows a lookup (or a gradient) touched
 TARGET = ORANGE  # rows that only appear as a next-token target
-OTHER = "#9E9E9E"
+OTHER = LIGHT_GREY
 CELL_TEXT_MAX = 16  # write the number into each cell only while the matrix is small enough to read
 _INSIDE_TOP_LEFT = dict(orientation="v", x=0.01, y=0.99, xanchor="left", yanchor="top", bgcolor="rgba(255,255,255,0.8)")
 
@@ -317,7 +317,7 @@ def group_similarity_figure(steps, same, cross, *, title: str, x_title: str, y_t
     fig.add_trace(go.Scatter(x=f32(steps), y=f32(same), name=names[0], mode="lines", line=dict(color=PICKED)))
     fig.add_trace(go.Scatter(x=f32(steps), y=f32(cross), name=names[1], mode="lines", line=dict(color=BLUE)))
     refs = [(value, _line("dot", "#777"), name, "right") for name, value in (reference or {}).items()]
-    reference_lines(fig, [*refs, (0.0, _line("solid", "#bbb"), "", "right")], axis="y", log=False)
+    reference_lines(fig, [*refs, (0.0, _line("solid", LIGHT_GREY), "", "right")], axis="y", log=False)
     fig.update_xaxes(title_text=x_title)
     # a little past ±1, so the bottom tick's "−1" does not sit on the x axis's first label in the corner
     fig.update_yaxes(title_text=y_title, range=[-1.12, 1.12])

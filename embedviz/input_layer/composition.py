@@ -78,13 +78,13 @@ class ShapeTrace:
 
 
 def shape_trace(
-    batch: int, length: int, d_model: int, *, vocab_size: int = 256, max_context_length: int = 512,
+    batch: int, context_length: int, d_model: int, *, vocab_size: int = 256, max_context_length: int = 512,
     positional: Literal["sinusoidal", "learned"] = "sinusoidal", d_position: int | None = None, seed: int = 0,
 ) -> ShapeTrace:
     """Run the lesson's EmbeddingComposer on a random (B, T) batch and record every shape on the way, and the
     output shapes of the two ways to combine, built for real with torch."""
     B = positive_int("batch", batch)
-    T = positive_int("length", length)
+    T = positive_int("context_length", context_length)
     D = positive_int("d_model", d_model, minimum=2)
     if B * T * D > MAX_SHAPE_ELEMENTS:
         raise InputError("shape_cap", n=B * T * D, limit=MAX_SHAPE_ELEMENTS)
@@ -119,14 +119,14 @@ def shape_trace(
     )
 
 
-def refusal_messages(max_context_length: int, length: int) -> dict[str, ValueError | None]:
-    """Each lesson position module asked for ``length`` positions when it holds ``max_context_length``.
+def refusal_messages(max_context_length: int, context_length: int) -> dict[str, ValueError | None]:
+    """Each lesson position module asked for ``context_length`` positions when it holds ``max_context_length``.
 
     Keys are the modules' class names; the value is the module's own ValueError (its code and params translate it
     on a page), or None when the length fits. A width of 2 is enough to ask: the check depends on the length only.
     """
     L = positive_int("max_context_length", max_context_length)
-    T = positive_int("length", length)
+    T = positive_int("context_length", context_length)
     out = {}
     for module in (LearnedPositionalEmbedding(L, 2), SinusoidalPositionalEmbedding(L, 2)):
         name = type(module).__name__

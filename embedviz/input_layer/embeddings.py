@@ -40,13 +40,14 @@ def _as_ids(ids, vocab_size: int) -> torch.Tensor:
     return ids.long()
 
 
-def _check_length(T: int, max_context_length: int) -> int:
-    if isinstance(T, torch.Tensor) and T.numel() == 1:
-        T = int(T)
-    T = positive_int("T", T, minimum=0)  # a negative T would silently slice rows off the end of the table
-    if T > max_context_length:
-        raise InputError("too_long", T=T, limit=max_context_length)
-    return T
+def _check_length(context_length: int, max_context_length: int) -> int:
+    if isinstance(context_length, torch.Tensor) and context_length.numel() == 1:
+        context_length = int(context_length)
+    # a negative length would silently slice rows off the end of the table
+    context_length = positive_int("context_length", context_length, minimum=0)
+    if context_length > max_context_length:
+        raise InputError("too_long", context_length=context_length, limit=max_context_length)
+    return context_length
 
 
 class TokenEmbedding(nn.Module):
@@ -98,10 +99,9 @@ class LearnedPositionalEmbedding(nn.Module):
             normal_table(self.max_context_length, self.d_model, std=init_std, generator=generator)
         )
 
-    def forward(self, T: int) -> torch.Tensor:
-        """Sequence length T -> (T, D) position vectors for positions 0..T-1."""
-        T = _check_length(T, self.max_context_length)
-        return self.weight[:T]
+    def forward(self, context_length: int) -> torch.Tensor:
+        """``context_length`` (T) -> (T, D) position vectors for positions 0..T-1."""
+        return self.weight[:_check_length(context_length, self.max_context_length)]
 
 
 class SinusoidalPositionalEmbedding(nn.Module):
@@ -118,10 +118,9 @@ class SinusoidalPositionalEmbedding(nn.Module):
         table = torch.from_numpy(sinusoidal_table(self.max_context_length, self.d_model, base).copy())
         self.register_buffer("table", table, persistent=False)  # (L, D), not a parameter
 
-    def forward(self, T: int) -> torch.Tensor:
-        """Sequence length T -> (T, D)."""
-        T = _check_length(T, self.max_context_length)
-        return self.table[:T]
+    def forward(self, context_length: int) -> torch.Tensor:
+        """``context_length`` (T) -> (T, D)."""
+        return self.table[:_check_length(context_length, self.max_context_length)]
 
 
 class EmbeddingComposer(nn.Module):

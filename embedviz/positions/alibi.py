@@ -30,14 +30,14 @@ def alibi_slopes(num_heads: int) -> np.ndarray:
     return slopes
 
 
-def alibi_bias(num_heads: int, seq_len: int, *, causal: bool = True) -> np.ndarray:
+def alibi_bias(num_heads: int, context_length: int, *, causal: bool = True) -> np.ndarray:
     """Bias added to scores, shape (H, T, T): bias[h, i, j] = -slope_h * (i - j).
 
     With ``causal`` the future (j > i) is NaN: a decoder masks it anyway, and NaN leaves it blank in a heatmap.
     Without it the penalty is symmetric, -slope_h * |i - j| (encoder style).
     """
-    seq_len = positive_int("seq_len", seq_len, maximum=8192)
-    pos = np.arange(seq_len)
+    context_length = positive_int("context_length", context_length, maximum=8192)
+    pos = np.arange(context_length)
     return bias_at(num_heads, pos, pos, causal=causal)
 
 

@@ -190,24 +190,24 @@ def permutation_between(tokens, shuffled) -> np.ndarray:
     return np.array([slots[tok].pop(0) for tok in shuffled], dtype=np.int64)
 
 
-def learned_position_table(num_positions: int, d_model: int, *, seed: int = 0) -> np.ndarray:
+def learned_position_table(context_length: int, d_model: int, *, seed: int = 0) -> np.ndarray:
     """An untrained learned table (L, D): standard-normal rows, on the same scale as the demo's word vectors.
 
     Drawn as table 1 of ``seed`` (random_init.normal_rows), so no row shares a stream with a word vector.
     """
-    num_positions = positive_int("num_positions", num_positions)
+    context_length = positive_int("context_length", context_length)
     d_model = positive_int("d_model", d_model)
-    return normal_rows(np.arange(num_positions), d_model, std=1.0, seed=seed, table=1)
+    return normal_rows(np.arange(context_length), d_model, std=1.0, seed=seed, table=1)
 
 
-def position_table(kind: PositionKind, num_positions: int, d_model: int, *, seed: int = 0) -> np.ndarray | None:
+def position_table(kind: PositionKind, context_length: int, d_model: int, *, seed: int = 0) -> np.ndarray | None:
     """The (T, D) vectors added to the tokens for ``kind``: none, sinusoidal (base 10,000) or learned (random)."""
     one_of("positions", kind, POSITION_KINDS)
     if kind == "none":
         return None
     if kind == "sinusoidal":
-        return sinusoidal_table(num_positions, d_model).astype(np.float64)
-    return learned_position_table(num_positions, d_model, seed=seed)  # "learned"
+        return sinusoidal_table(context_length, d_model).astype(np.float64)
+    return learned_position_table(context_length, d_model, seed=seed)  # "learned"
 
 
 @dataclass(frozen=True)

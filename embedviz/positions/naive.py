@@ -21,34 +21,34 @@ MAX_BITS = 62  # bit b of an int64 position; 2^62 positions is far beyond any co
 EMBEDDING_STD = 0.02  # lesson 000: token vectors start as N(0, 0.02^2), so a typical entry is a few hundredths
 
 
-def _length(num_positions) -> int:
-    return positive_int("num_positions", num_positions, maximum=MAX_POSITIONS)
+def _length(context_length) -> int:
+    return positive_int("context_length", context_length, maximum=MAX_POSITIONS)
 
 
-def raw_index(num_positions: int) -> np.ndarray:
+def raw_index(context_length: int) -> np.ndarray:
     """The position itself as the value, shape (L,): 0, 1, ..., L-1. Its largest value grows with L."""
-    return np.arange(_length(num_positions), dtype=np.float64)
+    return np.arange(_length(context_length), dtype=np.float64)
 
 
-def normalized_index(num_positions: int) -> np.ndarray:
+def normalized_index(context_length: int) -> np.ndarray:
     """p / L for p = 0..L-1, shape (L,): inside [0, 1), but 0.5 is token 5 of 10 and token 500 of 1,000."""
-    L = _length(num_positions)
+    L = _length(context_length)
     return np.arange(L, dtype=np.float64) / L
 
 
-def normalized_value(position: int, num_positions: int) -> float:
-    """The index / length value of one position in a sequence of num_positions tokens."""
-    L = _length(num_positions)
+def normalized_value(position: int, context_length: int) -> float:
+    """The index / length value of one position in a sequence of context_length tokens."""
+    L = _length(context_length)
     p = positive_int("position", position, minimum=0, maximum=L - 1)
     return p / L
 
 
-def position_with_value(value: float, num_positions: int) -> float:
+def position_with_value(value: float, context_length: int) -> float:
     """Which position of a length-L sequence carries ``value`` under index / length: value * L (may be fractional)."""
     value = finite_float("value", value)
     if not 0.0 <= value < 1.0:
         raise ValueError(f"value ({value:g}) must be in [0, 1): index / length never reaches 1")
-    return value * _length(num_positions)
+    return value * _length(context_length)
 
 
 def on_axis(values, x) -> np.ndarray:
@@ -126,7 +126,7 @@ class SchemeComparison:
     raw_vs_embedding: float  # the largest raw index over EMBEDDING_STD
 
 
-def compare_schemes(num_positions: int, d_model: int, *, base: float = DEFAULT_BASE) -> SchemeComparison:
+def compare_schemes(context_length: int, d_model: int, *, base: float = DEFAULT_BASE) -> SchemeComparison:
     """The four schemes at one length L and width D (binary gets D bits), measured side by side.
 
     For each scheme: ``max_abs`` (largest |value| anywhere, the size problem), ``step_min`` / ``step_max`` (the
@@ -135,7 +135,7 @@ def compare_schemes(num_positions: int, d_model: int, *, base: float = DEFAULT_B
     that share a binary code when L > 2^D, else None) and ``raw_vs_embedding``: the largest raw index over
     EMBEDDING_STD, how many times larger than a typical token-vector entry it is.
     """
-    L = _length(num_positions)
+    L = _length(context_length)
     D = even_int("d_model", d_model, about="sinusoidal pairs")
     positions = np.arange(L)
     tables = {

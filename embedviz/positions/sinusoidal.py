@@ -67,7 +67,7 @@ def sinusoidal_rows(positions, d_model: int, base: float = DEFAULT_BASE, *, dims
     return out.astype(dtype, copy=False)
 
 
-def sinusoidal_table(num_positions: int, d_model: int, base: float = DEFAULT_BASE) -> np.ndarray:
+def sinusoidal_table(context_length: int, d_model: int, base: float = DEFAULT_BASE) -> np.ndarray:
     """The (L, D) table for positions 0..L-1, float32 and C-contiguous, max abs error ~2e-7 at any position.
 
     Why not ``np.sin(positions * w)``? In float64 it is slow for big tables (one transcendental call per cell); in
@@ -80,15 +80,15 @@ def sinusoidal_table(num_positions: int, d_model: int, base: float = DEFAULT_BAS
     are made; the product is written straight into the output, whose (real, imag) float32 pairs are exactly the
     interleaved (sin, cos) columns. One pass over memory, close to the cost of filling the array.
     """
-    num_positions = positive_int("num_positions", num_positions, maximum=MAX_POSITIONS)
+    context_length = positive_int("context_length", context_length, maximum=MAX_POSITIONS)
     d_model, base = _check(d_model, base)
     w = frequencies(d_model, base)  # (H,)
-    block = min(_MAX_BLOCK, math.isqrt(num_positions))  # ~sqrt(L) minimises the L/B + B transcendental calls
-    full, tail = divmod(num_positions, block)
+    block = min(_MAX_BLOCK, math.isqrt(context_length))  # ~sqrt(L) minimises the L/B + B transcendental calls
+    full, tail = divmod(context_length, block)
     q_offsets = np.arange(full + (tail > 0), dtype=np.float64) * block  # (Q,) block starts, exact integers
     r_phase = np.exp(-1j * (np.arange(block, dtype=np.float64)[:, None] * w)).astype(np.complex64)  # (B, H)
     q_phase = (1j * np.exp(-1j * (q_offsets[:, None] * w))).astype(np.complex64)  # (Q, H)
-    out = np.empty((num_positions, w.size), dtype=np.complex64)  # (L, H): sin + i cos per pair
+    out = np.empty((context_length, w.size), dtype=np.complex64)  # (L, H): sin + i cos per pair
     np.multiply(q_phase[:full, None, :], r_phase[None], out=out[: full * block].reshape(full, block, w.size))
     if tail:
         np.multiply(q_phase[full], r_phase[:tail], out=out[full * block :])

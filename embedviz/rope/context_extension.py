@@ -25,7 +25,8 @@ from embedviz.errors import InputError
 from embedviz.models.params import PRESETS
 from embedviz.rope.rotary import decay_of_frequencies, turns_within, wavelengths
 from embedviz.rope.config import config_text_part, from_config, scaling_of
-from embedviz.rope.scaling import RopeType, compute, dynamic_base, per_pair_factors, resolve_rope_type, rotary_dim
+from embedviz.rope.scaling import (YARN_BETAS, YARN_TRUNCATE, RopeType, compute, dynamic_base, per_pair_factors,
+                                   resolve_rope_type, rotary_dim)
 
 PairKind = Literal["kept", "interpolated", "blended"]
 
@@ -40,8 +41,7 @@ METHODS: tuple[RopeType, ...] = ("linear", "dynamic", "yarn", "llama3", "longrop
 METHOD_DEFAULTS: dict[str, dict[str, float | bool]] = {
     "linear": {},
     "dynamic": {},
-    "yarn": {"beta_fast": 32.0, "beta_slow": 1.0, "mscale": 0.0, "mscale_all_dim": 0.0, "attention_factor": 0.0,
-             "truncate": True},
+    "yarn": {**YARN_BETAS, "mscale": 0.0, "mscale_all_dim": 0.0, "attention_factor": 0.0, "truncate": YARN_TRUNCATE},
     "llama3": {"low_freq_factor": 1.0, "high_freq_factor": 4.0},
     "longrope": {"attention_factor": 0.0},
 }
@@ -253,15 +253,15 @@ class ExtensionView:
     inv_freq_before / inv_freq_after: plain RoPE's and the method's w_i; attention_factor: the method's.
     wavelen_before / wavelen_after: 2*pi / w_i. ratio: w_after / w_before (1 kept, 1/factor interpolated).
     kinds: "kept" / "interpolated" / "blended" per pair (:func:`classify_pairs` with the method's factor).
-    length: the context the new frequencies serve (the target, or the current seq_len for dynamic / longrope).
-    turns_trained: turns of the plain pairs over the trained length; turns_unscaled: over ``length`` without
-    scaling (extrapolation); turns_scaled: with the method over ``length``.
+    context_length: the context the new frequencies serve (the target, or the current length for dynamic /
+    longrope). turns_trained: turns of the plain pairs over the trained length; turns_unscaled: over
+    ``context_length`` without scaling (extrapolation); turns_scaled: with the method over ``context_length``.
     unseen_unscaled / unseen_scaled: pairs that meet angles training never showed them (fewer than one turn in
     training and a larger angle now), without / with the method.
-    overshoot_unscaled / overshoot_scaled: the largest of those pairs' angle over ``length`` divided by its largest
-    trained angle (1.0 when no pair overshoots): how far past training the worst pair goes.
+    overshoot_unscaled / overshoot_scaled: the largest of those pairs' angle over ``context_length`` divided by its
+    largest trained angle (1.0 when no pair overshoots): how far past training the worst pair goes.
     distances (N,), decay_before, decay_after: mean_i cos(distance * w_i), out to the target length.
-    base: dynamic NTK's effective base at seq_len (None for the other methods).
+    base: dynamic NTK's effective base at context_length (None for the other methods).
     """
 
     inv_freq_before: np.ndarray
@@ -271,7 +271,7 @@ class ExtensionView:
     wavelen_after: np.ndarray
     ratio: np.ndarray
     kinds: list[PairKind]
-    length: int
+    context_length: int
     turns_trained: np.ndarray
     turns_unscaled: np.ndarray
     turns_scaled: np.ndarray
@@ -285,20 +285,21 @@ class ExtensionView:
     base: float | None
 
 
-def _unseen(inv_freq_trained: np.ndarray, original: int, inv_freq: np.ndarray, length: int) -> np.ndarray:
-    """Pairs whose largest angle over ``length`` exceeds the largest trained one, where training never closed the
-    circle (a pair that turned at least once in training has seen every angle)."""
+def _unseen(inv_freq_trained: np.ndarray, original: int, inv_freq: np.ndarray, context_length: int) -> np.ndarray:
+    """Pairs whose largest angle over ``context_length`` exceeds the largest trained one, where training never closed
+    the circle (a pair that turned at least once in training has seen every angle)."""
     trained_angle = original * inv_freq_trained  # (P,) the largest angle each pair reached in training
-    return (trained_angle < 2 * math.pi) & (length * inv_freq > trained_angle * (1 + 1e-9))
+    return (trained_angle < 2 * math.pi) & (context_length * inv_freq > trained_angle * (1 + 1e-9))
 
 
-def _overshoot(inv_freq_trained: np.ndarray, original: int, inv_freq: np.ndarray, length: int) -> float:
-    """max over the pairs that never closed a turn in training of (angle over ``length``) / (largest trained angle)."""
+def _overshoot(inv_freq_trained: np.ndarray, original: int, inv_freq: np.ndarray, context_length: int) -> float:
+    """max over the pairs that never closed a turn in training of (angle over ``context_length``) / (largest trained
+    angle)."""
     trained_angle = original * inv_freq_trained  # (P,)
     open_circle = trained_angle < 2 * math.pi
     if not open_circle.any():
         return 1.0
-    return max(1.0, float(np.max(length * inv_freq[open_circle] / trained_angle[open_circle])))
+    return max(1.0, float(np.max(context_length * inv_freq[open_circle] / trained_angle[open_circle])))
 
 
 def extension_view(
@@ -308,24 +309,27 @@ def extension_view(
     *,
     original: int,
     target: int,
-    seq_len: int | None = None,
+    context_length: int | None = None,
     decay_points: int = 768,
 ) -> ExtensionView:
     """Plain RoPE against ``scaling`` for a model trained on ``original`` tokens and asked for ``target``.
 
-    ``seq_len`` is the current length for "dynamic" and "longrope" (the frequencies depend on it) and then is the
-    context the turns are counted over; otherwise the target is. The decay curve is sampled at ``decay_points``
-    distances from 1 to ``target``: every one up to 256 (or decay_points // 2), log-spaced beyond (a log axis).
+    ``context_length`` is the current length for "dynamic" and "longrope" (the frequencies depend on it, as on
+    transformers' ``seq_len``) and then is the context the turns are counted over; otherwise the target is. The
+    decay curve is sampled at ``decay_points`` distances from 1 to ``target``: every one up to 256 (or
+    decay_points // 2), log-spaced beyond (a log axis).
     """
     original = positive_int("original", original)
     target = positive_int("target", target)
     plain = None
     if isinstance(scaling, Mapping) and scaling.get("partial_rotary_factor") is not None:
         plain = {"partial_rotary_factor": scaling["partial_rotary_factor"]}  # the same rotary dimension
+    if context_length is not None:  # checked here so a refusal names this function's parameter
+        context_length = positive_int("context_length", context_length)
     before = compute(head_dim, theta, plain).inv_freq
-    after, attention_factor = compute(head_dim, theta, scaling, seq_len=seq_len)
+    after, attention_factor = compute(head_dim, theta, scaling, seq_len=context_length)
     rope_type = resolve_rope_type(scaling)
-    length = positive_int("seq_len", seq_len) if seq_len is not None else target
+    served = target if context_length is None else context_length
     factor = float(scaling.get("factor") or 1.0)
     distances = log_spaced_indices(target + 1, positive_int("decay_points", decay_points, minimum=2),
                                    dense=256)[1:]  # (N,) 1..target, no 0 on a log axis
@@ -337,16 +341,16 @@ def extension_view(
         wavelen_after=wavelengths(after),
         ratio=after / before,
         kinds=classify_pairs(before, after, factor=factor),
-        length=length,
+        context_length=served,
         turns_trained=turns_within(before, original),
-        turns_unscaled=turns_within(before, length),
-        turns_scaled=turns_within(after, length),
-        unseen_unscaled=_unseen(before, original, before, length),
-        unseen_scaled=_unseen(before, original, after, length),
-        overshoot_unscaled=_overshoot(before, original, before, length),
-        overshoot_scaled=_overshoot(before, original, after, length),
+        turns_unscaled=turns_within(before, served),
+        turns_scaled=turns_within(after, served),
+        unseen_unscaled=_unseen(before, original, before, served),
+        unseen_scaled=_unseen(before, original, after, served),
+        overshoot_unscaled=_overshoot(before, original, before, served),
+        overshoot_scaled=_overshoot(before, original, after, served),
         distances=distances,
         decay_before=decay_of_frequencies(before, distances),
         decay_after=decay_of_frequencies(after, distances),
-        base=dynamic_base(head_dim, theta, scaling, seq_len=seq_len) if rope_type == "dynamic" else None,
+        base=dynamic_base(head_dim, theta, scaling, seq_len=context_length) if rope_type == "dynamic" else None,
     )

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from embedviz.rope import rotary as rope
+from embedviz.rope import rotary
 from embedviz._validate import positive_int
 
 
@@ -27,9 +27,9 @@ class PairingComparison:
 def compare_pairings(head_dim: int, theta: float, max_offset: int, *, seed: int = 0) -> PairingComparison:
     """Scores of one seeded N(0, 1) pair (q, k) of shape (head_dim,) for offsets 0..max_offset under both pairings."""
     q, k = np.random.default_rng(seed).normal(size=(2, head_dim))  # (2, head_dim)
-    P = rope.half_to_interleaved(head_dim)
+    P = rotary.half_to_interleaved(head_dim)
     offsets = np.arange(0, positive_int("max_offset", max_offset, minimum=0) + 1)
-    half = rope.scores_vs_offset(q, k, offsets, theta, pairing="half")
-    permuted = rope.scores_vs_offset(q[P], k[P], offsets, theta, pairing="interleaved")
-    raw = rope.scores_vs_offset(q, k, offsets, theta, pairing="interleaved")
+    half = rotary.scores_vs_offset(q, k, offsets, theta, pairing="half")
+    permuted = rotary.scores_vs_offset(q[P], k[P], offsets, theta, pairing="interleaved")
+    raw = rotary.scores_vs_offset(q, k, offsets, theta, pairing="interleaved")
     return PairingComparison(offsets, half, permuted, raw, float(np.abs(half - permuted).max()))

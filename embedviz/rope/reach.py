@@ -34,9 +34,9 @@ class Reach:
     span: int | None
     sinks: bool
 
-    def limit(self, context: int) -> int:
-        """The largest offset + 1 this layer meets in a context of ``context`` tokens."""
-        return context if self.span is None else min(self.span, context)
+    def limit(self, context_length: int) -> int:
+        """The largest offset + 1 this layer meets in a context of ``context_length`` tokens."""
+        return context_length if self.span is None else min(self.span, context_length)
 
 
 def _span(config: Mapping[str, Any], key: str) -> int | None:

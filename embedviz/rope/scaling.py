@@ -189,6 +189,17 @@ def _yarn_correction_dim(num_rotations: float, dim: int, theta: float, original_
     return (dim * math.log(original_length / (num_rotations * 2 * math.pi))) / (2 * math.log(theta))
 
 
+YARN_BETAS = {"beta_fast": 32.0, "beta_slow": 1.0}  # the paper's (and transformers') defaults
+YARN_TRUNCATE = True
+
+
+def yarn_betas(params: Mapping[str, Any]) -> dict[str, Any]:
+    """YaRN's beta_fast, beta_slow and truncate as ``params`` set them; ``or``: like transformers, a beta of None or 0
+    falls back to :data:`YARN_BETAS`. (A live figure's browser is sent these, not the config's.)"""
+    return {**{key: params.get(key) or default for key, default in YARN_BETAS.items()},
+            "truncate": params.get("truncate", YARN_TRUNCATE)}
+
+
 def _compute_yarn_parameters(
     dim: int, theta: float, params: Mapping[str, Any], *, seq_len: int | None = None
 ) -> tuple[np.ndarray, float]:
@@ -208,12 +219,12 @@ def _compute_yarn_parameters(
             attention_factor = _yarn_mscale(factor, mscale) / _yarn_mscale(factor, mscale_all_dim)
         else:
             attention_factor = _yarn_mscale(factor)
-    # `or`: like transformers, None and 0 fall back to the paper's 32 / 1
-    beta_fast = finite_float("beta_fast", params.get("beta_fast") or 32, greater_than=0, about=_for("yarn"))
-    beta_slow = finite_float("beta_slow", params.get("beta_slow") or 1, greater_than=0, about=_for("yarn"))
+    betas = yarn_betas(params)
+    beta_fast = finite_float("beta_fast", betas["beta_fast"], greater_than=0, about=_for("yarn"))
+    beta_slow = finite_float("beta_slow", betas["beta_slow"], greater_than=0, about=_for("yarn"))
     if beta_fast < beta_slow:
         raise InputError("beta_order", fast=beta_fast, slow=beta_slow)
-    truncate = boolean("truncate", params.get("truncate", True), about=_for("yarn"))
+    truncate = boolean("truncate", betas["truncate"], about=_for("yarn"))
     for key, turns in (("beta_fast", beta_fast), ("beta_slow", beta_slow)):
         if not original_length / (turns * 2 * math.pi) > 0:  # underflows to 0: the log below is undefined
             raise InputError("beta_large", name=key, value=turns, n=original_length)

@@ -78,8 +78,8 @@ def first_negative(head_dim: int, theta: float, context_length: int) -> int | No
     return None if found[0] < 0 else int(found[0])
 
 
-def _first_negatives(head_dim: int, bases: np.ndarray, length: int, *, stride: int = 1) -> np.ndarray:
-    """For each base, the first m in 0, stride, 2*stride, ... < length with B(m) < 0, -1 where there is none.
+def _first_negatives(head_dim: int, bases: np.ndarray, context_length: int, *, stride: int = 1) -> np.ndarray:
+    """For each base, the first m in 0, stride, 2*stride, ... < context_length with B(m) < 0, -1 where there is none.
 
     All bases advance over m together in chunks; a base leaves as soon as it fails, so small (failing) bases cost
     little, and the chunk grows as fewer bases remain. Shape (n_bases,).
@@ -88,9 +88,9 @@ def _first_negatives(head_dim: int, bases: np.ndarray, length: int, *, stride: i
     out = np.full(len(bases), -1, dtype=np.int64)
     alive = np.arange(len(bases))
     start = 0
-    while alive.size and start < length:
+    while alive.size and start < context_length:
         size = max(16, _SCAN_ELEMENTS // (alive.size * (head_dim // 2)))
-        m = np.arange(start, min(length, start + size * stride), stride, dtype=np.float64)  # (M,)
+        m = np.arange(start, min(context_length, start + size * stride), stride, dtype=np.float64)  # (M,)
         inv_freq = bases[alive, None] ** -exponents[None, :]  # (A, d/2)
         sums = np.cos(m[None, :, None] * inv_freq[:, None, :]).sum(axis=2)  # (A, M, d/2) -> (A, M)
         negative = sums < 0

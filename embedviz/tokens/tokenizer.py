@@ -39,12 +39,17 @@ def decode(ids) -> str:
     return bytes(ids).decode("utf-8", errors="replace")
 
 
+SPACE_LABEL = "<space>"
+
+
 def token_label(token_id: int) -> str:
-    """A readable label for one byte id: the character for printable ASCII, else the byte in hex (<e7>)."""
+    """A readable label for one byte id: the character for printable ASCII, "<space>" for the space, else the byte
+    in hex (<e7>). Printable ASCII only: a symbol for the space ("␠") is missing from common fonts, and a browser
+    without it drew an empty box."""
     if 33 <= token_id < 127:
         return chr(token_id)
     if token_id == 32:
-        return "␠"
+        return SPACE_LABEL
     return f"<{token_id:02x}>"
 
 

@@ -244,7 +244,7 @@ def train_group_experiment(
         u = torch.rand(n, batch_size, seq_len + 1, generator=generator)  # (n, B, T + 1)
         return offsets[group] + (u * sizes[group]).long().clamp_max(sizes[group] - 1)  # (n, B, T + 1)
 
-    model = TinyLM(num_rows, num_classes, d_model, context=1, generator=generator)
+    model = TinyLM(num_rows, num_classes, d_model, context_length=1, generator=generator)
     before, after, losses, snapshots = fit(
         model, sample, tokens_per_batch=batch_size * (seq_len + 1), steps=steps, lr=lr, optimizer=optimizer,
         snapshot_every=snapshot_every, progress=progress, cpu_budget_s=cpu_budget_s,
@@ -288,7 +288,7 @@ def train_on_text(
     *,
     steps: int = 500,
     d_model: int = 16,
-    context: int = 1,
+    context_length: int = 1,
     seed: int = 0,
     lr: float | None = None,
     tokens: Literal["char", "byte"] = "char",
@@ -304,12 +304,13 @@ def train_on_text(
     tokens: "char" (one token per Unicode character) or "byte" (one per UTF-8 byte, so a Chinese character is
         three tokens). The vocabulary is the distinct tokens of the text, sorted by code point / byte value;
         the softmax covers exactly these tokens. Char tokens are labelled by the character itself, byte tokens
-        as ``embedviz.tokens.tokenizer.token_label`` prints them ('a', '␠' for space, '<e7>').
-    context: how many previous tokens the model sees (1..32). context=1 is a bigram model: the vector of the
-        current token alone predicts the next one. context>1 averages the vectors of the last ``context`` tokens
-        (a bag of words: order inside the window is ignored) before the linear head. Keeping the model this
-        small means everything it learns has to live in the embedding rows, which is what we want to look at.
-    Each step samples ``batch_size`` windows of ``seq_len + context`` consecutive tokens at random offsets
+        as ``embedviz.tokens.tokenizer.token_label`` prints them ('a', '<space>', '<e7>').
+    context_length: how many previous tokens the model sees (1..32). context_length=1 is a bigram model: the
+        vector of the current token alone predicts the next one. context_length>1 averages the vectors of the last
+        ``context_length`` tokens (a bag of words: order inside the window is ignored) before the linear head.
+        Keeping the model this small means everything it learns has to live in the embedding rows, which is what
+        we want to look at.
+    Each step samples ``batch_size`` windows of ``seq_len + context_length`` consecutive tokens at random offsets
     (seq_len shrinks if the text is shorter). Tokens that are followed by similar tokens get similar vectors.
     group_of / group_names: a character class per token (lowercase, uppercase, other letter, digit,
         punctuation, whitespace, UTF-8 byte, other), to colour plots; it plays no part in training.
@@ -317,7 +318,7 @@ def train_on_text(
     """
     string("text", text, limit=MAX_TEXT_CHARS)
     one_of("tokens", tokens, ("char", "byte"))
-    context = positive_int("context", context, minimum=1, maximum=MAX_CONTEXT)
+    context_length = positive_int("context_length", context_length, minimum=1, maximum=MAX_CONTEXT)
     steps, d_model, batch_size, seq_len, snapshot_every = _check_common(
         steps=steps, d_model=d_model, batch_size=batch_size, seq_len=seq_len, snapshot_every=snapshot_every
     )
@@ -328,8 +329,8 @@ def train_on_text(
         codes = np.fromiter((ord(ch) for ch in text), dtype=np.int64, count=len(text))
     else:
         codes = np.asarray(tokenizer.encode(text), dtype=np.int64)  # UTF-8 bytes; refuses lone surrogates
-    if len(codes) < context + 1:
-        raise InputError("text_short", n=len(codes), kind=tokens, need=context + 1)
+    if len(codes) < context_length + 1:
+        raise InputError("text_short", n=len(codes), kind=tokens, need=context_length + 1)
     distinct, ids = np.unique(codes, return_inverse=True)  # sorted vocabulary, text as ids 0..V-1
     if len(distinct) < 2:
         raise InputError("text_distinct", kind=tokens, n=len(distinct))
@@ -340,18 +341,18 @@ def train_on_text(
         vocab = [chr(c) for c in distinct]
         classes = [_char_class(ch) for ch in vocab]
     else:
-        vocab = [tokenizer.token_label(int(b)) for b in distinct]  # 'a', '␠', '<e7>' as elsewhere in the app
+        vocab = [tokenizer.token_label(int(b)) for b in distinct]  # 'a', '<space>', '<e7>' as elsewhere in the app
         classes = [_byte_class(int(b)) for b in distinct]
     group_names = [name for name in _CLASS_NAMES if name in classes]
     group_of = [group_names.index(name) for name in classes]
 
     data = torch.from_numpy(ids.astype(np.int64))  # (N,)
-    seq_len = min(seq_len, len(data) - context)
+    seq_len = min(seq_len, len(data) - context_length)
     snapshot_every = _check_budget(
         steps=steps, batch_size=batch_size, seq_len=seq_len, snapshot_every=snapshot_every, num_rows=len(vocab),
         num_classes=len(vocab), d_model=d_model,
     )
-    window = seq_len + context  # context tokens to start + one target per prediction
+    window = seq_len + context_length  # context_length tokens to start + one target per prediction
     offsets = torch.arange(window)  # (W,)
     generator = torch.Generator().manual_seed(seed)
 
@@ -360,7 +361,7 @@ def train_on_text(
         starts = torch.randint(len(data) - window + 1, (n, batch_size, 1), generator=generator)  # (n, B, 1)
         return data[starts + offsets]  # (n, B, W)
 
-    model = TinyLM(len(vocab), len(vocab), d_model, context=context, generator=generator)
+    model = TinyLM(len(vocab), len(vocab), d_model, context_length=context_length, generator=generator)
     before, after, losses, snapshots = fit(
         model, sample, tokens_per_batch=batch_size * window, steps=steps, lr=lr, optimizer=optimizer,
         snapshot_every=snapshot_every, progress=progress, cpu_budget_s=cpu_budget_s,

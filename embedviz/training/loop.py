@@ -40,11 +40,13 @@ class _EmptyLinear(nn.Linear):
 
 
 class TinyLM(nn.Module):
-    """Embedding (num_rows, D) -> mean over the last ``context`` vectors -> untied linear head (D -> num_classes)."""
+    """Embedding (num_rows, D) -> mean over the last ``context_length`` vectors -> untied linear head
+    (D -> num_classes)."""
 
-    def __init__(self, num_rows: int, num_classes: int, d_model: int, *, context: int, generator: torch.Generator):
+    def __init__(self, num_rows: int, num_classes: int, d_model: int, *, context_length: int,
+                 generator: torch.Generator):
         super().__init__()
-        self.context = context
+        self.context_length = context_length
         # built without drawing from torch's global RNG; we initialise from `generator` below
         self.embedding = _EmptyEmbedding(num_rows, d_model)
         self.head = _EmptyLinear(d_model, num_classes)
@@ -57,11 +59,12 @@ class TinyLM(nn.Module):
             self.head.bias.uniform_(-bound, bound, generator=generator)
 
     def forward(self, tokens: torch.Tensor) -> torch.Tensor:
-        """tokens (B, T + context - 1) -> logits (B, T, num_classes); logits[:, t] predicts tokens[:, t + context]."""
+        """tokens (B, T + context_length - 1) -> logits (B, T, num_classes); logits[:, t] predicts
+        tokens[:, t + context_length]."""
         x = self.embedding(tokens)  # (B, T + c - 1, D)
-        if self.context > 1:
-            # a bag of the previous `context` tokens: order inside the window is ignored, which keeps the model tiny
-            x = x.unfold(1, self.context, 1).mean(dim=-1)  # (B, T, D)
+        if self.context_length > 1:
+            # a bag of the previous `context_length` tokens: order inside the window is ignored (a tiny model)
+            x = x.unfold(1, self.context_length, 1).mean(dim=-1)  # (B, T, D)
         return self.head(x)  # (B, T, num_classes)
 
 
@@ -95,7 +98,7 @@ def fit(
     Returns (weights_before, weights_after, losses, snapshots).
     """
     started = time.thread_time()
-    context = model.context
+    context_length = model.context_length
     params = list(model.parameters())
     opt: torch.optim.Optimizer = (
         # fused: one kernel per step instead of a dozen small ops per parameter (CPU Adam is per-tensor otherwise)
@@ -114,9 +117,9 @@ def fit(
     progress_every = max(1, steps // PROGRESS_CALLS)
     batches = _batches(sample, steps, tokens_per_batch)
     for step in range(1, steps + 1):
-        tokens = next(batches)  # (B, T + context)
+        tokens = next(batches)  # (B, T + context_length)
         logits = model(tokens[:, :-1])  # (B, T, C)
-        targets = tokens[:, context:]  # (B, T): the token after each window
+        targets = tokens[:, context_length:]  # (B, T): the token after each window
         # next-token prediction: cross-entropy of the true next token under softmax(logits)
         loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1))
         opt.zero_grad(set_to_none=True)

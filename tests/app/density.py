@@ -1,9 +1,10 @@
 """How much a reader must read before a page's first figure, and how long its sentences run, as AppTest sees the
-page at its defaults. Used by test_density.py; ``python -m tests.app.density`` prints the table for every page.
+page at its defaults. Used by test_density.py; ``python -m tests.app.density [PAGE ...] [-v]`` prints the table for
+every page (or the pages named), and with -v each long sentence.
 
 What counts: the body text a reader meets in page order (markdown, captions, alert boxes, plain text), outside
-collapsed expanders, popovers and the tabs that are not open; titles and headings are labels, not reading, and a
-widget's label or help is not counted. "Before the first figure" stops at the first chart or table. English is
+collapsed expanders, popovers and the tabs that are not open, and the page's title (read before anything else);
+headings inside the page are labels, not reading, and a widget's label or help is not counted. "Before the first figure" stops at the first chart or table. English is
 counted in words; Chinese in characters, with each Latin word or number counted as one character.
 """
 from __future__ import annotations
@@ -22,7 +23,11 @@ HIDDEN = {"expandable", "popover"}  # closed until the reader opens them
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 _LATIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’_.,\-+×/→…=()]*")
 _MARKUP = re.compile(r"\$\$.*?\$\$|\$[^$\n]*\$|`[^`]*`|<[^>]*>|https?://\S+|[*#>|]", re.S)
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9“\"(*])|(?<=[。！？；])|\n\n|\n- ")
+# A sentence ends at . ! ? (or after a closing bracket or quote that follows one) before the next word, at 。！？,
+# and at a line break: each item of a markdown list ("- ", "1. ") and each table row counts on its own. Not at a
+# semicolon or colon, which join clauses of one sentence, nor after an abbreviation that ends in a full stop.
+_SENTENCE_END = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][)”\"’]))\s+(?=\S)|(?<=[。！？])")
+_ABBREVIATION = re.compile(r"(\bet al|\be\.g|\bi\.e|\bvs|\bcf|\bFig|\bEq|\bNo)\.$")
 
 
 def _children(node) -> list:
@@ -50,6 +55,8 @@ def visible(node) -> Iterator:
 
 def _text(node) -> str | None:
     name = type(node).__name__
+    if name == "Title":  # the page's title (st.title): read first
+        return str(getattr(node, "value", "") or "")
     if name not in TEXTS and name != "Markdown":
         return None
     if getattr(node, "type", "") in ("heading", "title", "header", "subheader"):
@@ -69,7 +76,17 @@ def count(text: str, lang: str) -> int:
 
 
 def sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE.split(plain(text)) if s and s.strip()]
+    """``text``'s sentences, formulas and code left out (``plain``)."""
+    out = []
+    for line in plain(text).splitlines():
+        pieces: list[str] = []
+        for piece in _SENTENCE_END.split(line):
+            if pieces and _ABBREVIATION.search(pieces[-1]):
+                pieces[-1] += " " + piece  # "Press et al. 2021" is one sentence
+            else:
+                pieces.append(piece)
+        out += [p.strip() for p in pieces if p and p.strip()]
+    return out
 
 
 def measure(at: AppTest, lang: str) -> dict:
@@ -109,7 +126,8 @@ def main() -> None:
     from tests.app import pagetest as pt
 
     names = [file.removeprefix("app_pages/").removesuffix(".py") for _, entries in PAGES for file, *_ in entries]
-    only = sys.argv[1:]
+    only = [arg for arg in sys.argv[1:] if not arg.startswith("-")]
+    verbose = "-v" in sys.argv[1:]  # the long sentences themselves, on stderr
     print("| page | en words | zh chars | en sentences > 35 | nested () |")
     print("|---|---:|---:|---:|---:|")
     for name in names:
@@ -121,7 +139,7 @@ def main() -> None:
             row[lang] = measure(at, lang)
         print(f"| {name} | {row['en']['before']} | {row['zh']['before']} | {len(row['en']['long'])} | "
               f"{len(row['en']['nested']) + len(row['zh']['nested'])} |", flush=True)
-        if "-v" in only or True:
+        if verbose:
             for s in row["en"]["long"]:
                 print("    LONG:", s[:160], file=sys.stderr)
 

@@ -16,6 +16,7 @@ CASES = [(page, name, values) for module in (bench_rope, bench_sinusoidal)
          for page, settings in module.CASES.items() for name, values in settings]
 
 
+@pytest.mark.slow  # every benchmark case's page run
 @pytest.mark.parametrize(("page", "name", "values"), CASES, ids=[f"{Path(p).stem}-{n}" for p, n, _ in CASES])
 def test_every_benchmark_case_sets_widgets_that_exist_and_the_page_runs(page, name, values):
     at = AppTest.from_file(str(ROOT / page), default_timeout=120).run()

@@ -11,8 +11,9 @@ from urllib.parse import unquote
 import pytest
 from starlette.routing import Route, Router
 
-from embedviz import classroom
+from embedviz import client_limits, classroom
 from embedviz.app import class_route
+from tests.conftest import run_async
 
 
 class Clock:
@@ -30,18 +31,20 @@ class CountingBackend(classroom.MemoryBackend):
         super().__init__(clock)
         self.reads = 0
 
-    def hgetall(self, key):
+    def hgetall(self, key, **bounds):
         if key.count(":") == 2:  # embedviz:class:CODE, not its members or answers
             self.reads += 1
-        return super().hgetall(key)
+        return super().hgetall(key, **bounds)
 
 
 def server(store, clock, **kw) -> Router:
+    kw.setdefault("guesses", client_limits.Buckets(client_limits.GUESS_RATE, client_limits.GUESS_BURST, clock=clock))
     route = class_route.ClassFollowRoute(store, clock=clock, **kw)
     return Router(routes=[Route(class_route.CLASS_ROUTE, route.endpoint, methods=["GET"])])
 
 
-async def _request(app, path: str, method: str = "GET", query: str = "") -> tuple[int, dict[str, str], bytes]:
+async def _request(app, path: str, method: str = "GET", query: str = "", client: str = "127.0.0.1"
+                   ) -> tuple[int, dict[str, str], bytes]:
     sent = []
 
     async def receive():
@@ -51,15 +54,15 @@ async def _request(app, path: str, method: str = "GET", query: str = "") -> tupl
         sent.append(message)
 
     await app({"type": "http", "method": method, "path": unquote(path), "raw_path": path.encode(), "query_string": query.encode(),
-               "headers": [], "scheme": "http", "server": ("127.0.0.1", 80), "client": ("127.0.0.1", 5000),
+               "headers": [], "scheme": "http", "server": ("127.0.0.1", 80), "client": (client, 5000),
                "root_path": ""}, receive, send)
     start = next(m for m in sent if m["type"] == "http.response.start")
     body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
     return start["status"], {k.decode(): v.decode() for k, v in start["headers"]}, body
 
 
-def get(app, path: str, method: str = "GET"):
-    return asyncio.run(_request(app, path, method))
+def get(app, path: str, method: str = "GET", client: str = "127.0.0.1"):
+    return run_async(_request(app, path, method, client=client))
 
 
 def path(code: str) -> str:
@@ -134,7 +137,7 @@ def test_any_number_of_followers_cost_one_store_read_per_fresh_window(setup):
     async def class_of_300():
         return await asyncio.gather(*(_request(app, path(code)) for _ in range(300)))
 
-    answers = asyncio.run(class_of_300())  # at once: one read answers every request waiting for it
+    answers = run_async(class_of_300())  # at once: one read answers every request waiting for it
     assert {(s, b) for s, _, b in answers} == {(200, b'{"lesson":"000","step":1,"revealed":false}')}
     assert backend.reads == 1
     for _ in range(50):
@@ -146,24 +149,38 @@ def test_any_number_of_followers_cost_one_store_read_per_fresh_window(setup):
     assert backend.reads == 3  # set_step read the class once itself
 
 
-def test_guessing_codes_is_rate_limited_and_an_open_class_is_still_followed(setup):
+def test_guessing_is_limited_per_address_and_never_slows_another_address_or_a_class_known_open(setup):
+    """A guesser's address gets its burst of codes no class here has, then 429 (Retry-After), refilling at the rate;
+    a refused guess reads nothing. A second address is not slowed, nor the followers of a class this server knows
+    open, whatever the guesser does (before, one budget for everyone: a guesser at 65 requests/s made a new class's
+    first follower wait 7 s)."""
     clock, backend, store, app = setup
-    code, _ = store.create("000", 1)
+    code, _ = store.create("000", 1)  # started on this server: known open, so its followers cost no budget
     backend.reads = 0
-    assert get(app, path(code))[0] == 200  # its first ask took a token too: it was not yet known open
-    guesses = [get(app, path(f"GUESS{c}")) for c in classroom.CODE_ALPHABET[:30]] + \
-              [get(app, path(f"HUESS{c}")) for c in classroom.CODE_ALPHABET[:30]]
+    burst, rate = client_limits.GUESS_BURST, client_limits.GUESS_RATE
+    guesses = [get(app, path(f"GUESS{c}"), client="10.0.0.66") for c in classroom.CODE_ALPHABET] + \
+              [get(app, path(f"HUESS{c}"), client="10.0.0.66") for c in classroom.CODE_ALPHABET]
     statuses = [s for s, _, _ in guesses]
-    assert statuses[:class_route.NEW_READS_BURST - 1] == [404] * (class_route.NEW_READS_BURST - 1)
-    assert set(statuses[class_route.NEW_READS_BURST - 1:]) == {429}
+    assert statuses[:burst] == [404] * burst and set(statuses[burst:]) == {429}
     assert all(h["retry-after"] == "1" for s, h, _ in guesses if s == 429)
-    assert backend.reads == class_route.NEW_READS_BURST  # a refused guess read nothing
-    clock.now += class_route.FRESH_SECONDS  # the open class's followers are still answered, and see its changes
-    assert get(app, path(code))[0] == 200
-    clock.now += 1.0 - class_route.FRESH_SECONDS  # a second after the budget ran out it has refilled by the rate
-    assert [get(app, path(f"JUESS{c}"))[0] for c in classroom.CODE_ALPHABET[:class_route.NEW_READS_PER_SECOND]] == \
-        [404] * class_route.NEW_READS_PER_SECOND
-    assert get(app, path("KUESSA"))[0] == 429
+    assert backend.reads == burst  # a refused guess read nothing
+    for _ in range(3):  # the class's followers, from the guesser's own address too (one school, one NAT)
+        clock.now += class_route.FRESH_SECONDS
+        assert get(app, path(code), client="10.0.0.66")[0] == 200
+    assert [get(app, path(f"JUESS{c}"), client="10.0.0.7")[0] for c in classroom.CODE_ALPHABET[:5]] == [404] * 5
+    clock.now += 5 / rate  # five seconds' worth of refill for the guesser, not more
+    assert [get(app, path(f"KUESS{c}"), client="10.0.0.66")[0] for c in classroom.CODE_ALPHABET[:6]] == \
+        [404] * 5 + [429]
+
+
+def test_all_addresses_together_read_unknown_codes_within_the_stores_budget(setup):
+    """Many addresses each within their own budget still share one bound on the store's reads."""
+    clock, backend, store, app = setup
+    backend.reads = 0
+    statuses = [get(app, path(f"GUES{a}{b}"), client=f"10.1.{i}.1")[0]
+                for i, (a, b) in enumerate((a, b) for a in classroom.CODE_ALPHABET for b in classroom.CODE_ALPHABET[:5])]
+    assert statuses.count(404) == class_route.NEW_READS_BURST == backend.reads
+    assert set(statuses[class_route.NEW_READS_BURST:]) == {429}
 
 
 def test_the_positions_kept_are_bounded(setup):
@@ -215,7 +232,7 @@ def test_a_held_request_is_answered_the_moment_this_servers_teacher_moves():
         await asyncio.get_running_loop().run_in_executor(None, store.set_step, code, token, "000", 2)
         return await asyncio.gather(*waiting)
 
-    answers = asyncio.run(class_moves())
+    answers = run_async(class_moves())
     assert {(s, json.dumps(b)) for _, s, b in answers} == {(200, json.dumps({"lesson": "000", "step": 2, "revealed": False}))}
     assert max(took for took, _, _ in answers) < 0.2 + HOLD / 4  # woken by the move, not by the hold running out
 
@@ -232,7 +249,7 @@ def test_a_move_made_by_another_replica_is_seen_by_reading_the_store():
         there.reveal(code, token, 1)  # no listener of this server's hears it
         return await waiting
 
-    took, status, body = asyncio.run(class_moves())
+    took, status, body = run_async(class_moves())
     assert (status, body) == (200, {"lesson": "000", "step": 1, "revealed": True})
     assert 0.2 <= took < 0.2 + HOLD / 4
 
@@ -241,13 +258,13 @@ def test_a_class_that_stays_is_answered_after_the_hold_and_a_tab_behind_it_at_on
     store = classroom.ClassStore(classroom.MemoryBackend())
     code, _ = store.create("000", 3)
     _, app = held_server(store, hold=0.3)
-    took, status, body = asyncio.run(timed(app, code, seen("000", 3)))
+    took, status, body = run_async(timed(app, code, seen("000", 3)))
     assert (status, body["step"]) == (200, 3) and 0.3 <= took < 1.0  # the same position: the tab asks again
-    took, _, body = asyncio.run(timed(app, code, seen("000", 2)))  # the tab shows step 2: it is behind
+    took, _, body = run_async(timed(app, code, seen("000", 2)))  # the tab shows step 2: it is behind
     assert body["step"] == 3 and took < 0.2
-    took, _, _ = asyncio.run(timed(app, code, ""))  # no seen: a plain ask (an old tab, a script)
+    took, _, _ = run_async(timed(app, code, ""))  # no seen: a plain ask (an old tab, a script)
     assert took < 0.2
-    took, status, _ = asyncio.run(timed(app, "ZZZZZZ", seen("000", 3)))  # no such class: said at once
+    took, status, _ = run_async(timed(app, "ZZZZZZ", seen("000", 3)))  # no such class: said at once
     assert status == 404 and took < 0.2
 
 
@@ -266,7 +283,7 @@ def test_held_requests_are_bounded_and_a_stop_answers_them_all():
         after, _, _ = await timed(app, code, seen("000", 1))  # a stopping server holds nothing new
         return answers, after
 
-    answers, after = asyncio.run(crowd_then_stop())
+    answers, after = run_async(crowd_then_stop())
     assert [s for _, s, _ in answers] == [200] * 3 and max(t for t, _, _ in answers) < 1.0 and after < 0.2
 
 
@@ -282,7 +299,7 @@ def test_held_requests_cost_one_store_read_per_watch_not_per_request():
     async def class_of_300():
         return await asyncio.gather(*(timed(app, code, seen("000", 1)) for _ in range(300)))
 
-    answers = asyncio.run(class_of_300())
+    answers = run_async(class_of_300())
     assert {s for _, s, _ in answers} == {200}
     # 0.5 s held at a read per 0.05 s, whatever the class's size (plus the first read and the answer's)
     assert backend.reads <= 0.5 / WATCH + 3
@@ -304,4 +321,4 @@ def test_a_teacher_who_clicks_fast_costs_no_guessing_budget():
             statuses.append((await waiting)[1])
         return statuses
 
-    assert asyncio.run(forty_moves()) == [200] * 40
+    assert run_async(forty_moves()) == [200] * 40

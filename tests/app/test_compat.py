@@ -1,10 +1,11 @@
-"""embedviz/app/compat.py: what each patch wraps is still what Streamlit does (these fail when a new Streamlit
+"""embedviz/app/compat/: what each patch wraps is still what Streamlit does (these fail when a new Streamlit
 changes it), the frame installs every patch, and the patched upload store refuses and evicts as it says.
 The refusals against a real server, over its websocket and HTTP: tests/test_hostile_server.py."""
 from __future__ import annotations
 
 import ast
 import inspect
+import logging
 import os
 import re
 import subprocess
@@ -18,7 +19,7 @@ from streamlit.runtime.uploaded_file_manager import UploadedFileRec
 from streamlit.testing.v1 import AppTest
 
 from embedviz.app import compat
-from tests.conftest import ROOT
+from tests.conftest import ROOT, run_async
 
 
 def original(fn):
@@ -98,12 +99,16 @@ def _streamlit_internals(path):
             yield node.lineno, f"{node.arg}= (plotly's private argument)"
 
 
+COMPAT = ROOT / "embedviz" / "app" / "compat"
+
+
 def test_no_module_but_compat_reaches_into_streamlit():
     files = [ROOT / "app.py", *(ROOT / "app_pages").rglob("*.py"), *(ROOT / "embedviz").rglob("*.py")]
-    found = [f"{path.relative_to(ROOT)}:{line}: {what}" for path in files if path.name != "compat.py"
+    found = [f"{path.relative_to(ROOT)}:{line}: {what}" for path in files if COMPAT not in path.parents
              for line, what in _streamlit_internals(path)]
-    assert found == [], "route these through embedviz/app/compat.py"
-    assert list(_streamlit_internals(ROOT / "embedviz" / "app" / "compat.py"))  # the scan sees what compat does
+    assert found == [], "route these through embedviz/app/compat/"
+    for job in ("guards", "speed", "access"):  # the scan sees what each of compat's modules does
+        assert list(_streamlit_internals(COMPAT / f"{job}.py")), job
 
 
 @pytest.fixture
@@ -120,7 +125,7 @@ def _issued(store, session_id: str, n: int = 1) -> list[str]:
 
 
 def test_a_session_keeps_its_newest_uploads_within_its_cap(store, monkeypatch):
-    monkeypatch.setattr(compat, "UPLOAD_BYTES_PER_SESSION", 250)
+    monkeypatch.setattr(compat.guards, "UPLOAD_BYTES_PER_SESSION", 250)
     ids = _issued(store, "s1", 5)
     for file_id in ids:
         store.add_file("s1", _file(file_id, 100))
@@ -186,146 +191,13 @@ def test_a_components_mount_function_is_made_once_per_manager(monkeypatch):
     monkeypatch.setattr(getter, "get_bidi_component_manager", lambda: managers[-1])
     made = []
     monkeypatch.setattr(streamlit.components.v2, "component", lambda name, **kw: made.append(name) or object())
-    monkeypatch.setattr(compat, "_MOUNTS", {})
+    monkeypatch.setattr(compat.access, "_MOUNTS", {})
     first = live._mount()
     assert live._mount() is first and made == [live.NAME]
     managers.append(BidiComponentManager())
     again = live._mount()
     assert again is not first and made == [live.NAME, live.NAME]
     assert managers[-1].get_component_asset_root(live.NAME) == live.ASSETS
-
-
-def test_a_small_table_is_converted_once_and_equal_tables_share_the_answer():
-    import pyarrow as pa
-    from streamlit import dataframe_util
-    from streamlit.elements import table as st_table
-
-    from embedviz.app.markup import Markup
-
-    calls = []
-
-    def convert(data):
-        calls.append(data)
-        return dataframe_util.convert_anything_to_arrow_bytes.__wrapped__(data)
-
-    memo = compat._small_table_memo(convert)
-    table = {Markup("Scheme"): [Markup("Sinusoidal"), Markup("RoPE")], "n": [0, 1]}
-    first = memo(table)
-    assert memo({Markup("Scheme"): [Markup("Sinusoidal"), Markup("RoPE")], "n": [0, 1]}) == first
-    assert len(calls) == 1  # an equal table built anew is the same table
-    # what Streamlit's own conversion gives, read back by Arrow itself
-    assert first == original(dataframe_util.convert_anything_to_arrow_bytes)(table)
-    assert pa.ipc.open_stream(first).read_all().column("n").to_pylist() == [0, 1]
-    # 1, 1.0 and True are equal keys in Python but different columns in Arrow
-    answers = [memo({"n": [value]}) for value in (1, 1.0, True)]
-    kinds = [pa.ipc.open_stream(a).read_all().schema.field("n").type for a in answers]
-    assert kinds == [pa.int64(), pa.float64(), pa.bool_()]
-    # a changed value is another table; anything but a small dict of plain values is converted every time
-    assert pa.ipc.open_stream(memo({"n": [0, 2]})).read_all().column("n").to_pylist() == [0, 2]
-    before = len(calls)
-    memo({"n": [[1, 2]]}), memo({"n": [[1, 2]]}), memo({"n": list(range(compat.SMALL_TABLE_CELLS + 1))})
-    assert len(calls) == before + 3
-    hide = compat._small_table_memo(original(st_table._compute_hide_index))
-    assert hide(table, None) is original(st_table._compute_hide_index)(table, None) is True
-
-
-def test_the_theme_is_built_from_the_config_once_and_copied_as_it_was_built():
-    from streamlit import config
-    from streamlit.proto.NewSession_pb2 import CustomThemeConfig
-    from streamlit.runtime import app_session
-
-    build = original(app_session._populate_theme_msg)
-    calls = []
-
-    def counted(msg, section="theme"):
-        calls.append(section)
-        build(msg, section)
-
-    config.set_option("theme.primaryColor", "#123456")
-    try:
-        populate = compat._theme_once(counted)
-        reference = CustomThemeConfig()
-        build(reference, "theme")
-        for _ in range(3):
-            msg = CustomThemeConfig()
-            populate(msg, "theme")
-            assert msg == reference and msg.primary_color == "#123456"
-        assert calls == ["theme"]
-        empty = app_session.NewSession()  # a section with no option set leaves the message not even present
-        populate(empty.custom_theme, "theme.sidebar")
-        assert not empty.HasField("custom_theme")
-    finally:
-        config.set_option("theme.primaryColor", None)
-
-
-def test_a_sessions_event_loop_calls_keep_their_order_and_wake_the_loop_once_per_batch():
-    import asyncio
-    import threading
-
-    from streamlit.runtime import Runtime
-
-    assert "call_soon_threadsafe(callback)" in inspect.getsource(original(AppSession._call_soon_on_event_loop))
-    # every event of a script run (each message included) reaches the loop through it
-    assert "self._call_soon_on_event_loop(" in inspect.getsource(original(AppSession._on_scriptrunner_event))
-    assert "call_soon_threadsafe(async_objs.need_send_data.set)" in inspect.getsource(
-        original(Runtime._enqueued_some_message))
-
-    class Session:
-        def __init__(self, loop):
-            self._event_loop = loop
-
-    async def a_run_on_another_thread():
-        loop = asyncio.get_running_loop()
-        session, done, seen, wakes = Session(loop), asyncio.Event(), [], []
-
-        def call_soon(self, callback):  # Streamlit's: one call_soon_threadsafe per call
-            wakes.append(callback)
-            self._event_loop.call_soon_threadsafe(callback)
-
-        batched = compat._wake_once(call_soon)
-
-        def script_thread():
-            for i in range(500):
-                batched(session, lambda i=i: seen.append(i))
-            batched(session, lambda: loop.call_soon(done.set))
-
-        thread = threading.Thread(target=script_thread)
-        thread.start()
-        await done.wait()
-        thread.join()
-        return seen, wakes
-
-    seen, wakes = asyncio.run(a_run_on_another_thread())
-    assert seen == list(range(500))  # every call, in the order it was made
-    assert 0 < len(wakes) <= 500  # the loop was woken once per batch it had not yet taken, not once per call
-
-
-def test_a_failing_call_does_not_drop_the_calls_queued_after_it():
-    calls = compat._Calls()
-    seen = []
-    calls.calls = [lambda: seen.append(1), lambda: 1 / 0, lambda: seen.append(3)]
-    calls.scheduled = True
-    calls.drain()
-    assert seen == [1, 3] and calls.scheduled is False and calls.calls == []
-
-
-def test_the_send_event_is_set_through_the_loop_only_when_it_is_not_set_already():
-    import asyncio
-
-    class Objects:
-        need_send_data = asyncio.Event()
-
-    class Runtime:
-        _async_objs = Objects()
-
-    sets = []
-    enqueued = compat._send_wake_once(lambda self: sets.append(1))
-    enqueued(Runtime())
-    Objects.need_send_data.set()
-    enqueued(Runtime()), enqueued(Runtime())
-    Objects.need_send_data.clear()  # the loop cleared it and is sending: the next message sets it again
-    enqueued(Runtime())
-    assert sets == [1, 1]
 
 
 def test_a_run_keeps_its_own_memo_and_the_next_run_starts_a_new_one(tmp_path):
@@ -337,8 +209,8 @@ def test_a_run_keeps_its_own_memo_and_the_next_run_starts_a_new_one(tmp_path):
         "assert compat.this_run() is memo and memo == {}\n"
         "memo['n'] = st.session_state.get('n', 0) + 1\n"
         "st.session_state['n'] = memo['n']\n"
-        "st.session_state.setdefault('memos', []).append(id(memo))\n"
-        "st.write(len(set(st.session_state['memos'])), compat.fragment_rerun())\n")
+        "st.session_state.setdefault('memos', []).append(memo)  # kept alive, so two memos never share an id\n"
+        "st.write(len({id(m) for m in st.session_state['memos']}), compat.fragment_rerun())\n")
     at = AppTest.from_file(str(script)).run()
     at.run()
     assert not at.exception
@@ -346,42 +218,168 @@ def test_a_run_keeps_its_own_memo_and_the_next_run_starts_a_new_one(tmp_path):
     assert compat.this_run() == {}  # outside a run: a throwaway
 
 
-def test_the_message_cache_floor_is_read_once_per_config_parse():
-    from streamlit import config
-    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-    from streamlit.runtime import forward_msg_cache
+def test_component_triggers_are_still_dispatched_per_event_after_the_states_the_guard_filters():
+    """The guard filters ``on_script_will_rerun``'s fresh states: Streamlit must still set them and run the callbacks
+    from them, one call per event of a trigger list (what makes a long list cost its square)."""
+    from streamlit.runtime import runtime
+    from streamlit.runtime.state.session_state import SessionState
 
-    source = inspect.getsource(forward_msg_cache.populate_hash_if_needed)
-    assert 'config.get_option("global.minCachedMessageSize")' in source  # still read there, for every message
-    assert isinstance(forward_msg_cache.config, compat._MessageFloorOnce)  # the frame's patch (the conftest's)
+    rerun = inspect.getsource(original(SessionState.on_script_will_rerun))
+    assert "self.set_widgets_from_proto(fresh_widget_states)" in rerun and "self._call_callbacks(" in rerun
+    assert list(inspect.signature(original(SessionState.on_script_will_rerun)).parameters)[:2] == \
+        ["self", "fresh_widget_states"]
+    dispatch = inspect.getsource(SessionState._dispatch_trigger_callbacks)
+    assert "for payload in payloads:" in dispatch and "self._execute_widget_callback(" in dispatch
+    for name in ("disconnect_session", "close_session"):  # a session's end: told after Streamlit's own work
+        assert list(inspect.signature(original(getattr(runtime.Runtime, name))).parameters)[:2] == ["self", "session_id"]
+    from streamlit.runtime.websocket_session_manager import WebsocketSessionManager
 
-    class Config:  # counts what reaches Streamlit's config module
-        reads: list[str] = []
-        parsed = []
+    assert callable(WebsocketSessionManager.is_active_session)
 
-        def get_option(self, key):
-            self.reads.append(key)
-            return config.get_option(key)
 
-        def on_config_parsed(self, func, force_connect=False):
-            self.parsed.append(func)
+@pytest.mark.parametrize("field, text, problem", [
+    ("json_trigger_value", '[{"event": "commit", "value": {"k": 1}}]', None),
+    ("json_trigger_value", "", None),
+    ("json_trigger_value", "[" + ",".join(['{"event": "commit"}'] * 9) + "]", "9 events"),
+    ("json_trigger_value", '[{"event": "commit", "value": NaN}]', "not JSON"),
+    ("json_trigger_value", "[" * 17 + "]" * 17, "nested too deep"),
+    ("json_trigger_value", "[" * 5_000 + "]" * 5_000, "not JSON"),  # past Python's recursion limit
+    ("json_trigger_value", '"' + "x" * 20_000 + '"', "20,002 bytes"),
+    ("json_value", "{}", "a component state (embedviz's components keep none)"),
+    ("string_value", "[" * 5_000, None),
+])
+def test_which_component_states_the_guard_drops(field, text, problem):
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
 
-        server_sentinel = "another attribute"
+    state = WidgetState(id="w")
+    setattr(state, field, text)
+    assert compat.component_state_problem(state) == problem
 
-    once = compat._MessageFloorOnce(Config())
-    for _ in range(3):
-        msg = ForwardMsg()
-        msg.delta.new_element.markdown.body = "x" * 100
-        before = forward_msg_cache.config
-        forward_msg_cache.config = once
-        try:
-            forward_msg_cache.populate_hash_if_needed(msg)
-        finally:
-            forward_msg_cache.config = before
-        assert msg.hash and not msg.metadata.cacheable  # 100 bytes: under the floor, hashed but not cached
-    assert Config.reads == ["global.minCachedMessageSize"]  # once for three messages
-    assert once.get_option("server.headless") == config.get_option("server.headless")  # others go through
-    assert once.server_sentinel == "another attribute"
-    Config.parsed[0]()  # a config parse empties the copy: the next message reads it again
-    once.get_option("global.minCachedMessageSize")
-    assert Config.reads == ["global.minCachedMessageSize", "server.headless", "global.minCachedMessageSize"]
+
+def test_each_speed_patch_can_be_left_out_by_name_and_a_wrong_name_is_refused():
+    """What benchmarks/README.md's with/without table measures: the same checkout with one speed patch left out."""
+    probe = ("from embedviz.app import compat\ncompat.install()\n"
+             "print(sorted(f'{o.__name__}.{n}' for o, n, _ in compat._PATCHES if getattr(getattr(o, n), 'embedviz_compat', 0)))\n"
+             "print(sorted(compat._speed_off))")
+
+    def installed(off: str) -> list[str]:
+        out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                             env={**os.environ, "PYTHONPATH": str(ROOT), compat.SPEED_OFF_ENV: off})
+        assert out.returncode == 0, out.stderr[-2000:]
+        return out.stdout.strip().splitlines()
+
+    every = sorted(f"{o.__name__}.{n}" for o, n, _ in compat._PATCHES)
+    assert installed("") == [str(every), "[]"]
+    assert installed("this_run") == [str(every), "['this_run']"]  # a memo, not a patch: every patch still on
+    with pytest.raises(ValueError, match="no speed patch"):
+        compat.speed.speed_off({compat.SPEED_OFF_ENV: "this_run,thme"})
+    assert compat.speed.speed_off({compat.SPEED_OFF_ENV: "this_run"}) == {"this_run"}
+
+
+def test_a_run_without_the_this_run_memo_gets_a_throwaway(monkeypatch, tmp_path):
+    monkeypatch.setattr(compat.speed, "memo_on", False)
+    script = tmp_path / "page.py"
+    script.write_text("import streamlit as st\nfrom embedviz.app import compat\n"
+                      "compat.this_run()['x'] = 1\nst.write(compat.this_run())\n")
+    at = AppTest.from_file(str(script)).run()
+    assert not at.exception and at.json[-1].value == "{}"
+
+
+# ------------------------------------------------------------------------------------------------ the version check
+
+
+def test_the_version_the_patches_were_written_for_is_the_one_the_lock_installs():
+    pin = re.search(r"^streamlit==(\S+) ", (ROOT / "requirements.lock").read_text(), re.M).group(1)
+    assert compat.STREAMLIT == pin
+
+
+def _patched() -> set[str]:
+    return {f"{o.__name__}.{n}" for o, n, _ in compat._PATCHES if getattr(getattr(o, n, None), "embedviz_compat", False)}
+
+
+@pytest.fixture
+def bare_streamlit(monkeypatch):
+    """Streamlit as installed, every patch taken off, and install() as in a fresh process (all put back after)."""
+    for owner, name, _ in compat._PATCHES:
+        monkeypatch.setattr(owner, name, original(getattr(owner, name)))
+    monkeypatch.setattr(compat, "_settled", None)
+    monkeypatch.setattr(compat, "_speed_off", frozenset())
+    monkeypatch.setattr(compat.speed, "memo_on", True)
+    assert _patched() == set()
+    return monkeypatch
+
+
+def test_on_the_pinned_streamlit_every_guard_fits_and_every_patch_goes_on(bare_streamlit):
+    assert compat.guards.moved() == []
+    compat.install()
+    assert _patched() == {f"{o.__name__}.{n}" for o, n, _ in compat._PATCHES} and compat.speed.memo_on
+
+
+def test_on_another_streamlit_the_speed_patches_are_left_out_with_one_log_line(bare_streamlit, caplog):
+    bare_streamlit.setattr(streamlit, "__version__", "1.99.0")
+    with caplog.at_level(logging.WARNING, logger="embedviz.app.compat"):
+        for _ in range(3):  # the frame installs on every run
+            compat.install()
+    said = [r.getMessage() for r in caplog.records if r.name == "embedviz.app.compat"]
+    assert len(said) == 1 and "1.99.0" in said[0] and "speed patches are left out" in said[0]
+    assert _patched() == {f"{o.__name__}.{n}" for o, n, *_ in compat.guards.PATCHES}  # the guards, and only they
+    assert not compat.speed.memo_on
+
+
+def _signature_changed(monkeypatch, owner, name):
+    monkeypatch.setattr(owner, name, lambda self, request, *args: None)
+
+
+def _gone(monkeypatch, owner, name):
+    monkeypatch.delattr(owner, name)
+
+
+def _moved_targets():
+    from streamlit.runtime import Runtime
+    from streamlit.runtime.state.session_state import SessionState
+
+    return [  # (what moved, how, what the message names)
+        ("url seed", lambda mp: _signature_changed(mp, SessionState, "_seed_widget_from_url"),
+         "SessionState._seed_widget_from_url takes (self, request, *args)"),
+        ("url param", lambda mp: _gone(mp, SessionState, "_clear_url_param"), "SessionState._clear_url_param is gone"),
+        ("clear_cache", lambda mp: mp.setattr(AppSession, "handle_backmsg", lambda self, msg: None),
+         "no longer sends clear_cache"),
+        ("component states", lambda mp: _signature_changed(mp, SessionState, "on_script_will_rerun"),
+         "SessionState.on_script_will_rerun takes"),
+        ("session end", lambda mp: _gone(mp, Runtime, "disconnect_session"), "Runtime.disconnect_session is gone"),
+        ("uploads", lambda mp: _signature_changed(mp, MemoryUploadedFileManager, "add_file"),
+         "MemoryUploadedFileManager.add_file takes"),
+    ]
+
+
+@pytest.mark.parametrize("case", range(len(_moved_targets())), ids=[c[0] for c in _moved_targets()])
+def test_a_guard_whose_target_moved_stops_the_server_saying_what_to_pin(bare_streamlit, case):
+    _, move, named = _moved_targets()[case]
+    bare_streamlit.setattr(streamlit, "__version__", "1.99.0")
+    move(bare_streamlit)
+    with pytest.raises(compat.StreamlitMoved) as stopped:
+        compat.install()
+    assert named in str(stopped.value) and "streamlit==1.67.0" in str(stopped.value) \
+        and "1.99.0" in str(stopped.value)
+    assert _patched() == set()  # stopped before it patched anything: nothing half-guarded
+
+
+def test_a_served_process_whose_guard_cannot_go_on_exits_with_the_message(tmp_path):
+    """The served start-up (serving.lifespan) installs before the first connection: its refusal ends the process."""
+    from deploy.launcher import free_port, start_streamlit
+
+    (tmp_path / "sitecustomize.py").write_text(  # a Streamlit whose clear_cache handler took an argument
+        "import streamlit\nstreamlit.__version__ = '1.99.0'\n"
+        "from streamlit.runtime.app_session import AppSession\n"
+        "AppSession._handle_clear_cache_request = lambda self, request: None\n")
+    log = tmp_path / "server.log"
+    proc = start_streamlit(free_port(), log_path=log, env={"PYTHONPATH": str(tmp_path), "EMBEDVIZ_WARM": "0"})
+    try:
+        code = proc.wait(60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+    text = log.read_text()
+    assert code != 0 and "AppSession._handle_clear_cache_request takes (self, request)" in text
+    assert "Pin streamlit==1.67.0" in text

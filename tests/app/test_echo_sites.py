@@ -41,9 +41,12 @@ def _assignments(tree: ast.AST) -> dict[str, list[ast.expr]]:
             if node.value is not None:
                 found.setdefault(node.target.id, []).append(node.value)
         elif isinstance(node, (ast.For, ast.comprehension)):
+            # a plain loop name holds one element of what it runs over (ast.Starred marks "an element of");
+            # a name unpacked from a tuple is unknown: not safe
+            each = ast.Starred(node.iter) if isinstance(node.target, ast.Name) else ast.Name("<loop>")
             for target in ast.walk(node.target):
                 if isinstance(target, ast.Name):
-                    found.setdefault(target.id, []).append(ast.Name("<loop>"))  # unknown: not safe
+                    found.setdefault(target.id, []).append(each)
     return found
 
 
@@ -57,13 +60,61 @@ def _returns(tree: ast.AST) -> dict[str, list[ast.expr]]:
     return found
 
 
+def _module_names(tree: ast.AST) -> dict[str, dict]:
+    """The app's own modules a file imports (``from embedviz.app import rope_view as view``), by the name they are
+    bound to, each with its names and returns: a page's ``view.caption(...)`` is as safe as what it returns."""
+    modules = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module == "embedviz.app":
+            for alias in node.names:
+                path = ROOT / "embedviz" / "app" / f"{alias.name}.py"
+                if path.is_file():
+                    modules[alias.asname or alias.name] = path
+    return modules
+
+
+def scope(source: str) -> dict[str, list]:
+    tree = ast.parse(source)
+    names: dict = {**_assignments(tree), **_returns(tree)}
+    names["<modules>"] = _module_names(tree)
+    return names
+
+
+def _in_module(node: ast.expr, names: dict) -> tuple[str, dict] | None:
+    """(attribute, that module's scope) for ``alias.attribute`` where alias is one of the app's modules."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        path = names.get("<modules>", {}).get(node.value.id)
+        if path is not None:
+            return node.attr, scope(path.read_text())
+    return None
+
+
+def _elements_safe(node: ast.expr, names: dict, seen: frozenset[str]) -> bool:
+    """Every element of a tuple or list (a literal, a name bound to one, or one in an app module) is safe."""
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return all(safe(element, names, seen) for element in node.elts)
+    if isinstance(node, ast.Name) and node.id not in seen and node.id in names:
+        return all(_elements_safe(value, names, seen | {node.id}) for value in names[node.id])
+    found = _in_module(node, names)
+    if found is not None:
+        attr, other = found
+        return attr in other and all(_elements_safe(value, other, frozenset({attr})) for value in other[attr])
+    return False
+
+
 def safe(node: ast.expr, names: dict[str, list[ast.expr]], seen: frozenset[str] = frozenset()) -> bool:
     if isinstance(node, ast.Constant):
         return True
+    if isinstance(node, ast.Starred):  # one element of a loop's iterable
+        return _elements_safe(node.value, names, seen)
     if isinstance(node, ast.Call):
         called = "()" + (_name(node.func) or "")
         if isinstance(node.func, ast.Name) and called in names and called not in seen:
             return all(safe(value, names, seen | {called}) for value in names[called])
+        found = _in_module(node.func, names)
+        if found is not None:
+            called = "()" + found[0]
+            return called in found[1] and all(safe(value, found[1], frozenset({called})) for value in found[1][called])
         return _name(node.func) in SAFE_CALLS
     if isinstance(node, ast.JoinedStr):
         return all(isinstance(part, ast.Constant) or part.format_spec is not None or safe(part.value, names, seen)
@@ -79,13 +130,15 @@ def safe(node: ast.expr, names: dict[str, list[ast.expr]], seen: frozenset[str] 
 
 def unsafe_echoes(source: str, label: str) -> list[str]:
     tree = ast.parse(source)
-    names = {**_assignments(tree), **_returns(tree)}
+    names = scope(source)
     found = []
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in SINKS):
             continue
         receiver = node.func.value
         if isinstance(receiver, ast.Name) and receiver.id not in {"st"} and receiver.id in {"sys", "file", "out"}:
+            continue
+        if isinstance(receiver, ast.Attribute) and receiver.attr == "transport":  # a socket's bytes, not a page's
             continue
         bodies = node.args[:1] + [k.value for k in node.keywords if k.arg in {"body", "label"}]
         for body in bodies:
@@ -102,9 +155,14 @@ def test_every_markdown_body_is_built_from_catalog_texts_and_escaped_values():
 def test_the_scan_names_what_bypasses_the_helper():
     """The scan itself: each way a raw value can reach a markdown body is caught, the safe forms are not."""
     bad = ['st.markdown(f"**{word}**")', "def f(x):\n    return x\nst.caption(f(w))", "st.error(message)", 'st.caption("x" + name)', "left.warning(str(e))",
-           "word = row['w']\nst.info(word)", 'st.write(f"{t(\'k\')} {value}")']
+           "word = row['w']\nst.info(word)", 'st.write(f"{t(\'k\')} {value}")',
+           "for w in words:\n    st.caption(w)", "for a, b in pairs:\n    st.caption(a)",
+           "from embedviz.app import widgets as view\nst.caption(view.not_there())",
+           "from embedviz.app import i18n as view\nst.caption(view.__name__)"]
     good = ['st.markdown(t("k", word=word))', 'st.error(localized(str(e)))', 'st.caption(f"{t(\'a\')} {n:,}")',
-            'text = t("a") if x else t("b")\nst.markdown(text)', 'def f(k):\n    return t(k)\nst.caption(f(w))', 'st.markdown(f"**{escape(name)}**")']
+            'text = t("a") if x else t("b")\nst.markdown(text)', 'def f(k):\n    return t(k)\nst.caption(f(w))', 'st.markdown(f"**{escape(name)}**")',
+            'for f in ("a", t("b")):\n    st.latex(f)', "from embedviz.app import rope_view as view\nfor f in view.FORMULAS:\n    st.latex(f)",
+            "from embedviz.app import rope_view as view\nst.caption(view.preset_caption(name))"]
     assert all(unsafe_echoes(code, "x") for code in bad), [c for c in bad if not unsafe_echoes(c, "x")]
     assert not any(unsafe_echoes(code, "x") for code in good), [unsafe_echoes(c, "x") for c in good]
 

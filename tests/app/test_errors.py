@@ -23,12 +23,13 @@ from embedviz import _validate, tours
 from embedviz.positions import attention
 from embedviz.input_layer import composition, lookup
 from embedviz.rope import (
-    context_extension, rotary as rope, config as rope_config, layers as rope_layers, scaling as rope_scaling,
+    context_extension, rotary, config as rope_config, layers as rope_layers, scaling as rope_scaling,
     theory as rope_theory, theta_calculator, vision as rope_vision,
 )
 from embedviz.models import params, tensor_files, word_vectors
+from embedviz.language_model import extension as lm_extension, glass
 from embedviz.tokens import raw_ids, tokenizer
-from embedviz.training import experiment as training
+from embedviz.training import experiment
 from embedviz.app import context_extension_view, real_model_view, rope_view, token_embeddings_view, tour
 from embedviz.app.errors import localized
 from embedviz.app.i18n import catalog
@@ -108,10 +109,10 @@ CALLS = {
     "integer": lambda: _validate.positive_int("d_model", 2.5),
     "at_least": lambda: _validate.positive_int("d_model", 0),
     "one_pair": lambda: theta_calculator.theta_for_context(2, 4_096),
-    "above": lambda: rope.inverse_frequencies(8, 0.5),
-    "finite": lambda: rope.inverse_frequencies(8, float("nan")),
-    "even": lambda: rope.inverse_frequencies(7),
-    "non_finite": lambda: rope.decay_curve(8, 10_000, [1, np.inf]),
+    "above": lambda: rotary.inverse_frequencies(8, 0.5),
+    "finite": lambda: rotary.inverse_frequencies(8, float("nan")),
+    "even": lambda: rotary.inverse_frequencies(7),
+    "non_finite": lambda: rotary.decay_curve(8, 10_000, [1, np.inf]),
     "too_few_tokens": lambda: attention.word_order_demo("hello"),
     "shuffle_tokens": lambda: attention.word_order_demo("a b c", shuffle="typed", shuffled_text="a b d"),
     "word_unknown": lambda: load_bundled_model().token_id("猫"),
@@ -120,13 +121,13 @@ CALLS = {
     "config_no_theta": lambda: rope_config.from_config({"max_position_embeddings": 8, "head_dim": 8}),
     "config_empty": lambda: rope_config.parse_config_json(""),
     "config_json": lambda: rope_config.parse_config_json("{"),
-    "group_small": lambda: training.train_group_experiment(groups=("a", "ABC"), steps=1),
-    "group_shared": lambda: training.train_group_experiment(groups=("abc", "cde"), steps=1),
+    "group_small": lambda: experiment.train_group_experiment(groups=("a", "ABC"), steps=1),
+    "group_shared": lambda: experiment.train_group_experiment(groups=("abc", "cde"), steps=1),
     "too_long": lambda: LearnedPositionalEmbedding(4, 8)(5),
     # added with the catalog-wide check of Chinese words: the messages a reader can reach by typing, pasting a
     # config.json or uploading a table (before, they came in English under the "only in English" lead-in)
     "non_empty": lambda: load_bundled_model().token_id(""),
-    "chars": lambda: training.train_on_text("a" * (training.MAX_TEXT_CHARS + 1)),
+    "chars": lambda: experiment.train_on_text("a" * (experiment.MAX_TEXT_CHARS + 1)),
     "next_token": lambda: lookup.gradient_step(np.array([5]), lookup.init_table(256, 8)),
     "config_long": lambda: rope_config.parse_config_json("{" + " " * rope_config.MAX_CONFIG_CHARS + "}"),
     "config_not_object": lambda: rope_config.parse_config_json("[1]"),
@@ -170,7 +171,7 @@ CALLS = {
     "huge_at_most": lambda: rope_config.from_config({**_BASE, "max_position_embeddings": 10**400}),
     "huge_finite": lambda: rope_config.from_config({**_BASE, "rope_theta": 10**400}),
     "interval": lambda: rope_config.from_config({**_BASE, "partial_rotary_factor": 1.5}),
-    "rotary_dim": lambda: rope.rotary_dim(8, 0.1),
+    "rotary_dim": lambda: rotary.rotary_dim(8, 0.1),
     "beta_order": _scaling("yarn", **_YARN, beta_fast=1, beta_slow=2),
     "beta_large": _scaling("yarn", **_YARN, beta_fast=1e308),
     "llama3_order": _scaling("llama3", factor=2, original_max_position_embeddings=4, low_freq_factor=4,
@@ -179,8 +180,8 @@ CALLS = {
     "pair_factors_list": _scaling("longrope", **{**_LONGROPE, "long_factor": "1, 1, 1, 1"}),
     "pair_factors_flat": _scaling("longrope", **{**_LONGROPE, "short_factor": [[1, 1]] * 4}),
     "positive_entries": _scaling("longrope", **{**_LONGROPE, "long_factor": [1, 1, 1, 0]}),
-    "string": lambda: training.train_on_text(b"bytes"),
-    "string_list": lambda: training.train_group_experiment(groups="abc", steps=1),
+    "string": lambda: experiment.train_on_text(b"bytes"),
+    "string_list": lambda: experiment.train_group_experiment(groups="abc", steps=1),
     "layer_flags": lambda: rope_layers.rope_layer_flags({**_LAYERS, "no_rope_layers": "x"}),
     "layer_flags_count": lambda: rope_layers.rope_layer_flags({**_LAYERS, "no_rope_layers": [1]}),
     "no_layer_count": lambda: rope_layers.layer_plan(_BASE),
@@ -210,11 +211,13 @@ CALLS = {
     "tour_step": lambda: tours.step("000", 99),
     "whole_number": lambda: _tour_panel("two"),
     "empty_text": lambda: embed_text(""),
+    "glass_chars": lambda: glass.encode('a "straight" quote'),
+    "window_short": lambda: lm_extension.position_losses("A short text.", 128, None),
     "empty_ids": lambda: lookup.compare_lookups([], np.eye(4)),
     "char_bytes": lambda: raw_ids.byte_id_neighbours("猫"),
     "other_id": lambda: raw_ids.cosine_rank(np.eye(4), 1, 1),
-    "groups_empty": lambda: training.train_group_experiment(groups=(), steps=1),
-    "groups_total": lambda: training.train_group_experiment(
+    "groups_empty": lambda: experiment.train_group_experiment(groups=(), steps=1),
+    "groups_total": lambda: experiment.train_group_experiment(
         groups=tuple("".join(chr(0x4E00 + 100 * g + i) for i in range(100)) for g in range(3)), steps=1),
     "word_list_long": lambda: real_model_view.word_map(
         "\n".join(f"w{i}" for i in range(real_model_view.MAX_WORDS + 1))),
@@ -225,20 +228,21 @@ CALLS = {
     "page_range": lambda: context_extension_view._settings(
         context_extension_view.CONFIG, '{"rope_theta": 10000, "max_position_embeddings": 8, "head_dim": 8}'),
     "rows_window": lambda: real_model_view.row_views("sinusoidal", 5, 5),
-    "text_distinct": lambda: training.train_on_text("aaaa", context=1, steps=1),
-    "text_short": lambda: training.train_on_text("ab", context=8, steps=1),
+    "text_distinct": lambda: experiment.train_on_text("aaaa", context_length=1, steps=1),
+    "text_short": lambda: experiment.train_on_text("ab", context_length=8, steps=1),
     "token_id": lambda: lookup.compare_lookups([9], np.eye(4)),
     "too_many_tokens": lambda: attention.word_order_demo("a " * (attention.MAX_TOKENS + 1)),
     "boolean": lambda: lookup.gradient_step(np.array([5, 6]), lookup.init_table(256, 8), tied="yes"),
-    "text_vocab": lambda: training.train_on_text("".join(chr(0x4E00 + i) for i in range(training.MAX_TEXT_VOCAB + 1))),
+    "text_vocab": lambda: experiment.train_on_text(
+        "".join(chr(0x4E00 + i) for i in range(experiment.MAX_TEXT_VOCAB + 1))),
     # what a widget, a link or a typed text can still ask past a page's limits
     "lone_surrogate": lambda: tokenizer.encode("a\ud800"),
     "one_char": lambda: raw_ids.byte_id_neighbours(""),
     "pair_range": lambda: rope_view.pair_view(8, 1e4, 4, 0, 1, 0),
     "rows_cap": lambda: real_model_view.row_views("upload:test", 0, 2_000, _upload=real_model_view.HeldUpload(
         "f", "big.npy", "", (3_000, 4), np.zeros((3_000, 4), np.float32), source="upload:test")),
-    "logits_cap": lambda: training.train_group_experiment(batch_size=1024, seq_len=256, steps=1),
-    "snapshot_cap": lambda: training.train_group_experiment(steps=5_000, snapshot_every=1),
+    "logits_cap": lambda: experiment.train_group_experiment(batch_size=1024, seq_len=256, steps=1),
+    "snapshot_cap": lambda: experiment.train_group_experiment(steps=5_000, snapshot_every=1),
     "mrope_interleaved": lambda: rope_layers.mrope_sections([2, 2], 4, interleaved=True),
     "row_number": lambda: load_embedding_file(_npy(np.eye(4)), "eye.npy").token_id("cat"),
     "shape_cap": lambda: composition.shape_trace(8, 512, 1024),
@@ -264,7 +268,7 @@ CALLS = {
 # other raise sites of a kind (the same words from another function)
 MORE_CALLS = [
     ("missing", lambda: rope_scaling.ROPE_INIT_FUNCTIONS["linear"](8, 1e4, {})),  # a method's own check
-    ("interval", lambda: rope.rotary_dim(8, 1.5)),
+    ("interval", lambda: rotary.rotary_dim(8, 1.5)),
     # the scaling methods' rules: the plain checks' codes, about the rope_type, read in Chinese with it named
     ("missing", lambda: rope_config.from_config({**_BASE, "rope_scaling": {"rope_type": "linear"}})),
     ("at_least", lambda: rope_config.from_config({**_BASE, "rope_scaling": {"rope_type": "linear", "factor": 0.5}})),
@@ -274,7 +278,7 @@ MORE_CALLS = [
         {**_BASE, "rope_scaling": {"rope_type": "yarn", "factor": 2, "beta_fast": "x"}})),
     ("boolean", _scaling("yarn", **_YARN, truncate="yes")),
     ("interval", lambda: rope_scaling.compute(8, 1e4, {"rope_type": "proportional", "partial_rotary_factor": 1.5})),
-    ("positive_entries", lambda: rope.wavelengths([1.0, 0.0])),
+    ("positive_entries", lambda: rotary.wavelengths([1.0, 0.0])),
     ("string", lambda: load_bundled_model().token_id(3)),
     ("pair_factors_flat", _scaling("longrope", **{**_LONGROPE, "short_factor": [[1], [1, 2], 1, 1]})),
     ("pair_factors_list", _scaling("longrope", **{**_LONGROPE, "short_factor": 5})),
@@ -351,9 +355,9 @@ def test_the_english_keeps_the_house_form_and_the_fields_render_like_it():
 
 
 def test_an_error_survives_the_cache_pickle():
-    error = pickle.loads(pickle.dumps(InputError("too_long", T=9, limit=8)))
-    assert (error.code, error.params) == ("too_long", {"T": 9, "limit": 8})
-    assert str(error) == "Cannot embed a sequence of length T (9): max_context_length is only 8"
+    error = pickle.loads(pickle.dumps(InputError("too_long", context_length=9, limit=8)))
+    assert (error.code, error.params) == ("too_long", {"context_length": 9, "limit": 8})
+    assert str(error) == "Cannot embed context_length (9) positions: max_context_length is only 8"
 
 
 def test_an_error_without_a_code_is_kept_under_a_chinese_lead_in():

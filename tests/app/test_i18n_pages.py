@@ -6,6 +6,8 @@ is searched for English words.
 What may stay English is decided by rules, not by a list of what the pages happen to say today:
 - formulas and code (st.latex, st.code, $...$, `...`), quoted data ('Hello', “cat”), titles in 《...》 or *...*,
   what the reader typed into a text field, and hover placeholders (%{y:.3f});
+- a term's English gloss in full-width parentheses right after the Chinese term it glosses, 注意力汇聚点（attention
+  sink）: the English name a reader will meet in papers and code, given once where the page first uses the term;
 - identifiers and names: one letter (q, k, T), a digit, "_" or "." inside (d_model, Qwen3, nn.Embedding), a
   capital after the first letter (RoPE, ALiBi, PE, GPT-NeoX), an author before 等 (Chen 等);
 - the short ALLOWED list below: names with one capital (Transformer, Llama), formula functions (cos, ln), units
@@ -58,6 +60,7 @@ _STRIP = [
     re.compile(r"https?://\S+"),
     re.compile(r"《[^》]*》|(?<![*\w])\*(?!\*)[^*\n]+(?<!\*)\*(?![*\w])"),  # titles
     re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|“[^”]*”|‘[^’]*’|「[^」]*」"),  # quoted data
+    re.compile(r"(?<=[\u4e00-\u9fff])（[A-Za-z][A-Za-z -]*）"),  # a gloss: 仅解码器（decoder-only）
     re.compile(r"\b[A-Z][a-z]+(?= ?等)|\bet al\b"),  # authors cited: "Chen 等"
     re.compile(r"##\w+"),  # WordPiece pieces
 ]
@@ -249,14 +252,16 @@ def test_no_english_words_in_the_chinese_page(name):
 
 
 @pytest.mark.parametrize("text", ["训练 loss", "第 3 个 pair", "showing one position in every 4", "块平均 (block-averaged)",
-                                  "层 %{x}<br>mean cos", "Positional 编码", "位置 vs 维度"])
+                                  "层 %{x}<br>mean cos", "Positional 编码", "位置 vs 维度",
+                                  "（decoder-only）模型", "汇聚点 attention sink"])  # a gloss follows its term
 def test_the_checker_sees_english_words(text):
     assert english_words(text)
 
 
 @pytest.mark.parametrize("text", ["d_model（向量维度）", "RoPE 的 θ", "$\\mathrm{loss}$ 的曲线", "`nn.Embedding` 查表",
                                   "'Hello' 里的两个 'l'", "Chen 等 2023，*Extending Context Window*", "q、k 的 cos",
-                                  "Qwen3-0.6B 与 GPT-NeoX", "%{y:.3f}<extra></extra>", "ln 2 nat"])
+                                  "Qwen3-0.6B 与 GPT-NeoX", "%{y:.3f}<extra></extra>", "ln 2 nat",
+                                  "仅解码器（decoder-only）模型", "注意力汇聚点（attention sink）"])
 def test_the_checker_lets_formulas_identifiers_and_quotes_pass(text):
     assert not english_words(text)
 
@@ -305,8 +310,18 @@ def test_no_english_words_in_any_chinese_catalog_entry():
 # one term per idea: the Chinese term the app uses, and the variants it replaced (the README's glossary)
 GLOSSARY = {
     "lesson": ("第 00N 课 / 课里", ["课文", "课程", "文章", "原文", "第 00N 篇"]),
-    "token embedding (the table)": ("词嵌入 / 词嵌入表", ["token 嵌入", "Token 嵌入", "token 表"]),
-    "learned positional embedding": ("可学习位置表", ["可学习位置编码", "learned positional", "可学习的位置表"]),
+    "token embedding (the table)": ("词嵌入 / 词嵌入表", ["token 嵌入", "Token 嵌入", "token 表", "词元"]),
+    "learned positional embedding": ("可学习位置表", ["可学习位置编码", "learned positional", "可学习的位置表", "学习式",
+                                                "可学习编码"]),
+    "positional encoding": ("位置编码", ["位置嵌入"]),
+    "a tied output head": ("共享权重", ["绑定"]),
+    "a fast / slow pair of dimensions": ("快的维度对 / 慢的维度对", ["快维度", "慢维度"]),
+    "the models the app bundles": ("内置", ["随附"]),
+    "RoPE's score of a query at m and a key at n": ("score(5, 3)", ["分数("]),
+    "decoder-only models": ("仅解码器（decoder-only）", ["只有解码器的模型", "只有解码器"]),
+    "attention sinks (gpt-oss)": ("注意力汇聚点（attention sink）", ["re:注意力汇(?!聚点)"]),
+    "one-hot, glossed once as lesson 004 does": ("独热（one-hot）", ["独热编码"]),
+    "query and key, glossed once on a page": ("查询（query） / 键（key）", ["查询向量", "键向量"]),
     "the base theta of sinusoidal and RoPE": ("底数", ["基底"]),
     "a pair of dimensions (RoPE, sinusoidal)": ("维度对", ["维度组"]),
     "proportional RoPE (Gemma 4's global layers)": ("比例式 RoPE", ["比例 RoPE"]),
@@ -326,10 +341,11 @@ def test_one_chinese_term_per_idea(idea):
 
     term, variants = GLOSSARY[idea]
     zh = " ".join(texts["zh"] for texts in catalog().values())
-    for variant in variants:
-        pattern = re.escape(variant).replace("00N", r"00\d")
+    for variant in variants:  # "re:" starts a pattern: a variant that is the start of the term itself
+        pattern = variant[3:] if variant.startswith("re:") else re.escape(variant).replace("00N", r"00\d")
         assert not re.search(pattern, zh), f"{idea}: {variant!r} instead of {term!r}"
-    assert term.split(" / ")[0].replace("00N", "001") in zh, f"{idea}: the term {term!r} is not used"
+    for used in term.split(" / "):
+        assert used.replace("00N", "001") in zh, f"{idea}: the term {used!r} is not used"
 
 
 def test_an_averaged_figure_says_so_in_the_readers_language():

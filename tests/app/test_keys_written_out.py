@@ -11,7 +11,8 @@ import pytest
 from embedviz.rope import (
     context_extension, layers as rope_layers, reach as rope_reach, scaling as rope_scaling, vision as rope_vision,
 )
-from embedviz.app import context_extension_view, modern_rope_view, real_model_view, rope_view
+from embedviz.app import context_extension_view, modern_rope_view, past_length_view, real_model_view, rope_view
+from embedviz.language_model import extension as lm_extension, heads as lm_heads
 from embedviz.app.i18n import catalog
 from embedviz.figures import context_extension as context_figs
 from tests.conftest import ROOT
@@ -87,6 +88,9 @@ def test_the_scan_sees_the_keys_page_header_used_to_build():
     (modern_rope_view.VISION_NAMES, rope_vision.LAYOUTS),
     (modern_rope_view.PRESET_NAMES, rope_layers.PUBLISHED.values()),
     (modern_rope_view.LENGTH_NAMES, ("trained", "max", rope_reach.SLIDING, rope_reach.CHUNKED)),
+    (past_length_view.METHOD_NAMES, lm_extension.METHODS),
+    (past_length_view.KIND_NAMES, lm_heads.KINDS),
+    (past_length_view.SOURCE_NAMES, past_length_view.SOURCES),
 ])
 def test_each_key_table_covers_its_registry(table, codes):
     assert set(table) == set(codes)
@@ -96,7 +100,8 @@ def test_every_written_out_key_is_in_the_catalog():
     ctx, mod = context_extension_view, modern_rope_view
     tables = [ctx.METHOD_NAMES, ctx.METHOD_TEXTS, ctx.PARAM_TEXTS, ctx.KIND_NAMES, ctx.FORMULA_WORDS, mod.REACH_NAMES,
               mod.LENGTH_NAMES, mod.CRITICAL_TEXTS, mod.VISION_NAMES, mod.PRESET_NAMES, mod.TABS, rope_view.TABS,
-              ctx.TABS, real_model_view.TABS]
+              ctx.TABS, real_model_view.TABS, past_length_view.METHOD_NAMES, past_length_view.KIND_NAMES,
+              past_length_view.SOURCE_NAMES, past_length_view.TABS]
     keys = [key for table in tables for value in table.values() for key in
             (value if isinstance(value, tuple) else (value,))]
     keys += list(real_model_view.STEP_COLUMNS) + list(real_model_view.LESSON_COLUMNS)

@@ -4,11 +4,14 @@ The browser side (drag, release, URL, reload) is tests/e2e/test_live.py."""
 from __future__ import annotations
 
 import json
+import re
 
 from streamlit.testing.v1 import AppTest
 
+from embedviz import downsample, figures
 from embedviz.app import live
 from embedviz.app.i18n import catalog
+from embedviz.figures import describe, screen
 from embedviz.figures import rope as figs
 from embedviz.widget_keys import Rope, Sinusoidal
 
@@ -113,3 +116,109 @@ def test_without_the_copied_plotly_js_the_page_draws_a_plain_chart_under_its_own
     pt.ok(at)
     assert not at.get("bidi_component") and not hidden_controls(at)
     assert "128 positions × 64 dimensions" in json.loads(pt.chart_json(at)[0])["layout"]["title"]["text"]
+
+
+def _live_views() -> dict[str, dict]:
+    """Every live view's component data at the pages' defaults, by view name."""
+    views = {}
+    for name, tab_key, tabs in (("sinusoidal", Sinusoidal.TAB, ("sin.tab_encoding", "sin.tab_lesson")),
+                                ("rope", Rope.TAB, ("rope.tab_angles", "rope.tab_decay")),
+                                ("context_extension", None, (None,))):
+        for tab in tabs:
+            at = pt.page(name, session={tab_key: catalog()[tab]["en"]} if tab else None).run()
+            pt.ok(at)
+            for element in at.get("bidi_component"):
+                d = json.loads(element.proto.json)
+                views[d["view"]] = d
+    return views
+
+
+def test_every_live_view_is_sent_python_s_fitting_rules_and_text_formats():
+    """What the browser fits a live figure by and formats its words with comes from the Python modules that own
+    them (screen.py's rules, the subtitle's joiner, the text alternative's rules), not numbers typed in the JS; the
+    values are checked against those modules' own names, and one number against what fitted() does with it."""
+    views = _live_views()
+    assert set(views) == {"sin_heatmap", "sin_distance", "rope_angles", "rope_decay", "ctx_wave"}
+    for view, d in views.items():
+        assert d["fit"] == json.loads(json.dumps(screen.rules())), view
+        assert d["joiner"] == figures.JOINER and d["alt_rules"]["max_series"] == describe.MAX_SERIES, view
+        assert d["alt_rules"]["digits"] == describe.DIGITS and d["alt_rules"]["trim"] == describe.TRIM, view
+    rules = views["sin_heatmap"]["fit"]
+    assert (rules["inset"], rules["font"], rules["margin"], rules["height"]) == (
+        screen.INSET, screen.FONT, screen.PLOTLY_MARGIN, screen.PLOTLY_HEIGHT)
+    assert "(" in rules["tokens"] and ")" in rules["tokens"]  # ASCII brackets hold to their words too
+    # the room a title keeps is the one fitted() keeps: a title exactly that wide stays one line, a little wider not
+    size, width = round(screen.FONT * rules["title_scale"]), 358
+    words = "m " * 200
+    fits = max(n for n in range(1, 400) if screen.text_width(words[:n].rstrip(), size) <= width - rules["inset"])
+    spec = {"layout": {"title": {"text": words[:fits].rstrip()}}, "data": []}
+    assert "\n" not in screen.fitted(spec, width=width, wrap_texts=True)["layout"]["title"]["text"]
+    spec["layout"]["title"]["text"] = words[:fits + 2].rstrip()
+    assert "\n" in screen.fitted(spec, width=width, wrap_texts=True)["layout"]["title"]["text"]
+
+
+def test_the_live_views_texts_carry_their_formats_and_python_fills_the_same_templates():
+    """The distance chart's level names: two decimals written once, in the template the browser fills; the heatmap's
+    subtitle joined by the joiner the browser is sent."""
+    views = _live_views()
+    distance = views["sin_distance"]
+    assert "{v:.2f}" in distance["texts"]["typical"] and "{v:.2f}" in distance["texts"]["bound"]
+    figure = json.loads(distance["figure"])
+    typical = figure["layout"]["shapes"][0]["y0"]
+    names = [a["text"] for a in figure["layout"]["annotations"]]
+    assert names[0] == distance["texts"]["typical"].format(v=typical) and f"{typical:.2f}" in names[0]
+    assert distance["budget"]["dense"] == downsample.DENSE_POINTS
+    heat = json.loads(views["sin_heatmap"]["figure"])
+    assert figures.JOINER in heat["layout"]["title"]["subtitle"]["text"]
+    # the wavelength chart's kinds of pair: the browser's hover for a kind is the one Python's trace has
+    wave = views["ctx_wave"]
+    hovers = {t["name"]: t["hovertemplate"] for t in json.loads(wave["figure"])["data"] if t.get("name")}
+    kinds = [kind for kind, name in wave["fixed"]["kind_names"].items() if name in hovers]
+    assert kinds and all(wave["fixed"]["hovers"][k] == hovers[wave["fixed"]["kind_names"][k]] for k in kinds)
+
+
+def test_yaRN_s_betas_reach_the_browser_as_the_core_resolves_them():
+    """A config's 0 for beta_fast / beta_slow is transformers' 32 / 1: the browser gets the resolved numbers."""
+    from embedviz.app import context_extension_view as ctx_view
+    from embedviz.rope import scaling
+
+    fixed = ctx_view.live_fixed("yarn", 128, 4096, None, {"beta_fast": 0.0, "beta_slow": 2.0, "truncate": False},
+                                None, {}, {}, "")
+    assert (fixed["params"]["beta_fast"], fixed["params"]["beta_slow"]) == (scaling.YARN_BETAS["beta_fast"], 2.0)
+    assert fixed["params"]["truncate"] is False
+    assert ctx_view.live_fixed("yarn", 128, 4096, None, {}, None, {}, {}, "")["params"]["truncate"] is True
+
+
+JS_OWN_TIMINGS = {"PAUSE_MS", "MOVING_POINTS", "WORDS_MS"}  # the browser's own: a drag's pace, not a figure's rule
+_NUMBER = re.compile(r"(?<![\w$.])(-?\d+(?:\.\d+)?(?:e-?\d+)?)(?![\w.])")  # "-4" is not 4
+
+
+def _code(name: str) -> str:
+    """A file of the live figure without its comments (a comment may quote Python)."""
+    return re.sub(r"//.*", "", (live.ASSETS / name).read_text())
+
+
+def test_no_fitting_rule_or_text_format_is_typed_in_the_browser_s_code():
+    """Break one: type a rule of screen.py's into fit.js or livefig.js (a 12, a 450, a "（" mark, a " · ") and this
+    fails. Numbers 0, 1 and 2 are counting; the JS's own timings are named constants of its own."""
+    owned = set()
+    for value in screen.rules().values():
+        for v in (value.values() if isinstance(value, dict) else [value]):
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                owned.add(float(v))
+    owned |= {float(describe.MAX_SERIES), float(describe.DIGITS), float(downsample.DENSE_POINTS)}
+    owned -= {0.0, 1.0, 2.0}
+    for name in ("fit.js", "livefig.js"):
+        code = _code(name)
+        own = re.findall(rf"^const ({'|'.join(JS_OWN_TIMINGS)}) = \d+;", code, flags=re.M)
+        code = re.sub(r"^const [A-Z_]+ = \d+;.*$", "", code, flags=re.M)
+        typed = {float(n) for n in _NUMBER.findall(code)} & owned
+        assert not typed, f"{name} types {sorted(typed)}, which embedviz.figures.screen owns"
+        assert name != "livefig.js" or set(own) == JS_OWN_TIMINGS
+    # the CJK marks and ranges and the joiner's dot (ASCII brackets are the code's own)
+    marks = {c for c in screen._OPEN + screen._CLOSE + screen.CJK + figures.JOINER if ord(c) > 127}
+    for name in ("fit.js", "livefig.js", "formulas.js"):
+        code = _code(name)
+        assert not marks & set(code), f"{name} types marks of screen.py's: {marks & set(code)}"
+        assert not re.search(r"toFixed\(\d", code), f"{name} types a number format; a template carries it"
+        assert not re.search(r"(\|\||\?\?)\s*[1-9]", code), f"{name} types a default number; Python sends it"

@@ -111,7 +111,8 @@ def test_properties_table_follows_text_003():
     assert (marks.loc[["sinusoidal", "RoPE"], "extrapolates"] == "◐").all()
     assert (marks.loc[["sinusoidal", "RoPE"]].drop(columns="extrapolates") == "✓").all().all()
     assert marks.loc["learned", "extrapolates"] == "✗"  # "学习式编码输在可外推"
-    assert marks.loc["ALiBi", "extrapolates"] == "✓" and marks.loc["ALiBi", "relative"] == "✓"
+    # ALiBi's loss holds past L but, by Press et al.'s own analysis, it may not use the tokens beyond L: the same ◐
+    assert marks.loc["ALiBi", "extrapolates"] == "◐" and marks.loc["ALiBi", "relative"] == "✓"
     assert marks.loc["none", "unique"] == "✗"
     assert all(len(cell) > 3 for cell in table.to_numpy().ravel())  # every mark has its reason
 

@@ -70,7 +70,7 @@ def core_view(config: dict, *, method: str | None = None, factor: float | None =
         partial_rotary_factor=s.partial_rotary_factor)
     ratio = view.nearest_ratio(s.target / s.original) if ratio is None else ratio  # the page's default
     return context_extension.extension_view(s.head_dim, s.theta, scaling, original=s.original, target=s.target,
-                                            seq_len=context_extension.seq_len_for(method, s.original, ratio))
+                                            context_length=context_extension.seq_len_for(method, s.original, ratio))
 
 
 def _kinds(core: ExtensionView) -> str:
@@ -120,7 +120,7 @@ def test_default_view_is_position_interpolation_on_llama2():
     assert "linear" in pt.titles(at)[0]
     _open_tab(at, "method")
     pt.ok(at)
-    assert any(s.value == pt.text("ctx.m_linear_title") for s in at.subheader)
+    assert any(s.value == pt.text("ctx.m_linear_title") for s in at.header)
     assert any("\\frac{\\omega_i}{s}" in latex.value for latex in at.latex)  # w_i' = w_i / s
     assert pt.metric(at, pt.text("ctx.attention")) == "1.0000"
     assert any("linear leaves attention alone" in c.value for c in at.caption)
@@ -171,7 +171,7 @@ def test_every_source_and_method_runs(source):
             at.segmented_control(key=K.METHOD).set_value(method).run()
             pt.ok(at)
             if code == "method":  # its own words and formula, no chart
-                assert not pt.chart_json(at) and at.subheader[0].value and at.latex[0].value, method
+                assert not pt.chart_json(at) and at.header[0].value and at.latex[0].value, method
                 continue
             assert len(pt.chart_json(at)) == 1, (code, method)
             assert method in pt.titles(at)[0], (code, pt.titles(at))
@@ -322,7 +322,7 @@ def test_dynamic_base_follows_the_sequence_length():
         at.select_slider(key=K.RATIO).set_value(ratio).run()
         core = core_view(view.preset_config(YARN), method="dynamic", ratio=ratio)
         assert pt.metric(at, pt.text("ctx.base")) == f"{round(core.base):,}"
-        assert any(f"{core.length:,} tokens" in c.value for c in at.caption)
+        assert any(f"{core.context_length:,} tokens" in c.value for c in at.caption)
         bases.append(core.base)
     assert bases[0] == 1e6 < bases[1] < bases[2]  # theta itself up to the trained length, then larger
 
@@ -420,7 +420,7 @@ def test_a_link_opens_its_tab(code):
     pt.ok(at)
     charts = pt.titles(at)
     assert len(charts) == (0 if code in ("method", "calc") else 1)
-    assert any("Calculator" in h.value for h in at.subheader) == (code == "calc")
+    assert any("Calculator" in h.value for h in at.header) == (code == "calc")
     assert bool(at.get("slider") and any(s.key == K.K for s in at.slider)) == (code == "calc")
     assert bool(at.metric) == (code in ("pairs", "method", "calc"))
     assert bool(at.latex) == (code in ("method", "calc"))

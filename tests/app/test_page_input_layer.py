@@ -53,7 +53,7 @@ def test_refusals_reach_a_chinese_reader_in_chinese():
     pt.ok(at)
     message = composition.refusal_messages(16, 32)["SinusoidalPositionalEmbedding"]
     zh = localized(message, "zh")
-    assert zh.startswith("无法嵌入长度 T 为 32 的序列")
+    assert zh.startswith("无法嵌入 context_length 为 32 的序列")
     assert [w.value for w in at.warning] == [pt.text("inl.refused", "zh", module=m, message=zh)
                                              for m in ("LearnedPositionalEmbedding", "SinusoidalPositionalEmbedding")]
 
@@ -70,10 +70,10 @@ def test_compare_page_shows_the_sinusoidal_modules_refusal_too():
     from embedviz.app.i18n import catalog
 
     messages = composition.refusal_messages(64, 67)
-    assert messages["SinusoidalPositionalEmbedding"].params == {"T": 67, "limit": 64}
+    assert messages["SinusoidalPositionalEmbedding"].params == {"context_length": 67, "limit": 64}
     # a Chinese reader gets the core's message in Chinese (embedviz.app.errors)
     zh_message = localized(messages["SinusoidalPositionalEmbedding"], "zh")
-    assert zh_message.startswith("无法嵌入长度 T 为 67 的序列")
+    assert zh_message.startswith("无法嵌入 context_length 为 67 的序列")
     past = catalog()["cmp.tab_past"]  # the page's tab that holds the past-the-end section
     for lang in ("en", "zh"):
         at = pt.page("compare", lang=lang, **{Compare.LENGTH: "64", Compare.K: "3", Compare.TAB: past[lang]}).run()

@@ -251,6 +251,7 @@ def test_an_old_link_to_the_position_tab_opens_the_word_pairs_and_says_where_pos
     assert any(LEARN["learn.nav"][lang] in m.value for m in at.markdown)  # the intro, under Details
 
 
+@pytest.mark.slow  # a fresh interpreter
 def test_the_page_never_reaches_the_network_nor_imports_model_hub_code():
     # In a fresh interpreter (so sys.modules tells what the page itself imported), with every socket connection
     # refused, run every tab: none may fail, and transformers / huggingface_hub / torch must stay unimported.

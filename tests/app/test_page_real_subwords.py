@@ -1,8 +1,6 @@
 """The subword block of the "Real model" page (lesson 003): the pieces shown are the bundled tokenizer's."""
 from __future__ import annotations
 
-import pytest
-
 from embedviz.app.i18n import catalog
 from embedviz.widget_keys import RealModel as K
 from tests.app import pagetest as pt
@@ -13,11 +11,6 @@ TAB = K.TAB  # the subwords sit in a tab of their own, so a page open does not d
 def _open(lang: str = "en", **query):
     query.setdefault(K.MODEL, "all-MiniLM-L6-v2")  # the bundled WordPiece model (Chinese opens on e5)
     return pt.page(K.MODEL, lang=lang, session={TAB: catalog()["real.tab_subwords"][lang]}, **query)
-
-
-@pytest.fixture(scope="module")
-def minilm():
-    return pytest.importorskip("embedviz.models.pretrained").load_bundled_model()
 
 
 def _pieces(at):

@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from embedviz.app.i18n import catalog
 from embedviz.app.rope_view import TAB_CODES
-from embedviz.rope import rotary as rope
+from embedviz.rope import rotary
 from embedviz.widget_keys import Rope as K
 from tests.app import pagetest as pt
 
@@ -241,9 +241,9 @@ def test_heatmap_hover_names_each_rows_pair_and_the_cell_value(pairing):
     trace = figure["data"][0]
     assert "customdata" not in trace
     assert "%{y}" in trace["hovertemplate"] and "%{z:.3f}" in trace["hovertemplate"]
-    pair = rope.pair_of_dimension(head_dim, pairing=pairing)
+    pair = rotary.pair_of_dimension(head_dim, pairing=pairing)
     assert trace["y"] == [pt.text("rope.heat_row", d=d, i=int(pair[d])) for d in range(head_dim)]
-    np.testing.assert_allclose(z, rope.dimension_cos(x, head_dim, theta, pairing=pairing).T, atol=1e-6)
+    np.testing.assert_allclose(z, rotary.dimension_cos(x, head_dim, theta, pairing=pairing).T, atol=1e-6)
     # the axis still reads by dimension number
     axis = figure["layout"]["yaxis"]
     assert axis["ticktext"][:3] == ["0", "4", "8"] and axis["tickvals"][:2] == [trace["y"][0], trace["y"][4]]
@@ -262,7 +262,7 @@ def test_strided_heatmap_shows_every_sign_change_of_every_row():
     as the same row drawn at every position."""
     _, x, z = _heat()
     assert x[1] - x[0] == 2 and x[-1] == 254
-    every = rope.dimension_cos(np.arange(int(x[-1]) + 1), 128, 10_000.0)  # (255, 128) at every position
+    every = rotary.dimension_cos(np.arange(int(x[-1]) + 1), 128, 10_000.0)  # (255, 128) at every position
     for d in range(128):
         full = every[:, d]
         changes = sum((a > 0) != (b > 0) for a, b in zip(full, full[1:]))

@@ -207,3 +207,32 @@ def test_wide_encoding_heatmap_shows_every_fourth_pair_fast_to_slow():
     np.testing.assert_allclose(z, sinusoidal_rows(x, 512, dims=rows, dtype=np.float64).T, atol=1e-6)
     changes = [int(np.sum(np.diff(np.sign(z[r])) != 0)) for r in range(0, len(rows), 2)]  # sin rows
     assert changes == sorted(changes, reverse=True) and changes[0] > 100 and changes[-1] <= 1
+
+
+# what the lead says the figure shows, read from the figure the page draws
+
+ORIENTATION = {  # how the lead names a column, a row and the top of the heatmap, each language in its own words
+    "en": ("one column per {x}", "one row per {y}", "the top rows (the first dimensions)"),
+    "zh": ("每个{x}一列", "每个{y}一行", "上面几行（前面的维度）"),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_lead_names_the_heatmaps_axes_as_the_figure_draws_them(lang):
+    """The heatmap's columns are its x values and its rows its y values (a plotly heatmap's z rows go with y): the
+    lead says what the figure's own axis titles say lies along each, and with y drawn top-down, that the first
+    dimensions are the top rows."""
+    import json
+
+    at = pt.page("sinusoidal", lang=lang).run()
+    pt.ok(at)
+    figure = json.loads(pt.live_data(at, K.LIVE_HEATMAP)["figure"])
+    (trace,) = figure["data"]
+    layout = figure["layout"]
+    x_title, y_title = layout["xaxis"]["title"]["text"], layout["yaxis"]["title"]["text"]
+    z = pt.values(trace["z"]).reshape(len(trace["y"]), -1)  # one row of z per y value
+    assert z.shape[1] == len(pt.values(trace["x"]))
+    assert trace["y"][0] == "0" and layout["yaxis"]["autorange"] == "reversed"  # dimension 0 drawn at the top
+    column, row, top = ORIENTATION[lang]
+    lead = next(m.value for m in at.markdown if m.value == catalog()["sin.lead"][lang])
+    assert column.format(x=x_title) in lead and row.format(y=y_title) in lead and top in lead, (x_title, y_title)

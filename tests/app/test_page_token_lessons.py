@@ -1,18 +1,11 @@
 """Lesson blocks of the "Token embeddings" page: raw ids (lesson 001) and lesson 004's 409.6M preset."""
 from __future__ import annotations
 
-import pytest
-
 from embedviz.app.i18n import catalog
 from embedviz.widget_keys import Tokens as K
 from tests.app import pagetest as pt
 
 TAB = catalog()["tok.tab_onehot"]
-
-
-@pytest.fixture(scope="module")
-def minilm():
-    return pytest.importorskip("embedviz.models.pretrained").load_bundled_model()
 
 
 def test_defaults_show_byte_ids_and_king_queen(minilm):
@@ -49,7 +42,7 @@ def test_other_words_and_errors(minilm):
 def test_chinese():
     at = pt.page("token_embeddings", lang="zh", **{K.TAB: TAB["zh"]}).run()
     pt.ok(at)
-    assert pt.is_chinese(at.subheader[0].value)
+    assert pt.is_chinese(at.header[0].value)
     assert any("相隔" in c.value for c in at.caption)
 
 

@@ -227,14 +227,14 @@ def test_intro_says_the_settings_are_this_reproductions(lang, words):
     the ones it names are the core's defaults and the form's (read from the core and the page, not typed)."""
     import inspect
 
-    from embedviz.training import experiment as training
+    from embedviz.training import experiment
 
-    defaults = inspect.signature(training.train_group_experiment).parameters
+    defaults = inspect.signature(experiment.train_group_experiment).parameters
     at = _page(lang=lang, **{K.STEPS: "10"}).run()
     pt.ok(at)
     intro = next(m.value for m in at.markdown if m.value == STRINGS["train.intro"][lang])  # under Details
     assert words in intro
-    d_model, lr = defaults["d_model"].default, training.DEFAULT_LR[defaults["optimizer"].default]
+    d_model, lr = defaults["d_model"].default, experiment.DEFAULT_LR[defaults["optimizer"].default]
     assert f"d_model {d_model}" in intro and "Adam" in intro and f"{lr:g}" in intro
     assert at.select_slider(key=K.D_MODEL).value == d_model and at.select_slider(key=K.LR).value == lr
 

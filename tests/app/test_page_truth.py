@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from embedviz import model_facts
-from embedviz.rope import rotary as rope
+from embedviz.rope import rotary
 from embedviz.app.i18n import catalog
 from embedviz.models.params import PRESETS
 from embedviz.app import context_extension_view
@@ -89,8 +89,8 @@ def test_yarn_logits_grow_by_the_square(lang):
 
 def test_decay_text_numbers_come_from_the_curves():
     d = [100, 4_096]
-    a, b = rope.decay_curve(128, 500_000.0, d), rope.decay_curve(128, 1_000_000.0, d)
-    low = rope.decay_curve(128, 10_000.0, np.arange(4_097))
+    a, b = rotary.decay_curve(128, 500_000.0, d), rotary.decay_curve(128, 1_000_000.0, d)
+    low = rotary.decay_curve(128, 10_000.0, np.arange(4_097))
     for lang in ("en", "zh"):
         text = catalog()["rope.decay_intro"][lang]
         for value in (*a, *b):
@@ -106,7 +106,7 @@ def test_rope_page_shows_aligned_and_independent_scores():
     traces = {tr["name"]: pt.values(tr["y"]) for tr in chart["data"]}
     aligned = traces["q, k aligned (mean cos(d·ω_i))"]
     distances = pt.values(chart["data"][0]["x"])
-    np.testing.assert_allclose(aligned, rope.decay_curve(128, 10_000.0, distances), atol=1e-6)
+    np.testing.assert_allclose(aligned, rotary.decay_curve(128, 10_000.0, distances), atol=1e-6)
     mean, high = traces["independent q, k: mean"], traces["mean + 1 std"]
     assert np.abs(mean).max() < 0.05 < high.min()  # 0 on average, while a single pair spreads by ~1/sqrt(128)
 
@@ -148,9 +148,10 @@ def test_extrapolates_is_three_state(lang):
     column = catalog()["cmp.prop_extrapolates"][lang]
     table = next(tb.value for tb in at.table if column in tb.value.columns)
     marks = [cell[0] for cell in table[column]]
-    # one criterion for every row, the model past L: only ALiBi was measured to hold up (Press et al. 2021);
-    # "none" is defined at any length like sinusoidal and RoPE, which does not make its model generalise
-    assert marks == ["◐", "✗", "◐", "✓", "◐"]  # sinusoidal, learned, RoPE, ALiBi, none
+    # one criterion for every row, a model trained on L using a longer context: ALiBi's loss holds up past L (Press
+    # et al. 2021), but their own analysis finds it may not use the tokens beyond L; "none" is defined at any length
+    # like sinusoidal and RoPE, which does not make its model generalise
+    assert marks == ["◐", "✗", "◐", "◐", "◐"]  # sinusoidal, learned, RoPE, ALiBi, none
     caption = catalog()["cmp.props_caption"][lang]
     assert ("contradicts itself" if lang == "en" else "自相矛盾") in caption
 
@@ -213,9 +214,9 @@ def test_one_chinese_term_per_idea():
 
 
 def test_training_legends_and_class_names_are_translated():
-    from embedviz.training import experiment as training
+    from embedviz.training import experiment
 
-    for name in training._CLASS_NAMES:
+    for name in experiment._CLASS_NAMES:
         key = "train.class_" + name.replace(" ", "_").replace("-", "_").lower()
         assert pt.is_chinese(catalog()[key]["zh"]) or name == "UTF-8 byte", name
     at = pt.page("trained_embedding", lang="zh", session={Training.VIEW: catalog()["train.view_loss"]["zh"]}).run()

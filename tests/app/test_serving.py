@@ -10,6 +10,7 @@ from pathlib import Path
 import streamlit
 
 from embedviz.app import serving, tour
+from tests.conftest import run_async
 
 INDEX_HTML = Path(streamlit.__file__).parent / "static" / "index.html"
 
@@ -40,7 +41,7 @@ def _run(middleware, scope) -> list[dict]:
     async def send(message):
         sent.append(message)
 
-    asyncio.run(middleware(scope, receive, send))
+    run_async(middleware(scope, receive, send))
     return sent
 
 

@@ -1,8 +1,8 @@
 """URL values a widget cannot take: the widget shows its default (the page's own number), never a traceback;
 a text cut to the field's length says so, in the reader's language.
 
-Each case failed without the URL guard in embedviz/app/compat.py (checked by running this file with its patch left
-out of ``compat._PATCHES``): OverflowError tracebacks for inf / 1e999 / long digit strings, ``None`` (then KeyError, TypeError or an
+Each case failed without the URL guard in embedviz/app/compat/guards.py (checked by running this file with its patch left
+out of ``guards.PATCHES``): OverflowError tracebacks for inf / 1e999 / long digit strings, ``None`` (then KeyError, TypeError or an
 error box) for an empty required choice, and a silent cut.
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ OVERFLOWING = ["inf", "-inf", "1e999", "9" * 5_000]
 
 
 def test_the_guard_is_on_while_these_pages_run():
-    # installed by compat.install(), as the frame does (tests/app/conftest.py; tests/app/test_compat.py shows the
+    # installed by compat.install(), as the frame does (tests/conftest.py; tests/app/test_compat.py shows the
     # frame installing it and a bare import installing nothing)
     assert getattr(SessionState._seed_widget_from_url, "embedviz_compat", False)
 

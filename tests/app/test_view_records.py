@@ -24,6 +24,8 @@ MAPPINGS = {  # (module, function): why its dict is a mapping, not a record of f
     ("context_extension_view", "widget_values"): "widget key -> value, written into session state",
     ("input_layer_view", "refusals"): "module class name -> its refusal",
     ("modern_rope_view", "_config"): "a config.json's fields, private",
+    ("past_length_view", "curves"): "method -> its loss curve",
+    ("past_length_view", "kind_counts"): "head kind -> how many heads",
     ("real_model_view", "lesson_pairs"): "word pair -> cos",
     ("rope_view", "rope_presets"): "preset name -> RopePreset",
     ("token_embeddings_view", "init_scales"): "init scheme -> mean row length per d_model",
@@ -44,6 +46,7 @@ FIELD_MAPPINGS = {  # (module, "Record.field"): why a view record's dict field i
     ("context_extension_view", "Extension.scaling"): "a rope_scaling as config.json spells it (build_scaling's)",
     ("input_layer_view", "InputLayerView.cost"): "way of combining (sum / concat) -> its CombineCost",
     ("modern_rope_view", "ModernModel.counts"): "setting name -> its layer count",
+    ("past_length_view", "LossRun.losses"): "method -> its (windows, length) losses",
     ("real_model_view", "OffsetCurves.by_source"): "source table -> curve",
     ("rope_view", "Decay.curves"): "theta -> decay curve",
     ("token_embeddings_view", "ParameterView.memory"): "dtype -> Memory",
@@ -58,10 +61,12 @@ CORE_MAPPINGS = {  # (core module, function or "Record.field"): why a core dict 
     ("embedviz.models.pretrained", "PretrainedEmbeddings.config"): "the model's config.json fields, as published",
     ("embedviz.positions.naive", "SchemeComparison.schemes"): "scheme -> its SchemeStats, iterated as a table",
     ("embedviz.rope.config", "parse_config_json"): "a pasted config.json's fields, as the user wrote them",
+    ("embedviz.language_model.extension", "rope_parameters"): "transformers' rope_parameters, as a config spells them",
     ("embedviz.rope.context_extension", "build_scaling"): "a rope_scaling as config.json spells it, for compute",
     ("embedviz.rope.context_extension", "ExtensionSettings.params"):
         "method parameter (transformers' name) -> value, iterated beside the widgets' keys",
     ("embedviz.rope.layers", "published_config"): "a published config.json's fields",
+    ("embedviz.rope.scaling", "yarn_betas"): "YaRN's parameters by transformers' names, merged into a scaling's",
     ("embedviz.training.result", "text_pairs"): "(token, token) -> (cos before, cos after)",
 }
 
@@ -191,11 +196,13 @@ def test_view_records_hold_records_unless_the_dict_is_a_mapping():
     assert set(FIELD_MAPPINGS) - view_dict_fields() == set(), "no longer a dict: drop it from FIELD_MAPPINGS"
 
 
+@pytest.mark.slow
 def test_core_results_the_views_reach_are_records_unless_the_dict_is_a_mapping():
     assert core_dicts() - set(CORE_MAPPINGS) == set(), "return a frozen dataclass from the core (or list why)"
     assert set(CORE_MAPPINGS) - core_dicts() == set(), "no longer a dict: drop it from CORE_MAPPINGS"
 
 
+@pytest.mark.slow
 def test_the_checks_see_what_they_look_for():
     """The scans find the kinds of dict they are about (a scan that found nothing would pass every test above)."""
     assert ("real_model_view", "step_rows") in dict_returns()  # a list of dicts

@@ -7,6 +7,12 @@ teacher sees 3 answers with the right spread, Reveal reaches all three; they fol
 (the follow switches the page) and the teacher's
 address keeps the class and its key; a student cannot drive the class (their Next is off, a forged teacher key is
 refused); the code of a class that expired in Redis is refused with a message.
+
+Peer instruction across the replicas: the spread stays off the class's screens until the teacher shows it, Vote
+again empties every student's choice and keeps the first vote, Reveal shows both votes, and the class summary's CSV
+at the end of the tour counts them (and names nobody). And a class that survives its store: the redis-server is
+stopped mid-class and started again empty; everyone says they are reconnecting meanwhile and is back on the
+teacher's step within 10 s of the restart.
 """
 from __future__ import annotations
 
@@ -18,13 +24,14 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from deploy.launcher import Cluster, find_nginx
-from deploy.redis_server import find_redis, redis_server
+from deploy.redis_server import find_redis
 from embedviz import classroom, tours
 from embedviz.widget_keys import Classroom
-from tests.e2e.conftest import SHOTS, exceptions, missing, new_tab, open_app, t_en
+from tests.e2e.conftest import SHOTS, exceptions, missing, new_tab, open_app, t_en, wait_idle
 from tests.e2e.test_scale_out import route_per_replica, streams, student
 from tests.e2e.test_tours import panel_text, wait_for_step
 from tests.e2e.tour_screen import SCREEN
+from tests.redis_restart import RestartableRedis
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 LESSON, QUESTION = "000", 2
@@ -51,16 +58,22 @@ def count_reruns(page) -> list[int]:
 
 
 @pytest.fixture(scope="module")
-def class_cluster(chromium, tmp_path_factory):
+def class_redis(chromium):
+    """The cluster's redis-server, which a test may stop and start again on its port (tests/redis_restart.py)."""
     if find_nginx() is None or find_redis() is None:
         missing("nginx and redis-server are needed: `apt-get install nginx redis-server`")
-    with redis_server() as url:
-        os.environ[classroom.REDIS_URL_ENV] = url  # the replicas inherit it (deploy/launcher.start_streamlit)
-        try:
-            with Cluster(replicas=2, prefix=tmp_path_factory.mktemp("nginx-class")) as running:
-                yield running
-        finally:
-            os.environ.pop(classroom.REDIS_URL_ENV, None)
+    with RestartableRedis() as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def class_cluster(class_redis, tmp_path_factory):
+    os.environ[classroom.REDIS_URL_ENV] = class_redis.url  # the replicas inherit it (deploy/launcher.start_streamlit)
+    try:
+        with Cluster(replicas=2, prefix=tmp_path_factory.mktemp("nginx-class")) as running:
+            yield running
+    finally:
+        os.environ.pop(classroom.REDIS_URL_ENV, None)
 
 
 def en(key: str, **fields) -> str:
@@ -133,6 +146,10 @@ def test_a_class_across_two_replicas(class_cluster, browser):
         teacher.set_viewport_size(SCREEN)
         where = urlparse(teacher.url)
         open_app(teacher, f"{where.path.lstrip('/')}?{where.query}&present=1")
+        wait_text(teacher, en("cls.answered", n=3), timeout=60_000)
+        # projected, the class sees how many answered, not how, until the teacher shows the spread
+        assert en("cls.spread", spread=spread) not in teacher.inner_text("body")
+        teacher.locator(f".st-key-{Classroom.show(LESSON, QUESTION)} label").first.click()
         wait_text(teacher, en("cls.spread", spread=spread), timeout=60_000)
         reveal = teacher.get_by_role("button", name=en("cls.reveal"))
         teacher.locator("[data-testid='stVegaLiteChart'] canvas, [data-testid='stVegaLiteChart'] svg").first.wait_for()
@@ -186,3 +203,163 @@ def test_a_class_across_two_replicas(class_cluster, browser):
             c.close()
     assert streams(class_cluster, routes[second]) == {second}, "the third student was not on the second replica"
     assert streams(class_cluster, routes[first]) == {first}
+
+
+def start_class(teacher, lesson: str, step: int) -> tuple[str, str]:
+    open_app(teacher, f"?tour={lesson}&step={step}")
+    teacher.locator("[data-testid='stSidebar'] [data-testid='stPopover'] button").first.click()
+    teacher.get_by_role("button", name=en("cls.start")).click()
+    teacher.wait_for_function("() => new URLSearchParams(location.search).get('teacher')", timeout=60_000)
+    wait_text(teacher, en("cls.code_big", code="§").split("§")[0].replace("**", ""))
+    query = parse_qs(urlparse(teacher.url).query)
+    return query["class"][0], query["teacher"][0]
+
+
+def class_of_three(browser, cluster):
+    """A teacher and a student on one replica, a second student on the other (their route cookies)."""
+    routes = route_per_replica(cluster)
+    first, second = list(routes)
+    contexts = [student(browser, cluster, routes[first]), student(browser, cluster, routes[first]),
+                student(browser, cluster, routes[second])]
+    return routes, contexts, [new_tab(c) for c in contexts]
+
+
+def pick(page, k: int, code: str) -> None:
+    page.locator("[data-testid='stRadio'] [role='radiogroup'] label").filter(has_text=option(k, code)).first.click()
+
+
+def plain(key: str, **fields) -> str:
+    """A catalog text as the page shows it: its markdown (bold, colour) rendered away."""
+    import re
+
+    text = en(key, **fields)
+    return re.sub(r":\w+\[(.*?)\]", r"\1", text).replace("**", "")
+
+
+def test_peer_instruction_and_the_class_summary_csv_across_two_replicas(class_cluster, browser, tmp_path):
+    routes, contexts, (teacher, *students) = class_of_three(browser, class_cluster)
+    first, second = list(routes)
+    step = tours.step(LESSON, QUESTION)
+    right, _ = tours.answer(LESSON, QUESTION)
+    wrong = next(o for o in step.question.options if o != right)
+    try:
+        code, token = start_class(teacher, LESSON, QUESTION - 1)
+        for s in students:
+            open_app(s, f"?class={code}")
+            wait_for_step(s, LESSON, QUESTION - 1)
+        teacher.get_by_role("button", name=en("tour.next")).click()
+        for s in students:
+            wait_for_step(s, LESSON, QUESTION, timeout=60_000)
+        for s, o in zip(students, (right, wrong)):
+            pick(s, QUESTION, o)
+            wait_text(s, en("cls.wait_reveal"))
+        first_vote = Counter([right, wrong])
+        spread = " · ".join(f"{option(QUESTION, o)}: {first_vote.get(o, 0)}" for o in step.question.options)
+        wait_text(teacher, en("cls.answered", n=2))
+        # the switch is off: the students' screens show no spread; on, they do (each one's next run)
+        for s in students:
+            assert en("cls.spread", spread=spread) not in s.inner_text("body")
+        teacher.locator(f".st-key-{Classroom.show(LESSON, QUESTION)} label").first.click()
+        for s in students:
+            wait_text(s, en("cls.spread", spread=spread))
+        # vote again: every student's choice is empty again, the first vote is kept
+        teacher.locator(f".st-key-{Classroom.again(LESSON, QUESTION)} button:visible").first.click()
+        wait_text(teacher, en("cls.answered_second", n=0))
+        for s in students:
+            wait_text(s, en("cls.vote_again_student"))
+            wait_idle(s)
+            assert not s.locator("[data-testid='stRadio'] input:checked").count()
+            assert en("cls.spread", spread=spread) not in s.inner_text("body")  # hidden again
+            pick(s, QUESTION, right)
+            wait_text(s, en("cls.wait_reveal"))
+        wait_text(teacher, en("cls.answered_second", n=2))
+        teacher.locator(f".st-key-{Classroom.reveal(LESSON, QUESTION)} button:visible").first.click()
+        second_vote = Counter([right, right])
+        items = lambda c: " · ".join(f"{option(QUESTION, o)}: {c[o]}" for o in step.question.options if c[o])  # noqa: E731
+        both = plain("cls.spread_votes", first=items(first_vote), second=items(second_vote))
+        for page in (teacher, *students):
+            wait_text(page, both)
+            page.locator("[data-testid='stMain'] [data-testid='stPlotlyChart']").first.wait_for(timeout=120_000)
+            assert not exceptions(page)
+        # the summary on the tour's last step: the teacher's link opened there, the class follows
+        total = len(tours.TOURS[LESSON].steps)
+        open_app(teacher, f"?tour={LESSON}&step={total}&class={code}&teacher={token}")
+        for s in students:
+            wait_for_step(s, LESSON, total, timeout=60_000)
+            assert en("cls.summary") not in s.inner_text("body")
+        teacher.get_by_text(en("cls.summary"), exact=True).click()
+        with teacher.expect_download() as downloaded:
+            teacher.get_by_role("button", name=en("cls.summary_csv")).click()
+        path = tmp_path / "summary.csv"
+        downloaded.value.save_as(path)
+        text = path.read_text()
+        import csv
+        import io
+
+        rows = list(csv.DictReader(io.StringIO(text)))
+        by_step = {int(r["step"]): r for r in rows}
+        questions = [k for k, s in enumerate(tours.TOURS[LESSON].steps, 1) if s.question]
+        assert sorted(by_step) == questions
+        assert {k: by_step[QUESTION][k] for k in ("answered_first", "right_first", "answered_second", "right_second")} \
+            == {"answered_first": "2", "right_first": "1", "answered_second": "2", "right_second": "2"}
+        seats = {parse_qs(urlparse(s.url).query)["seat"][0] for s in students}
+        assert not any(seat in text for seat in seats) and token not in text  # no ids, no key
+        assert {r["answered_first"] for k, r in by_step.items() if k != QUESTION} == {"0"}
+    finally:
+        for c in contexts:
+            c.close()
+    assert streams(class_cluster, routes[second]) == {second}, "the second student was not on the second replica"
+
+
+def test_a_class_survives_its_store_stopped_and_restarted_mid_class(class_cluster, class_redis, browser):
+    """Redis stopped with a teacher and two students on two replicas, the teacher moving on meanwhile; started
+    again empty: within 10 s everyone is back in the same class on the teacher's step, with the answers held."""
+    routes, contexts, (teacher, *students) = class_of_three(browser, class_cluster)
+    first, second = list(routes)
+    try:
+        code, token = start_class(teacher, LESSON, QUESTION)
+        for s in students:
+            open_app(s, f"?class={code}")
+            wait_for_step(s, LESSON, QUESTION)
+        for s in students:
+            pick(s, QUESTION, "used")
+            wait_text(s, en("cls.wait_reveal"))
+        wait_text(teacher, en("cls.answered", n=2))
+        teacher.wait_for_timeout(1500)  # the teacher's heartbeat has copied the class with its answers
+
+        class_redis.stop()
+        stopped = time.monotonic()
+        wait_text(teacher, en("cls.reconnecting_teacher", code=code), timeout=20_000)
+        for s in students:
+            wait_text(s, en("cls.reconnecting", code=code), timeout=20_000)
+        reached = time.monotonic() - stopped
+        teacher.get_by_role("button", name=en("tour.next")).click()  # the teacher moves on while the store is away
+        wait_for_step(teacher, LESSON, QUESTION + 1)
+        for page in (teacher, *students):  # every address keeps the class
+            assert parse_qs(urlparse(page.url).query)["class"] == [code], page.url
+        assert parse_qs(urlparse(teacher.url).query)["teacher"] == [token]
+        teacher.wait_for_timeout(4000)  # an outage of a few seconds more: the retries back off meanwhile
+
+        class_redis.start()  # back on its port, empty
+        restarted = time.monotonic()
+        for s in students:
+            wait_for_step(s, LESSON, QUESTION + 1, timeout=10_000)
+            s.wait_for_function("(m) => !document.body.innerText.includes(m)",
+                                arg=en("cls.reconnecting", code=code), timeout=10_000)
+        teacher.wait_for_function("(m) => !document.body.innerText.includes(m)",
+                                  arg=en("cls.reconnecting_teacher", code=code), timeout=10_000)
+        back = time.monotonic() - restarted
+        print(f"reconnecting shown {reached:.1f} s after the stop; everyone back {back:.1f} s after the restart")
+        assert back <= 10.0
+        store = classroom.open_store(class_redis.url)
+        assert store.state(code).position == (LESSON, QUESTION + 1, False)
+        assert store.votes(code, token, QUESTION).first == Counter(used=2)  # the answers the teacher's tab held
+        for s in students:
+            assert f"step {QUESTION + 1} of" in panel_text(s) and not exceptions(s)
+            assert s.get_by_role("button", name=en("tour.next")).is_disabled()  # still following
+    finally:
+        for c in contexts:
+            c.close()
+        if class_redis.proc is None:
+            class_redis.start()
+    assert streams(class_cluster, routes[second]) == {second}

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from embedviz import downsample
-from embedviz.rope import context_extension, rotary as rope, scaling as rope_scaling
+from embedviz.rope import context_extension, rotary, scaling as rope_scaling
 from embedviz.positions import sinusoidal
 from embedviz.app import sinusoidal_view
 from embedviz.app.live import ASSETS
@@ -88,7 +88,7 @@ def test_distance_curves_are_the_core_s(js, d_model, base):
           sinusoidal.distance_vs_gap(d_model, gaps, starts=starts, base=base))
     for length in (1, 128, 131_072):
         view = js("distanceCurves", length, d_model, base, list(sinusoidal_view.DISTANCE_STARTS),
-                  downsample.CURVE_POINTS)
+                  downsample.CURVE_POINTS, downsample.DENSE_POINTS)
         gaps = downsample.log_spaced_indices(max(length, 2), downsample.CURVE_POINTS)[1:]  # gap 0: not on a log axis
         assert view["gaps"] == gaps.tolist()
         close(view["distances"], sinusoidal.distance_vs_gap(d_model, gaps, starts=sinusoidal_view.DISTANCE_STARTS,
@@ -98,16 +98,16 @@ def test_distance_curves_are_the_core_s(js, d_model, base):
 
 @pytest.mark.parametrize("head_dim, theta", list(itertools.product((2, 6, 128, 256), (100.0, 10_000.0, 1e7))))
 def test_rope_frequencies_pairs_and_decay_are_the_core_s(js, head_dim, theta):
-    inv_freq = rope.inverse_frequencies(head_dim, theta)
+    inv_freq = rotary.inverse_frequencies(head_dim, theta)
     close(js("ropeInverseFrequencies", head_dim, theta), inv_freq)
-    close(js("wavelengths", inv_freq.tolist()), rope.wavelengths(inv_freq))  # Context extension's chart draws them
+    close(js("wavelengths", inv_freq.tolist()), rotary.wavelengths(inv_freq))  # Context extension's chart draws them
     distances = [0, 1, 5, 400, 131_072]
-    close(js("decayCurve", head_dim, theta, distances), rope.decay_curve(head_dim, theta, distances))
+    close(js("decayCurve", head_dim, theta, distances), rotary.decay_curve(head_dim, theta, distances))
     for pairing in ("half", "interleaved"):
-        assert js("pairOfDimension", head_dim, pairing) == rope.pair_of_dimension(head_dim, pairing=pairing).tolist()
+        assert js("pairOfDimension", head_dim, pairing) == rotary.pair_of_dimension(head_dim, pairing=pairing).tolist()
         positions = [0, 1, 77, 131_071]
         close(js("dimensionCosRows", positions, head_dim, theta, pairing),
-              rope.dimension_cos(positions, head_dim, theta, pairing=pairing).T)
+              rotary.dimension_cos(positions, head_dim, theta, pairing=pairing).T)
 
 
 @pytest.mark.parametrize("head_dim, theta, window, pairing",
@@ -117,9 +117,9 @@ def test_the_rope_views_are_the_core_s(js, head_dim, theta, window, pairing):
     view = js("angleHeatmapView", head_dim, theta, window, pairing, downsample.ANGLE_HEATMAP_POSITIONS)
     positions = downsample.strided_indices(window, downsample.ANGLE_HEATMAP_POSITIONS)
     assert view["positions"] == positions.tolist()
-    assert view["pair"] == rope.pair_of_dimension(head_dim, pairing=pairing).tolist()
+    assert view["pair"] == rotary.pair_of_dimension(head_dim, pairing=pairing).tolist()
     assert view["step"] == (positions[1] if positions.size > 1 else 1)
-    close(view["z"], rope.dimension_cos(positions, head_dim, theta, pairing=pairing).T)
+    close(view["z"], rotary.dimension_cos(positions, head_dim, theta, pairing=pairing).T)
     dense = downsample.DENSE_DISTANCES  # every distance below it, log-spaced above; distance 0 left out
     distances = downsample.log_spaced_indices(window + 1, 2 * dense, dense=dense)[1:]
     assert js("ropeDistances", window, dense) == distances.tolist()
@@ -135,6 +135,7 @@ SCALING_CASES = [  # (method, head_dim, theta, factor, original, seq_len, params
        (128, 500_000.0, 8.0, 8192, 65_536), (256, 1e10, 256.0, 1024, 262_144))],
     ("yarn", 128, 10_000.0, 4.0, 4096, None, {"beta_fast": 64.0, "beta_slow": 2.0, "truncate": False}),
     ("yarn", 64, 1e6, 32.0, 4096, None, {"beta_fast": 1000.0, "beta_slow": 1000.0}),  # a zero-width ramp at pair 0
+    ("yarn", 128, 10_000.0, 4.0, 4096, None, {"beta_fast": 0.0, "beta_slow": 0.0}),  # a 0 is the paper's 32 / 1
     ("llama3", 128, 500_000.0, 8.0, 8192, None, {"low_freq_factor": 2.0, "high_freq_factor": 16.0}),
     *[("longrope", 96, 10_000.0, 32.0, 4096, seq, {}) for seq in (None, 2048, 4096, 8192)],
 ]
@@ -151,9 +152,11 @@ def test_the_scaling_methods_and_pair_kinds_are_the_core_s(js, method, head_dim,
     after = rope_scaling.compute(head_dim, theta, scaling, seq_len=seq_len).inv_freq
     given = {**context_extension.METHOD_DEFAULTS[method], **params, "factor": factor, "original": original,
              **{k: list(v) for k, v in lists.items()}}
+    if method == "yarn":  # as the page sends them (context_extension_view.live_fixed): resolved by the core
+        given.update(rope_scaling.yarn_betas(given))
     got = js("scaledInverseFrequencies", head_dim, theta, method, given, seq_len)
     close(got, after)
-    before = rope.inverse_frequencies(head_dim, theta)
+    before = rotary.inverse_frequencies(head_dim, theta)
     assert js("classifyPairs", before.tolist(), after.tolist(), factor) == context_extension.classify_pairs(
         before, after, factor=factor)
     assert js("classifyPairs", before.tolist(), after.tolist(), None) == context_extension.classify_pairs(before, after)

@@ -145,13 +145,10 @@ CSP_LOG = """window.__csp = []; document.addEventListener('securitypolicyviolati
 
 
 def test_the_recipe_sends_its_security_headers_and_no_page_trips_them(cluster, browser):
-    """Every answer carries deploy/k8s/headers.yaml's headers; the pages with the most machinery (plotly charts,
+    """Every answer through the nginx recipe carries the app's security headers; the pages with the most machinery (plotly charts,
     the bundled model, training) load without one CSP violation, and an image from another host is blocked."""
-    import yaml
+    from embedviz.app.serving import HEADERS as expected
 
-    from tests.conftest import ROOT
-
-    expected = yaml.safe_load((ROOT / "deploy" / "k8s" / "headers.yaml").read_text())["data"]
     for path in ("/", "/_stcore/health", "/static/"):
         try:
             response = urllib.request.urlopen(cluster.url + path, timeout=30)

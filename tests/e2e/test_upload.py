@@ -1,4 +1,4 @@
-"""A browser's upload still works with the server's upload guard (embedviz/app/compat.py: only file ids the server
+"""A browser's upload still works with the server's upload guard (embedviz/app/compat/guards.py: only file ids the server
 issued are stored): Chromium uploads a table on the Real model page's upload tab and the page reads it."""
 from __future__ import annotations
 

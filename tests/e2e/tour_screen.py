@@ -123,6 +123,13 @@ class StepBox:
     answered_top: int | None = None  # a question step's figure once an answer is picked
     answered_next: int | None = None
     charts: tuple[ChartText, ...] = ()  # the step's drawn charts' texts (answered, for a question)
+    figure_bottom: int | None = None  # where the figure ends (px from the window's top), and once answered
+    answered_bottom: int | None = None
+
+    @property
+    def whole_bottom(self) -> int | None:
+        """Where the step's figure ends: the figure shown, or a question step's once answered."""
+        return self.figure_bottom if self.figure_top is not None else self.answered_bottom
 
     @property
     def first_top(self) -> int | None:
@@ -142,6 +149,11 @@ def wait_for_step(page, lesson: str, k: int, *, timeout: float = 120_000) -> Non
     except Exception:  # noqa: BLE001 - a chart that never draws is reported by the geometry (no figure)
         pass
     page.wait_for_timeout(150)  # plotly's last relayout after its first paint
+    try:  # the tour's fitter has sized the step's chart to the screen (embedviz/app/browser/tour_fit.js)
+        page.wait_for_function("() => !window.embedvizTourFitQueued", timeout=5_000)
+        page.wait_for_timeout(150)
+    except Exception:  # noqa: BLE001 - a fitter still busy is measured as it is
+        pass
 
 
 def measure(page, lesson: str, number: int, *, view: str = "") -> StepBox:
@@ -149,7 +161,8 @@ def measure(page, lesson: str, number: int, *, view: str = "") -> StepBox:
     top = lambda name: g[name]["top"] if g[name] else None  # noqa: E731
     return StepBox(lesson, number, top("figure"), top("question"), g["next"]["bottom"] if g["next"] else None,
                    g["panel"]["height"] if g["panel"] else None, g["kind"],
-                   charts=tuple(text_clashes(page, f"{lesson}/{number} {view}".strip())))
+                   charts=tuple(text_clashes(page, f"{lesson}/{number} {view}".strip())),
+                   figure_bottom=g["figure"]["bottom"] if g["figure"] else None)
 
 
 def answer_first(page, box: StepBox, *, view: str = "") -> StepBox:
@@ -170,7 +183,7 @@ def answer_first(page, box: StepBox, *, view: str = "") -> StepBox:
     wait_for_step(page, box.lesson, box.number)
     after = measure(page, box.lesson, box.number, view=view)
     return StepBox(**{**box.__dict__, "answered_top": after.figure_top, "answered_next": after.next_bottom,
-                      "charts": after.charts})
+                      "charts": after.charts, "answered_bottom": after.figure_bottom})
 
 
 def walk(page, *, present: bool, lang: str = "en", answer: bool = True) -> tuple[list[StepBox], float]:

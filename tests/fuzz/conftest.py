@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from streamlit.proto.NumberInput_pb2 import NumberInput as NumberInputProto
@@ -20,13 +19,6 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 ROOT = Path(__file__).resolve().parents[2]
 
-
-@pytest.fixture(scope="session", autouse=True)
-def _streamlit_patches():
-    from embedviz.app import compat
-    from embedviz.app.widgets import url_cut_toast
-
-    compat.install(url_cut_notice=url_cut_toast)  # the pages run here without the frame, which would install these first
 
 # Texts a class actually types, besides random unicode: empty, the seed lesson's sentence, mixed scripts, emoji.
 SAMPLE_TEXTS = ["", "狗咬人", "人咬狗", "Hello", "the cat sat on the mat 猫坐在垫子上", " ", "🙂👋", "a" * 64]

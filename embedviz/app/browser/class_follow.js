@@ -9,8 +9,8 @@ const RETRY_MS = 3000; // a trigger whose rerun has not brought the new position
 const SLOWEST_MS = 8000; // backing off (the route refused for load, the network failed) never waits longer
 const pollers = new WeakMap(); // parentElement -> poller: a rerun calls this module again with new data
 
-function position(p) {
-  return `${p.lesson}|${p.step}|${p.revealed}`;
+function position(p) { // class_route.position_text: a second vote and a shown spread only when there is one
+  return `${p.lesson}|${p.step}|${p.revealed}` + (p.vote > 1 ? "|v2" : "") + (p.shown ? "|shown" : "");
 }
 
 async function poll(p) {
@@ -26,7 +26,13 @@ async function poll(p) {
     const seen = document.hidden ? "" : `?seen=${encodeURIComponent(position(p.data.seen))}`;
     const answer = await fetch(p.data.route + seen, { cache: "no-store", credentials: "same-origin",
                                                       signal: abort.signal });
-    if (answer.status === 429 || answer.status >= 500 && answer.status !== 503) {
+    if (p.data.offline && (answer.status >= 500 || answer.status === 404 || answer.status === 429)) {
+      // the page says it is reconnecting: the store is still away (503) or back without the class, which the
+      // teacher's tab is writing back (404); ask again with backoff, and rerun only once the class answers
+      const [first, most] = p.data.retry_ms;
+      p.backoff = Math.min(most, p.backoff ? p.backoff * 2 : first);
+      wait = p.backoff;
+    } else if (answer.status === 429 || answer.status >= 500 && answer.status !== 503) {
       p.backoff = Math.min(SLOWEST_MS, (p.backoff || p.data.period_ms) * 2);
       wait = p.backoff;
     } else {
@@ -43,7 +49,7 @@ async function poll(p) {
       }
     }
   } catch (error) { // offline for a moment (or stopped: then no next ask)
-    p.backoff = Math.min(SLOWEST_MS, (p.backoff || p.data.period_ms) * 2);
+    p.backoff = Math.min(p.data.offline ? p.data.retry_ms[1] : SLOWEST_MS, (p.backoff || p.data.period_ms) * 2);
     wait = p.backoff;
   }
   p.busy = false;

@@ -158,9 +158,9 @@ export function ropeDistances(maxDistance, dense) {
   return logSpacedIndices(maxDistance + 1, 2 * dense, dense).slice(1);
 }
 
-// embedviz.app.sinusoidal_view.distance_curves: the gaps (log-spaced, gap 0 left out) and their distances
-export function distanceCurves(numPositions, dModel, base, starts, curvePoints) {
-  const gaps = logSpacedIndices(Math.max(numPositions, 2), curvePoints, 64).slice(1);
+// embedviz.app.sinusoidal_view.distance_curves: the gaps (log-spaced past dense, gap 0 left out) and their distances
+export function distanceCurves(numPositions, dModel, base, starts, curvePoints, dense) {
+  const gaps = logSpacedIndices(Math.max(numPositions, 2), curvePoints, dense).slice(1);
   const [typical, bound] = distanceLevels(dModel);
   return { gaps, distances: distanceVsGap(dModel, gaps, starts, base), typical, bound };
 }
@@ -177,8 +177,10 @@ export function scaledInverseFrequencies(dim, theta, method, p, seqLen) {
   }
   if (method === "yarn") { // a ramp over the pair index between the pairs turning beta_fast and beta_slow times
     const at = (turns) => (dim * Math.log(L / (turns * 2 * Math.PI))) / (2 * Math.log(theta));
-    let low = at(p.beta_fast || 32), high = at(p.beta_slow || 1);
-    if (p.truncate ?? true) { low = Math.floor(low); high = Math.ceil(high); }
+    // beta_fast, beta_slow and truncate as Python resolved them (embedviz.rope.scaling.yarn_betas: a config's 0 or
+    // none is the paper's default there)
+    let low = at(p.beta_fast), high = at(p.beta_slow);
+    if (p.truncate) { low = Math.floor(low); high = Math.ceil(high); }
     low = Math.max(low, 0);
     high = Math.min(high, dim - 1);
     if (low === high) high += 0.001;

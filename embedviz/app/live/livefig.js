@@ -3,7 +3,8 @@
 // "commit", which moves the page's URL-bound widgets. The figure's layout and texts come from Python once per rerun
 // (already translated); only the data is recomputed here, by formulas.js.
 import { angleHeatmapView, classifyPairs, decayCurve, distanceCurves, encodingView, ropeDistances,
-  ropeInverseFrequencies, scaledInverseFrequencies, wavelengths } from "./formulas.js";
+  ropeInverseFrequencies, scaledInverseFrequencies, stridedIndices, wavelengths } from "./formulas.js";
+import { decoded, fitted, plotHeight, tickRoom } from "./fit.js";
 
 const PAUSE_MS = 400; // a drag or a run of key steps that rests this long commits, as a release does
 // While a thumb moves (and for the first frame of a key step) a curve view is drawn from fewer points. On release,
@@ -34,12 +35,15 @@ function loadPlotly() {
   return plotlyReady;
 }
 
+// A translated template filled in as Python's str.format fills it: {name}, or {name:.Nf} for a number with N
+// decimals (the format is the template's, written once where Python builds it: embedviz.app.live.templates)
 function fill(template, values) {
-  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+  return template.replace(/\{(\w+)(?::\.(\d+)f)?\}/g, (whole, name, decimals) => (!(name in values) ? whole
+    : decimals === undefined ? String(values[name]) : Number(values[name]).toFixed(Number(decimals))));
 }
 
-function subtitle(...notes) {
-  return { text: notes.filter(Boolean).join(" · ") }; // embedviz.figures.joined
+function joined(joiner, ...notes) { // embedviz.figures.joined, with its joiner
+  return notes.filter(Boolean).join(joiner);
 }
 
 // One builder per view: (values, labels, data, figure, moving) -> {traces, layout, reduced}. traces[i] holds what
@@ -47,7 +51,7 @@ function subtitle(...notes) {
 // changes in its layout (merged one level deep); reduced: drawn from fewer points than Python's. Texts are the
 // page's translated templates; the formulas are formulas.js.
 const VIEWS = {
-  sin_heatmap(values, labels, { texts, budget }) {
+  sin_heatmap(values, labels, { texts, budget, joiner }) {
     const v = encodingView(values.sin_L, values.sin_d, values.sin_base, budget.cells, budget.pairs);
     const notes = [];
     if (v.posStep > 1) notes.push(fill(texts.showing_every, { step: v.posStep }));
@@ -55,14 +59,13 @@ const VIEWS = {
     return {
       traces: [{ z: v.z, x: v.positions, y: v.dims.map(String) }],
       layout: { title: { text: fill(texts.title, { L: labels.sin_L, D: values.sin_d }),
-        subtitle: subtitle(notes.join(" · ") || texts.note, texts.scale_key) } },
+        subtitle: { text: joined(joiner, joined(joiner, ...notes) || texts.note, texts.scale_key) } } },
     };
   },
   sin_distance(values, labels, { texts, budget, fixed }, figure, moving) {
     const c = distanceCurves(values.sin_L, values.sin_d, values.sin_base, fixed.starts,
-      moving ? Math.min(MOVING_POINTS, budget.curve_points) : budget.curve_points);
-    const names = [fill(texts.typical, { v: c.typical.toFixed(2) }),
-      fill(texts.bound, { v: c.bound.toFixed(2) })];
+      moving ? Math.min(MOVING_POINTS, budget.curve_points) : budget.curve_points, budget.dense);
+    const names = [fill(texts.typical, { v: c.typical }), fill(texts.bound, { v: c.bound })];
     const levels = [c.typical, c.bound];
     return {
       reduced: moving,
@@ -75,16 +78,15 @@ const VIEWS = {
       },
     };
   },
-  rope_angles(values, labels, { texts, budget, fixed }) {
+  rope_angles(values, labels, { texts, budget, fixed, joiner }) {
     const v = angleHeatmapView(values.rope_hd, values.rope_theta, Math.min(fixed.window, values.rope_len),
       fixed.pairing, budget.positions);
     const rows = v.pair.map((i, d) => fill(texts.row, { d, i }));
-    const every = Math.ceil(rows.length / fixed.max_ticks); // as embedviz.figures.rope.angle_heatmap
-    const ticks = rows.map((_, d) => d).filter((d) => d % every === 0);
-    const note = v.step > 1 ? texts.note + " · " + fill(texts.showing_every, { step: v.step }) : texts.note;
+    const ticks = stridedIndices(rows.length, fixed.max_ticks); // as embedviz.figures.rope.angle_heatmap
+    const note = joined(joiner, texts.note, v.step > 1 && fill(texts.showing_every, { step: v.step }));
     return {
       traces: [{ z: v.z, x: v.positions, y: rows }],
-      layout: { title: { subtitle: subtitle(note, texts.scale_key) },
+      layout: { title: { subtitle: { text: joined(joiner, note, texts.scale_key) } },
         yaxis: { tickvals: ticks.map((d) => rows[d]), ticktext: ticks.map(String) } },
     };
   },
@@ -100,8 +102,9 @@ const VIEWS = {
     if (own) curves.push([values.rope_theta, chosen, true]);
     return {
       reduced: moving,
-      traces: curves.map(([theta, name, thick]) => ({ like: 0, name, x: distances,
-        y: decayCurve(values.rope_hd, theta, distances), line: { width: thick ? chosenWidth : referenceWidth } })),
+      traces: curves.map(([theta, name, thick], k) => ({ like: 0, name, x: distances,
+        y: decayCurve(values.rope_hd, theta, distances),
+        line: { width: thick ? chosenWidth : referenceWidth, dash: fixed.dashes[k % fixed.dashes.length] } })),
       layout: { title: { text: fill(texts.title, { hd: values.rope_hd }) } },
     };
   },
@@ -120,7 +123,7 @@ const VIEWS = {
       // the marker as Python drew the first kind's (its size), in this kind's colour
       traces.push({ like: 1, x: pairs, y: Float64Array.from(pairs, (i) => waveAfter[i]), name,
         marker: { ...figure.data[1].marker, color: fixed.colors[kind] },
-        hovertemplate: `${name}<br>${fixed.hover}<extra></extra>` });
+        hovertemplate: fixed.hovers[kind] }); // embedviz.figures.context_extension.kind_hover
     }
     return { traces, layout: {} };
   },
@@ -135,97 +138,17 @@ function merge(base, patch) { // one level deep: {title: {text}} keeps the title
   return out;
 }
 
-// Plotly draws a title and its subtitle on one line whatever the width, so on a phone a long one ran past the
-// chart's right edge. Both are broken into lines that fit the chart, at spaces or between CJK characters (Chinese
-// has no spaces), measured in the font plotly draws them in; the top margin and the height grow by the added lines
-// so the plot area keeps its size.
-const measure = document.createElement("canvas").getContext("2d");
-// a run of non-CJK characters or one CJK character, each with the opening marks before it and the closing ones
-// after it (no line starts with "）" or "，"), or spaces
-const CJK = "\\u2e80-\\u9fff\\uf900-\\ufaff\\uff00-\\uffef";
-const OPEN = "（「『《〈【〔“‘", CLOSE = "）」』》〉】〕，。、；：！？”’";
-const TOKENS = new RegExp(`[${OPEN}]*[^\\s${CJK}]+[${CLOSE}]*|[${OPEN}]*[${CJK}][${CLOSE}]*|\\s+`, "g");
-const LINE = 1.3; // plotly's line spacing, in font sizes
-
-const measured = new Map(); // a drag's frames measure the same titles again (setting a canvas font is not free)
-
-function remembered(key, compute) {
-  if (!measured.has(key)) {
-    if (measured.size > 200) measured.clear();
-    measured.set(key, compute());
-  }
-  return measured.get(key);
-}
-
-function wrapText(text, font, width) {
-  return remembered(JSON.stringify([text, font, width]), () => measureLines(text, font, width));
-}
-
-function textWidth(text, font) {
-  return remembered(JSON.stringify([text, font]), () => {
-    measure.font = font;
-    return measure.measureText(text).width;
-  });
-}
-
-function measureLines(text, font, width) {
-  measure.font = font;
-  const lines = [];
-  let line = "";
-  for (const token of String(text).replace(/<br>/g, " ").match(TOKENS) || []) {
-    const next = line + token;
-    if (line.trim() && !/^\s+$/.test(token) && measure.measureText(next).width > width) {
-      lines.push(line.trim());
-      line = token;
-    } else {
-      line = next;
-    }
-  }
-  if (line.trim()) lines.push(line.trim());
-  return lines;
-}
-
-function wrapped(inst, layout) {
+// The figure fitted to the chart's width (fit.js: embedviz.figures.screen.fitted with the rules Python sent), at
+// any width: the browser knows the chart's, where Python guesses a phone's. An unchanged layout and width give the
+// same layout object as before, which spares Plotly.react a relayout.
+function fittedFigure(inst, traces, layout) {
   // the ResizeObserver's width: reading clientWidth after plotly's last draw would lay the page out again
   const width = inst.width || (inst.width = inst.chart.clientWidth);
-  const title = layout.title || {};
-  const key = JSON.stringify([width, title.text, title.subtitle?.text]);
-  if (inst.wrapKey === key && inst.wrapBase === layout) return inst.wrapDrawn; // the same object: no relayout
-  const full = inst.chart._fullLayout?.title;
-  const fontSize = layout.font?.size ?? layout.template?.layout?.font?.size ?? 12;
-  const family = layout.font?.family ?? layout.template?.layout?.font?.family ?? "sans-serif";
-  const size = title.font?.size ?? full?.font?.size ?? Math.round(fontSize * 1.4);
-  const subSize = title.subtitle?.font?.size ?? full?.subtitle?.font?.size ?? Math.round(size * 0.7);
-  const room = Math.max(width - 8, 120);
-  const head = title.text ? wrapText(title.text, `${size}px ${family}`, room) : [];
-  const sub = title.subtitle?.text ? wrapText(title.subtitle.text, `${subSize}px ${family}`, room) : [];
-  const extra = Math.round(Math.max(head.length - 1, 0) * size * LINE + Math.max(sub.length - 1, 0) * subSize * LINE);
-  const margin = { ...(layout.template?.layout?.margin || {}), ...(layout.margin || {}) };
-  const out = { ...layout, title: { ...title, text: head.join("<br>") } };
-  if (title.subtitle?.text) out.title.subtitle = { ...title.subtitle, text: sub.join("<br>") };
-  if (extra > 0) {
-    out.margin = { ...margin, t: (margin.t ?? 70) + extra };
-    out.height = (layout.height ?? 420) + extra;
-    out.title.y = 1;
-    out.title.yanchor = "top";
-    // pad: below the top edge, as plotly anchors a top title by its first line's baseline
-    out.title.pad = { ...(title.pad || {}), t: Math.round(size) };
-  }
-  // a y title longer than the plot is tall, in lines beside each other (embedviz.figures.screen._wrap_y_titles):
-  // centred on the plot, past its height it ran up into the subtitle (a presenter's larger font)
-  const plotHeight = (out.height ?? layout.height ?? 450) - ((out.margin || margin).t ?? 100)
-    - ((out.margin || margin).b ?? 80);
-  const yRoom = Math.max(plotHeight * 0.8, 60);
-  for (const key of Object.keys(layout).filter((k) => /^yaxis\d*$/.test(k))) {
-    const t = layout[key]?.title;
-    if (!t?.text) continue;
-    const font = `${t.font?.size ?? Math.round(fontSize * 1.2)}px ${family}`;
-    if (textWidth(t.text, font) <= yRoom) continue;
-    out[key] = { ...layout[key], title: { ...t, text: wrapText(t.text, font, yRoom).join("<br>") } };
-  }
-  inst.wrapKey = key;
-  inst.wrapBase = layout;
-  inst.wrapDrawn = out;
+  // a chart not laid out yet (no width) is drawn as built: the ResizeObserver draws it again once it has one
+  const out = fitted({ data: traces, layout }, width, width > 0, inst.data.fit);
+  const key = JSON.stringify([width, traces.map((t) => [t.name, t.showlegend])]);
+  if (inst.fitKey === key && inst.fitBase === layout) return { data: out.data, layout: inst.fitLayout };
+  Object.assign(inst, { fitKey: key, fitBase: layout, fitLayout: out.layout });
   return out;
 }
 
@@ -238,12 +161,17 @@ function build(root) {
   controls.className = "live-controls";
   const chart = document.createElement("div");
   chart.className = "live-chart";
+  // a figure with its own label, as Streamlit marks st.plotly_chart's (role img would make its toolbar's buttons
+  // children of an image, which assistive technology does not reach: axe's nested-interactive)
+  chart.setAttribute("role", "figure");
   chart.dataset.redraws = "0";
   chart.liveDigest = () => digest(chart);
   box.append(chart, controls); // the figure first, its sliders under it, as a reader drags while watching it
   root.append(box);
   const inst = { controls, chart, inputs: {}, outputs: {}, sliders: [], data: null, pending: false, timer: null,
     committed: "", dragging: false, width: 0 };
+  chart.liveAlt = () => altText(inst); // what a test holds against Python's text alternative
+  chart.liveSent = () => inst.figure; // the figure Python sent, before the browser fitted it (a test fits it too)
   new ResizeObserver(() => { // a rotated phone or a resized window: the title's lines are measured again
     if (inst.data && Math.abs(chart.clientWidth - inst.width) > 1) { inst.width = chart.clientWidth; schedule(inst); }
   }).observe(chart);
@@ -284,14 +212,13 @@ async function draw(inst) {
     layout = inst.layoutDrawn;
   }
   traces = padded(inst, traces);
-  for (const s of inst.sliders) {
-    inst.outputs[s.key].textContent = labels[s.key];
-    inst.inputs[s.key].setAttribute("aria-valuetext", labels[s.key]);
-  }
-  inst.chart.setAttribute("role", "img");
-  inst.chart.setAttribute("aria-label", inst.data.alt || ""); // the sent figure's text alternative, as plot's
-  const shown = wrapped(inst, layout), [fitted, ticks] = fitTicks(inst, traces, shown);
-  layout = fitted;
+  for (const s of inst.sliders) spoken(inst, s);
+  // the text alternative reads the titles and names as built, not broken into lines
+  const [unwrapped, names] = [layout, traces.map((t) => t.name)];
+  const fit = fittedFigure(inst, traces, layout), shown = fit.layout;
+  traces = fit.data;
+  const [ticked, ticks] = fitTicks(inst, traces, shown);
+  layout = ticked;
   const quick = moving && quickFrame(inst, traces, layout, start);
   if (quick) [traces, layout] = quick;
   const hold = moving && !inst.keyed && !quick; // a key step's frame is the figure at rest, so its rest is not drawn
@@ -299,12 +226,16 @@ async function draw(inst) {
   if (!quick) inst.whole = layout;
   inst.partial = !!quick || reduced || hold; // the thumb's rest draws the figure whole (set before a rest can ask)
   await Plotly.react(inst.chart, traces, layout, inst.data.config);
+  inst.altLayout = unwrapped;
+  inst.altNames = names;
+  described(inst, state === inst.sent);
+  toolbarKeys(inst.chart);
   inst.chart.dataset.redraws = String(Number(inst.chart.dataset.redraws) + 1);
   inst.chart.drawMs = [...(inst.chart.drawMs || []).slice(-99), performance.now() - start]; // benchmarks read it
   inst.chart.dataset.state = state;
   inst.chart.dataset.sent = inst.sent; // equal to state: this draw is the figure Python sent, not a browser redraw
   inst.chart.dataset.full = inst.partial ? "0" : "1"; // drawn at the figure's own resolution, with its words
-  inst.chart.dataset.title = layout.title.text.replace(/<br>/g, " ");
+  inst.chart.dataset.title = unwrapped.title.text; // as built, not broken into lines
   if (!inst.moving && !inst.partial) remember(inst);
   if (ticks && fitTicks(inst, traces, shown)[1] !== ticks) {
     schedule(inst); // the first draw told the plot area's height: the tick labels are fitted to it
@@ -354,15 +285,13 @@ function padded(inst, traces) {
     showlegend: false, hoverinfo: "skip" }))];
 }
 
-// A category axis's tick labels at most one per 1.4 font sizes of the plot's height, every 2^k-th of the ticks
-// Python chose (so they still read 0, 8, 16, ...): the presenter view's larger text put 16 labels on a heatmap's
-// rows where 8 fit. The height is the last draw's plot area (before the first, the layout's height less margins).
-function tickRoom(inst, layout) {
-  const y = layout.yaxis || {};
-  const font = y.tickfont?.size ?? layout.font?.size ?? layout.template?.layout?.font?.size ?? 12;
-  const margin = { ...(layout.template?.layout?.margin || {}), ...(layout.margin || {}) };
-  const h = inst.chart._fullLayout?._size?.h ?? (layout.height ?? 450) - (margin.t ?? 100) - (margin.b ?? 80);
-  return Math.max(2, Math.floor(h / (font * 1.4)));
+// A category axis's tick labels as many as fit the plot's height (fit.js's tickRoom, by screen.py's rules), every
+// 2^k-th of the ticks Python chose (so they still read 0, 8, 16, ...): the presenter view's larger text put 16
+// labels on a heatmap's rows where 8 fit. The height is the last draw's plot area (before the first, the layout's
+// height less margins).
+function tickCount(inst, layout) {
+  const rules = inst.data.fit;
+  return tickRoom(layout, inst.chart._fullLayout?._size?.h ?? plotHeight(layout, rules), rules);
 }
 
 function fitTicks(inst, traces, layout) { // -> [layout, the number of tick labels] (0: not a category axis)
@@ -371,7 +300,7 @@ function fitTicks(inst, traces, layout) { // -> [layout, the number of tick labe
   const rows = Array.from(traces[0].y);
   const array = y.tickmode === "array";
   const vals = array ? y.tickvals : rows.filter((_, i) => i % Math.ceil(rows.length / (y.nticks || rows.length)) === 0);
-  const room = tickRoom(inst, layout);
+  const room = tickCount(inst, layout);
   if (vals.length <= room) return [layout, vals.length];
   let every = 2;
   while (Math.ceil(vals.length / every) > room) every *= 2;
@@ -389,6 +318,66 @@ function digest(chart) {
       : Array.from(trace.y || []);
     return [cells.length, cells.reduce((sum, v) => sum + Math.abs(v), 0), trace.line?.width ?? null];
   });
+}
+
+// The chart's text alternative says what is drawn now: Python's own for the figure it sent, and while a slider
+// shows a setting Python has not drawn, the same sentence built here from the drawn figure
+// (embedviz.figures.describe.text_alternative, in the words Python sent; a Chromium test holds the two equal).
+// Before, the label kept the sent figure's numbers for the second or two a rerun takes.
+function described(inst, sent) {
+  const text = sent && inst.data.alt ? inst.data.alt : altText(inst);
+  if (inst.chart.getAttribute("aria-label") !== text) inst.chart.setAttribute("aria-label", text);
+}
+
+// describe.plain of a drawn text: its tags (describe's pattern) a space, its entities the characters they stand for
+function plainText(text, rules, alt) {
+  return decoded(String(text ?? "").replace(new RegExp(alt.tag, "g"), " "), rules)
+    .split(/\s+/).filter(Boolean).join(" ");
+}
+
+function significant(v, digits) { // Python's f"{v:.{digits}g}" (embedviz.figures.describe.number)
+  if (v === 0) return Object.is(v, -0) ? "-0" : "0";
+  const [mantissa, exp] = v.toExponential(digits - 1).split("e"), x = Number(exp);
+  if (x < -4 || x >= digits) { // Python's g switches to an exponent below 1e-4 and from 10^digits
+    return `${mantissa.replace(/\.?0+$/, "")}e${x < 0 ? "-" : "+"}${String(Math.abs(x)).padStart(2, "0")}`;
+  }
+  return v.toFixed(digits - 1 - x).replace(/\.0+$|(\.\d*?)0+$/, "$1");
+}
+
+function altText(inst) {
+  const chart = inst.chart, w = inst.data.alt_words, alt = inst.data.alt_rules, rules = inst.data.fit;
+  const layout = inst.altLayout || chart.layout || {}, plain = (text) => plainText(text, rules, alt);
+  const parts = [plain(layout.title?.text)];
+  if (layout.title?.subtitle?.text) parts.push(plain(layout.title.subtitle.text));
+  const x = plain(layout.xaxis?.title?.text), y = plain(layout.yaxis?.title?.text);
+  if (x && y) parts.push(fill(w.axes, { x, y }));
+  const full = new Map((chart._fullData || []).map((t) => [t.index, t]));
+  const names = inst.altNames || []; // as built, not broken into lines
+  const traces = (chart.data || []).map((t, i) => [t, full.get(i), names[i] ?? t.name])
+    .filter(([t]) => t.visible !== false);
+  traces.slice(0, alt.max_series).forEach(([trace, drawn, traceName], i) => {
+    const heat = trace.type === "heatmap", field = heat ? drawn?.z : drawn?.y;
+    if (!field) return;
+    const rows = heat ? Array.from(field, (row) => Array.from(row)) : null;
+    const values = (heat ? rows.flat() : Array.from(field)).filter((v) => typeof v === "number" && Number.isFinite(v));
+    if (!values.length) return;
+    let low = Infinity, high = -Infinity;
+    for (const v of values) { if (v < low) low = v; if (v > high) high = v; }
+    const name = plain(traceName) || fill(w.unnamed, { n: i + 1 });
+    const range = { name, low: significant(low, alt.digits), high: significant(high, alt.digits) };
+    parts.push(heat ? fill(w.heatmap, { ...range, rows: rows.length, cols: rows[0]?.length ?? 0 })
+      : fill(w.series, { ...range, n: values.length }));
+  });
+  if (traces.length > alt.max_series) parts.push(fill(w.more, { n: traces.length - alt.max_series }));
+  const trimmed = (p) => { while (p && alt.trim.includes(p.at(-1))) p = p.slice(0, -1); return p; }; // str.rstrip
+  return parts.filter(Boolean).map(trimmed).join(w.sep) + w.end;
+}
+
+// plotly's toolbar: its zoom, pan, select and reset buttons act on a pointer's drag, and before the sliders
+// under the chart they were eight Tab stops a keyboard reader had to pass (32 presses to the first slider on a
+// page of three charts). Only its first button, the image download, stays in the Tab order.
+function toolbarKeys(chart) {
+  chart.querySelectorAll(".modebar-btn").forEach((b, i) => { if (i > 0 && b.tabIndex !== -1) b.tabIndex = -1; });
 }
 
 function schedule(inst) {
@@ -423,24 +412,40 @@ function commit(inst) {
   inst.setTriggerValue("commit", indices);
 }
 
+let sliderIds = 0; // a page may hold several live figures, each naming its inputs for its labels
+
 function makeSliders(inst) {
   inst.controls.innerHTML = "";
   inst.inputs = {};
   inst.outputs = {};
   for (const s of inst.sliders) {
-    const label = document.createElement("label");
-    label.className = "live-slider";
-    const head = document.createElement("span");
+    // The input is named by its own <label for>: wrapped in one label together with the <output>, the label named
+    // the output (the first labelable element in it) and left the slider without a name. The output shows the
+    // value to the eye only: the slider says it itself (aria-valuetext), so a reader does not hear it twice.
+    const id = `live-slider-${++sliderIds}`;
+    const box = document.createElement("div");
+    box.className = "live-slider";
+    const head = document.createElement("div");
     head.className = "live-label";
-    head.textContent = s.label;
+    const label = document.createElement("label");
+    label.htmlFor = id;
+    label.textContent = s.label;
     const out = document.createElement("output");
+    out.htmlFor = id;
+    out.setAttribute("aria-hidden", "true");
     const input = document.createElement("input");
     Object.assign(input, { type: "range", min: "0", max: String(s.options.length - 1), step: "1",
-      value: String(s.index) });
+      value: String(s.index), id });
     input.dataset.key = s.key;
+    // the range runs over option indices (a log scale's stops); the accessibility tree gets the real numbers
+    if (s.options.every((o) => typeof o === "number")) {
+      input.setAttribute("aria-valuemin", String(Math.min(...s.options)));
+      input.setAttribute("aria-valuemax", String(Math.max(...s.options)));
+    }
     input.addEventListener("input", () => {
       if (!inst.moving) Object.assign(inst, { words: "", wordsAt: performance.now() }); // the thumb's first move
       inst.moving = true;
+      spoken(inst, s); // at once, not a frame later: a screen reader reads the value on the key press
       // a key step is one event with one value: drawn at once (a drag's events are drawn one per frame)
       if (inst.keyed && !inst.pending) draw(inst);
       else schedule(inst);
@@ -457,12 +462,20 @@ function makeSliders(inst) {
     input.addEventListener("change", () => { if (!inst.keyed) commit(inst); inst.keyed = false; });
     input.addEventListener("pointerdown", () => { inst.dragging = true; inst.keyed = false; });
     input.addEventListener("pointerup", () => { inst.dragging = false; });
-    head.append(" ", out);
-    label.append(head, input);
-    inst.controls.append(label);
+    head.append(label, " ", out);
+    box.append(head, input);
+    inst.controls.append(box);
     inst.inputs[s.key] = input;
     inst.outputs[s.key] = out;
   }
+}
+
+// What the slider shows and says: its option's label ("10,000"), and as its value the option itself when a number.
+function spoken(inst, s) {
+  const input = inst.inputs[s.key], i = Number(input.value), text = String(s.labels[i]);
+  inst.outputs[s.key].textContent = text;
+  if (input.getAttribute("aria-valuetext") !== text) input.setAttribute("aria-valuetext", text);
+  if (typeof s.options[i] === "number") input.setAttribute("aria-valuenow", String(s.options[i]));
 }
 
 export default function (component) {
@@ -477,6 +490,9 @@ export default function (component) {
     === JSON.stringify(data.sliders.map((s) => [s.key, s.options, s.labels, s.label]));
   inst.data = data;
   inst.figure = JSON.parse(data.figure);
+  // the figure's own height held before plotly.js has loaded and drawn it, so the sliders and the text under it do
+  // not jump down when it appears (a Streamlit chart is given its height likewise: embedviz.app.widgets.plot)
+  inst.chart.style.minHeight = `${inst.figure.layout.height || data.fit.height}px`;
   inst.sliders = data.sliders;
   if (!sameSliders) makeSliders(inst);
   const fromPython = JSON.stringify(Object.fromEntries(data.sliders.map((s) => [s.key, s.index])));
@@ -486,6 +502,7 @@ export default function (component) {
   if (!inst.dragging) {
     for (const s of data.sliders) inst.inputs[s.key].value = String(s.index); // a tour or a lesson button moved it
   }
+  for (const s of data.sliders) spoken(inst, s); // now, not after plotly.js has loaded for the first draw
   draw(inst);
   return () => { clearTimeout(inst.timer); };
 }

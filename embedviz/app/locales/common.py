@@ -2,6 +2,10 @@
 charts' text alternatives."""
 PREFIX = "common."  # every key of STRINGS starts with it (tests/app/test_page_stems.py)
 STRINGS = {
+    # the browser tab's title, what a screen reader says first of a page (embedviz/app/a11y.py)
+    "common.doc_title": {"en": "{page} – embedviz", "zh": "{page} – embedviz"},
+    "common.doc_title_step": {"en": "{page} – step {k} of {n} – lesson {lesson} – embedviz",
+                              "zh": "{page} – 第 {k} 步，共 {n} 步 – 第 {lesson} 课 – embedviz"},
     "common.sidebar_caption": {
         "en": "Every view's settings are in the URL: copy it to share exactly what you see.",
         "zh": "每个视图的设置都保存在网址里：复制网址即可分享你看到的内容。",

@@ -3,6 +3,10 @@ PREFIX = "cmp."  # every key of STRINGS starts with it (tests/app/test_page_stem
 STRINGS = {
     "cmp.nav": {"en": "Compare encodings", "zh": "位置编码对比"},
     "cmp.title": {"en": "Compare positional encodings", "zh": "位置编码方案对比"},
+    "cmp.lead": {
+        "en": "Five position schemes side by side, at one d_model and context length L. In the first table, only the learned table costs parameters: L × D.",
+        "zh": "五种位置方案并排对比，用同一个 d_model 和上下文长度 L。第一张表里，只有可学习位置表需要参数：L × D。",
+    },
     "cmp.intro": {
         "en": (
             "Five ways to tell a transformer where each token stands, at the same d_model and context length. "
@@ -11,8 +15,8 @@ STRINGS = {
             "the baseline with no position signal at all."
         ),
         "zh": (
-            "在相同的 d_model 和上下文长度下，对比告诉 Transformer 各 token 位置的五种方法。**正弦**和"
-            "**可学习**编码把一个向量加到词嵌入上；**RoPE** 在注意力内部旋转 query 和 key；"
+            "在相同的 d_model 和上下文长度下，对比告诉 Transformer 各 token 位置的五种方法。**正弦编码**和"
+            "**可学习位置表**把一个向量加到词嵌入上；**RoPE** 在注意力内部旋转查询（query）和键（key）。"
             "**ALiBi** 从注意力分数里减去与距离成正比的惩罚；**无位置编码**是不给位置信号的基线。"
         ),
     },
@@ -43,18 +47,18 @@ STRINGS = {
         "en": (
             "How alike are the position vectors of p and p + 1? Sinusoidal gives the same value at every p: each "
             "pair turns by ω_i per step, wherever it starts. A freshly initialised learned table is random noise "
-            "around 0 (training may smooth it later). RoPE adds no vector, so we rotate the all-ones vector (q = k "
-            "aligned in every pair, as in lesson 003's decay demo): its similarities are RoPE's relative scores, and "
-            "they coincide with the sinusoidal curve because both are sums of cos(ω_i). No encoding puts "
+            "around 0 (training may smooth it later). RoPE adds no vector, so we rotate the all-ones vector: q = k "
+            "aligned in every pair, as in lesson 003's decay demo. Its similarities are RoPE's relative scores. "
+            "They coincide with the sinusoidal curve because both are sums of cos(ω_i). No encoding puts "
             "nothing into the vectors: p and p + 1 look identical (cos = 1 everywhere). ALiBi has no line here on "
             "purpose: it adds no vector either, yet it does tell positions apart, through a penalty on the attention "
             "scores (its own tab), which a plot of vectors cannot show."
         ),
         "zh": (
             "位置 p 和 p + 1 的位置向量有多像？正弦编码在每个 p 上都一样：每个维度对每走一步转 ω_i，与起点无关。刚初始化"
-            "的可学习位置表只是 0 附近的随机噪声（训练之后才可能变得平滑）。RoPE 不添加向量，所以这里旋转全 1 向量（q、k 在"
-            "每个维度对上同向，和第 003 课的衰减实验一样）：它的相似度就是 RoPE 的相对位置分数，并且和正弦曲线完全重合，因为两"
-            "者都是 cos(ω_i) 之和。无位置编码不往向量里放任何东西：p 和 p + 1 看起来完全相同（处处 cos "
+            "的可学习位置表只是 0 附近的随机噪声（训练之后才可能变得平滑）。RoPE 不添加向量，所以这里旋转全 1 向量："
+            "q、k 在每个维度对上同向，和第 003 课的衰减实验一样。它的相似度就是 RoPE 的相对位置分数。"
+            "它和正弦曲线完全重合，因为两者都是 cos(ω_i) 之和。无位置编码不往向量里放任何东西：p 和 p + 1 看起来完全相同（处处 cos "
             "= 1）。这里特意没有画 ALiBi：它同样不添加向量，却能区分位置，靠的是加在注意力分数上的惩罚（见 ALiBi 标签页），"
             "这种向量图显示不出来。"
         ),
@@ -70,7 +74,7 @@ STRINGS = {
                "initialisation: no structure off the diagonal. No encoding: every position is the same vector. "
                "ALiBi has no panel: it adds no vector, its distance lives in the scores (ALiBi tab)."),
         "zh": ("正弦和 RoPE：对角线附近高，维度对足够多时随距离下降（d_model 为 2 或 4 时会来回起伏）"
-               "，每条对角线上数值相同（只有间隔起作用）。刚初始化的可学习编码：对角线之外没有任何结构。无位置编码：每个"
+               "，每条对角线上数值相同（只有间隔起作用）。刚初始化的可学习位置表：对角线之外没有任何结构。无位置编码：每个"
                "位置都是同一个向量。ALiBi 没有对应的面板：它不添加向量，距离信息在分数里（见 ALiBi 标签页）"
                "。"),
     },
@@ -99,7 +103,7 @@ STRINGS = {
     },
     "cmp.past_rope": {
         "en": "relative: score({last}, {prev}) = {far}, the same as score(1, 0) = {near}",
-        "zh": "相对位置：分数({last}, {prev}) = {far}，与分数(1, 0) = {near} 相同",
+        "zh": "相对位置：score({last}, {prev}) = {far}，与 score(1, 0) = {near} 相同",
     },
     "cmp.past_alibi": {
         "en": "relative: head 1's bias({last}, {prev}) = {far}, the same as bias(1, 0) = {near}",
@@ -149,16 +153,24 @@ STRINGS = {
     "cmp.slope": {"en": "slope (log)", "zh": "斜率（对数坐标）"},
     "cmp.props_intro": {
         "en": (
-            "Lesson 003's checklist: **unique** (no two positions collide), **bounded** (values do not grow with the "
-            "position), **relative** (distance is expressible), **extrapolates** (a model trained on L "
-            "positions still works past L), **deterministic** (the same position always gives the same encoding). Three marks: ✓ yes, "
-            "◐ defined but not generalising (the formula gives any position, yet a model trained on L positions does "
-            "not work well past L), ✗ no."
+            "Lesson 003's checklist:\n"
+            "- **unique**: no two positions collide;\n"
+            "- **bounded**: values do not grow with the position;\n"
+            "- **relative**: distance is expressible;\n"
+            "- **extrapolates**: a model trained on L positions still works past L, using the longer context;\n"
+            "- **deterministic**: the same position always gives the same encoding.\n\n"
+            "Three marks: ✓ yes, ◐ runs past L but does not extrapolate in that sense, ✗ no. One criterion for "
+            "every row: what a model trained on L positions makes of a longer input."
         ),
         "zh": (
-            "第 003 课的标准：**唯一性**（不同位置不撞车）、**有界性**（数值不随位置膨胀）、**相对性**（能表达相对距离）"
-            "、**可外推**（在 L 个位置上训练的模型超过 L 仍然好用）、**确定性**（同一位置永远得到同一编码）。三种标记：✓ 满足；"
-            "◐ 能算出但不能泛化（公式能给出任意位置，但在 L 个位置上训练的模型超过 L 就表现不好）；✗ 不满足。"
+            "第 003 课的标准：\n"
+            "- **唯一性**：不同位置不撞车；\n"
+            "- **有界性**：数值不随位置膨胀；\n"
+            "- **相对性**：能表达相对距离；\n"
+            "- **可外推**：在 L 个位置上训练的模型超过 L 仍然好用，并且用得上更长的上下文；\n"
+            "- **确定性**：同一位置永远得到同一编码。\n\n"
+            "三种标记：✓ 满足；◐ 超过 L 也能运行，但不满足上面这种意义上的外推；✗ 不满足。每一行用同一个标准："
+            "在 L 个位置上训练的模型，面对更长的输入表现如何。"
         ),
     },
     "cmp.prop_unique": {"en": "unique", "zh": "唯一性"},
@@ -203,8 +215,9 @@ STRINGS = {
     },
     "cmp.why_alibi_relative": {"en": "the bias depends only on i − j", "zh": "偏置只取决于 i − j"},
     "cmp.why_alibi_extrapolates": {
-        "en": "the same slopes work at any length: “train short, test long”",
-        "zh": "同样的斜率适用于任意长度：“短训练，长测试”",
+        "en": ("the same slopes run at any length and the loss stays flat past L (“train short, test long”); yet "
+               "Press et al. find it may not use the tokens beyond L"),
+        "zh": "同样的斜率适用于任意长度，超过 L 后损失也不上升（“短训练，长测试”）；但 Press 等发现它可能并没有用上 L 之外的 token",
     },
     "cmp.why_alibi_deterministic": {"en": "fixed slopes, no parameters", "zh": "固定斜率，没有参数"},
     "cmp.why_none_unique": {
@@ -221,16 +234,19 @@ STRINGS = {
     "cmp.why_none_deterministic": {"en": "trivially: there is nothing random", "zh": "显然成立：没有任何随机性"},
     "cmp.props_caption": {
         "en": (
-            "Lesson 003 sums up: learned loses on extrapolation; ALiBi trades flexibility over long-range dependencies for extrapolation; "
-            "sinusoidal and RoPE meet all five, sinusoidal hiding distance inside a sum, RoPE putting it straight "
-            "into q·k, which is why it became the default. On extrapolation the lesson contradicts itself: its own "
-            "section on long contexts explains that RoPE models fail past their trained length and need PI, NTK or "
-            "YaRN. Hence ◐: defined at any position, not generalising."
+            "Lesson 003 sums up: learned loses on extrapolation, and ALiBi trades flexibility over long-range "
+            "dependencies for extrapolation. Sinusoidal and RoPE, it says, meet all five: sinusoidal hides distance "
+            "inside a sum, RoPE puts it straight into q·k, which is why RoPE became the default. On extrapolation "
+            "the lesson contradicts itself. Its own section on long contexts explains that RoPE models fail past "
+            "their trained length and need PI, NTK or YaRN. Hence ◐ for both. ALiBi gets ◐ too. Its loss holds "
+            "past L: in Press et al.'s tests it is best near twice L and still good at 10,000 tokens. Yet their own "
+            "analysis says it may not be using the context beyond L."
         ),
-        "zh": "第 003 课的总结是：可学习编码输在可外推；ALiBi 用长程灵活性换来了外推；正弦编码和 RoPE 五条都满足，正弦把"
-              "相对位置藏在加法里，RoPE 把它直接放进 q·k，这就是 RoPE 成为主流的原因。在可外推这一条上，这一课自相矛盾："
-              "它讲长上下文的那一节恰恰说明 RoPE 模型超过训练长度就会失效，需要 PI、NTK 或 YaRN。所以这里标 ◐："
-              "能算出任意位置，但不能泛化。",
+        "zh": "第 003 课的总结是：可学习位置表输在可外推；ALiBi 用长程灵活性换来了外推。它说正弦编码和 RoPE 五条都满足："
+              "正弦把相对位置藏在加法里，RoPE 把它直接放进 q·k，这就是 RoPE 成为主流的原因。在可外推这一条上，这一课自相矛盾。"
+              "它讲长上下文的那一节恰恰说明 RoPE 模型超过训练长度就会失效，需要 PI、NTK 或 YaRN。所以两者都标 ◐。"
+              "ALiBi 也标 ◐。超过 L 后它的损失不上升：Press 等的实验里它在约 2 倍 L 时最好，到 10,000 个 token 仍然不错。"
+              "但他们自己的分析指出，它可能并没有用上 L 之外的上下文。",
     },
     "cmp.notice": {
         "en": (
@@ -239,8 +255,8 @@ STRINGS = {
             "L rows; the formula itself goes on. Sinusoidal and RoPE have the same similarity pattern, but RoPE "
             "applies it to q·k instead of adding it to the token."
         ),
-        "zh": "把 L 调大：只有可学习位置表的参数量在变（L × D），也只有它在超出 L 时没有对应的行（第 000 课的正弦模块"
-              "也拒绝更长的输入，但那只是因为它预先算好了 L 行，公式本身可以继续算下去）。正弦和 RoPE 的相似度图案相同，"
+        "zh": "把 L 调大：只有可学习位置表的参数量在变（L × D），也只有它在超出 L 时没有对应的行。第 000 课的正弦模块"
+              "也拒绝更长的输入，但那只是因为它预先算好了 L 行，公式本身可以继续算下去。正弦和 RoPE 的相似度图案相同，"
               "但 RoPE 把它作用在 q·k 上，而不是加到 token 向量上。",
     },
 }

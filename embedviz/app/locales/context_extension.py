@@ -15,15 +15,15 @@ STRINGS = {
             "A model trained on sequences of 4,096 tokens has only ever seen pair *i* of its queries and keys turned "
             "through angles up to 4,096·ωᵢ. The fast pairs went round their circle hundreds of times, so every angle "
             "is familiar. The slow pairs never finished a single turn: a longer input shows them angles they have "
-            "never seen, the attention scores go wrong and the output degrades (lesson 003 calls this the "
-            "*extrapolation* problem). Context-extension methods change the frequencies ωᵢ so that a long context "
+            "never seen, the attention scores go wrong and the output degrades. Lesson 003 calls this the "
+            "*extrapolation* problem. Context-extension methods change the frequencies ωᵢ so that a long context "
             "lands on familiar angles again. This is how Qwen3 goes from 32K to 128K tokens with YaRN, and how the "
             "YaRN paper took LLaMA to 128K."
         ),
         "zh": (
-            "一个在 4,096 个 token 的序列上训练的模型，它的 query 和 key 的第 *i* 个维度对最多只转过 4,096·ωᵢ 的角度。"
-            "快的维度对早已转了成百上千圈，每个角度都见过；慢的维度对连一圈都没转完，输入一旦更长，它们就会遇到从没见过的角度，"
-            "注意力分数随之错乱，生成质量明显下降——这就是第 003 课讲的*外推*问题。上下文扩展方法改变各维度对的频率 ωᵢ，"
+            "一个在 4,096 个 token 的序列上训练的模型，它的查询（query）和键（key）的第 *i* 个维度对最多只转过 4,096·ωᵢ 的角度。"
+            "快的维度对早已转了成百上千圈，每个角度都见过。慢的维度对连一圈都没转完，输入一旦更长，它们就会遇到从没见过的角度，"
+            "注意力分数随之错乱，生成质量明显下降。这就是第 003 课讲的*外推*问题。上下文扩展方法改变各维度对的频率 ωᵢ，"
             "让长上下文重新落回模型熟悉的角度范围。Qwen3 就是这样用 YaRN 从 32K 扩到 128K 的，YaRN 论文也用它把 LLaMA "
             "扩到了 128K。"
         ),
@@ -166,13 +166,13 @@ STRINGS = {
     "ctx.m_linear_title": {"en": "Position interpolation (linear)", "zh": "位置插值（linear）"},
     "ctx.m_linear": {
         "en": "**Position interpolation** (Chen et al. 2023; kaiokendev found it at the same time) squeezes the long "
-              "context back into the trained window: position *m* is treated as *m/s*, which is the same as dividing "
-              "every frequency by *s*. Up to *s* times the trained length no pair meets a new angle, but the fast "
-              "pairs that tell neighbours apart are "
-              "slowed down too, so nearby tokens look more alike; a short fine-tune repairs most of it.",
+              "context back into the trained window. Position *m* is treated as *m/s*, the same as dividing "
+              "every frequency by *s*. Up to *s* times the trained length no pair meets a new angle. But the fast "
+              "pairs that tell neighbours apart are slowed down too, so nearby tokens look more alike. A short "
+              "fine-tune (a little more training on long texts) repairs most of it.",
         "zh": "**位置插值**（Chen 等 2023；kaiokendev 几乎同时独立提出）把长上下文等比压缩回训练窗口：位置 *m* 当作 *m/s* "
-              "来用，等价于把每个频率都除以 *s*。在训练长度的 *s* 倍以内，没有任何维度对会遇到新角度，但负责区分相邻 token 的快维度也被放慢了，"
-              "相邻 token 变得更难区分，需要少量微调来弥补。",
+              "来用，等价于把每个频率都除以 *s*。在训练长度的 *s* 倍以内，没有任何维度对会遇到新角度。但负责区分相邻 token "
+              "的快的维度对也被放慢了，相邻 token 变得更难区分，需要少量微调（在长文本上再训练一会儿）来弥补。",
     },
     "ctx.m_dynamic_title": {"en": "Dynamic NTK scaling", "zh": "动态 NTK 缩放"},
     "ctx.m_dynamic": {
@@ -180,51 +180,52 @@ STRINGS = {
                "not touch positions: it raises the base θ, which barely changes the fast pairs and slows the slow "
                "ones most. The exponent d/(d−2) makes the slowest pair slow down by exactly the factor s. "
                "**Dynamic** NTK (emozilla) recomputes the base for the current length L, with s·L/L_train − (s − 1) "
-               "in place of s, so texts within the trained length are untouched and the slowest pair slows more as "
-               "L grows. Move the sequence-length slider above to watch the base grow."),
+               "in place of s. So texts within the trained length are untouched, and the slowest pair slows more as "
+               "L grows. Move the sequence-length slider under this section to watch the base grow."),
         "zh": ("**NTK-aware 缩放**（bloc97 2023 年在 Reddit 上发的帖子，名字来自神经正"
-               "切核理论）不动位置，而是调大底数 θ：快维度几乎不变，越慢的维度被拉伸得越多。指数 d/(d−2) 保证"
+               "切核理论）不动位置，而是调大底数 θ：快的维度对几乎不变，越慢的维度对被拉伸得越多。指数 d/(d−2) 保证"
                "最慢的那一对恰好放慢 s 倍。**动态** NTK（emozilla）按当前序列长度 L 重新计算底数，"
                "用 s·L/L_train − (s − 1) 代替 s：训练长度以内的文本完全不受影响，L 越长，最慢"
-               "的那一对放慢得越多。拖动上方的序列长度滑块，看底数怎么变大。"),
+               "的那一对放慢得越多。拖动本节下方的序列长度滑块，看底数怎么变大。"),
     },
     "ctx.m_yarn_title": {"en": "YaRN", "zh": "YaRN"},
     "ctx.m_yarn": {
         "en": ("**YaRN** (*Yet another RoPE extensioN*, Peng et al. 2023) treats pairs by how often they turned "
-               "during training: more than β_fast turns (32 by default), keep them (they have seen every angle); "
-               "fewer than β_slow (1 by default), interpolate them by the full factor; in between, blend along a "
-               "ramp (transformers rounds its ends to whole pairs and keeps them inside the head, so at an extreme θ "
-               "or β the split differs: the kept / blended / interpolated counts say how). It also multiplies cos and sin, so q and k each, by attention_factor, by default 0.1 ln s + 1 "
-               "(the paper's √(1/t)): the attention logits q·k grow by its **square**, 1/t (Qwen3's s = 4: 1.1386² "
-               "= 1.2965), which keeps attention from spreading too thin over the longer context. Qwen3 reaches "
-               "128K this way (factor 4 over 32K), and the YaRN paper extended LLaMA 2 to 128K (factor 32 over 4K)."),
-        "zh": ("**YaRN**（*Yet another RoPE extensioN*，Peng 等 2023）按维"
-               "度对在训练中转过的圈数区别对待：转了超过 β_fast 圈（默认 32）的保持不变（所有角度都见过）；不"
-               "到 β_slow 圈（默认 1）的按完整倍数插值；介于两者之间的沿一段斜坡平滑过渡（transformers 把斜坡两端取整到整对、"
-               "并限制在头内，所以 θ 或 β 取极端值时划分会不同：看保持 / 过渡 / 插值的计数）。它还把 cos 和 "
-               "sin（也就是 q 和 k 各自）乘上 attention_factor，默认为 0.1 ln s + "
-               "1（论文中的 √(1/t)）：注意力分数 q·k 因此放大为它的**平方**，即 1/t（Qwen3 的"
-               " s = 4：1.1386² = 1.2965），防止注意力在更长的上下文里被摊得太薄。Qwen3 就是"
-               "这样扩到 128K 的（在 32K 上乘 4），YaRN 论文也把 LLaMA 2 扩到了 128K（在"
-               " 4K 上乘 32）。"),
+               "during training. Pairs that turned more than β_fast times (32 by default) are kept: they have seen "
+               "every angle. Pairs that turned fewer than β_slow times (1 by default) are interpolated by the full "
+               "factor. Pairs in between are blended along a ramp. transformers rounds the ramp's ends to whole "
+               "pairs and keeps them inside the head, so at an extreme θ or β the split differs (the kept / "
+               "blended / interpolated counts say how). YaRN also multiplies cos and sin, so q and k each, by "
+               "attention_factor, by default 0.1 ln s + 1 (the paper's √(1/t)). The attention logits q·k (the "
+               "scores before the softmax) then grow by its **square**, 1/t: for Qwen3's s = 4, 1.1386² = 1.2965. "
+               "That keeps attention from spreading too thin over the longer context. Qwen3 reaches 128K this way "
+               "(factor 4 over 32K), and the YaRN paper extended LLaMA 2 to 128K (factor 32 over 4K)."),
+        "zh": ("**YaRN**（*Yet another RoPE extensioN*，Peng 等 2023）按维度对在训练中转过的圈数区别对待。"
+               "转了超过 β_fast 圈（默认 32）的维度对保持不变：所有角度都见过。转不到 β_slow 圈（默认 1）的按完整倍数插值。"
+               "介于两者之间的沿一段斜坡平滑过渡。transformers 把斜坡两端取整到整对、并限制在头内，"
+               "所以 θ 或 β 取极端值时划分会不同（看保持 / 过渡 / 插值的计数）。"
+               "YaRN 还把 cos 和 sin（也就是 q 和 k 各自）乘上 attention_factor，默认为 0.1 ln s + 1（论文中的 √(1/t)）。"
+               "注意力分数 q·k（softmax 之前的分数）因此放大为它的**平方**，即 1/t：Qwen3 的 s = 4 时，1.1386² = 1.2965。"
+               "这样注意力不会在更长的上下文里被摊得太薄。Qwen3 就是这样扩到 128K 的（在 32K 上乘 4），"
+               "YaRN 论文也把 LLaMA 2 扩到了 128K（在 4K 上乘 32）。"),
     },
     "ctx.m_longrope_title": {"en": "LongRoPE", "zh": "LongRoPE"},
     "ctx.m_longrope": {
         "en": "**LongRoPE** (Ding et al. 2024, used by Phi-3) gives every pair its own stretch, found by an "
               "evolutionary search instead of a formula: short_factor up to the trained length, long_factor beyond "
-              "it. Its attention factor is √(1 + ln s / ln L_train). Move the sequence-length slider above across "
+              "it. Its attention factor is √(1 + ln s / ln L_train). Move the sequence-length slider under this section across "
               "the trained length to see the model switch tables.",
         "zh": "**LongRoPE**（Ding 等 2024，Phi-3 在用）给每个维度对单独一个拉伸倍数，不靠公式，而是用进化搜索找出来的："
-              "训练长度以内用 short_factor，超过后用 long_factor。它的注意力系数是 √(1 + ln s / ln L_train)。把上方的序列长度"
+              "训练长度以内用 short_factor，超过后用 long_factor。它的注意力系数是 √(1 + ln s / ln L_train)。把本节下方的序列长度"
               "滑块拖过训练长度，就能看到模型换表。",
     },
     "ctx.m_llama3_title": {"en": "Llama 3 rope scaling", "zh": "Llama 3 的 RoPE 缩放"},
     "ctx.m_llama3": {
         "en": "**Meta's llama3 scaling** (Llama 3.1) has YaRN's three groups, and both draw their lines by wavelength. "
               "Pairs whose wavelength is shorter than L_train / high_freq_factor (2,048 tokens for Llama 3.1) are kept; "
-              "those longer than L_train / low_freq_factor (8,192) are divided by the factor. The differences: it "
-              "keeps pairs that turn more than 4 times in training at Llama 3.1's factors, where YaRN's default asks "
-              "for 32; its blend is linear in those turns, YaRN's in the pair index; and there is no attention "
+              "those longer than L_train / low_freq_factor (8,192) are divided by the factor. It differs from YaRN three ways. "
+              "At Llama 3.1's factors it keeps pairs that turn more than 4 times in training, where YaRN's default "
+              "asks for 32. Its blend is linear in those turns, YaRN's in the pair index. And it has no attention "
               "temperature.",
         "zh": "**Meta 的 llama3 缩放**（Llama 3.1）和 YaRN 一样分三组，两者都按波长划线：波长短于 L_train / high_freq_factor "
               "（Llama 3.1 是 2,048 个 token）的维度对保持不变，长于 L_train / low_freq_factor（8,192）的除以倍数。"
@@ -247,9 +248,9 @@ STRINGS = {
         ),
         "zh": (
             "- **PI 位置插值**（Chen 等 2023）：所有频率除以 s。简单，但相邻 token 变得难以区分。\n"
-            "- **NTK-aware**（bloc97，2023）：把 θ 调大到 θ·s^(d/(d−2))；快维度不动，慢维度被拉伸。\n"
+            "- **NTK-aware**（bloc97，2023）：把 θ 调大到 θ·s^(d/(d−2))；快的维度对不动，慢的维度对被拉伸。\n"
             "- **动态 NTK**（emozilla）：按当前长度重新计算 NTK 底数；训练长度以内什么都不变。\n"
-            "- **YaRN**（Peng 等 2023）：快维度保持、慢维度插值、中间斜坡过渡，再加注意力温度系数。Qwen3：32K → 128K。\n"
+            "- **YaRN**（Peng 等 2023）：快的维度对保持、慢的维度对插值、中间斜坡过渡，再加注意力温度系数。Qwen3：32K → 128K。\n"
             "- **Llama 3**（Meta 2024）：同样分三组，保留门槛更低，过渡按圈数而不是维度对序号；没有温度系数。\n"
             "- **LongRoPE**（Ding 等 2024，Phi-3）：每个维度对一个搜索出来的倍数，短输入和长输入各用一张表。"
         ),
@@ -276,7 +277,7 @@ STRINGS = {
         "zh": "q 和 k 各乘 {af}，所以每个注意力分数 q·k 都乘上 {af}² = {logit}。",
     },
     "ctx.logit_scale_partial": {  # partial rotary: transformers scales cos and sin, which touch the rotated dims only
-        "en": ("The rotated {dims} of the {head_dim} dimensions of q and k are each multiplied by {af}, so their part "
+        "en": ("The rotated {dims} of the {head_dim} dimensions of q and k are each multiplied by {af}. So their part "
                "of every attention logit q·k is multiplied by {af}² = {logit}; the part of the other dimensions is not."),
         "zh": "q 和 k 的 {head_dim} 维中旋转的 {dims} 维各乘 {af}，所以注意力分数 q·k 中这部分乘上 {af}² = {logit}；其余维度那部分不变。",
     },
@@ -351,13 +352,13 @@ STRINGS = {
     "ctx.calc_header": {"en": "Calculator: which rope_theta for a context?", "zh": "计算器：多长的上下文需要多大的 rope_theta？"},
     "ctx.calc_intro": {
         "en": "The other way to reach a long context is to pre-train with a large base θ. The slowest pairs turn "
-              "L·θ^(−(d−2k)/d)/(2π) times in L tokens; asking the *k* slowest pairs to stay below one full turn "
-              "(no repeated angle, so they tell far-apart positions apart) gives a lower bound on θ for the target "
-              "length above and d, the dimensions that rotate ({d}: the whole head_dim, or its rotated part under a "
-              "partial rotation).",
-        "zh": "另一条通往长上下文的路，是预训练时就用大的底数 θ。最慢的维度对在 L 个 token 内转 L·θ^(−(d−2k)/d)/(2π) 圈；"
-              "要求最慢的 *k* 对都转不满一圈（角度不重复，才能区分相隔很远的位置），就得到上面目标长度和 d 下 θ 的下限；"
-              "d 是旋转的维度数（{d}：整个 head_dim，部分旋转时是其中旋转的部分）。",
+              "L·θ^(−(d−2k)/d)/(2π) times in L tokens. Ask the *k* slowest pairs to stay below one full turn, so "
+              "that no angle repeats and they tell far-apart positions apart. That gives a lower bound on θ for the "
+              "target length above. Here d is the number of dimensions that rotate ({d}: the whole head_dim, or its "
+              "rotated part under a partial rotation).",
+        "zh": "另一条通往长上下文的路，是预训练时就用大的底数 θ。最慢的维度对在 L 个 token 内转 L·θ^(−(d−2k)/d)/(2π) 圈。"
+              "要求最慢的 *k* 对都转不满一圈，这样角度不重复，才能区分相隔很远的位置。由此得到上面目标长度下 θ 的下限。"
+              "这里 d 是旋转的维度数（{d}：整个 head_dim，部分旋转时是其中旋转的部分）。",
     },
     "ctx.calc_k": {"en": "k: slowest pairs kept below one full turn", "zh": "k：最慢的几对要保持在一圈以内"},
     "ctx.calc_theta": {"en": "rope_theta ≥ (k = {k})", "zh": "rope_theta ≥（k = {k}）"},
@@ -375,9 +376,9 @@ STRINGS = {
     "ctx.calc_honest": {
         "en": "Real models choose far larger bases than the one-turn bound: Llama 3's pre-training context was 8K with "
               "θ = 500,000 (the bound is about 1,500), Qwen3 uses 1,000,000 for 32K. A full turn is not the only "
-              "criterion. Meta picked 500,000 because Xiong et al. (2023) found it works up to 32K tokens; later work derives "
-              "a lower bound from how well attention can still single out a similar token far away (Men et al. "
-              "2024, *Base of RoPE Bounds Context Length*). Treat this calculator as the minimum, not the recipe.",
+              "criterion. Meta picked 500,000 because Xiong et al. (2023) found it works up to 32K tokens. Later work "
+              "derives a lower bound from how well attention can still single out a similar token far away (Men et "
+              "al. 2024, *Base of RoPE Bounds Context Length*). Treat this calculator as the minimum, not the recipe.",
         "zh": "真实模型选的底数比一圈下限大得多：Llama 3 的预训练上下文是 8K，用的是 θ = 500,000（下限只有约 1,500），"
               "Qwen3 在 32K 上用 1,000,000。转满一圈并不是唯一的标准。Meta 选 500,000，是因为 Xiong 等（2023）"
               "发现它在 32K 以内都有效；后来的研究从注意力能否在远处准确找出相似 token 出发推导 θ 的下限"
@@ -387,8 +388,12 @@ STRINGS = {
         "en": ("Position interpolation slows every pair by the full factor, the fast ones on the left too: no angle is "
                "new, but in every pair the angle between neighbouring positions shrinks s times. Without scaling, the "
                "pairs above the trained line are the ones that meet angles the model has never seen."),
-        "zh": ("位置插值把每个维度对都按完整倍数放慢，左侧的快维度也不例外：没有新角度，但每个维度对里相邻位置之间的角度"
+        "zh": ("位置插值把每个维度对都按完整倍数放慢，左侧的快的维度对也不例外：没有新角度，但每个维度对里相邻位置之间的角度"
                "都缩小为原来的 1/s。不缩放的话，遇到新角度的正是训练长度线以上的那些维度对。"),
+    },
+    "ctx.real_model": {
+        "en": "See these methods on a real model past its trained length (lesson 003 at 4×)",
+        "zh": "在一个越过训练长度的真实模型上看这些方法（第 003 课，4 倍）",
     },
     "ctx.notice_more": {
         "en": ("With their default parameters, YaRN and Llama 3 keep the fast pairs instead: they already went round "
@@ -397,10 +402,10 @@ STRINGS = {
                "Dynamic NTK slows them by its own amount, which grows with the length; LongRoPE uses its per-pair "
                "factors. The blended pairs between them are partly stretched too (YaRN on Qwen3 × 4: 16 of 64 "
                "pairs), although they had turned at least once in training."),
-        "zh": ("在默认参数下，YaRN 和 Llama 3 则不动快维度：它们在训练中已经转过很多圈。慢维度，"
+        "zh": ("在默认参数下，YaRN 和 Llama 3 则不动快的维度对：它们在训练中已经转过很多圈。慢的维度对，"
                "也就是波长高于训练长度线的那些，按完整倍数拉伸；当目标长度正好是训练长度的 s 倍时，拉伸之后它们在目标长度内"
                "转的圈数和训练时一致。动态 NTK 按它自己的倍数放慢，长度越长放慢越多；LongRoPE 按它逐对的倍数。两者之间"
-               "的过渡维度也被部分拉伸（YaRN 用在 Qwen3 × 4 上：64 对里有 16 对），尽管它们在训练中至少转过一圈。"),
+               "的过渡维度对也被部分拉伸（YaRN 用在 Qwen3 × 4 上：64 对里有 16 对），尽管它们在训练中至少转过一圈。"),
     },
     # the words inside the methods' formulas (rope_scaling.FORMULA_WORDS; high / low: llama3's two factors)
     "ctx.fw_else": {"en": "else", "zh": "其余"},

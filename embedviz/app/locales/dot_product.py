@@ -3,6 +3,10 @@ PREFIX = "dot."  # every key of STRINGS starts with it (tests/app/test_page_stem
 STRINGS = {
     "dot.nav": {"en": "Dot product and cosine", "zh": "点积与余弦相似度"},
     "dot.title": {"en": "Dot product and cosine similarity", "zh": "点积与余弦相似度"},
+    "dot.lead": {
+        "en": "Two arrows u and v, their dot product and their cosine. Turn v towards a right angle: both fall to 0.",
+        "zh": "两个箭头 u 和 v，以及它们的点积和余弦。把 v 转到和 u 垂直：两者都降到 0。",
+    },
     "dot.intro": {
         "en": (
             "The next pages measure how alike two vectors are. Lesson 002 defines the two measures used everywhere "
@@ -39,7 +43,7 @@ STRINGS = {
         "zh": (
             "方向相同时点积是大的正数，方向相反时是大的负数，互相垂直时正好为 0。点积还会随长度变大"
             "（把 |v| 加倍，点积也加倍）；余弦相似度不变，所以它只比较方向，取值在 [−1, 1]。注意力分数就是 "
-            "query 和 key 的点积；后面页面里的相似度表都是余弦相似度。"
+            "查询（query）和键（key）的点积；后面页面里的相似度表都是余弦相似度。"
         ),
     },
     "dot.tab_arrows": {"en": "Two arrows", "zh": "两个箭头"},

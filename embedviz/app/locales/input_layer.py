@@ -9,15 +9,20 @@ STRINGS = {
     },
     "inl.intro": {
         "en": (
-            "Lesson 000's shape contract. A batch of B sequences of T token ids goes in; each id picks a row of the "
-            "token table (V, D); positions 0 … T−1 pick rows of a position table (L, D); the two are **summed**. "
+            "Lesson 000's shape contract. A batch of B sequences of T token ids goes in. Each id picks a row of the "
+            "token table (V, D), and positions 0 … T−1 pick rows of a position table (L, D); the two are **summed**. "
             "The (T, D) position vectors get a leading axis, (1, T, D), and PyTorch broadcasts them over the batch: "
-            "every sequence gets the same position vectors. Below, the lesson's own modules run on a random batch."
+            "every sequence gets the same position vectors. Lesson 000 adds that RoPE and ALiBi keep the same "
+            "(B, T, D) contract and act at the attention projection instead. That holds for RoPE, which rotates "
+            "the projected queries and keys. ALiBi changes no vector at all: it adds a bias to the attention "
+            "scores. Below, the lesson's own modules run on a random batch."
         ),
         "zh": (
             "第 000 课的形状契约。输入是 B 条序列、每条 T 个 token id；每个 id 从词嵌入表 (V, D) 里取一行，"
             "位置 0 … T−1 从位置表 (L, D) 里取行，两者**相加**。(T, D) 的位置向量先加一个前导维度变成 "
-            "(1, T, D)，再由 PyTorch 沿批维度广播：批里每条序列拿到的位置向量都一样。下面用本课自己的"
+            "(1, T, D)，再由 PyTorch 沿批维度广播：批里每条序列拿到的位置向量都一样。第 000 课还说，RoPE 和 ALiBi "
+            "遵守同样的 (B, T, D) 形状契约，只是在注意力投影阶段施加。这对 RoPE 成立：它旋转投影后的 query 和 key。"
+            "ALiBi 则不改变任何向量，而是给注意力分数加上偏置。下面用本课自己的"
             "模块在一个随机批上运行。"
         ),
     },
@@ -26,6 +31,8 @@ STRINGS = {
     "inl.max_length": {"en": "max_context_length L", "zh": "最大上下文长度 L"},
     "inl.d_pos": {"en": "position width if concatenated", "zh": "拼接时位置向量的维度"},
     "inl.trace_header": {"en": "Every shape on the way", "zh": "一路上的每个形状"},
+    "inl.tab_shapes": {"en": "Shapes", "zh": "形状"},
+    "inl.tab_sum": {"en": "Sum or concatenate", "zh": "求和还是拼接"},
     "inl.col_step": {"en": "step", "zh": "步骤"},
     "inl.col_shape": {"en": "shape", "zh": "形状"},
     "inl.step_ids": {"en": "token ids", "zh": "token id"},
@@ -63,8 +70,8 @@ STRINGS = {
     "inl.past_header": {"en": "Past max_context_length", "zh": "超出最大上下文长度"},
     "inl.past_text": {
         "en": (
-            "Both of the lesson's position modules hold L rows: the learned table has nothing past row L − 1, and "
-            "the sinusoidal module precomputes L rows and refuses longer inputs too, although its formula is "
+            "Both of the lesson's position modules hold L rows. The learned table has nothing past row L − 1. The "
+            "sinusoidal module precomputes L rows and refuses longer inputs too, although its formula is "
             "defined at any position. Set T above L to see both refuse; the messages are the modules' own."
         ),
         "zh": (

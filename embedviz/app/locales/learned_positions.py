@@ -16,16 +16,16 @@ STRINGS = {
             "Vaswani et al. (2017, *Attention Is All You Need*, §3.5 and Table 3 row E) also tried a learned "
             "position table and found the two versions gave nearly identical results. They chose the sinusoidal "
             "one because it *may* let the model extrapolate to sequences longer than those seen in training: a "
-            "hope, not a result (the Context extension page shows why the formula alone does not make a model work "
-            "past its trained length). Later models went the other way: BERT (Devlin et al., 2019; 512 positions) "
+            "hope, not a result. The Context extension page shows why the formula alone does not make a model work "
+            "past its trained length. Later models went the other way: BERT (Devlin et al., 2019; 512 positions) "
             "and GPT-2 (Radford et al., 2019; 1,024 positions) learn their position tables, and most recent open "
             "models use RoPE."
         ),
         "zh": (
             "Vaswani 等人（2017，*Attention Is All You Need*，第 3.5 节和表 3 第 E 行）也试过可学习位置表，"
             "发现两种方案的效果几乎一样。他们选择正弦版，是因为它*有可能*让模型外推到比训练时更长的序列："
-            "这是一种期望，并不是实验结论（“上下文扩展”页说明了为什么单靠公式并不能让模型在训练长度之外"
-            "正常工作）。后来的模型走了另一条路：BERT（Devlin 等，2019；512 个位置）和 GPT-2（Radford 等，"
+            "这是一种期望，并不是实验结论。“上下文扩展”页说明了为什么单靠公式并不能让模型在训练长度之外"
+            "正常工作。后来的模型走了另一条路：BERT（Devlin 等，2019；512 个位置）和 GPT-2（Radford 等，"
             "2019；1,024 个位置）都使用可学习位置表，而近年的主流开源模型大多使用 RoPE。"
         ),
     },
@@ -115,8 +115,8 @@ STRINGS = {
         ),
         "zh": (
             "在中间部分，可学习位置表训练后变得平滑：相邻位置的余弦约为 0.85，“相似度矩阵”标签页里沿对角线出现一条亮带，这并不是"
-            "谁设计进去的。到了两端就不平滑了：位置 0 永远放着 [CLS]，它那一行特别长，也和邻居不像；最后几个位置只"
-            "在最长的输入里出现，训练得最少；在位置 127 附近也有一次跳变（可能的原因见上文）。正弦表没有这些问题："
+            "谁设计进去的。到了两端就不平滑了。位置 0 永远放着 [CLS]，它那一行特别长，也和邻居不像。最后几个位置只"
+            "在最长的输入里出现，训练得最少。在位置 127 附近也有一次跳变（可能的原因见上文）。正弦表没有这些问题："
             "每一步都是同一个旋转。"
         ),
     },
@@ -129,14 +129,21 @@ STRINGS = {
     "learn.jump": {
         "en": (
             "**The jump at position {p1}:** cos({p0}, {p1}) = {a:.4f} and cos({p1}, {p2}) = {b:.4f}, against "
-            "{typical:.4f} for a typical step. This model's own sentence fine-tuning capped its inputs at {cap} "
-            "tokens (its model card). The likely cause: rows 0 … {p1} kept training while the rows beyond did "
-            "not. BERT-style pretraining also runs most of its steps at {cap} tokens."
+            "{typical:.4f} for a typical step. The larger drop is into row {p1}, not out of it: row {p1} is unlike "
+            "both its neighbours. It is also longer than them ({norm:.2f} against a median row length of "
+            "{median:.2f}), the way row 0 stands out. This model's own sentence fine-tuning capped its inputs at "
+            "{cap} tokens (its model card). An input cut at the cap ends with [SEP] at position {p1}, so row {p1} "
+            "learned one token's slot, as row 0 learned [CLS]'s. That is a likely reason, not a documented one. "
+            "Rows past {p1} never took part in that fine-tuning, so {p1} → {p2} is rough too; BERT-style "
+            "pretraining also runs most of its steps at {cap} tokens."
         ),
         "zh": (
             "**位置 {p1} 处的跳变：** cos({p0}, {p1}) = {a:.4f}，cos({p1}, {p2}) = {b:.4f}，而典型的一步是 "
-            "{typical:.4f}。这个模型自己的句向量微调把输入截断在 {cap} 个 token（见它的模型卡），可能的原因是第 0 … {p1} "
-            "行一直在继续训练，后面的行没有；BERT 类预训练的大部分步数也只用 {cap} 个 token。"
+            "{typical:.4f}。更大的落差在进入第 {p1} 行的那一步，而不是离开它的那一步：第 {p1} 行和两边的邻居都不像。"
+            "它也比邻居长（模长 {norm:.2f}，各行模长的中位数是 {median:.2f}），就像第 0 行那样突出。"
+            "这个模型自己的句向量微调把输入截断在 {cap} 个 token（见它的模型卡）。被截断的输入在位置 {p1} 上总是 [SEP]，"
+            "所以第 {p1} 行学的是一个固定 token 的位置，就像第 0 行学的是 [CLS] 的位置。这是可能的原因，并没有文献记载。"
+            "第 {p1} 行之后的行没有参与那次微调，所以 {p1} → {p2} 也不平滑；BERT 类预训练的大部分步数也只用 {cap} 个 token。"
         ),
     },
 }

@@ -19,11 +19,11 @@ STRINGS = {
     "lesson.train_button": {"en": "Lesson 001's settings", "zh": "第 001 课的设置"},
     "lesson.train_help": {
         "en": (
-            "500 steps on the groups a–j and A–J, as lesson 001 states; the lesson gives no d_model, optimiser or "
+            "500 steps on the groups a–j and A–J, as lesson 001 states. The lesson gives no d_model, optimiser or "
             "learning rate, so those go back to this reproduction's defaults (16, Adam, 0.01, seed 0)"
         ),
         "zh": (
-            "在 a–j 和 A–J 两组上训练 500 步，与第 001 课一致；课里没有给出 d_model、优化器和学习率，"
+            "在 a–j 和 A–J 两组上训练 500 步，与第 001 课一致。课里没有给出 d_model、优化器和学习率，"
             "这几项恢复为本复现的默认值（16、Adam、0.01、种子 0）"
         ),
     },

@@ -16,12 +16,12 @@ STRINGS = {
                "with one theta. Gemma 4 also rotates only part of the dimensions in its global layers. Llama 4 "
                "leaves every fourth layer without any position encoding (NoPE). Qwen2.5-VL splits the pairs between "
                "time, height and width, and DeepSeek rotates only 64 dimensions of each head.\n\n"
-               "Pick a published config or paste your own: every number below is read the way Hugging Face "
+               "Pick a published config or paste your own: every number on this page is read the way Hugging Face "
                "transformers reads it."),
         "zh": ("如今的模型很少在所有层都用同一种 RoPE。Gemma 3 和 Gemma 4 的局部层（滑动窗口）和全局层用不同的 theta；"
                "Gemma 2 同样交替使用这两种层，但只有一个 theta。Gemma 4 的全局层还只旋转一部分维度。Llama 4 每四层就有"
                "一层完全不用位置编码（NoPE）。Qwen2.5-VL 把维度对分给时间、高度和宽度，DeepSeek 每个头只旋转 64 维。\n\n"
-               "选择一个已发布的配置或粘贴你自己的 config.json：下面每个数字都按 Hugging Face transformers 的方式读取。"),
+               "选择一个已发布的配置或粘贴你自己的 config.json：本页每个数字都按 Hugging Face transformers 的方式读取。"),
     },
     "mod.source": {"en": "Model", "zh": "模型"},
     # the published presets (embedviz.rope.layers.PUBLISHED), by config file
@@ -60,7 +60,7 @@ STRINGS = {
     "mod.vision_text": {
         "en": ("Each cell is the mean over pairs of cos(angle difference): q·k for one vector placed at both "
                "patches. Of the head's {head_dim} dims (theta {theta}), {quarter} pairs turn with the row and "
-               "{quarter} with the column, so the map depends on the offset only: a cross of high values along the "
+               "{quarter} with the column. So the map depends on the offset only: a cross of high values along the "
                "patch's row and column. The M-RoPE tab shows the same split in a text model, with a time band too."),
         "zh": ("每格是各维度对 cos(角度差) 的平均：同一个向量放在两个图块上时的 q·k。头的 {head_dim} 维（theta "
                "{theta}）中，{quarter} 对随行旋转，{quarter} 对随列旋转，所以图只取决于偏移：沿所选图块的行和列"
@@ -93,7 +93,7 @@ STRINGS = {
                "its attention scores are the same wherever the tokens sit. It still knows order through the causal "
                "mask (a token sees itself and the tokens before it) and through what the RoPE layers below it (if any) wrote into "
                "the hidden states."),
-        "zh": ("NoPE 层不给 query 和 key 加任何位置信息：除了下面的温度之外，无论 token 在哪里，"
+        "zh": ("NoPE 层不给查询（query）和键（key）加任何位置信息：除了下面的温度之外，无论 token 在哪里，"
                "它的注意力分数都一样。它仍能知道顺序：靠因果掩码（每个 token 只看得到自己和它前面的 token），以及它"
                "下面的 RoPE 层（如果有的话）写进隐藏状态的信息。"),
     },
@@ -142,18 +142,20 @@ STRINGS = {
     "mod.unrotated": {"en": "passes through (no position)", "zh": "原样通过（不带位置）"},
     "mod.partial_text": {
         "en": ("Partial rotation (GPT-NeoX 0.25, Phi-2 0.4, GLM 0.5, DeepSeek's 64 of 192) turns only part of each "
-               "head (the first dimensions; DeepSeek's are the last 64); the rest reach the dot product unchanged, "
+               "head: the first dimensions, or in DeepSeek the last 64. The rest reach the dot product unchanged, "
                "so part of every score ignores position. Proportional RoPE (Gemma 4 global layers) keeps all pairs "
-               "but gives the last ones frequency 0. Unrotated pairs add a constant to Σᵢ cos(m·ωᵢ) (cos 0 = 1): "
-               "with at least as many unrotated pairs as rotated ones the sum stays ≥ 0 for any base. The theory "
-               "tab's base bound counts a partial rotation's rotated dimensions alone, and says when a proportional "
-               "RoPE's still pairs let any base pass."),
-        "zh": ("部分旋转（GPT-NeoX 0.25、Phi-2 0.4、GLM 0.5、DeepSeek 192 维中"
-               "的 64 维）只旋转每个头的一部分维度（前面的维度；DeepSeek 是最后 64 维），其余维度原样进"
-               "入点积，所以每个分数都有一部分与位置无关。比例式 RoPE（Gemma 4 全局层）保留所有维度对，但把后"
-               "面的维度对频率设为 0。不旋转的维度对给 Σᵢ cos(m·ωᵢ) 加上常数（cos 0 = 1）：只要"
-               "不旋转的维度对不少于旋转的，这个和对任何底数都不小于 0。理论标签页里的底数下界对部分旋转只统计旋转的维度，"
-               "对比例式 RoPE 则会说明不转的维度对何时让任何底数都满足条件。"),
+               "but gives the last ones frequency 0: they never turn. A pair that never turns adds cos 0 = 1 to "
+               "Σᵢ cos(m·ωᵢ) at every distance m. So when at least half the pairs never turn, the sum can never "
+               "drop below 0, whatever the base. The theory tab's base bound uses this. For a partial rotation it "
+               "counts only the rotated dimensions; for a proportional RoPE it says when the still pairs alone keep "
+               "the sum at 0 or above."),
+        "zh": ("部分旋转（GPT-NeoX 0.25、Phi-2 0.4、GLM 0.5、DeepSeek 192 维中的 64 维）只旋转每个头的一部分维度："
+               "前面的维度，DeepSeek 则是最后 64 维。其余维度原样进入点积，所以每个分数都有一部分与位置无关。"
+               "比例式 RoPE（Gemma 4 全局层）保留所有维度对，但把后面的维度对频率设为 0：它们从不旋转。"
+               "从不旋转的维度对在每个距离 m 上都给 Σᵢ cos(m·ωᵢ) 加上 cos 0 = 1。"
+               "所以只要至少一半的维度对不旋转，这个和无论底数多大都不会小于 0。"
+               "理论标签页里的底数下界用到了这一点：对部分旋转只统计旋转的维度；对比例式 RoPE，"
+               "它会说明何时单靠不转的维度对就能让这个和不小于 0。"),
     },
     "mod.mla": {"en": ("MLA (multi-head latent attention): RoPE turns qk_rope_head_dim = {rope} dims of a {qk} dim query/key; the softmax scale is "
                        "{qk}^-0.5 · {mscale:.4f}² = {scale:.5f} (YaRN's mscale_all_dim)."),
@@ -180,7 +182,7 @@ STRINGS = {
     "mod.critical": {
         "en": ("**Critical dimension** (Liu et al. 2023, *Scaling Laws of RoPE-based Extrapolation*): with d = "
                "{head_dim} in θ^(−2i/d), theta {theta} and {length}, the first {critical} dimensions turn at least "
-               "once within it; the other {rest} never finish a turn and, unscaled, meet new angles beyond {train}."),
+               "once within it. The other {rest} never finish a turn and, unscaled, meet new angles beyond {train}."),
         "zh": ("**临界维度**（Liu 等 2023，*Scaling Laws of RoPE-based Extr"
                "apolation*）：θ^(−2i/d) 中 d = {head_dim}、theta {theta}"
                "、{length} 时，前 {critical} 维在此长度内至少转满一圈；其余 {rest} 维"
@@ -189,7 +191,7 @@ STRINGS = {
     "mod.critical_all": {  # every turning pair turns within the length (a small theta or a long context)
         "en": ("**Critical dimension** (Liu et al. 2023, *Scaling Laws of RoPE-based Extrapolation*): with d = "
                "{head_dim} in θ^(−2i/d), theta {theta} and {length}, all {turning} rotated dimensions turn at least "
-               "once within it, so beyond {train} no pair meets an angle it has not seen."),
+               "once within it. So beyond {train} no pair meets an angle it has not seen."),
         "zh": ("**临界维度**（Liu 等 2023，*Scaling Laws of RoPE-based Extr"
                "apolation*）：θ^(−2i/d) 中 d = {head_dim}、theta {theta}"
                "、{length} 时，全部 {turning} 个旋转维度在此长度内都至少转满一圈，所以超过 {train} 后没有哪一对会遇到没见过的角度。"),
@@ -197,7 +199,7 @@ STRINGS = {
     "mod.critical_reach": {  # a sliding / chunked layer: its window bounds every offset it meets
         "en": ("**Critical dimension** (Liu et al. 2023, *Scaling Laws of RoPE-based Extrapolation*): with d = "
                "{head_dim} in θ^(−2i/d), theta {theta} and {length}, only {critical} of {turning} rotated dimensions "
-               "turn once within it; the other {rest} never finish a turn. These layers never meet an offset of "
+               "turn once within it. The other {rest} never finish a turn. These layers never meet an offset of "
                "{train} or more, at any context length."),
         "zh": ("**临界维度**（Liu 等 2023，*Scaling Laws of RoPE-based Extr"
                "apolation*）：θ^(−2i/d) 中 d = {head_dim}、theta {theta}、{length} 时，"
@@ -225,7 +227,7 @@ STRINGS = {
     "mod.reach_full": {"en": "reaches the whole context", "zh": "可及整个上下文"},
     "mod.reach_sliding": {"en": "sliding window {span}", "zh": "滑动窗口 {span}"},
     "mod.reach_chunked": {"en": "chunk {span}", "zh": "分块 {span}"},
-    "mod.reach_sinks": {"en": " + attention sinks", "zh": " + 注意力汇"},
+    "mod.reach_sinks": {"en": " + attention sinks", "zh": " + 注意力汇聚点（attention sink）"},
     "mod.critical_still": {  # proportional RoPE: theta^(-2i/d) over the whole head, the pairs past the rotated ones at 0
         "en": ("{still} of the d dimensions do not turn at all: proportional RoPE gives the last {still_pairs} of "
                "its {pairs} pairs frequency 0."),
@@ -233,7 +235,7 @@ STRINGS = {
     },
     "mod.base_bound_stopped": {
         "en": "**Base lower bound** (Men et al., NeurIPS 2024): the scan for L = {length} and d = {head_dim} needs "
-              "more than the {budget:g} s of CPU one request may use on this server; every base below {below} fails. "
+              "more than the {budget:g} s of CPU one request may use on this server. Every base below {below} fails. "
               "Pick a shorter length to see the bound.",
         "zh": "**底数下界**（Men 等，NeurIPS 2024）：L = {length}、d = {head_dim} 的扫描超过了本服务器单次请求可用的 "
               "{budget:g} 秒 CPU；低于 {below} 的底数都不满足条件。请选较短的长度查看下界。",
@@ -241,8 +243,8 @@ STRINGS = {
     "mod.base_bound": {
         "en": ("**Base lower bound** (Men et al., NeurIPS 2024, *Base of RoPE Bounds Context Length*): a similar key "
                "should out-score a random one at every distance, which needs Σᵢ cos(m·θ^(-2i/d)) ≥ 0 for all m < L. "
-               "For L = {length} and d = {head_dim} ({which}) the smallest such base is about **{bound}** (a scan from small "
-               "bases up in 0.1% steps: the condition is not monotone in the base). The one-turn rule of the Context "
+               "For L = {length} and d = {head_dim} ({which}) the smallest such base is about **{bound}**. It comes "
+               "from a scan from small bases up in 0.1% steps, since the condition is not monotone in the base. The one-turn rule of the Context "
                "extension page gives {one_turn}; this model uses {theta}."),
         "zh": ("**底数下界**（Men 等，NeurIPS 2024，*Base of RoPE Bounds Context Length*）：相似的 key 在任何距离上都应比随机 key "
                "得分更高，这要求对所有 m < L 有 Σᵢ cos(m·θ^(-2i/d)) ≥ 0。L = {length}、d = {head_dim}（{which}）时满足条件的最小底数约为 "
@@ -254,17 +256,20 @@ STRINGS = {
     "mod.base_bound_any": {  # proportional RoPE with at least as many still pairs as turning ones
         "en": ("**Base lower bound** (Men et al., NeurIPS 2024, *Base of RoPE Bounds Context Length*): a similar key "
                "should out-score a random one at every distance, which needs Σᵢ cos(m·ωᵢ) ≥ 0 for all m < L. Here "
-               "{still} of the {pairs} pairs never turn and add 1 each at every m, at least as much as the {turning} "
-               "turning pairs can take away: the sum stays ≥ 0 for any base and any L. This model uses {theta}."),
+               "{still} of the {pairs} pairs never turn and add 1 each at every m. That is at least as much as the "
+               "{turning} turning pairs can take away, so the sum stays ≥ 0 for any base and any L. This model uses {theta}."),
         "zh": ("**底数下界**（Men 等，NeurIPS 2024，*Base of RoPE Bounds Context Length*）：相似的 key 在任何距离上都应比随机 key "
                "得分更高，这要求对所有 m < L 有 Σᵢ cos(m·ωᵢ) ≥ 0。这里 {pairs} 个维度对中有 {still} 对从不旋转，在每个 m 上各加 1，"
                "至少抵得过 {turning} 个旋转维度对能减去的量：对任何底数和任何 L，这个和都不小于 0。这个模型用的是 {theta}。"),
     },
     "mod.base_bound_prop": {  # proportional RoPE with fewer still pairs than turning ones: the full-head bound
-        "en": ("The bound counts all {pairs} pairs as turning. This proportional RoPE turns {turning} of them; each "
-               "still pair adds 1, never less than a cosine, so its own smallest base is at most this."),
-        "zh": ("这个下界把全部 {pairs} 个维度对都当作旋转的。这个比例式 RoPE 只旋转其中 {turning} 对；每个不转的维度对加 1，"
-               "不小于任何余弦，所以它自己的最小底数不超过这个值。"),
+        "en": ("This bound treats all {pairs} pairs as turning, but this proportional RoPE turns only {turning} of "
+               "them. A pair that does not turn adds 1 to the sum, and a turning pair adds a cosine, which is never "
+               "more than 1. So the real sum is never smaller, and the smallest base that works for this model is at "
+               "most the bound shown."),
+        "zh": ("这个下界把全部 {pairs} 个维度对都当作旋转的，但这个比例式 RoPE 只旋转其中 {turning} 对。"
+               "不转的维度对给和加 1，旋转的维度对加的是一个余弦，永远不超过 1。所以真实的和只会更大，"
+               "这个模型实际需要的最小底数不超过上面给出的下界。"),
     },
     "mod.pi_title": {"en": "Position Interpolation: bound on the attention score (per unit max|hⱼ|)",
                      "zh": "位置插值：注意力分数的上界（以 max|hⱼ| 为单位）"},
@@ -274,18 +279,18 @@ STRINGS = {
     "mod.pi_extrap": {"en": "extrapolating (Eq. 8)", "zh": "外推（式 8）"},
     "mod.pi_text": {
         "en": ("**Why interpolating is safer** (Chen et al. 2023, *Extending Context Window of Large Language Models "
-               "via Positional Interpolation*): between two trained offsets the score stays within d/(32 ln θ) = "
-               "{interp:.3f} of a straight line; an unseen offset is only bounded by 2·Σₖ|Aₖ₊₁(s)|, at least "
+               "via Positional Interpolation*). Between two trained offsets the score stays within d/(32 ln θ) = "
+               "{interp:.3f} of a straight line. An unseen offset is only bounded by 2·Σₖ|Aₖ₊₁(s)|, at least "
                "{ratio} times more here."),
         "zh": ("**为什么插值比外推安全**（Chen 等 2023，*Extending Context Window of Large Language Models via Positional "
-               "Interpolation*）：在两个训练过的偏移之间，分数与直线的偏差不超过 d/(32 ln θ) = {interp:.3f}；没见过的偏移只能用 "
+               "Interpolation*）。在两个训练过的偏移之间，分数与直线的偏差不超过 d/(32 ln θ) = {interp:.3f}。没见过的偏移只能用 "
                "2·Σₖ|Aₖ₊₁(s)| 来界定，这里至少大 {ratio} 倍。"),
     },
     # theta barely above 1: ln θ is tiny, so the interpolation bound d/(32 ln θ) is looser than the other one
     "mod.pi_text_loose": {
         "en": ("**Interpolating and extrapolating** (Chen et al. 2023, *Extending Context Window of Large Language "
-               "Models via Positional Interpolation*): between two trained offsets the score stays within "
-               "d/(32 ln θ) = {interp:.4g} of a straight line; an unseen offset is bounded by 2·Σₖ|Aₖ₊₁(s)|, here "
+               "Models via Positional Interpolation*). Between two trained offsets the score stays within "
+               "d/(32 ln θ) = {interp:.4g} of a straight line. An unseen offset is bounded by 2·Σₖ|Aₖ₊₁(s)|, here "
                "only {ratio:.2g} times that. With θ this close to 1, ln θ is tiny and this guarantee does not favour "
                "interpolating; at a usual θ such as 10,000 (d = 128) the second bound is hundreds of times the first "
                "or more."),

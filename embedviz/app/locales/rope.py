@@ -2,10 +2,10 @@
 PREFIX = "rope."  # every key of STRINGS starts with it (tests/app/test_page_stems.py)
 STRINGS = {
     "rope.nav": {"en": "RoPE", "zh": "RoPE 旋转位置编码"},
-    "rope.title": {"en": "RoPE: rotate queries and keys by their position", "zh": "RoPE：按位置旋转 query 和 key"},
+    "rope.title": {"en": "RoPE: rotating queries and keys", "zh": "RoPE：按位置旋转 query 和 key"},
     "rope.lead": {
         "en": 'The first figure shows how far RoPE turns each pair of dimensions of a query or key at position m: the first pairs turn fast, the last ones barely move.',
-        "zh": '第一张图显示 RoPE 在位置 m 把 query 或 key 的每个维度对转了多少：前面的维度对转得快，最后的几乎不动。',
+        "zh": '第一张图显示 RoPE 在位置 m 把查询（query）或键（key）的每个维度对转了多少：前面的维度对转得快，最后的几乎不动。',
     },
     "rope.intro": {
         "en": (
@@ -48,10 +48,11 @@ STRINGS = {
     "rope.head_dim": {"en": "head_dim", "zh": "head_dim（每头维度）"},
     "rope.head_dim_help": {
         "en": (
-            "Dimensions per attention head. RoPE rotates pairs of dimensions, so head_dim must be even; most real "
-            "models use 64 or 128 (Phi-3-mini 96, Gemma 256)."
+            "Dimensions per attention head. RoPE rotates pairs of dimensions, so head_dim must be even. Most real "
+            "models use 64 or 128 (Phi-3-mini 96; Gemma 3 12B 256, while Gemma 2 and Gemma 3 at 27B use 128)."
         ),
-        "zh": "每个注意力头的维度数。RoPE 按维度对旋转，所以 head_dim 必须是偶数；真实模型多用 64 或 128（Phi-3-mini 是 96，Gemma 是 256）。",
+        "zh": ("每个注意力头的维度数。RoPE 按维度对旋转，所以 head_dim 必须是偶数。真实模型多用 64 或 128"
+               "（Phi-3-mini 是 96；Gemma 3 12B 是 256，而 27B 的 Gemma 2 和 Gemma 3 用 128）。"),
     },
     "rope.theta": {"en": "rope_theta (base)", "zh": "rope_theta（底数）"},
     "rope.theta_help": {
@@ -114,7 +115,7 @@ STRINGS = {
     },
     "rope.arrow_q": {"en": "q at m = {m}", "zh": "q 在 m = {m}"},
     "rope.arrow_k": {"en": "k at n = {n}", "zh": "k 在 n = {n}"},
-    "rope.score": {"en": "score({m}, {n})", "zh": "分数({m}, {n})"},
+    "rope.score": {"en": "score({m}, {n})", "zh": "score({m}, {n})"},
     "rope.score_help_same": {"en": "offset {d}: the same as above", "zh": "相对距离 {d}：与上面相同"},
     "rope.score_help_other": {"en": "offset {d}: a different score", "zh": "相对距离 {d}：分数随之改变"},
     "rope.pair_caption": {
@@ -128,17 +129,18 @@ STRINGS = {
                "and falls at first, so a nearby copy scores higher than a far one. Read the curves closely, though. "
                "The fall is not monotone: at θ = 10,000 (head_dim 128) it stalls and rises again after d = 11, and "
                "inside a 4,096 context it goes negative (−0.131 near d = 4,060). A larger rope_theta slows the "
-               "later pairs most (pair 0 turns by 1 radian per token for every θ), so at short distances a larger θ "
-               "scores higher, but the curves cross: at head_dim 128, θ = 500,000 against 1,000,000 gives 0.611 vs "
-               "0.586 at d = 100 and 0.383 vs 0.278 at d = 4,096."),
+               "later, slow pairs most; pair 0 turns by 1 radian per token for every θ. Lesson 003 says it slows "
+               "the high-frequency pairs, the other way round. So at short distances a larger θ scores higher, but "
+               "the curves cross. At head_dim 128, θ = 500,000 against 1,000,000 gives 0.611 vs 0.586 at d = 100 "
+               "and 0.383 vs 0.278 at d = 4,096."),
         "zh": ("取每个维度对上都同向的 q 和 k（最干净的情形：query 找的 key 和它自己一模一样）。旋转后它"
                "们的分数是各维度对 cos(d·ω_i) 的平均，d = m − n。距离为 0 时等于 1，开始时随距"
                "离下降，所以近处的同向 key 比远处的得分高。但要仔细看曲线：下降并不单调。θ = 10,000（he"
                "ad_dim 128）时，它在 d = 11 之后停住又回升，在 4,096 的上下文之内还会变成负数（"
-               "d = 4,060 附近为 −0.131）。rope_theta 越大，越靠后的维度对被放慢得越多（第 "
-               "0 对无论 θ 多大，每个 token 都转 1 弧度），所以短距离上 θ 越大分数越高，但曲线会交叉："
-               "head_dim 128 时，θ = 500,000 与 1,000,000 相比，d = 100 时是"
-               " 0.611 对 0.586，d = 4,096 时是 0.383 对 0.278。"),
+               "d = 4,060 附近为 −0.131）。rope_theta 越大，越靠后、越慢的维度对被放慢得越多；"
+               "第 0 对无论 θ 多大，每个 token 都转 1 弧度。第 003 课说它让高频维度的旋转放缓，恰好说反了。"
+               "所以短距离上 θ 越大分数越高，但曲线会交叉。head_dim 128 时，θ = 500,000 与 1,000,000 相比，"
+               "d = 100 时是 0.611 对 0.586，d = 4,096 时是 0.383 对 0.278。"),
     },
     "rope.decay_title": {
         "en": "Score of aligned q, k vs distance: mean cos(d·ω_i), head_dim {hd}",
@@ -156,12 +158,15 @@ STRINGS = {
         "en": (
             "\"Nearby tokens score higher\" holds only for aligned q and k. For a query and a key drawn "
             "independently the expected score is 0 at every distance: the rotation turns k, it does not pull it "
-            "towards q. RoFormer (Su et al., section 3.4.3) proves that an upper bound of the score falls with "
-            "distance, not the score itself. What a trained model does with distance is learned into q and k."
+            "towards q. Lesson 003 says RoPE makes the model naturally attend to nearby tokens; that holds for "
+            "aligned q and k only. RoFormer (Su et al., section 3.4.3) derives an upper bound of the score and "
+            "shows in its Figure 2 that the bound falls with distance, not the score itself. What a trained model "
+            "does with distance is learned into q and k."
         ),
         "zh": (
             "“近处的 token 得分更高”只对同向的 q、k 成立。q 和 k 相互独立随机时，每个距离上分数的期望都是 0："
-            "旋转只是转动 k，并不会把它拉向 q。RoFormer（苏剑林等，3.4.3 节）证明的是分数的一个上界随距离下降，"
+            "旋转只是转动 k，并不会把它拉向 q。第 003 课说 RoPE 让模型天然更关注近处，这只对同向的 q、k 成立。"
+            "RoFormer（苏剑林等，3.4.3 节）推导出分数的一个上界，并在图 2 中展示这个上界随距离下降，"
             "而不是分数本身。训练好的模型如何利用距离，是学进 q 和 k 里的。"
         ),
     },
@@ -198,7 +203,7 @@ STRINGS = {
     "rope.wave_hover": {"en": "pair %{x}: repeats every %{customdata} positions",
                         "zh": "第 %{x} 对：每 %{customdata} 个位置重复一次"},
     "rope.pair_axis": {"en": "pair i", "zh": "维度对 i"},
-    "rope.wavelength_axis": {"en": "wavelength (positions, log)", "zh": "波长（位置数，对数坐标）"},
+    "rope.wavelength_axis": {"en": "wavelength", "zh": "波长"},  # the ticks (10, 100, 1000 ...) say it is a log axis
     "rope.wave_explain": {
         "en": (
             "A pair whose wavelength exceeds the context never repeats an angle inside it: it tells far-apart "
@@ -223,8 +228,8 @@ STRINGS = {
     },
     "rope.map_title": {"en": "Which pair each dimension belongs to", "zh": "每个维度属于哪个维度对"},
     "rope.map_note": {
-        "en": "▶ marks the pairing chosen above (it sets the heatmap's rows)",
-        "zh": "▶ 标出上方选择的配对方式（它决定热力图的行）",
+        "en": "▶ marks the pairing chosen under the sections (it sets the heatmap's rows)",
+        "zh": "▶ 标出各节下方选择的配对方式（它决定热力图的行）",
     },
     "rope.map_hover": {"en": "dimension %{x}: pair %{z}", "zh": "维度 %{x}：第 %{z} 对"},
     "rope.scores_title": {
@@ -256,7 +261,7 @@ STRINGS = {
             "wavelength chart."
         ),
         "zh": (
-            "默认设置下，分数(5, 3) = 分数(50, 48) = 0.2127，分数(5, 0) = −0.3484，与第 003 课一致：平移不改变分数，"
+            "默认设置下，score(5, 3) = score(50, 48) = 0.2127，score(5, 0) = −0.3484，与第 003 课一致：平移不改变分数，"
             "相对距离才会。调大 rope_theta：粗的衰减曲线一开始在更远的距离上仍保持较高（再远一些会和其他曲线交叉），"
             "波长图里变红的维度对也变多。"
         ),

@@ -28,7 +28,7 @@ STRINGS = {
         "en": (
             "Qwen3-0.6B's config says max_position_embeddings = **{max}**, but that is the largest position the "
             "config allows, not the length it was trained on. Its native context is **{native}** tokens (32K); "
-            "{max} = {native} + **{headroom}** leaves headroom (lesson 003: “a little headroom over the official 32K native context”); "
+            "{max} = {native} + **{headroom}** leaves headroom (lesson 003: “a little headroom over the official 32K native context”). "
             "Qwen3's model cards put it as reserving {native} tokens for the output and {headroom} for a typical "
             "prompt. Going further takes a scaling method: the model "
             "card's YaRN × {factor} over {native} reaches **{reach}** tokens (the Context extension page). "
@@ -37,7 +37,7 @@ STRINGS = {
         "zh": (
             "Qwen3-0.6B 的配置里 max_position_embeddings = **{max}**，但这是配置允许的最大位置编号，并不是训练"
             "长度。它的原生上下文是 **{native}** 个 token（32K）；{max} = {native} + **{headroom}**，留出了余量"
-            "（第 003 课：“比官方标称的 32K 原生上下文略留了余量”）；Qwen3 的模型卡的说法是：为输出预留 {native} "
+            "（第 003 课：“比官方标称的 32K 原生上下文略留了余量”）。Qwen3 的模型卡的说法是：为输出预留 {native} "
             "个 token，为一般的提示预留 {headroom} 个。"
             "要走得更远就需要缩放方法：模型卡给出的 YaRN × {factor}，从 {native} 扩到 **{reach}** 个 token"
             "（见“上下文扩展”页）。rope_theta 是 {theta}，比早期模型常用的 10,000 大得多。"

@@ -4,8 +4,8 @@ STRINGS = {
     "sin.nav": {"en": "Sinusoidal", "zh": "正弦位置编码"},
     "sin.title": {"en": "Sinusoidal positional encoding", "zh": "正弦位置编码"},
     "sin.lead": {
-        "en": 'The figure shows the encoding, one row per position and one column per dimension: the first dimensions change from row to row, the last ones barely move.',
-        "zh": '下图是编码本身，每个位置一行、每个维度一列：前面的维度逐行变化，后面的几乎不动。',
+        "en": "The figure shows the encoding, one column per position and one row per dimension: the top rows (the first dimensions) change from column to column, the bottom ones barely move.",
+        "zh": "下图是编码本身，每个位置一列、每个维度一行：上面几行（前面的维度）逐列变化，下面的几乎不动。",
     },
     "sin.intro": {
         "en": (
@@ -24,13 +24,13 @@ STRINGS = {
         ),
     },
     "sin.formula_caption": {
-        "en": "i is the pair index, D = d_model; with an odd D the last column is a sine.",
-        "zh": "i 是维度对的编号，D = d_model；D 为奇数时最后一列是正弦。",
+        "en": "i is the pair index, D = d_model; with an odd D the last dimension is a sine.",
+        "zh": "i 是维度对的编号，D = d_model；D 为奇数时最后一个维度是正弦。",
     },
     "sin.positions": {"en": "number of positions", "zh": "位置个数"},
     "sin.base": {"en": "base (10,000 in the paper)", "zh": "底数 base（论文中为 10,000）"},
     "sin.tab_encoding": {"en": "The encoding", "zh": "编码本身"},
-    "sin.tab_lesson": {"en": "Frequencies and distance (lesson 003)", "zh": "频率与距离（第 003 课）"},
+    "sin.tab_lesson": {"en": "Frequencies and distance", "zh": "频率与距离"},
     "sin.tab_similarity": {"en": "Similarity of positions", "zh": "位置之间的相似度"},
     "sin.tab_rotation": {"en": "Rotation: PE(p + k) from PE(p)", "zh": "旋转：由 PE(p) 得到 PE(p + k)"},
     "sin.encoding_more": {
@@ -114,11 +114,13 @@ STRINGS = {
     "sin.rotation_text": {
         "en": (
             "By the angle-addition formulas each (sin, cos) pair of position p + k is the pair of position p rotated "
-            "by the angle k·ωᵢ. The matrix R(k) depends on k only, never on p: a fixed linear map that attention "
+            "by the angle k·ωᵢ. (Lesson 004 calls them the sum-to-product formulas, 和差化积; the identity used here "
+            "is angle addition, 和角公式.) The matrix R(k) depends on k only, never on p: a fixed linear map that attention "
             "could learn to mean \"k tokens further on\". RoPE turns this idea into the whole method."
         ),
         "zh": (
             "由和角公式，位置 p + k 的每个 (sin, cos) 维度对，就是位置 p 的维度对旋转 k·ωᵢ 角度。"
+            "（第 004 课称之为和差化积公式；这里用到的其实是和角公式。）"
             "矩阵 R(k) 只和 k 有关、与 p 无关：这是一个固定的线性变换，模型有机会学出「往后数 k 个 token」的含义。"
             "RoPE 正是把这个思路发展成了整个方法。"
         ),
@@ -127,14 +129,14 @@ STRINGS = {
     "sin.k": {"en": "offset k", "zh": "偏移 k"},
     "sin.sign_note": {  # one note, shown on both the Sinusoidal and the RoPE page
         "en": (
-            "Sign convention (the Sinusoidal and RoPE pages): the sinusoidal table writes each pair as (sin, cos), so "
-            "its R(k) reads [[cos, sin], [−sin, cos]]; RoPE writes a pair (a, b) in the order (cos, sin), so its R(m) "
-            "reads [[cos, −sin], [sin, cos]]. Both advance the pair's angle by +k·ωᵢ: only the order of the two "
+            "Sign convention (the Sinusoidal and RoPE pages). The sinusoidal table writes each pair as (sin, cos), "
+            "so its R(k) reads [[cos, sin], [−sin, cos]]. RoPE writes a pair (a, b) in the order (cos, sin), so its "
+            "R(m) reads [[cos, −sin], [sin, cos]]. Both advance the pair's angle by +k·ωᵢ: only the order of the two "
             "coordinates differs, not the rotation."
         ),
         "zh": (
-            "正负号约定（正弦编码页与 RoPE 页通用）：正弦编码表把每个维度对写成 (sin, cos)，所以它的 R(k) 是 "
-            "[[cos, sin], [−sin, cos]]；RoPE 把维度对 (a, b) 按 (cos, sin) 的顺序写，所以它的 R(m) 是 "
+            "正负号约定（正弦编码页与 RoPE 页通用）。正弦编码表把每个维度对写成 (sin, cos)，所以它的 R(k) 是 "
+            "[[cos, sin], [−sin, cos]]。RoPE 把维度对 (a, b) 按 (cos, sin) 的顺序写，所以它的 R(m) 是 "
             "[[cos, −sin], [sin, cos]]。两者都让这个维度对的角度增加 +k·ωᵢ：不同的只是两个坐标的先后顺序，而不是旋转本身。"
         ),
     },

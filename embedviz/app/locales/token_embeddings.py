@@ -39,7 +39,7 @@ STRINGS = {
         ),
         "zh": (
             "每个 id 选中表 **W** 的一行，把选中的行叠起来，就得到一个 (T, D) 的矩阵块，每个 token 一行。"
-            "用 one-hot 行向量去乘 W，或者直接调用 PyTorch 的 `nn.Embedding`，得到的都是同一个块："
+            "用独热（one-hot）行向量去乘 W，或者直接调用 PyTorch 的 `nn.Embedding`，得到的都是同一个块："
             "同一次查表的三种写法。"
         ),
     },
@@ -60,12 +60,14 @@ STRINGS = {
     "tok.notice_lookup": {
         "en": (
             "The differences are exactly 0, not merely small: multiplying by a one-hot row adds one row of W to "
-            "zeros, so it can only copy. A repeated token (the two 'l's of 'Hello') gets the very same row twice, "
-            "and each Chinese character spans three rows, one per UTF-8 byte."
+            "zeros, so it can only copy. A repeated token (the two 'l's of 'Hello') gets the very same row twice. "
+            "A common Chinese character spans three rows, one per UTF-8 byte; a rare one from the CJK extensions, "
+            "such as 𠮷, takes four."
         ),
         "zh": (
             "差值恰好是 0，而不只是很小：one-hot 行向量乘 W，只是把 W 的一行加到一堆 0 上，只能原样复制。"
-            "重复出现的 token（'Hello' 里的两个 'l'）取到的是完全相同的一行；每个汉字占三行，对应它的三个 UTF-8 字节。"
+            "重复出现的 token（'Hello' 里的两个 'l'）取到的是完全相同的一行。常用汉字占三行，对应它的三个 UTF-8 字节；"
+            "CJK 扩展区的生僻字（例如 𠮷）占四行。"
         ),
     },
     "tok.init_header": {"en": "How big are the rows at the start?", "zh": "初始时每一行有多大？"},
@@ -93,14 +95,16 @@ STRINGS = {
     # one-hot vs dense
     "tok.onehot_md": {
         "en": (
-            "Why not feed the model one-hot vectors, 256 long with a single 1? Lesson 001 gives two reasons: real "
-            "vocabularies are 30,000 to 100,000 long (the lesson's range; some are larger, Qwen3-0.6B has 151,936), and every pair of different one-hot vectors is exactly as far "
-            "apart as every other pair, so the geometry cannot say that two tokens are alike. Below: the distances "
-            "between the distinct tokens of your text."
+            "Why not feed the model one-hot vectors, 256 long with a single 1? Lesson 001 gives two reasons. Real "
+            "vocabularies are 30,000 to 100,000 long (the lesson's range; some are larger, Qwen3-0.6B has "
+            "151,936). And every pair of different one-hot vectors is exactly as far apart as every other pair, so "
+            "the geometry cannot say that two tokens are alike. Below: the distances between the distinct tokens "
+            "of your text."
         ),
         "zh": (
-            "为什么不直接把 256 维、只有一个 1 的 one-hot 向量交给模型？第 001 课给了两个理由：真实词表有 3 万到 10 万个"
-            "token（这是课里的范围；也有更大的，Qwen3-0.6B 有 151,936 个）；而且任意两个不同的 one-hot 向量之间的距离都完全一样，几何上无法表达“这两个 token 相近”。"
+            "为什么不直接把 256 维、只有一个 1 的 one-hot 向量交给模型？第 001 课给了两个理由。真实词表有 3 万到 10 万个"
+            " token（这是课里的范围；也有更大的，Qwen3-0.6B 有 151,936 个）。而且任意两个不同的 one-hot 向量之间的距离"
+            "都完全一样，几何上无法表达“这两个 token 相近”。"
             "下面是你输入文本中各个不同 token 之间的距离。"
         ),
     },
@@ -120,11 +124,15 @@ STRINGS = {
         "en": (
             "Every off-diagonal one-hot cell is 1.41 (√2), whatever the tokens. The dense distances differ from pair "
             "to pair: at initialisation that is just chance, but it is room that training can use to put related "
-            "tokens close together (see the Trained embedding page)."
+            "tokens close together (see the Trained embedding page). Lesson 001's run.py says the cosine of two "
+            "random rows is close to 0. That holds on average only: at its d_model 8 one pair spreads by about "
+            "±0.35 (1/√8), and the spread shrinks as D grows."
         ),
         "zh": (
             "one-hot 矩阵里所有非对角线格子都是 1.41（√2），与是哪个 token 无关。稠密向量的距离则因对而异："
             "初始化时这只是随机的，但它给了训练空间，可以把相关的 token 放得更近（见“训练后的嵌入”页）。"
+            "第 001 课的 run.py 说两个随机行的余弦接近 0。这只在平均意义上成立：在它的 d_model 8 下，"
+            "单独一对的余弦会有约 ±0.35（1/√8）的波动，D 越大波动越小。"
         ),
     },
     # gradient
@@ -157,18 +165,22 @@ STRINGS = {
     "tok.metric_moved": {"en": "rows changed by one SGD step", "zh": "一步 SGD 后改变的行数"},
     "tok.metric_loss": {"en": "loss", "zh": "损失"},
     "tok.loss_help": {
-        "en": "Cross-entropy in nats; a model that guesses uniformly over 256 bytes scores ln 256 ≈ 5.55.",
-        "zh": "交叉熵（单位 nat）；在 256 个字节上均匀瞎猜的模型得分为 ln 256 ≈ 5.55。",
+        "en": ("Cross-entropy, the mean of −ln(probability given to the right next byte), in nats (natural-log "
+               "units); a model that guesses uniformly over 256 bytes scores ln 256 ≈ 5.55."),
+        "zh": ("交叉熵：对正确的下一个字节所给概率取 −ln 后的平均，单位是 nat（以自然对数计）；"
+               "在 256 个字节上均匀瞎猜的模型得分为 ln 256 ≈ 5.55。"),
     },
     "tok.grad_saturated": {
         "en": (
-            "{n} rows got an exactly-zero gradient even though the head is tied: with this large initial scale "
-            "the softmax is saturated and their probabilities underflow to 0 in float32. A small initial scale "
-            "avoids that."
+            "{n} rows got an exactly-zero gradient even though the head is tied. With this large initial scale "
+            "the softmax is saturated: one score is so far above the others that it takes nearly all the "
+            "probability. The other rows' probabilities underflow: they are smaller than the smallest positive "
+            "float32 number and round to 0. A small initial scale avoids that."
         ),
         "zh": (
-            "虽然输出层共享了权重，仍有 {n} 行的梯度恰好为 0：初始尺度这么大时 softmax 已饱和，"
-            "这些行的概率在 float32 中下溢为 0。初始尺度小一些就不会这样。"
+            "虽然输出层共享了权重，仍有 {n} 行的梯度恰好为 0。初始尺度这么大时 softmax 已饱和："
+            "某个分数远高于其他分数，几乎拿走了全部概率。其余行的概率发生下溢：它们小于 float32 能表示的最小数，被舍入为 0。"
+            "初始尺度小一些就不会这样。"
         ),
     },
     "tok.notice_grad_untied": {
@@ -198,8 +210,8 @@ STRINGS = {
     "tok.opt_adamw": {"en": "AdamW (weight decay 0.01)", "zh": "AdamW（权重衰减 0.01）"},
     "tok.notice_grad_tied": {
         "en": (
-            "Tied, the table is also the output layer: the softmax gives every one of the 256 tokens a probability, "
-            "so every row is pushed a little (grey bars), and the rows of the text much more."
+            "Tied, the table is also the output layer. The softmax gives every one of the 256 tokens a "
+            "probability, so every row is pushed a little (grey bars), and the rows of the text much more."
         ),
         "zh": (
             "共享权重后，这张表同时也是输出层：softmax 给 256 个 token 每个都分配了概率，"
@@ -270,12 +282,13 @@ STRINGS = {
     },
     "tok.notice_params": {
         "en": (
-            "ANDREA-120M: 8,449 × 768 = 6,488,832 plus 1,024 × 768 = 786,432 gives 7,275,264, about 6% of the "
-            "model. Small models with big vocabularies pay the most: Qwen3-0.6B's 151,936 × 1,024 table is about a "
+            "ANDREA-120M: its token table alone, 8,449 × 768 = 6,488,832, is 5.4% of the model (lesson 002). "
+            "With 1,024 × 768 = 786,432 learned positions the tables hold 7,275,264, about 6%. Small models with big vocabularies pay the most: Qwen3-0.6B's 151,936 × 1,024 table is about a "
             "quarter of the whole model, while in the 7B models it is a few per cent."
         ),
         "zh": (
-            "ANDREA-120M：8,449 × 768 = 6,488,832，加上 1,024 × 768 = 786,432，共 7,275,264，约占模型的 6%。"
+            "ANDREA-120M：单是词嵌入表 8,449 × 768 = 6,488,832 就占模型的 5.4%（第 002 课）。"
+            "加上 1,024 × 768 = 786,432 个可学习位置参数，两张表共 7,275,264，约占 6%。"
             "词表大而模型小的代价最高：Qwen3-0.6B 的 151,936 × 1,024 嵌入表约占整个模型的四分之一，"
             "而在 7B 模型中只占几个百分点。"
         ),

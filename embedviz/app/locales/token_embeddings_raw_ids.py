@@ -5,11 +5,11 @@ STRINGS = {
     "raw.text": {
         "en": (
             "Lesson 001: a token id is a name, not a quantity. 'A' is 65 and 'B' is 66, but being 1 apart says "
-            "nothing about the two letters; if 'king' were id 1000 and 'queen' 1001, they would be neighbours only "
+            "nothing about the two letters. If 'king' were id 1000 and 'queen' 1001, they would be neighbours only "
             "because of how the vocabulary was sorted. A network that computes with the number would treat id "
-            "order as meaning. Check it on a real vocabulary: the rows next to a word's id in the bundled model "
-            "(all-MiniLM-L6-v2) are unrelated words, while a related word may sit far away in id order and still "
-            "point the same way."
+            "order as meaning. Check it on a real vocabulary. The rows next to a word's id in the bundled model "
+            "(all-MiniLM-L6-v2) are unrelated words. A related word may sit far away in id order and still "
+            "point nearly the same way."
         ),
         "zh": (
             "第 001 课：token id 只是一个编号，不是一个数量。'A' 是 65，'B' 是 66，但相差 1 并不说明这两个字母"

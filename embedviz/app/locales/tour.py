@@ -55,18 +55,23 @@ STRINGS = {
     "tour.csv_after": {"en": "wavelength with {method}", "zh": "使用 {method} 后的波长"},
     "tour.csv_kind": {"en": "what happens to the pair", "zh": "该维度对的处理方式"},
     # lesson 000: token and positional embeddings (build)
-    "tour.000.title": {"en": "Lesson 000: token and positional embeddings", "zh": "第 000 课：词嵌入与位置嵌入"},
+    "tour.000.title": {"en": "Lesson 000: token and positional embeddings", "zh": "第 000 课：《Token Embedding 与 Positional Embedding》"},
     "tour.000.lookup": {
         "en": "The model first meets a token id as a row lookup: a (V, D) table, one row per vocabulary id. "
               "(B, T) ids become (B, T, D) vectors; the table starts as a small Gaussian, std about 0.02.",
         "zh": "模型第一次接触 token id，就是在 (V, D) 的表上按行查找：每个词表 id 一行。"
-              "(B, T) 的 ids 变成 (B, T, D) 的向量；表的初值是小高斯分布，标准差约 0.02。",
+              "(B, T) 的 id 变成 (B, T, D) 的向量；表的初值是小高斯分布，标准差约 0.02。",
     },
     "tour.000.lookup.look": {
         "en": "the rows picked out of the table for 'Hello', and the three ways of looking them up agreeing exactly.",
         "zh": "从表中为 'Hello' 取出的那几行，以及三种查表方式结果完全一致。",
     },
     "tour.000.rows": {
+        "en": "Training changes the table by backpropagation. Take one backward step on 'Hello', with an output head "
+              "of its own (not tied to the table).",
+        "zh": "训练通过反向传播修改嵌入表。对 'Hello' 做一次反向传播，输出头单独一套权重（不与嵌入表共享）。",
+    },
+    "tour.000.rows.found": {
         "en": ("Backpropagation only adds gradient to the rows of this batch's input tokens; any other row gets "
                "zero (the last token is only a target)."),
         "zh": "反向传播只把梯度累积到本批输入 token 的行；其他行梯度为 0（最后一个 token 只是预测目标）。",
@@ -76,9 +81,13 @@ STRINGS = {
         "zh": "柱状图：对 'Hello' 做一次反向传播后，256 行中哪些行有梯度。",
     },
     "tour.000.tied": {
-        "en": "With weight tying the same matrix is also the output projection, so every backward pass reaches "
-              "every row from the output side.",
-        "zh": "共享权重时，嵌入表同时也是输出投影，所以每次反向传播都会从输出侧触碰到每一行。",
+        "en": "With weight tying the same matrix is also the output projection: the logits are the last hidden "
+              "state times the table's transpose.",
+        "zh": "共享权重时，嵌入表同时也是输出投影：输出分数（logits）等于最后的隐藏状态乘以嵌入表的转置。",
+    },
+    "tour.000.tied.found": {
+        "en": "The logits use every row, so every backward pass reaches every row from the output side.",
+        "zh": "计算输出分数要用到每一行，所以每次反向传播都会从输出侧触碰到每一行。",
     },
     "tour.000.tied.look": {
         "en": "the bars again, now with the head tied: compare the count with the last step.",
@@ -99,14 +108,17 @@ STRINGS = {
     },
     "tour.000.formula": {
         "en": "The sinusoidal embedding is a function of the position: angle = p / 10000^(2i/D), sin on even "
-              "dimensions, cos on odd ones. The wavelengths grow geometrically across the pairs.",
-        "zh": "正弦位置编码是位置的函数：angle = p / 10000^(2i/D)，偶数维取 sin，奇数维取 cos。"
-              "各维度对的波长按几何级数增长。",
+              "dimensions, cos on odd ones.",
+        "zh": "正弦位置编码是位置的函数：angle = p / 10000^(2i/D)，偶数维取 sin，奇数维取 cos。",
     },
     "tour.000.formula.look": {
         "en": "the table of frequencies and wavelengths (the first tab draws the same encoding as a heatmap). "
-              "The lesson says low dimensions are coarse; check which pair really changes fastest.",
-        "zh": "频率和波长表（第一个标签页把同一个编码画成热力图）。课里说低维编码粗粒度位置；看看到底哪一对维度变化最快。",
+              "The lesson says the low dimensions encode coarse position.",
+        "zh": "频率和波长表（第一个标签页把同一个编码画成热力图）。课里说低维编码粗粒度的位置。",
+    },
+    "tour.000.formula.found": {
+        "en": "The wavelengths grow geometrically across the pairs, from the first to the last.",
+        "zh": "各维度对的波长从第一对到最后一对按几何级数增长。",
     },
     "tour.000.rotation": {
         "en": "Because sin and cos come in pairs, PE(p + k) is a fixed linear function (a rotation per pair) of PE(p), "
@@ -115,8 +127,9 @@ STRINGS = {
               "所以注意力能够学到“往回看 5 个 token”这样的相对位移。",
     },
     "tour.000.rotation.look": {
-        "en": "the rotation check: PE(5 + 5) computed directly and by rotating PE(5), and their difference.",
-        "zh": "旋转验证：直接算的 PE(5 + 5) 和旋转 PE(5) 得到的结果，以及两者的差。",
+        "en": "the rotation check: PE(5 + 5) from the formula (circles) and by rotating PE(5) (crosses), on the "
+              "same points; their difference is under the chart.",
+        "zh": "旋转验证：按公式算的 PE(5 + 5)（圆圈）与旋转 PE(5) 得到的结果（叉号）落在同一点上；两者的差在图下方。",
     },
     "tour.000.sum": {
         "en": "The input pipeline: look up token vectors, add the position vectors (summed, not concatenated, so "
@@ -128,7 +141,7 @@ STRINGS = {
         "zh": "三个面板：token 向量 + 位置向量 = Transformer 块的输入。",
     },
     "tour.000.refuse": {
-        "en": "The lesson's two position modules both hold L rows: the learned table has no row past L − 1, and "
+        "en": "The lesson's two position modules both hold L rows. The learned table has no row past L − 1; "
               "the lesson's sinusoidal module precomputes L rows and refuses longer inputs too, although its "
               "formula is defined at any position.",
         "zh": "本课的两种位置模块都只有 L 行：可学习表在第 L − 1 行之后没有行；本课的正弦模块预先算好 L 行，"
@@ -141,7 +154,7 @@ STRINGS = {
     },
     "tour.000.broadcast": {
         "en": "Adding the position vectors: positions 0 … T − 1 give a (T, D) block; unsqueeze(0) makes it "
-              "(1, T, D), and PyTorch broadcasts it over the batch, so every sequence gets the same position "
+              "(1, T, D). PyTorch broadcasts it over the batch, so every sequence gets the same position "
               "vectors and the sum is (B, T, D).",
         "zh": "加上位置向量：位置 0 … T − 1 得到一个 (T, D) 的块；unsqueeze(0) 把它变成 (1, T, D)，"
               "PyTorch 再沿批维度广播，所以每条序列拿到的位置向量都一样，求和结果是 (B, T, D)。",
@@ -154,8 +167,12 @@ STRINGS = {
     },
     "tour.000.concat": {
         "en": "The lesson sums token and position vectors instead of concatenating them: the sum keeps the width "
-              "D through the whole network; concatenation widens every later layer.",
-        "zh": "本课把 token 向量和位置向量相加，而不是拼接：求和让整条网络保持宽度 D；拼接会让之后每一层都变宽。",
+              "D through the whole network.",
+        "zh": "本课把 token 向量和位置向量相加，而不是拼接：求和让整条网络保持宽度 D。",
+    },
+    "tour.000.concat.found": {
+        "en": "Concatenation widens every later layer, not only the first one.",
+        "zh": "拼接会让之后每一层都变宽，不只是第一层。",
     },
     "tour.000.concat.look": {
         "en": "the sum-vs-concatenation table: output width and one attention block's parameters for each way.",
@@ -186,9 +203,12 @@ STRINGS = {
         "zh": "从 256 行的表中取出的五行，以及输入框下方的 id。",
     },
     "tour.001.onehot": {
-        "en": "Why not one-hot? A one-hot vector has V dimensions with a single 1, and it cannot express that two "
-              "tokens are alike.",
-        "zh": "为什么不用 one-hot？one-hot 向量有 V 维、只有一个 1，而且无法表达两个 token 相似。",
+        "en": "Why not one-hot? A one-hot vector has V dimensions, all 0 but a single 1 at the token's id.",
+        "zh": "为什么不用 one-hot？one-hot 向量有 V 维，只有 token 的 id 那一维是 1，其余都是 0。",
+    },
+    "tour.001.onehot.found": {
+        "en": "So one-hot cannot express that two tokens are alike; dense vectors can.",
+        "zh": "所以 one-hot 无法表达两个 token 相似；稠密向量可以。",
     },
     "tour.001.onehot.look": {
         "en": "the two distance matrices: one-hot on the left, dense vectors on the right.",
@@ -209,25 +229,34 @@ STRINGS = {
               "两组的 token 从不出现在同一序列里。",
     },
     "tour.001.groups.look": {
-        "en": "the before / after table and the two similarity matrices: the blocks along the diagonal.",
-        "zh": "训练前后的数字表和两个相似度矩阵：对角线上的两个方块。",
+        "en": ("the table's row sim('a', 'b'), before training and after 500 steps (the two similarity matrices "
+               "are further down)."),
+        "zh": "表中 sim('a', 'b') 那一行：训练前与 500 步之后（两个相似度矩阵在更下面）。",
+    },
+    "tour.001.groups.found": {
+        "en": "The blocks along the diagonal: the tokens of one group pull together.",
+        "zh": "对角线上的两个方块：同一组的 token 互相靠拢。",
     },
     "tour.001.cross": {
         "en": "The lesson says the cross-group pair sim('a', 'A') ends near 0.04 (“unrelated”). What does this run say?",
         "zh": "课里说跨组的 sim('a', 'A') 最后约为 0.04（“向量无关”）。这次训练的结果如何？",
     },
     "tour.001.cross.look": {
-        "en": "the row sim('a', 'A') of the table, and the cross-group curve over the steps.",
-        "zh": "表中 sim('a', 'A') 那一行，以及跨组相似度随步数变化的曲线。",
+        "en": ("the row sim('a', 'A') of the table, beside what lesson 001 says (the cross-group curve over the "
+               "steps is further down)."),
+        "zh": ("表中 sim('a', 'A') 那一行，以及旁边第 001 课的数字（跨组相似度随步数变化的曲线在"
+               "更下面）。"),
     },
     "tour.001.longer": {
-        "en": "Train twice as long: the same-group similarity keeps rising, and the cross-group one does not rest "
-              "at zero, it keeps falling (the head has 256 classes to push apart).",
-        "zh": "训练时间加倍：组内相似度继续上升，而跨组相似度不会停在 0，而是继续下降（输出头要把 256 个类别推开）。",
+        "en": "Train twice as long: the same-group similarity keeps rising. The cross-group one does not rest at "
+              "zero; it keeps falling, because training keeps pushing each group away from the other group's "
+              "outputs.",
+        "zh": "训练时间加倍：组内相似度继续上升。跨组相似度不会停在 0，而是继续下降，因为训练一直把每一组推离另一组的输出。",
     },
     "tour.001.longer.look": {
-        "en": "the group-similarity curves and the PCA picture: two clusters that move apart.",
-        "zh": "组相似度曲线和 PCA 图：两个簇越分越开。",
+        "en": ("the table after 1,000 steps: the same-group mean keeps rising, the cross-group mean keeps "
+               "falling (the curves and the PCA picture are further down)."),
+        "zh": "1,000 步之后的表：组内平均相似度继续上升，跨组平均继续下降（曲线和 PCA 图在更下面）。",
     },
     "tour.001.analogy": {
         "en": "Real models learn the same way at scale, and their geometry carries meaning: king − man + woman ≈ queen.",
@@ -235,7 +264,7 @@ STRINGS = {
     },
     "tour.001.analogy.look": {
         "en": "the nearest words to king − man + woman in the bundled model's table.",
-        "zh": "随附模型的词表中，与 king − man + woman 最接近的词。",
+        "zh": "内置模型的词表中，与 king − man + woman 最接近的词。",
     },
     # lesson 002: embeddings are a lookup table, not a function (ANDREA-120M)
     "tour.002.title": {"en": "Lesson 002: a lookup table, not a function", "zh": "第 002 课：嵌入是查找表，而非函数"},
@@ -252,14 +281,19 @@ STRINGS = {
         "zh": "这个“初始化”标签页里 d_model 768 时的标准差和平均模长（取出的行在“查表”标签页里）。",
     },
     "tour.002.andrea": {
-        "en": "ANDREA-120M's token table: 8,449 × 768 = 6,488,832 parameters, plus 1,024 × 768 = 786,432 for "
-              "learned positions: 7,275,264 in all.",
-        "zh": "ANDREA-120M 的词嵌入表：8,449 × 768 = 6,488,832 个参数，加上可学习位置表 1,024 × 768 = 786,432，"
-              "共 7,275,264。",
+        "en": "ANDREA-120M's token table: a vocabulary of 8,449 and d_model = 768, beside a learned position table "
+              "of 1,024 rows.",
+        "zh": "ANDREA-120M 的词嵌入表：词表 8,449、d_model = 768，另有一张 1,024 行的可学习位置表。",
+    },
+    "tour.002.andrea.found": {
+        "en": "8,449 × 768 = 6,488,832 parameters, plus 1,024 × 768 = 786,432 for learned positions: 7,275,264 in "
+              "all.",
+        "zh": "8,449 × 768 = 6,488,832 个参数，加上可学习位置表 1,024 × 768 = 786,432，共 7,275,264。",
     },
     "tour.002.andrea.look": {
-        "en": "the counts, the memory in fp32 / bf16, and the bar of each preset's embedding share.",
-        "zh": "参数量、fp32 / bf16 下的内存，以及各预设模型嵌入参数占比的柱状图。",
+        "en": ("the parameters per table: the token table, the learned positions, an untied output head (each "
+               "preset's embedding share is charted further down)."),
+        "zh": "每张表的参数量：词嵌入表、可学习位置表、不共享的输出头（各预设模型的嵌入参数占比在更下面的图里）。",
     },
     "tour.002.dot": {
         "en": "Before any similarity: the length |u| = √(u₀² + u₁² + …) and the dot product u · v = u₀v₀ + u₁v₁ + … "
@@ -276,21 +310,28 @@ STRINGS = {
     },
     "tour.002.predict": {
         "en": "Lesson 002's activity, predict the similarity: after training, cat and dog get close vectors "
-              "(both predict pet contexts), while cat and Tuesday predict different contexts.",
-        "zh": "第 002 课的课堂活动“预测相似度”：训练之后，cat 和 dog 的向量很接近（两者都预测与宠物相关的上下文），"
-              "而 cat 和 Tuesday 预测的上下文不同。",
+              "(both predict pet contexts).",
+        "zh": "第 002 课的课堂活动“预测相似度”：训练之后，cat 和 dog 的向量很接近（两者都预测与宠物相关的上下文）。",
     },
     "tour.002.predict.look": {
-        "en": "the cosines of all six pairs in the bundled model. The guesses on the page start at “unrelated”: set "
-              "your own to play the whole activity (good–bad is the usual surprise).",
-        "zh": "内置模型里六对词的余弦相似度。页面上的猜测默认都是“无关”：换成你自己的猜测，完整地玩一遍"
+        "en": "the cosines of all six pairs in the bundled model, beside the page's guesses: set your own to play "
+              "the whole activity (good–bad is the usual surprise).",
+        "zh": "内置模型里六对词的余弦相似度，旁边是页面上的猜测：换成你自己的猜测，完整地玩一遍"
               "（通常最出人意料的是 good–bad）。",
     },
+    "tour.002.predict.found": {
+        "en": "Cat and Tuesday predict different contexts.",
+        "zh": "cat 和 Tuesday 预测的上下文不同。",
+    },
     "tour.002.order": {
-        "en": "A token embedding says what the word is, not where it is: without positions, “the cat sat on a mat” "
-              "and its words reversed look the same to attention without a causal mask.",
-        "zh": "词嵌入告诉模型这是什么词，却不告诉它在哪：没有位置信息时，“the cat sat on a mat”和倒过来的词序"
-              "在不加因果掩码的注意力看来是一样的。",
+        "en": "A token embedding says what the word is, not where it is. Reverse the words of “the cat sat on a "
+              "mat”, and give both orders, without positions, to attention without a causal mask.",
+        "zh": "词嵌入告诉模型这是什么词，却不告诉它在哪。把“the cat sat on a mat”的词序倒过来，"
+              "两种词序都不加位置信息，交给不加因果掩码的注意力。",
+    },
+    "tour.002.order.found": {
+        "en": "Both orders look the same: each output moves with its word.",
+        "zh": "两种词序看起来一样：每个输出跟着自己的词移动。",
     },
     "tour.002.order.look": {
         "en": "the max difference after matching each word with its shuffled self.",
@@ -303,19 +344,20 @@ STRINGS = {
               "简单，适合固定上下文。",
     },
     "tour.002.learned.look": {
-        "en": "what happens past the last position at d_model 768 and length 1,024: both of lesson 000's modules "
-              "refuse; the “Parameters” tab holds the 1,024 × 768 count.",
-        "zh": "d_model 768、长度 1,024 时超过最后一个位置会发生什么：第 000 课的两个模块都会报错；"
-              "“参数量”标签页里是 1,024 × 768 的参数量。",
+        "en": ("the table at position 1,024: the learned table has no row, while sinusoidal, RoPE and ALiBi "
+               "still answer; under it, both of lesson 000's modules refuse. The “Parameters” tab holds the "
+               "1,024 × 768 count."),
+        "zh": ("位置 1,024 处的表：可学习位置表没有这一行，正弦、RoPE 和 ALiBi 仍能给出结果；表下"
+               "面，第 000 课的两个模块都报错。“参数量”标签页里是 1,024 × 768 的参数量。"),
     },
     "tour.002.tied": {
         "en": "Tied or untied: GPT-2 ties the token table to the output projection and saves V × d_model "
               "parameters; ANDREA keeps them separate.",
-        "zh": "绑定还是不绑定：GPT-2 把词嵌入表与输出投影绑定，省下 V × d_model 个参数；ANDREA 分开训练两者。",
+        "zh": "共享权重还是不共享：GPT-2 让词嵌入表与输出投影共享权重，省下 V × d_model 个参数；ANDREA 分开训练两者。",
     },
     "tour.002.tied.look": {
-        "en": "the output-head count and the total with the head.",
-        "zh": "输出头的参数量，以及含输出头的总量。",
+        "en": "the bars: GPT-2's untied output head holds 0 parameters, because its head is the token table.",
+        "zh": "柱状图：GPT-2 不共享的输出头参数为 0，因为它的输出头就是词嵌入表。",
     },
     "tour.002.sum": {
         "en": "At each position t: x_t = token_embedding[token_id_t] + position_embedding[t], two vectors added "
@@ -334,13 +376,15 @@ STRINGS = {
         "zh": "Qwen3-0.6B 的嵌入矩阵形状是 151,936 × 1,024：vocab_size × hidden_size，每个 token 一行。",
     },
     "tour.003.qwen.look": {
-        "en": "the token-table count (155,582,464), and its share of the whole model.",
-        "zh": "词嵌入表的参数量（155,582,464），以及它在整个模型中的占比。",
+        "en": ("the bars: 155,582,464 parameters in the token table, none in a position table (RoPE stores "
+               "none) and none in a separate output head (Qwen3-0.6B ties it)."),
+        "zh": ("柱状图：词嵌入表 155,582,464 个参数，位置表为 0（RoPE 不存参数），单独的输出头也"
+               "为 0（Qwen3-0.6B 共享权重）。"),
     },
     "tour.003.pairs": {
         "en": "The learned rows carry meaning: 猫 vs 狗 0.4233 > 猫 vs 汽车 0.1562 in Qwen3. The app bundles a "
               "multilingual model, multilingual-e5-small; the same ordering holds there.",
-        "zh": "学出来的行带有语义：Qwen3 中 猫–狗 0.4233 > 猫–汽车 0.1562。应用随附一个多语言模型"
+        "zh": "学出来的行带有语义：Qwen3 中 猫–狗 0.4233 > 猫–汽车 0.1562。应用内置一个多语言模型"
               " multilingual-e5-small，那里的大小关系同样成立。",
     },
     "tour.003.pairs.look": {
@@ -348,9 +392,13 @@ STRINGS = {
         "zh": "猫–狗 与 猫–汽车 的对比，再看同样的词对在英文里。",
     },
     "tour.003.permute": {
-        "en": "Attention without a causal mask does not know the order: shuffle the tokens, and each output just moves with its token "
-              "(the lesson measures 1.78e-15).",
-        "zh": "不加因果掩码的注意力不知道顺序：打乱 token，每个输出只是跟着自己的 token 移动（课里测得 1.78e-15）。",
+        "en": "Attention without a causal mask, and without positions: shuffle the tokens of “the cat sat on the "
+              "mat”, then match each output with its token.",
+        "zh": "不加因果掩码、也没有位置信息的注意力：打乱“the cat sat on the mat”的 token，再把每个输出与它的 token 对齐。",
+    },
+    "tour.003.permute.found": {
+        "en": "Each output just moves with its token (the lesson measures 1.78e-15).",
+        "zh": "每个输出只是跟着自己的 token 移动（课里测得 1.78e-15）。",
     },
     "tour.003.permute.look": {
         "en": "the max difference and the difference heatmap.",
@@ -377,10 +425,10 @@ STRINGS = {
               "起点是 0 还是 100 都一样；距离先升后起伏，并且有界。",
     },
     "tour.003.d8.look": {
-        "en": "the frequency table (the first pair turns every 6.3 positions, the last every 6,283), and the distance "
-              "curves from several starts lying on top of each other beside the lesson's table.",
-        "zh": "频率表（第一对每 6.3 个位置转一圈，最后一对每 6,283 个位置才转一圈），以及不同起点的距离曲线彼此重合，"
-              "旁边是课里的数字表。",
+        "en": ("the frequency table: the first pair turns every 6.3 positions, the last every 6,283. Under it, "
+               "the distance curves from several starts lie on top of each other, beside the lesson's table."),
+        "zh": ("频率表：第一对每 6.3 个位置转一圈，最后一对每 6,283 个位置才转一圈。表下面，不同起点的距"
+               "离曲线彼此重合，旁边是课里的数字表。"),
     },
     "tour.003.heatmap": {
         "en": "The lesson's heatmap: 64 dimensions, 100 positions. Low dimensions oscillate fast, high ones are "
@@ -388,8 +436,12 @@ STRINGS = {
         "zh": "课里的热力图：64 维、100 个位置。低维高频振荡，高维几乎不变（第一个标签页画的就是它）。",
     },
     "tour.003.heatmap.look": {
-        "en": "the position-similarity matrix: the bright band along the diagonal.",
-        "zh": "位置相似度矩阵：沿对角线的亮带。",
+        "en": "the position-similarity matrix: row 5, at columns 6 and 50.",
+        "zh": "位置相似度矩阵：第 5 行的第 6 列和第 50 列。",
+    },
+    "tour.003.heatmap.found": {
+        "en": "The bright band along the diagonal: neighbouring positions look alike.",
+        "zh": "沿对角线的亮带：相邻位置的编码彼此相似。",
     },
     "tour.003.pair": {
         "en": "RoPE turns pair i of the query at position m by m·ω_i, and the same pair of the key at "
@@ -407,8 +459,10 @@ STRINGS = {
         "zh": "远程衰减：D = 128、底数 10,000 时，平均 cos(d·ω_i) 从 d = 0 的 1.000 降到 d = 400 的 0.278。",
     },
     "tour.003.decay.look": {
-        "en": "the decay curves for several rope_theta and the lesson's table under them.",
-        "zh": "不同 rope_theta 下的衰减曲线，以及下方课里的数字表。",
+        "en": ("the decay curves for several rope_theta: the thick line, the chosen 10,000, falls fastest (the "
+               "lesson's table is further down)."),
+        "zh": ("不同 rope_theta 下的衰减曲线：粗线是选中的 10,000，下降最快（课里的数字表在更下面"
+               "）。"),
     },
     "tour.003.learned": {
         "en": "The other road: a learned position table, as in BERT and GPT-2. The Transformer paper tried it and "
@@ -426,7 +480,7 @@ STRINGS = {
     "tour.003.properties": {
         "en": "Five properties of a good encoding: unique, bounded, relative, extrapolates, deterministic. Learned "
               "tables fail to extrapolate; ALiBi adds a linear distance penalty.",
-        "zh": "好的位置编码的五条标准：唯一、有界、相对、可外推、确定。学习式编码输在可外推；ALiBi 加线性距离惩罚。",
+        "zh": "好的位置编码的五条标准：唯一、有界、相对、可外推、确定。可学习位置表输在可外推；ALiBi 加线性距离惩罚。",
     },
     "tour.003.properties.look": {
         "en": "the property table: ◐ marks “defined at any position, but not generalising past the trained length”, "
@@ -436,9 +490,10 @@ STRINGS = {
     },
     "tour.003.theta": {
         "en": "Qwen3-0.6B: max_position_embeddings 40,960 and rope_theta 1,000,000 (earlier models 10,000). A larger "
-              "theta slows the late, low-frequency pairs most.",
+              "theta slows the late, low-frequency pairs most (the lesson says the high-frequency ones: the other "
+              "way round).",
         "zh": "Qwen3-0.6B：max_position_embeddings 40,960，rope_theta 1,000,000（早期模型是 10,000）。"
-              "更大的 theta 主要减慢靠后的低频维度对。",
+              "更大的 theta 主要减慢靠后的低频维度对（课里说的是高频维度，恰好说反了）。",
     },
     "tour.003.theta.look": {
         "en": "the wavelengths against the context: the pairs that never complete a turn.",
@@ -450,10 +505,23 @@ STRINGS = {
         "zh": "扩展上下文：位置插值（PI）、NTK-aware、YaRN。Qwen3 用 YaRN × 4 从 32K 扩展到 128K。",
     },
     "tour.003.extend.look": {
-        "en": "which pairs YaRN keeps, blends or interpolates (the colours of the wavelength chart), and how many "
-              "pairs meet angles training never showed them, without scaling and with YaRN.",
-        "zh": "YaRN 让哪些维度对保持不变、过渡或被插值（波长图上的颜色），以及不缩放和用 YaRN 时各有多少维度对"
-              "遇到训练中没见过的角度。",
+        "en": ("the colours of the wavelength chart, named in its legend: the pairs YaRN keeps, blends and "
+               "interpolates, against the trained and the target length."),
+        "zh": ("波长图上的颜色（图例在图下方）：YaRN 保持不变、过渡和插值的维度对，以及训练长度和目标长度两条线"
+               "。"),
+    },
+    "tour.003.past": {
+        "en": "GlassLM, a small RoPE model trained on 128 tokens, reads 512 here: without scaling, and with the "
+              "lesson's three methods.",
+        "zh": "GlassLM 是一个只用 128 个 token 训练的小型 RoPE 模型，这里读 512 个：不缩放，以及用课里的三种方法。",
+    },
+    "tour.003.past.found": {
+        "en": "Unscaled, as the lesson says: past the trained length “quality drops clearly”.",
+        "zh": "不缩放时正如课里所说：超出训练长度后“生成质量明显下降”。",
+    },
+    "tour.003.past.look": {
+        "en": "the black line (no scaling) right of the dashed line, against PI, NTK and YaRN.",
+        "zh": "虚线右边的黑线（不缩放），和 PI、NTK、YaRN 比一比。",
     },
     # lesson 004: word embedding and positional encoding
     "tour.004.title": {"en": "Lesson 004: word embedding and positional encoding", "zh": "第 004 课：词嵌入与位置编码"},
@@ -463,8 +531,9 @@ STRINGS = {
         "zh": "词表大小 V = 100,000，嵌入矩阵 W_E 为 100,000 × 4,096：随机初始化，再由反向传播调整。",
     },
     "tour.004.size.look": {
-        "en": "the token-table count and its memory.",
-        "zh": "词嵌入表的参数量和内存。",
+        "en": ("the token table's bar (its memory is under the controls); untied, the output head is as large "
+               "again."),
+        "zh": "词嵌入表那一条柱（内存在控件下方）；不共享时，输出头同样大。",
     },
     "tour.004.onehot": {
         "en": "OneHot(爱) · W_E simply cuts one row out of W_E: the product and the lookup give the same numbers. "
@@ -473,20 +542,27 @@ STRINGS = {
               "（这里的词表是 256 个字节，所以“爱”是三个字节行。）",
     },
     "tour.004.onehot.look": {
-        "en": "the max difference between one_hot(ids) @ W and W[ids]: zero.",
-        "zh": "one_hot(ids) @ W 与 W[ids] 的最大差异：0。",
+        "en": "the 12 rows the ids pick out of W, three byte rows per character; under the figure, the max "
+              "difference between one_hot(ids) @ W and W[ids]: zero.",
+        "zh": "ids 从 W 中取出的 12 行，每个字三个字节行；图下方是 one_hot(ids) @ W 与 W[ids] 的最大差异：0。",
     },
     "tour.004.learned": {
         "en": "No rule is written into the embedding: gradient descent on co-occurrence pulls similar tokens together.",
         "zh": "词嵌入没有任何预设规则：基于共现的梯度下降把相似的 token 推到一起。",
     },
     "tour.004.learned.look": {
-        "en": "the two blocks of the similarity matrix after training.",
-        "zh": "训练后相似度矩阵中的两个方块。",
+        "en": ("the table, before and after training: the same-group mean rises, the cross-group mean stays "
+               "near 0 (the two blocks of the similarity matrix are further down)."),
+        "zh": "训练前后的数字表：组内平均相似度上升，跨组平均仍接近 0（相似度矩阵的两个方块在更下面）。",
     },
     "tour.004.order": {
-        "en": "Attention without a mask is a set operation: without positions, 我爱学习 and 学习爱我 give the same results.",
-        "zh": "不加掩码的注意力是一种“集合”运算：没有位置信息时，“我爱学习”和“学习爱我”的计算结果完全一致。",
+        "en": "Attention without a mask, and without positions: give it 我爱学习, then 学习爱我, and match the outputs "
+              "word by word.",
+        "zh": "不加掩码、也没有位置信息的注意力：先输入“我爱学习”，再输入“学习爱我”，逐词对齐比较输出。",
+    },
+    "tour.004.order.found": {
+        "en": "Attention without a mask is a set operation: both orders give the same results.",
+        "zh": "不加掩码的注意力是一种“集合”运算：两种顺序的计算结果完全一致。",
     },
     "tour.004.order.look": {
         "en": "the outputs before and after reordering, matched word by word.",
@@ -509,8 +585,9 @@ STRINGS = {
         "zh": "最核心的动机：PE(pos + k) 可以表示为 PE(pos) 的线性组合，模型用线性变换就能感知距离 k。",
     },
     "tour.004.linear.look": {
-        "en": "the rotation check: PE(3 + 4) computed directly and by rotating PE(3), and the error between them.",
-        "zh": "旋转验证：直接算的 PE(3 + 4) 与旋转 PE(3) 得到的结果，以及两者的误差。",
+        "en": "the rotation check: PE(3 + 4) from the formula (circles) and by rotating PE(3) (crosses), on the "
+              "same points; the error between them is under the chart.",
+        "zh": "旋转验证：按公式算的 PE(3 + 4)（圆圈）与旋转 PE(3) 得到的结果（叉号）落在同一点上；两者的误差在图下方。",
     },
     "tour.004.sum": {
         "en": "X_input = X_embedding + PE_pos: look up, compute the formula, add, and send to the first layer's "
@@ -641,6 +718,17 @@ STRINGS = {
     "tour.q.shifted.why": {
         "en": "score({m}, {n}) = {a} and score({m2}, {n2}) = {b}: the same offset gives the same score.",
         "zh": "score({m}, {n}) = {a}，score({m2}, {n2}) = {b}：相对距离相同，分数就相同。",
+    },
+    "tour.q.loss_past": {
+        "en": "Predict: at 4× the trained length, unscaled, does the loss past position 128 rise, stay or fall?",
+        "zh": "预测：在训练长度的 4 倍、不缩放时，越过位置 128 之后的损失是上升、不变还是下降？",
+    },
+    "tour.q.loss_past.rise": {"en": "it rises", "zh": "上升"},
+    "tour.q.loss_past.stay": {"en": "it stays about the same", "zh": "基本不变"},
+    "tour.q.loss_past.fall": {"en": "it falls", "zh": "下降"},
+    "tour.q.loss_past.why": {
+        "en": "{windows} windows of {length}: {inside} nats inside the trained 128, {past} past them ({rise}).",
+        "zh": "{windows} 个 {length} 位置的窗口：训练长度 128 以内 {inside} nat，越过之后 {past}（{rise}）。",
     },
     "tour.q.concat": {
         "en": "Predict: concatenate 64-dimensional position vectors onto 64-dimensional token vectors. How much "

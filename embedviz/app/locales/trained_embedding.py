@@ -14,13 +14,13 @@ STRINGS = {
             "embedding table and an output layer, nothing else) learns to predict the next character. The "
             "only thing that can shape the table is **which tokens come next**: do tokens of a group end up "
             "with similar vectors? Lesson 001 does not state d_model, the optimiser or the learning rate: the "
-            "settings below (d_model 16, Adam, learning rate 0.01 by default) are those of this reproduction."
+            "settings on this page (d_model 16, Adam, learning rate 0.01 by default) are those of this reproduction."
         ),
         "zh": (
             "现场重做第 001 课的实验。每条序列只从一组字符里采样（小写 a–j 或大写 A–J），"
             "不同组的 token 永远不会出现在同一条序列中。一个极小的模型（只有嵌入表和输出层）学习预测下一个字符。"
             "能塑造这张表的只有 **接下来出现什么 token**：同一组的 token 最后会不会得到相似的向量？"
-            "第 001 课没有给出 d_model、优化器和学习率：下面的设置（默认 d_model 16、Adam、学习率 0.01）是这次复现自己选的。"
+            "第 001 课没有给出 d_model、优化器和学习率：本页的设置（默认 d_model 16、Adam、学习率 0.01）是这次复现自己选的。"
         ),
     },
     "train.steps": {"en": "training steps", "zh": "训练步数"},
@@ -81,22 +81,23 @@ STRINGS = {
     },
     "train.why_groups": {
         "en": ("With only the group tokens in the softmax, the probability a token of one group must give up sits "
-               "on the other groups' rows: \"towards my group\" is \"away from the others\", so the groups are pushed "
-               "to opposite sides. Switch the output layer to 256 classes to see lesson 001's setting."),
+               "on the other groups' rows. So \"towards my group\" is \"away from the others\", and the groups are "
+               "pushed to opposite sides. Switch the output layer to 256 classes to see lesson 001's setting."),
         "zh": ("当 softmax 只包含组内 token 时，一组的 token 要让出的概率都在其他组的输出行上：“"
                "靠近本组”就等于“远离其他组”，于是各组被推向相反的方向。把输出层切换到 256 个类别，就是第 001"
                " 课的设置。"),
     },
     "train.why_vocab": {
-        "en": ("With {classes} classes the early steps push both groups away from the same {unseen} classes that "
-               "never occur, a shared direction that pulls them together, while each group is also pushed away from "
-               "the other. Which wins when depends on the settings: this run's blue curve peaks at step {peak_step} "
-               "({peak:+.2f}) and {zero}. Once the never-seen classes have lost their probability, what is left to "
-               "give up sits on the other group's rows, and the groups drift apart."),
-        "zh": ("有 {classes} 个类别时，最初几步把两组都推离同样的 {unseen} 个从不出现的类别，这个共"
-               "同方向让两组靠近；同时每一组也被推离另一组。哪一边先占上风取决于设置：这次训练的蓝色曲线在第 "
-               "{peak_step} 步最高（{peak:+.2f}），{zero}。等这些类别失去概率后，剩下要让出的概率都在另一组的"
-               "输出行上，两组便逐渐分开。"),
+        "en": ("The output layer scores {classes} classes, and {unseen} of them never occur in the data. In the first "
+               "steps training pushes both groups' vectors away from those same {unseen} classes. Both groups move "
+               "the same way, so they grow more alike. At the same time each group is pushed away from the other. "
+               "Which effect wins, and when, depends on the settings: this run's blue curve peaks at step "
+               "{peak_step} ({peak:+.2f}) and {zero}. Later the never-seen classes have almost no probability left "
+               "to take away. What is left sits on the other group's rows, so the groups drift apart."),
+        "zh": ("输出层要给 {classes} 个类别打分，其中 {unseen} 个在数据里从不出现。最初几步，训练把两组的向量都推离这同样的 "
+               "{unseen} 个类别。两组朝同一个方向移动，所以变得更像。同时每一组也被推离另一组。"
+               "哪种作用占上风、在什么时候，取决于设置：这次训练的蓝色曲线在第 {peak_step} 步最高（{peak:+.2f}），{zero}。"
+               "后来那些从不出现的类别已经没有多少概率可让，剩下的概率都在另一组的输出行上，两组便逐渐分开。"),
     },
     "train.near_zero": {
         "en": ("Cross-group similarity ends near 0 ({cross:+.2f}), as in lesson 001, but the blue curve does not rest "
@@ -112,12 +113,12 @@ STRINGS = {
     "train.zero_below": {"en": "never rises above 0", "zh": "始终没有超过 0"},
     "train.near_zero_groups": {
         "en": ("Cross-group similarity is near 0 ({cross:.2f}), as lesson 001 reports, but not for lesson 001's "
-               "reason: with only the group tokens in the softmax there are no never-seen classes to pull the groups "
-               "together, and each group is pushed away from the others from the start (the blue curve is highest at "
-               "step {peak_step}, {peak:+.2f}). More steps make it negative; switch the output layer to 256 classes "
+               "reason. With only the group tokens in the softmax, there are no never-seen classes to pull the "
+               "groups together. Each group is pushed away from the others from the start (the blue curve is "
+               "highest at step {peak_step}, {peak:+.2f}). More steps make it negative; switch the output layer to 256 classes "
                "to see lesson 001's setting."),
-        "zh": ("跨组相似度接近 0（{cross:.2f}），与第 001 课报告的一致，但原因不同：softmax 只包含组内 token 时，没有从不出现的"
-               "类别把两组拉近，每一组从一开始就被推离其他组（蓝色曲线在第 {peak_step} 步最高，{peak:+.2f}）。步数更多就会变成"
+        "zh": ("跨组相似度接近 0（{cross:.2f}），与第 001 课报告的一致，但原因不同。softmax 只包含组内 token 时，没有从不出现的"
+               "类别把两组拉近。每一组从一开始就被推离其他组（蓝色曲线在第 {peak_step} 步最高，{peak:+.2f}）。步数更多就会变成"
                "负数；把输出层切换到 256 个类别，就是第 001 课的设置。"),
     },
     "train.positive": {

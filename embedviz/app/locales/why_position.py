@@ -103,35 +103,37 @@ STRINGS = {
             "position information attention gives each character exactly the same output in both sentences: "
             "to an encoder without positions they are the same sentence, although they mean opposite things. English "
             "is no different. "
-            "So before the vectors enter the transformer, order has to be injected: that is the job of a "
-            "**positional encoding**. Switch on sinusoidal or learned positions above: the same shuffle now "
-            "changes the outputs."
+            "So the model has to be told the order: that is the job of a **positional encoding**. Sinusoidal and "
+            "learned positions are added to the vectors before the first block; RoPE and ALiBi act inside "
+            "attention. Switch on sinusoidal or learned positions under this section: the same shuffle now changes the outputs. "
+            "A causal mask carries some order too, without any encoding: see below."
         ),
         "zh": (
             "「狗咬人」和「人咬狗」用的是同样的三个字，分词后 token 集合一样，查出来的向量集合也一样。"
             "没有位置信息时，（不加掩码的）注意力在两句话里给每个字算出的输出完全相同：在这样的模型看来两句话完全等价，"
-            "可它们的意思恰好相反。英文也是一样。所以必须在向量进入 Transformer 之前把顺序信息注入进去，"
-            "这就是**位置编码**要做的事。在上面打开正弦或可学习位置，同样的打乱方式就会改变输出了。"
+            "可它们的意思恰好相反。英文也是一样。所以必须把顺序告诉模型，这就是**位置编码**要做的事。"
+            "正弦和可学习位置在第一个块之前加到向量上；RoPE 和 ALiBi 则在注意力内部起作用。"
+            "在本节下方打开正弦或可学习位置，同样的打乱方式就会改变输出了。因果掩码不用任何编码也带来一部分顺序信息：见下文。"
         ),
     },
     "why.causal_header": {"en": "With a causal mask, order shows even without positions",
                           "zh": "有因果掩码时，不加位置也能看出顺序"},
     "why.causal_md": {
         "en": ("Lesson 003's claim holds for attention without a mask. A decoder (GPT, Llama, Qwen) masks the "
-               "future: token i attends only to tokens 0 … i. The mask belongs to the slot, not to the token, so "
-               "after a shuffle every token sees a different prefix and its output changes: switch the mask on "
-               "above (in lesson 003's own script, 4 tokens, d_model 8, seed 0, the difference is 6.43 instead of "
-               "1e-15; here it depends on the sentence). The first token sees only itself, the last sees "
-               "everything: a decoder can count how many tokens it sees, which is why decoder-only models learn "
+               "future: token i attends only to tokens 0 … i. The mask belongs to the slot, not to the token. So "
+               "after a shuffle every token sees a different prefix, and its output changes: switch the mask on "
+               "under this section. In lesson 003's own script (4 tokens, d_model 8, seed 0) the difference is 6.43 instead of "
+               "1e-15; here it depends on the sentence. The first token sees only itself, the last sees "
+               "everything. A decoder can count how many tokens it sees, which is why decoder-only models learn "
                "position even without any positional encoding (Haviv et al. 2022). Positional encodings still help, "
                "and an encoder such as BERT, with no mask, cannot do without them. The blank triangle in the ALiBi "
                "figure on the Compare page is this mask."),
         "zh": ("第 003 课的结论对不加掩码的注意力成立。解码器（GPT、Llama、Qwen）会遮住未来：第 i 个"
-               " token 只关注第 0 … i 个 token。掩码属于槽位而不属于 token，所以打乱顺序后每个"
-               " token 看到的前缀都不同，输出也就变了：在上面打开掩码试试（在第 003 课自己的脚本里，4 个 "
-               "token、d_model 8、种子 0，差异是 6.43 而不是 1e-15；这里的数值取决于句子）。"
-               "第一个 token 只看到它自己，最后一个看到全部：解码器可以数出自己看到了多少个 token，所以只有"
-               "解码器的模型即使不加任何位置编码也能学到位置（Haviv 等 2022）。位置编码仍然有用，而像 BER"
+               " token 只关注第 0 … i 个 token。掩码属于槽位而不属于 token。所以打乱顺序后每个"
+               " token 看到的前缀都不同，输出也就变了：在本节下方打开掩码试试。在第 003 课自己的脚本里（4 个 "
+               "token、d_model 8、种子 0），差异是 6.43 而不是 1e-15；这里的数值取决于句子。"
+               "第一个 token 只看到它自己，最后一个看到全部。解码器可以数出自己看到了多少个 token，所以"
+               "仅解码器（decoder-only）模型即使不加任何位置编码也能学到位置（Haviv 等 2022）。位置编码仍然有用，而像 BER"
                "T 这样不加掩码的编码器离不开它。位置编码对比页 ALiBi 图里空白的三角形就是这个掩码。"),
     },
     "why.notice": {

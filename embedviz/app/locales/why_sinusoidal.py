@@ -11,11 +11,11 @@ STRINGS = {
         "en": (
             "Lesson 003 works backwards from the obvious ideas. Three simple ways to write a position into a vector "
             "each have a flaw; the sinusoidal encoding keeps what is good in the third (a binary counter) and "
-            "removes its jumps. Change the length, the position and the width D below and watch each flaw."
+            "removes its jumps. Change the length, the position and the width D and watch each flaw."
         ),
         "zh": (
             "第 003 课从最直接的想法倒推。把位置写进向量，最容易想到三个办法，但每个都有毛病；正弦编码保留了"
-            "第三个办法（二进制计数器）的优点，去掉了它的硬跳变。调节下面的序列长度、位置和维度 D，"
+            "第三个办法（二进制计数器）的优点，去掉了它的硬跳变。调节序列长度、位置和维度 D，"
             "逐一看清每个毛病。"
         ),
     },
@@ -54,14 +54,14 @@ STRINGS = {
     "naive.norm_text": {
         "en": (
             "Divide by the length: every value now lies in [0, 1). But the same value names a different position "
-            "in sequences of different lengths (lesson 003: 0.5 is word 5 of 10 and word 500 of 1,000), and one "
-            "step between neighbours shrinks as the text grows: the model cannot tell what a value means without "
+            "in sequences of different lengths (lesson 003: 0.5 is word 5 of 10 and word 500 of 1,000). And one "
+            "step between neighbours shrinks as the text grows. The model cannot tell what a value means without "
             "knowing L."
         ),
         "zh": (
             "除以序列长度：所有取值都落在 [0, 1) 之间。但同一个值在不同长度的序列里表示不同的位置（第 003 课："
-            "0.5 在 10 个词的句子里是第 5 个词，在 1000 个词的句子里是第 500 个词），相邻位置之间的差距也随"
-            "文本变长而变小：不知道 L，模型就读不懂一个值的含义。"
+            "0.5 在 10 个词的句子里是第 5 个词，在 1000 个词的句子里是第 500 个词）。相邻位置之间的差距也随"
+            "文本变长而变小。不知道 L，模型就读不懂一个值的含义。"
         ),
     },
     "naive.norm_value": {"en": "p / L at position {p} (L = {L})", "zh": "位置 {p} 的 p / L（L = {L}）"},
