@@ -127,11 +127,18 @@ def pytest_configure(config):
         live.install_plotly()
 
 
+# The tour-screen walks (each walks every tour step, minutes apiece) measure boxes, not seconds: they run as a group
+# of their own, on the other worker, beside the browser tests that time a class (which keep one group, so two of
+# those never meet).
+WALKS = ("tests/e2e/test_tour_screen.py", "tests/e2e/test_tour_details.py", "tests/e2e/test_phone_toolbar.py")
+
+
 def pytest_collection_modifyitems(config, items):
-    """Under pytest-xdist (`make test` runs two workers), every real-browser test (tests/e2e) runs on the same worker,
-    one after another: one Chromium and its app servers at a time, and the timings they assert (a class follows its
-    teacher within 2 s) meet a machine with one worker's load on it, not two browsers'. The few server tests outside
-    tests/e2e (load smoke, hostile server) start their own server and run on either worker."""
+    """Under pytest-xdist (`make test` runs two workers), the real-browser tests (tests/e2e) run in two groups, each on
+    one worker, one test after another: the walks (WALKS), and the others, whose timings (a class follows its teacher
+    within 2 s) meet a machine with at most one walk's browser beside them. The few server tests outside tests/e2e
+    (load smoke, hostile server) start their own server and run on either worker."""
     for item in items:
         if item.get_closest_marker("e2e") or "tests/e2e/" in item.nodeid:
-            item.add_marker(pytest.mark.xdist_group("browser"))
+            walk = item.nodeid.startswith(WALKS)
+            item.add_marker(pytest.mark.xdist_group("browser-walks" if walk else "browser"))
