@@ -242,8 +242,8 @@ GROUPS = {Training.TAB: Label("train.tab_groups"), Training.GROUPS: "abcdefghij 
           Training.D_MODEL: 16, Training.LR: 0.01, Training.SEED: 0, Training.SOFTMAX: "vocab",
           Training.VIEW: Label("train.view_sim")}
 SIN = {Sinusoidal.BASE: 10_000.0, Sinusoidal.P: 5, Sinusoidal.K: 3}
-NAIVE = {WhySinusoidal.TAB: Label("naive.tab_norm"), WhySinusoidal.LENGTH: 1_000, WhySinusoidal.OTHER_LENGTH: 10,
-         WhySinusoidal.POSITION: 500, WhySinusoidal.D_MODEL: 8}
+WHY_SINUSOIDAL = {WhySinusoidal.TAB: Label("why_sinusoidal.tab_norm"), WhySinusoidal.LENGTH: 1_000,
+                  WhySinusoidal.OTHER_LENGTH: 10, WhySinusoidal.POSITION: 500, WhySinusoidal.D_MODEL: 8}
 SIN_TAB = {name: Label(f"sin.tab_{name}") for name in ("encoding", "lesson", "similarity", "rotation")}
 INL = {InputLayer.BATCH: 2, InputLayer.LENGTH: 5, InputLayer.D_MODEL: 8, InputLayer.MAX_LENGTH: 16,
        InputLayer.D_POSITION: 8}  # the Input layer page's defaults; no tab: past L (the refusal step) it draws none
@@ -322,7 +322,7 @@ TOURS: dict[str, Tour] = {
             Step("token-embeddings", _calc("Qwen3-0.6B"), "qwen"),
             Step("real-model", {RealModel.MODEL: E5_NAME, RealModel.TAB: Label("real.tab_pairs")}, "pairs"),
             Step("why-position", {**WHY, WhyPosition.TEXT: "the cat sat on the mat"}, "permute", SHUFFLE),
-            Step("why-sine-cosine", NAIVE, "naive"),
+            Step("why-sine-cosine", WHY_SINUSOIDAL, "naive"),
             Step("sinusoidal", {**SIN, Sinusoidal.D_MODEL: 8, Sinusoidal.LENGTH: 128,
                                 Sinusoidal.TAB: SIN_TAB["lesson"]}, "d8"),
             Step("sinusoidal", {**SIN, Sinusoidal.D_MODEL: 64, Sinusoidal.LENGTH: 100,

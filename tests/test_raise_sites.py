@@ -42,10 +42,11 @@ INTERNAL_RAISES = {
     "embedviz/input_layer/lookup.py::_weight": _SHAPE,
     "embedviz/input_layer/lookup.py::gradient_step": _SHAPE,
     "embedviz/input_layer/lookup.py::second_step_rows": _SHAPE,  # no page calls it; a notebook passes the batches
-    "embedviz/positions/naive.py::position_with_value": _SHAPE,  # a value the core computed from a clipped position
-    "embedviz/positions/naive.py::binary_code": _SHAPE,
-    "embedviz/positions/naive.py::smooth_counter": _SHAPE,
-    "embedviz/positions/naive.py::adjacent_steps": _SHAPE,
+    # a value the core computed from a clipped position
+    "embedviz/positions/why_sinusoidal.py::position_with_value": _SHAPE,
+    "embedviz/positions/why_sinusoidal.py::binary_code": _SHAPE,
+    "embedviz/positions/why_sinusoidal.py::smooth_counter": _SHAPE,
+    "embedviz/positions/why_sinusoidal.py::adjacent_steps": _SHAPE,
     "embedviz/positions/analysis.py::_position_table": _SHAPE,
     "embedviz/positions/analysis.py::offset_similarity": _SHAPE,
     "embedviz/positions/analysis.py::plane_turn": _SHAPE,  # rows_window keeps at least 2 rows

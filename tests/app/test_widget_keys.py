@@ -142,3 +142,13 @@ def test_the_presenter_clicker_names_the_panels_buttons():
     """The clicker's script presses Next and Back by their keys: a renamed key must be renamed there too."""
     script = (ROOT / "embedviz" / "app" / "browser" / "presenter_keys.js").read_text(encoding="utf-8")
     assert f'"{Tour.NEXT}"' in script and f'"{Tour.BACK}"' in script
+
+
+def test_a_renamed_key_is_no_page_key_and_leads_to_one():
+    """A saved link's old key is read as today's (embedviz/app/frame.py): each old name is no longer any page's key
+    (or the page would read it twice), and each new name is a key its page declares."""
+    from embedviz.widget_keys import RENAMED
+
+    declared = [keys for keys in (*BY_PAGE.values(), Tour, Classroom)]
+    assert not [old for old in RENAMED if any(keys.declares(old) for keys in declared)]
+    assert all(any(new in keys.keys() for keys in BY_PAGE.values()) for new in RENAMED.values())
