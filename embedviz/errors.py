@@ -159,7 +159,7 @@ TEMPLATES: dict[str, str] = {
     "one_char": "char ({char!r}) must be exactly one character",
     "pair_range": "pair ({value}) must lie in [0, head_dim/2) = [0, {limit})",
     "rows_cap": "rows ({n}) must be at most {limit} at once for D = {D:,}",
-    "logits_cap": "batch_size * seq_len * classes ({size} * {length} * {classes} = {n}) must be at most "
+    "logits_cap": "batch_size * targets_per_row * classes ({size} * {targets} * {classes} = {n}) must be at most "
                   "{limit} logits per step",
     "snapshot_cap": "snapshot_every ({value}) keeps {count} snapshots of a ({rows}, {D}) table for steps={steps}; at "
                     "most {limit} fit, use snapshot_every >= {least}",

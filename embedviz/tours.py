@@ -186,7 +186,8 @@ def _shifted_score(s: Mapping[str, Any]) -> tuple[str, dict]:
 
 def _table_size(s: Mapping[str, Any]) -> tuple[str, dict]:
     """Lesson 004: how many numbers are in a V x d_model token table?"""
-    count = params.embedding_parameter_count(s[Tokens.VOCAB], s[Tokens.WIDTH], max_positions=s[Tokens.MAX_POSITIONS],
+    count = params.embedding_parameter_count(s[Tokens.VOCAB], s[Tokens.WIDTH],
+                                             max_context_length=s[Tokens.MAX_CONTEXT_LENGTH],
                                              positional=s[Tokens.POSITIONAL], tied=s[Tokens.TIE]).token_embedding
     option = "millions" if count < 1e8 else "hundreds_of_millions" if count < 1e9 else "billions"
     return option, {"count": f"{count:,}"}
@@ -262,7 +263,7 @@ ROPE = {Rope.PRESET: "custom", Rope.PAIRING: "half", Rope.HEAD_DIM: 128, Rope.TH
 def _calc(preset: str, values: Mapping[str, Any] | None = None) -> dict:
     """The parameter calculator at a preset's numbers (or custom ones)."""
     p = params.PRESETS.get(preset)
-    base = ({Tokens.VOCAB: p.vocab_size, Tokens.WIDTH: p.d_model, Tokens.MAX_POSITIONS: p.max_positions,
+    base = ({Tokens.VOCAB: p.vocab_size, Tokens.WIDTH: p.d_model, Tokens.MAX_CONTEXT_LENGTH: p.max_context_length,
              Tokens.POSITIONAL: p.positional, Tokens.TIE: p.tied_embeddings} if p else {})
     return {**CALC, Tokens.PRESET: preset, **base, **(values or {})}
 
@@ -271,7 +272,7 @@ def _rope(preset: str, values: Mapping[str, Any] | None = None) -> dict:
     """The RoPE page at a preset's head_dim, rope_theta and length (setting the preset box alone moves nothing)."""
     p = params.PRESETS[preset]
     return {**ROPE, Rope.PRESET: preset, Rope.HEAD_DIM: p.head_dim, Rope.THETA: float(p.rope_theta),
-            Rope.LENGTH: p.max_positions, **(values or {})}
+            Rope.LENGTH: p.max_context_length, **(values or {})}
 
 
 TOURS: dict[str, Tour] = {
@@ -338,8 +339,8 @@ TOURS: dict[str, Tour] = {
         )),
         Tour("004", (
             Step("token-embeddings", _calc("custom", {
-                Tokens.VOCAB: 100_000, Tokens.WIDTH: 4_096, Tokens.MAX_POSITIONS: 0, Tokens.POSITIONAL: "sinusoidal",
-                Tokens.TIE: False}), "size", TABLE_SIZE),
+                Tokens.VOCAB: 100_000, Tokens.WIDTH: 4_096, Tokens.MAX_CONTEXT_LENGTH: 0,
+                Tokens.POSITIONAL: "sinusoidal", Tokens.TIE: False}), "size", TABLE_SIZE),
             Step("token-embeddings", {**TOK, Tokens.TEXT: "我爱学习", Tokens.TAB: Label("tok.tab_lookup")},
                  "onehot"),
             Step("trained-embedding", GROUPS, "learned"),

@@ -65,7 +65,7 @@ class Tokens(PageKeys):
     PRESET = "tok_preset"
     VOCAB = "tok_V"
     WIDTH = "tok_D"
-    MAX_POSITIONS = "tok_L"
+    MAX_CONTEXT_LENGTH = "tok_L"
     POSITIONAL = "tok_pe"
     TIE = "tok_tie"
     PARAMS_CSV = "tok_params_csv"

@@ -82,7 +82,7 @@ def test_lesson_settings_are_the_lessons_numbers():
     s = tours.step("004", 1).settings
     assert (s[Tokens.VOCAB], s[Tokens.WIDTH]) == (100_000, 4_096)
     s = tours.step("002", 2).settings
-    assert (s[Tokens.VOCAB], s[Tokens.WIDTH], s[Tokens.MAX_POSITIONS]) == (8_449, 768, 1_024)
+    assert (s[Tokens.VOCAB], s[Tokens.WIDTH], s[Tokens.MAX_CONTEXT_LENGTH]) == (8_449, 768, 1_024)
     s = tours.step("003", 1).settings
     assert (s[Tokens.VOCAB], s[Tokens.WIDTH]) == (151_936, 1_024)
 
@@ -113,7 +113,7 @@ def expected(lesson: str, k: int) -> str:
         return "equal" if max(d) - min(d) < 1e-12 else "different"
     if qid == "share":  # lesson 002: (V*D + L*D) / total, from the preset's fields
         p = params.PRESETS[s[Tokens.PRESET]]
-        share = (p.vocab_size * p.d_model + p.max_positions * p.d_model) / p.total_params
+        share = (p.vocab_size * p.d_model + p.max_context_length * p.d_model) / p.total_params
         return "under10" if share < 0.1 else "10to30" if share < 0.3 else "over30"
     if qid == "shuffle":  # permutation equivariance: always the same up to rounding
         return "same"
