@@ -13,7 +13,7 @@ from embedviz.app.widgets import BIND, bound_tabs, download_csv, human_number, n
 from embedviz.app.widgets import details, lead
 from embedviz.figures import context_extension as figs
 from embedviz.figures.export import table_csv
-from embedviz.widget_keys import Context as K
+from embedviz.lessons.widget_keys import Context as K
 
 defaults = view.DEFAULTS  # the widgets' starting values: the default source's settings
 

@@ -15,7 +15,7 @@ from embedviz.app.widgets import lead
 from embedviz.downsample import ANGLE_HEATMAP_POSITIONS, DENSE_DISTANCES
 from embedviz.figures import joined, line_chart
 from embedviz.figures import rope as figs
-from embedviz.widget_keys import Rope as K
+from embedviz.lessons.widget_keys import Rope as K
 
 PRESETS = view.rope_presets()
 CUSTOM = "custom"

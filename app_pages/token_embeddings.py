@@ -13,7 +13,7 @@ from embedviz.figures import tokens as figs
 from embedviz.figures.export import table_csv
 from embedviz.input_layer.lookup import INIT_SCHEMES
 from embedviz.models.params import POSITIONAL_KINDS, PRESETS
-from embedviz.widget_keys import Tokens as K
+from embedviz.lessons.widget_keys import Tokens as K
 
 QWEN_EXAMPLE = "我爱学习"  # lesson 004's sentence: single characters and a two-character token (学习)
 OPTIMISERS = {"sgd": "tok.opt_sgd", "adam": "tok.opt_adam", "adamw": "tok.opt_adamw"}  # each and its catalog key

@@ -6,7 +6,7 @@ from embedviz.app.i18n import t
 from embedviz.app.widgets import bound_tabs, choice_slider, human_number, int_slider, notice, plot, show_error
 from embedviz.app.widgets import details, lead
 from embedviz.figures import why_sinusoidal as figs
-from embedviz.widget_keys import WhySinusoidal as K
+from embedviz.lessons.widget_keys import WhySinusoidal as K
 
 LENGTHS = (4, 8, 10, 16, 32, 64, 100, 128, 256, 512, 1000, 1024, 2048, 4096)
 D_OPTIONS = (2, 4, 6, 8, 10, 12, 16, 24, 32, 48, 64)

@@ -152,7 +152,7 @@ TEMPLATES: dict[str, str] = {
     "table_too_big": "embedding table in {file!r} has {V:,} x {D:,} = {n:,} values; at most {limit:,} allowed",
     "table_dtype": "embedding table in {file!r} has dtype {dtype}; it must hold real numbers",
     "table_non_finite": "embedding table in {file!r} has {bad:,} non-finite values (NaN or inf); all must be finite",
-    # a tour's URL (tours.py)
+    # a tour's URL (lessons/tours.py)
     "tour_step": "step ({value}) must be between 1 and {n} for tour {tour}",
     # what a widget, a link or a typed text can still ask past a page's limits
     "lone_surrogate": "text contains U+{codepoint:04X} at index {index}, a lone surrogate with no UTF-8 bytes",

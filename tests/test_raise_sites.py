@@ -72,7 +72,7 @@ INTERNAL_RAISES = {
     "embedviz/similarity.py::pca_2d": _SHAPE,  # word_list_short and rows_window keep at least 2 rows
     "embedviz/positions/sinusoidal.py::sinusoidal_rows": _SHAPE,
     "embedviz/models/tensor_files.py::read_upload": _TYPE,  # an upload's bytes
-    "embedviz/tours.py::answer": _PROGRAM,  # the panel asks only a step that has a question
+    "embedviz/lessons/tours.py::answer": _PROGRAM,  # the panel asks only a step that has a question
     "embedviz/training/result.py::TrainingResult.index": _PROGRAM,  # tokens named by the tours' own data
     "embedviz/tokens/unigram.py::UnigramTokenizer.__init__": _PACKAGED,
     "embedviz/models/word_vectors.py::nearest_neighbours": _SHAPE,

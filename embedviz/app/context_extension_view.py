@@ -22,7 +22,7 @@ from embedviz.downsample import log_options
 from embedviz.app.widgets import human_number
 from embedviz.errors import InputError
 from embedviz.models.params import PRESETS
-from embedviz.widget_keys import Context as K
+from embedviz.lessons.widget_keys import Context as K
 
 CONFIG = "config.json"  # the source option that reads a pasted / uploaded config (a language-neutral URL label)
 # The page opens on the simplest method: position interpolation on LLaMA-2-7B, 4K x 4 = 16K (the core says why)

@@ -8,7 +8,7 @@ from embedviz.app import a11y, compat, warm
 from embedviz.app.i18n import DEFAULT_LANGUAGE, LANG_KEY, LANGUAGES, current_language, remember_language, t
 from embedviz.app.markup import trusted
 from embedviz.app.pages import PAGES
-from embedviz.widget_keys import RENAMED
+from embedviz.lessons.widget_keys import RENAMED
 
 
 # Each chart is a layout and paint boundary: plotly's redraw on a slider step reads sizes (getBoundingClientRect)

@@ -11,7 +11,7 @@ from embedviz.models import params
 from embedviz.tokens import qwen as qwen_tokens, raw_ids
 from embedviz.errors import InputError
 from embedviz.tokens.tokenizer import VOCAB_SIZE, byte_pieces, encode, text_token_labels, token_label
-from embedviz.widget_keys import Tokens
+from embedviz.lessons.widget_keys import Tokens
 
 D_MODELS = (2, 4, 8, 16, 32, 64, 128, 256, 512, 768, 1_024, 2_048, 4_096)  # the d_model slider's stops
 # the same in every language: a bound widget keeps its formatted option in the URL

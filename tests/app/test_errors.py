@@ -19,7 +19,8 @@ import pytest
 import safetensors.numpy
 import streamlit as st
 
-from embedviz import _validate, tours
+from embedviz import _validate
+from embedviz.lessons import tours
 from embedviz.positions import attention
 from embedviz.input_layer import composition, lookup
 from embedviz.rope import (
@@ -38,7 +39,7 @@ from embedviz.app.markup import escape
 from embedviz.input_layer.embeddings import LearnedPositionalEmbedding, embed_text
 from embedviz.errors import TEMPLATES, InputError
 from embedviz.models.pretrained import load_bundled_model, load_embedding_file, load_model_dir
-from embedviz.widget_keys import WhyPosition as K
+from embedviz.lessons.widget_keys import WhyPosition as K
 from tests.app import pagetest as pt
 from tests.conftest import ROOT
 

@@ -13,7 +13,7 @@ from embedviz.app import live
 from embedviz.app.i18n import catalog
 from embedviz.figures import describe, screen
 from embedviz.figures import rope as figs
-from embedviz.widget_keys import Rope, Sinusoidal
+from embedviz.lessons.widget_keys import Rope, Sinusoidal
 
 from tests.app import pagetest as pt
 

@@ -19,7 +19,7 @@ from embedviz.app.i18n import catalog
 from embedviz.rope import context_extension, theta_calculator
 from embedviz.rope.context_extension import PHI3_MINI_128K, ExtensionView
 from embedviz.models.params import PRESETS
-from embedviz.widget_keys import Context as K
+from embedviz.lessons.widget_keys import Context as K
 from tests.app import pagetest as pt
 from tests.test_rope_scaling import LLAMA_31_8B, QWEN3_06B_YARN
 

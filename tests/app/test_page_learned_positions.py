@@ -15,7 +15,7 @@ from embedviz.app.locales.learned_positions import STRINGS
 from embedviz.app.locales.why_sinusoidal import STRINGS as WHY_SINUSOIDAL
 from embedviz.models.pretrained import load_bundled_model
 from embedviz.similarity import cosine_similarity, cosine_similarity_matrix
-from embedviz.widget_keys import LearnedPositions as K
+from embedviz.lessons.widget_keys import LearnedPositions as K
 from tests.app import pagetest as pt
 from tests.conftest import require_package
 

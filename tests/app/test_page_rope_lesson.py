@@ -4,7 +4,7 @@ from __future__ import annotations
 from embedviz.app.i18n import catalog
 from embedviz.models.params import PRESETS
 from embedviz.positions.budget import qwen3_position_budget
-from embedviz.widget_keys import Rope as K
+from embedviz.lessons.widget_keys import Rope as K
 from tests.app import pagetest as pt
 
 

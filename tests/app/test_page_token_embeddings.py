@@ -8,7 +8,7 @@ from streamlit.testing.v1 import AppTest
 
 from embedviz.app.locales.token_embeddings import STRINGS
 from embedviz.input_layer.lookup import init_std
-from embedviz.widget_keys import Tokens as K
+from embedviz.lessons.widget_keys import Tokens as K
 from tests.app import pagetest as pt
 from tests.conftest import require_package
 

@@ -6,7 +6,7 @@ from streamlit.testing.v1 import AppTest
 
 from embedviz.app.locales.why_sinusoidal import STRINGS
 from embedviz.positions import why_sinusoidal
-from embedviz.widget_keys import RENAMED, WhySinusoidal as K
+from embedviz.lessons.widget_keys import RENAMED, WhySinusoidal as K
 from tests.app import pagetest as pt
 from tests.conftest import ROOT
 

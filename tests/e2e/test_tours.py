@@ -10,7 +10,7 @@ import re
 import pytest
 
 from deploy.launcher import free_port, start_streamlit, stop_process, wait_healthy
-from embedviz import tours
+from embedviz.lessons import tours
 from embedviz.app.i18n import LANG_KEY, LANGUAGES
 from tests.e2e.conftest import (
     CJK, SHOTS, exceptions, h1_text, new_context, new_tab, open_app, t_en, t_zh, wait_idle,

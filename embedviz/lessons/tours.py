@@ -6,8 +6,8 @@ A tour is a list of steps in the lesson's order; a step is one row of ``TOURS``:
 
 - ``page``: the url path of an app page (``"sinusoidal"``);
 - ``settings``: the page's widget values, ``{widget key: value}`` (a widget's key is its URL parameter, named in
-  ``embedviz/widget_keys.py``); a ``Label("tok.tab_params")`` value is an i18n key whose translated text is the
-  value (tab widgets hold their label);
+  ``embedviz/lessons/widget_keys.py``); a ``Label("tok.tab_params")`` value is an i18n key whose translated text is
+  the value (tab widgets hold their label);
 - ``name``: names the step's texts in the catalog, ``tour.<lesson>.<name>`` (what the step says) and
   ``tour.<lesson>.<name>.look`` (what to look at in the figure); a question step's finding, which the step's text
   must not state before the question is asked, is ``tour.<lesson>.<name>.found``, shown in the verdict;
@@ -40,7 +40,7 @@ from embedviz.errors import InputError
 from embedviz.models.pretrained import BUNDLED_NAME, E5_NAME
 from embedviz.similarity import cosine_similarity
 from embedviz.tokens.tokenizer import VOCAB_SIZE, encode
-from embedviz.widget_keys import (
+from embedviz.lessons.widget_keys import (
     Compare, Context, DotProduct, Home, InputLayer, LearnedPositions, PastLength, RealModel, Rope, Sinusoidal, Tokens,
     Training, WhyPosition, WhySinusoidal,
 )

@@ -3,8 +3,8 @@
 
 A widget's key is its URL parameter too (``?sin_d=64``): links in the READMEs, the tours' steps and the links
 teachers saved name these strings, so a value here changes only with its old name kept in ``RENAMED`` (the frame
-reads a saved link's old key as the new one); a new widget adds a name. The names sit in the
-core, not in ``embedviz/app``, because ``embedviz/tours.py`` (no streamlit there) sets them: a URL parameter is a
+reads a saved link's old key as the new one); a new widget adds a name. The names sit beside the tours in
+``embedviz/lessons``, not in ``embedviz/app``, because the tours (no streamlit there) set them: a URL parameter is a
 data contract between a link and its page, not a piece of UI.
 
 Each key starts with its page's prefix (``sin_``), so two pages never share one. A ``Family`` is a stem whose
