@@ -8,7 +8,7 @@ from embedviz.app.i18n import t
 from embedviz.app.markup import trusted
 from embedviz.app.widgets import bound_tabs, BIND, details, human_number, int_slider, lead, notice, plot, show_error
 from embedviz.figures import compare as figs
-from embedviz.widget_keys import Compare as K
+from embedviz.lessons.widget_keys import Compare as K
 
 LENGTHS = [2**p for p in range(4, 18)]
 FORMULAS = {

@@ -13,7 +13,7 @@ from embedviz.app.widgets import BIND, bound_tabs, download_csv, human_number, n
 from embedviz.app.widgets import details, lead
 from embedviz.figures import context_extension as figs
 from embedviz.figures.export import table_csv
-from embedviz.widget_keys import Context as K
+from embedviz.lessons.widget_keys import Context as K
 
 defaults = view.DEFAULTS  # the widgets' starting values: the default source's settings
 
@@ -81,7 +81,7 @@ with controls_area:
                 else:
                     params[name] = col.number_input(label, lo, hi, defaults[key], step=step, key=key, help=help_text,
                                                     bind=BIND)
-        if method in view.SEQ_LEN_METHODS:
+        if method in view.CONTEXT_LENGTH_METHODS:
             ratio = st.select_slider(t("ctx.ratio"), view.RATIOS, value=defaults[K.RATIO],
                                      format_func=lambda r: f"{r:g}×", key=K.RATIO, bind=BIND)
     status = st.container()  # what was changed, the current length, warnings
@@ -97,11 +97,11 @@ with controls_area:
     except ValueError as error:
         show_error(error)
         st.stop()
-    v, seq_len = ext.view, ext.seq_len
+    v, context_length = ext.view, ext.context_length
     pairs = len(v.kinds)
     rotated = 2 * pairs  # the dimensions that turn: head_dim, or its rotated part under a partial rotation
-    if seq_len is not None:
-        status.caption(t("ctx.ratio_caption", seq_len=human_number(seq_len), method=method_name))
+    if context_length is not None:
+        status.caption(t("ctx.ratio_caption", context_length=human_number(context_length), method=method_name))
     if target <= original and v.context_length <= original:  # neither the target nor the current length
         status.warning(t("ctx.not_longer"))
     elif beyond := context_extension.beyond_factor(method, int(original), int(target), float(factor)):
@@ -126,7 +126,7 @@ def pairs_tab() -> None:
         title=t("ctx.wave_title", method=method_name), x_title=t("ctx.pair_axis"), y_title=t("ctx.wave_axis"),
         before_name=t("ctx.wave_before"), kind_names=kind_names, context_labels=lines, hover=t("ctx.wave_hover"),
         note=t("ctx.wave_note"), csv=result, key=K.LIVE_WAVE, sliders=view.live_sliders(), texts={}, budget={},
-        fixed=view.live_fixed(method, rotated, int(original), seq_len, params, settings, kind_names,
+        fixed=view.live_fixed(method, rotated, int(original), context_length, params, settings, kind_names,
                               figs.KIND_COLORS, t("ctx.wave_hover")))
     m = st.columns(3)
     help_unseen = t("ctx.unseen_help", length=human_number(v.context_length))

@@ -7,7 +7,7 @@ from embedviz.app.markup import escape
 from embedviz.app.widgets import bound_tabs, BIND, details, int_slider, lead, notice, plot, segmented, show_error
 from embedviz.dot_product import BAND_NAMES, PREDICTION_PAIRS
 from embedviz.figures import dot_product as figs
-from embedviz.widget_keys import DotProduct as K
+from embedviz.lessons.widget_keys import DotProduct as K
 
 LENGTHS = [0.5 * i for i in range(0, 9)]  # 0 .. 4
 BANDS = {"close": "dot.band_close", "related": "dot.band_related", "unrelated": "dot.band_unrelated",

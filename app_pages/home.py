@@ -6,7 +6,7 @@ from embedviz.app.i18n import t
 from embedviz.app.tour import start_tour
 from embedviz.app.widgets import notice, plot, show_error
 from embedviz.tokens.tokenizer import token_labels
-from embedviz.widget_keys import Home as K
+from embedviz.lessons.widget_keys import Home as K
 
 LESSONS = {  # each lesson's tour, its title and its one-line summary by catalog key
     "000": ("tour.000.title", "home.lesson.000"), "001": ("tour.001.title", "home.lesson.001"),

@@ -6,7 +6,7 @@ from embedviz.app.errors import localized
 from embedviz.app.i18n import t
 from embedviz.app.widgets import bound_tabs, choice_slider, int_slider, notice, show_error
 from embedviz.app.widgets import details, lead
-from embedviz.widget_keys import InputLayer as K
+from embedviz.lessons.widget_keys import InputLayer as K
 
 VOCAB = 256  # the byte-level vocabulary of lessons 000 and 001
 D_OPTIONS = (2, 4, 8, 16, 32, 64, 128, 256, 512)

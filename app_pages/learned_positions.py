@@ -8,7 +8,7 @@ from embedviz.app.step_section import step_figure
 from embedviz.app.markup import trusted
 from embedviz.app.widgets import BIND, bound_tabs, details, lead, notice, pc_axes, plot, show_error
 from embedviz.figures import real_model as figs
-from embedviz.widget_keys import LearnedPositions as K
+from embedviz.lessons.widget_keys import LearnedPositions as K
 
 TABS = ["learn.tab_steps", "learn.tab_matrix", "learn.tab_rotation", "learn.tab_distance"]
 

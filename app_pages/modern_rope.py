@@ -12,7 +12,7 @@ from embedviz.app.context_extension_view import METHOD_NAMES
 from embedviz.app.i18n import t
 from embedviz.app.widgets import bound_tabs, BIND, details, human_number, lead, plot, show_error
 from embedviz.figures import modern_rope as figs
-from embedviz.widget_keys import ModernRope as K
+from embedviz.lessons.widget_keys import ModernRope as K
 
 
 def all_nope(model: view.ModernModel) -> None:

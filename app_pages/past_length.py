@@ -12,7 +12,7 @@ from embedviz.app.i18n import t
 from embedviz.app.widgets import BIND, bound_tabs, download_csv, human_number, lead, plot, show_error
 from embedviz.figures import past_length as figs
 from embedviz.figures.export import table_csv
-from embedviz.widget_keys import PastLength as K
+from embedviz.lessons.widget_keys import PastLength as K
 
 d = view.DEFAULTS
 st.title(t("past.title"))

@@ -9,7 +9,7 @@ from embedviz.app.step_section import step_figure
 from embedviz.app.widgets import bound_tabs, BIND, int_slider, notice, pc_axes, plot, show_error
 from embedviz.app.widgets import details, lead, lesson_button
 from embedviz.figures import real_model as figs
-from embedviz.widget_keys import RealModel as K
+from embedviz.lessons.widget_keys import RealModel as K
 
 DEFAULT_PAIRS = "cat, dog\ncat, car\nking, queen\nman, woman"
 SCRIPT_NAMES = {"han": "multi.script_han", "latin": "multi.script_latin", "hangul": "multi.script_hangul",

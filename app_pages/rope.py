@@ -15,13 +15,13 @@ from embedviz.app.widgets import lead
 from embedviz.downsample import ANGLE_HEATMAP_POSITIONS, DENSE_DISTANCES
 from embedviz.figures import joined, line_chart
 from embedviz.figures import rope as figs
-from embedviz.widget_keys import Rope as K
+from embedviz.lessons.widget_keys import Rope as K
 
 PRESETS = view.rope_presets()
 CUSTOM = "custom"
 PAIRINGS = {"half": "rope.pairing_half", "interleaved": "rope.pairing_interleaved"}  # each and its catalog key
 THETAS = log_options(100.0, 1e7, extra=view.REFERENCE_THETAS)
-LENGTHS = sorted({2**p for p in range(4, 18)} | {p.max_len for p in PRESETS.values()})
+LENGTHS = sorted({2**p for p in range(4, 18)} | {p.max_context_length for p in PRESETS.values()})
 WINDOWS = [2**p for p in range(5, 18)]
 LIVE_TABS = ("rope.tab_angles", "rope.tab_decay")  # tabs whose figure redraws in the browser while its sliders move
 
@@ -29,7 +29,7 @@ LIVE_TABS = ("rope.tab_angles", "rope.tab_decay")  # tabs whose figure redraws i
 def apply_preset() -> None:
     p = PRESETS.get(st.session_state[K.PRESET])
     if p:
-        st.session_state.update({K.HEAD_DIM: p.head_dim, K.THETA: float(p.theta), K.LENGTH: p.max_len})
+        st.session_state.update({K.HEAD_DIM: p.head_dim, K.THETA: float(p.theta), K.LENGTH: p.max_context_length})
 
 
 def to_custom() -> None:
@@ -38,25 +38,25 @@ def to_custom() -> None:
 
 SLIDERS = (live.Slider(K.HEAD_DIM, "rope.head_dim", tuple(range(2, 257, 2)), on_change=to_custom),
            live.Slider(K.THETA, "rope.theta", THETAS, human_number, on_change=to_custom),
-           live.Slider(K.LENGTH, "rope.max_len", LENGTHS, human_number, on_change=to_custom))
+           live.Slider(K.LENGTH, "rope.context_length", LENGTHS, human_number, on_change=to_custom))
 
 
-def angles_tab(head_dim: int, theta: float, max_len: int, pairing: str) -> None:
+def angles_tab(head_dim: int, theta: float, context_length: int, pairing: str) -> None:
     """1. per-dimension rotation angles, live (not a fragment: a live figure's commit must rerun the page, which
     holds the widgets it moves)."""
     st.header(t("rope.heat_header"))
     chart = st.container()  # the chart first, the window under it (read first: the chart needs it)
     window = st.select_slider(t("rope.window"), WINDOWS, value=256, format_func=human_number, key=K.WINDOW,
                               bind=BIND)
-    if window > max_len:
-        st.caption(t("rope.window_clipped", length=human_number(max_len)))
+    if window > context_length:
+        st.caption(t("rope.window_clipped", length=human_number(context_length)))
     with chart:
-        angle_chart(head_dim, theta, max_len, pairing, window)
+        angle_chart(head_dim, theta, context_length, pairing, window)
 
 
-def angle_chart(head_dim: int, theta: float, max_len: int, pairing: str, window: int) -> None:
+def angle_chart(head_dim: int, theta: float, context_length: int, pairing: str, window: int) -> None:
     try:
-        heat = view.angle_heatmap(head_dim, theta, min(window, max_len), pairing)
+        heat = view.angle_heatmap(head_dim, theta, min(window, context_length), pairing)
     except ValueError as error:
         show_error(error)
         return
@@ -102,13 +102,13 @@ def pair_tab(head_dim: int, theta: float) -> None:
     st.caption(t("rope.pair_caption", i=pair, omega=omega, wavelen=f"{pv.wavelen:,.1f}"))
 
 
-def decay_tab(head_dim: int, theta: float, max_len: int) -> None:
+def decay_tab(head_dim: int, theta: float, context_length: int) -> None:
     """3. long-range decay of aligned q, k: several thetas overlaid, and lesson 003's table."""
     st.header(t("rope.decay_header"))
     st.markdown(t("rope.decay_intro"))
     lesson_button(K.LESSON, "lesson.rope_button",
                   {K.HEAD_DIM: 128, K.THETA: 10_000.0, K.PRESET: CUSTOM}, help="lesson.rope_help")
-    dec = view.decay(head_dim, theta, max_len)
+    dec = view.decay(head_dim, theta, context_length)
     chosen = t("rope.theta_chosen", theta=human_number(theta))
     series = {(chosen if th == theta else t("rope.theta_label", theta=human_number(th))): curve
               for th, curve in dec.curves.items()}
@@ -128,11 +128,11 @@ def decay_tab(head_dim: int, theta: float, max_len: int) -> None:
     st.caption(t("rope.table_caption"))
 
 
-def random_tab(head_dim: int, theta: float, max_len: int) -> None:
+def random_tab(head_dim: int, theta: float, context_length: int) -> None:
     """4. aligned q, k against independent random q, k: decay is a property of aligned vectors only."""
     st.header(t("rope.random_header"))
     st.markdown(t("rope.random_intro"))
-    dec = view.aligned_and_random(head_dim, theta, max_len)
+    dec = view.aligned_and_random(head_dim, theta, context_length)
     hi, lo = t("rope.series_spread_hi"), t("rope.series_spread_lo")
     plot(line_chart, dec.distances,
          {t("rope.series_aligned"): dec.aligned, t("rope.series_random"): dec.random.mean,
@@ -142,23 +142,24 @@ def random_tab(head_dim: int, theta: float, max_len: int) -> None:
          dashes={hi: "dot", lo: "dot"})
 
 
-def wave_tab(head_dim: int, theta: float, max_len: int) -> None:
+def wave_tab(head_dim: int, theta: float, context_length: int) -> None:
     """5. wavelengths against the context length."""
     st.header(t("rope.wave_header"))
-    wl = view.wavelengths(head_dim, theta, max_len)
-    plot(figs.wavelength_chart, wl.wavelen, wl.never, max_len, title=t("rope.wave_title"),
+    wl = view.wavelengths(head_dim, theta, context_length)
+    plot(figs.wavelength_chart, wl.wavelen, wl.never, context_length, title=t("rope.wave_title"),
          x_title=t("rope.pair_axis"), y_title=t("rope.wavelength_axis"),
          legend=[t("rope.wave_turns"), t("rope.wave_never")],
-         context_label=t("rope.wave_context", length=human_number(max_len)), hover=t("rope.wave_hover"),
-         note=t("rope.wave_note", never=int(wl.never.sum()), pairs=head_dim // 2, length=human_number(max_len)))
+         context_label=t("rope.wave_context", length=human_number(context_length)), hover=t("rope.wave_hover"),
+         note=t("rope.wave_note", never=int(wl.never.sum()), pairs=head_dim // 2,
+                length=human_number(context_length)))
     st.markdown(t("rope.wave_explain"))
 
 
-def pairing_tab(head_dim: int, theta: float, max_len: int, pairing: str) -> None:
+def pairing_tab(head_dim: int, theta: float, context_length: int, pairing: str) -> None:
     """6. the two pairings: the same rotation with the dimensions listed in another order."""
     st.header(t("rope.pairing_header"))
     st.markdown(t("rope.pairing_intro"))
-    ps = view.pairing_scores(head_dim, theta, min(max_len - 1, 200))
+    ps = view.pairing_scores(head_dim, theta, min(context_length - 1, 200))
     rows = [("▶ " if p == pairing else "") + t(key) for p, key in PAIRINGS.items()]
     plot(figs.pairing_map, ps.half_pair, ps.interleaved_pair, title=t("rope.map_title"), row_names=rows,
          x_title=t("common.dimension"), hover=t("rope.map_hover"), note=t("rope.map_note"))
@@ -212,8 +213,8 @@ with controls_area:
         t("rope.theta"), THETAS, value=10_000.0, format_func=human_number, key=K.THETA, help=t("rope.theta_help"),
         on_change=to_custom, bind=BIND,
     )
-    max_len = cols[2].select_slider(
-        t("rope.max_len"), LENGTHS, value=4_096, format_func=human_number, key=K.LENGTH, on_change=to_custom,
+    context_length = cols[2].select_slider(
+        t("rope.context_length"), LENGTHS, value=4_096, format_func=human_number, key=K.LENGTH, on_change=to_custom,
         bind=BIND,
     )
     if preset in PRESETS:
@@ -229,12 +230,12 @@ with controls_area:
 with sections_area:
     tabs = bound_tabs(K.TAB, list(view.TABS.values()))
 sections = {
-    "angles": lambda: angles_tab(head_dim, theta, max_len, pairing),
+    "angles": lambda: angles_tab(head_dim, theta, context_length, pairing),
     "pair": lambda: pair_tab(head_dim, theta),
-    "decay": lambda: decay_tab(head_dim, theta, max_len),
-    "random": lambda: random_tab(head_dim, theta, max_len),
-    "wave": lambda: wave_tab(head_dim, theta, max_len),
-    "pairing": lambda: pairing_tab(head_dim, theta, max_len, pairing),
+    "decay": lambda: decay_tab(head_dim, theta, context_length),
+    "random": lambda: random_tab(head_dim, theta, context_length),
+    "wave": lambda: wave_tab(head_dim, theta, context_length),
+    "pairing": lambda: pairing_tab(head_dim, theta, context_length, pairing),
     "lesson": lesson_tab,
 }
 for tab, code in zip(tabs, view.TAB_CODES):

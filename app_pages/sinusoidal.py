@@ -17,7 +17,7 @@ from embedviz.downsample import CELL_BUDGET, CURVE_POINTS, DENSE_POINTS, HEATMAP
 from embedviz.models.params import PRESETS
 from embedviz.positions.sinusoidal import DEFAULT_BASE
 from embedviz.figures.sinusoidal import HEADROOM, LOG_GAPS_PAST, distance_figure, encoding_heatmap, rotation_figure
-from embedviz.widget_keys import Sinusoidal as K
+from embedviz.lessons.widget_keys import Sinusoidal as K
 
 D_OPTIONS = (2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096)
 L_OPTIONS = (1, 2, 4, 8, 16, 32, 64, 100, 128, 256, 512, 1000, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072)

@@ -13,7 +13,7 @@ from embedviz.figures import tokens as figs
 from embedviz.figures.export import table_csv
 from embedviz.input_layer.lookup import INIT_SCHEMES
 from embedviz.models.params import POSITIONAL_KINDS, PRESETS
-from embedviz.widget_keys import Tokens as K
+from embedviz.lessons.widget_keys import Tokens as K
 
 QWEN_EXAMPLE = "我爱学习"  # lesson 004's sentence: single characters and a two-character token (学习)
 OPTIMISERS = {"sgd": "tok.opt_sgd", "adam": "tok.opt_adam", "adamw": "tok.opt_adamw"}  # each and its catalog key
@@ -168,13 +168,13 @@ def parameter_tab() -> None:
     calc = dict(on_change=view.match_preset, bind="query-params")
     vocab = p1.number_input(t("tok.vocab"), 1, 1_000_000, key=K.VOCAB, **calc)
     width = p2.number_input(t("tok.pd_model"), 1, 65_536, key=K.WIDTH, **calc)
-    max_pos = p3.number_input(t("tok.max_pos"), 0, 1_048_576, key=K.MAX_POSITIONS, **calc)
+    max_context_length = p3.number_input(t("tok.max_pos"), 0, 1_048_576, key=K.MAX_CONTEXT_LENGTH, **calc)
     q1, q2 = st.columns([2, 1])
     positional = q1.selectbox(t("tok.positional"), POSITIONAL_KINDS, key=K.POSITIONAL,
                               format_func=lambda k: t(POSITIONAL_NAMES[k]), **calc)
     tied = q2.toggle(t("tok.ptied"), key=K.TIE, **calc)
     try:
-        pv = view.parameter_view(int(vocab), int(width), int(max_pos), positional, bool(tied))
+        pv = view.parameter_view(int(vocab), int(width), int(max_context_length), positional, bool(tied))
     except ValueError as error:  # e.g. a learned table with L = 0
         show_error(error)
         return

@@ -11,7 +11,7 @@ from embedviz.app.widgets import segmented
 from embedviz.app.widgets import show_error
 from embedviz.figures import joined, similarity_heatmap
 from embedviz.figures import tokens as figs
-from embedviz.widget_keys import Training as K
+from embedviz.lessons.widget_keys import Training as K
 
 STEPS = (10, 20, 50, 100, 200, 500, 1_000, 2_000)
 D_MODELS = (2, 4, 8, 16, 32, 64, 128, 256)

@@ -5,7 +5,7 @@ from embedviz.app import why_position_view as cached
 from embedviz.app.i18n import t
 from embedviz.app.widgets import bound_tabs, BIND, details, int_slider, notice, page_header, plot, segmented, show_error
 from embedviz.figures.sinusoidal import difference_heatmap, outputs_side_by_side
-from embedviz.widget_keys import WhyPosition as K
+from embedviz.lessons.widget_keys import WhyPosition as K
 
 SPLITS = {"words": "why.split_words", "chars": "why.split_chars"}  # each choice and its catalog key
 SHUFFLES = {"reverse": "why.shuffle_reverse", "random": "why.shuffle_random", "typed": "why.shuffle_typed"}

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from embedviz.widget_keys import Context as K
+from embedviz.lessons.widget_keys import Context as K
 
 ROOT = Path(__file__).resolve().parents[1]
 

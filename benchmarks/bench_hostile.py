@@ -28,7 +28,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from embedviz.widget_keys import Training as K
+from embedviz.lessons.widget_keys import Training as K
 
 ROOT = Path(__file__).resolve().parents[1]
 

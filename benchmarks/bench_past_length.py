@@ -96,7 +96,7 @@ def page_reruns() -> None:
 
     from embedviz.app import compat
     from embedviz.app.widgets import url_cut_toast
-    from embedviz.widget_keys import PastLength as K
+    from embedviz.lessons.widget_keys import PastLength as K
 
     compat.install(url_cut_notice=url_cut_toast)
     os.chdir(ROOT)

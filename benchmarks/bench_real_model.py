@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from embedviz.widget_keys import LearnedPositions, RealModel
+from embedviz.lessons.widget_keys import LearnedPositions, RealModel
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 import numpy as np
-from embedviz.widget_keys import Compare, Rope
+from embedviz.lessons.widget_keys import Compare, Rope
 
 ROOT = Path(__file__).resolve().parents[1]
 

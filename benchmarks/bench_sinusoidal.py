@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from embedviz.widget_keys import Sinusoidal, WhyPosition
+from embedviz.lessons.widget_keys import Sinusoidal, WhyPosition
 
 ROOT = Path(__file__).resolve().parents[1]
 

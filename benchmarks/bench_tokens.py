@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from embedviz.widget_keys import Tokens, Training
+from embedviz.lessons.widget_keys import Tokens, Training
 
 ROOT = Path(__file__).resolve().parents[1]
 

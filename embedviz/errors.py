@@ -152,14 +152,14 @@ TEMPLATES: dict[str, str] = {
     "table_too_big": "embedding table in {file!r} has {V:,} x {D:,} = {n:,} values; at most {limit:,} allowed",
     "table_dtype": "embedding table in {file!r} has dtype {dtype}; it must hold real numbers",
     "table_non_finite": "embedding table in {file!r} has {bad:,} non-finite values (NaN or inf); all must be finite",
-    # a tour's URL (tours.py)
+    # a tour's URL (lessons/tours.py)
     "tour_step": "step ({value}) must be between 1 and {n} for tour {tour}",
     # what a widget, a link or a typed text can still ask past a page's limits
     "lone_surrogate": "text contains U+{codepoint:04X} at index {index}, a lone surrogate with no UTF-8 bytes",
     "one_char": "char ({char!r}) must be exactly one character",
     "pair_range": "pair ({value}) must lie in [0, head_dim/2) = [0, {limit})",
     "rows_cap": "rows ({n}) must be at most {limit} at once for D = {D:,}",
-    "logits_cap": "batch_size * seq_len * classes ({size} * {length} * {classes} = {n}) must be at most "
+    "logits_cap": "batch_size * targets_per_row * classes ({size} * {targets} * {classes} = {n}) must be at most "
                   "{limit} logits per step",
     "snapshot_cap": "snapshot_every ({value}) keeps {count} snapshots of a ({rows}, {D}) table for steps={steps}; at "
                     "most {limit} fit, use snapshot_every >= {least}",

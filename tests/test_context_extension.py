@@ -17,9 +17,9 @@ from embedviz.rope.context_extension import (
     beyond_factor,
     build_scaling,
     classify_pairs,
+    context_length_for,
     extension_settings,
     extension_view,
-    seq_len_for,
 )
 from embedviz.models.params import PRESETS
 from embedviz.rope.config import from_config
@@ -253,9 +253,9 @@ def test_extension_view_dynamic_and_longrope_use_the_current_context_length():
         extension_view(64, 10_000, dynamic, original=4096, target=0)
 
 
-def test_seq_len_for_and_beyond_factor():
-    assert seq_len_for("dynamic", 4096, 2.0) == 8192 and seq_len_for("longrope", 4096, 0.5) == 2048
-    assert seq_len_for("yarn", 4096, 2.0) is None and seq_len_for("dynamic", 1, 0.25) == 1
+def test_context_length_for_and_beyond_factor():
+    assert context_length_for("dynamic", 4096, 2.0) == 8192 and context_length_for("longrope", 4096, 0.5) == 2048
+    assert context_length_for("yarn", 4096, 2.0) is None and context_length_for("dynamic", 1, 0.25) == 1
     # Llama 3.1: 8192 x 8 = 65,536 covered; a 131,072 target goes 2x past it; dynamic / longrope have no fixed stretch
     assert beyond_factor("llama3", 8192, 131072, 8.0) == Overshoot(covered=65536, times=2.0)
     assert beyond_factor("llama3", 8192, 65536, 8.0) is None

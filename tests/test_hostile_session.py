@@ -40,7 +40,7 @@ from deploy.redis_server import find_redis, redis_server  # noqa: E402
 from embedviz import classroom  # noqa: E402
 from embedviz.app import class_route  # noqa: E402
 from embedviz.app.i18n import catalog  # noqa: E402
-from embedviz.widget_keys import Classroom  # noqa: E402
+from embedviz.lessons.widget_keys import Classroom  # noqa: E402
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[1]
@@ -319,8 +319,8 @@ def test_a_store_holding_what_it_never_writes_reads_as_not_connected(server, cas
 def test_an_answer_past_the_rate_limit_is_told_beside_the_question_and_the_radio_keeps_the_counted_one(server):
     """In the browser a choice reruns the question's fragment only. Before: the refusal was kept for the next whole
     run, so nothing was said, and the radio showed the refused choice while the teacher counted the one before."""
-    from embedviz import tours
-    from embedviz.widget_keys import Tour
+    from embedviz.lessons import tours
+    from embedviz.lessons.widget_keys import Tour
 
     teacher = Tab(server.url, "10.8.0.1")
     teacher.open("", "tour=000&step=2")

@@ -23,7 +23,7 @@ LOAD = ROOT / "benchmarks" / "load"
 
 from deploy.launcher import serving  # noqa: E402
 from benchmarks.load.stclient import StepError, StreamlitSession  # noqa: E402
-from embedviz.widget_keys import Sinusoidal as K  # noqa: E402
+from embedviz.lessons.widget_keys import Sinusoidal as K  # noqa: E402
 
 pytestmark = pytest.mark.slow
 

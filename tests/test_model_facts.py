@@ -42,7 +42,7 @@ def test_the_yarn_preset_is_the_qwen3_config_with_the_model_cards_rope_scaling()
     for field in ("vocab_size", "d_model", "num_layers", "num_heads", "num_kv_heads", "head_dim", "rope_theta",
                   "tied_embeddings", "total_params"):
         assert getattr(qwen3, field) == getattr(yarn, field), field
-    assert yarn.max_positions == 131_072 and yarn.pretrained_length == qwen3.pretrained_length == 32_768
+    assert yarn.max_context_length == 131_072 and yarn.pretrained_length == qwen3.pretrained_length == 32_768
 
 
 # the presets against transformers' config classes and the published configs
@@ -65,7 +65,7 @@ def test_each_preset_reads_its_config_as_transformers_does(entry):
         cfg.vocab_size, cfg.hidden_size, cfg.num_hidden_layers, cfg.num_attention_heads)
     assert p.num_kv_heads == getattr(cfg, "num_key_value_heads", None) or cfg.num_attention_heads
     assert p.head_dim == (getattr(cfg, "head_dim", None) or cfg.hidden_size // cfg.num_attention_heads)
-    assert p.max_positions == (getattr(cfg, "max_position_embeddings", None) or cfg.seq_length)
+    assert p.max_context_length == (getattr(cfg, "max_position_embeddings", None) or cfg.seq_length)
     assert p.tied_embeddings == cfg.tie_word_embeddings
     rope = getattr(cfg, "rope_parameters", None)
     if p.positional == "rope":

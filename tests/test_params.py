@@ -49,7 +49,7 @@ def _torch_embedding_layer_count(V: int, D: int, *, L: int, learned: bool, tied:
 
 
 def test_andrea_120m_matches_text_002():
-    p = embedding_parameter_count(8_449, 768, max_positions=1_024, positional="learned", tied=False)
+    p = embedding_parameter_count(8_449, 768, max_context_length=1_024, positional="learned", tied=False)
     assert p.token_embedding == 6_488_832
     assert p.positional_embedding == 786_432
     assert p.total == 7_275_264
@@ -101,7 +101,7 @@ def test_gpt2_and_llama_vocab_sizes():
     tied=st.booleans(),
 )
 def test_counts_equal_torch_modules(V, D, L, positional, tied):
-    p = embedding_parameter_count(V, D, max_positions=L, positional=positional, tied=tied)
+    p = embedding_parameter_count(V, D, max_context_length=L, positional=positional, tied=tied)
     ref_token, ref_position, ref_head = _torch_embedding_layer_count(
         V, D, L=L, learned=positional == "learned", tied=tied
     )
@@ -112,16 +112,16 @@ def test_counts_equal_torch_modules(V, D, L, positional, tied):
 
 @given(V=st.integers(1, 10**6), D=st.integers(1, 10**4), L=st.integers(1, 10**6))
 def test_tied_saves_exactly_v_times_d(V, D, L):
-    untied = embedding_parameter_count(V, D, max_positions=L, positional="learned", tied=False)
-    tied = embedding_parameter_count(V, D, max_positions=L, positional="learned", tied=True)
+    untied = embedding_parameter_count(V, D, max_context_length=L, positional="learned", tied=False)
+    tied = embedding_parameter_count(V, D, max_context_length=L, positional="learned", tied=True)
     assert untied.total_with_head - tied.total_with_head == V * D
     assert untied.total == tied.total  # tying changes the head, not the embedding layer
 
 
 @pytest.mark.parametrize("kind", NO_TABLE_KINDS)
 def test_formula_and_attention_encodings_cost_nothing(kind):
-    learned = embedding_parameter_count(32_000, 4_096, max_positions=4_096, positional="learned")
-    other = embedding_parameter_count(32_000, 4_096, max_positions=4_096, positional=kind)
+    learned = embedding_parameter_count(32_000, 4_096, max_context_length=4_096, positional="learned")
+    other = embedding_parameter_count(32_000, 4_096, max_context_length=4_096, positional=kind)
     assert other.positional_embedding == 0
     assert other.total == other.token_embedding == 32_000 * 4_096
     assert learned.total - other.total == 4_096 * 4_096  # only the learned table costs L * D
@@ -134,7 +134,8 @@ def test_no_table_kinds_accept_zero_positions():
 
 def test_numpy_integers_are_accepted():
     import numpy as np
-    p = embedding_parameter_count(np.int64(8_449), np.int32(768), max_positions=np.int64(1_024), positional="learned")
+    p = embedding_parameter_count(np.int64(8_449), np.int32(768), max_context_length=np.int64(1_024),
+                                  positional="learned")
     assert p.total == 7_275_264
     assert all(type(v) is int for v in dataclasses.astuple(p))
 
@@ -171,7 +172,7 @@ def test_memory_of_llama_token_table():
 def test_preset_is_internally_consistent(name):
     p = PRESETS[name]
     assert p.name == name
-    assert p.vocab_size >= 1 and p.d_model >= 1 and p.max_positions >= 1
+    assert p.vocab_size >= 1 and p.d_model >= 1 and p.max_context_length >= 1
     assert p.positional in params.POSITIONAL_KINDS
     assert p.source and "\n" not in p.source
     if p.num_heads is not None:
@@ -188,7 +189,7 @@ def test_preset_is_internally_consistent(name):
         assert p.rope_theta is None and p.rope_scaling is None
     if p.rope_scaling is not None:
         # scaling exists to reach past the context the model was pre-trained on
-        assert p.rope_scaling["original_max_position_embeddings"] < p.max_positions
+        assert p.rope_scaling["original_max_position_embeddings"] < p.max_context_length
         assert p.rope_scaling["factor"] > 1
     hash(p)  # usable as a cache key despite holding a dict
 
@@ -198,7 +199,7 @@ def test_rope_presets_theta_and_scaling_values():
     assert PRESETS["Mistral-7B-v0.1"].rope_theta == 10_000
     assert PRESETS["Llama-3.1-8B"].rope_theta == 500_000
     assert PRESETS["Qwen3-0.6B"].rope_theta == 1_000_000  # lesson 003: raised from 10,000
-    assert PRESETS["Qwen3-0.6B"].max_positions == 40_960  # lesson 003
+    assert PRESETS["Qwen3-0.6B"].max_context_length == 40_960  # lesson 003
     assert PRESETS["Llama-3.1-8B"].rope_scaling == {
         "rope_type": "llama3",
         "factor": 8.0,
@@ -215,7 +216,8 @@ def test_rope_presets_theta_and_scaling_values():
     # YaRN 128K is exactly factor x the 32K pre-training length (Llama 3.1 is not: 8 x 8,192 = 65,536 while its
     # config allows 131,072, so the identity is checked only here).
     yarn = PRESETS["Qwen3-0.6B (YaRN 128K)"]
-    assert yarn.rope_scaling["factor"] * yarn.rope_scaling["original_max_position_embeddings"] == yarn.max_positions
+    scaling = yarn.rope_scaling
+    assert scaling["factor"] * scaling["original_max_position_embeddings"] == yarn.max_context_length
 
 
 def test_lesson_004_example_is_409_6_million():
@@ -265,7 +267,7 @@ _HEADLINE = {
 def _reference_total(name: str) -> int:
     """Total parameters re-derived layer by layer from each architecture's published shapes (naive count)."""
     p = PRESETS[name]
-    V, D, L, n = p.vocab_size, p.d_model, p.max_positions, p.num_layers
+    V, D, L, n = p.vocab_size, p.d_model, p.max_context_length, p.num_layers
     head = 0 if p.tied_embeddings else V * D
     if name == "GPT-2 (124M)":
         block = (2 * D) + (D * 3 * D + 3 * D) + (D * D + D) + (2 * D) + (D * 4 * D + 4 * D) + (4 * D * D + D)
@@ -300,14 +302,14 @@ def _hf_model(name: str):
         cls = transformers.GPT2LMHeadModel
         config = transformers.GPT2Config(
             vocab_size=p.vocab_size, n_embd=p.d_model, n_layer=p.num_layers, n_head=p.num_heads,
-            n_positions=p.max_positions, tie_word_embeddings=p.tied_embeddings,
+            n_positions=p.max_context_length, tie_word_embeddings=p.tied_embeddings,
         )
     elif name in ("BERT-base", "all-MiniLM-L6-v2"):
         cls = transformers.BertModel  # the published checkpoints' counts are the encoder + pooler
         config = transformers.BertConfig(
             vocab_size=p.vocab_size, hidden_size=p.d_model, num_hidden_layers=p.num_layers,
             num_attention_heads=p.num_heads, intermediate_size=_INTERMEDIATE[name],
-            max_position_embeddings=p.max_positions,
+            max_position_embeddings=p.max_context_length,
         )
     elif name == "BLOOM-560M":
         cls = transformers.BloomForCausalLM
@@ -323,7 +325,7 @@ def _hf_model(name: str):
         config = getattr(transformers, f"{family}Config")(
             vocab_size=p.vocab_size, hidden_size=p.d_model, intermediate_size=_INTERMEDIATE[name],
             num_hidden_layers=p.num_layers, num_attention_heads=p.num_heads, num_key_value_heads=p.num_kv_heads,
-            head_dim=p.head_dim, max_position_embeddings=p.max_positions, tie_word_embeddings=p.tied_embeddings,
+            head_dim=p.head_dim, max_position_embeddings=p.max_context_length, tie_word_embeddings=p.tied_embeddings,
         )
     with torch.device("meta"):
         return cls(config)
@@ -376,7 +378,7 @@ def test_minilm_preset_matches_bundled_checkpoint():
     total = sum(math.prod(s) for k, s in shapes.items() if not k.endswith("position_ids"))
     assert total == p.total_params
     assert shapes["embeddings.word_embeddings.weight"] == (p.vocab_size, p.d_model)
-    assert shapes["embeddings.position_embeddings.weight"] == (p.max_positions, p.d_model)
+    assert shapes["embeddings.position_embeddings.weight"] == (p.max_context_length, p.d_model)
 
 
 # validation messages (the one wording of embedviz._validate: "name (value) must be ...")
@@ -415,13 +417,13 @@ def test_unknown_positional_lists_allowed():
     ],
 )
 def test_learned_needs_at_least_one_position(value, code, params):
-    with raises_input(code, name="max_positions", value=value, **params):
-        embedding_parameter_count(100, 8, max_positions=value, positional="learned")
+    with raises_input(code, name="max_context_length", value=value, **params):
+        embedding_parameter_count(100, 8, max_context_length=value, positional="learned")
 
 
 def test_other_kinds_reject_negative_positions():
-    with raises_input("at_least", name="max_positions", value=-1, limit=0):
-        embedding_parameter_count(100, 8, max_positions=-1, positional="rope")
+    with raises_input("at_least", name="max_context_length", value=-1, limit=0):
+        embedding_parameter_count(100, 8, max_context_length=-1, positional="rope")
 
 
 def test_tied_must_be_bool():
@@ -452,7 +454,7 @@ def test_results_are_embedding_params():
 def test_presets_carry_the_length_they_were_trained_on():
     # max_position_embeddings is not the trained length: Qwen3-0.6B 40,960 = 32K + headroom, trained on 32,768
     # (model card); Mistral-7B-v0.1 32,768, trained on 8,192 (its paper, Table 1)
-    assert PRESETS["Qwen3-0.6B"].max_positions == 40_960
+    assert PRESETS["Qwen3-0.6B"].max_context_length == 40_960
     assert PRESETS["Qwen3-0.6B"].pretrained_length == 32_768
     assert PRESETS["Mistral-7B-v0.1"].pretrained_length == 8_192
     for preset in PRESETS.values():
@@ -461,4 +463,4 @@ def test_presets_carry_the_length_they_were_trained_on():
         assert preset.trained_length is not None, preset.name
         if preset.rope_scaling:  # a scaled config says its trained length itself
             assert preset.pretrained_length == preset.rope_scaling["original_max_position_embeddings"]
-        assert preset.pretrained_length <= preset.max_positions
+        assert preset.pretrained_length <= preset.max_context_length

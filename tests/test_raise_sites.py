@@ -42,10 +42,11 @@ INTERNAL_RAISES = {
     "embedviz/input_layer/lookup.py::_weight": _SHAPE,
     "embedviz/input_layer/lookup.py::gradient_step": _SHAPE,
     "embedviz/input_layer/lookup.py::second_step_rows": _SHAPE,  # no page calls it; a notebook passes the batches
-    "embedviz/positions/naive.py::position_with_value": _SHAPE,  # a value the core computed from a clipped position
-    "embedviz/positions/naive.py::binary_code": _SHAPE,
-    "embedviz/positions/naive.py::smooth_counter": _SHAPE,
-    "embedviz/positions/naive.py::adjacent_steps": _SHAPE,
+    # a value the core computed from a clipped position
+    "embedviz/positions/why_sinusoidal.py::position_with_value": _SHAPE,
+    "embedviz/positions/why_sinusoidal.py::binary_code": _SHAPE,
+    "embedviz/positions/why_sinusoidal.py::smooth_counter": _SHAPE,
+    "embedviz/positions/why_sinusoidal.py::adjacent_steps": _SHAPE,
     "embedviz/positions/analysis.py::_position_table": _SHAPE,
     "embedviz/positions/analysis.py::offset_similarity": _SHAPE,
     "embedviz/positions/analysis.py::plane_turn": _SHAPE,  # rows_window keeps at least 2 rows
@@ -71,7 +72,7 @@ INTERNAL_RAISES = {
     "embedviz/similarity.py::pca_2d": _SHAPE,  # word_list_short and rows_window keep at least 2 rows
     "embedviz/positions/sinusoidal.py::sinusoidal_rows": _SHAPE,
     "embedviz/models/tensor_files.py::read_upload": _TYPE,  # an upload's bytes
-    "embedviz/tours.py::answer": _PROGRAM,  # the panel asks only a step that has a question
+    "embedviz/lessons/tours.py::answer": _PROGRAM,  # the panel asks only a step that has a question
     "embedviz/training/result.py::TrainingResult.index": _PROGRAM,  # tokens named by the tours' own data
     "embedviz/tokens/unigram.py::UnigramTokenizer.__init__": _PACKAGED,
     "embedviz/models/word_vectors.py::nearest_neighbours": _SHAPE,

@@ -1,4 +1,4 @@
-"""The lesson tours as data (embedviz/tours.py) and the take-away CSV (embedviz/figures/export.py).
+"""The lesson tours as data (embedviz/lessons/tours.py) and the take-away CSV (embedviz/figures/export.py).
 
 The answers are checked against references that do not use the function under test: the lesson's own numbers,
 naive loops over the formulas, and the rules the lessons state (only the rows used get a gradient unless tied).
@@ -13,11 +13,11 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from embedviz import tours
+from embedviz.lessons import tours
 from embedviz.models import params
 from embedviz.figures.export import figure_csv, file_name, table_csv
 from embedviz.tokens.tokenizer import encode
-from embedviz.widget_keys import BY_PAGE, Home, InputLayer, PastLength, Rope, Sinusoidal, Tokens, Training
+from embedviz.lessons.widget_keys import BY_PAGE, Home, InputLayer, PastLength, Rope, Sinusoidal, Tokens, Training
 from tests.input_errors import raises_input
 
 # tours as data
@@ -33,7 +33,7 @@ def test_five_tours_of_six_to_thirteen_steps_each_with_a_question():
 
 
 def test_steps_name_real_pages_and_their_widget_keys():
-    """Every key a tour step sets is one its page declares (embedviz/widget_keys.py), so a renamed widget fails
+    """Every key a tour step sets is one its page declares (embedviz/lessons/widget_keys.py), so a renamed widget fails
     here rather than a tour step silently setting nothing."""
     from embedviz.app.pages import PAGES  # the url paths the frame serves
 
@@ -82,7 +82,7 @@ def test_lesson_settings_are_the_lessons_numbers():
     s = tours.step("004", 1).settings
     assert (s[Tokens.VOCAB], s[Tokens.WIDTH]) == (100_000, 4_096)
     s = tours.step("002", 2).settings
-    assert (s[Tokens.VOCAB], s[Tokens.WIDTH], s[Tokens.MAX_POSITIONS]) == (8_449, 768, 1_024)
+    assert (s[Tokens.VOCAB], s[Tokens.WIDTH], s[Tokens.MAX_CONTEXT_LENGTH]) == (8_449, 768, 1_024)
     s = tours.step("003", 1).settings
     assert (s[Tokens.VOCAB], s[Tokens.WIDTH]) == (151_936, 1_024)
 
@@ -113,7 +113,7 @@ def expected(lesson: str, k: int) -> str:
         return "equal" if max(d) - min(d) < 1e-12 else "different"
     if qid == "share":  # lesson 002: (V*D + L*D) / total, from the preset's fields
         p = params.PRESETS[s[Tokens.PRESET]]
-        share = (p.vocab_size * p.d_model + p.max_positions * p.d_model) / p.total_params
+        share = (p.vocab_size * p.d_model + p.max_context_length * p.d_model) / p.total_params
         return "under10" if share < 0.1 else "10to30" if share < 0.3 else "over30"
     if qid == "shuffle":  # permutation equivariance: always the same up to rounding
         return "same"

@@ -255,7 +255,7 @@ def test_default_snapshots_every_fiftieth(runs):
 
 def test_default_snapshots_of_a_big_table_fit_the_memory_budget():
     text = "".join(chr(0x4E00 + i) for i in range(4096))  # 4096 distinct characters
-    r = train_on_text(text, steps=40, d_model=256, batch_size=2, seq_len=4)
+    r = train_on_text(text, steps=40, d_model=256, batch_size=2, targets_per_row=4)
     steps = [step for step, _ in r.snapshots]
     assert steps[0] == 0 and steps[-1] == 40 and len(steps) > 2
     assert sum(w.size for _, w in r.snapshots) <= 16_777_216  # 64 MB of float32
@@ -322,7 +322,7 @@ def test_byte_tokens_use_the_tokenizer_labels():
 
 
 def test_short_text_shrinks_the_sequence():
-    r = train_on_text("abc", steps=10, context_length=2, seq_len=16)
+    r = train_on_text("abc", steps=10, context_length=2, targets_per_row=16)
     assert r.losses.shape == (10,) and r.vocab == ["a", "b", "c"]
 
 
@@ -345,9 +345,9 @@ def test_short_text_shrinks_the_sequence():
         ({"lr": True}, "number", {"name": "lr", "value": True}),
         ({"optimizer": "rmsprop"}, "one_of", {"name": "optimizer", "value": "rmsprop", "allowed": "'adam', 'sgd'"}),
         ({"batch_size": 0}, "at_least", {"name": "batch_size", "value": 0, "limit": 1}),
-        ({"seq_len": 257}, "at_most", {"name": "seq_len", "value": 257, "limit": 256}),
-        ({"batch_size": 1024, "seq_len": 256}, "logits_cap",
-         {"size": 1024, "length": 256, "classes": 256, "n": 67_108_864, "limit": 4_194_304}),
+        ({"targets_per_row": 257}, "at_most", {"name": "targets_per_row", "value": 257, "limit": 256}),
+        ({"batch_size": 1024, "targets_per_row": 256}, "logits_cap",
+         {"size": 1024, "targets": 256, "classes": 256, "n": 67_108_864, "limit": 4_194_304}),
         ({"snapshot_every": 0}, "at_least", {"name": "snapshot_every", "value": 0, "limit": 1}),
         ({"steps": 5000, "snapshot_every": 1}, "snapshot_cap",
          {"value": 1, "count": 5001, "rows": 20, "D": 16, "steps": 5000, "limit": 1001, "least": 6}),

@@ -5,7 +5,8 @@ import re
 
 import pytest
 
-from embedviz import encodings, tours
+from embedviz import encodings
+from embedviz.lessons import tours
 from embedviz.positions import attention
 from embedviz.rope import context_extension, rotary, layers as rope_layers
 from embedviz.training import experiment

@@ -36,7 +36,7 @@ from benchmarks.load.follow import ClassSession, cpu_seconds
 from deploy.launcher import free_port, start_streamlit, stop_process, wait_healthy
 from deploy.redis_server import redis_server
 from embedviz import classroom
-from embedviz.widget_keys import Classroom
+from embedviz.lessons.widget_keys import Classroom
 
 ROOT = Path(__file__).resolve().parents[2]
 ROUTE = "/api/class/{code}/step"

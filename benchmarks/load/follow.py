@@ -47,9 +47,10 @@ from streamlit.components.v2.bidi_component.main import _make_trigger_id  # noqa
 from benchmarks.load.stclient import StreamlitSession  # noqa: E402
 from deploy.launcher import Cluster, free_port, peak_rss_bytes, start_streamlit, stop_process, wait_healthy  # noqa: E402
 from deploy.redis_server import redis_server  # noqa: E402
-from embedviz import classroom, tours  # noqa: E402
+from embedviz import classroom  # noqa: E402
+from embedviz.lessons import tours  # noqa: E402
 from embedviz.app.i18n import catalog  # noqa: E402
-from embedviz.widget_keys import Classroom, Tour  # noqa: E402
+from embedviz.lessons.widget_keys import Classroom, Tour  # noqa: E402
 
 LESSON, STEPS = "000", (2, 3, 4)  # Next from step 1 to 4: two questions, then a step on another page
 ROUTE_COOKIE = "embedviz_route"

@@ -15,7 +15,7 @@ from locust import User, between, task
 from locust.exception import StopUser
 
 from benchmarks.load import locustfile as base  # the module, not its Student: Locust spawns every User it finds
-from embedviz.widget_keys import Tour
+from embedviz.lessons.widget_keys import Tour
 
 TIMEOUT = base.TIMEOUT
 
@@ -43,7 +43,7 @@ class ClassStudent(User):
 
     @task
     def follow(self) -> None:
-        from embedviz import tours
+        from embedviz.lessons import tours
         from embedviz.app.i18n import catalog
 
         started = time.perf_counter()

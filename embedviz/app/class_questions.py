@@ -17,7 +17,7 @@ from embedviz.app.classroom_view import (
 )
 from embedviz.app.i18n import t
 from embedviz.app.markup import trusted
-from embedviz.widget_keys import Classroom as K
+from embedviz.lessons.widget_keys import Classroom as K
 
 REFUSED = "_cls_refused"  # session state: (lesson, step, error code, the option the class counts) to say once
 VOTED = "_cls_voted"  # session state: {(lesson, step): the vote (1 or 2) the student's last counted answer was in}

@@ -35,12 +35,13 @@ from pathlib import Path
 
 import streamlit as st
 
-from embedviz import client_limits, classroom, tours
+from embedviz import client_limits, classroom
+from embedviz.lessons import tours
 from embedviz._validate import link_number
 from embedviz.app import class_route, compat, serving
 from embedviz.app.pages import PAGES
 from embedviz.app.i18n import t
-from embedviz.widget_keys import Classroom as K
+from embedviz.lessons.widget_keys import Classroom as K
 
 CLASS_KEY, TEACHER_KEY, SEAT_KEY = "class", "teacher", "seat"  # URL parameters
 TOUR_KEY, STEP_KEY = "tour", "step"  # the tour's URL parameters (embedviz/app/tour.py)

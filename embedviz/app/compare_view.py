@@ -39,7 +39,7 @@ def _step(positions) -> int:
 def parameter_counts(d_model: int, length: int) -> dict[str, int]:
     """Positional parameters per scheme: L * D for the learned table, 0 for the others (embedviz.models.params)."""
     return {
-        s: embedding_parameter_count(1, d_model, max_positions=length, positional=s).positional_embedding
+        s: embedding_parameter_count(1, d_model, max_context_length=length, positional=s).positional_embedding
         for s in SCHEMES
     }
 

@@ -22,7 +22,7 @@ from embedviz.downsample import log_options
 from embedviz.app.widgets import human_number
 from embedviz.errors import InputError
 from embedviz.models.params import PRESETS
-from embedviz.widget_keys import Context as K
+from embedviz.lessons.widget_keys import Context as K
 
 CONFIG = "config.json"  # the source option that reads a pasted / uploaded config (a language-neutral URL label)
 # The page opens on the simplest method: position interpolation on LLaMA-2-7B, 4K x 4 = 16K (the core says why)
@@ -48,7 +48,7 @@ FACTOR = (1.0, 256.0)
 THETA = (2.0, 1e10)
 # the current length of dynamic NTK / LongRoPE, in units of the trained length: the formulas use L / L_train
 RATIOS = (0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0, 32.0, 48.0, 64.0)
-SEQ_LEN_METHODS = context_extension.SEQ_LEN_METHODS
+CONTEXT_LENGTH_METHODS = context_extension.CONTEXT_LENGTH_METHODS
 # real models' choice of rope_theta for their pre-training length (the calculator's comparison)
 REAL_MODELS = {"LLaMA-2-7B": "LLaMA-2-7B", "Llama-3.1-8B": "Llama 3 / 3.1 (8B)", YARN_SOURCE: "Qwen3"}
 
@@ -116,11 +116,11 @@ def preset_config(name: str) -> dict[str, Any]:
         return EXAMPLE_SOURCES[name]
     p = PRESETS[name]
     scaling = dict(p.rope_scaling) if p.rope_scaling else None
-    if scaling is None and p.pretrained_length != p.max_positions:
+    if scaling is None and p.pretrained_length != p.max_context_length:
         # max_position_embeddings is not the trained length (Qwen3-0.6B: 40,960 vs 32,768): say it as config.json
         # would, so rope_config.from_config reads it as original_max_position_embeddings
         scaling = {"rope_type": "default", "original_max_position_embeddings": p.pretrained_length}
-    return {"head_dim": p.head_dim, "rope_theta": p.rope_theta, "max_position_embeddings": p.max_positions,
+    return {"head_dim": p.head_dim, "rope_theta": p.rope_theta, "max_position_embeddings": p.max_context_length,
             "rope_scaling": scaling}
 
 
@@ -309,7 +309,7 @@ def changes(settings: SourceSettings, method: str) -> list[tuple[str, str]]:
 class Extension:
     view: context_extension.ExtensionView  # plain RoPE against the method: wavelengths, turns, decay, pairs
     scaling: dict[str, Any]  # the rope_scaling the method's numbers make (context_extension.build_scaling)
-    seq_len: int | None  # the current length dynamic NTK and LongRoPE read, or None for the other methods
+    context_length: int | None  # the current length dynamic NTK and LongRoPE read, or None for the other methods
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -321,10 +321,10 @@ def extension(source: str, config_text: str, method: str, head_dim: int, theta: 
         method, factor=factor, original_max_position_embeddings=original, params=dict(params),
         short_factor=s.short_factor, long_factor=s.long_factor, partial_rotary_factor=s.partial_rotary_factor,
     )
-    seq_len = context_extension.seq_len_for(method, original, ratio)
+    context_length = context_extension.context_length_for(method, original, ratio)
     view = context_extension.extension_view(head_dim, theta, scaling, original=original, target=target,
-                                            context_length=seq_len)
-    return Extension(view=view, scaling=scaling, seq_len=seq_len)
+                                            context_length=context_length)
+    return Extension(view=view, scaling=scaling, context_length=context_length)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -355,13 +355,13 @@ def live_sliders() -> tuple[live.Slider, ...]:
             live.Slider(theta, "ctx.theta", stops(THETA_STOPS, theta), human_number))
 
 
-def live_fixed(method: str, rotated: int, original: int, seq_len: int | None, params: dict,
+def live_fixed(method: str, rotated: int, original: int, context_length: int | None, params: dict,
                settings: SourceSettings, kind_names: dict, colors: dict, hover: str) -> dict:
     """What formulas.js needs besides the sliders to redraw the wavelength chart: the method and its numbers as
     ``context_extension.build_scaling`` fills them (LongRoPE's lists from the source)."""
     lists = {k: list(getattr(settings, k)) for k in ("short_factor", "long_factor") if method == "longrope"}
     given = {**context_extension.METHOD_DEFAULTS.get(method, {}), **params, **lists}
-    return {"method": method, "dim": rotated, "original": original, "seq_len": seq_len,
+    return {"method": method, "dim": rotated, "original": original, "context_length": context_length,
             "hovers": {kind: kind_hover(name, hover) for kind, name in kind_names.items()},
             # YaRN's betas as the core resolves them: the browser's formula takes them as they are
             "params": {**given, **(yarn_betas(given) if method == "yarn" else {})},

@@ -8,6 +8,7 @@ from embedviz.app import a11y, compat, warm
 from embedviz.app.i18n import DEFAULT_LANGUAGE, LANG_KEY, LANGUAGES, current_language, remember_language, t
 from embedviz.app.markup import trusted
 from embedviz.app.pages import PAGES
+from embedviz.lessons.widget_keys import RENAMED
 
 
 # Each chart is a layout and paint boundary: plotly's redraw on a slider step reads sizes (getBoundingClientRect)
@@ -52,6 +53,21 @@ def language_switch() -> str:
             bind="query-params",
         )
     return remember_language()
+
+
+def follow_renamed_keys() -> None:
+    """A saved link's renamed URL keys (``?naive_L=256``) under their names today (``why_sinusoidal_L``), then a
+    rerun: a bound widget takes its value from the URL the run started with, so the renamed link must start one.
+    A link naming both keeps the new key's value."""
+    old = [key for key in st.query_params if key in RENAMED]
+    if not old:
+        return
+    for key in old:
+        values = st.query_params.get_all(key)
+        del st.query_params[key]
+        if RENAMED[key] not in st.query_params:
+            st.query_params[RENAMED[key]] = values if len(values) > 1 else values[0]
+    st.rerun()
 
 
 NAV_PAGES = "_nav_pages"  # session state: (language, the st.Page objects by url path) this session's runs reuse
@@ -100,6 +116,7 @@ def run() -> None:
 
     # Streamlit's runtime patches (URL values guarded, clear_cache refused, uploads bounded), once per process
     compat.install(url_cut_notice=url_cut_toast)
+    follow_renamed_keys()  # before any widget reads the URL
 
     st.set_page_config(page_title="embedviz", page_icon="🧮", layout="wide",  # an emoji: a material icon favicon is fetched from a font CDN, which fails offline
                        initial_sidebar_state=tour.sidebar_state())  # collapsed when projecting

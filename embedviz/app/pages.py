@@ -22,7 +22,7 @@ PAGES: list[tuple[str, list[tuple[str, str, str, str]]]] = [
         "nav.positions",
         [
             ("app_pages/why_position.py", "why.nav", ":material/shuffle:", "why-position"),
-            ("app_pages/why_sinusoidal.py", "naive.nav", ":material/help:", "why-sine-cosine"),
+            ("app_pages/why_sinusoidal.py", "why_sinusoidal.nav", ":material/help:", "why-sine-cosine"),
             ("app_pages/sinusoidal.py", "sin.nav", ":material/waves:", "sinusoidal"),
             # learned positions get their place before RoPE: the road BERT and GPT-2 took, the paper's alternative
             ("app_pages/learned_positions.py", "learn.nav", ":material/view_list:", "learned-positions"),

@@ -13,12 +13,12 @@ from urllib.parse import urlencode
 import numpy as np
 import streamlit as st
 
-from embedviz import tours
+from embedviz.lessons import tours
 from embedviz.app.i18n import catalog, t
 from embedviz.downsample import SIMILARITY_POSITIONS, block_mean, log_spaced_indices
 from embedviz.language_model import copying, extension, glass, heads
 from embedviz.rope import rotary
-from embedviz.widget_keys import PastLength as K
+from embedviz.lessons.widget_keys import PastLength as K
 
 # CPU seconds one rerun may spend computing methods: the lesson's four at 4x take ~1 s on an idle core, five at 8x
 # ~3 s; past the budget the rest wait for the reader's press (benchmarks/bench_past_length.py measures both).

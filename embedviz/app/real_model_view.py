@@ -29,7 +29,7 @@ from embedviz.models.params import PRESETS
 from embedviz.models.tensor_files import MAX_UPLOAD_BYTES, MAX_UPLOAD_ELEMENTS
 from embedviz.models.word_vectors import analogy, nearest_neighbours, pair_similarity, project_2d
 from embedviz.similarity import cosine_similarity_matrix, pca_2d
-from embedviz.widget_keys import RealModel
+from embedviz.lessons.widget_keys import RealModel
 
 TABS = {"pairs": "real.tab_pairs", "subwords": "real.tab_subwords", "analogy": "real.tab_analogy",
         "neighbours": "real.tab_neighbours", "crosslingual": "multi.tab_cross", "map": "real.tab_map",

@@ -45,7 +45,7 @@ LESSON_ASPECTS = (("ropel.row_target", "ropel.sin_target", "ropel.rope_target"),
 class RopePreset:
     head_dim: int
     theta: float  # rope_theta
-    max_len: int  # max_position_embeddings
+    max_context_length: int  # max_position_embeddings
     scaling: str | None  # the rope_scaling type, or None
     trained: int | None  # the pre-training context
     last_stage: int | None  # the context a last long-context stage reached, or None
@@ -57,8 +57,8 @@ def rope_presets() -> dict[str, RopePreset]:
     for name, p in PRESETS.items():
         if p.positional == "rope" and p.head_dim and p.rope_theta:
             scaling = (p.rope_scaling or {}).get("rope_type")
-            out[name] = RopePreset(head_dim=p.head_dim, theta=p.rope_theta, max_len=p.max_positions, scaling=scaling,
-                                   trained=p.pretrained_length, last_stage=p.last_stage_length)
+            out[name] = RopePreset(head_dim=p.head_dim, theta=p.rope_theta, max_context_length=p.max_context_length,
+                                   scaling=scaling, trained=p.pretrained_length, last_stage=p.last_stage_length)
     return out
 
 
@@ -66,7 +66,7 @@ def preset_caption(name: str) -> str:
     """What the page says under a chosen preset: its sizes, its trained context and its scaling."""
     p = rope_presets()[name]
     caption = t("rope.preset_caption", name=name, head_dim=p.head_dim, theta=human_number(p.theta),
-                max_len=human_number(p.max_len), trained=human_number(p.trained))
+                max_context_length=human_number(p.max_context_length), trained=human_number(p.trained))
     if p.last_stage:  # Llama 3.1: 8,192 is where pre-training started, not the most it was trained on
         caption += " " + t("common.last_stage", n=human_number(p.last_stage))
     return caption + (" " + t("rope.preset_scaling", scaling=p.scaling) if p.scaling else "")

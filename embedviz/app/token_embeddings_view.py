@@ -11,7 +11,7 @@ from embedviz.models import params
 from embedviz.tokens import qwen as qwen_tokens, raw_ids
 from embedviz.errors import InputError
 from embedviz.tokens.tokenizer import VOCAB_SIZE, byte_pieces, encode, text_token_labels, token_label
-from embedviz.widget_keys import Tokens
+from embedviz.lessons.widget_keys import Tokens
 
 D_MODELS = (2, 4, 8, 16, 32, 64, 128, 256, 512, 768, 1_024, 2_048, 4_096)  # the d_model slider's stops
 # the same in every language: a bound widget keeps its formatted option in the URL
@@ -146,10 +146,11 @@ class ParameterView:
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def parameter_view(vocab_size: int, d_model: int, max_positions: int, positional: str, tied: bool) -> ParameterView:
+def parameter_view(vocab_size: int, d_model: int, max_context_length: int, positional: str,
+                   tied: bool) -> ParameterView:
     """Counts of the token table, positional table and output head, and their memory in fp32 / bf16."""
     counts = params.embedding_parameter_count(
-        vocab_size, d_model, max_positions=max_positions, positional=positional, tied=tied
+        vocab_size, d_model, max_context_length=max_context_length, positional=positional, tied=tied
     )
     memory = {
         dtype: Memory(total=params.memory_bytes(counts.total, dtype),
@@ -160,7 +161,7 @@ def parameter_view(vocab_size: int, d_model: int, max_positions: int, positional
 
 
 # the parameter calculator's widgets: field -> widget key (= URL parameter)
-CALC_KEYS = {"vocab_size": Tokens.VOCAB, "d_model": Tokens.WIDTH, "max_positions": Tokens.MAX_POSITIONS,
+CALC_KEYS = {"vocab_size": Tokens.VOCAB, "d_model": Tokens.WIDTH, "max_context_length": Tokens.MAX_CONTEXT_LENGTH,
              "positional": Tokens.POSITIONAL, "tied": Tokens.TIE}
 CUSTOM, DEFAULT_PRESET = "custom", "ANDREA-120M"
 
@@ -171,7 +172,7 @@ def preset_settings(name: str) -> dict:
     return {
         "vocab_size": p.vocab_size,
         "d_model": p.d_model,
-        "max_positions": p.max_positions,
+        "max_context_length": p.max_context_length,
         "positional": p.positional,
         "tied": p.tied_embeddings,
     }

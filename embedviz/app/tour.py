@@ -1,4 +1,4 @@
-"""Lesson tours and the presenter view in the app. The tours themselves are data in ``embedviz.tours``.
+"""Lesson tours and the presenter view in the app. The tours themselves are data in ``embedviz.lessons.tours``.
 
 How a step is shown:
 - the URL says which step: ``?tour=003&step=4`` (plain query parameters, not widgets, so a link opens the step on a
@@ -19,7 +19,7 @@ from typing import Any
 
 import streamlit as st
 
-from embedviz import tours
+from embedviz.lessons import tours
 from embedviz._validate import link_number
 from embedviz.app import a11y, class_questions, classroom_view, compat
 from embedviz.app.i18n import catalog, current_language, t
@@ -28,7 +28,7 @@ from embedviz.app.serving import PRESENTER_KEYS_JS, TOUR_FIT_JS
 from embedviz.app.tour_answers import answer  # the question's right option, cached per step
 from embedviz.app.widgets import BIND, IMAGE_KEY, PRESENT_KEY, show_error
 from embedviz.errors import InputError
-from embedviz.widget_keys import Tour as K, Training
+from embedviz.lessons.widget_keys import Tour as K, Training
 
 TOUR_KEY, STEP_KEY = "tour", "step"  # URL parameters
 APPLIED = "_tour_applied"  # session state: (lesson, step) whose settings were last written into the widgets

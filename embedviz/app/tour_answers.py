@@ -1,4 +1,4 @@
-"""The tours' answers as the app reads them: computed by the core (``embedviz.tours.answer``), cached per step.
+"""The tours' answers as the app reads them: computed by the core (``embedviz.lessons.tours.answer``), cached per step.
 
 Its own module, not ``embedviz.app.tour``'s: the server's warm-up (``embedviz.app.warm``) fills this cache at start,
 and the tour module imports the serving layer that starts the warm-up, so the warm-up may not import it back.
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from embedviz import tours
+from embedviz.lessons import tours
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

@@ -59,7 +59,7 @@ def _warm() -> None:
 def warm_tours(budget_s: float = TOUR_CPU_BUDGET_S) -> list[tuple[str, int]]:
     """What each tour step computes, in the tours' order, until ``budget_s`` of this thread's CPU is spent; the
     steps warmed. A step that fails is logged and skipped (its page computes it on its first visit)."""
-    from embedviz import tours
+    from embedviz.lessons import tours
 
     start, done = time.thread_time(), []
     for lesson, tour in tours.TOURS.items():
@@ -80,9 +80,9 @@ def warm_step(lesson: str, number: int) -> None:
     """The slow part of one step, into the caches its page and its panel read: its question's answer (and the
     training run that answer quotes), the training run, the bundled model or the methods' losses its page shows.
     The other pages' steps rerun in a fraction of a second from cold."""
-    from embedviz import tours
+    from embedviz.lessons import tours
     from embedviz.app import tour_answers
-    from embedviz.widget_keys import PastLength, RealModel, Training
+    from embedviz.lessons.widget_keys import PastLength, RealModel, Training
 
     step = tours.step(lesson, number)
     s = step.settings

@@ -1,7 +1,7 @@
 """Shared widgets whose values live in the URL (``bind="query-params"``), so a shared link reopens the same view.
 
-Keys are the query-parameter names, each named once in ``embedviz/widget_keys.py`` (one class per page, every key
-with its page's prefix, so two pages never share one).
+Keys are the query-parameter names, each named once in ``embedviz/lessons/widget_keys.py`` (one class per page,
+every key with its page's prefix, so two pages never share one).
 Labels are i18n keys.
 """
 from __future__ import annotations

@@ -4,7 +4,7 @@ The presets are data: embedviz/model_configs/presets.toml over the published con
 (:mod:`embedviz.model_facts`).
 
 A token embedding is a (V, D) table: V = vocab_size rows, one D = d_model vector per token id, so it costs
-V * D parameters. A *learned* positional embedding is a second table of shape (L, D), L = max_positions, and costs
+V * D parameters. A *learned* positional embedding is a second table of shape (L, D), L = max_context_length, and costs
 L * D. Sinusoidal encodings are computed by a formula, RoPE rotates queries and keys inside attention and ALiBi adds a
 distance penalty to attention scores: none of the three stores a table, so they cost 0 parameters.
 
@@ -72,7 +72,7 @@ def embedding_parameter_count(
     vocab_size: int,
     d_model: int,
     *,
-    max_positions: int = 0,
+    max_context_length: int = 0,
     positional: Positional = "none",
     tied: bool = False,
 ) -> EmbeddingParams:
@@ -81,13 +81,13 @@ def embedding_parameter_count(
     Args:
         vocab_size: V, rows of the token table (one per token id).
         d_model: D, the width of every embedding vector.
-        max_positions: L, rows of a learned positional table (the longest sequence it can encode). Only
+        max_context_length: L, rows of a learned positional table (the longest sequence it can encode). Only
             "learned" uses it, and then it must be >= 1; the other kinds accept any L >= 0 and ignore it.
         positional: "learned" stores an (L, D) table; "none", "sinusoidal", "rope" and "alibi" store nothing.
         tied: True when the output projection reuses the token table (GPT-2, BERT, Qwen3-0.6B). The untied
             output projection is counted separately in `output_head` (V * D), so the tied saving is visible.
 
-    Example: ANDREA-120M, `embedding_parameter_count(8_449, 768, max_positions=1_024, positional="learned")`
+    Example: ANDREA-120M, `embedding_parameter_count(8_449, 768, max_context_length=1_024, positional="learned")`
     gives token 6,488,832 + positional 786,432 = total 7,275,264, output_head 6,488,832 (untied).
     """
     vocab_size = positive_int("vocab_size", vocab_size, minimum=1)
@@ -96,14 +96,14 @@ def embedding_parameter_count(
     tied = boolean("tied", tied)
     if positional == "learned":
         # A learned table needs one trained row per position; with no rows no position could be encoded.
-        max_positions = positive_int("max_positions", max_positions, minimum=1)
+        max_context_length = positive_int("max_context_length", max_context_length, minimum=1)
     else:
-        max_positions = positive_int("max_positions", max_positions, minimum=0)
+        max_context_length = positive_int("max_context_length", max_context_length, minimum=0)
 
     # Python ints never overflow, so real sizes (V 151,936 x D 4,096) are exact.
     token = vocab_size * d_model  # the (V, D) table
     # Only a learned table is stored; sinusoidal is a formula, RoPE and ALiBi act inside attention.
-    position = max_positions * d_model if positional == "learned" else 0
+    position = max_context_length * d_model if positional == "learned" else 0
     # Tied: the logits reuse the token table (logits = h @ W_E.T), so no new matrix; untied: a second (V, D).
     head = 0 if tied else vocab_size * d_model
     total = token + position
@@ -141,7 +141,7 @@ class ModelPreset:
     num_kv_heads:    key/value heads (fewer than num_heads for grouped-query attention); None when unknown.
     head_dim:        width of one head. Usually d_model // num_heads, but not always (Qwen3-0.6B: 16 x 128 = 2,048
                      while d_model is 1,024; its attention projects 1,024 -> 2,048 and back).
-    max_positions:   the context length: rows of the learned table, RoPE's `max_position_embeddings`, or the
+    max_context_length:   the context length: rows of the learned table, RoPE's `max_position_embeddings`, or the
                      training sequence length for ALiBi (which has no hard limit).
     positional:      how position enters: "learned", "sinusoidal", "rope", "alibi" or "none".
     rope_theta:      RoPE base; None unless positional == "rope".
@@ -152,11 +152,11 @@ class ModelPreset:
     total_params:    the model's parameter count: the exact count of the published checkpoint where it can be
                      rebuilt from the config, the published round figure otherwise; None when unknown.
     source:          one line saying where the figures come from.
-    trained_length:  the sequence length the model was pre-trained on, which is not always max_positions: a RoPE
+    trained_length:  the sequence length the model was pre-trained on, which is not always max_context_length: a RoPE
                      config's max_position_embeddings may add headroom (Qwen3-0.6B: 40,960 = 32K + 8K for the
                      answer, trained on 32,768) or be a limit the model never trained at (Mistral-7B-v0.1: 32,768,
                      trained on 8,192). The context-extension page counts "unseen angles" from it. None: the same as
-                     max_positions (see pretrained_length).
+                     max_context_length (see pretrained_length).
     last_stage_length: the context a later, long-context stage of pre-training reached, when the model had one
                      (Llama 3.1: pre-trained at 8K, its final stages up to 128K); None when pre-training stopped
                      at trained_length. Pages say it beside trained_length, so 8,192 does not read as the most
@@ -170,7 +170,7 @@ class ModelPreset:
     num_heads: int | None
     num_kv_heads: int | None
     head_dim: int | None
-    max_positions: int
+    max_context_length: int
     positional: Positional
     rope_theta: float | None
     rope_scaling: dict[str, Any] | None = field(hash=False)  # a dict cannot be hashed; leave it out of __hash__
@@ -182,8 +182,8 @@ class ModelPreset:
 
     @property
     def pretrained_length(self) -> int:
-        """The length the model was pre-trained on: trained_length, else max_positions."""
-        return self.trained_length if self.trained_length is not None else self.max_positions
+        """The length the model was pre-trained on: trained_length, else max_context_length."""
+        return self.trained_length if self.trained_length is not None else self.max_context_length
 
 
 # Where each preset field sits in a config.json: the first key present wins (GPT-2 and BLOOM use their own names).
@@ -191,7 +191,7 @@ _CONFIG_KEYS: dict[str, tuple[str, ...]] = {
     "d_model": ("hidden_size", "n_embd"),
     "num_layers": ("num_hidden_layers", "n_layer"),
     "num_heads": ("num_attention_heads", "n_head"),
-    "max_positions": ("max_position_embeddings", "n_positions", "seq_length"),
+    "max_context_length": ("max_position_embeddings", "n_positions", "seq_length"),
 }
 
 
@@ -217,7 +217,7 @@ def _preset_from_facts(entry: dict[str, Any]) -> ModelPreset:
         num_heads=heads,
         num_kv_heads=config.get("num_key_value_heads", heads),
         head_dim=config.get("head_dim") or (d_model // heads if heads else None),
-        max_positions=_field(config, "max_positions"),
+        max_context_length=_field(config, "max_context_length"),
         positional=entry["positional"],
         rope_theta=float(config["rope_theta"]) if rope else None,
         rope_scaling=dict(scaling) if scaling else None,
@@ -247,7 +247,7 @@ def preset_embedding_params(name: str) -> EmbeddingParams:
     return embedding_parameter_count(
         preset.vocab_size,
         preset.d_model,
-        max_positions=preset.max_positions,
+        max_context_length=preset.max_context_length,
         positional=preset.positional,
         tied=preset.tied_embeddings,
     )

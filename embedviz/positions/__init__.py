@@ -11,8 +11,8 @@ __all__, __getattr__, __dir__ = lazy(__name__, {
                   "permutation_demo", "split_tokens", "token_vectors", "reverse_permutation", "random_permutation",
                   "permutation_between", "learned_position_table", "position_table", "word_order_demo"),
     "budget": ("qwen3_position_budget",),
-    "naive": ("raw_index", "normalized_index", "normalized_value", "position_with_value", "on_axis", "binary_code",
-              "smooth_counter", "bit_periods", "adjacent_steps", "compare_schemes"),
     "sinusoidal": ("frequencies", "wavelengths", "pair_dims", "sinusoidal_rows", "sinusoidal_table", "distance_vs_gap",
                    "distance_levels", "rotation_matrix", "rotate_encoding", "rotation_check"),
+    "why_sinusoidal": ("raw_index", "normalized_index", "normalized_value", "position_with_value", "on_axis",
+                       "binary_code", "smooth_counter", "bit_periods", "adjacent_steps", "compare_schemes"),
 })

@@ -34,9 +34,9 @@ def qwen3_position_budget() -> PositionBudget:
     native = int(yarn.rope_scaling["original_max_position_embeddings"])
     factor = float(yarn.rope_scaling["factor"])
     return PositionBudget(
-        max_position_embeddings=plain.max_positions,
+        max_position_embeddings=plain.max_context_length,
         native=native,
-        headroom=plain.max_positions - native,
+        headroom=plain.max_context_length - native,
         yarn_factor=factor,
         yarn_reach=int(native * factor),
         rope_theta=float(plain.rope_theta),

@@ -5,8 +5,8 @@ from embedviz._exports import lazy
 # its public functions by module (embedviz/_exports.py: each loaded when first asked for)
 __all__, __getattr__, __dir__ = lazy(__name__, {
     "config": ("parse_config_json", "config_text_part", "scaling_of", "from_config"),
-    "context_extension": ("extension_settings", "build_scaling", "seq_len_for", "beyond_factor", "classify_pairs",
-                          "extension_view"),
+    "context_extension": ("extension_settings", "build_scaling", "context_length_for", "beyond_factor",
+                          "classify_pairs", "extension_view"),
     "layer_curves": ("setting_curves", "temperature_curve"),
     "layers": ("num_layers_of", "layer_types_of", "rope_layer_flags", "layer_plan", "nope_attention_scale",
                "mrope_sections", "mrope_of", "mla_softmax_scale", "published_config", "rotated_dimensions",

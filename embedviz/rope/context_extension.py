@@ -71,7 +71,7 @@ LLAMA2_7B_PI_16K: dict[str, Any] = {
 }
 
 # the methods whose frequencies depend on the current length (the page's "current length" slider)
-SEQ_LEN_METHODS: tuple[RopeType, ...] = ("dynamic", "longrope")
+CONTEXT_LENGTH_METHODS: tuple[RopeType, ...] = ("dynamic", "longrope")
 # the methods with one fixed stretch: past original x factor even their interpolated pairs overshoot
 FIXED_STRETCH_METHODS: tuple[RopeType, ...] = ("linear", "yarn", "llama3")
 
@@ -188,10 +188,10 @@ def build_scaling(
 
 
 
-def seq_len_for(method: str, original: int, ratio: float) -> int | None:
+def context_length_for(method: str, original: int, ratio: float) -> int | None:
     """The current length dynamic NTK and LongRoPE see at ``ratio`` x the trained length; None for the methods that
     ignore it."""
-    return max(1, round(ratio * original)) if method in SEQ_LEN_METHODS else None
+    return max(1, round(ratio * original)) if method in CONTEXT_LENGTH_METHODS else None
 
 
 @dataclass(frozen=True)

@@ -90,8 +90,8 @@ def theta_calculator(
 ) -> ThetaCalculation:
     """:func:`theta_for_context` for this head and context, beside what real models chose for their pre-training.
 
-    ``models`` maps a label to a preset (:class:`embedviz.models.params.ModelPreset`: head_dim, rope_theta, max_positions,
-    rope_scaling); each row gives its trained length, its theta, the theta one turn (and ``slow_pairs`` turns) would
+    ``models`` maps a label to a preset (:class:`embedviz.models.params.ModelPreset`: head_dim, rope_theta,
+    max_context_length, rope_scaling); each row gives its trained length, its theta, the theta one turn (and ``slow_pairs`` turns) would
     need, and how many of its pairs make less than one turn. ``slow_pairs`` is clamped to head_dim/2 - 1 (a small
     head has fewer pairs); ``clamped`` says so.
     """

@@ -92,8 +92,8 @@ MIN_D_MODEL, MAX_D_MODEL = 2, 256
 MAX_GROUP_VOCAB = 256
 MAX_CLASSES = 4_096
 MAX_BATCH_SIZE = 1_024
-MAX_SEQ_LEN = 256
-MAX_LOGITS_PER_STEP = 4_194_304  # batch_size * seq_len * classes: 16 MB of float32 logits
+MAX_TARGETS_PER_ROW = 256
+MAX_LOGITS_PER_STEP = 4_194_304  # batch_size * targets_per_row * classes: 16 MB of float32 logits
 MAX_SNAPSHOTS = 1_001
 MAX_SNAPSHOT_FLOATS = 16_777_216  # all snapshots together: 64 MB of float32
 MAX_CONTEXT = 32
@@ -116,15 +116,15 @@ def _check_lr(lr: object, optimizer: str) -> float:
 
 
 def _check_common(
-    *, steps: object, d_model: object, batch_size: object, seq_len: object, snapshot_every: object
+    *, steps: object, d_model: object, batch_size: object, targets_per_row: object, snapshot_every: object
 ) -> tuple[int, int, int, int, int | None]:
     steps = positive_int("steps", steps, minimum=1, maximum=MAX_STEPS)
     d_model = positive_int("d_model", d_model, minimum=MIN_D_MODEL, maximum=MAX_D_MODEL)
     batch_size = positive_int("batch_size", batch_size, minimum=1, maximum=MAX_BATCH_SIZE)
-    seq_len = positive_int("seq_len", seq_len, minimum=1, maximum=MAX_SEQ_LEN)
+    targets_per_row = positive_int("targets_per_row", targets_per_row, minimum=1, maximum=MAX_TARGETS_PER_ROW)
     if snapshot_every is not None:
         snapshot_every = positive_int("snapshot_every", snapshot_every, minimum=1, maximum=MAX_STEPS)
-    return steps, d_model, batch_size, seq_len, snapshot_every
+    return steps, d_model, batch_size, targets_per_row, snapshot_every
 
 
 def _snapshot_count(steps: int, every: int) -> int:
@@ -133,13 +133,13 @@ def _snapshot_count(steps: int, every: int) -> int:
 
 
 def _check_budget(
-    *, steps: int, batch_size: int, seq_len: int, snapshot_every: int | None, num_rows: int, num_classes: int,
-    d_model: int,
+    *, steps: int, batch_size: int, targets_per_row: int, snapshot_every: int | None, num_rows: int,
+    num_classes: int, d_model: int,
 ) -> int:
     """Refuse too heavy steps; return snapshot_every (default: about 50 snapshots, fewer for big tables)."""
-    logits = batch_size * seq_len * num_classes
+    logits = batch_size * targets_per_row * num_classes
     if logits > MAX_LOGITS_PER_STEP:
-        raise InputError("logits_cap", size=batch_size, length=seq_len, classes=num_classes, n=logits,
+        raise InputError("logits_cap", size=batch_size, targets=targets_per_row, classes=num_classes, n=logits,
                          limit=MAX_LOGITS_PER_STEP)
     max_count = min(MAX_SNAPSHOTS, MAX_SNAPSHOT_FLOATS // (num_rows * d_model))  # >= 16 within the limits above
     min_every = math.ceil(steps / (max_count - 2))  # guarantees _snapshot_count(steps, every) <= max_count
@@ -185,7 +185,7 @@ def train_group_experiment(
     seed: int = 0,
     lr: float | None = None,
     batch_size: int = 16,
-    seq_len: int = 8,
+    targets_per_row: int = 8,
     groups: Sequence[str] = DEFAULT_GROUPS,
     vocab_size: int | None = 256,
     optimizer: Optimizer = "adam",
@@ -195,8 +195,10 @@ def train_group_experiment(
 ) -> TrainingResult:
     """Train an embedding on sequences that each use the characters of one group only (lesson 001).
 
-    Each step samples ``batch_size`` sequences of ``seq_len + 1`` tokens: a sequence first picks a group
-    (uniformly), then each of its tokens uniformly from that group, so tokens of different groups never meet.
+    Each step samples ``batch_size`` sequences of ``targets_per_row + 1`` tokens (``targets_per_row`` is the T of
+    the (B, T) batch, the next-token targets one row holds; the bigram model itself sees one token): a sequence
+    first picks a group (uniformly), then each of its tokens uniformly from that group, so tokens of different
+    groups never meet.
     The model predicts each next token from the current one (bigram: an embedding row, then the linear head).
 
     steps: optimiser steps (1..5000). d_model: vector size D (2..256). seed: makes the run reproducible.
@@ -208,13 +210,15 @@ def train_group_experiment(
         tokens, and then the head pushes the groups to opposite sides (cross-group about -0.4, see the module
         docstring). The returned tables hold only the group tokens' rows: the other rows never receive a gradient.
     optimizer: "adam" or "sgd". snapshot_every: steps between snapshots (default steps // 50, fewer snapshots
-        when they would take more than 64 MB). batch_size * seq_len * classes is limited to 4,194,304 logits.
+        when they would take more than 64 MB). batch_size * targets_per_row * classes is limited to 4,194,304
+        logits.
     progress: called as progress(step, steps) about 50 times at most.
     cpu_budget_s: stop once the run has used this much CPU time (see ``training_loop.fit``); the result then has
         fewer than ``steps`` losses. None trains every step.
     """
-    steps, d_model, batch_size, seq_len, snapshot_every = _check_common(
-        steps=steps, d_model=d_model, batch_size=batch_size, seq_len=seq_len, snapshot_every=snapshot_every
+    steps, d_model, batch_size, targets_per_row, snapshot_every = _check_common(
+        steps=steps, d_model=d_model, batch_size=batch_size, targets_per_row=targets_per_row,
+        snapshot_every=snapshot_every,
     )
     lr = _check_lr(lr, optimizer)
     seed = positive_int("seed", seed, minimum=0, maximum=2**63 - 1)
@@ -226,7 +230,8 @@ def train_group_experiment(
         num_classes = positive_int("vocab_size", vocab_size, minimum=num_rows, maximum=MAX_CLASSES)
 
     snapshot_every = _check_budget(
-        steps=steps, batch_size=batch_size, seq_len=seq_len, snapshot_every=snapshot_every, num_rows=num_rows,
+        steps=steps, batch_size=batch_size, targets_per_row=targets_per_row, snapshot_every=snapshot_every,
+        num_rows=num_rows,
         num_classes=num_classes, d_model=d_model,
     )
 
@@ -241,12 +246,12 @@ def train_group_experiment(
         """n batches at once: (n, B, T + 1) token ids."""
         group = torch.randint(len(cleaned), (n, batch_size, 1), generator=generator)  # (n, B, 1) one group a sequence
         # uniform within the group: first id of the group + floor(u * group size)
-        u = torch.rand(n, batch_size, seq_len + 1, generator=generator)  # (n, B, T + 1)
+        u = torch.rand(n, batch_size, targets_per_row + 1, generator=generator)  # (n, B, T + 1)
         return offsets[group] + (u * sizes[group]).long().clamp_max(sizes[group] - 1)  # (n, B, T + 1)
 
     model = TinyLM(num_rows, num_classes, d_model, context_length=1, generator=generator)
     before, after, losses, snapshots = fit(
-        model, sample, tokens_per_batch=batch_size * (seq_len + 1), steps=steps, lr=lr, optimizer=optimizer,
+        model, sample, tokens_per_batch=batch_size * (targets_per_row + 1), steps=steps, lr=lr, optimizer=optimizer,
         snapshot_every=snapshot_every, progress=progress, cpu_budget_s=cpu_budget_s,
     )
     return TrainingResult(
@@ -293,7 +298,7 @@ def train_on_text(
     lr: float | None = None,
     tokens: Literal["char", "byte"] = "char",
     batch_size: int = 16,
-    seq_len: int = 8,
+    targets_per_row: int = 8,
     optimizer: Optimizer = "adam",
     snapshot_every: int | None = None,
     progress: ProgressFn | None = None,
@@ -310,8 +315,9 @@ def train_on_text(
         ``context_length`` tokens (a bag of words: order inside the window is ignored) before the linear head.
         Keeping the model this small means everything it learns has to live in the embedding rows, which is what
         we want to look at.
-    Each step samples ``batch_size`` windows of ``seq_len + context_length`` consecutive tokens at random offsets
-    (seq_len shrinks if the text is shorter). Tokens that are followed by similar tokens get similar vectors.
+    Each step samples ``batch_size`` windows of ``targets_per_row + context_length`` consecutive tokens at random
+    offsets (targets_per_row shrinks if the text is shorter). Tokens that are followed by similar tokens get
+    similar vectors.
     group_of / group_names: a character class per token (lowercase, uppercase, other letter, digit,
         punctuation, whitespace, UTF-8 byte, other), to colour plots; it plays no part in training.
     The other arguments are as in ``train_group_experiment``.
@@ -319,8 +325,9 @@ def train_on_text(
     string("text", text, limit=MAX_TEXT_CHARS)
     one_of("tokens", tokens, ("char", "byte"))
     context_length = positive_int("context_length", context_length, minimum=1, maximum=MAX_CONTEXT)
-    steps, d_model, batch_size, seq_len, snapshot_every = _check_common(
-        steps=steps, d_model=d_model, batch_size=batch_size, seq_len=seq_len, snapshot_every=snapshot_every
+    steps, d_model, batch_size, targets_per_row, snapshot_every = _check_common(
+        steps=steps, d_model=d_model, batch_size=batch_size, targets_per_row=targets_per_row,
+        snapshot_every=snapshot_every,
     )
     lr = _check_lr(lr, optimizer)
     seed = positive_int("seed", seed, minimum=0, maximum=2**63 - 1)
@@ -347,12 +354,13 @@ def train_on_text(
     group_of = [group_names.index(name) for name in classes]
 
     data = torch.from_numpy(ids.astype(np.int64))  # (N,)
-    seq_len = min(seq_len, len(data) - context_length)
+    targets_per_row = min(targets_per_row, len(data) - context_length)
     snapshot_every = _check_budget(
-        steps=steps, batch_size=batch_size, seq_len=seq_len, snapshot_every=snapshot_every, num_rows=len(vocab),
+        steps=steps, batch_size=batch_size, targets_per_row=targets_per_row, snapshot_every=snapshot_every,
+        num_rows=len(vocab),
         num_classes=len(vocab), d_model=d_model,
     )
-    window = seq_len + context_length  # context_length tokens to start + one target per prediction
+    window = targets_per_row + context_length  # context_length tokens to start + one target per prediction
     offsets = torch.arange(window)  # (W,)
     generator = torch.Generator().manual_seed(seed)
 

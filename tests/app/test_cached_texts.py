@@ -11,7 +11,7 @@ import ast
 import pytest
 
 import tests.app.pagetest as pt
-from embedviz.widget_keys import Context
+from embedviz.lessons.widget_keys import Context
 from tests.conftest import ROOT
 
 FILES = sorted([*(ROOT / "app_pages").glob("*.py"), *(ROOT / "embedviz" / "app").glob("*.py")])

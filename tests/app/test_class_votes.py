@@ -10,9 +10,10 @@ from collections import Counter
 
 import pytest
 
-from embedviz import classroom, tours
+from embedviz import classroom
+from embedviz.lessons import tours
 from embedviz.app import classroom_view
-from embedviz.widget_keys import Classroom, Tour
+from embedviz.lessons.widget_keys import Classroom, Tour
 from tests.app.pagetest import ok
 from tests.app.test_classroom import button, join, markdowns, memory_store, teacher  # noqa: F401 - the fixture
 from tests.app.test_tours import app, option_text, text

@@ -8,9 +8,10 @@ from collections import Counter
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from embedviz import client_limits, classroom, tours
+from embedviz import client_limits, classroom
+from embedviz.lessons import tours
 from embedviz.app import classroom_view
-from embedviz.widget_keys import Classroom, Tour
+from embedviz.lessons.widget_keys import Classroom, Tour
 from tests.app.pagetest import ok
 from tests.app.test_tours import app, option_text, text
 

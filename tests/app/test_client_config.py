@@ -8,7 +8,7 @@ from streamlit import config
 from streamlit.testing.v1 import AppTest
 
 from tests.conftest import ROOT
-from embedviz.widget_keys import Tokens as K
+from embedviz.lessons.widget_keys import Tokens as K
 
 PAGE = ROOT / "app_pages" / "token_embeddings.py"
 

@@ -9,7 +9,7 @@ import base64
 
 from embedviz.app import context_extension_view as view
 from embedviz.errors import InputError
-from embedviz.widget_keys import Context as K
+from embedviz.lessons.widget_keys import Context as K
 from tests.app import pagetest as pt
 from tests.input_errors import raises_input
 from tests.test_rope_scaling import LLAMA_31_8B

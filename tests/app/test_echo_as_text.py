@@ -19,7 +19,7 @@ from streamlit.testing.v1 import AppTest
 
 from embedviz.app import context_extension_view
 from embedviz.app.markup import escape
-from embedviz.widget_keys import Context, RealModel, Tokens, WhyPosition
+from embedviz.lessons.widget_keys import Context, RealModel, Tokens, WhyPosition
 from tests.app import pagetest as pt
 from tests.conftest import ROOT
 

@@ -19,7 +19,8 @@ import pytest
 import safetensors.numpy
 import streamlit as st
 
-from embedviz import _validate, tours
+from embedviz import _validate
+from embedviz.lessons import tours
 from embedviz.positions import attention
 from embedviz.input_layer import composition, lookup
 from embedviz.rope import (
@@ -38,7 +39,7 @@ from embedviz.app.markup import escape
 from embedviz.input_layer.embeddings import LearnedPositionalEmbedding, embed_text
 from embedviz.errors import TEMPLATES, InputError
 from embedviz.models.pretrained import load_bundled_model, load_embedding_file, load_model_dir
-from embedviz.widget_keys import WhyPosition as K
+from embedviz.lessons.widget_keys import WhyPosition as K
 from tests.app import pagetest as pt
 from tests.conftest import ROOT
 
@@ -241,7 +242,7 @@ CALLS = {
     "pair_range": lambda: rope_view.pair_view(8, 1e4, 4, 0, 1, 0),
     "rows_cap": lambda: real_model_view.row_views("upload:test", 0, 2_000, _upload=real_model_view.HeldUpload(
         "f", "big.npy", "", (3_000, 4), np.zeros((3_000, 4), np.float32), source="upload:test")),
-    "logits_cap": lambda: experiment.train_group_experiment(batch_size=1024, seq_len=256, steps=1),
+    "logits_cap": lambda: experiment.train_group_experiment(batch_size=1024, targets_per_row=256, steps=1),
     "snapshot_cap": lambda: experiment.train_group_experiment(steps=5_000, snapshot_every=1),
     "mrope_interleaved": lambda: rope_layers.mrope_sections([2, 2], 4, interleaved=True),
     "row_number": lambda: load_embedding_file(_npy(np.eye(4)), "eye.npy").token_id("cat"),

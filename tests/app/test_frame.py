@@ -8,7 +8,7 @@ from streamlit.testing.v1 import AppTest
 from embedviz.app.pages import PAGES
 from tests.conftest import ROOT
 from embedviz.app.i18n import LANGUAGES, catalog
-from embedviz.widget_keys import Home as K
+from embedviz.lessons.widget_keys import Home as K
 from tests.app.pagetest import refusal
 
 ALL_PAGES = [file for _, entries in PAGES for file, *_ in entries]

@@ -26,7 +26,7 @@ from google.protobuf.descriptor import FieldDescriptor
 from streamlit.testing.v1 import AppTest
 
 from embedviz.app.pages import PAGES
-from embedviz.widget_keys import LearnedPositions, RealModel, Tokens
+from embedviz.lessons.widget_keys import LearnedPositions, RealModel, Tokens
 from tests.app import pagetest as pt
 
 PAGE_NAMES = [file.removeprefix("app_pages/").removesuffix(".py") for _, entries in PAGES for file, *_ in entries]

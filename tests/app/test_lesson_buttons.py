@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from embedviz.app.i18n import catalog
-from embedviz.widget_keys import Rope, Sinusoidal, Tokens, Training
+from embedviz.lessons.widget_keys import Rope, Sinusoidal, Tokens, Training
 from tests.app import pagetest as pt
 
 

@@ -13,7 +13,7 @@ from embedviz.app import live
 from embedviz.app.i18n import catalog
 from embedviz.figures import describe, screen
 from embedviz.figures import rope as figs
-from embedviz.widget_keys import Rope, Sinusoidal
+from embedviz.lessons.widget_keys import Rope, Sinusoidal
 
 from tests.app import pagetest as pt
 
@@ -187,6 +187,25 @@ def test_yaRN_s_betas_reach_the_browser_as_the_core_resolves_them():
     assert (fixed["params"]["beta_fast"], fixed["params"]["beta_slow"]) == (scaling.YARN_BETAS["beta_fast"], 2.0)
     assert fixed["params"]["truncate"] is False
     assert ctx_view.live_fixed("yarn", 128, 4096, None, {}, None, {}, {}, "")["params"]["truncate"] is True
+
+
+def _fixed_reads() -> dict[str, set[str]]:
+    """Each view's ``fixed.<name>`` reads in livefig.js, by view: its drawing function's body, up to the next one."""
+    code = _code("livefig.js")
+    heads = list(re.finditer(r"^  (\w+)\(values, labels, \{[^}]*\bfixed\b[^}]*\}", code, flags=re.M))
+    ends = [m.start() for m in heads[1:]] + [code.index("\n};", heads[-1].start())]
+    return {m.group(1): set(re.findall(r"\bfixed\.(\w+)", code[m.start():end])) for m, end in zip(heads, ends)}
+
+
+def test_every_setting_the_browser_reads_is_one_python_sends_under_that_name():
+    """The JS reads a live view's fixed settings by the names of the keys Python writes (the wavelength chart's
+    context_length, once seq_len on both sides): a key renamed on one side alone would reach the formula as
+    undefined, which the formulas take as "no length" without an error."""
+    reads, views = _fixed_reads(), _live_views()
+    assert reads.keys() == {"sin_distance", "rope_angles", "rope_decay", "ctx_wave"}
+    assert "context_length" in reads["ctx_wave"]
+    missing = {view: sorted(names - set(views[view]["fixed"])) for view, names in reads.items()}
+    assert not any(missing.values()), f"livefig.js reads settings Python does not send: {missing}"
 
 
 JS_OWN_TIMINGS = {"PAUSE_MS", "MOVING_POINTS", "WORDS_MS"}  # the browser's own: a drag's pace, not a figure's rule

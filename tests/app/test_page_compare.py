@@ -7,7 +7,7 @@ from streamlit.testing.v1 import AppTest
 
 from embedviz.app import compare_view as view
 from embedviz.app.i18n import catalog
-from embedviz.widget_keys import Compare as K
+from embedviz.lessons.widget_keys import Compare as K
 from tests.app import pagetest as pt
 
 TABS = ("params", "adjacent", "matrix", "past", "alibi", "props")  # the page's bound tabs, in order

@@ -19,7 +19,7 @@ from embedviz.app.i18n import catalog
 from embedviz.rope import context_extension, theta_calculator
 from embedviz.rope.context_extension import PHI3_MINI_128K, ExtensionView
 from embedviz.models.params import PRESETS
-from embedviz.widget_keys import Context as K
+from embedviz.lessons.widget_keys import Context as K
 from tests.app import pagetest as pt
 from tests.test_rope_scaling import LLAMA_31_8B, QWEN3_06B_YARN
 
@@ -69,8 +69,9 @@ def core_view(config: dict, *, method: str | None = None, factor: float | None =
         params=s.params, short_factor=s.short_factor, long_factor=s.long_factor,
         partial_rotary_factor=s.partial_rotary_factor)
     ratio = view.nearest_ratio(s.target / s.original) if ratio is None else ratio  # the page's default
+    context_length = context_extension.context_length_for(method, s.original, ratio)
     return context_extension.extension_view(s.head_dim, s.theta, scaling, original=s.original, target=s.target,
-                                            context_length=context_extension.seq_len_for(method, s.original, ratio))
+                                            context_length=context_length)
 
 
 def _kinds(core: ExtensionView) -> str:
@@ -469,7 +470,7 @@ def test_trained_length_in_chinese(name):
     at = pt.page(PAGE, lang="zh", **{K.SOURCE: name}).run()
     pt.ok(at)
     trained = PRESETS[name].pretrained_length
-    assert trained == {"Qwen3-0.6B": 32_768, "Mistral-7B-v0.1": 8_192}[name] != PRESETS[name].max_positions
+    assert trained == {"Qwen3-0.6B": 32_768, "Mistral-7B-v0.1": 8_192}[name] != PRESETS[name].max_context_length
     assert any(f"预训练上下文 {trained:,} 个 token" in c.value for c in at.caption)
     assert at.number_input(key=K.ORIGINAL).value == trained
 

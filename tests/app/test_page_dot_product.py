@@ -5,7 +5,7 @@ import pytest
 
 from embedviz import dot_product as dp
 from embedviz.app.i18n import catalog
-from embedviz.widget_keys import DotProduct as K
+from embedviz.lessons.widget_keys import DotProduct as K
 from tests.app import pagetest as pt
 
 PREDICT = catalog()["dot.tab_predict"]["en"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 import torch
 
 from embedviz.input_layer import composition
-from embedviz.widget_keys import Compare, InputLayer
+from embedviz.lessons.widget_keys import Compare, InputLayer
 from tests.app import pagetest as pt
 
 

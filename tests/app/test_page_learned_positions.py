@@ -12,10 +12,10 @@ import pytest
 from embedviz.positions import analysis as position_analysis
 from embedviz.app.pages import PAGES
 from embedviz.app.locales.learned_positions import STRINGS
-from embedviz.app.locales.why_sinusoidal import STRINGS as NAIVE
+from embedviz.app.locales.why_sinusoidal import STRINGS as WHY_SINUSOIDAL
 from embedviz.models.pretrained import load_bundled_model
 from embedviz.similarity import cosine_similarity, cosine_similarity_matrix
-from embedviz.widget_keys import LearnedPositions as K
+from embedviz.lessons.widget_keys import LearnedPositions as K
 from tests.app import pagetest as pt
 from tests.conftest import require_package
 
@@ -77,10 +77,10 @@ def test_the_transformer_papers_comparison_lives_here_and_why_sine_cosine_points
     row_e = {"en": "Table 3 row E", "zh": "表 3 第 E 行"}[lang]  # Vaswani et al. 2017: learned ~ sinusoidal
     for fact in (row_e, "Vaswani", "BERT", "GPT-2", "512", "1,024"):
         assert fact in STRINGS["learn.paper"][lang]
-    naive = pt.page("why_sinusoidal", lang=lang).run()
-    pt.ok(naive)
-    shown = _markdown(naive)
-    assert NAIVE["naive.history_pointer"][lang] in shown and STRINGS["learn.nav"][lang] in shown
+    at = pt.page("why_sinusoidal", lang=lang).run()
+    pt.ok(at)
+    shown = _markdown(at)
+    assert WHY_SINUSOIDAL["why_sinusoidal.history_pointer"][lang] in shown and STRINGS["learn.nav"][lang] in shown
     assert "Vaswani" not in shown and row_e not in shown  # one copy of the comparison: here
 
 

@@ -13,7 +13,7 @@ from embedviz.rope import layers as rope_layers, theory as rope_theory
 from embedviz.app.i18n import catalog
 from embedviz.app.modern_rope_view import SCAN_LENGTHS, TAB_CODES
 from embedviz.rope.layers import PUBLISHED, published_config
-from embedviz.widget_keys import ModernRope as K
+from embedviz.lessons.widget_keys import ModernRope as K
 from tests.app.pagetest import chart_json, english_only, fields, is_chinese, ok, page, shows, text, values
 from tests.conftest import require_oracle
 

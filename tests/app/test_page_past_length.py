@@ -10,7 +10,7 @@ import pytest
 
 from embedviz.app import past_length_view as view
 from embedviz.language_model import copying, extension, glass, heads
-from embedviz.widget_keys import PastLength as K
+from embedviz.lessons.widget_keys import PastLength as K
 from tests.app import pagetest as pt
 
 PAGE = "past_length"

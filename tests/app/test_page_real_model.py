@@ -20,7 +20,7 @@ from embedviz.app.real_model_view import TAB_CODES, TAB_LABEL_KEYS
 from embedviz.models.pretrained import load_bundled_model
 from embedviz.models.word_vectors import analogy, pair_similarity
 from embedviz.similarity import cosine_similarity_matrix
-from embedviz.widget_keys import RealModel as K
+from embedviz.lessons.widget_keys import RealModel as K
 from tests.app import pagetest as pt
 from tests.conftest import ROOT, require_package
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from embedviz.app.i18n import catalog
-from embedviz.widget_keys import RealModel as K
+from embedviz.lessons.widget_keys import RealModel as K
 from tests.app import pagetest as pt
 
 TAB = K.TAB  # the subwords sit in a tab of their own, so a page open does not draw their input and table

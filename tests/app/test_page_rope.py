@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 from embedviz.app.i18n import catalog
 from embedviz.app.rope_view import TAB_CODES
 from embedviz.rope import rotary
-from embedviz.widget_keys import Rope as K
+from embedviz.lessons.widget_keys import Rope as K
 from tests.app import pagetest as pt
 
 # the charts each tab draws at the defaults, one section per tab: seven in all

@@ -4,7 +4,7 @@ from __future__ import annotations
 from embedviz.app.i18n import catalog
 from embedviz.models.params import PRESETS
 from embedviz.positions.budget import qwen3_position_budget
-from embedviz.widget_keys import Rope as K
+from embedviz.lessons.widget_keys import Rope as K
 from tests.app import pagetest as pt
 
 
@@ -12,7 +12,7 @@ def test_qwen3_budget_numbers_come_from_the_presets():
     at = pt.page("rope", session={K.TAB: catalog()["rope.tab_lesson"]["en"]}).run()  # the lesson's tab
     pt.ok(at)
     b = qwen3_position_budget()
-    assert b.max_position_embeddings == PRESETS["Qwen3-0.6B"].max_positions == 40_960
+    assert b.max_position_embeddings == PRESETS["Qwen3-0.6B"].max_context_length == 40_960
     budget = at.table[-1].value
     shown = {column: budget[column].iloc[0] for column in budget.columns}
     assert shown[pt.text("ropel.m_max")] == "40,960"

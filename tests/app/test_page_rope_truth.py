@@ -17,7 +17,7 @@ from embedviz.rope import rotary
 from embedviz.app.i18n import catalog
 from embedviz.models.params import PRESETS
 from embedviz.rope.layers import published_config
-from embedviz.widget_keys import Rope as K
+from embedviz.lessons.widget_keys import Rope as K
 from tests.app import pagetest as pt
 from tests.conftest import ROOT
 

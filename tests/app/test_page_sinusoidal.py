@@ -9,7 +9,7 @@ import pytest
 
 from embedviz.app.i18n import catalog
 from embedviz.downsample import CELL_BUDGET, stride_for
-from embedviz.widget_keys import Sinusoidal as K
+from embedviz.lessons.widget_keys import Sinusoidal as K
 
 from tests.app import pagetest as pt
 

@@ -8,7 +8,7 @@ from streamlit.testing.v1 import AppTest
 
 from embedviz.app.locales.token_embeddings import STRINGS
 from embedviz.input_layer.lookup import init_std
-from embedviz.widget_keys import Tokens as K
+from embedviz.lessons.widget_keys import Tokens as K
 from tests.app import pagetest as pt
 from tests.conftest import require_package
 
@@ -111,9 +111,9 @@ def test_preset_fills_the_calculator_and_editing_makes_it_custom():
 
 def test_learned_table_with_no_positions_is_a_message():
     at = _page("params")
-    at.number_input(key=K.MAX_POSITIONS).set_value(0).run()
+    at.number_input(key=K.MAX_CONTEXT_LENGTH).set_value(0).run()
     assert not at.exception
-    assert at.error and pt.fields(at.error[0].value, "err.at_least") == {"name": "max_positions", "value": "0",
+    assert at.error and pt.fields(at.error[0].value, "err.at_least") == {"name": "max_context_length", "value": "0",
                                                                          "limit": "1"}
 
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from embedviz.app.i18n import catalog
-from embedviz.widget_keys import Tokens as K
+from embedviz.lessons.widget_keys import Tokens as K
 from tests.app import pagetest as pt
 
 TAB = catalog()["tok.tab_onehot"]

@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 
 from embedviz.app.locales.trained_embedding import STRINGS
 from embedviz.app.trained_embedding_view import loss_floor, parse_groups
-from embedviz.widget_keys import Training as K
+from embedviz.lessons.widget_keys import Training as K
 from tests.app import pagetest as pt
 
 TEXT_TAB = STRINGS["train.tab_text"]["en"]

@@ -15,7 +15,7 @@ from embedviz.rope import rotary
 from embedviz.app.i18n import catalog
 from embedviz.models.params import PRESETS
 from embedviz.app import context_extension_view
-from embedviz.widget_keys import Compare, Context, LearnedPositions, RealModel, Rope, Training, WhyPosition
+from embedviz.lessons.widget_keys import Compare, Context, LearnedPositions, RealModel, Rope, Training, WhyPosition
 from tests.app import pagetest as pt
 from tests.app.test_page_context_extension import core_view
 

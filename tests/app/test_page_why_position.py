@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from embedviz.app.i18n import catalog
-from embedviz.widget_keys import WhyPosition as K
+from embedviz.lessons.widget_keys import WhyPosition as K
 from tests.app import pagetest as pt
 
 

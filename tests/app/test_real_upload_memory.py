@@ -8,7 +8,7 @@ import numpy as np
 
 from embedviz.app import real_model_view as view
 from embedviz.app.i18n import catalog
-from embedviz.widget_keys import RealModel as K
+from embedviz.lessons.widget_keys import RealModel as K
 from tests.app import pagetest as pt
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from embedviz import tours
-from embedviz.widget_keys import Home, Tokens, Tour
+from embedviz.lessons import tours
+from embedviz.lessons.widget_keys import Home, Tokens, Tour
 from tests.app.test_tours import app, text
 from tests.conftest import ROOT
 

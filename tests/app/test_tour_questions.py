@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from embedviz import tours
+from embedviz.lessons import tours
 from embedviz.app.i18n import catalog
 
 QUESTION_STEPS = [(lesson, k) for lesson, tour in tours.TOURS.items()

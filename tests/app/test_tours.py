@@ -12,13 +12,13 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from embedviz import tours
+from embedviz.lessons import tours
 from embedviz._validate import choices
 from embedviz.app.pages import PAGES
 from embedviz.app.i18n import catalog
 from embedviz.figures.export import figure_csv
 from embedviz.models.pretrained import E5_NAME
-from embedviz.widget_keys import Context, RealModel, Sinusoidal, Tokens, Tour, Training
+from embedviz.lessons.widget_keys import Context, RealModel, Sinusoidal, Tokens, Tour, Training
 from tests.app.pagetest import chart_json, fields, ok, page, refusal, shows, specs, values
 from tests.conftest import ROOT
 from tests.test_tours import expected

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from embedviz.app import trained_embedding_view
-from embedviz.widget_keys import Training as K
+from embedviz.lessons.widget_keys import Training as K
 from tests.app import pagetest as pt
 
 PAGE = "trained_embedding"

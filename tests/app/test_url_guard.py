@@ -11,7 +11,7 @@ import pytest
 from streamlit.runtime.state.session_state import SessionState
 
 from embedviz.app.i18n import catalog
-from embedviz.widget_keys import Compare, Context, Rope, Sinusoidal, Tokens, Training, WhyPosition
+from embedviz.lessons.widget_keys import Compare, Context, Rope, Sinusoidal, Tokens, Training, WhyPosition
 from tests.app.pagetest import ok, page
 
 OVERFLOWING = ["inf", "-inf", "1e999", "9" * 5_000]

@@ -51,15 +51,15 @@ FIELD_MAPPINGS = {  # (module, "Record.field"): why a view record's dict field i
     ("rope_view", "Decay.curves"): "theta -> decay curve",
     ("token_embeddings_view", "ParameterView.memory"): "dtype -> Memory",
     ("trained_embedding_view", "GroupRun.pairs"): "(token, token) -> (cos before, cos after)",
-    ("why_sinusoidal_view", "NaiveView.normalized"): "length -> index / length curve",
-    ("why_sinusoidal_view", "NaiveView.steps"): "scheme -> step lengths",
+    ("why_sinusoidal_view", "WhySinusoidalView.normalized"): "length -> index / length curve",
+    ("why_sinusoidal_view", "WhySinusoidalView.steps"): "scheme -> step lengths",
 }
 CORE_MAPPINGS = {  # (core module, function or "Record.field"): why a core dict that a view reaches is a mapping
     ("embedviz.input_layer.composition", "refusal_messages"): "module class name -> its refusal",
     ("embedviz.input_layer.lookup", "row_norm_stats"): "init scheme -> mean row length per d_model",
     ("embedviz.input_layer.lookup", "second_step_summary"): "optimiser -> (rows moved, rows outside the batch)",
     ("embedviz.models.pretrained", "PretrainedEmbeddings.config"): "the model's config.json fields, as published",
-    ("embedviz.positions.naive", "SchemeComparison.schemes"): "scheme -> its SchemeStats, iterated as a table",
+    ("embedviz.positions.why_sinusoidal", "SchemeComparison.schemes"): "scheme -> its SchemeStats, iterated as a table",
     ("embedviz.rope.config", "parse_config_json"): "a pasted config.json's fields, as the user wrote them",
     ("embedviz.language_model.extension", "rope_parameters"): "transformers' rope_parameters, as a config spells them",
     ("embedviz.rope.context_extension", "build_scaling"): "a rope_scaling as config.json spells it, for compute",

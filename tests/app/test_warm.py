@@ -66,9 +66,9 @@ def test_the_tours_warm_up_goes_in_the_tours_order_and_stops_at_its_budget(fresh
 
 @pytest.mark.slow  # every step of the five tours, computed once
 def test_every_tour_steps_slow_part_is_in_the_cache_its_page_reads(fresh_warm, monkeypatch):
-    from embedviz import tours
+    from embedviz.lessons import tours
     from embedviz.app import past_length_view as past, real_model_view as real, tour_answers
-    from embedviz.widget_keys import PastLength as P, RealModel, Training as T
+    from embedviz.lessons.widget_keys import PastLength as P, RealModel, Training as T
 
     steps = [(lesson, k) for lesson, t in tours.TOURS.items() for k in range(1, len(t.steps) + 1)]
     assert warm.warm_tours(budget_s=600) == steps

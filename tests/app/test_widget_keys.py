@@ -1,4 +1,5 @@
-"""Every widget key a page creates is declared in embedviz/widget_keys.py, its page's one list of URL parameters.
+"""Every widget key a page creates is declared in embedviz/lessons/widget_keys.py, its page's one list of URL
+parameters.
 
 Read from the pages' source (every tab, every branch): a key argument names the page's class, never a string
 typed in place (the tour panel and the class controls, drawn on every page, name Tour and Classroom likewise); and
@@ -12,7 +13,7 @@ import ast
 import pytest
 
 from embedviz.app.pages import PAGES
-from embedviz.widget_keys import BY_PAGE, Classroom, PageKeys, Tour
+from embedviz.lessons.widget_keys import BY_PAGE, Classroom, PageKeys, Tour
 from tests.app import pagetest as pt
 from tests.conftest import ROOT
 
@@ -48,7 +49,7 @@ def test_page_keys_come_from_its_class(file):
     source = (ROOT / file).read_text(encoding="utf-8")
     tree = ast.parse(source)
     cls = BY_PAGE[FILES[file]].__name__
-    assert f"from embedviz.widget_keys import {cls} as K" in source, f"{file} reads its keys from {cls}"
+    assert f"from embedviz.lessons.widget_keys import {cls} as K" in source, f"{file} reads its keys from {cls}"
     literal = [ast.unparse(e) for e in key_arguments(tree) if typed_in_place(e)]
     assert not literal, f"{file}: name these keys in {cls}: {literal}"
 
@@ -93,7 +94,7 @@ def test_every_key_a_page_draws_is_declared(file):
 
 
 def test_an_undeclared_key_is_seen():
-    from embedviz.widget_keys import Sinusoidal
+    from embedviz.lessons.widget_keys import Sinusoidal
 
     assert undeclared({"sin_d", "dl_sin_live_heatmap", "csv_0123abcd", "sin_new", "dl_sin_new"}, Sinusoidal) \
         == {"sin_new", "dl_sin_new"}
@@ -109,7 +110,7 @@ def test_the_shared_widgets_read_their_keys_from_their_class(file):
     page's keys in its class."""
     source = (ROOT / file).read_text(encoding="utf-8")
     cls = SHARED[file].__name__
-    assert f"from embedviz.widget_keys import {cls} as K" in source, f"{file} reads its keys from {cls}"
+    assert f"from embedviz.lessons.widget_keys import {cls} as K" in source, f"{file} reads its keys from {cls}"
     literal = [ast.unparse(e) for e in key_arguments(ast.parse(source)) if typed_in_place(e)]
     assert not literal, f"{file}: name these keys in {cls}: {literal}"
 
@@ -142,3 +143,13 @@ def test_the_presenter_clicker_names_the_panels_buttons():
     """The clicker's script presses Next and Back by their keys: a renamed key must be renamed there too."""
     script = (ROOT / "embedviz" / "app" / "browser" / "presenter_keys.js").read_text(encoding="utf-8")
     assert f'"{Tour.NEXT}"' in script and f'"{Tour.BACK}"' in script
+
+
+def test_a_renamed_key_is_no_page_key_and_leads_to_one():
+    """A saved link's old key is read as today's (embedviz/app/frame.py): each old name is no longer any page's key
+    (or the page would read it twice), and each new name is a key its page declares."""
+    from embedviz.lessons.widget_keys import RENAMED
+
+    declared = [keys for keys in (*BY_PAGE.values(), Tour, Classroom)]
+    assert not [old for old in RENAMED if any(keys.declares(old) for keys in declared)]
+    assert all(any(new in keys.keys() for keys in BY_PAGE.values()) for new in RENAMED.values())

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import parse_qs, urlparse
 
-from embedviz import tours
+from embedviz.lessons import tours
 from embedviz.app.i18n import catalog
-from embedviz.widget_keys import Classroom
+from embedviz.lessons.widget_keys import Classroom
 from tests.e2e.conftest import SHOTS, open_app, wait_idle
 from tests.e2e.tour_screen import PANEL, SCREEN, measure, wait_for_step
 

@@ -20,7 +20,7 @@ try:
 except ImportError:  # the `chromium` fixture then skips (or fails in CI) and says how to install Playwright
     PlaywrightTimeout = TimeoutError
 
-from embedviz import tours
+from embedviz.lessons import tours
 from embedviz.app.i18n import LANGUAGE_TAGS, catalog
 from tests.e2e.conftest import ENTRIES, dump, missing, open_app, page_spec, t_en, wait_idle
 

@@ -25,8 +25,9 @@ import pytest
 
 from deploy.launcher import Cluster, find_nginx
 from deploy.redis_server import find_redis
-from embedviz import classroom, tours
-from embedviz.widget_keys import Classroom
+from embedviz import classroom
+from embedviz.lessons import tours
+from embedviz.lessons.widget_keys import Classroom
 from tests.e2e.conftest import SHOTS, exceptions, missing, new_tab, open_app, t_en, wait_idle
 from tests.e2e.test_scale_out import route_per_replica, streams, student
 from tests.e2e.test_tours import panel_text, wait_for_step

@@ -13,7 +13,7 @@ from urllib.parse import quote, urlsplit
 import pytest
 
 from embedviz.app import context_extension_view
-from embedviz.widget_keys import Context, RealModel, Tokens, WhyPosition
+from embedviz.lessons.widget_keys import Context, RealModel, Tokens, WhyPosition
 from tests.e2e.conftest import SHOTS, open_app
 
 IMAGE = "![x](http://127.0.0.2:9/track.png)"

@@ -10,7 +10,7 @@ import math
 import pytest
 
 from tests.e2e.conftest import VIEWPORT, open_app, t_en, wait_idle
-from embedviz.widget_keys import Context, Rope, Sinusoidal
+from embedviz.lessons.widget_keys import Context, Rope, Sinusoidal
 
 pytestmark = pytest.mark.e2e
 

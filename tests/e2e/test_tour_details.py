@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from embedviz import tours
+from embedviz.lessons import tours
 from tests.e2e.conftest import open_app, t_en, t_zh, wait_idle
 from tests.e2e.tour_screen import PHONE_CONTEXT, SCREEN, answer_first, measure, wait_for_step
 

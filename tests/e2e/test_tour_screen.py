@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from embedviz import tours
+from embedviz.lessons import tours
 from tests.e2e.tour_screen import PHONE, PHONE_CONTEXT, SCREEN, read_pages, walk
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from deploy.launcher import free_port, start_streamlit, stop_process, wait_healthy
-from embedviz import tours
+from embedviz.lessons import tours
 from embedviz.app.i18n import LANG_KEY, LANGUAGES
 from tests.e2e.conftest import (
     CJK, SHOTS, exceptions, h1_text, new_context, new_tab, open_app, t_en, t_zh, wait_idle,
@@ -65,7 +65,7 @@ def test_tour_link_on_a_fresh_server_then_next_reload_and_language(fresh_server)
         open_app(page, "?tour=003&step=4", charts=1)
         wait_for_step(page, "003", 4)
         assert not exceptions(page), exceptions(page)
-        assert h1_text(page) == t_en("naive.title")
+        assert h1_text(page) == t_en("why_sinusoidal.title")
         assert re.search(r"[?&]tour=003", page.url) and re.search(r"[?&]step=4", page.url), page.url
         page.screenshot(path=str(SHOTS / "tour-003-4.png"), full_page=True)
 

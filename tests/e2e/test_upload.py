@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from embedviz.app.i18n import catalog
-from embedviz.widget_keys import RealModel as K
+from embedviz.lessons.widget_keys import RealModel as K
 from tests.e2e.conftest import LOAD_TIMEOUT_MS, exceptions, open_app, wait_idle
 
 pytestmark = pytest.mark.e2e

@@ -9,8 +9,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from embedviz import tours
-from embedviz.widget_keys import Tour
+from embedviz.lessons import tours
+from embedviz.lessons.widget_keys import Tour
 from tests.e2e.conftest import open_app, wait_idle
 
 SCREEN = {"width": 1280, "height": 720}  # a classroom projector

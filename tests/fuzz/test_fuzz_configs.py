@@ -23,7 +23,7 @@ from streamlit.testing.v1 import AppTest
 from embedviz.rope import context_extension, layers as rope_layers
 from embedviz.app import context_extension_view, modern_rope_view
 from embedviz.app.i18n import catalog
-from embedviz.widget_keys import Context, ModernRope
+from embedviz.lessons.widget_keys import Context, ModernRope
 from tests.app.pagetest import english_only
 from tests.fuzz.conftest import FUZZ_SETTINGS, ROOT, examples
 

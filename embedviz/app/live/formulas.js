@@ -168,11 +168,11 @@ export function distanceCurves(numPositions, dModel, base, starts, curvePoints, 
 // embedviz.rope.scaling.compute(d, theta, scaling, seq_len).inv_freq for the Context extension methods, d the
 // rotary dimension; p = {factor, original, beta_fast, beta_slow, truncate, low_freq_factor, high_freq_factor,
 // short_factor, long_factor} as embedviz.rope.context_extension.build_scaling fills a scaling dict (inputs checked there)
-export function scaledInverseFrequencies(dim, theta, method, p, seqLen) {
+export function scaledInverseFrequencies(dim, theta, method, p, contextLength) {
   const w = ropeInverseFrequencies(dim, theta), s = p.factor, L = p.original;
   if (method === "linear") return w.map((x) => x / s);
   if (method === "dynamic") { // _ntk_base: theta grows only past the trained length; one pair ignores the base
-    const length = seqLen == null ? L : Math.max(seqLen, L);
+    const length = contextLength == null ? L : Math.max(contextLength, L);
     return dim <= 2 ? w : ropeInverseFrequencies(dim, theta * Math.pow(s * length / L - (s - 1), dim / (dim - 2)));
   }
   if (method === "yarn") { // a ramp over the pair index between the pairs turning beta_fast and beta_slow times
@@ -201,7 +201,7 @@ export function scaledInverseFrequencies(dim, theta, method, p, seqLen) {
     });
   }
   if (method === "longrope") { // one searched factor per pair: long_factor past the trained length
-    const ext = seqLen && seqLen > L ? p.long_factor : p.short_factor;
+    const ext = contextLength && contextLength > L ? p.long_factor : p.short_factor;
     return w.map((x, i) => x / ext[i]);
   }
   throw new Error("no browser formula for the method " + method);

@@ -113,7 +113,7 @@ const VIEWS = {
     const factor = values.ctx_factor, theta = values.ctx_theta;
     const before = ropeInverseFrequencies(fixed.dim, theta);
     const after = scaledInverseFrequencies(fixed.dim, theta, fixed.method,
-      { ...fixed.params, factor, original: fixed.original }, fixed.seq_len);
+      { ...fixed.params, factor, original: fixed.original }, fixed.context_length);
     const kinds = classifyPairs(before, after, factor), waveAfter = wavelengths(after);
     const traces = [{ like: 0, x: Array.from(before, (_, i) => i), y: wavelengths(before) }];
     for (const kind of fixed.kinds) {

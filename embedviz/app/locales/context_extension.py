@@ -138,8 +138,8 @@ STRINGS = {
     },
     "ctx.ratio": {"en": "current sequence length (× trained length)", "zh": "当前序列长度（训练长度的倍数）"},
     "ctx.ratio_caption": {
-        "en": "The model is now reading {seq_len} tokens: {method} recomputes its frequencies for this length.",
-        "zh": "模型当前在读 {seq_len} 个 token：{method} 会按这个长度重新计算频率。",
+        "en": "The model is now reading {context_length} tokens: {method} recomputes its frequencies for this length.",
+        "zh": "模型当前在读 {context_length} 个 token：{method} 会按这个长度重新计算频率。",
     },
     "ctx.changed": {"en": "Changed from {source}: {changes}.", "zh": "相对 {source} 的改动：{changes}。"},
     "ctx.change_item": {"en": "{name} (was {was})", "zh": "{name}（原为 {was}）"},

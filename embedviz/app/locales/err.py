@@ -128,7 +128,7 @@ ZH = {
     "one_char": "输入的字符（{char}）必须恰好是一个字符",
     "pair_range": "维度对编号（{value}）必须在 [0, head_dim/2) = [0, {limit}) 之内",
     "rows_cap": "这里要取 {n} 行，但 D = {D} 时一次最多只能取 {limit} 行",
-    "logits_cap": "批大小 × 序列长度 × 类别数 = {size} × {length} × {classes} = {n}：每一步最多只能算 {limit} 个输出分数",
+    "logits_cap": "批大小 × 每行目标数 × 类别数 = {size} × {targets} × {classes} = {n}：每一步最多只能算 {limit} 个输出分数",
     "snapshot_cap": (
         "snapshot_every（{value}）会为 steps={steps} 保存 {count} 份 ({rows}, {D}) 表的快照；最多只能保存 {limit} 份，"
         "请把 snapshot_every 设为 ≥ {least}"

@@ -33,10 +33,10 @@ STRINGS = {
     "rope.preset": {"en": "Model preset", "zh": "模型预设"},
     "rope.custom": {"en": "custom", "zh": "自定义"},
     "rope.preset_caption": {
-        "en": "{name}: head_dim {head_dim}, rope_theta {theta}, max_position_embeddings {max_len} (pre-training "
-              "context {trained} tokens).",
-        "zh": "{name}：head_dim {head_dim}，rope_theta {theta}，max_position_embeddings {max_len}（预训练上下文 {trained} "
-              "个 token）。",
+        "en": "{name}: head_dim {head_dim}, rope_theta {theta}, max_position_embeddings {max_context_length} "
+              "(pre-training context {trained} tokens).",
+        "zh": "{name}：head_dim {head_dim}，rope_theta {theta}，max_position_embeddings {max_context_length}"
+              "（预训练上下文 {trained} 个 token）。",
     },
     "rope.preset_scaling": {
         "en": (
@@ -59,7 +59,7 @@ STRINGS = {
         "en": "ω_i = θ^(−2i/d). The original RoPE uses 10,000; Llama 3 uses 500,000, Qwen3 1,000,000.",
         "zh": "ω_i = θ^(−2i/d)。原始 RoPE 用 10,000；Llama 3 用 500,000，Qwen3 用 1,000,000。",
     },
-    "rope.max_len": {"en": "context length (tokens)", "zh": "上下文长度（token 数）"},
+    "rope.context_length": {"en": "context length (tokens)", "zh": "上下文长度（token 数）"},
     "rope.pairing": {"en": "pairing of dimensions", "zh": "维度配对方式"},
     "rope.pairing_half": {"en": "half-split (NeoX, Llama)", "zh": "前后半配对（NeoX、Llama）"},
     "rope.pairing_interleaved": {"en": "interleaved (GPT-J)", "zh": "相邻配对（GPT-J）"},

@@ -1,4 +1,4 @@
-"""Lesson tours (embedviz/tours.py): the panel, each step's text and what to look at, the questions."""
+"""Lesson tours (embedviz/lessons/tours.py): the panel, each step's text and what to look at, the questions."""
 PREFIX = "tour."  # every key of STRINGS starts with it (tests/app/test_page_stems.py)
 STRINGS = {
     # the panel and the sidebar

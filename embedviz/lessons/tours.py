@@ -6,8 +6,8 @@ A tour is a list of steps in the lesson's order; a step is one row of ``TOURS``:
 
 - ``page``: the url path of an app page (``"sinusoidal"``);
 - ``settings``: the page's widget values, ``{widget key: value}`` (a widget's key is its URL parameter, named in
-  ``embedviz/widget_keys.py``); a ``Label("tok.tab_params")`` value is an i18n key whose translated text is the
-  value (tab widgets hold their label);
+  ``embedviz/lessons/widget_keys.py``); a ``Label("tok.tab_params")`` value is an i18n key whose translated text is
+  the value (tab widgets hold their label);
 - ``name``: names the step's texts in the catalog, ``tour.<lesson>.<name>`` (what the step says) and
   ``tour.<lesson>.<name>.look`` (what to look at in the figure); a question step's finding, which the step's text
   must not state before the question is asked, is ``tour.<lesson>.<name>.found``, shown in the verdict;
@@ -40,7 +40,7 @@ from embedviz.errors import InputError
 from embedviz.models.pretrained import BUNDLED_NAME, E5_NAME
 from embedviz.similarity import cosine_similarity
 from embedviz.tokens.tokenizer import VOCAB_SIZE, encode
-from embedviz.widget_keys import (
+from embedviz.lessons.widget_keys import (
     Compare, Context, DotProduct, Home, InputLayer, LearnedPositions, PastLength, RealModel, Rope, Sinusoidal, Tokens,
     Training, WhyPosition, WhySinusoidal,
 )
@@ -186,7 +186,8 @@ def _shifted_score(s: Mapping[str, Any]) -> tuple[str, dict]:
 
 def _table_size(s: Mapping[str, Any]) -> tuple[str, dict]:
     """Lesson 004: how many numbers are in a V x d_model token table?"""
-    count = params.embedding_parameter_count(s[Tokens.VOCAB], s[Tokens.WIDTH], max_positions=s[Tokens.MAX_POSITIONS],
+    count = params.embedding_parameter_count(s[Tokens.VOCAB], s[Tokens.WIDTH],
+                                             max_context_length=s[Tokens.MAX_CONTEXT_LENGTH],
                                              positional=s[Tokens.POSITIONAL], tied=s[Tokens.TIE]).token_embedding
     option = "millions" if count < 1e8 else "hundreds_of_millions" if count < 1e9 else "billions"
     return option, {"count": f"{count:,}"}
@@ -242,8 +243,8 @@ GROUPS = {Training.TAB: Label("train.tab_groups"), Training.GROUPS: "abcdefghij 
           Training.D_MODEL: 16, Training.LR: 0.01, Training.SEED: 0, Training.SOFTMAX: "vocab",
           Training.VIEW: Label("train.view_sim")}
 SIN = {Sinusoidal.BASE: 10_000.0, Sinusoidal.P: 5, Sinusoidal.K: 3}
-NAIVE = {WhySinusoidal.TAB: Label("naive.tab_norm"), WhySinusoidal.LENGTH: 1_000, WhySinusoidal.OTHER_LENGTH: 10,
-         WhySinusoidal.POSITION: 500, WhySinusoidal.D_MODEL: 8}
+WHY_SINUSOIDAL = {WhySinusoidal.TAB: Label("why_sinusoidal.tab_norm"), WhySinusoidal.LENGTH: 1_000,
+                  WhySinusoidal.OTHER_LENGTH: 10, WhySinusoidal.POSITION: 500, WhySinusoidal.D_MODEL: 8}
 SIN_TAB = {name: Label(f"sin.tab_{name}") for name in ("encoding", "lesson", "similarity", "rotation")}
 INL = {InputLayer.BATCH: 2, InputLayer.LENGTH: 5, InputLayer.D_MODEL: 8, InputLayer.MAX_LENGTH: 16,
        InputLayer.D_POSITION: 8}  # the Input layer page's defaults; no tab: past L (the refusal step) it draws none
@@ -262,7 +263,7 @@ ROPE = {Rope.PRESET: "custom", Rope.PAIRING: "half", Rope.HEAD_DIM: 128, Rope.TH
 def _calc(preset: str, values: Mapping[str, Any] | None = None) -> dict:
     """The parameter calculator at a preset's numbers (or custom ones)."""
     p = params.PRESETS.get(preset)
-    base = ({Tokens.VOCAB: p.vocab_size, Tokens.WIDTH: p.d_model, Tokens.MAX_POSITIONS: p.max_positions,
+    base = ({Tokens.VOCAB: p.vocab_size, Tokens.WIDTH: p.d_model, Tokens.MAX_CONTEXT_LENGTH: p.max_context_length,
              Tokens.POSITIONAL: p.positional, Tokens.TIE: p.tied_embeddings} if p else {})
     return {**CALC, Tokens.PRESET: preset, **base, **(values or {})}
 
@@ -271,7 +272,7 @@ def _rope(preset: str, values: Mapping[str, Any] | None = None) -> dict:
     """The RoPE page at a preset's head_dim, rope_theta and length (setting the preset box alone moves nothing)."""
     p = params.PRESETS[preset]
     return {**ROPE, Rope.PRESET: preset, Rope.HEAD_DIM: p.head_dim, Rope.THETA: float(p.rope_theta),
-            Rope.LENGTH: p.max_positions, **(values or {})}
+            Rope.LENGTH: p.max_context_length, **(values or {})}
 
 
 TOURS: dict[str, Tour] = {
@@ -322,7 +323,7 @@ TOURS: dict[str, Tour] = {
             Step("token-embeddings", _calc("Qwen3-0.6B"), "qwen"),
             Step("real-model", {RealModel.MODEL: E5_NAME, RealModel.TAB: Label("real.tab_pairs")}, "pairs"),
             Step("why-position", {**WHY, WhyPosition.TEXT: "the cat sat on the mat"}, "permute", SHUFFLE),
-            Step("why-sine-cosine", NAIVE, "naive"),
+            Step("why-sine-cosine", WHY_SINUSOIDAL, "naive"),
             Step("sinusoidal", {**SIN, Sinusoidal.D_MODEL: 8, Sinusoidal.LENGTH: 128,
                                 Sinusoidal.TAB: SIN_TAB["lesson"]}, "d8"),
             Step("sinusoidal", {**SIN, Sinusoidal.D_MODEL: 64, Sinusoidal.LENGTH: 100,
@@ -338,8 +339,8 @@ TOURS: dict[str, Tour] = {
         )),
         Tour("004", (
             Step("token-embeddings", _calc("custom", {
-                Tokens.VOCAB: 100_000, Tokens.WIDTH: 4_096, Tokens.MAX_POSITIONS: 0, Tokens.POSITIONAL: "sinusoidal",
-                Tokens.TIE: False}), "size", TABLE_SIZE),
+                Tokens.VOCAB: 100_000, Tokens.WIDTH: 4_096, Tokens.MAX_CONTEXT_LENGTH: 0,
+                Tokens.POSITIONAL: "sinusoidal", Tokens.TIE: False}), "size", TABLE_SIZE),
             Step("token-embeddings", {**TOK, Tokens.TEXT: "我爱学习", Tokens.TAB: Label("tok.tab_lookup")},
                  "onehot"),
             Step("trained-embedding", GROUPS, "learned"),

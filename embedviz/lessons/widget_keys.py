@@ -2,8 +2,9 @@
 (``Classroom``): pure data that the pages, the tours, the tests and the load benchmarks all import.
 
 A widget's key is its URL parameter too (``?sin_d=64``): links in the READMEs, the tours' steps and the links
-teachers saved name these strings, so a value here never changes; a new widget adds a name. The names sit in the
-core, not in ``embedviz/app``, because ``embedviz/tours.py`` (no streamlit there) sets them: a URL parameter is a
+teachers saved name these strings, so a value here changes only with its old name kept in ``RENAMED`` (the frame
+reads a saved link's old key as the new one); a new widget adds a name. The names sit beside the tours in
+``embedviz/lessons``, not in ``embedviz/app``, because the tours (no streamlit there) set them: a URL parameter is a
 data contract between a link and its page, not a piece of UI.
 
 Each key starts with its page's prefix (``sin_``), so two pages never share one. A ``Family`` is a stem whose
@@ -64,7 +65,7 @@ class Tokens(PageKeys):
     PRESET = "tok_preset"
     VOCAB = "tok_V"
     WIDTH = "tok_D"
-    MAX_POSITIONS = "tok_L"
+    MAX_CONTEXT_LENGTH = "tok_L"
     POSITIONAL = "tok_pe"
     TIE = "tok_tie"
     PARAMS_CSV = "tok_params_csv"
@@ -131,12 +132,12 @@ class WhyPosition(PageKeys):
 
 class WhySinusoidal(PageKeys):
     """Why sine and cosine."""
-    PREFIX = "naive_"
-    LENGTH = "naive_L"
-    OTHER_LENGTH = "naive_L2"
-    POSITION = "naive_p"
-    D_MODEL = "naive_d"
-    TAB = "naive_tab"
+    PREFIX = "why_sinusoidal_"
+    LENGTH = "why_sinusoidal_L"
+    OTHER_LENGTH = "why_sinusoidal_L2"
+    POSITION = "why_sinusoidal_p"
+    D_MODEL = "why_sinusoidal_d"
+    TAB = "why_sinusoidal_tab"
 
 
 class Sinusoidal(PageKeys):
@@ -324,4 +325,12 @@ BY_PAGE: dict[str, type[PageKeys]] = {  # url path (embedviz/app/pages.py) -> it
     "real-model": RealModel, "why-position": WhyPosition, "why-sine-cosine": WhySinusoidal,
     "sinusoidal": Sinusoidal, "learned-positions": LearnedPositions, "input-layer": InputLayer, "rope": Rope,
     "compare": Compare, "context-extension": Context, "past-length": PastLength, "modern-rope": ModernRope,
+}
+
+# a key renamed -> its name today. Links saved before the rename still name the old key; the frame moves its value
+# to the new one before the page reads the URL (embedviz/app/frame.py). The page stem "naive_" became the page's
+# own name, "why_sinusoidal_", so the page file, its keys and its catalog prefix share one stem.
+RENAMED: dict[str, str] = {
+    "naive_L": WhySinusoidal.LENGTH, "naive_L2": WhySinusoidal.OTHER_LENGTH, "naive_p": WhySinusoidal.POSITION,
+    "naive_d": WhySinusoidal.D_MODEL, "naive_tab": WhySinusoidal.TAB,
 }
