@@ -18,30 +18,35 @@ def find_redis() -> str | None:
                                                  if Path(p).exists()), None)
 
 
-@contextmanager
-def redis_server(*, timeout: float = 10.0):
-    """Yields ``redis://127.0.0.1:PORT/0`` of a redis-server started for the block, stopped after it."""
+def start_redis(port: int, *, timeout: float = 10.0) -> subprocess.Popen:
+    """A redis-server on LOOPBACK:port that answers PING, or RuntimeError (and the process stopped) within timeout."""
     exe = find_redis()
     if exe is None:
         raise RuntimeError("redis-server not found: install it with `apt-get install redis-server`")
-    port = free_port()
     proc = subprocess.Popen([exe, "--port", str(port), "--bind", LOOPBACK, "--save", "", "--appendonly", "no",
                              "--dir", "/tmp", "--protected-mode", "yes"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
-    url = f"redis://{LOOPBACK}:{port}/0"
-    try:
-        import redis
+    import redis
 
-        client = redis.Redis.from_url(url, socket_timeout=1)
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                client.ping()
-                break
-            except redis.exceptions.ConnectionError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"redis-server on port {port} did not start") from None
-                time.sleep(0.05)
-        yield url
+    client = redis.Redis.from_url(f"redis://{LOOPBACK}:{port}/0", socket_timeout=1)
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            client.ping()
+            return proc
+        except redis.exceptions.ConnectionError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                stop_process(proc)
+                raise RuntimeError(f"redis-server on port {port} did not start") from None
+            time.sleep(0.05)
+
+
+@contextmanager
+def redis_server(*, timeout: float = 10.0):
+    """Yields ``redis://127.0.0.1:PORT/0`` of a redis-server started for the block, stopped after it."""
+    port = free_port()
+    proc = start_redis(port, timeout=timeout)
+    try:
+        yield f"redis://{LOOPBACK}:{port}/0"
     finally:
         stop_process(proc)
