@@ -47,7 +47,8 @@ from streamlit.components.v2.bidi_component.main import _make_trigger_id  # noqa
 from benchmarks.load.stclient import StreamlitSession  # noqa: E402
 from deploy.launcher import Cluster, free_port, peak_rss_bytes, start_streamlit, stop_process, wait_healthy  # noqa: E402
 from deploy.redis_server import redis_server  # noqa: E402
-from embedviz import classroom, tours  # noqa: E402
+from embedviz import tours  # noqa: E402
+from embedviz.classroom.store import REDIS_URL_ENV  # noqa: E402
 from embedviz.app.i18n import catalog  # noqa: E402
 from embedviz.widget_keys import Classroom, Tour  # noqa: E402
 
@@ -376,7 +377,7 @@ def main(argv: list[str] | None = None) -> int:
     for replicas in args.replicas:
         with ExitStack() as stack:
             if replicas == 1:
-                os.environ.pop(classroom.REDIS_URL_ENV, None)
+                os.environ.pop(REDIS_URL_ENV, None)
                 port, log = free_port(), Path(tempfile.mkdtemp(prefix="follow-")) / "server.log"
                 proc = start_streamlit(port, log_path=log)
                 stack.callback(stop_process, proc)
@@ -384,7 +385,7 @@ def main(argv: list[str] | None = None) -> int:
                 wait_healthy(f"{url}/_stcore/health", timeout=120, proc=proc, log_path=log)
                 pids, routes, replica_urls = [proc.pid], [""], [url]
             else:
-                os.environ[classroom.REDIS_URL_ENV] = stack.enter_context(redis_server())
+                os.environ[REDIS_URL_ENV] = stack.enter_context(redis_server())
                 cluster = stack.enter_context(Cluster(replicas=2))
                 url, pids = cluster.url, [n.proc.pid for n in cluster.nodes]
                 routes = [f"student-{i}" for i in range(64)]  # nginx hashes them over both replicas
@@ -398,7 +399,7 @@ def main(argv: list[str] | None = None) -> int:
                 row["replicas"], row["settled_s"], row["load_at_start"] = replicas, round(waited, 1), load_at_start
                 rows.append(row)
                 print(row, flush=True)
-        os.environ.pop(classroom.REDIS_URL_ENV, None)
+        os.environ.pop(REDIS_URL_ENV, None)
     load = os.getloadavg()
     print(f"\n{started}; load average (1 min) before {load_before[0]:.1f}, after {load[0]:.1f}; at each class's start: "
           + ", ".join(f"{r['load_at_start']:.1f}" for r in rows))

@@ -3,7 +3,7 @@ teacher sees how many answered and the spread (no names), may show the spread to
 again, and reveals; until then the page stays hidden for everyone (peer instruction: answer alone, discuss with a
 neighbour, answer again, then the answer and the figure). The tour's question (embedviz/app/tour.py) calls ``send``
 from its radio, ``fresh_vote`` before drawing it and ``gate`` beside it; the tour's last step draws ``summary``.
-What is counted and summed is the store's (embedviz/classroom.py); this module only draws it.
+What is counted and summed is the store's (embedviz/classroom/); this module only draws it.
 """
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ from collections import Counter
 
 import streamlit as st
 
-from embedviz import classroom
+from embedviz.classroom.checks import ClassError
+from embedviz.classroom.state import ClassState
+from embedviz.classroom.votes import Votes, summary_csv
 from embedviz.app.classroom_view import (
     POLL_SECONDS, call, joined, member, reconnecting, refused, say, seated, store, teacher_token, teaching,
 )
@@ -42,7 +44,7 @@ def send(lesson: str, number: int, key: str, labels: dict[str, str]) -> str | No
         store().answer(code, member(), number, option)
         st.session_state.setdefault(VOTED, {})[(lesson, number)] = state.vote(number)
         return option
-    except classroom.ClassError as error:
+    except ClassError as error:
         if error.code in ("offline", "unknown"):
             refused(error, code)
             return option
@@ -53,7 +55,7 @@ def send(lesson: str, number: int, key: str, labels: dict[str, str]) -> str | No
     return counted
 
 
-def _class_step(lesson: str, number: int) -> classroom.ClassState | None:
+def _class_step(lesson: str, number: int) -> ClassState | None:
     """The class's state when it is on this tour step, else None (no class, another step, or the store lost)."""
     state = call(store().state, joined()[0]) if joined() else None
     return state if state and (state.lesson, state.step) == (lesson, number) else None
@@ -76,7 +78,7 @@ def _items(names: dict[str, str], counts: Counter, *, chosen: bool = False) -> s
             if sum(counts.values()) else t("cls.none_yet"))
 
 
-def _spread(labels: dict[str, str], votes: classroom.Votes, *, compact: bool = False) -> None:
+def _spread(labels: dict[str, str], votes: Votes, *, compact: bool = False) -> None:
     """The spread as a sentence and as bars (counts only, no names): the vote under way, or after the reveal both
     votes side by side (``compact``: the sentence in small type, the figure under it must stay on the screen)."""
     names = {code: label for label, code in labels.items()}
@@ -131,7 +133,7 @@ def _teacher_tally(lesson: str, number: int, labels: dict[str, str], shown: bool
     st.caption(t("cls.answered_second" if votes.second is not None else "cls.answered",
                  n=sum(votes.current.values())))
     if shown or not presenting:
-        _spread(labels, classroom.Votes(votes.current))
+        _spread(labels, Votes(votes.current))
     if not shown:
         st.caption(t("cls.hidden_spread"))
 
@@ -169,7 +171,7 @@ def gate(lesson: str, number: int, labels: dict[str, str], picked: str | None, a
     votes = (call(store().votes, joined()[0], teacher_token(), number) if teaching()
              else call(store().shown_votes, joined()[0], number))
     with beside if beside is not None else st.container():
-        _spread(labels, votes or classroom.Votes(Counter()), compact=True)
+        _spread(labels, votes or Votes(Counter()), compact=True)
     if picked is None:
         with under if under is not None else st.container():
             st.info(trusted(answer_text()))  # tour._answer_text: catalog texts, values escaped by t()
@@ -177,7 +179,7 @@ def gate(lesson: str, number: int, labels: dict[str, str], picked: str | None, a
 
 
 def _before_reveal(lesson: str, number: int, labels: dict[str, str], picked: str | None,
-                   state: classroom.ClassState, presenting: bool) -> None:
+                   state: ClassState, presenting: bool) -> None:
     shown = number in state.shown
     if teaching():  # the controls first: however many options the spread has, they stay on the screen
         with st.container(horizontal=True, vertical_alignment="center"):
@@ -198,7 +200,7 @@ def _before_reveal(lesson: str, number: int, labels: dict[str, str], picked: str
     if shown:
         votes = call(store().shown_votes, joined()[0], number)
         if votes is not None:
-            _spread(labels, classroom.Votes(votes.current))
+            _spread(labels, Votes(votes.current))
 
 
 def summary(lesson: str, questions: dict[int, str], right) -> None:
@@ -222,7 +224,7 @@ def summary(lesson: str, questions: dict[int, str], right) -> None:
                    str(t("cls.col_right_second")): [cell(r.right_second) for r in rows]}
         st.table(columns)
         st.caption(t("cls.summary_note"))
-        st.download_button(t("cls.summary_csv"), classroom.summary_csv(lesson, rows), key=K.SUMMARY_CSV,
+        st.download_button(t("cls.summary_csv"), summary_csv(lesson, rows), key=K.SUMMARY_CSV,
                            file_name=f"class-summary-{lesson}.csv", mime="text/csv", on_click="ignore",
                            icon=":material/download:")
 

@@ -58,7 +58,7 @@ def max_held() -> int:
 MAX_HELD = max_held()
 NEW_READS_PER_SECOND = 50  # store reads for codes not known open, all addresses together (each has its own budget)
 NEW_READS_BURST = 100
-KNOWN_CODES = 2 * 200  # positions kept (classroom.MAX_CLASSES open classes fit twice)
+KNOWN_CODES = 2 * 200  # positions kept (limits.MAX_CLASSES open classes fit twice)
 _LOG = logging.getLogger(__name__)
 
 
@@ -106,18 +106,18 @@ class ClassFollowRoute:
     # the store
 
     def _shared_store(self):
-        from embedviz import classroom
+        from embedviz.classroom.store import shared_store
 
         if self._store is None:
-            self._store = classroom.shared_store()
+            self._store = shared_store()
         return self._store
 
     def _read(self, code: str) -> tuple[int, bytes, str]:
-        from embedviz import classroom
+        from embedviz.classroom.checks import ClassError
 
         try:
             follow = self._shared_store().state(code).follow
-        except classroom.ClassError as error:
+        except ClassError as error:
             status = 503 if error.code == "offline" else 404
             return status, json.dumps({"error": error.code}).encode(), ""
         except Exception as error:  # noqa: BLE001 - whatever the store did, the tab is told "offline", never a 500
@@ -237,7 +237,7 @@ class ClassFollowRoute:
 
     async def endpoint(self, request):
         """The route's request -> response (Starlette calls a method as an endpoint, an instance as an ASGI app)."""
-        from embedviz.classroom import CODE_RE
+        from embedviz.classroom.checks import CODE_RE
 
         code = request.path_params.get("code", "")
         if not CODE_RE.fullmatch(code):

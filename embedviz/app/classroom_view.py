@@ -1,6 +1,6 @@
 """A class in the app: the teacher's controls, students following the teacher's step, class answers and reveal.
 
-The state lives in ``embedviz.classroom`` (memory, or Redis when $EMBEDVIZ_REDIS_URL is set). In the browser:
+The state lives in the class store, embedviz/classroom/ (memory, or Redis when $EMBEDVIZ_REDIS_URL is set). In the browser:
 - the URL carries the class: ``?class=CODE`` joins it; the teacher's own link adds ``&teacher=TOKEN``; every run
   writes them back (a tour's move to another page sets only ``?tour=&step=``), so a reload stays in the class;
 - a following student's run moves its URL to the teacher's step before the tour panel reads it; between runs the
@@ -14,7 +14,7 @@ The state lives in ``embedviz.classroom`` (memory, or Redis when $EMBEDVIZ_REDIS
   same seat and answer; the seat belongs to the tab's live session and is given back when it ends (the server
   tells this module: ``compat.on_session_end``), and a seat another open tab holds (a link passed on) is not shared;
 - what one client may ask: codes no class here has cost a token (per session and per address: a guesser is slowed,
-  never a student following their class), classes are started per address within ``classroom``'s limits, a teacher
+  never a student following their class), classes are started per address within the store's limits, a teacher
   session holds one class and its Leave closes it.
 A store that cannot be used (down, or answering what it never writes) does not end the lesson: both sides keep
 the class (and ``class=`` in every URL), say they are reconnecting, and retry with backoff (``RECONNECT_*``): the
@@ -35,7 +35,12 @@ from pathlib import Path
 
 import streamlit as st
 
-from embedviz import client_limits, classroom, tours
+from embedviz import client_limits, tours
+from embedviz.classroom import limits
+from embedviz.classroom.checks import ID_RE, ClassError, normalize_code
+from embedviz.classroom.seats import new_member_id, seat_holder
+from embedviz.classroom.state import ClassState
+from embedviz.classroom.store import ClassStore, shared_store
 from embedviz._validate import link_number
 from embedviz.app import class_route, compat, serving
 from embedviz.app.pages import PAGES
@@ -52,7 +57,7 @@ SEEN = "_cls_seen"  # session state: (lesson, step, revealed?) the last full run
 ERROR = "_cls_error"  # session state: (error code, the code or text it concerns) to show once
 GUESSES = "_cls_guesses"  # session state: this session's budget for codes no class here has
 RECONNECT = "_cls_reconnect"  # session state: [since, next try, tries] while the store (or the class in it) is away
-MIRROR = "_cls_mirror"  # session state: the teacher's last copy of the class (classroom.ClassSnapshot)
+MIRROR = "_cls_mirror"  # session state: the teacher's last copy of the class (embedviz/classroom/state.py)
 RESTORE_WAIT = 600.0  # a student waits this long for a class that vanished with its store to be written back
 HEARTBEAT_SECONDS = 1.0  # the teacher's tab reads (and keeps a copy of) its class this often
 GUESS_RATE, GUESS_BURST = 0.2, 5  # per session: a mistyped code or two, not a search of the codes
@@ -63,22 +68,22 @@ PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 
 
 @st.cache_resource(show_spinner=False)
-def store() -> classroom.ClassStore:
+def store() -> ClassStore:
     """The server process's one store, which its follow route reads too (the Redis client keeps its own pool)."""
     compat.on_session_end(_session_ended)
-    return classroom.shared_store()
+    return shared_store()
 
 
 def call(fn, *args, about: str = "", **kwargs):
     """A store call; a ClassError is kept to be shown in the reader's language (``refused``) and None returned."""
     try:
         return fn(*args, **kwargs)
-    except classroom.ClassError as error:
+    except ClassError as error:
         refused(error, about)
         return None
 
 
-def refused(error: classroom.ClassError, about: str = "") -> None:
+def refused(error: ClassError, about: str = "") -> None:
     """A refused class action, kept to be shown once in the reader's language. A class whose store cannot be used,
     or which vanished with it (not closed by its teacher), is kept and retried (``reconnecting``); a class closed,
     or lost for longer than ``RESTORE_WAIT``, is left, and the app goes on without it."""
@@ -100,7 +105,7 @@ def _may_wait(code: str) -> bool:
         return True
     try:
         return not store().closed(joined()[0])
-    except classroom.ClassError:
+    except ClassError:
         return True  # the store went away again: keep trying
 
 
@@ -139,7 +144,7 @@ def _drop() -> None:
 
 def member() -> str:
     if MEMBER not in st.session_state:
-        st.session_state[MEMBER] = classroom.new_member_id()
+        st.session_state[MEMBER] = new_member_id()
     return st.session_state[MEMBER]
 
 
@@ -159,7 +164,7 @@ def _session_ended(session_id: str) -> None:
         seat = _SEATS.pop(session_id, None)
         if seat is None:
             return
-        _ENDED[classroom.seat_holder(session_id)] = None
+        _ENDED[seat_holder(session_id)] = None
         while len(_ENDED) > _ENDED_KEPT:
             _ENDED.popitem(last=False)
     _RELEASES.submit(_release, *seat, session_id)
@@ -167,8 +172,8 @@ def _session_ended(session_id: str) -> None:
 
 def _release(code: str, seat: str, session_id: str) -> None:
     try:
-        classroom.shared_store().leave(code, seat, session_id)
-    except classroom.ClassError:
+        shared_store().leave(code, seat, session_id)
+    except ClassError:
         pass  # the store is lost or the class gone: the seat goes with it
 
 
@@ -178,15 +183,15 @@ def _gone(holder: str) -> bool:
         return holder in _ENDED
 
 
-def _seat(raw: str, shown: str) -> classroom.ClassState | None:
+def _seat(raw: str, shown: str) -> ClassState | None:
     """Seat this session in class ``raw``: the seat of its link after a reload, else a new one."""
     linked = st.query_params.get(SEAT_KEY)
-    if MEMBER not in st.session_state and linked and classroom.ID_RE.fullmatch(linked):
+    if MEMBER not in st.session_state and linked and ID_RE.fullmatch(linked):
         st.session_state[MEMBER] = linked  # the student's own link: the same seat, the same answers
     session = compat.session_id()
     try:
         state = store().join(raw, member(), session, gone=_gone)
-    except classroom.ClassError as error:
+    except ClassError as error:
         if error.code == "offline" and error.unreachable:  # the store is away: the seat is taken when it is back
             _away()
             return None
@@ -194,13 +199,13 @@ def _seat(raw: str, shown: str) -> classroom.ClassState | None:
             refused(error, shown)
             return None
         # another open tab holds that seat (a link passed on, a second tab): this tab is another student
-        st.session_state[MEMBER] = classroom.new_member_id()
+        st.session_state[MEMBER] = new_member_id()
         state = call(store().join, raw, member(), session, gone=_gone, about=shown)
         if state is None:
             return None
     with _LOCK:
         _SEATS[session] = (state.code, member())
-        _ENDED.pop(classroom.seat_holder(session), None)  # reconnected after its socket closed: live again
+        _ENDED.pop(seat_holder(session), None)  # reconnected after its socket closed: live again
     st.query_params[SEAT_KEY] = member()
     return state
 
@@ -244,7 +249,7 @@ def _tour_step() -> tuple[str, int] | None:
     """The tour step the URL names, or None when it names no step of a tour ("zzz", "../../x", a 20-digit step)."""
     lesson, raw = st.query_params.get(TOUR_KEY), st.query_params.get(STEP_KEY, "1")
     try:
-        number = link_number("step", raw, max_digits=classroom.STEP_DIGITS)
+        number = link_number("step", raw, max_digits=limits.STEP_DIGITS)
         if number is None:
             return None
         tours.step(lesson, number)
@@ -284,8 +289,8 @@ def _join_from_url() -> None:
         return
     shown = _shown(raw)
     try:
-        code = classroom.normalize_code(raw)
-    except classroom.ClassError as error:
+        code = normalize_code(raw)
+    except ClassError as error:
         st.session_state[ERROR] = (error.code, shown)
         _drop()
         return
@@ -298,19 +303,19 @@ def _join_from_url() -> None:
     if token:  # the teacher's own link: no seat (a teacher is not one of the students)
         try:
             teacher = store().restore(code, token, None, _tour_step())  # the class, written back if the store lost it
-        except classroom.ClassError as error:
+        except ClassError as error:
             teacher = "away" if error.unreachable else error.code
         if teacher == "away":  # the store is away: the link keeps the class, and the tab retries
             st.session_state[JOINED], st.session_state[TOKEN], st.session_state[AWAY] = (code, "teacher"), token, False
             _away()
             return
-        if isinstance(teacher, classroom.ClassState):
+        if isinstance(teacher, ClassState):
             st.session_state[JOINED], st.session_state[TOKEN], st.session_state[AWAY] = (code, "teacher"), token, False
             st.query_params[CLASS_KEY] = code
             st.query_params.pop(SEAT_KEY, None)
             return
         if teacher != "not_teacher":
-            refused(classroom.ClassError(teacher, ""), code)
+            refused(ClassError(teacher, ""), code)
             return
         st.session_state[ERROR] = ("not_teacher", code)
         st.query_params.pop(TEACHER_KEY, None)
@@ -344,8 +349,8 @@ def _start() -> None:
 def _join_typed() -> None:
     raw = str(st.session_state.get(K.CODE_INPUT, ""))
     try:
-        code = classroom.normalize_code(raw)
-    except classroom.ClassError as error:
+        code = normalize_code(raw)
+    except ClassError as error:
         st.session_state[ERROR] = (error.code, _shown(raw))
         return
     st.query_params[CLASS_KEY] = code
@@ -503,8 +508,8 @@ def class_line(presenting: bool) -> None:
         base = (st.context.url or "").split("?")[0]
         link = f"{base}?{CLASS_KEY}={code}"
         seats = call(store().seats, code, teacher_token(), about=code)
-        if seats is not None and seats >= classroom.MAX_STUDENTS:
-            st.warning(t("cls.full_teacher", code=code, n=classroom.MAX_STUDENTS))
+        if seats is not None and seats >= limits.MAX_STUDENTS:
+            st.warning(t("cls.full_teacher", code=code, n=limits.MAX_STUDENTS))
         if _revealed_here():
             # the class looks at the figure now: the code and link for a latecomer in one line, the figure under
             # the question's answer stays on the first screen (the QR code comes back on the next step)
@@ -554,12 +559,12 @@ def _teacher_sync() -> bool:
     try:
         try:
             st.session_state[MIRROR] = store().snapshot(code, token)
-        except classroom.ClassError as error:
+        except ClassError as error:
             if error.code != "unknown":
                 raise
             store().restore(code, token, st.session_state.get(MIRROR), _tour_step())  # lost with the store
             st.session_state[MIRROR] = store().snapshot(code, token)
-    except classroom.ClassError as error:
+    except ClassError as error:
         refused(error, code)  # away: retried; closed or not the key: left
         return False
     _reconnected()

@@ -10,8 +10,9 @@ from collections import Counter
 
 import pytest
 
-from embedviz import classroom, tours
+from embedviz import tours
 from embedviz.app import classroom_view
+from embedviz.classroom.votes import summary_csv
 from embedviz.widget_keys import Classroom, Tour
 from tests.app.pagetest import ok
 from tests.app.test_classroom import button, join, markdowns, memory_store, teacher  # noqa: F401 - the fixture
@@ -165,7 +166,7 @@ def test_the_class_summary_at_the_end_of_the_tour_counts_both_votes_and_its_csv_
     download = next(b for b in t_at.get("download_button") if b.proto.id and Classroom.SUMMARY_CSV in b.proto.id)
     assert download.proto.label == text("cls.summary_csv", lang)
     rows = classroom_view.store().summary(code, token, {QUESTION: STEP.question.id}, lambda k: right)
-    csv_text = classroom.summary_csv(LESSON, rows)
+    csv_text = summary_csv(LESSON, rows)
     parsed = list(csv.reader(io.StringIO(csv_text)))
     assert parsed[1] == [LESSON, str(QUESTION), STEP.question.id, "2", "1", "2", "2"]
     seats = {s.query_params["seat"] for s in (s1, s2)}

@@ -8,7 +8,10 @@ from collections import Counter
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from embedviz import client_limits, classroom, tours
+from embedviz import client_limits, tours
+from embedviz.classroom import limits
+from embedviz.classroom.checks import CODE_ALPHABET, ClassError
+from embedviz.classroom.store import REDIS_URL_ENV
 from embedviz.app import classroom_view
 from embedviz.widget_keys import Classroom, Tour
 from tests.app.pagetest import ok
@@ -19,11 +22,11 @@ LESSON, QUESTION = "000", 2  # step 2 of tour 000 asks which rows get a gradient
 
 @pytest.fixture(autouse=True)
 def memory_store(monkeypatch):
-    monkeypatch.delenv(classroom.REDIS_URL_ENV, raising=False)
+    monkeypatch.delenv(REDIS_URL_ENV, raising=False)
     # every AppTest is the same "local" address: a fresh store and budget, so the classes of one test are not
     # another's (the process's store outlives the app's cache of it)
     monkeypatch.setattr(client_limits, "_guesses", None)
-    monkeypatch.setattr(classroom, "_SHARED", {})
+    monkeypatch.setattr("embedviz.classroom.store._SHARED", {})
     classroom_view.store.clear()
     yield
     classroom_view.store.clear()
@@ -179,7 +182,7 @@ def test_a_wrong_teacher_key_joins_as_a_student_who_cannot_drive_or_see_answers(
 def test_a_lost_store_says_not_connected_and_the_tour_goes_on(monkeypatch):
     from deploy.launcher import free_port
 
-    monkeypatch.setenv(classroom.REDIS_URL_ENV, f"redis://127.0.0.1:{free_port()}/0")
+    monkeypatch.setenv(REDIS_URL_ENV, f"redis://127.0.0.1:{free_port()}/0")
     classroom_view.store.clear()
     at = app(LESSON, 1, lang="zh").run()
     button(at, Classroom.START).click().run()
@@ -202,7 +205,7 @@ def test_a_store_lost_mid_class_keeps_the_class_says_reconnecting_and_the_class_
     if find_redis() is None:
         pytest.fail("redis-server is not installed (`apt-get install redis-server`; .ci/run installs it)")
     with RestartableRedis() as redis_:
-        monkeypatch.setenv(classroom.REDIS_URL_ENV, redis_.url)
+        monkeypatch.setenv(REDIS_URL_ENV, redis_.url)
         classroom_view.store.clear()
         t_at, code, token = teacher(QUESTION)
         s = join(code, "zh")
@@ -253,7 +256,7 @@ def test_the_teachers_leave_closes_the_class_and_its_students_are_told():
     ok(s)
     button(t_at, Classroom.LEAVE).click().run()
     ok(t_at)
-    with pytest.raises(classroom.ClassError):
+    with pytest.raises(ClassError):
         classroom_view.store().state(code)
     assert "class" not in t_at.query_params and not classroom_view.store().known_open(code)
     s.run()
@@ -275,7 +278,7 @@ def test_a_student_keeps_their_seat_across_a_reload_and_gives_it_back_on_leave()
 
 
 def test_a_full_class_is_said_to_the_teacher(monkeypatch):
-    monkeypatch.setattr(classroom, "MAX_STUDENTS", 1)
+    monkeypatch.setattr(limits, "MAX_STUDENTS", 1)
     t_at, code, token = teacher(1)
     ok(join(code))
     t_at.run()
@@ -312,13 +315,13 @@ def test_codes_no_class_has_are_limited_per_session_and_a_class_known_open_is_no
     t_at, code, _ = teacher(1)
     at = join("ZZZZZZ")
     tried = [at.error[0].value]
-    for c in classroom.CODE_ALPHABET[:classroom_view.GUESS_BURST]:
+    for c in CODE_ALPHABET[:classroom_view.GUESS_BURST]:
         at.text_input(key=Classroom.CODE_INPUT).set_value(f"ZZZZZ{c}").run()
         button(at, Classroom.JOIN).click().run()
         tried.append(at.error[0].value)
     assert tried[:classroom_view.GUESS_BURST] == [text("cls.err.unknown", "en", raw=f"ZZZZZ{c}")
-                                                  for c in "Z" + classroom.CODE_ALPHABET[:classroom_view.GUESS_BURST - 1]]
-    assert tried[-1] == text("cls.err.guesses", "en", raw=f"ZZZZZ{classroom.CODE_ALPHABET[classroom_view.GUESS_BURST - 1]}")
+                                                  for c in "Z" + CODE_ALPHABET[:classroom_view.GUESS_BURST - 1]]
+    assert tried[-1] == text("cls.err.guesses", "en", raw=f"ZZZZZ{CODE_ALPHABET[classroom_view.GUESS_BURST - 1]}")
     at.text_input(key=Classroom.CODE_INPUT).set_value(code).run()  # the class started on this server: no guess
     button(at, Classroom.JOIN).click().run()
     ok(at)
@@ -328,8 +331,8 @@ def test_codes_no_class_has_are_limited_per_session_and_a_class_known_open_is_no
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_an_answer_refused_by_the_rate_limit_is_told_and_the_radio_shows_what_the_class_counts(monkeypatch, lang):
     """Before: the radio showed the refused choice and nothing was said, while the teacher counted the one before."""
-    monkeypatch.setattr(classroom, "ANSWER_LIMIT", 3)
-    monkeypatch.setattr(classroom, "RATE_WINDOW", 10**9)  # one window for the whole test, however slow the machine
+    monkeypatch.setattr(limits, "ANSWER_LIMIT", 3)
+    monkeypatch.setattr(limits, "RATE_WINDOW", 10**9)  # one window for the whole test, however slow the machine
     t_at, code, token = teacher(QUESTION)
     s = join(code, lang)
     step = tours.step(LESSON, QUESTION)

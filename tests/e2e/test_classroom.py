@@ -25,7 +25,9 @@ import pytest
 
 from deploy.launcher import Cluster, find_nginx
 from deploy.redis_server import find_redis
-from embedviz import classroom, tours
+from embedviz import tours
+from embedviz.classroom.state import PREFIX
+from embedviz.classroom.store import REDIS_URL_ENV, open_store
 from embedviz.widget_keys import Classroom
 from tests.e2e.conftest import SHOTS, exceptions, missing, new_tab, open_app, t_en, wait_idle
 from tests.e2e.test_scale_out import route_per_replica, streams, student
@@ -68,12 +70,12 @@ def class_redis(chromium):
 
 @pytest.fixture(scope="module")
 def class_cluster(class_redis, tmp_path_factory):
-    os.environ[classroom.REDIS_URL_ENV] = class_redis.url  # the replicas inherit it (deploy/launcher.start_streamlit)
+    os.environ[REDIS_URL_ENV] = class_redis.url  # the replicas inherit it (deploy/launcher.start_streamlit)
     try:
         with Cluster(replicas=2, prefix=tmp_path_factory.mktemp("nginx-class")) as running:
             yield running
     finally:
-        os.environ.pop(classroom.REDIS_URL_ENV, None)
+        os.environ.pop(REDIS_URL_ENV, None)
 
 
 def en(key: str, **fields) -> str:
@@ -187,13 +189,13 @@ def test_a_class_across_two_replicas(class_cluster, browser):
         # a class whose keys Redis expired (its TTL cut from hours to a millisecond) is refused by code
         import redis
 
-        url = os.environ[classroom.REDIS_URL_ENV]
-        old, _ = classroom.open_store(url).create(LESSON, 1)
+        url = os.environ[REDIS_URL_ENV]
+        old, _ = open_store(url).create(LESSON, 1)
         client = redis.Redis.from_url(url, decode_responses=True)
-        for key in client.keys(f"{classroom.PREFIX}{old}*"):
+        for key in client.keys(f"{PREFIX}{old}*"):
             client.pexpire(key, 1)
         time.sleep(0.05)
-        assert not client.keys(f"{classroom.PREFIX}{old}*")
+        assert not client.keys(f"{PREFIX}{old}*")
         expired = new_tab(contexts[2])
         open_app(expired, f"?class={old}")
         wait_text(expired, en("cls.err.unknown", raw=old))
@@ -351,7 +353,7 @@ def test_a_class_survives_its_store_stopped_and_restarted_mid_class(class_cluste
         back = time.monotonic() - restarted
         print(f"reconnecting shown {reached:.1f} s after the stop; everyone back {back:.1f} s after the restart")
         assert back <= 10.0
-        store = classroom.open_store(class_redis.url)
+        store = open_store(class_redis.url)
         assert store.state(code).position == (LESSON, QUESTION + 1, False)
         assert store.votes(code, token, QUESTION).first == Counter(used=2)  # the answers the teacher's tab held
         for s in students:
