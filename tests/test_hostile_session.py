@@ -41,7 +41,7 @@ from embedviz.classroom import limits  # noqa: E402
 from embedviz.classroom.checks import CODE_ALPHABET, _digest  # noqa: E402
 from embedviz.classroom.state import PREFIX  # noqa: E402
 from embedviz.classroom.store import REDIS_URL_ENV, open_store  # noqa: E402
-from embedviz.app import class_route  # noqa: E402
+from embedviz.app import classroom_route  # noqa: E402
 from embedviz.app.i18n import catalog  # noqa: E402
 from embedviz.widget_keys import Classroom  # noqa: E402
 
@@ -126,7 +126,7 @@ class Tab(ClassSession):
 
 
 def follow(server: Server, code: str, address: str) -> tuple[int, dict]:
-    answer = requests.get(server.url + class_route.class_route(code), headers={"X-Forwarded-For": address},
+    answer = requests.get(server.url + classroom_route.follow_path(code), headers={"X-Forwarded-For": address},
                           timeout=30)
     return answer.status_code, answer.headers
 
@@ -231,7 +231,7 @@ def test_start_and_leave_in_a_loop_hold_one_class_and_stop_at_the_addresses_limi
                 flood.click(Classroom.LEAVE)
         assert len(made) == limits.STARTS_PER_CLIENT and open_at_once == 1
         assert not any(server.redis.exists(PREFIX + c) for c in made)  # Leave closed each one
-        assert en("cls.err.client_starts") in flood.alerts
+        assert en("classroom.err.client_starts") in flood.alerts
         teacher.open("", "tour=000&step=1")
         assert start(teacher)  # a class code in the teacher's link: started
     finally:
@@ -268,10 +268,10 @@ def test_seats_go_back_when_sessions_end_a_reload_keeps_its_seat_and_a_full_clas
         assert friend.query("seat") != again.query("seat") and server.redis.hlen(members) == 2
         server.redis.hset(members, mapping={f"seat-{i:04d}-xxxx": "elsewhere" for i in range(limits.MAX_STUDENTS)})
         teacher.rerun()
-        assert en("cls.full_teacher", code=code, n=limits.MAX_STUDENTS) in teacher.alerts
+        assert en("classroom.full_teacher", code=code, n=limits.MAX_STUDENTS) in teacher.alerts
         late = Tab(server.url, "10.4.0.4")
         late.open("", f"class={code}")
-        assert en("cls.err.full", raw=code) in late.alerts
+        assert en("classroom.err.full", raw=code) in late.alerts
         again.close(), friend.close(), late.close()
     finally:
         teacher.close()
@@ -311,7 +311,7 @@ def test_a_store_holding_what_it_never_writes_reads_as_not_connected(server, cas
     tab = Tab(server.url, "10.5.0.2")
     try:
         tab.open("", f"class={code}")
-        assert tab.alerts.count(en("cls.err.offline")) == 1 and tab.query("class") is None
+        assert tab.alerts.count(en("classroom.err.offline")) == 1 and tab.query("class") is None
     finally:
         tab.close()
     spent = cpu_seconds(server.pid) - cpu
@@ -338,7 +338,7 @@ def test_an_answer_past_the_rate_limit_is_told_beside_the_question_and_the_radio
             if student.alerts:
                 break
         counted = labels[(k - 1) % 2]
-        assert student.alerts == [en("cls.answer_kept", answer=counted)] and student.radio == counted, k
+        assert student.alerts == [en("classroom.answer_kept", answer=counted)] and student.radio == counted, k
         store = open_store(server.redis_url)  # the server's store, as the teacher's screen reads it
         assert store.my_answer(code, student.query("seat"), 2) == question.options[(k - 1) % 2]
     finally:
@@ -357,7 +357,7 @@ def test_a_guesser_at_65_requests_a_second_does_not_delay_a_new_classs_first_fol
         while not stop.is_set():
             n += 4
             code = "".join(CODE_ALPHABET[(n * 7 + i * i) % 32] for i in range(6))
-            answer = http.get(server.url + class_route.class_route(code), headers={"X-Forwarded-For": "10.6.0.66"},
+            answer = http.get(server.url + classroom_route.follow_path(code), headers={"X-Forwarded-For": "10.6.0.66"},
                               timeout=30)
             refused.append(answer.status_code == 429)
             at += 4 / 65

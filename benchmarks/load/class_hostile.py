@@ -13,7 +13,7 @@ uvicorn takes from loopback as it does from nginx). Printed per probe, with the 
 - seats: the seats a class holds after 300 sessions opened its link and closed;
 - store: server CPU and status of one follow-route read and one page open of a class whose hash holds 400,000
   fields (8 MB) in Redis;
-- guess: how long a new class's first follower waits for its first 200 (asking as class_follow.js does, backing
+- guess: how long a new class's first follower waits for its first 200 (asking as classroom_follow.js does, backing
   off from 0.5 s to 8 s on a 429) while a guesser asks 65 codes a second.
 Everything runs on 127.0.0.1, is bounded in time, and is stopped by pid at the end.
 """
@@ -182,7 +182,7 @@ def probe_guess(url: str, pid: int, redis) -> list[str]:
             student = Tab(url, address)
             student.open("", f"class={code}")
             began, wait, statuses = time.perf_counter(), 0.5, []
-            while time.perf_counter() - began < 60:  # class_follow.js: a 429 doubles the wait, up to 8 s
+            while time.perf_counter() - began < 60:  # classroom_follow.js: a 429 doubles the wait, up to 8 s
                 status = requests.get(url + ROUTE.format(code=code), headers={"X-Forwarded-For": address},
                                       timeout=30).status_code
                 statuses.append(status)

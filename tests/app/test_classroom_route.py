@@ -1,4 +1,4 @@
-"""The follow route (embedviz/app/class_route.py) through Starlette's router, as the server mounts it: what a class's
+"""The follow route (embedviz/app/classroom_route.py) through Starlette's router, as the server mounts it: what a class's
 followers are told, what a wrong, expired or hostile code gets, how long a request is held and what ends the hold,
 and how many store reads any number of requests cost. A real server and Chromium use it in
 tests/e2e/test_classroom.py."""
@@ -16,7 +16,7 @@ from embedviz.classroom import limits
 from embedviz.classroom.backend import MemoryBackend
 from embedviz.classroom.checks import CODE_ALPHABET, _digest
 from embedviz.classroom.store import ClassStore, open_store
-from embedviz.app import class_route
+from embedviz.app import classroom_route
 from tests.conftest import run_async
 
 
@@ -43,8 +43,8 @@ class CountingBackend(MemoryBackend):
 
 def server(store, clock, **kw) -> Router:
     kw.setdefault("guesses", client_limits.Buckets(client_limits.GUESS_RATE, client_limits.GUESS_BURST, clock=clock))
-    route = class_route.ClassFollowRoute(store, clock=clock, **kw)
-    return Router(routes=[Route(class_route.CLASS_ROUTE, route.endpoint, methods=["GET"])])
+    route = classroom_route.ClassFollowRoute(store, clock=clock, **kw)
+    return Router(routes=[Route(classroom_route.CLASS_ROUTE, route.endpoint, methods=["GET"])])
 
 
 async def _request(app, path: str, method: str = "GET", query: str = "", client: str = "127.0.0.1"
@@ -70,7 +70,7 @@ def get(app, path: str, method: str = "GET", client: str = "127.0.0.1"):
 
 
 def path(code: str) -> str:
-    return class_route.class_route(code)
+    return classroom_route.follow_path(code)
 
 
 @pytest.fixture
@@ -92,7 +92,7 @@ def test_a_follower_is_told_the_lesson_the_step_and_whether_it_is_revealed_and_n
     store.set_step(code, token, "000", 2)
     store.answer(code, "member-aaaa-1111", 2, "used")
     store.reveal(code, token, 2)
-    clock.now += class_route.FRESH_SECONDS
+    clock.now += classroom_route.FRESH_SECONDS
     status, _, body = get(app, path(code))
     assert json.loads(body) == {"lesson": "000", "step": 2, "revealed": True}
     # no teacher token (nor its digest), no member, no answer: what a stranger with the code may know anyway
@@ -148,7 +148,7 @@ def test_any_number_of_followers_cost_one_store_read_per_fresh_window(setup):
         get(app, path(code))
     assert backend.reads == 1
     store.set_step(code, token, "000", 3)
-    clock.now += class_route.FRESH_SECONDS  # the next window reads again and sees the teacher's move
+    clock.now += classroom_route.FRESH_SECONDS  # the next window reads again and sees the teacher's move
     assert json.loads(get(app, path(code))[2])["step"] == 3
     assert backend.reads == 3  # set_step read the class once itself
 
@@ -169,7 +169,7 @@ def test_guessing_is_limited_per_address_and_never_slows_another_address_or_a_cl
     assert all(h["retry-after"] == "1" for s, h, _ in guesses if s == 429)
     assert backend.reads == burst  # a refused guess read nothing
     for _ in range(3):  # the class's followers, from the guesser's own address too (one school, one NAT)
-        clock.now += class_route.FRESH_SECONDS
+        clock.now += classroom_route.FRESH_SECONDS
         assert get(app, path(code), client="10.0.0.66")[0] == 200
     assert [get(app, path(f"JUESS{c}"), client="10.0.0.7")[0] for c in CODE_ALPHABET[:5]] == [404] * 5
     clock.now += 5 / rate  # five seconds' worth of refill for the guesser, not more
@@ -183,8 +183,8 @@ def test_all_addresses_together_read_unknown_codes_within_the_stores_budget(setu
     backend.reads = 0
     statuses = [get(app, path(f"GUES{a}{b}"), client=f"10.1.{i}.1")[0]
                 for i, (a, b) in enumerate((a, b) for a in CODE_ALPHABET for b in CODE_ALPHABET[:5])]
-    assert statuses.count(404) == class_route.NEW_READS_BURST == backend.reads
-    assert set(statuses[class_route.NEW_READS_BURST:]) == {429}
+    assert statuses.count(404) == classroom_route.NEW_READS_BURST == backend.reads
+    assert set(statuses[classroom_route.NEW_READS_BURST:]) == {429}
 
 
 def test_the_positions_kept_are_bounded(setup):
@@ -206,13 +206,13 @@ HOLD, WATCH = 2.0, 0.05  # real seconds (the hold is a real wait): long enough t
 def held_server(store, **kw):
     import time
 
-    route = class_route.ClassFollowRoute(store, clock=time.monotonic, hold=kw.pop("hold", HOLD),
+    route = classroom_route.ClassFollowRoute(store, clock=time.monotonic, hold=kw.pop("hold", HOLD),
                                          watch=kw.pop("watch", WATCH), **kw)
-    return route, Router(routes=[Route(class_route.CLASS_ROUTE, route.endpoint, methods=["GET"])])
+    return route, Router(routes=[Route(classroom_route.CLASS_ROUTE, route.endpoint, methods=["GET"])])
 
 
 def seen(lesson: str, step: int, revealed: bool = False) -> str:
-    return f"seen={lesson}%7C{step}%7C{str(revealed).lower()}"  # what class_follow.js sends: "000|1|false"
+    return f"seen={lesson}%7C{step}%7C{str(revealed).lower()}"  # what classroom_follow.js sends: "000|1|false"
 
 
 async def timed(app, code: str, query: str) -> tuple[float, int, dict]:
