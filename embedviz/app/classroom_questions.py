@@ -190,7 +190,8 @@ def _before_reveal(lesson: str, number: int, labels: dict[str, str], picked: str
                       help=t("classroom.vote_again_help"))
         key = K.show(lesson, number)
         st.session_state[key] = shown  # the class's switch, whichever tab of the teacher's turned it
-        st.toggle(t("classroom.show_spread"), key=key, on_change=_show, args=(number, key), help=t("classroom.show_spread_help"))
+        st.toggle(t("classroom.show_spread"), key=key, on_change=_show, args=(number, key),
+                  help=t("classroom.show_spread_help"))
         _teacher_tally(lesson, number, labels, shown, presenting)
         return
     _refusal(lesson, number, labels)

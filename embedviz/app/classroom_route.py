@@ -1,4 +1,5 @@
-"""The follow route: where a class is, for the tabs of its following students (embedviz/app/browser/classroom_follow.js).
+"""The follow route: where a class is, for the tabs of its following students
+(embedviz/app/browser/classroom_follow.js).
 
 ``GET /api/class/CODE/step`` answers ``{"lesson", "step", "revealed"}`` (and ``"vote": 2`` on a second vote,
 ``"shown": true`` while the teacher shows the spread): what every member may see (``ClassState.follow``), no

@@ -324,7 +324,8 @@ def _why(lesson: str, number: int, question: tours.Question, facts: dict) -> str
 
 def _answer_text(lesson: str, number: int, question: tours.Question) -> str:
     right, facts = answer(lesson, number)
-    return t("classroom.answer_is", answer=t(f"tour.q.{question.id}.{right}"), why=_why(lesson, number, question, facts))
+    return t("classroom.answer_is", answer=t(f"tour.q.{question.id}.{right}"),
+             why=_why(lesson, number, question, facts))
 
 
 def _url_step():
