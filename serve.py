@@ -1,5 +1,5 @@
 """embedviz as served: app.py's pages behind the response headers and start-up patches of embedviz/app/serving.py,
-with the class follow route of embedviz/app/class_route.py.
+with the class follow route of embedviz/app/classroom_route.py.
 
     streamlit run serve.py          # what `make run`, deploy/launcher.py and the browser tests start
 
@@ -15,7 +15,7 @@ frontend (serving.BaseUrl).
 import streamlit as st
 from starlette.middleware import Middleware
 
-from embedviz.app.class_route import routes
+from embedviz.app.classroom_route import routes
 from embedviz.app.compression import Compression
 from embedviz.app.connections import ServerLimits
 from embedviz.app.request_limit import RequestLimit

@@ -1,4 +1,4 @@
-"""The class store (embedviz/classroom.py) on both backends: in memory, and a real redis-server on loopback."""
+"""The class store (embedviz/classroom/) on both backends: in memory, and a real redis-server on loopback."""
 from __future__ import annotations
 
 import random
@@ -7,8 +7,14 @@ from collections import Counter
 import pytest
 
 from deploy.redis_server import find_redis, redis_server
-from embedviz import classroom
-from embedviz.classroom import ClassError, ClassStore, MemoryBackend, RedisBackend, new_member_id, open_store
+from embedviz.classroom import limits
+from embedviz.classroom.backend import MemoryBackend
+from embedviz.classroom.checks import CLIENT_RE, CODE_RE, ClassError, _digest
+from embedviz.classroom.redis_backend import RedisBackend
+from embedviz.classroom.seats import new_member_id
+from embedviz.classroom.state import OPEN, PREFIX
+from embedviz.classroom.store import REDIS_URL_ENV, ClassStore, open_store
+from embedviz.classroom.votes import SUMMARY_COLUMNS, Votes, summary_csv
 
 
 class Clock:
@@ -43,15 +49,15 @@ def code_of(error) -> str:
 
 
 def test_open_store_picks_the_backend_from_the_setting(redis_url, monkeypatch):
-    monkeypatch.setenv(classroom.REDIS_URL_ENV, redis_url)
+    monkeypatch.setenv(REDIS_URL_ENV, redis_url)
     assert isinstance(open_store().backend, RedisBackend)
-    monkeypatch.delenv(classroom.REDIS_URL_ENV)
+    monkeypatch.delenv(REDIS_URL_ENV)
     assert isinstance(open_store().backend, MemoryBackend)
 
 
 def test_teacher_drives_members_follow_and_tallies_match_a_naive_count(store):
     code, token = store.create("000", 2)
-    assert classroom.CODE_RE.match(code) and token not in code
+    assert CODE_RE.match(code) and token not in code
     members = [new_member_id() for _ in range(40)]
     for m in members:
         assert store.join(code.lower(), m).step == 2  # a typed code in lower case is the same code
@@ -138,8 +144,8 @@ def test_a_well_formed_code_of_no_class_is_unknown(store):
 
 
 def test_bounds_students_classes_and_answer_rate(store, monkeypatch):
-    monkeypatch.setattr(classroom, "MAX_STUDENTS", 5)
-    monkeypatch.setattr(classroom, "MAX_CLASSES", 3)
+    monkeypatch.setattr(limits, "MAX_STUDENTS", 5)
+    monkeypatch.setattr(limits, "MAX_CLASSES", 3)
     code, token = store.create("000", 2)
     members = [new_member_id() for _ in range(5)]
     for m in members:
@@ -153,7 +159,7 @@ def test_bounds_students_classes_and_answer_rate(store, monkeypatch):
         store.create("000", 1)
     assert code_of(e) == "too_many_classes"
     with pytest.raises(ClassError) as e:
-        for _ in range(classroom.ANSWER_LIMIT + 1):
+        for _ in range(limits.ANSWER_LIMIT + 1):
             store.answer(code, members[1], 2, "used")
     assert code_of(e) == "rate"
     with pytest.raises(ClassError) as e:
@@ -166,15 +172,15 @@ def test_a_class_expires_after_its_last_activity_in_memory():
     store = ClassStore(MemoryBackend(clock))
     code, token = store.create("000", 2)
     member = new_member_id()
-    clock.now += classroom.TTL_SECONDS - 10
+    clock.now += limits.TTL_SECONDS - 10
     store.join(code, member)  # activity: the class lives on
-    clock.now += classroom.TTL_SECONDS - 10
+    clock.now += limits.TTL_SECONDS - 10
     assert store.state(code).step == 2
     clock.now += 11
     with pytest.raises(ClassError) as e:
         store.state(code)
     assert code_of(e) == "unknown"
-    assert store.backend.zcount_live(classroom.PREFIX + "open", clock.now) == 0
+    assert store.backend.zcount_live(PREFIX + "open", clock.now) == 0
 
 
 def test_redis_keys_carry_the_ttl_and_nothing_lives_forever(redis_url):
@@ -188,9 +194,9 @@ def test_redis_keys_carry_the_ttl_and_nothing_lives_forever(redis_url):
     store.join(code, member)
     store.answer(code, member, 2, "all")
     keys = client.keys("*")
-    assert classroom.PREFIX + "open" in keys
+    assert PREFIX + "open" in keys
     for key in keys:  # the set of open classes too
-        assert 0 < client.ttl(key) <= classroom.TTL_SECONDS, key
+        assert 0 < client.ttl(key) <= limits.TTL_SECONDS, key
     assert token not in str([client.hgetall(k) for k in client.keys("*") if client.type(k) == "hash"])
 
 
@@ -228,8 +234,8 @@ def test_leave_closes_the_class_and_its_followers_are_told(store):
         import redis
 
         client = redis.Redis.from_url(_url(store), decode_responses=True)
-        left = client.keys(f"{classroom.PREFIX}{code}*")
-        assert all(":rate:" in k and client.ttl(k) <= 2 * classroom.RATE_WINDOW for k in left), left
+        left = client.keys(f"{PREFIX}{code}*")
+        assert all(":rate:" in k and client.ttl(k) <= 2 * limits.RATE_WINDOW for k in left), left
 
 
 def _url(store) -> str:
@@ -238,7 +244,7 @@ def _url(store) -> str:
 
 
 def test_a_seat_belongs_to_one_session_comes_back_when_it_ends_and_a_full_class_refuses_only_newcomers(store, monkeypatch):
-    monkeypatch.setattr(classroom, "MAX_STUDENTS", 3)
+    monkeypatch.setattr(limits, "MAX_STUDENTS", 3)
     code, token = store.create("000", 1)
     seats = [new_member_id() for _ in range(3)]
     for k, seat in enumerate(seats):
@@ -263,8 +269,8 @@ def test_a_seat_belongs_to_one_session_comes_back_when_it_ends_and_a_full_class_
 
 
 def test_classes_per_client_open_at_once_and_started_per_window(store, monkeypatch):
-    monkeypatch.setattr(classroom, "OPEN_PER_CLIENT", 2)
-    monkeypatch.setattr(classroom, "STARTS_PER_CLIENT", 4)
+    monkeypatch.setattr(limits, "OPEN_PER_CLIENT", 2)
+    monkeypatch.setattr(limits, "STARTS_PER_CLIENT", 4)
     a, b = "a" * 16, "b" * 16
     made = [store.create("000", 1, client=a) for _ in range(2)]
     with pytest.raises(ClassError) as e:
@@ -288,7 +294,7 @@ def test_classes_per_client_open_at_once_and_started_per_window(store, monkeypat
 
 
 def test_an_answer_counts_only_on_the_classs_step_and_answers_are_bounded(store, monkeypatch):
-    monkeypatch.setattr(classroom, "MAX_STUDENTS", 2)
+    monkeypatch.setattr(limits, "MAX_STUDENTS", 2)
     code, token = store.create("000", 2)
     members = [new_member_id() for _ in range(5)]
     store.join(code, members[0])
@@ -317,7 +323,7 @@ def test_codes_seen_open_are_known_until_they_close_or_expire():
     assert store.known_open(code) and not other.known_open(code)
     other.join(code, new_member_id())
     assert other.known_open(code)
-    clock.now += classroom.TTL_SECONDS + 1
+    clock.now += limits.TTL_SECONDS + 1
     with pytest.raises(ClassError):
         other.state(code)
     assert not other.known_open(code)
@@ -328,10 +334,10 @@ def test_codes_seen_open_are_known_until_they_close_or_expire():
 
 def _seed(client, code: str, case: str) -> None:
     """Write class ``code`` into Redis as the store never would (``case`` says how)."""
-    key = classroom.PREFIX + code
-    fine = {"lesson": "000", "step": "2", "revealed": "", "token": classroom._digest("t")}
+    key = PREFIX + code
+    fine = {"lesson": "000", "step": "2", "revealed": "", "token": _digest("t")}
     members, answers = key + ":members", key + ":answers:2"
-    client.delete(key, members, answers, classroom.OPEN)
+    client.delete(key, members, answers, OPEN)
     seeds = {
         "step ²": {**fine, "step": "²"}, "step ①": {**fine, "step": "①"}, "step abc": {**fine, "step": "abc"},
         "step 0": {**fine, "step": "0"}, "step of 20 digits": {**fine, "step": "9" * 20},
@@ -360,7 +366,7 @@ def _seed(client, code: str, case: str) -> None:
         client.hset(key, mapping=fine)
         client.hset(answers, mapping={"member-aaaa-2222": "<script>"})
     elif case == "open classes of another type":
-        client.set(classroom.OPEN, "x")
+        client.set(OPEN, "x")
     else:
         raise AssertionError(case)
 
@@ -426,7 +432,7 @@ def test_every_field_the_store_writes_reads_back(redis_url):
     store.reveal(code, token, 2)
     store.set_step(code, token, "000", 999_999)
     assert store.state(code).position == ("000", 999_999, False) and store.tally(code, token, 2) == Counter(all=1)
-    assert store.votes(code, token, 2) == classroom.Votes(Counter(used=3), Counter(all=1))
+    assert store.votes(code, token, 2) == Votes(Counter(used=3), Counter(all=1))
     assert store.state(code).follow == ("000", 999_999, False, 1, False) and store.state(code).shown == {2}
 
 
@@ -436,7 +442,7 @@ def test_addresses_are_kept_as_clients_loopback_as_local_and_ipv6_by_its_64():
     assert address_key(None) == address_key("") == address_key("127.0.0.1") == address_key("::1") == "local"
     assert address_key("10.0.0.1") == address_key("::ffff:10.0.0.1") != address_key("10.0.0.2")
     assert address_key("2001:db8::1") == address_key("2001:db8::ffff:1") != address_key("2001:db8:0:1::1")
-    assert classroom.CLIENT_RE.fullmatch(address_key("10.0.0.1")) and "10.0.0.1" not in address_key("10.0.0.1")
+    assert CLIENT_RE.fullmatch(address_key("10.0.0.1")) and "10.0.0.1" not in address_key("10.0.0.1")
 
 
 def test_keyed_buckets_stay_bounded_and_forget_only_what_a_new_bucket_repeats():
@@ -476,7 +482,7 @@ def test_vote_again_keeps_the_first_vote_and_counts_the_second_from_none(store):
     first = dict(zip(members, ["used", "all", "all", "all", "used"]))
     for m, option in first.items():
         store.answer(code, m, 2, option)
-    assert store.state(code).vote(2) == 1 and store.votes(code, token, 2) == classroom.Votes(Counter(first.values()))
+    assert store.state(code).vote(2) == 1 and store.votes(code, token, 2) == Votes(Counter(first.values()))
     before = store.state(code).follow
     store.vote_again(code, token, 2)
     assert store.state(code).follow != before and store.state(code).vote(2) == 2  # the followers rerun
@@ -488,13 +494,13 @@ def test_vote_again_keeps_the_first_vote_and_counts_the_second_from_none(store):
     assert (votes.first, votes.second) == (Counter(first.values()), Counter(second.values()))
     assert votes.current == store.tally(code, token, 2)
     store.vote_again(code, token, 2)  # asked again: the second vote starts over, the first is still the first
-    assert store.votes(code, token, 2) == classroom.Votes(Counter(first.values()), Counter())
+    assert store.votes(code, token, 2) == Votes(Counter(first.values()), Counter())
     for m, option in second.items():
         store.answer(code, m, 2, option)
     # a member sees nothing before the reveal, both votes after it
     assert store.shown_votes(code, 2) is None and store.revealed_tally(code, 2) is None
     store.reveal(code, token, 2)
-    assert store.shown_votes(code, 2) == classroom.Votes(Counter(first.values()), Counter(second.values()))
+    assert store.shown_votes(code, 2) == Votes(Counter(first.values()), Counter(second.values()))
     with pytest.raises(ClassError) as e:
         store.vote_again(code, token, 2)
     assert code_of(e) == "revealed"
@@ -510,7 +516,7 @@ def test_the_spread_is_shown_to_the_class_only_while_the_teacher_shows_it(store)
     store.answer(code, m, 2, "all")
     assert store.shown_votes(code, 2) is None and not store.state(code).follow[-1]  # off by default
     store.show_spread(code, token, 2, True)
-    assert store.shown_votes(code, 2) == classroom.Votes(Counter(all=1)) and store.state(code).follow[-1]
+    assert store.shown_votes(code, 2) == Votes(Counter(all=1)) and store.state(code).follow[-1]
     with pytest.raises(ClassError):
         store.show_spread(code, m, 2, False)  # a member cannot
     store.vote_again(code, token, 2)  # a second vote hides the spread again: students answer without it
@@ -549,12 +555,12 @@ def test_the_summary_counts_each_question_on_both_votes_against_a_naive_count_an
     got = {r.step: (r.answered_first, r.right_first, r.answered_second, r.right_second) for r in rows}
     assert got == {**expected, 3: (0, 0, None, None)}
     assert sorted(asked) == [2, 6, 10]  # step 3 had no answers: its right answer was never computed
-    text = classroom.summary_csv("000", rows)
+    text = summary_csv("000", rows)
     import csv
     import io
 
     table = list(csv.reader(io.StringIO(text)))
-    assert table[0] == list(classroom.SUMMARY_COLUMNS) and len(table) == 5
+    assert table[0] == list(SUMMARY_COLUMNS) and len(table) == 5
     assert table[4] == ["000", "10", "concat", str(expected[10][0]), str(expected[10][1]), "", ""]
     assert not any(m in text for m in members) and token not in text and code not in text
     with pytest.raises(ClassError):
@@ -572,7 +578,7 @@ def test_a_class_moved_to_another_lesson_starts_its_questions_afresh(store):
     store.set_step(code, token, "001", 2)  # lesson 001's step 2 is another question
     state = store.state(code)
     assert (state.revealed, state.shown, state.second) == (frozenset(), frozenset(), frozenset())
-    assert store.votes(code, token, 2) == classroom.Votes(Counter())
+    assert store.votes(code, token, 2) == Votes(Counter())
 
 
 # a class that survives its store

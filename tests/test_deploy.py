@@ -286,21 +286,21 @@ def test_connections_are_limited_per_client_ip():
 def test_a_class_behind_one_nat_can_hold_its_follow_requests_without_taking_the_pages_connections():
     """A following tab holds one request to the follow route until the teacher moves: those count in a zone of their
     own, big enough for a whole class behind one address, and outlast the route's hold."""
-    from embedviz import classroom
-    from embedviz.app import class_route
+    from embedviz.classroom import limits
+    from embedviz.app import classroom_route
 
     text = NGINX_TEMPLATE.read_text()
     follow = re.search(r"location /api/class/ \{(.*?)\n        \}", text, re.S).group(1)
     zone, per_ip = re.search(r"limit_conn (\w+) (\d+);", follow).groups()
     assert zone != re.search(r"limit_conn (\w+) \d+;", text).group(1)  # not the page's zone
-    assert f"zone={zone}:" in text and classroom.MAX_STUDENTS <= int(per_ip) <= 1_000
-    assert class_route.MAX_HELD <= class_route.max_held() and class_route.max_held() <= 2_000
-    assert int(re.search(r"proxy_read_timeout (\d+)s;", follow).group(1)) > class_route.HOLD_SECONDS
-    assert class_route.CLASS_ROUTE.startswith("/api/class/")
+    assert f"zone={zone}:" in text and limits.MAX_STUDENTS <= int(per_ip) <= 1_000
+    assert classroom_route.MAX_HELD <= classroom_route.max_held() and classroom_route.max_held() <= 2_000
+    assert int(re.search(r"proxy_read_timeout (\d+)s;", follow).group(1)) > classroom_route.HOLD_SECONDS
+    assert classroom_route.CLASS_ROUTE.startswith("/api/class/")
     ingress = load("ingress-follow.yaml")
     notes = ingress["metadata"]["annotations"]
     assert int(notes["nginx.ingress.kubernetes.io/limit-connections"]) == int(per_ip)
-    assert int(notes["nginx.ingress.kubernetes.io/proxy-read-timeout"]) > class_route.HOLD_SECONDS
+    assert int(notes["nginx.ingress.kubernetes.io/proxy-read-timeout"]) > classroom_route.HOLD_SECONDS
     assert notes["nginx.ingress.kubernetes.io/affinity"] == "cookie"  # a held request goes to the tab's replica
     (rule,) = ingress["spec"]["rules"]
     assert rule["host"] == load("ingress.yaml")["spec"]["rules"][0]["host"]
@@ -332,7 +332,7 @@ def test_the_replicas_share_classes_through_the_clusters_redis_without_persisten
     nothing on disk (a class is hours of step numbers under random ids; every key has a TTL)."""
     from urllib.parse import urlparse
 
-    from embedviz.classroom import REDIS_URL_ENV
+    from embedviz.classroom.store import REDIS_URL_ENV
 
     app = load("deployment.yaml")
     assert app["spec"]["replicas"] > 1
@@ -362,7 +362,7 @@ def test_redis_asks_a_password_from_the_secret_and_the_app_reads_its_url_with_it
     """Before: `--protected-mode no` and no password, so any pod could list every join code and take over a class."""
     from urllib.parse import urlparse
 
-    from embedviz.classroom import REDIS_URL_ENV
+    from embedviz.classroom.store import REDIS_URL_ENV
 
     secret = load(REDIS_SECRET)
     redis, app = container(load("redis-deployment.yaml")), container(load("deployment.yaml"))
@@ -464,7 +464,7 @@ def test_nginx_hides_its_version_and_times_out_a_slow_request_head():
 
 
 def test_the_unit_is_hardened_and_has_files_for_its_connections():
-    from embedviz.app import class_route
+    from embedviz.app import classroom_route
     from embedviz.app.connections import connection_cap
 
     entries = unit_entries()
@@ -475,7 +475,7 @@ def test_the_unit_is_hardened_and_has_files_for_its_connections():
     assert "@system-service" in entries["SystemCallFilter"]
     files = int(entries["LimitNOFILE"][0])
     assert connection_cap(files) // 2 >= 2_000  # the 2,000 held follow requests fit (under 1,024 files: 448)
-    assert class_route.max_held() == min(2_000, connection_cap() // 2)
+    assert classroom_route.max_held() == min(2_000, connection_cap() // 2)
     nginx = unit_entries(NGINX_UNIT)
     assert nginx["DynamicUser"] == ["true"] and nginx["CapabilityBoundingSet"] == ["CAP_NET_BIND_SERVICE"]
 

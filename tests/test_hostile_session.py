@@ -37,8 +37,11 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState  # noqa: E402
 from benchmarks.load.follow import ClassSession, cpu_seconds  # noqa: E402
 from deploy.launcher import free_port, start_streamlit, stop_process, wait_healthy  # noqa: E402
 from deploy.redis_server import find_redis, redis_server  # noqa: E402
-from embedviz import classroom  # noqa: E402
-from embedviz.app import class_route  # noqa: E402
+from embedviz.classroom import limits  # noqa: E402
+from embedviz.classroom.checks import CODE_ALPHABET, _digest  # noqa: E402
+from embedviz.classroom.state import PREFIX  # noqa: E402
+from embedviz.classroom.store import REDIS_URL_ENV, open_store  # noqa: E402
+from embedviz.app import classroom_route  # noqa: E402
 from embedviz.app.i18n import catalog  # noqa: E402
 from embedviz.lessons.widget_keys import Classroom  # noqa: E402
 
@@ -69,8 +72,8 @@ def server(tmp_path_factory):
 
     log = tmp_path_factory.mktemp("hostile-session") / "server.log"
     with redis_server() as redis_url:
-        saved = {k: os.environ.get(k) for k in (classroom.REDIS_URL_ENV, "EMBEDVIZ_WARM")}
-        os.environ.update({classroom.REDIS_URL_ENV: redis_url, "EMBEDVIZ_WARM": "0"})  # no warm-up in the CPU counts
+        saved = {k: os.environ.get(k) for k in (REDIS_URL_ENV, "EMBEDVIZ_WARM")}
+        os.environ.update({REDIS_URL_ENV: redis_url, "EMBEDVIZ_WARM": "0"})  # no warm-up in the CPU counts
         try:
             port = free_port()
             proc = start_streamlit(port, log_path=log)
@@ -123,7 +126,7 @@ class Tab(ClassSession):
 
 
 def follow(server: Server, code: str, address: str) -> tuple[int, dict]:
-    answer = requests.get(server.url + class_route.class_route(code), headers={"X-Forwarded-For": address},
+    answer = requests.get(server.url + classroom_route.follow_path(code), headers={"X-Forwarded-For": address},
                           timeout=30)
     return answer.status_code, answer.headers
 
@@ -220,15 +223,15 @@ def test_start_and_leave_in_a_loop_hold_one_class_and_stop_at_the_addresses_limi
     try:
         flood.open("", "tour=000&step=1")
         made, open_at_once = [], 0
-        for _ in range(classroom.STARTS_PER_CLIENT + 2):
+        for _ in range(limits.STARTS_PER_CLIENT + 2):
             code = start(flood)
             if code:
                 made.append(code)
-                open_at_once = max(open_at_once, sum(bool(server.redis.exists(classroom.PREFIX + c)) for c in made))
+                open_at_once = max(open_at_once, sum(bool(server.redis.exists(PREFIX + c)) for c in made))
                 flood.click(Classroom.LEAVE)
-        assert len(made) == classroom.STARTS_PER_CLIENT and open_at_once == 1
-        assert not any(server.redis.exists(classroom.PREFIX + c) for c in made)  # Leave closed each one
-        assert en("cls.err.client_starts") in flood.alerts
+        assert len(made) == limits.STARTS_PER_CLIENT and open_at_once == 1
+        assert not any(server.redis.exists(PREFIX + c) for c in made)  # Leave closed each one
+        assert en("classroom.err.client_starts") in flood.alerts
         teacher.open("", "tour=000&step=1")
         assert start(teacher)  # a class code in the teacher's link: started
     finally:
@@ -242,7 +245,7 @@ def test_seats_go_back_when_sessions_end_a_reload_keeps_its_seat_and_a_full_clas
     teacher = Tab(server.url, "10.4.0.1")
     teacher.open("", "tour=000&step=1")
     code = start(teacher)
-    members = classroom.PREFIX + code + ":members"
+    members = PREFIX + code + ":members"
     try:
         for _ in range(12):
             s = Tab(server.url, "10.4.0.2")
@@ -263,12 +266,12 @@ def test_seats_go_back_when_sessions_end_a_reload_keeps_its_seat_and_a_full_clas
         friend = Tab(server.url, "10.4.0.3")
         friend.open("", link)  # the link passed on while its tab is open: another student, another seat
         assert friend.query("seat") != again.query("seat") and server.redis.hlen(members) == 2
-        server.redis.hset(members, mapping={f"seat-{i:04d}-xxxx": "elsewhere" for i in range(classroom.MAX_STUDENTS)})
+        server.redis.hset(members, mapping={f"seat-{i:04d}-xxxx": "elsewhere" for i in range(limits.MAX_STUDENTS)})
         teacher.rerun()
-        assert en("cls.full_teacher", code=code, n=classroom.MAX_STUDENTS) in teacher.alerts
+        assert en("classroom.full_teacher", code=code, n=limits.MAX_STUDENTS) in teacher.alerts
         late = Tab(server.url, "10.4.0.4")
         late.open("", f"class={code}")
-        assert en("cls.err.full", raw=code) in late.alerts
+        assert en("classroom.err.full", raw=code) in late.alerts
         again.close(), friend.close(), late.close()
     finally:
         teacher.close()
@@ -292,9 +295,9 @@ def test_a_store_holding_what_it_never_writes_reads_as_not_connected(server, cas
     import redis
 
     cases = [*HOSTILE, "a key of another type", "bytes that are no text"]
-    code = "HSTRK" + classroom.CODE_ALPHABET[cases.index(case)]
-    key = classroom.PREFIX + code
-    fine = {"lesson": "000", "step": "1", "revealed": "", "token": classroom._digest("t")}
+    code = "HSTRK" + CODE_ALPHABET[cases.index(case)]
+    key = PREFIX + code
+    fine = {"lesson": "000", "step": "1", "revealed": "", "token": _digest("t")}
     server.redis.delete(key)
     if case == "a key of another type":
         server.redis.set(key, "a string")
@@ -308,7 +311,7 @@ def test_a_store_holding_what_it_never_writes_reads_as_not_connected(server, cas
     tab = Tab(server.url, "10.5.0.2")
     try:
         tab.open("", f"class={code}")
-        assert tab.alerts.count(en("cls.err.offline")) == 1 and tab.query("class") is None
+        assert tab.alerts.count(en("classroom.err.offline")) == 1 and tab.query("class") is None
     finally:
         tab.close()
     spent = cpu_seconds(server.pid) - cpu
@@ -330,13 +333,13 @@ def test_an_answer_past_the_rate_limit_is_told_beside_the_question_and_the_radio
         student.open("", f"class={code}")
         question = tours.step("000", 2).question
         labels = [en(f"tour.q.{question.id}.{o}") for o in question.options]
-        for k in range(3 * classroom.ANSWER_LIMIT):  # the limit's window may turn over once while we click
+        for k in range(3 * limits.ANSWER_LIMIT):  # the limit's window may turn over once while we click
             student.choose(Tour.QUESTION("000_2_"), labels[k % 2])
             if student.alerts:
                 break
         counted = labels[(k - 1) % 2]
-        assert student.alerts == [en("cls.answer_kept", answer=counted)] and student.radio == counted, k
-        store = classroom.open_store(server.redis_url)  # the server's store, as the teacher's screen reads it
+        assert student.alerts == [en("classroom.answer_kept", answer=counted)] and student.radio == counted, k
+        store = open_store(server.redis_url)  # the server's store, as the teacher's screen reads it
         assert store.my_answer(code, student.query("seat"), 2) == question.options[(k - 1) % 2]
     finally:
         student.close()
@@ -353,8 +356,8 @@ def test_a_guesser_at_65_requests_a_second_does_not_delay_a_new_classs_first_fol
         http, n, at = requests.Session(), offset, time.perf_counter()
         while not stop.is_set():
             n += 4
-            code = "".join(classroom.CODE_ALPHABET[(n * 7 + i * i) % 32] for i in range(6))
-            answer = http.get(server.url + class_route.class_route(code), headers={"X-Forwarded-For": "10.6.0.66"},
+            code = "".join(CODE_ALPHABET[(n * 7 + i * i) % 32] for i in range(6))
+            answer = http.get(server.url + classroom_route.follow_path(code), headers={"X-Forwarded-For": "10.6.0.66"},
                               timeout=30)
             refused.append(answer.status_code == 429)
             at += 4 / 65

@@ -13,7 +13,7 @@ uvicorn takes from loopback as it does from nginx). Printed per probe, with the 
 - seats: the seats a class holds after 300 sessions opened its link and closed;
 - store: server CPU and status of one follow-route read and one page open of a class whose hash holds 400,000
   fields (8 MB) in Redis;
-- guess: how long a new class's first follower waits for its first 200 (asking as class_follow.js does, backing
+- guess: how long a new class's first follower waits for its first 200 (asking as classroom_follow.js does, backing
   off from 0.5 s to 8 s on a 429) while a guesser asks 65 codes a second.
 Everything runs on 127.0.0.1, is bounded in time, and is stopped by pid at the end.
 """
@@ -35,7 +35,9 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 from benchmarks.load.follow import ClassSession, cpu_seconds
 from deploy.launcher import free_port, start_streamlit, stop_process, wait_healthy
 from deploy.redis_server import redis_server
-from embedviz import classroom
+from embedviz.classroom.checks import CODE_ALPHABET
+from embedviz.classroom.state import PREFIX
+from embedviz.classroom.store import REDIS_URL_ENV
 from embedviz.lessons.widget_keys import Classroom
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -96,7 +98,7 @@ def probe_start(url: str, pid: int, redis) -> list[str]:
         made.add(code)
         flood.click(Classroom.LEAVE)
     spent, wall = cpu_seconds(pid) - cpu, time.perf_counter() - began
-    still = sum(bool(redis.exists(classroom.PREFIX + code)) for code in made)
+    still = sum(bool(redis.exists(PREFIX + code)) for code in made)
     flood.close()
     teacher = Tab(url, "10.21.0.2")
     teacher.open("", "tour=000&step=1")
@@ -118,7 +120,7 @@ def probe_seats(url: str, pid: int, redis) -> list[str]:
         s.open("", f"class={code}")
         s.close()
     time.sleep(2)
-    seats = redis.hlen(classroom.PREFIX + code + ":members")
+    seats = redis.hlen(PREFIX + code + ":members")
     late = Tab(url, "10.22.9.9")
     late.open("", f"class={code}")
     joined = bool(parse_qs(late.query_string).get("class"))
@@ -129,7 +131,7 @@ def probe_seats(url: str, pid: int, redis) -> list[str]:
 
 def probe_store(url: str, pid: int, redis) -> list[str]:
     code = "BGHASH"
-    key = classroom.PREFIX + code
+    key = PREFIX + code
     redis.delete(key)
     redis.hset(key, mapping={"lesson": "000", "step": "1", "revealed": "", "token": "0" * 64})
     for i in range(0, 400_000, 20_000):
@@ -161,7 +163,7 @@ def probe_guess(url: str, pid: int, redis) -> list[str]:
         http, n, at = requests.Session(), offset, time.perf_counter()
         while not stop.is_set():
             n += 4
-            code = "".join(classroom.CODE_ALPHABET[(n * 7 + i * i) % 32] for i in range(6))
+            code = "".join(CODE_ALPHABET[(n * 7 + i * i) % 32] for i in range(6))
             http.get(url + ROUTE.format(code=code), headers={"X-Forwarded-For": "10.24.0.66"}, timeout=30)
             at += 4 / 65
             stop.wait(max(0.0, at - time.perf_counter()))
@@ -180,7 +182,7 @@ def probe_guess(url: str, pid: int, redis) -> list[str]:
             student = Tab(url, address)
             student.open("", f"class={code}")
             began, wait, statuses = time.perf_counter(), 0.5, []
-            while time.perf_counter() - began < 60:  # class_follow.js: a 429 doubles the wait, up to 8 s
+            while time.perf_counter() - began < 60:  # classroom_follow.js: a 429 doubles the wait, up to 8 s
                 status = requests.get(url + ROUTE.format(code=code), headers={"X-Forwarded-For": address},
                                       timeout=30).status_code
                 statuses.append(status)
@@ -210,7 +212,7 @@ def main() -> None:
     import redis as redis_py
 
     with redis_server() as redis_url:
-        env = {classroom.REDIS_URL_ENV: redis_url, "EMBEDVIZ_WARM": "0"}
+        env = {REDIS_URL_ENV: redis_url, "EMBEDVIZ_WARM": "0"}
         saved = {k: os.environ.get(k) for k in env}
         os.environ.update(env)
         port = free_port()

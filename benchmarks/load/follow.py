@@ -3,7 +3,7 @@
     .venv/bin/python -m benchmarks.load.follow --students 30 100 --replicas 1 2
 
 Each student is a Streamlit session (benchmarks/load/stclient.py) that joins with ``?class=CODE`` and then does
-what its browser tab does (embedviz/app/browser/class_follow.js): it asks the follow route (``GET
+what its browser tab does (embedviz/app/browser/classroom_follow.js): it asks the follow route (``GET
 /api/class/CODE/step?seen=...`` on its own keep-alive connection, with its route cookie behind nginx) where the
 class is, which the route holds until the class moves, and only when the answer is not what its page shows does it
 send the follow component's trigger, a rerun of the app, as the browser does. The teacher starts the class from the tour controls, clicks Next a few times;
@@ -47,15 +47,15 @@ from streamlit.components.v2.bidi_component.main import _make_trigger_id  # noqa
 from benchmarks.load.stclient import StreamlitSession  # noqa: E402
 from deploy.launcher import Cluster, free_port, peak_rss_bytes, start_streamlit, stop_process, wait_healthy  # noqa: E402
 from deploy.redis_server import redis_server  # noqa: E402
-from embedviz import classroom  # noqa: E402
 from embedviz.lessons import tours  # noqa: E402
+from embedviz.classroom.store import REDIS_URL_ENV  # noqa: E402
 from embedviz.app.i18n import catalog  # noqa: E402
 from embedviz.lessons.widget_keys import Classroom, Tour  # noqa: E402
 
 LESSON, STEPS = "000", (2, 3, 4)  # Next from step 1 to 4: two questions, then a step on another page
 ROUTE_COOKIE = "embedviz_route"
-FOLLOW_COMPONENT = "embedviz.class_follow"
-RETRY_SECONDS = 3.0  # class_follow.js: a trigger is not sent again for the same position within this
+FOLLOW_COMPONENT = "embedviz.classroom_follow"
+RETRY_SECONDS = 3.0  # classroom_follow.js: a trigger is not sent again for the same position within this
 
 
 def en(key: str, **fields) -> str:
@@ -142,7 +142,7 @@ class ClassSession(StreamlitSession):
         return int(parse_qs(self.query_string).get("step", ["0"])[0])
 
     def ask(self, seen: str | None = None) -> str:
-        """What class_follow.js does: GET the follow route, naming what the page shows (``seen``: the route holds
+        """What classroom_follow.js does: GET the follow route, naming what the page shows (``seen``: the route holds
         the answer while the class is there); the position it names ("gone:404" etc. when there is none)."""
         try:
             return self._ask(seen)
@@ -333,10 +333,10 @@ def run_class(url: str, students: int, pids: list[int], routes: list[str], think
             teacher.send_rerun()
             teacher.read_until_finished()
             picks = Counter(s.picks.get(k) for s in crowd if k in s.picks)
-            expected = en("cls.spread", spread=" · ".join(f"{en(f'tour.q.{question.id}.{o}')}: {picks.get(o, 0)}"
+            expected = en("classroom.spread", spread=" · ".join(f"{en(f'tour.q.{question.id}.{o}')}: {picks.get(o, 0)}"
                                                           for o in question.options))
             counted.append((sum(picks.values()), expected in teacher.texts, next(
-                (t for t in teacher.texts if t.startswith(en("cls.spread", spread=""))), "")))
+                (t for t in teacher.texts if t.startswith(en("classroom.spread", spread=""))), "")))
     elapsed = time.perf_counter() - t0
     cpu = sum(cpu_seconds(p) for p in pids) - cpu0
     stop.set()
@@ -377,7 +377,7 @@ def main(argv: list[str] | None = None) -> int:
     for replicas in args.replicas:
         with ExitStack() as stack:
             if replicas == 1:
-                os.environ.pop(classroom.REDIS_URL_ENV, None)
+                os.environ.pop(REDIS_URL_ENV, None)
                 port, log = free_port(), Path(tempfile.mkdtemp(prefix="follow-")) / "server.log"
                 proc = start_streamlit(port, log_path=log)
                 stack.callback(stop_process, proc)
@@ -385,7 +385,7 @@ def main(argv: list[str] | None = None) -> int:
                 wait_healthy(f"{url}/_stcore/health", timeout=120, proc=proc, log_path=log)
                 pids, routes, replica_urls = [proc.pid], [""], [url]
             else:
-                os.environ[classroom.REDIS_URL_ENV] = stack.enter_context(redis_server())
+                os.environ[REDIS_URL_ENV] = stack.enter_context(redis_server())
                 cluster = stack.enter_context(Cluster(replicas=2))
                 url, pids = cluster.url, [n.proc.pid for n in cluster.nodes]
                 routes = [f"student-{i}" for i in range(64)]  # nginx hashes them over both replicas
@@ -399,7 +399,7 @@ def main(argv: list[str] | None = None) -> int:
                 row["replicas"], row["settled_s"], row["load_at_start"] = replicas, round(waited, 1), load_at_start
                 rows.append(row)
                 print(row, flush=True)
-        os.environ.pop(classroom.REDIS_URL_ENV, None)
+        os.environ.pop(REDIS_URL_ENV, None)
     load = os.getloadavg()
     print(f"\n{started}; load average (1 min) before {load_before[0]:.1f}, after {load[0]:.1f}; at each class's start: "
           + ", ".join(f"{r['load_at_start']:.1f}" for r in rows))

@@ -21,7 +21,7 @@ TIMEOUT = base.TIMEOUT
 
 class ClassStudent(User):
     """A student in a class ($EMBEDVIZ_CLASS_CODE):
-    joins with ``?class=CODE``, then asks the follow route as the browser's class_follow.js does (``HTTP step``,
+    joins with ``?class=CODE``, then asks the follow route as the browser's classroom_follow.js does (``HTTP step``,
     held by the route until the class moves) and only when the class moved sends the follow component's trigger, a
     rerun (``WS follow``);
     answers each question step once with a random option (``WS answer``), and records each move to a new step

@@ -1,6 +1,6 @@
 """What the served process adds around Streamlit's own server: response headers on every HTTP answer, and the
 runtime patches installed before the first client can connect. ``serve.py`` hands both to ``st.App``, with the
-follow route of embedviz/app/class_route.py.
+follow route of embedviz/app/classroom_route.py.
 
 Headers. A value that slips into a page as markup (a link's text, a pasted config) must not make a reader's
 browser fetch from, post to or be framed by another site, behind nginx or the Ingress or on a bare server alike.
@@ -189,11 +189,11 @@ async def lifespan(app):
 
     warm.settle_heap()  # the libraries just loaded stay for the process's life: the collector need not walk them
     compat.install()
-    from embedviz.app import class_route
+    from embedviz.app import classroom_route
 
-    class_route.answer_held_on_stop()  # a stop does not wait for the follow requests the route holds
+    classroom_route.answer_held_on_stop()  # a stop does not wait for the follow requests the route holds
     global _routes_served
-    _routes_served = True  # serve.py mounts class_route.routes() with this lifespan
+    _routes_served = True  # serve.py mounts classroom_route.routes() with this lifespan
     yield
 
 

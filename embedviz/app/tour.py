@@ -21,7 +21,9 @@ import streamlit as st
 
 from embedviz.lessons import tours
 from embedviz._validate import link_number
-from embedviz.app import a11y, class_questions, classroom_view, compat
+from embedviz.app import (
+    a11y, classroom_controls, classroom_follow, classroom_panel, classroom_questions, classroom_view, compat,
+)
 from embedviz.app.i18n import catalog, current_language, t
 from embedviz.app.markup import trusted
 from embedviz.app.serving import PRESENTER_KEYS_JS, TOUR_FIT_JS
@@ -157,7 +159,7 @@ def _finished(lesson: str) -> None:
         st.success(t("tour.done", lesson=lesson) if following else t("tour.done_all"))
         if teaching:
             questions = {k: s.question.id for k, s in enumerate(tours.TOURS[lesson].steps, 1) if s.question}
-            class_questions.summary(lesson, questions, lambda k: answer(lesson, k)[0])
+            classroom_questions.summary(lesson, questions, lambda k: answer(lesson, k)[0])
         if following:
             st.button(t("tour.next_lesson", title=t(f"tour.{following}.title")), key=K.NEXT_LESSON,
                       on_click=start_tour, args=(following,), type="primary", width="content")
@@ -187,7 +189,7 @@ def sidebar_controls() -> None:
         st.toggle(t("tour.present"), key=PRESENT_KEY, help=t("tour.present_help"), bind=BIND)
         st.segmented_control(t("tour.image"), ("png", "svg"), default="png", key=IMAGE_KEY, required=True,
                              format_func=lambda f: t(f"tour.image_{f}"), help=t("tour.image_help"), bind=BIND)
-        classroom_view.controls()  # start, join or leave a class (embedviz/app/classroom_view.py)
+        classroom_controls.controls()  # start, join or leave a class
     if presenting():
         st.html(PRESENT_CSS)  # style only: takes no place on the page
         with st.sidebar:  # folded away when projecting, so the script's block takes no room above the panel
@@ -252,7 +254,7 @@ def _train_the_pages_run(lesson: str, number: int) -> None:
 def _answered(lesson: str, number: int, key: str, codes: dict[str, str]) -> None:
     """Callback of a question: keep the chosen option's code (it outlives the language switch), show the page. In a
     class the teacher counts it, and a choice the class refuses goes back to the one it counts."""
-    st.session_state.setdefault(ANSWERS, {})[(lesson, number)] = class_questions.send(lesson, number, key, codes)
+    st.session_state.setdefault(ANSWERS, {})[(lesson, number)] = classroom_questions.send(lesson, number, key, codes)
     _reapply()
 
 
@@ -280,7 +282,7 @@ def _asked(lesson: str, number: int, question: tours.Question) -> bool:
     labels = {t(f"tour.q.{question.id}.{o}"): o for o in question.options}
     picked = st.session_state.get(ANSWERS, {}).get((lesson, number))
     key = question_key(lesson, number)
-    if class_questions.fresh_vote(lesson, number, picked):  # the class votes again: this radio starts empty
+    if classroom_questions.fresh_vote(lesson, number, picked):  # the class votes again: this radio starts empty
         st.session_state[ANSWERS].pop((lesson, number), None)
         st.session_state[key] = None  # set, not dropped: the browser's radio is told to clear too
         picked = None
@@ -288,7 +290,7 @@ def _asked(lesson: str, number: int, question: tours.Question) -> bool:
     ask, say = st.columns([3, 2], vertical_alignment="center")
     ask.radio(t(f"tour.q.{question.id}"), list(labels), index=question.options.index(picked) if picked else None,
               key=key, on_change=_answered, args=(lesson, number, key, labels), horizontal=True)
-    in_class = class_questions.gate(lesson, number, labels, picked, lambda: _answer_text(lesson, number, question),
+    in_class = classroom_questions.gate(lesson, number, labels, picked, lambda: _answer_text(lesson, number, question),
                                     beside=say, under=ask, presenting=presenting())
     if in_class is not None:
         return in_class
@@ -322,7 +324,8 @@ def _why(lesson: str, number: int, question: tours.Question, facts: dict) -> str
 
 def _answer_text(lesson: str, number: int, question: tours.Question) -> str:
     right, facts = answer(lesson, number)
-    return t("cls.answer_is", answer=t(f"tour.q.{question.id}.{right}"), why=_why(lesson, number, question, facts))
+    return t("classroom.answer_is", answer=t(f"tour.q.{question.id}.{right}"),
+             why=_why(lesson, number, question, facts))
 
 
 def _url_step():
@@ -366,7 +369,7 @@ def arrive(current, pages: dict[str, Any]) -> None:
     whose teacher moved onto another page, a whole class at once. A URL that names no valid step is left to
     ``panel``, which says so."""
     _seed_presenting()  # first: with a step's settings written before it, a ?present=1 link opened with the switch off
-    classroom_view.follow()  # a following student's URL moves to the teacher's step first
+    classroom_follow.follow()  # a following student's URL moves to the teacher's step first
     try:
         named = _url_step()
     except ValueError:  # the panel names what is wrong
@@ -406,7 +409,7 @@ def panel(current, pages: dict[str, Any]) -> bool:
         st.html(TOUR_FIT, unsafe_allow_javascript=True)
     following = classroom_view.following()
     with st.container(border=True, key=K.PANEL):
-        classroom_view.class_line(presenting())
+        classroom_panel.class_line(presenting())
         # where you are and Back / Next on one line, first: Next stays on the screen however long the step's text
         with st.container(horizontal=True, vertical_alignment="center", key=K.BAR):
             where_words, step_words = _step_words(lesson, number, step, total)

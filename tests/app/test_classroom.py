@@ -8,9 +8,12 @@ from collections import Counter
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from embedviz import client_limits, classroom
+from embedviz import client_limits
 from embedviz.lessons import tours
-from embedviz.app import classroom_view
+from embedviz.classroom import limits
+from embedviz.classroom.checks import CODE_ALPHABET, ClassError
+from embedviz.classroom.store import REDIS_URL_ENV
+from embedviz.app import classroom_controls, classroom_seats, classroom_view
 from embedviz.lessons.widget_keys import Classroom, Tour
 from tests.app.pagetest import ok
 from tests.app.test_tours import app, option_text, text
@@ -20,11 +23,11 @@ LESSON, QUESTION = "000", 2  # step 2 of tour 000 asks which rows get a gradient
 
 @pytest.fixture(autouse=True)
 def memory_store(monkeypatch):
-    monkeypatch.delenv(classroom.REDIS_URL_ENV, raising=False)
+    monkeypatch.delenv(REDIS_URL_ENV, raising=False)
     # every AppTest is the same "local" address: a fresh store and budget, so the classes of one test are not
     # another's (the process's store outlives the app's cache of it)
     monkeypatch.setattr(client_limits, "_guesses", None)
-    monkeypatch.setattr(classroom, "_SHARED", {})
+    monkeypatch.setattr("embedviz.classroom.store._SHARED", {})
     classroom_view.store.clear()
     yield
     classroom_view.store.clear()
@@ -43,7 +46,7 @@ def teacher(step: int = 1, lang: str = "en") -> tuple[AppTest, str, str]:
     button(at, Classroom.START).click().run()
     ok(at)
     code, token = at.query_params["class"], at.query_params["teacher"]
-    assert text("cls.code_big", lang, code=code) in markdowns(at)
+    assert text("classroom.code_big", lang, code=code) in markdowns(at)
     return at, code, token
 
 
@@ -79,18 +82,18 @@ def test_students_follow_answer_and_the_teacher_sees_the_spread_then_reveals():
         assert s.query_params["step"] == str(QUESTION)
         s.radio[0].set_value(option_text(step, choice)).run()
         ok(s)
-        assert text("cls.wait_reveal", "en") in markdowns(s)
+        assert text("classroom.wait_reveal", "en") in markdowns(s)
         assert not s.get("plotly_chart")  # the figure waits for the reveal
         # a student sees neither how many answered nor the spread before the reveal
         shown = markdowns(s)
-        assert not any(text("cls.answered", "en", n=n) in shown for n in range(3))
-        assert text("cls.spread", "en", spread="§").split("§")[0] not in shown
+        assert not any(text("classroom.answered", "en", n=n) in shown for n in range(3))
+        assert text("classroom.spread", "en", spread="§").split("§")[0] not in shown
     s2.radio[0].set_value(option_text(step, 0)).run()  # a change of mind replaces the first choice
     t_at.run()
     shown = markdowns(t_at)
-    assert text("cls.answered", "en", n=2) in shown
+    assert text("classroom.answered", "en", n=2) in shown
     spread = " · ".join(f"{option_text(step, o)}: {n}" for o, n in zip(step.question.options, (2, 0)))
-    assert text("cls.spread", "en", spread=spread) in shown
+    assert text("classroom.spread", "en", spread=spread) in shown
     assert not t_at.get("plotly_chart")
     button(t_at, Classroom.reveal(LESSON, QUESTION)).click().run()
     ok(t_at)
@@ -98,7 +101,7 @@ def test_students_follow_answer_and_the_teacher_sees_the_spread_then_reveals():
     for s in (s1, s2):
         s.run()
         ok(s)
-        assert text("cls.spread", "en", spread=spread) in markdowns(s) and s.get("plotly_chart")
+        assert text("classroom.spread", "en", spread=spread) in markdowns(s) and s.get("plotly_chart")
 
 
 def test_a_student_can_step_away_and_come_back():
@@ -149,19 +152,19 @@ def test_a_follower_moved_onto_another_page_draws_the_sidebar_once(monkeypatch):
 def test_wrong_expired_and_hostile_codes_are_refused_in_the_readers_language(lang):
     at = join("ZZZZZZ", lang)
     ok(at, errors_allowed=True)
-    assert [e.value for e in at.error] == [text("cls.err.unknown", lang, raw="ZZZZZZ")]
+    assert [e.value for e in at.error] == [text("classroom.err.unknown", lang, raw="ZZZZZZ")]
     assert "class" not in at.query_params
     hostile = join("[x](http://evil.example)<script>" * 50, lang)
     ok(hostile, errors_allowed=True)
     assert not any(c in hostile.error[0].value for c in ("<", "[", "](", "://"))  # no markup or link from the URL
-    assert len(hostile.error) == 1 and hostile.error[0].value.startswith(text("cls.err.malformed", lang, raw="§").split("§")[0])
+    assert len(hostile.error) == 1 and hostile.error[0].value.startswith(text("classroom.err.malformed", lang, raw="§").split("§")[0])
     # typed into the tour controls: unicode, injection-like, a key pattern; each refused, repeated harmlessly
     for typed, shown in (("课堂代码", ""), ("'; DROP--", "DROP"), ("embedviz:*", "embedviz"), ("ＡＢＣ２３４", ""),
                          ("A\nBCDEF", "ABCDEF")):
         at.text_input(key=Classroom.CODE_INPUT).set_value(typed).run()
         button(at, Classroom.JOIN).click().run()
         ok(at, errors_allowed=True)
-        expected = text("cls.err.malformed", lang, raw=shown) if shown else text("cls.err.not_a_code", lang)
+        expected = text("classroom.err.malformed", lang, raw=shown) if shown else text("classroom.err.not_a_code", lang)
         assert [e.value for e in at.error] == [expected], typed
         assert "class" not in at.query_params
 
@@ -170,22 +173,22 @@ def test_a_wrong_teacher_key_joins_as_a_student_who_cannot_drive_or_see_answers(
     t_at, code, token = teacher(QUESTION)
     fake = join(code, teacher=token[:-2] + "xx")
     ok(fake, errors_allowed=True)
-    assert [e.value for e in fake.error] == [text("cls.err.not_teacher", "en", raw=code)]
+    assert [e.value for e in fake.error] == [text("classroom.err.not_teacher", "en", raw=code)]
     assert button(fake, Tour.NEXT).disabled
     assert not any(b.key.startswith(Classroom.REVEAL) for b in fake.button)
-    assert text("cls.answered", "en", n=0) not in markdowns(fake)
+    assert text("classroom.answered", "en", n=0) not in markdowns(fake)
     assert classroom_view.store().state(code).step == QUESTION
 
 
 def test_a_lost_store_says_not_connected_and_the_tour_goes_on(monkeypatch):
     from deploy.launcher import free_port
 
-    monkeypatch.setenv(classroom.REDIS_URL_ENV, f"redis://127.0.0.1:{free_port()}/0")
+    monkeypatch.setenv(REDIS_URL_ENV, f"redis://127.0.0.1:{free_port()}/0")
     classroom_view.store.clear()
     at = app(LESSON, 1, lang="zh").run()
     button(at, Classroom.START).click().run()
     ok(at)
-    assert [w.value for w in at.warning] == [text("cls.err.offline", "zh")]
+    assert [w.value for w in at.warning] == [text("classroom.err.offline", "zh")]
     assert "class" not in at.query_params
     button(at, Tour.NEXT).click().run()
     ok(at)
@@ -203,7 +206,7 @@ def test_a_store_lost_mid_class_keeps_the_class_says_reconnecting_and_the_class_
     if find_redis() is None:
         pytest.fail("redis-server is not installed (`apt-get install redis-server`; .ci/run installs it)")
     with RestartableRedis() as redis_:
-        monkeypatch.setenv(classroom.REDIS_URL_ENV, redis_.url)
+        monkeypatch.setenv(REDIS_URL_ENV, redis_.url)
         classroom_view.store.clear()
         t_at, code, token = teacher(QUESTION)
         s = join(code, "zh")
@@ -211,7 +214,7 @@ def test_a_store_lost_mid_class_keeps_the_class_says_reconnecting_and_the_class_
         s.radio[0].set_value(option_text(tours.step(LESSON, QUESTION), 0, "zh")).run()
         t_at.run()  # the teacher's heartbeat keeps a copy of the class, its answer too
         redis_.stop()
-        for at, lang, key in ((t_at, "en", "cls.reconnecting_teacher"), (s, "zh", "cls.reconnecting")):
+        for at, lang, key in ((t_at, "en", "classroom.reconnecting_teacher"), (s, "zh", "classroom.reconnecting")):
             at.run()
             ok(at)
             assert [w.value for w in at.warning] == [text(key, lang, code=code)]
@@ -254,12 +257,12 @@ def test_the_teachers_leave_closes_the_class_and_its_students_are_told():
     ok(s)
     button(t_at, Classroom.LEAVE).click().run()
     ok(t_at)
-    with pytest.raises(classroom.ClassError):
+    with pytest.raises(ClassError):
         classroom_view.store().state(code)
     assert "class" not in t_at.query_params and not classroom_view.store().known_open(code)
     s.run()
     ok(s, errors_allowed=True)
-    assert [e.value for e in s.error] == [text("cls.err.unknown", "en", raw=code)] and "class" not in s.query_params
+    assert [e.value for e in s.error] == [text("classroom.err.unknown", "en", raw=code)] and "class" not in s.query_params
     assert not button(s, Tour.NEXT).disabled  # the tour goes on without the class
 
 
@@ -276,14 +279,14 @@ def test_a_student_keeps_their_seat_across_a_reload_and_gives_it_back_on_leave()
 
 
 def test_a_full_class_is_said_to_the_teacher(monkeypatch):
-    monkeypatch.setattr(classroom, "MAX_STUDENTS", 1)
+    monkeypatch.setattr(limits, "MAX_STUDENTS", 1)
     t_at, code, token = teacher(1)
     ok(join(code))
     t_at.run()
     ok(t_at)
-    assert [w.value for w in t_at.warning] == [text("cls.full_teacher", "en", code=code, n=1)]
+    assert [w.value for w in t_at.warning] == [text("classroom.full_teacher", "en", code=code, n=1)]
     late = join(code)
-    assert [e.value for e in late.error] == [text("cls.err.full", "en", raw=code)]
+    assert [e.value for e in late.error] == [text("classroom.err.full", "en", raw=code)]
 
 
 @pytest.mark.parametrize("query", [{"tour": "zzz"}, {"tour": "../../x"}, {"tour": "000", "step": "1" * 20},
@@ -313,13 +316,13 @@ def test_codes_no_class_has_are_limited_per_session_and_a_class_known_open_is_no
     t_at, code, _ = teacher(1)
     at = join("ZZZZZZ")
     tried = [at.error[0].value]
-    for c in classroom.CODE_ALPHABET[:classroom_view.GUESS_BURST]:
+    for c in CODE_ALPHABET[:classroom_controls.GUESS_BURST]:
         at.text_input(key=Classroom.CODE_INPUT).set_value(f"ZZZZZ{c}").run()
         button(at, Classroom.JOIN).click().run()
         tried.append(at.error[0].value)
-    assert tried[:classroom_view.GUESS_BURST] == [text("cls.err.unknown", "en", raw=f"ZZZZZ{c}")
-                                                  for c in "Z" + classroom.CODE_ALPHABET[:classroom_view.GUESS_BURST - 1]]
-    assert tried[-1] == text("cls.err.guesses", "en", raw=f"ZZZZZ{classroom.CODE_ALPHABET[classroom_view.GUESS_BURST - 1]}")
+    assert tried[:classroom_controls.GUESS_BURST] == [text("classroom.err.unknown", "en", raw=f"ZZZZZ{c}")
+                                                  for c in "Z" + CODE_ALPHABET[:classroom_controls.GUESS_BURST - 1]]
+    assert tried[-1] == text("classroom.err.guesses", "en", raw=f"ZZZZZ{CODE_ALPHABET[classroom_controls.GUESS_BURST - 1]}")
     at.text_input(key=Classroom.CODE_INPUT).set_value(code).run()  # the class started on this server: no guess
     button(at, Classroom.JOIN).click().run()
     ok(at)
@@ -329,8 +332,8 @@ def test_codes_no_class_has_are_limited_per_session_and_a_class_known_open_is_no
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_an_answer_refused_by_the_rate_limit_is_told_and_the_radio_shows_what_the_class_counts(monkeypatch, lang):
     """Before: the radio showed the refused choice and nothing was said, while the teacher counted the one before."""
-    monkeypatch.setattr(classroom, "ANSWER_LIMIT", 3)
-    monkeypatch.setattr(classroom, "RATE_WINDOW", 10**9)  # one window for the whole test, however slow the machine
+    monkeypatch.setattr(limits, "ANSWER_LIMIT", 3)
+    monkeypatch.setattr(limits, "RATE_WINDOW", 10**9)  # one window for the whole test, however slow the machine
     t_at, code, token = teacher(QUESTION)
     s = join(code, lang)
     step = tours.step(LESSON, QUESTION)
@@ -340,7 +343,7 @@ def test_an_answer_refused_by_the_rate_limit_is_told_and_the_radio_shows_what_th
     counted = step.question.options[picks[2]]
     assert classroom_view.store().tally(code, token, QUESTION) == {counted: 1}
     assert s.radio[0].value == option_text(step, counted, lang)
-    assert [w.value for w in s.warning] == [text("cls.answer_kept", lang, answer=option_text(step, counted, lang))]
+    assert [w.value for w in s.warning] == [text("classroom.answer_kept", lang, answer=option_text(step, counted, lang))]
     ok(s)
     s.run()  # said once
     assert not s.warning and s.radio[0].value == option_text(step, counted, lang)
@@ -352,8 +355,8 @@ def test_a_seat_given_back_while_the_tab_was_away_is_taken_again_at_its_next_ans
     t_at, code, token = teacher(QUESTION)
     s = join(code)
     assert classroom_view.store().seats(code, token) == 1
-    classroom_view._session_ended("test session id")  # (AppTest's one session id) what compat calls on the close
-    classroom_view._RELEASES.submit(lambda: None).result()  # the release is written
+    classroom_seats.session_ended("test session id")  # (AppTest's one session id) what compat calls on the close
+    classroom_seats._RELEASES.submit(lambda: None).result()  # the release is written
     assert classroom_view.store().seats(code, token) == 0
     step = tours.step(LESSON, QUESTION)
     s.radio[0].set_value(option_text(step, 1)).run()

@@ -22,7 +22,7 @@ from tests.conftest import ROOT
 BUILT = {
     "embedviz/app/errors.py": 1,  # err.<code>: one entry per embedviz.errors.TEMPLATES code (tests/app/test_errors.py)
     "embedviz/app/locales/err.py": 1,  # the same table, read into the catalog
-    "embedviz/app/classroom_view.py": 1,  # cls.err.<code>, likewise for the classroom's refusals
+    "embedviz/app/classroom_view.py": 1,  # classroom.err.<code>, likewise for the class store's refusals
     "embedviz/app/tour.py": 13,  # tour.<lesson>.<step>, tour.q.<question>.<option>: tests/test_tours.py walks them all
     "embedviz/app/widgets.py": 2,  # common.alt_<word> / csv_col_<column>: the figure-text words, shared with live.py
     "embedviz/app/live.py": 2,

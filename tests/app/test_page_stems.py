@@ -17,14 +17,14 @@ from embedviz.app.pages import PAGES
 from tests.conftest import ROOT
 
 TITLE_KEYS = {Path(file).stem: title for _, entries in PAGES for file, title, _, _ in entries}  # stem -> "tok.nav"
-SHARED_VIEWS = {"classroom_view": "the class controls, drawn on every page"}
+SHARED_VIEWS = {"classroom_view": "this session's class, which the classroom_ modules draw on every page"}
 SHARED_FIGURES = {
     "tokens": "token tables: Token embeddings' lookup and gradients, Trained embedding's runs (shared helpers)",
     "describe": "every chart's text alternative", "export": "every chart's CSV", "screen": "fitting labels to a screen",
 }
 SHARED_LOCALES = {
     "common": "what every page says", "nav": "the navigation's sections", "err": "the core's refusals",
-    "tour": "the lesson tours", "cls": "a class following its teacher", "lesson": "the lesson-settings buttons",
+    "tour": "the lesson tours", "classroom": "a class following its teacher", "lesson": "the lesson-settings buttons",
     "multi": "the multilingual models, on Real model, Learned positions and Token embeddings",
 }
 

@@ -101,7 +101,9 @@ def test_an_undeclared_key_is_seen():
 
 
 # the widgets drawn on every page, outside any page's class: their module and the class naming their keys
-SHARED = {"embedviz/app/tour.py": Tour, "embedviz/app/classroom_view.py": Classroom}
+SHARED = {"embedviz/app/tour.py": Tour, "embedviz/app/classroom_controls.py": Classroom,
+          "embedviz/app/classroom_follow.py": Classroom, "embedviz/app/classroom_panel.py": Classroom,
+          "embedviz/app/classroom_questions.py": Classroom}
 
 
 @pytest.mark.parametrize("file", sorted(SHARED))

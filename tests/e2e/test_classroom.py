@@ -25,8 +25,9 @@ import pytest
 
 from deploy.launcher import Cluster, find_nginx
 from deploy.redis_server import find_redis
-from embedviz import classroom
 from embedviz.lessons import tours
+from embedviz.classroom.state import PREFIX
+from embedviz.classroom.store import REDIS_URL_ENV, open_store
 from embedviz.lessons.widget_keys import Classroom
 from tests.e2e.conftest import SHOTS, exceptions, missing, new_tab, open_app, t_en, wait_idle
 from tests.e2e.test_scale_out import route_per_replica, streams, student
@@ -69,12 +70,12 @@ def class_redis(chromium):
 
 @pytest.fixture(scope="module")
 def class_cluster(class_redis, tmp_path_factory):
-    os.environ[classroom.REDIS_URL_ENV] = class_redis.url  # the replicas inherit it (deploy/launcher.start_streamlit)
+    os.environ[REDIS_URL_ENV] = class_redis.url  # the replicas inherit it (deploy/launcher.start_streamlit)
     try:
         with Cluster(replicas=2, prefix=tmp_path_factory.mktemp("nginx-class")) as running:
             yield running
     finally:
-        os.environ.pop(classroom.REDIS_URL_ENV, None)
+        os.environ.pop(REDIS_URL_ENV, None)
 
 
 def en(key: str, **fields) -> str:
@@ -104,14 +105,14 @@ def test_a_class_across_two_replicas(class_cluster, browser):
                 (a.__setitem__(1, r.status) for a in mine if a[0] == r.url and a[1] is None), None))
         open_app(teacher, f"?tour={LESSON}&step={QUESTION - 1}")
         teacher.locator("[data-testid='stSidebar'] [data-testid='stPopover'] button").first.click()
-        teacher.get_by_role("button", name=en("cls.start")).click()
-        wait_text(teacher, en("cls.code_big", code="§").split("§")[0].replace("**", ""))
+        teacher.get_by_role("button", name=en("classroom.start")).click()
+        wait_text(teacher, en("classroom.code_big", code="§").split("§")[0].replace("**", ""))
         query = parse_qs(urlparse(teacher.url).query)
         code, token = query["class"][0], query["teacher"][0]
         for s in students:
             open_app(s, f"?class={code}")
             wait_for_step(s, LESSON, QUESTION - 1)
-            assert en("cls.joined", code=code) in s.inner_text("body")
+            assert en("classroom.joined", code=code) in s.inner_text("body")
             assert s.get_by_role("button", name=en("tour.next")).is_disabled()  # a student cannot drive
 
         # the teacher stays: each student's tab holds a request to the follow route, naming the step it shows, and
@@ -136,23 +137,23 @@ def test_a_class_across_two_replicas(class_cluster, browser):
         picks = ["used", "used", "all"]
         for s, pick in zip(students, picks):
             s.get_by_text(option(QUESTION, pick), exact=True).click()
-            wait_text(s, en("cls.wait_reveal"))
+            wait_text(s, en("classroom.wait_reveal"))
         counts = Counter(picks)
         spread = " · ".join(f"{option(QUESTION, o)}: {counts.get(o, 0)}"
                             for o in tours.step(LESSON, QUESTION).question.options)
-        wait_text(teacher, en("cls.answered", n=3), timeout=60_000)
-        wait_text(teacher, en("cls.spread", spread=spread), timeout=60_000)
+        wait_text(teacher, en("classroom.answered", n=3), timeout=60_000)
+        wait_text(teacher, en("classroom.spread", spread=spread), timeout=60_000)
         # projected (the teacher's link reopened in presenter view, on a 1280x720 projector): under the join code,
         # link and QR code, Reveal and the spread's chart are still on the first screen
         teacher.set_viewport_size(SCREEN)
         where = urlparse(teacher.url)
         open_app(teacher, f"{where.path.lstrip('/')}?{where.query}&present=1")
-        wait_text(teacher, en("cls.answered", n=3), timeout=60_000)
+        wait_text(teacher, en("classroom.answered", n=3), timeout=60_000)
         # projected, the class sees how many answered, not how, until the teacher shows the spread
-        assert en("cls.spread", spread=spread) not in teacher.inner_text("body")
+        assert en("classroom.spread", spread=spread) not in teacher.inner_text("body")
         teacher.locator(f".st-key-{Classroom.show(LESSON, QUESTION)} label").first.click()
-        wait_text(teacher, en("cls.spread", spread=spread), timeout=60_000)
-        reveal = teacher.get_by_role("button", name=en("cls.reveal"))
+        wait_text(teacher, en("classroom.spread", spread=spread), timeout=60_000)
+        reveal = teacher.get_by_role("button", name=en("classroom.reveal"))
         teacher.locator("[data-testid='stVegaLiteChart'] canvas, [data-testid='stVegaLiteChart'] svg").first.wait_for()
         boxes = {name: teacher.locator(selector).first.bounding_box() for name, selector in (
             ("QR code", "[data-testid='stImage']"), ("Reveal", f".st-key-{Classroom.reveal(LESSON, QUESTION)} button"),
@@ -163,7 +164,7 @@ def test_a_class_across_two_replicas(class_cluster, browser):
         teacher.screenshot(path=str(SHOTS / "class-teacher-presenting.png"))
         reveal.click()
         for s in students:
-            wait_text(s, en("cls.spread", spread=spread), timeout=60_000)
+            wait_text(s, en("classroom.spread", spread=spread), timeout=60_000)
             assert not exceptions(s)
         teacher.screenshot(path=str(SHOTS / "class-teacher.png"), full_page=True)
         students[2].screenshot(path=str(SHOTS / "class-student.png"), full_page=True)
@@ -181,23 +182,23 @@ def test_a_class_across_two_replicas(class_cluster, browser):
         # a forged teacher key joins as a student: refused, and the class stays where the teacher put it
         forged = new_tab(contexts[1])
         open_app(forged, f"?class={code}&teacher={token[:-3]}abc")
-        wait_text(forged, en("cls.err.not_teacher", raw=code))
+        wait_text(forged, en("classroom.err.not_teacher", raw=code))
         assert forged.get_by_role("button", name=en("tour.next")).is_disabled()
         assert f"step {QUESTION + 2} of" in panel_text(teacher)
 
         # a class whose keys Redis expired (its TTL cut from hours to a millisecond) is refused by code
         import redis
 
-        url = os.environ[classroom.REDIS_URL_ENV]
-        old, _ = classroom.open_store(url).create(LESSON, 1)
+        url = os.environ[REDIS_URL_ENV]
+        old, _ = open_store(url).create(LESSON, 1)
         client = redis.Redis.from_url(url, decode_responses=True)
-        for key in client.keys(f"{classroom.PREFIX}{old}*"):
+        for key in client.keys(f"{PREFIX}{old}*"):
             client.pexpire(key, 1)
         time.sleep(0.05)
-        assert not client.keys(f"{classroom.PREFIX}{old}*")
+        assert not client.keys(f"{PREFIX}{old}*")
         expired = new_tab(contexts[2])
         open_app(expired, f"?class={old}")
-        wait_text(expired, en("cls.err.unknown", raw=old))
+        wait_text(expired, en("classroom.err.unknown", raw=old))
         assert not exceptions(expired) and not exceptions(teacher)
     finally:
         for c in contexts:
@@ -209,9 +210,9 @@ def test_a_class_across_two_replicas(class_cluster, browser):
 def start_class(teacher, lesson: str, step: int) -> tuple[str, str]:
     open_app(teacher, f"?tour={lesson}&step={step}")
     teacher.locator("[data-testid='stSidebar'] [data-testid='stPopover'] button").first.click()
-    teacher.get_by_role("button", name=en("cls.start")).click()
+    teacher.get_by_role("button", name=en("classroom.start")).click()
     teacher.wait_for_function("() => new URLSearchParams(location.search).get('teacher')", timeout=60_000)
-    wait_text(teacher, en("cls.code_big", code="§").split("§")[0].replace("**", ""))
+    wait_text(teacher, en("classroom.code_big", code="§").split("§")[0].replace("**", ""))
     query = parse_qs(urlparse(teacher.url).query)
     return query["class"][0], query["teacher"][0]
 
@@ -253,31 +254,31 @@ def test_peer_instruction_and_the_class_summary_csv_across_two_replicas(class_cl
             wait_for_step(s, LESSON, QUESTION, timeout=60_000)
         for s, o in zip(students, (right, wrong)):
             pick(s, QUESTION, o)
-            wait_text(s, en("cls.wait_reveal"))
+            wait_text(s, en("classroom.wait_reveal"))
         first_vote = Counter([right, wrong])
         spread = " · ".join(f"{option(QUESTION, o)}: {first_vote.get(o, 0)}" for o in step.question.options)
-        wait_text(teacher, en("cls.answered", n=2))
+        wait_text(teacher, en("classroom.answered", n=2))
         # the switch is off: the students' screens show no spread; on, they do (each one's next run)
         for s in students:
-            assert en("cls.spread", spread=spread) not in s.inner_text("body")
+            assert en("classroom.spread", spread=spread) not in s.inner_text("body")
         teacher.locator(f".st-key-{Classroom.show(LESSON, QUESTION)} label").first.click()
         for s in students:
-            wait_text(s, en("cls.spread", spread=spread))
+            wait_text(s, en("classroom.spread", spread=spread))
         # vote again: every student's choice is empty again, the first vote is kept
         teacher.locator(f".st-key-{Classroom.again(LESSON, QUESTION)} button:visible").first.click()
-        wait_text(teacher, en("cls.answered_second", n=0))
+        wait_text(teacher, en("classroom.answered_second", n=0))
         for s in students:
-            wait_text(s, en("cls.vote_again_student"))
+            wait_text(s, en("classroom.vote_again_student"))
             wait_idle(s)
             assert not s.locator("[data-testid='stRadio'] input:checked").count()
-            assert en("cls.spread", spread=spread) not in s.inner_text("body")  # hidden again
+            assert en("classroom.spread", spread=spread) not in s.inner_text("body")  # hidden again
             pick(s, QUESTION, right)
-            wait_text(s, en("cls.wait_reveal"))
-        wait_text(teacher, en("cls.answered_second", n=2))
+            wait_text(s, en("classroom.wait_reveal"))
+        wait_text(teacher, en("classroom.answered_second", n=2))
         teacher.locator(f".st-key-{Classroom.reveal(LESSON, QUESTION)} button:visible").first.click()
         second_vote = Counter([right, right])
         items = lambda c: " · ".join(f"{option(QUESTION, o)}: {c[o]}" for o in step.question.options if c[o])  # noqa: E731
-        both = plain("cls.spread_votes", first=items(first_vote), second=items(second_vote))
+        both = plain("classroom.spread_votes", first=items(first_vote), second=items(second_vote))
         for page in (teacher, *students):
             wait_text(page, both)
             page.locator("[data-testid='stMain'] [data-testid='stPlotlyChart']").first.wait_for(timeout=120_000)
@@ -287,10 +288,10 @@ def test_peer_instruction_and_the_class_summary_csv_across_two_replicas(class_cl
         open_app(teacher, f"?tour={LESSON}&step={total}&class={code}&teacher={token}")
         for s in students:
             wait_for_step(s, LESSON, total, timeout=60_000)
-            assert en("cls.summary") not in s.inner_text("body")
-        teacher.get_by_text(en("cls.summary"), exact=True).click()
+            assert en("classroom.summary") not in s.inner_text("body")
+        teacher.get_by_text(en("classroom.summary"), exact=True).click()
         with teacher.expect_download() as downloaded:
-            teacher.get_by_role("button", name=en("cls.summary_csv")).click()
+            teacher.get_by_role("button", name=en("classroom.summary_csv")).click()
         path = tmp_path / "summary.csv"
         downloaded.value.save_as(path)
         text = path.read_text()
@@ -324,15 +325,15 @@ def test_a_class_survives_its_store_stopped_and_restarted_mid_class(class_cluste
             wait_for_step(s, LESSON, QUESTION)
         for s in students:
             pick(s, QUESTION, "used")
-            wait_text(s, en("cls.wait_reveal"))
-        wait_text(teacher, en("cls.answered", n=2))
+            wait_text(s, en("classroom.wait_reveal"))
+        wait_text(teacher, en("classroom.answered", n=2))
         teacher.wait_for_timeout(1500)  # the teacher's heartbeat has copied the class with its answers
 
         class_redis.stop()
         stopped = time.monotonic()
-        wait_text(teacher, en("cls.reconnecting_teacher", code=code), timeout=20_000)
+        wait_text(teacher, en("classroom.reconnecting_teacher", code=code), timeout=20_000)
         for s in students:
-            wait_text(s, en("cls.reconnecting", code=code), timeout=20_000)
+            wait_text(s, en("classroom.reconnecting", code=code), timeout=20_000)
         reached = time.monotonic() - stopped
         teacher.get_by_role("button", name=en("tour.next")).click()  # the teacher moves on while the store is away
         wait_for_step(teacher, LESSON, QUESTION + 1)
@@ -346,13 +347,13 @@ def test_a_class_survives_its_store_stopped_and_restarted_mid_class(class_cluste
         for s in students:
             wait_for_step(s, LESSON, QUESTION + 1, timeout=10_000)
             s.wait_for_function("(m) => !document.body.innerText.includes(m)",
-                                arg=en("cls.reconnecting", code=code), timeout=10_000)
+                                arg=en("classroom.reconnecting", code=code), timeout=10_000)
         teacher.wait_for_function("(m) => !document.body.innerText.includes(m)",
-                                  arg=en("cls.reconnecting_teacher", code=code), timeout=10_000)
+                                  arg=en("classroom.reconnecting_teacher", code=code), timeout=10_000)
         back = time.monotonic() - restarted
         print(f"reconnecting shown {reached:.1f} s after the stop; everyone back {back:.1f} s after the restart")
         assert back <= 10.0
-        store = classroom.open_store(class_redis.url)
+        store = open_store(class_redis.url)
         assert store.state(code).position == (LESSON, QUESTION + 1, False)
         assert store.votes(code, token, QUESTION).first == Counter(used=2)  # the answers the teacher's tab held
         for s in students:

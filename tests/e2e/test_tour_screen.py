@@ -109,8 +109,8 @@ def test_every_question_step_revealed_in_class_keeps_its_figure_on_the_first_scr
     (an answered step's in the top 60%: a revealed one holds the answer and both votes above it too, and a tour's
     last step its closing row; measured 430-515 px, so the figure keeps 180 px or more); on the student's own screen
     (normal view, a verdict of up to four lines beside a four-option question: 550 px on 002/4) its first 120 px
-    at least; and the votes' spread and the answer beside the question end above it (tests/e2e/class_screen.py)."""
-    from tests.e2e.class_screen import question_steps, walk_revealed
+    at least; and the votes' spread and the answer beside the question end above it (tests/e2e/classroom_screen.py)."""
+    from tests.e2e.classroom_screen import question_steps, walk_revealed
 
     boxes = walk_revealed(browser, app_server.url, lang=lang, present=present)
     assert len(boxes) == 2 * len(question_steps())

@@ -224,7 +224,7 @@ def _uploads_fit() -> str | None:
 # that is no JSON, or nested past Python's recursion limit, raises while Streamlit reads it, in every later run of
 # that session until a reload; one that is JSON shadows the component's triggers in every later run (the state's
 # keys win over the triggers' in the merged view a callback reads). embedviz's components keep no state and send
-# one trigger at a time with a small value (livefig.js, class_follow.js; tests/test_hostile_session.py checks that
+# one trigger at a time with a small value (livefig.js, classroom_follow.js; tests/test_hostile_session.py checks that
 # they never call setStateValue), so a state, or a trigger past these bounds, is no browser's: it is dropped before
 # any callback runs, with a log line (the trigger is simply not fired).
 COMPONENT_JSON_BYTES = 16_384

@@ -54,7 +54,7 @@ def start_class(teacher, lesson: str, number: int, *, lang: str) -> tuple[str, s
     """Start a class from the sidebar's tour controls (folded away in presenter view: the step's link turns it on)."""
     open_app(teacher, f"?tour={lesson}&step={number}&lang={lang}")
     teacher.locator("[data-testid='stSidebar'] [data-testid='stPopover'] button").first.click()
-    teacher.get_by_role("button", name=text("cls.start", lang)).click()
+    teacher.get_by_role("button", name=text("classroom.start", lang)).click()
     teacher.wait_for_function("() => new URLSearchParams(location.search).get('teacher')", timeout=60_000)
     wait_idle(teacher)
     query = parse_qs(urlparse(teacher.url).query)
@@ -129,12 +129,12 @@ def _reveal_step(teacher, student, code, token, lesson, number, *, lang, present
     _on_step(student, lesson, number, lang)
     student.locator(f"{PANEL} [data-testid='stRadio']").first.wait_for(timeout=60_000)
     _pick(student, lesson, number, options[0], lang)
-    _wait_text(teacher, text("cls.answered", lang, n=1))
+    _wait_text(teacher, text("classroom.answered", lang, n=1))
     teacher.locator(f".st-key-{Classroom.again(lesson, number)} button:visible").first.click()
-    _wait_text(teacher, text("cls.answered_second", lang, n=0))
-    _wait_text(student, text("cls.vote_again_student", lang))
+    _wait_text(teacher, text("classroom.answered_second", lang, n=0))
+    _wait_text(student, text("classroom.vote_again_student", lang))
     _pick(student, lesson, number, options[-1], lang)
-    _wait_text(teacher, text("cls.answered_second", lang, n=1))
+    _wait_text(teacher, text("classroom.answered_second", lang, n=1))
     teacher.locator(f".st-key-{Classroom.reveal(lesson, number)} button:visible").first.click()
     boxes = []
     for page, who in ((teacher, "teacher"), (student, "student")):

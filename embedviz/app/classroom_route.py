@@ -1,4 +1,5 @@
-"""The follow route: where a class is, for the tabs of its following students (embedviz/app/browser/class_follow.js).
+"""The follow route: where a class is, for the tabs of its following students
+(embedviz/app/browser/classroom_follow.js).
 
 ``GET /api/class/CODE/step`` answers ``{"lesson", "step", "revealed"}`` (and ``"vote": 2`` on a second vote,
 ``"shown": true`` while the teacher shows the spread): what every member may see (``ClassState.follow``), no
@@ -58,17 +59,17 @@ def max_held() -> int:
 MAX_HELD = max_held()
 NEW_READS_PER_SECOND = 50  # store reads for codes not known open, all addresses together (each has its own budget)
 NEW_READS_BURST = 100
-KNOWN_CODES = 2 * 200  # positions kept (classroom.MAX_CLASSES open classes fit twice)
+KNOWN_CODES = 2 * 200  # positions kept (embedviz/classroom/limits.py: MAX_CLASSES open classes fit twice)
 _LOG = logging.getLogger(__name__)
 
 
-def class_route(code: str) -> str:
+def follow_path(code: str) -> str:
     """The path a follower's tab asks for class ``code`` (a join code: letters and digits only)."""
     return CLASS_ROUTE.replace("{code}", code)
 
 
 def position_text(lesson: str, step: int, revealed: bool, vote: int = 1, shown: bool = False) -> str:
-    """A position as the tab's ``seen`` names it (class_follow.js writes the same string): a second vote and a
+    """A position as the tab's ``seen`` names it (classroom_follow.js writes the same string): a second vote and a
     shown spread are named only when there is one, so a class that uses neither reads as it always did."""
     return f"{lesson}|{step}|{'true' if revealed else 'false'}" + ("|v2" if vote > 1 else "") + (
         "|shown" if shown else "")
@@ -106,18 +107,18 @@ class ClassFollowRoute:
     # the store
 
     def _shared_store(self):
-        from embedviz import classroom
+        from embedviz.classroom.store import shared_store
 
         if self._store is None:
-            self._store = classroom.shared_store()
+            self._store = shared_store()
         return self._store
 
     def _read(self, code: str) -> tuple[int, bytes, str]:
-        from embedviz import classroom
+        from embedviz.classroom.checks import ClassError
 
         try:
             follow = self._shared_store().state(code).follow
-        except classroom.ClassError as error:
+        except ClassError as error:
             status = 503 if error.code == "offline" else 404
             return status, json.dumps({"error": error.code}).encode(), ""
         except Exception as error:  # noqa: BLE001 - whatever the store did, the tab is told "offline", never a 500
@@ -237,7 +238,7 @@ class ClassFollowRoute:
 
     async def endpoint(self, request):
         """The route's request -> response (Starlette calls a method as an endpoint, an instance as an ASGI app)."""
-        from embedviz.classroom import CODE_RE
+        from embedviz.classroom.checks import CODE_RE
 
         code = request.path_params.get("code", "")
         if not CODE_RE.fullmatch(code):

@@ -1,4 +1,4 @@
-"""The follow route (embedviz/app/class_route.py) through Starlette's router, as the server mounts it: what a class's
+"""The follow route (embedviz/app/classroom_route.py) through Starlette's router, as the server mounts it: what a class's
 followers are told, what a wrong, expired or hostile code gets, how long a request is held and what ends the hold,
 and how many store reads any number of requests cost. A real server and Chromium use it in
 tests/e2e/test_classroom.py."""
@@ -11,8 +11,12 @@ from urllib.parse import unquote
 import pytest
 from starlette.routing import Route, Router
 
-from embedviz import client_limits, classroom
-from embedviz.app import class_route
+from embedviz import client_limits
+from embedviz.classroom import limits
+from embedviz.classroom.backend import MemoryBackend
+from embedviz.classroom.checks import CODE_ALPHABET, _digest
+from embedviz.classroom.store import ClassStore, open_store
+from embedviz.app import classroom_route
 from tests.conftest import run_async
 
 
@@ -24,7 +28,7 @@ class Clock:
         return self.now
 
 
-class CountingBackend(classroom.MemoryBackend):
+class CountingBackend(MemoryBackend):
     """Memory, counting the reads of a class's own hash (what the route's ``state`` costs the store)."""
 
     def __init__(self, clock):
@@ -39,8 +43,8 @@ class CountingBackend(classroom.MemoryBackend):
 
 def server(store, clock, **kw) -> Router:
     kw.setdefault("guesses", client_limits.Buckets(client_limits.GUESS_RATE, client_limits.GUESS_BURST, clock=clock))
-    route = class_route.ClassFollowRoute(store, clock=clock, **kw)
-    return Router(routes=[Route(class_route.CLASS_ROUTE, route.endpoint, methods=["GET"])])
+    route = classroom_route.ClassFollowRoute(store, clock=clock, **kw)
+    return Router(routes=[Route(classroom_route.CLASS_ROUTE, route.endpoint, methods=["GET"])])
 
 
 async def _request(app, path: str, method: str = "GET", query: str = "", client: str = "127.0.0.1"
@@ -66,14 +70,14 @@ def get(app, path: str, method: str = "GET", client: str = "127.0.0.1"):
 
 
 def path(code: str) -> str:
-    return class_route.class_route(code)
+    return classroom_route.follow_path(code)
 
 
 @pytest.fixture
 def setup():
     clock = Clock()
     backend = CountingBackend(clock)
-    store = classroom.ClassStore(backend)
+    store = ClassStore(backend)
     return clock, backend, store, server(store, clock)
 
 
@@ -88,11 +92,11 @@ def test_a_follower_is_told_the_lesson_the_step_and_whether_it_is_revealed_and_n
     store.set_step(code, token, "000", 2)
     store.answer(code, "member-aaaa-1111", 2, "used")
     store.reveal(code, token, 2)
-    clock.now += class_route.FRESH_SECONDS
+    clock.now += classroom_route.FRESH_SECONDS
     status, _, body = get(app, path(code))
     assert json.loads(body) == {"lesson": "000", "step": 2, "revealed": True}
     # no teacher token (nor its digest), no member, no answer: what a stranger with the code may know anyway
-    for secret in (token, classroom._digest(token), "member-aaaa-1111", "used"):
+    for secret in (token, _digest(token), "member-aaaa-1111", "used"):
         assert secret not in body.decode()
 
 
@@ -110,7 +114,7 @@ def test_no_class_and_an_expired_class_are_not_found(setup):
     assert get(app, path("ZZZZZZ"))[0] == 404
     code, _ = store.create("000", 1)
     assert get(app, path(code))[0] == 200
-    clock.now += classroom.TTL_SECONDS + 1  # nobody touched the class for hours: its keys are gone
+    clock.now += limits.TTL_SECONDS + 1  # nobody touched the class for hours: its keys are gone
     status, _, body = get(app, path(code))
     assert (status, json.loads(body)) == (404, {"error": "unknown"})
 
@@ -118,7 +122,7 @@ def test_no_class_and_an_expired_class_are_not_found(setup):
 def test_a_lost_store_answers_503_not_a_traceback():
     from deploy.launcher import free_port
 
-    store = classroom.open_store(f"redis://127.0.0.1:{free_port()}/0")  # nothing listens there
+    store = open_store(f"redis://127.0.0.1:{free_port()}/0")  # nothing listens there
     status, _, body = get(server(store, Clock()), path("ABCDEF"))
     assert (status, json.loads(body)) == (503, {"error": "offline"})
 
@@ -144,7 +148,7 @@ def test_any_number_of_followers_cost_one_store_read_per_fresh_window(setup):
         get(app, path(code))
     assert backend.reads == 1
     store.set_step(code, token, "000", 3)
-    clock.now += class_route.FRESH_SECONDS  # the next window reads again and sees the teacher's move
+    clock.now += classroom_route.FRESH_SECONDS  # the next window reads again and sees the teacher's move
     assert json.loads(get(app, path(code))[2])["step"] == 3
     assert backend.reads == 3  # set_step read the class once itself
 
@@ -158,18 +162,18 @@ def test_guessing_is_limited_per_address_and_never_slows_another_address_or_a_cl
     code, _ = store.create("000", 1)  # started on this server: known open, so its followers cost no budget
     backend.reads = 0
     burst, rate = client_limits.GUESS_BURST, client_limits.GUESS_RATE
-    guesses = [get(app, path(f"GUESS{c}"), client="10.0.0.66") for c in classroom.CODE_ALPHABET] + \
-              [get(app, path(f"HUESS{c}"), client="10.0.0.66") for c in classroom.CODE_ALPHABET]
+    guesses = [get(app, path(f"GUESS{c}"), client="10.0.0.66") for c in CODE_ALPHABET] + \
+              [get(app, path(f"HUESS{c}"), client="10.0.0.66") for c in CODE_ALPHABET]
     statuses = [s for s, _, _ in guesses]
     assert statuses[:burst] == [404] * burst and set(statuses[burst:]) == {429}
     assert all(h["retry-after"] == "1" for s, h, _ in guesses if s == 429)
     assert backend.reads == burst  # a refused guess read nothing
     for _ in range(3):  # the class's followers, from the guesser's own address too (one school, one NAT)
-        clock.now += class_route.FRESH_SECONDS
+        clock.now += classroom_route.FRESH_SECONDS
         assert get(app, path(code), client="10.0.0.66")[0] == 200
-    assert [get(app, path(f"JUESS{c}"), client="10.0.0.7")[0] for c in classroom.CODE_ALPHABET[:5]] == [404] * 5
+    assert [get(app, path(f"JUESS{c}"), client="10.0.0.7")[0] for c in CODE_ALPHABET[:5]] == [404] * 5
     clock.now += 5 / rate  # five seconds' worth of refill for the guesser, not more
-    assert [get(app, path(f"KUESS{c}"), client="10.0.0.66")[0] for c in classroom.CODE_ALPHABET[:6]] == \
+    assert [get(app, path(f"KUESS{c}"), client="10.0.0.66")[0] for c in CODE_ALPHABET[:6]] == \
         [404] * 5 + [429]
 
 
@@ -178,9 +182,9 @@ def test_all_addresses_together_read_unknown_codes_within_the_stores_budget(setu
     clock, backend, store, app = setup
     backend.reads = 0
     statuses = [get(app, path(f"GUES{a}{b}"), client=f"10.1.{i}.1")[0]
-                for i, (a, b) in enumerate((a, b) for a in classroom.CODE_ALPHABET for b in classroom.CODE_ALPHABET[:5])]
-    assert statuses.count(404) == class_route.NEW_READS_BURST == backend.reads
-    assert set(statuses[class_route.NEW_READS_BURST:]) == {429}
+                for i, (a, b) in enumerate((a, b) for a in CODE_ALPHABET for b in CODE_ALPHABET[:5])]
+    assert statuses.count(404) == classroom_route.NEW_READS_BURST == backend.reads
+    assert set(statuses[classroom_route.NEW_READS_BURST:]) == {429}
 
 
 def test_the_positions_kept_are_bounded(setup):
@@ -202,13 +206,13 @@ HOLD, WATCH = 2.0, 0.05  # real seconds (the hold is a real wait): long enough t
 def held_server(store, **kw):
     import time
 
-    route = class_route.ClassFollowRoute(store, clock=time.monotonic, hold=kw.pop("hold", HOLD),
+    route = classroom_route.ClassFollowRoute(store, clock=time.monotonic, hold=kw.pop("hold", HOLD),
                                          watch=kw.pop("watch", WATCH), **kw)
-    return route, Router(routes=[Route(class_route.CLASS_ROUTE, route.endpoint, methods=["GET"])])
+    return route, Router(routes=[Route(classroom_route.CLASS_ROUTE, route.endpoint, methods=["GET"])])
 
 
 def seen(lesson: str, step: int, revealed: bool = False) -> str:
-    return f"seen={lesson}%7C{step}%7C{str(revealed).lower()}"  # what class_follow.js sends: "000|1|false"
+    return f"seen={lesson}%7C{step}%7C{str(revealed).lower()}"  # what classroom_follow.js sends: "000|1|false"
 
 
 async def timed(app, code: str, query: str) -> tuple[float, int, dict]:
@@ -220,7 +224,7 @@ async def timed(app, code: str, query: str) -> tuple[float, int, dict]:
 
 
 def test_a_held_request_is_answered_the_moment_this_servers_teacher_moves():
-    store = classroom.ClassStore(classroom.MemoryBackend())
+    store = ClassStore(MemoryBackend())
     code, token = store.create("000", 1)
     _, app = held_server(store, watch=HOLD)  # it does not read the store again in time: only the store's word wakes it
 
@@ -238,8 +242,8 @@ def test_a_held_request_is_answered_the_moment_this_servers_teacher_moves():
 
 
 def test_a_move_made_by_another_replica_is_seen_by_reading_the_store():
-    backend = classroom.MemoryBackend()  # one store, two servers: the teacher's replica is not this one
-    here, there = classroom.ClassStore(backend), classroom.ClassStore(backend)
+    backend = MemoryBackend()  # one store, two servers: the teacher's replica is not this one
+    here, there = ClassStore(backend), ClassStore(backend)
     code, token = there.create("000", 1)
     _, app = held_server(here)
 
@@ -255,7 +259,7 @@ def test_a_move_made_by_another_replica_is_seen_by_reading_the_store():
 
 
 def test_a_class_that_stays_is_answered_after_the_hold_and_a_tab_behind_it_at_once():
-    store = classroom.ClassStore(classroom.MemoryBackend())
+    store = ClassStore(MemoryBackend())
     code, _ = store.create("000", 3)
     _, app = held_server(store, hold=0.3)
     took, status, body = run_async(timed(app, code, seen("000", 3)))
@@ -269,7 +273,7 @@ def test_a_class_that_stays_is_answered_after_the_hold_and_a_tab_behind_it_at_on
 
 
 def test_held_requests_are_bounded_and_a_stop_answers_them_all():
-    store = classroom.ClassStore(classroom.MemoryBackend())
+    store = ClassStore(MemoryBackend())
     code, _ = store.create("000", 1)
     route, app = held_server(store, max_held=3, hold=30.0)
 
@@ -291,7 +295,7 @@ def test_held_requests_cost_one_store_read_per_watch_not_per_request():
     import time
 
     backend = CountingBackend(time.monotonic)
-    store = classroom.ClassStore(backend)
+    store = ClassStore(backend)
     code, _ = store.create("000", 1)
     _, app = held_server(store, hold=0.5)
     backend.reads = 0
@@ -308,7 +312,7 @@ def test_held_requests_cost_one_store_read_per_watch_not_per_request():
 def test_a_teacher_who_clicks_fast_costs_no_guessing_budget():
     """Each move makes the held requests read the class again: a class known open is read without a token, so a
     teacher clicking through forty steps in a row does not spend the budget meant for codes nobody opened."""
-    store = classroom.ClassStore(classroom.MemoryBackend())
+    store = ClassStore(MemoryBackend())
     code, token = store.create("000", 1)
     route, app = held_server(store, burst=2, rate=0.001)  # two unknown codes' worth, and nearly no refill
 

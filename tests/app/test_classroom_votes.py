@@ -10,9 +10,9 @@ from collections import Counter
 
 import pytest
 
-from embedviz import classroom
 from embedviz.lessons import tours
 from embedviz.app import classroom_view
+from embedviz.classroom.votes import summary_csv
 from embedviz.lessons.widget_keys import Classroom, Tour
 from tests.app.pagetest import ok
 from tests.app.test_classroom import button, join, markdowns, memory_store, teacher  # noqa: F401 - the fixture
@@ -43,7 +43,7 @@ def toggle(at, key: str):
 
 
 def spread_of(step, counts: Counter, lang: str, *, chosen: bool = False) -> str:
-    return " · ".join(text("cls.spread_item", lang, option=option_text(step, o, lang), n=counts.get(o, 0))
+    return " · ".join(text("classroom.spread_item", lang, option=option_text(step, o, lang), n=counts.get(o, 0))
                       for o in step.question.options if counts.get(o, 0) or not chosen)
 
 
@@ -73,49 +73,49 @@ def test_the_spread_is_off_for_the_class_until_shown_then_vote_again_keeps_the_f
     t_at, code, token, (s1, s2) = class_at_question(lang, present=True)
     show = Classroom.show(LESSON, QUESTION)
     labels = {b.key: b.label for b in t_at.button}
-    assert labels[Classroom.reveal(LESSON, QUESTION)] == text("cls.reveal", lang)
-    assert labels[Classroom.again(LESSON, QUESTION)] == text("cls.vote_again", lang)
-    assert toggle(t_at, show).label == text("cls.show_spread", lang) and toggle(t_at, show).value is False
+    assert labels[Classroom.reveal(LESSON, QUESTION)] == text("classroom.reveal", lang)
+    assert labels[Classroom.again(LESSON, QUESTION)] == text("classroom.vote_again", lang)
+    assert toggle(t_at, show).label == text("classroom.show_spread", lang) and toggle(t_at, show).value is False
     answer(s1, 0, lang)
     answer(s2, 1, lang)
     first = Counter({STEP.question.options[0]: 1, STEP.question.options[1]: 1})
     t_at.run()
     shown = markdowns(t_at)
     # projected, switch off: how many answered, not how
-    assert text("cls.answered", lang, n=2) in shown and text("cls.hidden_spread", lang) in shown
-    assert text("cls.spread", lang, spread=spread_of(STEP, first, lang)) not in shown and not t_at.get("vega_lite_chart")
+    assert text("classroom.answered", lang, n=2) in shown and text("classroom.hidden_spread", lang) in shown
+    assert text("classroom.spread", lang, spread=spread_of(STEP, first, lang)) not in shown and not t_at.get("vega_lite_chart")
     for s in (s1, s2):
         s.run()
-        assert text("cls.spread", lang, spread="§").split("§")[0] not in markdowns(s)
+        assert text("classroom.spread", lang, spread="§").split("§")[0] not in markdowns(s)
 
     toggle(t_at, show).set_value(True).run()
     ok(t_at)
     assert classroom_view.store().state(code).shown == {QUESTION}
-    assert text("cls.spread", lang, spread=spread_of(STEP, first, lang)) in markdowns(t_at) and t_at.get("vega_lite_chart")
+    assert text("classroom.spread", lang, spread=spread_of(STEP, first, lang)) in markdowns(t_at) and t_at.get("vega_lite_chart")
     s1.run()
-    assert text("cls.spread", lang, spread=spread_of(STEP, first, lang)) in markdowns(s1)  # the class sees it too
+    assert text("classroom.spread", lang, spread=spread_of(STEP, first, lang)) in markdowns(s1)  # the class sees it too
 
     button(t_at, Classroom.again(LESSON, QUESTION)).click().run()
     ok(t_at)
     assert toggle(t_at, show).value is False  # the second vote is answered without the first one's spread
-    assert text("cls.answered_second", lang, n=0) in markdowns(t_at)
+    assert text("classroom.answered_second", lang, n=0) in markdowns(t_at)
     for s in (s1, s2):
         s.run()
         ok(s)
         assert s.radio[0].value is None  # the student's first answer is no longer the one counted
-        assert text("cls.vote_again_student", lang) in markdowns(s)
+        assert text("classroom.vote_again_student", lang) in markdowns(s)
         assert not s.get("plotly_chart")
     answer(s1, 1, lang)
     answer(s2, 1, lang)
     second = Counter({STEP.question.options[1]: 2})
     t_at.run()
-    assert text("cls.answered_second", lang, n=2) in markdowns(t_at)
+    assert text("classroom.answered_second", lang, n=2) in markdowns(t_at)
     votes = classroom_view.store().votes(code, token, QUESTION)
     assert (votes.first, votes.second) == (first, second)
 
     button(t_at, Classroom.reveal(LESSON, QUESTION)).click().run()
     ok(t_at)
-    both = text("cls.spread_votes", lang, first=spread_of(STEP, first, lang, chosen=True),
+    both = text("classroom.spread_votes", lang, first=spread_of(STEP, first, lang, chosen=True),
                 second=spread_of(STEP, second, lang, chosen=True))  # the options picked in each vote
     for at in (t_at, s1, s2):
         at.run()
@@ -132,10 +132,10 @@ def test_the_teachers_own_screen_shows_the_spread_the_class_does_not_see(lang):
     t_at.run()
     shown = markdowns(t_at)
     counts = Counter({STEP.question.options[0]: 1})
-    assert text("cls.spread", lang, spread=spread_of(STEP, counts, lang)) in shown
-    assert text("cls.hidden_spread", lang) in shown
+    assert text("classroom.spread", lang, spread=spread_of(STEP, counts, lang)) in shown
+    assert text("classroom.hidden_spread", lang) in shown
     s1.run()
-    assert text("cls.spread", lang, spread="§").split("§")[0] not in markdowns(s1)
+    assert text("classroom.spread", lang, spread="§").split("§")[0] not in markdowns(s1)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -151,22 +151,22 @@ def test_the_class_summary_at_the_end_of_the_tour_counts_both_votes_and_its_csv_
         s.radio[0].set_value(option_text(STEP, right, lang)).run()
     button(t_at, Classroom.reveal(LESSON, QUESTION)).click().run()
     total = len(tours.TOURS[LESSON].steps)
-    assert popover(t_at, text("cls.summary", lang)) is None  # not before the last step
+    assert popover(t_at, text("classroom.summary", lang)) is None  # not before the last step
     t_at.query_params["step"] = str(total)  # the teacher's link edited to the last step: the class follows
     t_at.run()
     ok(t_at)
     assert classroom_view.store().state(code).step == total
-    summary = popover(t_at, text("cls.summary", lang))
+    summary = popover(t_at, text("classroom.summary", lang))
     table = summary.table[0].value
-    columns = [text(k, lang) for k in ("cls.col_step", "cls.col_answered_first", "cls.col_right_first",
-                                       "cls.col_answered_second", "cls.col_right_second")]
+    columns = [text(k, lang) for k in ("classroom.col_step", "classroom.col_answered_first", "classroom.col_right_first",
+                                       "classroom.col_answered_second", "classroom.col_right_second")]
     assert list(table.columns) == columns
     row = table[table[columns[0]] == str(QUESTION)].iloc[0].tolist()
     assert row == [str(QUESTION), "2", "1", "2", "2"]
     download = next(b for b in t_at.get("download_button") if b.proto.id and Classroom.SUMMARY_CSV in b.proto.id)
-    assert download.proto.label == text("cls.summary_csv", lang)
+    assert download.proto.label == text("classroom.summary_csv", lang)
     rows = classroom_view.store().summary(code, token, {QUESTION: STEP.question.id}, lambda k: right)
-    csv_text = classroom.summary_csv(LESSON, rows)
+    csv_text = summary_csv(LESSON, rows)
     parsed = list(csv.reader(io.StringIO(csv_text)))
     assert parsed[1] == [LESSON, str(QUESTION), STEP.question.id, "2", "1", "2", "2"]
     seats = {s.query_params["seat"] for s in (s1, s2)}
@@ -174,4 +174,4 @@ def test_the_class_summary_at_the_end_of_the_tour_counts_both_votes_and_its_csv_
     for s in (s1, s2):  # a student has no summary
         s.run()
         ok(s)
-        assert popover(s, text("cls.summary", lang)) is None
+        assert popover(s, text("classroom.summary", lang)) is None

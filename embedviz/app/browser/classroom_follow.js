@@ -1,15 +1,15 @@
-// A following student's tab (embedviz/app/classroom_view.py): it asks the server's follow route where the class is
+// A following student's tab (embedviz/app/classroom_follow.py): it asks the server's follow route where the class is
 // (a few bytes of JSON, no script run) and reruns the app, by the trigger "moved", only when that is not what this
 // page shows: the teacher moved or revealed, or the class is gone (the rerun then says so). The request names what
 // the page shows (?seen=), and the route holds it while the class stays there and answers the moment the teacher
-// moves (embedviz/app/class_route.py), so the tab asks again as soon as it has its answer. An answer that came
+// moves (embedviz/app/classroom_route.py), so the tab asks again as soon as it has its answer. An answer that came
 // at once (a move this page has not caught up with yet, or a route that does not hold) is asked again a period
 // later. The rerun's own run reads the store again; what the route said is only the reason to ask.
 const RETRY_MS = 3000; // a trigger whose rerun has not brought the new position yet is sent again after this
 const SLOWEST_MS = 8000; // backing off (the route refused for load, the network failed) never waits longer
 const pollers = new WeakMap(); // parentElement -> poller: a rerun calls this module again with new data
 
-function position(p) { // class_route.position_text: a second vote and a shown spread only when there is one
+function position(p) { // classroom_route.position_text: a second vote and a shown spread only when there is one
   return `${p.lesson}|${p.step}|${p.revealed}` + (p.vote > 1 ? "|v2" : "") + (p.shown ? "|shown" : "");
 }
 

@@ -3,7 +3,7 @@ teacher sees how many answered and the spread (no names), may show the spread to
 again, and reveals; until then the page stays hidden for everyone (peer instruction: answer alone, discuss with a
 neighbour, answer again, then the answer and the figure). The tour's question (embedviz/app/tour.py) calls ``send``
 from its radio, ``fresh_vote`` before drawing it and ``gate`` beside it; the tour's last step draws ``summary``.
-What is counted and summed is the store's (embedviz/classroom.py); this module only draws it.
+What is counted and summed is the store's (embedviz/classroom/); this module only draws it.
 """
 from __future__ import annotations
 
@@ -11,12 +11,15 @@ from collections import Counter
 
 import streamlit as st
 
-from embedviz import classroom
+from embedviz.app.classroom_follow import POLL_SECONDS
 from embedviz.app.classroom_view import (
-    POLL_SECONDS, call, joined, member, reconnecting, refused, say, seated, store, teacher_token, teaching,
+    call, joined, member, reconnecting, refused, say, seated, store, teacher_token, teaching,
 )
 from embedviz.app.i18n import t
 from embedviz.app.markup import trusted
+from embedviz.classroom.checks import ClassError
+from embedviz.classroom.state import ClassState
+from embedviz.classroom.votes import Votes, summary_csv
 from embedviz.lessons.widget_keys import Classroom as K
 
 REFUSED = "_cls_refused"  # session state: (lesson, step, error code, the option the class counts) to say once
@@ -42,7 +45,7 @@ def send(lesson: str, number: int, key: str, labels: dict[str, str]) -> str | No
         store().answer(code, member(), number, option)
         st.session_state.setdefault(VOTED, {})[(lesson, number)] = state.vote(number)
         return option
-    except classroom.ClassError as error:
+    except ClassError as error:
         if error.code in ("offline", "unknown"):
             refused(error, code)
             return option
@@ -53,7 +56,7 @@ def send(lesson: str, number: int, key: str, labels: dict[str, str]) -> str | No
     return counted
 
 
-def _class_step(lesson: str, number: int) -> classroom.ClassState | None:
+def _class_step(lesson: str, number: int) -> ClassState | None:
     """The class's state when it is on this tour step, else None (no class, another step, or the store lost)."""
     state = call(store().state, joined()[0]) if joined() else None
     return state if state and (state.lesson, state.step) == (lesson, number) else None
@@ -72,22 +75,22 @@ def fresh_vote(lesson: str, number: int, picked: str | None) -> bool:
 def _items(names: dict[str, str], counts: Counter, *, chosen: bool = False) -> str:
     """The spread in words, in the question's order (``chosen``: only the options someone picked)."""
     shown = [o for o in names if counts.get(o, 0) or not chosen]
-    return (" · ".join(t("cls.spread_item", option=names[o], n=counts.get(o, 0)) for o in shown)
-            if sum(counts.values()) else t("cls.none_yet"))
+    return (" · ".join(t("classroom.spread_item", option=names[o], n=counts.get(o, 0)) for o in shown)
+            if sum(counts.values()) else t("classroom.none_yet"))
 
 
-def _spread(labels: dict[str, str], votes: classroom.Votes, *, compact: bool = False) -> None:
+def _spread(labels: dict[str, str], votes: Votes, *, compact: bool = False) -> None:
     """The spread as a sentence and as bars (counts only, no names): the vote under way, or after the reveal both
     votes side by side (``compact``: the sentence in small type, the figure under it must stay on the screen)."""
     names = {code: label for label, code in labels.items()}
     both = votes.second is not None
     # two votes in words: only the options picked in each (the bars show every option), or beside a projected
     # question they took four lines
-    sentence = (t("cls.spread_votes", first=_items(names, votes.first, chosen=True),
+    sentence = (t("classroom.spread_votes", first=_items(names, votes.first, chosen=True),
                   second=_items(names, votes.second, chosen=True)) if both
-                else t("cls.spread", spread=_items(names, votes.first)))
+                else t("classroom.spread", spread=_items(names, votes.first)))
     (st.caption if compact else st.markdown)(sentence)
-    rounds = [(t("cls.first_vote"), votes.first), *([(t("cls.second_vote"), votes.second)] if both else [])]
+    rounds = [(t("classroom.first_vote"), votes.first), *([(t("classroom.second_vote"), votes.second)] if both else [])]
     if not any(sum(counts.values()) for _, counts in rounds):
         return
     # a Vega-Lite spec, not st.bar_chart: its axis cut the answers' labels to a few words, sorted them, and ticked
@@ -104,7 +107,7 @@ def _spread(labels: dict[str, str], votes: classroom.Votes, *, compact: bool = F
         "x": {"field": "n", "type": "quantitative",
               # revealed, the sentence above gives the counts: no axis, so the figure under the panel stays up
               "axis": None if compact else {"title": None, "tickMinStep": 1, "format": "d"}},
-        "tooltip": [{"field": "option", "title": " "}, {"field": "n", "title": str(t("cls.count_axis"))}],
+        "tooltip": [{"field": "option", "title": " "}, {"field": "n", "title": str(t("classroom.count_axis"))}],
     }
     if both:
         encoding["yOffset"] = {"field": "vote", "sort": None}
@@ -114,7 +117,7 @@ def _spread(labels: dict[str, str], votes: classroom.Votes, *, compact: bool = F
     # a band per option whatever the page's font size; two votes share it
     st.vega_lite_chart(data, {"mark": {"type": "bar"}, "encoding": encoding, "height": {"step": BAR_PX, "for": "position"},
                               "padding": {"top": 2, "bottom": 2, "left": 0, "right": 4}},
-                       width="stretch", alt=str(t("cls.chart_alt")))
+                       width="stretch", alt=str(t("classroom.chart_alt")))
 
 
 @st.fragment(run_every=POLL_SECONDS)
@@ -128,12 +131,12 @@ def _teacher_tally(lesson: str, number: int, labels: dict[str, str], shown: bool
         if not joined() or not was:
             st.rerun()  # the class was left, or the store just went away: the whole page says so
         return
-    st.caption(t("cls.answered_second" if votes.second is not None else "cls.answered",
+    st.caption(t("classroom.answered_second" if votes.second is not None else "classroom.answered",
                  n=sum(votes.current.values())))
     if shown or not presenting:
-        _spread(labels, classroom.Votes(votes.current))
+        _spread(labels, Votes(votes.current))
     if not shown:
-        st.caption(t("cls.hidden_spread"))
+        st.caption(t("classroom.hidden_spread"))
 
 
 def _reveal(number: int) -> None:
@@ -169,7 +172,7 @@ def gate(lesson: str, number: int, labels: dict[str, str], picked: str | None, a
     votes = (call(store().votes, joined()[0], teacher_token(), number) if teaching()
              else call(store().shown_votes, joined()[0], number))
     with beside if beside is not None else st.container():
-        _spread(labels, votes or classroom.Votes(Counter()), compact=True)
+        _spread(labels, votes or Votes(Counter()), compact=True)
     if picked is None:
         with under if under is not None else st.container():
             st.info(trusted(answer_text()))  # tour._answer_text: catalog texts, values escaped by t()
@@ -177,28 +180,29 @@ def gate(lesson: str, number: int, labels: dict[str, str], picked: str | None, a
 
 
 def _before_reveal(lesson: str, number: int, labels: dict[str, str], picked: str | None,
-                   state: classroom.ClassState, presenting: bool) -> None:
+                   state: ClassState, presenting: bool) -> None:
     shown = number in state.shown
     if teaching():  # the controls first: however many options the spread has, they stay on the screen
         with st.container(horizontal=True, vertical_alignment="center"):
-            st.button(t("cls.reveal"), key=K.reveal(lesson, number), on_click=_reveal, args=(number,),
-                      type="primary", help=t("cls.teacher_wait"))
-            st.button(t("cls.vote_again"), key=K.again(lesson, number), on_click=_vote_again, args=(number,),
-                      help=t("cls.vote_again_help"))
+            st.button(t("classroom.reveal"), key=K.reveal(lesson, number), on_click=_reveal, args=(number,),
+                      type="primary", help=t("classroom.teacher_wait"))
+            st.button(t("classroom.vote_again"), key=K.again(lesson, number), on_click=_vote_again, args=(number,),
+                      help=t("classroom.vote_again_help"))
         key = K.show(lesson, number)
         st.session_state[key] = shown  # the class's switch, whichever tab of the teacher's turned it
-        st.toggle(t("cls.show_spread"), key=key, on_change=_show, args=(number, key), help=t("cls.show_spread_help"))
+        st.toggle(t("classroom.show_spread"), key=key, on_change=_show, args=(number, key),
+                  help=t("classroom.show_spread_help"))
         _teacher_tally(lesson, number, labels, shown, presenting)
         return
     _refusal(lesson, number, labels)
     if state.vote(number) > 1 and not picked:
-        st.caption(t("cls.vote_again_student"))
+        st.caption(t("classroom.vote_again_student"))
     else:
-        st.caption(t("cls.wait_reveal" if picked else "cls.pick_first"))
+        st.caption(t("classroom.wait_reveal" if picked else "classroom.pick_first"))
     if shown:
         votes = call(store().shown_votes, joined()[0], number)
         if votes is not None:
-            _spread(labels, classroom.Votes(votes.current))
+            _spread(labels, Votes(votes.current))
 
 
 def summary(lesson: str, questions: dict[int, str], right) -> None:
@@ -210,19 +214,19 @@ def summary(lesson: str, questions: dict[int, str], right) -> None:
     rows = call(store().summary, joined()[0], teacher_token(), questions, right)
     if rows is None:
         return
-    with st.popover(t("cls.summary"), key=K.SUMMARY, icon=":material/table_chart:", width="content"):
+    with st.popover(t("classroom.summary"), key=K.SUMMARY, icon=":material/table_chart:", width="content"):
         if not any(r.answered_first or r.answered_second for r in rows):
-            st.caption(t("cls.summary_none"))
+            st.caption(t("classroom.summary_none"))
             return
         cell = lambda n: "–" if n is None else str(n)  # noqa: E731 - a step the class voted on once
-        columns = {str(t("cls.col_step")): [str(r.step) for r in rows],
-                   str(t("cls.col_answered_first")): [cell(r.answered_first) for r in rows],
-                   str(t("cls.col_right_first")): [cell(r.right_first) for r in rows],
-                   str(t("cls.col_answered_second")): [cell(r.answered_second) for r in rows],
-                   str(t("cls.col_right_second")): [cell(r.right_second) for r in rows]}
+        columns = {str(t("classroom.col_step")): [str(r.step) for r in rows],
+                   str(t("classroom.col_answered_first")): [cell(r.answered_first) for r in rows],
+                   str(t("classroom.col_right_first")): [cell(r.right_first) for r in rows],
+                   str(t("classroom.col_answered_second")): [cell(r.answered_second) for r in rows],
+                   str(t("classroom.col_right_second")): [cell(r.right_second) for r in rows]}
         st.table(columns)
-        st.caption(t("cls.summary_note"))
-        st.download_button(t("cls.summary_csv"), classroom.summary_csv(lesson, rows), key=K.SUMMARY_CSV,
+        st.caption(t("classroom.summary_note"))
+        st.download_button(t("classroom.summary_csv"), summary_csv(lesson, rows), key=K.SUMMARY_CSV,
                            file_name=f"class-summary-{lesson}.csv", mime="text/csv", on_click="ignore",
                            icon=":material/download:")
 
@@ -235,6 +239,6 @@ def _refusal(lesson: str, number: int, labels: dict[str, str]) -> None:
     _, _, code, counted = refused
     names = {o: label for label, o in labels.items()}
     if code == "rate" and counted in names:
-        st.warning(t("cls.answer_kept", answer=names[counted]))
+        st.warning(t("classroom.answer_kept", answer=names[counted]))
     else:
         say(code, joined()[0] if joined() else "")
