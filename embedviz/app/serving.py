@@ -192,6 +192,9 @@ async def lifespan(app):
     from embedviz.app import classroom_route
 
     classroom_route.answer_held_on_stop()  # a stop does not wait for the follow requests the route holds
+    # the warm-up from the server's start, not its first session: a class's first Next onto a page the server has
+    # not opened came 8 s after start and met the warm-up still reading that page's model
+    warm.start()
     global _routes_served
     _routes_served = True  # serve.py mounts classroom_route.routes() with this lifespan
     yield

@@ -3,7 +3,8 @@
 At the defaults every page reruns in milliseconds except the Trained embedding page, whose first visit trains text
 001's experiment (0.4 s on an idle core, 3 s on a loaded one). A server started with ``EMBEDVIZ_WARM=1`` (``make
 run``, ``deploy/launcher.py``, the systemd unit and the Kubernetes Deployment set it) trains that default run in a
-daemon thread on its first session, into the same ``st.cache_data`` entry the page reads; until it is done the
+daemon thread from the server's start (serve.py's lifespan; under a bare ``streamlit run app.py``, its first
+session), into the same ``st.cache_data`` entry the page reads; until it is done the
 page trains as before. Off by default, so tests (AppTest) see the page's own first run and its progress bar.
 
 Then the same thread computes what the lesson tours' steps compute, lesson by lesson from the first (a class starts
@@ -52,7 +53,8 @@ def _warm() -> None:
         trained_embedding_view.group_experiment(*TRAINED_DEFAULTS, full=True)
     except Exception:  # a failed warm-up must never stop serving: the page then trains on its first visit
         logging.getLogger(__name__).exception("embedviz warm-up failed")
-    warm_tours()
+    done = warm_tours()
+    logging.getLogger(__name__).info("embedviz warm-up done: %d tour steps", len(done))
     settle_heap()  # what the first pages and the warm-up loaded stays for the server's life too
 
 

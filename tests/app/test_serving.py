@@ -7,9 +7,10 @@ import asyncio
 import re
 from pathlib import Path
 
+import pytest
 import streamlit
 
-from embedviz.app import serving, tour
+from embedviz.app import serving, tour, warm
 from tests.conftest import run_async
 
 INDEX_HTML = Path(streamlit.__file__).parent / "static" / "index.html"
@@ -85,3 +86,23 @@ def test_the_server_loads_the_pages_libraries_before_its_first_connection():
     assert loaded == "['pandas', 'plotly.graph_objects', 'torch']", out.stdout + out.stderr
     # and set aside from the cyclic collector, whose full collections walked all of it (~0.3 s each, GIL held)
     assert frozen > 100_000 and young < 1_000, (frozen, young)
+
+
+@pytest.mark.parametrize("asked", ["1", None])
+def test_a_server_asked_to_warm_starts_its_warm_up_before_its_first_session(asked):
+    """The warm-up starts with the server (EMBEDVIZ_WARM=1, as `make run` and the recipes set), so a class that
+    starts minutes later finds the tours' steps computed; a server not asked starts none."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import asyncio\n"
+            "from embedviz.app import serving, warm\n"
+            "async def start():\n"
+            "    async with serving.lifespan(None):\n"
+            "        print(warm._thread is not None and warm._thread.is_alive())\n"
+            "asyncio.run(start())\n")
+    env = {k: v for k, v in os.environ.items() if k != warm.ENV} | ({warm.ENV: asked} if asked else {})
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True,
+                         env=env)
+    assert out.stdout.split("\n")[-2] == str(asked == "1"), out.stdout + out.stderr
