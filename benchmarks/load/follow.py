@@ -340,6 +340,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"{row['class_after_start_s']:.1f} s after the server's start", flush=True)  # a profiler's cue
             row |= run_class(url, n, pids, routes, args.think, lesson, steps, reveal=bool(args.tour))
             row["loadavg_end"] = loadavg()
+            row["first_move_after_start_s"] = row["moves"][0]["sent"] - server_started
             for w in warm:
                 w.stop.set()
             row["warm"] = "; ".join(w.said() for w in warm) or f"quiet before the class ({waited:.0f} s)"
@@ -385,12 +386,13 @@ def print_tour(lesson: str, rows: list[dict]) -> None:
             cells.append(f"{pick(0.5, x['latencies']):.2f} / {pick(0.95, x['latencies']):.2f} s, "
                          f"{x['server_cpu']:.1f} s / {x['runs']} runs{answers}")
         print(f"| {k} | {page} | {what} | " + " | ".join(cells) + " |")
-    print("\n| class | replicas | health after start | class after start | warm-up | samples | p50 / p95 / max |"
+    print("\n| class | replicas | health after start | class, first Next after start | warm-up | samples | p50 / p95 / max |"
           " moves with p95 > 1.5 s | errors | server CPU | RSS peak | load at start -> end |\n"
           "|---|---|---|---|---|---|---|---|---|---|---|---|")
     for i, r in enumerate(rows, 1):
         slow = [f"{m['step']}{'R' if m['move'] == 'reveal' else ''}" for m in r["moves"] if pick(0.95, m["latencies"]) > 1.5]
-        print(f"| {i} | {r['replicas']} | {r['health_s']:.1f} s | {r['class_after_start_s']:.1f} s | {r['warm']} | "
+        print(f"| {i} | {r['replicas']} | {r['health_s']:.1f} s | {r['class_after_start_s']:.1f} s, "
+              f"{r['first_move_after_start_s']:.1f} s | {r['warm']} | "
               f"{r['samples']} of {r['expected']} | {r['p50']:.2f} / {r['p95']:.2f} / {r['max']:.2f} s | "
               f"{', '.join(slow) or 'none'} | {r['errors']} | {r['cpu_cores']:.2f} cores | {r['rss_mb']:.0f} MB | "
               f"{r['loadavg_start']} -> {r['loadavg_end']} |")
