@@ -3,7 +3,7 @@
     .venv/bin/python -m benchmarks.load.follow --students 30 100 --replicas 1 2
     .venv/bin/python -m benchmarks.load.follow --tour 003 --fresh --runs 3 --students 30 --replicas 1
 
-Each student is a Streamlit session (benchmarks/load/stclient.py) that joins with ``?class=CODE`` and then does
+Each student is a class tab (benchmarks/load/class_tab.py, a Streamlit session of stclient.py) that joins with ``?class=CODE`` and then does
 what its browser tab does (embedviz/app/browser/class_follow.js): it asks the follow route (``GET
 /api/class/CODE/step?seen=...`` on its own keep-alive connection, with its route cookie behind nginx) where the
 class is, which the route holds until the class moves, and only when the answer is not what its page shows does it
