@@ -3,11 +3,11 @@
     .venv/bin/python -m benchmarks.load.follow --students 30 100 --replicas 1 2
     .venv/bin/python -m benchmarks.load.follow --tour 003 --fresh --runs 3 --students 30 --replicas 1
 
-Each student is a class tab (benchmarks/load/class_tab.py, a Streamlit session of stclient.py) that joins with ``?class=CODE`` and then does
-what its browser tab does (embedviz/app/browser/class_follow.js): it asks the follow route (``GET
-/api/class/CODE/step?seen=...`` on its own keep-alive connection, with its route cookie behind nginx) where the
-class is, which the route holds until the class moves, and only when the answer is not what its page shows does it
-send the follow component's trigger, a rerun of the app, as the browser does. The teacher starts the class from the tour controls, clicks Next a few times;
+Each student is a class tab (benchmarks/load/class_tab.py, a Streamlit session of stclient.py) that joins with
+``?class=CODE`` and then does what its browser tab does (embedviz/app/browser/class_follow.js): it asks the follow
+route (``GET /api/class/CODE/step?seen=...`` on its own keep-alive connection, with its route cookie behind nginx)
+where the class is, which the route holds until the class moves, and only when the answer is not what its page
+shows does it send the follow component's trigger, a rerun of the app, as the browser does. The teacher starts the class from the tour controls, clicks Next a few times;
 on each question step every student picks an option (random, remembered; at once, or with ``--think S`` within S
 seconds, as a class reading the question would), and the teacher's screen must count them exactly. Measured per
 class size and setup (one replica with its in-memory store; two replicas behind nginx sharing a loopback
@@ -262,7 +262,8 @@ def run_class(url: str, students: int, pids: list[int], routes: list[str], think
     panel.sort()
     return {"students": students, "samples": len(latencies),
             "expected": students * (len(steps) + (sum(m["move"] == "reveal" for m in moves))),
-            "p50": pick(0.5, latencies), "p95": pick(0.95, latencies), "max": latencies[-1] if latencies else float("nan"),
+            "p50": pick(0.5, latencies), "p95": pick(0.95, latencies),
+            "max": latencies[-1] if latencies else float("nan"),
             "join_p50_p95": (pick(0.5, joins), pick(0.95, joins)),
             "panel_samples": len(panel), "panel_p50": pick(0.5, panel), "panel_p95": pick(0.95, panel),
             "panel_max": panel[-1] if panel else float("nan"), "p95_per_step": per_step, "moves": moves,
@@ -312,7 +313,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tour", choices=sorted(tours.TOURS),
                         help="walk this lesson's whole tour, a Reveal after each question, instead of 000's steps 1-4")
     parser.add_argument("--fresh", action="store_true",
-                        help="each class on a new server, starting the moment its health answers (not once it is quiet)")
+                        help="each class on a new server, starting the moment its health answers (not once quiet)")
     parser.add_argument("--runs", type=int, default=1, help="this many classes of each size and setup")
     args = parser.parse_args(argv)
     if max(args.students) > 300:
@@ -369,7 +370,8 @@ def main(argv: list[str] | None = None) -> int:
 def print_tour(lesson: str, rows: list[dict]) -> None:
     """Per move, each class's follow latency p50 / p95 over students (and the servers' CPU seconds it took); then
     each class's whole tour."""
-    print(f"\n| step | page | move | " + " | ".join(f"class {i}: p50 / p95, server CPU / students' runs" for i in range(1, len(rows) + 1))
+    classes = " | ".join(f"class {i}: p50 / p95, server CPU / students' runs" for i in range(1, len(rows) + 1))
+    print(f"\n| step | page | move | {classes}"
           + " |\n|---|---|---|" + "---|" * len(rows))
     joins = [r["join_p50_p95"] for r in rows]
     print("| 1 | " + tours.step(lesson, 1).page + " | join (open -> step 1 shown) | "
@@ -386,11 +388,12 @@ def print_tour(lesson: str, rows: list[dict]) -> None:
             cells.append(f"{pick(0.5, x['latencies']):.2f} / {pick(0.95, x['latencies']):.2f} s, "
                          f"{x['server_cpu']:.1f} s / {x['runs']} runs{answers}")
         print(f"| {k} | {page} | {what} | " + " | ".join(cells) + " |")
-    print("\n| class | replicas | health after start | class, first Next after start | warm-up | samples | p50 / p95 / max |"
-          " moves with p95 > 1.5 s | errors | server CPU | RSS peak | load at start -> end |\n"
+    print("\n| class | replicas | health after start | class, first Next after start | warm-up | samples |"
+          " p50 / p95 / max | moves with p95 > 1.5 s | errors | server CPU | RSS peak | load at start -> end |\n"
           "|---|---|---|---|---|---|---|---|---|---|---|---|")
     for i, r in enumerate(rows, 1):
-        slow = [f"{m['step']}{'R' if m['move'] == 'reveal' else ''}" for m in r["moves"] if pick(0.95, m["latencies"]) > 1.5]
+        slow = [f"{m['step']}{'R' if m['move'] == 'reveal' else ''}" for m in r["moves"]
+                if pick(0.95, m["latencies"]) > 1.5]
         print(f"| {i} | {r['replicas']} | {r['health_s']:.1f} s | {r['class_after_start_s']:.1f} s, "
               f"{r['first_move_after_start_s']:.1f} s | {r['warm']} | "
               f"{r['samples']} of {r['expected']} | {r['p50']:.2f} / {r['p95']:.2f} / {r['max']:.2f} s | "
