@@ -34,7 +34,8 @@ requests = pytest.importorskip("requests")
 from streamlit.components.v2.bidi_component.main import _make_trigger_id  # noqa: E402
 from streamlit.proto.WidgetStates_pb2 import WidgetState  # noqa: E402
 
-from benchmarks.load.follow import ClassSession, cpu_seconds  # noqa: E402
+from benchmarks.load.class_tab import ClassSession  # noqa: E402
+from benchmarks.load.follow import cpu_seconds  # noqa: E402
 from deploy.launcher import free_port, start_streamlit, stop_process, wait_healthy  # noqa: E402
 from deploy.redis_server import find_redis, redis_server  # noqa: E402
 from embedviz.classroom import limits  # noqa: E402

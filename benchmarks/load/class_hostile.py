@@ -32,7 +32,8 @@ import websocket
 from streamlit.components.v2.bidi_component.main import _make_trigger_id
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
-from benchmarks.load.follow import ClassSession, cpu_seconds
+from benchmarks.load.class_tab import ClassSession
+from benchmarks.load.follow import cpu_seconds
 from deploy.launcher import free_port, start_streamlit, stop_process, wait_healthy
 from deploy.redis_server import redis_server
 from embedviz.classroom.checks import CODE_ALPHABET

@@ -31,7 +31,7 @@ class ClassStudent(User):
     wait_time = between(0, 0)  # the ask paces itself: held by the route, or the fragment's run_every
 
     def on_start(self) -> None:
-        from benchmarks.load.follow import ClassSession
+        from benchmarks.load.class_tab import ClassSession
 
         self.page = "class"
         self.session = ClassSession(self.host, timeout=TIMEOUT, seed=random.randrange(2**32))
