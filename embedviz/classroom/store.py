@@ -242,12 +242,18 @@ class ClassStore(Seating, Voting):
 
     @_guarded
     def reveal(self, code: str, token: str, step: int) -> None:
+        self._mark_step(code, token, step, "revealed", True, "be revealed")
+
+    def _mark_step(self, code: str, token: str, step: int, field: str, on: bool, what: str) -> None:
+        """Put a step into (or take it out of) one of the class's sets of steps (``revealed``, ``shown``): the
+        teacher's call, bounded, and the class told it moved."""
         found = self._teacher(code, token)
         _check_place(found.state.lesson, step)
-        revealed = found.state.revealed | {step}
-        if len(revealed) > limits.REVEALED_MAX:
-            raise ClassError("malformed", f"at most {limits.REVEALED_MAX} steps of a class can be revealed")
-        self.backend.hset(_key(code), {"revealed": _written(revealed)}, limits.TTL_SECONDS)
+        steps = getattr(found.state, field)
+        steps = steps | {step} if on else steps - {step}
+        if len(steps) > limits.REVEALED_MAX:
+            raise ClassError("malformed", f"at most {limits.REVEALED_MAX} steps of a class can {what}")
+        self.backend.hset(_key(code), {field: _written(steps)}, limits.TTL_SECONDS)
         self._touch(code, found.client)
         self._moved(code)
 

@@ -70,14 +70,7 @@ class Voting:
     @_guarded
     def show_spread(self, code: str, token: str, step: int, shown: bool) -> None:
         """Whether the class sees the spread of a question step before its reveal (off until the teacher says)."""
-        found = self._teacher(code, token)
-        _check_place(found.state.lesson, step)
-        steps = found.state.shown | {step} if shown else found.state.shown - {step}
-        if len(steps) > limits.REVEALED_MAX:
-            raise ClassError("malformed", f"at most {limits.REVEALED_MAX} steps of a class can show their spread")
-        self.backend.hset(_key(code), {"shown": _written(steps)}, limits.TTL_SECONDS)
-        self._touch(code, found.client)
-        self._moved(code)
+        self._mark_step(code, token, step, "shown", shown, "show their spread")
 
     @_guarded
     def vote_again(self, code: str, token: str, step: int) -> None:
