@@ -54,9 +54,11 @@ LEGEND_PAD, TICK_BAND, X_TITLE_BAND, LEGEND_GAP = 10, 12, 8, 12
 TICK_PITCH, MIN_TICKS = 1.4, 2
 # A tour step's figure is given the room the screen has left under the tour's panel (the browser measures it:
 # embedviz/app/browser/tour_fit.js for a chart or a table, live/livefig.js for a live figure and its sliders), its
-# bottom TOUR_GAP px above the screen's; never more than its built height, and never less than TOUR_SHORTEST of it
-# or TOUR_FLOOR px, a chart squeezed further reading worse than one the reader scrolls to. Only on a screen
-# TOUR_WIDE px wide or more: on a phone no figure fits under the panel, and the page scrolls.
+# bottom TOUR_GAP px above the screen's; never taller than built, and never so short that its plot (the figure less
+# its margins, which keep their size) is less than TOUR_SHORTEST of the built plot's height, nor the figure less
+# than TOUR_FLOOR px: squeezed further, a presenter's 20 px tick labels ran onto each other and onto the subtitle,
+# which reads worse than a chart the reader scrolls to. Only on a screen TOUR_WIDE px wide or more: on a phone no
+# figure fits under the panel, and the page scrolls.
 TOUR_SHORTEST, TOUR_FLOOR, TOUR_GAP, TOUR_WIDE = 0.6, 220, 8, 700
 
 

@@ -3,8 +3,8 @@
 // every screen, but the panel above it is taller on one step than on another (a question, its verdict, the
 // presenter's larger text), so a 460 px chart under a 340 px panel ran past a 720 px projector's bottom. The first
 // figure of the step (the first one on the screen, as CSS order draws the page) ends on the screen, by the rules
-// embedviz.figures.screen sends on the marker beside this script (TOUR_*: never taller than built, never shorter
-// than a share of it or a floor, only on a wide screen):
+// embedviz.figures.screen sends on the marker beside this script (TOUR_*: never taller than built, its plot never
+// shorter than a share of the built plot, only on a wide screen):
 // - a server-drawn chart: plotly redraws it at that height (its fonts stay as they are), and the chart's box follows;
 // - a live figure (embedviz/app/live) redraws itself on every frame: it is told its room (data-room, px for the
 //   chart and its sliders) and sizes its own chart to it on each draw (livefig.js);
@@ -63,10 +63,12 @@
     const mine = natural.get(el);
     // a height the server sent (a rerun redrew the chart with its own figure) is the chart's natural one again
     if (!mine || (gd.layout.height && gd.layout.height !== mine.set)) {
-      natural.set(el, { height: gd.layout.height || el.getBoundingClientRect().height, set: null });
+      natural.set(el, { height: gd.layout.height || el.getBoundingClientRect().height, plot: gd._fullLayout._size.h,
+        set: null });
     }
     const own = natural.get(el);
-    const height = Math.round(Math.min(own.height, Math.max(room, own.height * r.shortest, r.floor)));
+    const height = Math.round(Math.min(own.height,
+      Math.max(room, own.height - (1 - r.shortest) * own.plot, r.floor)));
     if (height === own.set && gd.layout.height === height) return;
     own.set = height;
     fitted.add(el);

@@ -154,18 +154,24 @@ function fittedFigure(inst, traces, layout) {
 
 // In a tour step whose first figure this is, the chart's height in the room the screen has left under the tour's
 // panel: tour_fit.js measures it for the figure and its sliders (data-room, px), and the chart takes what the
-// sliders leave, by screen.py's rules (never taller than built, never shorter than a share of that or a floor). It
-// is set on the layout before the figure is fitted, so its y titles are broken for the plot's height as drawn.
-function roomed(inst, layout) {
-  const room = Number(inst.box.dataset.room), rules = inst.data.fit.tour;
-  const own = layout.height || inst.data.fit.height;
-  const height = !room ? own
-    : Math.round(Math.min(own, Math.max(room - inst.controlsHeight, own * rules.shortest, rules.floor)));
-  inst.chart.style.minHeight = `${height}px`; // held before plotly.js has drawn, and as the room changes
-  if (height === own) return layout;
-  if (inst.roomBase !== layout || inst.roomHeight !== height) { // the same object for the same room: no relayout
-    Object.assign(inst, { roomBase: layout, roomHeight: height, roomLayout: { ...layout, height } });
+// sliders leave, by screen.py's rules (never taller than built, its plot never shorter than a share of the built
+// plot's). The figure's fitted height (its titles' added lines, its legend's rows) is what must fit: the layout's
+// height is lowered by what is over, before the figure is fitted, so its y titles are broken for the plot as drawn.
+function roomed(inst, traces, layout) {
+  const room = Number(inst.box.dataset.room), rules = inst.data.fit, built = layout.height || rules.height;
+  const width = inst.width || inst.chart.clientWidth, key = JSON.stringify([room, inst.controlsHeight, width]);
+  if (inst.roomBase !== layout || inst.roomKey !== key) { // the same object for the same room: no relayout
+    let out = layout, height = built;
+    if (room) {
+      const own = fitted({ data: traces, layout }, width, width > 0, rules).layout;
+      const tall = own.height || built, most = room - inst.controlsHeight;
+      height = Math.round(Math.min(tall,
+        Math.max(most, tall - (1 - rules.tour.shortest) * plotHeight(own, rules), rules.tour.floor)));
+      if (height !== tall) out = { ...layout, height: built - (tall - height) };
+    }
+    Object.assign(inst, { roomBase: layout, roomKey: key, roomLayout: out, roomHeight: height });
   }
+  inst.chart.style.minHeight = `${inst.roomHeight}px`; // held before plotly.js has drawn, and as the room changes
   return inst.roomLayout;
 }
 
@@ -238,7 +244,7 @@ async function draw(inst) {
   for (const s of inst.sliders) spoken(inst, s);
   // the text alternative reads the titles and names as built, not broken into lines
   const [unwrapped, names] = [layout, traces.map((t) => t.name)];
-  layout = roomed(inst, layout);
+  layout = roomed(inst, traces, layout);
   const fit = fittedFigure(inst, traces, layout), shown = fit.layout;
   traces = fit.data;
   const [ticked, ticks] = fitTicks(inst, traces, shown);
@@ -516,7 +522,7 @@ export default function (component) {
   inst.figure = JSON.parse(data.figure);
   // the figure's own height held before plotly.js has loaded and drawn it, so the sliders and the text under it do
   // not jump down when it appears (a Streamlit chart is given its height likewise: embedviz.app.widgets.plot)
-  roomed(inst, inst.figure.layout); // (which sets the chart's min-height)
+  roomed(inst, inst.figure.data, inst.figure.layout); // (which sets the chart's min-height)
   inst.sliders = data.sliders;
   if (!sameSliders) makeSliders(inst);
   const fromPython = JSON.stringify(Object.fromEntries(data.sliders.map((s) => [s.key, s.index])));
