@@ -23,7 +23,9 @@
       if (!el.matches("[data-testid='stPlotlyChart']")) { el.style.maxHeight = el.style.overflowY = ""; continue; }
       const own = natural.get(el), gd = el.querySelector(".js-plotly-plot");
       el.style.height = "";
-      if (el.isConnected && own && gd && gd.layout && window.Plotly) window.Plotly.relayout(gd, { height: own.height });
+      if (el.isConnected && own && gd && gd.layout && window.Plotly) {
+        window.Plotly.relayout(gd, { height: own.height, ...own.ticks });
+      }
     }
   };
   const rules = () => {
@@ -63,8 +65,10 @@
     const mine = natural.get(el);
     // a height the server sent (a rerun redrew the chart with its own figure) is the chart's natural one again
     if (!mine || (gd.layout.height && gd.layout.height !== mine.set)) {
+      // its value axes' own tick counts (plotly's nticks), to give back
+      const axes = Object.keys(gd._fullLayout).filter((k) => /^yaxis\d*$/.test(k) && gd._fullLayout[k].tickmode === "auto");
       natural.set(el, { height: gd.layout.height || el.getBoundingClientRect().height, plot: gd._fullLayout._size.h,
-        set: null });
+        ticks: Object.fromEntries(axes.map((k) => [`${k}.nticks`, gd.layout[k]?.nticks ?? null])), set: null });
     }
     const own = natural.get(el);
     const height = Math.round(Math.min(own.height,
@@ -73,7 +77,13 @@
     own.set = height;
     fitted.add(el);
     el.style.height = height + "px";
-    window.Plotly.relayout(gd, { height });
+    // each value axis's ticks as many as its labels' font allows in the plot's new height
+    const plot = own.plot - (own.height - height), ticks = {};
+    for (const key of Object.keys(own.ticks)) {
+      const axis = gd._fullLayout[key.split(".")[0]], most = Math.floor(plot / (axis.tickfont.size * r.tick_pitch));
+      ticks[key] = Math.max(Math.min(most, own.ticks[key] || most), 1);
+    }
+    window.Plotly.relayout(gd, { height, ...ticks });
   };
   let queued = false; // a burst of changes (a chart's redraw, the panel's verdict) is looked at once, after it
   const later = () => {
