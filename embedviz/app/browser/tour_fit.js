@@ -12,7 +12,8 @@
 (() => {
   if (window.embedvizTourFit) return;
   window.embedvizTourFit = true;
-  const natural = new WeakMap(); // the chart's box -> the height the server built it at
+  const natural = new WeakMap(); // the chart's box -> the height the server built it at, its plot's, its y ticks
+  const TICKS = ["nticks", "dtick", "tickvals", "ticktext"]; // what sets a y axis's ticks, given back as built
   const figures = "[data-testid='stPlotlyChart'], .live-figure, [data-testid='stDataFrame'], [data-testid='stTable']";
   const fitted = new Set(); // the figures given another size, to give back theirs once the tour is left
   const restore = (except) => {
@@ -65,10 +66,12 @@
     const mine = natural.get(el);
     // a height the server sent (a rerun redrew the chart with its own figure) is the chart's natural one again
     if (!mine || (gd.layout.height && gd.layout.height !== mine.set)) {
-      // its value axes' own tick counts (plotly's nticks), to give back
-      const axes = Object.keys(gd._fullLayout).filter((k) => /^yaxis\d*$/.test(k) && gd._fullLayout[k].tickmode === "auto");
+      // its y axes' own ticks, to give back
+      const axes = Object.keys(gd._fullLayout).filter((k) => /^yaxis\d*$/.test(k));
+      const ticks = {};
+      for (const k of axes) for (const f of TICKS) ticks[`${k}.${f}`] = gd.layout[k]?.[f] ?? null;
       natural.set(el, { height: gd.layout.height || el.getBoundingClientRect().height, plot: gd._fullLayout._size.h,
-        ticks: Object.fromEntries(axes.map((k) => [`${k}.nticks`, gd.layout[k]?.nticks ?? null])), set: null });
+        axes, ticks, set: null });
     }
     const own = natural.get(el);
     const height = Math.round(Math.min(own.height,
@@ -77,13 +80,26 @@
     own.set = height;
     fitted.add(el);
     el.style.height = height + "px";
-    // each value axis's ticks as many as its labels' font allows in the plot's new height
-    const plot = own.plot - (own.height - height), ticks = {};
-    for (const key of Object.keys(own.ticks)) {
-      const axis = gd._fullLayout[key.split(".")[0]], most = Math.floor(plot / (axis.tickfont.size * r.tick_pitch));
-      ticks[key] = Math.max(Math.min(most, own.ticks[key] || most), 1);
-    }
-    window.Plotly.relayout(gd, { height, ...ticks });
+    window.Plotly.relayout(gd, { height, ...own.ticks }).then(() => {
+      // a y axis drawn with more tick labels than their font allows (screen.py's TICK_PITCH) in the plot's new
+      // height gets fewer: a linear one a lower nticks (plotly's most, and the count it aims at: only ever lowered
+      // here), a log one its 1-2-5 labels, one with its own ticks every 2^k-th of them (so 0, 8, 16 stay 0, 16)
+      const ticks = {};
+      for (const k of own.axes) {
+        const axis = gd._fullLayout[k], drawn = (axis._vals || []).length;
+        const most = Math.max(Math.floor(gd._fullLayout._size.h / (axis.tickfont.size * r.tick_pitch)), 2);
+        if (drawn <= most) continue;
+        if (axis.tickmode === "array" && Array.isArray(gd.layout[k]?.tickvals)) {
+          let every = 2;
+          while (Math.ceil(gd.layout[k].tickvals.length / every) > most) every *= 2;
+          const keep = (_, i) => i % every === 0;
+          ticks[`${k}.tickvals`] = gd.layout[k].tickvals.filter(keep);
+          if (Array.isArray(gd.layout[k].ticktext)) ticks[`${k}.ticktext`] = gd.layout[k].ticktext.filter(keep);
+        } else if (axis.type === "linear") ticks[`${k}.nticks`] = most;
+        else if (axis.type === "log") ticks[`${k}.dtick`] = "D1";
+      }
+      if (Object.keys(ticks).length) window.Plotly.relayout(gd, ticks);
+    });
   };
   let queued = false; // a burst of changes (a chart's redraw, the panel's verdict) is looked at once, after it
   const later = () => {
