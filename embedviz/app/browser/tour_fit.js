@@ -83,7 +83,7 @@
     window.Plotly.relayout(gd, { height, ...own.ticks }).then(() => {
       // a y axis drawn with more tick labels than their font allows (screen.py's TICK_PITCH) in the plot's new
       // height gets fewer: a linear one a lower nticks (plotly's most, and the count it aims at: only ever lowered
-      // here), a log one its 1-2-5 labels, one with its own ticks every 2^k-th of them (so 0, 8, 16 stay 0, 16)
+      // here), a log one its decades or its 2s and 5s, one with its own ticks every 2^k-th of them (0, 8, 16: 0, 16)
       const ticks = {};
       for (const k of own.axes) {
         const axis = gd._fullLayout[k], drawn = (axis._vals || []).length;
@@ -96,7 +96,10 @@
           ticks[`${k}.tickvals`] = gd.layout[k].tickvals.filter(keep);
           if (Array.isArray(gd.layout[k].ticktext)) ticks[`${k}.ticktext`] = gd.layout[k].ticktext.filter(keep);
         } else if (axis.type === "linear") ticks[`${k}.nticks`] = most;
-        else if (axis.type === "log") ticks[`${k}.dtick`] = "D1";
+        else if (axis.type === "log") { // whole decades (log10 units) as many as fit, or within two its 2s and 5s
+          const decades = Math.abs(axis.range[1] - axis.range[0]);
+          ticks[`${k}.dtick`] = decades >= 2 ? Math.ceil(decades / most) : "D2";
+        }
       }
       if (Object.keys(ticks).length) window.Plotly.relayout(gd, ticks);
     });
