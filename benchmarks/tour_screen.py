@@ -49,7 +49,8 @@ def main() -> None:
             print("step     first_top  kind           next_bottom  panel_h  answered_top  answered_next  bottom")
             for b in boxes:
                 print(f"{b.lesson}/{b.number:<4} {b.first_top!s:>9}  {b.kind or 'question':<14} {b.next_bottom!s:>11}"
-                      f"  {b.panel_height!s:>7}  {b.answered_top!s:>12}  {b.answered_next!s:>13}  {b.whole_bottom!s:>6}")
+                      f"  {b.panel_height!s:>7}  {b.answered_top!s:>12}  {b.answered_next!s:>13}"
+                      f"  {b.whole_bottom!s:>6}")
             tops = [b.first_top for b in boxes if b.first_top is not None]
             answered = [b.answered_top for b in boxes if b.answered_top is not None]
             if answered:

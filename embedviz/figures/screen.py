@@ -57,9 +57,9 @@ TICK_PITCH, MIN_TICKS = 1.4, 2
 # bottom TOUR_GAP px above the screen's; never taller than built, and never so short that its plot (the figure less
 # its margins, which keep their size) is less than TOUR_SHORTEST of the built plot's height, nor the figure less
 # than TOUR_FLOOR px: squeezed further, a presenter's 20 px tick labels ran onto each other and onto the subtitle,
-# which reads worse than a chart the reader scrolls to (and a value axis is given no more ticks than TICK_PITCH
-# allows in the plot's new height: plotly spaces them by the plot's length, not by their font). Only on a screen TOUR_WIDE px wide or more: on a phone no
-# figure fits under the panel, and the page scrolls.
+# which reads worse than a chart the reader scrolls to (and a y axis is given no more tick labels than TICK_PITCH
+# allows in the plot's new height: plotly spaces them by the plot's length, not by their font). Only on a screen
+# TOUR_WIDE px wide or more: on a phone no figure fits under the panel, and the page scrolls.
 TOUR_SHORTEST, TOUR_FLOOR, TOUR_GAP, TOUR_WIDE = 0.5, 220, 8, 700
 
 

@@ -200,7 +200,9 @@ function build(root) {
   }).observe(chart);
   new ResizeObserver(() => { // the sliders' rows (their labels wrap on a narrow chart) leave the chart the rest
     const height = controls.offsetHeight;
-    if (height !== inst.controlsHeight) { inst.controlsHeight = height; if (inst.data && box.dataset.room) schedule(inst); }
+    if (height === inst.controlsHeight) return;
+    inst.controlsHeight = height;
+    if (inst.data && box.dataset.room) schedule(inst);
   }).observe(controls);
   // a tour gives the figure a room on the screen, or takes it back (tour_fit.js)
   new MutationObserver(() => { if (inst.data) schedule(inst); }).observe(box, { attributeFilter: ["data-room"] });
