@@ -12,7 +12,8 @@
 (() => {
   if (window.embedvizTourFit) return;
   window.embedvizTourFit = true;
-  const natural = new WeakMap(); // the chart's box -> the height the server built it at, its plot's, its y ticks
+  // the chart's box -> the height the server built it at, its plot's, its y ticks, the least it reads at
+  const natural = new WeakMap();
   const TICKS = ["nticks", "dtick", "tickvals", "ticktext"]; // what sets a y axis's ticks, given back as built
   const figures = "[data-testid='stPlotlyChart'], .live-figure, [data-testid='stDataFrame'], [data-testid='stTable']";
   const fitted = new Set(); // the figures given another size, to give back theirs once the tour is left
@@ -75,12 +76,22 @@
     }
     const own = natural.get(el);
     const height = Math.round(Math.min(own.height,
-      Math.max(room, own.height - (1 - r.shortest) * own.plot, r.floor)));
+      Math.max(room, own.height - (1 - r.shortest) * own.plot, r.floor, own.least || 0)));
     if (height === own.set && gd.layout.height === height) return;
     own.set = height;
     fitted.add(el);
     el.style.height = height + "px";
     window.Plotly.relayout(gd, { height, ...own.ticks }).then(() => {
+      // a y title (broken into lines by the server for the built plot) taller than the new plot ran onto the
+      // subtitle: the chart keeps the height where it is not, as its least from now on
+      const plot = gd._fullLayout._size.h;
+      const title = Math.max(0, ...[...gd.querySelectorAll(".g-ytitle, .g-y2title")]
+        .map((t) => t.getBoundingClientRect().height));
+      if (title <= plot) return null;
+      own.least = own.set = Math.min(own.height, Math.round(height + title - plot));
+      el.style.height = own.set + "px";
+      return window.Plotly.relayout(gd, { height: own.set });
+    }).then(() => {
       // a y axis drawn with more tick labels than their font allows (screen.py's TICK_PITCH) in the plot's new
       // height gets fewer: a linear one a lower nticks (plotly's most, and the count it aims at: only ever lowered
       // here), a log one its decades or its 2s and 5s, one with its own ticks every 2^k-th of them (0, 8, 16: 0, 16)
