@@ -14,7 +14,7 @@
   window.embedvizTourFit = true;
   // the chart's box -> the height the server built it at, its plot's, its y ticks, the least it reads at
   const natural = new WeakMap();
-  const TICKS = ["nticks", "dtick", "tickvals", "ticktext"]; // what sets a y axis's ticks, given back as built
+  const TICKS = ["nticks", "tickmode", "tickvals", "ticktext"]; // what sets a y axis's ticks, given back as built
   const figures = "[data-testid='stPlotlyChart'], .live-figure, [data-testid='stDataFrame'], [data-testid='stTable']";
   const fitted = new Set(); // the figures given another size, to give back theirs once the tour is left
   const restore = (except) => {
@@ -94,7 +94,8 @@
     }).then(() => {
       // a y axis drawn with more tick labels than their font allows (screen.py's TICK_PITCH) in the plot's new
       // height gets fewer: a linear one a lower nticks (plotly's most, and the count it aims at: only ever lowered
-      // here), a log one its decades or its 2s and 5s, one with its own ticks every 2^k-th of them (0, 8, 16: 0, 16)
+      // here), a log one the labels it drew that stand apart (they crowd at a decade's top), one with its own ticks
+      // every 2^k-th of them (0, 8, 16: 0, 16)
       const ticks = {};
       for (const k of own.axes) {
         const axis = gd._fullLayout[k], drawn = (axis._vals || []).length;
@@ -107,9 +108,13 @@
           ticks[`${k}.tickvals`] = gd.layout[k].tickvals.filter(keep);
           if (Array.isArray(gd.layout[k].ticktext)) ticks[`${k}.ticktext`] = gd.layout[k].ticktext.filter(keep);
         } else if (axis.type === "linear") ticks[`${k}.nticks`] = most;
-        else if (axis.type === "log") { // whole decades (log10 units) as many as fit, or within two its 2s and 5s
-          const decades = Math.abs(axis.range[1] - axis.range[0]);
-          ticks[`${k}.dtick`] = decades >= 2 ? Math.ceil(decades / most) : "D2";
+        else if (axis.type === "log") { // the labels it drew, each a label's pitch from the last one kept
+          const pitch = axis.tickfont.size * r.tick_pitch, kept = [];
+          for (const v of axis._vals) {
+            if (!kept.length || Math.abs(axis.l2p(v.x) - axis.l2p(kept.at(-1).x)) >= pitch) kept.push(v);
+          }
+          Object.assign(ticks, { [`${k}.tickmode`]: "array", [`${k}.tickvals`]: kept.map((v) => 10 ** v.x),
+            [`${k}.ticktext`]: kept.map((v) => v.text) });
         }
       }
       if (Object.keys(ticks).length) window.Plotly.relayout(gd, ticks);
