@@ -2,7 +2,8 @@
 
     .venv/bin/python -m benchmarks.tour_screen [--present | --both] [--lang zh] [--charts] [--pages-only]
 
-Prints one row per step: the figure's (or waiting question's) top, Next's bottom and the panel's height, in px.
+Prints one row per step: the figure's (or waiting question's) top, Next's bottom, the panel's height and where the
+step's figure ends (a question step's once answered), in px.
 ``--charts``: how many of the charts drawn read cleanly (no text on text, none cut by the chart's edge), per view,
 and every clash; with the pages' defaults at 1280x720 and 390x844 too (``--pages-only``: just those).
 """
@@ -45,10 +46,11 @@ def main() -> None:
                 report_charts(f"tour {'presenter' if present else 'normal'}", [c for b in boxes for c in b.charts])
             print(f"# {'presenter' if present else 'normal'} view, {args.lang}, {SCREEN['width']}x{SCREEN['height']}:"
                   f" {len(boxes)} steps in {seconds:.1f} s")
-            print("step     first_top  kind           next_bottom  panel_h  answered_top  answered_next")
+            print("step     first_top  kind           next_bottom  panel_h  answered_top  answered_next  bottom")
             for b in boxes:
                 print(f"{b.lesson}/{b.number:<4} {b.first_top!s:>9}  {b.kind or 'question':<14} {b.next_bottom!s:>11}"
-                      f"  {b.panel_height!s:>7}  {b.answered_top!s:>12}  {b.answered_next!s:>13}")
+                      f"  {b.panel_height!s:>7}  {b.answered_top!s:>12}  {b.answered_next!s:>13}"
+                      f"  {b.whole_bottom!s:>6}")
             tops = [b.first_top for b in boxes if b.first_top is not None]
             answered = [b.answered_top for b in boxes if b.answered_top is not None]
             if answered:
@@ -57,6 +59,10 @@ def main() -> None:
             print(f"# first screen (top < 720): {sum(t < 720 for t in tops)}/{len(boxes)}; top < 432 (60%): "
                   f"{sum(t < 432 for t in tops)}; Next on screen: {sum((b.next_bottom or 9999) <= 720 for b in boxes)};"
                   f" max top {max(tops)}, median {sorted(tops)[len(tops) // 2]}")
+            cut = {f"{b.lesson}/{b.number}": b.whole_bottom for b in boxes
+                   if b.whole_bottom is None or b.whole_bottom > SCREEN["height"]}
+            print(f"# figure ends on the screen (bottom <= {SCREEN['height']}): {len(boxes) - len(cut)}/{len(boxes)};"
+                  f" past it: {cut}")
         if args.charts or args.pages_only:
             page.set_viewport_size(SCREEN)
             report_charts(f"pages {SCREEN['width']}x{SCREEN['height']}", read_pages(page, lang=args.lang))

@@ -15,6 +15,7 @@ How a step is shown:
 """
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import streamlit as st
@@ -30,6 +31,7 @@ from embedviz.app.serving import PRESENTER_KEYS_JS, TOUR_FIT_JS
 from embedviz.app.tour_answers import answer  # the question's right option, cached per step
 from embedviz.app.widgets import BIND, IMAGE_KEY, PRESENT_KEY, show_error
 from embedviz.errors import InputError
+from embedviz.figures import screen
 from embedviz.lessons.widget_keys import Tour as K, Training
 
 TOUR_KEY, STEP_KEY = "tour", "step"  # URL parameters
@@ -109,7 +111,10 @@ TABS_FIRST_CSS = f"""<style>
 # The clicker's keys (embedviz/app/browser/presenter_keys.js; the served CSP allows it by its hash), and the marker
 # the script checks for presenter view.
 PRESENT_KEYS = f'<span id="embedviz-presenting"></span><script>{PRESENTER_KEYS_JS}</script>'
-TOUR_FIT = f"<script>{TOUR_FIT_JS}</script>"
+# The fitter's rules (embedviz.figures.screen's TOUR_*) on a marker it reads: the script itself stays the file whose
+# hash the CSP allows.
+TOUR_FIT = (f"<span id=\"embedviz-tour-fit\" hidden data-rules='{json.dumps(screen.tour_rules())}'></span>"
+            f"<script>{TOUR_FIT_JS}</script>")
 
 
 def presenting() -> bool:

@@ -52,6 +52,15 @@ LEGEND_PAD, TICK_BAND, X_TITLE_BAND, LEGEND_GAP = 10, 12, 8, 12
 # a category axis's tick labels stand at least this many font sizes apart, at least this many of them (the browser
 # thins a live heatmap's rows to its plot's height, which a presenter's larger text shrinks)
 TICK_PITCH, MIN_TICKS = 1.4, 2
+# A tour step's figure is given the room the screen has left under the tour's panel (the browser measures it:
+# embedviz/app/browser/tour_fit.js for a chart or a table, live/livefig.js for a live figure and its sliders), its
+# bottom TOUR_GAP px above the screen's; never taller than built, and never so short that its plot (the figure less
+# its margins, which keep their size) is less than TOUR_SHORTEST of the built plot's height, nor the figure less
+# than TOUR_FLOOR px: squeezed further, a presenter's 20 px tick labels ran onto each other and onto the subtitle,
+# which reads worse than a chart the reader scrolls to (and a y axis is given no more tick labels than TICK_PITCH
+# allows in the plot's new height: plotly spaces them by the plot's length, not by their font). Only on a screen
+# TOUR_WIDE px wide or more: on a phone no figure fits under the panel, and the page scrolls.
+TOUR_SHORTEST, TOUR_FLOOR, TOUR_GAP, TOUR_WIDE = 0.5, 220, 8, 700
 
 
 def rules() -> dict:
@@ -65,7 +74,14 @@ def rules() -> dict:
             "min_plot": MIN_PLOT, "panel_gap": PANEL_GAP, "margin": dict(PLOTLY_MARGIN), "height": PLOTLY_HEIGHT,
             "y_title_share": Y_TITLE_SHARE, "y_title_min": Y_TITLE_MIN, "legend_pad": LEGEND_PAD,
             "tick_band": TICK_BAND, "x_title_band": X_TITLE_BAND, "legend_gap": LEGEND_GAP,
-            "tick_pitch": TICK_PITCH, "min_ticks": MIN_TICKS}
+            "tick_pitch": TICK_PITCH, "min_ticks": MIN_TICKS, "tour": tour_rules()}
+
+
+def tour_rules() -> dict:
+    """How a tour step's figure is sized to the screen (TOUR_*), for the browser's two fitters."""
+    return {"shortest": TOUR_SHORTEST, "floor": TOUR_FLOOR, "gap": TOUR_GAP, "wide": TOUR_WIDE,
+            "tick_pitch": TICK_PITCH}
+
 
 
 def text_width(text: str, size: float) -> float:

@@ -1,7 +1,8 @@
 """Every tour step is one projector screen: in presenter view at 1280x720 (the larger text, so the harder case) each
 of the 46 steps, reached with the panel's Next button in one tab, shows its figure (or, while the page waits for an
 answer, its question) starting in the top 60% of the screen, with Next on that screen too, and so does a question
-step's figure once it is answered. Measured by the boxes the browser laid out (tests/e2e/tour_screen.py;
+step's figure once it is answered; and each step's figure ends on that screen, in both views (NOT_SIZED: the few
+that cannot shrink that far). Measured by the boxes the browser laid out (tests/e2e/tour_screen.py;
 benchmarks/tour_screen.py prints the same numbers for both views).
 
 The same walk reads every chart it draws for clashing text: SVG text boxes (titles, subtitles, axis titles, tick
@@ -43,11 +44,13 @@ def test_every_step_in_normal_view_starts_its_figure_on_the_first_screen_and_its
     assert not answered_off, f"an answered question's figure top (px) not in the top {TOP} px: {answered_off}"
     charts = [c for b in boxes for c in b.charts]
     assert charts and not clashes(charts), clashes(charts)
-    assert_whole(boxes, "en")
+    assert_whole(boxes, "normal-en")
 
 
 def test_every_step_starts_its_figure_on_the_first_screen_with_next_beside_it(tab):
-    """Presenter view, every question answered: the figure under the answer still on the first screen."""
+    """Presenter view, every question answered: the figure under the answer still on the first screen, its charts
+    clean, and on the same walk each step's figure ends on the screen too (the 20 px text's charts fitted as the
+    normal view's: test_every_steps_figure_ends_on_the_first_screen)."""
     boxes, seconds = walk(tab, present=True, answer=True)
     assert len(boxes) == sum(len(tour.steps) for tour in tours.TOURS.values())
     height = SCREEN["height"]
@@ -63,6 +66,7 @@ def test_every_step_starts_its_figure_on_the_first_screen_with_next_beside_it(ta
     drawn = sum(b.kind in ("stPlotlyChart", "live-figure") for b in boxes)  # steps whose figure is a chart
     assert len(charts) >= drawn > 0, (len(charts), drawn)  # each of those read, and the charts after them
     assert not clashes(charts), clashes(charts)
+    assert_whole(boxes, "presenter")
 
 
 # Each Home lesson button's box and whether its label's text overflows it (an ellipsis), and the tour control's box.
@@ -131,21 +135,27 @@ def test_every_question_step_revealed_in_class_keeps_its_figure_on_the_first_scr
     assert not hidden_next, f"Next's bottom (px) below the screen: {hidden_next}"
 
 
-# Steps whose figure the tour does not size to the screen yet, and which end below it: a live figure (drawn by
-# embedviz/app/live, at its own height on every frame) or a table (its rows are its height). Each entry may only
-# leave: a step listed here whose figure ends on the screen fails the test too, so the list stays true.
-LIVE = {"003/8", "003/12", "004/5", "004/8"}  # a live figure and its sliders: 751-860 px
-NOT_SIZED: dict[str, set[str]] = {  # by language: measured 2026-12-04
-    "en": LIVE | {"000/6", "003/10"},  # the answered frequency table to 731, the property table to 909
-    "zh": LIVE | {"003/10"},
+# Steps whose figure ends below the screen however the tour sizes it, by walk ("normal-en", "normal-zh",
+# "presenter": English): the tour shrinks a step's chart, live figure or table into the room under the panel
+# (embedviz/app/browser/tour_fit.js, live/livefig.js), but never its plot below embedviz.figures.screen's
+# TOUR_SHORTEST of the built plot's height, where tick labels ran onto each other. Each entry may only leave: a step
+# listed here whose figure ends on the screen fails the test too, so the list stays true.
+# Measured 2026-12-06 (before this sizing: 6 steps in normal-en, 5 in normal-zh, 21 in presenter view).
+NOT_SIZED: dict[str, set[str]] = {
+    # 003/6's answered encoding heatmap (560 px built) at its plot's least: 721 px, under the verdict's two lines
+    "normal-en": {"003/6"},
+    "normal-zh": set(),
+    # the same heatmap to 742 px; 003/13's loss chart to 737 px, its legend's row under the plot and the x title's
+    # band taking 240 px of a 20 px font's chart
+    "presenter": {"003/6", "003/13"},
 }
 
 
-def assert_whole(boxes, lang: str) -> None:
+def assert_whole(boxes, walk: str) -> None:
     """Every step's figure ends on the 1280x720 screen, but for the steps NOT_SIZED lists (which may only leave it)."""
     cut = {f"{b.lesson}/{b.number}": (b.kind, b.whole_bottom) for b in boxes
            if b.whole_bottom is None or b.whole_bottom > SCREEN["height"]}
-    known = NOT_SIZED[lang]
+    known = NOT_SIZED[walk]
     assert not {k: v for k, v in cut.items() if k not in known}, \
         f"figure's bottom (px) below the {SCREEN['height']} px screen: {cut}"
     assert known <= set(cut), f"now whole on the screen, no longer NOT_SIZED: {sorted(known - set(cut))}"
@@ -153,10 +163,10 @@ def assert_whole(boxes, lang: str) -> None:
 
 def test_every_steps_figure_ends_on_the_first_screen(tab):
     """A step's figure is whole on the first screen, not only its top: its bottom too is on a 1280x720 screen (a
-    question step's figure once answered), here in Chinese; the English walk is the normal-view test's above. The
-    tour fits the step's chart to the room under the panel (embedviz/app/browser/tour_fit.js); the steps it does not
-    size yet are listed in NOT_SIZED. Normal view only: the presenter view's charts are not fitted yet (tour_fit.js
-    says why)."""
+    question step's figure once answered), here in Chinese; the English walks are the normal-view and presenter
+    tests' above. The tour fits the step's figure to the room under the panel (embedviz/app/browser/tour_fit.js: a
+    chart redrawn shorter, a live figure told its room, a table's rows scrolling in it); NOT_SIZED lists the steps
+    whose figure cannot shrink that far."""
     boxes, _ = walk(tab, present=False, lang="zh", answer=True)
     assert len(boxes) == sum(len(tour.steps) for tour in tours.TOURS.values())
-    assert_whole(boxes, "zh")
+    assert_whole(boxes, "normal-zh")

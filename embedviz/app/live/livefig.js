@@ -152,6 +152,29 @@ function fittedFigure(inst, traces, layout) {
   return out;
 }
 
+// In a tour step whose first figure this is, the chart's height in the room the screen has left under the tour's
+// panel: tour_fit.js measures it for the figure and its sliders (data-room, px), and the chart takes what the
+// sliders leave, by screen.py's rules (never taller than built, its plot never shorter than a share of the built
+// plot's). The figure's fitted height (its titles' added lines, its legend's rows) is what must fit: the layout's
+// height is lowered by what is over, before the figure is fitted, so its y titles are broken for the plot as drawn.
+function roomed(inst, traces, layout) {
+  const room = Number(inst.box.dataset.room), rules = inst.data.fit, built = layout.height || rules.height;
+  const width = inst.width || inst.chart.clientWidth, key = JSON.stringify([room, inst.controlsHeight, width]);
+  if (inst.roomBase !== layout || inst.roomKey !== key) { // the same object for the same room: no relayout
+    let out = layout, height = built;
+    if (room) {
+      const own = fitted({ data: traces, layout }, width, width > 0, rules).layout;
+      const tall = own.height || built, most = room - inst.controlsHeight;
+      height = Math.round(Math.min(tall,
+        Math.max(most, tall - (1 - rules.tour.shortest) * plotHeight(own, rules), rules.tour.floor)));
+      if (height !== tall) out = { ...layout, height: built - (tall - height) };
+    }
+    Object.assign(inst, { roomBase: layout, roomKey: key, roomLayout: out, roomHeight: height });
+  }
+  inst.chart.style.minHeight = `${inst.roomHeight}px`; // held before plotly.js has drawn, and as the room changes
+  return inst.roomLayout;
+}
+
 function build(root) {
   // Streamlit puts the component's stylesheet into root too: only this module's own box is replaced
   root.querySelector(":scope > .live-figure")?.remove();
@@ -168,13 +191,21 @@ function build(root) {
   chart.liveDigest = () => digest(chart);
   box.append(chart, controls); // the figure first, its sliders under it, as a reader drags while watching it
   root.append(box);
-  const inst = { controls, chart, inputs: {}, outputs: {}, sliders: [], data: null, pending: false, timer: null,
-    committed: "", dragging: false, width: 0 };
+  const inst = { box, controls, chart, inputs: {}, outputs: {}, sliders: [], data: null, pending: false, timer: null,
+    committed: "", dragging: false, width: 0, controlsHeight: 0 };
   chart.liveAlt = () => altText(inst); // what a test holds against Python's text alternative
   chart.liveSent = () => inst.figure; // the figure Python sent, before the browser fitted it (a test fits it too)
   new ResizeObserver(() => { // a rotated phone or a resized window: the title's lines are measured again
     if (inst.data && Math.abs(chart.clientWidth - inst.width) > 1) { inst.width = chart.clientWidth; schedule(inst); }
   }).observe(chart);
+  new ResizeObserver(() => { // the sliders' rows (their labels wrap on a narrow chart) leave the chart the rest
+    const height = controls.offsetHeight;
+    if (height === inst.controlsHeight) return;
+    inst.controlsHeight = height;
+    if (inst.data && box.dataset.room) schedule(inst);
+  }).observe(controls);
+  // a tour gives the figure a room on the screen, or takes it back (tour_fit.js)
+  new MutationObserver(() => { if (inst.data) schedule(inst); }).observe(box, { attributeFilter: ["data-room"] });
   return inst;
 }
 
@@ -215,6 +246,7 @@ async function draw(inst) {
   for (const s of inst.sliders) spoken(inst, s);
   // the text alternative reads the titles and names as built, not broken into lines
   const [unwrapped, names] = [layout, traces.map((t) => t.name)];
+  layout = roomed(inst, traces, layout);
   const fit = fittedFigure(inst, traces, layout), shown = fit.layout;
   traces = fit.data;
   const [ticked, ticks] = fitTicks(inst, traces, shown);
@@ -492,7 +524,7 @@ export default function (component) {
   inst.figure = JSON.parse(data.figure);
   // the figure's own height held before plotly.js has loaded and drawn it, so the sliders and the text under it do
   // not jump down when it appears (a Streamlit chart is given its height likewise: embedviz.app.widgets.plot)
-  inst.chart.style.minHeight = `${inst.figure.layout.height || data.fit.height}px`;
+  roomed(inst, inst.figure.data, inst.figure.layout); // (which sets the chart's min-height)
   inst.sliders = data.sliders;
   if (!sameSliders) makeSliders(inst);
   const fromPython = JSON.stringify(Object.fromEntries(data.sliders.map((s) => [s.key, s.index])));
