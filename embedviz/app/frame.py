@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from embedviz._ast_lock import serialize_ast_parse
 from embedviz._threads import limit_threads
 from embedviz.app import a11y, compat, warm
 from embedviz.app.i18n import DEFAULT_LANGUAGE, LANG_KEY, LANGUAGES, current_language, remember_language, t
@@ -111,6 +112,7 @@ def document(page) -> None:
 
 def run() -> None:
     limit_threads()  # before any page loads numpy or torch: one BLAS / torch thread per server process
+    serialize_ast_parse()  # a bare `streamlit run app.py`: its sessions and the warm-up parse in several threads
     from embedviz.app import tour  # after limit_threads: the tours' answers come from the core (numpy, torch)
     from embedviz.app.widgets import url_cut_toast
 

@@ -173,9 +173,11 @@ async def lifespan(app):
     thread cap (before anything loads numpy or torch), then the runtime patches, so an upload or a clear_cache
     request sent before any page has run is already refused. The frame installs them again (idempotent), which is
     what covers AppTest and a bare ``streamlit run app.py``."""
+    from embedviz._ast_lock import serialize_ast_parse
     from embedviz._threads import limit_threads
 
     limit_threads()
+    serialize_ast_parse()  # before the warm-up thread and the first sessions parse at once
     # The libraries the pages load on first use, loaded once here: sessions' script threads (and the warm-up
     # thread) that import pandas for the first time at once can meet it half initialised ("partially initialized
     # module 'pandas' has no attribute 'Series'", a failed page), and plotly reaches pandas lazily while it builds

@@ -387,7 +387,7 @@ __all__, __getattr__, __dir__ = lazy(__name__, {
     "real_model": ("pair_bars", "score_bars", "word_map", "matrices_side_by_side", "single_matrix", "step_curves",
                    "offset_curve", "rows_pca"),
     "rope": ("angle_heatmap", "pair_plane", "pairing_map", "pairing_scores_chart"),
-    "screen": ("text_width", "wrap", "fitted"),
+    "screen": ("text_width", "wrap", "fitted", "tour_rules"),
     "sinusoidal": ("encoding_heatmap", "distance_figure", "rotation_figure", "outputs_side_by_side",
                    "difference_heatmap"),
     "tokens": ("lookup_figure", "distance_pair", "gradient_rows_figure", "init_scale_figure", "parameter_bars",

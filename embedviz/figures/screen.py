@@ -83,7 +83,6 @@ def tour_rules() -> dict:
             "tick_pitch": TICK_PITCH}
 
 
-
 def text_width(text: str, size: float) -> float:
     """About how wide ``text`` (one line) is drawn at ``size`` px."""
     em = 0.0

@@ -95,12 +95,19 @@
       // a y axis drawn with more tick labels than their font allows (screen.py's TICK_PITCH) in the plot's new
       // height gets fewer: a linear one a lower nticks (plotly's most, and the count it aims at: only ever lowered
       // here), a log one the labels it drew that stand apart (they crowd at a decade's top), one with its own ticks
-      // every 2^k-th of them (0, 8, 16: 0, 16)
+      // every 2^k-th of them (0, 8, 16: 0, 16); a category axis that names every one of its rows (a token per
+      // row) keeps them all, and the chart the height they need, as its least from now on
       const ticks = {};
+      let short = 0;
       for (const k of own.axes) {
         const axis = gd._fullLayout[k], drawn = (axis._vals || []).length;
         const most = Math.max(Math.floor(gd._fullLayout._size.h / (axis.tickfont.size * r.tick_pitch)), 2);
         if (drawn <= most) continue;
+        const named = gd.layout[k]?.tickvals;
+        if (axis.type === "category" && Array.isArray(named) && named.length >= (axis._categories || []).length) {
+          short = Math.max(short, drawn * axis.tickfont.size * r.tick_pitch - gd._fullLayout._size.h);
+          continue;
+        }
         if (axis.tickmode === "array" && Array.isArray(gd.layout[k]?.tickvals)) {
           let every = 2;
           while (Math.ceil(gd.layout[k].tickvals.length / every) > most) every *= 2;
@@ -116,6 +123,11 @@
           Object.assign(ticks, { [`${k}.tickmode`]: "array", [`${k}.tickvals`]: kept.map((v) => 10 ** v.x),
             [`${k}.ticktext`]: kept.map((v) => v.text) });
         }
+      }
+      if (short > 0) {
+        own.least = own.set = Math.min(own.height, Math.ceil(gd._fullLayout.height + short));
+        el.style.height = own.set + "px";
+        ticks.height = own.set;
       }
       if (Object.keys(ticks).length) window.Plotly.relayout(gd, ticks);
     });
