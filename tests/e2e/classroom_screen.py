@@ -15,7 +15,7 @@ from embedviz.lessons import tours
 from embedviz.app.i18n import catalog
 from embedviz.lessons.widget_keys import Classroom
 from tests.e2e.conftest import SHOTS, open_app, wait_idle
-from tests.e2e.tour_screen import PANEL, SCREEN, measure, wait_for_step
+from tests.e2e.tour_screen import PANEL, SCREEN, click_choice, measure, wait_for_step
 
 # the spread's chart and the answer's box inside the panel (the teacher's Reveal drew them beside the question)
 BOXES_JS = """() => {
@@ -68,17 +68,13 @@ def _wait_text(page, words: str, timeout: float = 60_000) -> None:
 def _pick(page, lesson: str, number: int, option: str, lang: str) -> None:
     label = text(f"tour.q.{tours.step(lesson, number).question.id}.{option}", lang)
     choice = page.locator(f"{PANEL} [data-testid='stRadio'] [role='radiogroup']").get_by_text(label, exact=True).first
-    for attempt in range(4):  # a run still landing (a heavy page's first) can replace the radio under the pointer
-        try:
-            choice.click(timeout=10_000)
-            wait_idle(page)
-            page.wait_for_function(f"() => document.querySelector(\"{PANEL} [data-testid='stRadio'] input:checked\")",
-                                   timeout=5_000)
-            return
-        except Exception:  # noqa: BLE001 - retried; the last failure is raised
-            if attempt == 3:
-                raise
-            wait_idle(page)
+
+    def checked() -> None:
+        wait_idle(page)
+        page.wait_for_function(f"() => document.querySelector(\"{PANEL} [data-testid='stRadio'] input:checked\")",
+                               timeout=5_000)
+
+    click_choice(page, choice, attempts=4, then=checked)
 
 
 def _box(page, lesson, number, who) -> Revealed:

@@ -165,17 +165,24 @@ def measure(page, lesson: str, number: int, *, view: str = "") -> StepBox:
                    figure_bottom=g["figure"]["bottom"] if g["figure"] else None)
 
 
-def answer_first(page, box: StepBox, *, view: str = "") -> StepBox:
-    """Pick a question's first choice (right or wrong: the page shows either way) and measure the figure again."""
-    for attempt in range(3):  # a rerun still landing can replace the radio under the pointer
+def click_choice(page, choice, *, attempts: int = 3, then=None) -> None:
+    """Click a question's option (and run ``then``), retried: a run still landing (a heavy page's first) can
+    replace the radio under the pointer. The last failure is raised."""
+    for attempt in range(attempts):
         try:
-            page.locator(f"{PANEL} [data-testid='stRadio'] [role='radiogroup'] label").first.click(
-                timeout=10_000)
-            break
-        except Exception:  # noqa: BLE001 - retried; the third failure is raised
-            if attempt == 2:
+            choice.click(timeout=10_000)
+            if then is not None:
+                then()
+            return
+        except Exception:  # noqa: BLE001 - retried
+            if attempt == attempts - 1:
                 raise
             wait_idle(page)
+
+
+def answer_first(page, box: StepBox, *, view: str = "") -> StepBox:
+    """Pick a question's first choice (right or wrong: the page shows either way) and measure the figure again."""
+    click_choice(page, page.locator(f"{PANEL} [data-testid='stRadio'] [role='radiogroup'] label").first)
     figure = ", ".join([*(f"[data-testid='stMain'] [data-testid='{kind}']" for kind in ("stPlotlyChart", "stDataFrame",
                                                                                       "stTable")),
                         "[data-testid='stMain'] .live-figure"])  # the page, shown once answered
