@@ -324,7 +324,7 @@ def _why(lesson: str, number: int, question: tours.Question, facts: dict) -> str
     kept out of the step's text so the question does not answer itself before it is asked)."""
     why = t(f"tour.q.{question.id}.why", **facts)
     found = f"tour.{lesson}.{tours.step(lesson, number).name}.found"
-    return f"{why} {t(found)}" if found in catalog() else why
+    return t("tour.why_found", why=why, found=t(found)) if found in catalog() else why
 
 
 def _answer_text(lesson: str, number: int, question: tours.Question) -> str:

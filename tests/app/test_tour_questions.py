@@ -111,3 +111,16 @@ def test_a_steps_tabs_name_no_other_lesson(lang):
                     if named:
                         other[f"{lesson}/{k}"] = text(value, lang)
     assert not other, other
+
+
+@pytest.mark.parametrize("lesson, k", [(lesson, k) for lesson, k in QUESTION_STEPS if found_key(lesson, k) in catalog()])
+def test_a_chinese_verdict_joins_its_sentences_without_a_space(lesson, k, monkeypatch):
+    """The verdict is the question's numbers, then the step's finding: in Chinese a sentence after 。 starts at once
+    (a space there read as a gap in the line)."""
+    from embedviz.app import i18n, tour
+
+    monkeypatch.setattr(i18n, "current_language", lambda: "zh")
+    step = tours.step(lesson, k)
+    _, facts = tours.answer(lesson, k)
+    verdict = str(tour._why(lesson, k, step.question, facts))
+    assert text(found_key(lesson, k), "zh") in verdict and not re.search(r"[。！？：] ", verdict), verdict

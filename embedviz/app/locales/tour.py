@@ -41,6 +41,8 @@ STRINGS = {
               "In a link: ?present=true.",
         "zh": "用于投影：更大的文字和图标签、全宽图表、侧边栏收起。链接里写 `?present=true`。",
     },
+    # a verdict's two parts, the question's numbers and the step's finding: sentences in Chinese meet without a space
+    "tour.why_found": {"en": "{why} {found}", "zh": "{why}{found}"},
     "tour.image": {"en": "Chart toolbar saves", "zh": "图表工具栏保存为"},
     "tour.image_png": {"en": "PNG 2×", "zh": "PNG 2×"},
     "tour.image_svg": {"en": "SVG", "zh": "SVG"},
