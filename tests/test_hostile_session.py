@@ -73,14 +73,9 @@ def server(tmp_path_factory):
 
     log = tmp_path_factory.mktemp("hostile-session") / "server.log"
     with redis_server() as redis_url:
-        saved = {k: os.environ.get(k) for k in (REDIS_URL_ENV, "EMBEDVIZ_WARM")}
-        os.environ.update({REDIS_URL_ENV: redis_url, "EMBEDVIZ_WARM": "0"})  # no warm-up in the CPU counts
-        try:
-            port = free_port()
-            proc = start_streamlit(port, log_path=log)
-        finally:
-            for k, v in saved.items():
-                os.environ.pop(k) if v is None else os.environ.__setitem__(k, v)
+        port = free_port()
+        # no warm-up in the CPU counts
+        proc = start_streamlit(port, log_path=log, env={REDIS_URL_ENV: redis_url, "EMBEDVIZ_WARM": "0"})
         try:
             url = f"http://127.0.0.1:{port}"
             wait_healthy(url + "/_stcore/health", timeout=180, proc=proc, log_path=log)

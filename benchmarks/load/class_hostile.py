@@ -213,16 +213,10 @@ def main() -> None:
     import redis as redis_py
 
     with redis_server() as redis_url:
-        env = {REDIS_URL_ENV: redis_url, "EMBEDVIZ_WARM": "0"}
-        saved = {k: os.environ.get(k) for k in env}
-        os.environ.update(env)
         port = free_port()
         log = Path(f"/tmp/class_hostile_{port}.log")
-        try:
-            proc = start_streamlit(port, log_path=log, root=Path(args.root))
-        finally:
-            for k, v in saved.items():
-                os.environ.pop(k) if v is None else os.environ.__setitem__(k, v)
+        proc = start_streamlit(port, log_path=log, root=Path(args.root),
+                               env={REDIS_URL_ENV: redis_url, "EMBEDVIZ_WARM": "0"})
         try:
             url = f"http://127.0.0.1:{port}"
             wait_healthy(url + "/_stcore/health", timeout=180, proc=proc, log_path=log)
