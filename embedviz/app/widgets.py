@@ -210,7 +210,7 @@ def _figure_spec(module: str, name: str, args: tuple, kwargs: tuple) -> dict:
 
 def notice(key: str, **values) -> None:
     """The blue "Notice:" box a page ends a point with; ``key`` is an i18n key, ``values`` fill its fields."""
-    st.info(f"**{t('common.notice')}:** {t(key, **values)}")
+    st.info(t("common.notice", text=t(key, **values)))
 
 
 def show_error(error: Exception) -> None:

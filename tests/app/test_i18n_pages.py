@@ -398,3 +398,16 @@ def test_no_english_words_in_the_chinese_page_with_a_setting(name, query, tab, _
     texts, typed = shown_text(at)
     found = {f"{word!r} in {kind}: {text[:90]}" for kind, text in texts for word in english_words(text, typed)}
     assert not found, sorted(found)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_pages_notice_box_reads_in_the_pages_punctuation(lang):
+    """The box a page ends a point with: its lead, then the page's point; in Chinese the lead ends in the
+    full-width colon with no space after it (it was "注意观察: " in the Chinese page)."""
+    at = pt.page("sinusoidal", lang=lang).run()
+    pt.ok(at)
+    point = pt.text("sin.notice", lang)
+    boxes = [i.value for i in at.info if i.value.endswith(point)]
+    assert len(boxes) == 1, [i.value for i in at.info]
+    lead = boxes[0][: -len(point)]
+    assert lead.strip("* ") and (lead.endswith("：**") if lang == "zh" else lead.endswith(":** ")), lead

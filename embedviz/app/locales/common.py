@@ -15,7 +15,8 @@ STRINGS = {
         "en": "The link's value for '{key}' had {sent:,} characters; this field takes {kept:,}, so the rest was cut.",
         "zh": "链接中 '{key}' 的值有 {sent:,} 个字符；此输入框最多 {kept:,} 个，多出的部分已截去。",
     },
-    "common.notice": {"en": "What to notice", "zh": "注意观察"},
+    # the box a page ends a point with: Chinese takes the full-width colon, and no space after it
+    "common.notice": {"en": "**What to notice:** {text}", "zh": "**注意观察：**{text}"},
     "common.details": {"en": "Details", "zh": "详细说明"},
     # a model's pre-training context, then a long-context stage that raised it (Llama 3.1: 8,192, then 131,072)
     "common.last_stage": {"en": "Its last pre-training stage reached {n} tokens.",
