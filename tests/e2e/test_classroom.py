@@ -227,7 +227,13 @@ def class_of_three(browser, cluster):
 
 
 def pick(page, k: int, code: str) -> None:
-    page.locator("[data-testid='stRadio'] [role='radiogroup'] label").filter(has_text=option(k, code)).first.click()
+    """Pick an option, retried until the radio shows it picked: a follow's run landing (after Vote again, the
+    student's page reruns) can replace the radio under the pointer and lose the click."""
+    from tests.e2e.tour_screen import click_choice
+
+    choice = page.locator("[data-testid='stRadio'] [role='radiogroup'] label").filter(has_text=option(k, code)).first
+    click_choice(page, choice, attempts=4, then=lambda: page.wait_for_function(
+        "() => document.querySelector(\"[data-testid='stRadio'] input:checked\")", timeout=5_000))
 
 
 def plain(key: str, **fields) -> str:
